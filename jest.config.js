@@ -1,0 +1,25 @@
+// Jest 30 + @swc/jest: NestJS 12 packages are ESM-only, so swc down-levels them to CJS
+// (see ../shared/reference/nestjs-ecosystem.md §0.2). Type-checking is `npm run lint`.
+const swc = ['@swc/jest', {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2022',
+  },
+  module: { type: 'commonjs' },
+}];
+const common = {
+  transform: { '^.+\\.(t|j)s$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
+  moduleNameMapper: { '^@cohort/([a-z-]+)(/.*)?$': '<rootDir>/libs/$1/src$2' },
+  testEnvironment: 'node',
+};
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts', '<rootDir>/test/sim/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+  ],
+  // Two cores: keep the worker count bounded so e2e servers and timers are not starved.
+  maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/summary-reporter.js'],
+};

@@ -1,0 +1,99 @@
+import type * as P from '@cohort/protocol';
+
+/** Who sent a request: used for DescribeGroups and to bind members to their connection. */
+export interface RequestContext {
+  clientId: string;
+  clientHost: string;
+  /** The socket the request came on; a dynamic member is removed MEMBER_DISCONNECT_GRACE_MS after it closes. */
+  connectionId?: string;
+}
+
+/**
+ * Where the coordinator sends server pushes (SPEC §3). Implemented by the gateway; the coordinator
+ * addresses members by the connection they last used.
+ */
+export interface PushSink {
+  rebalanceInProgress(connectionIds: string[], push: P.RebalanceInProgressPush): void;
+  coordinatorMoved(connectionIds: string[], push: P.CoordinatorMovedPush): void;
+}
+
+/** A member as operators see it over REST (SPEC §4 `GET /v1/groups/:groupId`). */
+export interface GroupMemberView {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+  clientHost: string;
+  subscription: unknown;
+  assignment: unknown;
+}
+
+export interface GroupView {
+  groupId: string;
+  state: P.GroupStateName;
+  protocolType: string | null;
+  protocol: string | null;
+  generationId: number;
+  leader: string | null;
+  coordinatorPartition: number;
+  members: GroupMemberView[];
+}
+
+export interface GroupSummaryView {
+  groupId: string;
+  protocolType: string | null;
+  state: P.GroupStateName;
+  members: number;
+}
+
+export interface CommittedOffsetView {
+  topic: string;
+  partition: number;
+  committedOffset: number;
+  leaderEpoch: number;
+  metadata: string | null;
+  commitTimestamp: number;
+}
+
+export interface RebalanceView {
+  generationId: number;
+  reason: string;
+  startedAt: number;
+  completedAt: number | null;
+  durationMs: number | null;
+  members: number;
+  protocol: string | null;
+}
+
+/**
+ * What the app (gateway and REST controllers) asks of the group coordinator. Every method answers with
+ * a full response whose errorCode says what went wrong (never throws for a protocol error); replies
+ * that write records resolve only after the records are committed (SPEC §6).
+ */
+export interface GroupCoordinatorApi {
+  joinGroup(request: P.JoinGroupRequest, context: RequestContext): Promise<P.JoinGroupResponse>;
+  syncGroup(request: P.SyncGroupRequest, context: RequestContext): Promise<P.SyncGroupResponse>;
+  heartbeat(request: P.HeartbeatRequest, context: RequestContext): Promise<P.HeartbeatResponse>;
+  leaveGroup(request: P.LeaveGroupRequest, context: RequestContext): Promise<P.LeaveGroupResponse>;
+  offsetCommit(request: P.OffsetCommitRequest, context: RequestContext): Promise<P.OffsetCommitResponse>;
+  offsetFetch(request: P.OffsetFetchRequest): Promise<P.OffsetFetchResponse>;
+  offsetDelete(request: P.OffsetDeleteRequest): Promise<P.OffsetDeleteResponse>;
+  describeGroups(request: P.DescribeGroupsRequest): Promise<P.DescribeGroupsResponse>;
+  listGroups(request: P.ListGroupsRequest): Promise<P.ListGroupsResponse>;
+  deleteGroups(request: P.DeleteGroupsRequest): Promise<P.DeleteGroupsResponse>;
+
+  /** The socket closed: dynamic members bound to it leave after the grace period. */
+  connectionClosed(connectionId: string): void;
+
+  /** The `__consumer_offsets` partition of a group (SPEC §2). */
+  partitionFor(groupId: string): number;
+  /** Whether this node currently serves `partition` (leader and loaded). */
+  isServing(partition: number): boolean;
+
+  /** Operator views (REST). Throw KafkaError GROUP_ID_NOT_FOUND / NOT_COORDINATOR where they apply. */
+  describeGroup(groupId: string): Promise<GroupView>;
+  listGroupSummaries(states?: P.GroupStateName[]): Promise<GroupSummaryView[]>;
+  committedOffsets(groupId: string): Promise<CommittedOffsetView[]>;
+  /** Sets offsets of an Empty group (else NON_EMPTY_GROUP → HTTP 409). */
+  resetOffsets(groupId: string, topics: P.OffsetCommitTopic[]): Promise<P.OffsetCommitResponse>;
+  rebalanceHistory(groupId: string): Promise<RebalanceView[]>;
+}

@@ -1,0 +1,2 @@
+export * from './api/group-coordinator.api';
+export * from './ports/topic-registry.port';

@@ -1,0 +1,62 @@
+/** socket.io event names and typed event maps (SPEC §3), shared by the gateway, tests and the SDK. */
+import type * as Req from './requests';
+import type * as Res from './responses';
+
+export const RequestEvent = {
+  FindCoordinator: 'FindCoordinator',
+  Metadata: 'Metadata',
+  JoinGroup: 'JoinGroup',
+  SyncGroup: 'SyncGroup',
+  Heartbeat: 'Heartbeat',
+  LeaveGroup: 'LeaveGroup',
+  OffsetCommit: 'OffsetCommit',
+  OffsetFetch: 'OffsetFetch',
+  OffsetDelete: 'OffsetDelete',
+  DescribeGroups: 'DescribeGroups',
+  ListGroups: 'ListGroups',
+  DeleteGroups: 'DeleteGroups',
+} as const;
+
+export type RequestEventName = keyof typeof RequestEvent;
+
+export const PushEvent = {
+  RebalanceInProgress: 'RebalanceInProgress',
+  CoordinatorMoved: 'CoordinatorMoved',
+} as const;
+
+export interface RebalanceInProgressPush {
+  groupId: string;
+  generationId: number;
+  reason: string;
+}
+
+export interface CoordinatorMovedPush {
+  groupId: string;
+}
+
+/** Request → response, per event. */
+export interface RequestResponseMap {
+  FindCoordinator: [Req.FindCoordinatorRequest, Res.FindCoordinatorResponse];
+  Metadata: [Req.MetadataRequest, Res.MetadataResponse];
+  JoinGroup: [Req.JoinGroupRequest, Res.JoinGroupResponse];
+  SyncGroup: [Req.SyncGroupRequest, Res.SyncGroupResponse];
+  Heartbeat: [Req.HeartbeatRequest, Res.HeartbeatResponse];
+  LeaveGroup: [Req.LeaveGroupRequest, Res.LeaveGroupResponse];
+  OffsetCommit: [Req.OffsetCommitRequest, Res.OffsetCommitResponse];
+  OffsetFetch: [Req.OffsetFetchRequest, Res.OffsetFetchResponse];
+  OffsetDelete: [Req.OffsetDeleteRequest, Res.OffsetDeleteResponse];
+  DescribeGroups: [Req.DescribeGroupsRequest, Res.DescribeGroupsResponse];
+  ListGroups: [Req.ListGroupsRequest, Res.ListGroupsResponse];
+  DeleteGroups: [Req.DeleteGroupsRequest, Res.DeleteGroupsResponse];
+}
+
+/** socket.io typed map for what clients emit (payload + ack). */
+export type ClientToServerEvents = {
+  [E in RequestEventName]: (payload: RequestResponseMap[E][0], ack: (response: RequestResponseMap[E][1]) => void) => void;
+};
+
+/** socket.io typed map for what the server pushes. */
+export interface ServerToClientEvents {
+  RebalanceInProgress: (push: RebalanceInProgressPush) => void;
+  CoordinatorMoved: (push: CoordinatorMovedPush) => void;
+}

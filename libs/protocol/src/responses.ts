@@ -1,0 +1,125 @@
+/** socket.io responses (SPEC §3). Every response carries ErrorFields (errorCode 0 = NONE). */
+import type { ErrorFields } from './error-codes';
+import type { GroupStateName } from './group-state';
+
+export interface FindCoordinatorResponse extends ErrorFields {
+  nodeId: number;
+  host: string;
+  port: number;
+  url: string;
+  partition: number;
+}
+
+export interface MetadataTopic {
+  name: string;
+  partitions: number;
+  errorCode: number;
+}
+
+export interface MetadataResponse extends ErrorFields {
+  topics: MetadataTopic[];
+}
+
+export interface JoinGroupMember {
+  memberId: string;
+  groupInstanceId: string | null;
+  metadata: unknown;
+}
+
+export interface JoinGroupResponse extends ErrorFields {
+  generationId: number;
+  protocolType: string | null;
+  protocolName: string | null;
+  leader: string;
+  skipAssignment: boolean;
+  memberId: string;
+  /** Member metadata: only the leader receives it (empty for followers). */
+  members: JoinGroupMember[];
+  /** Present when the group uses a server-side assignor. */
+  assignment?: unknown;
+}
+
+export interface SyncGroupResponse extends ErrorFields {
+  protocolType: string | null;
+  protocolName: string | null;
+  assignment: unknown;
+}
+
+export type HeartbeatResponse = ErrorFields;
+
+export interface LeaveGroupMemberResponse {
+  memberId: string;
+  groupInstanceId: string | null;
+  errorCode: number;
+}
+
+export interface LeaveGroupResponse extends ErrorFields {
+  members: LeaveGroupMemberResponse[];
+}
+
+export interface PartitionErrorResult {
+  partitionIndex: number;
+  errorCode: number;
+}
+
+export interface TopicPartitionErrors {
+  name: string;
+  partitions: PartitionErrorResult[];
+}
+
+export interface OffsetCommitResponse extends ErrorFields {
+  topics: TopicPartitionErrors[];
+}
+
+export interface OffsetFetchPartition {
+  partitionIndex: number;
+  /** -1 when nothing is committed. */
+  committedOffset: number;
+  committedLeaderEpoch: number;
+  metadata: string | null;
+  errorCode: number;
+}
+
+export interface OffsetFetchResponse extends ErrorFields {
+  topics: { name: string; partitions: OffsetFetchPartition[] }[];
+}
+
+export interface OffsetDeleteResponse extends ErrorFields {
+  topics: TopicPartitionErrors[];
+}
+
+export interface DescribedMember {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+  clientHost: string;
+  memberMetadata: unknown;
+  memberAssignment: unknown;
+}
+
+export interface DescribedGroup {
+  errorCode: number;
+  groupId: string;
+  groupState: GroupStateName | '';
+  protocolType: string;
+  protocolData: string;
+  members: DescribedMember[];
+}
+
+export interface DescribeGroupsResponse extends ErrorFields {
+  groups: DescribedGroup[];
+}
+
+export interface ListedGroup {
+  groupId: string;
+  protocolType: string;
+  groupState: GroupStateName;
+}
+
+export interface ListGroupsResponse extends ErrorFields {
+  groups: ListedGroup[];
+}
+
+export interface DeleteGroupsResponse extends ErrorFields {
+  results: { groupId: string; errorCode: number }[];
+}

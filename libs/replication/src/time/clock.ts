@@ -1,0 +1,15 @@
+/**
+ * Time port. Everything in libs/replication and libs/coordinator reads time and schedules work only
+ * through a Clock, so the same code runs under wall-clock time in the app and virtual time in tests
+ * and the simulator (ARCHITECTURE.md, rules of the house).
+ */
+export interface TimerHandle {
+  cancel(): void;
+}
+
+export interface Clock {
+  /** Milliseconds since the Unix epoch (virtual in simulations). */
+  now(): number;
+  /** Runs `fn` once after `delayMs` (>= 0). */
+  schedule(delayMs: number, fn: () => void): TimerHandle;
+}

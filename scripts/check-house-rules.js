@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Mechanical checks of ../shared/ARCHITECTURE.md's rules of the house; exits non-zero on a breach.
+const fs = require('fs');
+const path = require('path');
+
+function walk(dir, out = []) {
+  if (!fs.existsSync(dir)) return out;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(full, out);
+    else if (full.endsWith('.ts') && !full.endsWith('.spec.ts')) out.push(full);
+  }
+  return out;
+}
+
+const problems = [];
+for (const file of walk('libs')) {
+  const text = fs.readFileSync(file, 'utf8');
+  if (/from ['"](@nestjs\/|(\.\.\/)+src\/)/.test(text)) problems.push(`${file}: libs/ must not import @nestjs/* or src/`);
+  if (file.startsWith(path.join('libs', 'assignors')) && /from ['"]@cohort\/(replication|coordinator)/.test(text)) {
+    problems.push(`${file}: libs/assignors may depend on @cohort/protocol only`);
+  }
+  if (file.startsWith(path.join('libs', 'replication')) && /from ['"]@cohort\/coordinator/.test(text)) {
+    problems.push(`${file}: libs/replication knows nothing of groups`);
+  }
+  const timed = /(libs\/(replication|coordinator))/.test(file) && !/clock|random|timer/i.test(path.basename(file));
+  if (timed && /Date\.now\(|new Date\(\)|setTimeout\(|setInterval\(|Math\.random\(/.test(text)) {
+    problems.push(`${file}: time and randomness go through the injected Clock/Random ports`);
+  }
+}
+if (problems.length) {
+  console.error(problems.join('\n'));
+  process.exit(1);
+}
+console.log('house rules: ok');
