@@ -1,0 +1,56 @@
+import type { LogRecord, StoredRecord } from '../api/log-record';
+
+/**
+ * A batch as stored: consecutive offsets from `baseOffset`, all written in one leader epoch. Batches
+ * are the unit of checksums, of replication and of truncation.
+ */
+export interface StoredBatch {
+  baseOffset: number;
+  leaderEpoch: number;
+  records: StoredRecord[];
+}
+
+/**
+ * One replica's log of one partition. Implemented in memory (tests, simulator: with a simulated disk
+ * that loses unflushed writes on a crash) and as segment files under DATA_DIR.
+ *
+ * Appends are synchronous (they assign offsets and are readable at once); durability is separate:
+ * `flushedOffset` tells how far the data is on stable storage, and `flush()` gets it there, grouping
+ * concurrent callers into one fsync.
+ */
+export interface PartitionLog {
+  readonly logStartOffset: number;
+  /** Offset the next appended record gets (LEO). */
+  readonly logEndOffset: number;
+  /** Every offset below this is on stable storage. */
+  readonly flushedOffset: number;
+
+  /** Leader append: assigns offsets from the LEO; the batch is stamped with `leaderEpoch`. */
+  appendAsLeader(records: LogRecord[], leaderEpoch: number): StoredBatch;
+  /** Follower append: batches keep the offsets and epochs the leader gave them; must start at the LEO. */
+  appendAsFollower(batches: StoredBatch[]): void;
+
+  /** Whole batches holding offsets in [fromOffset, upToOffset), at most about `maxRecords` records. */
+  read(fromOffset: number, upToOffset: number, maxRecords: number): StoredBatch[];
+
+  /** Removes every offset >= `offset` (never below the log start). */
+  truncateTo(offset: number): void;
+
+  /** Resolves once everything appended before the call is on stable storage. */
+  flush(): Promise<void>;
+
+  /**
+   * Compaction below `upToOffset` (the HW): keeps the latest record per key, drops tombstones older
+   * than `tombstoneRetentionMs` (by record timestamp, relative to `now`); offsets and epochs are kept.
+   */
+  compact(upToOffset: number, now: number, tombstoneRetentionMs: number): Promise<CompactionStats>;
+
+  close(): Promise<void>;
+}
+
+export interface CompactionStats {
+  recordsBefore: number;
+  recordsAfter: number;
+  bytesBefore: number;
+  bytesAfter: number;
+}
