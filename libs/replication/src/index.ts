@@ -4,3 +4,8 @@ export * from './time/manual-clock';
 export * from './time/random';
 export * from './api/log-record';
 export * from './api/partition-store.port';
+export * from './log/partition-log';
+export * from './log/cleanable-log';
+export * from './log/memory-log';
+export * from './log/group-commit';
+export * from './log/compaction-rule';

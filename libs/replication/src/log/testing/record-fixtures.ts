@@ -1,0 +1,24 @@
+import type { LogRecord } from '../../api/log-record';
+import type { StoredBatch } from '../partition-log';
+
+/** A record with a string key and value (null = tombstone), for tests of either log. */
+export function rec(key: string, value: string | null, timestamp = 1_000): LogRecord {
+  return { key: Buffer.from(key), value: value === null ? null : Buffer.from(value), timestamp };
+}
+
+/** Offsets, keys and values of what `read` returned, flattened, for readable assertions. */
+export function flatten(batches: StoredBatch[]): Array<[number, string, string | null]> {
+  return batches.flatMap((b) => b.records.map((r): [number, string, string | null] => [r.offset, r.key.toString(), r.value === null ? null : r.value.toString()]));
+}
+
+/** Key → latest value (tombstones delete), replaying batches the way the coordinator loads a partition. */
+export function replay(batches: StoredBatch[]): Map<string, string> {
+  const state = new Map<string, string>();
+  for (const b of batches) {
+    for (const r of b.records) {
+      if (r.value === null) state.delete(r.key.toString());
+      else state.set(r.key.toString(), r.value.toString());
+    }
+  }
+  return state;
+}
