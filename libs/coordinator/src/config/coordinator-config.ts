@@ -1,0 +1,54 @@
+/**
+ * The coordinator's settings: the SPEC §1 variables that concern groups and offsets, already parsed
+ * and validated by the app (src/config). Names follow Kafka's config names in camelCase.
+ */
+export interface CoordinatorConfig {
+  /** OFFSETS_TOPIC_NUM_PARTITIONS: fixed for the life of a cluster (changing it remaps every group). */
+  numPartitions: number;
+  /** GROUP_MIN_SESSION_TIMEOUT_MS / GROUP_MAX_SESSION_TIMEOUT_MS: JoinGroup outside → INVALID_SESSION_TIMEOUT. */
+  groupMinSessionTimeoutMs: number;
+  groupMaxSessionTimeoutMs: number;
+  /** GROUP_INITIAL_REBALANCE_DELAY_MS: InitialDelayedJoin (KIP-134). */
+  groupInitialRebalanceDelayMs: number;
+  /** GROUP_MAX_SIZE (KIP-389); `Infinity` when unlimited. */
+  groupMaxSize: number;
+  /** OFFSET_METADATA_MAX_BYTES: longer commit metadata → OFFSET_METADATA_TOO_LARGE for that partition. */
+  offsetMetadataMaxBytes: number;
+  /** OFFSETS_RETENTION_MINUTES (KIP-211 rules) and OFFSETS_RETENTION_CHECK_INTERVAL_MS (purge period). */
+  offsetsRetentionMinutes: number;
+  offsetsRetentionCheckIntervalMs: number;
+  /** OFFSETS_COMMIT_TIMEOUT_MS: how long a write may wait for the high watermark. */
+  offsetsCommitTimeoutMs: number;
+  /** MEMBER_DISCONNECT_GRACE_MS: a dynamic member whose connection closed is removed after this. */
+  memberDisconnectGraceMs: number;
+  /**
+   * Expiry of a new member whose JoinGroup is parked (Kafka's hard-coded NewMemberJoinTimeoutMs,
+   * KAFKA-7610). Not a SPEC variable; configurable here for tests.
+   */
+  newMemberJoinTimeoutMs: number;
+  /** Records read per chunk while loading a partition. */
+  loadBatchRecords: number;
+  /** Rebalances kept per group for `GET /v1/groups/:groupId/rebalances`. */
+  rebalanceHistorySize: number;
+}
+
+/** SPEC §1 defaults (and Kafka's, where SPEC is silent). */
+export const DEFAULT_COORDINATOR_CONFIG: Readonly<CoordinatorConfig> = Object.freeze({
+  numPartitions: 50,
+  groupMinSessionTimeoutMs: 6000,
+  groupMaxSessionTimeoutMs: 1_800_000,
+  groupInitialRebalanceDelayMs: 3000,
+  groupMaxSize: Number.POSITIVE_INFINITY,
+  offsetMetadataMaxBytes: 4096,
+  offsetsRetentionMinutes: 10_080,
+  offsetsRetentionCheckIntervalMs: 600_000,
+  offsetsCommitTimeoutMs: 5000,
+  memberDisconnectGraceMs: 0,
+  newMemberJoinTimeoutMs: 300_000,
+  loadBatchRecords: 1000,
+  rebalanceHistorySize: 50,
+});
+
+export function coordinatorConfig(overrides: Partial<CoordinatorConfig> = {}): CoordinatorConfig {
+  return { ...DEFAULT_COORDINATOR_CONFIG, ...overrides };
+}

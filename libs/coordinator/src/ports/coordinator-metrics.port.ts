@@ -1,0 +1,28 @@
+/**
+ * What the coordinator reports for metrics. The app maps these to prom-client; the library never
+ * imports it. Every method is optional so a listener implements only what it exports.
+ */
+export interface CoordinatorMetrics {
+  onRebalanceStarted?(groupId: string, reason: string): void;
+  /** The group reached Stable (or Empty) after a rebalance that started `durationMs` ago. */
+  onRebalanceCompleted?(groupId: string, durationMs: number): void;
+  /** `count` offsets were committed (their records passed the high watermark). */
+  onOffsetCommit?(count: number): void;
+  /** `count` offsets were removed by retention (KIP-211). */
+  onOffsetsExpired?(count: number): void;
+  /** A member was removed because its session timed out. */
+  onMemberExpired?(groupId: string): void;
+  /** A write to `__consumer_offsets` failed with this (store) error code. */
+  onWriteFailed?(partition: number, errorCode: number): void;
+  /** A partition finished loading: how long it took and what it brought back. */
+  onPartitionLoaded?(partition: number, durationMs: number, groups: number, offsets: number): void;
+}
+
+/** Where the coordinator logs what an operator would want to know (the app passes its pino logger). */
+export interface CoordinatorLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export const SILENT_LOGGER: CoordinatorLogger = { info: () => {}, warn: () => {}, error: () => {} };
