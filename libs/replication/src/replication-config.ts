@@ -1,0 +1,70 @@
+/**
+ * Replication settings (SPEC §1, reference/kafka-replication.md §7). Names mirror the env vars.
+ */
+export interface ReplicationConfig {
+  /** OFFSETS_TOPIC_NUM_PARTITIONS: partitions the controller creates. */
+  numPartitions: number;
+  /** OFFSETS_TOPIC_REPLICATION_FACTOR. */
+  replicationFactor: number;
+  /** MIN_INSYNC_REPLICAS: acks=all gate and (strict min ISR, KIP-966) HW gate. */
+  minInsyncReplicas: number;
+  /** UNCLEAN_LEADER_ELECTION_ENABLE: elect a non-ISR replica when no ISR/ELR member can lead. */
+  uncleanLeaderElectionEnable: boolean;
+  /** KIP-966 eligible leader replicas: keep replicas dropped below min ISR electable. */
+  eligibleLeaderReplicasEnable: boolean;
+  /** REPLICA_LAG_TIME_MAX_MS: ISR removal window; the ISR-expiry task runs every half of it. */
+  replicaLagTimeMaxMs: number;
+  /** REPLICA_FETCH_WAIT_MAX_MS: follower long-poll. */
+  replicaFetchWaitMaxMs: number;
+  /** Back-off after a fetch error (replica.fetch.backoff.ms). */
+  replicaFetchBackoffMs: number;
+  /** Records per partition per fetch (replica.fetch.max.bytes, counted in records). */
+  replicaFetchMaxRecords: number;
+  /** NODE_SESSION_TIMEOUT_MS: a node that stops renewing its registration this long is fenced. */
+  nodeSessionTimeoutMs: number;
+  /** How often a node renews its registration (broker.heartbeat.interval.ms). */
+  nodeHeartbeatIntervalMs: number;
+  /** Controller lease length; the holder renews it every third of it. */
+  controllerLeaseMs: number;
+  /** replica.high.watermark.checkpoint.interval.ms */
+  highWatermarkCheckpointIntervalMs: number;
+  /** LOG_FLUSH_POLICY: `always` = fsync before an offset counts towards the HW; `replicated` = like Kafka. */
+  logFlushPolicy: 'always' | 'replicated';
+  /** Preferred-leader rebalancing (auto.leader.rebalance.enable) and its period. */
+  autoLeaderRebalanceEnable: boolean;
+  leaderImbalanceCheckIntervalMs: number;
+  /** Timeout of replica-to-replica and replica-to-controller requests (replica.socket.timeout.ms). */
+  requestTimeoutMs: number;
+  /** Period of the log cleaner over compacted partitions (log.cleaner.backoff.ms). */
+  logCleanerIntervalMs: number;
+  /** delete.retention.ms: how long a tombstone survives after the cleaning that first sees it. */
+  deleteRetentionMs: number;
+}
+
+/** Kafka's defaults where Cohort has no env var of its own (SPEC §1 values for cluster mode). */
+export const DEFAULT_REPLICATION_CONFIG: ReplicationConfig = {
+  numPartitions: 50,
+  replicationFactor: 3,
+  minInsyncReplicas: 2,
+  uncleanLeaderElectionEnable: false,
+  eligibleLeaderReplicasEnable: true,
+  replicaLagTimeMaxMs: 10_000,
+  replicaFetchWaitMaxMs: 500,
+  replicaFetchBackoffMs: 1_000,
+  replicaFetchMaxRecords: 1_000,
+  nodeSessionTimeoutMs: 6_000,
+  nodeHeartbeatIntervalMs: 1_000,
+  controllerLeaseMs: 6_000,
+  highWatermarkCheckpointIntervalMs: 5_000,
+  logFlushPolicy: 'replicated',
+  autoLeaderRebalanceEnable: true,
+  leaderImbalanceCheckIntervalMs: 300_000,
+  requestTimeoutMs: 30_000,
+  logCleanerIntervalMs: 15_000,
+  deleteRetentionMs: 86_400_000,
+};
+
+/** min(MIN_INSYNC_REPLICAS, replication factor): what acks=all and the HW gate actually require. */
+export function effectiveMinIsr(config: Pick<ReplicationConfig, 'minInsyncReplicas'>, replicationFactor: number): number {
+  return Math.min(config.minInsyncReplicas, replicationFactor);
+}
