@@ -22,9 +22,10 @@ export interface MetadataStore {
 
   /**
    * Registers `nodeId` with a new node epoch, replacing any earlier registration of the same id (a
-   * restarted process), alive for `sessionTimeoutMs` unless renewed.
+   * restarted process), alive for `sessionTimeoutMs` unless renewed. `previousNodeEpoch` is stored as
+   * given (see NodeRegistration).
    */
-  registerNode(nodeId: number, endpoint: string, sessionTimeoutMs: number): Promise<NodeRegistration>;
+  registerNode(nodeId: number, endpoint: string, previousNodeEpoch: number, sessionTimeoutMs: number): Promise<NodeRegistration>;
 
   /**
    * Extends the registration by `sessionTimeoutMs` from now. Returns false — and changes nothing — when

@@ -11,6 +11,14 @@ export interface NodeRegistration {
   endpoint: string;
   /** Controlled shutdown requested: the controller moves leadership away and drops it from every ISR. */
   shuttingDown: boolean;
+  /**
+   * The epoch of this node's previous registration if the node vouches that it still holds everything
+   * it reported under that epoch (clean shutdown, or LOG_FLUSH_POLICY=always, or a re-registration
+   * without a restart); -1 otherwise. KIP-966's clean-shutdown detection: ISR/ELR memberships of the
+   * previous epoch carry over only when this matches; otherwise the node lost unflushed data and is
+   * removed from them until it has caught up again (KIP-903).
+   */
+  previousNodeEpoch: number;
 }
 
 /** The controller lease: the node that currently runs the controller, and the lease's fencing epoch. */

@@ -1,0 +1,71 @@
+import type { InMemoryNetwork } from './in-memory-network';
+import type { RpcKind, RpcMap, RpcRequest } from './messages';
+import { TransportError, type PeerAddress, type RpcHandler, type Transport } from './transport.port';
+
+/**
+ * One node's endpoint on an `InMemoryNetwork`. Messages are passed by reference: senders and
+ * receivers treat them as immutable (logs copy what they append, reads return fresh arrays).
+ */
+export class InMemoryTransport implements Transport {
+  private handler: RpcHandler | undefined;
+  private closed = false;
+  private readonly inFlight = new Set<(e: TransportError) => void>();
+
+  constructor(
+    readonly nodeId: number,
+    private readonly network: InMemoryNetwork,
+  ) {}
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  listen(handler: RpcHandler): void {
+    this.handler = handler;
+  }
+
+  send<K extends RpcKind>(to: PeerAddress, kind: K, body: RpcMap[K]['request'], timeoutMs: number): Promise<RpcMap[K]['response']> {
+    if (this.closed) return Promise.reject(new TransportError('CLOSED'));
+    return new Promise<RpcMap[K]['response']>((resolve, reject) => {
+      let settled = false;
+      const settle = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        timer.cancel();
+        this.inFlight.delete(fail);
+        fn();
+      };
+      const fail = (e: TransportError) => settle(() => reject(e));
+      const timer = this.network.clock.schedule(timeoutMs, () => fail(new TransportError('TIMEOUT', `${kind} to node ${to.nodeId} timed out`)));
+      this.inFlight.add(fail);
+      const request = { kind, body } as RpcRequest;
+      this.network.deliver(this.nodeId, to.nodeId, () => {
+        const target = this.network.endpoint(to.nodeId);
+        if (!target) return; // nobody listening: the request is lost, the sender times out
+        target.receive(this.nodeId, request).then(
+          (response) =>
+            this.network.deliver(to.nodeId, this.nodeId, () => {
+              if (!this.closed) settle(() => resolve(response as RpcMap[K]['response']));
+            }),
+          (error: unknown) =>
+            this.network.deliver(to.nodeId, this.nodeId, () => {
+              if (!this.closed) fail(new TransportError('REMOTE_FAILURE', String(error)));
+            }),
+        );
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.handler = undefined;
+    for (const fail of [...this.inFlight]) fail(new TransportError('CLOSED'));
+  }
+
+  private receive(from: number, request: RpcRequest): Promise<RpcMap[RpcKind]['response']> {
+    const handler = this.handler;
+    // A crashed or not-yet-listening node answers nothing; the sender times out as over a real network.
+    if (this.closed || !handler) return new Promise(() => undefined);
+    return handler(from, request);
+  }
+}
