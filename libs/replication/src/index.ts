@@ -17,3 +17,5 @@ export * from './metadata/metadata-store.port';
 export * from './transport/messages';
 export * from './transport/transport.port';
 export * from './storage/checkpoint-storage.port';
+export * from './log/file/file-log';
+export * from './log/file/log-recovery';

@@ -75,7 +75,7 @@ export function encodeBatch(batch: StoredBatch): Buffer {
 export function readValidHeader(buf: Buffer, pos: number, end = buf.length): BatchHeader | undefined {
   if (end - pos < 4) return undefined;
   const length = buf.readUInt32BE(pos);
-  if (length < BATCH_HEADER_BYTES - 4 || length > MAX_BATCH_BYTES || pos + 4 + length > end) return undefined;
+  if (length < BATCH_HEADER_BYTES - 4 + RECORD_HEADER_BYTES || length > MAX_BATCH_BYTES || pos + 4 + length > end) return undefined;
   if (buf.readUInt8(pos + 8) !== FORMAT_MAGIC) return undefined;
   if (crc32(buf.subarray(pos + 8, pos + 4 + length)) !== buf.readUInt32BE(pos + 4)) return undefined;
   const baseOffset = buf.readUInt32BE(pos + 9) * TWO_POW_32 + buf.readUInt32BE(pos + 13);

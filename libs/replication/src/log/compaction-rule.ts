@@ -15,8 +15,9 @@ export function compactBatches(
   limit: number,
   now: number,
   tombstoneRetentionMs: number,
+  /** Key → latest offset below `limit`; given when the batches are one slice of a larger cleanable prefix. */
+  latest: ReadonlyMap<string, number> = latestOffsetByKey(batches, limit),
 ): StoredBatch[] {
-  const latest = latestOffsetByKey(batches, limit);
   const deleteBefore = now - tombstoneRetentionMs;
   const out: StoredBatch[] = [];
   for (const batch of batches) {
@@ -27,14 +28,17 @@ export function compactBatches(
   return out;
 }
 
-function survives(r: StoredRecord, latest: Map<string, number>, deleteBefore: number): boolean {
+function survives(r: StoredRecord, latest: ReadonlyMap<string, number>, deleteBefore: number): boolean {
   if (latest.get(keyOf(r.key)) !== r.offset) return false;
   return r.value !== null || r.timestamp > deleteBefore;
 }
 
 /** Key → offset of its latest record below `limit`. */
-export function latestOffsetByKey(batches: readonly StoredBatch[], limit: number): Map<string, number> {
-  const latest = new Map<string, number>();
+export function latestOffsetByKey(
+  batches: readonly StoredBatch[],
+  limit: number,
+  latest: Map<string, number> = new Map<string, number>(),
+): Map<string, number> {
   for (const batch of batches) {
     for (const r of batch.records) {
       if (r.offset >= limit) return latest;

@@ -1,0 +1,352 @@
+import { open, unlink } from 'node:fs/promises';
+import { KafkaError } from '@cohort/protocol';
+import type { LogRecord } from '../../api/log-record';
+import { validateFollowerBatches, validateLeaderEpoch, validateRecords } from '../append-validation';
+import { encodeBatch, MAX_BATCH_BYTES } from '../batch-codec';
+import type { CleanableLog } from '../cleanable-log';
+import { GroupCommit } from '../group-commit';
+import type { CompactionStats, StoredBatch } from '../partition-log';
+import { IoQueue } from './io-queue';
+import { recoverSegments, type RecoveryReport } from './log-recovery';
+import { Segment, type PendingChunk } from './segment';
+import { cleanSegments, type CleanerContext } from './segment-cleaner';
+import { fsyncDirectory, inDir, segmentFileName } from './segment-files';
+
+export interface FileLogOptions {
+  /** The active segment is rolled once an append would take it past this size (default 16 MiB). */
+  segmentBytes?: number;
+}
+
+export const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A partition log as segment files in one directory (`<dir>/<baseOffset>.log`, Kafka's layout).
+ * Appends are synchronous: offsets are assigned, the batch is indexed and readable at once, and its
+ * bytes join a queue that one serial writer puts in the file. `flush()` group-commits: one fsync
+ * covers everyone waiting. Opening recovers from any crash and reports what it repaired (`recovery`).
+ * Compaction rewrites closed segments only, with the shared rule (`compactBatches`).
+ */
+export class FileLog implements CleanableLog {
+  private _logEndOffset: number;
+  private _flushedOffset: number;
+  private latestEpoch = -1;
+  private truncatedDuringSync = Infinity;
+  private firstDirtyOffset: number;
+  private readonly segmentBytes: number;
+  private readonly io: IoQueue;
+  private readonly groupCommit: GroupCommit;
+  private writeQueued = false;
+  private readonly dirtySegments = new Set<Segment>();
+  private dirChanged = false;
+  private failure: KafkaError | undefined;
+  private closed = false;
+  private compaction: Promise<unknown> = Promise.resolve();
+
+  static async open(dir: string, options: FileLogOptions = {}): Promise<FileLog> {
+    const { segments, report } = await recoverSegments(dir);
+    return new FileLog(dir, segments, report, options);
+  }
+
+  private constructor(
+    readonly dir: string,
+    private segments: Segment[],
+    /** What opening found and repaired; check `recovery.clean`. */
+    readonly recovery: RecoveryReport,
+    options: FileLogOptions,
+  ) {
+    this.segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
+    this._logEndOffset = recovery.logEndOffset;
+    this._flushedOffset = recovery.logEndOffset;
+    this.firstDirtyOffset = recovery.logStartOffset;
+    this.latestEpoch = this.lastBatchEpoch();
+    this.io = new IoQueue((error) => this.fail(error));
+    this.groupCommit = new GroupCommit(() => this.syncOnce());
+  }
+
+  get logStartOffset(): number {
+    return this.segments[0].baseOffset;
+  }
+
+  get logEndOffset(): number {
+    return this._logEndOffset;
+  }
+
+  get flushedOffset(): number {
+    return this._flushedOffset;
+  }
+
+  get segmentCount(): number {
+    return this.segments.length;
+  }
+
+  /** Bytes held by all segments (written or still queued). */
+  get sizeInBytes(): number {
+    return this.segments.reduce((n, s) => n + s.size, 0);
+  }
+
+  appendAsLeader(records: LogRecord[], leaderEpoch: number): StoredBatch {
+    this.checkWritable();
+    validateRecords(records);
+    validateLeaderEpoch(leaderEpoch, this.latestEpoch);
+    const baseOffset = this._logEndOffset;
+    const batch: StoredBatch = {
+      baseOffset,
+      leaderEpoch,
+      records: records.map((r, i) => ({ offset: baseOffset + i, leaderEpoch, key: r.key, value: r.value, timestamp: r.timestamp })),
+    };
+    this.appendFrames([batch], [this.encodeChecked(batch)]);
+    return batch;
+  }
+
+  appendAsFollower(batches: StoredBatch[]): void {
+    this.checkWritable();
+    validateFollowerBatches(batches, this._logEndOffset, this.latestEpoch);
+    const frames = batches.map((b) => this.encodeChecked(b));
+    this.appendFrames(batches, frames);
+  }
+
+  read(fromOffset: number, upToOffset: number, maxRecords: number): StoredBatch[] {
+    const out: StoredBatch[] = [];
+    let count = 0;
+    for (let s = this.segmentIndexFor(fromOffset); s < this.segments.length; s++) {
+      const segment = this.segments[s];
+      const index = segment.index;
+      const from = index.firstEndingAtOrAfter(fromOffset);
+      let to = from;
+      while (to < index.length && index.firstOffset(to) < upToOffset && (out.length + to - from === 0 || count < maxRecords)) {
+        count += index.lastOffset(to) - index.firstOffset(to) + 1;
+        to++;
+      }
+      for (const batch of segment.readBatches(from, to)) out.push(batch);
+      if (to < index.length) break;
+    }
+    return out;
+  }
+
+  truncateTo(offset: number): void {
+    this.checkWritable();
+    const target = Math.max(offset, this.logStartOffset);
+    if (target >= this._logEndOffset) return;
+    const keep = this.segmentIndexFor(target);
+    for (const segment of this.segments.splice(keep + 1)) this.deleteSegment(segment);
+    const active = this.segments[keep];
+    const i = active.index.firstEndingAtOrAfter(target);
+    let trimmed: StoredBatch | undefined;
+    if (i < active.index.length && active.index.firstOffset(i) < target) {
+      const straddling = active.readBatches(i, i + 1)[0];
+      trimmed = { ...straddling, records: straddling.records.filter((r) => r.offset < target) };
+    }
+    active.truncateBatches(i);
+    const size = active.size;
+    void this.io.run(async () => {
+      if (active.deleted) return;
+      await active.handle!.truncate(size);
+      this.dirtySegments.add(active);
+    }).catch(noop);
+    if (trimmed) {
+      const records = trimmed.records;
+      active.append(encodeBatch(trimmed), records[0].offset, records[records.length - 1].offset, trimmed.leaderEpoch);
+      this.scheduleWrite();
+    }
+    this._logEndOffset = target;
+    this._flushedOffset = Math.min(this._flushedOffset, target);
+    this.truncatedDuringSync = Math.min(this.truncatedDuringSync, target);
+    this.firstDirtyOffset = Math.min(this.firstDirtyOffset, target);
+    this.latestEpoch = this.lastBatchEpoch();
+    // A compacted tail may end below `target`; a segment named after it keeps the log end across a reopen.
+    if ((active.endOffset ?? active.baseOffset) < target) this.roll(target);
+  }
+
+  flush(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    return this.groupCommit.request();
+  }
+
+  compact(upToOffset: number, now: number, tombstoneRetentionMs: number): Promise<CompactionStats> {
+    this.checkWritable();
+    // One compaction at a time; the limit is taken when it starts, not when it was asked for.
+    const run = this.compaction.then(() => this.compactNow(upToOffset, now, tombstoneRetentionMs));
+    this.compaction = run.catch(noop);
+    return run;
+  }
+
+  dirtyRatio(upToOffset: number): number {
+    const limit = this.compactionLimit(upToOffset);
+    let total = 0;
+    let dirty = 0;
+    for (let s = 0; s + 1 < this.segments.length && this.segments[s + 1].baseOffset <= limit; s++) {
+      total += this.segments[s].size;
+      if (this.segments[s].baseOffset >= this.firstDirtyOffset) dirty += this.segments[s].size;
+    }
+    return total === 0 ? 0 : dirty / total;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.compaction;
+    if (!this.failure) await this.groupCommit.request();
+    await this.io.idle();
+    await Promise.all(this.segments.map((s) => s.handle?.close()));
+  }
+
+  private async compactNow(upToOffset: number, now: number, tombstoneRetentionMs: number): Promise<CompactionStats> {
+    this.checkWritable();
+    const context: CleanerContext = {
+      dir: this.dir,
+      segmentBytes: this.segmentBytes,
+      io: this.io,
+      segments: () => this.segments,
+      replace: (old, replacement) => {
+        const at = this.segments.indexOf(old[0]);
+        this.segments.splice(at, old.length, replacement);
+        for (const s of old) {
+          s.deleted = true;
+          this.dirtySegments.delete(s);
+        }
+      },
+    };
+    const { stats, cleanedUpTo } = await cleanSegments(context, this.compactionLimit(upToOffset), now, tombstoneRetentionMs);
+    this.firstDirtyOffset = Math.max(this.firstDirtyOffset, cleanedUpTo);
+    return stats;
+  }
+
+  /** Only flushed data is compacted, as in MemoryLog: compaction output is durable, its input must be too. */
+  private compactionLimit(upToOffset: number): number {
+    return Math.min(upToOffset, this._flushedOffset, this._logEndOffset);
+  }
+
+  private encodeChecked(batch: StoredBatch): Buffer {
+    const frame = encodeBatch(batch);
+    if (frame.length > MAX_BATCH_BYTES) {
+      throw KafkaError.of('INVALID_REQUEST', `batch of ${frame.length} bytes exceeds the ${MAX_BATCH_BYTES}-byte limit`);
+    }
+    return frame;
+  }
+
+  private appendFrames(batches: StoredBatch[], frames: Buffer[]): void {
+    for (let i = 0; i < batches.length; i++) {
+      const records = batches[i].records;
+      let active = this.segments[this.segments.length - 1];
+      if (active.size > 0 && active.size + frames[i].length > this.segmentBytes) active = this.roll(this._logEndOffset);
+      const last = records[records.length - 1].offset;
+      active.append(frames[i], records[0].offset, last, batches[i].leaderEpoch);
+      this._logEndOffset = last + 1;
+      this.latestEpoch = batches[i].leaderEpoch;
+    }
+    this.scheduleWrite();
+  }
+
+  /** Starts a new active segment at `baseOffset`; its file is created by the writer, in order. */
+  private roll(baseOffset: number): Segment {
+    const segment = new Segment(baseOffset, inDir(this.dir, segmentFileName(baseOffset)));
+    this.segments.push(segment);
+    void this.io.run(async () => {
+      if (segment.deleted) return;
+      segment.handle = await open(segment.path, 'w+');
+      this.dirChanged = true;
+      this.dirtySegments.add(segment);
+      if (segment.pending.length > 0) this.scheduleWrite();
+    }).catch(noop);
+    return segment;
+  }
+
+  private deleteSegment(segment: Segment): void {
+    segment.deleted = true;
+    this.dirtySegments.delete(segment);
+    void this.io.run(async () => {
+      await segment.handle?.close();
+      segment.handle = undefined;
+      await unlink(segment.path).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e;
+      });
+      this.dirChanged = true;
+    }).catch(noop);
+  }
+
+  private scheduleWrite(): void {
+    if (this.writeQueued) return;
+    this.writeQueued = true;
+    void this.io.run(() => {
+      this.writeQueued = false;
+      return this.writePending();
+    }).catch(noop);
+  }
+
+  /** Writes every queued byte, one positioned writev per segment. Runs inside the I/O queue. */
+  private async writePending(): Promise<void> {
+    for (const segment of this.segments) {
+      if (!segment.handle || segment.pending.length === 0) continue;
+      const chunks = segment.takeUnissued();
+      if (chunks.length === 0) continue;
+      await writeChunks(segment, chunks);
+      this.dirtySegments.add(segment);
+      segment.written(chunks);
+    }
+  }
+
+  /** One group-commit round: write what is queued, fsync every touched file and the directory. */
+  private async syncOnce(): Promise<void> {
+    if (this.failure) throw this.failure;
+    const target = this._logEndOffset;
+    this.truncatedDuringSync = Infinity;
+    await this.io.run(async () => {
+      await this.writePending();
+      const toSync = [...this.dirtySegments].filter((s) => !s.deleted && s.handle);
+      this.dirtySegments.clear();
+      await Promise.all(toSync.map((s) => s.handle!.sync()));
+      if (this.dirChanged) {
+        this.dirChanged = false;
+        await fsyncDirectory(this.dir);
+      }
+    });
+    this._flushedOffset = Math.max(this._flushedOffset, Math.min(target, this.truncatedDuringSync, this._logEndOffset));
+  }
+
+  private segmentIndexFor(offset: number): number {
+    let lo = 0;
+    let hi = this.segments.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.segments[mid].baseOffset <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  private lastBatchEpoch(): number {
+    for (let s = this.segments.length - 1; s >= 0; s--) {
+      const index = this.segments[s].index;
+      if (index.length > 0) return index.epoch(index.length - 1);
+    }
+    return -1;
+  }
+
+  private checkWritable(): void {
+    if (this.failure) throw this.failure;
+    if (this.closed) throw KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} is closed`);
+  }
+
+  private fail(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.failure = KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} failed: ${message}`);
+  }
+}
+
+async function writeChunks(segment: Segment, chunks: PendingChunk[]): Promise<void> {
+  const buffers = chunks.map((c) => c.bytes);
+  const total = buffers.reduce((n, b) => n + b.length, 0);
+  const position = chunks[0].position;
+  const { bytesWritten } = await segment.handle!.writev(buffers, position);
+  if (bytesWritten < total) {
+    // Rare partial write: finish the rest as one buffer.
+    const rest = Buffer.concat(buffers).subarray(bytesWritten);
+    let done = 0;
+    while (done < rest.length) {
+      const r = await segment.handle!.write(rest, done, rest.length - done, position + bytesWritten + done);
+      done += r.bytesWritten;
+    }
+  }
+}
+
+function noop(): void {}
