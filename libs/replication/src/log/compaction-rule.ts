@@ -29,8 +29,23 @@ export function compactBatches(
 }
 
 function survives(r: StoredRecord, latest: ReadonlyMap<string, number>, deleteBefore: number): boolean {
-  if (latest.get(keyOf(r.key)) !== r.offset) return false;
-  return r.value !== null || r.timestamp > deleteBefore;
+  return recordSurvives(r.offset, keyOf(r.key), r.value === null, r.timestamp, latest, deleteBefore);
+}
+
+/**
+ * The rule for one record below the limit: it is the latest for its key, and if it is a tombstone,
+ * its timestamp is after `deleteBefore` (= now - tombstone retention).
+ */
+export function recordSurvives(
+  offset: number,
+  key: string,
+  tombstone: boolean,
+  timestamp: number,
+  latest: ReadonlyMap<string, number>,
+  deleteBefore: number,
+): boolean {
+  if (latest.get(key) !== offset) return false;
+  return !tombstone || timestamp > deleteBefore;
 }
 
 /** Key → offset of its latest record below `limit`. */

@@ -1,7 +1,7 @@
-import { open, rename, unlink } from 'node:fs/promises';
-import { encodeBatch } from '../batch-codec';
-import { compactBatches, latestOffsetByKey } from '../compaction-rule';
-import type { CompactionStats, StoredBatch } from '../partition-log';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { BATCH_HEADER_BYTES, decodeBatch, encodeBatch, forEachRecordKey, readValidHeader, type BatchHeader } from '../batch-codec';
+import { keyOf, recordSurvives } from '../compaction-rule';
+import type { CompactionStats } from '../partition-log';
 import type { IoQueue } from './io-queue';
 import { Segment } from './segment';
 import { cleanedFileName, fsyncDirectory, inDir, segmentFileName, swapFileName } from './segment-files';
@@ -16,22 +16,32 @@ export interface CleanerContext {
   replace(old: Segment[], replacement: Segment): void;
 }
 
+interface Frame {
+  bytes: Buffer;
+  firstOffset: number;
+  lastOffset: number;
+  epoch: number;
+}
+
 interface Group {
   segments: Segment[];
   sizes: number[];
-  frames: Buffer[];
-  batches: StoredBatch[];
+  frames: Frame[];
   bytes: number;
   changed: boolean;
 }
 
+/** Batches handled between two yields to the event loop, so a big compaction never stalls appends for long. */
+const SLICE_BATCHES = 2000;
+
 /**
  * Compacts the closed segments that lie wholly below `limit` (Kafka's cleaner never touches the
  * active segment). Pass 1 maps each key to its latest offset; pass 2 recopies the segments with the
- * shared rule, merging neighbours while the result fits in one segment. Each output is written as
- * `.cleaned`, fsynced, renamed to `.swap` (from then on recovery completes it), and only then do the
- * old segments go. A crash at any step leaves either the old segments or the new one, never a mix.
- * If a truncation changes the segments meanwhile, the output is discarded.
+ * shared rule (`recordSurvives`, the rule of `compactBatches`), merging neighbours while the result
+ * fits in one segment. Batches that keep every record are copied byte for byte. Each output is
+ * written as `.cleaned`, fsynced, renamed to `.swap` (from then on recovery completes it), and only
+ * then do the old segments go. A crash at any step leaves either the old segments or the new one,
+ * never a mix. If a truncation changes the segments meanwhile, the output is discarded.
  */
 export async function cleanSegments(
   ctx: CleanerContext,
@@ -47,47 +57,80 @@ export async function cleanSegments(
   if (candidates.length === 0) return noProgress;
   const end = all[candidates.length].baseOffset;
   const sizes = candidates.map((s) => s.size);
-  const intact = (group: Segment[], groupSizes: number[]) => isIntact(ctx.segments(), group, groupSizes);
+  const intact = () => isIntact(ctx.segments(), candidates, sizes);
+  const deleteBefore = now - tombstoneRetentionMs;
 
   const latest = new Map<string, number>();
   for (const segment of candidates) {
-    if (!intact(candidates, sizes)) return noProgress;
-    latestOffsetByKey(segment.readBatches(0, segment.batchCount), end, latest);
-    await yieldToEventLoop();
+    for (let from = 0; from < segment.batchCount; from += SLICE_BATCHES) {
+      if (!intact()) return noProgress;
+      forEachFrame(segment, from, Math.min(segment.batchCount, from + SLICE_BATCHES), (raw, pos, header) => {
+        forEachRecordKey(raw, pos, header, (offset, key) => latest.set(key, offset));
+      });
+      await yieldToEventLoop();
+    }
   }
 
   let group: Group | undefined;
   for (const segment of candidates) {
-    if (!intact(candidates, sizes)) return noProgress;
-    const raw = segment.readRange(0, segment.size);
-    const before = segment.decode(raw, 0, 0, segment.batchCount);
-    const after = compactBatches(before, end, now, tombstoneRetentionMs, latest);
-    const position = new Map(before.map((b, i) => [b, i]));
-    // Untouched batches are copied byte for byte; only batches that lost records are re-encoded.
-    const frames = after.map((b) => {
-      const i = position.get(b);
-      return i === undefined ? encodeBatch(b) : raw.subarray(segment.index.position(i), segment.index.position(i) + segment.index.size(i));
-    });
-    const bytes = frames.reduce((n, f) => n + f.length, 0);
-    stats.recordsBefore += countRecords(before);
-    stats.recordsAfter += countRecords(after);
+    const frames: Frame[] = [];
+    let changed = false;
+    for (let from = 0; from < segment.batchCount; from += SLICE_BATCHES) {
+      if (!intact()) return noProgress;
+      forEachFrame(segment, from, Math.min(segment.batchCount, from + SLICE_BATCHES), (raw, pos, header) => {
+        let kept = 0;
+        forEachRecordKey(raw, pos, header, (offset, key, tombstone, timestamp) => {
+          if (recordSurvives(offset, key, tombstone, timestamp, latest, deleteBefore)) kept++;
+        });
+        stats.recordsBefore += header.recordCount;
+        stats.recordsAfter += kept;
+        if (kept === header.recordCount) {
+          const first = header.baseOffset + raw.readUInt32BE(pos + BATCH_HEADER_BYTES);
+          frames.push({ bytes: raw.subarray(pos, pos + header.size), firstOffset: first, lastOffset: header.lastOffset, epoch: header.leaderEpoch });
+          return;
+        }
+        changed = true;
+        if (kept === 0) return;
+        const batch = decodeBatch(raw, pos, header);
+        const survivors = batch.records.filter((r) => recordSurvives(r.offset, keyOf(r.key), r.value === null, r.timestamp, latest, deleteBefore));
+        frames.push({
+          bytes: encodeBatch({ ...batch, records: survivors }),
+          firstOffset: survivors[0].offset,
+          lastOffset: survivors[survivors.length - 1].offset,
+          epoch: batch.leaderEpoch,
+        });
+      });
+      await yieldToEventLoop();
+    }
+    const bytes = frames.reduce((n, f) => n + f.bytes.length, 0);
     stats.bytesBefore += segment.size;
     stats.bytesAfter += bytes;
     if (group && group.bytes + bytes > ctx.segmentBytes) {
       if (!(await swapIn(ctx, group))) return noProgress;
       group = undefined;
     }
-    group ??= { segments: [], sizes: [], frames: [], batches: [], bytes: 0, changed: false };
+    group ??= { segments: [], sizes: [], frames: [], bytes: 0, changed: false };
     group.segments.push(segment);
     group.sizes.push(segment.size);
-    group.frames.push(...frames);
-    group.batches.push(...after);
+    for (const f of frames) group.frames.push(f);
     group.bytes += bytes;
-    group.changed ||= after.length !== before.length || after.some((b, i) => b !== before[i]);
-    await yieldToEventLoop();
+    group.changed ||= changed;
   }
   if (group && !(await swapIn(ctx, group))) return noProgress;
   return { stats, cleanedUpTo: end };
+}
+
+/** Calls `visit` for each batch `from` .. `to - 1` of `segment`, checking each frame's CRC again. */
+function forEachFrame(segment: Segment, from: number, to: number, visit: (raw: Buffer, pos: number, header: BatchHeader) => void): void {
+  if (from >= to) return;
+  const start = segment.index.position(from);
+  const raw = segment.readRange(start, segment.index.position(to - 1) + segment.index.size(to - 1));
+  for (let i = from; i < to; i++) {
+    const pos = segment.index.position(i) - start;
+    const header = readValidHeader(raw, pos);
+    if (!header) throw new Error(`${segment.path}: batch at position ${segment.index.position(i)} fails its checksum`);
+    visit(raw, pos, header);
+  }
 }
 
 /** Writes one group's output and swaps it for the group's segments. False when the log changed under us. */
@@ -100,7 +143,7 @@ async function swapIn(ctx: CleanerContext, group: Group): Promise<boolean> {
   const replacement = new Segment(first, finalPath);
   replacement.handle = handle;
   try {
-    if (group.frames.length > 0) await handle.writev(group.frames, 0);
+    if (group.frames.length > 0) await writeAll(handle, Buffer.concat(group.frames.map((f) => f.bytes)));
     await handle.sync();
   } catch (error) {
     await handle.close().catch(() => undefined);
@@ -108,10 +151,10 @@ async function swapIn(ctx: CleanerContext, group: Group): Promise<boolean> {
     throw error;
   }
   let position = 0;
-  group.batches.forEach((b, i) => {
-    replacement.index.add(b.records[0].offset, b.records[b.records.length - 1].offset, position, group.frames[i].length, b.leaderEpoch);
-    position += group.frames[i].length;
-  });
+  for (const f of group.frames) {
+    replacement.index.add(f.firstOffset, f.lastOffset, position, f.bytes.length, f.epoch);
+    position += f.bytes.length;
+  }
   replacement.size = position;
   replacement.writtenSize = position;
 
@@ -149,8 +192,9 @@ function isIntact(list: readonly Segment[], group: Segment[], sizes: number[]): 
   return group.every((s, i) => list[at + i] === s && !s.deleted && s.size === sizes[i]);
 }
 
-function countRecords(batches: StoredBatch[]): number {
-  return batches.reduce((n, b) => n + b.records.length, 0);
+async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) done += (await handle.write(bytes, done, bytes.length - done, done)).bytesWritten;
 }
 
 /** Lets appends and reads run between segments of a long compaction. */

@@ -75,10 +75,12 @@ export class Segment {
   /** The writer finished `chunks`: they now live in the file (unless a truncation dropped them meanwhile). */
   written(chunks: PendingChunk[]): void {
     const done = new Set(chunks);
-    while (this.pending.length > 0 && done.has(this.pending[0])) {
-      const c = this.pending.shift()!;
-      this.writtenSize = c.position + c.bytes.length;
-    }
+    let n = 0;
+    while (n < this.pending.length && done.has(this.pending[n])) n++;
+    if (n === 0) return;
+    const last = this.pending[n - 1];
+    this.writtenSize = last.position + last.bytes.length;
+    this.pending = this.pending.slice(n);
   }
 
   /** Decodes batches `from` .. `to - 1` of this segment. */
