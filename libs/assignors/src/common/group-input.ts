@@ -1,0 +1,110 @@
+/**
+ * The normalized form every built-in assignor works on. Partitions become dense integer ids in
+ * (topic, partition) order — topic names sorted as Java's String.compareTo sorts them, which is what
+ * JavaScript's default string comparison does — so the algorithms can use typed arrays instead of
+ * maps of objects. Only topics that some member subscribes to and that have partitions take part, as
+ * in Kafka's AbstractPartitionAssignor.
+ */
+import type { Subscription, TopicPartitions } from '@cohort/protocol';
+import type { ClusterView, MemberSubscription } from '../api/partition-assignor';
+import { validateAssignorInput, type InputValidationOptions } from '../validation/validate-input';
+
+export interface GroupTopics {
+  /** Subscribed topics with at least one partition, sorted. */
+  readonly names: string[];
+  readonly index: Map<string, number>;
+  readonly counts: Int32Array;
+  /** base[t] is the id of partition 0 of topic t; base[T] is the number of partitions. */
+  readonly base: Int32Array;
+  readonly total: number;
+}
+
+export interface GroupMember {
+  /** Position in the input: the order in which the leader received the members. */
+  readonly index: number;
+  readonly memberId: string;
+  readonly groupInstanceId: string | null;
+  /** A non-empty rack id, or null. */
+  readonly rackId: string | null;
+  /** The subscribed topic names without duplicates, in the order given. */
+  readonly topicNames: readonly string[];
+  readonly topicNameSet: ReadonlySet<string>;
+  /** Indices of the subscribed topics that take part, ascending. */
+  readonly topics: Int32Array;
+  readonly subscription: Subscription;
+}
+
+export interface GroupInput {
+  readonly topics: GroupTopics;
+  readonly members: GroupMember[];
+  readonly cluster: ClusterView;
+}
+
+export function readGroup(cluster: ClusterView, members: MemberSubscription[], options?: InputValidationOptions): GroupInput {
+  validateAssignorInput(cluster, members, options);
+  const subscribed = new Set<string>();
+  for (const member of members) for (const topic of member.subscription.topics) subscribed.add(topic);
+  const names = [...subscribed].filter((topic) => (cluster.partitionsPerTopic[topic] ?? 0) > 0).sort();
+  const index = new Map(names.map((name, t) => [name, t] as const));
+  const counts = Int32Array.from(names, (name) => cluster.partitionsPerTopic[name]);
+  const base = new Int32Array(names.length + 1);
+  for (let t = 0; t < names.length; t++) base[t + 1] = base[t] + counts[t];
+  const topics: GroupTopics = { names, index, counts, base, total: base[names.length] };
+  return {
+    topics,
+    cluster,
+    members: members.map((member, memberIndex) => {
+      const topicNames = [...new Set(member.subscription.topics)];
+      const taking = topicNames.map((name) => index.get(name)).filter((t): t is number => t !== undefined);
+      return {
+        index: memberIndex,
+        memberId: member.memberId,
+        groupInstanceId: member.groupInstanceId ?? null,
+        rackId: member.subscription.rackId ? member.subscription.rackId : null,
+        topicNames,
+        topicNameSet: new Set(topicNames),
+        topics: Int32Array.from(taking).sort(),
+        subscription: member.subscription,
+      };
+    }),
+  };
+}
+
+/** topicOf[id] = topic index of partition id. */
+export function topicOfPartitions(topics: GroupTopics): Int32Array {
+  const topicOf = new Int32Array(topics.total);
+  for (let t = 0; t < topics.names.length; t++) topicOf.fill(t, topics.base[t], topics.base[t + 1]);
+  return topicOf;
+}
+
+/**
+ * Partition ids of a list of (topic, partitions), in the order given, without duplicates. Entries of
+ * topics that do not take part or partitions beyond the topic's count are dropped (Kafka drops the
+ * former; it keeps the latter and then fails or hands out nonexistent partitions, quirk Q2).
+ */
+export function partitionIdsOf(list: readonly TopicPartitions[] | undefined, topics: GroupTopics): number[] {
+  const ids: number[] = [];
+  if (!list) return ids;
+  const seen = new Set<number>();
+  for (const entry of list) {
+    const t = topics.index.get(entry.topic);
+    if (t === undefined) continue;
+    for (const partition of entry.partitions) {
+      if (partition >= topics.counts[t]) continue;
+      const id = topics.base[t] + partition;
+      if (!seen.has(id)) {
+        seen.add(id);
+        ids.push(id);
+      }
+    }
+  }
+  return ids;
+}
+
+/** Replica racks of a partition (nulls dropped, duplicates removed); empty when unknown. */
+export function replicaRacks(cluster: ClusterView, topic: string, partition: number): string[] {
+  const perPartition = cluster.partitionRacks?.[topic];
+  const racks = perPartition?.[partition];
+  if (!racks) return [];
+  return [...new Set(racks.filter((rack): rack is string => rack !== null))];
+}

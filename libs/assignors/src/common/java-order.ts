@@ -1,0 +1,85 @@
+/**
+ * Emulation of java.util.HashMap / HashSet iteration order. Kafka's sticky assignors iterate hash
+ * maps keyed by member id (and one HashSet of TopicPartition), and a few results depend on that
+ * order (reference/kafka-assignors.md §4.8). To give the same assignment as Kafka bit for bit we
+ * iterate in the order Java would: by bucket of the spread hash, then by insertion order within a
+ * bucket (Java keeps bucket chains in insertion order, also across resizes and removals).
+ * Not emulated: bins that Java turns into trees (8+ keys in one bucket), which ids do not reach in practice.
+ */
+import { javaStringHashCode } from '@cohort/protocol';
+
+/** HashMap.hash(): the high half folded into the low half. */
+export function spreadHash(h: number): number {
+  return (h ^ (h >>> 16)) | 0;
+}
+
+/** The table size of a default `new HashMap<>()` / `new HashSet<>()` that has held `maxSize` keys. */
+export function javaTableCapacity(maxSize: number): number {
+  let capacity = 16;
+  while (maxSize > 0.75 * capacity) capacity *= 2;
+  return capacity;
+}
+
+export function javaBucket(hash: number, capacity: number): number {
+  return spreadHash(hash) & (capacity - 1);
+}
+
+/**
+ * Indices of `keys` (given in insertion order) in the order a default Java HashMap<String, _> filled
+ * in that order iterates them.
+ */
+export function javaHashMapOrder(keys: readonly string[]): number[] {
+  const capacity = javaTableCapacity(keys.length);
+  const buckets = keys.map((key) => javaBucket(javaStringHashCode(key), capacity));
+  const order = keys.map((_, index) => index);
+  return order.sort((a, b) => buckets[a] - buckets[b] || a - b);
+}
+
+/** `TopicPartition.hashCode()`: 31 * (31 + partition) + topic.hashCode(). */
+export function topicPartitionHashCode(topicHash: number, partition: number): number {
+  return (Math.imul(31, 31 + partition) + topicHash) | 0;
+}
+
+/**
+ * A set of integers (partition ids) that answers "which element would a Java HashSet iterate first",
+ * given each element's Java hash. Insertion order is remembered per element; the table capacity grows
+ * with the largest size the set has had, as Java's does (it never shrinks).
+ */
+export class JavaHashSetOrder {
+  private readonly sequenceOf = new Map<number, number>();
+  private nextSequence = 0;
+  private maxSize = 0;
+
+  constructor(private readonly hashOf: (element: number) => number) {}
+
+  get size(): number {
+    return this.sequenceOf.size;
+  }
+
+  add(element: number): void {
+    if (this.sequenceOf.has(element)) return;
+    this.sequenceOf.set(element, this.nextSequence++);
+    if (this.sequenceOf.size > this.maxSize) this.maxSize = this.sequenceOf.size;
+  }
+
+  delete(element: number): void {
+    this.sequenceOf.delete(element);
+  }
+
+  /** The element `set.iterator().next()` returns in Java; -1 when empty. */
+  first(): number {
+    const capacity = javaTableCapacity(this.maxSize);
+    let best = -1;
+    let bestBucket = Infinity;
+    let bestSequence = Infinity;
+    for (const [element, sequence] of this.sequenceOf) {
+      const bucket = javaBucket(this.hashOf(element), capacity);
+      if (bucket < bestBucket || (bucket === bestBucket && sequence < bestSequence)) {
+        best = element;
+        bestBucket = bucket;
+        bestSequence = sequence;
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Kafka's member order for range and roundrobin (AbstractPartitionAssignor.MemberInfo.compareTo):
+ * members with a group.instance.id first, ordered by it; then the others by member id. Keeping static
+ * members in instance-id order is what lets them keep their partitions when their member ids change.
+ */
+import type { GroupMember } from './group-input';
+
+export function compareMembers(a: GroupMember, b: GroupMember): number {
+  if (a.groupInstanceId !== null && b.groupInstanceId !== null) return compareStrings(a.groupInstanceId, b.groupInstanceId);
+  if (a.groupInstanceId !== null) return -1;
+  if (b.groupInstanceId !== null) return 1;
+  return compareStrings(a.memberId, b.memberId);
+}
+
+/** Java's String.compareTo order (UTF-16 code units), which is JavaScript's `<` on strings. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Member indices sorted by Kafka's member order. */
+export function membersInKafkaOrder(members: readonly GroupMember[]): number[] {
+  return members.map((_, m) => m).sort((a, b) => compareMembers(members[a], members[b]));
+}
+
+/** rank[m] = position of member m when members are sorted by member id. */
+export function memberIdRanks(members: readonly GroupMember[]): Int32Array {
+  const order = members.map((_, m) => m).sort((a, b) => compareStrings(members[a].memberId, members[b].memberId));
+  const rank = new Int32Array(members.length);
+  order.forEach((m, position) => {
+    rank[m] = position;
+  });
+  return rank;
+}

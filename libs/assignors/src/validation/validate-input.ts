@@ -1,0 +1,164 @@
+/**
+ * Validation of what an assignor is given. Bad input gets a KafkaError INVALID_REQUEST whose message
+ * names the offending field, instead of a wrong assignment or a crash deep inside an algorithm.
+ */
+import { KafkaError } from '@cohort/protocol';
+import type { ClusterView, MemberSubscription } from '../api/partition-assignor';
+
+export interface InputLimits {
+  /** Sum of all partition counts; bounds the memory a single request can make us allocate. */
+  maxTotalPartitions: number;
+  maxMembers: number;
+}
+
+export const DEFAULT_INPUT_LIMITS: InputLimits = { maxTotalPartitions: 10_000_000, maxMembers: 100_000 };
+
+export interface InputValidationOptions {
+  /**
+   * A subscription to a topic missing from partitionsPerTopic: Kafka ignores it (the topic may not
+   * exist yet), which is the default; the REST dry run rejects it because there it is a typo.
+   */
+  unknownTopics?: 'ignore' | 'reject';
+  limits?: Partial<InputLimits>;
+}
+
+const MAX_INT32 = 2147483647;
+
+function invalid(field: string, problem: string): KafkaError {
+  return KafkaError.of('INVALID_REQUEST', `${field}: ${problem}`);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  try {
+    const text = JSON.stringify(value);
+    return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  } catch {
+    return typeof value;
+  }
+}
+
+function isPartitionIndex(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_INT32;
+}
+
+function validateCluster(cluster: unknown, limits: InputLimits): Map<string, number> {
+  if (!isPlainObject(cluster)) throw invalid('cluster', `must be an object, got ${describe(cluster)}`);
+  const perTopic = cluster.partitionsPerTopic;
+  if (!isPlainObject(perTopic)) throw invalid('partitionsPerTopic', `must be an object of topic → partition count, got ${describe(perTopic)}`);
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const [topic, count] of Object.entries(perTopic)) {
+    if (topic.length === 0) throw invalid('partitionsPerTopic', 'topic names must be non-empty');
+    if (!isPartitionIndex(count)) {
+      throw invalid(`partitionsPerTopic.${topic}`, `partition count must be a non-negative integer, got ${describe(count)}`);
+    }
+    total += count;
+    counts.set(topic, count);
+  }
+  if (total > limits.maxTotalPartitions) {
+    throw invalid('partitionsPerTopic', `total partition count ${total} exceeds the limit of ${limits.maxTotalPartitions}`);
+  }
+  validatePartitionRacks(cluster.partitionRacks, counts);
+  return counts;
+}
+
+function validatePartitionRacks(racks: unknown, counts: Map<string, number>): void {
+  if (racks === undefined || racks === null) return;
+  if (!isPlainObject(racks)) throw invalid('partitionRacks', `must be an object of topic → racks per partition, got ${describe(racks)}`);
+  for (const [topic, perPartition] of Object.entries(racks)) {
+    const count = counts.get(topic);
+    if (count === undefined) throw invalid(`partitionRacks.${topic}`, `unknown topic '${topic}' (not in partitionsPerTopic)`);
+    if (!Array.isArray(perPartition)) throw invalid(`partitionRacks.${topic}`, `must be an array of rack lists, got ${describe(perPartition)}`);
+    if (perPartition.length > count) {
+      throw invalid(`partitionRacks.${topic}`, `has ${perPartition.length} entries but the topic has ${count} partitions`);
+    }
+    perPartition.forEach((replicaRacks, partition) => {
+      const field = `partitionRacks.${topic}[${partition}]`;
+      if (!Array.isArray(replicaRacks)) throw invalid(field, `must be an array of rack names, got ${describe(replicaRacks)}`);
+      for (const rack of replicaRacks) {
+        if (rack !== null && typeof rack !== 'string') throw invalid(field, `rack names must be strings or null, got ${describe(rack)}`);
+      }
+    });
+  }
+}
+
+function validateOwnedPartitions(owned: unknown, field: string): void {
+  if (owned === undefined || owned === null) return;
+  if (!Array.isArray(owned)) throw invalid(field, `must be an array of { topic, partitions }, got ${describe(owned)}`);
+  owned.forEach((entry, index) => {
+    const entryField = `${field}[${index}]`;
+    if (!isPlainObject(entry)) throw invalid(entryField, `must be { topic, partitions }, got ${describe(entry)}`);
+    if (typeof entry.topic !== 'string' || entry.topic.length === 0) throw invalid(`${entryField}.topic`, `must be a non-empty string, got ${describe(entry.topic)}`);
+    if (!Array.isArray(entry.partitions)) throw invalid(`${entryField}.partitions`, `must be an array of partition numbers, got ${describe(entry.partitions)}`);
+    for (const partition of entry.partitions) {
+      if (!isPartitionIndex(partition)) {
+        throw invalid(`${entryField}.partitions`, `partition numbers must be integers from 0 to ${MAX_INT32}, got ${describe(partition)}`);
+      }
+    }
+  });
+}
+
+function validateMember(member: unknown, index: number, counts: Map<string, number>, options: InputValidationOptions): void {
+  const field = `members[${index}]`;
+  if (!isPlainObject(member)) throw invalid(field, `must be { memberId, groupInstanceId?, subscription }, got ${describe(member)}`);
+  if (typeof member.memberId !== 'string' || member.memberId.length === 0) {
+    throw invalid(`${field}.memberId`, `must be a non-empty string, got ${describe(member.memberId)}`);
+  }
+  const instanceId = member.groupInstanceId;
+  if (instanceId !== undefined && instanceId !== null && (typeof instanceId !== 'string' || instanceId.length === 0)) {
+    throw invalid(`${field}.groupInstanceId`, `must be a non-empty string or null, got ${describe(instanceId)}`);
+  }
+  const subscription = member.subscription;
+  if (!isPlainObject(subscription)) throw invalid(`${field}.subscription`, `must be { topics, ... }, got ${describe(subscription)}`);
+  if (!Array.isArray(subscription.topics)) throw invalid(`${field}.subscription.topics`, `must be an array of topic names, got ${describe(subscription.topics)}`);
+  subscription.topics.forEach((topic, topicIndex) => {
+    if (typeof topic !== 'string' || topic.length === 0) {
+      throw invalid(`${field}.subscription.topics[${topicIndex}]`, `must be a non-empty string, got ${describe(topic)}`);
+    }
+    if (options.unknownTopics === 'reject' && !counts.has(topic)) {
+      throw invalid(`${field}.subscription.topics[${topicIndex}]`, `unknown topic '${topic}' (not in partitionsPerTopic)`);
+    }
+  });
+  validateOwnedPartitions(subscription.ownedPartitions, `${field}.subscription.ownedPartitions`);
+  const generation = subscription.generationId;
+  if (generation !== undefined && generation !== null && !(typeof generation === 'number' && Number.isInteger(generation) && Math.abs(generation) <= MAX_INT32)) {
+    throw invalid(`${field}.subscription.generationId`, `must be an int32, got ${describe(generation)}`);
+  }
+  const rack = subscription.rackId;
+  if (rack !== undefined && rack !== null && typeof rack !== 'string') {
+    throw invalid(`${field}.subscription.rackId`, `must be a string or null, got ${describe(rack)}`);
+  }
+}
+
+/** Throws KafkaError INVALID_REQUEST naming the first bad field; returns normally when the input is usable. */
+export function validateAssignorInput(cluster: unknown, members: unknown, options: InputValidationOptions = {}): asserts members is MemberSubscription[] {
+  const limits = { ...DEFAULT_INPUT_LIMITS, ...options.limits };
+  const counts = validateCluster(cluster, limits);
+  if (!Array.isArray(members)) throw invalid('members', `must be an array, got ${describe(members)}`);
+  if (members.length > limits.maxMembers) throw invalid('members', `${members.length} members exceed the limit of ${limits.maxMembers}`);
+  const memberIds = new Map<string, number>();
+  const instanceIds = new Map<string, number>();
+  members.forEach((member, index) => {
+    validateMember(member, index, counts, options);
+    const { memberId, groupInstanceId } = member as MemberSubscription;
+    const previous = memberIds.get(memberId);
+    if (previous !== undefined) throw invalid(`members[${index}].memberId`, `duplicate member id '${memberId}' (also members[${previous}])`);
+    memberIds.set(memberId, index);
+    if (groupInstanceId) {
+      const other = instanceIds.get(groupInstanceId);
+      if (other !== undefined) {
+        throw invalid(`members[${index}].groupInstanceId`, `duplicate group instance id '${groupInstanceId}' (also members[${other}])`);
+      }
+      instanceIds.set(groupInstanceId, index);
+    }
+  });
+}
+
+export function isClusterView(value: unknown): value is ClusterView {
+  return isPlainObject(value) && isPlainObject(value.partitionsPerTopic);
+}
