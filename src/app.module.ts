@@ -1,0 +1,65 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { LoggerModule } from 'nestjs-pino';
+import { CohortConfig } from './config/cohort-config';
+import { CohortConfigModule } from './config/cohort-config.module';
+import { CoordinatorGateway } from './gateway/coordinator.gateway';
+import { SocketPushSink } from './gateway/socket-push-sink';
+import { AssignorsController } from './http/assignors.controller';
+import { ClusterController } from './http/cluster.controller';
+import { GroupsController } from './http/groups.controller';
+import { HealthController } from './http/health.controller';
+import { KafkaHttpExceptionFilter } from './http/kafka-http-exception.filter';
+import { MetricsController } from './http/metrics.controller';
+import { OffsetsController } from './http/offsets.controller';
+import { TopicsController } from './http/topics.controller';
+import { CohortMetrics } from './metrics/cohort-metrics';
+import { COHORT_NODE } from './node/cohort-node';
+import { createNode } from './node/create-node';
+import { NodeAddress } from './node/node-address';
+import { NodeLifecycle } from './node/node-lifecycle';
+
+/**
+ * The whole app: config, logging, the node (built by CLUSTER_MODE), and the two transports over it.
+ * `env` is a parameter (process.env in main.ts) so tests and benchmarks can run nodes side by side.
+ */
+@Module({})
+export class AppModule {
+  static async forRoot(env: Record<string, string | undefined>): Promise<DynamicModule> {
+    return {
+      module: AppModule,
+      imports: [
+        await CohortConfigModule.forRoot(env),
+        LoggerModule.forRootAsync({
+          inject: [CohortConfig],
+          useFactory: (config: CohortConfig) => ({
+            pinoHttp: {
+              level: config.logLevel,
+              // Successful requests are debug-level (/metrics and /health are scraped constantly); a
+              // client's mistake is info; 503 is a node not ready yet, a warning; other 5xx are errors.
+              customLogLevel: (_request, response) =>
+                response.statusCode === 503 ? 'warn' : response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'info' : 'debug',
+            },
+          }),
+        }),
+        TerminusModule.forRoot({ logger: false }),
+      ],
+      controllers: [GroupsController, OffsetsController, TopicsController, ClusterController, AssignorsController, HealthController, MetricsController],
+      providers: [
+        CohortMetrics,
+        SocketPushSink,
+        NodeAddress,
+        {
+          provide: COHORT_NODE,
+          inject: [CohortConfig, SocketPushSink, CohortMetrics, NodeAddress],
+          useFactory: (config: CohortConfig, push: SocketPushSink, metrics: CohortMetrics, address: NodeAddress) =>
+            createNode({ config, push, metrics, address }),
+        },
+        NodeLifecycle,
+        CoordinatorGateway,
+        { provide: APP_FILTER, useClass: KafkaHttpExceptionFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,73 @@
+import { resolve } from 'node:path';
+import type { EnvironmentVariables } from './environment-variables';
+import { replicationSettings } from './mode-defaults';
+
+/**
+ * The validated configuration, typed and with every default resolved. Injected by class; built once
+ * from the environment that @nestjs/config validated (see AppModule.forRoot).
+ */
+export class CohortConfig {
+  readonly port: number;
+  readonly host: string;
+  /** ADVERTISED_URL when set; otherwise derived from the bound address once listening (NodeAddress). */
+  readonly advertisedUrl: string | null;
+  readonly nodeId: number;
+  /** Absolute, so that a later chdir cannot move the log. */
+  readonly dataDir: string;
+  readonly clusterMode: 'embedded' | 'redis';
+  readonly redisUrl: string;
+  readonly clusterId: string;
+  readonly offsetsTopicNumPartitions: number;
+  readonly offsetsTopicReplicationFactor: number;
+  readonly minInsyncReplicas: number;
+  readonly uncleanLeaderElectionEnable: boolean;
+  readonly replicaLagTimeMaxMs: number;
+  readonly replicaFetchWaitMaxMs: number;
+  readonly nodeSessionTimeoutMs: number;
+  readonly logFlushPolicy: 'always' | 'replicated';
+  readonly groupMinSessionTimeoutMs: number;
+  readonly groupMaxSessionTimeoutMs: number;
+  readonly groupInitialRebalanceDelayMs: number;
+  /** Infinity when unlimited. */
+  readonly groupMaxSize: number;
+  readonly offsetMetadataMaxBytes: number;
+  readonly offsetsRetentionMinutes: number;
+  readonly offsetsRetentionCheckIntervalMs: number;
+  readonly offsetsCommitTimeoutMs: number;
+  readonly memberDisconnectGraceMs: number;
+  readonly assignorPlugins: string[];
+  readonly maxPayloadBytes: number;
+  readonly logLevel: string;
+
+  constructor(env: EnvironmentVariables) {
+    const replication = replicationSettings(env);
+    this.port = env.PORT;
+    this.host = env.HOST;
+    this.advertisedUrl = env.ADVERTISED_URL?.replace(/\/+$/, '') ?? null;
+    this.nodeId = env.NODE_ID;
+    this.dataDir = resolve(env.DATA_DIR);
+    this.clusterMode = env.CLUSTER_MODE;
+    this.redisUrl = env.REDIS_URL;
+    this.clusterId = env.CLUSTER_ID;
+    this.offsetsTopicNumPartitions = env.OFFSETS_TOPIC_NUM_PARTITIONS;
+    this.offsetsTopicReplicationFactor = replication.replicationFactor;
+    this.minInsyncReplicas = replication.minInsyncReplicas;
+    this.uncleanLeaderElectionEnable = env.UNCLEAN_LEADER_ELECTION_ENABLE;
+    this.replicaLagTimeMaxMs = env.REPLICA_LAG_TIME_MAX_MS;
+    this.replicaFetchWaitMaxMs = env.REPLICA_FETCH_WAIT_MAX_MS;
+    this.nodeSessionTimeoutMs = env.NODE_SESSION_TIMEOUT_MS;
+    this.logFlushPolicy = replication.logFlushPolicy;
+    this.groupMinSessionTimeoutMs = env.GROUP_MIN_SESSION_TIMEOUT_MS;
+    this.groupMaxSessionTimeoutMs = env.GROUP_MAX_SESSION_TIMEOUT_MS;
+    this.groupInitialRebalanceDelayMs = env.GROUP_INITIAL_REBALANCE_DELAY_MS;
+    this.groupMaxSize = env.GROUP_MAX_SIZE ?? Number.POSITIVE_INFINITY;
+    this.offsetMetadataMaxBytes = env.OFFSET_METADATA_MAX_BYTES;
+    this.offsetsRetentionMinutes = env.OFFSETS_RETENTION_MINUTES;
+    this.offsetsRetentionCheckIntervalMs = env.OFFSETS_RETENTION_CHECK_INTERVAL_MS;
+    this.offsetsCommitTimeoutMs = env.OFFSETS_COMMIT_TIMEOUT_MS;
+    this.memberDisconnectGraceMs = env.MEMBER_DISCONNECT_GRACE_MS;
+    this.assignorPlugins = env.ASSIGNOR_PLUGINS.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+    this.maxPayloadBytes = env.MAX_PAYLOAD_BYTES;
+    this.logLevel = env.LOG_LEVEL;
+  }
+}

@@ -1,0 +1,99 @@
+import { Expose } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { EnvBoolean, EnvInt, EnvTrimmed } from './env-transforms';
+
+/** Largest delay a Node timer accepts; Kafka's int32 millisecond configs share the bound. */
+const MAX_MS = 2_147_483_647;
+
+/**
+ * The environment as SPEC §1 names it, with its defaults. Mode-dependent defaults (replication factor,
+ * min ISR, flush policy) stay undefined here and are resolved in CohortConfig, which knows the mode.
+ */
+export class EnvironmentVariables {
+  @Expose() @EnvInt() @IsInt() @Min(0) @Max(65535)
+  PORT: number = 3000;
+
+  @Expose() @EnvTrimmed() @IsString() @MinLength(1)
+  HOST: string = '0.0.0.0';
+
+  @Expose() @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  ADVERTISED_URL?: string;
+
+  @Expose() @EnvInt() @IsInt() @Min(0) @Max(2_147_483_647)
+  NODE_ID: number = 0;
+
+  @Expose() @IsString() @MinLength(1)
+  DATA_DIR: string = './data';
+
+  @Expose() @EnvTrimmed() @IsIn(['embedded', 'redis'])
+  CLUSTER_MODE: 'embedded' | 'redis' = 'embedded';
+
+  @Expose() @IsUrl({ require_tld: false, protocols: ['redis', 'rediss'], require_protocol: true })
+  REDIS_URL: string = 'redis://127.0.0.1:6379';
+
+  // A Redis key prefix: keep it to characters that need no escaping in keys or logs.
+  @Expose() @Matches(/^[A-Za-z0-9._-]+$/, { message: 'CLUSTER_ID must be letters, digits, ".", "_" or "-"' }) @MaxLength(64)
+  CLUSTER_ID: string = 'cohort';
+
+  @Expose() @EnvInt() @IsInt() @Min(1) @Max(10_000)
+  OFFSETS_TOPIC_NUM_PARTITIONS: number = 50;
+
+  @Expose() @IsOptional() @EnvInt() @IsInt() @Min(1) @Max(64)
+  OFFSETS_TOPIC_REPLICATION_FACTOR?: number;
+
+  @Expose() @IsOptional() @EnvInt() @IsInt() @Min(1) @Max(64)
+  MIN_INSYNC_REPLICAS?: number;
+
+  @Expose() @EnvBoolean() @IsBoolean()
+  UNCLEAN_LEADER_ELECTION_ENABLE: boolean = false;
+
+  @Expose() @EnvInt() @IsInt() @Min(1) @Max(MAX_MS)
+  REPLICA_LAG_TIME_MAX_MS: number = 10_000;
+
+  @Expose() @EnvInt() @IsInt() @Min(0) @Max(MAX_MS)
+  REPLICA_FETCH_WAIT_MAX_MS: number = 500;
+
+  @Expose() @EnvInt() @IsInt() @Min(1) @Max(MAX_MS)
+  NODE_SESSION_TIMEOUT_MS: number = 6_000;
+
+  @Expose() @IsOptional() @EnvTrimmed() @IsIn(['always', 'replicated'])
+  LOG_FLUSH_POLICY?: 'always' | 'replicated';
+
+  @Expose() @EnvInt() @IsInt() @Min(1) @Max(MAX_MS)
+  GROUP_MIN_SESSION_TIMEOUT_MS: number = 6_000;
+
+  @Expose() @EnvInt() @IsInt() @Min(1) @Max(MAX_MS)
+  GROUP_MAX_SESSION_TIMEOUT_MS: number = 1_800_000;
+
+  @Expose() @EnvInt() @IsInt() @Min(0) @Max(MAX_MS)
+  GROUP_INITIAL_REBALANCE_DELAY_MS: number = 3_000;
+
+  /** Unset means unlimited, as in SPEC §1. */
+  @Expose() @IsOptional() @EnvInt() @IsInt() @Min(1) @Max(2_147_483_647)
+  GROUP_MAX_SIZE?: number;
+
+  @Expose() @EnvInt() @IsInt() @Min(0) @Max(1_048_576)
+  OFFSET_METADATA_MAX_BYTES: number = 4_096;
+
+  @Expose() @EnvInt() @IsInt() @Min(1) @Max(35_791_394) // keeps minutes * 60000 below 2^31 ms
+  OFFSETS_RETENTION_MINUTES: number = 10_080;
+
+  @Expose() @EnvInt() @IsInt() @Min(1) @Max(MAX_MS)
+  OFFSETS_RETENTION_CHECK_INTERVAL_MS: number = 600_000;
+
+  @Expose() @EnvInt() @IsInt() @Min(1) @Max(MAX_MS)
+  OFFSETS_COMMIT_TIMEOUT_MS: number = 5_000;
+
+  @Expose() @EnvInt() @IsInt() @Min(0) @Max(MAX_MS)
+  MEMBER_DISCONNECT_GRACE_MS: number = 0;
+
+  @Expose() @IsString()
+  ASSIGNOR_PLUGINS: string = '';
+
+  @Expose() @EnvInt() @IsInt() @Min(1_024) @Max(104_857_600)
+  MAX_PAYLOAD_BYTES: number = 1_048_576;
+
+  /** pino level; not in SPEC §1 (an implementer's choice). */
+  @Expose() @EnvTrimmed() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+}

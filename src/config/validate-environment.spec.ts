@@ -1,0 +1,86 @@
+import { CohortConfig } from './cohort-config';
+import { ConfigurationError, validateEnvironment } from './validate-environment';
+
+const configOf = (env: Record<string, string | undefined>) => new CohortConfig(validateEnvironment(env));
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    validateEnvironment(env);
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigurationError');
+}
+
+describe('configuration (SPEC §1)', () => {
+  it('gives every default of SPEC §1 for an empty environment', () => {
+    const config = configOf({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      advertisedUrl: null,
+      nodeId: 0,
+      clusterMode: 'embedded',
+      redisUrl: 'redis://127.0.0.1:6379',
+      clusterId: 'cohort',
+      offsetsTopicNumPartitions: 50,
+      offsetsTopicReplicationFactor: 1,
+      minInsyncReplicas: 1,
+      uncleanLeaderElectionEnable: false,
+      replicaLagTimeMaxMs: 10000,
+      replicaFetchWaitMaxMs: 500,
+      nodeSessionTimeoutMs: 6000,
+      logFlushPolicy: 'always',
+      groupMinSessionTimeoutMs: 6000,
+      groupMaxSessionTimeoutMs: 1800000,
+      groupInitialRebalanceDelayMs: 3000,
+      groupMaxSize: Number.POSITIVE_INFINITY,
+      offsetMetadataMaxBytes: 4096,
+      offsetsRetentionMinutes: 10080,
+      offsetsRetentionCheckIntervalMs: 600000,
+      offsetsCommitTimeoutMs: 5000,
+      memberDisconnectGraceMs: 0,
+      assignorPlugins: [],
+      maxPayloadBytes: 1048576,
+    });
+    expect(config.dataDir).toMatch(/\/data$/);
+  });
+
+  it('takes the cluster defaults in redis mode: RF 3, min ISR 2, flush replicated', () => {
+    expect(configOf({ CLUSTER_MODE: 'redis' })).toMatchObject({ offsetsTopicReplicationFactor: 3, minInsyncReplicas: 2, logFlushPolicy: 'replicated' });
+  });
+
+  it('parses integers, booleans and lists, and treats an empty value as unset', () => {
+    const config = configOf({ PORT: '0', UNCLEAN_LEADER_ELECTION_ENABLE: 'false', ASSIGNOR_PLUGINS: ' ./a.js , pkg-b ,', GROUP_MAX_SIZE: '', ADVERTISED_URL: 'http://node-1:3000/' });
+    expect(config).toMatchObject({ port: 0, uncleanLeaderElectionEnable: false, assignorPlugins: ['./a.js', 'pkg-b'], groupMaxSize: Infinity, advertisedUrl: 'http://node-1:3000' });
+    expect(configOf({ UNCLEAN_LEADER_ELECTION_ENABLE: 'TRUE' }).uncleanLeaderElectionEnable).toBe(true);
+  });
+
+  it('names each bad variable and its value', () => {
+    const problems = problemsOf({ PORT: 'abc', CLUSTER_MODE: 'cloud', UNCLEAN_LEADER_ELECTION_ENABLE: 'yes', OFFSETS_TOPIC_NUM_PARTITIONS: '0', REDIS_URL: 'http://x', LOG_FLUSH_POLICY: 'sometimes', MAX_PAYLOAD_BYTES: '1.5' });
+    expect(problems).toEqual([
+      'PORT="abc": PORT must be an integer number',
+      'CLUSTER_MODE="cloud": CLUSTER_MODE must be one of the following values: embedded, redis',
+      expect.stringMatching(/^REDIS_URL="http:\/\/x": REDIS_URL must be a URL/),
+      'OFFSETS_TOPIC_NUM_PARTITIONS="0": OFFSETS_TOPIC_NUM_PARTITIONS must not be less than 1',
+      'UNCLEAN_LEADER_ELECTION_ENABLE="yes": UNCLEAN_LEADER_ELECTION_ENABLE must be a boolean value',
+      'LOG_FLUSH_POLICY="sometimes": LOG_FLUSH_POLICY must be one of the following values: always, replicated',
+      'MAX_PAYLOAD_BYTES="1.5": MAX_PAYLOAD_BYTES must be an integer number',
+    ]);
+  });
+
+  it('checks variables against each other and against the mode', () => {
+    expect(problemsOf({ GROUP_MIN_SESSION_TIMEOUT_MS: '10000', GROUP_MAX_SESSION_TIMEOUT_MS: '5000' })).toEqual([
+      'GROUP_MIN_SESSION_TIMEOUT_MS=10000 must not exceed GROUP_MAX_SESSION_TIMEOUT_MS=5000',
+    ]);
+    expect(problemsOf({ CLUSTER_MODE: 'redis', MIN_INSYNC_REPLICAS: '4' })).toEqual(['MIN_INSYNC_REPLICAS=4 must not exceed OFFSETS_TOPIC_REPLICATION_FACTOR=3']);
+    expect(problemsOf({ OFFSETS_TOPIC_REPLICATION_FACTOR: '3' })).toEqual([
+      'OFFSETS_TOPIC_REPLICATION_FACTOR=3: embedded mode runs one node, so it must be 1',
+    ]);
+  });
+
+  it('ignores variables SPEC §1 does not name', () => {
+    expect(() => validateEnvironment({ PATH: '/usr/bin', HOME: '/root', npm_config_foo: 'x' })).not.toThrow();
+  });
+});

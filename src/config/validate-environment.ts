@@ -1,0 +1,48 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import { relevantMessages } from '../common/relevant-messages';
+import { EnvironmentVariables } from './environment-variables';
+import { replicationSettings } from './mode-defaults';
+
+/** Thrown at start for a bad configuration; its message names every bad variable and its value. */
+export class ConfigurationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigurationError';
+  }
+}
+
+/**
+ * The `validate` function given to @nestjs/config. Reads only the variables SPEC §1 names; an empty
+ * value counts as unset, so `PORT=` falls back to the default instead of failing as "not an integer".
+ */
+export function validateEnvironment(env: Record<string, string | undefined>): EnvironmentVariables {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const config = plainToInstance(EnvironmentVariables, present, { excludeExtraneousValues: true, exposeDefaultValues: true });
+  const problems = validateSync(config, { forbidUnknownValues: true }).map((error) => describe(error, env));
+  problems.push(...crossFieldProblems(config));
+  if (problems.length > 0) throw new ConfigurationError(problems);
+  return config;
+}
+
+function describe(error: ValidationError, env: Record<string, string | undefined>): string {
+  const messages = relevantMessages(error.constraints ?? {}).join('; ');
+  return `${error.property}=${JSON.stringify(env[error.property] ?? '')}: ${messages}`;
+}
+
+function crossFieldProblems(config: EnvironmentVariables): string[] {
+  const problems: string[] = [];
+  if (config.GROUP_MIN_SESSION_TIMEOUT_MS > config.GROUP_MAX_SESSION_TIMEOUT_MS) {
+    problems.push(
+      `GROUP_MIN_SESSION_TIMEOUT_MS=${config.GROUP_MIN_SESSION_TIMEOUT_MS} must not exceed GROUP_MAX_SESSION_TIMEOUT_MS=${config.GROUP_MAX_SESSION_TIMEOUT_MS}`,
+    );
+  }
+  const { replicationFactor, minInsyncReplicas } = replicationSettings(config);
+  if (minInsyncReplicas > replicationFactor) {
+    problems.push(`MIN_INSYNC_REPLICAS=${minInsyncReplicas} must not exceed OFFSETS_TOPIC_REPLICATION_FACTOR=${replicationFactor}`);
+  }
+  if (config.CLUSTER_MODE === 'embedded' && replicationFactor !== 1) {
+    problems.push(`OFFSETS_TOPIC_REPLICATION_FACTOR=${replicationFactor}: embedded mode runs one node, so it must be 1`);
+  }
+  return problems;
+}

@@ -1,0 +1,39 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { CohortConfig } from './config/cohort-config';
+import { CohortIoAdapter } from './gateway/cohort-io.adapter';
+
+/**
+ * Builds a configured, not yet listening Cohort app from an environment. Shared by main.ts, the e2e
+ * tests and the benchmarks, so all three run the same wiring. Rejects with ConfigurationError (naming
+ * the bad variables) when the environment does not validate.
+ */
+export async function createCohortApp(env: Record<string, string | undefined>): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(await AppModule.forRoot(env), {
+    bufferLogs: true,
+    // Fail with the error instead of process.abort(), so main can print the config message and exit 1.
+    abortOnError: false,
+    // Keep-alive HTTP connections must not hold app.close() open.
+    forceCloseConnections: true,
+  });
+  return configureCohortApp(app);
+}
+
+/** Logging, body limit, socket.io options and the OpenAPI document: everything that is set on the app, not in modules. */
+export function configureCohortApp<App extends INestApplication>(app: App): App {
+  app.useLogger(app.get(Logger));
+  const config = app.get(CohortConfig);
+  (app as unknown as NestExpressApplication).useBodyParser('json', { limit: config.maxPayloadBytes });
+  app.useWebSocketAdapter(new CohortIoAdapter(app));
+  const document = new DocumentBuilder()
+    .setTitle('Cohort')
+    .setDescription('Consumer-group coordinator: REST API (SPEC §4). The socket.io protocol (SPEC §3) is described in README.md.')
+    .setVersion('0.1.0')
+    .build();
+  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, document));
+  return app;
+}

@@ -1,0 +1,139 @@
+import { Inject, UseFilters, UseInterceptors, UsePipes } from '@nestjs/common';
+import {
+  ConnectedSocket,
+  MessageBody,
+  type OnGatewayConnection,
+  type OnGatewayDisconnect,
+  type OnGatewayInit,
+  SubscribeMessage,
+  WebSocketGateway,
+} from '@nestjs/websockets';
+import type { Server, Socket } from 'socket.io';
+import type { RequestContext } from '@cohort/coordinator';
+import * as P from '@cohort/protocol';
+import { ErrorCode, RequestEvent } from '@cohort/protocol';
+import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
+import { CohortMetrics } from '../metrics/cohort-metrics';
+import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
+import { findCoordinator } from '../node/find-coordinator';
+import { authenticateConnection, type ConnectionData } from './connection-auth';
+import { DeleteGroupsDto } from './dto/delete-groups.dto';
+import { DescribeGroupsDto } from './dto/describe-groups.dto';
+import { FindCoordinatorDto } from './dto/find-coordinator.dto';
+import { HeartbeatDto } from './dto/heartbeat.dto';
+import { JoinGroupDto } from './dto/join-group.dto';
+import { LeaveGroupDto } from './dto/leave-group.dto';
+import { ListGroupsDto } from './dto/list-groups.dto';
+import { MetadataDto } from './dto/metadata.dto';
+import { OffsetCommitDto } from './dto/offset-commit.dto';
+import { OffsetDeleteDto } from './dto/offset-delete.dto';
+import { OffsetFetchDto } from './dto/offset-fetch.dto';
+import { SyncGroupDto } from './dto/sync-group.dto';
+import { RequestMetricsInterceptor } from './request-metrics.interceptor';
+import { SocketPushSink } from './socket-push-sink';
+import { WsAckExceptionFilter } from './ws-ack-exception.filter';
+
+/**
+ * SPEC §3 over socket.io: one event per Kafka API, answered on its acknowledgement. Translation only:
+ * validated payload + connection → coordinator call → response. Every protocol rule lives in the
+ * coordinator; every failure becomes an ack through WsAckExceptionFilter, never a disconnect.
+ * (Options such as maxHttpBufferSize come from CohortIoAdapter, which reads the config.)
+ */
+@WebSocketGateway()
+@UseFilters(WsAckExceptionFilter)
+@UsePipes(KafkaValidationPipe)
+@UseInterceptors(RequestMetricsInterceptor)
+export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, OnGatewayDisconnect {
+  constructor(
+    @Inject(COHORT_NODE) private readonly node: CohortNode,
+    private readonly pushSink: SocketPushSink,
+    private readonly metrics: CohortMetrics,
+  ) {}
+
+  afterInit(server: Server): void {
+    server.use(authenticateConnection);
+    this.pushSink.attach(server);
+  }
+
+  handleConnection(): void {
+    this.metrics.connectionOpened();
+  }
+
+  /** Binds members to their socket: dynamic members of a closed socket leave after MEMBER_DISCONNECT_GRACE_MS. */
+  handleDisconnect(socket: Socket): void {
+    this.metrics.connectionClosed();
+    this.node.coordinator.connectionClosed(socket.id);
+  }
+
+  @SubscribeMessage(RequestEvent.FindCoordinator)
+  findCoordinator(@MessageBody() request: FindCoordinatorDto): P.FindCoordinatorResponse {
+    return findCoordinator(this.node, request.key);
+  }
+
+  @SubscribeMessage(RequestEvent.Metadata)
+  metadata(@MessageBody() request: MetadataDto): P.MetadataResponse {
+    const topics = request.topics ?? this.node.topics.list().map((topic) => topic.name);
+    return {
+      errorCode: ErrorCode.NONE,
+      topics: topics.map((name) => {
+        const topic = this.node.topics.get(name);
+        return { name, partitions: topic?.partitions ?? 0, errorCode: topic ? ErrorCode.NONE : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION };
+      }),
+    };
+  }
+
+  @SubscribeMessage(RequestEvent.JoinGroup)
+  joinGroup(@MessageBody() request: JoinGroupDto, @ConnectedSocket() socket: Socket): Promise<P.JoinGroupResponse> {
+    return this.node.coordinator.joinGroup(request, contextOf(socket));
+  }
+
+  @SubscribeMessage(RequestEvent.SyncGroup)
+  syncGroup(@MessageBody() request: SyncGroupDto, @ConnectedSocket() socket: Socket): Promise<P.SyncGroupResponse> {
+    return this.node.coordinator.syncGroup(request, contextOf(socket));
+  }
+
+  @SubscribeMessage(RequestEvent.Heartbeat)
+  heartbeat(@MessageBody() request: HeartbeatDto, @ConnectedSocket() socket: Socket): Promise<P.HeartbeatResponse> {
+    return this.node.coordinator.heartbeat(request, contextOf(socket));
+  }
+
+  @SubscribeMessage(RequestEvent.LeaveGroup)
+  leaveGroup(@MessageBody() request: LeaveGroupDto, @ConnectedSocket() socket: Socket): Promise<P.LeaveGroupResponse> {
+    return this.node.coordinator.leaveGroup(request, contextOf(socket));
+  }
+
+  @SubscribeMessage(RequestEvent.OffsetCommit)
+  offsetCommit(@MessageBody() request: OffsetCommitDto, @ConnectedSocket() socket: Socket): Promise<P.OffsetCommitResponse> {
+    return this.node.coordinator.offsetCommit(request, contextOf(socket));
+  }
+
+  @SubscribeMessage(RequestEvent.OffsetFetch)
+  offsetFetch(@MessageBody() request: OffsetFetchDto): Promise<P.OffsetFetchResponse> {
+    return this.node.coordinator.offsetFetch(request);
+  }
+
+  @SubscribeMessage(RequestEvent.OffsetDelete)
+  offsetDelete(@MessageBody() request: OffsetDeleteDto): Promise<P.OffsetDeleteResponse> {
+    return this.node.coordinator.offsetDelete(request);
+  }
+
+  @SubscribeMessage(RequestEvent.DescribeGroups)
+  describeGroups(@MessageBody() request: DescribeGroupsDto): Promise<P.DescribeGroupsResponse> {
+    return this.node.coordinator.describeGroups(request);
+  }
+
+  @SubscribeMessage(RequestEvent.ListGroups)
+  listGroups(@MessageBody() request: ListGroupsDto): Promise<P.ListGroupsResponse> {
+    return this.node.coordinator.listGroups(request);
+  }
+
+  @SubscribeMessage(RequestEvent.DeleteGroups)
+  deleteGroups(@MessageBody() request: DeleteGroupsDto): Promise<P.DeleteGroupsResponse> {
+    return this.node.coordinator.deleteGroups(request);
+  }
+}
+
+function contextOf(socket: Socket): RequestContext {
+  const data = socket.data as ConnectionData;
+  return { clientId: data.clientId, clientHost: data.clientHost, connectionId: socket.id };
+}

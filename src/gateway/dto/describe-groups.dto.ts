@@ -1,0 +1,8 @@
+import { IsArray, IsString, MaxLength } from 'class-validator';
+import type { DescribeGroupsRequest } from '@cohort/protocol';
+import { MAX_ID_LENGTH } from './field-limits';
+
+export class DescribeGroupsDto implements DescribeGroupsRequest {
+  @IsArray() @IsString({ each: true }) @MaxLength(MAX_ID_LENGTH, { each: true })
+  groups: string[];
+}

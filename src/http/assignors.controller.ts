@@ -1,0 +1,28 @@
+import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Param, Post, UsePipes } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { TopicPartitions } from '@cohort/protocol';
+import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
+import type { AssignorDescription } from '../node/assignor-catalog';
+import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
+import { AssignDryRunDto } from './dto/assign-dry-run.dto';
+
+/** SPEC §4 assignors: what is registered (built-ins and ASSIGNOR_PLUGINS) and a dry run of one. */
+@ApiTags('assignors')
+@Controller('v1/assignors')
+@UsePipes(KafkaValidationPipe)
+export class AssignorsController {
+  constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
+
+  @Get()
+  @ApiOkResponse({ description: '[{ name, supportedProtocols, builtIn }]' })
+  list(): AssignorDescription[] {
+    return this.node.assignors.describe();
+  }
+
+  @Post(':name/assign')
+  @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ description: '{ assignments: { memberId: [{ topic, partitions }] } }; 404 unknown assignor, 400 invalid input.' })
+  assign(@Param('name') name: string, @Body() body: AssignDryRunDto): { assignments: Record<string, TopicPartitions[]> } {
+    return this.node.assignors.dryRun(name, body);
+  }
+}

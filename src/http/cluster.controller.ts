@@ -1,0 +1,37 @@
+import { Controller, Get, Inject, Query, UsePipes } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ErrorCode, type ErrorCodeValue, type FindCoordinatorResponse, KafkaError } from '@cohort/protocol';
+import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
+import type { NodeView, PartitionView } from '../node/cluster-view';
+import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
+import { findCoordinator } from '../node/find-coordinator';
+import { CoordinatorQueryDto } from './dto/coordinator-query.dto';
+
+/** SPEC §4: FindCoordinator over REST, the nodes of the cluster and the state of each offsets partition. */
+@ApiTags('cluster')
+@Controller('v1')
+@UsePipes(KafkaValidationPipe)
+export class ClusterController {
+  constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
+
+  @Get('coordinator')
+  @ApiOkResponse({ description: '{ nodeId, host, port, url, partition } as FindCoordinator answers it.' })
+  coordinator(@Query() query: CoordinatorQueryDto): FindCoordinatorResponse {
+    const response = findCoordinator(this.node, query.groupId);
+    if (response.errorCode !== ErrorCode.NONE) throw new KafkaError(response.errorCode as ErrorCodeValue, response.errorMessage);
+    return response;
+  }
+
+  @Get('cluster')
+  @ApiOkResponse({ description: '{ clusterId, controllerId, nodes: [{ nodeId, url, alive }] }' })
+  cluster(): { clusterId: string; controllerId: number | null; nodes: NodeView[] } {
+    const { cluster } = this.node;
+    return { clusterId: cluster.clusterId, controllerId: cluster.controllerId(), nodes: cluster.nodes() };
+  }
+
+  @Get('cluster/partitions')
+  @ApiOkResponse({ description: '[{ partition, leader, leaderEpoch, replicas, isr, highWatermark, logEndOffset, replicaStates }]' })
+  partitions(): PartitionView[] {
+    return this.node.cluster.partitions();
+  }
+}

@@ -1,0 +1,77 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
+import type { AssignDryRunInput } from '../../node/assignor-catalog';
+import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '../../gateway/dto/field-limits';
+import { MAX_TOPIC_PARTITIONS } from './rest-limits';
+
+/** Bounds the work one dry run can ask for (members × partitions), like a real group's size would. */
+const MAX_DRY_RUN_MEMBERS = 10_000;
+
+class OwnedPartitionsDto {
+  @ApiProperty({ example: 'orders' })
+  @IsString() @MaxLength(MAX_TOPIC_NAME_LENGTH)
+  topic: string;
+
+  @ApiProperty({ example: [0, 1] })
+  @IsArray() @IsInt({ each: true }) @Min(0, { each: true }) @Max(MAX_TOPIC_PARTITIONS, { each: true })
+  partitions: number[];
+}
+
+class DryRunMemberDto {
+  @ApiProperty({ example: 'm1' })
+  @IsString() @MaxLength(MAX_ID_LENGTH)
+  memberId: string;
+
+  @ApiPropertyOptional({ example: null, nullable: true })
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_TOPIC_NAME_LENGTH)
+  groupInstanceId?: string | null;
+
+  @ApiProperty({ example: ['orders'] })
+  @IsArray() @IsString({ each: true }) @MaxLength(MAX_TOPIC_NAME_LENGTH, { each: true })
+  topics: string[];
+
+  @ApiPropertyOptional({ type: () => [OwnedPartitionsDto] })
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => OwnedPartitionsDto)
+  ownedPartitions?: OwnedPartitionsDto[];
+
+  @ApiPropertyOptional({ example: 3 })
+  @IsOptional() @IsInt() @Min(INT32_MIN) @Max(INT32_MAX)
+  generationId?: number;
+
+  @ApiPropertyOptional({ description: "Assignor-specific data, as the member's subscription carries it." })
+  @IsOptional()
+  userData?: unknown;
+}
+
+export class AssignDryRunDto implements AssignDryRunInput {
+  @ApiProperty({ example: { orders: 6 }, description: 'topic → partition count' })
+  @ValidateBy({
+    name: 'isPartitionCounts',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.values(value).every((count) => Number.isInteger(count) && count >= 0 && count <= MAX_TOPIC_PARTITIONS),
+      defaultMessage: () => `partitionsPerTopic must map topic names to partition counts between 0 and ${MAX_TOPIC_PARTITIONS}`,
+    },
+  })
+  partitionsPerTopic: Record<string, number>;
+
+  @ApiProperty({ type: () => [DryRunMemberDto] })
+  @IsArray() @ArrayMaxSize(MAX_DRY_RUN_MEMBERS) @ValidateNested({ each: true }) @Type(() => DryRunMemberDto)
+  members: DryRunMemberDto[];
+}

@@ -1,0 +1,9 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, MaxLength } from 'class-validator';
+import { MAX_ID_LENGTH } from '../../gateway/dto/field-limits';
+
+export class CoordinatorQueryDto {
+  @ApiProperty({ example: 'my-group' })
+  @IsString() @MaxLength(MAX_ID_LENGTH)
+  groupId: string;
+}

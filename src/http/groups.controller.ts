@@ -1,0 +1,50 @@
+import { Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Query, UsePipes } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { GroupView, RebalanceView } from '@cohort/coordinator';
+import { ErrorCode, errorName, KafkaError, type ErrorCodeValue } from '@cohort/protocol';
+import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
+import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
+import { ListGroupsQueryDto } from './dto/list-groups-query.dto';
+
+/** SPEC §4 groups: list, describe, delete, rebalance history. */
+@ApiTags('groups')
+@Controller('v1/groups')
+@UsePipes(KafkaValidationPipe)
+export class GroupsController {
+  constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
+
+  @Get()
+  @ApiOkResponse({ description: '[{ groupId, protocolType, state, members, coordinator }]' })
+  async list(@Query() query: ListGroupsQueryDto) {
+    const groups = await this.node.coordinator.listGroupSummaries(query.state);
+    return groups.map((group) => ({ ...group, coordinator: this.coordinatorOf(group.groupId) }));
+  }
+
+  @Get(':groupId')
+  @ApiOkResponse({ description: 'The group with its members, subscriptions and assignments; 404 GROUP_ID_NOT_FOUND.' })
+  async describe(@Param('groupId') groupId: string): Promise<GroupView & { coordinator: number | null }> {
+    const group = await this.node.coordinator.describeGroup(groupId);
+    return { ...group, coordinator: this.coordinatorOf(groupId) };
+  }
+
+  @Delete(':groupId')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiNoContentResponse({ description: 'Deleted; 409 NON_EMPTY_GROUP; 404 GROUP_ID_NOT_FOUND.' })
+  async delete(@Param('groupId') groupId: string): Promise<void> {
+    const response = await this.node.coordinator.deleteGroups({ groupsNames: [groupId] });
+    const errorCode = response.errorCode !== ErrorCode.NONE ? response.errorCode : (response.results[0]?.errorCode ?? ErrorCode.NONE);
+    if (errorCode !== ErrorCode.NONE) {
+      throw new KafkaError(errorCode as ErrorCodeValue, `cannot delete group '${groupId}': ${errorName(errorCode)}`);
+    }
+  }
+
+  @Get(':groupId/rebalances')
+  @ApiOkResponse({ description: '[{ generationId, reason, startedAt, completedAt, durationMs, members, protocol }], newest last.' })
+  rebalances(@Param('groupId') groupId: string): Promise<RebalanceView[]> {
+    return this.node.coordinator.rebalanceHistory(groupId);
+  }
+
+  private coordinatorOf(groupId: string): number | null {
+    return this.node.cluster.leaderOf(this.node.coordinator.partitionFor(groupId))?.nodeId ?? null;
+  }
+}

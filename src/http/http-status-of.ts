@@ -1,0 +1,34 @@
+import { HttpStatus } from '@nestjs/common';
+import { type ErrorName } from '@cohort/protocol';
+
+/** The HTTP status that carries each Kafka error over REST (SPEC §4: status plus the Kafka error). */
+const STATUS_BY_ERROR: Partial<Record<ErrorName, HttpStatus>> = {
+  INVALID_REQUEST: HttpStatus.BAD_REQUEST,
+  INVALID_GROUP_ID: HttpStatus.BAD_REQUEST,
+  INVALID_SESSION_TIMEOUT: HttpStatus.BAD_REQUEST,
+  INVALID_COMMIT_OFFSET_SIZE: HttpStatus.BAD_REQUEST,
+  OFFSET_METADATA_TOO_LARGE: HttpStatus.BAD_REQUEST,
+  GROUP_AUTHORIZATION_FAILED: HttpStatus.FORBIDDEN,
+  GROUP_ID_NOT_FOUND: HttpStatus.NOT_FOUND,
+  UNKNOWN_TOPIC_OR_PARTITION: HttpStatus.NOT_FOUND,
+  UNKNOWN_MEMBER_ID: HttpStatus.NOT_FOUND,
+  UNSUPPORTED_ASSIGNOR: HttpStatus.NOT_FOUND,
+  NON_EMPTY_GROUP: HttpStatus.CONFLICT,
+  GROUP_SUBSCRIBED_TO_TOPIC: HttpStatus.CONFLICT,
+  REBALANCE_IN_PROGRESS: HttpStatus.CONFLICT,
+  ILLEGAL_GENERATION: HttpStatus.CONFLICT,
+  FENCED_INSTANCE_ID: HttpStatus.CONFLICT,
+  UNSTABLE_OFFSET_COMMIT: HttpStatus.CONFLICT,
+  // Retriable: the client should retry, possibly on the coordinator FindCoordinator names.
+  NOT_COORDINATOR: HttpStatus.SERVICE_UNAVAILABLE,
+  COORDINATOR_NOT_AVAILABLE: HttpStatus.SERVICE_UNAVAILABLE,
+  COORDINATOR_LOAD_IN_PROGRESS: HttpStatus.SERVICE_UNAVAILABLE,
+  NOT_ENOUGH_REPLICAS: HttpStatus.SERVICE_UNAVAILABLE,
+  NOT_ENOUGH_REPLICAS_AFTER_APPEND: HttpStatus.SERVICE_UNAVAILABLE,
+  KAFKA_STORAGE_ERROR: HttpStatus.SERVICE_UNAVAILABLE,
+  REQUEST_TIMED_OUT: HttpStatus.GATEWAY_TIMEOUT,
+};
+
+export function httpStatusOf(error: ErrorName): HttpStatus {
+  return STATUS_BY_ERROR[error] ?? HttpStatus.INTERNAL_SERVER_ERROR;
+}

@@ -1,0 +1,83 @@
+import { Body, Controller, Delete, Get, Inject, Param, Post, Query, UsePipes } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ErrorCode, errorName, KafkaError, type ErrorCodeValue, type TopicPartitionErrors } from '@cohort/protocol';
+import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
+import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
+import { DeleteOffsetsQueryDto } from './dto/delete-offsets-query.dto';
+import { ResetOffsetsDto } from './dto/reset-offsets.dto';
+
+interface OffsetWithLag {
+  topic: string;
+  partition: number;
+  committedOffset: number;
+  leaderEpoch: number;
+  metadata: string | null;
+  commitTimestamp: number;
+  logEndOffset: number | null;
+  lag: number | null;
+}
+
+/** SPEC §4 offsets of a group: read with lag, reset while Empty, delete (OffsetDelete semantics). */
+@ApiTags('offsets')
+@Controller('v1/groups/:groupId/offsets')
+@UsePipes(KafkaValidationPipe)
+export class OffsetsController {
+  constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
+
+  @Get()
+  @ApiOkResponse({ description: '{ groupId, offsets: [{ topic, partition, committedOffset, leaderEpoch, metadata, commitTimestamp, logEndOffset, lag }], totalLag }' })
+  async read(@Param('groupId') groupId: string): Promise<{ groupId: string; offsets: OffsetWithLag[]; totalLag: number }> {
+    const committed = await this.node.coordinator.committedOffsets(groupId);
+    const offsets = committed.map((offset): OffsetWithLag => {
+      // Lag is measured against what producers reported (PUT /v1/topics/:name/end-offsets); a committed
+      // offset past a stale report is no lag, not a negative one.
+      const logEndOffset = this.node.topics.get(offset.topic)?.endOffsets[offset.partition] ?? null;
+      const lag = logEndOffset === null ? null : Math.max(0, logEndOffset - offset.committedOffset);
+      return { ...offset, logEndOffset, lag };
+    });
+    const totalLag = offsets.reduce((sum, offset) => sum + (offset.lag ?? 0), 0);
+    return { groupId, offsets, totalLag };
+  }
+
+  @Post()
+  @ApiOkResponse({ description: 'Offsets set; only while the group is Empty (else 409 NON_EMPTY_GROUP).' })
+  async reset(@Param('groupId') groupId: string, @Body() body: ResetOffsetsDto): Promise<{ topics: TopicPartitionErrors[] }> {
+    const response = await this.node.coordinator.resetOffsets(groupId, body.topics);
+    return { topics: throwOnError(response, `cannot reset offsets of group '${groupId}'`) };
+  }
+
+  @Delete()
+  @ApiOkResponse({ description: 'Offsets deleted; 409 GROUP_SUBSCRIBED_TO_TOPIC while the group consumes the topic.' })
+  async delete(@Param('groupId') groupId: string, @Query() query: DeleteOffsetsQueryDto): Promise<{ topics: TopicPartitionErrors[] }> {
+    const partitions =
+      query.partition !== undefined
+        ? [query.partition]
+        : (await this.node.coordinator.committedOffsets(groupId)).filter((offset) => offset.topic === query.topic).map((offset) => offset.partition);
+    const response = await this.node.coordinator.offsetDelete({
+      groupId,
+      topics: [{ name: query.topic, partitions: partitions.map((partitionIndex) => ({ partitionIndex })) }],
+    });
+    return { topics: throwOnError(response, `cannot delete offsets of group '${groupId}'`) };
+  }
+}
+
+/**
+ * REST answers with one status: a request-level error, or the first per-partition error (naming every
+ * failed partition), becomes the HTTP error; otherwise the per-partition results are returned.
+ */
+function throwOnError(
+  response: { errorCode: number; errorMessage?: string; topics: TopicPartitionErrors[] },
+  what: string,
+): TopicPartitionErrors[] {
+  if (response.errorCode !== ErrorCode.NONE) {
+    throw new KafkaError(response.errorCode as ErrorCodeValue, `${what}: ${response.errorMessage ?? errorName(response.errorCode)}`);
+  }
+  const failed = response.topics.flatMap((topic) =>
+    topic.partitions.filter((partition) => partition.errorCode !== ErrorCode.NONE).map((partition) => ({ topic: topic.name, ...partition })),
+  );
+  if (failed.length > 0) {
+    const list = failed.map((f) => `${f.topic}-${f.partitionIndex}: ${errorName(f.errorCode)}`).join(', ');
+    throw new KafkaError(failed[0].errorCode as ErrorCodeValue, `${what}: ${list}`);
+  }
+  return response.topics;
+}

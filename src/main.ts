@@ -1,0 +1,18 @@
+import { createCohortApp } from './create-cohort-app';
+import { CohortConfig } from './config/cohort-config';
+import { ConfigurationError } from './config/validate-environment';
+
+/** `npm start`: one node from process.env, stopped gracefully on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  const app = await createCohortApp(process.env);
+  app.enableShutdownHooks(['SIGINT', 'SIGTERM']);
+  const config = app.get(CohortConfig);
+  await app.listen(config.port, config.host);
+}
+
+main().catch((error: unknown) => {
+  // A bad configuration is the operator's to fix: say which variables, without a stack trace.
+  const message = error instanceof ConfigurationError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`cohort: failed to start\n${message}\n`);
+  process.exit(1);
+});

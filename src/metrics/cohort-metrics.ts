@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CoordinatorMetrics, GroupSummaryView } from '@cohort/coordinator';
+import { errorName, GROUP_STATE_NAMES } from '@cohort/protocol';
+
+/**
+ * This node's Prometheus metrics (`GET /metrics`). One registry per app instance, not prom-client's
+ * global one, so several nodes in one process (tests, benchmarks) do not collide. Also the coordinator's
+ * CoordinatorMetrics port. Labels stay bounded: API and error names, group states — never group or
+ * member ids.
+ */
+@Injectable()
+export class CohortMetrics implements CoordinatorMetrics {
+  readonly registry = new Registry();
+
+  private readonly requests = new Counter({
+    name: 'cohort_requests_total',
+    help: 'Requests answered, by transport, API and Kafka error name (NONE on success).',
+    labelNames: ['transport', 'api', 'error'] as const,
+    registers: [this.registry],
+  });
+  private readonly requestSeconds = new Histogram({
+    name: 'cohort_request_duration_seconds',
+    help: 'Time from request to answer; JoinGroup and SyncGroup include the wait for the rebalance phase.',
+    labelNames: ['api'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  private readonly connections = new Gauge({
+    name: 'cohort_socket_connections',
+    help: 'Open socket.io connections.',
+    registers: [this.registry],
+  });
+  private readonly groups = new Gauge({
+    name: 'cohort_groups',
+    help: 'Groups coordinated by this node, by state.',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+  private readonly members = new Gauge({
+    name: 'cohort_group_members',
+    help: 'Members of the groups coordinated by this node.',
+    registers: [this.registry],
+  });
+  private readonly rebalances = new Counter({
+    name: 'cohort_rebalances_total',
+    help: 'Rebalances started.',
+    registers: [this.registry],
+  });
+  private readonly rebalanceSeconds = new Histogram({
+    name: 'cohort_rebalance_duration_seconds',
+    help: 'From the start of a rebalance to Stable (or Empty).',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [this.registry],
+  });
+  private readonly offsetCommits = new Counter({
+    name: 'cohort_offset_commits_total',
+    help: 'Offsets committed (their records passed the high watermark).',
+    registers: [this.registry],
+  });
+  private readonly offsetsExpired = new Counter({
+    name: 'cohort_offsets_expired_total',
+    help: 'Offsets removed by retention (KIP-211).',
+    registers: [this.registry],
+  });
+  private readonly membersExpired = new Counter({
+    name: 'cohort_members_expired_total',
+    help: 'Members removed because their session timed out.',
+    registers: [this.registry],
+  });
+  private readonly writeFailures = new Counter({
+    name: 'cohort_log_write_failures_total',
+    help: 'Writes to __consumer_offsets that failed, by error name.',
+    labelNames: ['error'] as const,
+    registers: [this.registry],
+  });
+  private readonly partitionLoadSeconds = new Histogram({
+    name: 'cohort_partition_load_duration_seconds',
+    help: 'Time to replay a __consumer_offsets partition on becoming its leader.',
+    buckets: [0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  requestAnswered(transport: 'socket.io' | 'http', api: string, errorCode: number, seconds: number): void {
+    this.requests.inc({ transport, api, error: errorName(errorCode) });
+    if (transport === 'socket.io') this.requestSeconds.observe({ api }, seconds);
+  }
+
+  connectionOpened(): void {
+    this.connections.inc();
+  }
+
+  connectionClosed(): void {
+    this.connections.dec();
+  }
+
+  /** Refreshed on each scrape from the coordinator's own view, so the gauges cannot drift. */
+  setGroups(summaries: GroupSummaryView[]): void {
+    for (const state of GROUP_STATE_NAMES) this.groups.set({ state }, summaries.filter((group) => group.state === state).length);
+    this.members.set(summaries.reduce((sum, group) => sum + group.members, 0));
+  }
+
+  onRebalanceStarted(): void {
+    this.rebalances.inc();
+  }
+
+  onRebalanceCompleted(_groupId: string, durationMs: number): void {
+    this.rebalanceSeconds.observe(durationMs / 1000);
+  }
+
+  onOffsetCommit(count: number): void {
+    this.offsetCommits.inc(count);
+  }
+
+  onOffsetsExpired(count: number): void {
+    this.offsetsExpired.inc(count);
+  }
+
+  onMemberExpired(): void {
+    this.membersExpired.inc();
+  }
+
+  onWriteFailed(_partition: number, errorCode: number): void {
+    this.writeFailures.inc({ error: errorName(errorCode) });
+  }
+
+  onPartitionLoaded(_partition: number, durationMs: number): void {
+    this.partitionLoadSeconds.observe(durationMs / 1000);
+  }
+}

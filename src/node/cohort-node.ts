@@ -1,0 +1,22 @@
+import type { GroupCoordinatorApi, TopicRegistry } from '@cohort/coordinator';
+import type { AssignorCatalog } from './assignor-catalog';
+import type { ClusterView } from './cluster-view';
+
+/**
+ * One running Cohort node as the transports see it: the coordinator, the topic registry, the cluster
+ * view and the assignors, whatever the mode (embedded or cluster) that built them. Controllers and the
+ * gateway inject it with the COHORT_NODE token.
+ */
+export interface CohortNode {
+  readonly mode: 'embedded' | 'redis';
+  readonly coordinator: GroupCoordinatorApi;
+  readonly topics: TopicRegistry;
+  readonly cluster: ClusterView;
+  readonly assignors: AssignorCatalog;
+  /** Loaded and serving every partition this node leads (readiness, SPEC §4). */
+  isReady(): boolean;
+  /** Fails pending writes, stops the coordinator and closes the log cleanly; idempotent. */
+  close(): Promise<void>;
+}
+
+export const COHORT_NODE = Symbol('CohortNode');

@@ -1,0 +1,18 @@
+import { type CoordinatorConfig, coordinatorConfig } from '@cohort/coordinator';
+import type { CohortConfig } from '../config/cohort-config';
+
+/** The coordinator's settings from the validated SPEC §1 configuration; the rest keep the library's defaults. */
+export function coordinatorConfigOf(config: CohortConfig): CoordinatorConfig {
+  return coordinatorConfig({
+    numPartitions: config.offsetsTopicNumPartitions,
+    groupMinSessionTimeoutMs: config.groupMinSessionTimeoutMs,
+    groupMaxSessionTimeoutMs: config.groupMaxSessionTimeoutMs,
+    groupInitialRebalanceDelayMs: config.groupInitialRebalanceDelayMs,
+    groupMaxSize: config.groupMaxSize,
+    offsetMetadataMaxBytes: config.offsetMetadataMaxBytes,
+    offsetsRetentionMinutes: config.offsetsRetentionMinutes,
+    offsetsRetentionCheckIntervalMs: config.offsetsRetentionCheckIntervalMs,
+    offsetsCommitTimeoutMs: config.offsetsCommitTimeoutMs,
+    memberDisconnectGraceMs: config.memberDisconnectGraceMs,
+  });
+}

@@ -1,0 +1,44 @@
+import { GroupCoordinator, InMemoryTopicRegistry } from '@cohort/coordinator';
+import { RealClock } from '@cohort/replication';
+import { coordinatorConfigOf } from '../coordinator-config-of';
+import { coordinatorLogger } from '../coordinator-logger';
+import type { CohortNode } from '../cohort-node';
+import type { NodeDeps } from '../node-deps';
+import { createAssignorCatalog } from '../create-assignor-catalog';
+import { EmbeddedClusterView } from './embedded-cluster-view';
+import { EmbeddedNode } from './embedded-node';
+import { openLocalStore } from './open-local-store';
+import { TopicRegistryFile } from './topic-registry-file';
+
+/**
+ * Embedded mode (SPEC §1): one process, RF 1, the log and the topic registry as files under DATA_DIR.
+ * The coordinator starts at once; it answers COORDINATOR_LOAD_IN_PROGRESS until it has replayed each
+ * partition, and readiness turns up when all are loaded.
+ */
+export async function createEmbeddedNode({ config, push, metrics, address }: NodeDeps): Promise<CohortNode> {
+  const clock = new RealClock();
+  const topicFile = new TopicRegistryFile(config.dataDir);
+  const topics = new InMemoryTopicRegistry({ topics: topicFile.load(), persist: (all) => topicFile.save(all) });
+  const assignors = await createAssignorCatalog(config.assignorPlugins);
+  const store = await openLocalStore(config, clock);
+  const cluster = new EmbeddedClusterView(config.clusterId, config.nodeId, config.offsetsTopicNumPartitions, store, address, clock);
+  const coordinator = new GroupCoordinator({
+    store,
+    clock,
+    config: coordinatorConfigOf(config),
+    topics,
+    assignors,
+    push,
+    metrics,
+    logger: coordinatorLogger('GroupCoordinator'),
+  });
+  coordinator.start();
+  return new EmbeddedNode({
+    coordinator,
+    topics,
+    cluster,
+    assignors,
+    numPartitions: config.offsetsTopicNumPartitions,
+    closeStore: () => store.close(),
+  });
+}

@@ -1,0 +1,50 @@
+import type { GroupCoordinator, TopicRegistry } from '@cohort/coordinator';
+import type { AssignorCatalog } from '../assignor-catalog';
+import type { CohortNode } from '../cohort-node';
+import type { EmbeddedClusterView } from './embedded-cluster-view';
+
+/** The parts of a node in embedded mode, and the order in which they stop. */
+export interface EmbeddedNodeParts {
+  coordinator: GroupCoordinator;
+  topics: TopicRegistry;
+  cluster: EmbeddedClusterView;
+  assignors: AssignorCatalog;
+  numPartitions: number;
+  /** Closes the local log (flushes, then closes the segment files). */
+  closeStore(): Promise<void>;
+}
+
+/** One node with its own file log under DATA_DIR: leader of every `__consumer_offsets` partition. */
+export class EmbeddedNode implements CohortNode {
+  readonly mode = 'embedded' as const;
+  readonly coordinator: GroupCoordinator;
+  readonly topics: TopicRegistry;
+  readonly cluster: EmbeddedClusterView;
+  readonly assignors: AssignorCatalog;
+  private closing: Promise<void> | null = null;
+
+  constructor(private readonly parts: EmbeddedNodeParts) {
+    ({ coordinator: this.coordinator, topics: this.topics, cluster: this.cluster, assignors: this.assignors } = parts);
+  }
+
+  isReady(): boolean {
+    if (this.closing) return false;
+    for (let partition = 0; partition < this.parts.numPartitions; partition++) {
+      if (!this.coordinator.isServing(partition)) return false;
+    }
+    return true;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    // The coordinator goes first so that no new write reaches a closing log; pending ones fail with
+    // NOT_COORDINATOR. Then the store flushes what was appended and closes its files.
+    this.coordinator.close();
+    this.cluster.close();
+    await this.parts.closeStore();
+  }
+}
