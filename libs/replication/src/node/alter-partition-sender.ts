@@ -1,0 +1,60 @@
+import type { Controller } from '../controller/controller';
+import { alterPartitionRequest, applyAlterPartitionResponse } from '../partition/isr-changes';
+import type { Partition } from '../partition/partition';
+import type { ReplicationConfig } from '../replication-config';
+import type { AlterPartitionRequest, AlterPartitionResponse } from '../transport/messages';
+import type { Transport } from '../transport/transport.port';
+import type { ClusterView } from './cluster-view';
+import type { TaskScope } from './task-scope';
+
+/** Finds the controller when it runs in this very process. */
+export interface ControllerLocator {
+  localController(): Controller | undefined;
+}
+
+/**
+ * Sends a partition's pending ISR change to the controller (AlterPartitionManager): one request in
+ * flight per partition (I17), the same proposal resent after a back-off when the controller could not
+ * be reached or has moved.
+ */
+export class AlterPartitionSender {
+  private readonly inFlight = new Set<number>();
+
+  constructor(
+    private readonly scope: TaskScope,
+    private readonly config: ReplicationConfig,
+    private readonly transport: Transport,
+    private readonly cluster: ClusterView,
+    private readonly locator: ControllerLocator,
+    private readonly afterResponse: (p: Partition) => void,
+  ) {}
+
+  send(p: Partition): void {
+    if (this.inFlight.has(p.partition) || this.scope.closed) return;
+    const pending = alterPartitionRequest(p);
+    if (!pending) return;
+    this.inFlight.add(p.partition);
+    this.call(pending.request).then(
+      (response) => this.finish(p, pending.sent, response),
+      () => this.finish(p, pending.sent, undefined),
+    );
+  }
+
+  private finish(p: Partition, sent: Parameters<typeof applyAlterPartitionResponse>[1], response: AlterPartitionResponse | undefined): void {
+    this.inFlight.delete(p.partition);
+    if (this.scope.closed) return;
+    const next = applyAlterPartitionResponse(p, sent, response);
+    this.afterResponse(p);
+    if (next === 'retry') this.scope.schedule(this.config.replicaFetchBackoffMs, () => this.send(p));
+  }
+
+  private call(request: AlterPartitionRequest): Promise<AlterPartitionResponse> {
+    const lease = this.cluster.controller;
+    if (!lease) return Promise.reject(new Error('no controller known'));
+    const local = this.locator.localController();
+    if (local && lease.nodeId === this.transport.nodeId) return local.handleAlterPartition(request);
+    const peer = this.cluster.peer(lease.nodeId);
+    if (!peer) return Promise.reject(new Error(`controller ${lease.nodeId} is not registered`));
+    return this.transport.send(peer, 'alterPartition', request, this.config.requestTimeoutMs);
+  }
+}

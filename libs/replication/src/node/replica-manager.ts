@@ -1,0 +1,381 @@
+import { KafkaError } from '@cohort/protocol';
+import type { LogRecord } from '../api/log-record';
+import type { AppendResult, LeadershipListener, PartitionOffsets, PartitionStore, ReadResult } from '../api/partition-store.port';
+import { ReplicationErrorCode as E } from '../api/replication-error-code';
+import { LeaderEpochCache } from '../epoch/leader-epoch-cache';
+import type { PartitionLog } from '../log/partition-log';
+import type { MetadataStore } from '../metadata/metadata-store.port';
+import { NO_LEADER, isrEpochOf, type PartitionState } from '../metadata/partition-state';
+import { maybeProposeRecovery, maybeShrinkIsr } from '../partition/isr-changes';
+import { Partition } from '../partition/partition';
+import type { BrokenRule, PartitionContext, PartitionEvents } from '../partition/partition-context';
+import type { ReplicationConfig } from '../replication-config';
+import type { CheckpointStorage } from '../storage/checkpoint-storage.port';
+import type { FetchRequest, FetchResponse, RpcMap, RpcRequest } from '../transport/messages';
+import type { Transport } from '../transport/transport.port';
+import { AlterPartitionSender, type ControllerLocator } from './alter-partition-sender';
+import { ClusterView } from './cluster-view';
+import { FetchPurgatory } from './fetch-purgatory';
+import { readHighWatermarks, writeHighWatermarks } from './hw-checkpoint';
+import { LeadershipNotifier } from './leadership-notifier';
+import { LogCleanerTask } from './log-cleaner-task';
+import { serveFetch } from './fetch-handler';
+import { ReplicaFetcher, type FetcherHost } from './replica-fetcher';
+import type { TaskScope } from './task-scope';
+
+export interface ReplicaManagerDeps {
+  nodeId: number;
+  config: ReplicationConfig;
+  scope: TaskScope;
+  store: MetadataStore;
+  transport: Transport;
+  checkpoints: CheckpointStorage;
+  openLog: (partition: number) => Promise<PartitionLog>;
+  controller: ControllerLocator;
+  brokenRule?: BrokenRule;
+  /** Observability hooks (the simulator checks invariants through them). */
+  observer?: ReplicaObserver;
+}
+
+export interface ReplicaObserver {
+  trace?(line: string): void;
+  onTruncate?(nodeId: number, partition: number, toOffset: number, hw: number, reason: string): void;
+  onError?(nodeId: number, error: unknown, context: string): void;
+}
+
+/**
+ * One node's replicas (Kafka's ReplicaManager): hosts a Partition per assigned partition, applies the
+ * controller's metadata (makeLeader / makeFollower), serves follower fetches with long-polls, runs one
+ * fetcher per source leader, the ISR-expiry, HW-checkpoint and log-cleaner tasks, sends ISR proposals to
+ * the controller, and is the coordinator's PartitionStore.
+ */
+export class ReplicaManager implements PartitionStore {
+  readonly cluster = new ClusterView();
+  private readonly partitions = new Map<number, Partition>();
+  private readonly opening = new Map<number, PartitionState>();
+  private readonly fetchers = new Map<number, ReplicaFetcher>();
+  private readonly purgatory: FetchPurgatory;
+  private readonly notifier = new LeadershipNotifier();
+  private readonly sender: AlterPartitionSender;
+  private readonly cleaner: LogCleanerTask;
+  private readonly hwCheckpoint: Map<number, number>;
+  private _nodeEpoch = -1;
+  private fenced = true;
+  private unwatch: (() => void) | undefined;
+  private refreshing = false;
+  private refreshAgain = false;
+
+  constructor(private readonly deps: ReplicaManagerDeps) {
+    this.purgatory = new FetchPurgatory(deps.scope);
+    this.sender = new AlterPartitionSender(deps.scope, deps.config, deps.transport, this.cluster, deps.controller, (p) => this.afterChange(p));
+    this.cleaner = new LogCleanerTask(deps.scope, deps.config, (e, c) => this.reportError(e, c));
+    this.hwCheckpoint = readHighWatermarks(deps.checkpoints);
+  }
+
+  get nodeId(): number {
+    return this.deps.nodeId;
+  }
+
+  get nodeEpoch(): number {
+    return this._nodeEpoch;
+  }
+
+  /** Starts serving under registration `nodeEpoch`. */
+  start(nodeEpoch: number): void {
+    this._nodeEpoch = nodeEpoch;
+    this.fenced = false;
+    const { scope, config, transport, store } = this.deps;
+    transport.listen((from, request) => this.handleRequest(from, request));
+    this.unwatch = store.watch({
+      onPartitionChanged: (s) => this.applyState(s),
+      onNodesChanged: () => void this.refresh(),
+      onControllerChanged: () => void this.refresh(),
+    });
+    void this.refresh();
+    scope.every(config.nodeHeartbeatIntervalMs, () => void this.refresh());
+    scope.every(Math.max(1, Math.floor(config.replicaLagTimeMaxMs / 2)), () => this.expireIsr());
+    scope.every(config.highWatermarkCheckpointIntervalMs, () => this.checkpointHighWatermarks());
+    this.cleaner.start(() => [...this.partitions.values()]);
+  }
+
+  /** The registration changed (fenced and registered again): serve under the new epoch. */
+  setNodeEpoch(nodeEpoch: number): void {
+    this._nodeEpoch = nodeEpoch;
+    this.fenced = false;
+    void this.refresh();
+  }
+
+  /**
+   * This node can no longer prove it is registered (or is shutting down): stop leading everything now,
+   * before the controller can elect anyone else, failing pending commits with NOT_COORDINATOR.
+   */
+  fenceSelf(reason: string): void {
+    this.fenced = true;
+    for (const p of this.partitions.values()) {
+      p.resignLocally(reason);
+      this.afterChange(p);
+    }
+    this.trace(`fenced itself: ${reason}`);
+  }
+
+  /** Stops every task and fetcher; `flush` waits for the logs to reach the disk (clean shutdown). */
+  async stop(flush: boolean): Promise<void> {
+    this.fenceSelf('stopping');
+    this.unwatch?.();
+    for (const f of this.fetchers.values()) f.stop();
+    this.fetchers.clear();
+    if (flush) {
+      this.checkpointHighWatermarks();
+      await Promise.all([...this.partitions.values()].map((p) => p.log.flush().catch(() => undefined)));
+    }
+    this.deps.scope.close();
+    await this.deps.transport.close();
+  }
+
+  partition(partition: number): Partition | undefined {
+    return this.partitions.get(partition);
+  }
+
+  allPartitions(): Partition[] {
+    return [...this.partitions.values()];
+  }
+
+  // ---- metadata ---------------------------------------------------------------------------------
+
+  /** Re-reads registrations, the lease and every partition state from the store. */
+  async refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = true;
+    try {
+      do {
+        this.refreshAgain = false;
+        const { store } = this.deps;
+        const [nodes, lease, states] = await Promise.all([store.listNodes(), store.getControllerLease(), store.listPartitions()]);
+        if (this.deps.scope.closed) return;
+        this.cluster.setNodes(nodes);
+        this.cluster.controller = lease;
+        for (const s of states) this.applyState(s);
+        for (const p of this.partitions.values()) p.maybeIncrementHighWatermark() && this.afterChange(p);
+      } while (this.refreshAgain && !this.deps.scope.closed);
+    } catch {
+      // Store unreachable: the next periodic refresh retries; fencing is the node lifecycle's business.
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  /** Applies one partition state from the controller (ignored when older than what is known, I21). */
+  applyState(state: PartitionState): void {
+    if (this.deps.scope.closed || !state.replicas.includes(this.nodeId)) return;
+    const p = this.partitions.get(state.partition);
+    if (!p) return void this.open(state);
+    const role = this.roleFor(state);
+    if (state.partitionEpoch < p.partitionEpoch) return;
+    if (state.partitionEpoch === p.partitionEpoch && role === p.role) return;
+    if (role === 'leader') {
+      this.fetchers.get(p.leaderId)?.remove(p.partition);
+      if (p.makeLeader(state)) this.trace(`leads p${p.partition} in epoch ${state.leaderEpoch} from offset ${p.leaderEpochStartOffset}`);
+      maybeProposeRecovery(p);
+    } else {
+      const previousLeader = p.leaderId;
+      if (p.makeFollower(state, role)) {
+        this.fetchers.get(previousLeader)?.remove(p.partition);
+        if (role === 'follower') this.fetcherFor(state.leader).add(p.partition);
+      }
+    }
+    this.purgatory.wake(p.partition);
+    this.afterChange(p);
+  }
+
+  private roleFor(state: PartitionState): 'leader' | 'follower' | 'offline' {
+    if (state.leader === this.nodeId) {
+      return !this.fenced && isrEpochOf(state, this.nodeId) === this._nodeEpoch ? 'leader' : 'offline';
+    }
+    return state.leader === NO_LEADER ? 'offline' : 'follower';
+  }
+
+  private async open(state: PartitionState): Promise<void> {
+    const pending = this.opening.has(state.partition);
+    const known = this.opening.get(state.partition);
+    if (!known || state.partitionEpoch >= known.partitionEpoch) this.opening.set(state.partition, state);
+    if (pending) return;
+    try {
+      const log = await this.deps.openLog(state.partition);
+      if (this.deps.scope.closed) return;
+      const cache = new LeaderEpochCache(this.deps.checkpoints, `partition-${state.partition}/leader-epoch-checkpoint`);
+      // Entries beyond the recovered log end belong to writes that did not survive (reference §3.3).
+      cache.truncateFromEnd(log.logEndOffset);
+      const partition = new Partition(state.partition, log, cache, this.hwCheckpoint.get(state.partition) ?? 0, this.partitionContext());
+      this.partitions.set(state.partition, partition);
+    } catch (e) {
+      this.reportError(e, `opening partition ${state.partition}`);
+      return;
+    } finally {
+      const latest = this.opening.get(state.partition);
+      this.opening.delete(state.partition);
+      if (latest && this.partitions.has(state.partition)) this.applyState(latest);
+    }
+  }
+
+  private fetcherFor(leaderId: number): ReplicaFetcher {
+    let f = this.fetchers.get(leaderId);
+    if (!f) this.fetchers.set(leaderId, (f = new ReplicaFetcher(leaderId, this.fetcherHost())));
+    return f;
+  }
+
+  /** After any change to `p`: leadership announcements, pending ISR proposals, parked fetches. */
+  private afterChange(p: Partition): void {
+    this.notifier.check(p);
+    if (p.isIsrChangePending()) this.sender.send(p);
+  }
+
+  // ---- requests ---------------------------------------------------------------------------------
+
+  private handleRequest(from: number, request: RpcRequest): Promise<RpcMap[keyof RpcMap]['response']> {
+    if (request.kind === 'fetch') return this.handleFetch(request.body);
+    const controller = this.deps.controller.localController();
+    if (!controller) return Promise.resolve({ errorCode: E.NOT_CONTROLLER });
+    return controller.handleAlterPartition(request.body);
+  }
+
+  private handleFetch(request: FetchRequest): Promise<FetchResponse> {
+    if (this.deps.scope.closed) return Promise.resolve({ errorCode: E.NOT_LEADER_OR_FOLLOWER, partitions: [] });
+    const first = serveFetch((id) => this.partitions.get(id), request, true, (p) => this.afterChange(p));
+    if (first.answerNow || request.maxWaitMs <= 0) return Promise.resolve(first.response);
+    const reread = () => serveFetch((id) => this.partitions.get(id), request, false, () => undefined).response;
+    return this.purgatory.park(request.partitions.map((p) => p.partition), request.maxWaitMs, reread);
+  }
+
+  // ---- periodic tasks ---------------------------------------------------------------------------
+
+  private expireIsr(): void {
+    for (const p of this.partitions.values()) {
+      maybeShrinkIsr(p);
+      this.afterChange(p);
+    }
+  }
+
+  private checkpointHighWatermarks(): void {
+    for (const p of this.partitions.values()) this.hwCheckpoint.set(p.partition, p.hw);
+    writeHighWatermarks(this.deps.checkpoints, this.hwCheckpoint);
+    if (this.deps.config.logFlushPolicy === 'replicated') {
+      // Kafka flushes on segment roll; we flush at the checkpoint so a power cut loses a bounded tail.
+      for (const p of this.partitions.values()) p.log.flush().catch((e) => this.reportError(e, `flushing partition ${p.partition}`));
+    }
+  }
+
+  // ---- PartitionStore -----------------------------------------------------------------------------
+
+  append(partition: number, leaderEpoch: number, records: LogRecord[]): AppendResult {
+    const p = this.partitions.get(partition);
+    if (!p || p.role !== 'leader' || p.leaderEpoch !== leaderEpoch) {
+      throw KafkaError.of('NOT_COORDINATOR', `node ${this.nodeId} does not lead partition ${partition} in epoch ${leaderEpoch}`);
+    }
+    return p.appendAsLeader(records, -1, leaderEpoch);
+  }
+
+  awaitCommit(partition: number, leaderEpoch: number, lastOffset: number, timeoutMs: number): Promise<void> {
+    const p = this.partitions.get(partition);
+    if (!p) return Promise.reject(KafkaError.of('NOT_COORDINATOR', `partition ${partition} is not hosted on node ${this.nodeId}`));
+    return p.awaitCommit(leaderEpoch, lastOffset, timeoutMs).catch((e: unknown) => {
+      if (e instanceof KafkaError && e.errorName === 'NOT_LEADER_OR_FOLLOWER') throw KafkaError.of('NOT_COORDINATOR', e.message);
+      throw e;
+    });
+  }
+
+  /** Kafka-style produce for tests and benchmarks: acks 0/1/-1 with a timeout (reference §2.1, §2.8). */
+  async produce(partition: number, records: LogRecord[], acks: -1 | 0 | 1, timeoutMs: number): Promise<AppendResult> {
+    const p = this.partitions.get(partition);
+    if (!p) throw KafkaError.of('NOT_LEADER_OR_FOLLOWER', `partition ${partition} is not hosted on node ${this.nodeId}`);
+    const epoch = p.leaderEpoch;
+    const result = p.appendAsLeader(records, acks);
+    if (acks === -1) await p.awaitCommit(epoch, result.lastOffset, timeoutMs);
+    return result;
+  }
+
+  async read(partition: number, fromOffset: number, upToOffset: number, maxRecords: number): Promise<ReadResult> {
+    const p = this.partitions.get(partition);
+    if (!p) throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is not hosted on node ${this.nodeId}`);
+    const limit = Math.min(upToOffset, p.log.logEndOffset);
+    if (fromOffset >= limit) return { records: [], nextOffset: fromOffset };
+    const batches = p.log.read(fromOffset, limit, maxRecords);
+    const records = batches.flatMap((b) => b.records).filter((r) => r.offset >= fromOffset && r.offset < limit);
+    const last = batches.length > 0 ? batches[batches.length - 1].records : [];
+    const nextOffset = last.length > 0 ? Math.min(limit, Math.max(fromOffset, last[last.length - 1].offset + 1)) : limit;
+    return { records, nextOffset };
+  }
+
+  offsets(partition: number): PartitionOffsets {
+    const p = this.partitions.get(partition);
+    if (!p) return { logStartOffset: 0, logEndOffset: 0, highWatermark: 0 };
+    return { logStartOffset: p.log.logStartOffset, logEndOffset: p.log.logEndOffset, highWatermark: p.hw };
+  }
+
+  subscribe(listener: LeadershipListener): () => void {
+    return this.notifier.subscribe(listener);
+  }
+
+  // ---- wiring -----------------------------------------------------------------------------------
+
+  private partitionContext(): PartitionContext {
+    const events: PartitionEvents = {
+      onLeaderAppend: (partition) => {
+        this.purgatory.wake(partition);
+        const p = this.partitions.get(partition);
+        if (p && this.deps.config.logFlushPolicy === 'always') {
+          p.log.flush().then(
+            () => p.maybeIncrementHighWatermark() && this.afterChange(p),
+            (e) => this.reportError(e, `flushing partition ${partition}`),
+          );
+        }
+      },
+      onHighWatermark: (partition) => {
+        const p = this.partitions.get(partition);
+        if (p) this.notifier.check(p);
+      },
+      onIsrProposal: (partition) => {
+        const p = this.partitions.get(partition);
+        if (p) this.sender.send(p);
+      },
+      onTruncate: (partition, toOffset, hw, reason) => {
+        this.deps.observer?.onTruncate?.(this.nodeId, partition, toOffset, hw, reason);
+        if (toOffset < hw) this.trace(`WARNING truncating p${partition} to ${toOffset} below its HW ${hw} (${reason})`);
+      },
+    };
+    return {
+      nodeId: this.nodeId,
+      nodeEpoch: () => this._nodeEpoch,
+      config: this.deps.config,
+      clock: this.deps.scope.clock,
+      registeredEpoch: (id) => this.cluster.registeredEpoch(id),
+      isAcceptable: (id) => this.cluster.isAcceptable(id),
+      brokenRule: this.deps.brokenRule,
+      events,
+    };
+  }
+
+  private fetcherHost(): FetcherHost {
+    return {
+      scope: this.deps.scope,
+      config: this.deps.config,
+      transport: this.deps.transport,
+      nodeId: this.nodeId,
+      nodeEpoch: () => this._nodeEpoch,
+      partition: (id) => this.partitions.get(id),
+      peer: (id) => this.cluster.peer(id),
+      afterFollowerUpdate: () => undefined,
+      onError: (e, c) => this.reportError(e, c),
+    };
+  }
+
+  private reportError(error: unknown, context: string): void {
+    this.deps.observer?.onError?.(this.nodeId, error, context);
+  }
+
+  private trace(line: string): void {
+    this.deps.observer?.trace?.(`node ${this.nodeId}: ${line}`);
+  }
+}
