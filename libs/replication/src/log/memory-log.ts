@@ -31,7 +31,7 @@ export class MemoryLog implements CleanableLog {
   private entries: Entry[] = [];
   private _logEndOffset = 0;
   private _flushedOffset = 0;
-  private latestEpoch = -1;
+  private _latestEpoch = -1;
   /** Lowest truncation point since the running sync began: a sync never vouches for data cut meanwhile. */
   private truncatedDuringSync = Infinity;
   private firstDirtyOffset = 0;
@@ -56,10 +56,15 @@ export class MemoryLog implements CleanableLog {
     return this._flushedOffset;
   }
 
+  /** Epoch of the last batch in the log (-1 when empty). */
+  get latestEpoch(): number {
+    return this._latestEpoch;
+  }
+
   appendAsLeader(records: LogRecord[], leaderEpoch: number): StoredBatch {
     this.checkWritable();
     validateRecords(records);
-    validateLeaderEpoch(leaderEpoch, this.latestEpoch);
+    validateLeaderEpoch(leaderEpoch, this._latestEpoch);
     const baseOffset = this._logEndOffset;
     const stored: StoredRecord[] = records.map((r, i) => ({
       offset: baseOffset + i,
@@ -75,7 +80,7 @@ export class MemoryLog implements CleanableLog {
 
   appendAsFollower(batches: StoredBatch[]): void {
     this.checkWritable();
-    validateFollowerBatches(batches, this._logEndOffset, this.latestEpoch);
+    validateFollowerBatches(batches, this._logEndOffset, this._latestEpoch);
     for (const b of batches) {
       this.push({
         baseOffset: b.baseOffset,
@@ -112,7 +117,7 @@ export class MemoryLog implements CleanableLog {
     this._flushedOffset = Math.min(this._flushedOffset, target);
     this.truncatedDuringSync = Math.min(this.truncatedDuringSync, target);
     this.firstDirtyOffset = Math.min(this.firstDirtyOffset, target);
-    this.latestEpoch = kept.length > 0 ? kept[kept.length - 1].batch.leaderEpoch : -1;
+    this._latestEpoch = kept.length > 0 ? kept[kept.length - 1].batch.leaderEpoch : -1;
   }
 
   flush(): Promise<void> {
@@ -172,7 +177,7 @@ export class MemoryLog implements CleanableLog {
     const lastKept = survivors.length > 0 ? survivors[survivors.length - 1].lastOffset + 1 : 0;
     this._logEndOffset = Math.max(this._flushedOffset, lastKept);
     this._flushedOffset = this._logEndOffset;
-    this.latestEpoch = survivors.length > 0 ? survivors[survivors.length - 1].batch.leaderEpoch : -1;
+    this._latestEpoch = survivors.length > 0 ? survivors[survivors.length - 1].batch.leaderEpoch : -1;
     this.firstDirtyOffset = Math.min(this.firstDirtyOffset, this._logEndOffset);
     this.generation++;
     this.groupCommit = this.newGroupCommit();
@@ -189,7 +194,7 @@ export class MemoryLog implements CleanableLog {
     const entry = toEntry(batch);
     this.entries.push(entry);
     this._logEndOffset = entry.lastOffset + 1;
-    this.latestEpoch = batch.leaderEpoch;
+    this._latestEpoch = batch.leaderEpoch;
   }
 
   private compactionLimit(upToOffset: number): number {

@@ -29,13 +29,15 @@ export const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
 export class FileLog implements CleanableLog {
   private _logEndOffset: number;
   private _flushedOffset: number;
-  private latestEpoch = -1;
+  private _latestEpoch = -1;
   private truncatedDuringSync = Infinity;
   private firstDirtyOffset: number;
   private readonly segmentBytes: number;
   private readonly io: IoQueue;
   private readonly groupCommit: GroupCommit;
   private writeQueued = false;
+  /** Truncations so far; a write operation only writes bytes appended before the truncations queued after it. */
+  private truncations = 0;
   private readonly dirtySegments = new Set<Segment>();
   private dirChanged = false;
   private failure: KafkaError | undefined;
@@ -58,7 +60,7 @@ export class FileLog implements CleanableLog {
     this._logEndOffset = recovery.logEndOffset;
     this._flushedOffset = recovery.logEndOffset;
     this.firstDirtyOffset = recovery.logStartOffset;
-    this.latestEpoch = this.lastBatchEpoch();
+    this._latestEpoch = this.lastBatchEpoch();
     this.io = new IoQueue((error) => this.fail(error));
     this.groupCommit = new GroupCommit(() => this.syncOnce());
   }
@@ -87,7 +89,7 @@ export class FileLog implements CleanableLog {
   appendAsLeader(records: LogRecord[], leaderEpoch: number): StoredBatch {
     this.checkWritable();
     validateRecords(records);
-    validateLeaderEpoch(leaderEpoch, this.latestEpoch);
+    validateLeaderEpoch(leaderEpoch, this._latestEpoch);
     const baseOffset = this._logEndOffset;
     const batch: StoredBatch = {
       baseOffset,
@@ -100,12 +102,13 @@ export class FileLog implements CleanableLog {
 
   appendAsFollower(batches: StoredBatch[]): void {
     this.checkWritable();
-    validateFollowerBatches(batches, this._logEndOffset, this.latestEpoch);
+    validateFollowerBatches(batches, this._logEndOffset, this._latestEpoch);
     const frames = batches.map((b) => this.encodeChecked(b));
     this.appendFrames(batches, frames);
   }
 
   read(fromOffset: number, upToOffset: number, maxRecords: number): StoredBatch[] {
+    if (this.closed) throw KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} is closed`);
     const out: StoredBatch[] = [];
     let count = 0;
     for (let s = this.segmentIndexFor(fromOffset); s < this.segments.length; s++) {
@@ -143,16 +146,19 @@ export class FileLog implements CleanableLog {
       await active.handle!.truncate(size);
       this.dirtySegments.add(active);
     }).catch(noop);
+    // Appends from now on are written by a write operation queued after this truncation.
+    this.truncations++;
+    this.writeQueued = false;
     if (trimmed) {
       const records = trimmed.records;
-      active.append(encodeBatch(trimmed), records[0].offset, records[records.length - 1].offset, trimmed.leaderEpoch);
+      active.append(encodeBatch(trimmed), records[0].offset, records[records.length - 1].offset, trimmed.leaderEpoch, this.truncations);
       this.scheduleWrite();
     }
     this._logEndOffset = target;
     this._flushedOffset = Math.min(this._flushedOffset, target);
     this.truncatedDuringSync = Math.min(this.truncatedDuringSync, target);
     this.firstDirtyOffset = Math.min(this.firstDirtyOffset, target);
-    this.latestEpoch = this.lastBatchEpoch();
+    this._latestEpoch = this.lastBatchEpoch();
     // A compacted tail may end below `target`; a segment named after it keeps the log end across a reopen.
     if ((active.endOffset ?? active.baseOffset) < target) this.roll(target);
   }
@@ -186,8 +192,29 @@ export class FileLog implements CleanableLog {
     this.closed = true;
     await this.compaction;
     if (!this.failure) await this.groupCommit.request();
+    await this.releaseFiles();
+  }
+
+  /**
+   * Stops at once without a flush, as a dying process would: queued writes may still reach the OS,
+   * nothing more is fsynced. For fatal errors, and for tests and simulations of crashes.
+   */
+  async abort(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.compaction;
+    await this.releaseFiles();
+  }
+
+  /** Epoch of the last batch in the log (-1 when empty): a new leader epoch must not be lower. */
+  get latestEpoch(): number {
+    return this._latestEpoch;
+  }
+
+  private async releaseFiles(): Promise<void> {
     await this.io.idle();
     await Promise.all(this.segments.map((s) => s.handle?.close()));
+    for (const s of this.segments) s.handle = undefined;
   }
 
   private async compactNow(upToOffset: number, now: number, tombstoneRetentionMs: number): Promise<CompactionStats> {
@@ -230,9 +257,9 @@ export class FileLog implements CleanableLog {
       let active = this.segments[this.segments.length - 1];
       if (active.size > 0 && active.size + frames[i].length > this.segmentBytes) active = this.roll(this._logEndOffset);
       const last = records[records.length - 1].offset;
-      active.append(frames[i], records[0].offset, last, batches[i].leaderEpoch);
+      active.append(frames[i], records[0].offset, last, batches[i].leaderEpoch, this.truncations);
       this._logEndOffset = last + 1;
-      this.latestEpoch = batches[i].leaderEpoch;
+      this._latestEpoch = batches[i].leaderEpoch;
     }
     this.scheduleWrite();
   }
@@ -267,17 +294,21 @@ export class FileLog implements CleanableLog {
   private scheduleWrite(): void {
     if (this.writeQueued) return;
     this.writeQueued = true;
+    const barrier = this.truncations;
     void this.io.run(() => {
-      this.writeQueued = false;
-      return this.writePending();
+      if (barrier === this.truncations) this.writeQueued = false;
+      return this.writePending(barrier);
     }).catch(noop);
   }
 
-  /** Writes every queued byte, one positioned writev per segment. Runs inside the I/O queue. */
-  private async writePending(): Promise<void> {
+  /**
+   * Writes the queued bytes appended before truncation number `barrier`, one positioned writev per
+   * segment. Runs inside the I/O queue, so it is ordered with truncations.
+   */
+  private async writePending(barrier: number): Promise<void> {
     for (const segment of this.segments) {
       if (!segment.handle || segment.pending.length === 0) continue;
-      const chunks = segment.takeUnissued();
+      const chunks = segment.takeUnissued(barrier);
       if (chunks.length === 0) continue;
       await writeChunks(segment, chunks);
       this.dirtySegments.add(segment);
@@ -290,8 +321,9 @@ export class FileLog implements CleanableLog {
     if (this.failure) throw this.failure;
     const target = this._logEndOffset;
     this.truncatedDuringSync = Infinity;
+    const barrier = this.truncations;
     await this.io.run(async () => {
-      await this.writePending();
+      await this.writePending(barrier);
       const toSync = [...this.dirtySegments].filter((s) => !s.deleted && s.handle);
       this.dirtySegments.clear();
       await Promise.all(toSync.map((s) => s.handle!.sync()));

@@ -9,6 +9,8 @@ export interface PendingChunk {
   position: number;
   bytes: Buffer;
   issued: boolean;
+  /** Truncations before this chunk was appended: a write queued before a truncation must not write it. */
+  barrier: number;
 }
 
 /**
@@ -45,9 +47,9 @@ export class Segment {
   }
 
   /** Adds an encoded frame at the end: indexed and readable now, written later. */
-  append(frame: Buffer, firstOffset: number, lastOffset: number, epoch: number): void {
+  append(frame: Buffer, firstOffset: number, lastOffset: number, epoch: number, barrier: number): void {
     this.index.add(firstOffset, lastOffset, this.size, frame.length, epoch);
-    this.pending.push({ position: this.size, bytes: frame, issued: false });
+    this.pending.push({ position: this.size, bytes: frame, issued: false, barrier });
     this.size += frame.length;
   }
 
@@ -60,14 +62,17 @@ export class Segment {
     this.pending = this.pending.filter((c) => c.position < newSize);
   }
 
-  /** Marks the unissued pending chunks as issued and returns them, in file order. */
-  takeUnissued(): PendingChunk[] {
+  /**
+   * Marks the unissued pending chunks appended before truncation number `maxBarrier` as issued and
+   * returns them, in file order.
+   */
+  takeUnissued(maxBarrier: number): PendingChunk[] {
     const out: PendingChunk[] = [];
     for (const c of this.pending) {
-      if (!c.issued) {
-        c.issued = true;
-        out.push(c);
-      }
+      if (c.issued) continue;
+      if (c.barrier > maxBarrier) break;
+      c.issued = true;
+      out.push(c);
     }
     return out;
   }
