@@ -5,3 +5,8 @@ export * from './ports/coordinator-metrics.port';
 export * from './config/coordinator-config';
 export * from './topics/in-memory-topic-registry';
 export * from './group-coordinator';
+export { VALID_PREVIOUS_STATES, isValidTransition } from './group/group-state';
+export type { GroupState } from './group/group-state';
+export * from './records/record-codec';
+export * from './records/offset-commit-record';
+export * from './records/group-metadata-record';

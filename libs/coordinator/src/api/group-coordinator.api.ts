@@ -88,6 +88,10 @@ export interface GroupCoordinatorApi {
   partitionFor(groupId: string): number;
   /** Whether this node currently serves `partition` (leader and loaded). */
   isServing(partition: number): boolean;
+  /** Partitions this node leads but is still loading (readiness: loaded and serving when empty). */
+  loadingPartitions?(): number[];
+  /** Partitions this node leads and serves. */
+  servingPartitions?(): number[];
 
   /** Operator views (REST). Throw KafkaError GROUP_ID_NOT_FOUND / NOT_COORDINATOR where they apply. */
   describeGroup(groupId: string): Promise<GroupView>;

@@ -1,0 +1,98 @@
+import type { MemberAssignment, Subscription, TopicPartitions } from '@cohort/protocol';
+import type { ClassicGroup } from '../group/classic-group';
+import { parseSubscription } from '../group/protocol-metadata';
+import type { ServerAssignor, ServerAssignorLookup } from '../ports/server-assignor.port';
+import type { TopicRegistry } from '../ports/topic-registry.port';
+
+export type ServerAssignmentResult =
+  | { ok: true; assignments: Map<string, MemberAssignment> }
+  | { ok: false; message: string };
+
+/**
+ * The server-side assignor of a `consumer` group, when every member's last JoinGroup named the same
+ * registered one (SPEC §3); null means the leader assigns, as in Kafka's classic protocol.
+ */
+export function agreedServerAssignor(group: ClassicGroup, assignors: ServerAssignorLookup): string | null {
+  if (!group.isConsumerGroup) return null;
+  let agreed: string | null = null;
+  for (const member of group.allMembers()) {
+    if (member.serverAssignor === null) return null;
+    if (agreed === null) agreed = member.serverAssignor;
+    else if (agreed !== member.serverAssignor) return null;
+  }
+  return agreed !== null && assignors.get(agreed) ? agreed : null;
+}
+
+/**
+ * Runs the assignor over the members' subscriptions for the chosen protocol, with partition counts from
+ * the topic registry, and checks what it returns: only members of the group, only topics the member
+ * subscribes to and partitions that exist, no partition twice. Members it leaves out get no partitions.
+ */
+export function computeServerAssignment(
+  assignor: ServerAssignor | undefined,
+  name: string,
+  group: ClassicGroup,
+  protocol: string,
+  topics: TopicRegistry,
+): ServerAssignmentResult {
+  if (!assignor) return { ok: false, message: `server assignor '${name}' is not registered` };
+  const members: { memberId: string; groupInstanceId: string | null; subscription: Subscription }[] = [];
+  const partitionsPerTopic: Record<string, number> = {};
+  for (const member of group.allMembers()) {
+    const subscription = parseSubscription(member.metadata(protocol));
+    if (!subscription) {
+      return { ok: false, message: `member ${member.memberId} sent no consumer subscription for protocol '${protocol}'` };
+    }
+    members.push({ memberId: member.memberId, groupInstanceId: member.groupInstanceId, subscription });
+    for (const topic of subscription.topics) {
+      const info = topics.get(topic);
+      if (info) partitionsPerTopic[topic] = info.partitions;
+    }
+  }
+  let raw: unknown;
+  try {
+    raw = assignor.assign({ partitionsPerTopic }, members);
+  } catch (error) {
+    return { ok: false, message: `server assignor '${name}' failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const checked = checkAssignment(raw, members, partitionsPerTopic);
+  if (typeof checked === 'string') return { ok: false, message: `server assignor '${name}' returned an invalid assignment: ${checked}` };
+  return { ok: true, assignments: checked };
+}
+
+function checkAssignment(
+  raw: unknown,
+  members: { memberId: string; subscription: Subscription }[],
+  partitionsPerTopic: Record<string, number>,
+): Map<string, MemberAssignment> | string {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return 'expected an object keyed by member id';
+  const subscriptions = new Map(members.map((m) => [m.memberId, new Set(m.subscription.topics)]));
+  const owner = new Map<string, string>();
+  const out = new Map<string, MemberAssignment>();
+  for (const [memberId, value] of Object.entries(raw as Record<string, unknown>)) {
+    const subscribed = subscriptions.get(memberId);
+    if (!subscribed) return `member '${memberId}' is not in the group`;
+    if (value === null || typeof value !== 'object' || !Array.isArray((value as MemberAssignment).partitions)) {
+      return `the assignment of '${memberId}' has no partitions array`;
+    }
+    const partitions: TopicPartitions[] = [];
+    for (const entry of (value as MemberAssignment).partitions as unknown[]) {
+      const { topic, partitions: indexes } = (entry ?? {}) as TopicPartitions;
+      if (typeof topic !== 'string' || !Array.isArray(indexes)) return `'${memberId}' has an entry that is not { topic, partitions }`;
+      if (!subscribed.has(topic)) return `'${memberId}' got topic '${topic}' it does not subscribe to`;
+      const count = partitionsPerTopic[topic];
+      for (const index of indexes) {
+        if (!Number.isInteger(index) || index < 0 || index >= count) return `'${memberId}' got ${topic}-${String(index)}, which does not exist`;
+        const key = `${topic}\u0000${index}`;
+        const previous = owner.get(key);
+        if (previous !== undefined) return `${topic}-${index} is assigned to both '${previous}' and '${memberId}'`;
+        owner.set(key, memberId);
+      }
+      partitions.push({ topic, partitions: [...indexes] });
+    }
+    const userData = (value as MemberAssignment).userData;
+    out.set(memberId, userData === undefined ? { partitions } : { partitions, userData });
+  }
+  for (const member of members) if (!out.has(member.memberId)) out.set(member.memberId, { partitions: [] });
+  return out;
+}

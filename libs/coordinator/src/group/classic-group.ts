@@ -1,0 +1,362 @@
+import type { JoinGroupMember, JoinGroupProtocol, JoinGroupResponse, SyncGroupResponse } from '@cohort/protocol';
+import { CONSUMER_PROTOCOL_TYPE, ErrorCode } from '@cohort/protocol';
+import { joinError, syncError } from '../responses/group-responses';
+import { GroupOffsets } from './group-offsets';
+import type { GroupState } from './group-state';
+import { canRebalanceFrom, isValidTransition, VALID_PREVIOUS_STATES } from './group-state';
+import type { JoinCallback, MemberMetadata } from './member-metadata';
+import { parseSubscription } from './protocol-metadata';
+import { RebalanceHistory } from './rebalance-history';
+
+/** Which delayed join operation watches a group in PreparingRebalance (Kafka's rebalance purgatory). */
+export type PendingJoin = { kind: 'initial'; remainingMs: number } | { kind: 'regular' };
+
+/**
+ * A classic group's membership and state (Kafka's GroupMetadata.scala, without the locking): members,
+ * static instance ids, KIP-394 pending ids, the protocol vote, the leader, the generation, the parked
+ * join/sync replies, and the group's offsets. It changes nothing outside itself; timers, writes and
+ * replies to parked requests are driven by the rebalance modules.
+ */
+export class ClassicGroup {
+  private currentState: GroupState;
+  currentStateTimestamp: number | null;
+  protocolType: string | null = null;
+  protocolName: string | null = null;
+  generationId = 0;
+  leaderId: string | null = null;
+  /** When protocolType is `consumer`: the topics members subscribe to; null when unknown. */
+  subscribedTopics: Set<string> | null = null;
+  /** A new member joined a brand-new group during its initial delay, which extends the delay (KIP-134). */
+  newMemberAdded = false;
+  /** The delayed join watching this group while it prepares a rebalance. */
+  pendingJoin: PendingJoin | null = null;
+  /** The server-side assignor that computes this generation's assignment (SPEC §3), or null (leader assigns). */
+  serverAssignor: string | null = null;
+
+  readonly offsets = new GroupOffsets();
+  readonly history: RebalanceHistory;
+
+  private readonly members = new Map<string, MemberMetadata>();
+  private readonly staticMembers = new Map<string, string>();
+  private readonly pendingMembers = new Set<string>();
+  private readonly pendingSyncMembers = new Set<string>();
+  private readonly protocolSupport = new Map<string, number>();
+  private numMembersAwaitingJoin = 0;
+
+  constructor(
+    readonly groupId: string,
+    initialState: GroupState,
+    now: number,
+    historySize: number,
+  ) {
+    this.currentState = initialState;
+    this.currentStateTimestamp = now;
+    this.history = new RebalanceHistory(historySize);
+  }
+
+  get state(): GroupState {
+    return this.currentState;
+  }
+
+  is(state: GroupState): boolean {
+    return this.currentState === state;
+  }
+
+  get canRebalance(): boolean {
+    return canRebalanceFrom(this.currentState);
+  }
+
+  transitionTo(target: GroupState, now: number): void {
+    if (!isValidTransition(this.currentState, target)) {
+      throw new Error(
+        `group ${this.groupId} should be in ${VALID_PREVIOUS_STATES[target].join(', ')} before moving to ${target}; it is ${this.currentState}`,
+      );
+    }
+    this.currentState = target;
+    this.currentStateTimestamp = now;
+  }
+
+  get isConsumerGroup(): boolean {
+    return this.protocolType === CONSUMER_PROTOCOL_TYPE;
+  }
+
+  // ---- members --------------------------------------------------------------------------------
+
+  has(memberId: string): boolean {
+    return this.members.has(memberId);
+  }
+
+  get(memberId: string): MemberMetadata | undefined {
+    return this.members.get(memberId);
+  }
+
+  get size(): number {
+    return this.members.size;
+  }
+
+  allMembers(): MemberMetadata[] {
+    return [...this.members.values()];
+  }
+
+  isLeader(memberId: string): boolean {
+    return this.leaderId === memberId;
+  }
+
+  add(member: MemberMetadata, callback: JoinCallback | null): void {
+    if (member.groupInstanceId !== null) {
+      if (this.staticMembers.has(member.groupInstanceId)) {
+        throw new Error(`static member ${member.groupInstanceId} is already a member of group ${this.groupId}`);
+      }
+      this.staticMembers.set(member.groupInstanceId, member.memberId);
+    }
+    if (this.members.size === 0) this.protocolType = member.protocolType;
+    if (this.leaderId === null) this.leaderId = member.memberId;
+    this.members.set(member.memberId, member);
+    this.countProtocols(member, +1);
+    member.awaitingJoin = callback;
+    if (member.isAwaitingJoin) this.numMembersAwaitingJoin++;
+    this.pendingMembers.delete(member.memberId);
+  }
+
+  remove(memberId: string): void {
+    const member = this.members.get(memberId);
+    if (member) {
+      this.members.delete(memberId);
+      this.countProtocols(member, -1);
+      if (member.isAwaitingJoin) this.numMembersAwaitingJoin--;
+      if (member.groupInstanceId !== null) this.staticMembers.delete(member.groupInstanceId);
+    }
+    if (this.isLeader(memberId)) this.leaderId = this.members.keys().next().value ?? null;
+    this.pendingMembers.delete(memberId);
+    this.pendingSyncMembers.delete(memberId);
+  }
+
+  /** Changes a member's protocols and timeouts, and parks (or clears) its JoinGroup reply. */
+  updateMember(
+    member: MemberMetadata,
+    protocols: JoinGroupProtocol[],
+    rebalanceTimeoutMs: number,
+    sessionTimeoutMs: number,
+    callback: JoinCallback | null,
+  ): void {
+    this.countProtocols(member, -1);
+    member.supportedProtocols = protocols;
+    this.countProtocols(member, +1);
+    member.rebalanceTimeoutMs = rebalanceTimeoutMs;
+    member.sessionTimeoutMs = sessionTimeoutMs;
+    if (callback !== null && !member.isAwaitingJoin) this.numMembersAwaitingJoin++;
+    else if (callback === null && member.isAwaitingJoin) this.numMembersAwaitingJoin--;
+    member.awaitingJoin = callback;
+  }
+
+  /** Answers the member's parked JoinGroup, if any. */
+  maybeInvokeJoinCallback(member: MemberMetadata, response: JoinGroupResponse): boolean {
+    const callback = member.awaitingJoin;
+    if (!callback) return false;
+    member.awaitingJoin = null;
+    this.numMembersAwaitingJoin--;
+    callback(response);
+    return true;
+  }
+
+  /** Answers the member's parked SyncGroup, if any. */
+  maybeInvokeSyncCallback(member: MemberMetadata, response: SyncGroupResponse): boolean {
+    const callback = member.awaitingSync;
+    if (!callback) return false;
+    member.awaitingSync = null;
+    callback(response);
+    return true;
+  }
+
+  /**
+   * Keeps the leader if it rejoined, else makes the first member that rejoined the leader. False when
+   * the group has no leader or nobody rejoined (Kafka's `maybeElectNewJoinedLeader`).
+   */
+  maybeElectNewJoinedLeader(): boolean {
+    if (this.leaderId === null) return false;
+    const leader = this.members.get(this.leaderId);
+    if (leader?.isAwaitingJoin) return true;
+    for (const member of this.members.values()) {
+      if (member.isAwaitingJoin) {
+        this.leaderId = member.memberId;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  get hasAllMembersJoined(): boolean {
+    return this.members.size === this.numMembersAwaitingJoin && this.pendingMembers.size === 0;
+  }
+
+  get numAwaiting(): number {
+    return this.numMembersAwaitingJoin;
+  }
+
+  notYetRejoinedMembers(): MemberMetadata[] {
+    return this.allMembers().filter((m) => !m.isAwaitingJoin);
+  }
+
+  /** The group's rebalance timeout: the largest of its members' (Kafka's `rebalanceTimeoutMs`). */
+  get rebalanceTimeoutMs(): number {
+    let max = 0;
+    for (const member of this.members.values()) max = Math.max(max, member.rebalanceTimeoutMs);
+    return max;
+  }
+
+  // ---- static members (KIP-345) ----------------------------------------------------------------
+
+  staticMemberId(groupInstanceId: string): string | undefined {
+    return this.staticMembers.get(groupInstanceId);
+  }
+
+  staticMemberCount(): number {
+    return this.staticMembers.size;
+  }
+
+  /**
+   * Moves a static member to a new member id, keeping its assignment, protocols and leadership. Whoever
+   * still waits on the old id's JoinGroup or SyncGroup is fenced at once.
+   */
+  replaceStaticMember(groupInstanceId: string, oldMemberId: string, newMemberId: string): MemberMetadata {
+    const member = this.members.get(oldMemberId);
+    if (!member) throw new Error(`cannot replace unknown member ${oldMemberId} of group ${this.groupId}`);
+    this.members.delete(oldMemberId);
+    this.maybeInvokeJoinCallback(member, joinError(oldMemberId, ErrorCode.FENCED_INSTANCE_ID));
+    this.maybeInvokeSyncCallback(member, syncError(ErrorCode.FENCED_INSTANCE_ID));
+    member.memberId = newMemberId;
+    this.members.set(newMemberId, member);
+    if (this.isLeader(oldMemberId)) this.leaderId = newMemberId;
+    this.staticMembers.set(groupInstanceId, newMemberId);
+    return member;
+  }
+
+  // ---- KIP-394 pending members and pending syncs ---------------------------------------------------
+
+  isPendingMember(memberId: string): boolean {
+    return this.pendingMembers.has(memberId);
+  }
+
+  addPendingMember(memberId: string): void {
+    if (this.has(memberId)) throw new Error(`pending member ${memberId} is already a member of group ${this.groupId}`);
+    this.pendingMembers.add(memberId);
+  }
+
+  get numPending(): number {
+    return this.pendingMembers.size;
+  }
+
+  addPendingSyncMember(memberId: string): void {
+    if (!this.has(memberId)) throw new Error(`pending sync for unknown member ${memberId} of group ${this.groupId}`);
+    this.pendingSyncMembers.add(memberId);
+  }
+
+  removePendingSyncMember(memberId: string): void {
+    this.pendingSyncMembers.delete(memberId);
+  }
+
+  get hasReceivedSyncFromAllMembers(): boolean {
+    return this.pendingSyncMembers.size === 0;
+  }
+
+  allPendingSyncMembers(): string[] {
+    return [...this.pendingSyncMembers];
+  }
+
+  clearPendingSyncMembers(): void {
+    this.pendingSyncMembers.clear();
+  }
+
+  // ---- protocols --------------------------------------------------------------------------------
+
+  /**
+   * Whether a member with these protocols may join: an Empty group takes any non-empty type and list;
+   * otherwise the type must match and one protocol must be supported by every member.
+   */
+  supportsProtocols(protocolType: string, protocols: string[]): boolean {
+    if (this.is('Empty')) return protocolType.length > 0 && protocols.length > 0;
+    return this.protocolType === protocolType && protocols.some((p) => this.protocolSupport.get(p) === this.members.size);
+  }
+
+  /**
+   * The protocol vote (Kafka's `selectProtocol`): each member votes for its first protocol that every
+   * member supports; most votes wins. Kafka leaves ties to hash-map order; here the protocol that got its
+   * first vote earliest (members in join order) wins, so the choice is deterministic.
+   */
+  selectProtocol(): string {
+    if (this.members.size === 0) throw new Error(`cannot select a protocol for empty group ${this.groupId}`);
+    const candidates = new Set<string>();
+    for (const [protocol, count] of this.protocolSupport) if (count === this.members.size) candidates.add(protocol);
+    const votes = new Map<string, number>();
+    for (const member of this.members.values()) {
+      const choice = member.vote(candidates);
+      votes.set(choice, (votes.get(choice) ?? 0) + 1);
+    }
+    let best = '';
+    let bestVotes = -1;
+    for (const [protocol, count] of votes) {
+      if (count > bestVotes) {
+        best = protocol;
+        bestVotes = count;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Next generation (Kafka's `initNextGeneration`): with members, vote the protocol and wait for the
+   * assignment (CompletingRebalance); without, go Empty. The generation grows either way.
+   */
+  initNextGeneration(now: number): void {
+    this.generationId++;
+    if (this.members.size > 0) {
+      this.protocolName = this.selectProtocol();
+      this.subscribedTopics = this.computeSubscribedTopics();
+      this.transitionTo('CompletingRebalance', now);
+    } else {
+      this.protocolName = null;
+      this.subscribedTopics = this.computeSubscribedTopics();
+      this.transitionTo('Empty', now);
+    }
+    this.clearPendingSyncMembers();
+  }
+
+  /** What the leader receives: every member's metadata for the chosen protocol. */
+  currentMemberMetadata(): JoinGroupMember[] {
+    if (this.is('Dead') || this.is('PreparingRebalance')) {
+      throw new Error(`cannot list member metadata of group ${this.groupId} in state ${this.currentState}`);
+    }
+    return this.allMembers().map((m) => ({
+      memberId: m.memberId,
+      groupInstanceId: m.groupInstanceId,
+      metadata: m.metadata(this.protocolName!),
+    }));
+  }
+
+  /** Kafka's `isSubscribedToTopic`: true when unknown, to be safe. */
+  isSubscribedToTopic(topic: string): boolean {
+    return this.subscribedTopics === null || this.subscribedTopics.has(topic);
+  }
+
+  /** Union of the members' `consumer` subscriptions for the chosen protocol; null when unknown. */
+  computeSubscribedTopics(): Set<string> | null {
+    if (!this.isConsumerGroup) return null;
+    if (this.members.size === 0) return new Set();
+    if (this.protocolName === null) return null;
+    const topics = new Set<string>();
+    for (const member of this.members.values()) {
+      const subscription = parseSubscription(member.metadata(this.protocolName));
+      if (!subscription) return null;
+      for (const topic of subscription.topics) topics.add(topic);
+    }
+    return topics;
+  }
+
+  private countProtocols(member: MemberMetadata, delta: 1 | -1): void {
+    for (const name of member.protocolNames()) {
+      const count = (this.protocolSupport.get(name) ?? 0) + delta;
+      if (count === 0) this.protocolSupport.delete(name);
+      else this.protocolSupport.set(name, count);
+    }
+  }
+}

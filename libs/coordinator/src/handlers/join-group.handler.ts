@@ -1,0 +1,195 @@
+import type { JoinGroupRequest } from '@cohort/protocol';
+import { CONSUMER_PROTOCOL_TYPE, ErrorCode } from '@cohort/protocol';
+import type { RequestContext } from '../api/group-coordinator.api';
+import type { ClassicGroup } from '../group/classic-group';
+import type { JoinCallback, MemberInit } from '../group/member-metadata';
+import { joinError } from '../responses/group-responses';
+import { joinSuccess } from '../responses/join-result';
+import type { CoordinatorShard } from '../shard/coordinator-shard';
+import { acceptJoiningMember, validateCurrentMember } from './member-validation';
+import { joinKnownStaticInstance } from './static-member-join';
+
+/** A JoinGroup with its defaults applied (rebalance timeout = session timeout when absent, as JoinGroup v0). */
+export interface JoinArgs {
+  request: JoinGroupRequest;
+  context: RequestContext;
+  groupInstanceId: string | null;
+  rebalanceTimeoutMs: number;
+  serverAssignor: string | null;
+  protocolNames: string[];
+}
+
+/** Kafka's `handleJoinGroup` for a group of this shard. */
+export function handleJoinGroup(shard: CoordinatorShard, request: JoinGroupRequest, context: RequestContext, respond: JoinCallback): void {
+  const { config, assignors } = shard.env;
+  const memberId = request.memberId;
+  if (request.sessionTimeoutMs < config.groupMinSessionTimeoutMs || request.sessionTimeoutMs > config.groupMaxSessionTimeoutMs) {
+    respond(
+      joinError(
+        memberId,
+        ErrorCode.INVALID_SESSION_TIMEOUT,
+        `sessionTimeoutMs ${request.sessionTimeoutMs} is outside [${config.groupMinSessionTimeoutMs}, ${config.groupMaxSessionTimeoutMs}]`,
+      ),
+    );
+    return;
+  }
+  const serverAssignor = request.serverAssignor ?? null;
+  if (serverAssignor !== null && request.protocolType !== CONSUMER_PROTOCOL_TYPE) {
+    respond(joinError(memberId, ErrorCode.INVALID_REQUEST, `serverAssignor needs protocolType '${CONSUMER_PROTOCOL_TYPE}'`));
+    return;
+  }
+  if (serverAssignor !== null && !assignors.get(serverAssignor)) {
+    respond(
+      joinError(
+        memberId,
+        ErrorCode.INCONSISTENT_GROUP_PROTOCOL,
+        `unknown server assignor '${serverAssignor}'; registered: ${assignors.names().join(', ') || 'none'}`,
+      ),
+    );
+    return;
+  }
+  const isUnknownMember = memberId === '';
+  let group = shard.group(request.groupId);
+  if (!group) {
+    // Only a member without id may create a group; a known id for a group that does not exist is stale.
+    if (!isUnknownMember) {
+      respond(joinError(memberId, ErrorCode.UNKNOWN_MEMBER_ID, `group ${request.groupId} does not exist`));
+      return;
+    }
+    group = shard.createGroup(request.groupId);
+  }
+  const args: JoinArgs = {
+    request,
+    context,
+    groupInstanceId: request.groupInstanceId ?? null,
+    rebalanceTimeoutMs: request.rebalanceTimeoutMs ?? request.sessionTimeoutMs,
+    serverAssignor,
+    protocolNames: request.protocols.map((p) => p.name),
+  };
+  if (!acceptJoiningMember(group, memberId, config.groupMaxSize)) {
+    const member = group.get(memberId);
+    group.remove(memberId);
+    if (member) shard.liveness.forget(group, member);
+    respond(joinError('', ErrorCode.GROUP_MAX_SIZE_REACHED, `group ${group.groupId} has reached its max size of ${config.groupMaxSize}`));
+  } else if (isUnknownMember) {
+    joinNewMember(shard, group, args, respond);
+  } else {
+    joinCurrentMember(shard, group, args, respond);
+  }
+  if (group.is('PreparingRebalance')) shard.joins.checkJoin(group);
+  shard.dropIfUnused(group);
+}
+
+export function memberInit(args: JoinArgs, memberId: string): MemberInit {
+  const { request, context } = args;
+  return {
+    memberId,
+    groupInstanceId: args.groupInstanceId,
+    clientId: context.clientId,
+    clientHost: context.clientHost,
+    rebalanceTimeoutMs: args.rebalanceTimeoutMs,
+    sessionTimeoutMs: request.sessionTimeoutMs,
+    protocolType: request.protocolType,
+    protocols: request.protocols,
+    serverAssignor: args.serverAssignor,
+  };
+}
+
+function joinReason(args: JoinArgs): string {
+  return args.request.reason ?? 'not provided';
+}
+
+/** Kafka's `doNewMemberJoinGroup`. */
+function joinNewMember(shard: CoordinatorShard, group: ClassicGroup, args: JoinArgs, respond: JoinCallback): void {
+  const { request, context } = args;
+  if (group.is('Dead')) {
+    respond(joinError('', ErrorCode.COORDINATOR_NOT_AVAILABLE));
+    return;
+  }
+  if (!group.supportsProtocols(request.protocolType, args.protocolNames)) {
+    respond(joinError('', ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
+    return;
+  }
+  const newMemberId = shard.membership.generateMemberId(context.clientId, args.groupInstanceId);
+  if (args.groupInstanceId !== null) {
+    const oldMemberId = group.staticMemberId(args.groupInstanceId);
+    if (oldMemberId !== undefined) {
+      joinKnownStaticInstance(shard, group, args, oldMemberId, newMemberId, respond);
+    } else {
+      shard.membership.addMemberAndRebalance(
+        group,
+        memberInit(args, newMemberId),
+        respond,
+        context.connectionId,
+        `Adding new member ${newMemberId} with group instance id ${args.groupInstanceId}; client reason: ${joinReason(args)}`,
+      );
+    }
+    return;
+  }
+  // KIP-394: a dynamic member gets its id first and must come back with it within its session timeout.
+  group.addPendingMember(newMemberId);
+  shard.liveness.expectPendingMember(group, newMemberId, request.sessionTimeoutMs);
+  respond(joinError(newMemberId, ErrorCode.MEMBER_ID_REQUIRED, 'join again with the memberId of this response (KIP-394)'));
+}
+
+/** Kafka's `doCurrentMemberJoinGroup`. */
+function joinCurrentMember(shard: CoordinatorShard, group: ClassicGroup, args: JoinArgs, respond: JoinCallback): void {
+  const { request, context } = args;
+  const memberId = request.memberId;
+  if (group.is('Dead')) {
+    respond(joinError(memberId, ErrorCode.COORDINATOR_NOT_AVAILABLE));
+    return;
+  }
+  if (!group.supportsProtocols(request.protocolType, args.protocolNames)) {
+    respond(joinError(memberId, ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
+    return;
+  }
+  if (group.isPendingMember(memberId)) {
+    if (args.groupInstanceId !== null) {
+      respond(joinError(memberId, ErrorCode.INVALID_REQUEST, 'a KIP-394 pending member id belongs to a dynamic member; drop groupInstanceId'));
+      return;
+    }
+    shard.membership.addMemberAndRebalance(
+      group,
+      memberInit(args, memberId),
+      respond,
+      context.connectionId,
+      `Adding new member ${memberId} with group instance id null; client reason: ${joinReason(args)}`,
+    );
+    return;
+  }
+  const error = validateCurrentMember(group, memberId, args.groupInstanceId);
+  if (error !== ErrorCode.NONE) {
+    respond(joinError(memberId, error));
+    return;
+  }
+  const member = group.get(memberId)!;
+  shard.connections.bind(group, member, context.connectionId);
+  const unchanged = member.matches(request.protocols) && member.serverAssignor === args.serverAssignor;
+  const rebalance = (reason: string): void => {
+    member.serverAssignor = args.serverAssignor;
+    shard.membership.updateMemberAndRebalance(group, member, request.protocols, args.rebalanceTimeoutMs, request.sessionTimeoutMs, respond, `${reason}; client reason: ${joinReason(args)}`);
+  };
+  switch (group.state) {
+    case 'PreparingRebalance':
+      rebalance(`Member ${memberId} joining group during PreparingRebalance`);
+      return;
+    case 'CompletingRebalance':
+      if (!unchanged) rebalance(`Updating metadata for member ${memberId} during CompletingRebalance`);
+      // The server-side assignment of this generation is being written: wait for it with the others.
+      else if (group.serverAssignor !== null) shard.membership.updateMember(group, member, request.protocols, member.rebalanceTimeoutMs, member.sessionTimeoutMs, respond);
+      // Same metadata: its JoinGroup reply was probably lost; answer with the current generation again.
+      else respond(joinSuccess(group, member, { includeMembers: group.isLeader(memberId) }));
+      return;
+    case 'Stable':
+      // The leader rejoining always rebalances: that is how it reports metadata changes (e.g. new partitions).
+      if (group.isLeader(memberId)) rebalance(`Leader ${memberId} re-joining group during Stable`);
+      else if (!unchanged) rebalance(`Updating metadata for member ${memberId} during Stable`);
+      else respond(joinSuccess(group, member, { includeMembers: false }));
+      return;
+    case 'Empty':
+    case 'Dead':
+      respond(joinError(memberId, ErrorCode.UNKNOWN_MEMBER_ID));
+      return;
+  }
+}

@@ -1,0 +1,41 @@
+import type { LeaveGroupMemberResponse, LeaveGroupRequest, LeaveGroupResponse } from '@cohort/protocol';
+import { ErrorCode } from '@cohort/protocol';
+import { errorFields } from '../responses/error-fields';
+import type { CoordinatorShard } from '../shard/coordinator-shard';
+import { heartbeatKey } from '../timers/shard-timers';
+import { validateCurrentMember } from './member-validation';
+
+/**
+ * Kafka's `handleLeaveGroup` (batched, KIP-345): each member is answered on its own. An empty member id
+ * with a group instance id is an operator removing a static member by instance id.
+ */
+export function handleLeaveGroup(shard: CoordinatorShard, request: LeaveGroupRequest): LeaveGroupResponse {
+  const group = shard.group(request.groupId);
+  const answer = (memberId: string, groupInstanceId: string | null | undefined, errorCode: number): LeaveGroupMemberResponse => ({
+    memberId,
+    groupInstanceId: groupInstanceId ?? null,
+    errorCode,
+  });
+  if (!group) {
+    return { errorCode: 0, members: request.members.map((m) => answer(m.memberId, m.groupInstanceId, ErrorCode.UNKNOWN_MEMBER_ID)) };
+  }
+  if (group.is('Dead')) return { ...errorFields(ErrorCode.COORDINATOR_NOT_AVAILABLE), members: [] };
+  const members = request.members.map((leaving) => {
+    const reason = `Removing member ${leaving.memberId || leaving.groupInstanceId} on LeaveGroup; client reason: ${leaving.reason ?? 'not provided'}`;
+    if (leaving.memberId === '') {
+      const currentId = leaving.groupInstanceId == null ? undefined : group.staticMemberId(leaving.groupInstanceId);
+      if (currentId === undefined) return answer('', leaving.groupInstanceId, ErrorCode.UNKNOWN_MEMBER_ID);
+      shard.membership.removeMemberAndUpdateGroup(group, group.get(currentId)!, reason);
+      return answer('', leaving.groupInstanceId, ErrorCode.NONE);
+    }
+    if (group.isPendingMember(leaving.memberId)) {
+      shard.timers.cancel(heartbeatKey(group.groupId, leaving.memberId));
+      shard.membership.removePendingMemberAndUpdateGroup(group, leaving.memberId);
+      return answer(leaving.memberId, leaving.groupInstanceId, ErrorCode.NONE);
+    }
+    const error = validateCurrentMember(group, leaving.memberId, leaving.groupInstanceId);
+    if (error === ErrorCode.NONE) shard.membership.removeMemberAndUpdateGroup(group, group.get(leaving.memberId)!, reason);
+    return answer(leaving.memberId, leaving.groupInstanceId, error);
+  });
+  return { errorCode: 0, members };
+}

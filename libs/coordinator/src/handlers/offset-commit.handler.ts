@@ -1,0 +1,119 @@
+import type { OffsetCommitRequest, OffsetCommitResponse, TopicPartitionErrors } from '@cohort/protocol';
+import { ErrorCode } from '@cohort/protocol';
+import type { RequestContext } from '../api/group-coordinator.api';
+import type { ClassicGroup } from '../group/classic-group';
+import type { OffsetEntry } from '../offsets/offset-writes';
+import { errorFields } from '../responses/error-fields';
+import type { CoordinatorShard } from '../shard/coordinator-shard';
+import { validateCurrentMember } from './member-validation';
+import { knownPartition } from './topic-validation';
+
+interface CommitItem {
+  topic: string;
+  partitionIndex: number;
+  errorCode: number;
+  entry?: OffsetEntry;
+}
+
+export interface CommitOptions {
+  /** REST `POST /v1/groups/:groupId/offsets`: only an Empty (or absent) group, else NON_EMPTY_GROUP. */
+  adminReset?: boolean;
+}
+
+/**
+ * Kafka's OffsetCommit (`handleCommitOffsets`, `validateOffsetCommit`, `storeOffsets`). The reply leaves
+ * only once the records are committed; the top-level errorCode is set when an error applies to the
+ * whole request (group validation, the write), and left 0 when only some partitions failed (3, 12).
+ */
+export function handleOffsetCommit(
+  shard: CoordinatorShard,
+  request: OffsetCommitRequest,
+  context: RequestContext,
+  respond: (response: OffsetCommitResponse) => void,
+  options: CommitOptions = {},
+): void {
+  const { config, topics } = shard.env;
+  const now = shard.now;
+  const items: CommitItem[] = request.topics.flatMap((t) =>
+    t.partitions.map((p) => {
+      const item: CommitItem = { topic: t.name, partitionIndex: p.partitionIndex, errorCode: ErrorCode.NONE };
+      if (!knownPartition(topics, t.name, p.partitionIndex)) item.errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+      else if (Buffer.byteLength(p.committedMetadata ?? '', 'utf8') > config.offsetMetadataMaxBytes) item.errorCode = ErrorCode.OFFSET_METADATA_TOO_LARGE;
+      else {
+        item.entry = {
+          topic: t.name,
+          partition: p.partitionIndex,
+          value: { offset: p.committedOffset, leaderEpoch: p.committedLeaderEpoch ?? -1, metadata: p.committedMetadata ?? '', commitTimestamp: now, expireTimestamp: null },
+        };
+      }
+      return item;
+    }),
+  );
+  const finish = (topLevelError: number, message?: string): void => respond({ ...errorFields(topLevelError, message), topics: byTopic(items) });
+  const failAll = (error: number, message?: string): void => {
+    for (const item of items) if (item.errorCode !== ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) item.errorCode = error;
+    finish(error, message);
+  };
+  if (items.every((i) => i.errorCode === ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)) return finish(ErrorCode.NONE);
+
+  let group = shard.group(request.groupId);
+  if (group && options.adminReset && !group.is('Empty')) {
+    return failAll(ErrorCode.NON_EMPTY_GROUP, `group ${request.groupId} is ${group.state}; offsets can be set only while it is Empty`);
+  }
+  if (!group) {
+    // A simple consumer (manual assignment) or an admin commits with generation -1: create an Empty group.
+    if (request.generationId >= 0) return failAll(ErrorCode.ILLEGAL_GENERATION, `group ${request.groupId} does not exist`);
+    group = shard.createGroup(request.groupId);
+  }
+  const error = validateOffsetCommit(group, request);
+  if (error !== ErrorCode.NONE) {
+    shard.dropIfUnused(group);
+    return failAll(error);
+  }
+  if (group.is('CompletingRebalance')) return failAll(ErrorCode.REBALANCE_IN_PROGRESS);
+  const member = request.memberId ? group.get(request.memberId) : undefined;
+  if (member && (group.is('Stable') || group.is('PreparingRebalance'))) {
+    shard.connections.bind(group, member, context.connectionId);
+    shard.liveness.heartbeat(group, member);
+  }
+  const entries = items.flatMap((i) => (i.entry ? [i.entry] : []));
+  if (entries.length === 0) {
+    shard.dropIfUnused(group);
+    return finish(ErrorCode.NONE);
+  }
+  shard.offsets.commit(group, entries, (writeError) => {
+    if (writeError === ErrorCode.NONE) return finish(ErrorCode.NONE);
+    for (const item of items) if (item.entry) item.errorCode = writeError;
+    finish(writeError);
+  });
+}
+
+/** Kafka's `validateOffsetCommit` for a non-transactional commit. */
+function validateOffsetCommit(group: ClassicGroup, request: OffsetCommitRequest): number {
+  if (group.is('Dead')) return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+  // Generation -1: the admin client or a consumer without group management; allowed while the group is Empty.
+  if (request.generationId < 0 && group.is('Empty')) return ErrorCode.NONE;
+  const memberId = request.memberId ?? '';
+  if (request.generationId >= 0 || memberId !== '' || request.groupInstanceId != null) {
+    const memberError = validateCurrentMember(group, memberId, request.groupInstanceId);
+    if (memberError !== ErrorCode.NONE) return memberError;
+    return request.generationId === group.generationId ? ErrorCode.NONE : ErrorCode.ILLEGAL_GENERATION;
+  }
+  // Only members may commit to a group that has some.
+  return group.is('Empty') ? ErrorCode.NONE : ErrorCode.UNKNOWN_MEMBER_ID;
+}
+
+function byTopic(items: CommitItem[]): TopicPartitionErrors[] {
+  const out: TopicPartitionErrors[] = [];
+  const index = new Map<string, TopicPartitionErrors>();
+  for (const item of items) {
+    let topic = index.get(item.topic);
+    if (!topic) {
+      topic = { name: item.topic, partitions: [] };
+      index.set(item.topic, topic);
+      out.push(topic);
+    }
+    topic.partitions.push({ partitionIndex: item.partitionIndex, errorCode: item.errorCode });
+  }
+  return out;
+}

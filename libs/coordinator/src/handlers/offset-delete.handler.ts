@@ -1,0 +1,38 @@
+import type { OffsetDeleteRequest, OffsetDeleteResponse, TopicPartitionErrors } from '@cohort/protocol';
+import { ErrorCode } from '@cohort/protocol';
+import type { PartitionRef } from '../offsets/offset-writes';
+import { errorFields } from '../responses/error-fields';
+import type { CoordinatorShard } from '../shard/coordinator-shard';
+import { knownPartition } from './topic-validation';
+
+/**
+ * Kafka's OffsetDelete (KIP-496): an Empty group loses the requested offsets; a non-empty `consumer`
+ * group keeps those of topics it subscribes to (GROUP_SUBSCRIBED_TO_TOPIC); other non-empty groups are
+ * refused (NON_EMPTY_GROUP). Deletions are tombstones, answered once committed.
+ */
+export function handleOffsetDelete(shard: CoordinatorShard, request: OffsetDeleteRequest, respond: (response: OffsetDeleteResponse) => void): void {
+  const group = shard.group(request.groupId);
+  if (!group || group.is('Dead')) return respond({ ...errorFields(ErrorCode.GROUP_ID_NOT_FOUND, `group ${request.groupId} does not exist`), topics: [] });
+  if (!group.is('Empty') && !group.isConsumerGroup) {
+    return respond({ ...errorFields(ErrorCode.NON_EMPTY_GROUP, `group ${request.groupId} is ${group.state}`), topics: [] });
+  }
+  const topics: TopicPartitionErrors[] = request.topics.map((t) => ({
+    name: t.name,
+    partitions: t.partitions.map(({ partitionIndex }) => {
+      let errorCode: number = ErrorCode.NONE;
+      if (!knownPartition(shard.env.topics, t.name, partitionIndex)) errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+      else if (!group.is('Empty') && group.isSubscribedToTopic(t.name)) errorCode = ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC;
+      return { partitionIndex, errorCode };
+    }),
+  }));
+  const eligible = topics.flatMap((t) => t.partitions.filter((p) => p.errorCode === ErrorCode.NONE).map((p) => ({ topic: t.name, p })));
+  const withOffsets: PartitionRef[] = eligible
+    .filter(({ topic, p }) => group.offsets.get(topic, p.partitionIndex) !== undefined || group.offsets.isStaged(topic, p.partitionIndex))
+    .map(({ topic, p }) => ({ topic, partition: p.partitionIndex }));
+  const answer = (error: number): void => {
+    for (const { p } of eligible) p.errorCode = error;
+    respond({ ...errorFields(error), topics });
+  };
+  if (withOffsets.length === 0) return answer(ErrorCode.NONE);
+  shard.offsets.delete(group, withOffsets, false, answer);
+}

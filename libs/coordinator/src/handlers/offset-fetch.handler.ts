@@ -1,0 +1,57 @@
+import type { OffsetFetchPartition, OffsetFetchRequest, OffsetFetchResponse } from '@cohort/protocol';
+import { ErrorCode } from '@cohort/protocol';
+import type { CoordinatorShard } from '../shard/coordinator-shard';
+
+const NO_OFFSET = (partitionIndex: number, errorCode: number = ErrorCode.NONE): OffsetFetchPartition => ({
+  partitionIndex,
+  committedOffset: -1,
+  committedLeaderEpoch: -1,
+  metadata: '',
+  errorCode,
+});
+
+/**
+ * Kafka's `getOffsets`: committed offsets in any group state, never one whose record is not yet
+ * committed. `topics: null` lists every committed offset; `requireStable` turns a partition with a write
+ * in flight into UNSTABLE_OFFSET_COMMIT (KIP-447).
+ */
+export function handleOffsetFetch(shard: CoordinatorShard, request: OffsetFetchRequest): OffsetFetchResponse {
+  const group = shard.group(request.groupId);
+  if (!group || group.is('Dead')) {
+    return {
+      errorCode: 0,
+      topics: (request.topics ?? []).map((t) => ({ name: t.name, partitions: t.partitionIndexes.map((p) => NO_OFFSET(p)) })),
+    };
+  }
+  const requested =
+    request.topics ??
+    [...groupBy(group.offsets.all().map((o) => [o.topic, o.partition] as const))].map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
+  return {
+    errorCode: 0,
+    topics: requested.map((t) => ({
+      name: t.name,
+      partitions: t.partitionIndexes.map((partitionIndex) => {
+        if (request.requireStable && group.offsets.isStaged(t.name, partitionIndex)) return NO_OFFSET(partitionIndex, ErrorCode.UNSTABLE_OFFSET_COMMIT);
+        const committed = group.offsets.get(t.name, partitionIndex);
+        if (!committed) return NO_OFFSET(partitionIndex);
+        return {
+          partitionIndex,
+          committedOffset: committed.offset,
+          committedLeaderEpoch: committed.leaderEpoch,
+          metadata: committed.metadata,
+          errorCode: ErrorCode.NONE,
+        };
+      }),
+    })),
+  };
+}
+
+function groupBy(pairs: (readonly [string, number])[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const [topic, partition] of pairs) {
+    const list = out.get(topic);
+    if (list) list.push(partition);
+    else out.set(topic, [partition]);
+  }
+  return out;
+}

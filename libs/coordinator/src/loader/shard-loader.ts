@@ -1,0 +1,65 @@
+import { ErrorCode, KafkaError } from '@cohort/protocol';
+import type { PartitionStore } from '@cohort/replication';
+import type { CoordinatorShard } from '../shard/coordinator-shard';
+import { LOAD_RETRY_KEY } from '../timers/shard-timers';
+import { PartitionReplay } from './partition-replay';
+
+const RETRY_AFTER_MS = 1000;
+
+/**
+ * Loads a shard (Kafka's `scheduleLoadGroupsAndOffsets` + K:RT LOADING): note the log end offset at
+ * election, replay the log from its start up to it in chunks, wait until the high watermark has passed
+ * it (so nothing served was uncommitted), then serve. Until then requests get COORDINATOR_LOAD_IN_PROGRESS.
+ * A read that fails is retried while this node still leads the partition in this epoch.
+ */
+export function loadShard(shard: CoordinatorShard, store: PartitionStore): void {
+  const { logger, metrics, config, clock } = shard.env;
+  const started = clock.now();
+  const stillLoading = (): boolean => shard.status === 'LOADING';
+  const attempt = async (): Promise<void> => {
+    const { logStartOffset, logEndOffset } = store.offsets(shard.partition);
+    const replay = new PartitionReplay((message) => logger.warn(`__consumer_offsets-${shard.partition}: ${message}`));
+    let next = logStartOffset;
+    while (next < logEndOffset) {
+      const { records, nextOffset } = await store.read(shard.partition, next, logEndOffset, config.loadBatchRecords);
+      if (!stillLoading()) return;
+      for (const record of records) replay.apply(record);
+      if (nextOffset <= next) throw new Error(`read of partition ${shard.partition} made no progress at offset ${next}`);
+      next = nextOffset;
+    }
+    await awaitCommitted(shard, store, logEndOffset, stillLoading);
+    if (!stillLoading()) return;
+    const groups = replay.build(clock.now(), config.rebalanceHistorySize);
+    shard.activate(groups);
+    const offsets = groups.reduce((n, g) => n + g.offsets.size, 0);
+    metrics.onPartitionLoaded?.(shard.partition, clock.now() - started, groups.length, offsets);
+    logger.info(
+      `loaded __consumer_offsets-${shard.partition} (epoch ${shard.leaderEpoch}): ${replay.records} records, ${groups.length} groups, ${offsets} offsets in ${clock.now() - started} ms` +
+        (replay.skipped > 0 ? `, ${replay.skipped} records skipped` : ''),
+    );
+  };
+  const run = (): void => {
+    attempt().catch((error: unknown) => {
+      if (!stillLoading()) return;
+      logger.error(`loading __consumer_offsets-${shard.partition} failed, retrying in ${RETRY_AFTER_MS} ms: ${String(error)}`);
+      shard.timers.set(LOAD_RETRY_KEY, RETRY_AFTER_MS, () => {
+        if (stillLoading()) run();
+      });
+    });
+  };
+  run();
+}
+
+/** Waits for the high watermark to pass `endOffset - 1`; a timeout only means "not yet". */
+async function awaitCommitted(shard: CoordinatorShard, store: PartitionStore, endOffset: number, stillLoading: () => boolean): Promise<void> {
+  if (endOffset <= 0 || store.offsets(shard.partition).highWatermark >= endOffset) return;
+  for (;;) {
+    try {
+      await store.awaitCommit(shard.partition, shard.leaderEpoch, endOffset - 1, shard.env.config.offsetsCommitTimeoutMs);
+      return;
+    } catch (error) {
+      if (!stillLoading()) return;
+      if (!(error instanceof KafkaError && error.errorCode === ErrorCode.REQUEST_TIMED_OUT)) throw error;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import { ErrorCode } from '@cohort/protocol';
+import { joinError, syncError } from '../responses/group-responses';
+import type { CoordinatorShard } from '../shard/coordinator-shard';
+
+/**
+ * Kafka's `onGroupUnloaded`: when this node stops leading the partition, every group goes Dead, every
+ * parked JoinGroup and SyncGroup is answered NOT_COORDINATOR, and (SPEC §3) members are told that the
+ * coordinator moved so they look it up again.
+ */
+export class GroupUnloader {
+  constructor(private readonly shard: CoordinatorShard) {}
+
+  unloadAll(): void {
+    const message = `this node no longer coordinates __consumer_offsets-${this.shard.partition}`;
+    for (const group of this.shard.groups.values()) {
+      group.transitionTo('Dead', this.shard.now);
+      group.pendingJoin = null;
+      group.offsets.clearStaged();
+      const connectionIds = new Set<string>();
+      for (const member of group.allMembers()) {
+        group.maybeInvokeJoinCallback(member, joinError(member.memberId, ErrorCode.NOT_COORDINATOR, message));
+        group.maybeInvokeSyncCallback(member, syncError(ErrorCode.NOT_COORDINATOR, message));
+        if (member.connectionId !== undefined) connectionIds.add(member.connectionId);
+      }
+      if (connectionIds.size === 0) continue;
+      try {
+        this.shard.env.push.coordinatorMoved([...connectionIds], { groupId: group.groupId });
+      } catch (error) {
+        this.shard.env.logger.warn(`CoordinatorMoved push for group ${group.groupId} failed: ${String(error)}`);
+      }
+    }
+  }
+}

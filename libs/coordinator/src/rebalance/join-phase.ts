@@ -1,0 +1,163 @@
+import { ErrorCode } from '@cohort/protocol';
+import type { ClassicGroup } from '../group/classic-group';
+import { joinError } from '../responses/group-responses';
+import { joinSuccess } from '../responses/join-result';
+import type { CoordinatorShard } from '../shard/coordinator-shard';
+import { joinKey } from '../timers/shard-timers';
+import { computeServerAssignment, agreedServerAssignor } from '../assignment/server-assignment';
+
+/**
+ * The join phase of a rebalance (Kafka's `prepareRebalance`, DelayedJoin, InitialDelayedJoin and
+ * `onCompleteJoin`): PreparingRebalance collects JoinGroups until every known member rejoined (or the
+ * group's rebalance timeout fires), then the next generation starts.
+ */
+export class JoinPhase {
+  constructor(private readonly shard: CoordinatorShard) {}
+
+  maybePrepareRebalance(group: ClassicGroup, reason: string): void {
+    if (group.canRebalance) this.prepareRebalance(group, reason);
+  }
+
+  prepareRebalance(group: ClassicGroup, reason: string): void {
+    const { syncs, env } = this.shard;
+    // Members waiting for the previous generation's assignment must rejoin instead.
+    if (group.is('CompletingRebalance')) syncs.resetAndPropagateAssignmentError(group, ErrorCode.REBALANCE_IN_PROGRESS);
+    syncs.removeSyncExpiration(group);
+    const fromEmpty = group.is('Empty');
+    group.history.started(group.generationId, reason, this.shard.now, group.size);
+    group.transitionTo('PreparingRebalance', this.shard.now);
+    env.logger.info(
+      `preparing to rebalance group ${group.groupId} with old generation ${group.generationId} (__consumer_offsets-${this.shard.partition}) (reason: ${reason})`,
+    );
+    env.metrics.onRebalanceStarted?.(group.groupId, reason);
+    this.pushRebalance(group, reason);
+    if (fromEmpty) {
+      const delay = env.config.groupInitialRebalanceDelayMs;
+      this.armInitialJoin(group, delay, Math.max(group.rebalanceTimeoutMs - delay, 0));
+    } else {
+      this.armJoin(group);
+      this.checkJoin(group);
+    }
+  }
+
+  /** Kafka's `checkAndComplete(GroupJoinKey)`: a regular DelayedJoin completes once everyone has rejoined. */
+  checkJoin(group: ClassicGroup): void {
+    if (group.is('PreparingRebalance') && group.pendingJoin?.kind === 'regular' && group.hasAllMembersJoined) {
+      this.completeJoin(group);
+    }
+  }
+
+  /** DelayedJoin: wait up to the group's rebalance timeout for the members to rejoin. */
+  private armJoin(group: ClassicGroup): void {
+    group.pendingJoin = { kind: 'regular' };
+    this.shard.timers.set(joinKey(group.groupId), group.rebalanceTimeoutMs, () => {
+      if (this.shard.owns(group) && group.pendingJoin?.kind === 'regular') this.completeJoin(group);
+    });
+  }
+
+  /**
+   * InitialDelayedJoin (KIP-134): a group leaving Empty waits the full initial delay, and each member
+   * that joins a brand-new group meanwhile extends the wait by up to that delay, within the rebalance timeout.
+   */
+  private armInitialJoin(group: ClassicGroup, delayMs: number, remainingMs: number): void {
+    group.pendingJoin = { kind: 'initial', remainingMs };
+    this.shard.timers.set(joinKey(group.groupId), delayMs, () => {
+      if (!this.shard.owns(group) || group.pendingJoin?.kind !== 'initial') return;
+      if (group.newMemberAdded && remainingMs !== 0) {
+        group.newMemberAdded = false;
+        const delay = Math.min(this.shard.env.config.groupInitialRebalanceDelayMs, remainingMs);
+        this.armInitialJoin(group, delay, Math.max(remainingMs - delayMs, 0));
+      } else {
+        this.completeJoin(group);
+      }
+    });
+  }
+
+  private completeJoin(group: ClassicGroup): void {
+    this.shard.timers.cancel(joinKey(group.groupId));
+    group.pendingJoin = null;
+    this.onCompleteJoin(group);
+  }
+
+  /** Kafka's `onCompleteJoin`. */
+  private onCompleteJoin(group: ClassicGroup): void {
+    const { liveness, syncs, env } = this.shard;
+    // Dynamic members that did not rejoin are gone; static members stay until their session expires.
+    for (const member of group.notYetRejoinedMembers()) {
+      if (member.isStatic) continue;
+      group.remove(member.memberId);
+      liveness.forget(group, member);
+    }
+    if (!group.maybeElectNewJoinedLeader() && group.size > 0) {
+      // Only static members remain and none rejoined: wait another rebalance timeout for their sessions to expire.
+      env.logger.error(`group ${group.groupId} could not complete rebalance because no members rejoined`);
+      this.armJoin(group);
+      return;
+    }
+    const assignorName = agreedServerAssignor(group, env.assignors);
+    if (assignorName !== null && group.size > 0) {
+      this.completeWithServerAssignment(group, assignorName);
+      return;
+    }
+    group.serverAssignor = null;
+    group.initNextGeneration(this.shard.now);
+    if (group.is('Empty')) {
+      env.logger.info(`group ${group.groupId} with generation ${group.generationId} is now empty`);
+      syncs.recordRebalanceCompleted(group);
+      // Nobody waits on this write; if it is lost the previous generation comes back on failover and expires.
+      syncs.storeGroup(group, new Map(), (error) => {
+        if (error !== ErrorCode.NONE) env.logger.warn(`failed to write empty metadata for group ${group.groupId}: error ${error}`);
+      });
+      return;
+    }
+    env.logger.info(`stabilized group ${group.groupId} generation ${group.generationId} with ${group.size} members`);
+    for (const member of group.allMembers()) {
+      group.maybeInvokeJoinCallback(member, joinSuccess(group, member, { includeMembers: group.isLeader(member.memberId) }));
+      liveness.heartbeat(group, member);
+      member.isNew = false;
+      group.addPendingSyncMember(member.memberId);
+    }
+    syncs.schedulePendingSync(group);
+  }
+
+  /**
+   * SPEC §3: the server computes the assignment when the join phase ends. The JoinGroups stay parked
+   * until the GroupMetadata record holding it commits; if the assignor fails, the generation does not
+   * start: the members get the error and the group keeps preparing (members that do not rejoin within
+   * the rebalance timeout are removed as usual).
+   */
+  private completeWithServerAssignment(group: ClassicGroup, assignorName: string): void {
+    const { liveness, syncs, env } = this.shard;
+    const protocol = group.selectProtocol();
+    const result = computeServerAssignment(env.assignors.get(assignorName), assignorName, group, protocol, env.topics);
+    if (!result.ok) {
+      env.logger.warn(`server-side assignment of group ${group.groupId} failed: ${result.message}`);
+      for (const member of group.allMembers()) {
+        if (!group.maybeInvokeJoinCallback(member, joinError(member.memberId, ErrorCode.UNKNOWN_SERVER_ERROR, result.message))) continue;
+        // It is no longer parked, so it must heartbeat (and hear REBALANCE_IN_PROGRESS) like any member.
+        member.isNew = false;
+        liveness.heartbeat(group, member);
+      }
+      this.armJoin(group);
+      return;
+    }
+    group.serverAssignor = assignorName;
+    group.initNextGeneration(this.shard.now);
+    for (const member of group.allMembers()) {
+      liveness.heartbeat(group, member);
+      member.isNew = false;
+    }
+    syncs.storeServerAssignment(group, result.assignments);
+  }
+
+  /** SPEC §3 push: members learn at once that they must rejoin, instead of at their next heartbeat. */
+  private pushRebalance(group: ClassicGroup, reason: string): void {
+    const connectionIds = [...new Set(group.allMembers().flatMap((m) => (m.connectionId === undefined ? [] : [m.connectionId])))];
+    if (connectionIds.length === 0) return;
+    try {
+      this.shard.env.push.rebalanceInProgress(connectionIds, { groupId: group.groupId, generationId: group.generationId, reason });
+    } catch (error) {
+      this.shard.env.logger.warn(`RebalanceInProgress push for group ${group.groupId} failed: ${String(error)}`);
+    }
+  }
+}

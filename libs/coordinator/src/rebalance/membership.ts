@@ -1,0 +1,107 @@
+import type { JoinGroupProtocol } from '@cohort/protocol';
+import { ErrorCode } from '@cohort/protocol';
+import type { ClassicGroup } from '../group/classic-group';
+import type { JoinCallback, MemberInit } from '../group/member-metadata';
+import { MemberMetadata } from '../group/member-metadata';
+import { joinError, syncError } from '../responses/group-responses';
+import type { CoordinatorShard } from '../shard/coordinator-shard';
+
+/**
+ * Adding, updating and removing members, and what each of these does to the group's state
+ * (Kafka's `addMemberAndRebalance`, `updateMemberAndRebalance`, `removeMemberAndUpdateGroup`).
+ */
+export class Membership {
+  constructor(private readonly shard: CoordinatorShard) {}
+
+  /** Kafka's `generateMemberId`: `clientId-uuid`, or `instanceId-uuid` for static members. */
+  generateMemberId(clientId: string, groupInstanceId: string | null): string {
+    return `${groupInstanceId ?? clientId}-${uuid(this.shard.env.random.next.bind(this.shard.env.random))}`;
+  }
+
+  addMemberAndRebalance(group: ClassicGroup, init: MemberInit, callback: JoinCallback, connectionId: string | undefined, reason: string): MemberMetadata {
+    const member = new MemberMetadata(init);
+    member.isNew = true;
+    // A member joining a brand-new group during its initial delay extends that delay (KIP-134).
+    if (group.is('PreparingRebalance') && group.generationId === 0) group.newMemberAdded = true;
+    group.add(member, callback);
+    this.shard.connections.bind(group, member, connectionId);
+    // While its JoinGroup is parked a new member cannot heartbeat; give it the new-member join timeout.
+    this.shard.liveness.heartbeat(group, member, this.shard.env.config.newMemberJoinTimeoutMs);
+    this.shard.joins.maybePrepareRebalance(group, reason);
+    return member;
+  }
+
+  updateMemberAndRebalance(
+    group: ClassicGroup,
+    member: MemberMetadata,
+    protocols: JoinGroupProtocol[],
+    rebalanceTimeoutMs: number,
+    sessionTimeoutMs: number,
+    callback: JoinCallback,
+    reason: string,
+  ): void {
+    this.updateMember(group, member, protocols, rebalanceTimeoutMs, sessionTimeoutMs, callback);
+    this.shard.joins.maybePrepareRebalance(group, reason);
+  }
+
+  /**
+   * Parks a member's new JoinGroup. Kafka silently drops an older parked JoinGroup of the same member;
+   * here it is answered (REBALANCE_IN_PROGRESS) so no acknowledgement is left hanging.
+   */
+  updateMember(
+    group: ClassicGroup,
+    member: MemberMetadata,
+    protocols: JoinGroupProtocol[],
+    rebalanceTimeoutMs: number,
+    sessionTimeoutMs: number,
+    callback: JoinCallback | null,
+  ): void {
+    if (callback !== null && member.awaitingJoin !== null) {
+      group.maybeInvokeJoinCallback(
+        member,
+        joinError(member.memberId, ErrorCode.REBALANCE_IN_PROGRESS, 'superseded by a newer JoinGroup of the same member'),
+      );
+    }
+    group.updateMember(member, protocols, rebalanceTimeoutMs, sessionTimeoutMs, callback);
+  }
+
+  /**
+   * A member leaves (LeaveGroup, session expiry, closed connection): its parked JoinGroup is answered
+   * UNKNOWN_MEMBER_ID, and the group rebalances (or completes the join phase it was waiting on).
+   */
+  removeMemberAndUpdateGroup(group: ClassicGroup, member: MemberMetadata, reason: string): void {
+    group.maybeInvokeJoinCallback(member, joinError('', ErrorCode.UNKNOWN_MEMBER_ID, `member ${member.memberId} was removed: ${reason}`));
+    // Kafka leaves a parked SyncGroup of a removed member unanswered; a closed connection can remove
+    // a member that waits on one here, so it is answered too.
+    group.maybeInvokeSyncCallback(member, syncError(ErrorCode.UNKNOWN_MEMBER_ID, `member ${member.memberId} was removed: ${reason}`));
+    group.remove(member.memberId);
+    this.shard.liveness.forget(group, member);
+    switch (group.state) {
+      case 'Stable':
+      case 'CompletingRebalance':
+        this.shard.joins.maybePrepareRebalance(group, reason);
+        break;
+      case 'PreparingRebalance':
+        this.shard.joins.checkJoin(group);
+        break;
+      default:
+        break;
+    }
+  }
+
+  removePendingMemberAndUpdateGroup(group: ClassicGroup, memberId: string): void {
+    group.remove(memberId);
+    if (group.is('PreparingRebalance')) this.shard.joins.checkJoin(group);
+    else this.shard.dropIfUnused(group);
+  }
+}
+
+/** An RFC 4122 version-4 UUID from the injected random source (seeded in simulations). */
+function uuid(next: () => number): string {
+  const bytes = new Array<number>(16);
+  for (let i = 0; i < 16; i++) bytes[i] = Math.floor(next() * 256) & 0xff;
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,55 @@
+import type { ClassicGroup } from '../group/classic-group';
+import type { MemberMetadata } from '../group/member-metadata';
+
+export interface BoundMember {
+  group: ClassicGroup;
+  member: MemberMetadata;
+}
+
+/**
+ * Which members last spoke on which connection, so `connectionClosed` finds them without scanning
+ * every group. Entries are checked when used (the member may have left or moved to another connection
+ * since), and dropped then.
+ */
+export class ConnectionIndex {
+  private readonly byConnection = new Map<string, Set<BoundMember>>();
+  private readonly entries = new WeakMap<MemberMetadata, BoundMember>();
+
+  /** Records that `member` of `group` last used `connectionId` (no-op without one). */
+  bind(group: ClassicGroup, member: MemberMetadata, connectionId: string | undefined): void {
+    if (connectionId === undefined || member.connectionId === connectionId && this.entries.has(member)) return;
+    this.unbind(member);
+    member.connectionId = connectionId;
+    const entry: BoundMember = { group, member };
+    this.entries.set(member, entry);
+    let set = this.byConnection.get(connectionId);
+    if (!set) this.byConnection.set(connectionId, (set = new Set()));
+    set.add(entry);
+  }
+
+  unbind(member: MemberMetadata): void {
+    const entry = this.entries.get(member);
+    if (!entry || member.connectionId === undefined) return;
+    this.entries.delete(member);
+    const set = this.byConnection.get(member.connectionId);
+    set?.delete(entry);
+    if (set?.size === 0) this.byConnection.delete(member.connectionId);
+  }
+
+  /** The members still bound to `connectionId`; forgets the connection. */
+  take(connectionId: string): BoundMember[] {
+    const set = this.byConnection.get(connectionId);
+    this.byConnection.delete(connectionId);
+    if (!set) return [];
+    const out: BoundMember[] = [];
+    for (const entry of set) {
+      this.entries.delete(entry.member);
+      if (entry.member.connectionId === connectionId && entry.group.get(entry.member.memberId) === entry.member) out.push(entry);
+    }
+    return out;
+  }
+
+  clear(): void {
+    this.byConnection.clear();
+  }
+}

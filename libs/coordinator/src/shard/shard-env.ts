@@ -1,0 +1,18 @@
+import type { Clock, Random } from '@cohort/replication';
+import type { PushSink } from '../api/group-coordinator.api';
+import type { CoordinatorConfig } from '../config/coordinator-config';
+import type { CoordinatorLogger, CoordinatorMetrics } from '../ports/coordinator-metrics.port';
+import type { ServerAssignorLookup } from '../ports/server-assignor.port';
+import type { TopicRegistry } from '../ports/topic-registry.port';
+
+/** What every shard shares: configuration and the ports to the outside world. */
+export interface ShardEnv {
+  config: CoordinatorConfig;
+  clock: Clock;
+  random: Random;
+  topics: TopicRegistry;
+  assignors: ServerAssignorLookup;
+  push: PushSink;
+  metrics: CoordinatorMetrics;
+  logger: CoordinatorLogger;
+}

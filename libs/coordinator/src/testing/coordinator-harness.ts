@@ -1,0 +1,191 @@
+import type * as P from '@cohort/protocol';
+import { ErrorCode, partitionFor } from '@cohort/protocol';
+import { ManualClock, SeededRandom } from '@cohort/replication';
+import type { RequestContext } from '../api/group-coordinator.api';
+import type { CoordinatorConfig } from '../config/coordinator-config';
+import { coordinatorConfig } from '../config/coordinator-config';
+import { GroupCoordinator } from '../group-coordinator';
+import type { CoordinatorMetrics } from '../ports/coordinator-metrics.port';
+import type { ServerAssignor } from '../ports/server-assignor.port';
+import { StaticAssignorLookup } from '../ports/server-assignor.port';
+import { InMemoryTopicRegistry } from '../topics/in-memory-topic-registry';
+import { FakePartitionStore } from './fake-partition-store';
+import { RecordingPushSink } from './recording-push-sink';
+
+/** A promise whose outcome a test can look at without awaiting it ("no reply before commit"). */
+export interface Tracked<T> {
+  readonly promise: Promise<T>;
+  readonly done: boolean;
+  readonly value: T;
+}
+
+export function track<T>(promise: Promise<T>): Tracked<T> {
+  const state = { done: false, value: undefined as T };
+  promise.then((v) => {
+    state.done = true;
+    state.value = v;
+  });
+  return {
+    promise,
+    get done() {
+      return state.done;
+    },
+    get value() {
+      if (!state.done) throw new Error('not answered yet');
+      return state.value;
+    },
+  };
+}
+
+export interface HarnessOptions {
+  config?: Partial<CoordinatorConfig>;
+  autoCommit?: boolean;
+  assignors?: ServerAssignor[];
+  topics?: { name: string; partitions: number }[];
+  metrics?: CoordinatorMetrics;
+  /** Elect every partition before starting (default true). */
+  elect?: boolean;
+}
+
+/** Test defaults: no initial rebalance delay, so join phases complete as soon as everyone is in. */
+const TEST_CONFIG: Partial<CoordinatorConfig> = { groupInitialRebalanceDelayMs: 0 };
+
+/**
+ * A coordinator over a FakePartitionStore under virtual time, with helpers for the classic protocol
+ * dance. Everything a test awaits settles with `settle()` (microtasks and the loader's promises).
+ */
+export class CoordinatorHarness {
+  readonly clock = new ManualClock();
+  readonly store: FakePartitionStore;
+  readonly topics: InMemoryTopicRegistry;
+  readonly push = new RecordingPushSink();
+  readonly config: CoordinatorConfig;
+  readonly assignors: StaticAssignorLookup;
+  coordinator: GroupCoordinator;
+  private connectionSeq = 0;
+
+  constructor(private readonly options: HarnessOptions = {}) {
+    this.config = coordinatorConfig({ ...TEST_CONFIG, ...options.config });
+    this.store = new FakePartitionStore(this.clock, { autoCommit: options.autoCommit ?? true });
+    this.topics = new InMemoryTopicRegistry({
+      topics: (options.topics ?? [{ name: 'orders', partitions: 4 }]).map((t) => ({ ...t, endOffsets: {} })),
+    });
+    this.assignors = new StaticAssignorLookup(options.assignors ?? []);
+    this.coordinator = this.newCoordinator();
+    if (options.elect ?? true) this.store.electAll(this.config.numPartitions);
+    this.coordinator.start();
+  }
+
+  /** A coordinator over the same store and topics (a restart of the node). */
+  newCoordinator(): GroupCoordinator {
+    return new GroupCoordinator({
+      store: this.store,
+      clock: this.clock,
+      config: this.config,
+      topics: this.topics,
+      assignors: this.assignors,
+      push: this.push,
+      metrics: this.options.metrics,
+      random: new SeededRandom(42),
+    });
+  }
+
+  /** Restarts: the old coordinator stops, a new one replays every partition. */
+  async restart(): Promise<void> {
+    this.coordinator.close();
+    this.coordinator = this.newCoordinator();
+    this.coordinator.start();
+    await this.settle();
+  }
+
+  partitionOf(groupId: string): number {
+    return partitionFor(groupId, this.config.numPartitions);
+  }
+
+  context(connectionId?: string, clientId = 'client'): RequestContext {
+    return { clientId, clientHost: '/127.0.0.1', connectionId: connectionId ?? `conn-${++this.connectionSeq}` };
+  }
+
+  /** Lets every pending promise chain run (write completions, loads). */
+  async settle(): Promise<void> {
+    for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  async advance(ms: number): Promise<void> {
+    this.clock.advance(ms);
+    await this.settle();
+  }
+
+  joinRequest(groupId: string, overrides: Partial<P.JoinGroupRequest> = {}): P.JoinGroupRequest {
+    return {
+      groupId,
+      memberId: '',
+      sessionTimeoutMs: 10_000,
+      rebalanceTimeoutMs: 60_000,
+      protocolType: 'consumer',
+      protocols: [{ name: 'range', metadata: { topics: ['orders'] } }],
+      ...overrides,
+    };
+  }
+
+  /**
+   * A dynamic member's first JoinGroup: KIP-394 answers MEMBER_ID_REQUIRED with an id, then the member
+   * joins again with it. Returns the second (parked) JoinGroup.
+   */
+  async joinNew(groupId: string, overrides: Partial<P.JoinGroupRequest> = {}, context = this.context()): Promise<{ memberId: string; join: Tracked<P.JoinGroupResponse> }> {
+    const first = await this.coordinator.joinGroup(this.joinRequest(groupId, overrides), context);
+    if (first.errorCode !== ErrorCode.MEMBER_ID_REQUIRED) throw new Error(`expected MEMBER_ID_REQUIRED, got ${JSON.stringify(first)}`);
+    const join = track(this.coordinator.joinGroup(this.joinRequest(groupId, { ...overrides, memberId: first.memberId }), context));
+    await this.settle();
+    return { memberId: first.memberId, join };
+  }
+
+  join(groupId: string, memberId: string, overrides: Partial<P.JoinGroupRequest> = {}, context = this.context()): Tracked<P.JoinGroupResponse> {
+    return track(this.coordinator.joinGroup(this.joinRequest(groupId, { ...overrides, memberId }), context));
+  }
+
+  sync(groupId: string, memberId: string, generationId: number, assignments: P.SyncGroupAssignment[] = [], overrides: Partial<P.SyncGroupRequest> = {}): Tracked<P.SyncGroupResponse> {
+    return track(this.coordinator.syncGroup({ groupId, memberId, generationId, assignments, ...overrides }, this.context()));
+  }
+
+  heartbeat(groupId: string, memberId: string, generationId: number, groupInstanceId?: string): Promise<P.HeartbeatResponse> {
+    return this.coordinator.heartbeat({ groupId, memberId, generationId, groupInstanceId }, this.context());
+  }
+
+  commit(groupId: string, generationId: number, memberId: string, offsets: Record<string, Record<number, number>>, metadata?: string): Tracked<P.OffsetCommitResponse> {
+    const topics = Object.entries(offsets).map(([name, partitions]) => ({
+      name,
+      partitions: Object.entries(partitions).map(([p, offset]) => ({ partitionIndex: Number(p), committedOffset: offset, committedMetadata: metadata })),
+    }));
+    return track(this.coordinator.offsetCommit({ groupId, generationId, memberId, topics }, this.context()));
+  }
+
+  async fetch(groupId: string, topics: P.OffsetFetchTopic[] | null = null, requireStable = false): Promise<P.OffsetFetchResponse> {
+    return this.coordinator.offsetFetch({ groupId, topics, requireStable });
+  }
+
+  /** Brings a group of `n` dynamic members to Stable (leader syncs `assignments`); returns ids and the generation. */
+  async stableGroup(groupId: string, n: number, overrides: Partial<P.JoinGroupRequest> = {}): Promise<{ memberIds: string[]; leader: string; generationId: number; contexts: RequestContext[] }> {
+    const contexts: RequestContext[] = [];
+    const joins: { memberId: string; join: Tracked<P.JoinGroupResponse> }[] = [];
+    for (let i = 0; i < n; i++) {
+      const context = this.context();
+      contexts.push(context);
+      joins.push(await this.joinNew(groupId, overrides, context));
+    }
+    await this.advance(this.config.groupInitialRebalanceDelayMs);
+    for (const { join } of joins) if (!join.done) throw new Error('join phase did not complete');
+    const leader = joins[0].join.value.leader;
+    const generationId = joins[0].join.value.generationId;
+    const syncs = joins.map(({ memberId }) =>
+      this.sync(groupId, memberId, generationId, memberId === leader ? joins.map((j, i) => ({ memberId: j.memberId, assignment: { partitions: [{ topic: 'orders', partitions: [i] }] } })) : []),
+    );
+    await this.settle();
+    for (const sync of syncs) if (!sync.done || sync.value.errorCode !== 0) throw new Error('sync phase did not complete');
+    return { memberIds: joins.map((j) => j.memberId), leader, generationId, contexts };
+  }
+
+  async describe(groupId: string): Promise<P.DescribedGroup> {
+    return (await this.coordinator.describeGroups({ groups: [groupId] })).groups[0];
+  }
+}

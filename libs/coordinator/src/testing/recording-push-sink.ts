@@ -1,0 +1,16 @@
+import type { CoordinatorMovedPush, RebalanceInProgressPush } from '@cohort/protocol';
+import type { PushSink } from '../api/group-coordinator.api';
+
+/** A PushSink that remembers every push, for assertions. */
+export class RecordingPushSink implements PushSink {
+  readonly rebalances: { connectionIds: string[]; push: RebalanceInProgressPush }[] = [];
+  readonly moves: { connectionIds: string[]; push: CoordinatorMovedPush }[] = [];
+
+  rebalanceInProgress(connectionIds: string[], push: RebalanceInProgressPush): void {
+    this.rebalances.push({ connectionIds: [...connectionIds].sort(), push });
+  }
+
+  coordinatorMoved(connectionIds: string[], push: CoordinatorMovedPush): void {
+    this.moves.push({ connectionIds: [...connectionIds].sort(), push });
+  }
+}

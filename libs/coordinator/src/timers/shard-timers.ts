@@ -1,0 +1,56 @@
+import type { Clock, TimerHandle } from '@cohort/replication';
+
+/**
+ * Every timer of one shard, keyed like Kafka's purgatory keys (MemberKey, GroupJoinKey, GroupSyncKey),
+ * so that arming a key replaces its previous timer and closing the shard cancels them all. Time only
+ * comes from the injected Clock, so tests and the simulator run these under virtual time.
+ */
+export class ShardTimers {
+  private readonly handles = new Map<string, TimerHandle>();
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Arms `key` to run `fn` after `delayMs`, replacing whatever `key` was armed with. */
+  set(key: string, delayMs: number, fn: () => void): void {
+    this.cancel(key);
+    const handle = this.clock.schedule(delayMs, () => {
+      if (this.handles.get(key) !== handle) return;
+      this.handles.delete(key);
+      fn();
+    });
+    this.handles.set(key, handle);
+  }
+
+  cancel(key: string): void {
+    const handle = this.handles.get(key);
+    if (!handle) return;
+    this.handles.delete(key);
+    handle.cancel();
+  }
+
+  has(key: string): boolean {
+    return this.handles.has(key);
+  }
+
+  get size(): number {
+    return this.handles.size;
+  }
+
+  cancelAll(): void {
+    for (const handle of this.handles.values()) handle.cancel();
+    this.handles.clear();
+  }
+}
+
+/** A member's session (or KIP-394 pending-id) expiry. */
+export const heartbeatKey = (groupId: string, memberId: string): string => `heartbeat\u0000${groupId}\u0000${memberId}`;
+/** A member's removal after its connection closed (MEMBER_DISCONNECT_GRACE_MS). */
+export const disconnectKey = (groupId: string, memberId: string): string => `disconnect\u0000${groupId}\u0000${memberId}`;
+/** DelayedJoin / InitialDelayedJoin of a group. */
+export const joinKey = (groupId: string): string => `join\u0000${groupId}`;
+/** DelayedSync of a group. */
+export const syncKey = (groupId: string): string => `sync\u0000${groupId}`;
+/** The shard's periodic offset-retention task. */
+export const RETENTION_KEY = 'retention';
+/** A retry of a partition load whose read failed. */
+export const LOAD_RETRY_KEY = 'load-retry';

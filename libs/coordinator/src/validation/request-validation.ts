@@ -1,0 +1,172 @@
+/**
+ * Shape checks on requests, so that input that slipped past the transport's DTOs (or comes from another
+ * caller) gets INVALID_REQUEST naming the bad fields instead of corrupting state. Each function returns
+ * null when the request is well formed, else a message.
+ */
+type Check = (problems: string[]) => void;
+
+const MAX_INT32 = 2_147_483_647;
+/** Kafka's legal group.instance.id: like a topic name, at most 249 of [a-zA-Z0-9._-]. */
+const LEGAL_INSTANCE_ID = /^[a-zA-Z0-9._-]{1,249}$/;
+
+function run(checks: Check[]): string | null {
+  const problems: string[] = [];
+  for (const check of checks) check(problems);
+  return problems.length === 0 ? null : `invalid request: ${problems.join('; ')}`;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function string(value: unknown, field: string): Check {
+  return (p) => void (typeof value !== 'string' && p.push(`${field} must be a string`));
+}
+
+function optionalString(value: unknown, field: string): Check {
+  return (p) => void (value !== undefined && value !== null && typeof value !== 'string' && p.push(`${field} must be a string or null`));
+}
+
+function integer(value: unknown, field: string, min: number, max = Number.MAX_SAFE_INTEGER): Check {
+  return (p) => void ((!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max) && p.push(`${field} must be an integer in [${min}, ${max}]`));
+}
+
+function instanceId(value: unknown, field: string): Check {
+  return (p) => {
+    if (value === undefined || value === null) return;
+    if (typeof value !== 'string' || !LEGAL_INSTANCE_ID.test(value) || value === '.' || value === '..') {
+      p.push(`${field} must be 1-249 characters of [a-zA-Z0-9._-]`);
+    }
+  };
+}
+
+function array(value: unknown, field: string, each: (item: unknown, path: string) => Check[]): Check {
+  return (p) => {
+    if (!Array.isArray(value)) return void p.push(`${field} must be an array`);
+    value.forEach((item, i) => {
+      for (const check of each(item, `${field}[${i}]`)) check(p);
+    });
+  };
+}
+
+function object(value: unknown, field: string, fields: (o: Record<string, unknown>) => Check[]): Check[] {
+  if (!isObject(value)) return [(p) => void p.push(`${field} must be an object`)];
+  return fields(value);
+}
+
+export function validateJoinGroup(r: unknown): string | null {
+  return run(
+    object(r, 'request', (o) => [
+      string(o.groupId, 'groupId'),
+      string(o.memberId, 'memberId'),
+      integer(o.sessionTimeoutMs, 'sessionTimeoutMs', 0, MAX_INT32),
+      (p) => void (o.rebalanceTimeoutMs !== undefined && integer(o.rebalanceTimeoutMs, 'rebalanceTimeoutMs', 1, MAX_INT32)(p)),
+      instanceId(o.groupInstanceId, 'groupInstanceId'),
+      string(o.protocolType, 'protocolType'),
+      array(o.protocols, 'protocols', (item, path) => object(item, path, (pr) => [string(pr.name, `${path}.name`)])),
+      (p) => {
+        if (!Array.isArray(o.protocols)) return;
+        const names = o.protocols.map((pr) => (isObject(pr) ? pr.name : undefined));
+        if (new Set(names).size !== names.length) p.push('protocols must have distinct names');
+      },
+      optionalString(o.reason, 'reason'),
+      optionalString(o.serverAssignor, 'serverAssignor'),
+    ]),
+  );
+}
+
+export function validateSyncGroup(r: unknown): string | null {
+  return run(
+    object(r, 'request', (o) => [
+      string(o.groupId, 'groupId'),
+      integer(o.generationId, 'generationId', -1, MAX_INT32),
+      string(o.memberId, 'memberId'),
+      instanceId(o.groupInstanceId, 'groupInstanceId'),
+      optionalString(o.protocolType, 'protocolType'),
+      optionalString(o.protocolName, 'protocolName'),
+      array(o.assignments, 'assignments', (item, path) => object(item, path, (a) => [string(a.memberId, `${path}.memberId`)])),
+    ]),
+  );
+}
+
+export function validateHeartbeat(r: unknown): string | null {
+  return run(
+    object(r, 'request', (o) => [
+      string(o.groupId, 'groupId'),
+      integer(o.generationId, 'generationId', -1, MAX_INT32),
+      string(o.memberId, 'memberId'),
+      instanceId(o.groupInstanceId, 'groupInstanceId'),
+    ]),
+  );
+}
+
+export function validateLeaveGroup(r: unknown): string | null {
+  return run(
+    object(r, 'request', (o) => [
+      string(o.groupId, 'groupId'),
+      array(o.members, 'members', (item, path) =>
+        object(item, path, (m) => [string(m.memberId, `${path}.memberId`), instanceId(m.groupInstanceId, `${path}.groupInstanceId`), optionalString(m.reason, `${path}.reason`)]),
+      ),
+    ]),
+  );
+}
+
+function topicPartitionsCheck(topics: unknown, partitionFields: (p: Record<string, unknown>, path: string) => Check[]): Check {
+  return array(topics, 'topics', (item, path) =>
+    object(item, path, (t) => [string(t.name, `${path}.name`), array(t.partitions, `${path}.partitions`, (pp, ppath) => object(pp, ppath, (x) => partitionFields(x, ppath)))]),
+  );
+}
+
+export function validateOffsetCommit(r: unknown): string | null {
+  return run(
+    object(r, 'request', (o) => [
+      string(o.groupId, 'groupId'),
+      integer(o.generationId, 'generationId', -1, MAX_INT32),
+      optionalString(o.memberId, 'memberId'),
+      instanceId(o.groupInstanceId, 'groupInstanceId'),
+      topicPartitionsCheck(o.topics, (x, path) => [
+        integer(x.partitionIndex, `${path}.partitionIndex`, 0, MAX_INT32),
+        integer(x.committedOffset, `${path}.committedOffset`, -1),
+        (p) => void (x.committedLeaderEpoch !== undefined && integer(x.committedLeaderEpoch, `${path}.committedLeaderEpoch`, -1, MAX_INT32)(p)),
+        optionalString(x.committedMetadata, `${path}.committedMetadata`),
+      ]),
+    ]),
+  );
+}
+
+export function validateOffsetFetch(r: unknown): string | null {
+  return run(
+    object(r, 'request', (o) => [
+      string(o.groupId, 'groupId'),
+      (p) => {
+        if (o.topics === null) return;
+        array(o.topics, 'topics', (item, path) =>
+          object(item, path, (t) => [
+            string(t.name, `${path}.name`),
+            array(t.partitionIndexes, `${path}.partitionIndexes`, (i, ipath) => [integer(i, ipath, 0, MAX_INT32)]),
+          ]),
+        )(p);
+      },
+      (p) => void (o.requireStable !== undefined && typeof o.requireStable !== 'boolean' && p.push('requireStable must be a boolean')),
+    ]),
+  );
+}
+
+export function validateOffsetDelete(r: unknown): string | null {
+  return run(
+    object(r, 'request', (o) => [
+      string(o.groupId, 'groupId'),
+      topicPartitionsCheck(o.topics, (x, path) => [integer(x.partitionIndex, `${path}.partitionIndex`, 0, MAX_INT32)]),
+    ]),
+  );
+}
+
+export function validateGroupIds(ids: unknown, field: string): string | null {
+  return run([array(ids, field, (item, path) => [string(item, path)])]);
+}
+
+export function validateListGroups(r: unknown): string | null {
+  return run(
+    object(r ?? {}, 'request', (o) => [
+      (p) => void (o.statesFilter !== undefined && array(o.statesFilter, 'statesFilter', (item, path) => [string(item, path)])(p)),
+    ]),
+  );
+}
