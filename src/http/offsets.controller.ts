@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Inject, Param, Post, Query, UsePipes } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Post, Query, UsePipes } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorCode, errorName, KafkaError, type ErrorCodeValue, type TopicPartitionErrors } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
@@ -40,6 +40,7 @@ export class OffsetsController {
   }
 
   @Post()
+  @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ description: 'Offsets set; only while the group is Empty (else 409 NON_EMPTY_GROUP).' })
   async reset(@Param('groupId') groupId: string, @Body() body: ResetOffsetsDto): Promise<{ topics: TopicPartitionErrors[] }> {
     const response = await this.node.coordinator.resetOffsets(groupId, body.topics);

@@ -39,6 +39,8 @@ export class RecordingNode implements CohortNode {
       connectionClosed: (connectionId: string) => void this.calls.push({ method: 'connectionClosed', args: [connectionId] }),
       partitionFor: (groupId: string) => partitionFor(groupId, numPartitions),
       isServing: () => this.ready,
+      loadingPartitions: () => (this.ready ? [] : [0]),
+      servingPartitions: () => (this.ready ? Array.from({ length: numPartitions }, (_, p) => p) : []),
       describeGroup: async (groupId: string) => {
         throw KafkaError.of('GROUP_ID_NOT_FOUND', `group '${groupId}' does not exist`);
       },

@@ -27,12 +27,9 @@ export class EmbeddedNode implements CohortNode {
     ({ coordinator: this.coordinator, topics: this.topics, cluster: this.cluster, assignors: this.assignors } = parts);
   }
 
+  /** This node leads every partition, so it is ready once it serves them all. */
   isReady(): boolean {
-    if (this.closing) return false;
-    for (let partition = 0; partition < this.parts.numPartitions; partition++) {
-      if (!this.coordinator.isServing(partition)) return false;
-    }
-    return true;
+    return !this.closing && this.coordinator.servingPartitions().length === this.parts.numPartitions;
   }
 
   close(): Promise<void> {

@@ -1,0 +1,59 @@
+import request from 'supertest';
+import { eventually, settledTogether } from '../support/group-member';
+import { MemberPool } from '../support/member-pool';
+import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
+
+/** Members that stop heartbeating or whose socket vanishes are removed (session timeout; MEMBER_DISCONNECT_GRACE_MS). */
+describe('member expiry (e2e)', () => {
+  const data = tempDataDir();
+  let running: RunningApp;
+  const pool = new MemberPool(() => running.url, { topics: ['clicks'] });
+  const http = () => request(running.url);
+  const memberIds = async (groupId: string): Promise<string[]> =>
+    (await http().get(`/v1/groups/${groupId}`).expect(200)).body.members.map((m: { memberId: string }) => m.memberId).sort();
+
+  beforeAll(async () => {
+    running = await startApp({ DATA_DIR: data.dir, MEMBER_DISCONNECT_GRACE_MS: '200' });
+    await http().post('/v1/topics').send({ name: 'clicks', partitions: 4 }).expect(201);
+  });
+  afterEach(() => pool.closeAll());
+  afterAll(async () => {
+    await running.close();
+    data.remove();
+  });
+
+  it('removes a member whose session times out, and the others rebalance without it', async () => {
+    const a = await pool.member('session', { sessionTimeoutMs: 60_000 });
+    const b = await pool.member('session', { sessionTimeoutMs: 600 });
+    a.start();
+    b.start();
+    await eventually(() => settledTogether([a, b]), 'two members settled');
+    await b.stop(); // alive socket, no more heartbeats
+    await eventually(async () => (await memberIds('session')).length === 1, 'the silent member to expire', 5_000);
+    expect(await memberIds('session')).toEqual([a.memberId]);
+    await eventually(() => a.generationId > b.generationId && a.assignedGeneration === a.generationId && a.held().length === 4, 'the survivor to hold everything');
+  });
+
+  it('removes a dynamic member soon after its socket closes, long before its session would expire', async () => {
+    const a = await pool.member('vanish', { sessionTimeoutMs: 60_000 });
+    const b = await pool.member('vanish', { sessionTimeoutMs: 60_000 });
+    a.start();
+    b.start();
+    await eventually(() => settledTogether([a, b]), 'two members settled');
+    await b.vanish();
+    await eventually(async () => (await memberIds('vanish')).length === 1, 'the vanished member to leave', 5_000);
+    expect(await memberIds('vanish')).toEqual([a.memberId]);
+  });
+
+  it('keeps a static member whose socket closes until its session times out', async () => {
+    const a = await pool.member('static-vanish', { sessionTimeoutMs: 60_000 });
+    const b = await pool.member('static-vanish', { sessionTimeoutMs: 1_500, groupInstanceId: 'b-instance' });
+    a.start();
+    b.start();
+    await eventually(() => settledTogether([a, b]), 'two members settled');
+    await b.vanish();
+    await new Promise((resolve) => setTimeout(resolve, 700)); // well past the 200 ms disconnect grace
+    expect(await memberIds('static-vanish')).toHaveLength(2);
+    await eventually(async () => (await memberIds('static-vanish')).length === 1, 'the static member to expire', 5_000);
+  });
+});

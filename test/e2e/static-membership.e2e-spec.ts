@@ -1,0 +1,53 @@
+import request from 'supertest';
+import { eventually, settledTogether } from '../support/group-member';
+import { MemberPool } from '../support/member-pool';
+import { connect, request as emit } from '../support/socket-client';
+import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
+
+/** KIP-345: a static member comes back under a new member id without a rebalance; its old id is fenced. */
+describe('static membership (e2e)', () => {
+  const data = tempDataDir();
+  let running: RunningApp;
+  const pool = new MemberPool(() => running.url, { topics: ['orders'], sessionTimeoutMs: 30_000 });
+
+  beforeAll(async () => {
+    running = await startApp({ DATA_DIR: data.dir });
+    await request(running.url).post('/v1/topics').send({ name: 'orders', partitions: 4 }).expect(201);
+  });
+  afterEach(() => pool.closeAll());
+  afterAll(async () => {
+    await running.close();
+    data.remove();
+  });
+
+  it.each(['first', 'second'])('rejoins the %s static member of a stable group without a rebalance and fences its old member id', async (which) => {
+    const groupId = `static-${which}`;
+    const a = await pool.member(groupId, { groupInstanceId: 'instance-a' });
+    const b = await pool.member(groupId, { groupInstanceId: 'instance-b' });
+    a.start();
+    await eventually(() => settledTogether([a]), 'a settled');
+    b.start();
+    await eventually(() => settledTogether([a, b]), 'both settled');
+    const restarting = which === 'first' ? a : b;
+    const generation = restarting.generationId;
+    const oldMemberId = restarting.memberId;
+    const heldBefore = restarting.held();
+    await restarting.vanish();
+
+    const comeback = await pool.member(groupId, { groupInstanceId: restarting.options.groupInstanceId });
+    const joined = await comeback.join();
+    expect(joined.errorCode).toBe(0);
+    expect(comeback.memberId).not.toBe(oldMemberId);
+    expect(joined.generationId).toBe(generation);
+    const synced = await comeback.sync(joined);
+    expect(synced.errorCode).toBe(0);
+    expect(comeback.held()).toEqual(heldBefore);
+
+    const old = await connect(running.url);
+    const fenced = await emit(old, 'Heartbeat', { groupId, generationId: generation, memberId: oldMemberId, groupInstanceId: restarting.options.groupInstanceId });
+    expect(fenced).toMatchObject({ errorCode: 82, errorName: 'FENCED_INSTANCE_ID' });
+    old.disconnect();
+    const group = await request(running.url).get(`/v1/groups/${groupId}`).expect(200);
+    expect(group.body).toMatchObject({ state: 'Stable', generationId: generation });
+  });
+});
