@@ -1,0 +1,46 @@
+import { Redis } from 'ioredis';
+import { RedisMetadataStore, type RedisMetadataStoreOptions } from './redis-metadata-store';
+
+/** The shared Redis of the test machine (ours to use only under our own key prefixes). */
+export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let counter = 0;
+
+/** A cluster id no other test (or parallel test worker) uses. */
+export function uniqueClusterId(label: string): string {
+  return `test-${label}-${process.pid}-${++counter}-${process.hrtime.bigint().toString(36)}`;
+}
+
+/**
+ * Opens stores on unique clusters and, on `dispose`, closes them and deletes every key they made.
+ */
+export class RedisStoreFixture {
+  private readonly stores: RedisMetadataStore[] = [];
+  private readonly clusterIds = new Set<string>();
+
+  constructor(private readonly url = TEST_REDIS_URL) {}
+
+  async open(clusterId: string, options: Partial<RedisMetadataStoreOptions> = {}): Promise<RedisMetadataStore> {
+    this.clusterIds.add(clusterId);
+    const store = await RedisMetadataStore.connect({ url: this.url, clusterId, recoveryWindowMs: 0, ...options });
+    this.stores.push(store);
+    return store;
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all(this.stores.splice(0).map((s) => s.close()));
+    const admin = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await admin.connect();
+      for (const id of this.clusterIds) {
+        const keys = await admin.keys(`${id}:*`);
+        if (keys.length > 0) await admin.del(...keys);
+      }
+    } catch {
+      // The Redis of a restart test may be gone for good; its data went with it.
+    } finally {
+      this.clusterIds.clear();
+      admin.disconnect();
+    }
+  }
+}
