@@ -31,3 +31,7 @@ export * from './partition/partition';
 export * from './controller/controller';
 export * from './node/replica-manager';
 export * from './node/replication-node';
+export * from './log/log-cleaner';
+export * from './log/read-records';
+export * from './local/local-partition-store';
+export * from './local/embedded-leader-epoch';

@@ -35,7 +35,8 @@ export class FileLog implements CleanableLog {
   private readonly segmentBytes: number;
   private readonly io: IoQueue;
   private readonly groupCommit: GroupCommit;
-  private writeQueued = false;
+  /** The write operation queued and not yet started, which later appends join. */
+  private queuedWrite: Promise<void> | undefined;
   /** Truncations so far; a write operation only writes bytes appended before the truncations queued after it. */
   private truncations = 0;
   private readonly dirtySegments = new Set<Segment>();
@@ -148,11 +149,11 @@ export class FileLog implements CleanableLog {
     }).catch(noop);
     // Appends from now on are written by a write operation queued after this truncation.
     this.truncations++;
-    this.writeQueued = false;
+    this.queuedWrite = undefined;
     if (trimmed) {
       const records = trimmed.records;
       active.append(encodeBatch(trimmed), records[0].offset, records[records.length - 1].offset, trimmed.leaderEpoch, this.truncations);
-      this.scheduleWrite();
+      void this.scheduleWrite();
     }
     this._logEndOffset = target;
     this._flushedOffset = Math.min(this._flushedOffset, target);
@@ -261,7 +262,7 @@ export class FileLog implements CleanableLog {
       this._logEndOffset = last + 1;
       this._latestEpoch = batches[i].leaderEpoch;
     }
-    this.scheduleWrite();
+    void this.scheduleWrite();
   }
 
   /** Starts a new active segment at `baseOffset`; its file is created by the writer, in order. */
@@ -273,7 +274,7 @@ export class FileLog implements CleanableLog {
       segment.handle = await open(segment.path, 'w+');
       this.dirChanged = true;
       this.dirtySegments.add(segment);
-      if (segment.pending.length > 0) this.scheduleWrite();
+      if (segment.pending.length > 0) void this.scheduleWrite();
     }).catch(noop);
     return segment;
   }
@@ -291,14 +292,25 @@ export class FileLog implements CleanableLog {
     }).catch(noop);
   }
 
-  private scheduleWrite(): void {
-    if (this.writeQueued) return;
-    this.writeQueued = true;
+  /**
+   * Resolves once every byte appended so far has been handed to the OS (written, not fsynced): what
+   * LOG_FLUSH_POLICY=replicated waits for, as Kafka counts an append once it is in the page cache.
+   */
+  awaitWritten(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    return this.scheduleWrite();
+  }
+
+  private scheduleWrite(): Promise<void> {
+    if (this.queuedWrite) return this.queuedWrite;
     const barrier = this.truncations;
-    void this.io.run(() => {
-      if (barrier === this.truncations) this.writeQueued = false;
+    const write = this.io.run(() => {
+      if (this.queuedWrite === write) this.queuedWrite = undefined;
       return this.writePending(barrier);
-    }).catch(noop);
+    });
+    write.catch(noop);
+    this.queuedWrite = write;
+    return write;
   }
 
   /**

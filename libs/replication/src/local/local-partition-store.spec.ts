@@ -1,0 +1,174 @@
+import { readdirSync, statSync, truncateSync } from 'node:fs';
+import * as path from 'node:path';
+import { ErrorCode } from '@cohort/protocol';
+import type { LeadershipListener } from '../api/partition-store.port';
+import type { RecoveryReport } from '../log/file/log-recovery';
+import { rec } from '../log/testing/record-fixtures';
+import { makeTempDir, removeDir } from '../log/testing/temp-dir';
+import { ManualClock } from '../time/manual-clock';
+import { LocalPartitionStore, type LocalPartitionStoreOptions } from './local-partition-store';
+
+const ALL = Number.MAX_SAFE_INTEGER;
+
+function recordingListener() {
+  const events: string[] = [];
+  const listener: LeadershipListener = {
+    onBecomeLeader: (p, e) => events.push(`lead ${p}@${e}`),
+    onResign: (p, e) => events.push(`resign ${p}@${e}`),
+  };
+  return { events, listener };
+}
+
+describe('LocalPartitionStore', () => {
+  let dataDir: string;
+  let clock: ManualClock;
+  const stores: LocalPartitionStore[] = [];
+  const open = async (options: Partial<LocalPartitionStoreOptions> = {}) => {
+    const store = await LocalPartitionStore.open({ dataDir, clock, numPartitions: 3, cleaner: false, ...options });
+    stores.push(store);
+    return store;
+  };
+
+  beforeEach(() => {
+    dataDir = makeTempDir('cohort-store-');
+    clock = new ManualClock();
+  });
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    removeDir(dataDir);
+  });
+
+  it('leads every partition once its log is open, telling early and late subscribers', async () => {
+    const store = new LocalPartitionStore({ dataDir, clock, numPartitions: 3, cleaner: false });
+    stores.push(store);
+    const early = recordingListener();
+    store.subscribe(early.listener);
+    expect(early.events).toEqual([]);
+    expect(() => store.append(0, 0, [rec('a', '1')])).toThrow(expect.objectContaining({ errorCode: ErrorCode.NOT_COORDINATOR }));
+    await store.start();
+    expect(early.events).toEqual(['lead 0@0', 'lead 1@0', 'lead 2@0']);
+    const late = recordingListener();
+    store.subscribe(late.listener);
+    expect(late.events).toEqual(['lead 0@0', 'lead 1@0', 'lead 2@0']);
+    expect(readdirSync(dataDir).filter((f) => f.startsWith('__consumer_offsets-')).sort()).toEqual([
+      '__consumer_offsets-0', '__consumer_offsets-1', '__consumer_offsets-2',
+    ]);
+  });
+
+  it('commits with LOG_FLUSH_POLICY=always only once an fsync covered the records', async () => {
+    const store = await open({ flushPolicy: 'always' });
+    const handle = (store as unknown as { partitions: Array<{ log: { segments: Array<{ handle: object }> } }> }).partitions[1].log.segments[0].handle;
+    const sync = jest.spyOn(Object.getPrototypeOf(handle), 'sync');
+    const { baseOffset, lastOffset } = store.append(1, 0, [rec('a', '1'), rec('b', '1')]);
+    expect([baseOffset, lastOffset]).toEqual([0, 1]);
+    expect(store.offsets(1)).toEqual({ logStartOffset: 0, logEndOffset: 2, highWatermark: 0 });
+    await store.awaitCommit(1, 0, lastOffset, 5_000);
+    expect(sync).toHaveBeenCalled();
+    sync.mockRestore();
+    expect(store.offsets(1).highWatermark).toBe(2);
+    await expect(store.awaitCommit(1, 0, 0, 5_000)).resolves.toBeUndefined();
+  });
+
+  it('commits with LOG_FLUSH_POLICY=replicated once written to the OS, without an fsync', async () => {
+    const store = await open({ flushPolicy: 'replicated' });
+    store.append(0, 0, [rec('warm', 'up')]);
+    await store.awaitCommit(0, 0, 0, 5_000);
+    const handle = (store as unknown as { partitions: Array<{ log: { segments: Array<{ handle: object }> } }> }).partitions[0].log.segments[0].handle;
+    const sync = jest.spyOn(Object.getPrototypeOf(handle), 'sync');
+    const { lastOffset } = store.append(0, 0, [rec('a', '1')]);
+    expect(store.offsets(0).highWatermark).toBe(1);
+    await store.awaitCommit(0, 0, lastOffset, 5_000);
+    expect(store.offsets(0).highWatermark).toBe(2);
+    expect(sync).not.toHaveBeenCalled();
+    sync.mockRestore();
+  });
+
+  it('fails awaitCommit with REQUEST_TIMED_OUT when the commit takes longer than the timeout', async () => {
+    const store = await open();
+    const { lastOffset } = store.append(0, 0, [rec('a', '1')]);
+    const waiting = store.awaitCommit(0, 0, lastOffset, 10);
+    clock.advance(10);
+    await expect(waiting).rejects.toMatchObject({ errorCode: ErrorCode.REQUEST_TIMED_OUT });
+    await store.awaitCommit(0, 0, lastOffset, 1_000);
+  });
+
+  it('keeps data across a restart and bumps the leader epoch, fencing the old one', async () => {
+    const first = await open();
+    first.append(2, 0, [rec('g', 'v1')]);
+    const { lastOffset } = first.append(2, 0, [rec('g', 'v2')]);
+    await first.awaitCommit(2, 0, lastOffset, 1_000);
+    await first.close();
+
+    const second = await open();
+    expect(second.leaderEpoch).toBe(1);
+    const read = await second.read(2, 0, ALL, 100);
+    expect(read.records.map((r) => [r.offset, r.leaderEpoch, r.value?.toString()])).toEqual([[0, 0, 'v1'], [1, 0, 'v2']]);
+    expect(read.nextOffset).toBe(2);
+    expect(second.offsets(2)).toEqual({ logStartOffset: 0, logEndOffset: 2, highWatermark: 2 });
+    expect(() => second.append(2, 0, [rec('g', 'v3')])).toThrow(expect.objectContaining({ errorCode: ErrorCode.NOT_COORDINATOR }));
+    expect(second.append(2, 1, [rec('g', 'v3')]).baseOffset).toBe(2);
+    await second.close();
+    expect((await open()).leaderEpoch).toBe(2);
+  });
+
+  it('reports a torn tail cut on open through onRecovery', async () => {
+    const first = await open();
+    first.append(1, 0, [rec('a', '1')]);
+    const { lastOffset } = first.append(1, 0, [rec('b', '1')]);
+    await first.awaitCommit(1, 0, lastOffset, 1_000);
+    await first.close();
+    const file = path.join(dataDir, '__consumer_offsets-1', '00000000000000000000.log');
+    truncateSync(file, statSync(file).size - 5);
+
+    const reports: Array<[number, RecoveryReport]> = [];
+    const second = await open({ onRecovery: (p, r) => reports.push([p, r]) });
+    expect(reports.map(([p, r]) => [p, r.clean])).toEqual([[0, true], [1, false], [2, true]]);
+    expect(reports[1][1].truncatedTails).toEqual([expect.objectContaining({ file, keptUpToOffset: 1 })]);
+    expect(second.offsets(1).logEndOffset).toBe(1);
+  });
+
+  it('on close resigns every partition, failing pending commits with NOT_COORDINATOR, and refuses further work', async () => {
+    const store = await open();
+    const { events, listener } = recordingListener();
+    store.subscribe(listener);
+    const { lastOffset } = store.append(0, 0, [rec('a', '1')]);
+    const pending = store.awaitCommit(0, 0, lastOffset, 60_000);
+    await store.close();
+    await expect(pending).rejects.toMatchObject({ errorCode: ErrorCode.NOT_COORDINATOR });
+    expect(events.slice(3)).toEqual(['resign 0@0', 'resign 1@0', 'resign 2@0']);
+    expect(() => store.append(0, 0, [rec('b', '1')])).toThrow(expect.objectContaining({ errorCode: ErrorCode.NOT_COORDINATOR }));
+    await expect(store.awaitCommit(0, 0, 0, 10)).rejects.toMatchObject({ errorCode: ErrorCode.NOT_COORDINATOR });
+    await expect(store.read(0, 0, ALL, 10)).rejects.toMatchObject({ errorCode: ErrorCode.NOT_COORDINATOR });
+
+    const reopened = await open();
+    expect((await reopened.read(0, 0, ALL, 10)).records.map((r) => r.key.toString())).toEqual(['a']);
+  });
+
+  it('rejects bad input with a Kafka error code and appends nothing', async () => {
+    const store = await open();
+    expect(() => store.append(7, 0, [rec('a', '1')])).toThrow(expect.objectContaining({ errorCode: ErrorCode.INVALID_REQUEST }));
+    expect(() => store.append(0, 0, [])).toThrow(expect.objectContaining({ errorCode: ErrorCode.INVALID_REQUEST }));
+    expect(() => store.append(0, 3, [rec('a', '1')])).toThrow(expect.objectContaining({ errorCode: ErrorCode.NOT_COORDINATOR }));
+    await expect(store.awaitCommit(0, 0, 5, 10)).rejects.toMatchObject({ errorCode: ErrorCode.INVALID_REQUEST });
+    expect(store.offsets(0).logEndOffset).toBe(0);
+  });
+
+  it('reads from an offset up to a limit, continuing across compaction gaps', async () => {
+    const store = await open({ segmentBytes: 100 });
+    let last = 0;
+    for (let i = 0; i < 12; i++) last = store.append(0, 0, [rec(`k${i % 3}`, `v${i}`)]).lastOffset;
+    await store.awaitCommit(0, 0, last, 1_000);
+    expect((await store.read(0, 4, 7, 100)).records.map((r) => r.offset)).toEqual([4, 5, 6]);
+    await store.compactAll();
+    const seen: number[] = [];
+    for (let next = 0; ;) {
+      const page = await store.read(0, next, store.offsets(0).highWatermark, 2);
+      if (page.records.length === 0) break;
+      seen.push(...page.records.map((r) => r.offset));
+      next = page.nextOffset;
+    }
+    expect(seen.length).toBeLessThan(12);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.slice(-3)).toEqual([9, 10, 11]);
+  });
+});

@@ -1,0 +1,217 @@
+import * as path from 'node:path';
+import { KafkaError } from '@cohort/protocol';
+import type { LogRecord } from '../api/log-record';
+import type { AppendResult, LeadershipListener, PartitionOffsets, PartitionStore, ReadResult } from '../api/partition-store.port';
+import { FileLog } from '../log/file/file-log';
+import type { RecoveryReport } from '../log/file/log-recovery';
+import { LogCleaner, type LogCleanerOptions } from '../log/log-cleaner';
+import { readRecords } from '../log/read-records';
+import { FileCheckpointStorage } from '../storage/file-checkpoint-storage';
+import type { Clock } from '../time/clock';
+import { nextEmbeddedEpoch } from './embedded-leader-epoch';
+import { LocalPartition } from './local-partition';
+
+export type LogFlushPolicy = 'always' | 'replicated';
+
+export interface LocalPartitionStoreOptions {
+  /** DATA_DIR: partition `p` lives in `<dataDir>/__consumer_offsets-<p>/`. */
+  dataDir: string;
+  clock: Clock;
+  /** OFFSETS_TOPIC_NUM_PARTITIONS (default 50). */
+  numPartitions?: number;
+  /** LOG_FLUSH_POLICY (default `always`, the embedded default). */
+  flushPolicy?: LogFlushPolicy;
+  /** Segment size; compaction only reaches closed segments, so this bounds the uncompacted tail. */
+  segmentBytes?: number;
+  /** Periodic compaction (on by default); `false` turns the timer off (`compactAll` still works). */
+  cleaner?: Omit<LogCleanerOptions, 'clock'> | false;
+  /** Every partition's recovery report, clean or not, as its log opens. */
+  onRecovery?: (partition: number, report: RecoveryReport) => void;
+  /** Failures nobody awaits: a log that failed, a listener that threw, a compaction error. */
+  onError?: (error: unknown, context: string) => void;
+}
+
+export const OFFSETS_TOPIC_NAME = '__consumer_offsets';
+export const DEFAULT_LOCAL_SEGMENT_BYTES = 1024 * 1024;
+
+/**
+ * The embedded single-node PartitionStore (SPEC §1: RF 1, file log under DATA_DIR). It leads every
+ * partition in one leader epoch, bumped and persisted on every start. The HW is what survives a
+ * crash under the flush policy: with `always` the flushed offset (every append asks for a
+ * group-committed fsync), with `replicated` the offset written to the OS — like Kafka with one
+ * replica, which counts page-cache writes.
+ */
+export class LocalPartitionStore implements PartitionStore {
+  private partitions: LocalPartition[] = [];
+  private readonly listeners = new Set<LeadershipListener>();
+  private readonly numPartitions: number;
+  private readonly flushPolicy: LogFlushPolicy;
+  private cleaner: LogCleaner | undefined;
+  private starting: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
+  private _leaderEpoch = -1;
+
+  static async open(options: LocalPartitionStoreOptions): Promise<LocalPartitionStore> {
+    const store = new LocalPartitionStore(options);
+    await store.start();
+    return store;
+  }
+
+  constructor(private readonly options: LocalPartitionStoreOptions) {
+    this.numPartitions = options.numPartitions ?? 50;
+    if (!Number.isInteger(this.numPartitions) || this.numPartitions < 1) {
+      throw new Error(`numPartitions must be a positive integer, got ${options.numPartitions}`);
+    }
+    this.flushPolicy = options.flushPolicy ?? 'always';
+    if (this.flushPolicy !== 'always' && this.flushPolicy !== 'replicated') {
+      throw new Error(`flushPolicy must be 'always' or 'replicated', got ${String(options.flushPolicy)}`);
+    }
+  }
+
+  /** The epoch this node leads every partition in (-1 before start). */
+  get leaderEpoch(): number {
+    return this._leaderEpoch;
+  }
+
+  /** Opens (and recovers) every partition's log, bumps the epoch, then becomes leader of all. */
+  start(): Promise<void> {
+    this.starting ??= this.doStart();
+    return this.starting;
+  }
+
+  append(partition: number, leaderEpoch: number, records: LogRecord[]): AppendResult {
+    const p = this.leaderOf(partition, leaderEpoch);
+    const batch = p.log.appendAsLeader(records, leaderEpoch);
+    const lastOffset = batch.baseOffset + batch.records.length - 1;
+    const durable = this.flushPolicy === 'always' ? p.log.flush() : p.log.awaitWritten();
+    durable.then(
+      () => p.advanceTo(lastOffset + 1),
+      (error: unknown) => this.fail(p, error),
+    );
+    return { baseOffset: batch.baseOffset, lastOffset };
+  }
+
+  awaitCommit(partition: number, leaderEpoch: number, lastOffset: number, timeoutMs: number): Promise<void> {
+    let p: LocalPartition;
+    try {
+      p = this.leaderOf(partition, leaderEpoch);
+      if (!Number.isSafeInteger(lastOffset) || lastOffset < 0 || lastOffset >= p.log.logEndOffset) {
+        throw KafkaError.of('INVALID_REQUEST', `offset ${lastOffset} was never appended to partition ${partition} (log end ${p.log.logEndOffset})`);
+      }
+      if (!(timeoutMs >= 0)) throw KafkaError.of('INVALID_REQUEST', `timeoutMs must be >= 0, got ${timeoutMs}`);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (lastOffset < p.highWatermark) return Promise.resolve();
+    return p.waiters.wait(leaderEpoch, lastOffset + 1, timeoutMs);
+  }
+
+  async read(partition: number, fromOffset: number, upToOffset: number, maxRecords: number): Promise<ReadResult> {
+    const p = this.hosted(partition);
+    if (this.closing) throw KafkaError.of('NOT_COORDINATOR', 'the store is closing');
+    return readRecords(p.log, fromOffset, upToOffset, maxRecords);
+  }
+
+  offsets(partition: number): PartitionOffsets {
+    const p = this.partitions[partition];
+    if (!p) return { logStartOffset: 0, logEndOffset: 0, highWatermark: 0 };
+    return { logStartOffset: p.log.logStartOffset, logEndOffset: p.log.logEndOffset, highWatermark: p.highWatermark };
+  }
+
+  subscribe(listener: LeadershipListener): () => void {
+    this.listeners.add(listener);
+    for (const p of this.partitions) if (p.leading) this.notify(listener, 'onBecomeLeader', p);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Resigns every partition (pending commits fail NOT_COORDINATOR), then flushes and closes the logs. */
+  close(): Promise<void> {
+    this.closing ??= this.doClose();
+    return this.closing;
+  }
+
+  /** Compacts every partition below its HW now, whatever its dirty ratio (operators, tests). */
+  compactAll(): Promise<number> {
+    return this.cleaner?.runOnce(true) ?? Promise.resolve(0);
+  }
+
+  private async doStart(): Promise<void> {
+    const { dataDir, clock } = this.options;
+    const opened = await Promise.allSettled(
+      Array.from({ length: this.numPartitions }, (_, p) =>
+        FileLog.open(path.join(dataDir, `${OFFSETS_TOPIC_NAME}-${p}`), { segmentBytes: this.options.segmentBytes ?? DEFAULT_LOCAL_SEGMENT_BYTES }),
+      ),
+    );
+    const failed = opened.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    const logs = opened.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    if (failed) {
+      await Promise.all(logs.map((l) => l.abort()));
+      throw failed.reason;
+    }
+    logs.forEach((log, p) => this.options.onRecovery?.(p, log.recovery));
+    const latestInLogs = Math.max(-1, ...logs.map((l) => l.latestEpoch));
+    this._leaderEpoch = nextEmbeddedEpoch(new FileCheckpointStorage(dataDir), latestInLogs);
+    this.partitions = logs.map((log, p) => new LocalPartition(p, log, this._leaderEpoch, clock));
+    const cleanerOptions = this.options.cleaner || {};
+    this.cleaner = new LogCleaner({
+      ...cleanerOptions,
+      clock,
+      onError: (name, error) => {
+        cleanerOptions.onError?.(name, error);
+        this.options.onError?.(error, `compacting ${name}`);
+      },
+    });
+    for (const p of this.partitions) this.cleaner.register(`${OFFSETS_TOPIC_NAME}-${p.partition}`, p.log, () => p.highWatermark);
+    if (this.options.cleaner !== false) this.cleaner.start();
+    for (const p of this.partitions) for (const l of [...this.listeners]) this.notify(l, 'onBecomeLeader', p);
+  }
+
+  private async doClose(): Promise<void> {
+    await this.starting?.catch(() => undefined);
+    await this.cleaner?.stop();
+    for (const p of this.partitions) this.resign(p, 'NOT_COORDINATOR', 'the store is closing');
+    await Promise.all(this.partitions.map((p) => p.log.close().catch((e: unknown) => this.options.onError?.(e, `closing partition ${p.partition}`))));
+  }
+
+  /** The log failed (I/O error): its commits fail KAFKA_STORAGE_ERROR and the partition is given up. */
+  private fail(p: LocalPartition, error: unknown): void {
+    if (!p.leading || p.failure) return;
+    p.failure = error instanceof KafkaError ? error : KafkaError.of('KAFKA_STORAGE_ERROR', String(error));
+    this.options.onError?.(error, `partition ${p.partition} log failed`);
+    this.resign(p, 'KAFKA_STORAGE_ERROR', p.failure.message);
+  }
+
+  private resign(p: LocalPartition, error: 'NOT_COORDINATOR' | 'KAFKA_STORAGE_ERROR', reason: string): void {
+    if (!p.leading) return;
+    p.leading = false;
+    p.waiters.failAll(error, reason);
+    for (const l of [...this.listeners]) this.notify(l, 'onResign', p);
+  }
+
+  private notify(listener: LeadershipListener, event: 'onBecomeLeader' | 'onResign', p: LocalPartition): void {
+    try {
+      listener[event](p.partition, p.leaderEpoch);
+    } catch (error) {
+      this.options.onError?.(error, `${event}(${p.partition}, ${p.leaderEpoch}) listener threw`);
+    }
+  }
+
+  private hosted(partition: number): LocalPartition {
+    if (!Number.isInteger(partition) || partition < 0 || partition >= this.numPartitions) {
+      throw KafkaError.of('INVALID_REQUEST', `partition ${partition} is not in [0, ${this.numPartitions})`);
+    }
+    const p = this.partitions[partition];
+    if (!p) throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is not open yet`);
+    return p;
+  }
+
+  private leaderOf(partition: number, leaderEpoch: number): LocalPartition {
+    const p = this.hosted(partition);
+    if (p.failure) throw p.failure;
+    if (!p.leading || this.closing) throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is no longer led by this node`);
+    if (p.leaderEpoch !== leaderEpoch) {
+      throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is led in epoch ${p.leaderEpoch}, not ${leaderEpoch}`);
+    }
+    return p;
+  }
+}
