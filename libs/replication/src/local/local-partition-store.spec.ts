@@ -144,6 +144,22 @@ describe('LocalPartitionStore', () => {
     expect((await reopened.read(0, 0, ALL, 10)).records.map((r) => r.key.toString())).toEqual(['a']);
   });
 
+  it('gives up a partition whose log fails: its commits fail KAFKA_STORAGE_ERROR and it resigns', async () => {
+    const errors: string[] = [];
+    const store = await open({ onError: (_e, context) => errors.push(context) });
+    const { events, listener } = recordingListener();
+    store.subscribe(listener);
+    const log = (store as unknown as { partitions: Array<{ log: { segments: Array<{ handle: { close(): Promise<void> } }> } }> }).partitions[2].log;
+    await log.segments[0].handle.close();
+    const { lastOffset } = store.append(2, 0, [rec('a', '1')]);
+    await expect(store.awaitCommit(2, 0, lastOffset, 60_000)).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR });
+    expect(events).toContain('resign 2@0');
+    expect(errors).toEqual(['partition 2 log failed']);
+    expect(() => store.append(2, 0, [rec('b', '1')])).toThrow(expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }));
+    const other = store.append(1, 0, [rec('c', '1')]);
+    await store.awaitCommit(1, 0, other.lastOffset, 1_000);
+  });
+
   it('rejects bad input with a Kafka error code and appends nothing', async () => {
     const store = await open();
     expect(() => store.append(7, 0, [rec('a', '1')])).toThrow(expect.objectContaining({ errorCode: ErrorCode.INVALID_REQUEST }));

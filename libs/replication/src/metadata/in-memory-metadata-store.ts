@@ -132,6 +132,20 @@ export class InMemoryMetadataStore implements MetadataStore {
     return { ok: true, state: copyPartitionState(stored) };
   }
 
+  /** Synchronous copy of every partition state: for tests and the simulator's invariant checks. */
+  partitionsSnapshot(): PartitionState[] {
+    return [...this.partitions.values()].sort((a, b) => a.partition - b.partition).map(copyPartitionState);
+  }
+
+  /** Synchronous copy of the live registrations (tests, simulator). */
+  nodesSnapshot(): NodeRegistration[] {
+    return [...this.nodes.keys()]
+      .sort((a, b) => a - b)
+      .map((id) => this.liveRegistration(id))
+      .filter((r): r is Registration => r !== undefined)
+      .map(publicRegistration);
+  }
+
   watch(listener: MetadataChangeListener): () => void {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);

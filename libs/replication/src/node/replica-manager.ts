@@ -132,6 +132,16 @@ export class ReplicaManager implements PartitionStore {
     await this.deps.transport.close();
   }
 
+  /** The process dies (simulator): every task stops at once, nothing is flushed, pending commits fail. */
+  halt(): void {
+    for (const p of this.partitions.values()) p.resignLocally('node halted');
+    for (const f of this.fetchers.values()) f.stop();
+    this.fetchers.clear();
+    this.unwatch?.();
+    this.deps.scope.close();
+    void this.deps.transport.close();
+  }
+
   partition(partition: number): Partition | undefined {
     return this.partitions.get(partition);
   }

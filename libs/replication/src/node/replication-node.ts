@@ -125,8 +125,8 @@ export class ReplicationNode {
   crash(): void {
     this.stopping = true;
     void this.keeper.stop(false);
+    this.replicas.halt();
     this.scope.close();
-    void this.deps.transport.close();
     void this.deps.store.close().catch(() => undefined);
   }
 

@@ -9,6 +9,25 @@ export interface LinkConditions {
   lossRate: number;
 }
 
+/** A message as an interceptor sees it: a request, or the response to one (`body` is the response). */
+export interface InterceptedMessage {
+  from: number;
+  to: number;
+  kind: string;
+  direction: 'request' | 'response';
+  body: unknown;
+  /** For a response: the request it answers. */
+  request?: unknown;
+}
+
+/**
+ * What to do with a message: deliver it (normally, or after an extra delay), drop it, or — for a
+ * response — replace its body. Tests use this to stage exact fault scenarios.
+ */
+export type InterceptDecision = 'deliver' | 'drop' | { delayMs: number } | { replaceWith: unknown };
+
+export type Interceptor = (message: InterceptedMessage) => InterceptDecision;
+
 const PERFECT: LinkConditions = { minDelayMs: 0, maxDelayMs: 0, lossRate: 0 };
 
 /**
@@ -25,6 +44,8 @@ export class InMemoryNetwork {
   private readonly cut = new Set<string>();
   private readonly links = new Map<string, Partial<LinkConditions>>();
   private defaults: LinkConditions;
+  /** Consulted for every transport message (not for raw `deliver` calls); null = deliver all. */
+  interceptor: Interceptor | null = null;
   /** Messages handed to `deliver` and those dropped (loss or cut), for reports. */
   readonly stats = { sent: 0, dropped: 0 };
 

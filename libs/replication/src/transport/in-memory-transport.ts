@@ -1,4 +1,4 @@
-import type { InMemoryNetwork } from './in-memory-network';
+import type { InMemoryNetwork, InterceptedMessage } from './in-memory-network';
 import type { RpcKind, RpcMap, RpcRequest } from './messages';
 import { TransportError, type PeerAddress, type RpcHandler, type Transport } from './transport.port';
 
@@ -39,13 +39,13 @@ export class InMemoryTransport implements Transport {
       const timer = this.network.clock.schedule(timeoutMs, () => fail(new TransportError('TIMEOUT', `${kind} to node ${to.nodeId} timed out`)));
       this.inFlight.add(fail);
       const request = { kind, body } as RpcRequest;
-      this.network.deliver(this.nodeId, to.nodeId, () => {
+      this.intercepted({ from: this.nodeId, to: to.nodeId, kind, direction: 'request', body }, () => {
         const target = this.network.endpoint(to.nodeId);
         if (!target) return; // nobody listening: the request is lost, the sender times out
         target.receive(this.nodeId, request).then(
           (response) =>
-            this.network.deliver(to.nodeId, this.nodeId, () => {
-              if (!this.closed) settle(() => resolve(response as RpcMap[K]['response']));
+            this.intercepted({ from: to.nodeId, to: this.nodeId, kind, direction: 'response', body: response, request: body }, (replaced) => {
+              if (!this.closed) settle(() => resolve((replaced ?? response) as RpcMap[K]['response']));
             }),
           (error: unknown) =>
             this.network.deliver(to.nodeId, this.nodeId, () => {
@@ -60,6 +60,18 @@ export class InMemoryTransport implements Transport {
     this.closed = true;
     this.handler = undefined;
     for (const fail of [...this.inFlight]) fail(new TransportError('CLOSED'));
+  }
+
+  /** Applies the network's interceptor, then the link conditions. */
+  private intercepted(message: InterceptedMessage, arrive: (replacement?: unknown) => void): void {
+    const decision = this.network.interceptor?.(message) ?? 'deliver';
+    if (decision === 'drop') return;
+    if (decision === 'deliver') return this.network.deliver(message.from, message.to, () => arrive());
+    if ('delayMs' in decision) {
+      this.network.clock.schedule(decision.delayMs, () => this.network.deliver(message.from, message.to, () => arrive()));
+      return;
+    }
+    this.network.deliver(message.from, message.to, () => arrive(decision.replaceWith));
   }
 
   private receive(from: number, request: RpcRequest): Promise<RpcMap[RpcKind]['response']> {

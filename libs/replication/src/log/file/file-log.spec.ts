@@ -215,6 +215,18 @@ describe('FileLog', () => {
     expect(log.dirtyRatio(ALL)).toBe(0);
   });
 
+  it('turns an I/O error into KAFKA_STORAGE_ERROR for flushes and later appends, without crashing', async () => {
+    const log = await openLog();
+    log.appendAsLeader([rec('a', '1')], 0);
+    await log.flush();
+    // The file disappears from under the log (a disk going away): the next write fails.
+    await (log as unknown as { segments: Array<{ handle: { close(): Promise<void> } }> }).segments[0].handle.close();
+    log.appendAsLeader([rec('b', '1')], 0);
+    await expect(log.flush()).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR });
+    expect(() => log.appendAsLeader([rec('c', '1')], 0)).toThrow(expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }));
+    expect(log.flushedOffset).toBe(1);
+  });
+
   it('refuses appends after close with KAFKA_STORAGE_ERROR', async () => {
     const log = await openLog();
     await log.close();

@@ -371,9 +371,11 @@ export class FileLog implements CleanableLog {
     if (this.closed) throw KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} is closed`);
   }
 
-  private fail(error: unknown): void {
+  /** The first I/O error fails the log for good: appends throw and flushes reject with this. */
+  private fail(error: unknown): KafkaError {
     const message = error instanceof Error ? error.message : String(error);
     this.failure = KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} failed: ${message}`);
+    return this.failure;
   }
 }
 

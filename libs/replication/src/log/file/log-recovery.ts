@@ -1,4 +1,5 @@
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { readValidHeader, BATCH_HEADER_BYTES } from '../batch-codec';
 import { Segment } from './segment';
 import { fsyncDirectory, inDir, parsePartitionFile, segmentFileName, type PartitionFile } from './segment-files';
@@ -40,7 +41,8 @@ export interface RecoveryReport {
  * drops every segment after a damaged one so the log stays a gap-free prefix of what was written.
  */
 export async function recoverSegments(dir: string): Promise<{ segments: Segment[]; report: RecoveryReport }> {
-  await mkdir(dir, { recursive: true });
+  // A new partition directory is itself an entry in DATA_DIR: make it durable too.
+  if ((await mkdir(dir, { recursive: true })) !== undefined) await fsyncDirectory(dirname(dir));
   const report: RecoveryReport = {
     directory: dir, clean: true, segments: 0, batches: 0, logStartOffset: 0, logEndOffset: 0,
     truncatedTails: [], removedFiles: [], completedSwaps: [],

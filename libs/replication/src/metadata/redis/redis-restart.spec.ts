@@ -1,0 +1,201 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import type { MetadataChangeListener } from '../metadata-store.port';
+import type { PartitionState } from '../partition-state';
+import { partitionState } from '../testing/metadata-store-contract';
+import { MetadataStoreUnavailableError } from './metadata-store-unavailable-error';
+import { RedisMetadataStore, type RedisMetadataStoreOptions } from './redis-metadata-store';
+
+jest.setTimeout(60_000);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, limitMs = 15_000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch {
+      // Not yet: Redis still down or the store still reconnecting.
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A redis-server of the test's own, so that it can be killed and restarted without disturbing anyone. */
+class OwnRedis {
+  private child: ChildProcess | null = null;
+  readonly dir = mkdtempSync(join(tmpdir(), 'cohort-redis-'));
+
+  constructor(
+    readonly port: number,
+    private readonly persistent: boolean,
+  ) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const persistence = this.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir, ...persistence], {
+      stdio: 'ignore',
+    });
+    const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    try {
+      await until('redis-server to answer', async () => {
+        if (probe.status !== 'ready') await probe.connect().catch(() => probe.disconnect());
+        return (await probe.ping()) === 'PONG';
+      });
+    } finally {
+      probe.disconnect();
+    }
+  }
+
+  /** SIGKILL (crash) or SIGTERM (clean shutdown, persisting the AOF). */
+  async stop(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop('SIGKILL');
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+class Hints implements MetadataChangeListener {
+  readonly events: string[] = [];
+  onNodesChanged(): void {
+    this.events.push('nodes');
+  }
+  onControllerChanged(): void {
+    this.events.push('controller');
+  }
+  onPartitionChanged(s: PartitionState): void {
+    this.events.push(`partition ${s.partition}@${s.partitionEpoch}`);
+  }
+}
+
+function storeOptions(redis: OwnRedis, events: Record<string, unknown[]>, over: Partial<RedisMetadataStoreOptions> = {}): RedisMetadataStoreOptions {
+  const record = (name: string) => (...args: unknown[]) => void (events[name] ??= []).push(args);
+  return {
+    url: redis.url,
+    clusterId: 'restart',
+    recoveryWindowMs: 1_000,
+    commandTimeoutMs: 1_000,
+    maxReconnectDelayMs: 200,
+    events: { onDisconnected: record('disconnected'), onReconnected: record('reconnected'), onRestored: record('restored') },
+    ...over,
+  };
+}
+
+describe('RedisMetadataStore across a restart of Redis', () => {
+  let redis: OwnRedis;
+  const stores: RedisMetadataStore[] = [];
+
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    await redis.dispose();
+  });
+
+  it('fails fast with a clear error while Redis is down, reconnects, and restores the metadata the nodes had seen', async () => {
+    redis = new OwnRedis(await freePort(), false);
+    await redis.start();
+    const eventsA: Record<string, unknown[]> = {};
+    const eventsB: Record<string, unknown[]> = {};
+    const a = await RedisMetadataStore.connect(storeOptions(redis, eventsA));
+    const b = await RedisMetadataStore.connect(storeOptions(redis, eventsB));
+    stores.push(a, b);
+
+    // A brand-new cluster opens the recovery window too: no controller before it closes.
+    expect(await a.acquireControllerLease(1, 10_000)).toBeNull();
+    const lease = await until('the first controller lease', () => a.acquireControllerLease(1, 10_000));
+    const reg1 = await a.registerNode(1, 'tcp://127.0.0.1:1', -1, 10_000);
+    const reg2 = await b.registerNode(2, 'tcp://127.0.0.1:2', -1, 10_000);
+    await a.createPartitions([partitionState(0), partitionState(1)], lease.controllerEpoch);
+    const p0 = partitionState(0, { leader: 2, leaderEpoch: 1, partitionEpoch: 1 });
+    expect((await a.compareAndSetPartition(0, p0, lease.controllerEpoch)).ok).toBe(true);
+    const hints = new Hints();
+    b.watch(hints);
+
+    await redis.stop('SIGKILL');
+    const started = Date.now();
+    await expect(a.listPartitions()).rejects.toBeInstanceOf(MetadataStoreUnavailableError);
+    await expect(b.renewNode(2, reg2.nodeEpoch, 10_000)).rejects.toThrow(`Redis at ${redis.url}`);
+    expect(Date.now() - started).toBeLessThan(5_000); // rejected, not queued until Redis returns
+    await until('the outage to be reported', async () => eventsA.disconnected?.length === 1);
+
+    await redis.start(); // empty: no persistence
+    await until('both stores to reconnect', async () => eventsA.reconnected?.length && eventsB.reconnected?.length);
+
+    // The partition states are back, put back by the stores from what they had seen.
+    expect(await b.listPartitions()).toEqual([p0, partitionState(1)]);
+    expect([...(eventsA.restored ?? []), ...(eventsB.restored ?? [])].some(([mode]) => mode === 'initialized')).toBe(true);
+    // Registrations are not: the nodes are fenced and register again, with larger epochs than before.
+    expect(await a.renewNode(1, reg1.nodeEpoch, 10_000)).toBe(false);
+    const again = await a.registerNode(1, 'tcp://127.0.0.1:1', reg1.nodeEpoch, 10_000);
+    expect(again.nodeEpoch).toBeGreaterThan(Math.max(reg1.nodeEpoch, reg2.nodeEpoch));
+    // The lease is gone too; a new controller is elected once the window closes, with a larger epoch.
+    expect(await a.getControllerLease()).toBeNull();
+    const next = await until('a controller after the restart', () => b.acquireControllerLease(2, 10_000));
+    expect(next.controllerEpoch).toBeGreaterThan(lease.controllerEpoch);
+    expect((await a.compareAndSetPartition(1, partitionState(1, { partitionEpoch: 1 }), lease.controllerEpoch)).ok).toBe(false);
+
+    // The watcher was told to re-read (hints during the outage are lost), and hints flow again.
+    await until('the resync hints', async () => hints.events.includes('nodes') && hints.events.includes('partition 0@1'));
+    const p1 = partitionState(1, { leader: 3, leaderEpoch: 1, partitionEpoch: 1 });
+    expect((await b.compareAndSetPartition(0, p1, next.controllerEpoch)).ok).toBe(true);
+    await until('a hint after the restart', async () => hints.events.includes('partition 1@1'));
+  });
+
+  it('finds a Redis that persisted its data as it was, without restoring anything', async () => {
+    redis = new OwnRedis(await freePort(), true);
+    await redis.start();
+    const events: Record<string, unknown[]> = {};
+    const a = await RedisMetadataStore.connect(storeOptions(redis, events, { recoveryWindowMs: 0 }));
+    stores.push(a);
+    const reg = await a.registerNode(1, 'tcp://127.0.0.1:1', -1, 30_000);
+    const lease = (await a.acquireControllerLease(1, 30_000))!;
+    await a.createPartitions([partitionState(0)], lease.controllerEpoch);
+    const restoredBefore = events.restored?.length ?? 0;
+
+    await redis.stop('SIGTERM');
+    await redis.start();
+    await until('the store to reconnect', async () => events.reconnected?.length);
+
+    expect(await a.renewNode(1, reg.nodeEpoch, 30_000)).toBe(true);
+    expect(await a.getControllerLease()).toEqual(lease);
+    expect(await a.listPartitions()).toEqual([partitionState(0)]);
+    expect(events.restored?.length ?? 0).toBe(restoredBefore);
+  });
+
+  it('reports an unreachable Redis at start instead of waiting forever', async () => {
+    redis = new OwnRedis(await freePort(), false); // never started
+    const connecting = RedisMetadataStore.connect({ url: redis.url, clusterId: 'nobody', connectTimeoutMs: 500 });
+    await expect(connecting).rejects.toBeInstanceOf(MetadataStoreUnavailableError);
+    await expect(connecting).rejects.toThrow(`Redis at ${redis.url}`);
+  });
+});

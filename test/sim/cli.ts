@@ -1,0 +1,71 @@
+import type { BrokenRule } from '@cohort/replication';
+import { runRandomSeed } from './random-run';
+
+/**
+ * `npm run sim -- --seeds N [--first-seed S]` runs N random fault schedules; `--seed S` replays one
+ * exactly (same shape, same faults, same trace). `--break <rule>` deliberately breaks a replication
+ * rule to show the simulator catches it (hw-formula, truncate-to-hw, isr-expand-without-epoch-start).
+ * Exits non-zero on the first violation, printing the seed and the trace.
+ */
+function parseArgs(argv: string[]): { seeds: number; first: number; single?: number; brokenRule?: BrokenRule; faultPhaseMs?: number; verbose: boolean } {
+  const args = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) continue;
+    const next = argv[i + 1];
+    if (next !== undefined && !next.startsWith('--')) {
+      args.set(a.slice(2), next);
+      i++;
+    } else args.set(a.slice(2), 'true');
+  }
+  const int = (name: string, fallback: number) => {
+    const v = args.get(name);
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer, got ${v}`);
+    return n;
+  };
+  const brokenRule = args.get('break') as BrokenRule | undefined;
+  if (brokenRule && !['hw-formula', 'truncate-to-hw', 'isr-expand-without-epoch-start'].includes(brokenRule)) {
+    throw new Error(`--break must be hw-formula, truncate-to-hw or isr-expand-without-epoch-start`);
+  }
+  return {
+    seeds: int('seeds', 100),
+    first: int('first-seed', 1),
+    single: args.has('seed') ? int('seed', 0) : undefined,
+    brokenRule,
+    faultPhaseMs: args.has('duration') ? int('duration', 20_000) : undefined,
+    verbose: args.has('verbose'),
+  };
+}
+
+async function main(): Promise<void> {
+  const opts = parseArgs(process.argv.slice(2));
+  const seeds = opts.single !== undefined ? [opts.single] : Array.from({ length: opts.seeds }, (_, i) => opts.first + i);
+  const started = Date.now();
+  let steps = 0;
+  for (const seed of seeds) {
+    const result = await runRandomSeed(seed, { brokenRule: opts.brokenRule, faultPhaseMs: opts.faultPhaseMs });
+    steps += result.steps;
+    if (!result.ok) {
+      console.error(`\nseed ${seed} FAILED (${result.summary})`);
+      console.error(result.violations.join('\n'));
+      console.error(`\n--- trace (last lines) ---\n${result.trace}`);
+      console.error(`\nreplay: npm run sim -- --seed ${seed}${opts.brokenRule ? ` --break ${opts.brokenRule}` : ''}`);
+      process.exitCode = 1;
+      return;
+    }
+    if (opts.verbose || opts.single !== undefined) {
+      console.log(`seed ${seed} ok: ${result.summary} steps=${result.steps} outcomes=${JSON.stringify(result.outcomes)}`);
+      if (opts.verbose) console.log(result.trace);
+    } else if (seed % 50 === 0) {
+      console.log(`... seed ${seed} ok (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    }
+  }
+  console.log(`${seeds.length} seeds from ${seeds[0]} passed; ${steps} simulated steps in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 2;
+});

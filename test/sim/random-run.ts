@@ -1,0 +1,154 @@
+import { SeededRandom, type BrokenRule, type ReplicationConfig } from '@cohort/replication';
+import { InvariantChecker } from './invariant-checker';
+import { SimCluster } from './sim-cluster';
+import { STORE_NODE_ID } from './sim-store-link';
+import { Workload, type OutcomeCounts } from './workload';
+
+export interface RandomRunOptions {
+  brokenRule?: BrokenRule;
+  /** Virtual time under faults, before healing. */
+  faultPhaseMs?: number;
+}
+
+export interface RandomRunResult {
+  seed: number;
+  ok: boolean;
+  violations: string[];
+  trace: string;
+  summary: string;
+  steps: number;
+  outcomes: OutcomeCounts;
+}
+
+/** One seed: a random cluster shape, a random fault schedule under load, invariants after every step. */
+export async function runRandomSeed(seed: number, options: RandomRunOptions = {}): Promise<RandomRunResult> {
+  const rng = new SeededRandom(seed ^ 0x5bd1e995);
+  const nodes = 3 + rng.int(3);
+  const config: Partial<ReplicationConfig> = {
+    numPartitions: 2 + rng.int(3),
+    minInsyncReplicas: rng.next() < 0.8 ? 2 : 1,
+    eligibleLeaderReplicasEnable: rng.next() < 0.7,
+    logFlushPolicy: rng.next() < 0.5 ? 'always' : 'replicated',
+  };
+  const slowNet = rng.next() < 0.3;
+  const sim = new SimCluster({
+    seed,
+    nodes,
+    config,
+    network: slowNet ? { minDelayMs: 1, maxDelayMs: 40 } : { minDelayMs: 0, maxDelayMs: 3 },
+    brokenRule: options.brokenRule,
+  });
+  const checker = new InvariantChecker(sim);
+  sim.afterEachStep = () => checker.check();
+  const shape = `nodes=${nodes} partitions=${sim.config.numPartitions} minIsr=${sim.config.minInsyncReplicas} elr=${sim.config.eligibleLeaderReplicasEnable} flush=${sim.config.logFlushPolicy} net=${slowNet ? 'slow' : 'fast'}`;
+  sim.trace.add(sim.clock.now(), `sim: seed ${seed} ${shape}`);
+
+  await sim.start();
+  const workload = new Workload(sim, checker, rng, `s${seed}`);
+  workload.start(5, 40);
+  const faults = new FaultSchedule(sim, rng);
+  const faultPhase = options.faultPhaseMs ?? 20_000;
+  const end = sim.clock.now() + faultPhase;
+  while (sim.clock.now() < end && checker.ok) {
+    await sim.run(200 + rng.int(1_500));
+    faults.step();
+  }
+  workload.stop();
+  faults.healAll();
+  for (const id of sim.nodeIds) if (!sim.isUp(id)) sim.startNode(id);
+  const settled = await sim.runUntil(() => sim.fullyReplicated() || !checker.ok, 60_000);
+  if (!settled && checker.ok) checker.violations.push(`[liveness] cluster did not fully recover within 60 s after healing`);
+  await sim.run(1_000);
+  checker.final();
+  return {
+    seed,
+    ok: checker.ok,
+    violations: checker.violations,
+    trace: sim.trace.dump(),
+    summary: `${shape} acked=${checker.acked.length} faults=${faults.count}`,
+    steps: sim.clock.steps,
+    outcomes: workload.outcomes,
+  };
+}
+
+/**
+ * Picks faults within the model the guarantees are stated for: at most a minority of nodes crashed or
+ * cut off at once, and a power cut (losing unflushed writes) under LOG_FLUSH_POLICY=replicated only
+ * while every other replica is in sync — "the loss of any minority of nodes".
+ */
+class FaultSchedule {
+  count = 0;
+  private readonly impaired = new Set<number>();
+
+  constructor(
+    private readonly sim: SimCluster,
+    private readonly rng: SeededRandom,
+  ) {}
+
+  private get minority(): number {
+    return Math.floor((this.sim.nodeIds.length - 1) / 2);
+  }
+
+  step(): void {
+    const r = this.rng.next();
+    const pick = <T>(list: T[]): T | undefined => (list.length ? list[this.rng.int(list.length)] : undefined);
+    const upHealthy = this.sim.nodeIds.filter((id) => this.sim.isUp(id) && !this.impaired.has(id));
+    const canImpair = this.impaired.size + this.sim.nodeIds.filter((id) => !this.sim.isUp(id) && !this.impaired.has(id)).length < this.minority;
+    const down = this.sim.nodeIds.filter((id) => !this.sim.isUp(id));
+    this.count++;
+    if (r < 0.2 && canImpair) {
+      const id = pick(upHealthy);
+      if (id !== undefined) this.sim.crash(id, { powerLoss: this.powerCutAllowed() && this.rng.next() < 0.5, keepUnflushedBatches: this.rng.int(2) });
+    } else if (r < 0.4 && down.length > 0) {
+      const id = pick(down)!;
+      this.impaired.delete(id);
+      this.sim.startNode(id);
+    } else if (r < 0.5 && canImpair) {
+      const id = pick(upHealthy);
+      if (id !== undefined) {
+        this.impaired.add(id);
+        this.sim.isolate(id);
+      }
+    } else if (r < 0.58 && canImpair) {
+      // Cut one node off the metadata store only: it must fence itself; a controller there fails over.
+      const controller = this.sim.upNodes().find((n) => n.isController)?.id;
+      const id = this.rng.next() < 0.5 && controller !== undefined && upHealthy.includes(controller) ? controller : pick(upHealthy);
+      if (id !== undefined) {
+        this.impaired.add(id);
+        this.sim.network.partition([id], [STORE_NODE_ID]);
+        this.sim.trace.add(this.sim.clock.now(), `sim: cut node ${id} off the metadata store`);
+      }
+    } else if (r < 0.68) {
+      const from = pick(this.sim.nodeIds)!;
+      const to = pick(this.sim.nodeIds.filter((x) => x !== from))!;
+      this.sim.network.setLink(from, to, { minDelayMs: 100, maxDelayMs: 900 });
+      this.sim.trace.add(this.sim.clock.now(), `sim: slow link ${from} → ${to}`);
+    } else if (r < 0.73) {
+      this.sim.network.setDefaults({ lossRate: 0.05 });
+      this.sim.trace.add(this.sim.clock.now(), `sim: 5% message loss`);
+    } else if (r < 0.78 && canImpair && upHealthy.length > 1) {
+      const id = pick(upHealthy)!;
+      void this.sim.controlledShutdown(id, 5_000);
+    } else if (r < 0.9) {
+      this.healNetwork();
+    }
+  }
+
+  /** Under `replicated`, a power cut is in the model only while everything else is in sync. */
+  private powerCutAllowed(): boolean {
+    if (this.sim.config.logFlushPolicy === 'always') return true;
+    if (this.impaired.size > 0 || this.sim.upNodes().length !== this.sim.nodeIds.length) return false;
+    return [...this.sim.statesNow().values()].every((s) => s.isr.length === s.replicas.length);
+  }
+
+  private healNetwork(): void {
+    this.sim.heal();
+    this.impaired.clear();
+    this.sim.network.setDefaults({ lossRate: 0 });
+    for (const a of this.sim.nodeIds) for (const b of this.sim.nodeIds) this.sim.network.setLink(a, b, null);
+  }
+
+  healAll(): void {
+    this.healNetwork();
+  }
+}

@@ -1,0 +1,125 @@
+import type { Clock, TimerHandle } from '@cohort/replication';
+
+interface Event {
+  at: number;
+  seq: number;
+  fn: () => void;
+  cancelled: boolean;
+}
+
+/** Lets every pending promise continuation run (microtasks drain before the check phase). */
+export function drainMicrotasks(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * The simulator's clock: virtual time and a queue of events ordered by (time, scheduling order). After
+ * each event the promise continuations it caused are drained before the next event runs, so async
+ * code (transport replies, store calls, flushes) interleaves exactly the same way on every run of a
+ * seed. Nothing runs between `run` calls.
+ */
+export class SimScheduler implements Clock {
+  private current: number;
+  private seq = 0;
+  private heap: Event[] = [];
+  /** Events executed so far (for reports and step limits). */
+  steps = 0;
+
+  constructor(start = 1_700_000_000_000) {
+    this.current = start;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  schedule(delayMs: number, fn: () => void): TimerHandle {
+    const e: Event = { at: this.current + Math.max(0, delayMs), seq: this.seq++, fn, cancelled: false };
+    this.push(e);
+    return { cancel: () => void (e.cancelled = true) };
+  }
+
+  /**
+   * Runs events up to `now + ms` (then sets the time there). `afterEach` runs after every event and its
+   * continuations — the simulator checks invariants there.
+   */
+  async run(ms: number, afterEach?: () => void): Promise<void> {
+    const target = this.current + ms;
+    await drainMicrotasks();
+    for (;;) {
+      const e = this.peek();
+      if (!e || e.at > target) break;
+      this.pop();
+      if (e.cancelled) continue;
+      this.current = e.at;
+      this.steps++;
+      e.fn();
+      await drainMicrotasks();
+      afterEach?.();
+    }
+    this.current = target;
+  }
+
+  /** Runs until `predicate` holds (checked after every event) or `maxMs` of virtual time pass. */
+  async runUntil(predicate: () => boolean, maxMs: number, afterEach?: () => void): Promise<boolean> {
+    const deadline = this.current + maxMs;
+    await drainMicrotasks();
+    if (predicate()) return true;
+    for (;;) {
+      const e = this.peek();
+      if (!e || e.at > deadline) {
+        this.current = deadline;
+        return predicate();
+      }
+      this.pop();
+      if (e.cancelled) continue;
+      this.current = e.at;
+      this.steps++;
+      e.fn();
+      await drainMicrotasks();
+      afterEach?.();
+      if (predicate()) return true;
+    }
+  }
+
+  private less(a: Event, b: Event): boolean {
+    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+  }
+
+  private peek(): Event | undefined {
+    return this.heap[0];
+  }
+
+  private push(e: Event): void {
+    const h = this.heap;
+    h.push(e);
+    let i = h.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(h[i], h[parent])) break;
+      [h[i], h[parent]] = [h[parent], h[i]];
+      i = parent;
+    }
+  }
+
+  private pop(): Event | undefined {
+    const h = this.heap;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length > 0 && last) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && this.less(h[l], h[m])) m = l;
+        if (r < h.length && this.less(h[r], h[m])) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m], h[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
