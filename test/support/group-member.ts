@@ -30,6 +30,8 @@ export class GroupMember {
   assignedGeneration = -1;
   readonly pushes: P.RebalanceInProgressPush[] = [];
   private needsRejoin = true;
+  /** Highest generation a RebalanceInProgress push has announced the end of. */
+  private pushedGeneration = -1;
   private running = false;
   private loop: Promise<void> = Promise.resolve();
   private wake: (() => void) | null = null;
@@ -41,7 +43,7 @@ export class GroupMember {
   ) {
     socket.on('RebalanceInProgress', (push: P.RebalanceInProgressPush) => {
       this.pushes.push(push);
-      this.needsRejoin = true;
+      this.pushedGeneration = Math.max(this.pushedGeneration, push.generationId);
       this.wake?.();
     });
   }
@@ -140,7 +142,9 @@ export class GroupMember {
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        if (this.needsRejoin) {
+        // A push names the generation that is ending; one about a generation this member has already
+        // left behind (it rejoined for another reason meanwhile) needs nothing more.
+        if (this.needsRejoin || this.pushedGeneration >= this.generationId) {
           this.needsRejoin = false;
           const joined = await this.join();
           if (joined.errorCode !== 0) this.afterError(joined.errorCode);
@@ -155,7 +159,7 @@ export class GroupMember {
       } catch {
         if (!this.socket.connected) return; // the test closed it
       }
-      if (!this.needsRejoin) await this.pause(this.options.heartbeatIntervalMs ?? 100);
+      if (!this.needsRejoin && this.pushedGeneration < this.generationId) await this.pause(this.options.heartbeatIntervalMs ?? 100);
     }
   }
 

@@ -1,8 +1,22 @@
-import type { Clock, PartitionStore } from '@cohort/replication';
+import { Logger } from '@nestjs/common';
+import { type Clock, LocalPartitionStore } from '@cohort/replication';
 import type { CohortConfig } from '../../config/cohort-config';
 
-/** The embedded PartitionStore over segment files in DATA_DIR (libs/replication LocalPartitionStore). */
-export async function openLocalStore(_config: CohortConfig, _clock: Clock): Promise<PartitionStore & { close(): Promise<void> }> {
-  // Interim: libs/replication has not exported LocalPartitionStore yet; wired as soon as it lands.
-  throw new Error('the embedded log (LocalPartitionStore) is not available in this build yet');
+/**
+ * The embedded PartitionStore over segment files in DATA_DIR. Opening recovers every partition's log
+ * (a torn tail is truncated at the last whole batch) and makes this node leader of all of them in a
+ * new leader epoch. Recoveries that dropped bytes are logged, since they mean the previous run crashed.
+ */
+export function openLocalStore(config: CohortConfig, clock: Clock): Promise<LocalPartitionStore> {
+  const logger = new Logger('LocalPartitionStore');
+  return LocalPartitionStore.open({
+    dataDir: config.dataDir,
+    clock,
+    numPartitions: config.offsetsTopicNumPartitions,
+    flushPolicy: config.logFlushPolicy,
+    onRecovery: (partition, report) => {
+      if (!report.clean) logger.warn(`__consumer_offsets-${partition} recovered after an unclean stop: ${JSON.stringify(report)}`);
+    },
+    onError: (error, context) => logger.error(`${context}: ${error instanceof Error ? error.message : String(error)}`),
+  });
 }
