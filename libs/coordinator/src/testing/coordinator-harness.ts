@@ -63,6 +63,8 @@ export class CoordinatorHarness {
   readonly assignors: StaticAssignorLookup;
   coordinator: GroupCoordinator;
   private connectionSeq = 0;
+  /** The connection each member last used, so follow-up requests come from the same socket. */
+  private readonly memberContexts = new Map<string, RequestContext>();
 
   constructor(private readonly options: HarnessOptions = {}) {
     this.config = coordinatorConfig({ ...TEST_CONFIG, ...options.config });
@@ -135,21 +137,29 @@ export class CoordinatorHarness {
   async joinNew(groupId: string, overrides: Partial<P.JoinGroupRequest> = {}, context = this.context()): Promise<{ memberId: string; join: Tracked<P.JoinGroupResponse> }> {
     const first = await this.coordinator.joinGroup(this.joinRequest(groupId, overrides), context);
     if (first.errorCode !== ErrorCode.MEMBER_ID_REQUIRED) throw new Error(`expected MEMBER_ID_REQUIRED, got ${JSON.stringify(first)}`);
+    this.memberContexts.set(first.memberId, context);
     const join = track(this.coordinator.joinGroup(this.joinRequest(groupId, { ...overrides, memberId: first.memberId }), context));
     await this.settle();
     return { memberId: first.memberId, join };
   }
 
-  join(groupId: string, memberId: string, overrides: Partial<P.JoinGroupRequest> = {}, context = this.context()): Tracked<P.JoinGroupResponse> {
-    return track(this.coordinator.joinGroup(this.joinRequest(groupId, { ...overrides, memberId }), context));
+  join(groupId: string, memberId: string, overrides: Partial<P.JoinGroupRequest> = {}, context = this.contextOf(memberId)): Tracked<P.JoinGroupResponse> {
+    const tracked = track(this.coordinator.joinGroup(this.joinRequest(groupId, { ...overrides, memberId }), context));
+    void tracked.promise.then((r) => void (r.memberId && !this.memberContexts.has(r.memberId) && this.memberContexts.set(r.memberId, context)));
+    return tracked;
+  }
+
+  /** The connection `memberId` last used (a new one for a member not seen yet). */
+  contextOf(memberId: string): RequestContext {
+    return this.memberContexts.get(memberId) ?? this.context();
   }
 
   sync(groupId: string, memberId: string, generationId: number, assignments: P.SyncGroupAssignment[] = [], overrides: Partial<P.SyncGroupRequest> = {}): Tracked<P.SyncGroupResponse> {
-    return track(this.coordinator.syncGroup({ groupId, memberId, generationId, assignments, ...overrides }, this.context()));
+    return track(this.coordinator.syncGroup({ groupId, memberId, generationId, assignments, ...overrides }, this.contextOf(memberId)));
   }
 
   heartbeat(groupId: string, memberId: string, generationId: number, groupInstanceId?: string): Promise<P.HeartbeatResponse> {
-    return this.coordinator.heartbeat({ groupId, memberId, generationId, groupInstanceId }, this.context());
+    return this.coordinator.heartbeat({ groupId, memberId, generationId, groupInstanceId }, this.contextOf(memberId));
   }
 
   commit(groupId: string, generationId: number, memberId: string, offsets: Record<string, Record<number, number>>, metadata?: string): Tracked<P.OffsetCommitResponse> {
@@ -157,7 +167,7 @@ export class CoordinatorHarness {
       name,
       partitions: Object.entries(partitions).map(([p, offset]) => ({ partitionIndex: Number(p), committedOffset: offset, committedMetadata: metadata })),
     }));
-    return track(this.coordinator.offsetCommit({ groupId, generationId, memberId, topics }, this.context()));
+    return track(this.coordinator.offsetCommit({ groupId, generationId, memberId, topics }, this.contextOf(memberId)));
   }
 
   async fetch(groupId: string, topics: P.OffsetFetchTopic[] | null = null, requireStable = false): Promise<P.OffsetFetchResponse> {
