@@ -9,6 +9,8 @@ import type { CoordinatorMetrics } from '../ports/coordinator-metrics.port';
 import type { ServerAssignor } from '../ports/server-assignor.port';
 import { StaticAssignorLookup } from '../ports/server-assignor.port';
 import { InMemoryTopicRegistry } from '../topics/in-memory-topic-registry';
+import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { ShardRegistry } from '../shard/shard-registry';
 import { FakePartitionStore } from './fake-partition-store';
 import { RecordingPushSink } from './recording-push-sink';
 
@@ -98,6 +100,13 @@ export class CoordinatorHarness {
     this.coordinator = this.newCoordinator();
     this.coordinator.start();
     await this.settle();
+  }
+
+  /** The shard serving `groupId` (white-box tests reach into states the API cannot produce on demand). */
+  shardOf(groupId: string): CoordinatorShard {
+    const shard = (this.coordinator as unknown as { shards: ShardRegistry }).shards.get(this.partitionOf(groupId));
+    if (!shard) throw new Error(`no shard for ${groupId}`);
+    return shard;
   }
 
   partitionOf(groupId: string): number {
