@@ -64,20 +64,15 @@ export class BatchIndex {
 
   private grow(): void {
     const cap = this.first.length * 2;
-    const f = new Float64Array(cap);
-    f.set(this.first);
-    this.first = f;
-    const l = new Float64Array(cap);
-    l.set(this.last);
-    this.last = l;
-    const p = new Float64Array(cap);
-    p.set(this.pos);
-    this.pos = p;
-    const s = new Uint32Array(cap);
-    s.set(this.sizes);
-    this.sizes = s;
-    const e = new Int32Array(cap);
-    e.set(this.epochs);
-    this.epochs = e;
+    this.first = copyInto(new Float64Array(cap), this.first);
+    this.last = copyInto(new Float64Array(cap), this.last);
+    this.pos = copyInto(new Float64Array(cap), this.pos);
+    this.sizes = copyInto(new Uint32Array(cap), this.sizes);
+    this.epochs = copyInto(new Int32Array(cap), this.epochs);
   }
+}
+
+function copyInto<T extends Float64Array | Uint32Array | Int32Array>(target: T, source: T): T {
+  target.set(source);
+  return target;
 }
