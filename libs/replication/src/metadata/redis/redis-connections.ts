@@ -26,6 +26,9 @@ export function openRedis(settings: RedisConnectionSettings): Redis {
     commandTimeout: settings.commandTimeoutMs,
     connectTimeout: Math.max(1_000, settings.commandTimeoutMs),
     connectionName: settings.connectionName,
+    // ioredis arms this timer on every disconnect, even of a socket already closed; keep it short so a
+    // closed store does not hold the process open for the default 2 s.
+    disconnectTimeout: 200,
     retryStrategy: (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 10), settings.maxReconnectDelayMs),
   });
 }

@@ -43,7 +43,7 @@ export interface RedisMetadataStoreEvents {
   onDisconnected?(error: Error): void;
   /** The connection is back (and the metadata checked and, if it was lost, restored). */
   onReconnected?(): void;
-  /** A restore ran: `initialized` when it found the metadata missing, `merged` inside the window. */
+  /** A restore found the metadata missing (`initialized`) or, inside the window, put partition states back (`merged`). */
   onRestored?(mode: 'initialized' | 'merged', restoredPartitions: number): void;
   /** A background task (restore or watcher resync after a reconnect) failed; it is retried. */
   onBackgroundError?(error: Error): void;
@@ -268,7 +268,7 @@ export class RedisMetadataStore implements MetadataStore {
       throw this.describe(RESTORE_METADATA, error);
     }
     const [mode, restored] = outcome;
-    if (mode === 'initialized' || mode === 'merged') this.options.events?.onRestored?.(mode, Number(restored));
+    if (mode === 'initialized' || (mode === 'merged' && Number(restored) > 0)) this.options.events?.onRestored?.(mode, Number(restored));
   }
 
   private watchConnections(): void {

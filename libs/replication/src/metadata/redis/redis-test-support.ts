@@ -29,7 +29,7 @@ export class RedisStoreFixture {
 
   async dispose(): Promise<void> {
     await Promise.all(this.stores.splice(0).map((s) => s.close()));
-    const admin = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    const admin = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 1, disconnectTimeout: 100 });
     try {
       await admin.connect();
       for (const id of this.clusterIds) {
