@@ -35,3 +35,4 @@ export * from './log/log-cleaner';
 export * from './log/read-records';
 export * from './local/local-partition-store';
 export * from './local/embedded-leader-epoch';
+export * from './log/batch-codec';
