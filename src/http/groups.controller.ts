@@ -33,9 +33,7 @@ export class GroupsController {
   async delete(@Param('groupId') groupId: string): Promise<void> {
     const response = await this.node.coordinator.deleteGroups({ groupsNames: [groupId] });
     const errorCode = response.errorCode !== ErrorCode.NONE ? response.errorCode : (response.results[0]?.errorCode ?? ErrorCode.NONE);
-    if (errorCode !== ErrorCode.NONE) {
-      throw new KafkaError(errorCode as ErrorCodeValue, `cannot delete group '${groupId}': ${errorName(errorCode)}`);
-    }
+    if (errorCode !== ErrorCode.NONE) throw new KafkaError(errorCode as ErrorCodeValue, deleteRefusal(groupId, errorCode));
   }
 
   @Get(':groupId/rebalances')
@@ -46,5 +44,16 @@ export class GroupsController {
 
   private coordinatorOf(groupId: string): number | null {
     return this.node.cluster.leaderOf(this.node.coordinator.partitionFor(groupId))?.nodeId ?? null;
+  }
+}
+
+function deleteRefusal(groupId: string, errorCode: number): string {
+  switch (errorCode) {
+    case ErrorCode.GROUP_ID_NOT_FOUND:
+      return `group '${groupId}' does not exist`;
+    case ErrorCode.NON_EMPTY_GROUP:
+      return `group '${groupId}' still has members; only an Empty group can be deleted`;
+    default:
+      return `cannot delete group '${groupId}': ${errorName(errorCode)}`;
   }
 }
