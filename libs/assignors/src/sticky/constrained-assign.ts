@@ -1,0 +1,152 @@
+/**
+ * The sticky algorithm for identical subscriptions (AbstractStickyAssignor.ConstrainedAssignmentBuilder,
+ * KAFKA-9987 and later; reference §4.4). Every member ends with minQuota or maxQuota partitions, and
+ * exactly N mod M of them with maxQuota. Members keep owned partitions up to their quota (in
+ * (partition, topic) order, so a member giving some up keeps a mix of topics, KAFKA-16277), then the
+ * rest is dealt round-robin to members in member-id order. Partitions that change owner are recorded
+ * so the cooperative assignor can hold them back for one round.
+ */
+import { memberIdRanks } from '../common/member-order';
+import { topicOfPartitions, type GroupInput } from '../common/group-input';
+import type { OwnedPartitions } from './owned-partitions';
+import type { StickyRackInfo } from './sticky-rack-info';
+
+export interface StickyResult {
+  /** Partition id → member index; -1 for partitions no member takes. */
+  owner: Int32Array;
+  /** Partitions moving to a new owner (partition id → new owner); null on the general path, as in Kafka. */
+  transferring: Map<number, number> | null;
+}
+
+export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack: StickyRackInfo): StickyResult {
+  const { topics, members } = input;
+  const total = topics.total;
+  const memberCount = members.length;
+  const minQuota = Math.floor(total / memberCount);
+  const maxQuota = Math.ceil(total / memberCount);
+  const expectedOverMin = total % memberCount;
+  let overMin = 0;
+  const owner = new Int32Array(total).fill(-1);
+  const count = new Int32Array(memberCount);
+  const maybeRevoked = new Int32Array(total).fill(-1);
+  const transferring = new Map<number, number>();
+  let underMin: number[] = [];
+  let exactMin: number[] = [];
+
+  const topicOf = topicOfPartitions(topics);
+  const topicCount = topics.names.length;
+  const sortKey = (id: number): number => (id - topics.base[topicOf[id]]) * topicCount + topicOf[id];
+  const keep = (m: number, ids: number[], from: number, to: number): void => {
+    for (let i = from; i < to; i++) owner[ids[i]] = m;
+    count[m] += to - from;
+  };
+  const revoke = (m: number, ids: number[], from: number): void => {
+    for (let i = from; i < ids.length; i++) maybeRevoked[ids[i]] = m;
+  };
+
+  for (const m of prep.hashOrder) {
+    const own: number[] = [];
+    for (const id of prep.owned[m]) {
+      if (rack.racksMismatch(m, id)) maybeRevoked[id] = m;
+      else if (prep.multiplyClaimed[id] === 0) own.push(id);
+    }
+    if (own.length > 1) own.sort((a, b) => sortKey(a) - sortKey(b));
+    if (own.length < minQuota) {
+      keep(m, own, 0, own.length);
+      underMin.push(m);
+    } else if (own.length >= maxQuota && overMin < expectedOverMin) {
+      overMin++;
+      if (overMin === expectedOverMin) exactMin = [];
+      keep(m, own, 0, maxQuota);
+      revoke(m, own, maxQuota);
+    } else {
+      keep(m, own, 0, minQuota);
+      revoke(m, own, minQuota);
+      if (overMin < expectedOverMin) exactMin.push(m);
+    }
+  }
+
+  let unassigned: number[] = [];
+  for (let id = 0; id < total; id++) if (owner[id] < 0) unassigned.push(id);
+  const rank = memberIdRanks(members);
+  underMin.sort((a, b) => rank[a] - rank[b]);
+  exactMin.sort((a, b) => rank[a] - rank[b]);
+
+  const assignNew = (id: number, m: number): number => {
+    owner[id] = m;
+    count[m]++;
+    if ((maybeRevoked[id] >= 0 && maybeRevoked[id] !== m) || prep.multiplyClaimed[id] === 1) transferring.set(id, m);
+    return count[m];
+  };
+
+  if (rack.enabled) {
+    unassigned = rack.sortByRackConsumers(unassigned);
+    let next = 0;
+    const remaining: number[] = [];
+    for (const id of unassigned) {
+      let consumer = -1;
+      let index = rack.nextRackConsumer(id, underMin, next);
+      if (index >= 0) {
+        consumer = underMin[index];
+        const assigned = count[consumer] + 1;
+        if (assigned >= minQuota) {
+          underMin.splice(index, 1);
+          if (assigned < maxQuota && overMin < expectedOverMin) exactMin.push(consumer);
+        } else {
+          index++;
+        }
+        next = underMin.length === 0 ? 0 : index % underMin.length;
+      } else if (exactMin.length > 0) {
+        const first = rack.nextRackConsumer(id, exactMin, 0);
+        if (first >= 0) {
+          consumer = exactMin[first];
+          if (count[consumer] + 1 === maxQuota) {
+            exactMin.splice(first, 1);
+            overMin++;
+            if (overMin === expectedOverMin) exactMin = [];
+          }
+        }
+      }
+      if (consumer >= 0) assignNew(id, consumer);
+      else remaining.push(id);
+    }
+    unassigned = remaining;
+  }
+
+  // Round-robin over the members under minQuota (a Java LinkedList walked by an iterator that removes
+  // members as they reach minQuota and restarts at the end), then one more each from those at minQuota.
+  let round = underMin;
+  let position = 0;
+  let exactHead = 0;
+  const removed = new Uint8Array(memberCount);
+  let underMinLeft = underMin.length;
+  for (const id of unassigned) {
+    let consumer: number;
+    while (position < round.length && removed[round[position]] === 1) position++;
+    if (position < round.length) {
+      consumer = round[position++];
+    } else if (underMinLeft === 0 && exactHead >= exactMin.length) {
+      throw new Error('sticky assignor internal error: no more unfilled consumers to be assigned');
+    } else if (underMinLeft === 0) {
+      consumer = exactMin[exactHead++];
+    } else {
+      round = round.filter((m) => removed[m] === 0);
+      position = 0;
+      consumer = round[position++];
+    }
+    const assigned = assignNew(id, consumer);
+    if (assigned === minQuota) {
+      removed[consumer] = 1;
+      underMinLeft--;
+      exactMin.push(consumer);
+    } else if (assigned === maxQuota) {
+      overMin++;
+    }
+  }
+  underMin = round.filter((m) => removed[m] === 0);
+  if (underMin.length > 0) {
+    if (overMin !== expectedOverMin) throw new Error('sticky assignor internal error: fewer members than expected reached maxQuota');
+    for (const m of underMin) if (count[m] !== minQuota) throw new Error(`sticky assignor internal error: member ${members[m].memberId} is below minQuota`);
+  }
+  return { owner, transferring };
+}

@@ -1,0 +1,75 @@
+/**
+ * Step 1 of both sticky assignors (AbstractStickyAssignor.allSubscriptionsEqual, reference §4.2):
+ * decide between the constrained and the general algorithm, and settle which member may keep which
+ * previously owned partition when several claim it: the newer generation wins, equal generations
+ * mean nobody keeps it. Members are visited in the order Java's HashMap would visit them, because
+ * with three or more claimants the outcome depends on it.
+ */
+import { javaHashMapOrder } from '../common/java-order';
+import { partitionIdsOf, type GroupInput } from '../common/group-input';
+import { DEFAULT_GENERATION, fieldGeneration, type MemberData } from './member-data';
+
+export interface OwnedPartitions {
+  /** Every member subscribes to the same topics. */
+  readonly allSubscriptionsEqual: boolean;
+  /** Member indices in Java HashMap iteration order. */
+  readonly hashOrder: number[];
+  /** Per member: the previously owned partitions it may keep, in the order it listed them. */
+  readonly owned: number[][];
+  /** Partitions claimed by two members of the same generation. */
+  readonly multiplyClaimed: Uint8Array;
+  /** Per member: its member data, as the assignor reads it. */
+  readonly memberData: MemberData[];
+  readonly maxGeneration: number;
+}
+
+function sameTopics(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const topic of a) if (!b.has(topic)) return false;
+  return true;
+}
+
+export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: number) => MemberData): OwnedPartitions {
+  const { members, topics } = input;
+  const hashOrder = javaHashMapOrder(members.map((member) => member.memberId));
+  const claimant = new Int32Array(topics.total).fill(-1);
+  const keeper = new Int32Array(topics.total).fill(-1);
+  const multiplyClaimed = new Uint8Array(topics.total);
+  const claims: number[][] = members.map(() => []);
+  const memberData: MemberData[] = new Array(members.length);
+  let allSubscriptionsEqual = true;
+  let reference: ReadonlySet<string> | null = null;
+  let maxGeneration = DEFAULT_GENERATION;
+  for (const m of hashOrder) {
+    // Deviation (quirk Q1): Kafka takes the first non-empty subscription as the reference, so an
+    // empty subscription could be judged equal to a non-empty one; we compare every set exactly.
+    if (reference === null) reference = members[m].topicNameSet;
+    else if (allSubscriptionsEqual && !sameTopics(reference, members[m].topicNameSet)) allSubscriptionsEqual = false;
+    const data = readMemberData(m);
+    memberData[m] = data;
+    const generation = data.generation ?? DEFAULT_GENERATION;
+    if (generation > maxGeneration) maxGeneration = generation;
+    const ids = partitionIdsOf(data.partitions, topics);
+    claims[m] = ids;
+    for (const id of ids) {
+      const other = claimant[id];
+      if (other < 0) {
+        keeper[id] = m;
+        claimant[id] = m;
+        continue;
+      }
+      // Kafka compares with the other claimant's subscription generationId field, not its member data.
+      const otherGeneration = fieldGeneration(members[other].subscription);
+      if (generation === otherGeneration) {
+        multiplyClaimed[id] = 1;
+        if (keeper[id] === other) keeper[id] = -1;
+        claimant[id] = m;
+      } else if (generation > otherGeneration) {
+        keeper[id] = m;
+        claimant[id] = m;
+      }
+    }
+  }
+  const owned = claims.map((ids, m) => ids.filter((id) => keeper[id] === m));
+  return { allSubscriptionsEqual, hashOrder, owned, multiplyClaimed, memberData, maxGeneration };
+}
