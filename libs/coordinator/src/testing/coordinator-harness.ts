@@ -192,7 +192,9 @@ export class CoordinatorHarness {
       contexts.push(context);
       joins.push(await this.joinNew(groupId, overrides, context));
     }
-    await this.advance(this.config.groupInitialRebalanceDelayMs);
+    // The initial delay is extended by each member that joined during it (KIP-134).
+    await this.advance(0);
+    for (let i = 0; i <= n && !joins.every((j) => j.join.done); i++) await this.advance(this.config.groupInitialRebalanceDelayMs);
     for (const { join } of joins) if (!join.done) throw new Error('join phase did not complete');
     const leader = joins[0].join.value.leader;
     const generationId = joins[0].join.value.generationId;
