@@ -3,7 +3,7 @@
  * names the offending field, instead of a wrong assignment or a crash deep inside an algorithm.
  */
 import { KafkaError } from '@cohort/protocol';
-import type { ClusterView, MemberSubscription } from '../api/partition-assignor';
+import type { MemberSubscription } from '../api/partition-assignor';
 
 export interface InputLimits {
   /** Sum of all partition counts; bounds the memory a single request can make us allocate. */
@@ -159,6 +159,3 @@ export function validateAssignorInput(cluster: unknown, members: unknown, option
   });
 }
 
-export function isClusterView(value: unknown): value is ClusterView {
-  return isPlainObject(value) && isPlainObject(value.partitionsPerTopic);
-}

@@ -1,0 +1,31 @@
+/**
+ * @cohort/assignors: Kafka's four client-side partition assignors reproduced exactly, the plugin API
+ * (SPEC §5), the plugin registry and loader, a safe runner for rebalances and the REST dry run, and
+ * validation helpers. Depends on @cohort/protocol alone, so plugin authors can use it by itself.
+ */
+export * from './api/partition-assignor';
+export { createRangeAssignor, RANGE_ASSIGNOR_NAME } from './range/range-assignor';
+export { createRoundRobinAssignor, ROUNDROBIN_ASSIGNOR_NAME } from './roundrobin/roundrobin-assignor';
+export { createStickyAssignor, STICKY_ASSIGNOR_NAME, type StickyAssignor } from './sticky/sticky-assignor';
+export { createCooperativeStickyAssignor, COOPERATIVE_STICKY_ASSIGNOR_NAME, type CooperativeStickyAssignor } from './sticky/cooperative-sticky-assignor';
+export type { StickyUserData, CooperativeUserData } from './sticky/member-data';
+export type { RackAwareOptions } from './common/rack-awareness';
+export { validateAssignment, type AssignmentValidation, type AssignmentValidationOptions } from './validation/validate-assignment';
+export { validateAssignorInput, DEFAULT_INPUT_LIMITS, type InputLimits, type InputValidationOptions } from './validation/validate-input';
+export { AssignorRegistry, builtInAssignors, type RegisterOptions } from './registry/assignor-registry';
+export { loadAssignorPlugins, parsePluginList, exportedAssignors, type LoadPluginsOptions } from './registry/load-plugins';
+export { assignorShapeProblem, isPartitionAssignor } from './registry/assignor-shape';
+export { runAssignor, type RunAssignorOptions } from './runner/run-assignor';
+export { AssignorError, type AssignorFailure } from './runner/assignor-error';
+export { dryRunAssign, type DryRunMember, type DryRunRequest, type DryRunResponse } from './runner/dry-run';
+
+import { createCooperativeStickyAssignor } from './sticky/cooperative-sticky-assignor';
+import { createRangeAssignor } from './range/range-assignor';
+import { createRoundRobinAssignor } from './roundrobin/roundrobin-assignor';
+import { createStickyAssignor } from './sticky/sticky-assignor';
+
+/** Shared instances for server-side use (their client-side state is never used there). */
+export const rangeAssignor = createRangeAssignor();
+export const roundRobinAssignor = createRoundRobinAssignor();
+export const stickyAssignor = createStickyAssignor();
+export const cooperativeStickyAssignor = createCooperativeStickyAssignor();

@@ -1,0 +1,65 @@
+import { KafkaError } from '@cohort/protocol';
+import type { PartitionAssignor } from '../api/partition-assignor';
+import { AssignorRegistry } from '../registry/assignor-registry';
+import { AssignorError } from './assignor-error';
+import { dryRunAssign } from './dry-run';
+
+function kafkaError(run: () => unknown): KafkaError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(KafkaError);
+    return error as KafkaError;
+  }
+  throw new Error('expected a KafkaError');
+}
+
+describe('dryRunAssign (POST /v1/assignors/:name/assign)', () => {
+  const registry = new AssignorRegistry();
+
+  it('answers the SPEC shape', () => {
+    const response = dryRunAssign(registry, 'roundrobin', {
+      partitionsPerTopic: { orders: 3 },
+      members: [{ memberId: 'a', topics: ['orders'] }, { memberId: 'b', topics: ['orders'] }],
+    });
+    expect(response).toEqual({ assignments: { a: [{ topic: 'orders', partitions: [0, 2] }], b: [{ topic: 'orders', partitions: [1] }] } });
+  });
+
+  it('uses owned partitions and generations for the sticky assignors', () => {
+    const body = {
+      partitionsPerTopic: { t: 4 },
+      members: [
+        { memberId: 'a', topics: ['t'], ownedPartitions: [{ topic: 't', partitions: [2, 3] }], generationId: 5 },
+        { memberId: 'b', topics: ['t'], ownedPartitions: [{ topic: 't', partitions: [0, 1] }], generationId: 5 },
+      ],
+    };
+    const expected = { assignments: { a: [{ topic: 't', partitions: [2, 3] }], b: [{ topic: 't', partitions: [0, 1] }] } };
+    expect(dryRunAssign(registry, 'sticky', body)).toEqual(expected);
+    expect(dryRunAssign(registry, 'cooperative-sticky', body)).toEqual(expected);
+  });
+
+  it('answers UNSUPPORTED_ASSIGNOR (404) for an unknown assignor', () => {
+    expect(kafkaError(() => dryRunAssign(registry, 'nope', { partitionsPerTopic: {}, members: [] })).errorCode).toBe(112);
+  });
+
+  it.each([
+    ['a body that is not an object', 'x', 'body: must be { partitionsPerTopic, members }'],
+    ['members that are not an array', { partitionsPerTopic: {}, members: {} }, 'members: must be an array'],
+    ['a member that is not an object', { partitionsPerTopic: {}, members: [3] }, 'members[0]: must be { memberId, topics, ... }'],
+    ['a missing topics list', { partitionsPerTopic: { t: 1 }, members: [{ memberId: 'a' }] }, 'members[0].topics: must be an array of topic names, got undefined'],
+    ['an unknown topic', { partitionsPerTopic: { t: 1 }, members: [{ memberId: 'a', topics: ['t', 'typo'] }] }, "members[0].topics[1]: unknown topic 'typo' (not in partitionsPerTopic)"],
+    ['a negative count', { partitionsPerTopic: { t: -3 }, members: [] }, 'partitionsPerTopic.t: partition count must be a non-negative integer, got -3'],
+    ['duplicate member ids', { partitionsPerTopic: { t: 1 }, members: [{ memberId: 'a', topics: ['t'] }, { memberId: 'a', topics: ['t'] }] }, "members[1].memberId: duplicate member id 'a' (also members[0])"],
+  ])('answers INVALID_REQUEST (400) for %s', (_label, body, message) => {
+    const error = kafkaError(() => dryRunAssign(registry, 'range', body));
+    expect(error.errorName).toBe('INVALID_REQUEST');
+    expect(error.message).toBe(message);
+  });
+
+  it('reports a failing plugin as an assignor error, not a bad request', () => {
+    const withPlugin = new AssignorRegistry();
+    const broken: PartitionAssignor = { name: 'broken', assign: () => ({}) };
+    withPlugin.register(broken);
+    expect(() => dryRunAssign(withPlugin, 'broken', { partitionsPerTopic: { t: 1 }, members: [{ memberId: 'a', topics: ['t'] }] })).toThrow(AssignorError);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * The REST dry run (SPEC §4, POST /v1/assignors/:name/assign): the body describes a group in a flat
+ * form; we check it, run the named assignor through the safe runner and answer
+ * `{ assignments: { memberId: [{ topic, partitions }] } }`. Unknown assignor → KafkaError
+ * UNSUPPORTED_ASSIGNOR (404); bad body → KafkaError INVALID_REQUEST naming the field (400).
+ */
+import { KafkaError, type TopicPartitions } from '@cohort/protocol';
+import type { MemberSubscription } from '../api/partition-assignor';
+import type { AssignorRegistry } from '../registry/assignor-registry';
+import { STICKY_ASSIGNOR_NAME } from '../sticky/sticky-assignor';
+import type { RunAssignorOptions } from './run-assignor';
+
+export interface DryRunMember {
+  memberId: string;
+  groupInstanceId?: string | null;
+  topics: string[];
+  ownedPartitions?: TopicPartitions[];
+  generationId?: number;
+  userData?: unknown;
+  /** Extension for rack-aware assignors. */
+  rackId?: string | null;
+}
+
+export interface DryRunRequest {
+  partitionsPerTopic: Record<string, number>;
+  members: DryRunMember[];
+  /** Extension: replica racks per partition (see ClusterView.partitionRacks). */
+  partitionRacks?: Record<string, (string | null)[][]>;
+}
+
+export interface DryRunResponse {
+  assignments: Record<string, TopicPartitions[]>;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function invalid(message: string): KafkaError {
+  return KafkaError.of('INVALID_REQUEST', message);
+}
+
+function toMember(raw: unknown, index: number, stickyUserDataFromOwned: boolean): MemberSubscription {
+  if (!isPlainObject(raw)) throw invalid(`members[${index}]: must be { memberId, topics, ... }`);
+  const { memberId, groupInstanceId, topics, ownedPartitions, generationId, userData, rackId } = raw;
+  let data = userData;
+  // A Java StickyAssignor member reports its previous assignment and generation in user data, and
+  // the assignor reads nothing else; the dry run builds that user data from the body's fields.
+  if (stickyUserDataFromOwned && data === undefined && Array.isArray(ownedPartitions)) {
+    data = typeof generationId === 'number' && generationId >= 0 ? { previousAssignment: ownedPartitions, generation: generationId } : { previousAssignment: ownedPartitions };
+  }
+  return {
+    memberId: memberId as string,
+    groupInstanceId: groupInstanceId as string | null | undefined,
+    subscription: {
+      topics: topics as string[],
+      ownedPartitions: ownedPartitions as TopicPartitions[] | undefined,
+      generationId: generationId as number | undefined,
+      userData: data,
+      rackId: rackId as string | null | undefined,
+    },
+  };
+}
+
+export function dryRunAssign(registry: AssignorRegistry, name: string, body: unknown, options: RunAssignorOptions = {}): DryRunResponse {
+  registry.require(name);
+  if (!isPlainObject(body)) throw invalid('body: must be { partitionsPerTopic, members }');
+  if (!Array.isArray(body.members)) throw invalid('members: must be an array');
+  const fromOwned = name === STICKY_ASSIGNOR_NAME && registry.isBuiltIn(name);
+  const members = body.members.map((member, index) => toMember(member, index, fromOwned));
+  const cluster = { partitionsPerTopic: body.partitionsPerTopic as Record<string, number>, partitionRacks: body.partitionRacks as DryRunRequest['partitionRacks'] };
+  try {
+    const result = registry.run(name, cluster, members, { unknownTopics: 'reject', ...options });
+    return { assignments: Object.fromEntries(Object.entries(result).map(([memberId, assignment]) => [memberId, assignment.partitions])) };
+  } catch (error) {
+    // Field names in the body are flat: members[i].topics, not members[i].subscription.topics.
+    if (error instanceof KafkaError && error.errorName === 'INVALID_REQUEST') throw invalid(error.message.replace(/(members\[\d+\])\.subscription\./g, '$1.'));
+    throw error;
+  }
+}

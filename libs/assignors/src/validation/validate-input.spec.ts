@@ -1,0 +1,50 @@
+import { KafkaError } from '@cohort/protocol';
+import { createRangeAssignor } from '../range/range-assignor';
+import { validateAssignorInput } from './validate-input';
+
+function rejection(run: () => unknown): KafkaError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(KafkaError);
+    return error as KafkaError;
+  }
+  throw new Error('expected a KafkaError');
+}
+
+const ok = (memberId: string, topics: string[] = ['t']) => ({ memberId, subscription: { topics } });
+
+describe('assignor input validation', () => {
+  it.each([
+    ['a negative partition count', { partitionsPerTopic: { t: -1 } }, [ok('a')], 'partitionsPerTopic.t: partition count must be a non-negative integer, got -1'],
+    ['a fractional partition count', { partitionsPerTopic: { t: 1.5 } }, [ok('a')], 'partitionsPerTopic.t: partition count must be a non-negative integer, got 1.5'],
+    ['duplicate member ids', { partitionsPerTopic: { t: 1 } }, [ok('a'), ok('b'), ok('a')], "members[2].memberId: duplicate member id 'a' (also members[0])"],
+    ['an empty member id', { partitionsPerTopic: { t: 1 } }, [ok('')], 'members[0].memberId: must be a non-empty string, got ""'],
+    ['topics that are not strings', { partitionsPerTopic: { t: 1 } }, [{ memberId: 'a', subscription: { topics: ['t', 3] } }], 'members[0].subscription.topics[1]: must be a non-empty string, got 3'],
+    ['a negative owned partition', { partitionsPerTopic: { t: 1 } }, [{ memberId: 'a', subscription: { topics: ['t'], ownedPartitions: [{ topic: 't', partitions: [-1] }] } }], 'members[0].subscription.ownedPartitions[0].partitions: partition numbers must be integers from 0 to 2147483647, got -1'],
+    ['a non-integer generation', { partitionsPerTopic: { t: 1 } }, [{ memberId: 'a', subscription: { topics: ['t'], generationId: 'x' } }], 'members[0].subscription.generationId: must be an int32, got "x"'],
+    ['racks for an unknown topic', { partitionsPerTopic: { t: 1 }, partitionRacks: { u: [['a']] } }, [ok('a')], "partitionRacks.u: unknown topic 'u' (not in partitionsPerTopic)"],
+    ['too many rack entries', { partitionsPerTopic: { t: 1 }, partitionRacks: { t: [['a'], ['b']] } }, [ok('a')], 'partitionRacks.t: has 2 entries but the topic has 1 partitions'],
+    ['duplicate instance ids', { partitionsPerTopic: { t: 1 } }, [{ ...ok('a'), groupInstanceId: 'i' }, { ...ok('b'), groupInstanceId: 'i' }], "members[1].groupInstanceId: duplicate group instance id 'i' (also members[0])"],
+  ])('rejects %s with INVALID_REQUEST naming the field', (_label, cluster, members, message) => {
+    const error = rejection(() => validateAssignorInput(cluster, members));
+    expect(error.errorCode).toBe(42);
+    expect(error.message).toBe(message);
+  });
+
+  it('rejects a group too large to assign without exhausting memory', () => {
+    const error = rejection(() => validateAssignorInput({ partitionsPerTopic: { a: 2_000_000_000 } }, [ok('m', ['a'])]));
+    expect(error.message).toBe('partitionsPerTopic: total partition count 2000000000 exceeds the limit of 10000000');
+  });
+
+  it('ignores subscriptions to unknown topics by default and rejects them on request', () => {
+    expect(() => validateAssignorInput({ partitionsPerTopic: {} }, [ok('a', ['ghost'])])).not.toThrow();
+    const error = rejection(() => validateAssignorInput({ partitionsPerTopic: {} }, [ok('a', ['ghost'])], { unknownTopics: 'reject' }));
+    expect(error.message).toBe("members[0].subscription.topics[0]: unknown topic 'ghost' (not in partitionsPerTopic)");
+  });
+
+  it('protects the built-in assignors: bad input is an error, not a wrong assignment', () => {
+    const error = rejection(() => createRangeAssignor().assign({ partitionsPerTopic: { t: 2 } }, [ok('a'), ok('a')]));
+    expect(error.errorName).toBe('INVALID_REQUEST');
+  });
+});
