@@ -1,30 +1,21 @@
 import { ErrorCode } from '@cohort/protocol';
 
 /**
- * How a failed write to `__consumer_offsets` is reported to clients, as Kafka maps append errors.
- * Group writes follow `GroupMetadataManager.storeGroup`, offset writes `maybeConvertOffsetCommitError`.
+ * How a failed write to `__consumer_offsets` is reported to clients, as Kafka maps append errors
+ * (group writes: `GroupMetadataManager.storeGroup`; offset writes: `maybeConvertOffsetCommitError`).
+ * They differ only for a timeout, whose outcome is unknown: an offset commit passes it through
+ * (REQUEST_TIMED_OUT), a group write makes the members rejoin (REBALANCE_IN_PROGRESS).
  */
 export function groupWriteError(storeError: number): number {
-  switch (storeError) {
-    case ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
-    case ErrorCode.NOT_ENOUGH_REPLICAS:
-    case ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND:
-    case ErrorCode.COORDINATOR_NOT_AVAILABLE:
-      return ErrorCode.COORDINATOR_NOT_AVAILABLE;
-    case ErrorCode.NOT_LEADER_OR_FOLLOWER:
-    case ErrorCode.NOT_COORDINATOR:
-    case ErrorCode.KAFKA_STORAGE_ERROR:
-    case ErrorCode.FENCED_LEADER_EPOCH:
-      return ErrorCode.NOT_COORDINATOR;
-    // The outcome of a timed-out write is unknown: make the members rejoin.
-    case ErrorCode.REQUEST_TIMED_OUT:
-      return ErrorCode.REBALANCE_IN_PROGRESS;
-    default:
-      return ErrorCode.UNKNOWN_SERVER_ERROR;
-  }
+  return coordinatorError(storeError) ?? (storeError === ErrorCode.REQUEST_TIMED_OUT ? ErrorCode.REBALANCE_IN_PROGRESS : ErrorCode.UNKNOWN_SERVER_ERROR);
 }
 
 export function offsetWriteError(storeError: number): number {
+  return coordinatorError(storeError) ?? (storeError === ErrorCode.REQUEST_TIMED_OUT ? ErrorCode.REQUEST_TIMED_OUT : ErrorCode.UNKNOWN_SERVER_ERROR);
+}
+
+/** Errors that mean "ask the coordinator again" (15) or "find the coordinator again" (16). */
+function coordinatorError(storeError: number): number | undefined {
   switch (storeError) {
     case ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
     case ErrorCode.NOT_ENOUGH_REPLICAS:
@@ -36,10 +27,7 @@ export function offsetWriteError(storeError: number): number {
     case ErrorCode.KAFKA_STORAGE_ERROR:
     case ErrorCode.FENCED_LEADER_EPOCH:
       return ErrorCode.NOT_COORDINATOR;
-    // Passed through, as Kafka does: the commit may still have happened.
-    case ErrorCode.REQUEST_TIMED_OUT:
-      return ErrorCode.REQUEST_TIMED_OUT;
     default:
-      return ErrorCode.UNKNOWN_SERVER_ERROR;
+      return undefined;
   }
 }

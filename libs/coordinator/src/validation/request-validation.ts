@@ -76,10 +76,7 @@ export function validateJoinGroup(r: unknown): string | null {
 export function validateSyncGroup(r: unknown): string | null {
   return run(
     object(r, 'request', (o) => [
-      string(o.groupId, 'groupId'),
-      integer(o.generationId, 'generationId', -1, MAX_INT32),
-      string(o.memberId, 'memberId'),
-      instanceId(o.groupInstanceId, 'groupInstanceId'),
+      ...memberOfGeneration(o),
       optionalString(o.protocolType, 'protocolType'),
       optionalString(o.protocolName, 'protocolName'),
       array(o.assignments, 'assignments', (item, path) => object(item, path, (a) => [string(a.memberId, `${path}.memberId`)])),
@@ -88,14 +85,17 @@ export function validateSyncGroup(r: unknown): string | null {
 }
 
 export function validateHeartbeat(r: unknown): string | null {
-  return run(
-    object(r, 'request', (o) => [
-      string(o.groupId, 'groupId'),
-      integer(o.generationId, 'generationId', -1, MAX_INT32),
-      string(o.memberId, 'memberId'),
-      instanceId(o.groupInstanceId, 'groupInstanceId'),
-    ]),
-  );
+  return run(object(r, 'request', memberOfGeneration));
+}
+
+/** The fields by which SyncGroup and Heartbeat name a member of a generation. */
+function memberOfGeneration(o: Record<string, unknown>): Check[] {
+  return [
+    string(o.groupId, 'groupId'),
+    integer(o.generationId, 'generationId', -1, MAX_INT32),
+    string(o.memberId, 'memberId'),
+    instanceId(o.groupInstanceId, 'groupInstanceId'),
+  ];
 }
 
 export function validateLeaveGroup(r: unknown): string | null {
