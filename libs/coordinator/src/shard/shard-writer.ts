@@ -38,16 +38,17 @@ export class ShardWriter {
       queueMicrotask(() => this.settle(write, notCoordinator('the shard is closed')));
       return;
     }
-    let lastOffset: number;
-    let baseOffset: number;
+    let appended: { baseOffset: number; lastOffset: number };
+    let committed: Promise<void>;
     try {
-      ({ baseOffset, lastOffset } = this.store.append(this.partition, this.leaderEpoch, records));
+      appended = this.store.append(this.partition, this.leaderEpoch, records);
+      committed = this.store.awaitCommit(this.partition, this.leaderEpoch, appended.lastOffset, this.commitTimeoutMs);
     } catch (error) {
       queueMicrotask(() => this.settle(write, failure(error)));
       return;
     }
-    this.store.awaitCommit(this.partition, this.leaderEpoch, lastOffset, this.commitTimeoutMs).then(
-      () => this.settle(write, { ok: true, baseOffset, lastOffset }),
+    committed.then(
+      () => this.settle(write, { ok: true, ...appended }),
       (error: unknown) => this.settle(write, failure(error)),
     );
   }
