@@ -20,6 +20,7 @@ import { handleOffsetCommit } from './handlers/offset-commit.handler';
 import { handleOffsetDelete } from './handlers/offset-delete.handler';
 import { handleOffsetFetch } from './handlers/offset-fetch.handler';
 import { handleSyncGroup } from './handlers/sync-group.handler';
+import { parkRequest } from './handlers/park';
 import { OperatorViews } from './operator-views';
 import type { CoordinatorLogger, CoordinatorMetrics } from './ports/coordinator-metrics.port';
 import { SILENT_LOGGER } from './ports/coordinator-metrics.port';
@@ -281,20 +282,12 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     );
   }
 
-  /** Runs a handler that answers through a callback; a bug in it answers UNKNOWN_SERVER_ERROR instead of hanging. */
   private park<T>(run: (resolve: (value: T) => void) => void, onBug: (message: string) => T): Promise<T> {
-    return new Promise<T>((resolve) => {
-      try {
-        run(resolve);
-      } catch (error) {
-        this.env.logger.error(`coordinator handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        resolve(onBug(`internal error: ${error instanceof Error ? error.message : String(error)}`));
-      }
-    });
+    return parkRequest(this.env.logger, run, onBug);
   }
 
   private guard<T>(run: () => T, onBug: (message: string) => T): Promise<T> {
-    return this.park((resolve) => resolve(run()), onBug);
+    return parkRequest(this.env.logger, (resolve) => resolve(run()), onBug);
   }
 }
 

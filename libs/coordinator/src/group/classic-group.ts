@@ -6,6 +6,7 @@ import type { GroupState } from './group-state';
 import { canRebalanceFrom, isValidTransition, VALID_PREVIOUS_STATES } from './group-state';
 import type { JoinCallback, MemberMetadata } from './member-metadata';
 import { parseSubscription } from './protocol-metadata';
+import { ProtocolSupport, voteProtocol } from './protocol-support';
 import { RebalanceHistory } from './rebalance-history';
 
 /** Which delayed join operation watches a group in PreparingRebalance (Kafka's rebalance purgatory). */
@@ -40,7 +41,7 @@ export class ClassicGroup {
   private readonly staticMembers = new Map<string, string>();
   private readonly pendingMembers = new Set<string>();
   private readonly pendingSyncMembers = new Set<string>();
-  private readonly protocolSupport = new Map<string, number>();
+  private readonly protocolSupport = new ProtocolSupport();
   private numMembersAwaitingJoin = 0;
 
   constructor(
@@ -112,7 +113,7 @@ export class ClassicGroup {
     if (this.members.size === 0) this.protocolType = member.protocolType;
     if (this.leaderId === null) this.leaderId = member.memberId;
     this.members.set(member.memberId, member);
-    this.countProtocols(member, +1);
+    this.protocolSupport.count(member, +1);
     member.awaitingJoin = callback;
     if (member.isAwaitingJoin) this.numMembersAwaitingJoin++;
     this.pendingMembers.delete(member.memberId);
@@ -122,7 +123,7 @@ export class ClassicGroup {
     const member = this.members.get(memberId);
     if (member) {
       this.members.delete(memberId);
-      this.countProtocols(member, -1);
+      this.protocolSupport.count(member, -1);
       if (member.isAwaitingJoin) this.numMembersAwaitingJoin--;
       if (member.groupInstanceId !== null) this.staticMembers.delete(member.groupInstanceId);
     }
@@ -139,9 +140,9 @@ export class ClassicGroup {
     sessionTimeoutMs: number,
     callback: JoinCallback | null,
   ): void {
-    this.countProtocols(member, -1);
+    this.protocolSupport.count(member, -1);
     member.supportedProtocols = protocols;
-    this.countProtocols(member, +1);
+    this.protocolSupport.count(member, +1);
     member.rebalanceTimeoutMs = rebalanceTimeoutMs;
     member.sessionTimeoutMs = sessionTimeoutMs;
     if (callback !== null && !member.isAwaitingJoin) this.numMembersAwaitingJoin++;
@@ -275,32 +276,13 @@ export class ClassicGroup {
    */
   supportsProtocols(protocolType: string, protocols: string[]): boolean {
     if (this.is('Empty')) return protocolType.length > 0 && protocols.length > 0;
-    return this.protocolType === protocolType && protocols.some((p) => this.protocolSupport.get(p) === this.members.size);
+    return this.protocolType === protocolType && protocols.some((p) => this.protocolSupport.isSupportedByAll(p, this.members.size));
   }
 
-  /**
-   * The protocol vote (Kafka's `selectProtocol`): each member votes for its first protocol that every
-   * member supports; most votes wins. Kafka leaves ties to hash-map order; here the protocol that got its
-   * first vote earliest (members in join order) wins, so the choice is deterministic.
-   */
+  /** The protocol the members would vote for now. */
   selectProtocol(): string {
     if (this.members.size === 0) throw new Error(`cannot select a protocol for empty group ${this.groupId}`);
-    const candidates = new Set<string>();
-    for (const [protocol, count] of this.protocolSupport) if (count === this.members.size) candidates.add(protocol);
-    const votes = new Map<string, number>();
-    for (const member of this.members.values()) {
-      const choice = member.vote(candidates);
-      votes.set(choice, (votes.get(choice) ?? 0) + 1);
-    }
-    let best = '';
-    let bestVotes = -1;
-    for (const [protocol, count] of votes) {
-      if (count > bestVotes) {
-        best = protocol;
-        bestVotes = count;
-      }
-    }
-    return best;
+    return voteProtocol(this.allMembers(), this.protocolSupport.candidates(this.members.size));
   }
 
   /**
@@ -350,13 +332,5 @@ export class ClassicGroup {
       for (const topic of subscription.topics) topics.add(topic);
     }
     return topics;
-  }
-
-  private countProtocols(member: MemberMetadata, delta: 1 | -1): void {
-    for (const name of member.protocolNames()) {
-      const count = (this.protocolSupport.get(name) ?? 0) + delta;
-      if (count === 0) this.protocolSupport.delete(name);
-      else this.protocolSupport.set(name, count);
-    }
   }
 }
