@@ -28,6 +28,8 @@ export class GroupMember {
   assignment: P.MemberAssignment | null = null;
   /** The generation `assignment` belongs to. */
   assignedGeneration = -1;
+  /** Called whenever a new assignment arrives (benchmarks time rebalances with it). */
+  onAssigned: ((member: GroupMember) => void) | null = null;
   readonly pushes: P.RebalanceInProgressPush[] = [];
   private needsRejoin = true;
   /** Highest generation a RebalanceInProgress push has announced the end of. */
@@ -113,6 +115,7 @@ export class GroupMember {
   private assigned(assignment: unknown): void {
     this.assignment = assignment as P.MemberAssignment;
     this.assignedGeneration = this.generationId;
+    this.onAssigned?.(this);
   }
 
   /** Starts behaving like a consumer in the background until stop(). */

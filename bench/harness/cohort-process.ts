@@ -1,0 +1,95 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '..', '..');
+
+/** Children still running, killed if the benchmark process exits early (a failure or its deadline). */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** `nest build`, once per benchmark run, so the nodes run exactly what `npm start` runs. */
+export function buildApp(): void {
+  execFileSync('npx', ['nest', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000 });
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+/** One Cohort node as a child process (`node dist/src/main.js`) on a loopback port. */
+export class CohortProcess {
+  private child: ChildProcess | null = null;
+  private output = '';
+  url = '';
+
+  private constructor(
+    readonly dataDir: string,
+    private readonly ownsDataDir: boolean,
+  ) {}
+
+  static async start(env: Record<string, string>, dataDir?: string): Promise<CohortProcess> {
+    const node = new CohortProcess(dataDir ?? mkdtempSync(join(tmpdir(), 'cohort-bench-')), dataDir === undefined);
+    await node.launch(env);
+    return node;
+  }
+
+  /** Starts the process and resolves with the time until /health/ready answered 200. */
+  async launch(env: Record<string, string>): Promise<number> {
+    const port = await freePort();
+    this.url = `http://127.0.0.1:${port}`;
+    const started = process.hrtime.bigint();
+    this.output = '';
+    this.child = spawn(process.execPath, ['dist/src/main.js'], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: this.dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const child = this.child;
+    running.add(child);
+    child.once('exit', () => running.delete(child));
+    const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-20_000));
+    this.child.stdout?.on('data', keep);
+    this.child.stderr?.on('data', keep);
+    const deadline = Date.now() + 300_000;
+    for (;;) {
+      if (this.child.exitCode !== null) throw new Error(`node exited with ${this.child.exitCode}:\n${this.output}`);
+      const ready = await fetch(`${this.url}/health/ready`).then((r) => r.ok, () => false);
+      if (ready) return Number(process.hrtime.bigint() - started) / 1e6;
+      if (Date.now() > deadline) throw new Error(`node not ready in time:\n${this.output}`);
+      await new Promise((done) => setTimeout(done, 10));
+    }
+  }
+
+  /** SIGTERM (graceful: the log is closed cleanly), SIGKILL if it takes longer than 30 s. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    await exited;
+    clearTimeout(timer);
+    this.child = null;
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    if (this.ownsDataDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  async post(path: string, body: unknown, method = 'POST'): Promise<unknown> {
+    const response = await fetch(`${this.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json: unknown = await response.json().catch(() => null);
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * `npm run bench`: the issue-2 benchmarks of the app, on loopback, bounded in time. Nodes run as child
+ * processes from dist/ (built first), clients run here. Every figure is printed beside a baseline
+ * measured in the same run, as a ratio. Sizes can be reduced with BENCH_SCALE=0.1 for a quick look.
+ */
+import { cohortCommits, type LoadResult, redisHsets } from './commit.bench';
+import { buildApp, CohortProcess } from './harness/cohort-process';
+import { median, ms, perSecond, ratio, table } from './harness/stats';
+import { memberJoinsLargeGroup, topicGrowth } from './rebalance.bench';
+import { replaySpeed } from './replay.bench';
+
+const DEADLINE_MS = 20 * 60_000;
+const scale = Math.min(1, Math.max(0.01, Number(process.env.BENCH_SCALE ?? '1')));
+const TARGET_MS = 1000;
+
+async function attempt<T>(what: string, run: () => Promise<T>): Promise<T | null> {
+  try {
+    return await run();
+  } catch (error) {
+    console.log(`  ${what}: not measured (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    return null;
+  }
+}
+
+async function rebalanceLatency(): Promise<void> {
+  console.log('\n1. Rebalance latency (target < 1 s)');
+  const node = await CohortProcess.start({});
+  try {
+    const rounds = 3;
+    const assignors = (await (await fetch(`${node.url}/v1/assignors`)).json()) as { name: string }[];
+    const serverSide = assignors.some((assignor) => assignor.name === 'range');
+    if (!serverSide) console.log("  server-side assignment: not measured (no assignor 'range' registered on the node)");
+    const client = await attempt('growth, client-side assignment', () => topicGrowth(node, null, rounds));
+    const server = serverSide ? await attempt('growth, server-side assignment', () => topicGrowth(node, 'range', rounds)) : null;
+    const size = Math.max(10, Math.round(1000 * scale));
+    const largeClient = await attempt(`${size}-member group, client-side`, () => memberJoinsLargeGroup(node, size, null));
+    const largeServer = serverSide ? await attempt(`${size}-member group, server-side`, () => memberJoinsLargeGroup(node, size, 'range')) : null;
+    const row = (scenario: string, values: number[] | null, note = ''): string[] => {
+      const m = values ? median(values) : Number.NaN;
+      return [scenario, values ? values.map((v) => ms(v)).join(', ') : 'n/a', ms(m), ratio(m, TARGET_MS), note];
+    };
+    table(
+      ['scenario', 'runs', 'median', 'vs 1 s target', 'note'],
+      [
+        row('10 members, topic 100 → 1,000 partitions, leader assigns (range)', client),
+        row('10 members, topic 100 → 1,000 partitions, server assigns (range)', server),
+        row(`${size} members + 1 joins → all synced, leader assigns`, largeClient && [largeClient.joinMs], largeClient ? `forming took ${ms(largeClient.formMs)}` : ''),
+        row(`${size} members + 1 joins → all synced, server assigns`, largeServer && [largeServer.joinMs], largeServer ? `forming took ${ms(largeServer.formMs)}` : ''),
+      ],
+    );
+  } finally {
+    await node.dispose();
+  }
+}
+
+async function commitThroughput(): Promise<void> {
+  const sockets = Math.max(2, Math.round(100 * scale));
+  const seconds = 5;
+  console.log(`\n2. OffsetCommit from ${sockets} concurrent sockets, closed loop, ${seconds} s each (baseline: the same writes as Redis HSET via ioredis)`);
+  const always = await attempt('LOG_FLUSH_POLICY=always', () => cohortCommits('always', sockets, seconds * 1000));
+  const replicated = await attempt('LOG_FLUSH_POLICY=replicated', () => cohortCommits('replicated', sockets, seconds * 1000));
+  const redis = await attempt('Redis HSET', () => redisHsets(sockets, seconds * 1000));
+  const row = (system: string, r: LoadResult | null): string[] =>
+    r
+      ? [system, perSecond(r.throughput), ms(r.p50), ms(r.p99), String(r.errors), ratio(r.throughput, redis?.throughput ?? Number.NaN), ratio(r.p99, redis?.p99 ?? Number.NaN)]
+      : [system, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
+  table(
+    ['system', 'commits', 'p50', 'p99', 'errors', 'throughput vs Redis', 'p99 vs Redis'],
+    [row('Cohort, LOG_FLUSH_POLICY=always (fsync)', always), row('Cohort, LOG_FLUSH_POLICY=replicated', replicated), row('Redis HSET (ioredis)', redis)],
+  );
+}
+
+async function replay(): Promise<void> {
+  const groups = Math.max(10, Math.round(1000 * scale));
+  console.log(`\n3. Replay on start: ${(groups * 1000).toLocaleString('en-US')} offset records (${groups} groups × 1,000 partitions)`);
+  const result = await attempt('replay', () => replaySpeed(groups, 1000, 20));
+  if (!result) return;
+  table(
+    ['measure', 'value', 'note'],
+    [
+      ['records written through OffsetCommit', result.records.toLocaleString('en-US'), `${result.writeSeconds.toFixed(1)} s (${perSecond(result.records / result.writeSeconds)})`],
+      ['log size', `${(result.logBytes / 1048576).toFixed(1)} MiB`, ''],
+      ['start of an empty node → ready', ms(result.emptyStartMs), 'baseline: process + Nest bootstrap'],
+      ['start with the records → ready', ms(result.fullStartMs), ''],
+      ['replay (difference)', ms(result.replayMs), `${perSecond(result.records / (result.replayMs / 1000))} records`],
+      ['plain read of the segment files', ms(result.rawReadMs), `replay is ${ratio(result.replayMs, result.rawReadMs)} the raw read`],
+    ],
+  );
+}
+
+async function main(): Promise<void> {
+  const deadline = setTimeout(() => {
+    console.error(`\nbench: exceeded ${DEADLINE_MS / 60_000} minutes; stopping`);
+    process.exit(1);
+  }, DEADLINE_MS);
+  deadline.unref();
+  console.log(`Cohort benchmarks (loopback, Node ${process.version}${scale < 1 ? `, BENCH_SCALE=${scale}` : ''})`);
+  const building = Date.now();
+  buildApp();
+  console.log(`built dist/ in ${((Date.now() - building) / 1000).toFixed(1)} s`);
+  await rebalanceLatency();
+  await commitThroughput();
+  await replay();
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
