@@ -4,6 +4,7 @@
  * cannot be found, throws while loading, exports no assignor, or an assignor's name clashes — throws
  * an Error naming the plugin, so the node refuses to start instead of running without it.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { PartitionAssignor } from '../api/partition-assignor';
@@ -21,12 +22,13 @@ export function parsePluginList(specs: string | readonly string[] | undefined): 
   return list.map((spec) => spec.trim()).filter((spec) => spec.length > 0);
 }
 
-function isPathSpec(spec: string): boolean {
-  return spec.startsWith('.') || path.isAbsolute(spec);
-}
-
-function resolvePlugin(spec: string, cwd: string): string {
-  if (isPathSpec(spec)) return require.resolve(path.resolve(cwd, spec));
+/**
+ * A module path (relative to `cwd`) or a package name (resolved from `cwd`'s node_modules). A bare
+ * "plugins/x.js" that exists on disk counts as a path, which is what someone typing it means.
+ */
+export function resolveModuleSpec(spec: string, cwd: string): string {
+  const asPath = path.resolve(cwd, spec);
+  if (spec.startsWith('.') || path.isAbsolute(spec) || existsSync(asPath)) return require.resolve(asPath);
   return createRequire(path.join(cwd, 'package.json')).resolve(spec);
 }
 
@@ -52,7 +54,7 @@ export async function loadAssignorPlugins(registry: AssignorRegistry, specs: str
     };
     let resolved = '';
     try {
-      resolved = resolvePlugin(spec, cwd);
+      resolved = resolveModuleSpec(spec, cwd);
     } catch (error) {
       fail(`cannot be found from ${cwd}: ${(error as Error).message.split('\n')[0]}`);
     }

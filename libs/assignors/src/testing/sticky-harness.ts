@@ -212,14 +212,5 @@ export function canonicalName(prefix: string, i: number, maxNum: number): string
   return prefix + String(i).padStart(String(maxNum).length, '0');
 }
 
-/** A small seeded PRNG standing in for java.util.Random in the randomized Kafka tests. */
-export function seededRandom(seed: number): (bound: number) => number {
-  let state = seed >>> 0;
-  return (bound: number) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * bound);
-  };
-}
+/** Stands in for java.util.Random in the randomized Kafka tests. */
+export { seededRandom } from '../common/seeded-random';

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { main } from './cli';
+
+function check(args: string[], cwd: string): { code: number; output: string } {
+  const lines: string[] = [];
+  const code = main(args, cwd, (line) => lines.push(line));
+  return { code, output: lines.join('\n') };
+}
+
+// A plugin body: gives every partition of every subscribed topic to the first subscriber in id order.
+const firstSubscriber = `
+  const members = [...ms].sort((a, b) => (a.memberId < b.memberId ? -1 : 1));
+  const result = Object.fromEntries(members.map((m) => [m.memberId, { partitions: [] }]));
+  const topics = [...new Set(members.flatMap((m) => m.subscription.topics))].sort();
+  for (const t of topics) {
+    const n = cluster.partitionsPerTopic[t] || 0;
+    if (n === 0) continue;
+    const owner = members.find((m) => m.subscription.topics.includes(t));
+    result[owner.memberId].partitions.push({ topic: t, partitions: Array.from({ length: n }, (_, p) => p) });
+  }`;
+
+describe('assignor conformance kit (npm run assignor:check)', () => {
+  const repoRoot = path.resolve(__dirname, '../../../..');
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'cohort-check-'));
+    const plugin = (file: string, name: string, body: string, extra = ''): void =>
+      writeFileSync(path.join(dir, file), `module.exports = { name: '${name}'${extra}, assign(cluster, ms) { ${body} } };`);
+    plugin('valid.js', 'first', `${firstSubscriber} return result;`);
+    plugin('twice.js', 'twice', `${firstSubscriber} const ids = Object.keys(result); if (ids.length > 1) result[ids[1]].partitions = result[ids[0]].partitions; return result;`);
+    // Swaps two members' assignments on every other call: the same input, a different answer.
+    plugin('flaky.js', 'flaky', `${firstSubscriber} const ids = Object.keys(result); if (++globalThis.__flakyCalls % 2 === 0 && ids.length > 1) [result[ids[0]], result[ids[1]]] = [result[ids[1]], result[ids[0]]]; return result;`);
+    (globalThis as { __flakyCalls?: number }).__flakyCalls = 0;
+    plugin('throws.js', 'thrower', "throw new Error('not today');");
+    plugin('hasty.js', 'hasty', `${firstSubscriber} return result;`, ", supportedProtocols: ['cooperative']");
+    writeFileSync(path.join(dir, 'two.js'), `exports.assignors = [require('./valid.js'), { ...require('./valid.js'), name: 'second' }];`);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('passes the example plugin and prints every dimension of the report', () => {
+    const { code, output } = check(['examples/assignor-plugin/least-loaded-assignor.ts'], repoRoot);
+    expect(code).toBe(0);
+    expect(output).toContain("Conformance report for assignor 'least-loaded'");
+    for (const dimension of ['validity', 'determinism', 'balance', 'stickiness', 'static', 'cooperative', 'time']) expect(output).toMatch(new RegExp(`^\\S*\\s+${dimension}`, 'm'));
+    expect(output).toMatch(/RESULT: PASS$/);
+  });
+
+  it('runs cooperative follow-up rounds for an assignor that declares cooperative', () => {
+    const { code, output } = check(['builtin:cooperative-sticky'], repoRoot);
+    expect(code).toBe(0);
+    expect(output).toMatch(/cooperative\s+\d+ rebalances needed [1-9]\d* follow-ups/);
+  });
+
+  it('checks every assignor a module exports', () => {
+    const { code, output } = check(['./two.js'], dir);
+    expect(code).toBe(0);
+    expect(output).toContain("assignor 'first'");
+    expect(output).toContain("assignor 'second'");
+  });
+
+  it.each([
+    ['assigns a partition twice', './twice.js', 'is assigned twice'],
+    ['is not deterministic', './flaky.js', 'the same input gave a different assignment the second time'],
+    ['throws', './throws.js', 'assign threw: not today'],
+    ['declares cooperative but moves partitions in one round', './hasty.js', 'in the same round as it is revoked, which the cooperative protocol forbids'],
+  ])('fails with exit code 1 for a plugin that %s', (_label, module, message) => {
+    const { code, output } = check([module, '--seed', '7'], dir);
+    expect(code).toBe(1);
+    expect(output).toContain(message);
+    expect(output).toMatch(/RESULT: FAIL \(\d+ violation\(s\)\)$/);
+  });
+
+  it('prints JSON on request', () => {
+    const { code, output } = check(['./valid.js', '--json'], dir);
+    expect(code).toBe(0);
+    const [report] = JSON.parse(output) as { assignor: string; violationCount: number; determinism: { total: number } }[];
+    expect(report.assignor).toBe('first');
+    expect(report.violationCount).toBe(0);
+    expect(report.determinism.total).toBeGreaterThan(10);
+  });
+
+  it('exits 2 with the usage when the module is missing or cannot be loaded', () => {
+    expect(check([], dir).code).toBe(2);
+    const { code, output } = check(['./nope.js'], dir);
+    expect(code).toBe(2);
+    expect(output).toContain("cannot load './nope.js'");
+  });
+});
