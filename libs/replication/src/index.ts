@@ -36,3 +36,6 @@ export * from './log/read-records';
 export * from './local/local-partition-store';
 export * from './local/embedded-leader-epoch';
 export * from './log/batch-codec';
+export * from './metadata/redis/redis-metadata-store';
+export * from './metadata/redis/metadata-store-unavailable-error';
+export * from './transport/network/network-transport';

@@ -1,0 +1,98 @@
+import { toWire, fromWire } from './wire-value';
+
+/**
+ * The framing of the network transport, on a TCP stream:
+ *
+ *   u32 length of what follows | u8 type | u32 request id | i32 sender node id | u32 JSON length | JSON | blobs
+ *
+ * all big-endian. A request carries `{ kind, body }`, a response the response body, an error frame
+ * `{ message }`. Request ids are per connection; responses may come in any order (long-polls).
+ */
+export const FrameType = { Request: 1, Response: 2, Error: 3 } as const;
+export type FrameType = (typeof FrameType)[keyof typeof FrameType];
+
+export interface Frame {
+  type: FrameType;
+  requestId: number;
+  from: number;
+  payload: unknown;
+}
+
+const HEADER_BYTES = 4 + 1 + 4 + 4 + 4;
+
+/** Raised when the bytes on a connection are not our protocol (or a frame is over the limit). */
+export class FrameError extends Error {
+  override readonly name = 'FrameError';
+}
+
+export function encodeFrame(type: FrameType, requestId: number, from: number, payload: unknown, maxFrameBytes: number): Buffer {
+  const wire = toWire(payload);
+  const jsonBytes = Buffer.byteLength(wire.json);
+  const total = HEADER_BYTES + jsonBytes + wire.blobBytes;
+  if (total - 4 > maxFrameBytes) throw new FrameError(`frame of ${total} bytes exceeds the limit of ${maxFrameBytes}`);
+  const frame = Buffer.allocUnsafe(total);
+  frame.writeUInt32BE(total - 4, 0);
+  frame.writeUInt8(type, 4);
+  frame.writeUInt32BE(requestId >>> 0, 5);
+  frame.writeInt32BE(from | 0, 9);
+  frame.writeUInt32BE(jsonBytes, 13);
+  frame.write(wire.json, HEADER_BYTES, 'utf8');
+  let at = HEADER_BYTES + jsonBytes;
+  for (const blob of wire.blobs) at += blob.copy(frame, at);
+  return frame;
+}
+
+/**
+ * Cuts a byte stream into frames. Chunks are kept as they arrive and joined only when a frame is
+ * complete, so a large frame arriving in many chunks is copied once.
+ */
+export class FrameReader {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+
+  constructor(private readonly maxFrameBytes: number) {}
+
+  /** Adds a chunk and returns every frame it completed; throws FrameError on a malformed stream. */
+  push(chunk: Buffer): Frame[] {
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
+    const frames: Frame[] = [];
+    for (;;) {
+      if (this.buffered < 4) break;
+      const length = this.peekLength();
+      if (length > this.maxFrameBytes || length < HEADER_BYTES - 4) throw new FrameError(`frame length ${length} out of bounds`);
+      if (this.buffered < 4 + length) break;
+      frames.push(decodeFrame(this.take(4 + length)));
+    }
+    return frames;
+  }
+
+  private peekLength(): number {
+    const first = this.chunks[0];
+    if (first.length >= 4) return first.readUInt32BE(0);
+    return Buffer.concat(this.chunks).readUInt32BE(0);
+  }
+
+  private take(bytes: number): Buffer {
+    const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.buffered);
+    const frame = all.subarray(0, bytes);
+    const rest = all.subarray(bytes);
+    this.chunks = rest.length > 0 ? [rest] : [];
+    this.buffered = rest.length;
+    return frame;
+  }
+}
+
+function decodeFrame(frame: Buffer): Frame {
+  const type = frame.readUInt8(4) as FrameType;
+  if (type !== FrameType.Request && type !== FrameType.Response && type !== FrameType.Error) throw new FrameError(`unknown frame type ${type}`);
+  const jsonBytes = frame.readUInt32BE(13);
+  if (HEADER_BYTES + jsonBytes > frame.length) throw new FrameError('JSON section overruns the frame');
+  let payload: unknown;
+  try {
+    payload = fromWire(frame.toString('utf8', HEADER_BYTES, HEADER_BYTES + jsonBytes), frame.subarray(HEADER_BYTES + jsonBytes));
+  } catch (error) {
+    throw new FrameError(`undecodable payload: ${(error as Error).message}`);
+  }
+  return { type, requestId: frame.readUInt32BE(5), from: frame.readInt32BE(9), payload };
+}

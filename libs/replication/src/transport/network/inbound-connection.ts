@@ -1,0 +1,78 @@
+import type { Socket } from 'node:net';
+import type { RpcKind, RpcMap, RpcRequest } from '../messages';
+import { encodeFrame, FrameReader, FrameType, type Frame } from './frames';
+
+/** Serves the requests arriving on one accepted socket; `handle` returns undefined when nobody listens. */
+export type InboundHandler = (from: number, request: RpcRequest) => Promise<RpcMap[RpcKind]['response']> | undefined;
+
+/**
+ * One accepted connection: decodes request frames, runs the handler for each (concurrently: a held
+ * long-poll does not block the requests behind it) and writes each response when it is ready, unless
+ * the connection has gone meanwhile. A stream that is not our protocol is cut off.
+ */
+export class InboundConnection {
+  private readonly reader: FrameReader;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly nodeId: number,
+    private readonly maxFrameBytes: number,
+    private readonly handle: InboundHandler,
+  ) {
+    this.reader = new FrameReader(maxFrameBytes);
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true, 10_000);
+    socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    socket.on('error', () => socket.destroy());
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  private receive(chunk: Buffer): void {
+    let frames: Frame[];
+    try {
+      frames = this.reader.push(chunk);
+    } catch {
+      return this.close();
+    }
+    for (const frame of frames) {
+      if (frame.type !== FrameType.Request) return this.close();
+      this.serve(frame);
+    }
+  }
+
+  private serve(frame: Frame): void {
+    const request = frame.payload as RpcRequest;
+    if (typeof request !== 'object' || request === null || typeof request.kind !== 'string') {
+      return this.reply(FrameType.Error, frame.requestId, { message: 'malformed request' });
+    }
+    let pending: Promise<unknown> | undefined;
+    try {
+      pending = this.handle(frame.from, request);
+    } catch (error) {
+      return this.reply(FrameType.Error, frame.requestId, { message: describe(error) });
+    }
+    if (!pending) return this.reply(FrameType.Error, frame.requestId, { message: `node ${this.nodeId} is not serving requests` });
+    pending.then(
+      (response) => this.reply(FrameType.Response, frame.requestId, response),
+      (error: unknown) => this.reply(FrameType.Error, frame.requestId, { message: describe(error) }),
+    );
+  }
+
+  private reply(type: FrameType, requestId: number, payload: unknown): void {
+    if (this.socket.destroyed) return;
+    let bytes: Buffer;
+    try {
+      bytes = encodeFrame(type, requestId, this.nodeId, payload, this.maxFrameBytes);
+    } catch (error) {
+      bytes = encodeFrame(FrameType.Error, requestId, this.nodeId, { message: describe(error) }, this.maxFrameBytes);
+    }
+    this.socket.write(bytes);
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,110 @@
+import { connect, type Socket } from 'node:net';
+import type { Clock, TimerHandle } from '../../time/clock';
+import { TransportError } from '../transport.port';
+import { encodeFrame, FrameReader, FrameType, type Frame } from './frames';
+import type { PeerEndpoint } from './peer-endpoint';
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: TransportError): void;
+  timer: TimerHandle;
+}
+
+/**
+ * The outgoing connection to one peer: many requests in flight at once on one socket, matched to
+ * responses by id. Nothing is ever resent (at most once). When the socket fails or closes, every
+ * request in flight fails with UNREACHABLE and the connection is done; the transport opens a new one
+ * for the next request.
+ */
+export class PeerConnection {
+  private readonly socket: Socket;
+  private readonly reader: FrameReader;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private connected = false;
+  private done = false;
+
+  constructor(
+    private readonly fromNodeId: number,
+    private readonly toNodeId: number,
+    endpoint: PeerEndpoint,
+    private readonly clock: Clock,
+    private readonly maxFrameBytes: number,
+    private readonly onDone: (connection: PeerConnection) => void,
+  ) {
+    this.reader = new FrameReader(maxFrameBytes);
+    this.socket = connect({ host: endpoint.host, port: endpoint.port, noDelay: true });
+    this.socket.setKeepAlive(true, 10_000);
+    this.socket.on('connect', () => void (this.connected = true));
+    this.socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    this.socket.on('error', (error) => this.fail(error.message));
+    this.socket.on('close', () => this.fail('connection closed by the peer'));
+  }
+
+  get isDone(): boolean {
+    return this.done;
+  }
+
+  request(kind: string, body: unknown, timeoutMs: number): Promise<unknown> {
+    if (this.done) return Promise.reject(new TransportError('UNREACHABLE', `connection to node ${this.toNodeId} is closed`));
+    const id = (this.nextId = (this.nextId + 1) >>> 0);
+    let frame: Buffer;
+    try {
+      frame = encodeFrame(FrameType.Request, id, this.fromNodeId, { kind, body }, this.maxFrameBytes);
+    } catch (error) {
+      return Promise.reject(new TransportError('REMOTE_FAILURE', `${kind} to node ${this.toNodeId} not sent: ${(error as Error).message}`));
+    }
+    return new Promise((resolve, reject) => {
+      const timer = this.clock.schedule(timeoutMs, () => {
+        if (this.pending.delete(id)) reject(new TransportError('TIMEOUT', `${kind} to node ${this.toNodeId} timed out after ${timeoutMs} ms`));
+      });
+      this.pending.set(id, { resolve, reject, timer });
+      this.socket.write(frame);
+    });
+  }
+
+  /** Fails every request in flight with `reason` and closes the socket. */
+  close(reason: 'CLOSED' | 'UNREACHABLE', message: string): void {
+    this.finish(reason, message);
+    this.socket.destroy();
+  }
+
+  private receive(chunk: Buffer): void {
+    let frames: Frame[];
+    try {
+      frames = this.reader.push(chunk);
+    } catch (error) {
+      return this.close('UNREACHABLE', `protocol error from node ${this.toNodeId}: ${(error as Error).message}`);
+    }
+    for (const frame of frames) {
+      const waiter = this.pending.get(frame.requestId);
+      if (!waiter) continue; // timed out meanwhile: the late response is dropped
+      this.pending.delete(frame.requestId);
+      waiter.timer.cancel();
+      if (frame.type === FrameType.Response) waiter.resolve(frame.payload);
+      else waiter.reject(new TransportError('REMOTE_FAILURE', `node ${this.toNodeId}: ${errorMessage(frame.payload)}`));
+    }
+  }
+
+  private fail(cause: string): void {
+    const what = this.connected ? 'lost the connection to' : 'cannot connect to';
+    this.finish('UNREACHABLE', `${what} node ${this.toNodeId}: ${cause}`);
+  }
+
+  private finish(reason: 'CLOSED' | 'UNREACHABLE', message: string): void {
+    if (!this.done) {
+      this.done = true;
+      this.onDone(this);
+    }
+    for (const [id, waiter] of this.pending) {
+      this.pending.delete(id);
+      waiter.timer.cancel();
+      waiter.reject(new TransportError(reason, message));
+    }
+  }
+}
+
+function errorMessage(payload: unknown): string {
+  const message = (payload as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : 'request failed';
+}
