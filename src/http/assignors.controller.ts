@@ -1,8 +1,7 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Param, Post, UsePipes } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { TopicPartitions } from '@cohort/protocol';
+import type { AssignorDescription, DryRunResponse } from '@cohort/assignors';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
-import type { AssignorDescription } from '../node/assignor-catalog';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { AssignDryRunDto } from './dto/assign-dry-run.dto';
 
@@ -22,7 +21,7 @@ export class AssignorsController {
   @Post(':name/assign')
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ description: '{ assignments: { memberId: [{ topic, partitions }] } }; 404 unknown assignor, 400 invalid input.' })
-  assign(@Param('name') name: string, @Body() body: AssignDryRunDto): { assignments: Record<string, TopicPartitions[]> } {
+  assign(@Param('name') name: string, @Body() body: AssignDryRunDto): DryRunResponse {
     return this.node.assignors.dryRun(name, body);
   }
 }

@@ -1,18 +1,22 @@
-import { StaticAssignorLookup } from '@cohort/coordinator';
-import { KafkaError } from '@cohort/protocol';
+import { AssignorRegistry, dryRunAssign, loadAssignorPlugins } from '@cohort/assignors';
+import type { ServerAssignor } from '@cohort/coordinator';
 import type { AssignorCatalog } from './assignor-catalog';
 
-/** The assignors of this node: built-ins plus ASSIGNOR_PLUGINS (libs/assignors). */
+/**
+ * Built-ins plus ASSIGNOR_PLUGINS (a plugin that cannot be loaded stops the node with a message naming
+ * it). Server-side assignment goes through the registry's safe runner, so a plugin that throws or
+ * returns an invalid assignment fails that rebalance with a clear error instead of corrupting the group.
+ */
 export async function createAssignorCatalog(plugins: string[]): Promise<AssignorCatalog> {
-  if (plugins.length > 0) throw new Error('ASSIGNOR_PLUGINS: plugin loading is not available in this build yet');
-  // Interim until libs/assignors exports its registry: no assignor is registered.
-  const lookup = new StaticAssignorLookup();
+  const registry = new AssignorRegistry();
+  await loadAssignorPlugins(registry, plugins);
+  const guarded = new Map<string, ServerAssignor>(
+    registry.list().map(({ name }) => [name, { name, assign: (cluster, members) => registry.run(name, cluster, members) }]),
+  );
   return {
-    get: (name) => lookup.get(name),
-    names: () => lookup.names(),
-    describe: () => [],
-    dryRun: (name) => {
-      throw KafkaError.of('UNSUPPORTED_ASSIGNOR', `no assignor named '${name}'`);
-    },
+    get: (name) => guarded.get(name),
+    names: () => [...guarded.keys()],
+    describe: () => registry.list(),
+    dryRun: (name, request) => dryRunAssign(registry, name, request),
   };
 }

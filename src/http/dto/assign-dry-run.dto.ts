@@ -4,6 +4,7 @@ import {
   ArrayMaxSize,
   IsArray,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   Max,
@@ -13,7 +14,7 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import type { AssignDryRunInput } from '../../node/assignor-catalog';
+import type { DryRunRequest } from '@cohort/assignors';
 import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '../../gateway/dto/field-limits';
 import { MAX_TOPIC_PARTITIONS } from './rest-limits';
 
@@ -54,9 +55,13 @@ class DryRunMemberDto {
   @ApiPropertyOptional({ description: "Assignor-specific data, as the member's subscription carries it." })
   @IsOptional()
   userData?: unknown;
+
+  @ApiPropertyOptional({ example: 'rack-a', nullable: true, description: 'For rack-aware assignment (KIP-881).' })
+  @IsOptional() @IsString() @MaxLength(MAX_ID_LENGTH)
+  rackId?: string | null;
 }
 
-export class AssignDryRunDto implements AssignDryRunInput {
+export class AssignDryRunDto implements DryRunRequest {
   @ApiProperty({ example: { orders: 6 }, description: 'topic → partition count' })
   @ValidateBy({
     name: 'isPartitionCounts',
@@ -70,6 +75,10 @@ export class AssignDryRunDto implements AssignDryRunInput {
     },
   })
   partitionsPerTopic: Record<string, number>;
+
+  @ApiPropertyOptional({ description: 'topic → one entry per partition → racks of its replicas (KIP-881)', example: { orders: [['rack-a'], ['rack-b']] } })
+  @IsOptional() @IsObject()
+  partitionRacks?: Record<string, (string | null)[][]>;
 
   @ApiProperty({ type: () => [DryRunMemberDto] })
   @IsArray() @ArrayMaxSize(MAX_DRY_RUN_MEMBERS) @ValidateNested({ each: true }) @Type(() => DryRunMemberDto)

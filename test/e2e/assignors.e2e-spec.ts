@@ -1,0 +1,66 @@
+import request from 'supertest';
+import { eventually, settledTogether } from '../support/group-member';
+import { MemberPool } from '../support/member-pool';
+import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
+
+/** Assignors: the registry over REST (with a plugin from ASSIGNOR_PLUGINS), dry runs, server-side assignment (SPEC §3-§5). */
+describe('assignors (e2e)', () => {
+  const data = tempDataDir();
+  let running: RunningApp;
+  const pool = new MemberPool(() => running.url, { topics: ['jobs'] });
+  const http = () => request(running.url);
+
+  beforeAll(async () => {
+    running = await startApp({ DATA_DIR: data.dir, ASSIGNOR_PLUGINS: './examples/assignor-plugin/least-loaded-assignor.ts' });
+    await http().post('/v1/topics').send({ name: 'jobs', partitions: 6 }).expect(201);
+  });
+  afterEach(() => pool.closeAll());
+  afterAll(async () => {
+    await running.close();
+    data.remove();
+  });
+
+  it('lists the built-in assignors and the plugin', async () => {
+    const response = await http().get('/v1/assignors').expect(200);
+    expect(response.body).toEqual(
+      expect.arrayContaining([
+        { name: 'range', supportedProtocols: ['eager'], builtIn: true },
+        { name: 'roundrobin', supportedProtocols: ['eager'], builtIn: true },
+        { name: 'sticky', supportedProtocols: ['eager'], builtIn: true },
+        { name: 'cooperative-sticky', supportedProtocols: ['cooperative', 'eager'], builtIn: true },
+        { name: 'least-loaded', supportedProtocols: ['eager'], builtIn: false },
+      ]),
+    );
+  });
+
+  it("dry-runs an assignor with Kafka's results, 404 for an unknown one, 400 for inconsistent input", async () => {
+    const body = { partitionsPerTopic: { jobs: 6 }, members: [{ memberId: 'b', topics: ['jobs'] }, { memberId: 'a', topics: ['jobs'] }] };
+    await http()
+      .post('/v1/assignors/range/assign')
+      .send(body)
+      .expect(200, { assignments: { a: [{ topic: 'jobs', partitions: [0, 1, 2] }], b: [{ topic: 'jobs', partitions: [3, 4, 5] }] } });
+    const roundRobin = await http().post('/v1/assignors/roundrobin/assign').send(body).expect(200);
+    expect(roundRobin.body.assignments).toEqual({ a: [{ topic: 'jobs', partitions: [0, 2, 4] }], b: [{ topic: 'jobs', partitions: [1, 3, 5] }] });
+    const unknown = await http().post('/v1/assignors/telepathic/assign').send(body).expect(404);
+    expect(unknown.body).toMatchObject({ errorCode: 112, error: 'UNSUPPORTED_ASSIGNOR' });
+    const duplicate = await http()
+      .post('/v1/assignors/range/assign')
+      .send({ partitionsPerTopic: { jobs: 2 }, members: [{ memberId: 'a', topics: ['jobs'] }, { memberId: 'a', topics: ['jobs'] }] })
+      .expect(400);
+    expect(duplicate.body).toMatchObject({ errorCode: 42, error: 'INVALID_REQUEST' });
+  });
+
+  it.each(['range', 'least-loaded'])('assigns on the server with %s: JoinGroup carries the assignment, no SyncGroup round needed', async (assignor) => {
+    const groupId = `server-${assignor}`;
+    const [a, b] = [await pool.member(groupId, { serverAssignor: assignor }), await pool.member(groupId, { serverAssignor: assignor })];
+    a.start();
+    b.start();
+    await eventually(() => settledTogether([a, b]) && a.held().length + b.held().length === 6, 'both assigned by the server');
+    const group = await http().get(`/v1/groups/${groupId}`).expect(200);
+    expect(group.body.state).toBe('Stable');
+    // Another member's JoinGroup response carries its assignment directly.
+    const c = await pool.member(groupId, { serverAssignor: assignor });
+    const joined = await c.join();
+    expect(joined.errorCode).toBe(0);
+  });
+});
