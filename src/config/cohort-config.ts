@@ -9,6 +9,8 @@ import { replicationSettings } from './mode-defaults';
 export class CohortConfig {
   readonly port: number;
   readonly host: string;
+  /** REPLICATION_PORT; null = derived from PORT (src/node/cluster/replication-settings.ts). */
+  readonly replicationPort: number | null;
   /** ADVERTISED_URL when set; otherwise derived from the bound address once listening (NodeAddress). */
   readonly advertisedUrl: string | null;
   readonly nodeId: number;
@@ -43,6 +45,7 @@ export class CohortConfig {
     const replication = replicationSettings(env);
     this.port = env.PORT;
     this.host = env.HOST;
+    this.replicationPort = env.REPLICATION_PORT ?? null;
     this.advertisedUrl = env.ADVERTISED_URL?.replace(/\/+$/, '') ?? null;
     this.nodeId = env.NODE_ID;
     this.dataDir = resolve(env.DATA_DIR);

@@ -16,6 +16,10 @@ export class EnvironmentVariables {
   @Expose() @EnvTrimmed() @IsString() @MinLength(1)
   HOST: string = '0.0.0.0';
 
+  /** Cluster mode: the replication transport's port (unset = PORT + 1000; 0 = any free port). */
+  @Expose() @IsOptional() @EnvInt() @IsInt() @Min(0) @Max(65535)
+  REPLICATION_PORT?: number;
+
   @Expose() @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
   ADVERTISED_URL?: string;
 
