@@ -133,8 +133,10 @@ export class GroupMember {
 
   /** Stops the autopilot and closes the socket without leaving (a crashed client). */
   async vanish(): Promise<void> {
-    await this.stop();
-    this.socket.disconnect();
+    this.running = false;
+    this.wake?.();
+    this.socket.disconnect(); // rejects a request still in flight, so the loop ends at once
+    await this.loop;
   }
 
   /** Partitions held, as "topic-partition" strings, for comparing assignments. */
