@@ -1,0 +1,101 @@
+/**
+ * `npx tsx bench/coordinator.bench.ts`: the in-process cost of the group coordinator (libs/coordinator)
+ * over an in-memory store that commits at once, so only the coordinator's own work is measured.
+ * 1. A rebalance of N members (join → leader's sync → everyone synced), per member, and how it scales.
+ * 2. OffsetCommit throughput through the coordinator, as a ratio to the raw store doing the same appends.
+ * Sizes shrink with BENCH_SCALE=0.1.
+ */
+import { ErrorCode } from '@cohort/protocol';
+import { CoordinatorHarness } from '@cohort/coordinator/testing/coordinator-harness';
+import { offsetCommitRecord } from '@cohort/coordinator/records/record-builders';
+import { elapsedMs, ms, perSecond, ratio, table } from './harness/stats';
+
+const scale = Math.min(1, Math.max(0.01, Number(process.env.BENCH_SCALE ?? '1')));
+
+async function rebalance(n: number): Promise<number> {
+  const h = new CoordinatorHarness({ topics: [{ name: 'orders', partitions: n }] });
+  await h.settle();
+  const started = process.hrtime.bigint();
+  const ids: string[] = [];
+  const joins = [];
+  for (let i = 0; i < n; i++) {
+    const first = await h.coordinator.joinGroup(h.joinRequest('big'), h.context(`c${i}`));
+    ids.push(first.memberId);
+    joins.push(h.coordinator.joinGroup(h.joinRequest('big', { memberId: first.memberId }), h.context(`c${i}`)));
+  }
+  h.clock.advance(0);
+  const responses = await Promise.all(joins);
+  const leader = responses[0].leader;
+  const assignments = ids.map((memberId, i) => ({ memberId, assignment: { partitions: [{ topic: 'orders', partitions: [i] }] } }));
+  const syncs = ids.map((memberId) => h.coordinator.syncGroup({ groupId: 'big', memberId, generationId: 1, assignments: memberId === leader ? assignments : [] }, h.context()));
+  const synced = await Promise.all(syncs);
+  if (synced.some((s) => s.errorCode !== ErrorCode.NONE)) throw new Error('sync failed');
+  const took = elapsedMs(started);
+  h.coordinator.close();
+  return took;
+}
+
+async function commits(count: number): Promise<{ coordinator: number; raw: number }> {
+  const h = new CoordinatorHarness({ topics: [{ name: 'orders', partitions: 64 }] });
+  await h.settle();
+  const { memberIds, generationId } = await h.stableGroup('g', 1, { sessionTimeoutMs: 1_800_000 });
+  const member = memberIds[0];
+  let started = process.hrtime.bigint();
+  const inFlight = [];
+  for (let i = 0; i < count; i++) {
+    inFlight.push(
+      h.coordinator.offsetCommit({ groupId: 'g', generationId, memberId: member, topics: [{ name: 'orders', partitions: [{ partitionIndex: i % 64, committedOffset: i }] }] }, h.context()),
+    );
+    if (inFlight.length === 100) await Promise.all(inFlight.splice(0));
+  }
+  await Promise.all(inFlight);
+  const coordinator = count / (elapsedMs(started) / 1000);
+
+  // Baseline: the same records appended and awaited on the same store, without the coordinator.
+  const partition = h.partitionOf('g');
+  const epoch = h.store.leaderEpoch(partition)!;
+  started = process.hrtime.bigint();
+  const waits = [];
+  for (let i = 0; i < count; i++) {
+    const record = offsetCommitRecord('g', 'orders', i % 64, { offset: i, leaderEpoch: -1, metadata: '', commitTimestamp: 0, expireTimestamp: null });
+    const { lastOffset } = h.store.append(partition, epoch, [record]);
+    waits.push(h.store.awaitCommit(partition, epoch, lastOffset, 5000));
+    if (waits.length === 100) await Promise.all(waits.splice(0));
+  }
+  await Promise.all(waits);
+  const raw = count / (elapsedMs(started) / 1000);
+  h.coordinator.close();
+  return { coordinator, raw };
+}
+
+async function main(): Promise<void> {
+  const small = Math.max(50, Math.round(1000 * scale));
+  const large = small * 5;
+  console.log(`1. Rebalance of a new group, in process (join + KIP-394 + sync of every member)`);
+  await rebalance(50); // warm-up
+  const tSmall = await rebalance(small);
+  const tLarge = await rebalance(large);
+  table(
+    ['members', 'total', 'per member', 'vs linear from the smaller group'],
+    [
+      [String(small), ms(tSmall), ms(tSmall / small), '1.00x'],
+      [String(large), ms(tLarge), ms(tLarge / large), ratio(tLarge / large, tSmall / small)],
+    ],
+  );
+  const count = Math.max(1000, Math.round(50_000 * scale));
+  console.log(`\n2. OffsetCommit throughput, ${count} single-partition commits, 100 in flight (baseline: the raw store appending the same records)`);
+  await commits(1000); // warm-up
+  const { coordinator, raw } = await commits(count);
+  table(
+    ['path', 'commits', 'vs raw store'],
+    [
+      ['raw store append + awaitCommit', perSecond(raw), '1.00x'],
+      ['GroupCoordinator.offsetCommit', perSecond(coordinator), ratio(coordinator, raw)],
+    ],
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
