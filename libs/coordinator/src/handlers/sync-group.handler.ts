@@ -42,7 +42,7 @@ export function handleSyncGroup(shard: CoordinatorShard, request: SyncGroupReque
       return;
     case 'CompletingRebalance': {
       // Everyone waits until the assignment is committed; a repeated SyncGroup replaces the older one.
-      group.maybeInvokeSyncCallback(member, syncError(ErrorCode.REBALANCE_IN_PROGRESS, 'superseded by a newer SyncGroup of the same member'));
+      if (member.awaitingSync) group.maybeInvokeSyncCallback(member, syncError(ErrorCode.REBALANCE_IN_PROGRESS, 'superseded by a newer SyncGroup of the same member'));
       member.awaitingSync = respond;
       shard.syncs.removePendingSyncMember(group, member.memberId);
       if (group.serverAssignor === null && group.isLeader(member.memberId)) {
