@@ -2,6 +2,7 @@ import type { Socket } from 'socket.io-client';
 import { RecordingNode } from '../../test/support/recording-node';
 import { connect, nextPush, request } from '../../test/support/socket-client';
 import { type RunningApp, startAppWithNode } from '../../test/support/test-app';
+import { CohortMetrics } from '../metrics/cohort-metrics';
 import { SocketPushSink } from './socket-push-sink';
 
 /**
@@ -102,6 +103,14 @@ describe('CoordinatorGateway', () => {
     expect(node.requests()).toEqual([]);
     expect((await request(bystander, 'Heartbeat', valid.Heartbeat)).errorCode).toBe(0);
     bystander.disconnect();
+  });
+
+  it('counts requests by event and Kafka error in the metrics', async () => {
+    await request(socket, 'Heartbeat', { groupId: 'g' });
+    await request(socket, 'JoinGroup', valid.JoinGroup);
+    const text = await running.app.get(CohortMetrics).registry.metrics();
+    expect(text).toMatch(/cohort_requests_total\{transport="socket.io",api="Heartbeat",error="INVALID_REQUEST"\} [1-9]/);
+    expect(text).toMatch(/cohort_requests_total\{transport="socket.io",api="JoinGroup",error="NONE"\} [1-9]/);
   });
 
   it('tells the coordinator when a socket closes', async () => {

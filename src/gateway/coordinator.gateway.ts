@@ -1,4 +1,4 @@
-import { Inject, UseFilters, UseInterceptors, UsePipes } from '@nestjs/common';
+import { Inject, UseFilters, UsePipes } from '@nestjs/common';
 import {
   ConnectedSocket,
   MessageBody,
@@ -29,7 +29,6 @@ import { OffsetCommitDto } from './dto/offset-commit.dto';
 import { OffsetDeleteDto } from './dto/offset-delete.dto';
 import { OffsetFetchDto } from './dto/offset-fetch.dto';
 import { SyncGroupDto } from './dto/sync-group.dto';
-import { RequestMetricsInterceptor } from './request-metrics.interceptor';
 import { SocketPushSink } from './socket-push-sink';
 import { WsAckExceptionFilter } from './ws-ack-exception.filter';
 
@@ -42,7 +41,6 @@ import { WsAckExceptionFilter } from './ws-ack-exception.filter';
 @WebSocketGateway()
 @UseFilters(WsAckExceptionFilter)
 @UsePipes(KafkaValidationPipe)
-@UseInterceptors(RequestMetricsInterceptor)
 export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, OnGatewayDisconnect {
   constructor(
     @Inject(COHORT_NODE) private readonly node: CohortNode,

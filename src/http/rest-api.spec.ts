@@ -99,6 +99,7 @@ describe('REST API', () => {
     const response = await http().get('/metrics').expect(200);
     expect(response.headers['content-type']).toContain('text/plain');
     expect(response.text).toContain('# TYPE cohort_requests_total counter');
+    expect(response.text).toMatch(/cohort_requests_total\{transport="http",api="GET \/v1\/groups\/:groupId",error="GROUP_ID_NOT_FOUND"\} [1-9]/);
     expect(response.text).toContain('cohort_groups{state="Stable"} 0');
     expect(response.text).toContain('process_cpu_user_seconds_total');
   });

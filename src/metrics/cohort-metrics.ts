@@ -22,7 +22,7 @@ export class CohortMetrics implements CoordinatorMetrics {
   private readonly requestSeconds = new Histogram({
     name: 'cohort_request_duration_seconds',
     help: 'Time from request to answer; JoinGroup and SyncGroup include the wait for the rebalance phase.',
-    labelNames: ['api'] as const,
+    labelNames: ['transport', 'api'] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
@@ -87,7 +87,7 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   requestAnswered(transport: 'socket.io' | 'http', api: string, errorCode: number, seconds: number): void {
     this.requests.inc({ transport, api, error: errorName(errorCode) });
-    if (transport === 'socket.io') this.requestSeconds.observe({ api }, seconds);
+    this.requestSeconds.observe({ transport, api }, seconds);
   }
 
   connectionOpened(): void {
