@@ -37,7 +37,8 @@ export function computeServerAssignment(
 ): ServerAssignmentResult {
   if (!assignor) return { ok: false, message: `server assignor '${name}' is not registered` };
   const members: { memberId: string; groupInstanceId: string | null; subscription: Subscription }[] = [];
-  const partitionsPerTopic: Record<string, number> = {};
+  // No prototype: a topic may legally be named `__proto__`.
+  const partitionsPerTopic: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const member of group.allMembers()) {
     const subscription = parseSubscription(member.metadata(protocol));
     if (!subscription) {
