@@ -39,3 +39,5 @@ export * from './log/batch-codec';
 export * from './metadata/redis/redis-metadata-store';
 export * from './metadata/redis/metadata-store-unavailable-error';
 export * from './transport/network/network-transport';
+export * from './metadata/redis/redis-connections';
+export { LuaScript } from './metadata/redis/lua-script';

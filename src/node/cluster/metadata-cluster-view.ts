@@ -1,0 +1,134 @@
+import type { Clock, ControllerLease, MetadataStore, NodeRegistration, PartitionState, ReplicaManager, TimerHandle } from '@cohort/replication';
+import { NO_LEADER } from '@cohort/replication';
+import type { ClusterView, NodeView, PartitionView, ReplicaStateView } from '../cluster-view';
+import { advertisedUrlOf } from './node-endpoint';
+
+export interface MetadataClusterViewOptions {
+  clusterId: string;
+  nodeId: number;
+  numPartitions: number;
+  store: MetadataStore;
+  replicas: ReplicaManager;
+  clock: Clock;
+  /** How often everything is re-read (registrations expire without a hint). */
+  refreshIntervalMs: number;
+  onError(error: unknown): void;
+}
+
+/**
+ * Cluster mode's answer to FindCoordinator and `/v1/cluster*` (SPEC §2, §4): registrations, the
+ * controller lease and partition states from the metadata store, cached here because those answers
+ * are synchronous. Change hints update the cache at once; a periodic re-read catches expiries (which
+ * give no hint) and anything missed while Redis was away. Offsets and follower progress come from this
+ * node's own replicas — exact for the partitions it leads, a follower's view for the others.
+ */
+export class MetadataClusterView implements ClusterView {
+  readonly clusterId: string;
+  readonly nodeId: number;
+  private registered = new Map<number, NodeRegistration>();
+  /** Last known URL of every node ever seen, so that a node that went away is listed as not alive. */
+  private readonly knownUrls = new Map<number, string>();
+  private readonly states = new Map<number, PartitionState>();
+  private lease: ControllerLease | null = null;
+  private unwatch: (() => void) | null = null;
+  private timer: TimerHandle | null = null;
+  private closed = false;
+
+  constructor(private readonly options: MetadataClusterViewOptions) {
+    this.clusterId = options.clusterId;
+    this.nodeId = options.nodeId;
+  }
+
+  async start(): Promise<void> {
+    this.unwatch = this.options.store.watch({
+      onNodesChanged: () => void this.refreshNodes().catch(this.options.onError),
+      onControllerChanged: () => void this.refreshLease().catch(this.options.onError),
+      onPartitionChanged: (state) => this.apply(state),
+    });
+    await this.refreshAll().catch(this.options.onError);
+    this.schedule();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.unwatch?.();
+    this.timer?.cancel();
+  }
+
+  controllerId(): number | null {
+    return this.lease?.nodeId ?? null;
+  }
+
+  nodes(): NodeView[] {
+    const ids = new Set<number>([...this.knownUrls.keys()]);
+    for (const s of this.states.values()) for (const id of s.replicas) ids.add(id);
+    return [...ids]
+      .sort((a, b) => a - b)
+      .map((nodeId) => ({ nodeId, url: this.knownUrls.get(nodeId) ?? '', alive: this.registered.has(nodeId) }));
+  }
+
+  leaderOf(partition: number): NodeView | null {
+    const leader = this.states.get(partition)?.leader ?? NO_LEADER;
+    const registration = this.registered.get(leader);
+    const url = registration && advertisedUrlOf(registration.endpoint);
+    return url ? { nodeId: leader, url, alive: true } : null;
+  }
+
+  partitions(): PartitionView[] {
+    return Array.from({ length: this.options.numPartitions }, (_, partition) => this.partitionView(partition));
+  }
+
+  private partitionView(partition: number): PartitionView {
+    const state = this.states.get(partition);
+    const { highWatermark, logEndOffset } = this.options.replicas.offsets(partition);
+    return {
+      partition,
+      leader: state && state.leader !== NO_LEADER ? state.leader : null,
+      leaderEpoch: state?.leaderEpoch ?? -1,
+      replicas: state ? [...state.replicas] : [],
+      isr: state ? state.isr.map((m) => m.nodeId) : [],
+      highWatermark,
+      logEndOffset,
+      replicaStates: this.replicaStates(partition, logEndOffset),
+    };
+  }
+
+  /** Progress of every replica as the leader tracks it; only the leader knows, so others list just themselves. */
+  private replicaStates(partition: number, localLogEndOffset: number): ReplicaStateView[] {
+    const hosted = this.options.replicas.partition(partition);
+    if (!hosted) return [];
+    const self = { nodeId: this.nodeId, logEndOffset: localLogEndOffset, lastCaughtUpMs: this.options.clock.now() };
+    if (hosted.role !== 'leader') return [self];
+    const remotes = [...hosted.remotes.values()].map((r) => ({ nodeId: r.nodeId, logEndOffset: r.leo, lastCaughtUpMs: r.lastCaughtUpTimeMs }));
+    return [self, ...remotes].sort((a, b) => a.nodeId - b.nodeId);
+  }
+
+  private apply(state: PartitionState): void {
+    const known = this.states.get(state.partition);
+    if (!known || known.partitionEpoch <= state.partitionEpoch) this.states.set(state.partition, state);
+  }
+
+  private async refreshAll(): Promise<void> {
+    const [, , states] = await Promise.all([this.refreshNodes(), this.refreshLease(), this.options.store.listPartitions()]);
+    for (const s of states) this.apply(s);
+  }
+
+  private async refreshNodes(): Promise<void> {
+    const list = await this.options.store.listNodes();
+    this.registered = new Map(list.map((n) => [n.nodeId, n]));
+    for (const n of list) this.knownUrls.set(n.nodeId, advertisedUrlOf(n.endpoint) ?? '');
+  }
+
+  private async refreshLease(): Promise<void> {
+    this.lease = await this.options.store.getControllerLease();
+  }
+
+  private schedule(): void {
+    if (this.closed) return;
+    this.timer = this.options.clock.schedule(this.options.refreshIntervalMs, () => {
+      this.refreshAll()
+        .catch(this.options.onError)
+        .finally(() => this.schedule());
+    });
+  }
+}

@@ -1,0 +1,94 @@
+import { InMemoryTopicRegistry, type TopicInfo } from '@cohort/coordinator';
+import { KafkaError } from '@cohort/protocol';
+import { RealClock } from '@cohort/replication';
+import { Redis } from 'ioredis';
+import { RedisTopicRegistry } from './redis-topic-registry';
+
+// Two nodes' registries on one cluster id of the test's own, in the machine's Redis: what one node
+// writes, the other sees and is told about; bad input is refused exactly as in embedded mode.
+
+const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let clusterId: string;
+const opened: RedisTopicRegistry[] = [];
+
+async function registry(): Promise<RedisTopicRegistry> {
+  const r = await RedisTopicRegistry.connect({ url, clusterId, clock: new RealClock(), onError: (e) => { throw e; } });
+  opened.push(r);
+  return r;
+}
+
+async function eventually(check: () => void): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      return check();
+    } catch (error) {
+      if (i > 200) throw error;
+      await sleep(10);
+    }
+  }
+}
+
+async function errorOf(call: Promise<unknown>): Promise<string> {
+  return call.then(
+    () => 'no error',
+    (e: unknown) => (e instanceof KafkaError ? `${e.errorName}: ${e.message}` : String(e)),
+  );
+}
+
+beforeEach(() => {
+  clusterId = `test-topics-${process.pid}-${process.hrtime.bigint().toString(36)}`;
+});
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((r) => r.close()));
+  const admin = new Redis(url, { disconnectTimeout: 100 });
+  const keys = await admin.keys(`${clusterId}:*`);
+  if (keys.length > 0) await admin.del(...keys);
+  await admin.quit();
+});
+
+describe('RedisTopicRegistry', () => {
+  it('shares topics between nodes and tells every node when one is created or grows', async () => {
+    const a = await registry();
+    const b = await registry();
+    const heardOnB: TopicInfo[] = [];
+    b.onPartitionsChanged((t) => heardOnB.push(t));
+    expect(await a.create('orders', 3)).toEqual({ name: 'orders', partitions: 3, endOffsets: {} });
+    await eventually(() => expect(b.get('orders')).toEqual({ name: 'orders', partitions: 3, endOffsets: {} }));
+    expect(await b.setPartitions('orders', 5)).toEqual({ name: 'orders', partitions: 5, endOffsets: {} });
+    await eventually(() => expect(a.get('orders')?.partitions).toBe(5));
+    expect(heardOnB.map((t) => t.partitions)).toEqual([3, 5]);
+    await a.setEndOffsets('orders', [{ partition: 4, endOffset: 120 }]);
+    await eventually(() => expect(b.get('orders')?.endOffsets).toEqual({ 4: 120 }));
+    // A node that starts later loads everything.
+    const c = await registry();
+    expect(c.list()).toEqual([{ name: 'orders', partitions: 5, endOffsets: { 4: 120 } }]);
+  });
+
+  it('refuses what the embedded registry refuses, with the same errors, and changes nothing', async () => {
+    const a = await registry();
+    const reference = new InMemoryTopicRegistry();
+    await a.create('t', 2);
+    await reference.create('t', 2);
+    const cases: Array<(r: InMemoryTopicRegistry | RedisTopicRegistry) => Promise<unknown>> = [
+      (r) => r.create('t', 4),
+      (r) => r.create('bad name!', 1),
+      (r) => r.create('u', 0),
+      (r) => r.setPartitions('t', 1),
+      (r) => r.setPartitions('missing', 3),
+      (r) => r.setEndOffsets('t', [{ partition: 2, endOffset: 1 }]),
+      (r) => r.setEndOffsets('t', [{ partition: 0, endOffset: -5 }]),
+    ];
+    for (const attempt of cases) expect(await errorOf(attempt(a))).toBe(await errorOf(attempt(reference)));
+    expect(a.list()).toEqual([{ name: 't', partitions: 2, endOffsets: {} }]);
+  });
+
+  it('lets exactly one of two nodes create the same topic at once', async () => {
+    const [a, b] = await Promise.all([registry(), registry()]);
+    const outcomes = await Promise.all([errorOf(a.create('race', 2)), errorOf(b.create('race', 7))]);
+    expect(outcomes.filter((o) => o === 'no error')).toHaveLength(1);
+    expect(outcomes.filter((o) => o.startsWith('INVALID_REQUEST'))).toHaveLength(1);
+    await eventually(() => expect(a.get('race')).toEqual(b.get('race')));
+  });
+});

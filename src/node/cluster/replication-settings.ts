@@ -1,0 +1,37 @@
+import { DEFAULT_REPLICATION_CONFIG, type ReplicationConfig } from '@cohort/replication';
+import type { CohortConfig } from '../../config/cohort-config';
+
+/** Replication settings of cluster mode from the SPEC §1 variables; the rest are Kafka's defaults. */
+export function replicationConfigOf(config: CohortConfig): ReplicationConfig {
+  const session = config.nodeSessionTimeoutMs;
+  return {
+    ...DEFAULT_REPLICATION_CONFIG,
+    numPartitions: config.offsetsTopicNumPartitions,
+    replicationFactor: config.offsetsTopicReplicationFactor,
+    minInsyncReplicas: config.minInsyncReplicas,
+    uncleanLeaderElectionEnable: config.uncleanLeaderElectionEnable,
+    replicaLagTimeMaxMs: config.replicaLagTimeMaxMs,
+    replicaFetchWaitMaxMs: config.replicaFetchWaitMaxMs,
+    logFlushPolicy: config.logFlushPolicy,
+    nodeSessionTimeoutMs: session,
+    // A node renews several times per session and fences itself one heartbeat before it would expire;
+    // the controller lease lasts a session, like a registration.
+    nodeHeartbeatIntervalMs: Math.max(1, Math.min(DEFAULT_REPLICATION_CONFIG.nodeHeartbeatIntervalMs, Math.floor(session / 4))),
+    controllerLeaseMs: session,
+    // A request must outlive the follower's long-poll (replica.socket.timeout.ms ≥ replica.fetch.wait.max.ms).
+    requestTimeoutMs: Math.max(DEFAULT_REPLICATION_CONFIG.requestTimeoutMs, config.replicaFetchWaitMaxMs * 2),
+  };
+}
+
+/**
+ * The port of the replication transport: REPLICATION_PORT when set, else PORT + 1000 (so nodes on
+ * consecutive ports, as scripts/start-cluster.sh and docker/compose.yml run them, never collide), and
+ * any free port when PORT is 0 (tests).
+ */
+export function replicationPortOf(config: CohortConfig): number {
+  if (config.replicationPort !== null) return config.replicationPort;
+  if (config.port === 0) return 0;
+  const derived = config.port + 1000;
+  if (derived > 65_535) throw new Error(`PORT ${config.port} leaves no room for the replication port PORT+1000; set REPLICATION_PORT`);
+  return derived;
+}
