@@ -10,7 +10,7 @@ import { ProtocolSupport, voteProtocol } from './protocol-support';
 import { RebalanceHistory } from './rebalance-history';
 
 /** Which delayed join operation watches a group in PreparingRebalance (Kafka's rebalance purgatory). */
-export type PendingJoin = { kind: 'initial'; remainingMs: number } | { kind: 'regular' };
+export type PendingJoin = 'initial' | 'regular';
 
 /**
  * A classic group's membership and state (Kafka's GroupMetadata.scala, without the locking): members,

@@ -42,16 +42,16 @@ export class JoinPhase {
 
   /** Kafka's `checkAndComplete(GroupJoinKey)`: a regular DelayedJoin completes once everyone has rejoined. */
   checkJoin(group: ClassicGroup): void {
-    if (group.is('PreparingRebalance') && group.pendingJoin?.kind === 'regular' && group.hasAllMembersJoined) {
+    if (group.is('PreparingRebalance') && group.pendingJoin === 'regular' && group.hasAllMembersJoined) {
       this.completeJoin(group);
     }
   }
 
   /** DelayedJoin: wait up to the group's rebalance timeout for the members to rejoin. */
   private armJoin(group: ClassicGroup): void {
-    group.pendingJoin = { kind: 'regular' };
+    group.pendingJoin = 'regular';
     this.shard.timers.set(joinKey(group.groupId), group.rebalanceTimeoutMs, () => {
-      if (this.shard.owns(group) && group.pendingJoin?.kind === 'regular') this.completeJoin(group);
+      if (this.shard.owns(group) && group.pendingJoin === 'regular') this.completeJoin(group);
     });
   }
 
@@ -60,9 +60,9 @@ export class JoinPhase {
    * that joins a brand-new group meanwhile extends the wait by up to that delay, within the rebalance timeout.
    */
   private armInitialJoin(group: ClassicGroup, delayMs: number, remainingMs: number): void {
-    group.pendingJoin = { kind: 'initial', remainingMs };
+    group.pendingJoin = 'initial';
     this.shard.timers.set(joinKey(group.groupId), delayMs, () => {
-      if (!this.shard.owns(group) || group.pendingJoin?.kind !== 'initial') return;
+      if (!this.shard.owns(group) || group.pendingJoin !== 'initial') return;
       if (group.newMemberAdded && remainingMs !== 0) {
         group.newMemberAdded = false;
         const delay = Math.min(this.shard.env.config.groupInitialRebalanceDelayMs, remainingMs);
