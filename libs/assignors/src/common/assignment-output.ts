@@ -9,28 +9,45 @@ import type { GroupInput } from './group-input';
 
 export function assignmentFromOwners(input: GroupInput, owner: Int32Array): Record<string, MemberAssignment> {
   const { members, topics } = input;
-  const lists: TopicPartitions[][] = members.map(() => []);
-  const current: (TopicPartitions | null)[] = members.map(() => null);
-  const currentTopic = new Int32Array(members.length).fill(-1);
-  for (let t = 0; t < topics.names.length; t++) {
-    const base = topics.base[t];
-    for (let p = 0; p < topics.counts[t]; p++) {
-      const m = owner[base + p];
-      if (m < 0) continue;
-      let entry = current[m];
-      if (currentTopic[m] !== t || entry === null) {
-        entry = { topic: topics.names[t], partitions: [] };
-        lists[m].push(entry);
-        current[m] = entry;
-        currentTopic[m] = t;
-      }
-      entry.partitions.push(p);
-    }
+  const memberCount = members.length;
+  const total = topics.total;
+  // Partition ids grouped by member, ascending (a counting sort), then cut into per-topic runs; every
+  // array is allocated at its final size.
+  const start = new Int32Array(memberCount + 1);
+  for (let id = 0; id < total; id++) if (owner[id] >= 0) start[owner[id] + 1]++;
+  for (let m = 0; m < memberCount; m++) start[m + 1] += start[m];
+  const ids = new Int32Array(start[memberCount]);
+  const fill = start.slice(0, memberCount);
+  for (let id = 0; id < total; id++) {
+    const m = owner[id];
+    if (m >= 0) ids[fill[m]++] = id;
   }
+  const topicOfId = (id: number, from: number): number => {
+    let t = from;
+    while (topics.base[t + 1] <= id) t++;
+    return t;
+  };
   const result: Record<string, MemberAssignment> = {};
-  members.forEach((member, m) => {
-    result[member.memberId] = { partitions: lists[m] };
-  });
+  for (let m = 0; m < memberCount; m++) {
+    const list: TopicPartitions[] = [];
+    let i = start[m];
+    let t = 0;
+    while (i < start[m + 1]) {
+      t = topicOfId(ids[i], t);
+      const end = topics.base[t + 1];
+      let j = i;
+      while (j < start[m + 1] && ids[j] < end) j++;
+      let partitions: number[];
+      if (j - i === 1) partitions = [ids[i] - topics.base[t]];
+      else {
+        partitions = new Array<number>(j - i);
+        for (let k = i; k < j; k++) partitions[k - i] = ids[k] - topics.base[t];
+      }
+      list.push({ topic: topics.names[t], partitions });
+      i = j;
+    }
+    result[members[m].memberId] = { partitions: list };
+  }
   return result;
 }
 

@@ -50,23 +50,38 @@ export function readGroup(cluster: ClusterView, members: MemberSubscription[], o
   const base = new Int32Array(names.length + 1);
   for (let t = 0; t < names.length; t++) base[t + 1] = base[t] + counts[t];
   const topics: GroupTopics = { names, index, counts, base, total: base[names.length] };
+  // Large groups mostly share a few subscriptions: normalize each distinct one once.
+  const normalized = new Map<string, Pick<GroupMember, 'topicNames' | 'topicNameSet' | 'topics'>>();
+  const byArray = new Map<readonly string[], Pick<GroupMember, 'topicNames' | 'topicNameSet' | 'topics'>>();
+  const normalize = (list: readonly string[]): Pick<GroupMember, 'topicNames' | 'topicNameSet' | 'topics'> => {
+    let found = byArray.get(list);
+    if (found) return found;
+    const key = list.join('\u0000');
+    found = normalized.get(key);
+    if (!found) {
+      const topicNameSet = new Set(list);
+      const taking: number[] = [];
+      for (const name of topicNameSet) {
+        const t = index.get(name);
+        if (t !== undefined) taking.push(t);
+      }
+      found = { topicNames: [...topicNameSet], topicNameSet, topics: Int32Array.from(taking).sort() };
+      normalized.set(key, found);
+    }
+    byArray.set(list, found);
+    return found;
+  };
   return {
     topics,
     cluster,
-    members: members.map((member, memberIndex) => {
-      const topicNames = [...new Set(member.subscription.topics)];
-      const taking = topicNames.map((name) => index.get(name)).filter((t): t is number => t !== undefined);
-      return {
-        index: memberIndex,
-        memberId: member.memberId,
-        groupInstanceId: member.groupInstanceId ?? null,
-        rackId: member.subscription.rackId ? member.subscription.rackId : null,
-        topicNames,
-        topicNameSet: new Set(topicNames),
-        topics: Int32Array.from(taking).sort(),
-        subscription: member.subscription,
-      };
-    }),
+    members: members.map((member, memberIndex) => ({
+      index: memberIndex,
+      memberId: member.memberId,
+      groupInstanceId: member.groupInstanceId ?? null,
+      rackId: member.subscription.rackId ? member.subscription.rackId : null,
+      ...normalize(member.subscription.topics),
+      subscription: member.subscription,
+    })),
   };
 }
 
@@ -78,27 +93,24 @@ export function topicOfPartitions(topics: GroupTopics): Int32Array {
 }
 
 /**
- * Partition ids of a list of (topic, partitions), in the order given, without duplicates. Entries of
- * topics that do not take part or partitions beyond the topic's count are dropped (Kafka drops the
- * former; it keeps the latter and then fails or hands out nonexistent partitions, quirk Q2).
+ * Partition ids of a list of (topic, partitions), in the order given, without duplicates unless the
+ * caller handles them. Entries of topics that do not take part or partitions beyond the topic's count
+ * are dropped (Kafka drops the former; it keeps the latter and then fails or hands out nonexistent
+ * partitions, quirk Q2).
  */
-export function partitionIdsOf(list: readonly TopicPartitions[] | undefined, topics: GroupTopics): number[] {
+export function partitionIdsOf(list: readonly TopicPartitions[] | undefined, topics: GroupTopics, dedupe = true): number[] {
   const ids: number[] = [];
   if (!list) return ids;
-  const seen = new Set<number>();
   for (const entry of list) {
     const t = topics.index.get(entry.topic);
     if (t === undefined) continue;
-    for (const partition of entry.partitions) {
-      if (partition >= topics.counts[t]) continue;
-      const id = topics.base[t] + partition;
-      if (!seen.has(id)) {
-        seen.add(id);
-        ids.push(id);
-      }
-    }
+    const count = topics.counts[t];
+    const base = topics.base[t];
+    for (const partition of entry.partitions) if (partition < count) ids.push(base + partition);
   }
-  return ids;
+  if (!dedupe || ids.length < 2) return ids;
+  const seen = new Set<number>();
+  return ids.filter((id) => !seen.has(id) && seen.add(id) !== undefined);
 }
 
 /** Replica racks of a partition (nulls dropped, duplicates removed); empty when unknown. */

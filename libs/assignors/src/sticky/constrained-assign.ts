@@ -35,7 +35,16 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
 
   const topicOf = topicOfPartitions(topics);
   const topicCount = topics.names.length;
-  const sortKey = (id: number): number => (id - topics.base[topicOf[id]]) * topicCount + topicOf[id];
+  /** Sorts partition ids by (partition, topic): keys partition * T + topic sort natively as numbers. */
+  const sortByPartitionThenTopic = (ids: number[]): void => {
+    const keys = new Float64Array(ids.length);
+    for (let i = 0; i < ids.length; i++) keys[i] = (ids[i] - topics.base[topicOf[ids[i]]]) * topicCount + topicOf[ids[i]];
+    keys.sort();
+    for (let i = 0; i < ids.length; i++) {
+      const t = keys[i] % topicCount;
+      ids[i] = topics.base[t] + (keys[i] - t) / topicCount;
+    }
+  };
   const keep = (m: number, ids: number[], from: number, to: number): void => {
     for (let i = from; i < to; i++) owner[ids[i]] = m;
     count[m] += to - from;
@@ -50,7 +59,7 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
       if (rack.racksMismatch(m, id)) maybeRevoked[id] = m;
       else if (prep.multiplyClaimed[id] === 0) own.push(id);
     }
-    if (own.length > 1) own.sort((a, b) => sortKey(a) - sortKey(b));
+    if (own.length > 1) sortByPartitionThenTopic(own);
     if (own.length < minQuota) {
       keep(m, own, 0, own.length);
       underMin.push(m);

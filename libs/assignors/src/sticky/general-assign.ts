@@ -96,7 +96,7 @@ export function generalAssign(input: GroupInput, prep: OwnedPartitions, rack: St
     if (data.generation !== undefined && data.generation < prep.maxGeneration) generation = data.generation;
     else if (data.generation === undefined && prep.maxGeneration > DEFAULT_GENERATION) generation = DEFAULT_GENERATION;
     else continue;
-    for (const id of partitionIdsOf(data.partitions, topics)) {
+    for (const id of partitionIdsOf(data.partitions, topics, false)) {
       if (prevMember[id] < 0 || generation > prevGeneration[id]) {
         prevMember[id] = m;
         prevGeneration[id] = generation;

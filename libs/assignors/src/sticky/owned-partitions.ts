@@ -49,10 +49,11 @@ export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: nu
     memberData[m] = data;
     const generation = data.generation ?? DEFAULT_GENERATION;
     if (generation > maxGeneration) maxGeneration = generation;
-    const ids = partitionIdsOf(data.partitions, topics);
+    const ids = partitionIdsOf(data.partitions, topics, false);
     claims[m] = ids;
     for (const id of ids) {
       const other = claimant[id];
+      if (other === m) continue; // listed twice by the same member
       if (other < 0) {
         keeper[id] = m;
         claimant[id] = m;
@@ -70,6 +71,13 @@ export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: nu
       }
     }
   }
-  const owned = claims.map((ids, m) => ids.filter((id) => keeper[id] === m));
+  // Keep each partition once, where the member first listed it; `keeper` is reset as we go.
+  const owned = claims.map((ids, m) =>
+    ids.filter((id) => {
+      if (keeper[id] !== m) return false;
+      keeper[id] = -2;
+      return true;
+    }),
+  );
   return { allSubscriptionsEqual, hashOrder, owned, multiplyClaimed, memberData, maxGeneration };
 }

@@ -52,7 +52,7 @@ export function withholdTransfers(input: GroupInput, outcome: StickyOutcome): Ma
     const revoked = new Uint8Array(input.topics.total);
     const listedByOwner = new Uint8Array(input.topics.total);
     input.members.forEach((member, m) => {
-      for (const id of partitionIdsOf(member.subscription.ownedPartitions, input.topics)) {
+      for (const id of partitionIdsOf(member.subscription.ownedPartitions, input.topics, false)) {
         if (owner[id] === m) listedByOwner[id] = 1;
         else revoked[id] = 1;
       }

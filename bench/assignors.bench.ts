@@ -1,0 +1,220 @@
+/**
+ * `npm run bench:assignors [-- shape ...] [--runs N]`: the built-in assignors on the shapes Kafka's
+ * own Java assignors were timed on (reference/kafka-assignors.md §7.3: 500 topics × 2,000 partitions,
+ * 2,000 members, JDK 17 on this kind of 2-vCPU machine), plus 10,000 partitions × 1,000 members with
+ * mixed subscriptions. Each shape runs in its own child process so its peak memory is its own; a call
+ * is timed after one warm-up call on the same input, like the reference's "second repetition".
+ * Figures are printed beside Kafka's, as a ratio. Runtime: about two minutes for every shape.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import type { MemberAssignment } from '@cohort/protocol';
+import {
+  createCooperativeStickyAssignor,
+  createRangeAssignor,
+  createRoundRobinAssignor,
+  createStickyAssignor,
+  type ClusterView,
+  type MemberSubscription,
+  type PartitionAssignor,
+} from '@cohort/assignors';
+
+type Call = 'fresh' | 'reassignment';
+
+interface Shape {
+  name: string;
+  description: string;
+  assignor: () => PartitionAssignor;
+  build: () => { cluster: ClusterView; members: MemberSubscription[] };
+  /** Kafka's time for the call (ms), and what it is compared with. */
+  kafka: Partial<Record<Call, number>>;
+  /** Kafka's time multiplied by this is the target (1 = at most Kafka's time). */
+  target: number;
+}
+
+interface Measurement {
+  shape: string;
+  call: Call;
+  runs: number[];
+  /** Process CPU time of each run (user + system, all threads). */
+  cpuRuns: number[];
+  baselineRssMb: number;
+  peakRssMb: number;
+  partitions: number;
+  members: number;
+}
+
+const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+
+function manyTopics(topics: number, partitions: number): Record<string, number> {
+  return Object.fromEntries(Array.from({ length: topics }, (_, t) => [`t${pad(t, 3)}`, partitions]));
+}
+
+/** 500 × 2,000 partitions, 2,000 members; `oddOne`: the last member subscribes to the first topic only. */
+function millionPartitions(oddOne: boolean): () => { cluster: ClusterView; members: MemberSubscription[] } {
+  return () => {
+    const partitionsPerTopic = manyTopics(500, 2000);
+    const all = Object.keys(partitionsPerTopic);
+    const members = Array.from({ length: 2000 }, (_, m) => ({
+      memberId: `c${pad(m, 4)}`,
+      subscription: { topics: oddOne && m === 1999 ? all.slice(0, 1) : all },
+    }));
+    return { cluster: { partitionsPerTopic }, members };
+  };
+}
+
+/** 100 topics × 100 partitions, 1,000 members each subscribing to a random third of the topics (seeded). */
+function mixed10k(): { cluster: ClusterView; members: MemberSubscription[] } {
+  const partitionsPerTopic = manyTopics(100, 100);
+  const all = Object.keys(partitionsPerTopic);
+  let state = 12345;
+  const next = (): number => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 4294967296;
+  };
+  const members = Array.from({ length: 1000 }, (_, m) => ({ memberId: `c${pad(m, 4)}`, subscription: { topics: all.filter(() => next() < 1 / 3) } }));
+  return { cluster: { partitionsPerTopic }, members };
+}
+
+const SHAPES: Shape[] = [
+  { name: 'range', description: 'range, 1M partitions, 2,000 members', assignor: createRangeAssignor, build: millionPartitions(false), kafka: { fresh: 2273 }, target: 1 },
+  { name: 'roundrobin', description: 'roundrobin, 1M partitions, 2,000 members', assignor: createRoundRobinAssignor, build: millionPartitions(false), kafka: { fresh: 822 }, target: 1 },
+  { name: 'sticky', description: 'sticky, 1M partitions, 2,000 members, identical subscriptions', assignor: createStickyAssignor, build: millionPartitions(false), kafka: { fresh: 241, reassignment: 3124 }, target: 1 },
+  { name: 'coop', description: 'cooperative-sticky, 1M partitions, 2,000 members, identical subscriptions', assignor: createCooperativeStickyAssignor, build: millionPartitions(false), kafka: { fresh: 74, reassignment: 1544 }, target: 1 },
+  {
+    name: 'coop-mixed',
+    description: 'cooperative-sticky, 1M partitions, 2,000 members, one subscribing to one topic only',
+    assignor: createCooperativeStickyAssignor,
+    build: millionPartitions(true),
+    kafka: { fresh: 7588, reassignment: 6323 },
+    target: 0.25,
+  },
+  { name: 'sticky-mixed', description: 'sticky, same mixed shape (Kafka: no single-call figure)', assignor: createStickyAssignor, build: millionPartitions(true), kafka: {}, target: 1 },
+  { name: 'coop-10k', description: 'cooperative-sticky, 10,000 partitions, 1,000 members, mixed subscriptions', assignor: createCooperativeStickyAssignor, build: mixed10k, kafka: {}, target: 1 },
+  { name: 'sticky-10k', description: 'sticky, 10,000 partitions, 1,000 members, mixed subscriptions', assignor: createStickyAssignor, build: mixed10k, kafka: {}, target: 1 },
+];
+
+/** Members 1..n-1 come back owning what they were given; member 0 owns nothing (Kafka's scale tests). */
+function reassignmentInput(assignorName: string, members: MemberSubscription[], fresh: Record<string, MemberAssignment>): MemberSubscription[] {
+  return members.map((member, m) => {
+    if (m === 0) return member;
+    const owned = fresh[member.memberId].partitions;
+    const userData = assignorName === 'sticky' ? { previousAssignment: owned, generation: 1 } : undefined;
+    return { ...member, subscription: { ...member.subscription, ownedPartitions: owned, generationId: 1, userData } };
+  });
+}
+
+function rssMb(): number {
+  return process.memoryUsage().rss / 1048576;
+}
+
+/** Runs in the child: one shape, warm-up then timed calls, fresh and reassignment. */
+function measureShape(shape: Shape, runs: number): Measurement[] {
+  const assignor = shape.assignor();
+  const { cluster, members } = shape.build();
+  const partitions = Object.values(cluster.partitionsPerTopic).reduce((a, b) => a + b, 0);
+  const results: Measurement[] = [];
+  const time = (input: MemberSubscription[]): { ms: number; cpuMs: number; result: Record<string, MemberAssignment> } => {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const result = assignor.assign(cluster, input);
+    const used = process.cpuUsage(cpu);
+    return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, result };
+  };
+  const calls: Call[] = shape.name === 'range' || shape.name === 'roundrobin' ? ['fresh'] : ['fresh', 'reassignment'];
+  let fresh: Record<string, MemberAssignment> | null = null;
+  for (const call of calls) {
+    const input = call === 'fresh' ? members : reassignmentInput(assignor.name, members, fresh!);
+    const warm = time(input);
+    if (call === 'fresh') fresh = warm.result;
+    global.gc?.();
+    const baselineRssMb = rssMb();
+    const timings: number[] = [];
+    const cpuTimings: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const run = time(input);
+      timings.push(run.ms);
+      cpuTimings.push(run.cpuMs);
+    }
+    results.push({ shape: shape.name, call, runs: timings, cpuRuns: cpuTimings, baselineRssMb, peakRssMb: process.resourceUsage().maxRSS / 1024, partitions, members: members.length });
+  }
+  return results;
+}
+
+function formatRow(measurement: Measurement, shape: Shape): string {
+  const best = Math.min(...measurement.runs);
+  const kafka = shape.kafka[measurement.call];
+  const ratio = kafka === undefined ? '' : `${(best / kafka).toFixed(2)}× Kafka`;
+  const verdict = kafka === undefined ? '' : best <= kafka * shape.target ? 'meets target' : `MISSES target (≤ ${shape.target === 1 ? "Kafka's time" : `${shape.target} × Kafka`})`;
+  return [
+    `  ${measurement.call.padEnd(12)}`,
+    `${best.toFixed(0).padStart(6)} ms`,
+    `(runs: ${measurement.runs.map((r) => r.toFixed(0)).join(', ')}; cpu ${Math.min(...measurement.cpuRuns).toFixed(0)} ms)`.padEnd(34),
+    kafka === undefined ? ''.padEnd(17) : `Kafka ${String(kafka).padStart(5)} ms`,
+    ratio.padEnd(12),
+    `peak RSS ${measurement.peakRssMb.toFixed(0)} MB (input held: ${measurement.baselineRssMb.toFixed(0)} MB)`,
+    verdict,
+  ].join('  ');
+}
+
+/**
+ * The baseline measured in the same run: a fixed integer loop and a fixed allocation loop (1M small
+ * objects, the kind of work an assignment result is made of). On a quiet machine of this kind they
+ * take about 25 ms and 100 ms; much more means the machine is busy and every figure above is inflated.
+ */
+function calibrate(): { loopMs: number; allocMs: number } {
+  let started = performance.now();
+  const a = new Int32Array(1 << 20);
+  let sum = 0;
+  for (let r = 0; r < 20; r++) for (let i = 0; i < a.length; i++) sum = (sum + (a[i] = (a[i] + i) | 0)) | 0;
+  const loopMs = performance.now() - started;
+  started = performance.now();
+  const lists: { topic: string; partitions: number[] }[][] = Array.from({ length: 2000 }, () => []);
+  for (let t = 0; t < 500; t++) for (let m = 0; m < 2000; m++) lists[m].push({ topic: 't', partitions: [t + sum * 0] });
+  return { loopMs, allocMs: performance.now() - started };
+}
+
+function main(): void {
+  const args = process.argv.slice(2);
+  const runsAt = args.indexOf('--runs');
+  const runs = runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1])) : 2;
+  const childAt = args.indexOf('--child');
+  if (args.includes('--calibrate')) {
+    process.stdout.write(JSON.stringify(calibrate()));
+    return;
+  }
+  if (childAt >= 0) {
+    const shape = SHAPES.find((s) => s.name === args[childAt + 1]);
+    if (!shape) throw new Error(`unknown shape ${args[childAt + 1]}`);
+    process.stdout.write(JSON.stringify(measureShape(shape, runs)));
+    return;
+  }
+  const wanted = args.filter((arg, i) => !arg.startsWith('--') && (runsAt < 0 || i !== runsAt + 1));
+  const unknown = wanted.filter((name) => !SHAPES.some((s) => s.name === name));
+  if (unknown.length > 0) {
+    console.error(`unknown shape(s): ${unknown.join(', ')}; shapes: ${SHAPES.map((s) => s.name).join(', ')}`);
+    process.exitCode = 2;
+    return;
+  }
+  const selected = wanted.length > 0 ? SHAPES.filter((s) => wanted.includes(s.name)) : SHAPES;
+  console.log(`Assignor benchmark: best of ${runs} warm call(s) per shape; Kafka figures from reference/kafka-assignors.md §7.3 (JDK 17, 2 vCPU)`);
+  const child = (extra: string[]) =>
+    spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', __filename, ...extra], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 10 * 60_000 });
+  const calibration = child(['--calibrate']);
+  if (calibration.status === 0) {
+    const { loopMs, allocMs } = JSON.parse(calibration.stdout) as { loopMs: number; allocMs: number };
+    console.log(`baseline in this run: integer loop ${loopMs.toFixed(0)} ms (quiet machine ≈ 25 ms), 1M-object allocation ${allocMs.toFixed(0)} ms (≈ 100 ms); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+  }
+  for (const shape of selected) {
+    const run = child(['--child', shape.name, '--runs', String(runs)]);
+    console.log(`\n${shape.name}: ${shape.description}`);
+    if (run.status !== 0) {
+      console.log(`  failed: ${(run.stderr || run.error?.message || '').split('\n').slice(0, 5).join(' | ')}`);
+      process.exitCode = 1;
+      continue;
+    }
+    for (const measurement of JSON.parse(run.stdout) as Measurement[]) console.log(formatRow(measurement, shape));
+  }
+}
+
+main();
