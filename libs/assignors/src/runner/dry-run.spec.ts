@@ -1,18 +1,11 @@
+import { thrown } from '../testing/thrown';
 import { KafkaError } from '@cohort/protocol';
 import type { PartitionAssignor } from '../api/partition-assignor';
 import { AssignorRegistry } from '../registry/assignor-registry';
 import { AssignorError } from './assignor-error';
 import { dryRunAssign } from './dry-run';
 
-function kafkaError(run: () => unknown): KafkaError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(KafkaError);
-    return error as KafkaError;
-  }
-  throw new Error('expected a KafkaError');
-}
+const kafkaError = (run: () => unknown): KafkaError => thrown(KafkaError, run);
 
 describe('dryRunAssign (POST /v1/assignors/:name/assign)', () => {
   const registry = new AssignorRegistry();

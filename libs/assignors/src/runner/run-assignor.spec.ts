@@ -1,3 +1,4 @@
+import { thrown } from '../testing/thrown';
 import type { MemberAssignment } from '@cohort/protocol';
 import type { ClusterView, MemberSubscription, PartitionAssignor } from '../api/partition-assignor';
 import { createCooperativeStickyAssignor } from '../sticky/cooperative-sticky-assignor';
@@ -11,15 +12,7 @@ const members: MemberSubscription[] = [
 ];
 const plugin = (assign: PartitionAssignor['assign'], supportedProtocols?: PartitionAssignor['supportedProtocols']): PartitionAssignor => ({ name: 'plugin', supportedProtocols, assign });
 
-function failure(run: () => unknown): AssignorError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AssignorError);
-    return error as AssignorError;
-  }
-  throw new Error('expected an AssignorError');
-}
+const failure = (run: () => unknown): AssignorError => thrown(AssignorError, run);
 
 describe('runAssignor', () => {
   it('returns a valid assignment as a fresh copy the plugin cannot change afterwards', () => {

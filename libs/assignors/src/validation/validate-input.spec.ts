@@ -1,16 +1,9 @@
+import { thrown } from '../testing/thrown';
 import { KafkaError } from '@cohort/protocol';
 import { createRangeAssignor } from '../range/range-assignor';
 import { validateAssignorInput } from './validate-input';
 
-function rejection(run: () => unknown): KafkaError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(KafkaError);
-    return error as KafkaError;
-  }
-  throw new Error('expected a KafkaError');
-}
+const rejection = (run: () => unknown): KafkaError => thrown(KafkaError, run);
 
 const ok = (memberId: string, topics: string[] = ['t']) => ({ memberId, subscription: { topics } });
 
