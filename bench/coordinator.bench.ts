@@ -2,12 +2,17 @@
  * `npx tsx bench/coordinator.bench.ts`: the in-process cost of the group coordinator (libs/coordinator)
  * over an in-memory store that commits at once, so only the coordinator's own work is measured.
  * 1. A rebalance of N members (join → leader's sync → everyone synced), per member, and how it scales.
- * 2. OffsetCommit throughput through the coordinator, as a ratio to the raw store doing the same appends.
+ * 2. OffsetCommit throughput through the coordinator (wall-clock timers, one member on one connection),
+ *    as a ratio to the raw store doing the same appends.
  * Sizes shrink with BENCH_SCALE=0.1.
  */
-import { ErrorCode } from '@cohort/protocol';
-import { CoordinatorHarness } from '@cohort/coordinator/testing/coordinator-harness';
+import { coordinatorConfig, GroupCoordinator, InMemoryTopicRegistry, StaticAssignorLookup } from '@cohort/coordinator';
 import { offsetCommitRecord } from '@cohort/coordinator/records/record-builders';
+import { CoordinatorHarness } from '@cohort/coordinator/testing/coordinator-harness';
+import { FakePartitionStore } from '@cohort/coordinator/testing/fake-partition-store';
+import { RecordingPushSink } from '@cohort/coordinator/testing/recording-push-sink';
+import { ErrorCode } from '@cohort/protocol';
+import { RealClock } from '@cohort/replication';
 import { elapsedMs, ms, perSecond, ratio, table } from './harness/stats';
 
 const scale = Math.min(1, Math.max(0.01, Number(process.env.BENCH_SCALE ?? '1')));
@@ -35,36 +40,49 @@ async function rebalance(n: number): Promise<number> {
   return took;
 }
 
+/** A coordinator on wall-clock time over an in-memory store that commits at once, one Stable member. */
+async function commitSetup() {
+  const clock = new RealClock();
+  const store = new FakePartitionStore(clock, { autoCommit: true });
+  const topics = new InMemoryTopicRegistry({ topics: [{ name: 'orders', partitions: 64, endOffsets: {} }] });
+  const config = coordinatorConfig({ groupInitialRebalanceDelayMs: 0 });
+  store.electAll(config.numPartitions);
+  const coordinator = new GroupCoordinator({ store, clock, config, topics, assignors: new StaticAssignorLookup(), push: new RecordingPushSink() });
+  coordinator.start();
+  while (coordinator.servingPartitions().length < config.numPartitions) await new Promise((resolve) => setImmediate(resolve));
+  const context = { clientId: 'bench', clientHost: '/127.0.0.1', connectionId: 'c-1' };
+  const join = { groupId: 'g', sessionTimeoutMs: 1_800_000, protocolType: 'consumer', protocols: [{ name: 'range', metadata: { topics: ['orders'] } }] };
+  const { memberId } = await coordinator.joinGroup({ ...join, memberId: '' }, context);
+  const joined = await coordinator.joinGroup({ ...join, memberId }, context);
+  await coordinator.syncGroup({ groupId: 'g', memberId, generationId: joined.generationId, assignments: [] }, context);
+  return { coordinator, store, context, memberId, generationId: joined.generationId, partition: coordinator.partitionFor('g') };
+}
+
 async function commits(count: number): Promise<{ coordinator: number; raw: number }> {
-  const h = new CoordinatorHarness({ topics: [{ name: 'orders', partitions: 64 }] });
-  await h.settle();
-  const { memberIds, generationId } = await h.stableGroup('g', 1, { sessionTimeoutMs: 1_800_000 });
-  const member = memberIds[0];
+  const setup = await commitSetup();
   let started = process.hrtime.bigint();
   const inFlight = [];
   for (let i = 0; i < count; i++) {
-    inFlight.push(
-      h.coordinator.offsetCommit({ groupId: 'g', generationId, memberId: member, topics: [{ name: 'orders', partitions: [{ partitionIndex: i % 64, committedOffset: i }] }] }, h.context()),
-    );
+    const topics = [{ name: 'orders', partitions: [{ partitionIndex: i % 64, committedOffset: i }] }];
+    inFlight.push(setup.coordinator.offsetCommit({ groupId: 'g', generationId: setup.generationId, memberId: setup.memberId, topics }, setup.context));
     if (inFlight.length === 100) await Promise.all(inFlight.splice(0));
   }
   await Promise.all(inFlight);
   const coordinator = count / (elapsedMs(started) / 1000);
 
   // Baseline: the same records appended and awaited on the same store, without the coordinator.
-  const partition = h.partitionOf('g');
-  const epoch = h.store.leaderEpoch(partition)!;
+  const epoch = setup.store.leaderEpoch(setup.partition)!;
   started = process.hrtime.bigint();
   const waits = [];
   for (let i = 0; i < count; i++) {
     const record = offsetCommitRecord('g', 'orders', i % 64, { offset: i, leaderEpoch: -1, metadata: '', commitTimestamp: 0, expireTimestamp: null });
-    const { lastOffset } = h.store.append(partition, epoch, [record]);
-    waits.push(h.store.awaitCommit(partition, epoch, lastOffset, 5000));
+    const { lastOffset } = setup.store.append(setup.partition, epoch, [record]);
+    waits.push(setup.store.awaitCommit(setup.partition, epoch, lastOffset, 5000));
     if (waits.length === 100) await Promise.all(waits.splice(0));
   }
   await Promise.all(waits);
   const raw = count / (elapsedMs(started) / 1000);
-  h.coordinator.close();
+  setup.coordinator.close();
   return { coordinator, raw };
 }
 
