@@ -1,4 +1,5 @@
 import type { CohortNode } from './cohort-node';
+import { createClusterNode } from './cluster/create-cluster-node';
 import { createEmbeddedNode } from './embedded/create-embedded-node';
 import type { NodeDeps } from './node-deps';
 
@@ -12,6 +13,6 @@ export async function createNode(deps: NodeDeps): Promise<CohortNode> {
     case 'embedded':
       return createEmbeddedNode(deps);
     case 'redis':
-      throw new Error('CLUSTER_MODE=redis: the replicated cluster mode is not part of this build yet; use CLUSTER_MODE=embedded');
+      return createClusterNode(deps);
   }
 }

@@ -1,0 +1,117 @@
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { GroupCoordinator } from '@cohort/coordinator';
+import { type Clock, FileCheckpointStorage, FileLog, NetworkTransport, RealClock, RedisMetadataStore, ReplicationNode } from '@cohort/replication';
+import { coordinatorConfigOf } from '../coordinator-config-of';
+import { coordinatorLogger } from '../coordinator-logger';
+import type { CohortNode } from '../cohort-node';
+import { createAssignorCatalog } from '../create-assignor-catalog';
+import type { NodeDeps } from '../node-deps';
+import { ClusterNode } from './cluster-node';
+import { MetadataClusterView } from './metadata-cluster-view';
+import { formatNodeEndpoint } from './node-endpoint';
+import { RedisTopicRegistry } from './redis-topic-registry';
+import { replicationConfigOf, replicationPortOf } from './replication-settings';
+
+/**
+ * Cluster mode (SPEC §1, CLUSTER_MODE=redis): metadata, controller lease and topics in Redis under
+ * CLUSTER_ID; the `__consumer_offsets` partitions replicated between the nodes (RF 3, min ISR 2 by
+ * default) over the network transport on REPLICATION_PORT (default PORT + 1000), each replica a segment
+ * log under DATA_DIR. The node registers with an endpoint that carries both its replication address
+ * (ADVERTISED_URL's host, the replication port) and ADVERTISED_URL, which FindCoordinator hands out.
+ * Whatever was opened is closed again if a later step fails, so a failed start leaves nothing running.
+ */
+export async function createClusterNode(deps: NodeDeps): Promise<CohortNode> {
+  const opened: Array<() => Promise<void>> = [];
+  try {
+    return await assemble(deps, new RealClock(), opened);
+  } catch (error) {
+    await Promise.all(opened.reverse().map((close) => close().catch(() => undefined)));
+    throw error;
+  }
+}
+
+async function assemble({ config, push, metrics, address }: NodeDeps, clock: Clock, opened: Array<() => Promise<void>>): Promise<CohortNode> {
+  const logger = new Logger('ClusterNode');
+  const replication = replicationConfigOf(config);
+  const report = (context: string) => (error: unknown) => logger.error(`${context}: ${error instanceof Error ? error.message : String(error)}`);
+
+  const store = await RedisMetadataStore.connect({
+    url: config.redisUrl,
+    clusterId: config.clusterId,
+    clock,
+    // Long enough for every live node to reconnect and put back what it knows after Redis lost its data.
+    recoveryWindowMs: Math.min(replication.nodeSessionTimeoutMs, 2 * replication.nodeHeartbeatIntervalMs + 1_000),
+    events: {
+      onDisconnected: (error) => logger.warn(error.message),
+      onReconnected: () => logger.log('metadata store reachable again'),
+      onRestored: (mode, count) =>
+        mode === 'initialized'
+          ? logger.log(`metadata of cluster ${config.clusterId} initialized (${count} partition states put back)`)
+          : logger.warn(`put back ${count} partition states that Redis had lost`),
+      onBackgroundError: report('metadata store'),
+    },
+  });
+  opened.push(() => store.close());
+  const transport = await NetworkTransport.start({ nodeId: config.nodeId, clock, listen: { host: config.host, port: replicationPortOf(config) } });
+  opened.push(() => transport.close());
+  const topics = await RedisTopicRegistry.connect({ url: config.redisUrl, clusterId: config.clusterId, clock, onError: report('topic registry') });
+  opened.push(() => topics.close());
+  const assignors = await createAssignorCatalog(config.assignorPlugins);
+
+  const advertisedUrl = address.url();
+  const endpoint = formatNodeEndpoint({
+    replicationHost: new URL(advertisedUrl).hostname.replace(/^\[(.*)\]$/, '$1'),
+    replicationPort: transport.address.port,
+    advertisedUrl,
+  });
+  const node = new ReplicationNode({
+    nodeId: config.nodeId,
+    endpoint,
+    config: replication,
+    clock,
+    store,
+    transport,
+    checkpoints: new FileCheckpointStorage(config.dataDir),
+    openLog: (partition) => FileLog.open(join(config.dataDir, `__consumer_offsets-${partition}`)),
+    observer: { onError: (_nodeId, error, context) => report(`replication (${context})`)(error) },
+  });
+  const cluster = new MetadataClusterView({
+    clusterId: config.clusterId,
+    nodeId: config.nodeId,
+    numPartitions: config.offsetsTopicNumPartitions,
+    store,
+    replicas: node.replicas,
+    clock,
+    refreshIntervalMs: replication.nodeHeartbeatIntervalMs,
+    onError: report('cluster view'),
+  });
+  opened.push(async () => cluster.close());
+  const led = new Set<number>();
+  node.replicas.subscribe({ onBecomeLeader: (p) => void led.add(p), onResign: (p) => void led.delete(p) });
+  const coordinator = new GroupCoordinator({
+    store: node.replicas,
+    clock,
+    config: coordinatorConfigOf(config),
+    topics,
+    assignors,
+    push,
+    metrics,
+    logger: coordinatorLogger('GroupCoordinator'),
+  });
+  coordinator.start();
+  opened.push(async () => coordinator.close());
+  await cluster.start();
+  await node.start();
+  logger.log(`node ${config.nodeId} of cluster ${config.clusterId} registered (epoch ${node.epoch}) at ${endpoint}`);
+  return new ClusterNode({
+    coordinator,
+    topics,
+    cluster,
+    assignors,
+    replication: node,
+    transport,
+    led,
+    controlledShutdownTimeoutMs: replication.nodeSessionTimeoutMs * 2,
+  });
+}
