@@ -6,6 +6,7 @@
  */
 import type { MemberAssignment, TopicPartitions } from '@cohort/protocol';
 import type { GroupInput } from './group-input';
+import { setOwn } from './own-property';
 
 export function assignmentFromOwners(input: GroupInput, owner: Int32Array): Record<string, MemberAssignment> {
   const { members, topics } = input;
@@ -46,7 +47,7 @@ export function assignmentFromOwners(input: GroupInput, owner: Int32Array): Reco
       list.push({ topic: topics.names[t], partitions });
       i = j;
     }
-    result[members[m].memberId] = { partitions: list };
+    setOwn(result, members[m].memberId, { partitions: list });
   }
   return result;
 }

@@ -8,6 +8,7 @@
 import type { Subscription, TopicPartitions } from '@cohort/protocol';
 import type { ClusterView, MemberSubscription } from '../api/partition-assignor';
 import { validateAssignorInput, type InputValidationOptions } from '../validation/validate-input';
+import { getOwn } from './own-property';
 
 export interface GroupTopics {
   /** Subscribed topics with at least one partition, sorted. */
@@ -44,9 +45,9 @@ export function readGroup(cluster: ClusterView, members: MemberSubscription[], o
   validateAssignorInput(cluster, members, options);
   const subscribed = new Set<string>();
   for (const member of members) for (const topic of member.subscription.topics) subscribed.add(topic);
-  const names = [...subscribed].filter((topic) => (cluster.partitionsPerTopic[topic] ?? 0) > 0).sort();
+  const names = [...subscribed].filter((topic) => (getOwn(cluster.partitionsPerTopic, topic) ?? 0) > 0).sort();
   const index = new Map(names.map((name, t) => [name, t] as const));
-  const counts = Int32Array.from(names, (name) => cluster.partitionsPerTopic[name]);
+  const counts = Int32Array.from(names, (name) => getOwn(cluster.partitionsPerTopic, name) as number);
   const base = new Int32Array(names.length + 1);
   for (let t = 0; t < names.length; t++) base[t + 1] = base[t] + counts[t];
   const topics: GroupTopics = { names, index, counts, base, total: base[names.length] };
@@ -115,7 +116,7 @@ export function partitionIdsOf(list: readonly TopicPartitions[] | undefined, top
 
 /** Replica racks of a partition (nulls dropped, duplicates removed); empty when unknown. */
 export function replicaRacks(cluster: ClusterView, topic: string, partition: number): string[] {
-  const perPartition = cluster.partitionRacks?.[topic];
+  const perPartition = cluster.partitionRacks ? getOwn(cluster.partitionRacks, topic) : undefined;
   const racks = perPartition?.[partition];
   if (!racks) return [];
   return [...new Set(racks.filter((rack): rack is string => rack !== null))];

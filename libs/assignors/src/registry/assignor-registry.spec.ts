@@ -46,6 +46,10 @@ describe('AssignorRegistry', () => {
     }
   });
 
+  it.each(['range', 'roundrobin', 'sticky', 'cooperative-sticky'])('gives an empty group an empty assignment (%s; Kafka divides by zero)', (name) => {
+    expect(new AssignorRegistry().run(name, { partitionsPerTopic: { t: 3 } }, [])).toEqual({});
+  });
+
   it('runs a registered assignor through the safe runner', () => {
     const registry = new AssignorRegistry();
     const result = registry.run('range', { partitionsPerTopic: { t: 3 } }, [

@@ -31,6 +31,17 @@ describe('dryRunAssign (POST /v1/assignors/:name/assign)', () => {
     expect(dryRunAssign(registry, 'cooperative-sticky', body)).toEqual(expected);
   });
 
+  it.each(['range', 'roundrobin', 'sticky', 'cooperative-sticky'])('treats __proto__ as an ordinary member id and topic name (%s)', (name) => {
+    const body = JSON.parse('{"partitionsPerTopic":{"__proto__":2,"t":1},"members":[{"memberId":"__proto__","topics":["__proto__","t"]}]}') as unknown;
+    const response = dryRunAssign(registry, name, body);
+    expect(Object.keys(response.assignments)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(response.assignments)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(response.assignments, '__proto__')?.value).toEqual([
+      { topic: '__proto__', partitions: [0, 1] },
+      { topic: 't', partitions: [0] },
+    ]);
+  });
+
   it('answers UNSUPPORTED_ASSIGNOR (404) for an unknown assignor', () => {
     expect(kafkaError(() => dryRunAssign(registry, 'nope', { partitionsPerTopic: {}, members: [] })).errorCode).toBe(112);
   });

@@ -9,6 +9,7 @@ import type { MemberAssignment } from '@cohort/protocol';
 import { supportedProtocolsOf, type ClusterView, type MemberSubscription, type PartitionAssignor, type RebalanceProtocol } from '../api/partition-assignor';
 import { validateAssignment } from '../validation/validate-assignment';
 import { validateAssignorInput, type InputValidationOptions } from '../validation/validate-input';
+import { getOwn, setOwn } from '../common/own-property';
 import { AssignorError } from './assignor-error';
 
 export interface RunAssignorOptions extends InputValidationOptions {
@@ -31,9 +32,9 @@ function describeError(error: unknown): string {
 function copyResult(result: Record<string, MemberAssignment>, members: readonly MemberSubscription[]): Record<string, MemberAssignment> {
   const copy: Record<string, MemberAssignment> = {};
   for (const member of members) {
-    const entry = result[member.memberId];
+    const entry = getOwn(result, member.memberId)!;
     const partitions = entry.partitions.map((item) => ({ topic: item.topic, partitions: [...item.partitions] }));
-    copy[member.memberId] = entry.userData === undefined ? { partitions } : { partitions, userData: JSON.parse(JSON.stringify(entry.userData)) as unknown };
+    setOwn(copy, member.memberId, entry.userData === undefined ? { partitions } : { partitions, userData: JSON.parse(JSON.stringify(entry.userData)) as unknown });
   }
   return copy;
 }

@@ -7,6 +7,7 @@
  * cooperative assignor moves it (revoke now, assign in the follow-up round).
  */
 import type { ClusterView, MemberSubscription, RebalanceProtocol } from '../api/partition-assignor';
+import { getOwn } from '../common/own-property';
 
 export interface AssignmentValidationOptions {
   protocol?: RebalanceProtocol;
@@ -57,7 +58,7 @@ export function validateAssignment(
 
   for (const key of Object.keys(result)) if (!memberIndex.has(key)) report(`member '${key}' is not in the group`);
   members.forEach((member, m) => {
-    const entry = result[member.memberId];
+    const entry = getOwn(result, member.memberId);
     if (entry === undefined) {
       report(`member '${member.memberId}' has no assignment (every member needs one, possibly empty)`);
       return;
