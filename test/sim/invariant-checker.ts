@@ -109,7 +109,8 @@ export class InvariantChecker {
         if (s.partitionEpoch < prev.partitionEpoch || s.leaderEpoch < prev.leaderEpoch) this.fail('I16', `${where}: epochs went backwards`);
         if (s.leader !== prev.leader && s.leaderEpoch === prev.leaderEpoch) this.fail('I16', `${where}: leader changed without an epoch bump`);
         const known = [...prev.isr, ...prev.elr].map((m) => m.nodeId);
-        if (s.leader !== -1 && s.leader !== prev.leader && !known.includes(s.leader)) {
+        const byOperator = this.sim.adminElections.has(`${s.partition}:${s.partitionEpoch}`);
+        if (s.leader !== -1 && s.leader !== prev.leader && !known.includes(s.leader) && !byOperator) {
           if (!config.uncleanLeaderElectionEnable) this.fail('I22', `${where}: ${s.leader} elected from outside ISR/ELR with unclean election disabled`);
           else if (s.isr.length !== 1 || s.leaderRecoveryState !== 'RECOVERING') this.fail('I22', `${where}: unclean election without ISR={leader}, RECOVERING`);
         }

@@ -69,6 +69,10 @@ export class SimCluster {
   readonly disks = new Map<number, SimDisk>();
   private readonly running = new Map<number, ReplicationNode>();
   readonly nodeIds: number[];
+  /** Partition states (`partition:partitionEpoch`) written by the simulated operator, not the controller. */
+  readonly adminElections = new Set<string>();
+  /** Nodes in the middle of a controlled shutdown. */
+  readonly shuttingDown = new Set<number>();
   /** (node, partition) pairs that lost unflushed data in a power cut, with the time. */
   readonly dataLoss: Array<{ nodeId: number; at: number }> = [];
   /** Errors nodes reported (a failed flush after a crash is expected; anything else is suspect). */
@@ -168,10 +172,15 @@ export class SimCluster {
     const node = this.running.get(id);
     if (!node) return;
     this.trace.add(this.clock.now(), `sim: controlled shutdown of node ${id}`);
+    this.shuttingDown.add(id);
     let done = false;
-    void node.controlledShutdown(timeoutMs).finally(() => (done = true));
+    void node.controlledShutdown(timeoutMs).finally(() => {
+      done = true;
+      this.shuttingDown.delete(id);
+      if (this.running.get(id) === node) this.running.delete(id);
+      this.trace.add(this.clock.now(), `sim: node ${id} stopped after controlled shutdown`);
+    });
     await this.runUntil(() => done, timeoutMs + 5_000);
-    this.running.delete(id);
   }
 
   /** Cuts `id` off every other node and the metadata store. */
@@ -209,6 +218,38 @@ export class SimCluster {
   /** Every partition state in the store, read synchronously. */
   statesNow(): Map<number, PartitionState> {
     return new Map(this.store.partitionsSnapshot().map((s) => [s.partition, s]));
+  }
+
+  /**
+   * The operator's unclean recovery (KIP-966's "longest log" strategy, done by hand): for a partition
+   * whose ISR and ELR are empty because every member restarted without vouching for its data, elect
+   * the live replica with the longest log. Returns the node elected, or undefined.
+   */
+  async uncleanRecovery(partition: number): Promise<number | undefined> {
+    const s = this.state(partition);
+    if (s.leader !== -1 || s.isr.length > 0 || s.elr.length > 0) return undefined;
+    const nodes = new Map(this.store.nodesSnapshot().map((n) => [n.nodeId, n]));
+    let best: { id: number; leo: number } | undefined;
+    for (const id of s.replicas) {
+      const r = this.replica(id, partition);
+      if (!r || !nodes.has(id)) continue;
+      if (!best || r.log.logEndOffset > best.leo) best = { id, leo: r.log.logEndOffset };
+    }
+    const lease = await this.store.getControllerLease();
+    if (!best || !lease) return undefined;
+    const next: PartitionState = {
+      ...s,
+      leader: best.id,
+      isr: [{ nodeId: best.id, nodeEpoch: nodes.get(best.id)!.nodeEpoch }],
+      elr: [],
+      leaderEpoch: s.leaderEpoch + 1,
+      partitionEpoch: s.partitionEpoch + 1,
+      leaderRecoveryState: 'RECOVERING',
+    };
+    this.adminElections.add(`${partition}:${next.partitionEpoch}`);
+    const outcome = await this.store.compareAndSetPartition(s.partitionEpoch, next, lease.controllerEpoch);
+    this.trace.add(this.clock.now(), `sim: operator unclean recovery of p${partition} → node ${best.id} (LEO ${best.leo}): ${outcome.ok ? 'done' : outcome.reason}`);
+    return outcome.ok ? best.id : undefined;
   }
 
   /** The replica of `partition` on `nodeId`, if the node is up and has opened it. */

@@ -24,6 +24,9 @@ export class SimScheduler implements Clock {
   private heap: Event[] = [];
   /** Events executed so far (for reports and step limits). */
   steps = 0;
+  private sameInstantSteps = 0;
+  /** A livelock guard: this many events at one virtual instant means time can no longer advance. */
+  maxStepsPerInstant = 50_000;
 
   constructor(start = 1_700_000_000_000) {
     this.current = start;
@@ -51,8 +54,7 @@ export class SimScheduler implements Clock {
       if (!e || e.at > target) break;
       this.pop();
       if (e.cancelled) continue;
-      this.current = e.at;
-      this.steps++;
+      this.advanceTo(e.at);
       e.fn();
       await drainMicrotasks();
       afterEach?.();
@@ -73,13 +75,21 @@ export class SimScheduler implements Clock {
       }
       this.pop();
       if (e.cancelled) continue;
-      this.current = e.at;
-      this.steps++;
+      this.advanceTo(e.at);
       e.fn();
       await drainMicrotasks();
       afterEach?.();
       if (predicate()) return true;
     }
+  }
+
+  private advanceTo(at: number): void {
+    this.sameInstantSteps = at === this.current ? this.sameInstantSteps + 1 : 0;
+    if (this.sameInstantSteps > this.maxStepsPerInstant) {
+      throw new Error(`livelock: more than ${this.maxStepsPerInstant} events at virtual time ${at} without time advancing`);
+    }
+    this.current = at;
+    this.steps++;
   }
 
   private less(a: Event, b: Event): boolean {

@@ -1,5 +1,6 @@
 import type { Controller } from '../controller/controller';
 import { alterPartitionRequest, applyAlterPartitionResponse } from '../partition/isr-changes';
+import type { IsrState } from '../partition/isr-state';
 import type { Partition } from '../partition/partition';
 import type { ReplicationConfig } from '../replication-config';
 import type { AlterPartitionRequest, AlterPartitionResponse } from '../transport/messages';
@@ -19,6 +20,10 @@ export interface ControllerLocator {
  */
 export class AlterPartitionSender {
   private readonly inFlight = new Set<number>();
+  /** Partitions waiting out a back-off before resending: nothing else may resend them meanwhile. */
+  private readonly backingOff = new Set<number>();
+  /** Proposals the controller refused for good ("your view is stale"): wait for new metadata instead. */
+  private readonly parked = new Map<number, IsrState>();
 
   constructor(
     private readonly scope: TaskScope,
@@ -30,7 +35,9 @@ export class AlterPartitionSender {
   ) {}
 
   send(p: Partition): void {
-    if (this.inFlight.has(p.partition) || this.scope.closed) return;
+    if (this.inFlight.has(p.partition) || this.backingOff.has(p.partition) || this.scope.closed) return;
+    if (this.parked.get(p.partition) === p.isrState) return;
+    this.parked.delete(p.partition);
     const pending = alterPartitionRequest(p);
     if (!pending) return;
     this.inFlight.add(p.partition);
@@ -40,12 +47,19 @@ export class AlterPartitionSender {
     );
   }
 
-  private finish(p: Partition, sent: Parameters<typeof applyAlterPartitionResponse>[1], response: AlterPartitionResponse | undefined): void {
+  private finish(p: Partition, sent: IsrState, response: AlterPartitionResponse | undefined): void {
     this.inFlight.delete(p.partition);
     if (this.scope.closed) return;
     const next = applyAlterPartitionResponse(p, sent, response);
+    if (next === 'done' && p.isrState === sent) this.parked.set(p.partition, sent);
+    if (next === 'retry') {
+      this.backingOff.add(p.partition);
+      this.scope.schedule(this.config.replicaFetchBackoffMs, () => {
+        this.backingOff.delete(p.partition);
+        this.send(p);
+      });
+    }
     this.afterResponse(p);
-    if (next === 'retry') this.scope.schedule(this.config.replicaFetchBackoffMs, () => this.send(p));
   }
 
   private call(request: AlterPartitionRequest): Promise<AlterPartitionResponse> {
