@@ -13,6 +13,7 @@ import {
   type PartitionState,
   type ReplicationConfig,
 } from '@cohort/replication';
+import { preloadedNodeEpoch } from './preload';
 import { SimScheduler } from './sim-scheduler';
 import { STORE_NODE_ID, SimStoreLink } from './sim-store-link';
 import { Trace } from './trace';
@@ -250,6 +251,31 @@ export class SimCluster {
     const outcome = await this.store.compareAndSetPartition(s.partitionEpoch, next, lease.controllerEpoch);
     this.trace.add(this.clock.now(), `sim: operator unclean recovery of p${partition} → node ${best.id} (LEO ${best.leo}): ${outcome.ok ? 'done' : outcome.reason}`);
     return outcome.ok ? best.id : undefined;
+  }
+
+  /**
+   * Creates a partition state before the nodes start (a history staged with `preloadReplica`); ISR
+   * members carry their preloaded registration epochs.
+   */
+  async presetPartition(p: { partition: number; replicas: number[]; leader: number; leaderEpoch: number; isr: number[]; recovering: boolean }): Promise<void> {
+    const lease = await this.store.acquireControllerLease(-1, 1_000);
+    if (!lease) throw new Error('cannot preset partitions while a controller runs');
+    await this.store.createPartitions(
+      [
+        {
+          partition: p.partition,
+          replicas: p.replicas,
+          isr: p.isr.map((nodeId) => ({ nodeId, nodeEpoch: preloadedNodeEpoch(nodeId) })),
+          elr: [],
+          leader: p.leader,
+          leaderEpoch: p.leaderEpoch,
+          partitionEpoch: 0,
+          leaderRecoveryState: p.recovering ? 'RECOVERING' : 'RECOVERED',
+        },
+      ],
+      lease.controllerEpoch,
+    );
+    await this.store.releaseControllerLease(-1, lease.controllerEpoch);
   }
 
   /** The replica of `partition` on `nodeId`, if the node is up and has opened it. */

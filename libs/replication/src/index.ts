@@ -41,3 +41,4 @@ export * from './metadata/redis/metadata-store-unavailable-error';
 export * from './transport/network/network-transport';
 export * from './metadata/redis/redis-connections';
 export { LuaScript } from './metadata/redis/lua-script';
+export * from './epoch/epoch-checkpoint-format';
