@@ -27,7 +27,7 @@ export function handleSyncGroup(shard: CoordinatorShard, request: SyncGroupReque
     respond(syncError(ErrorCode.ILLEGAL_GENERATION, `generation ${request.generationId} is not the group's ${group.generationId}`));
     return;
   }
-  if ((request.protocolType != null && request.protocolType !== group.protocolType) || (request.protocolName != null && request.protocolName !== group.protocolName)) {
+  if (isProtocolInconsistent(request.protocolType, group.protocolType) || isProtocolInconsistent(request.protocolName, group.protocolName)) {
     respond(syncError(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, `the group uses ${group.protocolType}/${group.protocolName}`));
     return;
   }
@@ -60,4 +60,9 @@ export function handleSyncGroup(shard: CoordinatorShard, request: SyncGroupReque
       shard.liveness.heartbeat(group, member);
       return;
   }
+}
+
+/** Kafka's `isProtocolInconsistent`: only a request and a group that both name one can disagree. */
+function isProtocolInconsistent(requested: string | null | undefined, current: string | null): boolean {
+  return requested != null && current !== null && requested !== current;
 }

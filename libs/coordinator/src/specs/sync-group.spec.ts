@@ -69,6 +69,16 @@ describe('SyncGroup', () => {
     expect((await h.describe('g')).groupState).toBe('CompletingRebalance');
   });
 
+  it("names a protocol while the group has none chosen yet: REBALANCE_IN_PROGRESS, not INCONSISTENT_GROUP_PROTOCOL (Kafka compares only when both name one)", async () => {
+    const slow = new CoordinatorHarness({ config: { groupInitialRebalanceDelayMs: 3000 } });
+    await slow.settle();
+    const { memberId } = await slow.joinNew('g');
+    expect((await slow.describe('g')).groupState).toBe('PreparingRebalance');
+    const sync = slow.sync('g', memberId, 0, [], { protocolType: 'consumer', protocolName: 'range' });
+    await slow.settle();
+    expect(sync.value.errorCode).toBe(ErrorCode.REBALANCE_IN_PROGRESS);
+  });
+
   it('a late follower in Stable gets the stored assignment at once', async () => {
     const { leader, follower } = await completing();
     h.sync('g', leader, 1, [{ memberId: follower, assignment: { partitions: [{ topic: 'orders', partitions: [2] }] } }]);
