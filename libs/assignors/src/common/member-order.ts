@@ -3,7 +3,7 @@
  * members with a group.instance.id first, ordered by it; then the others by member id. Keeping static
  * members in instance-id order is what lets them keep their partitions when their member ids change.
  */
-import type { GroupMember } from './group-input';
+import type { GroupInput, GroupMember } from './group-input';
 
 export function compareMembers(a: GroupMember, b: GroupMember): number {
   if (a.groupInstanceId !== null && b.groupInstanceId !== null) return compareStrings(a.groupInstanceId, b.groupInstanceId);
@@ -30,4 +30,13 @@ export function memberIdRanks(members: readonly GroupMember[]): Int32Array {
     rank[m] = position;
   });
   return rank;
+}
+
+/** For each topic, the positions in `order` of the members subscribing to it, ascending. */
+export function subscriberLists(input: GroupInput, order: readonly number[]): number[][] {
+  const lists: number[][] = input.topics.names.map(() => []);
+  order.forEach((m, position) => {
+    for (const t of input.members[m].topics) lists[t].push(position);
+  });
+  return lists;
 }

@@ -9,7 +9,7 @@ import type { MemberAssignment } from '@cohort/protocol';
 import type { ClusterView, MemberSubscription, PartitionAssignor } from '../api/partition-assignor';
 import { assignmentFromOwners, emptyOwners } from '../common/assignment-output';
 import { readGroup, type GroupInput } from '../common/group-input';
-import { membersInKafkaOrder } from '../common/member-order';
+import { membersInKafkaOrder, subscriberLists } from '../common/member-order';
 import type { RackAwareOptions } from '../common/rack-awareness';
 import { RangeTopicState } from './range-topic-state';
 
@@ -19,9 +19,10 @@ export function rangeAssign(input: GroupInput, options: RackAwareOptions = {}): 
   const owner = emptyOwners(input);
   const order = membersInKafkaOrder(input.members);
   const rackOf = (m: number): string | null => input.members[m].rackId;
+  const subscribers = subscriberLists(input, order);
   const states: RangeTopicState[] = [];
   for (let t = 0; t < input.topics.names.length; t++) {
-    const consumers = order.filter((m) => input.members[m].topicNameSet.has(input.topics.names[t]));
+    const consumers = subscribers[t].map((position) => order[position]);
     states.push(new RangeTopicState(t, input, consumers, rackOf, options.preferRackAwareLogic ?? false));
   }
   const assign = (state: RangeTopicState, consumer: number, partitions: number[]): void => {

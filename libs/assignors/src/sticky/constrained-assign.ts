@@ -75,8 +75,10 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
     }
   }
 
-  let unassigned: number[] = [];
-  for (let id = 0; id < total; id++) if (owner[id] < 0) unassigned.push(id);
+  let unassignedCount = 0;
+  const unassignedIds = new Int32Array(total);
+  for (let id = 0; id < total; id++) if (owner[id] < 0) unassignedIds[unassignedCount++] = id;
+  let unassigned: ArrayLike<number> = unassignedIds.subarray(0, unassignedCount);
   const rank = memberIdRanks(members);
   underMin.sort((a, b) => rank[a] - rank[b]);
   exactMin.sort((a, b) => rank[a] - rank[b]);
@@ -89,10 +91,10 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
   };
 
   if (rack.enabled) {
-    unassigned = rack.sortByRackConsumers(unassigned);
+    const sorted = rack.sortByRackConsumers(Array.from(unassigned));
     let next = 0;
     const remaining: number[] = [];
-    for (const id of unassigned) {
+    for (const id of sorted) {
       let consumer = -1;
       let index = rack.nextRackConsumer(id, underMin, next);
       if (index >= 0) {
@@ -129,7 +131,8 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
   let exactHead = 0;
   const removed = new Uint8Array(memberCount);
   let underMinLeft = underMin.length;
-  for (const id of unassigned) {
+  for (let u = 0; u < unassigned.length; u++) {
+    const id = unassigned[u];
     let consumer: number;
     while (position < round.length && removed[round[position]] === 1) position++;
     if (position < round.length) {

@@ -14,7 +14,7 @@ import type { OwnedPartitions } from './owned-partitions';
 import { LoadIndex } from './load-index';
 import { PartitionMovements, partitionHasher } from './partition-movements';
 import type { StickyRackInfo } from './sticky-rack-info';
-import { GeneralBalancer } from './general-balancer';
+import { GeneralBalancer, keepIf } from './general-balancer';
 
 export interface GeneralResult {
   owner: Int32Array;
@@ -85,7 +85,7 @@ export function generalAssign(input: GroupInput, prep: OwnedPartitions, rack: St
       }
     }
   });
-  const unassigned = sortedAll.filter((id) => owner[id] < 0);
+  const unassigned = keepIf(sortedAll, (id) => owner[id] < 0);
 
   // Owners from older generations, to which a partition may be handed back.
   const prevMember = new Int32Array(topics.total).fill(-1);

@@ -21,6 +21,14 @@ export interface BalancerState {
   subscribes: (member: number, topic: number) => boolean;
 }
 
+/** Int32Array.filter with a callback is slow in V8; this is the plain loop. */
+export function keepIf(ids: Int32Array, keep: (id: number) => boolean): Int32Array {
+  const kept = new Int32Array(ids.length);
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) if (keep(ids[i])) kept[n++] = ids[i];
+  return kept.subarray(0, n);
+}
+
 export class GeneralBalancer {
   private readonly multiConsumerTopics: number[];
 
@@ -52,8 +60,8 @@ export class GeneralBalancer {
 
     // Narrow the scope to partitions and members that can actually move.
     const movable = (id: number): boolean => consumersOfTopic[topicOf[id]] >= 2;
-    const reassignableUnassigned = unassigned.filter(movable);
-    const reassignableAll = sortedAll.filter(movable);
+    const reassignableUnassigned = keepIf(unassigned, movable);
+    const reassignableAll = keepIf(sortedAll, movable);
     this.setAsideFixedMembers();
 
     const ownerBefore = owner.slice();
