@@ -3,6 +3,7 @@ import type { ClassicGroup } from '../group/classic-group';
 import { parseSubscription } from '../group/protocol-metadata';
 import type { ServerAssignor, ServerAssignorLookup } from '../ports/server-assignor.port';
 import type { TopicRegistry } from '../ports/topic-registry.port';
+import { jsonProblem } from '../validation/json-value';
 
 export type ServerAssignmentResult =
   | { ok: true; assignments: Map<string, MemberAssignment> }
@@ -92,6 +93,8 @@ function checkAssignment(
       partitions.push({ topic, partitions: [...indexes] });
     }
     const userData = (value as MemberAssignment).userData;
+    const problem = jsonProblem(userData);
+    if (problem !== null) return `the userData of '${memberId}' cannot be stored as JSON (${problem})`;
     out.set(memberId, userData === undefined ? { partitions } : { partitions, userData });
   }
   for (const member of members) if (!out.has(member.memberId)) out.set(member.memberId, { partitions: [] });

@@ -1,10 +1,12 @@
 import type { SyncGroupResponse } from '@cohort/protocol';
+import type { LogRecord } from '@cohort/replication';
 import { ErrorCode, errorName } from '@cohort/protocol';
 import type { ClassicGroup } from '../group/classic-group';
 import { groupMetadataRecord } from '../records/record-builders';
 import { joinError, syncError } from '../responses/group-responses';
 import { emptyAssignment, joinSuccess } from '../responses/join-result';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { WriteResult } from '../shard/shard-writer';
 import { groupWriteError } from '../shard/store-errors';
 import { syncKey } from '../timers/shard-timers';
 
@@ -112,8 +114,16 @@ export class SyncPhase {
 
   /** Appends the group's GroupMetadata record with `assignments`; `onDone` gets the client-facing error code. */
   storeGroup(group: ClassicGroup, assignments: ReadonlyMap<string, unknown>, onDone: (error: number) => void): void {
-    const record = groupMetadataRecord(group, assignments, this.shard.now);
-    this.shard.writer.write([record], (result) => onDone(result.ok ? ErrorCode.NONE : groupWriteError(result.storeError)));
+    const done = (result: WriteResult): void => onDone(result.ok ? ErrorCode.NONE : groupWriteError(result.storeError));
+    let record: LogRecord;
+    try {
+      record = groupMetadataRecord(group, assignments, this.shard.now);
+    } catch (error) {
+      // Inputs are checked on arrival; should one slip through, the members are answered instead of left waiting.
+      this.shard.writer.failBeforeAppend(ErrorCode.UNKNOWN_SERVER_ERROR, `group ${group.groupId} cannot be encoded: ${String(error)}`, done);
+      return;
+    }
+    this.shard.writer.write([record], done);
   }
 
   /** The group reached Stable or Empty: close its rebalance in the history and report the duration. */

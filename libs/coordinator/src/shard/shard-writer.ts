@@ -53,6 +53,16 @@ export class ShardWriter {
     );
   }
 
+  /**
+   * Reports a write that could not even be built (its records failed to encode) the way a refused append
+   * is reported: asynchronously, through the same failure hook, so callers keep one completion path.
+   */
+  failBeforeAppend(storeError: number, message: string, onDone: (result: WriteResult) => void): void {
+    const write: PendingWrite = { settled: false, onDone };
+    this.pending.add(write);
+    queueMicrotask(() => this.settle(write, { ok: false, storeError, message }));
+  }
+
   get pendingWrites(): number {
     return this.pending.size;
   }

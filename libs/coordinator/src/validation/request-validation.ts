@@ -3,6 +3,8 @@
  * caller) gets INVALID_REQUEST naming the bad fields instead of corrupting state. Each function returns
  * null when the request is well formed, else a message.
  */
+import { jsonProblem } from './json-value';
+
 type Check = (problems: string[]) => void;
 
 const MAX_INT32 = 2_147_483_647;
@@ -27,6 +29,14 @@ function optionalString(value: unknown, field: string): Check {
 
 function integer(value: unknown, field: string, min: number, max = Number.MAX_SAFE_INTEGER): Check {
   return (p) => void ((!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max) && p.push(`${field} must be an integer in [${min}, ${max}]`));
+}
+
+/** Opaque JSON that can be stored and compared (see json-value.ts). */
+function json(value: unknown, field: string): Check {
+  return (p) => {
+    const problem = jsonProblem(value);
+    if (problem !== null) p.push(`${field} must be JSON (${problem})`);
+  };
 }
 
 function instanceId(value: unknown, field: string): Check {
@@ -61,7 +71,7 @@ export function validateJoinGroup(r: unknown): string | null {
       (p) => void (o.rebalanceTimeoutMs !== undefined && integer(o.rebalanceTimeoutMs, 'rebalanceTimeoutMs', 1, MAX_INT32)(p)),
       instanceId(o.groupInstanceId, 'groupInstanceId'),
       string(o.protocolType, 'protocolType'),
-      array(o.protocols, 'protocols', (item, path) => object(item, path, (pr) => [string(pr.name, `${path}.name`)])),
+      array(o.protocols, 'protocols', (item, path) => object(item, path, (pr) => [string(pr.name, `${path}.name`), json(pr.metadata, `${path}.metadata`)])),
       (p) => {
         if (!Array.isArray(o.protocols)) return;
         const names = o.protocols.map((pr) => (isObject(pr) ? pr.name : undefined));
@@ -79,7 +89,7 @@ export function validateSyncGroup(r: unknown): string | null {
       ...memberOfGeneration(o),
       optionalString(o.protocolType, 'protocolType'),
       optionalString(o.protocolName, 'protocolName'),
-      array(o.assignments, 'assignments', (item, path) => object(item, path, (a) => [string(a.memberId, `${path}.memberId`)])),
+      array(o.assignments, 'assignments', (item, path) => object(item, path, (a) => [string(a.memberId, `${path}.memberId`), json(a.assignment, `${path}.assignment`)])),
     ]),
   );
 }
