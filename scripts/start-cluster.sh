@@ -2,7 +2,7 @@
 # Starts a Cohort cluster on this machine without Docker: Redis (if none answers at REDIS_URL's host and
 # port) plus N node processes in cluster mode on loopback ports BASE_PORT, BASE_PORT+1, ...
 #
-#   scripts/start-cluster.sh [N]          # default N=3; Ctrl-C stops every node it started
+#   scripts/start-cluster.sh [N]          # default N=3; Ctrl-C (or SIGTERM) stops every node it started
 #
 # Environment: BASE_PORT (3000), REDIS_HOST (127.0.0.1), REDIS_PORT (6379), CLUSTER_ID (cohort),
 # CLUSTER_DIR (./data/cluster: node-<id>/ data and node-<id>.log), plus any SPEC §1 variable, which is
@@ -74,5 +74,5 @@ for ((id = 0; id < nodes; id++)); do
   done
 done
 
-echo "cluster '$cluster_id' with $nodes node(s) is up; Ctrl-C stops it"
+echo "cluster '$cluster_id' with $nodes node(s) is up; Ctrl-C or SIGTERM stops it"
 wait
