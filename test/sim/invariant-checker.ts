@@ -115,7 +115,24 @@ export class InvariantChecker {
           else if (s.isr.length !== 1 || s.leaderRecoveryState !== 'RECOVERING') this.fail('I22', `${where}: unclean election without ISR={leader}, RECOVERING`);
         }
       }
+      if (prev && s.partitionEpoch !== prev.partitionEpoch && s.leaderEpoch === prev.leaderEpoch) this.checkExpansion(prev, s);
       this.lastStore.set(s.partition, s);
+    }
+  }
+
+  /**
+   * I18: a follower the leader adds to the ISR has reached the HW and the start of the leader's epoch
+   * (KAFKA-7128) — checked against the leader's own view when the controller commits the expansion.
+   */
+  private checkExpansion(prev: PartitionState, next: PartitionState): void {
+    const leader = this.sim.replica(next.leader, next.partition);
+    if (!leader || leader.role !== 'leader' || leader.leaderEpoch !== next.leaderEpoch) return;
+    for (const m of next.isr) {
+      if (prev.isr.some((x) => x.nodeId === m.nodeId)) continue;
+      const remote = leader.remotes.get(m.nodeId);
+      if (!remote || remote.leo < leader.leaderEpochStartOffset) {
+        this.fail('I18', `p${next.partition}: node ${m.nodeId} joined the ISR at LEO ${remote?.leo} below the epoch start ${leader.leaderEpochStartOffset}`);
+      }
     }
   }
 

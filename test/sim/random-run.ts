@@ -86,7 +86,11 @@ class RandomRun {
   const faultPhase = options.faultPhaseMs ?? 20_000;
   const end = sim.clock.now() + faultPhase;
   while (sim.clock.now() < end && checker.ok) {
-    await sim.run(200 + rng.int(1_500));
+    const stepEnd = sim.clock.now() + 200 + rng.int(1_500);
+    while (sim.clock.now() < stepEnd && checker.ok) {
+      await sim.run(Math.min(20 + rng.int(60), stepEnd - sim.clock.now()));
+      faults.watch();
+    }
     faults.step();
   }
   workload.stop();
@@ -114,9 +118,9 @@ class RandomRun {
 }
 
 /**
- * Picks faults within the model the guarantees are stated for: at most a minority of nodes crashed or
- * cut off at once, and a power cut (losing unflushed writes) under LOG_FLUSH_POLICY=replicated only
- * while every other replica is in sync — "the loss of any minority of nodes".
+ * Picks faults within the model the guarantees are stated for: crashes, cuts, slow and lossy links in
+ * any number (they lose nothing), and a power cut (losing unflushed writes) under
+ * LOG_FLUSH_POLICY=replicated only while every other replica is in sync — "the loss of any minority".
  */
 class FaultSchedule {
   count = 0;
@@ -127,53 +131,71 @@ class FaultSchedule {
     private readonly rng: SeededRandom,
   ) {}
 
-  private get minority(): number {
-    return Math.floor((this.sim.nodeIds.length - 1) / 2);
-  }
-
   step(): void {
     const r = this.rng.next();
     const pick = <T>(list: T[]): T | undefined => (list.length ? list[this.rng.int(list.length)] : undefined);
-    const upHealthy = this.sim.nodeIds.filter((id) => this.sim.isUp(id) && !this.impaired.has(id));
-    const canImpair = this.impaired.size + this.sim.nodeIds.filter((id) => !this.sim.isUp(id) && !this.impaired.has(id)).length < this.minority;
+    const up = this.sim.nodeIds.filter((id) => this.sim.isUp(id));
+    const upHealthy = up.filter((id) => !this.impaired.has(id));
+    // Crashes and cuts lose nothing, so any number is within the model (availability suffers, not
+    // safety); one node always stays up and reachable so the run keeps moving.
+    const canImpair = upHealthy.length > 1;
     const down = this.sim.nodeIds.filter((id) => !this.sim.isUp(id));
     this.count++;
-    if (r < 0.2 && canImpair) {
-      const id = pick(upHealthy);
-      if (id !== undefined) this.sim.crash(id, { powerLoss: this.powerCutAllowed() && this.rng.next() < 0.5, keepUnflushedBatches: this.rng.int(2) });
-    } else if (r < 0.4 && down.length > 0) {
+    if (r < 0.12 && canImpair) {
+      this.crash(pick(upHealthy)!);
+    } else if (r < 0.24 && canImpair) {
+      // Kill the leader of a partition — and, now and then, its successor right after it is elected.
+      const partition = this.rng.int(this.sim.config.numPartitions);
+      const leader = this.sim.statesNow().get(partition)?.leader;
+      if (leader !== undefined && upHealthy.includes(leader)) {
+        this.crash(leader);
+        if (this.rng.next() < 0.4) this.pendingSuccessorKill = { partition, after: leader };
+      }
+    } else if (r < 0.38 && down.length > 0) {
       const id = pick(down)!;
       this.impaired.delete(id);
       this.sim.startNode(id);
-    } else if (r < 0.5 && canImpair) {
-      const id = pick(upHealthy);
-      if (id !== undefined) {
-        this.impaired.add(id);
-        this.sim.isolate(id);
-      }
-    } else if (r < 0.58 && canImpair) {
+    } else if (r < 0.46 && canImpair) {
+      const id = pick(upHealthy)!;
+      this.impaired.add(id);
+      this.sim.isolate(id);
+    } else if (r < 0.52 && canImpair) {
       // Cut one node off the metadata store only: it must fence itself; a controller there fails over.
       const controller = this.sim.upNodes().find((n) => n.isController)?.id;
-      const id = this.rng.next() < 0.5 && controller !== undefined && upHealthy.includes(controller) ? controller : pick(upHealthy);
-      if (id !== undefined) {
-        this.impaired.add(id);
-        this.sim.network.partition([id], [STORE_NODE_ID]);
-        this.sim.trace.add(this.sim.clock.now(), `sim: cut node ${id} off the metadata store`);
-      }
-    } else if (r < 0.68) {
+      const id = this.rng.next() < 0.5 && controller !== undefined && upHealthy.includes(controller) ? controller : pick(upHealthy)!;
+      this.impaired.add(id);
+      this.sim.network.partition([id], [STORE_NODE_ID]);
+      this.sim.trace.add(this.sim.clock.now(), `sim: cut node ${id} off the metadata store`);
+    } else if (r < 0.64) {
       const from = pick(this.sim.nodeIds)!;
       const to = pick(this.sim.nodeIds.filter((x) => x !== from))!;
-      this.sim.network.setLink(from, to, { minDelayMs: 100, maxDelayMs: 900 });
+      this.sim.network.setLink(from, to, { minDelayMs: 50, maxDelayMs: 900 });
       this.sim.trace.add(this.sim.clock.now(), `sim: slow link ${from} → ${to}`);
-    } else if (r < 0.73) {
+    } else if (r < 0.68) {
       this.sim.network.setDefaults({ lossRate: 0.05 });
       this.sim.trace.add(this.sim.clock.now(), `sim: 5% message loss`);
-    } else if (r < 0.78 && canImpair && upHealthy.length > 1 && this.sim.shuttingDown.size === 0) {
-      const id = pick(upHealthy)!;
-      void this.sim.controlledShutdown(id, 5_000);
-    } else if (r < 0.9) {
+    } else if (r < 0.72 && canImpair && this.sim.shuttingDown.size === 0) {
+      void this.sim.controlledShutdown(pick(upHealthy)!, 5_000);
+    } else if (r < 0.84) {
       this.healNetwork();
     }
+  }
+
+  /** A successor to kill as soon as it leads (set by a leader kill). */
+  private pendingSuccessorKill: { partition: number; after: number } | undefined;
+
+  /** Called often between steps: kills a freshly elected successor when one is pending. */
+  watch(): void {
+    const pending = this.pendingSuccessorKill;
+    if (!pending) return;
+    const leader = this.sim.statesNow().get(pending.partition)?.leader;
+    if (leader === undefined || leader === -1 || leader === pending.after) return;
+    this.pendingSuccessorKill = undefined;
+    if (this.sim.upNodes().length > 1 && this.sim.isUp(leader)) this.crash(leader);
+  }
+
+  private crash(id: number): void {
+    this.sim.crash(id, { powerLoss: this.powerCutAllowed() && this.rng.next() < 0.5, keepUnflushedBatches: this.rng.int(2) });
   }
 
   /** Under `replicated`, a power cut is in the model only while everything else is in sync. */

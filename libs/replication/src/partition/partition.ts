@@ -182,7 +182,7 @@ export class Partition {
       committedIsrSize: this.isrState.isr.length,
       effectiveMinIsr: this.minIsr(),
       maximalIsr: maximalIsr(this.isrState),
-      remotes: this.remotes.values(),
+      remotes: [...this.remotes.values()],
       nowMs: now,
       replicaLagTimeMaxMs: this.ctx.config.replicaLagTimeMaxMs,
       isIsrEligible: (r: RemoteReplicaState) => this.isIsrEligible(r),
