@@ -30,7 +30,16 @@ export function assignmentFromOwners(input: GroupInput, owner: Int32Array): Reco
   };
   const result: Record<string, MemberAssignment> = {};
   for (let m = 0; m < memberCount; m++) {
-    const list: TopicPartitions[] = [];
+    // Count the member's topics first so its list is allocated once, at its final length.
+    let runs = 0;
+    for (let k = start[m], t = 0; k < start[m + 1]; k++) {
+      if (k === start[m] || ids[k] >= topics.base[t + 1]) {
+        t = topicOfId(ids[k], t);
+        runs++;
+      }
+    }
+    const list: TopicPartitions[] = new Array<TopicPartitions>(runs);
+    let run = 0;
     let i = start[m];
     let t = 0;
     while (i < start[m + 1]) {
@@ -44,7 +53,7 @@ export function assignmentFromOwners(input: GroupInput, owner: Int32Array): Reco
         partitions = new Array<number>(j - i);
         for (let k = i; k < j; k++) partitions[k - i] = ids[k] - topics.base[t];
       }
-      list.push({ topic: topics.names[t], partitions });
+      list[run++] = { topic: topics.names[t], partitions };
       i = j;
     }
     setOwn(result, members[m].memberId, { partitions: list });
