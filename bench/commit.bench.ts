@@ -1,4 +1,4 @@
-import Redis from 'ioredis';
+import { Redis } from 'ioredis';
 import type { Socket } from 'socket.io-client';
 import { connect, request } from '../test/support/socket-client';
 import { CohortProcess } from './harness/cohort-process';
@@ -40,26 +40,82 @@ async function closedLoops(loops: number, durationMs: number, once: (loop: numbe
   return { requests: latencies.length, seconds, throughput: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
 }
 
+/** Loop i commits for group `bench-commit-<i>` on socket i, which is connected to that group's coordinator. */
+async function commitLoad(clients: Socket[], durationMs: number): Promise<LoadResult> {
+  const commit = async (loop: number, sequence: number) => {
+    const response = await request<{ errorCode: number; topics: { partitions: { errorCode: number }[] }[] }>(clients[loop], 'OffsetCommit', {
+      groupId: `bench-commit-${loop}`,
+      generationId: -1,
+      memberId: '',
+      topics: [{ name: 'commits', partitions: [{ partitionIndex: loop, committedOffset: sequence }] }],
+    });
+    return response.errorCode === 0 && response.topics[0].partitions[0].errorCode === 0;
+  };
+  await closedLoops(clients.length, 500, commit); // warm-up: JIT, groups created, segments open
+  return closedLoops(clients.length, durationMs, commit);
+}
+
 export async function cohortCommits(flushPolicy: 'always' | 'replicated', sockets: number, durationMs: number): Promise<LoadResult> {
   const node = await CohortProcess.start({ LOG_FLUSH_POLICY: flushPolicy });
   const clients: Socket[] = [];
   try {
     await node.post('/v1/topics', { name: 'commits', partitions: sockets });
     for (let i = 0; i < sockets; i++) clients.push(await connect(node.url, { clientId: `bench-${i}` }));
-    const commit = async (loop: number, sequence: number) => {
-      const response = await request<{ errorCode: number; topics: { partitions: { errorCode: number }[] }[] }>(clients[loop], 'OffsetCommit', {
-        groupId: `bench-commit-${loop}`,
-        generationId: -1,
-        memberId: '',
-        topics: [{ name: 'commits', partitions: [{ partitionIndex: loop, committedOffset: sequence }] }],
-      });
-      return response.errorCode === 0 && response.topics[0].partitions[0].errorCode === 0;
-    };
-    await closedLoops(sockets, 500, commit); // warm-up: JIT, groups created, segments open
-    return await closedLoops(sockets, durationMs, commit);
+    return await commitLoad(clients, durationMs);
   } finally {
     clients.forEach((c) => c.disconnect());
     await node.dispose();
+  }
+}
+
+/**
+ * The same load on a cluster of `size` nodes in cluster mode (RF 3, min ISR 2, LOG_FLUSH_POLICY
+ * replicated: a commit is acknowledged once the in-sync replicas have it). Each socket talks to its
+ * group's coordinator, found with FindCoordinator as a client would.
+ */
+export async function clusterCommits(size: number, sockets: number, durationMs: number): Promise<LoadResult> {
+  const clusterId = `cohort-bench-${process.pid}-${Date.now()}`;
+  const env = (nodeId: number) => ({ CLUSTER_MODE: 'redis', CLUSTER_ID: clusterId, NODE_ID: String(nodeId), REPLICATION_PORT: '0' });
+  const nodes: CohortProcess[] = [];
+  const clients: Socket[] = [];
+  try {
+    nodes.push(...(await Promise.all(Array.from({ length: size }, (_, id) => CohortProcess.start(env(id))))));
+    await waitForLeaders(nodes[0].url, 120_000);
+    await nodes[0].post('/v1/topics', { name: 'commits', partitions: sockets });
+    const probe = await connect(nodes[0].url);
+    for (let i = 0; i < sockets; i++) {
+      const coordinator = await request<{ errorCode: number; url: string }>(probe, 'FindCoordinator', { key: `bench-commit-${i}` });
+      if (coordinator.errorCode !== 0) throw new Error(`FindCoordinator failed: ${JSON.stringify(coordinator)}`);
+      clients.push(await connect(coordinator.url, { clientId: `bench-${i}` }));
+    }
+    probe.disconnect();
+    return await commitLoad(clients, durationMs);
+  } finally {
+    clients.forEach((c) => c.disconnect());
+    await Promise.all(nodes.map((node) => node.dispose()));
+    await deleteKeys(`${clusterId}*`);
+  }
+}
+
+/** Every offsets partition has a leader (the controller has finished its first elections). */
+async function waitForLeaders(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const partitions = (await fetch(`${url}/v1/cluster/partitions`).then((r) => r.json(), () => [])) as { leader: number | null }[];
+    if (partitions.length > 0 && partitions.every((p) => p.leader !== null)) return;
+    if (Date.now() > deadline) throw new Error('the cluster elected no leader for some partitions in time');
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+async function deleteKeys(pattern: string): Promise<void> {
+  const redis = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    const keys = await redis.keys(pattern);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
   }
 }
 

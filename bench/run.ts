@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: the issue-2 benchmarks of the app, on loopback, bounded in time. Nodes run as child
  * processes from dist/ (built first), clients run here. Every figure is printed beside a baseline
- * measured in the same run, as a ratio. Sizes can be reduced with BENCH_SCALE=0.1 for a quick look.
+ * measured in the same run, as a ratio. Sizes can be reduced with BENCH_SCALE=0.1 for a quick look, and
+ * sections chosen with BENCH_ONLY=1,3.
  */
-import { cohortCommits, type LoadResult, redisHsets } from './commit.bench';
+import { clusterCommits, cohortCommits, type LoadResult, redisHsets } from './commit.bench';
 import { buildApp, CohortProcess } from './harness/cohort-process';
 import { median, ms, perSecond, ratio, table } from './harness/stats';
 import { memberJoinsLargeGroup, topicGrowth } from './rebalance.bench';
@@ -57,8 +58,10 @@ async function commitThroughput(): Promise<void> {
   const sockets = Math.max(2, Math.round(100 * scale));
   const seconds = 5;
   console.log(`\n2. OffsetCommit from ${sockets} concurrent sockets, closed loop, ${seconds} s each (baseline: the same writes as Redis HSET via ioredis)`);
+  console.log('   (embedded: one node; LOG_FLUSH_POLICY=replicated there means the write reached the OS, not the disk)');
   const always = await attempt('LOG_FLUSH_POLICY=always', () => cohortCommits('always', sockets, seconds * 1000));
   const replicated = await attempt('LOG_FLUSH_POLICY=replicated', () => cohortCommits('replicated', sockets, seconds * 1000));
+  const cluster = await attempt('3-node cluster', () => clusterCommits(3, sockets, seconds * 1000));
   const redis = await attempt('Redis HSET', () => redisHsets(sockets, seconds * 1000));
   const row = (system: string, r: LoadResult | null): string[] =>
     r
@@ -66,7 +69,12 @@ async function commitThroughput(): Promise<void> {
       : [system, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
   table(
     ['system', 'commits', 'p50', 'p99', 'errors', 'throughput vs Redis', 'p99 vs Redis'],
-    [row('Cohort, LOG_FLUSH_POLICY=always (fsync)', always), row('Cohort, LOG_FLUSH_POLICY=replicated', replicated), row('Redis HSET (ioredis)', redis)],
+    [
+      row('Cohort embedded, LOG_FLUSH_POLICY=always (fsync)', always),
+      row('Cohort embedded, LOG_FLUSH_POLICY=replicated', replicated),
+      row('Cohort 3-node cluster (RF 3, min ISR 2, replicated)', cluster),
+      row('Redis HSET (ioredis)', redis),
+    ],
   );
 }
 
@@ -98,9 +106,10 @@ async function main(): Promise<void> {
   const building = Date.now();
   buildApp();
   console.log(`built dist/ in ${((Date.now() - building) / 1000).toFixed(1)} s`);
-  await rebalanceLatency();
-  await commitThroughput();
-  await replay();
+  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3').split(',').map((section) => section.trim()));
+  if (only.has('1')) await rebalanceLatency();
+  if (only.has('2')) await commitThroughput();
+  if (only.has('3')) await replay();
 }
 
 main().then(
