@@ -66,7 +66,11 @@ export async function topicGrowth(node: CohortProcess, serverAssignor: string | 
  * A group of `size` members is formed; then one more member joins. Returns the time from that member's
  * first JoinGroup to every member (the newcomer included) holding its assignment of the new generation.
  */
-export async function memberJoinsLargeGroup(node: CohortProcess, size: number, serverAssignor: string | null): Promise<{ formMs: number; joinMs: number }> {
+export async function memberJoinsLargeGroup(
+  node: CohortProcess,
+  size: number,
+  serverAssignor: string | null,
+): Promise<{ formMs: number; joinMs: number; coordinatorMs: number | null }> {
   const name = `large-${serverAssignor ?? 'client'}-${size}`;
   await node.post('/v1/topics', { name, partitions: size * 2 });
   const options: MemberOptions = { ...quiet, topics: [name], serverAssignor: serverAssignor ?? undefined };
@@ -83,7 +87,11 @@ export async function memberJoinsLargeGroup(node: CohortProcess, size: number, s
     const assigned = allAssigned(members, before, () => totalHeld(members) === size * 2, 120_000);
     newcomer.start();
     await assigned;
-    return { formMs, joinMs: elapsedMs(started) };
+    const joinMs = elapsedMs(started);
+    // The coordinator's own account of the same rebalance (start of PreparingRebalance to Stable).
+    const history = (await (await fetch(`${node.url}/v1/groups/${name}/rebalances`)).json()) as { generationId: number; durationMs: number | null }[];
+    const coordinatorMs = history.find((rebalance) => rebalance.generationId === newcomer.generationId)?.durationMs ?? null;
+    return { formMs, joinMs, coordinatorMs };
   } finally {
     await Promise.all(members.map((m) => m.vanish()));
   }
