@@ -65,9 +65,10 @@ export class ClusterNode implements CohortNode {
   }
 
   private async shutDown(): Promise<void> {
+    // The view stops re-reading first: the store closes at the end of the controlled shutdown.
+    this.cluster.close();
     await this.parts.replication.controlledShutdown(this.parts.controlledShutdownTimeoutMs);
     this.coordinator.close();
-    this.cluster.close();
     await Promise.all([this.topics.close(), this.parts.transport.close()]);
   }
 }

@@ -8,7 +8,7 @@ export interface MetadataClusterViewOptions {
   nodeId: number;
   numPartitions: number;
   store: MetadataStore;
-  replicas: ReplicaManager;
+  replicas: Pick<ReplicaManager, 'offsets' | 'partition'>;
   clock: Clock;
   /** How often everything is re-read (registrations expire without a hint). */
   refreshIntervalMs: number;
