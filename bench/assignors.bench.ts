@@ -159,8 +159,8 @@ function formatRow(measurement: Measurement, shape: Shape): string {
 
 /**
  * The baseline measured in the same run: a fixed integer loop and a fixed allocation loop (1M small
- * objects, the kind of work an assignment result is made of). On a quiet machine of this kind they
- * take about 25 ms and 100 ms; much more means the machine is busy and every figure above is inflated.
+ * objects, the kind of work an assignment result is made of). The machine is shared; when these take
+ * longer than in another run, every figure of this run is inflated by about as much.
  */
 function calibrate(): { loopMs: number; allocMs: number } {
   let started = performance.now();
@@ -169,8 +169,12 @@ function calibrate(): { loopMs: number; allocMs: number } {
   for (let r = 0; r < 20; r++) for (let i = 0; i < a.length; i++) sum = (sum + (a[i] = (a[i] + i) | 0)) | 0;
   const loopMs = performance.now() - started;
   started = performance.now();
-  const lists: { topic: string; partitions: number[] }[][] = Array.from({ length: 2000 }, () => []);
-  for (let t = 0; t < 500; t++) for (let m = 0; m < 2000; m++) lists[m].push({ topic: 't', partitions: [t + sum * 0] });
+  const lists: { topic: string; partitions: number[] }[][] = [];
+  for (let m = 0; m < 2000; m++) {
+    const list = new Array<{ topic: string; partitions: number[] }>(500);
+    for (let t = 0; t < 500; t++) list[t] = { topic: 't', partitions: [m + (sum & 0)] };
+    lists.push(list);
+  }
   return { loopMs, allocMs: performance.now() - started };
 }
 
@@ -203,7 +207,10 @@ function main(): void {
   const calibration = child(['--calibrate']);
   if (calibration.status === 0) {
     const { loopMs, allocMs } = JSON.parse(calibration.stdout) as { loopMs: number; allocMs: number };
-    console.log(`baseline in this run: integer loop ${loopMs.toFixed(0)} ms (quiet machine ≈ 25 ms), 1M-object allocation ${allocMs.toFixed(0)} ms (≈ 100 ms); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+    console.log(
+      `baseline measured in this run (fixed work; compare across runs, larger = busier machine): integer loop ${loopMs.toFixed(0)} ms, ` +
+        `1M small objects ${allocMs.toFixed(0)} ms; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`,
+    );
   }
   for (const shape of selected) {
     const run = child(['--child', shape.name, '--runs', String(runs)]);
