@@ -20,6 +20,8 @@ export type PendingJoin = 'initial' | 'regular';
  */
 export class ClassicGroup {
   private currentState: GroupState;
+  /** The state before the current one (Kafka 4.x `previousState`): a rebalance that started from Empty is an initial one. */
+  private lastState: GroupState;
   currentStateTimestamp: number | null;
   protocolType: string | null = null;
   protocolName: string | null = null;
@@ -27,7 +29,7 @@ export class ClassicGroup {
   leaderId: string | null = null;
   /** When protocolType is `consumer`: the topics members subscribe to; null when unknown. */
   subscribedTopics: Set<string> | null = null;
-  /** A new member joined a brand-new group during its initial delay, which extends the delay (KIP-134). */
+  /** A new member joined during the initial delay of a rebalance that started from Empty, which extends the delay (KIP-134). */
   newMemberAdded = false;
   /** The delayed join watching this group while it prepares a rebalance. */
   pendingJoin: PendingJoin | null = null;
@@ -51,12 +53,17 @@ export class ClassicGroup {
     historySize: number,
   ) {
     this.currentState = initialState;
+    this.lastState = initialState;
     this.currentStateTimestamp = now;
     this.history = new RebalanceHistory(historySize);
   }
 
   get state(): GroupState {
     return this.currentState;
+  }
+
+  get previousState(): GroupState {
+    return this.lastState;
   }
 
   is(state: GroupState): boolean {
@@ -73,6 +80,7 @@ export class ClassicGroup {
         `group ${this.groupId} should be in ${VALID_PREVIOUS_STATES[target].join(', ')} before moving to ${target}; it is ${this.currentState}`,
       );
     }
+    this.lastState = this.currentState;
     this.currentState = target;
     this.currentStateTimestamp = now;
   }

@@ -32,6 +32,8 @@ export class JoinPhase {
     env.metrics.onRebalanceStarted?.(group.groupId, reason);
     this.pushRebalance(group, reason);
     if (fromEmpty) {
+      // Only members that join during this delay extend it (a flag left from an earlier rebalance must not).
+      group.newMemberAdded = false;
       const delay = env.config.groupInitialRebalanceDelayMs;
       this.armInitialJoin(group, delay, Math.max(group.rebalanceTimeoutMs - delay, 0));
     } else {

@@ -21,8 +21,9 @@ export class Membership {
   addMemberAndRebalance(group: ClassicGroup, init: MemberInit, callback: JoinCallback, connectionId: string | undefined, reason: string): MemberMetadata {
     const member = new MemberMetadata(init);
     member.isNew = true;
-    // A member joining a brand-new group during its initial delay extends that delay (KIP-134).
-    if (group.is('PreparingRebalance') && group.generationId === 0) group.newMemberAdded = true;
+    // A member joining during the initial delay extends it (KIP-134). Kafka 4.x asks whether the
+    // rebalance started from Empty; the Scala coordinator asked for generation 0 (brand-new groups only).
+    if (group.is('PreparingRebalance') && group.previousState === 'Empty') group.newMemberAdded = true;
     group.add(member, callback);
     this.shard.connections.bind(group, member, connectionId);
     // While its JoinGroup is parked a new member cannot heartbeat; give it the new-member join timeout.

@@ -89,15 +89,48 @@ describe('transitions out of Empty and PreparingRebalance', () => {
     expect(b.join.value.generationId).toBe(1);
   });
 
+  it('PreparingRebalance (initial delay) of a group that had generations before is extended by each new member too (Kafka 4.x: the rebalance started from Empty)', async () => {
+    const h = await harness({ config: { groupInitialRebalanceDelayMs: 3000 } });
+    const { memberIds, generationId } = await h.stableGroup('g', 1);
+    await h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: memberIds[0] }] }, h.context());
+    await h.settle();
+    expect((await h.describe('g')).groupState).toBe('Empty');
+    const a = await h.joinNew('g', { rebalanceTimeoutMs: 10_000 });
+    await h.advance(2000);
+    const b = await h.joinNew('g', { rebalanceTimeoutMs: 10_000 });
+    await h.advance(1000); // first delay over; b joined meanwhile: wait another 3 s
+    expect(a.join.done).toBe(false);
+    await h.advance(3000);
+    expect(a.join.value.generationId).toBe(generationId + 2);
+    expect(b.join.value.generationId).toBe(generationId + 2);
+  });
+
+  it('PreparingRebalance (initial delay) is extended only by members that joined during this delay, not by one from an earlier rebalance', async () => {
+    const h = await harness({ config: { groupInitialRebalanceDelayMs: 3000 } });
+    // Rebalance timeout = delay: b's join marks an extension that the first phase has no time left to use.
+    const a = await h.joinNew('g', { rebalanceTimeoutMs: 3000 });
+    await h.advance(1000);
+    const b = await h.joinNew('g', { rebalanceTimeoutMs: 3000 });
+    await h.advance(2000);
+    expect(a.join.value.generationId).toBe(1);
+    await h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: a.memberId }, { memberId: b.memberId }] }, h.context());
+    await h.settle();
+    const c = await h.joinNew('g', { rebalanceTimeoutMs: 10_000 });
+    await h.advance(3000);
+    expect(c.join.value).toMatchObject({ errorCode: 0, generationId: 3 });
+  });
+
   it('PreparingRebalance (initial delay) never waits longer than the rebalance timeout', async () => {
     const h = await harness({ config: { groupInitialRebalanceDelayMs: 3000 } });
     const first = await h.joinNew('g', { rebalanceTimeoutMs: 7000 });
-    // A new member every 2.9 s keeps extending the delay, but only up to the 7 s rebalance timeout.
-    for (let i = 0; i < 5 && !first.join.done; i++) {
-      await h.joinNew('g', { rebalanceTimeoutMs: 7000 });
-      await h.advance(2900);
-    }
-    expect(first.join.done).toBe(true);
-    expect(h.clock.now() - 1_700_000_000_000).toBeLessThanOrEqual(9000);
+    // New members keep extending the delay (3 s, then 3 s, then what is left of 7 s), but never past 7 s.
+    await h.advance(2000);
+    await h.joinNew('g', { rebalanceTimeoutMs: 7000 });
+    await h.advance(3000);
+    await h.joinNew('g', { rebalanceTimeoutMs: 7000 });
+    await h.advance(1999);
+    expect(first.join.done).toBe(false);
+    await h.advance(1);
+    expect(first.join.value).toMatchObject({ errorCode: 0, generationId: 1 });
   });
 });
