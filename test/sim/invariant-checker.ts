@@ -237,9 +237,10 @@ export class InvariantChecker {
 
   /** A power cut: the node's logs lost their unflushed tails; compare again from what is left. */
   private onPowerLoss(nodeId: number): void {
-    for (const [partition, log] of this.sim.disks.get(nodeId)!.logs) {
-      const key = `${nodeId}:${partition}`;
-      this.checkedUpTo.set(key, Math.min(this.checkedUpTo.get(key) ?? 0, log.logEndOffset));
+    for (const key of [...this.checkedUpTo.keys()].filter((k) => k.startsWith(`${nodeId}:`))) {
+      const partition = Number(key.split(':')[1]);
+      const leo = this.sim.disks.get(nodeId)!.logs.get(partition)?.logEndOffset ?? 0;
+      this.checkedUpTo.set(key, Math.min(this.checkedUpTo.get(key) ?? 0, leo));
     }
   }
 

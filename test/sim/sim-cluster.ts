@@ -164,6 +164,14 @@ export class SimCluster {
     this.trace.add(this.clock.now(), `sim: ${opts.powerLoss ? 'power cut' : 'crash'} node ${id}`);
   }
 
+  /** The node's disk is replaced by an empty one (it must be down). */
+  wipeDisk(id: number): void {
+    if (this.running.has(id)) throw new Error(`node ${id} is running`);
+    this.disks.set(id, { logs: new Map(), checkpoints: new InMemoryCheckpointStorage() });
+    this.onPowerLoss?.(id);
+    this.trace.add(this.clock.now(), `sim: wiped the disk of node ${id}`);
+  }
+
   async restart(id: number): Promise<void> {
     this.startNode(id);
     await this.run(0);
