@@ -58,6 +58,22 @@ describe('offset retention (KIP-211)', () => {
     expect((await h.describe('g')).groupState).toBe('Dead');
   });
 
+  it('after a restart, an Empty group still counts its retention from when it became Empty (the persisted state timestamp), not from the reload', async () => {
+    const { h } = await harness();
+    const { memberIds, generationId } = await h.stableGroup('g', 1, { sessionTimeoutMs: 1_800_000 });
+    h.commit('g', generationId, memberIds[0], { orders: { 0: 1 } });
+    await h.settle();
+    await h.advance(20 * MINUTE);
+    await h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: memberIds[0] }] }, h.context());
+    await h.advance(6 * MINUTE);
+    await h.restart();
+    expect((await h.describe('g')).groupState).toBe('Empty');
+    await h.advance(3 * MINUTE);
+    expect(await offsets(h, 'g')).toEqual(['orders-0']);
+    await h.advance(1 * MINUTE);
+    expect((await h.describe('g')).groupState).toBe('Dead');
+  });
+
   it('a group that is rebalancing never loses offsets', async () => {
     const { h } = await harness();
     const { memberIds, generationId } = await h.stableGroup('g', 2, { sessionTimeoutMs: 1_800_000, rebalanceTimeoutMs: 1_800_000 });

@@ -108,11 +108,10 @@ describe('transitions out of Stable', () => {
     });
   });
 
-  it('Stable → PreparingRebalance when a freshly loaded group is over GROUP_MAX_SIZE', async () => {
-    await h.stableGroup('g', 3);
+  /** The group `g` of `h` loaded by a coordinator whose GROUP_MAX_SIZE is `max` (same log, smaller limit). */
+  async function reloadedWithMaxSize(max: number): Promise<CoordinatorHarness> {
     h.coordinator.close();
-    const small = new CoordinatorHarness({ config: { groupMaxSize: 2 }, elect: false });
-    // Same log, smaller limit: reuse the first harness's records by replaying them in the new store.
+    const small = new CoordinatorHarness({ config: { groupMaxSize: max }, elect: false });
     const partition = h.partitionOf('g');
     small.store.elect(partition);
     for (const record of h.store.records(partition)) small.store.append(partition, small.store.leaderEpoch(partition)!, [record]);
@@ -120,6 +119,24 @@ describe('transitions out of Stable', () => {
     small.store.resign(partition);
     small.store.elect(partition);
     await small.settle();
+    return small;
+  }
+
+  it('Stable → PreparingRebalance when a freshly loaded group is over GROUP_MAX_SIZE', async () => {
+    await h.stableGroup('g', 3);
+    const small = await reloadedWithMaxSize(2);
     expect((await small.describe('g')).groupState).toBe('PreparingRebalance');
+  });
+
+  it('a freshly loaded group over GROUP_MAX_SIZE turns away the last members to rejoin and completes with the limit (Kafka: testLastJoiningMembersAreKickedOutWhenReJoiningGroupWithMaxSize)', async () => {
+    const { memberIds } = await h.stableGroup('g', 3);
+    const small = await reloadedWithMaxSize(2);
+    const joins = memberIds.map((memberId) => small.join('g', memberId));
+    await small.settle();
+    expect(joins.map((j) => j.value.errorCode)).toEqual([0, 0, ErrorCode.GROUP_MAX_SIZE_REACHED]);
+    expect(joins[0].value.generationId).toBe(2);
+    const described = await small.describe('g');
+    expect(described.groupState).toBe('CompletingRebalance');
+    expect(described.members.map((m) => m.memberId).sort()).toEqual(memberIds.slice(0, 2).sort());
   });
 });
