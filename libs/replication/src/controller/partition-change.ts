@@ -70,8 +70,11 @@ export function reconcilePartition(state: PartitionState, nodes: LiveNodes, conf
     if (status !== 'unclean') elrBefore.push(status === 'carried' ? member : m);
   }
   if (isr.length === 0 && !config.eligibleLeaderReplicasEnable && state.isr.length > 0) {
-    // Without ELR the ISR is never emptied (I22): the last member stays, the partition waits for it.
-    isr.push(statusOf(state.isr[0], nodes).member);
+    // Without ELR the ISR is never emptied (I22): one member stays and the partition waits for it —
+    // preferably one that is merely gone or leaving (its data is intact), not one that restarted and
+    // may have lost its tail (Kafka fences brokers one at a time, so the restarted one would have left
+    // first; only when every member restarted is the last replica standing unavoidable).
+    isr.push(leaving[0] ?? statusOf(state.isr[0], nodes).member);
   }
   let elr = nextElr(config, rf, isr, elrBefore, leaving);
   const leaderValid =
