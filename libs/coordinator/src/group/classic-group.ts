@@ -224,8 +224,8 @@ export class ClassicGroup {
   }
 
   /**
-   * Moves a static member to a new member id, keeping its assignment, protocols and leadership. Whoever
-   * still waits on the old id's JoinGroup or SyncGroup is fenced at once.
+   * Moves a static member to a new member id, keeping its assignment, protocols, leadership and any
+   * SyncGroup it still owes. Whoever still waits on the old id's JoinGroup or SyncGroup is fenced at once.
    */
   replaceStaticMember(groupInstanceId: string, oldMemberId: string, newMemberId: string): MemberMetadata {
     const member = this.members.get(oldMemberId);
@@ -237,6 +237,9 @@ export class ClassicGroup {
     this.members.set(newMemberId, member);
     if (this.isLeader(oldMemberId)) this.leaderId = newMemberId;
     this.staticMembers.set(groupInstanceId, newMemberId);
+    // Still owed a SyncGroup: now under the new id (Kafka keeps the old id, which can never sync, so the
+    // sync timeout rebalanced a group whose members had all synced).
+    if (this.pendingSyncMembers.delete(oldMemberId)) this.pendingSyncMembers.add(newMemberId);
     return member;
   }
 

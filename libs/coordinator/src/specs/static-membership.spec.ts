@@ -70,6 +70,31 @@ describe('static membership (KIP-345)', () => {
     expect(restarted.value.members).toHaveLength(2);
   });
 
+  it('a static member restarted before its first SyncGroup syncs under its new id, and the sync timeout then leaves the group alone', async () => {
+    const ja = h.join('g', '', { groupInstanceId: 'a-1' });
+    await h.settle();
+    const jb = h.join('g', '', { groupInstanceId: 'b-1' });
+    await h.advance(0);
+    const [a, generationId] = [ja.value.memberId, ja.value.generationId];
+    h.sync('g', a, generationId, [{ memberId: a, assignment: { partitions: [{ topic: 'orders', partitions: [0, 1] }] } }]);
+    await h.settle();
+    expect((await h.describe('g')).groupState).toBe('Stable');
+    // b restarts before it ever sent SyncGroup under its first id.
+    const restarted = h.join('g', '', { groupInstanceId: 'b-1' });
+    await h.settle();
+    const b2 = restarted.value.memberId;
+    expect(b2).not.toBe(jb.value.memberId);
+    const sync = h.sync('g', b2, generationId, [], { groupInstanceId: 'b-1' });
+    await h.settle();
+    expect(sync.value.errorCode).toBe(0);
+    for (let t = 0; t < 7; t++) {
+      await h.advance(9_000); // the 60 s rebalance (sync) timeout passes; both keep heartbeating
+      expect((await h.heartbeat('g', a, generationId, 'a-1')).errorCode).toBe(0);
+      expect((await h.heartbeat('g', b2, generationId, 'b-1')).errorCode).toBe(0);
+    }
+    expect((await h.describe('g')).groupState).toBe('Stable');
+  });
+
   it('if persisting the new member id fails, the replacement is undone', async () => {
     const { b, generationId } = await staticGroup();
     h.store.failNextAppend(h.partitionOf('g'), new KafkaError(ErrorCode.NOT_ENOUGH_REPLICAS));
