@@ -89,3 +89,62 @@ describe('a group record that cannot be encoded (defence in depth behind the req
     expect((await h.describe('g')).groupState).toBe('PreparingRebalance');
   });
 });
+
+describe('odd but well-formed input', () => {
+  let h: CoordinatorHarness;
+  beforeEach(async () => {
+    h = new CoordinatorHarness({ topics: [{ name: 'orders', partitions: 4 }, { name: '__proto__', partitions: 1 }] });
+    await h.settle();
+  });
+
+  it('a partition named twice in one OffsetCommit: both entries are answered and the later one is the committed offset', async () => {
+    const response = await h.coordinator.offsetCommit(
+      { groupId: 'simple', generationId: -1, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 5 }, { partitionIndex: 0, committedOffset: 9 }] }] },
+      h.context(),
+    );
+    expect(response.topics[0].partitions).toEqual([
+      { partitionIndex: 0, errorCode: 0 },
+      { partitionIndex: 0, errorCode: 0 },
+    ]);
+    const fetched = await h.fetch('simple', [{ name: 'orders', partitionIndexes: [0] }], true);
+    expect(fetched.topics[0].partitions[0]).toMatchObject({ committedOffset: 9, errorCode: 0 });
+    await h.restart();
+    expect((await h.fetch('simple', [{ name: 'orders', partitionIndexes: [0] }])).topics[0].partitions[0].committedOffset).toBe(9);
+  });
+
+  it("a member named twice in the leader's assignments gets the later one; an unknown member id in them is ignored", async () => {
+    const { leader, follower } = await completing(h);
+    const followerSync = h.sync('g', follower, 1);
+    h.sync('g', leader, 1, [
+      { memberId: follower, assignment: { partitions: [{ topic: 'orders', partitions: [0] }] } },
+      { memberId: 'client-stranger', assignment: { partitions: [{ topic: 'orders', partitions: [1] }] } },
+      { memberId: follower, assignment: { partitions: [{ topic: 'orders', partitions: [2] }] } },
+    ]);
+    await h.settle();
+    expect(followerSync.value.assignment).toEqual({ partitions: [{ topic: 'orders', partitions: [2] }] });
+    expect((await h.describe('g')).members.map((m) => m.memberId).sort()).toEqual([leader, follower].sort());
+  });
+
+  it('`__proto__` works as a group id, a member id in assignments, a topic and a metadata key', async () => {
+    const a = await h.joinNew('__proto__', { protocols: [{ name: 'range', metadata: JSON.parse('{"topics":["__proto__"],"__proto__":{"x":1}}') as unknown }] });
+    await h.advance(0);
+    expect(a.join.value.errorCode).toBe(0);
+    const sync = h.sync('__proto__', a.memberId, 1, [
+      { memberId: '__proto__', assignment: { partitions: [] } },
+      { memberId: a.memberId, assignment: { partitions: [{ topic: '__proto__', partitions: [0] }] } },
+    ]);
+    await h.settle();
+    expect(sync.value.assignment).toEqual({ partitions: [{ topic: '__proto__', partitions: [0] }] });
+    const commit = await h.coordinator.offsetCommit(
+      { groupId: '__proto__', generationId: 1, memberId: a.memberId, topics: [{ name: '__proto__', partitions: [{ partitionIndex: 0, committedOffset: 3 }] }] },
+      h.contextOf(a.memberId),
+    );
+    expect(commit.topics[0].partitions[0].errorCode).toBe(0);
+    await h.restart();
+    expect((await h.fetch('__proto__', null)).topics).toEqual([
+      { name: '__proto__', partitions: [{ partitionIndex: 0, committedOffset: 3, committedLeaderEpoch: -1, metadata: '', errorCode: 0 }] },
+    ]);
+    const subscription = (await h.coordinator.describeGroup('__proto__')).members[0].subscription as object;
+    expect(Object.getOwnPropertyDescriptor(subscription, '__proto__')?.value).toEqual({ x: 1 });
+  });
+});
