@@ -57,6 +57,17 @@ export function validateAssignment(
   const memberIndex = new Map(members.map((member, m) => [member.memberId, m] as const));
 
   for (const key of Object.keys(result)) if (!memberIndex.has(key)) report(`member '${key}' is not in the group`);
+  // Large groups mostly share a few subscriptions: one Set per distinct topic list.
+  const subscriptionSets = new Map<string, Set<string>>();
+  const subscribedSet = (topics: readonly string[]): Set<string> => {
+    const key = topics.join('\u0000');
+    let set = subscriptionSets.get(key);
+    if (!set) {
+      set = new Set(topics);
+      subscriptionSets.set(key, set);
+    }
+    return set;
+  };
   members.forEach((member, m) => {
     const entry = getOwn(result, member.memberId);
     if (entry === undefined) {
@@ -67,7 +78,7 @@ export function validateAssignment(
       report(`member '${member.memberId}': assignment must be { partitions: [{ topic, partitions }] }`);
       return;
     }
-    const subscribed = new Set(member.subscription.topics);
+    const subscribed = subscribedSet(member.subscription.topics);
     for (const item of entry.partitions as unknown[]) {
       if (!isPlainObject(item) || typeof item.topic !== 'string' || !Array.isArray(item.partitions)) {
         report(`member '${member.memberId}': every entry must be { topic, partitions: number[] }`);
@@ -111,7 +122,9 @@ export function validateAssignment(
     }
   });
   const cooperative = options.protocol === 'cooperative';
-  const subscribedTopics = new Set(members.flatMap((member) => member.subscription.topics));
+  const subscribedTopics = new Set<string>();
+  for (const member of members) subscribedSet(member.subscription.topics);
+  for (const set of subscriptionSets.values()) for (const topic of set) subscribedTopics.add(topic);
   for (const [topic, t] of topicIndex) {
     if (!subscribedTopics.has(topic)) continue;
     for (let p = 0; p < counts[t]; p++) {
