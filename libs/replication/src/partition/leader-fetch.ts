@@ -28,9 +28,11 @@ export function serveFollowerFetch(
   const base = { partition: p.partition, highWatermark: p.hw, logStartOffset: log.logStartOffset, logEndOffset: log.logEndOffset, batches: [] };
   const fail = (errorCode: number): FollowerFetchOutcome => ({ response: { ...base, errorCode }, answerNow: true });
 
-  if (p.role !== 'leader') return fail(E.NOT_LEADER_OR_FOLLOWER);
+  // Epochs first, as Kafka's localLogWithEpochOrThrow: a zombie that missed the new epoch answers
+  // UNKNOWN_LEADER_EPOCH (the follower retries elsewhere), a stale follower FENCED_LEADER_EPOCH.
   if (req.currentLeaderEpoch < p.leaderEpoch) return fail(E.FENCED_LEADER_EPOCH);
   if (req.currentLeaderEpoch > p.leaderEpoch) return fail(E.UNKNOWN_LEADER_EPOCH);
+  if (p.role !== 'leader') return fail(E.NOT_LEADER_OR_FOLLOWER);
   const remote = p.remotes.get(replicaId);
   if (!remote) return fail(E.UNKNOWN_LEADER_EPOCH);
   const registered = p.ctx.registeredEpoch(replicaId);

@@ -21,8 +21,9 @@ export interface InterceptedMessage {
 }
 
 /**
- * What to do with a message: deliver it (normally, or after an extra delay), drop it, or — for a
- * response — replace its body. Tests use this to stage exact fault scenarios.
+ * What to do with a message: deliver it (normally, or after an extra delay), drop it, or replace it —
+ * a replaced response arrives with the given body; a replaced request is answered with the given body
+ * without reaching its target. Tests use this to stage exact fault scenarios.
  */
 export type InterceptDecision = 'deliver' | 'drop' | { delayMs: number } | { replaceWith: unknown };
 

@@ -39,7 +39,12 @@ export class InMemoryTransport implements Transport {
       const timer = this.network.clock.schedule(timeoutMs, () => fail(new TransportError('TIMEOUT', `${kind} to node ${to.nodeId} timed out`)));
       this.inFlight.add(fail);
       const request = { kind, body } as RpcRequest;
-      this.intercepted({ from: this.nodeId, to: to.nodeId, kind, direction: 'request', body }, () => {
+      this.intercepted({ from: this.nodeId, to: to.nodeId, kind, direction: 'request', body }, (replaced) => {
+        if (replaced !== undefined) {
+          // The interceptor answered in the target's place: the target never sees the request.
+          this.network.deliver(to.nodeId, this.nodeId, () => !this.closed && settle(() => resolve(replaced as RpcMap[K]['response'])));
+          return;
+        }
         const target = this.network.endpoint(to.nodeId);
         if (!target) return; // nobody listening: the request is lost, the sender times out
         target.receive(this.nodeId, request).then(
