@@ -232,17 +232,20 @@ export class SimCluster {
   /**
    * The operator's unclean recovery (KIP-966's "longest log" strategy, done by hand): for a partition
    * whose ISR and ELR are empty because every member restarted without vouching for its data, elect
-   * the live replica with the longest log. Returns the node elected, or undefined.
+   * the live replica with the most recent log (highest last epoch, then longest). Returns the node
+   * elected, or undefined.
    */
   async uncleanRecovery(partition: number): Promise<number | undefined> {
     const s = this.state(partition);
     if (s.leader !== -1 || s.isr.length > 0 || s.elr.length > 0) return undefined;
     const nodes = new Map(this.store.nodesSnapshot().map((n) => [n.nodeId, n]));
-    let best: { id: number; leo: number } | undefined;
+    // The most recent history wins: highest last epoch, then the longest log within it.
+    let best: { id: number; leo: number; epoch: number } | undefined;
     for (const id of s.replicas) {
       const r = this.replica(id, partition);
       if (!r || !nodes.has(id)) continue;
-      if (!best || r.log.logEndOffset > best.leo) best = { id, leo: r.log.logEndOffset };
+      const candidate = { id, leo: r.log.logEndOffset, epoch: r.epochCache.latestEpoch() };
+      if (!best || candidate.epoch > best.epoch || (candidate.epoch === best.epoch && candidate.leo > best.leo)) best = candidate;
     }
     const lease = await this.store.getControllerLease();
     if (!best || !lease) return undefined;
