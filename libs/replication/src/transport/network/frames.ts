@@ -43,8 +43,9 @@ export function encodeFrame(type: FrameType, requestId: number, from: number, pa
 }
 
 /**
- * Cuts a byte stream into frames. Chunks are kept as they arrive and joined only when a frame is
- * complete, so a large frame arriving in many chunks is copied once.
+ * Cuts a byte stream into frames. Chunks are kept as they arrive; a complete frame is a view of its
+ * chunk when it lies in one, else its bytes (and only its bytes) are copied once — so many frames
+ * queued on a busy connection cost no more than their own size.
  */
 export class FrameReader {
   private chunks: Buffer[] = [];
@@ -70,15 +71,28 @@ export class FrameReader {
   private peekLength(): number {
     const first = this.chunks[0];
     if (first.length >= 4) return first.readUInt32BE(0);
-    return Buffer.concat(this.chunks).readUInt32BE(0);
+    return Buffer.concat(this.chunks, 4).readUInt32BE(0);
   }
 
+  /** Removes the first `bytes` bytes: a view when one chunk holds them, else one copy of just those bytes. */
   private take(bytes: number): Buffer {
-    const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.buffered);
-    const frame = all.subarray(0, bytes);
-    const rest = all.subarray(bytes);
-    this.chunks = rest.length > 0 ? [rest] : [];
-    this.buffered = rest.length;
+    this.buffered -= bytes;
+    const first = this.chunks[0];
+    if (first.length >= bytes) {
+      if (first.length === bytes) this.chunks.shift();
+      else this.chunks[0] = first.subarray(bytes);
+      return first.subarray(0, bytes);
+    }
+    const frame = Buffer.allocUnsafe(bytes);
+    let filled = 0;
+    while (filled < bytes) {
+      const chunk = this.chunks[0];
+      const used = Math.min(chunk.length, bytes - filled);
+      chunk.copy(frame, filled, 0, used);
+      filled += used;
+      if (used === chunk.length) this.chunks.shift();
+      else this.chunks[0] = chunk.subarray(used);
+    }
     return frame;
   }
 }

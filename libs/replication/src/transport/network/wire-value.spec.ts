@@ -56,6 +56,15 @@ describe('frames', () => {
     expect(seen).toEqual([1, 2, 3]);
   });
 
+  it('reads many queued frames out of a few large chunks, each frame intact', () => {
+    const payloads = Array.from({ length: 50 }, (_, id) => ({ id, data: randomBytes(100 + id * 37) }));
+    const stream = Buffer.concat(payloads.map((p) => encodeFrame(FrameType.Response, p.id, 1, p, 1 << 20)));
+    const reader = new FrameReader(1 << 20);
+    const cuts = [0, 5, Math.floor(stream.length / 2), stream.length - 3, stream.length];
+    const seen = cuts.slice(1).flatMap((end, i) => reader.push(stream.subarray(cuts[i], end)));
+    expect(seen.map((f) => f.payload)).toEqual(payloads);
+  });
+
   it('refuses frames over the limit, when sending and when receiving', () => {
     expect(() => encodeFrame(FrameType.Response, 1, 1, { data: Buffer.alloc(2048) }, 1024)).toThrow(FrameError);
     const frame = encodeFrame(FrameType.Response, 1, 1, { data: Buffer.alloc(2048) }, 1 << 20);
