@@ -67,9 +67,7 @@ export function handleJoinGroup(shard: CoordinatorShard, request: JoinGroupReque
     protocolNames: request.protocols.map((p) => p.name),
   };
   if (!acceptJoiningMember(group, memberId, config.groupMaxSize)) {
-    const member = group.get(memberId);
-    group.remove(memberId);
-    if (member) shard.liveness.forget(group, member);
+    shard.membership.drop(group, memberId);
     respond(joinError('', ErrorCode.GROUP_MAX_SIZE_REACHED, `group ${group.groupId} has reached its max size of ${config.groupMaxSize}`));
   } else if (isUnknownMember) {
     joinNewMember(shard, group, args, respond);

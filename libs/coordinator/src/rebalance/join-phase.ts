@@ -86,9 +86,7 @@ export class JoinPhase {
     const { liveness, syncs, env } = this.shard;
     // Dynamic members that did not rejoin are gone; static members stay until their session expires.
     for (const member of group.notYetRejoinedMembers()) {
-      if (member.isStatic) continue;
-      group.remove(member.memberId);
-      liveness.forget(group, member);
+      if (!member.isStatic) this.shard.membership.drop(group, member.memberId);
     }
     if (!group.maybeElectNewJoinedLeader() && group.size > 0) {
       // Only static members remain and none rejoined: wait another rebalance timeout for their sessions to expire.

@@ -75,8 +75,7 @@ export class Membership {
     // Kafka leaves a parked SyncGroup of a removed member unanswered; a closed connection can remove
     // a member that waits on one here, so it is answered too.
     group.maybeInvokeSyncCallback(member, syncError(ErrorCode.UNKNOWN_MEMBER_ID, `member ${member.memberId} was removed: ${reason}`));
-    group.remove(member.memberId);
-    this.shard.liveness.forget(group, member);
+    this.drop(group, member.memberId);
     switch (group.state) {
       case 'Stable':
       case 'CompletingRebalance':
@@ -88,6 +87,16 @@ export class Membership {
       default:
         break;
     }
+  }
+
+  /**
+   * Takes a member (or a KIP-394 pending id) out of the group with its timers and connection binding,
+   * and nothing else: no reply, no rebalance. Callers decide what the removal means for the group.
+   */
+  drop(group: ClassicGroup, memberId: string): void {
+    const member = group.get(memberId);
+    group.remove(memberId);
+    if (member) this.shard.liveness.forget(group, member);
   }
 
   removePendingMemberAndUpdateGroup(group: ClassicGroup, memberId: string): void {

@@ -39,11 +39,7 @@ export class SyncPhase {
     if (!group.is('CompletingRebalance') && !group.is('Stable')) return;
     if (group.hasReceivedSyncFromAllMembers) return;
     const missing = group.allPendingSyncMembers();
-    for (const memberId of missing) {
-      const member = group.get(memberId);
-      group.remove(memberId);
-      if (member) this.shard.liveness.forget(group, member);
-    }
+    for (const memberId of missing) this.shard.membership.drop(group, memberId);
     this.shard.joins.prepareRebalance(group, `Removing [${missing.join(', ')}] on pending sync request expiration`);
   }
 

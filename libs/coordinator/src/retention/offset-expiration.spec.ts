@@ -19,6 +19,17 @@ async function offsets(h: CoordinatorHarness, groupId: string): Promise<string[]
   return (await h.coordinator.committedOffsets(groupId)).map((o) => `${o.topic}-${o.partition}`);
 }
 
+/** A consumer group that committed orders-0, stayed Stable 20 minutes (twice the retention), then emptied now. */
+async function emptiedLongAfterItsCommit(): Promise<CoordinatorHarness> {
+  const { h } = await harness();
+  const { memberIds, generationId } = await h.stableGroup('g', 1, { sessionTimeoutMs: 1_800_000 });
+  h.commit('g', generationId, memberIds[0], { orders: { 0: 1 } });
+  await h.settle();
+  await h.advance(20 * MINUTE);
+  await h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: memberIds[0] }] }, h.context());
+  return h;
+}
+
 describe('offset retention (KIP-211)', () => {
   it('an offsets-only group loses each offset retention after its commit', async () => {
     const { h, expired } = await harness();
@@ -46,12 +57,7 @@ describe('offset retention (KIP-211)', () => {
   });
 
   it('an Empty consumer group keeps all its offsets until it has been Empty for the retention period, however old they are', async () => {
-    const { h } = await harness();
-    const { memberIds, generationId } = await h.stableGroup('g', 1, { sessionTimeoutMs: 1_800_000 });
-    h.commit('g', generationId, memberIds[0], { orders: { 0: 1 } });
-    await h.settle();
-    await h.advance(20 * MINUTE);
-    await h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: memberIds[0] }] }, h.context());
+    const h = await emptiedLongAfterItsCommit();
     await h.advance(9 * MINUTE);
     expect(await offsets(h, 'g')).toEqual(['orders-0']);
     await h.advance(1 * MINUTE);
@@ -59,12 +65,7 @@ describe('offset retention (KIP-211)', () => {
   });
 
   it('after a restart, an Empty group still counts its retention from when it became Empty (the persisted state timestamp), not from the reload', async () => {
-    const { h } = await harness();
-    const { memberIds, generationId } = await h.stableGroup('g', 1, { sessionTimeoutMs: 1_800_000 });
-    h.commit('g', generationId, memberIds[0], { orders: { 0: 1 } });
-    await h.settle();
-    await h.advance(20 * MINUTE);
-    await h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: memberIds[0] }] }, h.context());
+    const h = await emptiedLongAfterItsCommit();
     await h.advance(6 * MINUTE);
     await h.restart();
     expect((await h.describe('g')).groupState).toBe('Empty');

@@ -10,15 +10,6 @@ function nested(depth: number): unknown {
   return value;
 }
 
-/** Two dynamic members in CompletingRebalance: the leader and the follower, both with their JoinGroup answered. */
-async function completing(h: CoordinatorHarness): Promise<{ leader: string; follower: string }> {
-  const a = await h.joinNew('g');
-  const b = await h.joinNew('g');
-  await h.advance(0);
-  const leader = a.join.value.leader;
-  return { leader, follower: leader === a.memberId ? b.memberId : a.memberId };
-}
-
 describe('hostile input never wedges a group (SPEC §6: a clear error, nothing else changes)', () => {
   let h: CoordinatorHarness;
   beforeEach(async () => {
@@ -41,7 +32,7 @@ describe('hostile input never wedges a group (SPEC §6: a clear error, nothing e
   });
 
   it("a leader's SyncGroup whose assignment cannot be stored is INVALID_REQUEST; the followers are not left waiting and the leader can sync again", async () => {
-    const { leader, follower } = await completing(h);
+    const { leader, follower } = await h.completingGroup('g');
     const followerSync = h.sync('g', follower, 1);
     const bad = h.sync('g', leader, 1, [{ memberId: follower, assignment: nested(20_000) }]);
     await h.settle();
@@ -78,7 +69,7 @@ describe('a group record that cannot be encoded (defence in depth behind the req
   it("fails the leader's SyncGroup like a refused write: every parked SyncGroup is answered and the group rebalances", async () => {
     const h = new CoordinatorHarness();
     await h.settle();
-    const { leader, follower } = await completing(h);
+    const { leader, follower } = await h.completingGroup('g');
     // White box: a value no request can bring in any more, planted to stand for a future gap in the checks.
     h.shardOf('g').group('g')!.get(follower)!.supportedProtocols = [{ name: 'range', metadata: { topics: ['orders'], n: BigInt(1) } }];
     const followerSync = h.sync('g', follower, 1);
@@ -113,7 +104,7 @@ describe('odd but well-formed input', () => {
   });
 
   it("a member named twice in the leader's assignments gets the later one; an unknown member id in them is ignored", async () => {
-    const { leader, follower } = await completing(h);
+    const { leader, follower } = await h.completingGroup('g');
     const followerSync = h.sync('g', follower, 1);
     h.sync('g', leader, 1, [
       { memberId: follower, assignment: { partitions: [{ topic: 'orders', partitions: [0] }] } },

@@ -51,11 +51,7 @@ describe('LeaveGroup (batched, KIP-345)', () => {
   });
 
   it('the leader leaving during CompletingRebalance: parked SyncGroups get REBALANCE_IN_PROGRESS and a member that rejoins leads the next generation', async () => {
-    const a = await h.joinNew('g');
-    const b = await h.joinNew('g');
-    await h.advance(0);
-    const leader = a.join.value.leader;
-    const follower = leader === a.memberId ? b.memberId : a.memberId;
+    const { leader, follower } = await h.completingGroup('g');
     const parked = h.sync('g', follower, 1);
     await h.settle();
     await h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: leader }] }, h.context());

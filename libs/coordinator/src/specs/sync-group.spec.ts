@@ -10,13 +10,7 @@ describe('SyncGroup', () => {
     await h.settle();
   });
 
-  async function completing(): Promise<{ leader: string; follower: string }> {
-    const a = await h.joinNew('g');
-    const b = await h.joinNew('g');
-    await h.advance(0);
-    const leader = a.join.value.leader;
-    return { leader, follower: leader === a.memberId ? b.memberId : a.memberId };
-  }
+  const completing = (): ReturnType<CoordinatorHarness['completingGroup']> => h.completingGroup('g');
 
   it("writes the group's assignment as one GroupMetadata record before anyone is answered", async () => {
     h.store.autoCommit = false;

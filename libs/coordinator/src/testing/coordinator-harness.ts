@@ -206,6 +206,20 @@ export class CoordinatorHarness {
     return { memberIds: joins.map((j) => j.memberId), leader, generationId, contexts };
   }
 
+  /** Two dynamic members whose join phase just completed: CompletingRebalance, nobody synced yet. */
+  async completingGroup(
+    groupId: string,
+    overrides: Partial<P.JoinGroupRequest> = {},
+  ): Promise<{ leader: string; follower: string; generationId: number; joins: Tracked<P.JoinGroupResponse>[] }> {
+    const a = await this.joinNew(groupId, overrides);
+    const b = await this.joinNew(groupId, overrides);
+    await this.advance(0);
+    for (let i = 0; i < 3 && !a.join.done; i++) await this.advance(this.config.groupInitialRebalanceDelayMs);
+    const leader = a.join.value.leader;
+    const follower = leader === a.memberId ? b.memberId : a.memberId;
+    return { leader, follower, generationId: a.join.value.generationId, joins: [a.join, b.join] };
+  }
+
   async describe(groupId: string): Promise<P.DescribedGroup> {
     return (await this.coordinator.describeGroups({ groups: [groupId] })).groups[0];
   }

@@ -1,17 +1,12 @@
 import type * as P from '@cohort/protocol';
 import { ErrorCode, KafkaError } from '@cohort/protocol';
 import { CoordinatorHarness } from '../../testing/coordinator-harness';
-import type { Tracked } from '../../testing/coordinator-harness';
 
 /** Two dynamic members whose join phase just completed: the group is CompletingRebalance, nobody synced. */
-async function completing(h: CoordinatorHarness, overrides: Partial<P.JoinGroupRequest> = {}): Promise<{ leader: string; follower: string; generationId: number; joins: Tracked<P.JoinGroupResponse>[] }> {
-  const a = await h.joinNew('g', overrides);
-  const b = await h.joinNew('g', overrides);
-  await h.advance(0);
-  const leader = a.join.value.leader;
-  const follower = leader === a.memberId ? b.memberId : a.memberId;
+async function completing(h: CoordinatorHarness, overrides: Partial<P.JoinGroupRequest> = {}): ReturnType<CoordinatorHarness['completingGroup']> {
+  const completing = await h.completingGroup('g', overrides);
   expect((await h.describe('g')).groupState).toBe('CompletingRebalance');
-  return { leader, follower, generationId: a.join.value.generationId, joins: [a.join, b.join] };
+  return completing;
 }
 
 describe('transitions out of CompletingRebalance', () => {

@@ -9,6 +9,23 @@ async function harness(options: ConstructorParameters<typeof CoordinatorHarness>
   return h;
 }
 
+/**
+ * With a 3 s initial delay: a joins, b joins 2 s later; the first delay ends at 3 s, b extends it by
+ * another 3 s, and both get `generationId` exactly then.
+ */
+async function expectSecondJoinerExtendsTheDelay(h: CoordinatorHarness, generationId: number): Promise<void> {
+  const a = await h.joinNew('g', { rebalanceTimeoutMs: 10_000 });
+  await h.advance(2000);
+  const b = await h.joinNew('g', { rebalanceTimeoutMs: 10_000 });
+  await h.advance(1000);
+  expect(a.join.done).toBe(false);
+  await h.advance(2999);
+  expect(a.join.done).toBe(false);
+  await h.advance(1);
+  expect(a.join.value.generationId).toBe(generationId);
+  expect(b.join.value.generationId).toBe(generationId);
+}
+
 describe('transitions out of Empty and PreparingRebalance', () => {
   it('Empty → PreparingRebalance on the first JoinGroup', async () => {
     const h = await harness({ config: { groupInitialRebalanceDelayMs: 3000 } });
@@ -77,16 +94,7 @@ describe('transitions out of Empty and PreparingRebalance', () => {
 
   it('PreparingRebalance (initial delay) waits the full delay even when everyone is in, and each new member extends it', async () => {
     const h = await harness({ config: { groupInitialRebalanceDelayMs: 3000 } });
-    const a = await h.joinNew('g', { rebalanceTimeoutMs: 10_000 });
-    await h.advance(2000);
-    const b = await h.joinNew('g', { rebalanceTimeoutMs: 10_000 });
-    await h.advance(1000); // first delay over; b joined meanwhile: wait another 3 s
-    expect(a.join.done).toBe(false);
-    await h.advance(2999);
-    expect(a.join.done).toBe(false);
-    await h.advance(1);
-    expect(a.join.value.generationId).toBe(1);
-    expect(b.join.value.generationId).toBe(1);
+    await expectSecondJoinerExtendsTheDelay(h, 1);
   });
 
   it('PreparingRebalance (initial delay) of a group that had generations before is extended by each new member too (Kafka 4.x: the rebalance started from Empty)', async () => {
@@ -95,14 +103,7 @@ describe('transitions out of Empty and PreparingRebalance', () => {
     await h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: memberIds[0] }] }, h.context());
     await h.settle();
     expect((await h.describe('g')).groupState).toBe('Empty');
-    const a = await h.joinNew('g', { rebalanceTimeoutMs: 10_000 });
-    await h.advance(2000);
-    const b = await h.joinNew('g', { rebalanceTimeoutMs: 10_000 });
-    await h.advance(1000); // first delay over; b joined meanwhile: wait another 3 s
-    expect(a.join.done).toBe(false);
-    await h.advance(3000);
-    expect(a.join.value.generationId).toBe(generationId + 2);
-    expect(b.join.value.generationId).toBe(generationId + 2);
+    await expectSecondJoinerExtendsTheDelay(h, generationId + 2);
   });
 
   it('PreparingRebalance (initial delay) is extended only by members that joined during this delay, not by one from an earlier rebalance', async () => {
