@@ -184,11 +184,16 @@ export class InvariantChecker {
     }
   }
 
-  /** The record at `offset` may be gone by compaction only if the same key was written later. */
-  private supersededIn(log: Map<number, CanonicalRecord>, partition: number, offset: number): boolean {
-    const c = this.canonical.get(partition)?.get(offset);
+  /**
+   * The record at `offset` may be gone by compaction only if the same key was committed again later,
+   * or if it is a tombstone (removed once its retention has passed).
+   */
+  private supersededIn(_log: Map<number, CanonicalRecord>, partition: number, offset: number): boolean {
+    const committed = this.canonical.get(partition);
+    const c = committed?.get(offset);
     if (!c) return false;
-    for (const [o, r] of log) if (o > offset && r.key === c.key) return true;
+    if (c.value === null) return true;
+    for (const [o, r] of committed!) if (o > offset && r.key === c.key) return true;
     return false;
   }
 
