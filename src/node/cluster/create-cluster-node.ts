@@ -84,7 +84,7 @@ async function assemble({ config, push, metrics, address }: NodeDeps, clock: Clo
     replicas: node.replicas,
     clock,
     refreshIntervalMs: replication.nodeHeartbeatIntervalMs,
-    onError: report('cluster view'),
+    onError: (error) => logger.warn(`cluster view keeps its last answers: ${error instanceof Error ? error.message : String(error)}`),
   });
   opened.push(async () => cluster.close());
   const led = new Set<number>();

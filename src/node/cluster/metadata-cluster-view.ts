@@ -12,6 +12,7 @@ export interface MetadataClusterViewOptions {
   clock: Clock;
   /** How often everything is re-read (registrations expire without a hint). */
   refreshIntervalMs: number;
+  /** The first failure of an outage of the store (the view keeps its last answers meanwhile). */
   onError(error: unknown): void;
 }
 
@@ -33,6 +34,8 @@ export class MetadataClusterView implements ClusterView {
   private unwatch: (() => void) | null = null;
   private timer: TimerHandle | null = null;
   private closed = false;
+  /** A failing re-read is reported once, not on every period of an outage. */
+  private failing = false;
 
   constructor(private readonly options: MetadataClusterViewOptions) {
     this.clusterId = options.clusterId;
@@ -127,7 +130,13 @@ export class MetadataClusterView implements ClusterView {
     if (this.closed) return;
     this.timer = this.options.clock.schedule(this.options.refreshIntervalMs, () => {
       this.refreshAll()
-        .catch(this.options.onError)
+        .then(
+          () => void (this.failing = false),
+          (error: unknown) => {
+            if (!this.failing) this.options.onError(error);
+            this.failing = true;
+          },
+        )
         .finally(() => this.schedule());
     });
   }

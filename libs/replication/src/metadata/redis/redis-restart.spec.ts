@@ -1,90 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import type { MetadataChangeListener } from '../metadata-store.port';
 import type { PartitionState } from '../partition-state';
 import { partitionState } from '../testing/metadata-store-contract';
 import { MetadataStoreUnavailableError } from './metadata-store-unavailable-error';
 import { RedisMetadataStore, type RedisMetadataStoreOptions } from './redis-metadata-store';
+import { OwnRedisServer, until } from './testing/own-redis-server';
 
 jest.setTimeout(60_000);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, limitMs = 15_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch {
-      // Not yet: Redis still down or the store still reconnecting.
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A redis-server of the test's own, so that it can be killed and restarted without disturbing anyone. */
-class OwnRedis {
-  private child: ChildProcess | null = null;
-  readonly dir = mkdtempSync(join(tmpdir(), 'cohort-redis-'));
-
-  constructor(
-    readonly port: number,
-    private readonly persistent: boolean,
-  ) {}
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    const persistence = this.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir, ...persistence], {
-      stdio: 'ignore',
-    });
-    const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, disconnectTimeout: 100 });
-    try {
-      await until('redis-server to answer', async () => {
-        if (probe.status !== 'ready') await probe.connect().catch(() => probe.disconnect());
-        return (await probe.ping()) === 'PONG';
-      });
-    } finally {
-      probe.disconnect();
-    }
-  }
-
-  /** SIGKILL (crash) or SIGTERM (clean shutdown, persisting the AOF). */
-  async stop(signal: NodeJS.Signals): Promise<void> {
-    const child = this.child;
-    this.child = null;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill(signal);
-    });
-  }
-
-  async dispose(): Promise<void> {
-    await this.stop('SIGKILL');
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-}
 
 class Hints implements MetadataChangeListener {
   readonly events: string[] = [];
@@ -99,7 +20,7 @@ class Hints implements MetadataChangeListener {
   }
 }
 
-function storeOptions(redis: OwnRedis, events: Record<string, unknown[]>, over: Partial<RedisMetadataStoreOptions> = {}): RedisMetadataStoreOptions {
+function storeOptions(redis: OwnRedisServer, events: Record<string, unknown[]>, over: Partial<RedisMetadataStoreOptions> = {}): RedisMetadataStoreOptions {
   const record = (name: string) => (...args: unknown[]) => void (events[name] ??= []).push(args);
   return {
     url: redis.url,
@@ -113,7 +34,7 @@ function storeOptions(redis: OwnRedis, events: Record<string, unknown[]>, over: 
 }
 
 describe('RedisMetadataStore across a restart of Redis', () => {
-  let redis: OwnRedis;
+  let redis: OwnRedisServer;
   const stores: RedisMetadataStore[] = [];
 
   afterEach(async () => {
@@ -122,7 +43,7 @@ describe('RedisMetadataStore across a restart of Redis', () => {
   });
 
   it('fails fast with a clear error while Redis is down, reconnects, and restores the metadata the nodes had seen', async () => {
-    redis = new OwnRedis(await freePort(), false);
+    redis = await OwnRedisServer.create(false);
     await redis.start();
     const eventsA: Record<string, unknown[]> = {};
     const eventsB: Record<string, unknown[]> = {};
@@ -172,7 +93,7 @@ describe('RedisMetadataStore across a restart of Redis', () => {
   });
 
   it('finds a Redis that persisted its data as it was, without restoring anything', async () => {
-    redis = new OwnRedis(await freePort(), true);
+    redis = await OwnRedisServer.create(true);
     await redis.start();
     const events: Record<string, unknown[]> = {};
     const a = await RedisMetadataStore.connect(storeOptions(redis, events, { recoveryWindowMs: 0 }));
@@ -193,7 +114,7 @@ describe('RedisMetadataStore across a restart of Redis', () => {
   });
 
   it('reports an unreachable Redis at start instead of waiting forever', async () => {
-    redis = new OwnRedis(await freePort(), false); // never started
+    redis = await OwnRedisServer.create(false); // never started
     const connecting = RedisMetadataStore.connect({ url: redis.url, clusterId: 'nobody', connectTimeoutMs: 500 });
     await expect(connecting).rejects.toBeInstanceOf(MetadataStoreUnavailableError);
     await expect(connecting).rejects.toThrow(`Redis at ${redis.url}`);

@@ -1,0 +1,134 @@
+import type { INestApplication } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import type { Socket } from 'socket.io-client';
+import request from 'supertest';
+import { ErrorCode, errorName } from '@cohort/protocol';
+import { freePort } from '@cohort/replication/metadata/redis/testing/own-redis-server';
+import { createCohortApp } from '../../src/create-cohort-app';
+import { eventually } from '../support/group-member';
+import { connect, request as emit } from '../support/socket-client';
+import { TEST_ENV, tempDataDir } from '../support/test-app';
+
+/**
+ * Three cluster-mode nodes in this process for the cluster e2e tests: whole apps with their own
+ * DATA_DIR, a CLUSTER_ID of their own, short timeouts so that failovers take seconds.
+ */
+export const PARTITIONS = 6;
+
+export interface RunningNode {
+  nodeId: number;
+  url: string;
+  app: INestApplication;
+}
+
+export type Fetched = { errorCode: number; topics: { partitions: { partitionIndex: number; committedOffset: number }[] }[] };
+
+export class ClusterHarness {
+  readonly clusterId = `e2e-cluster-${process.pid}-${process.hrtime.bigint().toString(36)}`;
+  readonly nodes = new Map<number, RunningNode>();
+  private readonly dirs = [0, 1, 2].map(() => tempDataDir('cohort-cluster-'));
+  private readonly sockets: Socket[] = [];
+
+  constructor(readonly redisUrl: string) {}
+
+  async startNode(nodeId: number): Promise<RunningNode> {
+    const port = await freePort();
+    const app = await createCohortApp({
+      ...TEST_ENV,
+      PORT: String(port),
+      CLUSTER_MODE: 'redis',
+      REDIS_URL: this.redisUrl,
+      CLUSTER_ID: this.clusterId,
+      NODE_ID: String(nodeId),
+      DATA_DIR: this.dirs[nodeId].dir,
+      REPLICATION_PORT: '0',
+      OFFSETS_TOPIC_NUM_PARTITIONS: String(PARTITIONS),
+      NODE_SESSION_TIMEOUT_MS: '3000',
+      REPLICA_LAG_TIME_MAX_MS: '3000',
+      REPLICA_FETCH_WAIT_MAX_MS: '100',
+    });
+    await app.listen(port, '127.0.0.1');
+    const node = { nodeId, url: `http://127.0.0.1:${port}`, app };
+    this.nodes.set(nodeId, node);
+    return node;
+  }
+
+  /** Until every partition has a leader and a full ISR, as `nodeId` sees it. */
+  async formed(nodeId: number, what: string): Promise<void> {
+    await eventually(
+      async () => {
+        const { body } = await request(this.nodes.get(nodeId)!.url).get('/v1/cluster/partitions');
+        return Array.isArray(body) && body.length === PARTITIONS && body.every((p: { leader: number | null; isr: number[] }) => p.leader !== null && p.isr.length === 3);
+      },
+      what,
+      60_000,
+    );
+  }
+
+  async socketTo(url: string): Promise<Socket> {
+    const socket = await connect(url);
+    this.sockets.push(socket);
+    return socket;
+  }
+
+  /** FindCoordinator on a live node, then OffsetFetch there, until it succeeds; records what it met on the way. */
+  async retryUntilServed(groupId: string): Promise<{ seen: string[]; fetched: Fetched; at: RunningNode }> {
+    const seen: string[] = [];
+    let fetched: Fetched | null = null;
+    let at: RunningNode | undefined;
+    await eventually(
+      async () => {
+        const entry = [...this.nodes.values()][0];
+        const found = await emit<{ errorCode: number; nodeId: number }>(await this.socketTo(entry.url), 'FindCoordinator', { key: groupId });
+        at = this.nodes.get(found.nodeId);
+        if (found.errorCode !== ErrorCode.NONE) seen.push(errorName(found.errorCode));
+        if (found.errorCode !== ErrorCode.NONE || !at) {
+          if (found.errorCode === ErrorCode.NONE) seen.push('dead node named'); // until its registration expires
+          return false;
+        }
+        const response = await emit<Fetched>(await this.socketTo(at.url), 'OffsetFetch', { groupId, topics: null });
+        if (response.errorCode !== ErrorCode.NONE) seen.push(errorName(response.errorCode));
+        fetched = response;
+        return response.errorCode === ErrorCode.NONE;
+      },
+      `a coordinator serving ${groupId}`,
+      60_000,
+    );
+    return { seen, fetched: fetched!, at: at! };
+  }
+
+  async dispose(): Promise<void> {
+    for (const s of this.sockets) s.disconnect();
+    await Promise.all([...this.nodes.values()].map((n) => n.app.close().catch(() => undefined)));
+    const admin = new Redis(this.redisUrl, { disconnectTimeout: 100, maxRetriesPerRequest: 1, retryStrategy: () => null });
+    try {
+      const keys = await admin.keys(`${this.clusterId}:*`);
+      if (keys.length > 0) await admin.del(...keys);
+      await admin.quit();
+    } catch {
+      admin.disconnect(); // a Redis of the test's own may be gone already
+    }
+    for (const d of this.dirs) d.remove();
+  }
+}
+
+export function commitRequest(groupId: string, offsets: number[]) {
+  return {
+    groupId,
+    generationId: -1,
+    memberId: '',
+    topics: [{ name: 'ledger', partitions: offsets.map((committedOffset, partitionIndex) => ({ partitionIndex, committedOffset, committedMetadata: `m${committedOffset}` })) }],
+  };
+}
+
+/** The group-level error code followed by every partition's. */
+export function commitErrors(response: { errorCode: number; topics: { partitions: { errorCode: number }[] }[] }): number[] {
+  return [response.errorCode, ...response.topics.flatMap((t) => t.partitions.map((p) => p.errorCode))];
+}
+
+export function committedOffsets(response: Fetched): number[] {
+  return response.topics
+    .flatMap((t) => t.partitions)
+    .sort((a, b) => a.partitionIndex - b.partitionIndex)
+    .map((p) => p.committedOffset);
+}
