@@ -28,17 +28,23 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
   let overMin = 0;
   const owner = new Int32Array(total).fill(-1);
   const count = new Int32Array(memberCount);
-  const maybeRevoked = new Int32Array(total).fill(-1);
+  // Who last owned each partition that moves; allocated only when an owned partition is given up.
+  let maybeRevoked: Int32Array | null = null;
+  const markRevoked = (id: number, m: number): void => {
+    (maybeRevoked ??= new Int32Array(total).fill(-1))[id] = m;
+  };
+  const multiplyClaimed = prep.multiplyClaimed;
   const transferring = new Map<number, number>();
   let underMin: number[] = [];
   let exactMin: number[] = [];
 
-  const topicOf = topicOfPartitions(topics);
+  let topicOf: Int32Array | null = null;
   const topicCount = topics.names.length;
   /** Sorts partition ids by (partition, topic): keys partition * T + topic sort natively as numbers. */
   const sortByPartitionThenTopic = (ids: number[]): void => {
+    const topicOfId = (topicOf ??= topicOfPartitions(topics));
     const keys = new Float64Array(ids.length);
-    for (let i = 0; i < ids.length; i++) keys[i] = (ids[i] - topics.base[topicOf[ids[i]]]) * topicCount + topicOf[ids[i]];
+    for (let i = 0; i < ids.length; i++) keys[i] = (ids[i] - topics.base[topicOfId[ids[i]]]) * topicCount + topicOfId[ids[i]];
     keys.sort();
     for (let i = 0; i < ids.length; i++) {
       const t = keys[i] % topicCount;
@@ -50,14 +56,14 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
     count[m] += to - from;
   };
   const revoke = (m: number, ids: number[], from: number): void => {
-    for (let i = from; i < ids.length; i++) maybeRevoked[ids[i]] = m;
+    for (let i = from; i < ids.length; i++) markRevoked(ids[i], m);
   };
 
   for (const m of prep.hashOrder) {
     const own: number[] = [];
     for (const id of prep.owned[m]) {
-      if (rack.racksMismatch(m, id)) maybeRevoked[id] = m;
-      else if (prep.multiplyClaimed[id] === 0) own.push(id);
+      if (rack.racksMismatch(m, id)) markRevoked(id, m);
+      else if (multiplyClaimed === null || multiplyClaimed[id] === 0) own.push(id);
     }
     if (own.length > 1) sortByPartitionThenTopic(own);
     if (own.length < minQuota) {
@@ -86,7 +92,8 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
   const assignNew = (id: number, m: number): number => {
     owner[id] = m;
     count[m]++;
-    if ((maybeRevoked[id] >= 0 && maybeRevoked[id] !== m) || prep.multiplyClaimed[id] === 1) transferring.set(id, m);
+    const previous = maybeRevoked === null ? -1 : maybeRevoked[id];
+    if ((previous >= 0 && previous !== m) || (multiplyClaimed !== null && multiplyClaimed[id] === 1)) transferring.set(id, m);
     return count[m];
   };
 

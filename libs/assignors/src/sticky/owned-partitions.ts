@@ -16,14 +16,15 @@ export interface OwnedPartitions {
   readonly hashOrder: number[];
   /** Per member: the previously owned partitions it may keep, in the order it listed them. */
   readonly owned: number[][];
-  /** Partitions claimed by two members of the same generation. */
-  readonly multiplyClaimed: Uint8Array;
+  /** Partitions claimed by two members of the same generation (null: none). */
+  readonly multiplyClaimed: Uint8Array | null;
   /** Per member: its member data, as the assignor reads it. */
   readonly memberData: MemberData[];
   readonly maxGeneration: number;
 }
 
 function sameTopics(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a === b) return true; // readGroup shares one set between identical subscriptions
   if (a.size !== b.size) return false;
   for (const topic of a) if (!b.has(topic)) return false;
   return true;
@@ -32,9 +33,10 @@ function sameTopics(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: number) => MemberData): OwnedPartitions {
   const { members, topics } = input;
   const hashOrder = javaHashMapOrder(members.map((member) => member.memberId));
-  const claimant = new Int32Array(topics.total).fill(-1);
-  const keeper = new Int32Array(topics.total).fill(-1);
-  const multiplyClaimed = new Uint8Array(topics.total);
+  // Allocated on the first claim: a group joining for the first time owns nothing.
+  let claimant: Int32Array | null = null;
+  let keeper: Int32Array | null = null;
+  let multiplyClaimed: Uint8Array | null = null;
   const claims: number[][] = members.map(() => []);
   const memberData: MemberData[] = new Array(members.length);
   let allSubscriptionsEqual = true;
@@ -51,6 +53,9 @@ export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: nu
     if (generation > maxGeneration) maxGeneration = generation;
     const ids = partitionIdsOf(data.partitions, topics, false);
     claims[m] = ids;
+    if (ids.length === 0) continue;
+    claimant ??= new Int32Array(topics.total).fill(-1);
+    keeper ??= new Int32Array(topics.total).fill(-1);
     for (const id of ids) {
       const other = claimant[id];
       if (other === m) continue; // listed twice by the same member
@@ -62,7 +67,7 @@ export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: nu
       // Kafka compares with the other claimant's subscription generationId field, not its member data.
       const otherGeneration = fieldGeneration(members[other].subscription);
       if (generation === otherGeneration) {
-        multiplyClaimed[id] = 1;
+        (multiplyClaimed ??= new Uint8Array(topics.total))[id] = 1;
         if (keeper[id] === other) keeper[id] = -1;
         claimant[id] = m;
       } else if (generation > otherGeneration) {
@@ -72,12 +77,15 @@ export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: nu
     }
   }
   // Keep each partition once, where the member first listed it; `keeper` is reset as we go.
+  const kept = keeper;
   const owned = claims.map((ids, m) =>
-    ids.filter((id) => {
-      if (keeper[id] !== m) return false;
-      keeper[id] = -2;
-      return true;
-    }),
+    kept === null
+      ? ids
+      : ids.filter((id) => {
+          if (kept[id] !== m) return false;
+          kept[id] = -2;
+          return true;
+        }),
   );
   return { allSubscriptionsEqual, hashOrder, owned, multiplyClaimed, memberData, maxGeneration };
 }
