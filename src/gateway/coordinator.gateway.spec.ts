@@ -5,6 +5,9 @@ import { type RunningApp, startAppWithNode } from '../../test/support/test-app';
 import { CohortMetrics } from '../metrics/cohort-metrics';
 import { SocketPushSink } from './socket-push-sink';
 
+// Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
+jest.setTimeout(30_000);
+
 /**
  * The gateway's translation and validation over a real socket.io connection, with a node whose
  * coordinator only records calls: a bad payload must be answered 42 INVALID_REQUEST on its ack, name the

@@ -2,6 +2,9 @@ import request from 'supertest';
 import { RecordingNode } from '../../test/support/recording-node';
 import { type RunningApp, startAppWithNode } from '../../test/support/test-app';
 
+// Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
+jest.setTimeout(30_000);
+
 /** REST translation, validation and the error shape of SPEC §4, over a node whose coordinator records calls. */
 describe('REST API', () => {
   let node: RecordingNode;

@@ -3,6 +3,9 @@ import { eventually, settledTogether } from '../support/group-member';
 import { MemberPool } from '../support/member-pool';
 import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
 
+// Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
+jest.setTimeout(60_000);
+
 /** Assignors: the registry over REST (with a plugin from ASSIGNOR_PLUGINS), dry runs, server-side assignment (SPEC §3-§5). */
 describe('assignors (e2e)', () => {
   const data = tempDataDir();

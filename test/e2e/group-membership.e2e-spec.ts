@@ -3,6 +3,9 @@ import { eventually, type GroupMember, settledTogether } from '../support/group-
 import { MemberPool } from '../support/member-pool';
 import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
 
+// Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
+jest.setTimeout(60_000);
+
 /** The classic protocol end to end: real app, real log, real sockets (SPEC §3). */
 describe('group membership (e2e)', () => {
   const data = tempDataDir();

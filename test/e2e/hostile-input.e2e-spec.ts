@@ -5,6 +5,9 @@ import { MemberPool } from '../support/member-pool';
 import { connect, request as emit } from '../support/socket-client';
 import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
 
+// Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
+jest.setTimeout(60_000);
+
 /**
  * Malformed and hostile requests against the real coordinator: each gets its Kafka error code on the
  * ack, the socket stays connected, and the group they aim at does not change (SPEC §3, §6).

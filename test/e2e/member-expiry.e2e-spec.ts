@@ -3,6 +3,9 @@ import { eventually, settledTogether } from '../support/group-member';
 import { MemberPool } from '../support/member-pool';
 import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
 
+// Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
+jest.setTimeout(60_000);
+
 /** Members that stop heartbeating or whose socket vanishes are removed (session timeout; MEMBER_DISCONNECT_GRACE_MS). */
 describe('member expiry (e2e)', () => {
   const data = tempDataDir();

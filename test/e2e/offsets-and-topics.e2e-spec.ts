@@ -4,6 +4,9 @@ import { MemberPool } from '../support/member-pool';
 import { connect, request as emit } from '../support/socket-client';
 import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
 
+// Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
+jest.setTimeout(60_000);
+
 /** Offsets over socket.io and REST (lag, reset, delete), group deletion, and topic growth that rebalances (SPEC §3, §4). */
 describe('offsets and topics (e2e)', () => {
   const data = tempDataDir();

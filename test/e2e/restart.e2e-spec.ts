@@ -5,6 +5,9 @@ import { eventually, GroupMember, settledTogether } from '../support/group-membe
 import { request as emit } from '../support/socket-client';
 import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
 
+// Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
+jest.setTimeout(60_000);
+
 /** Everything acknowledged survives a restart of the process, and a torn log tail is recovered (SPEC §6). */
 describe('restart (e2e)', () => {
   const data = tempDataDir();

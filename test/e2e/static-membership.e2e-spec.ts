@@ -4,6 +4,9 @@ import { MemberPool } from '../support/member-pool';
 import { connect, request as emit } from '../support/socket-client';
 import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
 
+// Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
+jest.setTimeout(60_000);
+
 /** KIP-345: a static member comes back under a new member id without a rebalance; its old id is fenced. */
 describe('static membership (e2e)', () => {
   const data = tempDataDir();
