@@ -87,16 +87,20 @@ export function generalAssign(input: GroupInput, prep: OwnedPartitions, rack: St
   });
   const unassigned = keepIf(sortedAll, (id) => owner[id] < 0);
 
-  // Owners from older generations, to which a partition may be handed back.
-  const prevMember = new Int32Array(topics.total).fill(-1);
-  const prevGeneration = new Int32Array(topics.total);
+  // Owners from older generations, to which a partition may be handed back (null: none).
+  let prevMember: Int32Array | null = null;
+  let prevGeneration: Int32Array | null = null;
   for (const m of prep.hashOrder) {
     const data = prep.memberData[m];
     let generation: number;
     if (data.generation !== undefined && data.generation < prep.maxGeneration) generation = data.generation;
     else if (data.generation === undefined && prep.maxGeneration > DEFAULT_GENERATION) generation = DEFAULT_GENERATION;
     else continue;
-    for (const id of partitionIdsOf(data.partitions, topics, false)) {
+    const ids = partitionIdsOf(data.partitions, topics, false);
+    if (ids.length === 0) continue;
+    prevMember ??= new Int32Array(topics.total).fill(-1);
+    prevGeneration ??= new Int32Array(topics.total);
+    for (const id of ids) {
       if (prevMember[id] < 0 || generation > prevGeneration[id]) {
         prevMember[id] = m;
         prevGeneration[id] = generation;

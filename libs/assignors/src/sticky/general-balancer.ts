@@ -16,7 +16,7 @@ export interface BalancerState {
   owner: Int32Array;
   topicOf: Int32Array;
   consumersOfTopic: Int32Array;
-  prevMember: Int32Array;
+  prevMember: Int32Array | null;
   movements: PartitionMovements;
   subscribes: (member: number, topic: number) => boolean;
 }
@@ -31,6 +31,8 @@ export function keepIf(ids: Int32Array, keep: (id: number) => boolean): Int32Arr
 
 export class GeneralBalancer {
   private readonly multiConsumerTopics: number[];
+  /** (partition, previous owner) pairs of the moves made while balancing. */
+  private undo: number[] | null = null;
 
   constructor(private readonly s: BalancerState) {
     this.multiConsumerTopics = [];
@@ -59,19 +61,22 @@ export class GeneralBalancer {
     }
 
     // Narrow the scope to partitions and members that can actually move.
+    const allMovable = this.multiConsumerTopics.length === consumersOfTopic.length;
     const movable = (id: number): boolean => consumersOfTopic[topicOf[id]] >= 2;
-    const reassignableUnassigned = keepIf(unassigned, movable);
-    const reassignableAll = keepIf(sortedAll, movable);
+    const reassignableUnassigned = allMovable ? unassigned : keepIf(unassigned, movable);
+    const reassignableAll = allMovable ? sortedAll : keepIf(sortedAll, movable);
     this.setAsideFixedMembers();
 
-    const ownerBefore = owner.slice();
+    // Moves are few: an undo log is enough to restore the assignment if they did not help.
+    this.undo = [];
     const loadBefore = index.load.slice();
     if (!revocationRequired) this.performReassignments(reassignableUnassigned);
     const moved = this.performReassignments(reassignableAll);
     if (!initializing && moved && this.balanceScore(index.load) >= this.balanceScore(loadBefore)) {
-      owner.set(ownerBefore);
+      for (let i = this.undo.length - 2; i >= 0; i -= 2) owner[this.undo[i]] = this.undo[i + 1];
       index.resetLoads(loadBefore);
     }
+    this.undo = null;
   }
 
   private assign(id: number, m: number): void {
@@ -107,7 +112,7 @@ export class GeneralBalancer {
         const id = partitions[i];
         const topic = topicOf[id];
         const current = owner[id];
-        const previous = prevMember[id];
+        const previous = prevMember === null ? -1 : prevMember[id];
         // Deviations (quirk Q3 and an upstream bug): Kafka fails with a NullPointerException when the
         // previous owner was set aside, and hands the partition back even if that member no longer
         // subscribes to the topic; we skip the hand-back in both cases.
@@ -145,6 +150,7 @@ export class GeneralBalancer {
     const moving = movements.actualPartitionToMove(id, owner[id], newOwner);
     const from = owner[moving];
     movements.move(moving, from, newOwner);
+    this.undo?.push(moving, from);
     owner[moving] = newOwner;
     index.decrement(from);
     index.increment(newOwner);

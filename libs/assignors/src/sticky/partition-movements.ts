@@ -9,24 +9,26 @@
 import { JavaHashSetOrder, topicPartitionHashCode } from '../common/java-order';
 
 export class PartitionMovements {
-  /** Source member of the recorded movement of each partition (its destination is its owner); -1 if none. */
-  private readonly source: Int32Array;
+  /** Source member of the recorded movement of each partition (its destination is its owner); -1 if none. Allocated on the first move. */
+  private source: Int32Array | null = null;
   private readonly byTopic = new Map<number, Map<number, JavaHashSetOrder>>();
 
   constructor(
-    partitions: number,
+    private readonly partitions: number,
     private readonly memberCount: number,
     private readonly topicOf: Int32Array,
     private readonly hashOf: (partition: number) => number,
-  ) {
-    this.source = new Int32Array(partitions).fill(-1);
+  ) {}
+
+  private sourceOf(partition: number): number {
+    return this.source === null ? -1 : this.source[partition];
   }
 
   /** The partition to move when `partition` should go from `owner` to `newOwner`. */
   actualPartitionToMove(partition: number, owner: number, newOwner: number): number {
     const pairs = this.byTopic.get(this.topicOf[partition]);
     if (!pairs) return partition;
-    const from = this.source[partition] >= 0 ? this.source[partition] : owner;
+    const from = this.sourceOf(partition) >= 0 ? this.sourceOf(partition) : owner;
     const reverse = pairs.get(this.pairKey(newOwner, from));
     if (!reverse) return partition;
     return reverse.first();
@@ -34,7 +36,7 @@ export class PartitionMovements {
 
   /** Record that `partition` moves from `owner` to `newOwner`. */
   move(partition: number, owner: number, newOwner: number): void {
-    const source = this.source[partition];
+    const source = this.sourceOf(partition);
     if (source >= 0) {
       this.removeRecord(partition, source, owner);
       if (source !== newOwner) this.addRecord(partition, source, newOwner);
@@ -59,7 +61,7 @@ export class PartitionMovements {
   }
 
   private addRecord(partition: number, from: number, to: number): void {
-    this.source[partition] = from;
+    (this.source ??= new Int32Array(this.partitions).fill(-1))[partition] = from;
     const topic = this.topicOf[partition];
     let pairs = this.byTopic.get(topic);
     if (!pairs) {
@@ -76,7 +78,7 @@ export class PartitionMovements {
   }
 
   private removeRecord(partition: number, from: number, to: number): void {
-    this.source[partition] = -1;
+    if (this.source !== null) this.source[partition] = -1;
     const topic = this.topicOf[partition];
     const pairs = this.byTopic.get(topic);
     const key = this.pairKey(from, to);
