@@ -112,6 +112,7 @@ export class ClassicGroup {
   }
 
   add(member: MemberMetadata, callback: JoinCallback | null): void {
+    if (this.members.has(member.memberId)) throw new Error(`member ${member.memberId} is already a member of group ${this.groupId}`);
     if (member.groupInstanceId !== null) {
       if (this.staticMembers.has(member.groupInstanceId)) {
         throw new Error(`static member ${member.groupInstanceId} is already a member of group ${this.groupId}`);

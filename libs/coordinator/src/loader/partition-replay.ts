@@ -48,15 +48,32 @@ export class PartitionReplay {
     const ids = new Set([...this.groupRecords.keys(), ...this.offsets.keys()]);
     const groups: ClassicGroup[] = [];
     for (const groupId of ids) {
-      const record = this.groupRecords.get(groupId);
       const offsets = this.offsets.get(groupId);
-      if (!record && (!offsets || offsets.size === 0)) continue;
-      const group = record ? groupFromRecord(groupId, record, now, historySize) : new ClassicGroup(groupId, 'Empty', now, historySize);
-      if (!record) group.currentStateTimestamp = null;
+      const fromRecord = this.rebuild(groupId, now, historySize);
+      if (!fromRecord && (!offsets || offsets.size === 0)) continue;
+      const group = fromRecord ?? new ClassicGroup(groupId, 'Empty', now, historySize);
+      if (!fromRecord) group.currentStateTimestamp = null;
       for (const { topic, partition, value } of offsets?.all() ?? []) group.offsets.applyRecord(topic, partition, value, value.logOffset);
       groups.push(group);
     }
     return groups;
+  }
+
+  /**
+   * The group of its last GroupMetadata record, or undefined without one. A record that decodes but
+   * describes an impossible group (one instance id on two members) is skipped like an unreadable one,
+   * so one bad record cannot keep the whole partition from loading.
+   */
+  private rebuild(groupId: string, now: number, historySize: number): ClassicGroup | undefined {
+    const record = this.groupRecords.get(groupId);
+    if (!record) return undefined;
+    try {
+      return groupFromRecord(groupId, record, now, historySize);
+    } catch (error) {
+      this.skipped++;
+      this.warn(`skipping the group record of ${groupId}: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
   }
 
   get groupCount(): number {

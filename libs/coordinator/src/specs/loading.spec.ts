@@ -122,6 +122,32 @@ describe('loading a partition (failover, restart)', () => {
     expect((await h.describe('broken')).groupState).toBe('Dead');
   });
 
+  it('a group record that decodes but cannot be rebuilt (one instance id on two members, one member twice) is skipped: the partition still loads', async () => {
+    const partition = h.partitionOf('g');
+    expect([h.partitionOf('twins-9'), h.partitionOf('dup-21')]).toEqual([partition, partition]);
+    await h.stableGroup('g', 1);
+    const member = (memberId: string) => ({
+      memberId,
+      groupInstanceId: 'same-instance',
+      clientId: 'c',
+      clientHost: 'h',
+      rebalanceTimeout: 60_000,
+      sessionTimeout: 10_000,
+      subscription: { topics: ['orders'] },
+      assignment: { partitions: [] },
+    });
+    const group = (members: object[]) => Buffer.from(JSON.stringify({ v: 3, protocolType: 'consumer', generation: 4, protocol: 'range', leader: 'm-1', currentStateTimestamp: 1, members }));
+    h.store.append(partition, h.store.leaderEpoch(partition)!, [
+      { key: groupMetadataKey('twins-9'), value: group([member('m-1'), member('m-2')]), timestamp: 1 },
+      { key: groupMetadataKey('dup-21'), value: group([{ ...member('m-1'), groupInstanceId: null }, { ...member('m-1'), groupInstanceId: null }]), timestamp: 1 },
+    ]);
+    await h.restart();
+    expect(h.coordinator.isServing(partition)).toBe(true);
+    expect((await h.describe('g')).groupState).toBe('Stable');
+    expect((await h.describe('twins-9')).groupState).toBe('Dead');
+    expect((await h.describe('dup-21')).groupState).toBe('Dead');
+  });
+
   it('a resignation of an older epoch than the one served is ignored', async () => {
     await h.stableGroup('g', 1);
     const partition = h.partitionOf('g');
