@@ -160,6 +160,32 @@ describe('OffsetCommit and OffsetFetch', () => {
     expect((await fetchOne(h, 'missing', 'orders', 1)).committedOffset).toBe(-1);
   });
 
+  it("keeps the committer's leader epoch and metadata, stamps the commit with the coordinator's clock, and all of it survives a restart", async () => {
+    await h.advance(12_345);
+    const response = await h.coordinator.offsetCommit(
+      { groupId: 'simple', generationId: -1, topics: [{ name: 'orders', partitions: [{ partitionIndex: 2, committedOffset: 77, committedLeaderEpoch: 9, committedMetadata: 'ckpt' }] }] },
+      h.context(),
+    );
+    expect(response.errorCode).toBe(0);
+    const committedAt = h.clock.now();
+    await h.advance(1000);
+    await h.restart();
+    expect(await fetchOne(h, 'simple', 'orders', 2)).toEqual({ partitionIndex: 2, committedOffset: 77, committedLeaderEpoch: 9, metadata: 'ckpt', errorCode: 0 });
+    expect(await h.coordinator.committedOffsets('simple')).toEqual([{ topic: 'orders', partition: 2, committedOffset: 77, leaderEpoch: 9, metadata: 'ckpt', commitTimestamp: committedAt }]);
+  });
+
+  it.each([
+    ['an offset below -1', { committedOffset: -2 }, 'committedOffset'],
+    ['an offset beyond what JSON numbers hold exactly', { committedOffset: 2 ** 53 }, 'committedOffset'],
+    ['a fractional leader epoch', { committedOffset: 1, committedLeaderEpoch: 0.5 }, 'committedLeaderEpoch'],
+    ['metadata that is not a string', { committedOffset: 1, committedMetadata: 7 as unknown as string }, 'committedMetadata'],
+  ])('%s is INVALID_REQUEST naming the field', async (_what, fields, field) => {
+    const response = await h.coordinator.offsetCommit({ groupId: 'g', generationId: -1, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, ...fields }] }] }, h.context());
+    expect(response.errorCode).toBe(ErrorCode.INVALID_REQUEST);
+    expect(response.errorMessage).toContain(field);
+    expect((await h.describe('g')).groupState).toBe('Dead');
+  });
+
   it('a malformed commit is INVALID_REQUEST and changes nothing', async () => {
     const response = await h.coordinator.offsetCommit(
       { groupId: 'g', generationId: -1, topics: [{ name: 'orders', partitions: [{ partitionIndex: -1, committedOffset: 1.5 }] }] },
