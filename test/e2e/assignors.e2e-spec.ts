@@ -1,27 +1,14 @@
-import request from 'supertest';
 import { eventually, settledTogether } from '../support/group-member';
-import { MemberPool } from '../support/member-pool';
-import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
+import { appPerFile } from '../support/app-per-file';
 
 // Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
 jest.setTimeout(60_000);
 
 /** Assignors: the registry over REST (with a plugin from ASSIGNOR_PLUGINS), dry runs, server-side assignment (SPEC §3-§5). */
 describe('assignors (e2e)', () => {
-  const data = tempDataDir();
-  let running: RunningApp;
-  const pool = new MemberPool(() => running.url, { topics: ['jobs'] });
-  const http = () => request(running.url);
-
-  beforeAll(async () => {
-    running = await startApp({ DATA_DIR: data.dir, ASSIGNOR_PLUGINS: './examples/assignor-plugin/least-loaded-assignor.ts' });
-    await http().post('/v1/topics').send({ name: 'jobs', partitions: 6 }).expect(201);
-  });
-  afterEach(() => pool.closeAll());
-  afterAll(async () => {
-    await running.close();
-    data.remove();
-  });
+  const app = appPerFile({ env: { ASSIGNOR_PLUGINS: './examples/assignor-plugin/least-loaded-assignor.ts' }, topics: { jobs: 6 } });
+  const pool = app.members({ topics: ['jobs'] });
+  const http = app.http;
 
   it('lists the built-in assignors and the plugin', async () => {
     const response = await http().get('/v1/assignors').expect(200);

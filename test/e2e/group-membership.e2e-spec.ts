@@ -1,34 +1,21 @@
-import request from 'supertest';
 import { eventually, type GroupMember, settledTogether } from '../support/group-member';
-import { MemberPool } from '../support/member-pool';
-import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
+import { appPerFile } from '../support/app-per-file';
 
 // Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
 jest.setTimeout(60_000);
 
 /** The classic protocol end to end: real app, real log, real sockets (SPEC §3). */
 describe('group membership (e2e)', () => {
-  const data = tempDataDir();
-  let running: RunningApp;
-  const pool = new MemberPool(() => running.url, { topics: ['events'] });
+  const app = appPerFile({ topics: { events: 6 } });
+  const pool = app.members({ topics: ['events'] });
   const member = (groupId: string) => pool.member(groupId);
-  const http = () => request(running.url);
+  const http = app.http;
 
   /** Every partition of `events` (6) held by exactly one of `group`. */
   function coverEvents(group: GroupMember[]): boolean {
     const held = group.flatMap((m) => m.held());
     return held.length === 6 && new Set(held).size === 6;
   }
-
-  beforeAll(async () => {
-    running = await startApp({ DATA_DIR: data.dir });
-    await http().post('/v1/topics').send({ name: 'events', partitions: 6 }).expect(201);
-  });
-  afterEach(() => pool.closeAll());
-  afterAll(async () => {
-    await running.close();
-    data.remove();
-  });
 
   it('two members join, sync and heartbeat into one generation that splits the topic', async () => {
     const [a, b] = [await member('two'), await member('two')];

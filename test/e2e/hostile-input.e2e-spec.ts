@@ -1,9 +1,7 @@
-import request from 'supertest';
 import type { Socket } from 'socket.io-client';
 import { eventually, settledTogether } from '../support/group-member';
-import { MemberPool } from '../support/member-pool';
 import { connect, request as emit } from '../support/socket-client';
-import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
+import { appPerFile } from '../support/app-per-file';
 
 // Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
 jest.setTimeout(60_000);
@@ -13,34 +11,22 @@ jest.setTimeout(60_000);
  * ack, the socket stays connected, and the group they aim at does not change (SPEC §3, §6).
  */
 describe('hostile input (e2e)', () => {
-  const data = tempDataDir();
-  let running: RunningApp;
-  const pool = new MemberPool(() => running.url, { topics: ['t'] });
+  const app = appPerFile({ env: { MAX_PAYLOAD_BYTES: '65536' }, topics: { t: 2 } });
+  const pool = app.members({ topics: ['t'] });
   let attacker: Socket;
 
-  beforeAll(async () => {
-    running = await startApp({ DATA_DIR: data.dir, MAX_PAYLOAD_BYTES: '65536' });
-    await request(running.url).post('/v1/topics').send({ name: 't', partitions: 2 }).expect(201);
-  });
   beforeEach(async () => {
-    attacker = await connect(running.url);
+    attacker = await connect(app.url);
   });
-  afterEach(async () => {
-    attacker.disconnect();
-    await pool.closeAll();
-  });
-  afterAll(async () => {
-    await running.close();
-    data.remove();
-  });
+  afterEach(() => attacker.disconnect());
 
   async function stableVictim() {
     const victim = await pool.member('victim');
     victim.start();
     await eventually(() => settledTogether([victim]), 'the victim group settled');
     const snapshot = async () => {
-      const group = (await request(running.url).get('/v1/groups/victim').expect(200)).body;
-      const offsets = (await request(running.url).get('/v1/groups/victim/offsets').expect(200)).body;
+      const group = (await app.http().get('/v1/groups/victim').expect(200)).body;
+      const offsets = (await app.http().get('/v1/groups/victim/offsets').expect(200)).body;
       return { group, offsets };
     };
     return { victim, snapshot };
@@ -115,6 +101,6 @@ describe('hostile input (e2e)', () => {
     for (let i = 0; i < 5; i++) attacker.emit('OffsetCommit', { groupId: 'victim', generationId: 1, memberId: 'x', topics: [{ name: 'x'.repeat(70_000), partitions: [] }] });
     await closed;
     expect((await victim.heartbeat()).errorCode).toBe(0);
-    await request(running.url).get('/health/live').expect(200);
+    await app.http().get('/health/live').expect(200);
   });
 });

@@ -1,29 +1,16 @@
-import request from 'supertest';
 import { eventually, settledTogether } from '../support/group-member';
-import { MemberPool } from '../support/member-pool';
-import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
+import { appPerFile } from '../support/app-per-file';
 
 // Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
 jest.setTimeout(60_000);
 
 /** Members that stop heartbeating or whose socket vanishes are removed (session timeout; MEMBER_DISCONNECT_GRACE_MS). */
 describe('member expiry (e2e)', () => {
-  const data = tempDataDir();
-  let running: RunningApp;
-  const pool = new MemberPool(() => running.url, { topics: ['clicks'] });
-  const http = () => request(running.url);
+  const app = appPerFile({ env: { MEMBER_DISCONNECT_GRACE_MS: '200' }, topics: { clicks: 4 } });
+  const pool = app.members({ topics: ['clicks'] });
+  const http = app.http;
   const memberIds = async (groupId: string): Promise<string[]> =>
     (await http().get(`/v1/groups/${groupId}`).expect(200)).body.members.map((m: { memberId: string }) => m.memberId).sort();
-
-  beforeAll(async () => {
-    running = await startApp({ DATA_DIR: data.dir, MEMBER_DISCONNECT_GRACE_MS: '200' });
-    await http().post('/v1/topics').send({ name: 'clicks', partitions: 4 }).expect(201);
-  });
-  afterEach(() => pool.closeAll());
-  afterAll(async () => {
-    await running.close();
-    data.remove();
-  });
 
   it('removes a member whose session times out, and the others rebalance without it', async () => {
     const a = await pool.member('session', { sessionTimeoutMs: 60_000 });

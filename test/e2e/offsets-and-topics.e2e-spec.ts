@@ -1,28 +1,15 @@
-import request from 'supertest';
 import { eventually, settledTogether } from '../support/group-member';
-import { MemberPool } from '../support/member-pool';
 import { connect, request as emit } from '../support/socket-client';
-import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
+import { appPerFile } from '../support/app-per-file';
 
 // Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
 jest.setTimeout(60_000);
 
 /** Offsets over socket.io and REST (lag, reset, delete), group deletion, and topic growth that rebalances (SPEC §3, §4). */
 describe('offsets and topics (e2e)', () => {
-  const data = tempDataDir();
-  let running: RunningApp;
-  const pool = new MemberPool(() => running.url, { topics: ['payments'] });
-  const http = () => request(running.url);
-
-  beforeAll(async () => {
-    running = await startApp({ DATA_DIR: data.dir });
-    await http().post('/v1/topics').send({ name: 'payments', partitions: 4 }).expect(201);
-  });
-  afterEach(() => pool.closeAll());
-  afterAll(async () => {
-    await running.close();
-    data.remove();
-  });
+  const app = appPerFile({ topics: { payments: 4 } });
+  const pool = app.members({ topics: ['payments'] });
+  const http = app.http;
 
   it('commits offsets of a member and fetches them back, and reports lag against reported end offsets', async () => {
     const a = await pool.member('commit');
@@ -143,7 +130,7 @@ describe('offsets and topics (e2e)', () => {
     expect(all.body).toContainEqual({ groupId: 'listed', protocolType: 'consumer', state: 'Stable', members: 1, coordinator: 0 });
     const empty = await http().get('/v1/groups?state=Empty').expect(200);
     expect(empty.body.map((g: { groupId: string }) => g.groupId)).not.toContain('listed');
-    const socket = await connect(running.url);
+    const socket = await connect(app.url);
     const listed = await emit<{ groups: { groupId: string; groupState: string }[] }>(socket, 'ListGroups', { statesFilter: ['stable'] });
     expect(listed.groups).toContainEqual({ groupId: 'listed', protocolType: 'consumer', groupState: 'Stable' });
     socket.disconnect();

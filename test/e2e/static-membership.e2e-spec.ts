@@ -1,27 +1,14 @@
-import request from 'supertest';
 import { eventually, settledTogether } from '../support/group-member';
-import { MemberPool } from '../support/member-pool';
 import { connect, request as emit } from '../support/socket-client';
-import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
+import { appPerFile } from '../support/app-per-file';
 
 // Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
 jest.setTimeout(60_000);
 
 /** KIP-345: a static member comes back under a new member id without a rebalance; its old id is fenced. */
 describe('static membership (e2e)', () => {
-  const data = tempDataDir();
-  let running: RunningApp;
-  const pool = new MemberPool(() => running.url, { topics: ['orders'], sessionTimeoutMs: 30_000 });
-
-  beforeAll(async () => {
-    running = await startApp({ DATA_DIR: data.dir });
-    await request(running.url).post('/v1/topics').send({ name: 'orders', partitions: 4 }).expect(201);
-  });
-  afterEach(() => pool.closeAll());
-  afterAll(async () => {
-    await running.close();
-    data.remove();
-  });
+  const app = appPerFile({ topics: { orders: 4 } });
+  const pool = app.members({ topics: ['orders'], sessionTimeoutMs: 30_000 });
 
   it.each(['first', 'second'])('rejoins the %s static member of a stable group without a rebalance and fences its old member id', async (which) => {
     const groupId = `static-${which}`;
@@ -46,11 +33,11 @@ describe('static membership (e2e)', () => {
     expect(synced.errorCode).toBe(0);
     expect(comeback.held()).toEqual(heldBefore);
 
-    const old = await connect(running.url);
+    const old = await connect(app.url);
     const fenced = await emit(old, 'Heartbeat', { groupId, generationId: generation, memberId: oldMemberId, groupInstanceId: restarting.options.groupInstanceId });
     expect(fenced).toMatchObject({ errorCode: 82, errorName: 'FENCED_INSTANCE_ID' });
     old.disconnect();
-    const group = await request(running.url).get(`/v1/groups/${groupId}`).expect(200);
+    const group = await app.http().get(`/v1/groups/${groupId}`).expect(200);
     expect(group.body).toMatchObject({ state: 'Stable', generationId: generation });
   });
 });

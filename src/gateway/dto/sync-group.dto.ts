@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsArray, IsDefined, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import type { SyncGroupAssignment, SyncGroupRequest } from '@cohort/protocol';
-import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from './field-limits';
+import { MAX_ID_LENGTH } from './field-limits';
+import { GroupMemberRequestDto } from './group-member-request.dto';
 
 class SyncGroupAssignmentDto implements SyncGroupAssignment {
   @IsString() @MaxLength(MAX_ID_LENGTH)
@@ -11,19 +12,7 @@ class SyncGroupAssignmentDto implements SyncGroupAssignment {
   assignment: unknown;
 }
 
-export class SyncGroupDto implements SyncGroupRequest {
-  @IsString() @MaxLength(MAX_ID_LENGTH)
-  groupId: string;
-
-  @IsInt() @Min(INT32_MIN) @Max(INT32_MAX)
-  generationId: number;
-
-  @IsString() @MaxLength(MAX_ID_LENGTH)
-  memberId: string;
-
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_TOPIC_NAME_LENGTH)
-  groupInstanceId?: string | null;
-
+export class SyncGroupDto extends GroupMemberRequestDto implements SyncGroupRequest {
   @IsOptional() @IsString() @MaxLength(MAX_ID_LENGTH)
   protocolType?: string | null;
 
