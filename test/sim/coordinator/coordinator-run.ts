@@ -1,0 +1,88 @@
+import { KafkaError, ErrorCode } from '@cohort/protocol';
+import { SeededRandom } from '@cohort/replication';
+import { InvariantChecker } from '../invariant-checker';
+import { SimCluster } from '../sim-cluster';
+import { CommitLedger } from './commit-ledger';
+import { SimConsumer } from './sim-consumer';
+import { SimCoordinators } from './sim-coordinators';
+
+export interface CoordinatorRunResult {
+  seed: number;
+  violations: string[];
+  ledger: CommitLedger;
+  leaderKills: number;
+  trace: string;
+}
+
+/**
+ * The group coordinator on replicated partitions under commit load while leaders are killed: groups
+ * commit ever larger offsets, the leader of a random offsets partition is crashed (sometimes with a
+ * power cut) and restarted again and again, and a verifier keeps asking the current coordinator for
+ * every group's offsets and assignment. Nothing acknowledged may ever be missing.
+ */
+export async function runCoordinatorSeed(seed: number, options: { faultPhaseMs?: number; groups?: number } = {}): Promise<CoordinatorRunResult> {
+  const rng = new SeededRandom(seed ^ 0x2545f491);
+  const sim = new SimCluster({ seed, nodes: 3, config: { numPartitions: 3, logFlushPolicy: rng.next() < 0.5 ? 'always' : 'replicated' } });
+  const checker = new InvariantChecker(sim);
+  sim.afterEachStep = () => checker.check();
+  await sim.start();
+  const coordinators = new SimCoordinators(sim);
+  coordinators.sync();
+  const ledger = new CommitLedger();
+  const groups = Array.from({ length: options.groups ?? 6 }, (_, i) => `group-${i}`);
+  const consumers = groups.map((g) => new SimConsumer(g, sim, coordinators, ledger, rng));
+  consumers.forEach((c) => c.start());
+
+  let stopVerifier = false;
+  const verify = async (where: string): Promise<void> => {
+    for (const groupId of groups) {
+      const node = coordinators.coordinatorNodeFor(groupId);
+      const before = [0, 1, 2, 3].map((p) => ledger.snapshot(groupId, p));
+      const fetched = await coordinators.call(node, (c) => c.offsetFetch({ groupId, topics: [{ name: 'orders', partitionIndexes: [0, 1, 2, 3] }] }), 5_000);
+      if (fetched.ok && fetched.value.errorCode === ErrorCode.NONE) {
+        for (const p of fetched.value.topics[0]?.partitions ?? []) ledger.checkFetched(groupId, p.partitionIndex, p.committedOffset, before[p.partitionIndex], `${where} node ${node}`);
+      }
+      const described = await coordinators.call(
+        node,
+        (c) => c.describeGroup(groupId).then((v) => v, (e: unknown) => (e instanceof KafkaError ? null : Promise.reject(e))),
+        5_000,
+      );
+      if (described.ok && described.value) {
+        ledger.checkGroup(groupId, described.value.generationId, described.value.members.map((m) => m.assignment), `${where} node ${node}`);
+      }
+    }
+  };
+  void (async () => {
+    while (!stopVerifier) {
+      await verify('verifier');
+      await new Promise<void>((resolve) => sim.clock.schedule(300, resolve));
+    }
+  })();
+
+  let leaderKills = 0;
+  const end = sim.clock.now() + (options.faultPhaseMs ?? 40_000);
+  while (sim.clock.now() < end && checker.ok && ledger.violations.length === 0) {
+    await sim.run(1_500 + rng.int(2_500));
+    const partition = rng.int(sim.config.numPartitions);
+    const leader = sim.state(partition).leader;
+    if (leader < 0 || !sim.isUp(leader)) continue;
+    const healthy = sim.upNodes().length === sim.nodeIds.length && [...sim.statesNow().values()].every((s) => s.isr.length === s.replicas.length);
+    const powerLoss = healthy && sim.config.logFlushPolicy === 'replicated' && rng.next() < 0.3;
+    sim.crash(leader, { powerLoss });
+    leaderKills++;
+    coordinators.sync();
+    await sim.run(300 + rng.int(2_000));
+    await sim.restart(leader);
+    coordinators.sync();
+  }
+  for (const id of sim.nodeIds) if (!sim.isUp(id)) sim.startNode(id);
+  coordinators.sync();
+  await sim.runUntil(() => sim.fullyReplicated() && [0, 1, 2].every((p) => coordinators.coordinator(sim.state(p).leader)?.isServing(p)), 60_000);
+  await sim.run(3_000);
+  consumers.forEach((c) => c.stop());
+  stopVerifier = true;
+  await sim.run(1_000);
+  await verify('final');
+  checker.final();
+  return { seed, violations: [...checker.violations, ...ledger.violations], ledger, leaderKills, trace: sim.trace.dump() };
+}
