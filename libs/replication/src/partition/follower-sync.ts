@@ -60,7 +60,15 @@ function appendFromLeader(p: Partition, response: FetchPartitionResponse): void 
   if (batches.length > 0) {
     // The epoch entries go to the checkpoint before the records: an entry beyond a crashed log's end
     // is dropped on recovery, whereas a batch without its entry would confuse truncation.
-    for (const b of batches) p.epochCache.assign(b.leaderEpoch, b.baseOffset);
+    // A new epoch starts where our log ended, not at the batch: compaction may have removed the
+    // epoch's first batches on the leader, and the epoch then really starts somewhere in that gap.
+    // Claiming the gap for the new epoch is the safe side — a replica holding other records there is
+    // told to truncate them (found by the simulator, seed 928: a stale record survived in such a gap).
+    let end = p.log.logEndOffset;
+    for (const b of batches) {
+      p.epochCache.assign(b.leaderEpoch, b.leaderEpoch > p.epochCache.latestEpoch() ? end : b.baseOffset);
+      end = b.records[b.records.length - 1].offset + 1;
+    }
     try {
       p.log.appendAsFollower(batches);
     } catch (e) {
