@@ -150,9 +150,14 @@ export class JoinPhase {
     syncs.storeServerAssignment(group, result.assignments);
   }
 
-  /** SPEC §3 push: members learn at once that they must rejoin, instead of at their next heartbeat. */
+  /**
+   * SPEC §3 push: members learn at once that they must rejoin, instead of at their next heartbeat. Only
+   * members without a JoinGroup parked for this phase are told (it would tell the others nothing, and a
+   * client that rejoins on every push would supersede its own parked JoinGroup, e.g. the member whose
+   * join started the rebalance). Sent once, when preparing starts; nothing is pushed when the phase ends.
+   */
   private pushRebalance(group: ClassicGroup, reason: string): void {
-    const connectionIds = [...new Set(group.allMembers().flatMap((m) => (m.connectionId === undefined ? [] : [m.connectionId])))];
+    const connectionIds = [...new Set(group.notYetRejoinedMembers().flatMap((m) => (m.connectionId === undefined ? [] : [m.connectionId])))];
     if (connectionIds.length === 0) return;
     try {
       this.shard.env.push.rebalanceInProgress(connectionIds, { groupId: group.groupId, generationId: group.generationId, reason });
