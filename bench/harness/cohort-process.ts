@@ -56,12 +56,17 @@ export class CohortProcess {
     const child = this.child;
     running.add(child);
     child.once('exit', () => running.delete(child));
+    // 'close' comes after the last output, which may still be in flight when 'exit' is seen.
+    const closed = new Promise<void>((done) => child.once('close', () => done()));
     const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-20_000));
     this.child.stdout?.on('data', keep);
     this.child.stderr?.on('data', keep);
     const deadline = Date.now() + 300_000;
     for (;;) {
-      if (this.child.exitCode !== null) throw new Error(`node exited with ${this.child.exitCode}:\n${this.output}`);
+      if (child.exitCode !== null || child.signalCode !== null) {
+        await closed;
+        throw new Error(`node exited (${child.exitCode ?? child.signalCode}): ${this.output.trim().split('\n').slice(-5).join(' | ')}`);
+      }
       const ready = await fetch(`${this.url}/health/ready`).then((r) => r.ok, () => false);
       if (ready) return Number(process.hrtime.bigint() - started) / 1e6;
       if (Date.now() > deadline) throw new Error(`node not ready in time:\n${this.output}`);
