@@ -60,13 +60,17 @@ function appendFromLeader(p: Partition, response: FetchPartitionResponse): void 
   if (batches.length > 0) {
     // The epoch entries go to the checkpoint before the records: an entry beyond a crashed log's end
     // is dropped on recovery, whereas a batch without its entry would confuse truncation.
-    // A new epoch starts where our log ended, not at the batch: compaction may have removed the
-    // epoch's first batches on the leader, and the epoch then really starts somewhere in that gap.
-    // Claiming the gap for the new epoch is the safe side — a replica holding other records there is
-    // told to truncate them (found by the simulator, seed 928: a stale record survived in such a gap).
+    // Where a new epoch starts is the leader's word (its epoch cache), not the first batch received:
+    // compaction may have removed the epoch's first batches on the leader, and a replica holding stale
+    // records in that gap must still be told to truncate them (simulator seeds 928 and 745). Without
+    // the leader's word, the epoch is taken to start where our log ended — the safe side.
+    const starts = new Map((response.epochStarts ?? []).map((e) => [e.epoch, e.startOffset]));
     let end = p.log.logEndOffset;
     for (const b of batches) {
-      p.epochCache.assign(b.leaderEpoch, b.leaderEpoch > p.epochCache.latestEpoch() ? end : b.baseOffset);
+      if (b.leaderEpoch > p.epochCache.latestEpoch()) {
+        const told = starts.get(b.leaderEpoch);
+        p.epochCache.assign(b.leaderEpoch, told === undefined ? end : Math.max(end, Math.min(told, b.baseOffset)));
+      }
       end = b.records[b.records.length - 1].offset + 1;
     }
     try {

@@ -64,8 +64,12 @@ export function serveFollowerFetch(
     maybeExpandIsr(p, remote);
     if (remote.leo !== leoBefore) p.maybeIncrementHighWatermark();
   }
-  return {
-    response: { partition: p.partition, errorCode: E.NONE, highWatermark: initialHw, logStartOffset: initialLogStart, logEndOffset: initialLeo, batches },
-    answerNow: batches.length > 0,
-  };
+  const response: FetchPartitionResponse = { partition: p.partition, errorCode: E.NONE, highWatermark: initialHw, logStartOffset: initialLogStart, logEndOffset: initialLeo, batches };
+  if (batches.length > 0) {
+    const lastBatch = batches[batches.length - 1].records;
+    const last = lastBatch[lastBatch.length - 1].offset;
+    const starts = p.epochCache.list().filter((e) => e.startOffset >= req.fetchOffset && e.startOffset <= last);
+    if (starts.length > 0) response.epochStarts = starts;
+  }
+  return { response, answerNow: batches.length > 0 };
 }

@@ -51,6 +51,13 @@ export interface FetchPartitionResponse {
   divergingEpoch?: DivergingEpoch;
   /** Whole batches from `fetchOffset`, with the leader's offsets and epochs. Empty on error/divergence. */
   batches: StoredBatch[];
+  /**
+   * The leader's epoch-cache entries starting within the returned range (from `fetchOffset` to the last
+   * record returned). Compaction may have removed an epoch's first batches, so a batch's base offset
+   * is not always where its epoch starts; the follower copies these instead of guessing. Optional: a
+   * follower that gets none assumes the epoch starts where its own log ended (the safe side).
+   */
+  epochStarts?: Array<{ epoch: number; startOffset: number }>;
 }
 
 export interface FetchResponse {
