@@ -1,13 +1,16 @@
 import type { BrokenRule } from '@cohort/replication';
-import { runRandomSeed } from './random-run';
+import { runCoordinatorSeed } from './coordinator/coordinator-run';
+import { runRandomSeed, type RandomRunResult } from './random-run';
 
 /**
  * `npm run sim -- --seeds N [--first-seed S]` runs N random fault schedules; `--seed S` replays one
  * exactly (same shape, same faults, same trace). `--break <rule>` deliberately breaks a replication
  * rule to show the simulator catches it (hw-formula, truncate-to-hw, isr-expand-without-epoch-start).
+ * `--coordinator` runs the group coordinator on the replicated partitions instead (commit load while
+ * partition leaders are killed; every acknowledged OffsetCommit and SyncGroup must survive).
  * Exits non-zero on the first violation, printing the seed and the trace.
  */
-function parseArgs(argv: string[]): { seeds: number; first: number; single?: number; brokenRule?: BrokenRule; faultPhaseMs?: number; verbose: boolean } {
+function parseArgs(argv: string[]): { seeds: number; first: number; single?: number; brokenRule?: BrokenRule; faultPhaseMs?: number; verbose: boolean; coordinator: boolean } {
   const args = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -36,6 +39,7 @@ function parseArgs(argv: string[]): { seeds: number; first: number; single?: num
     brokenRule,
     faultPhaseMs: args.has('duration') ? int('duration', 20_000) : undefined,
     verbose: args.has('verbose'),
+    coordinator: args.has('coordinator'),
   };
 }
 
@@ -45,13 +49,13 @@ async function main(): Promise<void> {
   const started = Date.now();
   let steps = 0;
   for (const seed of seeds) {
-    const result = await runRandomSeed(seed, { brokenRule: opts.brokenRule, faultPhaseMs: opts.faultPhaseMs });
+    const result = opts.coordinator ? await coordinatorSeed(seed, opts.brokenRule, opts.faultPhaseMs) : await runRandomSeed(seed, { brokenRule: opts.brokenRule, faultPhaseMs: opts.faultPhaseMs });
     steps += result.steps;
     if (!result.ok) {
       console.error(`\nseed ${seed} FAILED (${result.summary})`);
       console.error(result.violations.join('\n'));
       console.error(`\n--- trace (last lines) ---\n${result.trace}`);
-      console.error(`\nreplay: npm run sim -- --seed ${seed}${opts.brokenRule ? ` --break ${opts.brokenRule}` : ''}`);
+      console.error(`\nreplay: npm run sim -- --seed ${seed}${opts.coordinator ? ' --coordinator' : ''}${opts.brokenRule ? ` --break ${opts.brokenRule}` : ''}`);
       process.exitCode = 1;
       return;
     }
@@ -63,6 +67,20 @@ async function main(): Promise<void> {
     }
   }
   console.log(`${seeds.length} seeds from ${seeds[0]} passed; ${steps} simulated steps in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** A coordinator run, reported in the same shape as a replication run. */
+async function coordinatorSeed(seed: number, brokenRule: BrokenRule | undefined, faultPhaseMs: number | undefined): Promise<RandomRunResult> {
+  const r = await runCoordinatorSeed(seed, { brokenRule, faultPhaseMs });
+  return {
+    seed,
+    ok: r.violations.length === 0,
+    violations: r.violations,
+    trace: r.trace,
+    summary: `coordinator: acked commits=${r.ledger.ackedCommits} leader kills=${r.leaderKills} LOAD_IN_PROGRESS answers=${r.ledger.loadInProgressAnswers}`,
+    steps: r.steps,
+    outcomes: {},
+  };
 }
 
 main().catch((e) => {

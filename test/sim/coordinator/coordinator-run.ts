@@ -1,5 +1,5 @@
 import { KafkaError, ErrorCode } from '@cohort/protocol';
-import { SeededRandom } from '@cohort/replication';
+import { SeededRandom, type BrokenRule } from '@cohort/replication';
 import { InvariantChecker } from '../invariant-checker';
 import { SimCluster } from '../sim-cluster';
 import { CommitLedger } from './commit-ledger';
@@ -12,6 +12,7 @@ export interface CoordinatorRunResult {
   ledger: CommitLedger;
   leaderKills: number;
   trace: string;
+  steps: number;
 }
 
 /**
@@ -20,9 +21,9 @@ export interface CoordinatorRunResult {
  * power cut) and restarted again and again, and a verifier keeps asking the current coordinator for
  * every group's offsets and assignment. Nothing acknowledged may ever be missing.
  */
-export async function runCoordinatorSeed(seed: number, options: { faultPhaseMs?: number; groups?: number } = {}): Promise<CoordinatorRunResult> {
+export async function runCoordinatorSeed(seed: number, options: { faultPhaseMs?: number; groups?: number; brokenRule?: BrokenRule } = {}): Promise<CoordinatorRunResult> {
   const rng = new SeededRandom(seed ^ 0x2545f491);
-  const sim = new SimCluster({ seed, nodes: 3, config: { numPartitions: 3, logFlushPolicy: rng.next() < 0.5 ? 'always' : 'replicated' } });
+  const sim = new SimCluster({ seed, nodes: 3, config: { numPartitions: 3, logFlushPolicy: rng.next() < 0.5 ? 'always' : 'replicated' }, brokenRule: options.brokenRule });
   const checker = new InvariantChecker(sim);
   sim.afterEachStep = () => checker.check();
   await sim.start();
@@ -84,5 +85,5 @@ export async function runCoordinatorSeed(seed: number, options: { faultPhaseMs?:
   await sim.run(1_000);
   await verify('final');
   checker.final();
-  return { seed, violations: [...checker.violations, ...ledger.violations], ledger, leaderKills, trace: sim.trace.dump() };
+  return { seed, violations: [...checker.violations, ...ledger.violations], ledger, leaderKills, trace: sim.trace.dump(), steps: sim.clock.steps };
 }
