@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { CohortConfig } from './config/cohort-config';
@@ -15,7 +15,6 @@ import { MetricsController } from './http/metrics.controller';
 import { OffsetsController } from './http/offsets.controller';
 import { TopicsController } from './http/topics.controller';
 import { CohortMetrics } from './metrics/cohort-metrics';
-import { RequestMetricsInterceptor } from './metrics/request-metrics.interceptor';
 import { COHORT_NODE } from './node/cohort-node';
 import { createNode } from './node/create-node';
 import { NodeAddress } from './node/node-address';
@@ -60,7 +59,6 @@ export class AppModule {
         NodeLifecycle,
         CoordinatorGateway,
         { provide: APP_FILTER, useClass: KafkaHttpExceptionFilter },
-        { provide: APP_INTERCEPTOR, useClass: RequestMetricsInterceptor },
       ],
     };
   }

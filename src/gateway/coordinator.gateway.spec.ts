@@ -98,6 +98,16 @@ describe('CoordinatorGateway', () => {
     },
   );
 
+  it('does not let a __proto__ key in a payload reach any prototype', async () => {
+    const hostile = JSON.parse('{"groupId":"g","generationId":1,"memberId":"m","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
+    expect((await request(socket, 'Heartbeat', hostile)).errorCode).toBe(0);
+    const forwarded = node.requests()[0].args[0] as Record<string, unknown>;
+    expect(forwarded.polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.keys(forwarded)).not.toContain('constructor');
+    expect(forwarded).toMatchObject({ groupId: 'g', generationId: 1, memberId: 'm' });
+  });
+
   it('closes only the connection that sends more than MAX_PAYLOAD_BYTES', async () => {
     const bystander = await connect(running.url);
     const closed = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));

@@ -14,6 +14,7 @@ import * as P from '@cohort/protocol';
 import { ErrorCode, RequestEvent } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
 import { CohortMetrics } from '../metrics/cohort-metrics';
+import { measureAcks } from '../metrics/socket-ack-metrics';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { findCoordinator } from '../node/find-coordinator';
 import { authenticateConnection, type ConnectionData } from './connection-auth';
@@ -53,8 +54,9 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     this.pushSink.attach(server);
   }
 
-  handleConnection(): void {
+  handleConnection(socket: Socket): void {
     this.metrics.connectionOpened();
+    socket.use(measureAcks(this.metrics));
   }
 
   /** Binds members to their socket: dynamic members of a closed socket leave after MEMBER_DISCONNECT_GRACE_MS. */

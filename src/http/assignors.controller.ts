@@ -1,7 +1,8 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Param, Post, UsePipes } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Inject, Param, Post, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { AssignorDescription, DryRunResponse } from '@cohort/assignors';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
+import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { AssignDryRunDto } from './dto/assign-dry-run.dto';
 
@@ -9,6 +10,7 @@ import { AssignDryRunDto } from './dto/assign-dry-run.dto';
 @ApiTags('assignors')
 @Controller('v1/assignors')
 @UsePipes(KafkaValidationPipe)
+@UseInterceptors(RequestMetricsInterceptor)
 export class AssignorsController {
   constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
 

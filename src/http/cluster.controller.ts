@@ -1,7 +1,8 @@
-import { Controller, Get, Inject, Query, UsePipes } from '@nestjs/common';
+import { Controller, Get, Inject, Query, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorCode, type ErrorCodeValue, type FindCoordinatorResponse, KafkaError } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
+import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
 import type { NodeView, PartitionView } from '../node/cluster-view';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { findCoordinator } from '../node/find-coordinator';
@@ -11,6 +12,7 @@ import { CoordinatorQueryDto } from './dto/coordinator-query.dto';
 @ApiTags('cluster')
 @Controller('v1')
 @UsePipes(KafkaValidationPipe)
+@UseInterceptors(RequestMetricsInterceptor)
 export class ClusterController {
   constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
 

@@ -1,8 +1,9 @@
-import { Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Query, UsePipes } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Query, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { GroupView, RebalanceView } from '@cohort/coordinator';
 import { ErrorCode, errorName, KafkaError, type ErrorCodeValue } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
+import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { ListGroupsQueryDto } from './dto/list-groups-query.dto';
 
@@ -10,6 +11,7 @@ import { ListGroupsQueryDto } from './dto/list-groups-query.dto';
 @ApiTags('groups')
 @Controller('v1/groups')
 @UsePipes(KafkaValidationPipe)
+@UseInterceptors(RequestMetricsInterceptor)
 export class GroupsController {
   constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
 

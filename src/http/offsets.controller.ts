@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Post, Query, UsePipes } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Post, Query, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorCode, errorName, KafkaError, type ErrorCodeValue, type TopicPartitionErrors } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
+import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { DeleteOffsetsQueryDto } from './dto/delete-offsets-query.dto';
 import { ResetOffsetsDto } from './dto/reset-offsets.dto';
@@ -21,6 +22,7 @@ interface OffsetWithLag {
 @ApiTags('offsets')
 @Controller('v1/groups/:groupId/offsets')
 @UsePipes(KafkaValidationPipe)
+@UseInterceptors(RequestMetricsInterceptor)
 export class OffsetsController {
   constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
 

@@ -1,8 +1,9 @@
-import { Body, Controller, Get, Inject, Param, Patch, Post, Put, UsePipes } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Patch, Post, Put, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { TopicInfo } from '@cohort/coordinator';
 import { KafkaError } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
+import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { CreateTopicDto } from './dto/create-topic.dto';
 import { EndOffsetsDto } from './dto/end-offsets.dto';
@@ -16,6 +17,7 @@ import { GrowTopicDto } from './dto/grow-topic.dto';
 @ApiTags('topics')
 @Controller('v1/topics')
 @UsePipes(KafkaValidationPipe)
+@UseInterceptors(RequestMetricsInterceptor)
 export class TopicsController {
   constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
 

@@ -4,23 +4,22 @@ import { kafkaErrorOf } from '../common/kafka-error-of';
 import { CohortMetrics } from './cohort-metrics';
 
 /**
- * Counts and times every request of both transports (registered as APP_INTERCEPTOR, which reaches
- * gateways too) by API and outcome: the socket.io event name or the HTTP route pattern, and the Kafka
- * error of the answer (its errorCode, or the thrown error's).
+ * Counts and times every REST request by route pattern and outcome (the Kafka error of what was
+ * thrown, NONE otherwise). Applied to the REST controllers; socket.io requests are measured at their
+ * acknowledgement (socket-ack-metrics), which costs less per request than an interceptor.
  */
 @Injectable()
 export class RequestMetricsInterceptor implements NestInterceptor {
   constructor(private readonly metrics: CohortMetrics) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const transport = context.getType() === 'ws' ? 'socket.io' : 'http';
-    const api = transport === 'socket.io' ? context.switchToWs().getPattern() : routeOf(context);
+    const api = routeOf(context);
     const started = process.hrtime.bigint();
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     return next.handle().pipe(
       tap({
-        next: (response) => this.metrics.requestAnswered(transport, api, errorCodeOf(response), seconds()),
-        error: (error: unknown) => this.metrics.requestAnswered(transport, api, kafkaErrorOf(error).errorCode, seconds()),
+        next: () => this.metrics.requestAnswered('http', api, 0, seconds()),
+        error: (error: unknown) => this.metrics.requestAnswered('http', api, kafkaErrorOf(error).errorCode, seconds()),
       }),
     );
   }
@@ -30,9 +29,4 @@ export class RequestMetricsInterceptor implements NestInterceptor {
 function routeOf(context: ExecutionContext): string {
   const request = context.switchToHttp().getRequest<{ method: string; route?: { path?: string } }>();
   return `${request.method} ${request.route?.path ?? 'unknown'}`;
-}
-
-function errorCodeOf(response: unknown): number {
-  const code = (response as { errorCode?: unknown } | null)?.errorCode;
-  return typeof code === 'number' ? code : 0;
 }
