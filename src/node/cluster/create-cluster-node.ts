@@ -1,12 +1,10 @@
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { GroupCoordinator } from '@cohort/coordinator';
 import { type Clock, FileCheckpointStorage, FileLog, NetworkTransport, RealClock, RedisMetadataStore, ReplicationNode } from '@cohort/replication';
-import { coordinatorConfigOf } from '../coordinator-config-of';
-import { coordinatorLogger } from '../coordinator-logger';
 import type { CohortNode } from '../cohort-node';
 import { createAssignorCatalog } from '../create-assignor-catalog';
 import type { NodeDeps } from '../node-deps';
+import { startCoordinator } from '../start-coordinator';
 import { ClusterNode } from './cluster-node';
 import { MetadataClusterView } from './metadata-cluster-view';
 import { formatNodeEndpoint } from './node-endpoint';
@@ -31,7 +29,8 @@ export async function createClusterNode(deps: NodeDeps): Promise<CohortNode> {
   }
 }
 
-async function assemble({ config, push, metrics, address }: NodeDeps, clock: Clock, opened: Array<() => Promise<void>>): Promise<CohortNode> {
+async function assemble(deps: NodeDeps, clock: Clock, opened: Array<() => Promise<void>>): Promise<CohortNode> {
+  const { config, address } = deps;
   const logger = new Logger('ClusterNode');
   const replication = replicationConfigOf(config);
   const report = (context: string) => (error: unknown) => logger.error(`${context}: ${error instanceof Error ? error.message : String(error)}`);
@@ -89,17 +88,7 @@ async function assemble({ config, push, metrics, address }: NodeDeps, clock: Clo
   opened.push(async () => cluster.close());
   const led = new Set<number>();
   node.replicas.subscribe({ onBecomeLeader: (p) => void led.add(p), onResign: (p) => void led.delete(p) });
-  const coordinator = new GroupCoordinator({
-    store: node.replicas,
-    clock,
-    config: coordinatorConfigOf(config),
-    topics,
-    assignors,
-    push,
-    metrics,
-    logger: coordinatorLogger('GroupCoordinator'),
-  });
-  coordinator.start();
+  const coordinator = startCoordinator(node.replicas, clock, topics, assignors, deps);
   opened.push(async () => coordinator.close());
   await cluster.start();
   await node.start();

@@ -1,9 +1,8 @@
-import { GroupCoordinator, InMemoryTopicRegistry } from '@cohort/coordinator';
+import { InMemoryTopicRegistry } from '@cohort/coordinator';
 import { RealClock } from '@cohort/replication';
-import { coordinatorConfigOf } from '../coordinator-config-of';
-import { coordinatorLogger } from '../coordinator-logger';
 import type { CohortNode } from '../cohort-node';
 import type { NodeDeps } from '../node-deps';
+import { startCoordinator } from '../start-coordinator';
 import { createAssignorCatalog } from '../create-assignor-catalog';
 import { EmbeddedClusterView } from './embedded-cluster-view';
 import { EmbeddedNode } from './embedded-node';
@@ -15,24 +14,15 @@ import { TopicRegistryFile } from './topic-registry-file';
  * The coordinator starts at once; it answers COORDINATOR_LOAD_IN_PROGRESS until it has replayed each
  * partition, and readiness turns up when all are loaded.
  */
-export async function createEmbeddedNode({ config, push, metrics, address }: NodeDeps): Promise<CohortNode> {
+export async function createEmbeddedNode(deps: NodeDeps): Promise<CohortNode> {
+  const { config, address } = deps;
   const clock = new RealClock();
   const topicFile = new TopicRegistryFile(config.dataDir);
   const topics = new InMemoryTopicRegistry({ topics: topicFile.load(), persist: (all) => topicFile.save(all) });
   const assignors = await createAssignorCatalog(config.assignorPlugins);
   const store = await openLocalStore(config, clock);
   const cluster = new EmbeddedClusterView(config.clusterId, config.nodeId, config.offsetsTopicNumPartitions, store, address, clock);
-  const coordinator = new GroupCoordinator({
-    store,
-    clock,
-    config: coordinatorConfigOf(config),
-    topics,
-    assignors,
-    push,
-    metrics,
-    logger: coordinatorLogger('GroupCoordinator'),
-  });
-  coordinator.start();
+  const coordinator = startCoordinator(store, clock, topics, assignors, deps);
   return new EmbeddedNode({
     coordinator,
     topics,
