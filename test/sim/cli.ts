@@ -6,11 +6,12 @@ import { runRandomSeed, type RandomRunResult } from './random-run';
  * `npm run sim -- --seeds N [--first-seed S]` runs N random fault schedules; `--seed S` replays one
  * exactly (same shape, same faults, same trace). `--break <rule>` deliberately breaks a replication
  * rule to show the simulator catches it (hw-formula, truncate-to-hw, isr-expand-without-epoch-start).
- * `--coordinator` runs the group coordinator on the replicated partitions instead (commit load while
+ * `--skip-rules I18,...` leaves invariants unchecked (to see whether a broken rule still shows up as lost
+ * data without its direct check). `--coordinator` runs the group coordinator on the replicated partitions instead (commit load while
  * partition leaders are killed; every acknowledged OffsetCommit and SyncGroup must survive).
  * Exits non-zero on the first violation, printing the seed and the trace.
  */
-function parseArgs(argv: string[]): { seeds: number; first: number; single?: number; brokenRule?: BrokenRule; faultPhaseMs?: number; verbose: boolean; coordinator: boolean } {
+function parseArgs(argv: string[]): { seeds: number; first: number; single?: number; brokenRule?: BrokenRule; faultPhaseMs?: number; verbose: boolean; coordinator: boolean; skipRules?: string[] } {
   const args = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -40,6 +41,7 @@ function parseArgs(argv: string[]): { seeds: number; first: number; single?: num
     faultPhaseMs: args.has('duration') ? int('duration', 20_000) : undefined,
     verbose: args.has('verbose'),
     coordinator: args.has('coordinator'),
+    skipRules: args.get('skip-rules')?.split(','),
   };
 }
 
@@ -49,7 +51,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   let steps = 0;
   for (const seed of seeds) {
-    const result = opts.coordinator ? await coordinatorSeed(seed, opts.brokenRule, opts.faultPhaseMs) : await runRandomSeed(seed, { brokenRule: opts.brokenRule, faultPhaseMs: opts.faultPhaseMs });
+    const result = opts.coordinator ? await coordinatorSeed(seed, opts.brokenRule, opts.faultPhaseMs) : await runRandomSeed(seed, { brokenRule: opts.brokenRule, faultPhaseMs: opts.faultPhaseMs, skipRules: opts.skipRules });
     steps += result.steps;
     if (!result.ok) {
       console.error(`\nseed ${seed} FAILED (${result.summary})`);

@@ -6,6 +6,8 @@ import { Workload, type OutcomeCounts } from './workload';
 
 export interface RandomRunOptions {
   brokenRule?: BrokenRule;
+  /** Invariants not to check (see InvariantChecker). */
+  skipRules?: string[];
   /** Virtual time under faults, before healing. */
   faultPhaseMs?: number;
 }
@@ -72,7 +74,7 @@ class RandomRun {
     network: slowNet ? { minDelayMs: 1, maxDelayMs: 40 } : { minDelayMs: 0, maxDelayMs: 3 },
     brokenRule: options.brokenRule,
   });
-  const checker = new InvariantChecker(sim);
+  const checker = new InvariantChecker(sim, { skipRules: options.skipRules });
   this.sim = sim;
   this.checker = checker;
   sim.afterEachStep = () => checker.check();
