@@ -187,6 +187,9 @@ export class SimCluster {
       done = true;
       this.shuttingDown.delete(id);
       if (this.running.get(id) === node) this.running.delete(id);
+      // The clean stop closed the logs after flushing them; reading them back from the disk at the next
+      // start is what a crash-recovery over fully flushed logs does.
+      for (const log of this.disks.get(id)!.logs.values()) log.crash();
       this.trace.add(this.clock.now(), `sim: node ${id} stopped after controlled shutdown`);
     });
     await this.runUntil(() => done, timeoutMs + 5_000);

@@ -118,7 +118,7 @@ export class ReplicaManager implements PartitionStore {
     this.trace(`fenced itself: ${reason}`);
   }
 
-  /** Stops every task and fetcher; `flush` waits for the logs to reach the disk (clean shutdown). */
+  /** Stops every task and fetcher; `flush` (clean shutdown) flushes and closes the logs. */
   async stop(flush: boolean): Promise<void> {
     this.fenceSelf('stopping');
     this.unwatch?.();
@@ -126,7 +126,8 @@ export class ReplicaManager implements PartitionStore {
     this.fetchers.clear();
     if (flush) {
       this.checkpointHighWatermarks();
-      await Promise.all([...this.partitions.values()].map((p) => p.log.flush().catch(() => undefined)));
+      // close() flushes what is left and releases the files; a failed disk must not block the stop.
+      await Promise.all([...this.partitions.values()].map((p) => p.log.close().catch((e) => this.reportError(e, `closing partition ${p.partition}`))));
     }
     this.deps.scope.close();
     await this.deps.transport.close();
