@@ -22,7 +22,9 @@ export interface PartitionStore {
    * Resolves once the high watermark has passed `lastOffset` while this node still leads `partition`
    * in `leaderEpoch` (so the records are committed: acks=all with MIN_INSYNC_REPLICAS). Rejects with
    * NOT_COORDINATOR if leadership of that epoch is lost first, and with REQUEST_TIMED_OUT after
-   * `timeoutMs` (the outcome is then unknown: the records may still commit later).
+   * `timeoutMs` (the outcome is then unknown: the records may still commit later). The replicated store
+   * may also reject with NOT_ENOUGH_REPLICAS_AFTER_APPEND when the records are committed but the ISR
+   * has meanwhile fallen below MIN_INSYNC_REPLICAS (Kafka's DelayedProduce; a retry duplicates them).
    */
   awaitCommit(partition: number, leaderEpoch: number, lastOffset: number, timeoutMs: number): Promise<void>;
 
@@ -60,7 +62,11 @@ export interface PartitionOffsets {
 }
 
 export interface LeadershipListener {
-  /** This node now leads `partition` in `leaderEpoch`: load the partition, then serve it. */
+  /**
+   * This node now leads `partition` in `leaderEpoch`: load the partition, then serve it. The replicated
+   * store calls this only once the node is the leader in the metadata and its HW has reached the start
+   * of the epoch, so every record from earlier epochs in the log is committed when the load begins.
+   */
   onBecomeLeader(partition: number, leaderEpoch: number): void;
   /**
    * This node no longer leads `partition` (it became a follower, was fenced, or is shutting down).

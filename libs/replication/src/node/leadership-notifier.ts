@@ -12,6 +12,8 @@ export class LeadershipNotifier {
   private readonly listeners = new Set<LeadershipListener>();
   private readonly announced = new Map<number, number>();
 
+  constructor(private readonly onListenerError?: (error: unknown) => void) {}
+
   subscribe(listener: LeadershipListener): () => void {
     this.listeners.add(listener);
     for (const [partition, epoch] of [...this.announced]) listener.onBecomeLeader(partition, epoch);
@@ -28,11 +30,11 @@ export class LeadershipNotifier {
     const current = this.announced.get(p.partition);
     if (current !== undefined && (p.role !== 'leader' || p.leaderEpoch !== current)) {
       this.announced.delete(p.partition);
-      for (const l of [...this.listeners]) l.onResign(p.partition, current);
+      this.each((l) => l.onResign(p.partition, current));
     }
     if (!this.announced.has(p.partition) && p.isLoadable()) {
       this.announced.set(p.partition, p.leaderEpoch);
-      for (const l of [...this.listeners]) l.onBecomeLeader(p.partition, p.leaderEpoch);
+      this.each((l) => l.onBecomeLeader(p.partition, p.leaderEpoch));
     }
   }
 
@@ -42,7 +44,18 @@ export class LeadershipNotifier {
       const current = this.announced.get(p.partition);
       if (current === undefined) continue;
       this.announced.delete(p.partition);
-      for (const l of [...this.listeners]) l.onResign(p.partition, current);
+      this.each((l) => l.onResign(p.partition, current));
+    }
+  }
+
+  /** A listener that throws must not keep the others (or replication) from hearing about leadership. */
+  private each(call: (l: LeadershipListener) => void): void {
+    for (const l of [...this.listeners]) {
+      try {
+        call(l);
+      } catch (error) {
+        this.onListenerError?.(error);
+      }
     }
   }
 }

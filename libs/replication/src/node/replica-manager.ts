@@ -55,7 +55,7 @@ export class ReplicaManager implements PartitionStore {
   private readonly opening = new Map<number, PartitionState>();
   private readonly fetchers = new Map<number, ReplicaFetcher>();
   private readonly purgatory: FetchPurgatory;
-  private readonly notifier = new LeadershipNotifier();
+  private readonly notifier: LeadershipNotifier;
   private readonly sender: AlterPartitionSender;
   private readonly cleaner: LogCleanerTask;
   private readonly hwCheckpoint: Map<number, number>;
@@ -67,6 +67,7 @@ export class ReplicaManager implements PartitionStore {
 
   constructor(private readonly deps: ReplicaManagerDeps) {
     this.purgatory = new FetchPurgatory(deps.scope);
+    this.notifier = new LeadershipNotifier((e) => this.reportError(e, 'a leadership listener threw'));
     this.sender = new AlterPartitionSender(deps.scope, deps.config, deps.transport, this.cluster, deps.controller, (p) => this.afterChange(p));
     this.cleaner = new LogCleanerTask(deps.scope, deps.config, (e, c) => this.reportError(e, c));
     this.hwCheckpoint = readHighWatermarks(deps.checkpoints);
