@@ -44,7 +44,13 @@ export interface GroupInput {
 export function readGroup(cluster: ClusterView, members: MemberSubscription[], options?: InputValidationOptions): GroupInput {
   validateAssignorInput(cluster, members, options);
   const subscribed = new Set<string>();
-  for (const member of members) for (const topic of member.subscription.topics) subscribed.add(topic);
+  let previousList: readonly string[] | null = null;
+  for (const member of members) {
+    const list = member.subscription.topics;
+    if (list === previousList) continue; // members often share one topic list
+    previousList = list;
+    for (const topic of list) subscribed.add(topic);
+  }
   const names = [...subscribed].filter((topic) => (getOwn(cluster.partitionsPerTopic, topic) ?? 0) > 0).sort();
   const index = new Map(names.map((name, t) => [name, t] as const));
   const counts = Int32Array.from(names, (name) => getOwn(cluster.partitionsPerTopic, name) as number);

@@ -81,10 +81,17 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
     }
   }
 
-  let unassignedCount = 0;
-  const unassignedIds = new Int32Array(total);
-  for (let id = 0; id < total; id++) if (owner[id] < 0) unassignedIds[unassignedCount++] = id;
-  let unassigned: ArrayLike<number> = unassignedIds.subarray(0, unassignedCount);
+  // The unassigned partitions in id order; when nobody kept anything (a fresh group) that is every id,
+  // and the list is not materialized (null).
+  let keptCount = 0;
+  for (let m = 0; m < memberCount; m++) keptCount += count[m];
+  let unassigned: ArrayLike<number> | null = null;
+  if (keptCount > 0) {
+    let unassignedCount = 0;
+    const unassignedIds = new Int32Array(total);
+    for (let id = 0; id < total; id++) if (owner[id] < 0) unassignedIds[unassignedCount++] = id;
+    unassigned = unassignedIds.subarray(0, unassignedCount);
+  }
   const rank = memberIdRanks(members);
   underMin.sort((a, b) => rank[a] - rank[b]);
   exactMin.sort((a, b) => rank[a] - rank[b]);
@@ -98,7 +105,7 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
   };
 
   if (rack.enabled) {
-    const sorted = rack.sortByRackConsumers(Array.from(unassigned));
+    const sorted = rack.sortByRackConsumers(unassigned === null ? Array.from({ length: total }, (_, id) => id) : Array.from(unassigned));
     let next = 0;
     const remaining: number[] = [];
     for (const id of sorted) {
@@ -138,8 +145,12 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
   let exactHead = 0;
   const removed = new Uint8Array(memberCount);
   let underMinLeft = underMin.length;
-  for (let u = 0; u < unassigned.length; u++) {
-    const id = unassigned[u];
+  // The ring is rebuilt at its end only when someone left it during the pass (a fresh group deals
+  // minQuota passes over an unchanged ring).
+  let removedThisPass = false;
+  const unassignedLength = unassigned === null ? total : unassigned.length;
+  for (let u = 0; u < unassignedLength; u++) {
+    const id = unassigned === null ? u : unassigned[u];
     let consumer: number;
     while (position < round.length && removed[round[position]] === 1) position++;
     if (position < round.length) {
@@ -149,13 +160,15 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
     } else if (underMinLeft === 0) {
       consumer = exactMin[exactHead++];
     } else {
-      round = round.filter((m) => removed[m] === 0);
+      if (removedThisPass) round = round.filter((m) => removed[m] === 0);
+      removedThisPass = false;
       position = 0;
       consumer = round[position++];
     }
     const assigned = assignNew(id, consumer);
     if (assigned === minQuota) {
       removed[consumer] = 1;
+      removedThisPass = true;
       underMinLeft--;
       exactMin.push(consumer);
     } else if (assigned === maxQuota) {

@@ -103,7 +103,7 @@ function validateOwnedPartitions(owned: unknown, field: string): void {
   });
 }
 
-function validateMember(member: unknown, index: number, counts: Map<string, number>, options: InputValidationOptions): void {
+function validateMember(member: unknown, index: number, counts: Map<string, number>, options: InputValidationOptions, checkedTopicLists: Set<unknown>): void {
   const field = `members[${index}]`;
   if (!isPlainObject(member)) throw invalid(field, `must be { memberId, groupInstanceId?, subscription }, got ${describe(member)}`);
   if (typeof member.memberId !== 'string' || member.memberId.length === 0) {
@@ -116,14 +116,18 @@ function validateMember(member: unknown, index: number, counts: Map<string, numb
   const subscription = member.subscription;
   if (!isPlainObject(subscription)) throw invalid(`${field}.subscription`, `must be { topics, ... }, got ${describe(subscription)}`);
   if (!Array.isArray(subscription.topics)) throw invalid(`${field}.subscription.topics`, `must be an array of topic names, got ${describe(subscription.topics)}`);
-  subscription.topics.forEach((topic, topicIndex) => {
-    if (typeof topic !== 'string' || topic.length === 0) {
-      throw invalid(`${field}.subscription.topics[${topicIndex}]`, `must be a non-empty string, got ${describe(topic)}`);
-    }
-    if (options.unknownTopics === 'reject' && !counts.has(topic)) {
-      throw invalid(`${field}.subscription.topics[${topicIndex}]`, `unknown topic '${topic}' (not in partitionsPerTopic)`);
-    }
-  });
+  // Large groups share one topic list between many members: check each distinct array once.
+  if (!checkedTopicLists.has(subscription.topics)) {
+    subscription.topics.forEach((topic, topicIndex) => {
+      if (typeof topic !== 'string' || topic.length === 0) {
+        throw invalid(`${field}.subscription.topics[${topicIndex}]`, `must be a non-empty string, got ${describe(topic)}`);
+      }
+      if (options.unknownTopics === 'reject' && !counts.has(topic)) {
+        throw invalid(`${field}.subscription.topics[${topicIndex}]`, `unknown topic '${topic}' (not in partitionsPerTopic)`);
+      }
+    });
+    checkedTopicLists.add(subscription.topics);
+  }
   validateOwnedPartitions(subscription.ownedPartitions, `${field}.subscription.ownedPartitions`);
   const generation = subscription.generationId;
   if (generation !== undefined && generation !== null && !(typeof generation === 'number' && Number.isInteger(generation) && Math.abs(generation) <= MAX_INT32)) {
@@ -143,8 +147,9 @@ export function validateAssignorInput(cluster: unknown, members: unknown, option
   if (members.length > limits.maxMembers) throw invalid('members', `${members.length} members exceed the limit of ${limits.maxMembers}`);
   const memberIds = new Map<string, number>();
   const instanceIds = new Map<string, number>();
+  const checkedTopicLists = new Set<unknown>();
   members.forEach((member, index) => {
-    validateMember(member, index, counts, options);
+    validateMember(member, index, counts, options, checkedTopicLists);
     const { memberId, groupInstanceId } = member as MemberSubscription;
     const previous = memberIds.get(memberId);
     if (previous !== undefined) throw invalid(`members[${index}].memberId`, `duplicate member id '${memberId}' (also members[${previous}])`);
