@@ -154,6 +154,9 @@ export class SimCluster {
   crash(id: number, opts: { powerLoss?: boolean; keepUnflushedBatches?: number } = {}): void {
     const node = this.running.get(id);
     if (!node) return;
+    // Check the world as it is before the crash: continuations since the last event (an ack, a HW) must
+    // be seen before a power cut takes the evidence away.
+    this.afterEachStep?.();
     node.crash();
     this.running.delete(id);
     if (opts.powerLoss) {
