@@ -90,14 +90,15 @@ function validatePartitionRacks(racks: unknown, counts: Map<string, number>): vo
 function validateOwnedPartitions(owned: unknown, field: string): void {
   if (owned === undefined || owned === null) return;
   if (!Array.isArray(owned)) throw invalid(field, `must be an array of { topic, partitions }, got ${describe(owned)}`);
-  owned.forEach((entry, index) => {
-    const entryField = `${field}[${index}]`;
-    if (!isPlainObject(entry)) throw invalid(entryField, `must be { topic, partitions }, got ${describe(entry)}`);
-    if (typeof entry.topic !== 'string' || entry.topic.length === 0) throw invalid(`${entryField}.topic`, `must be a non-empty string, got ${describe(entry.topic)}`);
-    if (!Array.isArray(entry.partitions)) throw invalid(`${entryField}.partitions`, `must be an array of partition numbers, got ${describe(entry.partitions)}`);
+  // Large groups own a million entries between them: field names are built only for an error.
+  const entryField = (index: number): string => `${field}[${index}]`;
+  owned.forEach((entry: unknown, index) => {
+    if (!isPlainObject(entry)) throw invalid(entryField(index), `must be { topic, partitions }, got ${describe(entry)}`);
+    if (typeof entry.topic !== 'string' || entry.topic.length === 0) throw invalid(`${entryField(index)}.topic`, `must be a non-empty string, got ${describe(entry.topic)}`);
+    if (!Array.isArray(entry.partitions)) throw invalid(`${entryField(index)}.partitions`, `must be an array of partition numbers, got ${describe(entry.partitions)}`);
     for (const partition of entry.partitions) {
       if (!isPartitionIndex(partition)) {
-        throw invalid(`${entryField}.partitions`, `partition numbers must be integers from 0 to ${MAX_INT32}, got ${describe(partition)}`);
+        throw invalid(`${entryField(index)}.partitions`, `partition numbers must be integers from 0 to ${MAX_INT32}, got ${describe(partition)}`);
       }
     }
   });
