@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { Socket } from 'socket.io-client';
 import { connect, request } from '../test/support/socket-client';
 import { CohortProcess } from './harness/cohort-process';
+import { processCpuMs } from './harness/process-cpu';
 import { percentile } from './harness/stats';
 
 /**
@@ -18,11 +19,23 @@ export interface LoadResult {
   p50: number;
   p99: number;
   errors: number;
+  /** Cores the server processes kept busy during the run (null: not measurable, e.g. Redis). */
+  serverCores: number | null;
+  /** Cores this benchmark process (the clients) kept busy during the run. */
+  clientCores: number;
 }
 
-async function closedLoops(loops: number, durationMs: number, once: (loop: number, sequence: number) => Promise<boolean>): Promise<LoadResult> {
+async function closedLoops(
+  loops: number,
+  durationMs: number,
+  once: (loop: number, sequence: number) => Promise<boolean>,
+  serverPids: (number | undefined)[] = [],
+): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
+  const serverCpu = () => serverPids.reduce<number | null>((sum, pid) => (sum === null ? null : addOrNull(sum, processCpuMs(pid))), 0);
+  const serverCpuBefore = serverCpu();
+  const clientCpuBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
   const deadline = Date.now() + durationMs;
   await Promise.all(
@@ -36,12 +49,28 @@ async function closedLoops(loops: number, durationMs: number, once: (loop: numbe
     }),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const serverCpuAfter = serverCpu();
+  const clientCpu = process.cpuUsage(clientCpuBefore);
+  const serverCores = serverPids.length > 0 && serverCpuBefore !== null && serverCpuAfter !== null ? (serverCpuAfter - serverCpuBefore) / 1000 / seconds : null;
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, seconds, throughput: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+  return {
+    requests: latencies.length,
+    seconds,
+    throughput: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+    serverCores,
+    clientCores: (clientCpu.user + clientCpu.system) / 1e6 / seconds,
+  };
+}
+
+function addOrNull(sum: number, value: number | null): number | null {
+  return value === null ? null : sum + value;
 }
 
 /** Loop i commits for group `bench-commit-<i>` on socket i, which is connected to that group's coordinator. */
-async function commitLoad(clients: Socket[], durationMs: number): Promise<LoadResult> {
+async function commitLoad(clients: Socket[], durationMs: number, servers: CohortProcess[]): Promise<LoadResult> {
   const commit = async (loop: number, sequence: number) => {
     const response = await request<{ errorCode: number; topics: { partitions: { errorCode: number }[] }[] }>(clients[loop], 'OffsetCommit', {
       groupId: `bench-commit-${loop}`,
@@ -52,7 +81,12 @@ async function commitLoad(clients: Socket[], durationMs: number): Promise<LoadRe
     return response.errorCode === 0 && response.topics[0].partitions[0].errorCode === 0;
   };
   await closedLoops(clients.length, 500, commit); // warm-up: JIT, groups created, segments open
-  return closedLoops(clients.length, durationMs, commit);
+  return closedLoops(
+    clients.length,
+    durationMs,
+    commit,
+    servers.map((s) => s.pid),
+  );
 }
 
 export async function cohortCommits(flushPolicy: 'always' | 'replicated', sockets: number, durationMs: number): Promise<LoadResult> {
@@ -61,7 +95,7 @@ export async function cohortCommits(flushPolicy: 'always' | 'replicated', socket
   try {
     await node.post('/v1/topics', { name: 'commits', partitions: sockets });
     for (let i = 0; i < sockets; i++) clients.push(await connect(node.url, { clientId: `bench-${i}` }));
-    return await commitLoad(clients, durationMs);
+    return await commitLoad(clients, durationMs, [node]);
   } finally {
     clients.forEach((c) => c.disconnect());
     await node.dispose();
@@ -89,7 +123,7 @@ export async function clusterCommits(size: number, sockets: number, durationMs: 
       clients.push(await connect(coordinator.url, { clientId: `bench-${i}` }));
     }
     probe.disconnect();
-    return await commitLoad(clients, durationMs);
+    return await commitLoad(clients, durationMs, nodes);
   } finally {
     clients.forEach((c) => c.disconnect());
     await Promise.all(nodes.map((node) => node.dispose()));

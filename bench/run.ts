@@ -71,10 +71,10 @@ async function commitThroughput(): Promise<void> {
   const redis = await attempt('Redis HSET', () => redisHsets(sockets, seconds * 1000));
   const row = (system: string, r: LoadResult | null): string[] =>
     r
-      ? [system, perSecond(r.throughput), ms(r.p50), ms(r.p99), String(r.errors), ratio(r.throughput, redis?.throughput ?? Number.NaN), ratio(r.p99, redis?.p99 ?? Number.NaN)]
-      : [system, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
+      ? [system, perSecond(r.throughput), ms(r.p50), ms(r.p99), String(r.errors), ratio(r.throughput, redis?.throughput ?? Number.NaN), ratio(r.p99, redis?.p99 ?? Number.NaN), cores(r)]
+      : [system, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
   table(
-    ['system', 'commits', 'p50', 'p99', 'errors', 'throughput vs Redis', 'p99 vs Redis'],
+    ['system', 'commits', 'p50', 'p99', 'errors', 'throughput vs Redis', 'p99 vs Redis', 'CPU: server / clients'],
     [
       row('Cohort embedded, LOG_FLUSH_POLICY=always (fsync)', always),
       row('Cohort embedded, LOG_FLUSH_POLICY=replicated', replicated),
@@ -82,6 +82,12 @@ async function commitThroughput(): Promise<void> {
       row('Redis HSET (ioredis)', redis),
     ],
   );
+}
+
+/** Cores busy during the run: a server near 1.0 per node is bound by its event loop, not waiting. */
+function cores(r: LoadResult): string {
+  const server = r.serverCores === null ? 'n/a' : `${r.serverCores.toFixed(2)} (${((r.serverCores * 1000) / r.throughput).toFixed(2)} ms/commit)`;
+  return `${server} / ${r.clientCores.toFixed(2)}`;
 }
 
 async function replay(): Promise<void> {

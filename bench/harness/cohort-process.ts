@@ -36,6 +36,11 @@ export class CohortProcess {
     private readonly ownsDataDir: boolean,
   ) {}
 
+  /** The node's process id while it runs (for CPU accounting). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   static async start(env: Record<string, string>, dataDir?: string): Promise<CohortProcess> {
     const node = new CohortProcess(dataDir ?? mkdtempSync(join(tmpdir(), 'cohort-bench-')), dataDir === undefined);
     await node.launch(env);
