@@ -1,7 +1,7 @@
 import type { MetadataStore } from '../metadata/metadata-store.port';
 import type { ReplicationConfig } from '../replication-config';
 import { TaskScope } from '../node/task-scope';
-import { Controller } from './controller';
+import { Controller, type ControllerDeps } from './controller';
 
 /**
  * Competes for the controller lease and runs the Controller while this node holds it. The lease is
@@ -17,6 +17,7 @@ export class ControllerLeaseKeeper {
     private readonly store: MetadataStore,
     private readonly config: ReplicationConfig,
     private readonly scope: TaskScope,
+    private readonly describeLogEnds: ControllerDeps['describeLogEnds'],
     private readonly trace?: (line: string) => void,
   ) {}
 
@@ -61,6 +62,7 @@ export class ControllerLeaseKeeper {
       store: this.store,
       config: this.config,
       scope: new TaskScope(this.scope.clock),
+      describeLogEnds: this.describeLogEnds,
       trace: this.trace,
     });
     this.trace?.(`node ${this.nodeId} became controller #${lease.controllerEpoch}`);

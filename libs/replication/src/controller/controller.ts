@@ -2,13 +2,15 @@ import { ReplicationErrorCode as E } from '../api/replication-error-code';
 import type { MetadataStore } from '../metadata/metadata-store.port';
 import { describePartitionState, type PartitionState } from '../metadata/partition-state';
 import type { ReplicationConfig } from '../replication-config';
-import type { AlterPartitionRequest, AlterPartitionResponse } from '../transport/messages';
+import type { AlterPartitionRequest, AlterPartitionResponse, DescribeLogEndsResponse } from '../transport/messages';
 import type { TaskScope } from '../node/task-scope';
 import { decideAlterPartition } from './alter-partition-validation';
-import { initialPartitionStates, preferredLeaderChange, reconcilePartition, type LiveNodes } from './partition-change';
+import { initialPartitionStates, preferredLeaderChange, reconcilePartition, recoverWith, uncleanRecoveryCandidates, type LiveNodes } from './partition-change';
 
 export interface ControllerDeps {
   nodeId: number;
+  /** Asks a node how far its logs go (for unclean recovery); rejects when it cannot be reached. */
+  describeLogEnds: (nodeId: number, partitions: number[]) => Promise<DescribeLogEndsResponse>;
   controllerEpoch: number;
   store: MetadataStore;
   config: ReplicationConfig;
@@ -95,7 +97,26 @@ export class Controller {
       }
       return;
     }
-    for (const state of partitions) await this.write(state, reconcilePartition(state, nodes, config), 'reconcile');
+    for (const state of partitions) {
+      const current = await this.write(state, reconcilePartition(state, nodes, config), 'reconcile');
+      if (current) await this.recoverUncleanly(current, nodes);
+    }
+  }
+
+  /**
+   * KIP-966 unclean recovery for a partition whose every ISR/ELR member restarted without vouching for
+   * its data: once they are all back, ask each how far its log goes and elect the most recent history.
+   */
+  private async recoverUncleanly(state: PartitionState, nodes: LiveNodes): Promise<void> {
+    const candidates = uncleanRecoveryCandidates(state, nodes);
+    if (!candidates) return;
+    const answers = await Promise.all(candidates.map((id) => this.deps.describeLogEnds(id, [state.partition]).then((r) => ({ id, r }), () => undefined)));
+    const ends = answers.flatMap((a) => {
+      const e = a?.r.ends.find((x) => x.partition === state.partition);
+      return a && e ? [{ nodeId: a.id, logEndOffset: e.logEndOffset, lastEpoch: e.lastEpoch }] : [];
+    });
+    if (ends.length < candidates.length) return; // not all back with the partition open: next round
+    await this.write(state, recoverWith(state, nodes, ends), 'unclean recovery (most recent history)');
   }
 
   /** Preferred-leader elections, so leadership spreads back over the nodes after failures. */
@@ -104,10 +125,14 @@ export class Controller {
     for (const state of partitions) await this.write(state, preferredLeaderChange(state, nodes), 'preferred election');
   }
 
-  private async write(state: PartitionState, next: PartitionState | null, why: string): Promise<void> {
-    if (!next || this.deps.scope.closed) return;
+  /** Writes `next` over `state` (compare-and-set); returns the partition's state afterwards, null if the write lost. */
+  private async write(state: PartitionState, next: PartitionState | null, why: string): Promise<PartitionState | null> {
+    if (this.deps.scope.closed) return null;
+    if (!next) return state;
     const outcome = await this.deps.store.compareAndSetPartition(state.partitionEpoch, next, this.deps.controllerEpoch);
-    if (outcome.ok) this.trace(`${why}: ${describePartitionState(outcome.state)}`);
+    if (!outcome.ok) return null;
+    this.trace(`${why}: ${describePartitionState(outcome.state)}`);
+    return outcome.state;
   }
 
   private async liveNodes(): Promise<LiveNodes> {

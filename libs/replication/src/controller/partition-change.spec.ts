@@ -1,6 +1,6 @@
 import type { NodeRegistration } from '../metadata/node-registration';
 import type { PartitionState } from '../metadata/partition-state';
-import { initialPartitionStates, preferredLeaderChange, reconcilePartition, type LiveNodes } from './partition-change';
+import { initialPartitionStates, preferredLeaderChange, reconcilePartition, recoverWith, uncleanRecoveryCandidates, type LiveNodes } from './partition-change';
 
 const config = { minInsyncReplicas: 2, uncleanLeaderElectionEnable: false, eligibleLeaderReplicasEnable: false };
 
@@ -50,10 +50,34 @@ describe('controller partition changes (reference §4)', () => {
     expect(next).toMatchObject({ leader: 0, leaderEpoch: 6 });
   });
 
-  it('without ELR the ISR is never emptied, and the member kept is one that is merely gone, not one that restarted uncleanly', () => {
+  it('without ELR the ISR is never emptied: when every member is gone, one stays and the partition waits for it', () => {
+    const next = reconcilePartition(state(), nodes(), config)!;
+    expect(next.leader).toBe(-1);
+    expect(next.isr).toEqual([{ nodeId: 0, nodeEpoch: 10 }]);
+  });
+
+  it('a restarted member is not dropped while the others are gone: any of them may be the one that lost its tail', () => {
     const next = reconcilePartition(state(), nodes([0, 99]), config)!; // 0 restarted uncleanly, 1 and 2 fenced
     expect(next.leader).toBe(-1);
-    expect(next.isr).toEqual([{ nodeId: 1, nodeEpoch: 11 }]);
+    expect(next.isr).toEqual(state().isr);
+  });
+
+  it('KIP-966 unclean recovery: when every member restarted uncleanly, nobody leads until their logs are compared', () => {
+    const all = nodes([0, 30], [1, 31], [2, 32]); // all three restarted without vouching for their data
+    const offline = reconcilePartition(state(), all, config)!;
+    expect(offline).toMatchObject({ leader: -1, leaderEpoch: 6 });
+    expect(offline.isr).toEqual(state().isr); // the members are kept: they are the only candidates
+    expect(uncleanRecoveryCandidates(offline, all)).toEqual([0, 1, 2]);
+    // While one member is still away, the restarted ones are kept (it may be them who hold everything).
+    const waiting = reconcilePartition(state(), nodes([0, 30], [1, 31]), config)!;
+    expect(waiting.isr).toEqual(state().isr);
+    expect(uncleanRecoveryCandidates(waiting, nodes([0, 30], [1, 31]))).toBeNull();
+    const recovered = recoverWith(offline, all, [
+      { nodeId: 0, logEndOffset: 90, lastEpoch: 5 }, // lost its tail in a power cut
+      { nodeId: 1, logEndOffset: 120, lastEpoch: 5 },
+      { nodeId: 2, logEndOffset: 120, lastEpoch: 5 },
+    ])!;
+    expect(recovered).toMatchObject({ leader: 1, isr: [{ nodeId: 1, nodeEpoch: 31 }], leaderEpoch: 7 });
   });
 
   it('with ELR, members that leave while the ISR is below the minimum become eligible leaders and one is elected later', () => {

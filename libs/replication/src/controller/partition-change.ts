@@ -54,6 +54,14 @@ function nextElr(config: ElectionConfig, rf: number, isr: IsrMember[], elr: IsrM
  * Returns the next state (epochs bumped per §4.1) or null when nothing changes.
  */
 export function reconcilePartition(state: PartitionState, nodes: LiveNodes, config: ElectionConfig): PartitionState | null {
+  if (noKnownGoodMember(state, nodes)) {
+    // Nobody is known to hold every committed record any more: some members restarted without
+    // vouching for their data and the rest are gone. Keep them all, lead with none, and let the
+    // controller compare their logs once they are all back (`uncleanRecoveryCandidates`) — dropping the
+    // restarted ones now could leave exactly the one that lost its tail as the last member.
+    if (state.leader === NO_LEADER) return null;
+    return { ...state, leader: NO_LEADER, leaderEpoch: state.leaderEpoch + 1, partitionEpoch: state.partitionEpoch + 1 };
+  }
   const rf = state.replicas.length;
   const isr: IsrMember[] = [];
   const leaving: IsrMember[] = [];
@@ -132,6 +140,49 @@ function electLeader(replicas: number[], isr: IsrMember[], elr: IsrMember[], nod
     }
   }
   return { leader: NO_LEADER };
+}
+
+/** Every ISR and ELR member has registered again without vouching for its data (and there is one). */
+function allMembersRestartedUncleanly(state: PartitionState, nodes: LiveNodes): boolean {
+  const members = [...state.isr, ...state.elr];
+  return members.length > 0 && members.every((m) => statusOf(m, nodes).status === 'unclean');
+}
+
+/** No ISR/ELR member is live with vouched-for data, and at least one restarted without vouching. */
+function noKnownGoodMember(state: PartitionState, nodes: LiveNodes): boolean {
+  const statuses = [...state.isr, ...state.elr].map((m) => statusOf(m, nodes).status);
+  return statuses.includes('unclean') && !statuses.some((x) => x === 'current' || x === 'carried');
+}
+
+/**
+ * KIP-966's unclean recovery ("balanced": wait for every last member, elect the longest history): the
+ * nodes whose logs the controller must compare before electing, or null when the partition does not
+ * need it. Only former ISR/ELR members are candidates — without ELR a sole member that lost its tail is
+ * still elected (last replica standing, reference S8); with several, the one that kept the most wins.
+ */
+export function uncleanRecoveryCandidates(state: PartitionState, nodes: LiveNodes): number[] | null {
+  if (state.leader !== NO_LEADER || !allMembersRestartedUncleanly(state, nodes)) return null;
+  return [...new Set([...state.isr, ...state.elr].map((m) => m.nodeId))];
+}
+
+/** The recovered partition: the candidate with the most recent history leads alone (its ISR grows as the others catch up). */
+export function recoverWith(state: PartitionState, nodes: LiveNodes, ends: Array<{ nodeId: number; logEndOffset: number; lastEpoch: number }>): PartitionState | null {
+  let best: (typeof ends)[number] | undefined;
+  for (const id of state.replicas) {
+    const e = ends.find((x) => x.nodeId === id);
+    if (!e) continue;
+    if (!best || e.lastEpoch > best.lastEpoch || (e.lastEpoch === best.lastEpoch && e.logEndOffset > best.logEndOffset)) best = e;
+  }
+  const registration = best && nodes.get(best.nodeId);
+  if (!best || !registration || registration.shuttingDown) return null;
+  return {
+    ...state,
+    leader: best.nodeId,
+    isr: [{ nodeId: best.nodeId, nodeEpoch: registration.nodeEpoch }],
+    elr: [],
+    leaderEpoch: state.leaderEpoch + 1,
+    partitionEpoch: state.partitionEpoch + 1,
+  };
 }
 
 /**

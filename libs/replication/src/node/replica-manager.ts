@@ -11,7 +11,7 @@ import { Partition } from '../partition/partition';
 import type { BrokenRule, PartitionContext, PartitionEvents } from '../partition/partition-context';
 import type { ReplicationConfig } from '../replication-config';
 import type { CheckpointStorage } from '../storage/checkpoint-storage.port';
-import type { FetchRequest, FetchResponse, RpcMap, RpcRequest } from '../transport/messages';
+import type { DescribeLogEndsResponse, FetchRequest, FetchResponse, RpcMap, RpcRequest } from '../transport/messages';
 import type { Transport } from '../transport/transport.port';
 import { AlterPartitionSender, type ControllerLocator } from './alter-partition-sender';
 import { ClusterView } from './cluster-view';
@@ -254,6 +254,7 @@ export class ReplicaManager implements PartitionStore {
 
   private handleRequest(from: number, request: RpcRequest): Promise<RpcMap[keyof RpcMap]['response']> {
     if (request.kind === 'fetch') return this.handleFetch(request.body);
+    if (request.kind === 'describeLogEnds') return Promise.resolve(this.describeLogEnds(request.body.partitions));
     const controller = this.deps.controller.localController();
     if (!controller) return Promise.resolve({ errorCode: E.NOT_CONTROLLER });
     return controller.handleAlterPartition(request.body);
@@ -265,6 +266,17 @@ export class ReplicaManager implements PartitionStore {
     if (first.answerNow || request.maxWaitMs <= 0) return Promise.resolve(first.response);
     const reread = () => serveFetch((id) => this.partitions.get(id), request, false, () => undefined).response;
     return this.purgatory.park(request.partitions.map((p) => p.partition), request.maxWaitMs, reread);
+  }
+
+  /** How far this node's logs of `partitions` go (those it has opened), for the controller's unclean recovery. */
+  describeLogEnds(partitions: number[]): DescribeLogEndsResponse {
+    const ends = partitions.flatMap((id) => {
+      const p = this.partitions.get(id);
+      if (!p) return [];
+      const leo = p.log.logEndOffset;
+      return [{ partition: id, logEndOffset: leo, lastEpoch: leo > 0 ? p.epochCache.epochAt(leo - 1) : -1 }];
+    });
+    return { ends };
   }
 
   // ---- periodic tasks ---------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import type { BrokenRule } from '../partition/partition-context';
 import type { ReplicationConfig } from '../replication-config';
 import type { CheckpointStorage } from '../storage/checkpoint-storage.port';
 import type { Clock } from '../time/clock';
+import type { DescribeLogEndsResponse } from '../transport/messages';
 import type { Transport } from '../transport/transport.port';
 import { ReplicaManager, type ReplicaObserver } from './replica-manager';
 import { TaskScope } from './task-scope';
@@ -44,7 +45,7 @@ export class ReplicationNode {
 
   constructor(private readonly deps: ReplicationNodeDeps) {
     this.scope = new TaskScope(deps.clock);
-    this.keeper = new ControllerLeaseKeeper(deps.nodeId, deps.store, deps.config, this.scope, deps.observer?.trace?.bind(deps.observer));
+    this.keeper = new ControllerLeaseKeeper(deps.nodeId, deps.store, deps.config, this.scope, (nodeId, partitions) => this.describeLogEnds(nodeId, partitions), deps.observer?.trace?.bind(deps.observer));
     this.replicas = new ReplicaManager({
       nodeId: deps.nodeId,
       config: deps.config,
@@ -128,6 +129,14 @@ export class ReplicationNode {
     this.replicas.halt();
     this.scope.close();
     void this.deps.store.close().catch(() => undefined);
+  }
+
+  /** The controller's question to a node (possibly this one) about its log ends. */
+  private async describeLogEnds(nodeId: number, partitions: number[]): Promise<DescribeLogEndsResponse> {
+    if (nodeId === this.deps.nodeId) return this.replicas.describeLogEnds(partitions);
+    const peer = this.replicas.cluster.peer(nodeId) ?? (await this.deps.store.listNodes()).map((n) => ({ nodeId: n.nodeId, endpoint: n.endpoint })).find((n) => n.nodeId === nodeId);
+    if (!peer) throw new Error(`node ${nodeId} is not registered`);
+    return this.deps.transport.send(peer, 'describeLogEnds', { partitions }, this.deps.config.requestTimeoutMs);
   }
 
   private async movedAway(): Promise<boolean> {

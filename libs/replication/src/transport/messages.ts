@@ -3,7 +3,8 @@ import type { IsrMember, LeaderRecoveryState, PartitionState } from '../metadata
 
 /**
  * The messages replicas exchange over the transport: Kafka's Fetch (follower → leader, KIP-320 epoch
- * fencing and KIP-595 divergence detection) and AlterPartition (leader → controller, KIP-497/KIP-903).
+ * fencing and KIP-595 divergence detection), AlterPartition (leader → controller, KIP-497/KIP-903) and
+ * DescribeLogEnds (controller → replica, for KIP-966's unclean recovery).
  * Error codes are Kafka's numbers (`ReplicationErrorCode`). Everything is plain data: numbers, strings,
  * arrays and, inside records, Buffers — a network transport must carry Buffers byte-exactly.
  */
@@ -85,10 +86,21 @@ export interface AlterPartitionResponse {
   state?: PartitionState;
 }
 
+/** Controller → replica: how far its logs of these partitions go (KIP-966 unclean recovery). */
+export interface DescribeLogEndsRequest {
+  partitions: number[];
+}
+
+export interface DescribeLogEndsResponse {
+  /** Only partitions this node has opened; `lastEpoch` is the epoch of the last record (-1 when empty). */
+  ends: Array<{ partition: number; logEndOffset: number; lastEpoch: number }>;
+}
+
 /** Every request kind with its request and response bodies. */
 export interface RpcMap {
   fetch: { request: FetchRequest; response: FetchResponse };
   alterPartition: { request: AlterPartitionRequest; response: AlterPartitionResponse };
+  describeLogEnds: { request: DescribeLogEndsRequest; response: DescribeLogEndsResponse };
 }
 
 export type RpcKind = keyof RpcMap;
