@@ -1,4 +1,3 @@
-import { writeSync, writevSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { KafkaError } from '@cohort/protocol';
 import type { LogRecord } from '../../api/log-record';
@@ -323,7 +322,7 @@ export class FileLog implements CleanableLog {
       if (!segment.handle || segment.pending.length === 0) continue;
       const chunks = segment.takeUnissued(barrier);
       if (chunks.length === 0) continue;
-      writeChunks(segment, chunks);
+      await writeChunks(segment, chunks);
       this.dirtySegments.add(segment);
       segment.written(chunks);
     }
@@ -380,25 +379,19 @@ export class FileLog implements CleanableLog {
   }
 }
 
-/**
- * One positioned writev, synchronous on purpose, as Kafka's append writes to the page cache on the
- * request thread (and as Segment reads with readSync). Measured on the OffsetCommit bench (one write
- * per commit, 50 partition files): the threadpool round trip of an async writev cost ~4x the CPU of
- * the syscall itself and kept the event loop, the limit there, from serving requests. It still runs
- * inside the I/O queue, so its order with truncations, rolls, fsyncs and compaction swaps is unchanged;
- * only the fsync (which waits for the disk) stays on the threadpool.
- */
-function writeChunks(segment: Segment, chunks: PendingChunk[]): void {
-  const fd = segment.handle!.fd;
+async function writeChunks(segment: Segment, chunks: PendingChunk[]): Promise<void> {
   const buffers = chunks.map((c) => c.bytes);
   const total = buffers.reduce((n, b) => n + b.length, 0);
   const position = chunks[0].position;
-  const bytesWritten = writevSync(fd, buffers, position);
+  const { bytesWritten } = await segment.handle!.writev(buffers, position);
   if (bytesWritten < total) {
     // Rare partial write: finish the rest as one buffer.
     const rest = Buffer.concat(buffers).subarray(bytesWritten);
     let done = 0;
-    while (done < rest.length) done += writeSync(fd, rest, done, rest.length - done, position + bytesWritten + done);
+    while (done < rest.length) {
+      const r = await segment.handle!.write(rest, done, rest.length - done, position + bytesWritten + done);
+      done += r.bytesWritten;
+    }
   }
 }
 
