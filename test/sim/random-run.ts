@@ -177,7 +177,7 @@ class FaultSchedule {
       this.sim.network.setDefaults({ lossRate: 0.05 });
       this.sim.trace.add(this.sim.clock.now(), `sim: 5% message loss`);
     } else if (r < 0.72 && canImpair && this.sim.shuttingDown.size === 0) {
-      void this.sim.controlledShutdown(pick(upHealthy)!, 5_000);
+      void this.sim.beginControlledShutdown(pick(upHealthy)!, 5_000);
     } else if (r < 0.84) {
       this.healNetwork();
     }

@@ -180,14 +180,16 @@ export class SimCluster {
     await this.run(0);
   }
 
-  async controlledShutdown(id: number, timeoutMs = 10_000): Promise<void> {
+  /**
+   * Starts a controlled shutdown of node `id` without driving the clock (the caller keeps running the
+   * simulation); the node leaves the running set when it has stopped. Resolves then.
+   */
+  beginControlledShutdown(id: number, timeoutMs = 10_000): Promise<void> {
     const node = this.running.get(id);
-    if (!node) return;
+    if (!node) return Promise.resolve();
     this.trace.add(this.clock.now(), `sim: controlled shutdown of node ${id}`);
     this.shuttingDown.add(id);
-    let done = false;
-    void node.controlledShutdown(timeoutMs).finally(() => {
-      done = true;
+    return node.controlledShutdown(timeoutMs).finally(() => {
       this.shuttingDown.delete(id);
       if (this.running.get(id) === node) this.running.delete(id);
       // The clean stop closed the logs after flushing them; reading them back from the disk at the next
@@ -195,6 +197,12 @@ export class SimCluster {
       for (const log of this.disks.get(id)!.logs.values()) log.crash();
       this.trace.add(this.clock.now(), `sim: node ${id} stopped after controlled shutdown`);
     });
+  }
+
+  /** A controlled shutdown of node `id`, running the simulation until it has stopped. */
+  async controlledShutdown(id: number, timeoutMs = 10_000): Promise<void> {
+    let done = false;
+    void this.beginControlledShutdown(id, timeoutMs).finally(() => (done = true));
     await this.runUntil(() => done, timeoutMs + 5_000);
   }
 

@@ -27,6 +27,8 @@ export class SimScheduler implements Clock {
   private sameInstantSteps = 0;
   /** A livelock guard: this many events at one virtual instant means time can no longer advance. */
   maxStepsPerInstant = 50_000;
+  /** One driver at a time: two loops popping events would interleave oddly and skip checks. */
+  private driving = false;
 
   constructor(start = 1_700_000_000_000) {
     this.current = start;
@@ -48,29 +50,48 @@ export class SimScheduler implements Clock {
    */
   async run(ms: number, afterEach?: () => void): Promise<void> {
     const target = this.current + ms;
-    await drainMicrotasks();
-    for (;;) {
-      const e = this.peek();
-      if (!e || e.at > target) break;
-      this.pop();
-      if (e.cancelled) continue;
-      this.advanceTo(e.at);
-      e.fn();
+    this.enter();
+    try {
       await drainMicrotasks();
-      afterEach?.();
+      for (;;) {
+        const e = this.peek();
+        if (!e || e.at > target) break;
+        this.pop();
+        if (e.cancelled) continue;
+        this.advanceTo(e.at);
+        e.fn();
+        await drainMicrotasks();
+        afterEach?.();
+      }
+      this.current = Math.max(this.current, target);
+    } finally {
+      this.driving = false;
     }
-    this.current = target;
+  }
+
+  private enter(): void {
+    if (this.driving) throw new Error('the simulation clock is already being run by another caller');
+    this.driving = true;
   }
 
   /** Runs until `predicate` holds (checked after every event) or `maxMs` of virtual time pass. */
   async runUntil(predicate: () => boolean, maxMs: number, afterEach?: () => void): Promise<boolean> {
+    this.enter();
+    try {
+      return await this.runUntilInner(predicate, maxMs, afterEach);
+    } finally {
+      this.driving = false;
+    }
+  }
+
+  private async runUntilInner(predicate: () => boolean, maxMs: number, afterEach?: () => void): Promise<boolean> {
     const deadline = this.current + maxMs;
     await drainMicrotasks();
     if (predicate()) return true;
     for (;;) {
       const e = this.peek();
       if (!e || e.at > deadline) {
-        this.current = deadline;
+        this.current = Math.max(this.current, deadline);
         return predicate();
       }
       this.pop();
