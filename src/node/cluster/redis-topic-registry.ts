@@ -1,4 +1,14 @@
-import { InMemoryTopicRegistry, type TopicInfo, type TopicRegistry } from '@cohort/coordinator';
+import {
+  copyTopic,
+  requireTopic,
+  sortedTopicCopies,
+  type TopicInfo,
+  type TopicRegistry,
+  validateEndOffsets,
+  validateGrowth,
+  validatePartitionCount,
+  validateTopicName,
+} from '@cohort/coordinator';
 import { KafkaError } from '@cohort/protocol';
 import { type Clock, connectWithin, openRedis } from '@cohort/replication';
 import type { Redis } from 'ioredis';
@@ -58,37 +68,39 @@ export class RedisTopicRegistry implements TopicRegistry {
 
   get(name: string): TopicInfo | undefined {
     const topic = this.topics.get(name);
-    return topic && copy(topic);
+    return topic && copyTopic(topic);
   }
 
   list(): TopicInfo[] {
-    return [...this.topics.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(copy);
+    return sortedTopicCopies(this.topics.values());
   }
 
   async create(name: string, partitions: number): Promise<TopicInfo> {
-    await new InMemoryTopicRegistry({ topics: this.list() }).create(name, partitions);
+    validateTopicName(name);
+    validatePartitionCount(partitions);
+    if (this.topics.has(name)) throw KafkaError.of('INVALID_REQUEST', `topic '${name}' already exists`);
     const created = await this.write(() => CREATE_TOPIC.run(this.redis, [this.keys.topics, this.keys.changes], [name, partitions]));
     if (created !== 1) throw KafkaError.of('INVALID_REQUEST', `topic '${name}' already exists`);
-    return copy(this.learn({ name, partitions, endOffsets: {} }));
+    return copyTopic(this.learn({ name, partitions, endOffsets: {} }));
   }
 
   async setPartitions(name: string, partitions: number): Promise<TopicInfo> {
-    const current = await this.reload(name);
-    const validated = await new InMemoryTopicRegistry({ topics: current ? [current] : [] }).setPartitions(name, partitions);
-    if (!current || validated.partitions === current.partitions) return validated;
+    const current = requireTopic(name, await this.reload(name));
+    validateGrowth(current, partitions);
+    if (partitions === current.partitions) return copyTopic(current);
     const count = Number(await this.write(() => GROW_TOPIC.run(this.redis, [this.keys.topics, this.keys.changes], [name, partitions])));
     if (count < 0) throw KafkaError.of('UNKNOWN_TOPIC_OR_PARTITION', `topic '${name}' does not exist`);
-    return copy(this.learn({ ...current, partitions: count }));
+    return copyTopic(this.learn({ ...current, partitions: count }));
   }
 
   async setEndOffsets(name: string, endOffsets: { partition: number; endOffset: number }[]): Promise<TopicInfo> {
     const current = await this.reload(name);
-    await new InMemoryTopicRegistry({ topics: current ? [current] : [] }).setEndOffsets(name, endOffsets);
+    validateEndOffsets(requireTopic(name, current), endOffsets);
     const args = [name, ...endOffsets.flatMap(({ partition, endOffset }) => [partition, endOffset])];
     // Counts only grow, so partitions that existed when validated still exist: -1 only if Redis lost the topic.
     const outcome = Number(await this.write(() => SET_END_OFFSETS.run(this.redis, [this.keys.topics, this.endOffsetsKey(name), this.keys.changes], args)));
     if (outcome !== 0) throw KafkaError.of('UNKNOWN_TOPIC_OR_PARTITION', `topic '${name}' changed meanwhile; retry`);
-    return copy((await this.reload(name)) ?? { name, partitions: 0, endOffsets: {} });
+    return copyTopic((await this.reload(name)) ?? { name, partitions: 0, endOffsets: {} });
   }
 
   onPartitionsChanged(listener: (topic: TopicInfo) => void): () => void {
@@ -105,7 +117,7 @@ export class RedisTopicRegistry implements TopicRegistry {
   private learn(topic: TopicInfo): TopicInfo {
     const known = this.topics.get(topic.name);
     this.topics.set(topic.name, topic);
-    if (!known || known.partitions < topic.partitions) for (const l of [...this.listeners]) l(copy(topic));
+    if (!known || known.partitions < topic.partitions) for (const l of [...this.listeners]) l(copyTopic(topic));
     return topic;
   }
 
@@ -156,8 +168,4 @@ export class RedisTopicRegistry implements TopicRegistry {
       throw KafkaError.of('COORDINATOR_NOT_AVAILABLE', `topic registry unavailable: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-}
-
-function copy(topic: TopicInfo): TopicInfo {
-  return { name: topic.name, partitions: topic.partitions, endOffsets: { ...topic.endOffsets } };
 }

@@ -1,0 +1,62 @@
+import { KafkaError } from '@cohort/protocol';
+import type { TopicInfo } from '../ports/topic-registry.port';
+
+/**
+ * The rules every TopicRegistry implementation enforces (embedded file, Redis), so a request is refused
+ * the same way whichever mode the node runs in. Each throws a KafkaError naming what is wrong.
+ */
+/** Kafka's legal topic names (`Topic.validate`): at most 249 of [a-zA-Z0-9._-], and not "." or "..". */
+const LEGAL_TOPIC_NAME = /^[a-zA-Z0-9._-]{1,249}$/;
+
+export function validateTopicName(name: string): void {
+  if (typeof name !== 'string' || !LEGAL_TOPIC_NAME.test(name) || name === '.' || name === '..') {
+    throw KafkaError.of(
+      'INVALID_REQUEST',
+      `invalid topic name '${String(name)}': use 1-249 characters of [a-zA-Z0-9._-], not "." or ".."`,
+    );
+  }
+}
+
+export function validatePartitionCount(partitions: number): void {
+  if (!Number.isInteger(partitions) || partitions < 1 || partitions > 1_000_000) {
+    throw KafkaError.of('INVALID_REQUEST', `partitions must be an integer between 1 and 1000000, got ${String(partitions)}`);
+  }
+}
+
+/** The topic must exist (`existing` undefined → UNKNOWN_TOPIC_OR_PARTITION). */
+export function requireTopic(name: string, existing: TopicInfo | undefined): TopicInfo {
+  if (!existing) throw KafkaError.of('UNKNOWN_TOPIC_OR_PARTITION', `topic '${name}' does not exist`);
+  return existing;
+}
+
+/** Counts only grow, as in Kafka. */
+export function validateGrowth(topic: TopicInfo, partitions: number): void {
+  validatePartitionCount(partitions);
+  if (partitions < topic.partitions) {
+    throw KafkaError.of(
+      'INVALID_REQUEST',
+      `topic '${topic.name}' has ${topic.partitions} partitions; the count can only grow (asked for ${partitions})`,
+    );
+  }
+}
+
+export function validateEndOffsets(topic: TopicInfo, endOffsets: { partition: number; endOffset: number }[]): void {
+  for (const { partition, endOffset } of endOffsets) {
+    if (!Number.isInteger(partition) || partition < 0 || partition >= topic.partitions) {
+      throw KafkaError.of('UNKNOWN_TOPIC_OR_PARTITION', `topic '${topic.name}' has no partition ${partition}`);
+    }
+    if (!Number.isSafeInteger(endOffset) || endOffset < 0) {
+      throw KafkaError.of('INVALID_REQUEST', `endOffset of partition ${partition} must be a non-negative integer`);
+    }
+  }
+}
+
+/** Registries hand out copies, so callers can never mutate what they hold. */
+export function copyTopic(topic: TopicInfo): TopicInfo {
+  return { name: topic.name, partitions: topic.partitions, endOffsets: { ...topic.endOffsets } };
+}
+
+/** Topics by name, as copies. */
+export function sortedTopicCopies(topics: Iterable<TopicInfo>): TopicInfo[] {
+  return [...topics].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(copyTopic);
+}
