@@ -3,61 +3,75 @@
  * for every member, partitions grouped by topic, topics and partitions ascending. Kafka's lists have
  * no meaningful order (consumers turn them into sets), so a canonical order costs nothing and makes
  * results easy to compare.
+ *
+ * The `{ topic, partitions }` entries are frozen; one-partition entries are shared between results
+ * (single-partition-entries.ts). Each member's list and the result object itself are new per call.
  */
 import type { MemberAssignment, TopicPartitions } from '@cohort/protocol';
 import type { GroupInput } from './group-input';
 import { setOwn } from './own-property';
+import { singlePartitionPool, type SinglePartitionPool } from './single-partition-entries';
 
-export function assignmentFromOwners(input: GroupInput, owner: Int32Array): Record<string, MemberAssignment> {
+export function assignmentFromOwners(input: GroupInput, owner: Int32Array, pool: SinglePartitionPool = singlePartitionPool): Record<string, MemberAssignment> {
   const { members, topics } = input;
   const memberCount = members.length;
-  const total = topics.total;
-  // Partition ids grouped by member, ascending (a counting sort), then cut into per-topic runs; every
-  // array is allocated at its final size.
-  const start = new Int32Array(memberCount + 1);
-  for (let id = 0; id < total; id++) if (owner[id] >= 0) start[owner[id] + 1]++;
-  for (let m = 0; m < memberCount; m++) start[m + 1] += start[m];
-  const ids = new Int32Array(start[memberCount]);
-  const fill = start.slice(0, memberCount);
-  for (let id = 0; id < total; id++) {
-    const m = owner[id];
-    if (m >= 0) ids[fill[m]++] = id;
+  // Each member's list is allocated at its final length (growing 2,000 lists by push at this scale
+  // makes garbage several times their size): count the topics each member gets partitions of.
+  const entries = new Int32Array(memberCount);
+  const lastTopic = new Int32Array(memberCount).fill(-1);
+  for (let t = 0; t < topics.names.length; t++) {
+    for (let id = topics.base[t]; id < topics.base[t + 1]; id++) {
+      const m = owner[id];
+      if (m >= 0 && lastTopic[m] !== t) {
+        lastTopic[m] = t;
+        entries[m]++;
+      }
+    }
   }
-  const topicOfId = (id: number, from: number): number => {
-    let t = from;
-    while (topics.base[t + 1] <= id) t++;
-    return t;
-  };
+  const lists: TopicPartitions[][] = new Array(memberCount);
+  for (let m = 0; m < memberCount; m++) lists[m] = new Array<TopicPartitions>(entries[m]);
+  const filled = new Int32Array(memberCount);
+  // One pass over the owner array, topic by topic. Within a topic, a member's first partition waits
+  // in `first` and a second one opens a run; when the topic ends, each member that got something
+  // there gets one entry. Walking in partition order keeps memory access sequential, which at a
+  // million partitions matters more than anything else here.
+  const first = new Int32Array(memberCount).fill(-1);
+  const runs: (number[] | undefined)[] = new Array(memberCount);
+  const touched = new Int32Array(memberCount);
+  for (let t = 0; t < topics.names.length; t++) {
+    const topic = topics.names[t];
+    const base = topics.base[t];
+    const count = topics.counts[t];
+    let touchedCount = 0;
+    for (let p = 0; p < count; p++) {
+      const m = owner[base + p];
+      if (m < 0) continue;
+      if (first[m] < 0) {
+        first[m] = p;
+        touched[touchedCount++] = m;
+      } else {
+        const run = runs[m];
+        if (run === undefined) runs[m] = [first[m], p];
+        else run.push(p);
+      }
+    }
+    const slots = touchedCount > 0 ? pool.slots(topic) : [];
+    for (let k = 0; k < touchedCount; k++) {
+      const m = touched[k];
+      const run = runs[m];
+      if (run === undefined) {
+        const p = first[m];
+        // The pooled entry is read here rather than through a call: this runs once per partition.
+        lists[m][filled[m]++] = slots[p] ?? pool.entry(slots, topic, p);
+      } else {
+        lists[m][filled[m]++] = Object.freeze({ topic, partitions: Object.freeze(run) as number[] });
+        runs[m] = undefined;
+      }
+      first[m] = -1;
+    }
+  }
   const result: Record<string, MemberAssignment> = {};
-  for (let m = 0; m < memberCount; m++) {
-    // Count the member's topics first so its list is allocated once, at its final length.
-    let runs = 0;
-    for (let k = start[m], t = 0; k < start[m + 1]; k++) {
-      if (k === start[m] || ids[k] >= topics.base[t + 1]) {
-        t = topicOfId(ids[k], t);
-        runs++;
-      }
-    }
-    const list: TopicPartitions[] = new Array<TopicPartitions>(runs);
-    let run = 0;
-    let i = start[m];
-    let t = 0;
-    while (i < start[m + 1]) {
-      t = topicOfId(ids[i], t);
-      const end = topics.base[t + 1];
-      let j = i;
-      while (j < start[m + 1] && ids[j] < end) j++;
-      let partitions: number[];
-      if (j - i === 1) partitions = [ids[i] - topics.base[t]];
-      else {
-        partitions = new Array<number>(j - i);
-        for (let k = i; k < j; k++) partitions[k - i] = ids[k] - topics.base[t];
-      }
-      list[run++] = { topic: topics.names[t], partitions };
-      i = j;
-    }
-    setOwn(result, members[m].memberId, { partitions: list });
-  }
+  for (let m = 0; m < memberCount; m++) setOwn(result, members[m].memberId, { partitions: lists[m] });
   return result;
 }
 
