@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import type { MemberAssignment } from '@cohort/protocol';
 import {
+  AssignorRegistry,
   createCooperativeStickyAssignor,
   createRangeAssignor,
   createRoundRobinAssignor,
@@ -78,6 +79,12 @@ function mixed10k(): { cluster: ClusterView; members: MemberSubscription[] } {
   return { cluster: { partitionsPerTopic }, members };
 }
 
+/** Server-side assignment goes through the registry's runner, which validates input and result. */
+function servedCooperativeSticky(): PartitionAssignor {
+  const registry = new AssignorRegistry();
+  return { name: 'cooperative-sticky', assign: (cluster, members) => registry.run('cooperative-sticky', cluster, members) };
+}
+
 const SHAPES: Shape[] = [
   { name: 'range', description: 'range, 1M partitions, 2,000 members', assignor: createRangeAssignor, build: millionPartitions(false), kafka: { fresh: 2273 }, target: 1 },
   { name: 'roundrobin', description: 'roundrobin, 1M partitions, 2,000 members', assignor: createRoundRobinAssignor, build: millionPartitions(false), kafka: { fresh: 822 }, target: 1 },
@@ -92,6 +99,14 @@ const SHAPES: Shape[] = [
     target: 0.25,
   },
   { name: 'sticky-mixed', description: 'sticky, same mixed shape (Kafka: no single-call figure)', assignor: createStickyAssignor, build: millionPartitions(true), kafka: {}, target: 1 },
+  {
+    name: 'coop-served',
+    description: 'cooperative-sticky as the service runs it (AssignorRegistry.run: input and result validated), 1M partitions, 2,000 members',
+    assignor: servedCooperativeSticky,
+    build: millionPartitions(false),
+    kafka: {},
+    target: 1,
+  },
   { name: 'coop-10k', description: 'cooperative-sticky, 10,000 partitions, 1,000 members, mixed subscriptions', assignor: createCooperativeStickyAssignor, build: mixed10k, kafka: {}, target: 1 },
   { name: 'sticky-10k', description: 'sticky, 10,000 partitions, 1,000 members, mixed subscriptions', assignor: createStickyAssignor, build: mixed10k, kafka: {}, target: 1 },
 ];

@@ -8,6 +8,7 @@
 import type { Subscription, TopicPartitions } from '@cohort/protocol';
 import type { ClusterView, MemberSubscription } from '../api/partition-assignor';
 import { validateAssignorInput, type InputValidationOptions } from '../validation/validate-input';
+import { isValidatedInput } from '../validation/validated-inputs';
 import { getOwn } from './own-property';
 
 export interface GroupTopics {
@@ -42,7 +43,7 @@ export interface GroupInput {
 }
 
 export function readGroup(cluster: ClusterView, members: MemberSubscription[], options?: InputValidationOptions): GroupInput {
-  validateAssignorInput(cluster, members, options);
+  if (!isValidatedInput(cluster, members)) validateAssignorInput(cluster, members, options);
   const subscribed = new Set<string>();
   let previousList: readonly string[] | null = null;
   for (const member of members) {

@@ -1,6 +1,7 @@
 import { thrown } from '../testing/thrown';
 import type { MemberAssignment } from '@cohort/protocol';
 import type { ClusterView, MemberSubscription, PartitionAssignor } from '../api/partition-assignor';
+import { createRangeAssignor } from '../range/range-assignor';
 import { createCooperativeStickyAssignor } from '../sticky/cooperative-sticky-assignor';
 import { AssignorError } from './assignor-error';
 import { runAssignor } from './run-assignor';
@@ -65,4 +66,20 @@ describe('runAssignor', () => {
     // The built-in cooperative assignor withholds t-1 for one round instead.
     expect(runAssignor(createCooperativeStickyAssignor(), cluster, owned)).toEqual({ a: { partitions: [{ topic: 't', partitions: [0] }] }, b: { partitions: [] } });
   });
+
+  it('validates the input of a built-in once, with the limits it was given, and only for that call', () => {
+    // One more member than the default limit: the runner is told to allow it, and the built-in (which
+    // checks its own input when called directly) must not apply the default on top.
+    const many: MemberSubscription[] = Array.from({ length: 100_001 }, (_, m) => ({ memberId: `m${m}`, subscription: { topics: ['t'] } }));
+    const range = createRangeAssignor();
+    const result = runAssignor(range, cluster, many, { isolateInput: false, limits: { maxMembers: 200_000 } });
+    expect(Object.keys(result)).toHaveLength(100_001);
+    expect(() => range.assign(cluster, many)).toThrow(/exceed the limit of 100000/);
+    // After a run, the same input is checked again when called directly.
+    const bad = [...members];
+    runAssignor(range, cluster, bad, { isolateInput: false });
+    (bad as unknown[]).push({ memberId: 'a', subscription: { topics: ['t'] } });
+    expect(() => range.assign(cluster, bad)).toThrow(/duplicate member id 'a'/);
+  });
 });
+

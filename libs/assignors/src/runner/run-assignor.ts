@@ -9,6 +9,7 @@ import type { MemberAssignment } from '@cohort/protocol';
 import { supportedProtocolsOf, type ClusterView, type MemberSubscription, type PartitionAssignor, type RebalanceProtocol } from '../api/partition-assignor';
 import { validateAssignment } from '../validation/validate-assignment';
 import { validateAssignorInput, type InputValidationOptions } from '../validation/validate-input';
+import { withValidatedInput } from '../validation/validated-inputs';
 import { getOwn, setOwn } from '../common/own-property';
 import { AssignorError } from './assignor-error';
 
@@ -52,7 +53,7 @@ export function runAssignor(
   const input = isolate ? structuredClone({ cluster, members }) : { cluster, members };
   let result: unknown;
   try {
-    result = assignor.assign(input.cluster, input.members);
+    result = isolate ? assignor.assign(input.cluster, input.members) : withValidatedInput(cluster, members, () => assignor.assign(cluster, members));
   } catch (error) {
     throw new AssignorError(name, 'threw', `assignor '${name}' failed: ${describeError(error)}`, [], error);
   }

@@ -21,6 +21,11 @@ export interface AssignmentValidation {
   violations: string[];
 }
 
+/** Built only for a report: a result can hold a million partitions. */
+function partitionName(topic: string, partition: unknown): string {
+  return `${topic}-${String(partition)}`;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -59,41 +64,53 @@ export function validateAssignment(
   for (const key of Object.keys(result)) if (!memberIndex.has(key)) report(`member '${key}' is not in the group`);
   // Large groups mostly share a few subscriptions: one Set per distinct topic list.
   const subscriptionSets = new Map<string, Set<string>>();
+  const setsByArray = new Map<readonly string[], Set<string>>(); // members often share one topic list
   const subscribedSet = (topics: readonly string[]): Set<string> => {
+    let set = setsByArray.get(topics);
+    if (set) return set;
     const key = topics.join('\u0000');
-    let set = subscriptionSets.get(key);
+    set = subscriptionSets.get(key);
     if (!set) {
       set = new Set(topics);
       subscriptionSets.set(key, set);
     }
+    setsByArray.set(topics, set);
     return set;
   };
-  members.forEach((member, m) => {
+  // Plain indexed loops from here on: at a million partitions, iterator and callback overhead per
+  // entry is most of the cost.
+  for (let m = 0; m < members.length; m++) {
+    const member = members[m];
     const entry = getOwn(result, member.memberId);
     if (entry === undefined) {
       report(`member '${member.memberId}' has no assignment (every member needs one, possibly empty)`);
-      return;
+      continue;
     }
     if (!isPlainObject(entry) || !Array.isArray(entry.partitions)) {
       report(`member '${member.memberId}': assignment must be { partitions: [{ topic, partitions }] }`);
-      return;
+      continue;
     }
     const subscribed = subscribedSet(member.subscription.topics);
-    for (const item of entry.partitions as unknown[]) {
+    const items = entry.partitions as unknown[];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
       if (!isPlainObject(item) || typeof item.topic !== 'string' || !Array.isArray(item.partitions)) {
         report(`member '${member.memberId}': every entry must be { topic, partitions: number[] }`);
         continue;
       }
-      const t = topicIndex.get(item.topic);
-      for (const p of item.partitions as unknown[]) {
-        const name = `${item.topic}-${String(p)}`;
+      const topic = item.topic;
+      const partitions = item.partitions as unknown[];
+      const t = topicIndex.get(topic);
+      const isSubscribed = subscribed.has(topic);
+      for (let k = 0; k < partitions.length; k++) {
+        const p = partitions[k];
         if (t === undefined || typeof p !== 'number' || !Number.isInteger(p) || p < 0 || p >= counts[t]) {
-          report(`member '${member.memberId}' is assigned ${name}, which does not exist`);
+          report(`member '${member.memberId}' is assigned ${partitionName(topic, p)}, which does not exist`);
           continue;
         }
-        if (!subscribed.has(item.topic)) report(`member '${member.memberId}' is assigned ${name} but does not subscribe to '${item.topic}'`);
+        if (!isSubscribed) report(`member '${member.memberId}' is assigned ${partitionName(topic, p)} but does not subscribe to '${topic}'`);
         const id = base[t] + p;
-        if (holder[id] >= 0) report(`${name} is assigned twice (to '${members[holder[id]].memberId}' and '${member.memberId}')`);
+        if (holder[id] >= 0) report(`${partitionName(topic, p)} is assigned twice (to '${members[holder[id]].memberId}' and '${member.memberId}')`);
         else holder[id] = m;
       }
     }
@@ -104,23 +121,26 @@ export function validateAssignment(
         report(`member '${member.memberId}': userData must be JSON-serializable`);
       }
     }
-  });
+  }
 
   // Previously owned partitions, for the cooperative rules.
   const ownedBy = new Int32Array(holder.length).fill(-1);
   const ownedTwice = new Uint8Array(holder.length);
-  members.forEach((member, m) => {
-    for (const item of member.subscription.ownedPartitions ?? []) {
-      const t = topicIndex.get(item.topic);
+  for (let m = 0; m < members.length; m++) {
+    const owned = members[m].subscription.ownedPartitions ?? [];
+    for (let i = 0; i < owned.length; i++) {
+      const t = topicIndex.get(owned[i].topic);
       if (t === undefined) continue;
-      for (const p of item.partitions) {
+      const partitions = owned[i].partitions;
+      for (let k = 0; k < partitions.length; k++) {
+        const p = partitions[k];
         if (p >= counts[t]) continue;
         const id = base[t] + p;
         if (ownedBy[id] >= 0 && ownedBy[id] !== m) ownedTwice[id] = 1;
         ownedBy[id] = m;
       }
     }
-  });
+  }
   const cooperative = options.protocol === 'cooperative';
   const subscribedTopics = new Set<string>();
   for (const member of members) subscribedSet(member.subscription.topics);

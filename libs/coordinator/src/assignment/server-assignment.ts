@@ -68,8 +68,17 @@ function checkAssignment(
   partitionsPerTopic: Record<string, number>,
 ): Map<string, MemberAssignment> | string {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return 'expected an object keyed by member id';
-  const subscriptions = new Map(members.map((m) => [m.memberId, new Set(m.subscription.topics)]));
-  const owner = new Map<string, string>();
+  // Members usually share one topic list: one Set per distinct array.
+  const setsByList = new Map<readonly string[], Set<string>>();
+  const subscriptions = new Map<string, { index: number; topics: Set<string> }>();
+  members.forEach((member, index) => {
+    let topics = setsByList.get(member.subscription.topics);
+    if (!topics) setsByList.set(member.subscription.topics, (topics = new Set(member.subscription.topics)));
+    subscriptions.set(member.memberId, { index, topics });
+  });
+  // Per topic, the index of the member holding each partition (-1: nobody yet). Typed arrays rather
+  // than a map of "topic-partition" strings: a large group holds a million partitions.
+  const holders = new Map<string, Int32Array>();
   const out = new Map<string, MemberAssignment>();
   for (const [memberId, value] of Object.entries(raw as Record<string, unknown>)) {
     const subscribed = subscriptions.get(memberId);
@@ -77,20 +86,25 @@ function checkAssignment(
     if (value === null || typeof value !== 'object' || !Array.isArray((value as MemberAssignment).partitions)) {
       return `the assignment of '${memberId}' has no partitions array`;
     }
-    const partitions: TopicPartitions[] = [];
-    for (const entry of (value as MemberAssignment).partitions as unknown[]) {
-      const { topic, partitions: indexes } = (entry ?? {}) as TopicPartitions;
+    const entries = (value as MemberAssignment).partitions as unknown[];
+    const partitions: TopicPartitions[] = new Array<TopicPartitions>(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const entry = (entries[i] ?? {}) as TopicPartitions;
+      const { topic, partitions: indexes } = entry;
       if (typeof topic !== 'string' || !Array.isArray(indexes)) return `'${memberId}' has an entry that is not { topic, partitions }`;
-      if (!subscribed.has(topic)) return `'${memberId}' got topic '${topic}' it does not subscribe to`;
+      if (!subscribed.topics.has(topic)) return `'${memberId}' got topic '${topic}' it does not subscribe to`;
       const count = partitionsPerTopic[topic];
-      for (const index of indexes) {
+      if (count === undefined) return `'${memberId}' got topic '${topic}', which does not exist`;
+      let holder = holders.get(topic);
+      if (!holder) holders.set(topic, (holder = new Int32Array(count).fill(-1)));
+      for (let k = 0; k < indexes.length; k++) {
+        const index = indexes[k];
         if (!Number.isInteger(index) || index < 0 || index >= count) return `'${memberId}' got ${topic}-${String(index)}, which does not exist`;
-        const key = `${topic}\u0000${index}`;
-        const previous = owner.get(key);
-        if (previous !== undefined) return `${topic}-${index} is assigned to both '${previous}' and '${memberId}'`;
-        owner.set(key, memberId);
+        if (holder[index] >= 0) return `${topic}-${index} is assigned to both '${members[holder[index]].memberId}' and '${memberId}'`;
+        holder[index] = subscribed.index;
       }
-      partitions.push({ topic, partitions: [...indexes] });
+      // A frozen entry cannot change under us (the built-ins return frozen, shared entries): keep it.
+      partitions[i] = Object.isFrozen(entry) && Object.isFrozen(indexes) ? entry : { topic, partitions: [...indexes] };
     }
     const userData = (value as MemberAssignment).userData;
     const problem = jsonProblem(userData);

@@ -30,6 +30,14 @@ const flaky: ServerAssignor = {
       failNext = null;
       throw new Error('backend unavailable');
     }
+    if (failNext === 'ghost-topic') {
+      failNext = null;
+      return { [members[0].memberId]: { partitions: [{ topic: 'ghost', partitions: [0] }] } };
+    }
+    if (failNext === 'out-of-range') {
+      failNext = null;
+      return { [members[0].memberId]: { partitions: [{ topic: 'orders', partitions: [4] }] } };
+    }
     if (failNext === 'duplicate') {
       failNext = null;
       return Object.fromEntries(members.map((m) => [m.memberId, { partitions: [{ topic: 'orders', partitions: [0] }] }]));
@@ -86,9 +94,13 @@ describe('server-side assignment (SPEC §3)', () => {
   it.each([
     ['throw', /failed: backend unavailable/],
     ['duplicate', /orders-0 is assigned to both/],
+    // The members subscribe to 'ghost', which the topic registry does not know.
+    ['ghost-topic', /got topic 'ghost', which does not exist/],
+    ['out-of-range', /got orders-4, which does not exist/],
   ])('an assignor that fails (%s) fails the rebalance cleanly: members get UNKNOWN_SERVER_ERROR, no generation starts, a rejoin retries', async (mode, message) => {
-    const a = await h.joinNew('g', { serverAssignor: 'flaky' });
-    const b = await h.joinNew('g', { serverAssignor: 'flaky' });
+    const protocols = [{ name: 'range', metadata: { topics: ['orders', 'ghost'] } }];
+    const a = await h.joinNew('g', { serverAssignor: 'flaky', protocols });
+    const b = await h.joinNew('g', { serverAssignor: 'flaky', protocols });
     failNext = mode;
     await h.advance(0);
     expect(a.join.value.errorCode).toBe(ErrorCode.UNKNOWN_SERVER_ERROR);
@@ -98,8 +110,8 @@ describe('server-side assignment (SPEC §3)', () => {
     expect(described.groupState).toBe('PreparingRebalance');
     expect(described.members).toHaveLength(2);
     expect(h.store.records(h.partitionOf('g'))).toEqual([]);
-    const ra = h.join('g', a.memberId, { serverAssignor: 'flaky' });
-    const rb = h.join('g', b.memberId, { serverAssignor: 'flaky' });
+    const ra = h.join('g', a.memberId, { serverAssignor: 'flaky', protocols });
+    const rb = h.join('g', b.memberId, { serverAssignor: 'flaky', protocols });
     await h.settle();
     expect(ra.value).toMatchObject({ errorCode: 0, generationId: 1 });
     expect(rb.value.assignment).toBeDefined();
