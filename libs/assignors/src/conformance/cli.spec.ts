@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { main } from './cli';
+import { command, main } from './cli';
 
 function check(args: string[], cwd: string): { code: number; output: string } {
   const lines: string[] = [];
@@ -35,6 +35,8 @@ describe('assignor conformance kit (npm run assignor:check)', () => {
     (globalThis as { __flakyCalls?: number }).__flakyCalls = 0;
     plugin('throws.js', 'thrower', "throw new Error('not today');");
     plugin('hasty.js', 'hasty', `${firstSubscriber} return result;`, ", supportedProtocols: ['cooperative']");
+    // Answers twice, then never returns.
+    writeFileSync(path.join(dir, 'hang.js'), `let calls = 0; module.exports = { name: 'stuck', assign(cluster, ms) { if (++calls === 3) for (;;) {} ${firstSubscriber} return result; } };`);
     writeFileSync(path.join(dir, 'two.js'), `exports.assignors = [require('./valid.js'), { ...require('./valid.js'), name: 'second' }];`);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -86,5 +88,28 @@ describe('assignor conformance kit (npm run assignor:check)', () => {
     const { code, output } = check(['./nope.js'], dir);
     expect(code).toBe(2);
     expect(output).toContain("cannot load './nope.js'");
+  });
+
+  describe('as a command, in a child process with a per-call watchdog', () => {
+    const run = async (args: string[]): Promise<{ code: number; output: string }> => {
+      const lines: string[] = [];
+      const code = await command(args, dir, (line) => lines.push(line));
+      return { code, output: lines.join('\n') };
+    };
+
+    it('stops a plugin whose assign never returns and names the call', async () => {
+      const { code, output } = await run(['./hang.js', '--call-timeout', '1']);
+      expect(code).toBe(1);
+      expect(output).toMatch(/did not return within 1 s: assignor 'stuck', \S+/);
+      expect(output).toMatch(/RESULT: FAIL \(hung\)$/);
+    }, 30_000);
+
+    it('passes the report and exit code of a plugin that behaves through unchanged', async () => {
+      const { code, output } = await run(['./valid.js']);
+      expect(code).toBe(0);
+      expect(output).toContain("Conformance report for assignor 'first'");
+      expect(output).toMatch(/RESULT: PASS$/);
+      expect(output).not.toContain('@@cohort');
+    }, 30_000);
   });
 });

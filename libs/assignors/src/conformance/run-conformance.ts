@@ -51,7 +51,13 @@ function partitionCount(group: Group): number {
   return Object.values(group.cluster.partitionsPerTopic).reduce((n, c) => n + c, 0);
 }
 
-export function runConformance(assignor: PartitionAssignor, seed = 1): ConformanceReport {
+export interface ConformanceHooks {
+  /** Called before every assign call, naming it (the watchdog reports the call that never returned). */
+  beforeCall?(where: string): void;
+  afterCall?(): void;
+}
+
+export function runConformance(assignor: PartitionAssignor, seed = 1, hooks: ConformanceHooks = {}): ConformanceReport {
   const protocols = supportedProtocolsOf(assignor);
   const protocol: RebalanceProtocol = protocols.includes('cooperative') ? 'cooperative' : 'eager';
   const scenarios = generateScenarios(seed);
@@ -79,14 +85,17 @@ export function runConformance(assignor: PartitionAssignor, seed = 1): Conforman
 
   /** One call, timed; null when the assignor threw. */
   const call = (group: Group, where: string): Result | null => {
+    hooks.beforeCall?.(`assignor '${assignor.name}', ${where}`);
     const started = performance.now();
     let result: Result;
     try {
       result = assignor.assign(structuredClone(group.cluster), structuredClone(group.members));
     } catch (error) {
+      hooks.afterCall?.();
       violation(where, `assign threw: ${error instanceof Error ? error.message : String(error)}`);
       return null;
     }
+    hooks.afterCall?.();
     const ms = performance.now() - started;
     report.calls++;
     totalMs += ms;
