@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
@@ -8,6 +8,7 @@ import { CoordinatorGateway } from './gateway/coordinator.gateway';
 import { SocketPushSink } from './gateway/socket-push-sink';
 import { AssignorsController } from './http/assignors.controller';
 import { ClusterController } from './http/cluster.controller';
+import { CoordinatorForwardingMiddleware } from './http/coordinator-forwarding.middleware';
 import { GroupsController } from './http/groups.controller';
 import { HealthController } from './http/health.controller';
 import { KafkaHttpExceptionFilter } from './http/kafka-http-exception.filter';
@@ -25,7 +26,12 @@ import { NodeLifecycle } from './node/node-lifecycle';
  * `env` is a parameter (process.env in main.ts) so tests and benchmarks can run nodes side by side.
  */
 @Module({})
-export class AppModule {
+export class AppModule implements NestModule {
+  /** In cluster mode, group requests reach the group's coordinator from any node. */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(CoordinatorForwardingMiddleware).forRoutes(GroupsController, OffsetsController);
+  }
+
   static async forRoot(env: Record<string, string | undefined>): Promise<DynamicModule> {
     return {
       module: AppModule,
