@@ -36,7 +36,6 @@ export class ClassicGroup {
   /** The server-side assignor that computes this generation's assignment (SPEC §3), or null (leader assigns). */
   serverAssignor: string | null = null;
 
-  readonly offsets = new GroupOffsets();
   readonly history: RebalanceHistory;
 
   private readonly members = new Map<string, MemberMetadata>();
@@ -51,6 +50,8 @@ export class ClassicGroup {
     initialState: GroupState,
     now: number,
     historySize: number,
+    /** Offsets replayed from the log (a load hands over what it built instead of copying it). */
+    readonly offsets: GroupOffsets = new GroupOffsets(),
   ) {
     this.currentState = initialState;
     this.lastState = initialState;

@@ -48,12 +48,13 @@ export class PartitionReplay {
     const ids = new Set([...this.groupRecords.keys(), ...this.offsets.keys()]);
     const groups: ClassicGroup[] = [];
     for (const groupId of ids) {
-      const offsets = this.offsets.get(groupId);
-      const fromRecord = this.rebuild(groupId, now, historySize);
-      if (!fromRecord && (!offsets || offsets.size === 0)) continue;
-      const group = fromRecord ?? new ClassicGroup(groupId, 'Empty', now, historySize);
+      // The replayed offsets become the group's own: at a million records, copying them again cost
+      // a quarter of the load.
+      const offsets = this.offsets.get(groupId) ?? new GroupOffsets();
+      const fromRecord = this.rebuild(groupId, now, historySize, offsets);
+      if (!fromRecord && offsets.size === 0) continue;
+      const group = fromRecord ?? new ClassicGroup(groupId, 'Empty', now, historySize, offsets);
       if (!fromRecord) group.currentStateTimestamp = null;
-      for (const { topic, partition, value } of offsets?.all() ?? []) group.offsets.applyRecord(topic, partition, value, value.logOffset);
       groups.push(group);
     }
     return groups;
@@ -64,11 +65,11 @@ export class PartitionReplay {
    * describes an impossible group (one instance id on two members) is skipped like an unreadable one,
    * so one bad record cannot keep the whole partition from loading.
    */
-  private rebuild(groupId: string, now: number, historySize: number): ClassicGroup | undefined {
+  private rebuild(groupId: string, now: number, historySize: number, offsets: GroupOffsets): ClassicGroup | undefined {
     const record = this.groupRecords.get(groupId);
     if (!record) return undefined;
     try {
-      return groupFromRecord(groupId, record, now, historySize);
+      return groupFromRecord(groupId, record, now, historySize, offsets);
     } catch (error) {
       this.skipped++;
       this.warn(`skipping the group record of ${groupId}: ${error instanceof Error ? error.message : String(error)}`);
@@ -82,8 +83,8 @@ export class PartitionReplay {
 }
 
 /** Kafka's `GroupMetadata.loadGroup`: members keep only the chosen protocol's subscription and their assignment. */
-function groupFromRecord(groupId: string, record: GroupMetadataRecord, now: number, historySize: number): ClassicGroup {
-  const group = new ClassicGroup(groupId, record.members.length === 0 ? 'Empty' : 'Stable', now, historySize);
+function groupFromRecord(groupId: string, record: GroupMetadataRecord, now: number, historySize: number, offsets: GroupOffsets): ClassicGroup {
+  const group = new ClassicGroup(groupId, record.members.length === 0 ? 'Empty' : 'Stable', now, historySize, offsets);
   group.generationId = record.generation;
   group.protocolType = record.protocolType === '' ? null : record.protocolType;
   group.protocolName = record.protocol;
