@@ -1,4 +1,3 @@
-import { writeSync, writevSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { KafkaError } from '@cohort/protocol';
 import type { LogRecord } from '../../api/log-record';
@@ -323,7 +322,7 @@ export class FileLog implements CleanableLog {
       if (!segment.handle || segment.pending.length === 0) continue;
       const chunks = segment.takeUnissued(barrier);
       if (chunks.length === 0) continue;
-      writeChunks(segment, chunks);
+      await writeChunks(segment, chunks);
       this.dirtySegments.add(segment);
       segment.written(chunks);
     }
@@ -380,23 +379,19 @@ export class FileLog implements CleanableLog {
   }
 }
 
-/**
- * Hands the chunks to the OS with one positioned writev. Synchronously, as Kafka's log appends do:
- * a write into the page cache takes a microsecond or two, while the same write through the libuv
- * thread pool (FileHandle.writev) cost 40-50 µs of CPU per call here, most of a commit's I/O cost.
- * Durability is unchanged: fsync (LOG_FLUSH_POLICY=always) stays asynchronous, in the group commit.
- */
-function writeChunks(segment: Segment, chunks: PendingChunk[]): void {
+async function writeChunks(segment: Segment, chunks: PendingChunk[]): Promise<void> {
   const buffers = chunks.map((c) => c.bytes);
   const total = buffers.reduce((n, b) => n + b.length, 0);
   const position = chunks[0].position;
-  const fd = segment.handle!.fd;
-  const bytesWritten = writevSync(fd, buffers, position);
+  const { bytesWritten } = await segment.handle!.writev(buffers, position);
   if (bytesWritten < total) {
     // Rare partial write: finish the rest as one buffer.
     const rest = Buffer.concat(buffers).subarray(bytesWritten);
     let done = 0;
-    while (done < rest.length) done += writeSync(fd, rest, done, rest.length - done, position + bytesWritten + done);
+    while (done < rest.length) {
+      const r = await segment.handle!.write(rest, done, rest.length - done, position + bytesWritten + done);
+      done += r.bytesWritten;
+    }
   }
 }
 
