@@ -76,8 +76,8 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     return {
       errorCode: ErrorCode.NONE,
       topics: topics.map((name) => {
-        const topic = this.node.topics.get(name);
-        return { name, partitions: topic?.partitions ?? 0, errorCode: topic ? ErrorCode.NONE : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION };
+        const partitions = this.node.topics.partitionCount(name);
+        return { name, partitions: partitions ?? 0, errorCode: partitions === undefined ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.NONE };
       }),
     };
   }

@@ -30,10 +30,16 @@ export class OffsetsController {
   @ApiOkResponse({ description: '{ groupId, offsets: [{ topic, partition, committedOffset, leaderEpoch, metadata, commitTimestamp, logEndOffset, lag }], totalLag }' })
   async read(@Param('groupId') groupId: string): Promise<{ groupId: string; offsets: OffsetWithLag[]; totalLag: number }> {
     const committed = await this.node.coordinator.committedOffsets(groupId);
+    // One registry read per topic, not per partition: a read copies the topic's reported end offsets.
+    const endOffsets = new Map<string, Record<number, number> | undefined>();
+    const endOffsetsOf = (topic: string): Record<number, number> | undefined => {
+      if (!endOffsets.has(topic)) endOffsets.set(topic, this.node.topics.get(topic)?.endOffsets);
+      return endOffsets.get(topic);
+    };
     const offsets = committed.map((offset): OffsetWithLag => {
       // Lag is measured against what producers reported (PUT /v1/topics/:name/end-offsets); a committed
       // offset past a stale report is no lag, not a negative one.
-      const logEndOffset = this.node.topics.get(offset.topic)?.endOffsets[offset.partition] ?? null;
+      const logEndOffset = endOffsetsOf(offset.topic)?.[offset.partition] ?? null;
       const lag = logEndOffset === null ? null : Math.max(0, logEndOffset - offset.committedOffset);
       return { ...offset, logEndOffset, lag };
     });

@@ -58,6 +58,7 @@ describe('RedisTopicRegistry', () => {
     await eventually(() => expect(b.get('orders')).toEqual({ name: 'orders', partitions: 3, endOffsets: {} }));
     expect(await b.setPartitions('orders', 5)).toEqual({ name: 'orders', partitions: 5, endOffsets: {} });
     await eventually(() => expect(a.get('orders')?.partitions).toBe(5));
+    expect([a.partitionCount('orders'), a.partitionCount('missing')]).toEqual([5, undefined]);
     expect(heardOnB.map((t) => t.partitions)).toEqual([3, 5]);
     await a.setEndOffsets('orders', [{ partition: 4, endOffset: 120 }]);
     await eventually(() => expect(b.get('orders')?.endOffsets).toEqual({ 4: 120 }));

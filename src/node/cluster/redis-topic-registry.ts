@@ -71,6 +71,10 @@ export class RedisTopicRegistry implements TopicRegistry {
     return topic && copyTopic(topic);
   }
 
+  partitionCount(name: string): number | undefined {
+    return this.topics.get(name)?.partitions;
+  }
+
   list(): TopicInfo[] {
     return sortedTopicCopies(this.topics.values());
   }

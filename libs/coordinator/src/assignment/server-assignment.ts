@@ -47,8 +47,9 @@ export function computeServerAssignment(
     }
     members.push({ memberId: member.memberId, groupInstanceId: member.groupInstanceId, subscription });
     for (const topic of subscription.topics) {
-      const info = topics.get(topic);
-      if (info) partitionsPerTopic[topic] = info.partitions;
+      if (topic in partitionsPerTopic) continue; // members mostly share their topics
+      const count = topics.partitionCount(topic);
+      if (count !== undefined) partitionsPerTopic[topic] = count;
     }
   }
   let raw: unknown;

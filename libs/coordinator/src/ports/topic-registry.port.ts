@@ -11,7 +11,10 @@ export interface TopicInfo {
 }
 
 export interface TopicRegistry {
+  /** A copy of the topic, safe to keep or change. */
   get(name: string): TopicInfo | undefined;
+  /** The topic's partition count without copying anything: what per-partition checks ask. */
+  partitionCount(name: string): number | undefined;
   list(): TopicInfo[];
   /** Throws a KafkaError (INVALID_REQUEST) if the topic exists or the count is not a positive integer. */
   create(name: string, partitions: number): Promise<TopicInfo>;

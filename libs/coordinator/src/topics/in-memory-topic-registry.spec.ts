@@ -17,6 +17,7 @@ describe('InMemoryTopicRegistry', () => {
     expect(heard).toEqual(['orders:3', 'orders:5']);
     expect(persisted).toEqual(['orders:3', 'orders:5', 'audit:1,orders:5']);
     expect(registry.list().map((t) => t.name)).toEqual(['audit', 'orders']);
+    expect([registry.partitionCount('orders'), registry.partitionCount('audit'), registry.partitionCount('ghosts')]).toEqual([5, 1, undefined]);
   });
 
   it('validates names and counts like Kafka', async () => {
