@@ -53,6 +53,19 @@ export class CohortMetrics implements CoordinatorMetrics {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     registers: [this.registry],
   });
+  private readonly serverAssignments = new Counter({
+    name: 'cohort_server_assignments_total',
+    help: 'Server-side assignments computed, by assignor and outcome (failed: it threw or returned an invalid assignment).',
+    labelNames: ['assignor', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly serverAssignmentSeconds = new Histogram({
+    name: 'cohort_server_assignment_duration_seconds',
+    help: 'Time a server-side assignor took, its result checks included.',
+    labelNames: ['assignor'],
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
   private readonly offsetCommits = new Counter({
     name: 'cohort_offset_commits_total',
     help: 'Offsets committed (their records passed the high watermark).',
@@ -110,6 +123,11 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   onRebalanceCompleted(_groupId: string, durationMs: number): void {
     this.rebalanceSeconds.observe(durationMs / 1000);
+  }
+
+  onServerAssignment(assignor: string, outcome: 'ok' | 'failed', durationMs: number): void {
+    this.serverAssignments.inc({ assignor, outcome });
+    this.serverAssignmentSeconds.observe({ assignor }, durationMs / 1000);
   }
 
   onOffsetCommit(count: number): void {

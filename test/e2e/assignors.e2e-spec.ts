@@ -52,5 +52,9 @@ describe('assignors (e2e)', () => {
     const c = await pool.member(groupId, { serverAssignor: assignor });
     const joined = await c.join();
     expect(joined.errorCode).toBe(0);
+    // Operators see each server-side assignment in /metrics, by assignor and outcome.
+    const metrics = await http().get('/metrics').expect(200);
+    expect(metrics.text).toMatch(new RegExp(`cohort_server_assignments_total\\{assignor="${assignor}",outcome="ok"\\} [1-9]`));
+    expect(metrics.text).toMatch(new RegExp(`cohort_server_assignment_duration_seconds_count\\{assignor="${assignor}"\\} [1-9]`));
   });
 });

@@ -129,7 +129,9 @@ export class JoinPhase {
   private completeWithServerAssignment(group: ClassicGroup, assignorName: string): void {
     const { liveness, syncs, env } = this.shard;
     const protocol = group.selectProtocol();
+    const started = this.shard.now;
     const result = computeServerAssignment(env.assignors.get(assignorName), assignorName, group, protocol, env.topics);
+    env.metrics.onServerAssignment?.(assignorName, result.ok ? 'ok' : 'failed', this.shard.now - started);
     if (!result.ok) {
       env.logger.warn(`server-side assignment of group ${group.groupId} failed: ${result.message}`);
       for (const member of group.allMembers()) {

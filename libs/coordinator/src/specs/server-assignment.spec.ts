@@ -48,9 +48,11 @@ const flaky: ServerAssignor = {
 
 describe('server-side assignment (SPEC §3)', () => {
   let h: CoordinatorHarness;
+  let reported: [string, string][];
   beforeEach(async () => {
     failNext = null;
-    h = new CoordinatorHarness({ assignors: [dealer, flaky] });
+    reported = [];
+    h = new CoordinatorHarness({ assignors: [dealer, flaky], metrics: { onServerAssignment: (assignor, outcome) => reported.push([assignor, outcome]) } });
     await h.settle();
   });
 
@@ -65,6 +67,7 @@ describe('server-side assignment (SPEC §3)', () => {
     const [first, second] = [a, b].sort((x, y) => (x.memberId < y.memberId ? -1 : 1));
     expect(first.join.value).toMatchObject({ errorCode: 0, generationId: 1, skipAssignment: true, assignment: { partitions: [{ topic: 'orders', partitions: [0, 2] }] } });
     expect(second.join.value.assignment).toEqual({ partitions: [{ topic: 'orders', partitions: [1, 3] }] });
+    expect(reported).toEqual([['dealer', 'ok']]);
     expect((await h.describe('g')).groupState).toBe('Stable');
     const sync = h.sync('g', second.memberId, 1);
     await h.settle();
@@ -106,6 +109,7 @@ describe('server-side assignment (SPEC §3)', () => {
     expect(a.join.value.errorCode).toBe(ErrorCode.UNKNOWN_SERVER_ERROR);
     expect(a.join.value.errorMessage).toMatch(message);
     expect(b.join.value.errorCode).toBe(ErrorCode.UNKNOWN_SERVER_ERROR);
+    expect(reported).toEqual([['flaky', 'failed']]);
     const described = await h.describe('g');
     expect(described.groupState).toBe('PreparingRebalance');
     expect(described.members).toHaveLength(2);
