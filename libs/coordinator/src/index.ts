@@ -5,6 +5,7 @@ export * from './ports/coordinator-metrics.port';
 export * from './config/coordinator-config';
 export * from './topics/in-memory-topic-registry';
 export * from './topics/topic-rules';
+export * from './topics/topic-catalog';
 export * from './group-coordinator';
 export { VALID_PREVIOUS_STATES, isValidTransition } from './group/group-state';
 export type { GroupState } from './group/group-state';

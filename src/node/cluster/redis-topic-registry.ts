@@ -1,14 +1,4 @@
-import {
-  copyTopic,
-  requireTopic,
-  sortedTopicCopies,
-  type TopicInfo,
-  type TopicRegistry,
-  validateEndOffsets,
-  validateGrowth,
-  validatePartitionCount,
-  validateTopicName,
-} from '@cohort/coordinator';
+import { copyTopic, requireTopic, TopicCatalog, type TopicInfo, type TopicRegistry, validateEndOffsets, validateGrowth } from '@cohort/coordinator';
 import { KafkaError } from '@cohort/protocol';
 import { type Clock, connectWithin, openRedis } from '@cohort/replication';
 import type { Redis } from 'ioredis';
@@ -32,8 +22,7 @@ export interface RedisTopicRegistryOptions {
  * Input is checked by the embedded registry's own rules (applied to a scratch copy of the topic as
  * Redis has it), so both modes refuse the same requests with the same Kafka errors.
  */
-export class RedisTopicRegistry implements TopicRegistry {
-  private readonly topics = new Map<string, TopicInfo>();
+export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
   private readonly listeners = new Set<(topic: TopicInfo) => void>();
   private readonly keys: { topics: string; changes: string; endOffsetsPrefix: string };
 
@@ -42,6 +31,7 @@ export class RedisTopicRegistry implements TopicRegistry {
     private readonly subscriber: Redis,
     private readonly options: RedisTopicRegistryOptions,
   ) {
+    super();
     const prefix = `${options.clusterId}:`;
     this.keys = { topics: `${prefix}topics`, changes: `${prefix}topic-changes`, endOffsetsPrefix: `${prefix}topic-end-offsets:` };
   }
@@ -66,23 +56,8 @@ export class RedisTopicRegistry implements TopicRegistry {
     }
   }
 
-  get(name: string): TopicInfo | undefined {
-    const topic = this.topics.get(name);
-    return topic && copyTopic(topic);
-  }
-
-  partitionCount(name: string): number | undefined {
-    return this.topics.get(name)?.partitions;
-  }
-
-  list(): TopicInfo[] {
-    return sortedTopicCopies(this.topics.values());
-  }
-
   async create(name: string, partitions: number): Promise<TopicInfo> {
-    validateTopicName(name);
-    validatePartitionCount(partitions);
-    if (this.topics.has(name)) throw KafkaError.of('INVALID_REQUEST', `topic '${name}' already exists`);
+    this.checkNewTopic(name, partitions);
     const created = await this.write(() => CREATE_TOPIC.run(this.redis, [this.keys.topics, this.keys.changes], [name, partitions]));
     if (created !== 1) throw KafkaError.of('INVALID_REQUEST', `topic '${name}' already exists`);
     return copyTopic(this.learn({ name, partitions, endOffsets: {} }));

@@ -1,15 +1,6 @@
-import { KafkaError } from '@cohort/protocol';
 import type { TopicInfo, TopicRegistry } from '../ports/topic-registry.port';
-
-import {
-  copyTopic,
-  requireTopic,
-  sortedTopicCopies,
-  validateEndOffsets,
-  validateGrowth,
-  validatePartitionCount,
-  validateTopicName,
-} from './topic-rules';
+import { TopicCatalog } from './topic-catalog';
+import { copyTopic, requireTopic, validateEndOffsets, validateGrowth } from './topic-rules';
 
 export interface InMemoryTopicRegistryOptions {
   /** Topics to start with (e.g. read back from a file in embedded mode). */
@@ -25,33 +16,18 @@ export interface InMemoryTopicRegistryOptions {
  * The topic registry of one process: partition counts (for assignors and commit validation) and
  * reported log end offsets (for lag). Listeners hear about creations and growth after persistence.
  */
-export class InMemoryTopicRegistry implements TopicRegistry {
-  private readonly topics = new Map<string, TopicInfo>();
+export class InMemoryTopicRegistry extends TopicCatalog implements TopicRegistry {
   private readonly listeners = new Set<(topic: TopicInfo) => void>();
   private readonly persist?: (topics: TopicInfo[]) => Promise<void> | void;
 
   constructor(options: InMemoryTopicRegistryOptions = {}) {
+    super();
     for (const topic of options.topics ?? []) this.topics.set(topic.name, copyTopic(topic));
     this.persist = options.persist;
   }
 
-  get(name: string): TopicInfo | undefined {
-    const topic = this.topics.get(name);
-    return topic && copyTopic(topic);
-  }
-
-  partitionCount(name: string): number | undefined {
-    return this.topics.get(name)?.partitions;
-  }
-
-  list(): TopicInfo[] {
-    return sortedTopicCopies(this.topics.values());
-  }
-
   async create(name: string, partitions: number): Promise<TopicInfo> {
-    validateTopicName(name);
-    validatePartitionCount(partitions);
-    if (this.topics.has(name)) throw KafkaError.of('INVALID_REQUEST', `topic '${name}' already exists`);
+    this.checkNewTopic(name, partitions);
     const topic: TopicInfo = { name, partitions, endOffsets: {} };
     this.topics.set(name, topic);
     await this.changed(topic);

@@ -1,0 +1,33 @@
+import { KafkaError } from '@cohort/protocol';
+import type { TopicInfo, TopicRegistry } from '../ports/topic-registry.port';
+import { copyTopic, sortedTopicCopies, validatePartitionCount, validateTopicName } from './topic-rules';
+
+/**
+ * What every topic registry does the same way, whatever stores it: the topics this process knows by
+ * name, read as copies (or, for per-partition checks, as a bare count), and the checks a new topic
+ * passes before the store is asked. The embedded and the Redis registry differ only in how they store
+ * and share changes.
+ */
+export abstract class TopicCatalog implements Pick<TopicRegistry, 'get' | 'partitionCount' | 'list'> {
+  protected readonly topics = new Map<string, TopicInfo>();
+
+  get(name: string): TopicInfo | undefined {
+    const topic = this.topics.get(name);
+    return topic && copyTopic(topic);
+  }
+
+  partitionCount(name: string): number | undefined {
+    return this.topics.get(name)?.partitions;
+  }
+
+  list(): TopicInfo[] {
+    return sortedTopicCopies(this.topics.values());
+  }
+
+  /** Throws INVALID_REQUEST for a bad name or count, or a topic this process already knows. */
+  protected checkNewTopic(name: string, partitions: number): void {
+    validateTopicName(name);
+    validatePartitionCount(partitions);
+    if (this.topics.has(name)) throw KafkaError.of('INVALID_REQUEST', `topic '${name}' already exists`);
+  }
+}
