@@ -20,6 +20,7 @@ import { COHORT_NODE } from './node/cohort-node';
 import { createNode } from './node/create-node';
 import { NodeAddress } from './node/node-address';
 import { NodeLifecycle } from './node/node-lifecycle';
+import { DashboardModule } from './ui/dashboard.module';
 
 /**
  * The whole app: config, logging, the node (built by CLUSTER_MODE), and the two transports over it.
@@ -50,6 +51,7 @@ export class AppModule implements NestModule {
           }),
         }),
         TerminusModule.forRoot({ logger: false }),
+        DashboardModule,
       ],
       controllers: [GroupsController, OffsetsController, TopicsController, ClusterController, AssignorsController, HealthController, MetricsController],
       providers: [
