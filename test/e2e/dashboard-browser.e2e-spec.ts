@@ -56,6 +56,7 @@ describe('dashboard in a browser (e2e)', () => {
       expect(commit.topics[0].partitions.every((p) => p.errorCode === 0)).toBe(true);
     }
     // Other groups beside it, Empty ones with offsets set over REST.
+    await app.http().put('/v1/topics/payments/end-offsets').send({ partitions: [{ partition: 0, endOffset: 9 }] }).expect(200);
     for (const groupId of ['payments-eu', 'payments-us', 'search-indexer']) {
       await app.http().post(`/v1/groups/${groupId}/offsets`).send({ topics: [{ name: 'payments', partitions: [{ partitionIndex: 0, committedOffset: 5 }] }] }).expect(200);
     }
