@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api/api';
 import { TokenPrompt } from './components/token-prompt';
-import { type Route, useHashRoute } from './hooks/use-hash-route';
+import { useHashRoute } from './hooks/use-hash-route';
+import type { Route } from './routes';
 import { ClusterPage } from './pages/cluster-page';
 import { GroupPage } from './pages/group-page';
 import { GroupsPage } from './pages/groups-page';

@@ -1,29 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-
-export type Route =
-  | { page: 'cluster' }
-  | { page: 'groups' }
-  | { page: 'group'; groupId: string }
-  | { page: 'topics' };
-
-/** `#/groups/my%20group` → the group page of "my group"; anything unknown → the groups page. */
-export function parseRoute(hash: string): Route {
-  const [first, ...rest] = hash.replace(/^#\/?/, '').split('/');
-  if (first === 'cluster') return { page: 'cluster' };
-  if (first === 'topics') return { page: 'topics' };
-  if (first === 'groups' && rest.length > 0 && rest.join('/') !== '') {
-    try {
-      return { page: 'group', groupId: decodeURIComponent(rest.join('/')) };
-    } catch {
-      return { page: 'groups' };
-    }
-  }
-  return { page: 'groups' };
-}
-
-export function groupHref(groupId: string): string {
-  return `#/groups/${encodeURIComponent(groupId)}`;
-}
+import { parseRoute, type Route } from '../routes';
 
 /** The page to show, following the address bar's hash (links, back and forward). */
 export function useHashRoute(): Route {

@@ -5,7 +5,7 @@ import { Badge } from '../components/badge';
 import { ErrorBanner } from '../components/error-banner';
 import { PAGE_SIZE, Pager } from '../components/pager';
 import { formatAgo, formatNumber } from '../format';
-import { groupHref } from '../hooks/use-hash-route';
+import { groupHref } from '../routes';
 import { useLagStatuses } from '../hooks/use-lag-statuses';
 import { usePolling } from '../hooks/use-polling';
 
