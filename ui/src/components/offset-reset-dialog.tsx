@@ -16,6 +16,8 @@ interface Props {
   groupId: string;
   /** Topics the group has offsets for, to choose from. */
   topics: string[];
+  /** Members now: the node executes a reset only for an Empty group, a preview always. */
+  members: number;
   onClose(): void;
   onReset(result: ResetOffsetsResult): void;
 }
@@ -25,7 +27,7 @@ interface Props {
  * new per partition), then, after a second yes, the same request executed. The node refuses (409) while
  * the group has members.
  */
-export function OffsetResetDialog({ groupId, topics, onClose, onReset }: Props) {
+export function OffsetResetDialog({ groupId, topics, members, onClose, onReset }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const [strategy, setStrategy] = useState<ResetStrategy>('earliest');
   const [value, setValue] = useState('0');
@@ -112,6 +114,12 @@ export function OffsetResetDialog({ groupId, topics, onClose, onReset }: Props) 
             ))}
         </fieldset>
       </div>
+      {members > 0 && (
+        <p class="warning">
+          The group has {members} member{members === 1 ? '' : 's'}: a preview works, but the node executes a reset only once the
+          group is Empty (stop its consumers first).
+        </p>
+      )}
       <ErrorBanner error={error} />
       {preview && <ResetPreview result={preview} />}
       {confirming && preview && (

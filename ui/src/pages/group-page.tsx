@@ -150,6 +150,7 @@ export function GroupPage({ groupId }: { groupId: string }) {
         <OffsetResetDialog
           groupId={groupId}
           topics={topics}
+          members={group.members.length}
           onClose={() => setDialog(null)}
           onReset={(result) => {
             setLastReset(result);
