@@ -5,7 +5,8 @@ import type { ClusterView } from '../node/cluster-view';
 
 /** What the operator metrics read at each scrape. */
 export interface OperatorMetricsSource {
-  lagSummaries(withPartitions: boolean): GroupLagSummary[];
+  /** The `limit` groups with the largest total lag (the coordinator ranks before it evaluates). */
+  lagSummaries(withPartitions: boolean, limit: number): GroupLagSummary[];
   readonly cluster: ClusterView;
 }
 
@@ -113,7 +114,7 @@ export class OperatorMetrics {
 
   /** Evaluates every group's lag for the scrape that follows (call it before `registry.metrics()`). */
   refresh(): void {
-    this.groups = topByLag(this.source.lagSummaries(this.options.partitionLag), this.options.maxGroups);
+    this.groups = topByLag(this.source.lagSummaries(this.options.partitionLag, this.options.maxGroups), this.options.maxGroups);
   }
 }
 

@@ -267,8 +267,8 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     return this.views.groupLag(groupId);
   }
 
-  lagSummaries(withPartitions = false): GroupLagSummary[] {
-    return this.views.lagSummaries(withPartitions);
+  lagSummaries(withPartitions = false, limit?: number): GroupLagSummary[] {
+    return this.views.lagSummaries(withPartitions, limit);
   }
 
   resetOffsetsTo(groupId: string, request: P.ResetOffsetsRequest): Promise<P.ResetOffsetsResult> {

@@ -84,15 +84,23 @@ export class OperatorViews {
     return this.lag.describe(this.requireGroup(this.route(groupId), groupId), this.clock.now());
   }
 
-  /** Every group this node serves, for the metrics scrape: no histories, one pass over the offsets. */
-  lagSummaries(withPartitions: boolean): GroupLagSummary[] {
+  /**
+   * For the metrics scrape: the `limit` groups this node serves with the largest total lag (ties by
+   * id), each evaluated without histories. Every group is ranked by a cheap sum first, so only the
+   * groups exported pay for the evaluation.
+   */
+  lagSummaries(withPartitions: boolean, limit = Number.POSITIVE_INFINITY): GroupLagSummary[] {
     const now = this.clock.now();
-    const out: GroupLagSummary[] = [];
+    const ranked: { group: ClassicGroup; totalLag: number }[] = [];
     for (const shard of this.shards.all()) {
       if (!shard.isActive) continue;
-      for (const group of shard.groups.values()) if (group.offsets.size > 0) out.push(this.lag.summarize(group, now, withPartitions));
+      for (const group of shard.groups.values()) if (group.offsets.size > 0) ranked.push({ group, totalLag: this.lag.totalLag(group) });
     }
-    return out;
+    if (ranked.length > limit) {
+      ranked.sort((a, b) => b.totalLag - a.totalLag || (a.group.groupId < b.group.groupId ? -1 : a.group.groupId > b.group.groupId ? 1 : 0));
+      ranked.length = Math.max(0, limit);
+    }
+    return ranked.map(({ group }) => this.lag.summarize(group, now, withPartitions));
   }
 
   /**

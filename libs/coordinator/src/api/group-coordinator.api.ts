@@ -103,8 +103,8 @@ export interface GroupCoordinatorApi {
   rebalanceHistory(groupId: string): Promise<RebalanceView[]>;
   /** Lag with Burrow's evaluation (docs/lag.md); GROUP_ID_NOT_FOUND for an unknown group. */
   groupLag(groupId: string): Promise<P.GroupLag>;
-  /** The lag of every group this node serves that has offsets, for the metrics scrape. */
-  lagSummaries(withPartitions?: boolean): GroupLagSummary[];
+  /** The lag of the groups this node serves that have offsets (the `limit` largest), for the metrics scrape. */
+  lagSummaries(withPartitions?: boolean, limit?: number): GroupLagSummary[];
   /** Plans a reset by strategy and, unless `dryRun` is not false, commits the plan (Empty groups only). */
   resetOffsetsTo(groupId: string, request: P.ResetOffsetsRequest): Promise<P.ResetOffsetsResult>;
 }

@@ -40,16 +40,26 @@ export class GroupLagEvaluator {
     const statuses: LagStatus[] = [];
     let totalLag = 0;
     let maxLag = 0;
-    for (const { topic, partition, value } of group.offsets.all()) {
+    group.offsets.forEachCommitted((topic, partition, value) => {
       const { lag, status } = this.partition(group, topic, partition, value.offset, value.commitTimestamp, now);
       statuses.push(status);
-      if (lag === null) continue;
+      if (lag === null) return;
       topicLag.set(topic, (topicLag.get(topic) ?? 0) + lag);
       totalLag += lag;
       maxLag = Math.max(maxLag, lag);
       if (withPartitions) partitions.push({ topic, partition, lag });
-    }
+    });
     return { groupId: group.groupId, status: worstStatus(statuses), totalLag, maxLag, topicLag, ...(withPartitions ? { partitions } : {}) };
+  }
+
+  /** The group's summed lag alone, with nothing allocated: ranks every group before the largest are evaluated. */
+  totalLag(group: ClassicGroup): number {
+    let total = 0;
+    group.offsets.forEachCommitted((topic, partition, value) => {
+      const end = this.topics.partitionOffsets(topic, partition)?.endOffset;
+      if (end !== undefined && end > value.offset) total += end - value.offset;
+    });
+    return total;
   }
 
   private partition(group: ClassicGroup, topic: string, partition: number, committed: number, commitTimestamp: number, now: number) {
@@ -58,7 +68,7 @@ export class GroupLagEvaluator {
     const lag = logEndOffset === null ? null : Math.max(0, logEndOffset - committed);
     const kept = group.lagWindows.get(topic, partition)?.entries() ?? [];
     const window: readonly LagWindowEntry[] = kept.length > 0 ? kept : [{ timestamp: commitTimestamp, offset: committed, logEndOffset, lag }];
-    const status: LagStatus = lag === null ? 'UNKNOWN' : evaluatePartition(window.filter((entry) => entry.lag !== null), lag, now);
+    const status: LagStatus = lag === null ? 'UNKNOWN' : evaluatePartition(window.every((entry) => entry.lag !== null) ? window : window.filter((entry) => entry.lag !== null), lag, now);
     return { logEndOffset, lag, status, window, reportedAt: reported?.reportedAt ?? null };
   }
 }
