@@ -60,7 +60,7 @@ describe('the cohort command (e2e)', () => {
   it("describes a live group with kafka-consumer-groups.sh's columns", async () => {
     const member = await pool.member('billing');
     member.start();
-    await eventually(() => settledTogether([member]), 'the member settled');
+    await eventually(() => settledTogether([member]), 'the member settled', 30_000);
     expect((await member.commit([{ topic: 'orders', partition: 0, offset: 5 }])).errorCode).toBe(0);
     await app.http().put('/v1/topics/orders/end-offsets').send({ partitions: [{ partition: 0, endOffset: 12 }] }).expect(200);
 

@@ -77,7 +77,7 @@ describe('operations REST (e2e)', () => {
     await seed('busy');
     const member = await pool.member('busy');
     member.start();
-    await eventually(() => settledTogether([member]), 'the member settled');
+    await eventually(() => settledTogether([member]), 'the member settled', 30_000);
     const refused = await reset('busy', { allTopics: true, strategy: 'latest', dryRun: false }).expect(409);
     expect(refused.body).toMatchObject({ statusCode: 409, errorCode: ErrorCode.NON_EMPTY_GROUP, error: 'NON_EMPTY_GROUP' });
     expect(refused.body.message).toContain('Stable');
