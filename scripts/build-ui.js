@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Builds the web dashboard (ui/) into dist/ui: one minified ES module bundle, its stylesheet and
 // index.html. Run by `npm run build` after `nest build` (which empties dist/), and by the dashboard's
-// browser test when the assets are missing. `--out DIR` writes elsewhere.
+// browser tests. `--out DIR` writes elsewhere; `--if-stale` builds only when a file under ui/ (or this
+// script) is newer than the last build, so tests running side by side do not replace each other's
+// assets while a page loads them.
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
@@ -10,7 +12,22 @@ const root = path.resolve(__dirname, '..');
 const outIndex = process.argv.indexOf('--out');
 const outDir = outIndex > 0 ? path.resolve(process.argv[outIndex + 1]) : path.join(root, 'dist', 'ui');
 
+/** Newest modification time of the files a build reads. */
+function newestSource(dir = path.join(root, 'ui'), newest = fs.statSync(__filename).mtimeMs) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = entry.isDirectory() ? newestSource(full, newest) : Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function upToDate() {
+  const built = path.join(outDir, 'app.js');
+  return fs.existsSync(path.join(outDir, 'index.html')) && fs.existsSync(built) && fs.statSync(built).mtimeMs >= newestSource();
+}
+
 async function build() {
+  if (process.argv.includes('--if-stale') && upToDate()) return;
   const started = Date.now();
   // Build into a sibling folder and swap it in, so a node serving the old assets never sees half a build.
   const staging = `${outDir}.building-${process.pid}`;

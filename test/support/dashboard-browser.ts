@@ -36,9 +36,9 @@ export async function launchDashboardBrowser(): Promise<DashboardBrowser> {
 }
 
 /**
- * Builds the dashboard into dist/ui (what `npm run build` does after the server build), so the test
- * runs today's sources on a clean clone where nothing was built.
+ * Builds the dashboard into dist/ui (what `npm run build` does after the server build) unless it is
+ * newer than its sources, so the tests run today's sources on a clean clone where nothing was built.
  */
 export function buildDashboardAssets(): void {
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-ui.js')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-ui.js'), '--if-stale'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
 }
