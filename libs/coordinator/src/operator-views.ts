@@ -92,9 +92,10 @@ export class OperatorViews {
   lagSummaries(withPartitions: boolean, limit = Number.POSITIVE_INFINITY): GroupLagSummary[] {
     const now = this.clock.now();
     const ranked: { group: ClassicGroup; totalLag: number }[] = [];
+    const ends = new Map<string, Readonly<Record<number, number>> | undefined>();
     for (const shard of this.shards.all()) {
       if (!shard.isActive) continue;
-      for (const group of shard.groups.values()) if (group.offsets.size > 0) ranked.push({ group, totalLag: this.lag.totalLag(group) });
+      for (const group of shard.groups.values()) if (group.offsets.hasCommitted) ranked.push({ group, totalLag: this.lag.totalLag(group, ends) });
     }
     if (ranked.length > limit) {
       ranked.sort((a, b) => b.totalLag - a.totalLag || (a.group.groupId < b.group.groupId ? -1 : a.group.groupId > b.group.groupId ? 1 : 0));

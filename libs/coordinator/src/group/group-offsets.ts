@@ -54,6 +54,11 @@ export class GroupOffsets {
     for (const [topic, byPartition] of this.committed) for (const [partition, value] of byPartition) visit(topic, partition, value);
   }
 
+  /** At least one committed offset (cheaper than `size > 0`). */
+  get hasCommitted(): boolean {
+    return this.committed.size > 0;
+  }
+
   get size(): number {
     let n = 0;
     for (const byPartition of this.committed.values()) n += byPartition.size;

@@ -23,7 +23,7 @@ export interface GroupLagSummary {
  * commit since) is judged on its last commit alone.
  */
 export class GroupLagEvaluator {
-  constructor(private readonly topics: Pick<TopicRegistry, 'partitionOffsets'>) {}
+  constructor(private readonly topics: Pick<TopicRegistry, 'partitionOffsets' | 'endOffsetsOf'>) {}
 
   describe(group: ClassicGroup, now: number): GroupLag {
     const partitions: PartitionLag[] = [];
@@ -52,11 +52,16 @@ export class GroupLagEvaluator {
     return { groupId: group.groupId, status: worstStatus(statuses), totalLag, maxLag, topicLag, ...(withPartitions ? { partitions } : {}) };
   }
 
-  /** The group's summed lag alone, with nothing allocated: ranks every group before the largest are evaluated. */
-  totalLag(group: ClassicGroup): number {
+  /**
+   * The group's summed lag alone: ranks every group before the largest are evaluated. `ends` caches
+   * each topic's end offsets for the whole scan (a few topics, read once each, nothing copied).
+   */
+  totalLag(group: ClassicGroup, ends: Map<string, Readonly<Record<number, number>> | undefined>): number {
     let total = 0;
     group.offsets.forEachCommitted((topic, partition, value) => {
-      const end = this.topics.partitionOffsets(topic, partition)?.endOffset;
+      let topicEnds = ends.get(topic);
+      if (topicEnds === undefined && !ends.has(topic)) ends.set(topic, (topicEnds = this.topics.endOffsetsOf(topic)));
+      const end = topicEnds?.[partition];
       if (end !== undefined && end > value.offset) total += end - value.offset;
     });
     return total;

@@ -42,6 +42,8 @@ export interface TopicRegistry {
   setEndOffsets(name: string, endOffsets: EndOffsetReport[]): Promise<TopicInfo>;
   /** The partition's latest report, or undefined when none: lag and resets ask this per partition. */
   partitionOffsets(name: string, partition: number): PartitionOffsets | undefined;
+  /** The topic's reported end offsets, not copied (the caller must not change them): a scan of every group reads this once per topic. */
+  endOffsetsOf(name: string): Readonly<Record<number, number>> | undefined;
   /** Called after a topic is created or grows, on every node. Returns an unsubscribe function. */
   onPartitionsChanged(listener: (topic: TopicInfo) => void): () => void;
 }

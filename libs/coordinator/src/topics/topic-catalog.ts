@@ -8,7 +8,7 @@ import { copyTopic, sortedTopicCopies, validatePartitionCount, validateTopicName
  * passes before the store is asked. The embedded and the Redis registry differ only in how they store
  * and share changes.
  */
-export abstract class TopicCatalog implements Pick<TopicRegistry, 'get' | 'partitionCount' | 'list' | 'partitionOffsets'> {
+export abstract class TopicCatalog implements Pick<TopicRegistry, 'get' | 'partitionCount' | 'list' | 'partitionOffsets' | 'endOffsetsOf'> {
   protected readonly topics = new Map<string, TopicInfo>();
 
   get(name: string): TopicInfo | undefined {
@@ -25,6 +25,10 @@ export abstract class TopicCatalog implements Pick<TopicRegistry, 'get' | 'parti
     const endOffset = topic?.endOffsets[partition];
     if (endOffset === undefined) return undefined;
     return { endOffset, startOffset: topic!.startOffsets?.[partition] ?? null, reportedAt: topic!.reportedAt?.[partition] ?? null };
+  }
+
+  endOffsetsOf(name: string): Readonly<Record<number, number>> | undefined {
+    return this.topics.get(name)?.endOffsets;
   }
 
   list(): TopicInfo[] {
