@@ -1,12 +1,14 @@
 /**
- * `npm run bench`: the issue-2 benchmarks of the app, on loopback, bounded in time. Nodes run as child
+ * `npm run bench`: the issue-2 benchmarks of the app, the dashboard's and the operator endpoints' (issue 10), on loopback, bounded in time. Nodes run as child
  * processes from dist/ (built first), clients run here. Every figure is printed beside a baseline
  * measured in the same run, as a ratio. Sizes can be reduced with BENCH_SCALE=0.1 for a quick look, and
  * sections chosen with BENCH_ONLY=1,3.
  */
 import { clusterCommits, cohortCommits, type LoadResult, redisHsets } from './commit.bench';
+import { dashboardSection } from './dashboard.bench';
 import { buildApp, CohortProcess } from './harness/cohort-process';
 import { median, ms, perSecond, ratio, table } from './harness/stats';
+import { operationsSection } from './operations.bench';
 import { memberJoinsLargeGroup, topicGrowth } from './rebalance.bench';
 import { replaySpeed } from './replay.bench';
 
@@ -118,10 +120,12 @@ async function main(): Promise<void> {
   const building = Date.now();
   buildApp();
   console.log(`built dist/ in ${((Date.now() - building) / 1000).toFixed(1)} s`);
-  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3').split(',').map((section) => section.trim()));
+  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3,4,5').split(',').map((section) => section.trim()));
   if (only.has('1')) await rebalanceLatency();
   if (only.has('2')) await commitThroughput();
   if (only.has('3')) await replay();
+  if (only.has('4')) await attempt('dashboard', () => dashboardSection(scale));
+  if (only.has('5')) await attempt('operator REST and metrics', () => operationsSection(scale));
 }
 
 main().then(

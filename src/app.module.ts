@@ -20,6 +20,8 @@ import { COHORT_NODE } from './node/cohort-node';
 import { createNode } from './node/create-node';
 import { NodeAddress } from './node/node-address';
 import { NodeLifecycle } from './node/node-lifecycle';
+import { DashboardModule } from './ui/dashboard.module';
+import { prettyOnTerminal } from './logging/pretty-on-terminal';
 
 /**
  * The whole app: config, logging, the node (built by CLUSTER_MODE), and the two transports over it.
@@ -42,6 +44,7 @@ export class AppModule implements NestModule {
           useFactory: (config: CohortConfig) => ({
             pinoHttp: {
               level: config.logLevel,
+              ...prettyOnTerminal(),
               // Successful requests are debug-level (/metrics and /health are scraped constantly); a
               // client's mistake is info; 503 is a node not ready yet, a warning; other 5xx are errors.
               customLogLevel: (_request, response) =>
@@ -50,6 +53,7 @@ export class AppModule implements NestModule {
           }),
         }),
         TerminusModule.forRoot({ logger: false }),
+        DashboardModule,
       ],
       controllers: [GroupsController, OffsetsController, TopicsController, ClusterController, AssignorsController, HealthController, MetricsController],
       providers: [

@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { CohortConfig } from './config/cohort-config';
 import { CohortIoAdapter } from './gateway/cohort-io.adapter';
+import { QuietStartupLogger } from './logging/quiet-startup-logger';
 
 /**
  * Builds a configured, not yet listening Cohort app from an environment. Shared by main.ts, the e2e
@@ -25,7 +26,7 @@ export async function createCohortApp(env: Record<string, string | undefined>): 
 
 /** Logging, body limit, socket.io options and the OpenAPI document: everything that is set on the app, not in modules. */
 export function configureCohortApp<App extends INestApplication>(app: App): App {
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietStartupLogger(app.get(Logger)));
   const config = app.get(CohortConfig);
   (app as unknown as NestExpressApplication).useBodyParser('json', { limit: config.maxPayloadBytes });
   app.useWebSocketAdapter(new CohortIoAdapter(app));

@@ -40,6 +40,8 @@ export class CohortConfig {
   readonly assignorPlugins: string[];
   readonly maxPayloadBytes: number;
   readonly logLevel: string;
+  readonly metricsPartitionLag: boolean;
+  readonly metricsMaxGroups: number;
 
   constructor(env: EnvironmentVariables) {
     const replication = replicationSettings(env);
@@ -72,5 +74,7 @@ export class CohortConfig {
     this.assignorPlugins = env.ASSIGNOR_PLUGINS.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
     this.maxPayloadBytes = env.MAX_PAYLOAD_BYTES;
     this.logLevel = env.LOG_LEVEL;
+    this.metricsPartitionLag = env.METRICS_PARTITION_LAG;
+    this.metricsMaxGroups = env.METRICS_MAX_GROUPS;
   }
 }

@@ -97,6 +97,14 @@ export class EnvironmentVariables {
   @Expose() @EnvInt() @IsInt() @Min(1_024) @Max(104_857_600)
   MAX_PAYLOAD_BYTES: number = 1_048_576;
 
+  /** Export `cohort_group_partition_lag{group,topic,partition}` (docs/lag.md); off by default: one series per partition. */
+  @Expose() @EnvBoolean() @IsBoolean()
+  METRICS_PARTITION_LAG: boolean = false;
+
+  /** The most groups whose lag a node exports (the largest total lags), keeping label sets bounded (docs/lag.md). */
+  @Expose() @EnvInt() @IsInt() @Min(0) @Max(1_000_000)
+  METRICS_MAX_GROUPS: number = 1_000;
+
   /** pino level; not in SPEC §1 (an implementer's choice). */
   @Expose() @EnvTrimmed() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';

@@ -22,7 +22,10 @@ export class AssignorsController {
 
   @Post(':name/assign')
   @HttpCode(HttpStatus.OK)
-  @ApiOkResponse({ description: '{ assignments: { memberId: [{ topic, partitions }] } }; 404 unknown assignor, 400 invalid input.' })
+  @ApiOkResponse({
+    description:
+      '{ assignments: { memberId: [{ topic, partitions }] }, unknownTopics }: a subscribed topic missing from partitionsPerTopic gets nothing and is listed in unknownTopics; 404 unknown assignor, 400 invalid input.',
+  })
   assign(@Param('name') name: string, @Body() body: AssignDryRunDto): DryRunResponse {
     return this.node.assignors.dryRun(name, body);
   }

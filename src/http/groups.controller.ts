@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Query, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { GroupView, RebalanceView } from '@cohort/coordinator';
-import { ErrorCode, errorName, KafkaError, type ErrorCodeValue } from '@cohort/protocol';
+import { ErrorCode, errorName, KafkaError, type ErrorCodeValue, type GroupLag } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
 import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
@@ -42,6 +42,16 @@ export class GroupsController {
   @ApiOkResponse({ description: '[{ generationId, reason, startedAt, completedAt, durationMs, members, protocol }], newest last.' })
   rebalances(@Param('groupId') groupId: string): Promise<RebalanceView[]> {
     return this.node.coordinator.rebalanceHistory(groupId);
+  }
+
+  @Get(':groupId/lag')
+  @ApiOkResponse({
+    description:
+      '{ groupId, status, totalLag, maxLag, partitions: [{ topic, partition, committedOffset, logEndOffset, lag, status, history }] }; ' +
+      'status is Burrow\'s evaluation (OK, WARN, ERR, STOP, STALL, UNKNOWN), see docs/lag.md; 404 GROUP_ID_NOT_FOUND.',
+  })
+  lag(@Param('groupId') groupId: string): Promise<GroupLag> {
+    return this.node.coordinator.groupLag(groupId);
   }
 
   private coordinatorOf(groupId: string): number | null {

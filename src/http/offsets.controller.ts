@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Post, Query, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ErrorCode, errorName, KafkaError, type ErrorCodeValue, type TopicPartitionErrors } from '@cohort/protocol';
+import { ErrorCode, errorName, KafkaError, type ErrorCodeValue, type ResetOffsetsResult, type TopicPartitionErrors } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
 import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { DeleteOffsetsQueryDto } from './dto/delete-offsets-query.dto';
 import { ResetOffsetsDto } from './dto/reset-offsets.dto';
+import { ResetOffsetsByStrategyDto } from './dto/reset-offsets-strategy.dto';
 
 interface OffsetWithLag {
   topic: string;
@@ -53,6 +54,17 @@ export class OffsetsController {
   async reset(@Param('groupId') groupId: string, @Body() body: ResetOffsetsDto): Promise<{ topics: TopicPartitionErrors[] }> {
     const response = await this.node.coordinator.resetOffsets(groupId, body.topics);
     return { topics: throwOnError(response, `cannot reset offsets of group '${groupId}'`) };
+  }
+
+  @Post('reset')
+  @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({
+    description:
+      '{ groupId, dryRun, offsets: [{ topic, partition, currentOffset, newOffset }] }. A dry run (the default) changes nothing; ' +
+      'dryRun: false commits exactly the offsets shown, only while the group is Empty (409 NON_EMPTY_GROUP), and answers once they are committed.',
+  })
+  resetByStrategy(@Param('groupId') groupId: string, @Body() body: ResetOffsetsByStrategyDto): Promise<ResetOffsetsResult> {
+    return this.node.coordinator.resetOffsetsTo(groupId, body);
   }
 
   @Delete()

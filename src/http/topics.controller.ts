@@ -22,7 +22,7 @@ export class TopicsController {
   constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
 
   @Get()
-  @ApiOkResponse({ description: '[{ name, partitions, endOffsets }]' })
+  @ApiOkResponse({ description: '[{ name, partitions, endOffsets, startOffsets, reportedAt }]' })
   list(): TopicInfo[] {
     return this.node.topics.list();
   }
@@ -48,7 +48,7 @@ export class TopicsController {
   }
 
   @Put(':name/end-offsets')
-  @ApiOkResponse({ description: 'The topic with the reported log end offsets merged in.' })
+  @ApiOkResponse({ description: 'The topic with the reported log end (and start) offsets merged in, each stamped with when it arrived (`reportedAt`).' })
   reportEndOffsets(@Param('name') name: string, @Body() body: EndOffsetsDto): Promise<TopicInfo> {
     return this.node.topics.setEndOffsets(name, body.partitions);
   }

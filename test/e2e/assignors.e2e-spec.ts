@@ -28,7 +28,7 @@ describe('assignors (e2e)', () => {
     await http()
       .post('/v1/assignors/range/assign')
       .send(body)
-      .expect(200, { assignments: { a: [{ topic: 'jobs', partitions: [0, 1, 2] }], b: [{ topic: 'jobs', partitions: [3, 4, 5] }] } });
+      .expect(200, { assignments: { a: [{ topic: 'jobs', partitions: [0, 1, 2] }], b: [{ topic: 'jobs', partitions: [3, 4, 5] }] }, unknownTopics: [] });
     const roundRobin = await http().post('/v1/assignors/roundrobin/assign').send(body).expect(200);
     expect(roundRobin.body.assignments).toEqual({ a: [{ topic: 'jobs', partitions: [0, 2, 4] }], b: [{ topic: 'jobs', partitions: [1, 3, 5] }] });
     const unknown = await http().post('/v1/assignors/telepathic/assign').send(body).expect(404);

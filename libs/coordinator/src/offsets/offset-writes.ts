@@ -37,6 +37,11 @@ export class OffsetWrites {
       }
       if (!group.is('Dead')) {
         entries.forEach((e, i) => group.offsets.onCommitted(e.topic, e.partition, staged[i], e.value, result.baseOffset + i));
+        const topics = this.shard.env.topics;
+        for (const e of entries) {
+          const logEndOffset = topics.partitionOffsets(e.topic, e.partition)?.endOffset ?? null;
+          group.lagWindows.record(e.topic, e.partition, e.value.commitTimestamp, e.value.offset, logEndOffset);
+        }
       }
       this.shard.env.metrics.onOffsetCommit?.(entries.length);
       onDone(ErrorCode.NONE);
