@@ -1,0 +1,583 @@
+import type { JoinGroupResponse, MemberAssignment, Subscription, TopicPartitions } from '@cohort/protocol';
+import { CONSUMER_PROTOCOL_TYPE, ErrorCode } from '@cohort/protocol';
+import { CohortError } from '../errors/cohort-error';
+import { Backoff, type ResolvedRetry } from '../runtime/backoff';
+import { Emitter, type Listener } from '../runtime/emitter';
+import type { Timers } from '../runtime/timers';
+import { sleep, WakeSignal } from '../runtime/wake-signal';
+import type { ConnectionPool } from '../transport/connection-pool';
+import type { PushMessage } from '../transport/node-connection';
+import { AssignorSet } from './assignor-set';
+import { CoordinatorLink } from './coordinator-link';
+import { HeartbeatLoop } from './heartbeat-loop';
+import { leaderAssignment } from './leader-assignment';
+import type { CommittedOffset, MemberEvents, MemberState, ProcessedOffset } from './member-events';
+import { resolveMemberOptions, type MemberOptions, type ResolvedMemberOptions } from './member-options';
+import { OffsetBook } from './offset-book';
+import { OffsetCommitter, type CommitIdentity } from './offset-committer';
+import { PartitionSet } from './partition-set';
+
+export interface MemberRuntime {
+  pool: ConnectionPool;
+  timers: Timers;
+  retry: ResolvedRetry;
+  /** Called once the member has stopped, so the client forgets it. */
+  onStopped(member: CohortMember): void;
+}
+
+/** Thrown inside the rebalance loop to start the next JoinGroup at once (79, 25, 22, 27: Kafka retries those immediately). */
+class RejoinNow extends Error {}
+
+/**
+ * One member of a consumer group: the whole member side of Kafka's classic protocol (the Java
+ * consumer's AbstractCoordinator + ConsumerCoordinator), driven by one rebalance loop plus a heartbeat
+ * timer. See libs/client/README.md for the listener order, protocols and guarantees.
+ */
+export class CohortMember {
+  readonly groupId: string;
+  private readonly options: ResolvedMemberOptions;
+  private readonly events: Emitter<MemberEvents>;
+  private readonly assignors: AssignorSet;
+  private readonly link: CoordinatorLink;
+  private readonly heartbeat: HeartbeatLoop;
+  private readonly committer: OffsetCommitter;
+  private readonly book = new OffsetBook();
+  private readonly wake = new WakeSignal();
+  private readonly loopBackoff: Backoff;
+  private readonly heartbeatBackoff: Backoff;
+
+  private currentState: MemberState = 'idle';
+  private currentMemberId = '';
+  private currentGeneration = -1;
+  private protocolName: string | null = null;
+  private owned = new PartitionSet();
+  /** Why the next JoinGroup is needed; null while the member holds a current assignment. */
+  private rejoinReason: string | null = 'initial join';
+  /** Set when the generation was reset: the next join prepare reports the owned partitions lost. */
+  private lostReason: string | null = null;
+  private lastHeartbeatOk = 0;
+  private autoCommitTimer: unknown = null;
+  private loop: Promise<void> | null = null;
+  private busy: Promise<void> = Promise.resolve();
+  private stopping: Promise<void> | null = null;
+  private started: { resolve(): void; reject(error: CohortError): void } | null = null;
+  private crashed: CohortError | null = null;
+  private firstAssignment: Promise<void> | null = null;
+
+  constructor(options: MemberOptions, private readonly runtime: MemberRuntime) {
+    this.options = resolveMemberOptions(options);
+    this.groupId = this.options.groupId;
+    this.assignors = new AssignorSet(this.options.assignors, this.options.serverAssignor);
+    this.events = new Emitter<MemberEvents>((event, error) => this.listenerFailed(String(event), error));
+    const { timers, retry } = runtime;
+    this.loopBackoff = new Backoff(retry, timers);
+    this.heartbeatBackoff = new Backoff(retry, timers);
+    const requestTimeoutMs = Math.max(this.options.sessionTimeoutMs, 5000);
+    this.link = new CoordinatorLink(this.groupId, runtime.pool, timers, retry, requestTimeoutMs, {
+      push: (message) => this.onPush(message),
+      reconnected: () => this.heartbeat.now(),
+      error: (error) => this.reportError(error),
+      stopping: () => this.stopping !== null,
+    }, this.wake);
+    this.heartbeat = new HeartbeatLoop(timers, this.options.heartbeatIntervalMs, () => this.beat());
+    this.committer = new OffsetCommitter(this.groupId, this.link, timers, retry, requestTimeoutMs, {
+      identity: () => this.identity(),
+      generationLost: (identity, error) => {
+        if (this.isCurrent(identity)) this.resetGeneration(`OffsetCommit answered ${error.name}`, error.code === ErrorCode.UNKNOWN_MEMBER_ID);
+      },
+      rebalanceInProgress: () => this.requestRejoin('OffsetCommit answered REBALANCE_IN_PROGRESS'),
+      fenced: (error) => this.crash(error),
+      retrying: (error) => this.reportError(error),
+    });
+  }
+
+  // ---- public surface (SPEC names) ----
+
+  get state(): MemberState {
+    return this.currentState;
+  }
+
+  get memberId(): string {
+    return this.currentMemberId;
+  }
+
+  get generationId(): number {
+    return this.currentGeneration;
+  }
+
+  /** The partitions currently owned. */
+  get assignment(): TopicPartitions[] {
+    return this.owned.toList();
+  }
+
+  /** The rebalance protocol this member runs: `cooperative` when every configured assignor supports it. */
+  get protocol(): 'eager' | 'cooperative' {
+    return this.assignors.protocol;
+  }
+
+  on<K extends keyof MemberEvents>(event: K, listener: Listener<MemberEvents[K]>): this {
+    this.events.on(event, listener);
+    return this;
+  }
+
+  once<K extends keyof MemberEvents>(event: K, listener: Listener<MemberEvents[K]>): this {
+    this.events.once(event, listener);
+    return this;
+  }
+
+  off<K extends keyof MemberEvents>(event: K, listener: Listener<MemberEvents[K]>): this {
+    this.events.off(event, listener);
+    return this;
+  }
+
+  /** Joins the group; resolves once the first assignment is held, rejects if the member crashes first. */
+  start(): Promise<void> {
+    if (this.crashed) return Promise.reject(this.crashed);
+    if (this.loop) return this.firstAssignment ?? Promise.resolve();
+    if (this.stopping) return Promise.reject(CohortError.of('INVALID_REQUEST', 'the member was stopped; create a new one'));
+    this.firstAssignment = new Promise<void>((resolve, reject) => (this.started = { resolve, reject }));
+    this.setState('joining');
+    this.loop = this.run();
+    return this.firstAssignment;
+  }
+
+  /** Marks `offset` (the next one to process) of an owned partition; auto-commit sends it. False when the partition is not owned. */
+  markProcessed(offset: ProcessedOffset): boolean {
+    if (!Number.isInteger(offset?.offset) || offset.offset < 0) throw new RangeError(`markProcessed needs a non-negative integer offset (got ${String(offset?.offset)})`);
+    return this.book.mark(offset, this.owned);
+  }
+
+  /** Commits `offsets`, or every marked offset not yet committed; rejects with CohortError. */
+  async commit(offsets?: ProcessedOffset[]): Promise<void> {
+    if (this.currentGeneration < 0 || (this.currentState !== 'stable' && this.currentState !== 'stopping')) {
+      throw CohortError.of('REBALANCE_IN_PROGRESS', `cannot commit while the member is ${this.currentState}; commit again once it is stable`);
+    }
+    if (offsets) for (const offset of offsets) this.book.mark(offset, this.owned);
+    await this.commitMarked(offsets ?? this.book.uncommitted(this.owned), this.runtime.timers.now() + this.options.rebalanceTimeoutMs, true);
+  }
+
+  /** The committed offsets of `partitions` (default: the current assignment). */
+  committed(partitions?: TopicPartitions[]): Promise<CommittedOffset[]> {
+    return this.committer.fetch(partitions ?? this.owned.toList(), this.runtime.timers.now() + this.options.rebalanceTimeoutMs);
+  }
+
+  /** Commits marked offsets, gives the partitions up (revoked), leaves the group (dynamic members) and stops. */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutdown();
+    return this.stopping;
+  }
+
+  // ---- the rebalance loop ----
+
+  private async run(): Promise<void> {
+    while (!this.stopping && !this.crashed) {
+      if (this.rejoinReason === null) {
+        await this.wake.next();
+        continue;
+      }
+      try {
+        await this.rebalance();
+        this.loopBackoff.reset();
+      } catch (error) {
+        if (this.stopping || this.crashed) break;
+        if (error instanceof RejoinNow) continue;
+        const failure = asCohortError(error);
+        this.requestRejoin(`rebalance failed due to ${failure.name}: ${failure.message}`);
+        if (!failure.retriable) {
+          this.crash(failure);
+          break;
+        }
+        this.reportError(failure);
+        await sleep(this.runtime.timers, this.loopBackoff.next(), this.wake);
+      }
+    }
+  }
+
+  private async rebalance(): Promise<void> {
+    await this.link.connection();
+    await this.prepareJoin();
+    if (this.stopping) return;
+    const reason = this.rejoinReason ?? 'rejoin';
+    this.rejoinReason = null;
+    this.setState('joining');
+    // As Kafka's heartbeat thread, no heartbeats while a JoinGroup is out: the coordinator keeps a
+    // member with a parked JoinGroup alive, and a heartbeat of the old generation would only race it.
+    this.heartbeat.stop();
+    const join = await this.joinGroup(reason);
+    this.setState('syncing');
+    this.lastHeartbeatOk = this.runtime.timers.now();
+    this.heartbeat.start();
+    const leader = join.leader === this.currentMemberId;
+    this.events.emit('joined', { memberId: this.currentMemberId, generationId: this.currentGeneration, leader, protocol: this.protocolName });
+    const assignment = this.options.serverAssignor !== null ? (join.assignment as MemberAssignment | undefined) : await this.syncGroup(join, leader);
+    await this.completeJoin(assignment ?? { partitions: [] });
+  }
+
+  /** Kafka's onJoinPrepare: commit, then revoke everything (eager) — or report it lost when the generation is gone. */
+  private async prepareJoin(): Promise<void> {
+    if (this.lostReason !== null) {
+      const lost = this.owned;
+      this.owned = new PartitionSet();
+      this.book.forget(lost);
+      this.stopAutoCommit();
+      const reason = this.lostReason;
+      this.lostReason = null;
+      if (lost.size > 0) await this.callListener('lost', { partitions: lost.toList(), reason });
+      return;
+    }
+    if (this.currentGeneration < 0) return;
+    if (this.assignors.protocol === 'eager') {
+      await this.giveUp(this.owned, true);
+    } else if (this.options.autoCommitIntervalMs !== null) {
+      // Cooperative members keep their partitions across the join; committing now narrows what a
+      // lost generation would re-deliver.
+      await this.commitMarked(this.book.uncommitted(this.owned), this.runtime.timers.now() + this.options.rebalanceTimeoutMs, false);
+    }
+  }
+
+  private async joinGroup(reason: string): Promise<JoinGroupResponse> {
+    for (;;) {
+      const sentMemberId = this.currentMemberId;
+      const response = await this.link.request(
+        'JoinGroup',
+        {
+          groupId: this.groupId,
+          sessionTimeoutMs: this.options.sessionTimeoutMs,
+          rebalanceTimeoutMs: this.options.rebalanceTimeoutMs,
+          memberId: sentMemberId,
+          ...(this.options.groupInstanceId !== null ? { groupInstanceId: this.options.groupInstanceId } : {}),
+          protocolType: CONSUMER_PROTOCOL_TYPE,
+          protocols: this.protocols(),
+          reason,
+          ...(this.options.serverAssignor !== null ? { serverAssignor: this.options.serverAssignor } : {}),
+        },
+        // Kafka's JoinGroup timeout: the coordinator may hold the answer for a whole rebalance timeout.
+        this.options.rebalanceTimeoutMs + 5000,
+      );
+      switch (response.errorCode) {
+        case ErrorCode.NONE:
+          if (response.protocolType !== null && response.protocolType !== CONSUMER_PROTOCOL_TYPE) {
+            throw CohortError.of('INCONSISTENT_GROUP_PROTOCOL', `the group's protocol type is '${response.protocolType}', not 'consumer'`);
+          }
+          this.currentMemberId = response.memberId;
+          this.currentGeneration = response.generationId;
+          this.protocolName = response.protocolName;
+          return response;
+        case ErrorCode.MEMBER_ID_REQUIRED:
+          this.currentMemberId = response.memberId; // KIP-394: join again at once with it
+          continue;
+        case ErrorCode.UNKNOWN_MEMBER_ID:
+          if (sentMemberId === this.currentMemberId) this.resetGeneration('JoinGroup answered UNKNOWN_MEMBER_ID', true);
+          throw new RejoinNow();
+        case ErrorCode.ILLEGAL_GENERATION:
+          this.resetGeneration('JoinGroup answered ILLEGAL_GENERATION', false);
+          throw new RejoinNow();
+        case ErrorCode.REBALANCE_IN_PROGRESS:
+          continue;
+        default:
+          throw CohortError.fromResponse(response as never);
+      }
+    }
+  }
+
+  private async syncGroup(join: JoinGroupResponse, leader: boolean): Promise<MemberAssignment> {
+    const generationId = this.currentGeneration;
+    const assignments =
+      leader && !join.skipAssignment
+        ? await leaderAssignment(join, this.assignors.byName(join.protocolName), this.assignors.protocol, this.isTrusted(join.protocolName), (topics) =>
+            this.link.request('Metadata', { topics }, Math.max(this.options.sessionTimeoutMs, 5000)),
+          )
+        : [];
+    const response = await this.link.request(
+      'SyncGroup',
+      {
+        groupId: this.groupId,
+        generationId,
+        memberId: this.currentMemberId,
+        ...(this.options.groupInstanceId !== null ? { groupInstanceId: this.options.groupInstanceId } : {}),
+        protocolType: CONSUMER_PROTOCOL_TYPE,
+        protocolName: this.protocolName,
+        assignments,
+      },
+      this.options.rebalanceTimeoutMs + 5000,
+    );
+    // The heartbeat may have reset the generation meanwhile (Kafka raises ILLEGAL_GENERATION itself then).
+    if (generationId !== this.currentGeneration) throw new RejoinNow();
+    switch (response.errorCode) {
+      case ErrorCode.NONE:
+        if (response.protocolName !== null && this.protocolName !== null && response.protocolName !== this.protocolName) {
+          throw CohortError.of('INCONSISTENT_GROUP_PROTOCOL', `SyncGroup answered protocol '${response.protocolName}', JoinGroup '${this.protocolName}'`);
+        }
+        return (response.assignment as MemberAssignment | null) ?? { partitions: [] };
+      case ErrorCode.REBALANCE_IN_PROGRESS:
+        this.requestRejoin('SyncGroup answered REBALANCE_IN_PROGRESS');
+        throw new RejoinNow();
+      case ErrorCode.UNKNOWN_MEMBER_ID:
+      case ErrorCode.ILLEGAL_GENERATION:
+        this.resetGeneration(`SyncGroup answered ${CohortError.fromResponse(response as never).name}`, response.errorCode === ErrorCode.UNKNOWN_MEMBER_ID);
+        throw new RejoinNow();
+      default:
+        throw CohortError.fromResponse(response as never);
+    }
+  }
+
+  /** Kafka's onJoinComplete: take the assignment; cooperative members first give up what moved, then rejoin. */
+  private async completeJoin(assignment: MemberAssignment): Promise<void> {
+    const generationId = this.currentGeneration;
+    const subscribed = new Set(this.options.topics);
+    const assigned = PartitionSet.of((assignment.partitions ?? []).filter((p) => subscribed.has(p.topic)));
+    const revoked = this.owned.minus(assigned);
+    const added = assigned.minus(this.owned);
+    try {
+      this.assignors.byName(this.protocolName)?.onAssignment?.(assignment, generationId);
+    } catch (error) {
+      this.listenerFailed('onAssignment', error);
+    }
+    this.setState('stable');
+    if (revoked.size > 0) {
+      await this.giveUp(revoked, false);
+      this.requestRejoin('need to revoke partitions and re-join');
+    }
+    this.owned = assigned;
+    await this.callListener('assigned', { partitions: added.toList(), generationId });
+    this.scheduleAutoCommit();
+    this.started?.resolve();
+    this.started = null;
+  }
+
+  /** `revoked` (awaited), then commit what was marked for those partitions, then forget them. */
+  private async giveUp(partitions: PartitionSet, always: boolean): Promise<void> {
+    if (partitions.size > 0 || always) await this.callListener('revoked', { partitions: partitions.toList(), generationId: this.currentGeneration });
+    if (this.options.autoCommitIntervalMs !== null && this.currentGeneration >= 0) {
+      await this.commitMarked(this.book.uncommitted(partitions), this.runtime.timers.now() + this.options.rebalanceTimeoutMs, false);
+    }
+    this.book.forget(partitions);
+    this.owned = this.owned.minus(partitions);
+  }
+
+  // ---- heartbeats and pushes ----
+
+  private async beat(): Promise<number | void> {
+    const identity = this.identity();
+    if (identity.generationId < 0) return;
+    const now = this.runtime.timers.now();
+    if (now - this.lastHeartbeatOk > this.options.sessionTimeoutMs) this.link.markUnknown(); // Kafka: the session timed out client-side
+    try {
+      const response = await this.link.request(
+        'Heartbeat',
+        {
+          groupId: this.groupId,
+          generationId: identity.generationId,
+          memberId: identity.memberId,
+          ...(identity.groupInstanceId !== null ? { groupInstanceId: identity.groupInstanceId } : {}),
+        },
+        this.options.sessionTimeoutMs,
+      );
+      const code = response.errorCode;
+      if (code === ErrorCode.NONE || code === ErrorCode.REBALANCE_IN_PROGRESS) {
+        this.lastHeartbeatOk = this.runtime.timers.now();
+        this.heartbeatBackoff.reset();
+        if (code === ErrorCode.REBALANCE_IN_PROGRESS && this.currentState === 'stable' && this.isCurrent(identity)) {
+          this.requestRejoin('group is already rebalancing');
+        }
+        return;
+      }
+      if (!this.isCurrent(identity)) return; // an answer about a generation the member has left already
+      const error = CohortError.fromResponse(response as never);
+      if (code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.ILLEGAL_GENERATION) {
+        this.resetGeneration(`Heartbeat answered ${error.name}`, code === ErrorCode.UNKNOWN_MEMBER_ID);
+        return;
+      }
+      if (code === ErrorCode.FENCED_INSTANCE_ID) {
+        this.crash(error);
+        return;
+      }
+      this.reportError(error);
+    } catch (error) {
+      this.reportError(asCohortError(error));
+    }
+    return this.heartbeatBackoff.next();
+  }
+
+  private onPush(message: PushMessage): void {
+    if (message.event === 'CoordinatorMoved') {
+      this.link.markUnknown();
+      this.heartbeat.now();
+      return;
+    }
+    const { generationId, reason } = message.push;
+    // Kafka's rule for a heartbeat's REBALANCE_IN_PROGRESS: act only when stable in that generation.
+    if (generationId === this.currentGeneration && this.currentState === 'stable') this.requestRejoin(reason);
+  }
+
+  // ---- commits ----
+
+  private async commitMarked(offsets: ProcessedOffset[], deadlineMs: number, rethrow: boolean): Promise<void> {
+    if (offsets.length === 0) return;
+    try {
+      const done = await this.committer.commit(offsets, deadlineMs);
+      this.book.acknowledged(done);
+      this.events.emit('committed', { offsets: done.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, metadata: o.metadata ?? null })) });
+    } catch (error) {
+      const failure = asCohortError(error);
+      if (rethrow) throw failure;
+      this.reportError(failure);
+    }
+  }
+
+  private scheduleAutoCommit(): void {
+    const interval = this.options.autoCommitIntervalMs;
+    if (interval === null || this.stopping) return;
+    this.stopAutoCommit();
+    this.autoCommitTimer = this.runtime.timers.setTimeout(() => {
+      this.autoCommitTimer = null;
+      if (this.currentState !== 'stable') return; // re-armed at the next assignment
+      void this.commitMarked(this.book.uncommitted(this.owned), this.runtime.timers.now() + interval, false).finally(() => {
+        if (this.currentState === 'stable') this.scheduleAutoCommit();
+      });
+    }, interval);
+  }
+
+  private stopAutoCommit(): void {
+    if (this.autoCommitTimer !== null) this.runtime.timers.clearTimeout(this.autoCommitTimer);
+    this.autoCommitTimer = null;
+  }
+
+  // ---- stop ----
+
+  private async shutdown(): Promise<void> {
+    if (this.currentState === 'idle' || this.currentState === 'stopped') {
+      this.finish();
+      return;
+    }
+    const wasStable = this.currentState === 'stable' && this.rejoinReason === null;
+    this.setState('stopping');
+    this.stopAutoCommit();
+    this.wake.fire();
+    // Let a listener phase in progress finish (bounded by the rebalance timeout), not a parked JoinGroup.
+    const bounded = new WakeSignal();
+    void this.busy.then(() => bounded.fire());
+    await sleep(this.runtime.timers, this.options.rebalanceTimeoutMs, bounded);
+    if (!this.crashed && this.lostReason === null && this.currentGeneration >= 0 && this.options.autoCommitIntervalMs !== null) {
+      // Kafka's close(): commit what was processed first (KAFKA-7540), whatever else is going on.
+      await this.commitMarked(this.book.uncommitted(this.owned), this.runtime.timers.now() + this.options.rebalanceTimeoutMs, false);
+    }
+    if (!this.crashed && this.owned.size > 0) {
+      if (wasStable && this.lostReason === null && this.currentGeneration >= 0) await this.giveUp(this.owned, false);
+      else await this.callListener('lost', { partitions: this.owned.toList(), reason: this.lostReason ?? 'the member stopped during a rebalance' });
+    }
+    this.owned = new PartitionSet();
+    await this.committer.drain();
+    if (!this.crashed && this.options.groupInstanceId === null && this.currentMemberId !== '') {
+      // Kafka's LeaveGroup is a minimal-effort attempt: one try, whatever the outcome.
+      await this.link
+        .request('LeaveGroup', { groupId: this.groupId, members: [{ memberId: this.currentMemberId, reason: 'the member was stopped' }] }, Math.max(this.options.sessionTimeoutMs, 5000))
+        .catch((error: unknown) => this.reportError(asCohortError(error)));
+    }
+    this.finish();
+  }
+
+  private finish(): void {
+    this.heartbeat.stop();
+    this.stopAutoCommit();
+    this.link.close();
+    this.wake.fire();
+    this.setState('stopped');
+    this.started?.reject(this.crashed ?? CohortError.of('INVALID_REQUEST', 'the member was stopped before it got an assignment'));
+    this.started = null;
+    this.runtime.onStopped(this);
+  }
+
+  private crash(error: CohortError): void {
+    if (this.crashed || this.currentState === 'stopped') return;
+    this.crashed = error;
+    this.events.emit('crash', error);
+    this.started?.reject(error);
+    this.started = null;
+    // The partitions are not ours any more; the group moves on without this member.
+    const lost = this.owned;
+    this.owned = new PartitionSet();
+    if (lost.size > 0) this.events.emit('lost', { partitions: lost.toList(), reason: `the member crashed: ${error.name}` });
+    this.finish();
+  }
+
+  // ---- helpers ----
+
+  private protocols(): { name: string; metadata: Subscription }[] {
+    const base = {
+      topics: this.options.topics,
+      ownedPartitions: this.owned.toList(),
+      generationId: this.currentGeneration,
+      ...(this.options.rackId !== null ? { rackId: this.options.rackId } : {}),
+    };
+    if (this.options.serverAssignor !== null) return [{ name: this.options.serverAssignor, metadata: base }];
+    return this.assignors.assignors.map((assignor) => {
+      const userData = assignor.subscriptionUserData?.(this.options.topics);
+      return { name: assignor.name, metadata: userData === undefined ? base : { ...base, userData } };
+    });
+  }
+
+  private isTrusted(protocolName: string | null): boolean {
+    const assignor = this.assignors.byName(protocolName);
+    return assignor !== undefined && this.assignors.isBuiltIn(assignor);
+  }
+
+  private identity(): CommitIdentity {
+    return { generationId: this.currentGeneration, memberId: this.currentMemberId, groupInstanceId: this.options.groupInstanceId };
+  }
+
+  private isCurrent(identity: CommitIdentity): boolean {
+    return identity.generationId === this.currentGeneration && identity.memberId === this.currentMemberId;
+  }
+
+  private requestRejoin(reason: string): void {
+    if (this.rejoinReason === null && this.currentState === 'stable') this.events.emit('rebalancing', { generationId: this.currentGeneration, reason });
+    this.rejoinReason ??= reason;
+    this.wake.fire();
+  }
+
+  /** Kafka's resetStateAndGeneration: the membership is gone, so owned partitions are lost, not revoked. */
+  private resetGeneration(reason: string, resetMemberId: boolean): void {
+    if (this.currentGeneration >= 0 || this.owned.size > 0) this.lostReason ??= reason;
+    this.currentGeneration = -1;
+    if (resetMemberId) this.currentMemberId = '';
+    this.heartbeat.stop();
+    this.stopAutoCommit();
+    if (this.currentState === 'stable' || this.currentState === 'syncing') this.setState('joining');
+    this.requestRejoin(reason);
+  }
+
+  private async callListener<K extends 'assigned' | 'revoked' | 'lost'>(event: K, payload: MemberEvents[K]): Promise<void> {
+    const limit = this.options.rebalanceTimeoutMs;
+    let timer: unknown = null;
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = this.runtime.timers.setTimeout(() => resolve('timeout'), limit)));
+    const listeners = this.events.emitAndWait(event, payload);
+    this.busy = listeners;
+    const outcome = await Promise.race([listeners.then(() => 'done' as const), timedOut]);
+    this.runtime.timers.clearTimeout(timer);
+    if (outcome === 'timeout') {
+      this.reportError(new CohortError(ErrorCode.REQUEST_TIMED_OUT, `the '${event}' listeners did not finish within rebalanceTimeoutMs (${limit} ms); the member went on without them`, { name: 'LISTENER_TIMEOUT', retriable: false }));
+    }
+  }
+
+  private listenerFailed(event: string, error: unknown): void {
+    if (event === 'error') return; // an error listener that throws must not loop
+    const message = error instanceof Error ? error.message : String(error);
+    this.reportError(new CohortError(-1, `a '${event}' listener threw: ${message}`, { name: 'LISTENER_FAILED', retriable: false, cause: error }));
+  }
+
+  private reportError(error: CohortError): void {
+    this.events.emit('error', error);
+  }
+
+  private setState(state: MemberState): void {
+    if (this.currentState === 'stopped') return;
+    if (this.currentState === 'stopping' && state !== 'stopped') return;
+    this.currentState = state;
+  }
+}
+
+function asCohortError(error: unknown): CohortError {
+  if (error instanceof CohortError) return error;
+  return new CohortError(-1, error instanceof Error ? error.message : String(error), { name: 'UNKNOWN_SERVER_ERROR', retriable: false, cause: error });
+}
