@@ -31,7 +31,7 @@ function nodeBuild(name: string, entry: Record<string, string>, overrides: Optio
 }
 
 export default defineConfig([
-  nodeBuild('protocol', { index: 'libs/protocol/src/index.ts' }),
+  nodeBuild('protocol', { index: 'libs/protocol/src/index.ts', asyncapi: 'libs/protocol/src/asyncapi.ts' }),
   nodeBuild('assignors', { index: 'libs/assignors/src/index.ts', conformance: 'libs/assignors/src/conformance.ts' }),
   // The plugin loader require()s plugin modules, so it ships as CommonJS only (ESM imports it as such).
   nodeBuild('assignors', { plugins: 'libs/assignors/src/plugins.ts' }, { format: ['cjs'] }),
