@@ -38,6 +38,8 @@ describe('@cohort/client commits and assignors (e2e)', () => {
       await second.start();
       await eventually(() => settled([first, second], 4), 'both share the partitions');
       const moved = second.assignment[0].partitions;
+      // The listener runs once the assignment is held; its OffsetFetch may still be on its way.
+      await eventually(() => moved.every((p) => p in resumedAt), 'the new owner read its starting offsets');
       expect(moved).toHaveLength(2);
       expect(Object.fromEntries(moved.map((p) => [p, resumedAt[p]]))).toEqual(Object.fromEntries(moved.map((p) => [p, 100 + p])));
     },

@@ -76,6 +76,7 @@ export class CohortMember {
     this.link = new CoordinatorLink(this.groupId, runtime.pool, timers, retry, requestTimeoutMs, {
       push: (message) => this.onPush(message),
       reconnected: () => this.heartbeat.now(),
+      activity: () => this.heartbeat.poke(),
       error: (error) => this.reportError(error),
       stopping: () => this.stopping !== null,
     }, this.wake);
@@ -137,6 +138,7 @@ export class CohortMember {
     if (this.stopping) return Promise.reject(CohortError.of('INVALID_REQUEST', 'the member was stopped; create a new one'));
     this.firstAssignment = new Promise<void>((resolve, reject) => (this.started = { resolve, reject }));
     this.setState('joining');
+    this.watchVisibility();
     this.loop = this.run();
     return this.firstAssignment;
   }
@@ -336,7 +338,8 @@ export class CohortMember {
     this.setState('stable');
     if (revoked.size > 0) {
       await this.giveUp(revoked, false);
-      this.requestRejoin('need to revoke partitions and re-join');
+      // The second round of the same rebalance: no new 'rebalancing' event.
+      this.requestRejoin('need to revoke partitions and re-join', false);
     }
     this.owned = assigned;
     await this.callListener('assigned', { partitions: added.toList(), generationId });
@@ -477,7 +480,22 @@ export class CohortMember {
     this.finish();
   }
 
+  /**
+   * In a browser, a tab that becomes visible again heartbeats at once if a beat is overdue (its
+   * timers may have been throttled while hidden). No-op outside browsers.
+   */
+  private watchVisibility(): void {
+    const doc = (globalThis as { document?: { addEventListener?(t: string, l: () => void): void; removeEventListener?(t: string, l: () => void): void } }).document;
+    if (typeof doc?.addEventListener !== 'function') return;
+    const listener = (): void => this.heartbeat.poke();
+    doc.addEventListener('visibilitychange', listener);
+    this.unwatchVisibility = () => doc.removeEventListener?.('visibilitychange', listener);
+  }
+
+  private unwatchVisibility: () => void = () => undefined;
+
   private finish(): void {
+    this.unwatchVisibility();
     this.heartbeat.stop();
     this.stopAutoCommit();
     this.link.close();
@@ -530,8 +548,8 @@ export class CohortMember {
     return identity.generationId === this.currentGeneration && identity.memberId === this.currentMemberId;
   }
 
-  private requestRejoin(reason: string): void {
-    if (this.rejoinReason === null && this.currentState === 'stable') this.events.emit('rebalancing', { generationId: this.currentGeneration, reason });
+  private requestRejoin(reason: string, announce = true): void {
+    if (announce && this.rejoinReason === null && this.currentState === 'stable') this.events.emit('rebalancing', { generationId: this.currentGeneration, reason });
     this.rejoinReason ??= reason;
     this.wake.fire();
   }

@@ -11,6 +11,8 @@ export interface LinkEvents {
   push: NonNullable<ConnectionListener['push']>;
   /** The coordinator's socket reconnected (heartbeat at once: the member may have been away). */
   reconnected(): void;
+  /** The coordinator was heard from: send a heartbeat if one is overdue. */
+  activity(): void;
   /** A retriable failure the link is riding out (FindCoordinator errors, unreachable nodes). */
   error(error: CohortError): void;
   stopping(): boolean;
@@ -115,6 +117,7 @@ export class CoordinatorLink {
         if (message.push.groupId === this.groupId) this.events.push(message);
       },
       connected: () => this.events.reconnected(),
+      activity: () => this.events.activity(),
       disconnected: () => {
         // Keep the connection: socket.io reconnects to the same node, and requests wait for it. A node
         // that is gone for good shows up as failed requests, which forget it.

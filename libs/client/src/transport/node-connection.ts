@@ -15,6 +15,8 @@ export interface ConnectionListener {
   connected?(): void;
   /** The socket dropped; requests in flight on it have failed. */
   disconnected?(reason: string): void;
+  /** The node was heard from (a ping): an occasion to send an overdue heartbeat. */
+  activity?(): void;
 }
 
 interface Pending {
@@ -47,7 +49,7 @@ export class NodeConnection {
     retry: ResolvedRetry,
   ) {
     this.reconnectBackoff = new Backoff(retry, timers);
-    this.socket = factory(url, { auth });
+    this.socket = factory(url, { auth, onActivity: () => this.onActivity() });
     this.socket.on('connect', () => this.onConnect());
     this.socket.on('disconnect', (reason: string) => this.onDisconnect(reason));
     this.socket.on('connect_error', (error: Error & { data?: { errorCode?: number; errorName?: string } }) => this.onConnectError(error));
@@ -158,6 +160,10 @@ export class NodeConnection {
       this.reconnectTimer = null;
       if (!this.closed && !this.socket.connected) this.socket.connect();
     }, this.reconnectBackoff.next());
+  }
+
+  private onActivity(): void {
+    for (const listener of [...this.listeners]) listener.activity?.();
   }
 
   private failPending(error: CohortError): void {

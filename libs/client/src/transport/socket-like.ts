@@ -20,6 +20,8 @@ export type AuthProvider = () => Promise<Record<string, unknown>>;
 
 export interface SocketFactoryOptions {
   auth: AuthProvider;
+  /** Call on any sign of network activity the socket hears (engine.io pings): a task a throttled tab still gets. */
+  onActivity?: () => void;
 }
 
 export type SocketFactory = (url: string, options: SocketFactoryOptions) => SocketLike;
@@ -29,8 +31,8 @@ export type SocketFactory = (url: string, options: SocketFactoryOptions) => Sock
  * (0.5–1.5 s at first, at most 5 s), which keeps a blip well inside the server's disconnect grace;
  * `auth` as a function is called on every (re)connect, so a token function gets its fresh token.
  */
-export const socketIoFactory: SocketFactory = (url, options) =>
-  io(url, {
+export const socketIoFactory: SocketFactory = (url, options) => {
+  const socket = io(url, {
     transports: ['websocket'],
     forceNew: true,
     reconnectionDelay: 500,
@@ -39,3 +41,7 @@ export const socketIoFactory: SocketFactory = (url, options) =>
       options.auth().then(callback, () => callback({}));
     },
   });
+  // The server's engine.io ping arrives as a network task, which hidden tabs still run promptly.
+  if (options.onActivity) socket.io.on('ping', options.onActivity);
+  return socket;
+};
