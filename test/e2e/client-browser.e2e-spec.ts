@@ -76,7 +76,7 @@ describe('@cohort/client in a browser (e2e)', () => {
     browser = await launchChromium();
     page = await browser.newPage();
     await page.goto(`${site.origin}/`);
-    await page.waitForFunction(() => document.title === 'ready', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => (globalThis as unknown as { document: { title: string } }).document.title === 'ready', undefined, { timeout: 30_000 });
   });
   afterAll(async () => {
     await nodeClient?.close().catch(() => undefined);
@@ -86,10 +86,10 @@ describe('@cohort/client in a browser (e2e)', () => {
     data.remove();
   });
 
-  const snapshot = (): Promise<Snapshot> => page.evaluate(() => (window as unknown as { cohortTest: { snapshot(): Snapshot } }).cohortTest.snapshot());
+  const snapshot = (): Promise<Snapshot> => page.evaluate(() => (globalThis as unknown as { cohortTest: { snapshot(): Snapshot } }).cohortTest.snapshot());
 
   it('loads the bundle as a script global and as an ES module', async () => {
-    const bundles = await page.evaluate(() => (window as unknown as { cohortTest: { bundles: unknown } }).cohortTest.bundles);
+    const bundles = await page.evaluate(() => (globalThis as unknown as { cohortTest: { bundles: unknown } }).cohortTest.bundles);
     expect(bundles).toEqual({ global: 'function', module: 'function', error: 'function' });
   });
 
@@ -100,7 +100,7 @@ describe('@cohort/client in a browser (e2e)', () => {
     expect(partitionsOf(nodeMember.assignment)).toEqual([0, 1, 2, 3]);
 
     const pageMemberId = await page.evaluate(
-      ([url, group, topic]) => (window as unknown as { cohortTest: { start(u: string, g: string, t: string): Promise<string> } }).cohortTest.start(url, group, topic),
+      ([url, group, topic]) => (globalThis as unknown as { cohortTest: { start(u: string, g: string, t: string): Promise<string> } }).cohortTest.start(url, group, topic),
       [node.url, GROUP, TOPIC] as const,
     );
     expect(pageMemberId).toMatch(/\S/);
@@ -109,7 +109,7 @@ describe('@cohort/client in a browser (e2e)', () => {
     const mine = partitionsOf((await snapshot()).assignment);
     expect([...mine, ...partitionsOf(nodeMember.assignment)].sort()).toEqual([0, 1, 2, 3]);
 
-    const committed = await page.evaluate((base) => (window as unknown as { cohortTest: { commit(b: number): Promise<unknown> } }).cohortTest.commit(base), 100);
+    const committed = await page.evaluate((base) => (globalThis as unknown as { cohortTest: { commit(b: number): Promise<unknown> } }).cohortTest.commit(base), 100);
     expect(committed).toEqual(expect.arrayContaining(mine.map((partition) => expect.objectContaining({ topic: TOPIC, partition, offset: 100 + partition }))));
     const stored = (await (await fetch(`${node.url}/v1/groups/${GROUP}/offsets`)).json()) as { offsets: { partition: number; committedOffset: number }[] };
     expect(stored.offsets.filter((o) => mine.includes(o.partition)).map((o) => [o.partition, o.committedOffset])).toEqual(mine.map((p) => [p, 100 + p]));
@@ -122,7 +122,7 @@ describe('@cohort/client in a browser (e2e)', () => {
     // The tab never gave up what it held: it only gained (cooperative), and its first partitions stayed.
     expect(after.timeline.filter((entry) => entry.event === 'revoked').flatMap((entry) => partitionsOf(entry.partitions ?? []))).toEqual([]);
 
-    await page.evaluate(() => (window as unknown as { cohortTest: { stop(): Promise<void> } }).cohortTest.stop());
+    await page.evaluate(() => (globalThis as unknown as { cohortTest: { stop(): Promise<void> } }).cohortTest.stop());
     const group = (await (await fetch(`${node.url}/v1/groups/${GROUP}`)).json()) as { state: string; members: unknown[] };
     expect(group).toMatchObject({ state: 'Empty', members: [] });
     expect(browser.errors).toEqual([]);
