@@ -128,6 +128,16 @@ describe('CohortMember (state machine under a fake clock)', () => {
     expect(ctx.log.slice(2)).toEqual(['rebalancing g1', 'revoked [orders-0,orders-1,orders-2,orders-3] g1', 'joined g2 leader', 'assigned [orders-0,orders-1,orders-2,orders-3] g2']);
   });
 
+  it('eager: revokes once per rebalance, not once per JoinGroup retry (needsJoinPrepare)', async () => {
+    const ctx = setup({ assignors: ['range'] });
+    await stable(ctx);
+    ctx.server.answer('JoinGroup', () => ({ errorCode: 15, errorName: 'COORDINATOR_NOT_AVAILABLE' }));
+    ctx.server.push('RebalanceInProgress', { groupId: 'g', generationId: 1, reason: 'scaling' });
+    await ctx.timers.until(() => ctx.member.generationId === 2 && ctx.member.state === 'stable');
+    expect(ctx.log.slice(2)).toEqual(['rebalancing g1', 'revoked [orders-0,orders-1,orders-2,orders-3] g1', 'joined g2 leader', 'assigned [orders-0,orders-1,orders-2,orders-3] g2']);
+    expect(ctx.server.sent('JoinGroup').at(-1).reason).toMatch(/^rebalance failed due to COORDINATOR_NOT_AVAILABLE/);
+  });
+
   it('cooperative: only partitions that move are revoked, and the member rejoins at once for the second round (KIP-429)', async () => {
     const ctx = setup();
     await stable(ctx);

@@ -1,13 +1,17 @@
-import type { JoinGroupResponse, MemberAssignment, Subscription, TopicPartitions } from '@cohort/protocol';
+import type { JoinGroupResponse, MemberAssignment, TopicPartitions } from '@cohort/protocol';
 import { CONSUMER_PROTOCOL_TYPE, ErrorCode } from '@cohort/protocol';
 import { CohortError } from '../errors/cohort-error';
 import { Backoff, type ResolvedRetry } from '../runtime/backoff';
 import { Emitter, type Listener } from '../runtime/emitter';
 import type { Timers } from '../runtime/timers';
+import { watchVisibility } from '../runtime/visibility-watch';
 import { sleep, WakeSignal } from '../runtime/wake-signal';
 import type { ConnectionPool } from '../transport/connection-pool';
 import type { PushMessage } from '../transport/node-connection';
 import { AssignorSet } from './assignor-set';
+import { AutoCommitTimer } from './auto-commit-timer';
+import { GroupCalls } from './group-calls';
+import { ListenerRunner } from './listener-runner';
 import { CoordinatorLink } from './coordinator-link';
 import { HeartbeatLoop } from './heartbeat-loop';
 import { leaderAssignment } from './leader-assignment';
@@ -41,6 +45,9 @@ export class CohortMember {
   private readonly link: CoordinatorLink;
   private readonly heartbeat: HeartbeatLoop;
   private readonly committer: OffsetCommitter;
+  private readonly calls: GroupCalls;
+  private readonly listeners: ListenerRunner;
+  private readonly autoCommit: AutoCommitTimer;
   private readonly book = new OffsetBook();
   private readonly wake = new WakeSignal();
   private readonly loopBackoff: Backoff;
@@ -55,20 +62,22 @@ export class CohortMember {
   private rejoinReason: string | null = 'initial join';
   /** Set when the generation was reset: the next join prepare reports the owned partitions lost. */
   private lostReason: string | null = null;
+  /** Kafka's needsJoinPrepare: the commit and revoke before a JoinGroup happen once per rebalance, not per retry. */
+  private needsJoinPrepare = true;
   private lastHeartbeatOk = 0;
-  private autoCommitTimer: unknown = null;
   private loop: Promise<void> | null = null;
-  private busy: Promise<void> = Promise.resolve();
   private stopping: Promise<void> | null = null;
   private started: { resolve(): void; reject(error: CohortError): void } | null = null;
   private crashed: CohortError | null = null;
   private firstAssignment: Promise<void> | null = null;
+  private unwatchVisibility: () => void = () => undefined;
 
   constructor(options: MemberOptions, private readonly runtime: MemberRuntime) {
     this.options = resolveMemberOptions(options);
     this.groupId = this.options.groupId;
     this.assignors = new AssignorSet(this.options.assignors, this.options.serverAssignor);
-    this.events = new Emitter<MemberEvents>((event, error) => this.listenerFailed(String(event), error));
+    this.events = new Emitter<MemberEvents>((event, error) => this.listeners.failed(String(event), error));
+    this.listeners = new ListenerRunner(this.events, runtime.timers, this.options.rebalanceTimeoutMs, (error) => this.reportError(error));
     const { timers, retry } = runtime;
     this.loopBackoff = new Backoff(retry, timers);
     this.heartbeatBackoff = new Backoff(retry, timers);
@@ -81,6 +90,12 @@ export class CohortMember {
       stopping: () => this.stopping !== null,
     }, this.wake);
     this.heartbeat = new HeartbeatLoop(timers, this.options.heartbeatIntervalMs, () => this.beat());
+    this.calls = new GroupCalls(this.options, this.assignors, this.link);
+    this.autoCommit = new AutoCommitTimer(timers, this.options.autoCommitIntervalMs, async (deadlineMs) => {
+      if (this.currentState !== 'stable') return false; // re-armed at the next assignment
+      await this.commitMarked(this.book.uncommitted(this.owned), deadlineMs, false);
+      return this.currentState === 'stable';
+    });
     this.committer = new OffsetCommitter(this.groupId, this.link, timers, retry, requestTimeoutMs, {
       identity: () => this.identity(),
       generationLost: (identity, error) => {
@@ -138,7 +153,7 @@ export class CohortMember {
     if (this.stopping) return Promise.reject(CohortError.of('INVALID_REQUEST', 'the member was stopped; create a new one'));
     this.firstAssignment = new Promise<void>((resolve, reject) => (this.started = { resolve, reject }));
     this.setState('joining');
-    this.watchVisibility();
+    this.unwatchVisibility = watchVisibility(() => this.heartbeat.poke());
     this.loop = this.run();
     return this.firstAssignment;
   }
@@ -221,13 +236,16 @@ export class CohortMember {
       const lost = this.owned;
       this.owned = new PartitionSet();
       this.book.forget(lost);
-      this.stopAutoCommit();
+      this.autoCommit.stop();
       const reason = this.lostReason;
       this.lostReason = null;
-      if (lost.size > 0) await this.callListener('lost', { partitions: lost.toList(), reason });
+      this.needsJoinPrepare = false;
+      if (lost.size > 0) await this.listeners.run('lost', { partitions: lost.toList(), reason });
       return;
     }
-    if (this.currentGeneration < 0) return;
+    if (!this.needsJoinPrepare || this.currentGeneration < 0) return;
+    this.needsJoinPrepare = false;
+    this.autoCommit.stop();
     if (this.assignors.protocol === 'eager') {
       await this.giveUp(this.owned, true);
     } else if (this.options.autoCommitIntervalMs !== null) {
@@ -240,22 +258,7 @@ export class CohortMember {
   private async joinGroup(reason: string): Promise<JoinGroupResponse> {
     for (;;) {
       const sentMemberId = this.currentMemberId;
-      const response = await this.link.request(
-        'JoinGroup',
-        {
-          groupId: this.groupId,
-          sessionTimeoutMs: this.options.sessionTimeoutMs,
-          rebalanceTimeoutMs: this.options.rebalanceTimeoutMs,
-          memberId: sentMemberId,
-          ...(this.options.groupInstanceId !== null ? { groupInstanceId: this.options.groupInstanceId } : {}),
-          protocolType: CONSUMER_PROTOCOL_TYPE,
-          protocols: this.protocols(),
-          reason,
-          ...(this.options.serverAssignor !== null ? { serverAssignor: this.options.serverAssignor } : {}),
-        },
-        // Kafka's JoinGroup timeout: the coordinator may hold the answer for a whole rebalance timeout.
-        this.options.rebalanceTimeoutMs + 5000,
-      );
+      const response = await this.calls.join(sentMemberId, reason, this.owned, this.currentGeneration);
       switch (response.errorCode) {
         case ErrorCode.NONE:
           if (response.protocolType !== null && response.protocolType !== CONSUMER_PROTOCOL_TYPE) {
@@ -286,23 +289,9 @@ export class CohortMember {
     const generationId = this.currentGeneration;
     const assignments =
       leader && !join.skipAssignment
-        ? await leaderAssignment(join, this.assignors.byName(join.protocolName), this.assignors.protocol, this.isTrusted(join.protocolName), (topics) =>
-            this.link.request('Metadata', { topics }, Math.max(this.options.sessionTimeoutMs, 5000)),
-          )
+        ? await leaderAssignment(join, this.assignors.byName(join.protocolName), this.assignors.protocol, this.isTrusted(join.protocolName), (topics) => this.calls.metadata(topics))
         : [];
-    const response = await this.link.request(
-      'SyncGroup',
-      {
-        groupId: this.groupId,
-        generationId,
-        memberId: this.currentMemberId,
-        ...(this.options.groupInstanceId !== null ? { groupInstanceId: this.options.groupInstanceId } : {}),
-        protocolType: CONSUMER_PROTOCOL_TYPE,
-        protocolName: this.protocolName,
-        assignments,
-      },
-      this.options.rebalanceTimeoutMs + 5000,
-    );
+    const response = await this.calls.sync(this.identity(), this.protocolName, assignments);
     // The heartbeat may have reset the generation meanwhile (Kafka raises ILLEGAL_GENERATION itself then).
     if (generationId !== this.currentGeneration) throw new RejoinNow();
     switch (response.errorCode) {
@@ -333,7 +322,7 @@ export class CohortMember {
     try {
       this.assignors.byName(this.protocolName)?.onAssignment?.(assignment, generationId);
     } catch (error) {
-      this.listenerFailed('onAssignment', error);
+      this.listeners.failed('onAssignment', error);
     }
     this.setState('stable');
     if (revoked.size > 0) {
@@ -342,15 +331,16 @@ export class CohortMember {
       this.requestRejoin('need to revoke partitions and re-join', false);
     }
     this.owned = assigned;
-    await this.callListener('assigned', { partitions: added.toList(), generationId });
-    this.scheduleAutoCommit();
+    this.needsJoinPrepare = true;
+    await this.listeners.run('assigned', { partitions: added.toList(), generationId });
+    if (!this.stopping) this.autoCommit.schedule();
     this.started?.resolve();
     this.started = null;
   }
 
   /** `revoked` (awaited), then commit what was marked for those partitions, then forget them. */
   private async giveUp(partitions: PartitionSet, always: boolean): Promise<void> {
-    if (partitions.size > 0 || always) await this.callListener('revoked', { partitions: partitions.toList(), generationId: this.currentGeneration });
+    if (partitions.size > 0 || always) await this.listeners.run('revoked', { partitions: partitions.toList(), generationId: this.currentGeneration });
     if (this.options.autoCommitIntervalMs !== null && this.currentGeneration >= 0) {
       await this.commitMarked(this.book.uncommitted(partitions), this.runtime.timers.now() + this.options.rebalanceTimeoutMs, false);
     }
@@ -366,16 +356,7 @@ export class CohortMember {
     const now = this.runtime.timers.now();
     if (now - this.lastHeartbeatOk > this.options.sessionTimeoutMs) this.link.markUnknown(); // Kafka: the session timed out client-side
     try {
-      const response = await this.link.request(
-        'Heartbeat',
-        {
-          groupId: this.groupId,
-          generationId: identity.generationId,
-          memberId: identity.memberId,
-          ...(identity.groupInstanceId !== null ? { groupInstanceId: identity.groupInstanceId } : {}),
-        },
-        this.options.sessionTimeoutMs,
-      );
+      const response = await this.calls.heartbeat(identity);
       const code = response.errorCode;
       if (code === ErrorCode.NONE || code === ErrorCode.REBALANCE_IN_PROGRESS) {
         this.lastHeartbeatOk = this.runtime.timers.now();
@@ -428,24 +409,6 @@ export class CohortMember {
     }
   }
 
-  private scheduleAutoCommit(): void {
-    const interval = this.options.autoCommitIntervalMs;
-    if (interval === null || this.stopping) return;
-    this.stopAutoCommit();
-    this.autoCommitTimer = this.runtime.timers.setTimeout(() => {
-      this.autoCommitTimer = null;
-      if (this.currentState !== 'stable') return; // re-armed at the next assignment
-      void this.commitMarked(this.book.uncommitted(this.owned), this.runtime.timers.now() + interval, false).finally(() => {
-        if (this.currentState === 'stable') this.scheduleAutoCommit();
-      });
-    }, interval);
-  }
-
-  private stopAutoCommit(): void {
-    if (this.autoCommitTimer !== null) this.runtime.timers.clearTimeout(this.autoCommitTimer);
-    this.autoCommitTimer = null;
-  }
-
   // ---- stop ----
 
   private async shutdown(): Promise<void> {
@@ -455,11 +418,11 @@ export class CohortMember {
     }
     const wasStable = this.currentState === 'stable' && this.rejoinReason === null;
     this.setState('stopping');
-    this.stopAutoCommit();
+    this.autoCommit.stop();
     this.wake.fire();
     // Let a listener phase in progress finish (bounded by the rebalance timeout), not a parked JoinGroup.
     const bounded = new WakeSignal();
-    void this.busy.then(() => bounded.fire());
+    void this.listeners.busy.then(() => bounded.fire());
     await sleep(this.runtime.timers, this.options.rebalanceTimeoutMs, bounded);
     if (!this.crashed && this.lostReason === null && this.currentGeneration >= 0 && this.options.autoCommitIntervalMs !== null) {
       // Kafka's close(): commit what was processed first (KAFKA-7540), whatever else is going on.
@@ -467,37 +430,23 @@ export class CohortMember {
     }
     if (!this.crashed && this.owned.size > 0) {
       if (wasStable && this.lostReason === null && this.currentGeneration >= 0) await this.giveUp(this.owned, false);
-      else await this.callListener('lost', { partitions: this.owned.toList(), reason: this.lostReason ?? 'the member stopped during a rebalance' });
+      else await this.listeners.run('lost', { partitions: this.owned.toList(), reason: this.lostReason ?? 'the member stopped during a rebalance' });
     }
     this.owned = new PartitionSet();
     await this.committer.drain();
     if (!this.crashed && this.options.groupInstanceId === null && this.currentMemberId !== '') {
       // Kafka's LeaveGroup is a minimal-effort attempt: one try, whatever the outcome.
-      await this.link
-        .request('LeaveGroup', { groupId: this.groupId, members: [{ memberId: this.currentMemberId, reason: 'the member was stopped' }] }, Math.max(this.options.sessionTimeoutMs, 5000))
+      await this.calls
+        .leave(this.currentMemberId, 'the member was stopped')
         .catch((error: unknown) => this.reportError(asCohortError(error)));
     }
     this.finish();
   }
 
-  /**
-   * In a browser, a tab that becomes visible again heartbeats at once if a beat is overdue (its
-   * timers may have been throttled while hidden). No-op outside browsers.
-   */
-  private watchVisibility(): void {
-    const doc = (globalThis as { document?: { addEventListener?(t: string, l: () => void): void; removeEventListener?(t: string, l: () => void): void } }).document;
-    if (typeof doc?.addEventListener !== 'function') return;
-    const listener = (): void => this.heartbeat.poke();
-    doc.addEventListener('visibilitychange', listener);
-    this.unwatchVisibility = () => doc.removeEventListener?.('visibilitychange', listener);
-  }
-
-  private unwatchVisibility: () => void = () => undefined;
-
   private finish(): void {
     this.unwatchVisibility();
     this.heartbeat.stop();
-    this.stopAutoCommit();
+    this.autoCommit.stop();
     this.link.close();
     this.wake.fire();
     this.setState('stopped');
@@ -520,20 +469,6 @@ export class CohortMember {
   }
 
   // ---- helpers ----
-
-  private protocols(): { name: string; metadata: Subscription }[] {
-    const base = {
-      topics: this.options.topics,
-      ownedPartitions: this.owned.toList(),
-      generationId: this.currentGeneration,
-      ...(this.options.rackId !== null ? { rackId: this.options.rackId } : {}),
-    };
-    if (this.options.serverAssignor !== null) return [{ name: this.options.serverAssignor, metadata: base }];
-    return this.assignors.assignors.map((assignor) => {
-      const userData = assignor.subscriptionUserData?.(this.options.topics);
-      return { name: assignor.name, metadata: userData === undefined ? base : { ...base, userData } };
-    });
-  }
 
   private isTrusted(protocolName: string | null): boolean {
     const assignor = this.assignors.byName(protocolName);
@@ -559,29 +494,11 @@ export class CohortMember {
     if (this.currentGeneration >= 0 || this.owned.size > 0) this.lostReason ??= reason;
     this.currentGeneration = -1;
     if (resetMemberId) this.currentMemberId = '';
+    this.needsJoinPrepare = true;
     this.heartbeat.stop();
-    this.stopAutoCommit();
+    this.autoCommit.stop();
     if (this.currentState === 'stable' || this.currentState === 'syncing') this.setState('joining');
     this.requestRejoin(reason);
-  }
-
-  private async callListener<K extends 'assigned' | 'revoked' | 'lost'>(event: K, payload: MemberEvents[K]): Promise<void> {
-    const limit = this.options.rebalanceTimeoutMs;
-    let timer: unknown = null;
-    const timedOut = new Promise<'timeout'>((resolve) => (timer = this.runtime.timers.setTimeout(() => resolve('timeout'), limit)));
-    const listeners = this.events.emitAndWait(event, payload);
-    this.busy = listeners;
-    const outcome = await Promise.race([listeners.then(() => 'done' as const), timedOut]);
-    this.runtime.timers.clearTimeout(timer);
-    if (outcome === 'timeout') {
-      this.reportError(new CohortError(ErrorCode.REQUEST_TIMED_OUT, `the '${event}' listeners did not finish within rebalanceTimeoutMs (${limit} ms); the member went on without them`, { name: 'LISTENER_TIMEOUT', retriable: false }));
-    }
-  }
-
-  private listenerFailed(event: string, error: unknown): void {
-    if (event === 'error') return; // an error listener that throws must not loop
-    const message = error instanceof Error ? error.message : String(error);
-    this.reportError(new CohortError(-1, `a '${event}' listener threw: ${message}`, { name: 'LISTENER_FAILED', retriable: false, cause: error }));
   }
 
   private reportError(error: CohortError): void {
