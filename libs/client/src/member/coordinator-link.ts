@@ -9,7 +9,7 @@ import type { ConnectionListener, NodeConnection } from '../transport/node-conne
 export interface LinkEvents {
   /** A push for this link's group arrived from its coordinator. */
   push: NonNullable<ConnectionListener['push']>;
-  /** The coordinator's socket reconnected (heartbeat at once: the member may have been away). */
+  /** The coordinator's socket reconnected or dropped: heartbeat at once (through rediscovery when it dropped). */
   reconnected(): void;
   /** The coordinator was heard from: send a heartbeat if one is overdue. */
   activity(): void;
@@ -119,8 +119,13 @@ export class CoordinatorLink {
       connected: () => this.events.reconnected(),
       activity: () => this.events.activity(),
       disconnected: () => {
-        // Keep the connection: socket.io reconnects to the same node, and requests wait for it. A node
-        // that is gone for good shows up as failed requests, which forget it.
+        // Kafka's markCoordinatorUnknown on a disconnect: the next request finds the coordinator
+        // again (the same node after a blip, where discovery waits for the reconnect; another one
+        // after a failover), keeping member id and generation.
+        if (this.current === connection) {
+          this.markUnknown();
+          this.events.reconnected();
+        }
       },
     });
   }
