@@ -63,6 +63,12 @@ export class CohortError extends Error {
     return new CohortError(ErrorCode[name], message ?? name, { name, cause });
   }
 
+  /** `error` itself when it is a CohortError, else one wrapping it (code -1, not retriable). */
+  static from(error: unknown): CohortError {
+    if (error instanceof CohortError) return error;
+    return new CohortError(-1, error instanceof Error ? error.message : String(error), { name: 'UNKNOWN_SERVER_ERROR', retriable: false, cause: error });
+  }
+
   /** `true` when `error` is a CohortError with one of the given Kafka names. */
   static is(error: unknown, ...names: ErrorName[]): error is CohortError {
     return error instanceof CohortError && (names.length === 0 || names.includes(error.name as ErrorName));

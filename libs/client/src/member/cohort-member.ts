@@ -1,5 +1,5 @@
 import type { JoinGroupResponse, MemberAssignment, TopicPartitions } from '@cohort/protocol';
-import { CONSUMER_PROTOCOL_TYPE, ErrorCode } from '@cohort/protocol';
+import { ErrorCode } from '@cohort/protocol';
 import { CohortError } from '../errors/cohort-error';
 import { Backoff, type ResolvedRetry } from '../runtime/backoff';
 import { Emitter, type Listener } from '../runtime/emitter';
@@ -20,6 +20,7 @@ import { resolveMemberOptions, type MemberOptions, type ResolvedMemberOptions } 
 import { OffsetBook } from './offset-book';
 import { OffsetCommitter, type CommitIdentity } from './offset-committer';
 import { PartitionSet } from './partition-set';
+import { heartbeatAction, joinAction, syncAction } from './response-actions';
 
 export interface MemberRuntime {
   pool: ConnectionPool;
@@ -198,7 +199,7 @@ export class CohortMember {
       } catch (error) {
         if (this.stopping || this.crashed) break;
         if (error instanceof RejoinNow) continue;
-        const failure = asCohortError(error);
+        const failure = CohortError.from(error);
         this.requestRejoin(`rebalance failed due to ${failure.name}: ${failure.message}`);
         if (!failure.retriable) {
           this.crash(failure);
@@ -258,29 +259,24 @@ export class CohortMember {
   private async joinGroup(reason: string): Promise<JoinGroupResponse> {
     for (;;) {
       const sentMemberId = this.currentMemberId;
-      const response = await this.calls.join(sentMemberId, reason, this.owned, this.currentGeneration);
-      switch (response.errorCode) {
-        case ErrorCode.NONE:
-          if (response.protocolType !== null && response.protocolType !== CONSUMER_PROTOCOL_TYPE) {
-            throw CohortError.of('INCONSISTENT_GROUP_PROTOCOL', `the group's protocol type is '${response.protocolType}', not 'consumer'`);
-          }
-          this.currentMemberId = response.memberId;
-          this.currentGeneration = response.generationId;
-          this.protocolName = response.protocolName;
-          return response;
-        case ErrorCode.MEMBER_ID_REQUIRED:
-          this.currentMemberId = response.memberId; // KIP-394: join again at once with it
+      const action = joinAction(await this.calls.join(sentMemberId, reason, this.owned, this.currentGeneration));
+      switch (action.kind) {
+        case 'joined':
+          this.currentMemberId = action.response.memberId;
+          this.currentGeneration = action.response.generationId;
+          this.protocolName = action.response.protocolName;
+          return action.response;
+        case 'join-again':
+          this.currentMemberId = action.memberId;
           continue;
-        case ErrorCode.UNKNOWN_MEMBER_ID:
-          if (sentMemberId === this.currentMemberId) this.resetGeneration('JoinGroup answered UNKNOWN_MEMBER_ID', true);
-          throw new RejoinNow();
-        case ErrorCode.ILLEGAL_GENERATION:
-          this.resetGeneration('JoinGroup answered ILLEGAL_GENERATION', false);
-          throw new RejoinNow();
-        case ErrorCode.REBALANCE_IN_PROGRESS:
+        case 'retry-now':
           continue;
-        default:
-          throw CohortError.fromResponse(response as never);
+        case 'reset':
+          // An UNKNOWN_MEMBER_ID about an id the member no longer uses is stale.
+          if (!action.resetMemberId || sentMemberId === this.currentMemberId) this.resetGeneration(action.reason, action.resetMemberId);
+          throw new RejoinNow();
+        case 'fail':
+          throw action.error;
       }
     }
   }
@@ -294,21 +290,18 @@ export class CohortMember {
     const response = await this.calls.sync(this.identity(), this.protocolName, assignments);
     // The heartbeat may have reset the generation meanwhile (Kafka raises ILLEGAL_GENERATION itself then).
     if (generationId !== this.currentGeneration) throw new RejoinNow();
-    switch (response.errorCode) {
-      case ErrorCode.NONE:
-        if (response.protocolName !== null && this.protocolName !== null && response.protocolName !== this.protocolName) {
-          throw CohortError.of('INCONSISTENT_GROUP_PROTOCOL', `SyncGroup answered protocol '${response.protocolName}', JoinGroup '${this.protocolName}'`);
-        }
-        return (response.assignment as MemberAssignment | null) ?? { partitions: [] };
-      case ErrorCode.REBALANCE_IN_PROGRESS:
-        this.requestRejoin('SyncGroup answered REBALANCE_IN_PROGRESS');
+    const action = syncAction(response, this.protocolName);
+    switch (action.kind) {
+      case 'synced':
+        return action.assignment;
+      case 'rejoin':
+        this.requestRejoin(action.reason);
         throw new RejoinNow();
-      case ErrorCode.UNKNOWN_MEMBER_ID:
-      case ErrorCode.ILLEGAL_GENERATION:
-        this.resetGeneration(`SyncGroup answered ${CohortError.fromResponse(response as never).name}`, response.errorCode === ErrorCode.UNKNOWN_MEMBER_ID);
+      case 'reset':
+        this.resetGeneration(action.reason, action.resetMemberId);
         throw new RejoinNow();
-      default:
-        throw CohortError.fromResponse(response as never);
+      case 'fail':
+        throw action.error;
     }
   }
 
@@ -356,29 +349,19 @@ export class CohortMember {
     const now = this.runtime.timers.now();
     if (now - this.lastHeartbeatOk > this.options.sessionTimeoutMs) this.link.markUnknown(); // Kafka: the session timed out client-side
     try {
-      const response = await this.calls.heartbeat(identity);
-      const code = response.errorCode;
-      if (code === ErrorCode.NONE || code === ErrorCode.REBALANCE_IN_PROGRESS) {
+      const action = heartbeatAction(await this.calls.heartbeat(identity));
+      if (action.kind === 'alive') {
         this.lastHeartbeatOk = this.runtime.timers.now();
         this.heartbeatBackoff.reset();
-        if (code === ErrorCode.REBALANCE_IN_PROGRESS && this.currentState === 'stable' && this.isCurrent(identity)) {
-          this.requestRejoin('group is already rebalancing');
-        }
+        if (action.rebalancing && this.currentState === 'stable' && this.isCurrent(identity)) this.requestRejoin('group is already rebalancing');
         return;
       }
       if (!this.isCurrent(identity)) return; // an answer about a generation the member has left already
-      const error = CohortError.fromResponse(response as never);
-      if (code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.ILLEGAL_GENERATION) {
-        this.resetGeneration(`Heartbeat answered ${error.name}`, code === ErrorCode.UNKNOWN_MEMBER_ID);
-        return;
-      }
-      if (code === ErrorCode.FENCED_INSTANCE_ID) {
-        this.crash(error);
-        return;
-      }
-      this.reportError(error);
+      if (action.kind === 'reset') return this.resetGeneration(action.reason, action.resetMemberId);
+      if (action.kind === 'fenced') return this.crash(action.error);
+      this.reportError(action.error);
     } catch (error) {
-      this.reportError(asCohortError(error));
+      this.reportError(CohortError.from(error));
     }
     return this.heartbeatBackoff.next();
   }
@@ -403,7 +386,7 @@ export class CohortMember {
       this.book.acknowledged(done);
       this.events.emit('committed', { offsets: done.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, metadata: o.metadata ?? null })) });
     } catch (error) {
-      const failure = asCohortError(error);
+      const failure = CohortError.from(error);
       if (rethrow) throw failure;
       this.reportError(failure);
     }
@@ -438,7 +421,7 @@ export class CohortMember {
       // Kafka's LeaveGroup is a minimal-effort attempt: one try, whatever the outcome.
       await this.calls
         .leave(this.currentMemberId, 'the member was stopped')
-        .catch((error: unknown) => this.reportError(asCohortError(error)));
+        .catch((error: unknown) => this.reportError(CohortError.from(error)));
     }
     this.finish();
   }
@@ -510,9 +493,4 @@ export class CohortMember {
     if (this.currentState === 'stopping' && state !== 'stopped') return;
     this.currentState = state;
   }
-}
-
-function asCohortError(error: unknown): CohortError {
-  if (error instanceof CohortError) return error;
-  return new CohortError(-1, error instanceof Error ? error.message : String(error), { name: 'UNKNOWN_SERVER_ERROR', retriable: false, cause: error });
 }
