@@ -9,7 +9,6 @@ import { sleep, WakeSignal } from '../runtime/wake-signal';
 import type { ConnectionPool } from '../transport/connection-pool';
 import type { PushMessage } from '../transport/node-connection';
 import { AssignorSet } from './assignor-set';
-import { AutoCommitTimer } from './auto-commit-timer';
 import { GroupCalls } from './group-calls';
 import { ListenerRunner } from './listener-runner';
 import { CoordinatorLink } from './coordinator-link';
@@ -17,8 +16,8 @@ import { HeartbeatLoop } from './heartbeat-loop';
 import { leaderAssignment } from './leader-assignment';
 import type { CommittedOffset, MemberEvents, MemberState, ProcessedOffset } from './member-events';
 import { resolveMemberOptions, type MemberOptions, type ResolvedMemberOptions } from './member-options';
-import { OffsetBook } from './offset-book';
 import { OffsetCommitter, type CommitIdentity } from './offset-committer';
+import { MemberOffsets } from './member-offsets';
 import { PartitionSet } from './partition-set';
 import { heartbeatAction, joinAction, syncAction } from './response-actions';
 
@@ -45,11 +44,9 @@ export class CohortMember {
   private readonly assignors: AssignorSet;
   private readonly link: CoordinatorLink;
   private readonly heartbeat: HeartbeatLoop;
-  private readonly committer: OffsetCommitter;
+  private readonly offsets: MemberOffsets;
   private readonly calls: GroupCalls;
   private readonly listeners: ListenerRunner;
-  private readonly autoCommit: AutoCommitTimer;
-  private readonly book = new OffsetBook();
   private readonly wake = new WakeSignal();
   private readonly loopBackoff: Backoff;
   private readonly heartbeatBackoff: Backoff;
@@ -92,12 +89,7 @@ export class CohortMember {
     }, this.wake);
     this.heartbeat = new HeartbeatLoop(timers, this.options.heartbeatIntervalMs, () => this.beat());
     this.calls = new GroupCalls(this.options, this.assignors, this.link);
-    this.autoCommit = new AutoCommitTimer(timers, this.options.autoCommitIntervalMs, async (deadlineMs) => {
-      if (this.currentState !== 'stable') return false; // re-armed at the next assignment
-      await this.commitMarked(this.book.uncommitted(this.owned), deadlineMs, false);
-      return this.currentState === 'stable';
-    });
-    this.committer = new OffsetCommitter(this.groupId, this.link, timers, retry, requestTimeoutMs, {
+    const committer = new OffsetCommitter(this.groupId, this.link, timers, retry, requestTimeoutMs, {
       identity: () => this.identity(),
       generationLost: (identity, error) => {
         if (this.isCurrent(identity)) this.resetGeneration(`OffsetCommit answered ${error.name}`, error.code === ErrorCode.UNKNOWN_MEMBER_ID);
@@ -105,6 +97,16 @@ export class CohortMember {
       rebalanceInProgress: () => this.requestRejoin('OffsetCommit answered REBALANCE_IN_PROGRESS'),
       fenced: (error) => this.crash(error),
       retrying: (error) => this.reportError(error),
+    });
+    this.offsets = new MemberOffsets({
+      committer,
+      timers,
+      retryForMs: this.options.rebalanceTimeoutMs,
+      autoCommitIntervalMs: this.options.autoCommitIntervalMs,
+      owned: () => this.owned,
+      isStable: () => this.currentState === 'stable',
+      committed: (offsets) => this.events.emit('committed', { offsets }),
+      report: (error) => this.reportError(error),
     });
   }
 
@@ -161,8 +163,7 @@ export class CohortMember {
 
   /** Marks `offset` (the next one to process) of an owned partition; auto-commit sends it. False when the partition is not owned. */
   markProcessed(offset: ProcessedOffset): boolean {
-    if (!Number.isInteger(offset?.offset) || offset.offset < 0) throw new RangeError(`markProcessed needs a non-negative integer offset (got ${String(offset?.offset)})`);
-    return this.book.mark(offset, this.owned);
+    return this.offsets.mark(offset);
   }
 
   /** Commits `offsets`, or every marked offset not yet committed; rejects with CohortError. */
@@ -170,13 +171,12 @@ export class CohortMember {
     if (this.currentGeneration < 0 || (this.currentState !== 'stable' && this.currentState !== 'stopping')) {
       throw CohortError.of('REBALANCE_IN_PROGRESS', `cannot commit while the member is ${this.currentState}; commit again once it is stable`);
     }
-    if (offsets) for (const offset of offsets) this.book.mark(offset, this.owned);
-    await this.commitMarked(offsets ?? this.book.uncommitted(this.owned), this.runtime.timers.now() + this.options.rebalanceTimeoutMs, true);
+    await this.offsets.commit(offsets);
   }
 
   /** The committed offsets of `partitions` (default: the current assignment). */
   committed(partitions?: TopicPartitions[]): Promise<CommittedOffset[]> {
-    return this.committer.fetch(partitions ?? this.owned.toList(), this.runtime.timers.now() + this.options.rebalanceTimeoutMs);
+    return this.offsets.fetch(partitions ?? this.owned.toList());
   }
 
   /** Commits marked offsets, gives the partitions up (revoked), leaves the group (dynamic members) and stops. */
@@ -236,8 +236,8 @@ export class CohortMember {
     if (this.lostReason !== null) {
       const lost = this.owned;
       this.owned = new PartitionSet();
-      this.book.forget(lost);
-      this.autoCommit.stop();
+      this.offsets.forget(lost);
+      this.offsets.stopAutoCommit();
       const reason = this.lostReason;
       this.lostReason = null;
       this.needsJoinPrepare = false;
@@ -246,13 +246,13 @@ export class CohortMember {
     }
     if (!this.needsJoinPrepare || this.currentGeneration < 0) return;
     this.needsJoinPrepare = false;
-    this.autoCommit.stop();
+    this.offsets.stopAutoCommit();
     if (this.assignors.protocol === 'eager') {
       await this.giveUp(this.owned, true);
-    } else if (this.options.autoCommitIntervalMs !== null) {
+    } else {
       // Cooperative members keep their partitions across the join; committing now narrows what a
       // lost generation would re-deliver.
-      await this.commitMarked(this.book.uncommitted(this.owned), this.runtime.timers.now() + this.options.rebalanceTimeoutMs, false);
+      await this.offsets.commitMarked(this.owned);
     }
   }
 
@@ -326,7 +326,7 @@ export class CohortMember {
     this.owned = assigned;
     this.needsJoinPrepare = true;
     await this.listeners.run('assigned', { partitions: added.toList(), generationId });
-    if (!this.stopping) this.autoCommit.schedule();
+    if (!this.stopping) this.offsets.scheduleAutoCommit();
     this.started?.resolve();
     this.started = null;
   }
@@ -334,10 +334,8 @@ export class CohortMember {
   /** `revoked` (awaited), then commit what was marked for those partitions, then forget them. */
   private async giveUp(partitions: PartitionSet, always: boolean): Promise<void> {
     if (partitions.size > 0 || always) await this.listeners.run('revoked', { partitions: partitions.toList(), generationId: this.currentGeneration });
-    if (this.options.autoCommitIntervalMs !== null && this.currentGeneration >= 0) {
-      await this.commitMarked(this.book.uncommitted(partitions), this.runtime.timers.now() + this.options.rebalanceTimeoutMs, false);
-    }
-    this.book.forget(partitions);
+    if (this.currentGeneration >= 0) await this.offsets.commitMarked(partitions);
+    this.offsets.forget(partitions);
     this.owned = this.owned.minus(partitions);
   }
 
@@ -379,19 +377,6 @@ export class CohortMember {
 
   // ---- commits ----
 
-  private async commitMarked(offsets: ProcessedOffset[], deadlineMs: number, rethrow: boolean): Promise<void> {
-    if (offsets.length === 0) return;
-    try {
-      const done = await this.committer.commit(offsets, deadlineMs);
-      this.book.acknowledged(done);
-      this.events.emit('committed', { offsets: done.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, metadata: o.metadata ?? null })) });
-    } catch (error) {
-      const failure = CohortError.from(error);
-      if (rethrow) throw failure;
-      this.reportError(failure);
-    }
-  }
-
   // ---- stop ----
 
   private async shutdown(): Promise<void> {
@@ -401,22 +386,22 @@ export class CohortMember {
     }
     const wasStable = this.currentState === 'stable' && this.rejoinReason === null;
     this.setState('stopping');
-    this.autoCommit.stop();
+    this.offsets.stopAutoCommit();
     this.wake.fire();
     // Let a listener phase in progress finish (bounded by the rebalance timeout), not a parked JoinGroup.
     const bounded = new WakeSignal();
     void this.listeners.busy.then(() => bounded.fire());
     await sleep(this.runtime.timers, this.options.rebalanceTimeoutMs, bounded);
-    if (!this.crashed && this.lostReason === null && this.currentGeneration >= 0 && this.options.autoCommitIntervalMs !== null) {
+    if (!this.crashed && this.lostReason === null && this.currentGeneration >= 0) {
       // Kafka's close(): commit what was processed first (KAFKA-7540), whatever else is going on.
-      await this.commitMarked(this.book.uncommitted(this.owned), this.runtime.timers.now() + this.options.rebalanceTimeoutMs, false);
+      await this.offsets.commitMarked(this.owned);
     }
     if (!this.crashed && this.owned.size > 0) {
       if (wasStable && this.lostReason === null && this.currentGeneration >= 0) await this.giveUp(this.owned, false);
       else await this.listeners.run('lost', { partitions: this.owned.toList(), reason: this.lostReason ?? 'the member stopped during a rebalance' });
     }
     this.owned = new PartitionSet();
-    await this.committer.drain();
+    await this.offsets.drain();
     if (!this.crashed && this.options.groupInstanceId === null && this.currentMemberId !== '') {
       // Kafka's LeaveGroup is a minimal-effort attempt: one try, whatever the outcome.
       await this.calls
@@ -429,7 +414,7 @@ export class CohortMember {
   private finish(): void {
     this.unwatchVisibility();
     this.heartbeat.stop();
-    this.autoCommit.stop();
+    this.offsets.stopAutoCommit();
     this.link.close();
     this.wake.fire();
     this.setState('stopped');
@@ -479,7 +464,7 @@ export class CohortMember {
     if (resetMemberId) this.currentMemberId = '';
     this.needsJoinPrepare = true;
     this.heartbeat.stop();
-    this.autoCommit.stop();
+    this.offsets.stopAutoCommit();
     if (this.currentState === 'stable' || this.currentState === 'syncing') this.setState('joining');
     this.requestRejoin(reason);
   }
