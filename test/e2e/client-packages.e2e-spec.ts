@@ -1,11 +1,12 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { partitionFor } from '@cohort/protocol';
 import { appPerFile } from '../support/app-per-file';
 import { ensurePackagesBuilt, PACKAGES, REPO_ROOT } from '../support/built-packages';
+import { eventually } from '../support/group-member';
 
 // Builds the packages (when stale), packs and installs them: minutes on a loaded machine, not seconds.
 jest.setTimeout(300_000);
@@ -35,6 +36,15 @@ member.on('crash', (e) => { console.error('crash', e); process.exit(3); });
   console.log(JSON.stringify({ state, events, committed, kafkaError, placement: partitionFor(groupId, 50) }));
 })().catch((e) => { console.error(e); process.exit(2); });
 `;
+
+/** The first JavaScript block of README.md's SDK quick start, exactly as a user copies it. */
+function readmeConsumer(): string {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Quick start: a consumer with the SDK'));
+  const block = /```js\n([\s\S]*?)```/.exec(section);
+  if (!block) throw new Error("README.md has no JavaScript block in its SDK quick start");
+  return block[1];
+}
 
 /** Type-checks against the installed declarations as a browser app would (no @types/node). */
 const TYPED_CONSUMER = `import { CohortClient, CohortError, type TopicPartitions, type PartitionAssignor } from '@cohort/client';
@@ -75,6 +85,7 @@ describe('packed @cohort packages (e2e)', () => {
     writeFileSync(join(appDir, 'package.json'), JSON.stringify({ name: 'cohort-pack-check', version: '1.0.0', private: true }));
     const packed = readdirSync(tarballs).map((file) => join(tarballs, file));
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', ...packed], { cwd: appDir });
+    writeFileSync(join(appDir, 'readme-consumer.mjs'), readmeConsumer());
     writeFileSync(join(appDir, 'consumer.mjs'), consumer("import { CohortClient, CohortError } from '@cohort/client';\nimport { partitionFor } from '@cohort/protocol';"));
     writeFileSync(join(appDir, 'consumer.cjs'), consumer("const { CohortClient, CohortError } = require('@cohort/client');\nconst { partitionFor } = require('@cohort/protocol');"));
     // The same consumer as CommonJS (.ts) and as an ES module (.mts): each resolves its own declarations.
@@ -106,6 +117,26 @@ describe('packed @cohort packages (e2e)', () => {
       [2, 12],
     ]);
     await app.http().get(`/v1/groups/${groupId}`).expect(200).expect((r) => expect(r.body.state).toBe('Empty'));
+  });
+
+  it("runs README.md's quick-start consumer as pasted: it joins, commits as it goes, and leaves on Ctrl-C", async () => {
+    const child = spawn(process.execPath, ['readme-consumer.mjs'], { cwd: join(project, 'app'), env: { ...process.env, COHORT_URL: app.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await eventually(() => output.includes('assigned'), `the consumer's first assignment (output: ${output})`, 60_000);
+      // Auto-commit every 5 s: wait for a commit of every partition, read over REST.
+      const committed = async () => ((await app.http().get('/v1/groups/my-group/offsets')).body.offsets ?? []) as { partition: number; committedOffset: number }[];
+      await eventually(async () => (await committed()).filter((o) => o.committedOffset > 0).length === 3, 'auto-commits of all three partitions', 60_000);
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      await app.http().get('/v1/groups/my-group').expect(200).expect((r) => expect(r.body).toMatchObject({ state: 'Empty', members: [] }));
+      expect(output).not.toMatch(/stopped:|retrying after/);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('resolves the Node-only and browser entry points', async () => {
