@@ -1,4 +1,4 @@
-import type { JoinGroupResponse, MemberAssignment, TopicPartitions } from '@cohort/protocol';
+import type { MemberAssignment, TopicPartitions } from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
 import { CohortError } from '../errors/cohort-error';
 import { Backoff, type ResolvedRetry } from '../runtime/backoff';
@@ -13,13 +13,15 @@ import { GroupCalls } from './group-calls';
 import { ListenerRunner } from './listener-runner';
 import { CoordinatorLink } from './coordinator-link';
 import { HeartbeatLoop } from './heartbeat-loop';
-import { leaderAssignment } from './leader-assignment';
 import type { CommittedOffset, MemberEvents, MemberState, ProcessedOffset } from './member-events';
 import { resolveMemberOptions, type MemberOptions, type ResolvedMemberOptions } from './member-options';
-import { OffsetCommitter, type CommitIdentity } from './offset-committer';
+import { OffsetCommitter } from './offset-committer';
 import { MemberOffsets } from './member-offsets';
 import { PartitionSet } from './partition-set';
-import { heartbeatAction, joinAction, syncAction } from './response-actions';
+import { JoinRound } from './join-round';
+import { Membership } from './membership';
+import { RejoinNow } from './rejoin-now';
+import { heartbeatAction } from './response-actions';
 
 export interface MemberRuntime {
   pool: ConnectionPool;
@@ -29,8 +31,6 @@ export interface MemberRuntime {
   onStopped(member: CohortMember): void;
 }
 
-/** Thrown inside the rebalance loop to start the next JoinGroup at once (79, 25, 22, 27: Kafka retries those immediately). */
-class RejoinNow extends Error {}
 
 /**
  * One member of a consumer group: the whole member side of Kafka's classic protocol (the Java
@@ -52,9 +52,8 @@ export class CohortMember {
   private readonly heartbeatBackoff: Backoff;
 
   private currentState: MemberState = 'idle';
-  private currentMemberId = '';
-  private currentGeneration = -1;
-  private protocolName: string | null = null;
+  private readonly membership: Membership;
+  private readonly round: JoinRound;
   private owned = new PartitionSet();
   /** Why the next JoinGroup is needed; null while the member holds a current assignment. */
   private rejoinReason: string | null = 'initial join';
@@ -74,6 +73,7 @@ export class CohortMember {
     this.options = resolveMemberOptions(options);
     this.groupId = this.options.groupId;
     this.assignors = new AssignorSet(this.options.assignors, this.options.serverAssignor);
+    this.membership = new Membership(this.options.groupInstanceId);
     this.events = new Emitter<MemberEvents>((event, error) => this.listeners.failed(String(event), error));
     this.listeners = new ListenerRunner(this.events, runtime.timers, this.options.rebalanceTimeoutMs, (error) => this.reportError(error));
     const { timers, retry } = runtime;
@@ -89,10 +89,14 @@ export class CohortMember {
     }, this.wake);
     this.heartbeat = new HeartbeatLoop(timers, this.options.heartbeatIntervalMs, () => this.beat());
     this.calls = new GroupCalls(this.options, this.assignors, this.link);
+    this.round = new JoinRound(this.membership, this.calls, this.assignors, {
+      resetGeneration: (reason, resetMemberId) => this.resetGeneration(reason, resetMemberId),
+      requestRejoin: (reason) => this.requestRejoin(reason),
+    });
     const committer = new OffsetCommitter(this.groupId, this.link, timers, retry, requestTimeoutMs, {
-      identity: () => this.identity(),
+      identity: () => this.membership.identity(),
       generationLost: (identity, error) => {
-        if (this.isCurrent(identity)) this.resetGeneration(`OffsetCommit answered ${error.name}`, error.code === ErrorCode.UNKNOWN_MEMBER_ID);
+        if (this.membership.isCurrent(identity)) this.resetGeneration(`OffsetCommit answered ${error.name}`, error.code === ErrorCode.UNKNOWN_MEMBER_ID);
       },
       rebalanceInProgress: () => this.requestRejoin('OffsetCommit answered REBALANCE_IN_PROGRESS'),
       fenced: (error) => this.crash(error),
@@ -117,11 +121,11 @@ export class CohortMember {
   }
 
   get memberId(): string {
-    return this.currentMemberId;
+    return this.membership.memberId;
   }
 
   get generationId(): number {
-    return this.currentGeneration;
+    return this.membership.generationId;
   }
 
   /** The partitions currently owned. */
@@ -168,7 +172,7 @@ export class CohortMember {
 
   /** Commits `offsets`, or every marked offset not yet committed; rejects with CohortError. */
   async commit(offsets?: ProcessedOffset[]): Promise<void> {
-    if (this.currentGeneration < 0 || (this.currentState !== 'stable' && this.currentState !== 'stopping')) {
+    if (this.membership.generationId < 0 || (this.currentState !== 'stable' && this.currentState !== 'stopping')) {
       throw CohortError.of('REBALANCE_IN_PROGRESS', `cannot commit while the member is ${this.currentState}; commit again once it is stable`);
     }
     await this.offsets.commit(offsets);
@@ -221,13 +225,13 @@ export class CohortMember {
     // As Kafka's heartbeat thread, no heartbeats while a JoinGroup is out: the coordinator keeps a
     // member with a parked JoinGroup alive, and a heartbeat of the old generation would only race it.
     this.heartbeat.stop();
-    const join = await this.joinGroup(reason);
+    const join = await this.round.join(reason, this.owned);
     this.setState('syncing');
     this.lastHeartbeatOk = this.runtime.timers.now();
     this.heartbeat.start();
-    const leader = join.leader === this.currentMemberId;
-    this.events.emit('joined', { memberId: this.currentMemberId, generationId: this.currentGeneration, leader, protocol: this.protocolName });
-    const assignment = this.options.serverAssignor !== null ? (join.assignment as MemberAssignment | undefined) : await this.syncGroup(join, leader);
+    const leader = join.leader === this.membership.memberId;
+    this.events.emit('joined', { memberId: this.membership.memberId, generationId: this.membership.generationId, leader, protocol: this.membership.protocolName });
+    const assignment = this.options.serverAssignor !== null ? (join.assignment as MemberAssignment | undefined) : await this.round.sync(join);
     await this.completeJoin(assignment ?? { partitions: [] });
   }
 
@@ -244,7 +248,7 @@ export class CohortMember {
       if (lost.size > 0) await this.listeners.run('lost', { partitions: lost.toList(), reason });
       return;
     }
-    if (!this.needsJoinPrepare || this.currentGeneration < 0) return;
+    if (!this.needsJoinPrepare || this.membership.generationId < 0) return;
     this.needsJoinPrepare = false;
     this.offsets.stopAutoCommit();
     if (this.assignors.protocol === 'eager') {
@@ -256,64 +260,15 @@ export class CohortMember {
     }
   }
 
-  private async joinGroup(reason: string): Promise<JoinGroupResponse> {
-    for (;;) {
-      const sentMemberId = this.currentMemberId;
-      const action = joinAction(await this.calls.join(sentMemberId, reason, this.owned, this.currentGeneration));
-      switch (action.kind) {
-        case 'joined':
-          this.currentMemberId = action.response.memberId;
-          this.currentGeneration = action.response.generationId;
-          this.protocolName = action.response.protocolName;
-          return action.response;
-        case 'join-again':
-          this.currentMemberId = action.memberId;
-          continue;
-        case 'retry-now':
-          continue;
-        case 'reset':
-          // An UNKNOWN_MEMBER_ID about an id the member no longer uses is stale.
-          if (!action.resetMemberId || sentMemberId === this.currentMemberId) this.resetGeneration(action.reason, action.resetMemberId);
-          throw new RejoinNow();
-        case 'fail':
-          throw action.error;
-      }
-    }
-  }
-
-  private async syncGroup(join: JoinGroupResponse, leader: boolean): Promise<MemberAssignment> {
-    const generationId = this.currentGeneration;
-    const assignments =
-      leader && !join.skipAssignment
-        ? await leaderAssignment(join, this.assignors.byName(join.protocolName), this.assignors.protocol, this.isTrusted(join.protocolName), (topics) => this.calls.metadata(topics))
-        : [];
-    const response = await this.calls.sync(this.identity(), this.protocolName, assignments);
-    // The heartbeat may have reset the generation meanwhile (Kafka raises ILLEGAL_GENERATION itself then).
-    if (generationId !== this.currentGeneration) throw new RejoinNow();
-    const action = syncAction(response, this.protocolName);
-    switch (action.kind) {
-      case 'synced':
-        return action.assignment;
-      case 'rejoin':
-        this.requestRejoin(action.reason);
-        throw new RejoinNow();
-      case 'reset':
-        this.resetGeneration(action.reason, action.resetMemberId);
-        throw new RejoinNow();
-      case 'fail':
-        throw action.error;
-    }
-  }
-
   /** Kafka's onJoinComplete: take the assignment; cooperative members first give up what moved, then rejoin. */
   private async completeJoin(assignment: MemberAssignment): Promise<void> {
-    const generationId = this.currentGeneration;
+    const generationId = this.membership.generationId;
     const subscribed = new Set(this.options.topics);
     const assigned = PartitionSet.of((assignment.partitions ?? []).filter((p) => subscribed.has(p.topic)));
     const revoked = this.owned.minus(assigned);
     const added = assigned.minus(this.owned);
     try {
-      this.assignors.byName(this.protocolName)?.onAssignment?.(assignment, generationId);
+      this.assignors.byName(this.membership.protocolName)?.onAssignment?.(assignment, generationId);
     } catch (error) {
       this.listeners.failed('onAssignment', error);
     }
@@ -333,8 +288,8 @@ export class CohortMember {
 
   /** `revoked` (awaited), then commit what was marked for those partitions, then forget them. */
   private async giveUp(partitions: PartitionSet, always: boolean): Promise<void> {
-    if (partitions.size > 0 || always) await this.listeners.run('revoked', { partitions: partitions.toList(), generationId: this.currentGeneration });
-    if (this.currentGeneration >= 0) await this.offsets.commitMarked(partitions);
+    if (partitions.size > 0 || always) await this.listeners.run('revoked', { partitions: partitions.toList(), generationId: this.membership.generationId });
+    if (this.membership.generationId >= 0) await this.offsets.commitMarked(partitions);
     this.offsets.forget(partitions);
     this.owned = this.owned.minus(partitions);
   }
@@ -342,7 +297,7 @@ export class CohortMember {
   // ---- heartbeats and pushes ----
 
   private async beat(): Promise<number | void> {
-    const identity = this.identity();
+    const identity = this.membership.identity();
     if (identity.generationId < 0) return;
     const now = this.runtime.timers.now();
     if (now - this.lastHeartbeatOk > this.options.sessionTimeoutMs) this.link.markUnknown(); // Kafka: the session timed out client-side
@@ -351,10 +306,10 @@ export class CohortMember {
       if (action.kind === 'alive') {
         this.lastHeartbeatOk = this.runtime.timers.now();
         this.heartbeatBackoff.reset();
-        if (action.rebalancing && this.currentState === 'stable' && this.isCurrent(identity)) this.requestRejoin('group is already rebalancing');
+        if (action.rebalancing && this.currentState === 'stable' && this.membership.isCurrent(identity)) this.requestRejoin('group is already rebalancing');
         return;
       }
-      if (!this.isCurrent(identity)) return; // an answer about a generation the member has left already
+      if (!this.membership.isCurrent(identity)) return; // an answer about a generation the member has left already
       if (action.kind === 'reset') return this.resetGeneration(action.reason, action.resetMemberId);
       if (action.kind === 'fenced') return this.crash(action.error);
       this.reportError(action.error);
@@ -372,7 +327,7 @@ export class CohortMember {
     }
     const { generationId, reason } = message.push;
     // Kafka's rule for a heartbeat's REBALANCE_IN_PROGRESS: act only when stable in that generation.
-    if (generationId === this.currentGeneration && this.currentState === 'stable') this.requestRejoin(reason);
+    if (generationId === this.membership.generationId && this.currentState === 'stable') this.requestRejoin(reason);
   }
 
   // ---- commits ----
@@ -392,20 +347,20 @@ export class CohortMember {
     const bounded = new WakeSignal();
     void this.listeners.busy.then(() => bounded.fire());
     await sleep(this.runtime.timers, this.options.rebalanceTimeoutMs, bounded);
-    if (!this.crashed && this.lostReason === null && this.currentGeneration >= 0) {
+    if (!this.crashed && this.lostReason === null && this.membership.generationId >= 0) {
       // Kafka's close(): commit what was processed first (KAFKA-7540), whatever else is going on.
       await this.offsets.commitMarked(this.owned);
     }
     if (!this.crashed && this.owned.size > 0) {
-      if (wasStable && this.lostReason === null && this.currentGeneration >= 0) await this.giveUp(this.owned, false);
+      if (wasStable && this.lostReason === null && this.membership.generationId >= 0) await this.giveUp(this.owned, false);
       else await this.listeners.run('lost', { partitions: this.owned.toList(), reason: this.lostReason ?? 'the member stopped during a rebalance' });
     }
     this.owned = new PartitionSet();
     await this.offsets.drain();
-    if (!this.crashed && this.options.groupInstanceId === null && this.currentMemberId !== '') {
+    if (!this.crashed && this.options.groupInstanceId === null && this.membership.memberId !== '') {
       // Kafka's LeaveGroup is a minimal-effort attempt: one try, whatever the outcome.
       await this.calls
-        .leave(this.currentMemberId, 'the member was stopped')
+        .leave(this.membership.memberId, 'the member was stopped')
         .catch((error: unknown) => this.reportError(CohortError.from(error)));
     }
     this.finish();
@@ -438,30 +393,17 @@ export class CohortMember {
 
   // ---- helpers ----
 
-  private isTrusted(protocolName: string | null): boolean {
-    const assignor = this.assignors.byName(protocolName);
-    return assignor !== undefined && this.assignors.isBuiltIn(assignor);
-  }
-
-  private identity(): CommitIdentity {
-    return { generationId: this.currentGeneration, memberId: this.currentMemberId, groupInstanceId: this.options.groupInstanceId };
-  }
-
-  private isCurrent(identity: CommitIdentity): boolean {
-    return identity.generationId === this.currentGeneration && identity.memberId === this.currentMemberId;
-  }
-
   private requestRejoin(reason: string, announce = true): void {
-    if (announce && this.rejoinReason === null && this.currentState === 'stable') this.events.emit('rebalancing', { generationId: this.currentGeneration, reason });
+    if (announce && this.rejoinReason === null && this.currentState === 'stable') this.events.emit('rebalancing', { generationId: this.membership.generationId, reason });
     this.rejoinReason ??= reason;
     this.wake.fire();
   }
 
   /** Kafka's resetStateAndGeneration: the membership is gone, so owned partitions are lost, not revoked. */
   private resetGeneration(reason: string, resetMemberId: boolean): void {
-    if (this.currentGeneration >= 0 || this.owned.size > 0) this.lostReason ??= reason;
-    this.currentGeneration = -1;
-    if (resetMemberId) this.currentMemberId = '';
+    if (this.membership.generationId >= 0 || this.owned.size > 0) this.lostReason ??= reason;
+    this.membership.generationId = -1;
+    if (resetMemberId) this.membership.memberId = '';
     this.needsJoinPrepare = true;
     this.heartbeat.stop();
     this.offsets.stopAutoCommit();
