@@ -359,6 +359,43 @@ describe('CohortMember (state machine under a fake clock)', () => {
     expect(ctx.server.sent('SyncGroup')).toEqual([]);
   });
 
+  it('a CoordinatorMoved push finds the coordinator again and carries on in the same generation', async () => {
+    const ctx = setup();
+    await stable(ctx);
+    ctx.server.push('CoordinatorMoved', { groupId: 'g' });
+    await ctx.timers.until(() => ctx.server.sent('FindCoordinator').length === 2);
+    await ctx.timers.advance(4000);
+    expect(ctx.member).toMatchObject({ generationId: 1, memberId: 'm-1', state: 'stable' });
+    expect(ctx.server.sent('JoinGroup')).toHaveLength(2);
+  });
+
+  it('commit() while a rebalance is under way fails at once with REBALANCE_IN_PROGRESS, without a request (the Java pre-check)', async () => {
+    const ctx = setup({ autoCommit: false });
+    ctx.server.answer('JoinGroup', (p) => ctx.server.join(p), 1);
+    ctx.server.answer('JoinGroup', () => FakeCoordinator.HOLD, 1);
+    ctx.member.start().catch(() => undefined);
+    await ctx.timers.until(() => ctx.server.held.length === 1);
+    expect(ctx.member.state).toBe('joining');
+    await expect(ctx.member.commit([{ topic: 'orders', partition: 0, offset: 1 }])).rejects.toMatchObject({ name: 'REBALANCE_IN_PROGRESS', retriable: true });
+    expect(ctx.server.sent('OffsetCommit')).toEqual([]);
+  });
+
+  it('stop() after the generation was lost reports the partitions lost, commits nothing, and still leaves (testUnsubscribeWithInvalidGeneration)', async () => {
+    const ctx = setup();
+    await stable(ctx);
+    ctx.member.markProcessed({ topic: 'orders', partition: 0, offset: 5 });
+    ctx.server.always('JoinGroup', () => FakeCoordinator.HOLD);
+    ctx.server.answer('Heartbeat', () => ({ errorCode: 22, errorName: 'ILLEGAL_GENERATION' }));
+    await ctx.timers.until(() => ctx.server.held.length === 1);
+    const stopped = ctx.member.stop();
+    await ctx.timers.advance(100);
+    await stopped;
+    expect(ctx.log.filter((l) => l.startsWith('lost') || l.startsWith('revoked'))).toEqual(['lost [orders-0,orders-1,orders-2,orders-3]']);
+    expect(ctx.server.sent('OffsetCommit')).toEqual([]);
+    expect(ctx.server.sent('LeaveGroup')).toHaveLength(1);
+    expect(ctx.member.state).toBe('stopped');
+  });
+
   it('rejects options that cannot work, naming them', () => {
     const ctx = setup();
     expect(() => ctx.client.member({ groupId: '', topics: [] })).toThrow(/groupId.*topics/);
