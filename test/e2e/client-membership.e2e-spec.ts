@@ -59,8 +59,8 @@ describe('@cohort/client membership (e2e)', () => {
   it('a session that expires while the member is unreachable: lost (nothing committed), then a fresh join', async () => {
     const groupId = 'expiry';
     const sockets = new SdkSockets();
-    const survivor = client().member({ groupId, topics: ['orders'], ...fast, sessionTimeoutMs: 1500, autoCommit: { intervalMs: 100 } });
-    const hung = client(sockets).member({ groupId, topics: ['orders'], ...fast, sessionTimeoutMs: 1500, autoCommit: { intervalMs: 100 } });
+    const survivor = client().member({ groupId, topics: ['orders'], ...fast, sessionTimeoutMs: 2500, autoCommit: { intervalMs: 100 } });
+    const hung = client(sockets).member({ groupId, topics: ['orders'], ...fast, sessionTimeoutMs: 2500, autoCommit: { intervalMs: 100 } });
     const lost: { partitions: string[]; reason: string }[] = [];
     hung.on('lost', (e) => lost.push({ partitions: e.partitions.flatMap((p) => p.partitions.map((n) => `${p.topic}-${n}`)), reason: e.reason }));
     await Promise.all([survivor.start(), hung.start()]);
