@@ -12,7 +12,7 @@ import { AssignorSet } from './assignor-set';
 import { GroupCalls } from './group-calls';
 import { ListenerRunner } from './listener-runner';
 import { CoordinatorLink } from './coordinator-link';
-import { HeartbeatLoop } from './heartbeat-loop';
+import { MemberHeartbeat } from './member-heartbeat';
 import type { CommittedOffset, MemberEvents, MemberState, ProcessedOffset } from './member-events';
 import { resolveMemberOptions, type MemberOptions, type ResolvedMemberOptions } from './member-options';
 import { OffsetCommitter } from './offset-committer';
@@ -21,7 +21,6 @@ import { PartitionSet } from './partition-set';
 import { JoinRound } from './join-round';
 import { Membership } from './membership';
 import { RejoinNow } from './rejoin-now';
-import { heartbeatAction } from './response-actions';
 
 export interface MemberRuntime {
   pool: ConnectionPool;
@@ -43,13 +42,12 @@ export class CohortMember {
   private readonly events: Emitter<MemberEvents>;
   private readonly assignors: AssignorSet;
   private readonly link: CoordinatorLink;
-  private readonly heartbeat: HeartbeatLoop;
+  private readonly heartbeat: MemberHeartbeat;
   private readonly offsets: MemberOffsets;
   private readonly calls: GroupCalls;
   private readonly listeners: ListenerRunner;
   private readonly wake = new WakeSignal();
   private readonly loopBackoff: Backoff;
-  private readonly heartbeatBackoff: Backoff;
 
   private currentState: MemberState = 'idle';
   private readonly membership: Membership;
@@ -61,7 +59,6 @@ export class CohortMember {
   private lostReason: string | null = null;
   /** Kafka's needsJoinPrepare: the commit and revoke before a JoinGroup happen once per rebalance, not per retry. */
   private needsJoinPrepare = true;
-  private lastHeartbeatOk = 0;
   private loop: Promise<void> | null = null;
   private stopping: Promise<void> | null = null;
   private started: { resolve(): void; reject(error: CohortError): void } | null = null;
@@ -78,7 +75,6 @@ export class CohortMember {
     this.listeners = new ListenerRunner(this.events, runtime.timers, this.options.rebalanceTimeoutMs, (error) => this.reportError(error));
     const { timers, retry } = runtime;
     this.loopBackoff = new Backoff(retry, timers);
-    this.heartbeatBackoff = new Backoff(retry, timers);
     const requestTimeoutMs = Math.max(this.options.sessionTimeoutMs, 5000);
     this.link = new CoordinatorLink(this.groupId, runtime.pool, timers, retry, requestTimeoutMs, {
       push: (message) => this.onPush(message),
@@ -87,8 +83,14 @@ export class CohortMember {
       error: (error) => this.reportError(error),
       stopping: () => this.stopping !== null,
     }, this.wake);
-    this.heartbeat = new HeartbeatLoop(timers, this.options.heartbeatIntervalMs, () => this.beat());
     this.calls = new GroupCalls(this.options, this.assignors, this.link);
+    this.heartbeat = new MemberHeartbeat(timers, retry, this.options.heartbeatIntervalMs, this.options.sessionTimeoutMs, this.membership, this.calls, this.link, {
+      isStable: () => this.currentState === 'stable',
+      rebalancing: () => this.requestRejoin('group is already rebalancing'),
+      reset: (reason, resetMemberId) => this.resetGeneration(reason, resetMemberId),
+      fenced: (error) => this.crash(error),
+      report: (error) => this.reportError(error),
+    });
     this.round = new JoinRound(this.membership, this.calls, this.assignors, {
       resetGeneration: (reason, resetMemberId) => this.resetGeneration(reason, resetMemberId),
       requestRejoin: (reason) => this.requestRejoin(reason),
@@ -227,7 +229,6 @@ export class CohortMember {
     this.heartbeat.stop();
     const join = await this.round.join(reason, this.owned);
     this.setState('syncing');
-    this.lastHeartbeatOk = this.runtime.timers.now();
     this.heartbeat.start();
     const leader = join.leader === this.membership.memberId;
     this.events.emit('joined', { memberId: this.membership.memberId, generationId: this.membership.generationId, leader, protocol: this.membership.protocolName });
@@ -294,30 +295,7 @@ export class CohortMember {
     this.owned = this.owned.minus(partitions);
   }
 
-  // ---- heartbeats and pushes ----
-
-  private async beat(): Promise<number | void> {
-    const identity = this.membership.identity();
-    if (identity.generationId < 0) return;
-    const now = this.runtime.timers.now();
-    if (now - this.lastHeartbeatOk > this.options.sessionTimeoutMs) this.link.markUnknown(); // Kafka: the session timed out client-side
-    try {
-      const action = heartbeatAction(await this.calls.heartbeat(identity));
-      if (action.kind === 'alive') {
-        this.lastHeartbeatOk = this.runtime.timers.now();
-        this.heartbeatBackoff.reset();
-        if (action.rebalancing && this.currentState === 'stable' && this.membership.isCurrent(identity)) this.requestRejoin('group is already rebalancing');
-        return;
-      }
-      if (!this.membership.isCurrent(identity)) return; // an answer about a generation the member has left already
-      if (action.kind === 'reset') return this.resetGeneration(action.reason, action.resetMemberId);
-      if (action.kind === 'fenced') return this.crash(action.error);
-      this.reportError(action.error);
-    } catch (error) {
-      this.reportError(CohortError.from(error));
-    }
-    return this.heartbeatBackoff.next();
-  }
+  // ---- pushes ----
 
   private onPush(message: PushMessage): void {
     if (message.event === 'CoordinatorMoved') {
