@@ -116,7 +116,7 @@ export class CohortMember {
     });
   }
 
-  // ---- public surface (SPEC names) ----
+  // ---- public surface (names fixed by docs/protocol.md and the README) ----
 
   get state(): MemberState {
     return this.currentState;

@@ -1,7 +1,7 @@
 import type { TopicPartitions } from '@cohort/protocol';
 import type { CohortError } from '../errors/cohort-error';
 
-/** SPEC names: what `member.state` can be. */
+/** What `member.state` can be (libs/client/README.md, "State"). */
 export type MemberState = 'idle' | 'joining' | 'syncing' | 'stable' | 'stopping' | 'stopped';
 
 export interface CommittedOffset {

@@ -1,6 +1,6 @@
 import type { PartitionAssignor } from '@cohort/assignors';
 
-/** `client.member(options)` (SPEC names). */
+/** `client.member(options)`: the options documented in libs/client/README.md. */
 export interface MemberOptions {
   groupId: string;
   topics: string[];

@@ -15,7 +15,7 @@ export interface SocketLike {
   disconnect(): unknown;
 }
 
-/** What the handshake carries (SPEC: `auth: { clientId?, token? }`), asked again on every reconnect. */
+/** What the handshake carries (`auth: { clientId?, token? }`, docs/protocol.md), asked again on every reconnect. */
 export type AuthProvider = () => Promise<Record<string, unknown>>;
 
 export interface SocketFactoryOptions {

@@ -11,7 +11,7 @@ export interface BoundMember {
  * every group. Entries are checked when used (the member may have left or moved to another connection
  * since), and dropped then.
  *
- * A member is bound to the connection of its last request (SPEC's rebinding rule): a request of a
+ * A member is bound to the connection of its last request (the rebinding rule of docs/protocol.md): a request of a
  * known member over a new connection moves it there, so pushes follow it, the old connection's
  * closing no longer concerns it, and `onRebind` cancels a disconnect grace already running for it
  * (a member whose socket dropped and came back within the grace keeps its membership).
