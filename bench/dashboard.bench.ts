@@ -5,7 +5,7 @@
  * bytes transferred by then — beside, in the same run, the same page on an empty node, one static file
  * from the same node, and the group list fetched by Node without a browser.
  * `npx tsx bench/dashboard.bench.ts` runs it alone (after `npm run build`); `npm run bench` runs it as
- * section 4.
+ * section 6.
  */
 import type { BrowserContext } from 'playwright-core';
 import { launchDashboardBrowser } from '../test/support/dashboard-browser';

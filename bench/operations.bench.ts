@@ -5,7 +5,7 @@
  * measured in the same run, one request at a time. The scrape is measured again with
  * METRICS_PARTITION_LAG=true (same data, the node restarted on it).
  * `npx tsx bench/operations.bench.ts` runs it alone (after `npm run build`); `npm run bench` runs it as
- * section 5.
+ * section 7.
  */
 import { buildApp, CohortProcess } from './harness/cohort-process';
 import { fillOperatorFixture, OPERATOR_FIXTURE_GROUPS, OPERATOR_FIXTURE_PARTITIONS_PER_GROUP } from './harness/operator-fixture';

@@ -1,9 +1,12 @@
 /**
- * `npm run bench`: the issue-2 benchmarks of the app, the dashboard's and the operator endpoints' (issue 10), on loopback, bounded in time. Nodes run as child
- * processes from dist/ (built first), clients run here. Every figure is printed beside a baseline
+ * `npm run bench`: the benchmarks of the app (1-3), of the client SDK (4-5), of the dashboard (6) and of
+ * the operator endpoints (7), on loopback, bounded in time. Nodes run as child processes from dist/
+ * (built first), clients run here. Every figure is printed beside a baseline
  * measured in the same run, as a ratio. Sizes can be reduced with BENCH_SCALE=0.1 for a quick look, and
- * sections chosen with BENCH_ONLY=1,3.
+ * sections chosen with BENCH_ONLY=1,3 (the SDK's: BENCH_ONLY=4,5).
  */
+import { sdkGroupSection } from './client-group.bench';
+import { sdkOverheadSection } from './client-overhead.bench';
 import { clusterCommits, cohortCommits, type LoadResult, redisHsets } from './commit.bench';
 import { dashboardSection } from './dashboard.bench';
 import { buildApp, CohortProcess } from './harness/cohort-process';
@@ -120,12 +123,14 @@ async function main(): Promise<void> {
   const building = Date.now();
   buildApp();
   console.log(`built dist/ in ${((Date.now() - building) / 1000).toFixed(1)} s`);
-  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3,4,5').split(',').map((section) => section.trim()));
+  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3,4,5,6,7').split(',').map((section) => section.trim()));
   if (only.has('1')) await rebalanceLatency();
   if (only.has('2')) await commitThroughput();
   if (only.has('3')) await replay();
-  if (only.has('4')) await attempt('dashboard', () => dashboardSection(scale));
-  if (only.has('5')) await attempt('operator REST and metrics', () => operationsSection(scale));
+  if (only.has('4')) await sdkGroupSection(scale, attempt);
+  if (only.has('5')) await sdkOverheadSection(scale, attempt);
+  if (only.has('6')) await attempt('dashboard', () => dashboardSection(scale));
+  if (only.has('7')) await attempt('operator REST and metrics', () => operationsSection(scale));
 }
 
 main().then(

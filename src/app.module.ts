@@ -7,6 +7,7 @@ import { CohortConfigModule } from './config/cohort-config.module';
 import { CoordinatorGateway } from './gateway/coordinator.gateway';
 import { SocketPushSink } from './gateway/socket-push-sink';
 import { AssignorsController } from './http/assignors.controller';
+import { AsyncApiController } from './http/asyncapi.controller';
 import { ClusterController } from './http/cluster.controller';
 import { CoordinatorForwardingMiddleware } from './http/coordinator-forwarding.middleware';
 import { GroupsController } from './http/groups.controller';
@@ -55,7 +56,7 @@ export class AppModule implements NestModule {
         TerminusModule.forRoot({ logger: false }),
         DashboardModule,
       ],
-      controllers: [GroupsController, OffsetsController, TopicsController, ClusterController, AssignorsController, HealthController, MetricsController],
+      controllers: [GroupsController, OffsetsController, TopicsController, ClusterController, AssignorsController, HealthController, MetricsController, AsyncApiController],
       providers: [
         CohortMetrics,
         SocketPushSink,

@@ -32,7 +32,7 @@ export function configureCohortApp<App extends INestApplication>(app: App): App 
   app.useWebSocketAdapter(new CohortIoAdapter(app));
   const document = new DocumentBuilder()
     .setTitle('Cohort')
-    .setDescription('Consumer-group coordinator: REST API (SPEC §4). The socket.io protocol (SPEC §3) is described in README.md.')
+    .setDescription('Consumer-group coordinator: REST API. The socket.io protocol is the AsyncAPI document at /docs/asyncapi.json (and .yaml), described in docs/protocol.md.')
     .setVersion('0.1.0')
     .build();
   SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, document));

@@ -89,7 +89,7 @@ export class EnvironmentVariables {
   OFFSETS_COMMIT_TIMEOUT_MS: number = 5_000;
 
   @Expose() @EnvInt() @IsInt() @Min(0) @Max(MAX_MS)
-  MEMBER_DISCONNECT_GRACE_MS: number = 0;
+  MEMBER_DISCONNECT_GRACE_MS: number = 3_000;
 
   @Expose() @IsString()
   ASSIGNOR_PLUGINS: string = '';

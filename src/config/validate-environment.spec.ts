@@ -40,7 +40,7 @@ describe('configuration (SPEC §1)', () => {
       offsetsRetentionMinutes: 10080,
       offsetsRetentionCheckIntervalMs: 600000,
       offsetsCommitTimeoutMs: 5000,
-      memberDisconnectGraceMs: 0,
+      memberDisconnectGraceMs: 3000,
       assignorPlugins: [],
       maxPayloadBytes: 1048576,
     });

@@ -70,12 +70,11 @@ export function handleOffsetCommit(
     shard.dropIfUnused(group);
     return failAll(error);
   }
-  if (group.is('CompletingRebalance')) return failAll(ErrorCode.REBALANCE_IN_PROGRESS);
   const member = request.memberId ? group.get(request.memberId) : undefined;
-  if (member && (group.is('Stable') || group.is('PreparingRebalance'))) {
-    shard.connections.bind(group, member, context.connectionId);
-    shard.liveness.heartbeat(group, member);
-  }
+  // A known member's request binds it to this connection, whatever the answer (pushes follow it).
+  if (member) shard.connections.bind(group, member, context.connectionId);
+  if (group.is('CompletingRebalance')) return failAll(ErrorCode.REBALANCE_IN_PROGRESS);
+  if (member && (group.is('Stable') || group.is('PreparingRebalance'))) shard.liveness.heartbeat(group, member);
   const entries = items.flatMap((i) => (i.entry ? [i.entry] : []));
   if (entries.length === 0) {
     shard.dropIfUnused(group);

@@ -23,6 +23,9 @@ export function handleSyncGroup(shard: CoordinatorShard, request: SyncGroupReque
     respond(syncError(memberError));
     return;
   }
+  // A known member's request binds it to this connection, whatever the answer (pushes follow it).
+  const member = group.get(request.memberId)!;
+  shard.connections.bind(group, member, context.connectionId);
   if (request.generationId !== group.generationId) {
     respond(syncError(ErrorCode.ILLEGAL_GENERATION, `generation ${request.generationId} is not the group's ${group.generationId}`));
     return;
@@ -31,8 +34,6 @@ export function handleSyncGroup(shard: CoordinatorShard, request: SyncGroupReque
     respond(syncError(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, `the group uses ${group.protocolType}/${group.protocolName}`));
     return;
   }
-  const member = group.get(request.memberId)!;
-  shard.connections.bind(group, member, context.connectionId);
   switch (group.state) {
     case 'Empty':
       respond(syncError(ErrorCode.UNKNOWN_MEMBER_ID));

@@ -4,7 +4,7 @@ import { ClassicGroup } from '../group/classic-group';
 import { ConnectionIndex } from './connection-index';
 import type { ShardEnv } from './shard-env';
 import { ShardWriter } from './shard-writer';
-import { ShardTimers } from '../timers/shard-timers';
+import { disconnectKey, ShardTimers } from '../timers/shard-timers';
 import { MemberLiveness } from '../rebalance/member-liveness';
 import { Membership } from '../rebalance/membership';
 import { JoinPhase } from '../rebalance/join-phase';
@@ -26,7 +26,7 @@ export class CoordinatorShard {
   readonly groups = new Map<string, ClassicGroup>();
   readonly timers: ShardTimers;
   readonly writer: ShardWriter;
-  readonly connections = new ConnectionIndex();
+  readonly connections = new ConnectionIndex((group, member) => this.timers.cancel(disconnectKey(group.groupId, member.memberId)));
   readonly liveness: MemberLiveness;
   readonly membership: Membership;
   readonly joins: JoinPhase;
