@@ -7,8 +7,11 @@ import type { Socket } from 'socket.io';
  * only ever reads it through these helpers, so neither side knows how the other works.
  *
  * - socket.io: `socket.data.principal`, set by the handshake middleware before `connection`.
- * - REST: `request.principal` on the Express request, set by the authentication middleware/guard
- *   before any route guard runs.
+ * - REST: `request.principal` on the Express request, set by the authentication middleware before
+ *   any guard runs (authorization is one global guard, src/security/authorization/acl.guard.ts).
+ *   Forwarded group requests (src/http/coordinator-forwarding.middleware.ts) are authorized where
+ *   they land, so the forwarding node passes the caller's principal along and the landing node
+ *   trusts it only from a peer that proved the cluster secret.
  * - Without authentication configured nothing sets it and the principal is `User:ANONYMOUS`, as on
  *   Kafka's PLAINTEXT listeners. Authorization is enforced only when authentication is configured
  *   (`CohortConfig.authenticationEnabled`): with every client anonymous an ACL could not tell them

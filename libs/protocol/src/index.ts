@@ -5,3 +5,4 @@ export * from './placement';
 export * from './requests';
 export * from './responses';
 export * from './events';
+export * from './acl';
