@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { EnvironmentVariables } from './environment-variables';
 import { replicationSettings } from './mode-defaults';
+import { SecurityConfig } from './security-config';
 
 /**
  * The validated configuration, typed and with every default resolved. Injected by class; built once
@@ -40,6 +41,8 @@ export class CohortConfig {
   readonly assignorPlugins: string[];
   readonly maxPayloadBytes: number;
   readonly logLevel: string;
+  /** Authentication, protected mode, TLS, the cluster secret, limits and origins (docs/security.md). */
+  readonly security: SecurityConfig;
 
   constructor(env: EnvironmentVariables) {
     const replication = replicationSettings(env);
@@ -72,5 +75,11 @@ export class CohortConfig {
     this.assignorPlugins = env.ASSIGNOR_PLUGINS.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
     this.maxPayloadBytes = env.MAX_PAYLOAD_BYTES;
     this.logLevel = env.LOG_LEVEL;
+    this.security = new SecurityConfig(env);
+  }
+
+  /** Clients must authenticate (tokens, JWTs or client certificates); authorization applies. */
+  get authenticationEnabled(): boolean {
+    return this.security.authenticationEnabled;
   }
 }

@@ -3,6 +3,7 @@ import { validateSync, type ValidationError } from 'class-validator';
 import { relevantMessages } from '../common/relevant-messages';
 import { EnvironmentVariables } from './environment-variables';
 import { replicationSettings } from './mode-defaults';
+import { securityProblems } from './security-problems';
 
 /** Thrown at start for a bad configuration; its message names every bad variable and its value. */
 export class ConfigurationError extends Error {
@@ -21,6 +22,7 @@ export function validateEnvironment(env: Record<string, string | undefined>): En
   const config = plainToInstance(EnvironmentVariables, present, { excludeExtraneousValues: true, exposeDefaultValues: true });
   const problems = validateSync(config, { forbidUnknownValues: true }).map((error) => describe(error, env));
   problems.push(...crossFieldProblems(config));
+  if (problems.length === 0) problems.push(...securityProblems(config));
   if (problems.length > 0) throw new ConfigurationError(problems);
   return config;
 }
