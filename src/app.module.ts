@@ -4,6 +4,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { CohortConfig } from './config/cohort-config';
 import { CohortConfigModule } from './config/cohort-config.module';
+import { GatewayAuthorization } from './gateway/authorization/gateway-authorization';
 import { CoordinatorGateway } from './gateway/coordinator.gateway';
 import { SocketPushSink } from './gateway/socket-push-sink';
 import { AssignorsController } from './http/assignors.controller';
@@ -20,6 +21,8 @@ import { COHORT_NODE } from './node/cohort-node';
 import { createNode } from './node/create-node';
 import { NodeAddress } from './node/node-address';
 import { NodeLifecycle } from './node/node-lifecycle';
+import { AclsController } from './security/authorization/acls.controller';
+import { AuthorizationModule } from './security/authorization/authorization.module';
 
 /**
  * The whole app: config, logging, the node (built by CLUSTER_MODE), and the two transports over it.
@@ -50,8 +53,9 @@ export class AppModule implements NestModule {
           }),
         }),
         TerminusModule.forRoot({ logger: false }),
+        AuthorizationModule,
       ],
-      controllers: [GroupsController, OffsetsController, TopicsController, ClusterController, AssignorsController, HealthController, MetricsController],
+      controllers: [GroupsController, OffsetsController, TopicsController, ClusterController, AssignorsController, HealthController, MetricsController, AclsController],
       providers: [
         CohortMetrics,
         SocketPushSink,
@@ -64,6 +68,7 @@ export class AppModule implements NestModule {
         },
         NodeLifecycle,
         CoordinatorGateway,
+        GatewayAuthorization,
         { provide: APP_FILTER, useClass: KafkaHttpExceptionFilter },
       ],
     };

@@ -42,11 +42,19 @@ export function principalOfRequest(request: PrincipalRequest): string {
   return typeof request.principal === 'string' && request.principal !== '' ? request.principal : ANONYMOUS_PRINCIPAL;
 }
 
-/** The client address an ACL's host and the audit line name (Kafka: the connection's IP string). */
+/**
+ * The client address an ACL's host and the audit line name (Kafka: the connection's IP string), with
+ * a dual-stack listener's `::ffff:` prefix taken off so that an IPv4 ACL host matches an IPv4 client.
+ */
 export function hostOfSocket(socket: Pick<Socket, 'handshake'>): string {
-  return socket.handshake.address ?? '';
+  return plainAddress(socket.handshake.address);
 }
 
 export function hostOfRequest(request: PrincipalRequest): string {
-  return request.ip ?? request.socket?.remoteAddress ?? '';
+  return plainAddress(request.ip ?? request.socket?.remoteAddress);
+}
+
+function plainAddress(address: string | undefined): string {
+  if (!address) return '';
+  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address;
 }
