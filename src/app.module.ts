@@ -23,6 +23,7 @@ import { NodeAddress } from './node/node-address';
 import { NodeLifecycle } from './node/node-lifecycle';
 import { AclsController } from './security/authorization/acls.controller';
 import { AuthorizationModule } from './security/authorization/authorization.module';
+import { SECURITY_EDGE_IMPORTS, SECURITY_EDGE_PROVIDERS } from './security/security-edge.providers';
 
 /**
  * The whole app: config, logging, the node (built by CLUSTER_MODE), and the two transports over it.
@@ -54,6 +55,7 @@ export class AppModule implements NestModule {
         }),
         TerminusModule.forRoot({ logger: false }),
         AuthorizationModule,
+        ...SECURITY_EDGE_IMPORTS,
       ],
       controllers: [GroupsController, OffsetsController, TopicsController, ClusterController, AssignorsController, HealthController, MetricsController, AclsController],
       providers: [
@@ -70,6 +72,7 @@ export class AppModule implements NestModule {
         CoordinatorGateway,
         GatewayAuthorization,
         { provide: APP_FILTER, useClass: KafkaHttpExceptionFilter },
+        ...SECURITY_EDGE_PROVIDERS,
       ],
     };
   }

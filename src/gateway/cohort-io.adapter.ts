@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { CohortConfig } from '../config/cohort-config';
+import { SocketSecurity } from '../security/socket/socket-security';
 
 /**
  * socket.io server options that come from the configuration, which a @WebSocketGateway decorator
@@ -9,15 +10,23 @@ import { CohortConfig } from '../config/cohort-config';
  */
 export class CohortIoAdapter extends IoAdapter {
   private readonly config: CohortConfig;
+  private readonly security: SocketSecurity;
 
   constructor(app: INestApplicationContext) {
     super(app);
     this.config = app.get(CohortConfig);
+    this.security = app.get(SocketSecurity);
   }
 
   // Typed through the base class: @nestjs/platform-socket.io bundles its own copy of socket.io.
   override createIOServer(...[port, options]: Parameters<IoAdapter['createIOServer']>): ReturnType<IoAdapter['createIOServer']> {
     const withLimit = { ...options, maxHttpBufferSize: this.config.maxPayloadBytes } as NonNullable<typeof options>;
-    return super.createIOServer(port, withLimit);
+    // Connection-state recovery skips io.use middlewares by default: a recovered session would not be
+    // authenticated again. Wherever it is turned on, every (re)connection still passes the gate.
+    if (withLimit.connectionStateRecovery) withLimit.connectionStateRecovery = { ...withLimit.connectionStateRecovery, skipMiddlewares: false };
+    const server = super.createIOServer(port, withLimit);
+    // First of the handshake middlewares: origin, protected mode, connection cap, authentication.
+    this.security.attach(server as unknown as import('socket.io').Server);
+    return server;
   }
 }
