@@ -32,7 +32,8 @@ afterAll(async () => {
 });
 
 function wss(url: string, options: { cert?: Buffer; key?: Buffer } = {}) {
-  const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true, ca, ...options });
+  const pem = { ca: ca.toString(), ...(options.cert ? { cert: options.cert.toString(), key: options.key?.toString() } : {}) };
+  const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true, ...pem });
   return new Promise<{ connected: boolean; socket: typeof socket; error?: string }>((resolve) => {
     socket.once('connect', () => resolve({ connected: true, socket }));
     socket.once('connect_error', (error) => {
