@@ -4,6 +4,7 @@
  * measured in the same run, as a ratio. Sizes can be reduced with BENCH_SCALE=0.1 for a quick look, and
  * sections chosen with BENCH_ONLY=1,3.
  */
+import { authorizationCost } from './auth.bench';
 import { clusterCommits, cohortCommits, type LoadResult, redisHsets } from './commit.bench';
 import { buildApp, CohortProcess } from './harness/cohort-process';
 import { median, ms, perSecond, ratio, table } from './harness/stats';
@@ -108,6 +109,30 @@ async function replay(): Promise<void> {
   );
 }
 
+async function authorization(): Promise<void> {
+  const sockets = Math.max(2, Math.round(100 * scale));
+  const rounds = 2;
+  const seconds = 4;
+  console.log(`\n4. Cost of authorization: OffsetCommit from ${sockets} sockets, no authentication vs tokens + 1,000 ACL bindings (target >= 0.9x), ${rounds} alternating rounds of ${seconds} s`);
+  const result = await attempt('authorization', () => authorizationCost(sockets, 1000, seconds * 1000, rounds));
+  if (!result) return;
+  const mean = (runs: LoadResult[]) => runs.reduce((sum, r) => sum + r.throughput, 0) / runs.length;
+  // Server CPU per commit is steadier than throughput on a shared machine: it does not move with the clients' share of the cores.
+  const cpuPerCommit = (runs: LoadResult[]) => runs.reduce((sum, r) => sum + (r.serverCores ?? Number.NaN) * r.seconds * 1000, 0) / runs.reduce((sum, r) => sum + r.requests, 0);
+  const row = (system: string, runs: LoadResult[]): string[] => [
+    system,
+    runs.map((r) => perSecond(r.throughput)).join(', '),
+    perSecond(mean(runs)),
+    ms(median(runs.map((r) => r.p99))),
+    ratio(mean(runs), mean(result.open)),
+    `${cpuPerCommit(runs).toFixed(2)} ms (${ratio(cpuPerCommit(runs), cpuPerCommit(result.open))})`,
+  ];
+  table(
+    ['node', 'commits per round', 'mean', 'p99 (median)', 'throughput vs no authentication', 'server CPU per commit'],
+    [row('no authentication (npm start)', result.open), row(`static tokens, ${result.bindings} ACL bindings`, result.secured)],
+  );
+}
+
 async function main(): Promise<void> {
   const deadline = setTimeout(() => {
     console.error(`\nbench: exceeded ${DEADLINE_MS / 60_000} minutes; stopping`);
@@ -118,10 +143,11 @@ async function main(): Promise<void> {
   const building = Date.now();
   buildApp();
   console.log(`built dist/ in ${((Date.now() - building) / 1000).toFixed(1)} s`);
-  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3').split(',').map((section) => section.trim()));
+  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3,4').split(',').map((section) => section.trim()));
   if (only.has('1')) await rebalanceLatency();
   if (only.has('2')) await commitThroughput();
   if (only.has('3')) await replay();
+  if (only.has('4')) await authorization();
 }
 
 main().then(
