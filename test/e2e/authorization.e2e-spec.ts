@@ -79,7 +79,7 @@ describe('socket.io events', () => {
   it('FindCoordinator needs DESCRIBE GROUP (READ implies it)', async () => {
     const app = await socketOf('app');
     expect(await emit(app, 'FindCoordinator', { key: 'app-1' })).toMatchObject({ errorCode: 0 });
-    expect(await emit(app, 'FindCoordinator', { key: 'payments' })).toMatchObject({ errorCode: 30, errorName: 'GROUP_AUTHORIZATION_FAILED' });
+    expect(await emit(app, 'FindCoordinator', { key: 'payments' })).toMatchObject({ errorCode: 30, errorName: 'GROUP_AUTHORIZATION_FAILED', nodeId: -1, url: '' });
   });
 
   it('JoinGroup, SyncGroup, Heartbeat and LeaveGroup need READ GROUP: 30 before any protocol check', async () => {
@@ -94,8 +94,10 @@ describe('socket.io events', () => {
     ];
     for (const [event, payload, allowedCode] of requests) {
       expect({ event, errorCode: (await emit<{ errorCode: number }>(app, event, payload)).errorCode }).toEqual({ event, errorCode: allowedCode });
-      expect({ event, answer: await emit(nobody, event, payload) }).toMatchObject({ event, answer: { errorCode: 30 } });
+      expect({ event, answer: await emit(nobody, event, payload) }).toMatchObject({ event, answer: { errorCode: 30, errorName: 'GROUP_AUTHORIZATION_FAILED' } });
     }
+    // A refused JoinGroup keeps the response's shape: no generation, no member id (Kafka's JoinGroupResult).
+    expect(await emit(nobody, 'JoinGroup', join)).toMatchObject({ errorCode: 30, generationId: -1, memberId: '', members: [] });
   });
 
   it('OffsetCommit commits the authorized topic and answers 29 per partition for the other; a refused group is 30 on every partition', async () => {

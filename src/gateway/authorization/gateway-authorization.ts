@@ -30,7 +30,7 @@ export class GatewayAuthorization {
     const operation = REQUEST_ACLS[request].group;
     const caller = callerOfSocket(socket);
     if (!this.authorization.check(caller, operation, 'GROUP', groupId, request)) {
-      throw refusal(ErrorCode.GROUP_AUTHORIZATION_FAILED, `${caller.principal} may not ${operation} group '${groupId}'`);
+      throw refusal(request, ErrorCode.GROUP_AUTHORIZATION_FAILED, `${caller.principal} may not ${operation} group '${groupId}'`);
     }
   }
 
@@ -60,7 +60,7 @@ export class GatewayAuthorization {
     if (!this.authorization.enabled) return fetch(request);
     const caller = callerOfSocket(socket);
     if (!this.authorization.check(caller, 'DESCRIBE', 'GROUP', request.groupId, 'OffsetFetch')) {
-      throw refusal(ErrorCode.GROUP_AUTHORIZATION_FAILED, `${caller.principal} may not DESCRIBE group '${request.groupId}'`);
+      throw refusal('OffsetFetch', ErrorCode.GROUP_AUTHORIZATION_FAILED, `${caller.principal} may not DESCRIBE group '${request.groupId}'`);
     }
     if (request.topics === null) {
       // All topics: those the caller may not describe are dropped silently, as Kafka does.
@@ -76,7 +76,7 @@ export class GatewayAuthorization {
   async offsetDelete(socket: Socket, request: P.OffsetDeleteRequest, remove: (allowed: P.OffsetDeleteRequest) => Promise<P.OffsetDeleteResponse>): Promise<P.OffsetDeleteResponse> {
     const caller = callerOfSocket(socket);
     if (this.authorization.enabled && !this.authorization.check(caller, 'DELETE', 'GROUP', request.groupId, 'OffsetDelete')) {
-      throw refusal(ErrorCode.GROUP_AUTHORIZATION_FAILED, `${caller.principal} may not DELETE group '${request.groupId}'`);
+      throw refusal('OffsetDelete', ErrorCode.GROUP_AUTHORIZATION_FAILED, `${caller.principal} may not DELETE group '${request.groupId}'`);
     }
     const [allowed, refused] = this.authorization.enabled ? this.splitTopics(caller, 'READ', request.topics, 'OffsetDelete') : [request.topics, []];
     const answered = allowed.length > 0 || refused.length === 0 ? await remove({ ...request, topics: allowed }) : { errorCode: ErrorCode.NONE, topics: [] };

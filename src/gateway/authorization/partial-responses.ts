@@ -51,7 +51,21 @@ export function mergeByGroup<T extends { groupId: string }>(requested: readonly 
   return merged;
 }
 
-/** The error a request-level refusal carries on its ack. */
-export function refusal(errorCode: number, message: string): P.KafkaError {
-  return new P.KafkaError(errorCode as P.ErrorCodeValue, message || errorName(errorCode));
+/**
+ * The rest of a response refused as a whole, so the ack keeps its usual shape (Kafka's JoinGroupResult
+ * with generation -1 and no member id, a FindCoordinator answer with no node...).
+ */
+export const REFUSED_RESPONSE_FIELDS = {
+  FindCoordinator: { nodeId: -1, host: '', port: -1, url: '' },
+  JoinGroup: { generationId: -1, protocolType: null, protocolName: null, leader: '', skipAssignment: false, memberId: '', members: [] },
+  SyncGroup: { protocolType: null, protocolName: null, assignment: null },
+  Heartbeat: {},
+  LeaveGroup: { members: [] },
+  OffsetFetch: { topics: [] },
+  OffsetDelete: { topics: [] },
+} as const;
+
+/** The error a request-level refusal carries on its ack, with the response's other fields. */
+export function refusal(request: keyof typeof REFUSED_RESPONSE_FIELDS, errorCode: number, message: string): P.KafkaError {
+  return new P.KafkaError(errorCode as P.ErrorCodeValue, message || errorName(errorCode), { ...REFUSED_RESPONSE_FIELDS[request] });
 }
