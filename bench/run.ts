@@ -5,6 +5,7 @@
  * sections chosen with BENCH_ONLY=1,3.
  */
 import { authorizationCost } from './auth.bench';
+import { authenticatedConnects, type ConnectResult } from './authentication.bench';
 import { clusterCommits, cohortCommits, type LoadResult, redisHsets } from './commit.bench';
 import { buildApp, CohortProcess } from './harness/cohort-process';
 import { median, ms, perSecond, ratio, table } from './harness/stats';
@@ -133,6 +134,19 @@ async function authorization(): Promise<void> {
   );
 }
 
+async function authentication(): Promise<void> {
+  const count = Math.max(20, Math.round(1000 * scale));
+  const concurrency = 50;
+  console.log(`\n5. Time to authenticate ${count} socket.io connections with JWTs, ${concurrency} at a time (baseline: the same connections without authentication)`);
+  const result = await attempt('authentication', () => authenticatedConnects(count, concurrency));
+  if (!result) return;
+  const row = (node: string, r: ConnectResult): string[] => [node, `${r.seconds.toFixed(2)} s`, perSecond(r.perSecond), ms(r.p50), ms(r.p99), String(r.refused), ratio(r.seconds, result.open.seconds)];
+  table(
+    ['node', `${count} connections`, 'connections', 'p50', 'p99', 'refused', 'time vs no authentication'],
+    [row('no authentication', result.open), row('JWT, HS256 (AUTH_JWT_SECRET)', result.hs256), row('JWT, RS256 (AUTH_JWT_PUBLIC_KEY_FILE)', result.rs256)],
+  );
+}
+
 async function main(): Promise<void> {
   const deadline = setTimeout(() => {
     console.error(`\nbench: exceeded ${DEADLINE_MS / 60_000} minutes; stopping`);
@@ -143,11 +157,12 @@ async function main(): Promise<void> {
   const building = Date.now();
   buildApp();
   console.log(`built dist/ in ${((Date.now() - building) / 1000).toFixed(1)} s`);
-  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3,4').split(',').map((section) => section.trim()));
+  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3,4,5').split(',').map((section) => section.trim()));
   if (only.has('1')) await rebalanceLatency();
   if (only.has('2')) await commitThroughput();
   if (only.has('3')) await replay();
   if (only.has('4')) await authorization();
+  if (only.has('5')) await authentication();
 }
 
 main().then(

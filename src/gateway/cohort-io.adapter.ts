@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { CohortConfig } from '../config/cohort-config';
+import { withAuthenticatedRecovery } from '../security/socket/recovery-options';
 import { SocketSecurity } from '../security/socket/socket-security';
 
 /**
@@ -20,10 +21,8 @@ export class CohortIoAdapter extends IoAdapter {
 
   // Typed through the base class: @nestjs/platform-socket.io bundles its own copy of socket.io.
   override createIOServer(...[port, options]: Parameters<IoAdapter['createIOServer']>): ReturnType<IoAdapter['createIOServer']> {
-    const withLimit = { ...options, maxHttpBufferSize: this.config.maxPayloadBytes } as NonNullable<typeof options>;
-    // Connection-state recovery skips io.use middlewares by default: a recovered session would not be
-    // authenticated again. Wherever it is turned on, every (re)connection still passes the gate.
-    if (withLimit.connectionStateRecovery) withLimit.connectionStateRecovery = { ...withLimit.connectionStateRecovery, skipMiddlewares: false };
+    // Recovery (if a gateway turns it on) must not skip authentication: withAuthenticatedRecovery.
+    const withLimit = withAuthenticatedRecovery({ ...options, maxHttpBufferSize: this.config.maxPayloadBytes } as NonNullable<typeof options>);
     const server = super.createIOServer(port, withLimit);
     // First of the handshake middlewares: origin, protected mode, connection cap, authentication.
     this.security.attach(server as unknown as import('socket.io').Server);
