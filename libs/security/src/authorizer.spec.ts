@@ -172,6 +172,15 @@ describe('Authorizer', () => {
     expect(can(a, 'READ', 'GROUP', 'g', ALICE, '10.0.0.9')).toBe(false);
   });
 
+  it('keeps cached decisions apart whatever characters principals and names hold', () => {
+    const a = authorizer([acl({ resourceType: 'GROUP', resourceName: 'g', operation: 'READ' }), acl({ principal: 'User:x\u0000', resourceType: 'GROUP', resourceName: '\u0000g', operation: 'READ' })], { allowEveryoneIfNoAclFound: true });
+    expect(can(a, 'READ', 'GROUP', 'g')).toBe(true);
+    expect(can(a, 'READ', 'GROUP', 'g', 'User:alice READ GROUP')).toBe(false);
+    expect(can(a, 'READ', 'GROUP', '\u0000g', 'User:x')).toBe(false);
+    expect(can(a, 'READ', 'GROUP', '\u0000g', 'User:x\u0000')).toBe(true);
+    expect(can(a, 'READ', 'GROUP', 'READ GROUP g')).toBe(true); // no binding on it: allowed everyone
+  });
+
   it('stays correct when the decision cache overflows', () => {
     const a = new Authorizer({ superUsers: [], allowEveryoneIfNoAclFound: false, cacheSize: 4 });
     a.setAcls([acl({ resourceType: 'GROUP', resourceName: 'g-', patternType: 'PREFIXED', operation: 'READ' })]);

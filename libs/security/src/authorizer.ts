@@ -37,7 +37,13 @@ export class Authorizer {
   private readonly cacheSize: number;
   private index = new AclIndex([]);
   private bindings: readonly AclBinding[] = [];
-  private readonly cache = new Map<string, boolean>();
+  /**
+   * Decisions by caller (principal, and address when some binding names a host), then by
+   * `operation type name`. The name comes last in the inner key and the other parts are fixed words,
+   * so no principal or resource name, whatever it contains, can stand for another.
+   */
+  private readonly cache = new Map<string, Map<string, boolean>>();
+  private cached = 0;
 
   constructor(options: AuthorizerOptions) {
     this.superUsers = new Set(options.superUsers);
@@ -50,6 +56,7 @@ export class Authorizer {
     this.bindings = [...bindings];
     this.index = new AclIndex(this.bindings);
     this.cache.clear();
+    this.cached = 0;
   }
 
   acls(): readonly AclBinding[] {
@@ -62,12 +69,20 @@ export class Authorizer {
 
   authorize(principal: string, host: string, operation: AclOperation, resourceType: AclResourceType, resourceName: string): boolean {
     if (this.superUsers.has(principal)) return true;
-    const key = `${principal}\u0000${this.index.hostSensitive ? host : ''}\u0000${operation}\u0000${resourceType}\u0000${resourceName}`;
-    const cached = this.cache.get(key);
+    const callerKey = this.index.hostSensitive ? `${host} ${principal}` : principal;
+    const key = `${operation} ${resourceType} ${resourceName}`;
+    let decisions = this.cache.get(callerKey);
+    const cached = decisions?.get(key);
     if (cached !== undefined) return cached;
     const allowed = this.decide(principal, host, operation, this.index.sections[resourceType], resourceName);
-    if (this.cache.size >= this.cacheSize) this.cache.clear();
-    this.cache.set(key, allowed);
+    if (this.cached >= this.cacheSize) {
+      this.cache.clear();
+      this.cached = 0;
+      decisions = undefined;
+    }
+    if (!decisions) this.cache.set(callerKey, (decisions = new Map()));
+    decisions.set(key, allowed);
+    this.cached++;
     return allowed;
   }
 

@@ -2,6 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { CLUSTER_RESOURCE_NAME, KafkaError } from '@cohort/protocol';
 import { REQUEST_ACLS, type RequestAcl } from '@cohort/security';
+import { AuditLogger } from '../audit-logger';
 import type { PrincipalRequest } from '../principal';
 import { AuthorizationService, type Caller } from './authorization.service';
 import { callerOfRequest, routeOf } from './caller-of';
@@ -22,6 +23,7 @@ export class AclGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authorization: AuthorizationService,
+    private readonly audit: AuditLogger,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -33,7 +35,8 @@ export class AclGuard implements CanActivate {
     const route = routeOf(request);
     const acl = this.reflector.getAllAndOverride<RouteAcl | undefined>(ROUTE_ACL, targets);
     if (!acl) {
-      this.authorization.checkCluster(caller, 'ALL', route);
+      if (this.authorization.isSuperUser(caller)) return true;
+      this.audit.denied({ ...caller, operation: 'ALL', resourceType: 'CLUSTER', resourceName: CLUSTER_RESOURCE_NAME, request: route, detail: 'the route declares no ACL requirement' });
       throw KafkaError.of('CLUSTER_AUTHORIZATION_FAILED', `${route} declares no ACL requirement, so only super users may call it`);
     }
     if (!acl.filtered) this.authorize(caller, acl, request, route);

@@ -41,6 +41,10 @@ export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
     await this.store.close();
   }
 
+  isSuperUser(caller: Caller): boolean {
+    return this.authorizer.isSuperUser(caller.principal);
+  }
+
   /** A check whose denial is not logged (list filters, as Kafka's logIfDenied=false). */
   allows(caller: Caller, operation: AclOperation, resourceType: AclResourceType, resourceName: string): boolean {
     return !this.enabled || this.authorizer.authorize(caller.principal, caller.host, operation, resourceType, resourceName);

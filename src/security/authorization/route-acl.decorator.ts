@@ -1,5 +1,6 @@
-import { SetMetadata } from '@nestjs/common';
-import type { RequestName } from '@cohort/security';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiForbiddenResponse } from '@nestjs/swagger';
+import { REQUEST_ACLS, type RequestAcl, type RequestName } from '@cohort/security';
 
 /** The parts of an Express request a route's resource names are read from. */
 export interface RouteRequest {
@@ -31,8 +32,22 @@ export interface RouteAcl {
 export const ROUTE_ACL = 'cohort:route-acl';
 export const PUBLIC_ROUTE = 'cohort:public-route';
 
-/** Declares what a route needs; a route without a declaration is refused while authorization is on. */
-export const RequireAcl = (acl: RouteAcl) => SetMetadata(ROUTE_ACL, acl);
+/**
+ * Declares what a route needs; a route without a declaration is refused while authorization is on.
+ * The OpenAPI document shows the requirement as the route's 403 answer.
+ */
+export const RequireAcl = (acl: RouteAcl) =>
+  acl.filtered ? SetMetadata(ROUTE_ACL, acl) : applyDecorators(SetMetadata(ROUTE_ACL, acl), ApiForbiddenResponse({ description: requirementOf(acl) }));
+
+function requirementOf(acl: RouteAcl): string {
+  const needs: RequestAcl = REQUEST_ACLS[acl.request];
+  const parts = [
+    needs.cluster && (needs.topic ? `${needs.cluster} on the cluster, or` : `${needs.cluster} on the cluster (31 CLUSTER_AUTHORIZATION_FAILED)`),
+    needs.group && `${needs.group} on the group (30 GROUP_AUTHORIZATION_FAILED)`,
+    needs.topic && `${needs.topic} on each topic (29 TOPIC_AUTHORIZATION_FAILED)`,
+  ].filter(Boolean);
+  return `With authentication on, needs ${parts.join(' and ').replace(', or and', ', or')} (docs/security.md).`;
+}
 
 /** A route anyone may call, authorization on or not (health probes). */
 export const PublicRoute = () => SetMetadata(PUBLIC_ROUTE, true);
