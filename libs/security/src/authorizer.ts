@@ -11,11 +11,18 @@ export interface AuthorizerOptions {
   cacheSize?: number;
 }
 
-const enum Verdict {
-  NONE,
-  ALLOW,
-  DENY,
-}
+/** What one binding says of a request. */
+const NONE = 0;
+const ALLOW = 1;
+const DENY = 2;
+/** What a scan of one list found: FOUND (some binding on the resource), ALLOWED (one allows the caller), or DENIED. */
+const FOUND = 1;
+const ALLOWED = 2;
+const DENIED = -1;
+
+/** A small slot per (operation, resource type), so the cache needs no concatenated key. */
+const OPERATION_SLOT: Readonly<Record<AclOperation, number>> = { ALL: 0, READ: 1, WRITE: 2, CREATE: 3, DELETE: 4, ALTER: 5, DESCRIBE: 6, CLUSTER_ACTION: 7 };
+const TYPE_SLOT: Readonly<Record<AclResourceType, number>> = { GROUP: 0, TOPIC: 1, CLUSTER: 2 };
 
 const DEFAULT_CACHE_SIZE = 100_000;
 
@@ -38,11 +45,11 @@ export class Authorizer {
   private index = new AclIndex([]);
   private bindings: readonly AclBinding[] = [];
   /**
-   * Decisions by caller (principal, and address when some binding names a host), then by
-   * `operation type name`. The name comes last in the inner key and the other parts are fixed words,
-   * so no principal or resource name, whatever it contains, can stand for another.
+   * Decisions by caller (principal, and address when some binding names a host), then by slot of
+   * (operation, resource type), then by resource name: no key is built from untrusted parts, so no
+   * principal or name can stand for another, and a hot-path check hashes no new string.
    */
-  private readonly cache = new Map<string, Map<string, boolean>>();
+  private readonly cache = new Map<string, (Map<string, boolean> | undefined)[]>();
   private cached = 0;
 
   constructor(options: AuthorizerOptions) {
@@ -70,52 +77,65 @@ export class Authorizer {
   authorize(principal: string, host: string, operation: AclOperation, resourceType: AclResourceType, resourceName: string): boolean {
     if (this.superUsers.has(principal)) return true;
     const callerKey = this.index.hostSensitive ? `${host} ${principal}` : principal;
-    const key = `${operation} ${resourceType} ${resourceName}`;
-    let decisions = this.cache.get(callerKey);
-    const cached = decisions?.get(key);
+    const slot = OPERATION_SLOT[operation] * 3 + TYPE_SLOT[resourceType];
+    let slots = this.cache.get(callerKey);
+    const cached = slots?.[slot]?.get(resourceName);
     if (cached !== undefined) return cached;
     const allowed = this.decide(principal, host, operation, this.index.sections[resourceType], resourceName);
     if (this.cached >= this.cacheSize) {
       this.cache.clear();
       this.cached = 0;
-      decisions = undefined;
+      slots = undefined;
     }
-    if (!decisions) this.cache.set(callerKey, (decisions = new Map()));
-    decisions.set(key, allowed);
+    if (!slots) this.cache.set(callerKey, (slots = []));
+    (slots[slot] ??= new Map()).set(resourceName, allowed);
     this.cached++;
     return allowed;
   }
 
   private decide(principal: string, host: string, operation: AclOperation, section: ResourceSection, name: string): boolean {
-    let found = false;
-    let allowed = false;
-    const scan = (bindings: readonly AclBinding[] | undefined): boolean => {
-      if (!bindings) return false;
-      for (const binding of bindings) {
-        found = true;
-        const verdict = verdictOf(binding, principal, host, operation);
-        if (verdict === Verdict.DENY) return true;
-        if (verdict === Verdict.ALLOW) allowed = true;
-      }
-      return false;
-    };
-    if (scan(section.literal.get(name))) return false;
+    let flags = 0;
+    const literal = section.literal.get(name);
+    if (literal) {
+      const found = scan(literal, principal, host, operation);
+      if (found === DENIED) return false;
+      flags |= found;
+    }
     for (const length of section.prefixLengths) {
       if (length > name.length) break;
-      if (scan(section.prefixed.get(name.slice(0, length)))) return false;
+      const prefixed = section.prefixed.get(name.slice(0, length));
+      if (!prefixed) continue;
+      const found = scan(prefixed, principal, host, operation);
+      if (found === DENIED) return false;
+      flags |= found;
     }
-    if (scan(section.wildcard)) return false;
-    if (allowed) return true;
-    return found ? false : this.allowEveryoneIfNoAclFound;
+    if (section.wildcard.length > 0) {
+      const found = scan(section.wildcard, principal, host, operation);
+      if (found === DENIED) return false;
+      flags |= found;
+    }
+    if (flags & ALLOWED) return true;
+    return flags & FOUND ? false : this.allowEveryoneIfNoAclFound;
   }
 }
 
-function verdictOf(binding: AclBinding, principal: string, host: string, operation: AclOperation): Verdict {
-  if (binding.principal !== principal && binding.principal !== WILDCARD_PRINCIPAL) return Verdict.NONE;
-  if (binding.host !== '*' && binding.host !== host) return Verdict.NONE;
-  if (binding.permission === 'DENY') {
-    return binding.operation === operation || binding.operation === 'ALL' ? Verdict.DENY : Verdict.NONE;
+/** DENIED at the first binding that denies the caller; otherwise FOUND, with ALLOWED if one allows it. */
+function scan(bindings: readonly AclBinding[], principal: string, host: string, operation: AclOperation): number {
+  let flags = FOUND;
+  for (const binding of bindings) {
+    const verdict = verdictOf(binding, principal, host, operation);
+    if (verdict === DENY) return DENIED;
+    if (verdict === ALLOW) flags |= ALLOWED;
   }
-  if (binding.operation === operation || binding.operation === 'ALL') return Verdict.ALLOW;
-  return operation === 'DESCRIBE' && IMPLIES_DESCRIBE.has(binding.operation) ? Verdict.ALLOW : Verdict.NONE;
+  return flags;
+}
+
+function verdictOf(binding: AclBinding, principal: string, host: string, operation: AclOperation): number {
+  if (binding.principal !== principal && binding.principal !== WILDCARD_PRINCIPAL) return NONE;
+  if (binding.host !== '*' && binding.host !== host) return NONE;
+  if (binding.permission === 'DENY') {
+    return binding.operation === operation || binding.operation === 'ALL' ? DENY : NONE;
+  }
+  if (binding.operation === operation || binding.operation === 'ALL') return ALLOW;
+  return operation === 'DESCRIBE' && IMPLIES_DESCRIBE.has(binding.operation) ? ALLOW : NONE;
 }
