@@ -99,7 +99,7 @@ describe('JwtVerifier', () => {
     } finally {
       verifier.close();
     }
-  });
+  }, 15_000);
 
   it('loadJwtKey refuses files that hold no usable key, saying why', () => {
     const write = (name: string, text: string) => {

@@ -1,5 +1,5 @@
-import { unwatchFile, watchFile } from 'node:fs';
 import { errors, jwtVerify } from 'jose';
+import { FileChangePoller } from './file-change-poller';
 import { type JwtKey, type JwtKeySetting, loadJwtKey } from './jwt-key-source';
 
 export interface JwtVerifierOptions {
@@ -39,20 +39,22 @@ const CLOCK_SKEW_SECONDS = 30;
 export class JwtVerifier {
   private key: JwtKey;
   private readonly now: () => number;
+  private readonly poller: FileChangePoller | null = null;
 
   constructor(private readonly options: JwtVerifierOptions) {
-    this.key = loadJwtKey(options.keys);
-    this.now = options.now ?? Date.now;
     const keys = options.keys;
     if (keys.kind === 'jwks') {
-      watchFile(keys.path, { interval: 1_000, persistent: false }, () => {
+      this.poller = new FileChangePoller(keys.path, 1_000, () => {
         try {
           this.key = loadJwtKey(keys);
         } catch (error) {
           options.onKeysReloadFailed?.(error as Error);
         }
       });
+      this.poller.start();
     }
+    this.key = loadJwtKey(keys);
+    this.now = options.now ?? Date.now;
   }
 
   async verify(token: string): Promise<VerifiedJwt> {
@@ -77,7 +79,7 @@ export class JwtVerifier {
   }
 
   close(): void {
-    if (this.options.keys.kind === 'jwks') unwatchFile(this.options.keys.path);
+    this.poller?.stop();
   }
 }
 

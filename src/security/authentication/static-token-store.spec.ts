@@ -72,5 +72,5 @@ describe('StaticTokenStore', () => {
     } finally {
       store.close();
     }
-  });
+  }, 15_000);
 });

@@ -1,5 +1,6 @@
-import { readFileSync, unwatchFile, watchFile } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { timingSafeEqual } from 'node:crypto';
+import { FileChangePoller } from './file-change-poller';
 import { parseTokensFile, sha256, type TokenEntry } from './tokens-file';
 
 /** How often the tokens file's metadata is polled; a revocation takes effect within this (plus the check). */
@@ -16,17 +17,17 @@ export interface StaticTokenStoreEvents {
  * The static bearer tokens of AUTH_TOKENS_FILE, held as SHA-256 digests. A token is looked up by
  * hashing it and comparing the digest with every entry in constant time (no early exit, no map
  * lookup keyed by a secret), so neither a token nor the number of matching bytes leaks through timing.
- * The file is polled (fs.watchFile: it also sees an editor's write-and-rename, which fs.watch on the
- * file loses), so a revoked token stops working within POLL_INTERVAL_MS.
+ * The file is polled (FileChangePoller), so a revoked token stops working within POLL_INTERVAL_MS.
  */
 export class StaticTokenStore {
   private entries: TokenEntry[];
-  private watching = false;
+  private readonly poller: FileChangePoller;
 
   constructor(
     private readonly path: string,
     private readonly events?: StaticTokenStoreEvents,
   ) {
+    this.poller = new FileChangePoller(path, POLL_INTERVAL_MS, () => this.reload());
     this.entries = parseTokensFile(readFileSync(path, 'utf8'));
   }
 
@@ -49,12 +50,7 @@ export class StaticTokenStore {
   }
 
   watch(): void {
-    if (this.watching) return;
-    this.watching = true;
-    watchFile(this.path, { interval: POLL_INTERVAL_MS, persistent: false }, (current, previous) => {
-      if (current.mtimeMs === previous.mtimeMs && current.size === previous.size && current.ino === previous.ino) return;
-      this.reload();
-    });
+    this.poller.start();
   }
 
   /** Reads the file again now (also what the watcher does). */
@@ -68,7 +64,6 @@ export class StaticTokenStore {
   }
 
   close(): void {
-    if (this.watching) unwatchFile(this.path);
-    this.watching = false;
+    this.poller.stop();
   }
 }
