@@ -1,4 +1,4 @@
-import type { AclBinding } from '@cohort/protocol';
+import { type AclBinding, KafkaError } from '@cohort/protocol';
 import { connectWithin, openRedis, RealClock } from '@cohort/replication';
 import { bindingKey, compareBindings, validateBinding } from '@cohort/security';
 import type { Redis } from 'ioredis';
@@ -59,29 +59,35 @@ export class RedisAclStore implements AclStore {
     }
   }
 
-  async load(): Promise<AclBinding[]> {
-    const [version, fields] = await this.read();
-    this.version = version;
-    this.known = fields;
-    return fields;
+  load(): Promise<AclBinding[]> {
+    return unavailableAs503(async () => {
+      const [version, fields] = await this.read();
+      this.version = version;
+      this.known = fields;
+      return fields;
+    });
   }
 
-  async add(bindings: readonly AclBinding[]): Promise<AclBinding[]> {
-    if (bindings.length > 0) {
-      const fields = bindings.flatMap((binding) => [bindingKey(binding), JSON.stringify(binding)]);
-      await this.redis.multi().hset(this.keys.acls, ...fields).incr(this.keys.version).publish(this.keys.changes, 'A').exec().then(failOnError);
-    }
-    return this.load();
+  add(bindings: readonly AclBinding[]): Promise<AclBinding[]> {
+    return unavailableAs503(async () => {
+      if (bindings.length > 0) {
+        const fields = bindings.flatMap((binding) => [bindingKey(binding), JSON.stringify(binding)]);
+        await this.redis.multi().hset(this.keys.acls, ...fields).incr(this.keys.version).publish(this.keys.changes, 'A').exec().then(failOnError);
+      }
+      return this.load();
+    });
   }
 
-  async remove(bindings: readonly AclBinding[]): Promise<{ removed: AclBinding[]; all: AclBinding[] }> {
-    if (bindings.length === 0) return { removed: [], all: await this.load() };
-    const transaction = this.redis.multi();
-    for (const binding of bindings) transaction.hdel(this.keys.acls, bindingKey(binding));
-    const results = failOnError(await transaction.incr(this.keys.version).publish(this.keys.changes, 'D').exec());
-    // Each HDEL says whether that binding was there; a concurrent delete elsewhere gets 0 for it.
-    const removed = bindings.filter((_, index) => results[index] === 1);
-    return { removed, all: await this.load() };
+  remove(bindings: readonly AclBinding[]): Promise<{ removed: AclBinding[]; all: AclBinding[] }> {
+    return unavailableAs503(async () => {
+      if (bindings.length === 0) return { removed: [], all: await this.load() };
+      const transaction = this.redis.multi();
+      for (const binding of bindings) transaction.hdel(this.keys.acls, bindingKey(binding));
+      const results = failOnError(await transaction.incr(this.keys.version).publish(this.keys.changes, 'D').exec());
+      // Each HDEL says whether that binding was there; a concurrent delete elsewhere gets 0 for it.
+      const removed = bindings.filter((_, index) => results[index] === 1);
+      return { removed, all: await this.load() };
+    });
   }
 
   watch(listener: (bindings: AclBinding[]) => void): void {
@@ -136,6 +142,16 @@ export class RedisAclStore implements AclStore {
     const [version, hash] = failOnError(await this.redis.multi().get(this.keys.version).hgetall(this.keys.acls).exec()) as [string | null, Record<string, string>];
     const bindings = Object.values(hash).map((text, index) => validateBinding(JSON.parse(text), `${this.keys.acls}[${index}]`));
     return [version === null ? null : Number(version), bindings.sort(compareBindings)];
+  }
+}
+
+/** Redis unreachable is the client's to retry: COORDINATOR_NOT_AVAILABLE (503 over REST), as the topic registry answers. */
+async function unavailableAs503<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof KafkaError) throw error;
+    throw KafkaError.of('COORDINATOR_NOT_AVAILABLE', `ACL store unavailable: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
