@@ -50,6 +50,8 @@ export class AppModule implements NestModule {
               // client's mistake is info; 503 is a node not ready yet, a warning; other 5xx are errors.
               customLogLevel: (_request, response) =>
                 response.statusCode === 503 ? 'warn' : response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'info' : 'debug',
+              // A refused call (401/403) is logged at info with its headers: credentials must not be.
+              redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-cohort-node-auth"]'], censor: '[redacted]' },
             },
           }),
         }),
