@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ function signer(secret: string): NodeRequestSigner {
   return new NodeRequestSigner(new CohortConfig(validateEnvironment({ CLUSTER_SECRET_FILE: path })));
 }
 
+const hex = (bytes: number) => fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => Buffer.from(b).toString('hex'));
 const call: SignedRequest = { method: 'POST', url: '/v1/groups/g/offsets', body: '{"topics":[]}', principal: 'User:alice' };
 
 describe('NodeRequestSigner', () => {
@@ -39,5 +41,20 @@ describe('NodeRequestSigner', () => {
     old.now = () => Date.now() - 60_000;
     expect(a.verify(old.headersFor(1, call)[NODE_AUTH_HEADER], call)).toHaveProperty('refused');
     for (const header of [undefined, '', 'v1 node=1', ['v1'], `v1 node=1,ts=1,nonce=${'z'.repeat(32)},mac=${'0'.repeat(64)}`]) expect(a.verify(header, call)).toHaveProperty('refused');
+  });
+
+  it('fuzzed headers are refused with a reason, never thrown on', () => {
+    const header = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc
+        .tuple(fc.nat(), fc.integer({ min: Date.now() - 10_000, max: Date.now() + 10_000 }), hex(16), hex(32))
+        .map(([n, ts, nonce, mac]) => `v1 node=${n},ts=${ts},nonce=${nonce},mac=${mac}`),
+    );
+    fc.assert(
+      fc.property(header, fc.string(), (value, principal) => {
+        expect(a.verify(value, { ...call, principal })).toHaveProperty('refused');
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { CohortConfig } from '../../config/cohort-config';
 import { validateEnvironment } from '../../config/validate-environment';
 import type { NodeAddress } from '../../node/node-address';
@@ -24,6 +25,17 @@ describe('OriginPolicy', () => {
       expect(p.allows(origin)).toBe(false);
     }
     expect(p.allows(['https://app.example.com', 'https://app.example.com'])).toBe(false);
+  });
+
+  it('fuzzed Origin headers never throw and only the allowed origins pass', () => {
+    const allowed = new Set(['https://app.example.com', 'http://localhost:5173', 'http://10.0.0.5:3000', 'http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000']);
+    const origin = fc.oneof(fc.string({ maxLength: 100 }), fc.webUrl(), fc.webUrl().map((u) => new URL(u).origin));
+    fc.assert(
+      fc.property(origin, (value) => {
+        expect(p.allows(value)).toBe(allowed.has(normalizeOrigin(value) ?? ''));
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
