@@ -6,6 +6,9 @@ import { signJwt, tryConnect, writeTokensFile } from '../support/auth-fixtures';
 import { eventually } from '../support/group-member';
 import { tempDataDir } from '../support/test-app';
 
+// Real sockets, child processes and (some) clusters on a shared machine: bounded, but not by Jest's 5 s default.
+jest.setTimeout(30_000);
+
 const SECRET = 'an-hs256-secret-of-at-least-32-characters!';
 const dir = tempDataDir('cohort-auth-');
 const tokensFile = writeTokensFile(dir.dir, { 'User:billing': 'billing-token', 'User:ops': 'ops-token' });

@@ -11,6 +11,9 @@ import { eventually } from '../support/group-member';
 import { tempDataDir } from '../support/test-app';
 import { ClusterHarness, commitErrors, commitRequest, PARTITIONS } from './cluster-harness';
 
+// Real sockets, child processes and (some) clusters on a shared machine: bounded, but not by Jest's 5 s default.
+jest.setTimeout(90_000);
+
 // A 3-node cluster with authentication on, authenticated nodes (CLUSTER_SECRET_FILE) and a Redis that
 // requires a password (REDIS_URL carries it). A process with another secret tries to fetch a
 // partition from its leader and to change a partition's ISR at the controller; the cluster carries on.

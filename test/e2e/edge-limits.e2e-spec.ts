@@ -3,6 +3,9 @@ import { tryConnect } from '../support/auth-fixtures';
 import { appPerFile } from '../support/app-per-file';
 import { eventually } from '../support/group-member';
 
+// Real sockets, child processes and (some) clusters on a shared machine: bounded, but not by Jest's 5 s default.
+jest.setTimeout(30_000);
+
 // Rate limits and cross-site requests at the edges, on loopback (where protected mode lets everyone in).
 
 const limited = appPerFile({ env: { RATE_LIMIT_REST_PER_MINUTE: '5', RATE_LIMIT_SOCKET_EVENTS_PER_SECOND: '5', MAX_CONNECTIONS_PER_IP: '3' } });

@@ -5,6 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { createCohortApp } from '../../src/create-cohort-app';
 import { TEST_ENV, tempDataDir } from '../support/test-app';
 
+// Real sockets, child processes and (some) clusters on a shared machine: bounded, but not by Jest's 5 s default.
+jest.setTimeout(60_000);
+
 // Protected mode with a real non-loopback client: the node listens on every address of this network
 // namespace; the client runs in another one, joined by a veth pair.
 

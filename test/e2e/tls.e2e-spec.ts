@@ -3,6 +3,9 @@ import { io } from 'socket.io-client';
 import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
 import { TestCertificates } from '../support/test-certificates';
 
+// Real sockets, child processes and (some) clusters on a shared machine: bounded, but not by Jest's 5 s default.
+jest.setTimeout(30_000);
+
 // HTTPS and WSS on PORT from TLS_*; with TLS_CLIENT_AUTH=required the client certificate's CN is the principal.
 
 const dir = tempDataDir('cohort-tls-');
