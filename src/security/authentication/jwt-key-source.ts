@@ -11,7 +11,7 @@ export interface JwtKey {
   algorithms: string[];
 }
 
-/** The algorithms SPEC'd for public keys; anything else (including `none`) never verifies. */
+/** The algorithms accepted with a public key or JWKS; anything else (including `none`) never verifies. */
 const ASYMMETRIC = ['RS256', 'ES256', 'EdDSA'];
 
 /**
