@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ErrorCode, type ErrorName } from '@cohort/protocol';
 import { CohortConfig } from '../../config/cohort-config';
 import { FORWARDED_HEADER } from '../../http/coordinator-forwarding.middleware';
@@ -43,6 +43,8 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  */
 @Injectable()
 export class RestSecurityGate {
+  private readonly logger = new Logger('RestSecurity');
+
   constructor(
     private readonly config: CohortConfig,
     private readonly authenticator: Authenticator,
@@ -52,7 +54,14 @@ export class RestSecurityGate {
   ) {}
 
   readonly handle = (request: GateRequest, response: GateResponse, next: Next): void => {
-    void this.admit(request, response).then((admitted) => admitted && next(), next);
+    void this.admit(request, response).then(
+      (admitted) => admitted && next(),
+      (error: unknown) => {
+        // A fault of ours, not the client's credential: logged, and the request refused (fail closed).
+        this.logger.error(`authentication check failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        refuse(response, 401, AUTHENTICATION_FAILED_MESSAGE);
+      },
+    );
   };
 
   private async admit(request: GateRequest, response: GateResponse): Promise<boolean> {

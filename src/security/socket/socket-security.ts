@@ -57,7 +57,18 @@ export class SocketSecurity implements OnModuleDestroy {
       this.connections.opened(address);
       connection.once('close', () => this.connections.closed(address));
     });
-    server.use((socket, next) => void this.admit(socket).then(() => next(), (error: Error) => next(error)));
+    server.use(
+      (socket, next) =>
+        void this.admit(socket).then(
+          () => next(),
+          (error: Error) => {
+            // A refusal carries its Kafka code; anything else is a fault of ours: logged, and the connection refused (fail closed).
+            if ((error as { data?: unknown }).data !== undefined) return next(error);
+            this.logger.error(`handshake check failed: ${error.stack ?? error.message}`);
+            next(refusal('SASL_AUTHENTICATION_FAILED', AUTHENTICATION_FAILED_MESSAGE));
+          },
+        ),
+    );
   }
 
   onModuleDestroy(): void {
