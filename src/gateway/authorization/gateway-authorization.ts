@@ -79,7 +79,7 @@ export class GatewayAuthorization {
       throw refusal('OffsetDelete', ErrorCode.GROUP_AUTHORIZATION_FAILED, `${caller.principal} may not DELETE group '${request.groupId}'`);
     }
     const [allowed, refused] = this.authorization.enabled ? this.splitTopics(caller, 'READ', request.topics, 'OffsetDelete') : [request.topics, []];
-    const answered = allowed.length > 0 || refused.length === 0 ? await remove({ ...request, topics: allowed }) : { errorCode: ErrorCode.NONE, topics: [] };
+    const answered = refused.length === 0 ? await remove(request) : allowed.length > 0 ? await remove({ ...request, topics: allowed }) : { errorCode: ErrorCode.NONE, topics: [] };
     if (allowed.length > 0) this.auditChange(caller, 'DELETE', request.groupId, 'OffsetDelete', answered.errorCode, `topics ${allowed.map((t) => t.name).join(',')}`);
     if (refused.length === 0) return answered;
     return { ...answered, topics: mergeTopics(request.topics, answered.topics, refusedPartitions(refused, ErrorCode.TOPIC_AUTHORIZATION_FAILED)) };
@@ -101,8 +101,8 @@ export class GatewayAuthorization {
 
   async deleteGroups(socket: Socket, request: P.DeleteGroupsRequest, remove: (allowed: P.DeleteGroupsRequest) => Promise<P.DeleteGroupsResponse>): Promise<P.DeleteGroupsResponse> {
     const caller = callerOfSocket(socket);
-    const [allowed, refused] = this.authorization.enabled ? this.splitGroups(caller, 'DELETE', request.groupsNames, 'DeleteGroups') : [[...new Set(request.groupsNames)], []];
-    const answered = allowed.length > 0 || refused.length === 0 ? await remove({ groupsNames: allowed }) : { errorCode: ErrorCode.NONE, results: [] };
+    const [allowed, refused] = this.authorization.enabled ? this.splitGroups(caller, 'DELETE', request.groupsNames, 'DeleteGroups') : [request.groupsNames, []];
+    const answered = refused.length === 0 ? await remove(request) : allowed.length > 0 ? await remove({ groupsNames: allowed }) : { errorCode: ErrorCode.NONE, results: [] };
     for (const result of answered.results) this.auditChange(caller, 'DELETE', result.groupId, 'DeleteGroups', result.errorCode);
     if (refused.length === 0) return answered;
     const refusedResults = refused.map((groupId) => ({ groupId, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED }));
