@@ -18,8 +18,8 @@ import { httpsOptionsOf } from './security/tls/https-options';
  * the bad variables) when the environment does not validate.
  */
 export async function createCohortApp(env: Record<string, string | undefined>): Promise<INestApplication> {
-  const module = await AppModule.forRoot(env);
-  const app = await NestFactory.create<NestExpressApplication>(module, {
+  const root = await AppModule.forRoot(env);
+  const app = await NestFactory.create<NestExpressApplication>(root, {
     // TLS_* variables: HTTPS (and so WSS) on PORT; read here because the server is made before any provider.
     httpsOptions: httpsOptionsOf(new SecurityConfig(validateEnvironment(env))),
     bufferLogs: true,
