@@ -34,7 +34,7 @@ export class OffsetsController {
   ) {}
 
   @Get()
-  @RequireAcl({ request: 'OffsetFetch', group: fromParam('groupId') })
+  @RequireAcl({ request: 'OffsetFetch', group: fromParam('groupId'), filtered: true })
   @ApiOkResponse({ description: '{ groupId, offsets: [{ topic, partition, committedOffset, leaderEpoch, metadata, commitTimestamp, logEndOffset, lag }], totalLag }' })
   async read(@Param('groupId') groupId: string, @Req() request: PrincipalRequest): Promise<{ groupId: string; offsets: OffsetWithLag[]; totalLag: number }> {
     // As an all-topics OffsetFetch: topics the caller may not describe are left out.

@@ -16,6 +16,8 @@ class Routes {
   @RequireAcl({ request: 'CreateTopic', topics: fromBody('name') }) createTopic(): void {}
   @RequireAcl({ request: 'DescribeCluster' }) cluster(): void {}
   @RequireAcl({ request: 'ListGroups', filtered: true }) listGroups(): void {}
+  @RequireAcl({ request: 'DeleteGroups' }) misdeclared(): void {}
+  @RequireAcl({ request: 'OffsetFetch', group: fromParam('groupId'), filtered: true }) readOffsets(): void {}
 }
 
 const grant = (principal: string, operation: AclBinding['operation'], resourceType: AclBinding['resourceType'], resourceName: string): AclBinding => ({
@@ -57,6 +59,14 @@ describe('AclGuard', () => {
     expect(refusedWith(() => g.canActivate(context('undeclared', 'User:a')))).toBe(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
     expect(lines).toEqual([expect.objectContaining({ principal: 'User:a', request: 'POST /undeclared', outcome: 'DENIED' })]);
     expect(g.canActivate(context('undeclared', 'User:root'))).toBe(true);
+  });
+
+  it('refuses a route whose declaration leaves a requirement without names, and checks the names a filtered route gives', async () => {
+    const { guard: g } = await guard([grant('User:a', 'ALL', 'GROUP', '*')]);
+    expect(refusedWith(() => g.canActivate(context('misdeclared', 'User:a', { params: { groupId: 'g' } })))).toBe(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
+    expect(g.canActivate(context('misdeclared', 'User:root'))).toBe(true);
+    expect(g.canActivate(context('readOffsets', 'User:a', { params: { groupId: 'g' } }))).toBe(true);
+    expect(refusedWith(() => g.canActivate(context('readOffsets', 'User:b', { params: { groupId: 'g' } })))).toBe(ErrorCode.GROUP_AUTHORIZATION_FAILED);
   });
 
   it('lets everything through while authorization is off, and public routes always', async () => {

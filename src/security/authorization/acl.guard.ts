@@ -39,7 +39,7 @@ export class AclGuard implements CanActivate {
       this.audit.denied({ ...caller, operation: 'ALL', resourceType: 'CLUSTER', resourceName: CLUSTER_RESOURCE_NAME, request: route, detail: 'the route declares no ACL requirement' });
       throw KafkaError.of('CLUSTER_AUTHORIZATION_FAILED', `${route} declares no ACL requirement, so only super users may call it`);
     }
-    if (!acl.filtered) this.authorize(caller, acl, request, route);
+    this.authorize(caller, acl, request, route);
     return true;
   }
 
@@ -50,6 +50,13 @@ export class AclGuard implements CanActivate {
         throw KafkaError.of('CLUSTER_AUTHORIZATION_FAILED', `${caller.principal} may not ${needs.cluster} the cluster (${route})`);
       }
       return;
+    }
+    // A requirement of the row with no names to check it on is a mistake in the declaration: refuse
+    // rather than let the route through unchecked (unless the handler filters what it returns).
+    const unchecked = !acl.filtered && ((needs.group && !acl.group) || (needs.topic && !acl.topics));
+    if (unchecked && !this.authorization.isSuperUser(caller)) {
+      this.audit.denied({ ...caller, operation: 'ALL', resourceType: 'CLUSTER', resourceName: CLUSTER_RESOURCE_NAME, request: route, detail: `the route's ${acl.request} declaration names no resource` });
+      throw KafkaError.of('CLUSTER_AUTHORIZATION_FAILED', `${route} declares ${acl.request} without saying where its resource names are, so only super users may call it`);
     }
     if (needs.group) {
       for (const group of acl.group?.(request) ?? []) {

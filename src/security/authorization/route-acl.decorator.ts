@@ -17,8 +17,10 @@ export type NameSource = (request: RouteRequest) => string[];
  * row of the per-request table (REQUEST_ACLS) whose operations apply:
  * - `group` / `topics`: where the group and topic names are; each is checked as the row says
  *   (30 for the group, 29 for a topic). A row with a cluster operation and no names checks the cluster (31);
- *   a row with both (CreateTopic) passes on the cluster operation, else checks each topic.
- * - `filtered`: the handler filters what it returns (lists), so the guard lets the call through.
+ *   a row with both (CreateTopic) passes on the cluster operation, else checks each topic. A row's
+ *   group or topic requirement without a source is refused as a mistaken declaration (31)...
+ * - `filtered`: ...unless the handler filters what it returns by that requirement (a list, the topics
+ *   of an offsets read): the sources given are still checked.
  * - `change`: an administrative change; AdminAuditInterceptor writes its audit line.
  */
 export interface RouteAcl {
