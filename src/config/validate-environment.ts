@@ -27,9 +27,14 @@ export function validateEnvironment(env: Record<string, string | undefined>): En
   return config;
 }
 
+/** Variables whose value is a secret: a problem with one names its length, never the value. */
+const SECRET_VARIABLES = new Set(['AUTH_JWT_SECRET']);
+
 function describe(error: ValidationError, env: Record<string, string | undefined>): string {
   const messages = relevantMessages(error.constraints ?? {}).join('; ');
-  return `${error.property}=${JSON.stringify(env[error.property] ?? '')}: ${messages}`;
+  const value = env[error.property] ?? '';
+  const shown = SECRET_VARIABLES.has(error.property) ? `<${value.length} characters, not shown>` : JSON.stringify(value);
+  return `${error.property}=${shown}: ${messages}`;
 }
 
 function crossFieldProblems(config: EnvironmentVariables): string[] {
