@@ -33,7 +33,8 @@ const SECRET_VARIABLES = new Set(['AUTH_JWT_SECRET']);
 function describe(error: ValidationError, env: Record<string, string | undefined>): string {
   const messages = relevantMessages(error.constraints ?? {}).join('; ');
   const value = env[error.property] ?? '';
-  const shown = SECRET_VARIABLES.has(error.property) ? `<${value.length} characters, not shown>` : JSON.stringify(value);
+  // A URL's credentials (REDIS_URL's password) are not shown either.
+  const shown = SECRET_VARIABLES.has(error.property) ? `<${value.length} characters, not shown>` : JSON.stringify(value.replace(/\/\/[^/@]*@/, '//***@'));
   return `${error.property}=${shown}: ${messages}`;
 }
 
