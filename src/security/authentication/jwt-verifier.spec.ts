@@ -6,6 +6,9 @@ import { exportJWK, type JWTPayload, SignJWT } from 'jose';
 import { loadJwtKey } from './jwt-key-source';
 import { JwtRejected, JwtVerifier } from './jwt-verifier';
 
+// RSA key generation and jose's WebCrypto calls take seconds on a loaded machine.
+jest.setTimeout(30_000);
+
 const NOW = 1_800_000_000_000;
 const SECRET = 'x'.repeat(32);
 const now = () => NOW;
@@ -99,7 +102,7 @@ describe('JwtVerifier', () => {
     } finally {
       verifier.close();
     }
-  }, 15_000);
+  });
 
   it('loadJwtKey refuses files that hold no usable key, saying why', () => {
     const write = (name: string, text: string) => {
