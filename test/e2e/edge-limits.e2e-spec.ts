@@ -1,3 +1,4 @@
+import { WebSocket } from 'ws';
 import request from 'supertest';
 import { tryConnect } from '../support/auth-fixtures';
 import { appPerFile } from '../support/app-per-file';
@@ -49,6 +50,18 @@ describe('limits', () => {
     const refused = await tryConnect(limited.url);
     expect(refused).toMatchObject({ connected: false, data: { errorCode: 89, errorName: 'THROTTLING_QUOTA_EXCEEDED' } });
     if (!refused.connected) expect(refused.message).toContain('MAX_CONNECTIONS_PER_IP');
+    // A raw client that ignores the refusal and would keep its connection open is cut off by the node.
+    const frames: string[] = [];
+    const closed = await new Promise<boolean>((resolve) => {
+      const raw = new WebSocket(`${limited.url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`);
+      raw.addEventListener('message', (event) => {
+        frames.push(String(event.data));
+        if (String(event.data).startsWith('0')) raw.send('40'); // engine.io open → socket.io CONNECT
+      });
+      raw.addEventListener('close', () => resolve(true));
+    });
+    expect(closed).toBe(true);
+    expect(frames.find((f) => f.startsWith('44'))).toContain('THROTTLING_QUOTA_EXCEEDED');
     open.pop()!.close();
     await eventually(async () => {
       const again = await tryConnect(limited.url);

@@ -63,9 +63,12 @@ export class SocketSecurity implements OnModuleDestroy {
           () => next(),
           (error: Error) => {
             // A refusal carries its Kafka code; anything else is a fault of ours: logged, and the connection refused (fail closed).
-            if ((error as { data?: unknown }).data !== undefined) return next(error);
-            this.logger.error(`handshake check failed: ${error.stack ?? error.message}`);
-            next(refusal('SASL_AUTHENTICATION_FAILED', AUTHENTICATION_FAILED_MESSAGE));
+            if ((error as { data?: unknown }).data === undefined) this.logger.error(`handshake check failed: ${error.stack ?? error.message}`);
+            next((error as { data?: unknown }).data !== undefined ? error : refusal('SASL_AUTHENTICATION_FAILED', AUTHENTICATION_FAILED_MESSAGE));
+            // Then the underlying connection goes too (once the connect_error is flushed), as Kafka closes a
+            // connection that failed authentication: a client that ignores the refusal holds nothing, so
+            // MAX_CONNECTIONS_PER_IP bounds what one address can hold open.
+            setImmediate(() => socket.conn.close());
           },
         ),
     );
