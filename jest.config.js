@@ -10,7 +10,8 @@ const swc = ['@swc/jest', {
 }];
 const common = {
   transform: { '^.+\\.(t|j)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
+  // jose (JWT verification) is ESM-only too.
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/|jose/)'],
   moduleNameMapper: { '^@cohort/([a-z-]+)(/.*)?$': '<rootDir>/libs/$1/src$2' },
   testEnvironment: 'node',
 };

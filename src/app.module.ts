@@ -4,6 +4,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { CohortConfig } from './config/cohort-config';
 import { CohortConfigModule } from './config/cohort-config.module';
+import { GatewayAuthorization } from './gateway/authorization/gateway-authorization';
 import { CoordinatorGateway } from './gateway/coordinator.gateway';
 import { SocketPushSink } from './gateway/socket-push-sink';
 import { AssignorsController } from './http/assignors.controller';
@@ -23,6 +24,9 @@ import { NodeAddress } from './node/node-address';
 import { NodeLifecycle } from './node/node-lifecycle';
 import { DashboardModule } from './ui/dashboard.module';
 import { prettyOnTerminal } from './logging/pretty-on-terminal';
+import { AclsController } from './security/authorization/acls.controller';
+import { AuthorizationModule } from './security/authorization/authorization.module';
+import { SECURITY_EDGE_IMPORTS, SECURITY_EDGE_PROVIDERS } from './security/security-edge.providers';
 
 /**
  * The whole app: config, logging, the node (built by CLUSTER_MODE), and the two transports over it.
@@ -50,13 +54,17 @@ export class AppModule implements NestModule {
               // client's mistake is info; 503 is a node not ready yet, a warning; other 5xx are errors.
               customLogLevel: (_request, response) =>
                 response.statusCode === 503 ? 'warn' : response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'info' : 'debug',
+              // A refused call (401/403) is logged at info with its headers: credentials must not be.
+              redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-cohort-node-auth"]'], censor: '[redacted]' },
             },
           }),
         }),
         TerminusModule.forRoot({ logger: false }),
         DashboardModule,
+        AuthorizationModule,
+        ...SECURITY_EDGE_IMPORTS,
       ],
-      controllers: [GroupsController, OffsetsController, TopicsController, ClusterController, AssignorsController, HealthController, MetricsController, AsyncApiController],
+      controllers: [GroupsController, OffsetsController, TopicsController, ClusterController, AssignorsController, HealthController, MetricsController, AsyncApiController, AclsController],
       providers: [
         CohortMetrics,
         SocketPushSink,
@@ -69,7 +77,9 @@ export class AppModule implements NestModule {
         },
         NodeLifecycle,
         CoordinatorGateway,
+        GatewayAuthorization,
         { provide: APP_FILTER, useClass: KafkaHttpExceptionFilter },
+        ...SECURITY_EDGE_PROVIDERS,
       ],
     };
   }

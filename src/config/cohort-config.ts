@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { EnvironmentVariables } from './environment-variables';
 import { replicationSettings } from './mode-defaults';
+import { SecurityConfig } from './security-config';
 
 /**
  * The validated configuration, typed and with every default resolved. Injected by class; built once
@@ -42,6 +43,8 @@ export class CohortConfig {
   readonly logLevel: string;
   readonly metricsPartitionLag: boolean;
   readonly metricsMaxGroups: number;
+  /** Authentication, protected mode, TLS, the cluster secret, limits and origins (docs/security.md). */
+  readonly security: SecurityConfig;
 
   constructor(env: EnvironmentVariables) {
     const replication = replicationSettings(env);
@@ -76,5 +79,11 @@ export class CohortConfig {
     this.logLevel = env.LOG_LEVEL;
     this.metricsPartitionLag = env.METRICS_PARTITION_LAG;
     this.metricsMaxGroups = env.METRICS_MAX_GROUPS;
+    this.security = new SecurityConfig(env);
+  }
+
+  /** Clients must authenticate (tokens, JWTs or client certificates); authorization applies. */
+  get authenticationEnabled(): boolean {
+    return this.security.authenticationEnabled;
   }
 }

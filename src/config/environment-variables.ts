@@ -1,6 +1,7 @@
 import { Expose } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { EnvBoolean, EnvInt, EnvTrimmed } from './env-transforms';
+import { SecurityVariables } from './security-variables';
 
 /** Largest delay a Node timer accepts; Kafka's int32 millisecond configs share the bound. */
 const MAX_MS = 2_147_483_647;
@@ -8,8 +9,9 @@ const MAX_MS = 2_147_483_647;
 /**
  * The environment as SPEC §1 names it, with its defaults. Mode-dependent defaults (replication factor,
  * min ISR, flush policy) stay undefined here and are resolved in CohortConfig, which knows the mode.
+ * The security variables are in SecurityVariables.
  */
-export class EnvironmentVariables {
+export class EnvironmentVariables extends SecurityVariables {
   @Expose() @EnvInt() @IsInt() @Min(0) @Max(65535)
   PORT: number = 3000;
 

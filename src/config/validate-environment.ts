@@ -3,6 +3,7 @@ import { validateSync, type ValidationError } from 'class-validator';
 import { relevantMessages } from '../common/relevant-messages';
 import { EnvironmentVariables } from './environment-variables';
 import { replicationSettings } from './mode-defaults';
+import { securityProblems } from './security-problems';
 
 /** Thrown at start for a bad configuration; its message names every bad variable and its value. */
 export class ConfigurationError extends Error {
@@ -21,13 +22,20 @@ export function validateEnvironment(env: Record<string, string | undefined>): En
   const config = plainToInstance(EnvironmentVariables, present, { excludeExtraneousValues: true, exposeDefaultValues: true });
   const problems = validateSync(config, { forbidUnknownValues: true }).map((error) => describe(error, env));
   problems.push(...crossFieldProblems(config));
+  if (problems.length === 0) problems.push(...securityProblems(config));
   if (problems.length > 0) throw new ConfigurationError(problems);
   return config;
 }
 
+/** Variables whose value is a secret: a problem with one names its length, never the value. */
+const SECRET_VARIABLES = new Set(['AUTH_JWT_SECRET']);
+
 function describe(error: ValidationError, env: Record<string, string | undefined>): string {
   const messages = relevantMessages(error.constraints ?? {}).join('; ');
-  return `${error.property}=${JSON.stringify(env[error.property] ?? '')}: ${messages}`;
+  const value = env[error.property] ?? '';
+  // A URL's credentials (REDIS_URL's password) are not shown either.
+  const shown = SECRET_VARIABLES.has(error.property) ? `<${value.length} characters, not shown>` : JSON.stringify(value.replace(/\/\/[^/@]*@/, '//***@'));
+  return `${error.property}=${shown}: ${messages}`;
 }
 
 function crossFieldProblems(config: EnvironmentVariables): string[] {

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { NodeLifecycle } from '../node/node-lifecycle';
+import { PublicRoute } from '../security/authorization/route-acl.decorator';
 
 /**
  * Liveness says the process answers (never depends on Redis or the log); readiness says this node has
@@ -10,6 +11,8 @@ import { NodeLifecycle } from '../node/node-lifecycle';
  */
 @ApiTags('health')
 @Controller('health')
+// Probes answer whoever asks, authorization on or not.
+@PublicRoute()
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,

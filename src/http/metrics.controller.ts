@@ -4,6 +4,7 @@ import { CohortConfig } from '../config/cohort-config';
 import { CohortMetrics } from '../metrics/cohort-metrics';
 import { OperatorMetrics } from '../metrics/operator-metrics';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
+import { RequireAcl } from '../security/authorization/route-acl.decorator';
 
 /** Prometheus text format for this node (SPEC §4 `GET /metrics`); aggregate across nodes in Prometheus. */
 @ApiExcludeController()
@@ -25,6 +26,7 @@ export class MetricsController {
   }
 
   @Get()
+  @RequireAcl({ request: 'DescribeCluster' })
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   async scrape(): Promise<string> {
     // Groups of partitions still loading are not listed yet; a scrape never fails for that.

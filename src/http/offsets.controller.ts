@@ -1,9 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Post, Query, UseInterceptors, UsePipes } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Post, Query, Req, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorCode, errorName, KafkaError, type ErrorCodeValue, type ResetOffsetsResult, type TopicPartitionErrors } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
 import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
+import { AuthorizationService } from '../security/authorization/authorization.service';
+import { callerOfRequest } from '../security/authorization/caller-of';
+import { fromBodyTopics, fromParam, fromQuery, RequireAcl } from '../security/authorization/route-acl.decorator';
+import type { PrincipalRequest } from '../security/principal';
 import { DeleteOffsetsQueryDto } from './dto/delete-offsets-query.dto';
 import { ResetOffsetsDto } from './dto/reset-offsets.dto';
 import { ResetOffsetsByStrategyDto } from './dto/reset-offsets-strategy.dto';
@@ -25,12 +29,17 @@ interface OffsetWithLag {
 @UsePipes(KafkaValidationPipe)
 @UseInterceptors(RequestMetricsInterceptor)
 export class OffsetsController {
-  constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
+  constructor(
+    @Inject(COHORT_NODE) private readonly node: CohortNode,
+    private readonly authorization: AuthorizationService,
+  ) {}
 
   @Get()
+  @RequireAcl({ request: 'OffsetFetch', group: fromParam('groupId'), filtered: true })
   @ApiOkResponse({ description: '{ groupId, offsets: [{ topic, partition, committedOffset, leaderEpoch, metadata, commitTimestamp, logEndOffset, lag }], totalLag }' })
-  async read(@Param('groupId') groupId: string): Promise<{ groupId: string; offsets: OffsetWithLag[]; totalLag: number }> {
-    const committed = await this.node.coordinator.committedOffsets(groupId);
+  async read(@Param('groupId') groupId: string, @Req() request: PrincipalRequest): Promise<{ groupId: string; offsets: OffsetWithLag[]; totalLag: number }> {
+    // As an all-topics OffsetFetch: topics the caller may not describe are left out.
+    const committed = this.authorization.filter(callerOfRequest(request), 'DESCRIBE', 'TOPIC', await this.node.coordinator.committedOffsets(groupId), (offset) => offset.topic);
     // One registry read per topic, not per partition: a read copies the topic's reported end offsets.
     const endOffsets = new Map<string, Record<number, number> | undefined>();
     const endOffsetsOf = (topic: string): Record<number, number> | undefined => {
@@ -50,6 +59,7 @@ export class OffsetsController {
 
   @Post()
   @HttpCode(HttpStatus.OK)
+  @RequireAcl({ request: 'OffsetCommit', group: fromParam('groupId'), topics: fromBodyTopics(), change: true })
   @ApiOkResponse({ description: 'Offsets set; only while the group is Empty (else 409 NON_EMPTY_GROUP).' })
   async reset(@Param('groupId') groupId: string, @Body() body: ResetOffsetsDto): Promise<{ topics: TopicPartitionErrors[] }> {
     const response = await this.node.coordinator.resetOffsets(groupId, body.topics);
@@ -68,6 +78,7 @@ export class OffsetsController {
   }
 
   @Delete()
+  @RequireAcl({ request: 'OffsetDelete', group: fromParam('groupId'), topics: fromQuery('topic'), change: true })
   @ApiOkResponse({ description: 'Offsets deleted; 409 GROUP_SUBSCRIBED_TO_TOPIC while the group consumes the topic.' })
   async delete(@Param('groupId') groupId: string, @Query() query: DeleteOffsetsQueryDto): Promise<{ topics: TopicPartitionErrors[] }> {
     const partitions =

@@ -29,7 +29,13 @@ export class ClusterHarness {
   private readonly dirs = [0, 1, 2].map(() => tempDataDir('cohort-cluster-'));
   private readonly sockets: Socket[] = [];
 
-  constructor(readonly redisUrl: string) {}
+  constructor(
+    readonly redisUrl: string,
+    /** More variables for every node (authentication, the cluster secret...). */
+    private readonly extraEnv: Record<string, string> = {},
+    /** Sent with the harness's own REST calls (an `authorization` header when authentication is on). */
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   async startNode(nodeId: number): Promise<RunningNode> {
     const port = await freePort();
@@ -46,6 +52,7 @@ export class ClusterHarness {
       NODE_SESSION_TIMEOUT_MS: '3000',
       REPLICA_LAG_TIME_MAX_MS: '3000',
       REPLICA_FETCH_WAIT_MAX_MS: '100',
+      ...this.extraEnv,
     });
     await app.listen(port, '127.0.0.1');
     const node = { nodeId, url: `http://127.0.0.1:${port}`, app };
@@ -57,7 +64,7 @@ export class ClusterHarness {
   async formed(nodeId: number, what: string): Promise<void> {
     await eventually(
       async () => {
-        const { body } = await request(this.nodes.get(nodeId)!.url).get('/v1/cluster/partitions');
+        const { body } = await request(this.nodes.get(nodeId)!.url).get('/v1/cluster/partitions').set(this.headers);
         return Array.isArray(body) && body.length === PARTITIONS && body.every((p: { leader: number | null; isr: number[] }) => p.leader !== null && p.isr.length === 3);
       },
       what,

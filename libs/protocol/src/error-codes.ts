@@ -61,6 +61,7 @@ const RETRIABLE: ReadonlySet<ErrorName> = new Set<ErrorName>([
   'FENCED_LEADER_EPOCH',
   'UNKNOWN_LEADER_EPOCH',
   'KAFKA_STORAGE_ERROR',
+  // Kafka's ThrottlingQuotaExceededException is retriable: the same request passes once the window moves on.
   'THROTTLING_QUOTA_EXCEEDED',
 ]);
 

@@ -7,3 +7,4 @@ export * from './responses';
 export * from './events';
 export * from './rest-operations';
 export * from './rest';
+export * from './acl';

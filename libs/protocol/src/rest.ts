@@ -136,17 +136,6 @@ export interface PartitionInfo {
   replicaStates: ReplicaState[];
 }
 
-/** An ACL binding (Kafka's model): DENY wins, READ/WRITE/DELETE/ALTER imply DESCRIBE. */
-export interface AclBinding {
-  principal: string;
-  host: string;
-  resourceType: 'GROUP' | 'TOPIC' | 'CLUSTER';
-  resourceName: string;
-  patternType: 'LITERAL' | 'PREFIXED';
-  operation: string;
-  permission: 'ALLOW' | 'DENY';
-}
-
 /** `GET /v1/assignors` */
 export interface AssignorInfo {
   name: string;

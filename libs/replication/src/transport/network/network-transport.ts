@@ -3,6 +3,7 @@ import type { Clock } from '../../time/clock';
 import type { RpcKind, RpcMap } from '../messages';
 import { TransportError, type PeerAddress, type RpcHandler, type Transport } from '../transport.port';
 import { InboundConnection } from './inbound-connection';
+import type { PeerAuthentication } from './peer-authentication';
 import { PeerConnection } from './peer-connection';
 import { formatPeerEndpoint, parsePeerEndpoint } from './peer-endpoint';
 
@@ -29,7 +30,9 @@ import { formatPeerEndpoint, parsePeerEndpoint } from './peer-endpoint';
  *
  * Contract (transport.port.ts): at most once (nothing is resent; a dropped connection fails what was in
  * flight with UNREACHABLE); each request has its own timeout; responses come in any order, so a Fetch
- * held up to maxWaitMs delays nothing else; Buffers arrive byte-exact. Peers are not authenticated: the
+ * held up to maxWaitMs delays nothing else; Buffers arrive byte-exact. With `authentication` (the
+ * cluster secret) every connection opens with a mutual HMAC challenge–response (peer-authentication.ts)
+ * and a process without the secret can neither send nor receive a request; without it, the
  * replication port belongs on the cluster's private network.
  */
 export interface NetworkTransportOptions {
@@ -39,6 +42,8 @@ export interface NetworkTransportOptions {
   listen?: { host: string; port: number };
   /** Largest frame sent or accepted (a bigger request fails; a peer sending one is cut off). Default 64 MiB. */
   maxFrameBytes?: number;
+  /** The cluster secret every connection, in and out, must prove. */
+  authentication?: PeerAuthentication;
 }
 
 export class NetworkTransport implements Transport {
@@ -111,7 +116,7 @@ export class NetworkTransport implements Transport {
     current?.connection.close('UNREACHABLE', `node ${to.nodeId} moved to ${to.endpoint}`);
     const connection = new PeerConnection(this.nodeId, to.nodeId, parsePeerEndpoint(to.endpoint), this.options.clock, this.maxFrameBytes, (done) => {
       if (this.peers.get(to.nodeId)?.connection === done) this.peers.delete(to.nodeId);
-    });
+    }, this.options.authentication);
     this.peers.set(to.nodeId, { endpoint: to.endpoint, connection });
     return connection;
   }
@@ -132,7 +137,8 @@ export class NetworkTransport implements Transport {
 
   private accept(socket: Socket): void {
     if (this.closed) return void socket.destroy();
-    const connection = new InboundConnection(socket, this.nodeId, this.maxFrameBytes, (from, request) => this.handler?.(from, request));
+    const { authentication, clock } = this.options;
+    const connection = new InboundConnection(socket, this.nodeId, this.maxFrameBytes, (from, request) => this.handler?.(from, request), authentication && { auth: authentication, clock });
     this.inbound.add(connection);
     socket.on('close', () => this.inbound.delete(connection));
   }
