@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Query, Req, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { GroupView, RebalanceView } from '@cohort/coordinator';
+import { groupLagOf, type GroupView, type RebalanceView } from '@cohort/coordinator';
 import { ErrorCode, errorName, KafkaError, type ErrorCodeValue, type GroupLag } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
 import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
@@ -56,13 +56,17 @@ export class GroupsController {
   }
 
   @Get(':groupId/lag')
+  @RequireAcl({ request: 'OffsetFetch', group: fromParam('groupId'), filtered: true })
   @ApiOkResponse({
     description:
       '{ groupId, status, totalLag, maxLag, partitions: [{ topic, partition, committedOffset, logEndOffset, lag, status, history }] }; ' +
       'status is Burrow\'s evaluation (OK, WARN, ERR, STOP, STALL, UNKNOWN), see docs/lag.md; 404 GROUP_ID_NOT_FOUND.',
   })
-  lag(@Param('groupId') groupId: string): Promise<GroupLag> {
-    return this.node.coordinator.groupLag(groupId);
+  async lag(@Param('groupId') groupId: string, @Req() request: PrincipalRequest): Promise<GroupLag> {
+    const lag = await this.node.coordinator.groupLag(groupId);
+    // As an all-topics OffsetFetch: partitions of topics the caller may not describe are left out.
+    const visible = this.authorization.filter(callerOfRequest(request), 'DESCRIBE', 'TOPIC', lag.partitions, (partition) => partition.topic);
+    return visible.length === lag.partitions.length ? lag : groupLagOf(groupId, visible);
   }
 
   private coordinatorOf(groupId: string): number | null {

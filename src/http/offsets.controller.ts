@@ -68,13 +68,21 @@ export class OffsetsController {
 
   @Post('reset')
   @HttpCode(HttpStatus.OK)
+  @RequireAcl({ request: 'OffsetCommit', group: fromParam('groupId'), topics: fromBodyTopics(), change: true })
   @ApiOkResponse({
     description:
       '{ groupId, dryRun, offsets: [{ topic, partition, currentOffset, newOffset }] }. A dry run (the default) changes nothing; ' +
       'dryRun: false commits exactly the offsets shown, only while the group is Empty (409 NON_EMPTY_GROUP), and answers once they are committed.',
   })
-  resetByStrategy(@Param('groupId') groupId: string, @Body() body: ResetOffsetsByStrategyDto): Promise<ResetOffsetsResult> {
-    return this.node.coordinator.resetOffsetsTo(groupId, body);
+  async resetByStrategy(@Param('groupId') groupId: string, @Body() body: ResetOffsetsByStrategyDto, @Req() request: PrincipalRequest): Promise<ResetOffsetsResult> {
+    if (!body.allTopics) return this.node.coordinator.resetOffsetsTo(groupId, body);
+    // With allTopics the body names no topic for AclGuard: the preview names them, and every one of them
+    // needs READ before anything is shown or written (as a commit of those offsets would).
+    const preview = await this.node.coordinator.resetOffsetsTo(groupId, { ...body, dryRun: true });
+    const caller = callerOfRequest(request);
+    const denied = [...new Set(preview.offsets.map((offset) => offset.topic))].filter((topic) => !this.authorization.check(caller, 'READ', 'TOPIC', topic, 'OffsetCommit'));
+    if (denied.length > 0) throw KafkaError.of('TOPIC_AUTHORIZATION_FAILED', `${caller.principal} may not read topic${denied.length > 1 ? 's' : ''} ${denied.map((t) => `'${t}'`).join(', ')}`);
+    return body.dryRun === false ? this.node.coordinator.resetOffsetsTo(groupId, body) : preview;
   }
 
   @Delete()

@@ -171,6 +171,10 @@ describe('REST routes', () => {
     { route: 'GET /v1/groups/:groupId', send: (w) => http().get('/v1/groups/app-1').set(as(w)), denied: 'nobody', code: 30, allowed: 'app', status: 200 },
     { route: 'GET /v1/groups/:groupId/rebalances', send: (w) => http().get('/v1/groups/app-1/rebalances').set(as(w)), denied: 'nobody', code: 30, allowed: 'app', status: 200 },
     { route: 'GET /v1/groups/:groupId/offsets', send: (w) => http().get('/v1/groups/app-1/offsets').set(as(w)), denied: 'nobody', code: 30, allowed: 'app', status: 200 },
+    { route: 'GET /v1/groups/:groupId/lag', send: (w) => http().get('/v1/groups/app-1/lag').set(as(w)), denied: 'nobody', code: 30, allowed: 'app', status: 200 },
+    { route: 'POST /v1/groups/:groupId/offsets/reset (topic)', send: (w) => http().post('/v1/groups/app-1/offsets/reset').set(as(w)).send({ topics: [{ name: 'secret' }], strategy: 'earliest' }), denied: 'app', code: 29, allowed: 'admin', status: 200 },
+    { route: 'POST /v1/groups/:groupId/offsets/reset (all topics)', send: (w) => http().post('/v1/groups/app-1/offsets/reset').set(as(w)).send({ allTopics: true, strategy: 'earliest' }), denied: 'app', code: 29, allowed: 'admin', status: 200 },
+    { route: 'POST /v1/groups/:groupId/offsets/reset (group)', send: (w) => http().post('/v1/groups/app-1/offsets/reset').set(as(w)).send({ topics: [{ name: 'orders' }], strategy: 'earliest' }), denied: 'nobody', code: 30, allowed: 'app', status: 200 },
     { route: 'POST /v1/groups/:groupId/offsets (topic)', send: (w) => http().post('/v1/groups/app-set/offsets').set(as(w)).send({ topics: [{ name: 'secret', partitions: [{ partitionIndex: 0, committedOffset: 5 }] }] }), denied: 'app', code: 29, allowed: 'admin', status: 200 },
     { route: 'POST /v1/groups/:groupId/offsets (group)', send: (w) => http().post('/v1/groups/app-set/offsets').set(as(w)).send({ topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 5 }] }] }), denied: 'nobody', code: 30, allowed: 'app', status: 200 },
     { route: 'DELETE /v1/groups/:groupId/offsets', send: (w) => http().delete('/v1/groups/app-set/offsets?topic=orders').set(as(w)), denied: 'app', code: 30, allowed: 'ops', status: 200 },
@@ -205,6 +209,10 @@ describe('REST routes', () => {
     expect(topics.body.map((t: { name: string }) => t.name)).toEqual(['orders']);
     const offsets = await http().get('/v1/groups/app-1/offsets').set(as('app')).expect(200);
     expect(offsets.body.offsets.map((o: { topic: string }) => o.topic)).toEqual(['orders']);
+    const lag = await http().get('/v1/groups/app-1/lag').set(as('app')).expect(200);
+    expect(lag.body.partitions.map((p: { topic: string }) => p.topic)).toEqual(['orders']);
+    const everything = await http().get('/v1/groups/app-1/lag').set(as('admin')).expect(200);
+    expect(everything.body.partitions.map((p: { topic: string }) => p.topic).sort()).toEqual(['orders', 'secret']);
   });
 
   it('keeps the health probes open and refuses a route to nobody but whom the ACLs allow', async () => {

@@ -2,7 +2,7 @@ import type { GroupLag, ResetOffsetsRequest, ResetOffsetsResult } from '@cohort/
 
 /**
  * The admin calls the CLI makes, exactly as the SDK's `CohortAdmin` (`@cohort/client`) offers them, so
- * either implementation fits: `RestAdmin` here, or the SDK's class. The commands depend on this
+ * the CLI runs on the SDK's class and tests can pass a fake. The commands depend on this
  * interface only. Response types follow the REST API's field names (README "REST API").
  */
 export type { GroupLag, ResetOffsetsRequest, ResetOffsetsResult };

@@ -8,14 +8,14 @@ import { groupsCommand } from './commands/groups.command';
 import { offsetsCommand } from './commands/offsets.command';
 import { topicsCommand } from './commands/topics.command';
 import { type CliIo, Output, type OutputFormat } from './output/output';
-import { RestAdmin } from './rest-admin';
+import { CohortAdmin } from '@cohort/client';
 
 export const DEFAULT_URL = 'http://localhost:3000';
 
 export interface CliEnvironment {
   io: CliIo;
   env: Record<string, string | undefined>;
-  /** How the admin client is made (the SDK's CohortAdmin fits as well as RestAdmin). */
+  /** How the admin client is made (the SDK's CohortAdmin; tests pass their own). */
   createAdmin?: (options: AdminOptions) => AdminApi;
 }
 
@@ -26,7 +26,7 @@ interface GlobalOptions {
 }
 
 /** Every command with its flags; `--help` works at each level. */
-export function buildProgram({ io, env, createAdmin = (options) => new RestAdmin(options) }: CliEnvironment): Command {
+export function buildProgram({ io, env, createAdmin = (options) => new CohortAdmin(options) }: CliEnvironment): Command {
   const program = new Command('cohort')
     .description("Cohort's command line: consumer groups, offsets, lag, topics, the cluster, ACLs and assignors, over REST")
     .addOption(new Option('--url <url>', 'a node of the cluster (several: comma-separated, tried in order)').env('COHORT_URL').default(env.COHORT_URL ?? DEFAULT_URL))

@@ -13,4 +13,5 @@ export * from './records/record-codec';
 export * from './records/offset-commit-record';
 export * from './records/group-metadata-record';
 export type { GroupLagSummary } from './lag/group-lag-evaluator';
+export { groupLagOf } from './lag/group-lag-evaluator';
 export { planOffsetReset } from './operations/offset-reset-plan';

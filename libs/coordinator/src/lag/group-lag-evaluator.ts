@@ -31,7 +31,7 @@ export class GroupLagEvaluator {
       const { logEndOffset, lag, status, window, reportedAt } = this.partition(group, topic, partition, value.offset, value.commitTimestamp, now);
       partitions.push({ topic, partition, committedOffset: value.offset, logEndOffset, lag, status, history: history(window, value.offset, logEndOffset, lag, reportedAt) });
     }
-    return { groupId: group.groupId, status: worstStatus(partitions.map((p) => p.status)), ...totals(partitions), partitions };
+    return groupLagOf(group.groupId, partitions);
   }
 
   summarize(group: ClassicGroup, now: number, withPartitions: boolean): GroupLagSummary {
@@ -84,6 +84,14 @@ function history(window: readonly LagWindowEntry[], committed: number, logEndOff
   const last = window[window.length - 1];
   if (reportedAt !== null && (!last || reportedAt > last.timestamp)) samples.push({ timestamp: reportedAt, committedOffset: committed, logEndOffset, lag });
   return samples;
+}
+
+/**
+ * A group's lag over some of its partitions (those a caller may see): the status is the worst of them
+ * and the totals are theirs, as if the other partitions did not exist.
+ */
+export function groupLagOf(groupId: string, partitions: PartitionLag[]): GroupLag {
+  return { groupId, status: worstStatus(partitions.map((p) => p.status)), ...totals(partitions), partitions };
 }
 
 function totals(partitions: PartitionLag[]): { totalLag: number; maxLag: number } {
