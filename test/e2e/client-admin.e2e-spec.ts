@@ -21,10 +21,10 @@ describe('CohortAdmin (e2e)', () => {
   const admin = (): CohortAdmin => new CohortAdmin({ urls: [app.url] });
 
   it('creates, grows, describes and lists topics, and records reported end offsets', async () => {
-    await expect(admin().createTopic('payments', 2)).resolves.toEqual({ name: 'payments', partitions: 2, endOffsets: {} });
+    await expect(admin().createTopic('payments', 2)).resolves.toEqual({ name: 'payments', partitions: 2, endOffsets: {}, startOffsets: {}, reportedAt: {} });
     await expect(admin().alterTopic('payments', 3)).resolves.toMatchObject({ name: 'payments', partitions: 3 });
     await admin().reportOffsets('payments', [{ partition: 1, endOffset: 40 }]);
-    await expect(admin().describeTopic('payments')).resolves.toEqual({ name: 'payments', partitions: 3, endOffsets: { 1: 40 } });
+    await expect(admin().describeTopic('payments')).resolves.toMatchObject({ name: 'payments', partitions: 3, endOffsets: { 1: 40 }, startOffsets: {}, reportedAt: { 1: expect.any(Number) } });
     const names = (await admin().listTopics()).map((topic) => topic.name);
     expect(names).toEqual(expect.arrayContaining(['orders', 'payments']));
     const duplicate = await admin().createTopic('payments', 1).catch((error: unknown) => error);

@@ -96,6 +96,10 @@ export interface TopicInfo {
   name: string;
   partitions: number;
   endOffsets: Record<number, number>;
+  /** partition → reported log start offset (what an `earliest` reset goes to). */
+  startOffsets?: Record<number, number>;
+  /** partition → when the node stored the latest report (ms since the epoch). */
+  reportedAt?: Record<number, number>;
 }
 
 /** `PUT /v1/topics/:name/end-offsets` body entries. */
