@@ -5,3 +5,5 @@ export * from './placement';
 export * from './requests';
 export * from './responses';
 export * from './events';
+export * from './consumer-protocol-rules';
+export * from './request-shape';
