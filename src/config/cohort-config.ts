@@ -27,6 +27,9 @@ export class CohortConfig {
   readonly replicaFetchWaitMaxMs: number;
   readonly nodeSessionTimeoutMs: number;
   readonly logFlushPolicy: 'always' | 'replicated';
+  readonly autoLeaderRebalanceEnable: boolean;
+  readonly leaderImbalancePerBrokerPercentage: number;
+  readonly leaderImbalanceCheckIntervalSeconds: number;
   readonly groupMinSessionTimeoutMs: number;
   readonly groupMaxSessionTimeoutMs: number;
   readonly groupInitialRebalanceDelayMs: number;
@@ -60,6 +63,9 @@ export class CohortConfig {
     this.replicaFetchWaitMaxMs = env.REPLICA_FETCH_WAIT_MAX_MS;
     this.nodeSessionTimeoutMs = env.NODE_SESSION_TIMEOUT_MS;
     this.logFlushPolicy = replication.logFlushPolicy;
+    this.autoLeaderRebalanceEnable = env.AUTO_LEADER_REBALANCE_ENABLE;
+    this.leaderImbalancePerBrokerPercentage = env.LEADER_IMBALANCE_PER_BROKER_PERCENTAGE;
+    this.leaderImbalanceCheckIntervalSeconds = env.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS;
     this.groupMinSessionTimeoutMs = env.GROUP_MIN_SESSION_TIMEOUT_MS;
     this.groupMaxSessionTimeoutMs = env.GROUP_MAX_SESSION_TIMEOUT_MS;
     this.groupInitialRebalanceDelayMs = env.GROUP_INITIAL_REBALANCE_DELAY_MS;

@@ -63,6 +63,18 @@ export class EnvironmentVariables {
   @Expose() @IsOptional() @EnvTrimmed() @IsIn(['always', 'replicated'])
   LOG_FLUSH_POLICY?: 'always' | 'replicated';
 
+  /** Kafka's auto.leader.rebalance.enable: move leadership back to preferred replicas (cluster mode). */
+  @Expose() @EnvBoolean() @IsBoolean()
+  AUTO_LEADER_REBALANCE_ENABLE: boolean = true;
+
+  /** Kafka's leader.imbalance.per.broker.percentage. */
+  @Expose() @EnvInt() @IsInt() @Min(0) @Max(100)
+  LEADER_IMBALANCE_PER_BROKER_PERCENTAGE: number = 10;
+
+  /** Kafka's leader.imbalance.check.interval.seconds. */
+  @Expose() @EnvInt() @IsInt() @Min(1) @Max(2_147_483)
+  LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS: number = 300;
+
   @Expose() @EnvInt() @IsInt() @Min(1) @Max(MAX_MS)
   GROUP_MIN_SESSION_TIMEOUT_MS: number = 6_000;
 
