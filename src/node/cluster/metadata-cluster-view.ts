@@ -58,6 +58,16 @@ export class MetadataClusterView implements ClusterView {
     this.timer?.cancel();
   }
 
+  /** A controller holds the lease and every partition's state has been read (readiness). */
+  isMetadataKnown(): boolean {
+    return this.lease !== null && this.states.size >= this.options.numPartitions;
+  }
+
+  /** Partitions whose state names `nodeId` leader. */
+  partitionsLedBy(nodeId: number): number[] {
+    return [...this.states.values()].filter((s) => s.leader === nodeId).map((s) => s.partition);
+  }
+
   controllerId(): number | null {
     return this.lease?.nodeId ?? null;
   }
