@@ -5,6 +5,7 @@
  * sections chosen with BENCH_ONLY=1,3.
  */
 import { clusterCommits, cohortCommits, type LoadResult, redisHsets } from './commit.bench';
+import { printCompaction } from './compaction.bench';
 import { buildApp, CohortProcess } from './harness/cohort-process';
 import { median, ms, perSecond, ratio, table } from './harness/stats';
 import { memberJoinsLargeGroup, topicGrowth } from './rebalance.bench';
@@ -118,10 +119,11 @@ async function main(): Promise<void> {
   const building = Date.now();
   buildApp();
   console.log(`built dist/ in ${((Date.now() - building) / 1000).toFixed(1)} s`);
-  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3').split(',').map((section) => section.trim()));
+  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3,5').split(',').map((section) => section.trim()));
   if (only.has('1')) await rebalanceLatency();
   if (only.has('2')) await commitThroughput();
   if (only.has('3')) await replay();
+  if (only.has('5')) await printCompaction();
 }
 
 main().then(

@@ -231,6 +231,9 @@ export class ReplicaManager implements PartitionStore {
       cache.truncateFromEnd(log.logEndOffset);
       const partition = new Partition(state.partition, log, cache, this.hwCheckpoint.get(state.partition) ?? 0, this.partitionContext());
       this.partitions.set(state.partition, partition);
+      // A first cleaning as the log opens, not one interval later: a node restarted more often than
+      // the interval (a crash loop) would otherwise never compact and load ever slower.
+      void this.cleaner.clean(partition, false);
     } catch (e) {
       this.reportError(e, `opening partition ${state.partition}`);
       return;
