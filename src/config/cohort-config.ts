@@ -18,6 +18,9 @@ export class CohortConfig {
   readonly dataDir: string;
   readonly clusterMode: 'embedded' | 'redis';
   readonly redisUrl: string;
+  /** REDIS_SENTINELS parsed; empty = connect to REDIS_URL directly. */
+  readonly redisSentinels: Array<{ host: string; port: number }>;
+  readonly redisSentinelName: string;
   readonly clusterId: string;
   readonly offsetsTopicNumPartitions: number;
   readonly offsetsTopicReplicationFactor: number;
@@ -54,6 +57,15 @@ export class CohortConfig {
     this.dataDir = resolve(env.DATA_DIR);
     this.clusterMode = env.CLUSTER_MODE;
     this.redisUrl = env.REDIS_URL;
+    this.redisSentinels = (env.REDIS_SENTINELS ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '')
+      .map((entry) => {
+        const colon = entry.lastIndexOf(':');
+        return { host: entry.slice(0, colon), port: Number(entry.slice(colon + 1)) };
+      });
+    this.redisSentinelName = env.REDIS_SENTINEL_NAME;
     this.clusterId = env.CLUSTER_ID;
     this.offsetsTopicNumPartitions = env.OFFSETS_TOPIC_NUM_PARTITIONS;
     this.offsetsTopicReplicationFactor = replication.replicationFactor;

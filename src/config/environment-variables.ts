@@ -2,6 +2,9 @@ import { Expose } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { EnvBoolean, EnvInt, EnvTrimmed } from './env-transforms';
 
+/** REDIS_SENTINELS: comma-separated host:port (the ports' range is checked with the other cross-field rules). */
+export const SENTINELS_PATTERN = /^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/;
+
 /** Largest delay a Node timer accepts; Kafka's int32 millisecond configs share the bound. */
 const MAX_MS = 2_147_483_647;
 
@@ -34,6 +37,15 @@ export class EnvironmentVariables {
 
   @Expose() @IsUrl({ require_tld: false, protocols: ['redis', 'rediss'], require_protocol: true })
   REDIS_URL: string = 'redis://127.0.0.1:6379';
+
+  /** Cluster mode: `host:port,host:port,...` of Redis Sentinels; when set, the master they elect is used. */
+  @Expose() @IsOptional() @EnvTrimmed()
+  @Matches(SENTINELS_PATTERN, { message: 'REDIS_SENTINELS must be host:port[,host:port...]' })
+  REDIS_SENTINELS?: string;
+
+  /** The master name the Sentinels monitor (Sentinel's `monitor <name> ...`). */
+  @Expose() @EnvTrimmed() @Matches(/^[A-Za-z0-9._-]+$/, { message: 'REDIS_SENTINEL_NAME must be letters, digits, ".", "_" or "-"' }) @MaxLength(128)
+  REDIS_SENTINEL_NAME: string = 'mymaster';
 
   // A Redis key prefix: keep it to characters that need no escaping in keys or logs.
   @Expose() @Matches(/^[A-Za-z0-9._-]+$/, { message: 'CLUSTER_ID must be letters, digits, ".", "_" or "-"' }) @MaxLength(64)
