@@ -18,6 +18,11 @@ export interface FuzzOptions {
   only?: number[];
   /** The node's MAX_PAYLOAD_BYTES: larger socket payloads are not sent (socket.io closes the connection by design). */
   maxPayloadBytes?: number;
+  /** Wall-clock budget: no new case starts after it (the report says how many were run). */
+  deadline?: number;
+  /** Called every `progressEvery` cases with the number started so far. */
+  onProgress?: (started: number, report: FuzzReport) => void;
+  progressEvery?: number;
 }
 
 export interface FuzzFailure {
@@ -36,6 +41,8 @@ export interface FuzzReport {
   slowestAnswerMs: number;
   failures: FuzzFailure[];
   elapsedMs: number;
+  /** The deadline came before every case had been sent. */
+  stoppedAtDeadline?: boolean;
 }
 
 type Kind = FuzzFailure['kind'];
@@ -150,8 +157,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   }
 
   async function worker(lane: Lane): Promise<void> {
-    while (cursor < indexes.length) {
+    while (cursor < indexes.length && Date.now() < (options.deadline ?? Infinity)) {
       const index = indexes[cursor++];
+      if (options.onProgress && cursor % (options.progressEvery ?? 5_000) === 0) options.onProgress(cursor, report);
       const random = new SeededRandom(options.seed, index);
       const kind = pickKind(random);
       try {
@@ -174,6 +182,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   }
   report.failures.sort((a, b) => a.index - b.index);
   report.elapsedMs = Date.now() - started;
+  report.stoppedAtDeadline = cursor < indexes.length;
   return report;
 }
 
@@ -234,7 +243,7 @@ export function formatReport(report: FuzzReport, replayCommand: string): string 
     `  socket.io ack error codes: ${JSON.stringify(report.socketCodes)}`,
     `  REST statuses: ${JSON.stringify(report.restStatuses)}`,
     `  raw connections the server closed (malformed frames): ${report.rawConnectionsClosedByServer}; slowest answer ${report.slowestAnswerMs} ms`,
-    `  failures: ${report.failures.length}`,
+    `  failures: ${report.failures.length}${report.stoppedAtDeadline ? ' (stopped at the time budget before the last cases)' : ''}`,
   ];
   for (const failure of report.failures.slice(0, 20)) {
     lines.push(`  - case ${failure.index} (${failure.kind}): ${failure.problem}\n      request: ${failure.request}\n      replay: ${replayCommand.replace('<seed>', String(report.seed)).replace('<cases>', String(failure.index))}`);
