@@ -21,7 +21,7 @@ function nestedArray(depth: number): unknown {
 }
 
 /**
- * Input of any shape gets its Kafka error and changes nothing (docs in README, "Bad input"): payloads
+ * Input of any shape gets its Kafka error and changes nothing (README, "socket.io quick start"): payloads
  * nested thousands of levels deep, consumer subscriptions and assignments that are not, and events no
  * handler has.
  */

@@ -1,5 +1,5 @@
 /**
- * The shape of the `consumer` protocol's metadata and assignment (docs in README, "socket.io protocol"):
+ * The shape of the `consumer` protocol's metadata and assignment (README, "socket.io quick start"):
  * what a coordinator must refuse with INVALID_REQUEST before storing it, and what a client can check
  * before sending. Like Kafka's ConsumerProtocol deserializer, only the named fields are checked; others
  * are carried along (forward compatibility). Each function returns the problems, one per bad field,
