@@ -38,6 +38,8 @@ export interface FuzzReport {
   socketCodes: Record<string, number>;
   restStatuses: Record<string, number>;
   rawConnectionsClosedByServer: number;
+  /** REST requests sent again because their kept-alive connection was reset before an answer. */
+  restRetriedAfterReset: number;
   slowestAnswerMs: number;
   failures: FuzzFailure[];
   elapsedMs: number;
@@ -72,6 +74,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     socketCodes: {},
     restStatuses: {},
     rawConnectionsClosedByServer: 0,
+    restRetriedAfterReset: 0,
     slowestAnswerMs: 0,
     failures: [],
     elapsedMs: 0,
@@ -136,14 +139,25 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   async function runRest(index: number, c: RestCase): Promise<void> {
     report.sent.rest++;
     const since = Date.now();
-    let status: number;
-    let text: string;
-    try {
+    let status = 0;
+    let text = '';
+    const send = async (): Promise<void> => {
       const response = await fetch(`${options.url}${c.path}`, { method: c.method, headers: c.headers, body: c.body, signal: AbortSignal.timeout(timeout) });
       status = response.status;
       text = await response.text();
-    } catch (error) {
-      return fail(index, 'rest', `no answer: ${error instanceof Error ? error.message : String(error)}`, c);
+    };
+    try {
+      await send();
+    } catch (first) {
+      // A kept-alive connection the server closed as idle just as it was reused (Node's
+      // keepAliveTimeout race) fails before the request reached the node: one retry on a new connection.
+      if (!isConnectionReset(first)) return fail(index, 'rest', `no answer: ${describeError(first)}`, c);
+      report.restRetriedAfterReset++;
+      try {
+        await send();
+      } catch (error) {
+        return fail(index, 'rest', `no answer: ${describeError(error)}`, c);
+      }
     }
     answered(since);
     report.restStatuses[String(status)] = (report.restStatuses[String(status)] ?? 0) + 1;
@@ -218,6 +232,17 @@ function ackProblem(response: unknown): string | null {
   return null;
 }
 
+function isConnectionReset(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
+}
+
+function describeError(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  const message = error instanceof Error ? error.message : String(error);
+  return cause ? `${message} (${String(cause.code ?? cause.message)})` : message;
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -242,7 +267,7 @@ export function formatReport(report: FuzzReport, replayCommand: string): string 
     `fuzz seed ${report.seed}: ${report.sent.socket + report.sent.frame + report.sent.rest} requests (socket.io ${report.sent.socket}, raw frames ${report.sent.frame}, REST ${report.sent.rest}; ${report.sent.skippedOversize} over the payload limit not sent) in ${(report.elapsedMs / 1000).toFixed(1)} s`,
     `  socket.io ack error codes: ${JSON.stringify(report.socketCodes)}`,
     `  REST statuses: ${JSON.stringify(report.restStatuses)}`,
-    `  raw connections the server closed (malformed frames): ${report.rawConnectionsClosedByServer}; slowest answer ${report.slowestAnswerMs} ms`,
+    `  raw connections the server closed (malformed frames): ${report.rawConnectionsClosedByServer}; REST requests retried after a kept-alive connection reset: ${report.restRetriedAfterReset}; slowest answer ${report.slowestAnswerMs} ms`,
     `  failures: ${report.failures.length}${report.stoppedAtDeadline ? ' (stopped at the time budget before the last cases)' : ''}`,
   ];
   for (const failure of report.failures.slice(0, 20)) {
