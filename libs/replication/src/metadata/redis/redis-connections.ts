@@ -39,9 +39,8 @@ export function openRedis(settings: RedisConnectionSettings): Redis {
           sentinels: settings.sentinels,
           name: settings.sentinelName ?? 'mymaster',
           role: 'master' as const,
-          // Subscribe to the Sentinels' +switch-master: reconnect to a promoted replica at once
-          // instead of at the next failed command.
-          failoverDetector: true,
+          // No +switch-master detector: it disconnects the client in the middle of a reconnect, which
+          // could leave it connecting forever; the reconnect after the master's loss asks the Sentinels.
           sentinelRetryStrategy: (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 10), settings.maxReconnectDelayMs),
         }
       : {};
