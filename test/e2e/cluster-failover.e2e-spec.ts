@@ -39,9 +39,17 @@ describe('cluster mode (e2e): one node dies', () => {
     await eventually(async () => (await request(coordinator.url).get('/v1/topics/ledger')).status === 200, 'the topic on the coordinator');
     expect(commitErrors(await emit(client, 'OffsetCommit', commitRequest(group, [1, 1, 1, 1])))).toEqual([0, 0, 0, 0, 0]);
 
+    const crashedAt = Date.now();
     await cluster.crash(victim);
     const answers: number[][] = [];
-    for (let i = 2; i < 22; i++) answers.push(commitErrors(await emit(client, 'OffsetCommit', commitRequest(group, [i, i, i, i]))));
+    const latencies: number[] = [];
+    for (let i = 2; i < 22; i++) {
+      const sent = Date.now();
+      answers.push(commitErrors(await emit(client, 'OffsetCommit', commitRequest(group, [i, i, i, i]))));
+      latencies.push(Date.now() - sent);
+    }
+    // The figure the issue asks about (reported, not asserted: timings belong to benchmarks).
+    console.log(`follower SIGKILL: first commit after it answered ${latencies[0]} ms after sending, ${Date.now() - crashedAt} ms for all 20; slowest ${Math.max(...latencies)} ms`);
     expect(answers).toEqual(answers.map(() => [0, 0, 0, 0, 0]));
     expect(committedOffsets(await emit(client, 'OffsetFetch', { groupId: group, topics: null }))).toEqual([21, 21, 21, 21]);
     // All of that happened while the victim was still registered: nothing waited for its fencing.
