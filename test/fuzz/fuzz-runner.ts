@@ -1,3 +1,4 @@
+import { request as httpRequestRaw } from 'node:http';
 import { io, type Socket } from 'socket.io-client';
 import { type FrameCase, frameCase } from './raw-frame-cases';
 import { RawConnection } from './raw-connection';
@@ -38,8 +39,8 @@ export interface FuzzReport {
   socketCodes: Record<string, number>;
   restStatuses: Record<string, number>;
   rawConnectionsClosedByServer: number;
-  /** REST requests sent again because their kept-alive connection was reset before an answer. */
-  restRetriedAfterReset: number;
+  /** The slowest answers, with their cases: where the node spent its time. */
+  slowest: { index: number; ms: number; request: string }[];
   slowestAnswerMs: number;
   failures: FuzzFailure[];
   elapsedMs: number;
@@ -74,7 +75,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     socketCodes: {},
     restStatuses: {},
     rawConnectionsClosedByServer: 0,
-    restRetriedAfterReset: 0,
+    slowest: [],
     slowestAnswerMs: 0,
     failures: [],
     elapsedMs: 0,
@@ -85,7 +86,15 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const fail = (index: number, kind: Kind, problem: string, request: unknown): void => {
     report.failures.push({ index, kind, problem, request: describe(request) });
   };
-  const answered = (since: number): void => void (report.slowestAnswerMs = Math.max(report.slowestAnswerMs, Date.now() - since));
+  const answered = (since: number, index: number, request: unknown): void => {
+    const ms = Date.now() - since;
+    report.slowestAnswerMs = Math.max(report.slowestAnswerMs, ms);
+    if (report.slowest.length < 5 || ms > report.slowest[report.slowest.length - 1].ms) {
+      report.slowest.push({ index, ms, request: describe(request).slice(0, 200) });
+      report.slowest.sort((a, b) => b.ms - a.ms);
+      report.slowest.length = Math.min(report.slowest.length, 5);
+    }
+  };
 
   async function runSocket(lane: Lane, index: number, c: SocketCase): Promise<void> {
     const size = c.payload === undefined ? 0 : (JSON.stringify(c.payload)?.length ?? 0);
@@ -101,7 +110,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const since = Date.now();
     try {
       const response: unknown = await socket.timeout(timeout).emitWithAck(...(args as [string, ...unknown[]]));
-      answered(since);
+      answered(since, index, c);
       const code = (response as { errorCode?: unknown } | null)?.errorCode;
       report.socketCodes[String(code)] = (report.socketCodes[String(code)] ?? 0) + 1;
       const problem = ackProblem(response);
@@ -130,7 +139,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       if (!lane.rawUnconfirmed) fail(index, 'frame', 'the server closed the connection instead of answering', c.frame);
       return;
     }
-    answered(since);
+    answered(since, index, c.frame);
     lane.rawUnconfirmed = false;
     const problem = ackProblem(outcome.response);
     if (problem) fail(index, 'frame', problem, c.frame);
@@ -141,25 +150,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const since = Date.now();
     let status = 0;
     let text = '';
-    const send = async (): Promise<void> => {
-      const response = await fetch(`${options.url}${c.path}`, { method: c.method, headers: c.headers, body: c.body, signal: AbortSignal.timeout(timeout) });
-      status = response.status;
-      text = await response.text();
-    };
     try {
-      await send();
-    } catch (first) {
-      // A kept-alive connection the server closed as idle just as it was reused (Node's
-      // keepAliveTimeout race) fails before the request reached the node: one retry on a new connection.
-      if (!isConnectionReset(first)) return fail(index, 'rest', `no answer: ${describeError(first)}`, c);
-      report.restRetriedAfterReset++;
-      try {
-        await send();
-      } catch (error) {
-        return fail(index, 'rest', `no answer: ${describeError(error)}`, c);
-      }
+      ({ status, text } = await httpRequest(options.url, c, timeout));
+    } catch (error) {
+      return fail(index, 'rest', `no answer: ${error instanceof Error ? error.message : String(error)}`, c);
     }
-    answered(since);
+    answered(since, index, c);
     report.restStatuses[String(status)] = (report.restStatuses[String(status)] ?? 0) + 1;
     if (status >= 500) return fail(index, 'rest', `HTTP ${status}: ${text.slice(0, 300)}`, c);
     if (status >= 400 && c.method !== 'HEAD') {
@@ -232,15 +228,27 @@ function ackProblem(response: unknown): string | null {
   return null;
 }
 
-function isConnectionReset(error: unknown): boolean {
-  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
-}
-
-function describeError(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
-  const message = error instanceof Error ? error.message : String(error);
-  return cause ? `${message} (${String(cause.code ?? cause.message)})` : message;
+/**
+ * One REST request on a connection of its own (no keep-alive pool): a pooled connection the node
+ * closed as idle could otherwise be reused by a starved client and fail before reaching the node.
+ */
+function httpRequest(base: string, c: RestCase, timeoutMs: number): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(base);
+    const body = c.body === undefined ? undefined : Buffer.from(c.body);
+    const req = httpRequestRaw(
+      { host: url.hostname, port: url.port, method: c.method, path: c.path, agent: false, headers: { ...c.headers, ...(body ? { 'content-length': String(body.length) } : {}) }, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 function parseJson(text: string): unknown {
@@ -267,7 +275,8 @@ export function formatReport(report: FuzzReport, replayCommand: string): string 
     `fuzz seed ${report.seed}: ${report.sent.socket + report.sent.frame + report.sent.rest} requests (socket.io ${report.sent.socket}, raw frames ${report.sent.frame}, REST ${report.sent.rest}; ${report.sent.skippedOversize} over the payload limit not sent) in ${(report.elapsedMs / 1000).toFixed(1)} s`,
     `  socket.io ack error codes: ${JSON.stringify(report.socketCodes)}`,
     `  REST statuses: ${JSON.stringify(report.restStatuses)}`,
-    `  raw connections the server closed (malformed frames): ${report.rawConnectionsClosedByServer}; REST requests retried after a kept-alive connection reset: ${report.restRetriedAfterReset}; slowest answer ${report.slowestAnswerMs} ms`,
+    `  raw connections the server closed (malformed frames): ${report.rawConnectionsClosedByServer}; slowest answer ${report.slowestAnswerMs} ms`,
+    ...report.slowest.map((s) => `    ${s.ms} ms: case ${s.index} ${s.request}`),
     `  failures: ${report.failures.length}${report.stoppedAtDeadline ? ' (stopped at the time budget before the last cases)' : ''}`,
   ];
   for (const failure of report.failures.slice(0, 20)) {

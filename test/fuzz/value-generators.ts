@@ -59,7 +59,8 @@ export function mutate(random: SeededRandom, valid: unknown): unknown {
     const target = random.pick(containers);
     const keys = Object.keys(target);
     if (keys.length === 0) {
-      (target as Record<string, unknown>)[randomString(random).slice(0, 10)] = randomValue(random);
+      // As JSON.parse makes it: an own property, even when named `__proto__`.
+      Object.defineProperty(target, randomString(random).slice(0, 10), { value: randomValue(random), enumerable: true, writable: true, configurable: true });
       continue;
     }
     const key = random.pick(keys);
@@ -68,11 +69,19 @@ export function mutate(random: SeededRandom, valid: unknown): unknown {
       [2, () => void delete record[key]],
       [5, () => void (record[key] = randomValue(random))],
       [1, () => void (record[key] = Array.isArray(record[key]) ? [] : [record[key]])],
-      [1, () => void (record[key] = (JSON.stringify(record[key])?.length ?? 0) < 100 ? Array.from({ length: random.pick([100, 5_000]) }, () => record[key]) : [])],
+      // Distinct copies of a small value, in a payload still small: a later mutation of one shared
+      // copy, or copies of copies, would make hundreds of megabytes.
+      [1, () => void (record[key] = (JSON.stringify(record[key])?.length ?? 0) < 100 && (JSON.stringify(root)?.length ?? 0) < 100_000 ? Array.from({ length: random.pick([100, 5_000]) }, () => copyOf(record[key])) : [])],
       [1, () => void (record[key] = nested(random, random.pick([99, 200, 3_000])))],
     ])();
   }
   return root;
+}
+
+/** A copy of a small JSON value (its text is under 100 characters). */
+function copyOf(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : (JSON.parse(text) as unknown);
 }
 
 /**
