@@ -1,9 +1,9 @@
 /**
  * `npm run bench`: the benchmarks of the app (1-3), of the client SDK (4-5), of the dashboard (6), of
- * the operator endpoints (7) and of security (8-9), on loopback, bounded in time. Nodes run as child processes from dist/
+ * the operator endpoints (7), of security (8-9) and of compaction (10), on loopback, bounded in time. Nodes run as child processes from dist/
  * (built first), clients run here. Every figure is printed beside a baseline
  * measured in the same run, as a ratio. Sizes can be reduced with BENCH_SCALE=0.1 for a quick look, and
- * sections chosen with BENCH_ONLY=1,3 (the SDK: 4,5; the dashboard: 6; the operator endpoints: 7; security: 8,9).
+ * sections chosen with BENCH_ONLY=1,3 (the SDK: 4,5; the dashboard: 6; the operator endpoints: 7; security: 8,9; compaction: 10).
  */
 import { sdkGroupSection } from './client-group.bench';
 import { sdkOverheadSection } from './client-overhead.bench';
@@ -11,6 +11,7 @@ import { authorizationCost, authorizerCost } from './auth.bench';
 import { authenticatedConnects, type ConnectResult } from './authentication.bench';
 import { clusterCommits, cohortCommits, type LoadResult, redisHsets } from './commit.bench';
 import { dashboardSection } from './dashboard.bench';
+import { printCompaction } from './compaction.bench';
 import { buildApp, CohortProcess } from './harness/cohort-process';
 import { median, ms, perSecond, ratio, table } from './harness/stats';
 import { operationsSection } from './operations.bench';
@@ -168,7 +169,7 @@ async function main(): Promise<void> {
   const building = Date.now();
   buildApp();
   console.log(`built dist/ in ${((Date.now() - building) / 1000).toFixed(1)} s`);
-  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9').split(',').map((section) => section.trim()));
+  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9,10').split(',').map((section) => section.trim()));
   if (only.has('1')) await rebalanceLatency();
   if (only.has('2')) await commitThroughput();
   if (only.has('3')) await replay();
@@ -178,6 +179,7 @@ async function main(): Promise<void> {
   if (only.has('7')) await attempt('operator REST and metrics', () => operationsSection(scale));
   if (only.has('8')) await authorization();
   if (only.has('9')) await authentication();
+  if (only.has('10')) await printCompaction();
 }
 
 main().then(

@@ -16,6 +16,7 @@ import { HealthController } from './http/health.controller';
 import { KafkaHttpExceptionFilter } from './http/kafka-http-exception.filter';
 import { MetricsController } from './http/metrics.controller';
 import { OffsetsController } from './http/offsets.controller';
+import { RequestDepthMiddleware } from './http/request-depth.middleware';
 import { TopicsController } from './http/topics.controller';
 import { CohortMetrics } from './metrics/cohort-metrics';
 import { COHORT_NODE } from './node/cohort-node';
@@ -34,8 +35,9 @@ import { SECURITY_EDGE_IMPORTS, SECURITY_EDGE_PROVIDERS } from './security/secur
  */
 @Module({})
 export class AppModule implements NestModule {
-  /** In cluster mode, group requests reach the group's coordinator from any node. */
+  /** Bodies too deep to walk are refused first; in cluster mode, group requests reach the group's coordinator from any node. */
   configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestDepthMiddleware).forRoutes('{*path}');
     consumer.apply(CoordinatorForwardingMiddleware).forRoutes(GroupsController, OffsetsController);
   }
 

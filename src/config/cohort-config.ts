@@ -19,6 +19,9 @@ export class CohortConfig {
   readonly dataDir: string;
   readonly clusterMode: 'embedded' | 'redis';
   readonly redisUrl: string;
+  /** REDIS_SENTINELS parsed; empty = connect to REDIS_URL directly. */
+  readonly redisSentinels: Array<{ host: string; port: number }>;
+  readonly redisSentinelName: string;
   readonly clusterId: string;
   readonly offsetsTopicNumPartitions: number;
   readonly offsetsTopicReplicationFactor: number;
@@ -28,6 +31,9 @@ export class CohortConfig {
   readonly replicaFetchWaitMaxMs: number;
   readonly nodeSessionTimeoutMs: number;
   readonly logFlushPolicy: 'always' | 'replicated';
+  readonly autoLeaderRebalanceEnable: boolean;
+  readonly leaderImbalancePerBrokerPercentage: number;
+  readonly leaderImbalanceCheckIntervalSeconds: number;
   readonly groupMinSessionTimeoutMs: number;
   readonly groupMaxSessionTimeoutMs: number;
   readonly groupInitialRebalanceDelayMs: number;
@@ -56,6 +62,15 @@ export class CohortConfig {
     this.dataDir = resolve(env.DATA_DIR);
     this.clusterMode = env.CLUSTER_MODE;
     this.redisUrl = env.REDIS_URL;
+    this.redisSentinels = (env.REDIS_SENTINELS ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '')
+      .map((entry) => {
+        const colon = entry.lastIndexOf(':');
+        return { host: entry.slice(0, colon), port: Number(entry.slice(colon + 1)) };
+      });
+    this.redisSentinelName = env.REDIS_SENTINEL_NAME;
     this.clusterId = env.CLUSTER_ID;
     this.offsetsTopicNumPartitions = env.OFFSETS_TOPIC_NUM_PARTITIONS;
     this.offsetsTopicReplicationFactor = replication.replicationFactor;
@@ -65,6 +80,9 @@ export class CohortConfig {
     this.replicaFetchWaitMaxMs = env.REPLICA_FETCH_WAIT_MAX_MS;
     this.nodeSessionTimeoutMs = env.NODE_SESSION_TIMEOUT_MS;
     this.logFlushPolicy = replication.logFlushPolicy;
+    this.autoLeaderRebalanceEnable = env.AUTO_LEADER_REBALANCE_ENABLE;
+    this.leaderImbalancePerBrokerPercentage = env.LEADER_IMBALANCE_PER_BROKER_PERCENTAGE;
+    this.leaderImbalanceCheckIntervalSeconds = env.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS;
     this.groupMinSessionTimeoutMs = env.GROUP_MIN_SESSION_TIMEOUT_MS;
     this.groupMaxSessionTimeoutMs = env.GROUP_MAX_SESSION_TIMEOUT_MS;
     this.groupInitialRebalanceDelayMs = env.GROUP_INITIAL_REBALANCE_DELAY_MS;

@@ -3,6 +3,9 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxL
 import { EnvBoolean, EnvInt, EnvTrimmed } from './env-transforms';
 import { SecurityVariables } from './security-variables';
 
+/** REDIS_SENTINELS: comma-separated host:port (the ports' range is checked with the other cross-field rules). */
+export const SENTINELS_PATTERN = /^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/;
+
 /** Largest delay a Node timer accepts; Kafka's int32 millisecond configs share the bound. */
 const MAX_MS = 2_147_483_647;
 
@@ -37,6 +40,15 @@ export class EnvironmentVariables extends SecurityVariables {
   @Expose() @IsUrl({ require_tld: false, protocols: ['redis', 'rediss'], require_protocol: true })
   REDIS_URL: string = 'redis://127.0.0.1:6379';
 
+  /** Cluster mode: `host:port,host:port,...` of Redis Sentinels; when set, the master they elect is used. */
+  @Expose() @IsOptional() @EnvTrimmed()
+  @Matches(SENTINELS_PATTERN, { message: 'REDIS_SENTINELS must be host:port[,host:port...]' })
+  REDIS_SENTINELS?: string;
+
+  /** The master name the Sentinels monitor (Sentinel's `monitor <name> ...`). */
+  @Expose() @EnvTrimmed() @Matches(/^[A-Za-z0-9._-]+$/, { message: 'REDIS_SENTINEL_NAME must be letters, digits, ".", "_" or "-"' }) @MaxLength(128)
+  REDIS_SENTINEL_NAME: string = 'mymaster';
+
   // A Redis key prefix: keep it to characters that need no escaping in keys or logs.
   @Expose() @Matches(/^[A-Za-z0-9._-]+$/, { message: 'CLUSTER_ID must be letters, digits, ".", "_" or "-"' }) @MaxLength(64)
   CLUSTER_ID: string = 'cohort';
@@ -64,6 +76,18 @@ export class EnvironmentVariables extends SecurityVariables {
 
   @Expose() @IsOptional() @EnvTrimmed() @IsIn(['always', 'replicated'])
   LOG_FLUSH_POLICY?: 'always' | 'replicated';
+
+  /** Kafka's auto.leader.rebalance.enable: move leadership back to preferred replicas (cluster mode). */
+  @Expose() @EnvBoolean() @IsBoolean()
+  AUTO_LEADER_REBALANCE_ENABLE: boolean = true;
+
+  /** Kafka's leader.imbalance.per.broker.percentage. */
+  @Expose() @EnvInt() @IsInt() @Min(0) @Max(100)
+  LEADER_IMBALANCE_PER_BROKER_PERCENTAGE: number = 10;
+
+  /** Kafka's leader.imbalance.check.interval.seconds. */
+  @Expose() @EnvInt() @IsInt() @Min(1) @Max(2_147_483)
+  LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS: number = 300;
 
   @Expose() @EnvInt() @IsInt() @Min(1) @Max(MAX_MS)
   GROUP_MIN_SESSION_TIMEOUT_MS: number = 6_000;

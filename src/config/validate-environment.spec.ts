@@ -57,6 +57,21 @@ describe('configuration (SPEC §1)', () => {
     expect(configOf({ UNCLEAN_LEADER_ELECTION_ENABLE: 'TRUE' }).uncleanLeaderElectionEnable).toBe(true);
   });
 
+  it('reads REDIS_SENTINELS as host:port pairs and REDIS_SENTINEL_NAME (default mymaster), and refuses malformed ones', () => {
+    expect(configOf({ CLUSTER_MODE: 'redis' })).toMatchObject({ redisSentinels: [], redisSentinelName: 'mymaster' });
+    expect(configOf({ REDIS_SENTINELS: ' 10.0.0.1:26379, sentinel-b:26380 ', REDIS_SENTINEL_NAME: 'cohort-master' })).toMatchObject({
+      redisSentinels: [
+        { host: '10.0.0.1', port: 26379 },
+        { host: 'sentinel-b', port: 26380 },
+      ],
+      redisSentinelName: 'cohort-master',
+    });
+    expect(problemsOf({ REDIS_SENTINELS: 'sentinel-a' })).toEqual(['REDIS_SENTINELS="sentinel-a": REDIS_SENTINELS must be host:port[,host:port...]']);
+    expect(problemsOf({ REDIS_SENTINELS: 'a:26379,,b:1' })).toEqual(['REDIS_SENTINELS="a:26379,,b:1": REDIS_SENTINELS must be host:port[,host:port...]']);
+    expect(problemsOf({ REDIS_SENTINELS: 'a:70000' })).toEqual(['REDIS_SENTINELS="a:70000": port of a:70000 must be 1-65535']);
+    expect(problemsOf({ REDIS_SENTINEL_NAME: 'my master' })).toEqual(['REDIS_SENTINEL_NAME="my master": REDIS_SENTINEL_NAME must be letters, digits, ".", "_" or "-"']);
+  });
+
   it('names each bad variable and its value', () => {
     const problems = problemsOf({ PORT: 'abc', CLUSTER_MODE: 'cloud', UNCLEAN_LEADER_ELECTION_ENABLE: 'yes', OFFSETS_TOPIC_NUM_PARTITIONS: '0', REDIS_URL: 'http://x', LOG_FLUSH_POLICY: 'sometimes', MAX_PAYLOAD_BYTES: '1.5' });
     expect(problems).toEqual([

@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { relevantMessages } from '../common/relevant-messages';
-import { EnvironmentVariables } from './environment-variables';
+import { EnvironmentVariables, SENTINELS_PATTERN } from './environment-variables';
 import { replicationSettings } from './mode-defaults';
 import { securityProblems } from './security-problems';
 
@@ -48,6 +48,11 @@ function crossFieldProblems(config: EnvironmentVariables): string[] {
   const { replicationFactor, minInsyncReplicas } = replicationSettings(config);
   if (minInsyncReplicas > replicationFactor) {
     problems.push(`MIN_INSYNC_REPLICAS=${minInsyncReplicas} must not exceed OFFSETS_TOPIC_REPLICATION_FACTOR=${replicationFactor}`);
+  }
+  const sentinels = SENTINELS_PATTERN.test(config.REDIS_SENTINELS ?? '') ? config.REDIS_SENTINELS! : '';
+  for (const entry of sentinels.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+    const port = Number(entry.slice(entry.lastIndexOf(':') + 1));
+    if (!(port >= 1 && port <= 65_535)) problems.push(`REDIS_SENTINELS="${config.REDIS_SENTINELS}": port of ${entry} must be 1-65535`);
   }
   if (config.CLUSTER_MODE === 'embedded' && replicationFactor !== 1) {
     problems.push(`OFFSETS_TOPIC_REPLICATION_FACTOR=${replicationFactor}: embedded mode runs one node, so it must be 1`);

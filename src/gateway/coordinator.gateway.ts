@@ -18,6 +18,7 @@ import { measureAcks } from '../metrics/socket-ack-metrics';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { findCoordinator } from '../node/find-coordinator';
 import { authenticateConnection, type ConnectionData } from './connection-auth';
+import { guardRequests } from './request-guard';
 import { DeleteGroupsDto } from './dto/delete-groups.dto';
 import { DescribeGroupsDto } from './dto/describe-groups.dto';
 import { FindCoordinatorDto } from './dto/find-coordinator.dto';
@@ -59,6 +60,7 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
   handleConnection(socket: Socket): void {
     this.metrics.connectionOpened();
     socket.use(measureAcks(this.metrics));
+    socket.use(guardRequests);
   }
 
   /** Binds members to their socket: dynamic members of a closed socket leave after MEMBER_DISCONNECT_GRACE_MS. */

@@ -34,7 +34,8 @@ export class HealthController {
       () => {
         const coordinator = this.indicators.check('coordinator');
         if (this.lifecycle.shuttingDown) return coordinator.down({ message: 'shutting down' });
-        return this.node.isReady() ? coordinator.up({ mode: this.node.mode }) : coordinator.down({ message: 'loading partitions' });
+        if (this.node.isReady()) return coordinator.up({ mode: this.node.mode });
+        return coordinator.down({ message: this.node.notReadyReason?.() ?? 'loading partitions' });
       },
     ]);
   }

@@ -5,6 +5,8 @@ import request from 'supertest';
 import { ErrorCode, errorName } from '@cohort/protocol';
 import { freePort } from '@cohort/replication/metadata/redis/testing/own-redis-server';
 import { createCohortApp } from '../../src/create-cohort-app';
+import type { ClusterNode } from '../../src/node/cluster/cluster-node';
+import { COHORT_NODE } from '../../src/node/cohort-node';
 import { eventually } from '../support/group-member';
 import { connect, request as emit } from '../support/socket-client';
 import { TEST_ENV, tempDataDir } from '../support/test-app';
@@ -37,7 +39,8 @@ export class ClusterHarness {
     private readonly headers: Record<string, string> = {},
   ) {}
 
-  async startNode(nodeId: number): Promise<RunningNode> {
+  /** Starts node `nodeId`; `env` overrides the harness's settings (e.g. longer timeouts). */
+  async startNode(nodeId: number, env: Record<string, string> = {}): Promise<RunningNode> {
     const port = await freePort();
     const app = await createCohortApp({
       ...TEST_ENV,
@@ -53,6 +56,7 @@ export class ClusterHarness {
       REPLICA_LAG_TIME_MAX_MS: '3000',
       REPLICA_FETCH_WAIT_MAX_MS: '100',
       ...this.extraEnv,
+      ...env,
     });
     await app.listen(port, '127.0.0.1');
     const node = { nodeId, url: `http://127.0.0.1:${port}`, app };
@@ -70,6 +74,21 @@ export class ClusterHarness {
       what,
       60_000,
     );
+  }
+
+  /** Starts nodes 0, 1 and 2 and waits until the cluster is formed. */
+  async startAll(env: Record<string, string> = {}): Promise<void> {
+    for (const id of [0, 1, 2]) await this.startNode(id, env);
+    await this.formed(0, 'all partitions led with a full ISR');
+  }
+
+  /** Kills node `nodeId` as SIGKILL would, as far as the cluster can tell (nothing flushed or deregistered). */
+  async crash(nodeId: number): Promise<RunningNode> {
+    const node = this.nodes.get(nodeId)!;
+    await (node.app.get(COHORT_NODE) as ClusterNode).crash();
+    await node.app.close();
+    this.nodes.delete(nodeId);
+    return node;
   }
 
   async socketTo(url: string): Promise<Socket> {

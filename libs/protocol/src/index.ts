@@ -8,3 +8,5 @@ export * from './events';
 export * from './rest-operations';
 export * from './rest';
 export * from './acl';
+export * from './consumer-protocol-rules';
+export * from './request-shape';

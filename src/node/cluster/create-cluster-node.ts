@@ -36,8 +36,9 @@ async function assemble(deps: NodeDeps, clock: Clock, opened: Array<() => Promis
   const replication = replicationConfigOf(config);
   const report = (context: string) => (error: unknown) => logger.error(`${context}: ${error instanceof Error ? error.message : String(error)}`);
 
+  const redis = { url: config.redisUrl, sentinels: config.redisSentinels, sentinelName: config.redisSentinelName };
   const store = await RedisMetadataStore.connect({
-    url: config.redisUrl,
+    ...redis,
     clusterId: config.clusterId,
     clock,
     // Long enough for every live node to reconnect and put back what it knows after Redis lost its data.
@@ -60,7 +61,7 @@ async function assemble(deps: NodeDeps, clock: Clock, opened: Array<() => Promis
     authentication: peerAuthenticationOf(config),
   });
   opened.push(() => transport.close());
-  const topics = await RedisTopicRegistry.connect({ url: config.redisUrl, clusterId: config.clusterId, clock, onError: report('topic registry') });
+  const topics = await RedisTopicRegistry.connect({ ...redis, clusterId: config.clusterId, clock, onError: report('topic registry') });
   opened.push(() => topics.close());
   const assignors = await createAssignorCatalog(config.assignorPlugins);
 

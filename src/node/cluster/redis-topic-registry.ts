@@ -10,12 +10,11 @@ import {
   validateGrowth,
 } from '@cohort/coordinator';
 import { KafkaError } from '@cohort/protocol';
-import { type Clock, connectWithin, openRedis } from '@cohort/replication';
+import { type Clock, connectWithin, openRedis, type RedisLocation } from '@cohort/replication';
 import type { Redis } from 'ioredis';
 import { CREATE_TOPIC, GROW_TOPIC, RESTORE_TOPIC, SET_END_OFFSETS } from './topic-scripts';
 
-export interface RedisTopicRegistryOptions {
-  url: string;
+export interface RedisTopicRegistryOptions extends RedisLocation {
   clusterId: string;
   clock: Clock;
   /** Failures of background work (re-reading after a hint, restoring after a Redis restart). */
@@ -47,7 +46,7 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
   }
 
   static async connect(options: RedisTopicRegistryOptions): Promise<RedisTopicRegistry> {
-    const settings = { url: options.url, commandTimeoutMs: 5_000, maxReconnectDelayMs: 1_000 };
+    const settings = { url: options.url, sentinels: options.sentinels, sentinelName: options.sentinelName, commandTimeoutMs: 5_000, maxReconnectDelayMs: 1_000 };
     const redis = openRedis({ ...settings, connectionName: `cohort-${options.clusterId}-topics` });
     const subscriber = openRedis({ ...settings, connectionName: `cohort-${options.clusterId}-topic-changes` });
     const where = `topic registry in Redis at ${options.url.replace(/\/\/[^@/]*@/, '//***@')}`;

@@ -5,6 +5,7 @@ import type { SyncCallback } from '../group/member-metadata';
 import { syncError } from '../responses/group-responses';
 import { emptyAssignment } from '../responses/join-result';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
+import { validateConsumerAssignments } from '../validation/request-validation';
 import { validateCurrentMember } from './member-validation';
 
 /** Kafka's `handleSyncGroup` / `doSyncGroup` for a group of this shard. */
@@ -32,6 +33,12 @@ export function handleSyncGroup(shard: CoordinatorShard, request: SyncGroupReque
   }
   if (isProtocolInconsistent(request.protocolType, group.protocolType) || isProtocolInconsistent(request.protocolName, group.protocolName)) {
     respond(syncError(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, `the group uses ${group.protocolType}/${group.protocolName}`));
+    return;
+  }
+  // Before anything is parked: a malformed assignment changes nothing, whoever sends it.
+  const malformed = group.isConsumerGroup ? validateConsumerAssignments(request.assignments) : null;
+  if (malformed !== null) {
+    respond(syncError(ErrorCode.INVALID_REQUEST, malformed));
     return;
   }
   switch (group.state) {

@@ -17,6 +17,8 @@ export type InboundHandler = (from: number, request: RpcRequest) => Promise<RpcM
 export class InboundConnection {
   private readonly reader: FrameReader;
   private readonly handshake: InboundHandshake | null;
+  /** The node whose requests arrive here (from the first request frame); undefined before it. */
+  private peer: number | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -40,6 +42,10 @@ export class InboundConnection {
     this.socket.destroy();
   }
 
+  get peerNodeId(): number | undefined {
+    return this.peer;
+  }
+
   private receive(chunk: Buffer): void {
     let frames: Frame[];
     try {
@@ -59,6 +65,7 @@ export class InboundConnection {
   }
 
   private serve(frame: Frame): void {
+    this.peer ??= frame.from;
     const request = frame.payload as RpcRequest;
     if (typeof request !== 'object' || request === null || typeof request.kind !== 'string') {
       return this.reply(FrameType.Error, frame.requestId, { message: 'malformed request' });

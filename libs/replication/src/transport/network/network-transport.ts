@@ -51,6 +51,7 @@ export class NetworkTransport implements Transport {
   private handler: RpcHandler | undefined;
   private readonly peers = new Map<number, { endpoint: string; connection: PeerConnection }>();
   private readonly inbound = new Set<InboundConnection>();
+  private peerClosed: ((nodeId: number) => void) | undefined;
   private server: Server | null = null;
   private bound: { host: string; port: number } | null = null;
   private closed = false;
@@ -96,10 +97,15 @@ export class NetworkTransport implements Transport {
     return connection.request(kind, body, timeoutMs) as Promise<RpcMap[K]['response']>;
   }
 
+  onPeerClosed(listener: (nodeId: number) => void): void {
+    this.peerClosed = listener;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.handler = undefined;
+    this.peerClosed = undefined;
     for (const { connection } of [...this.peers.values()]) connection.close('CLOSED', 'transport closed');
     this.peers.clear();
     for (const c of [...this.inbound]) c.close();
@@ -140,6 +146,12 @@ export class NetworkTransport implements Transport {
     const { authentication, clock } = this.options;
     const connection = new InboundConnection(socket, this.nodeId, this.maxFrameBytes, (from, request) => this.handler?.(from, request), authentication && { auth: authentication, clock });
     this.inbound.add(connection);
-    socket.on('close', () => this.inbound.delete(connection));
+    socket.on('close', () => {
+      this.inbound.delete(connection);
+      const peer = connection.peerNodeId;
+      // Only when the peer has no other connection left: a reconnect that raced the close keeps it.
+      if (peer === undefined || this.closed || [...this.inbound].some((c) => c.peerNodeId === peer)) return;
+      this.peerClosed?.(peer);
+    });
   }
 }
