@@ -1,5 +1,5 @@
 // Jest 30 + @swc/jest: NestJS 12 packages are ESM-only, so swc down-levels them to CJS
-// (see ../shared/reference/nestjs-ecosystem.md §0.2). Type-checking is `npm run lint`.
+// (Jest cannot load ESM-only packages from node_modules otherwise). Type-checking is `npm run lint`.
 const swc = ['@swc/jest', {
   jsc: {
     parser: { syntax: 'typescript', decorators: true },

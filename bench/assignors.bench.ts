@@ -1,9 +1,9 @@
 /**
  * `npm run bench:assignors [-- shape ...] [--runs N]`: the built-in assignors on the shapes Kafka's
- * own Java assignors were timed on (reference/kafka-assignors.md §7.3: 500 topics × 2,000 partitions,
+ * own Java assignors were timed on (libs/assignors/README.md, Benchmarks: 500 topics × 2,000 partitions,
  * 2,000 members, JDK 17 on this kind of 2-vCPU machine), plus 10,000 partitions × 1,000 members with
  * mixed subscriptions. Each shape runs in its own child process so its peak memory is its own; a call
- * is timed after one warm-up call on the same input, like the reference's "second repetition"; the
+ * is timed after one warm-up call on the same input, like Kafka's timing (its "second repetition"); the
  * median of the timed calls is compared with Kafka's figure, as a ratio. Runtime: about a minute for
  * every shape.
  */
@@ -111,7 +111,7 @@ const SHAPES: Shape[] = [
     kafka: {},
     target: 1,
   },
-  // The smaller shapes of the reference's table (§7.3), cooperative-sticky only, as there.
+  // The smaller shapes of Kafka's timings, cooperative-sticky only, as Kafka timed them.
   { name: 'coop-50x800', description: 'cooperative-sticky, 50 × 800 partitions, 800 members, identical subscriptions', assignor: createCooperativeStickyAssignor, build: group(50, 800, 800, false), kafka: { fresh: 35, reassignment: 35 }, target: 1 },
   { name: 'coop-50x800-mixed', description: 'cooperative-sticky, 50 × 800 partitions, 800 members, one subscribing to one topic only', assignor: createCooperativeStickyAssignor, build: group(50, 800, 800, true), kafka: { fresh: 119, reassignment: 169 }, target: 1 },
   { name: 'coop-10x1000', description: 'cooperative-sticky, 10 × 1,000 partitions, 100 members, identical subscriptions', assignor: createCooperativeStickyAssignor, build: group(10, 1000, 100, false), kafka: { fresh: 6, reassignment: 30 }, target: 1 },
@@ -230,7 +230,7 @@ function main(): void {
     return;
   }
   const selected = wanted.length > 0 ? SHAPES.filter((s) => wanted.includes(s.name)) : SHAPES;
-  console.log(`Assignor benchmark: median of ${runs} warm calls per shape (after one warm-up call, also shown); Kafka figures from reference/kafka-assignors.md §7.3 (JDK 17, 2 vCPU)`);
+  console.log(`Assignor benchmark: median of ${runs} warm calls per shape (after one warm-up call, also shown); Kafka figures: its own Java classes timed on JDK 17, 2 vCPU (libs/assignors/README.md)`);
   const child = (extra: string[]) =>
     spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', __filename, ...extra], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 10 * 60_000 });
   const calibration = child(['--calibrate']);

@@ -8,7 +8,7 @@
 #                                         # User:operator a super user (its token: secrets/operator.token)
 #
 # Environment: BASE_PORT (3000), REDIS_HOST (127.0.0.1), REDIS_PORT (6379), CLUSTER_ID (cohort),
-# CLUSTER_DIR (./data/cluster: node-<id>/ data and node-<id>.log), plus any SPEC §1 variable, which is
+# CLUSTER_DIR (./data/cluster: node-<id>/ data and node-<id>.log), plus any README.md's configuration table variable, which is
 # passed on to every node. Builds dist/ first if it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."

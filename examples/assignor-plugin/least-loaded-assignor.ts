@@ -5,7 +5,7 @@
  * only: a partition may move from one member to another in one rebalance.
  *
  * It imports nothing at run time — only types from @cohort/assignors — so the module works wherever
- * the SPEC §5 objects are passed in.
+ * the libs/assignors/README.md objects are passed in.
  */
 import type { ClusterView, MemberAssignment, MemberSubscription, PartitionAssignor } from '@cohort/assignors';
 
@@ -53,7 +53,7 @@ export const leastLoadedAssignor: PartitionAssignor = {
       }
     }
 
-    // Every member gets an entry, possibly empty (SPEC §5).
+    // Every member gets an entry, possibly empty (libs/assignors/README.md).
     const result: Record<string, MemberAssignment> = {};
     for (const member of sorted) {
       const partitions = [...assigned.get(member.memberId)!].map(([topic, list]) => ({ topic, partitions: list.sort((a, b) => a - b) }));

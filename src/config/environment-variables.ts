@@ -10,7 +10,7 @@ export const SENTINELS_PATTERN = /^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s
 const MAX_MS = 2_147_483_647;
 
 /**
- * The environment as SPEC §1 names it, with its defaults. Mode-dependent defaults (replication factor,
+ * The environment as README.md's configuration table names it, with its defaults. Mode-dependent defaults (replication factor,
  * min ISR, flush policy) stay undefined here and are resolved in CohortConfig, which knows the mode.
  * The security variables are in SecurityVariables.
  */
@@ -98,7 +98,7 @@ export class EnvironmentVariables extends SecurityVariables {
   @Expose() @EnvInt() @IsInt() @Min(0) @Max(MAX_MS)
   GROUP_INITIAL_REBALANCE_DELAY_MS: number = 3_000;
 
-  /** Unset means unlimited, as in SPEC §1. */
+  /** Unset means unlimited, as in README.md's configuration table. */
   @Expose() @IsOptional() @EnvInt() @IsInt() @Min(1) @Max(2_147_483_647)
   GROUP_MAX_SIZE?: number;
 
@@ -131,7 +131,7 @@ export class EnvironmentVariables extends SecurityVariables {
   @Expose() @EnvInt() @IsInt() @Min(0) @Max(1_000_000)
   METRICS_MAX_GROUPS: number = 1_000;
 
-  /** pino level; not in SPEC §1 (an implementer's choice). */
+  /** pino level; not in README.md's configuration table (an implementer's choice). */
   @Expose() @EnvTrimmed() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 }

@@ -1,6 +1,6 @@
 import type { EnvironmentVariables } from './environment-variables';
 
-/** SPEC §1: replication settings whose defaults depend on CLUSTER_MODE (1 node embedded, RF 3 / min ISR 2 in a cluster). */
+/** README.md's configuration table: replication settings whose defaults depend on CLUSTER_MODE (1 node embedded, RF 3 / min ISR 2 in a cluster). */
 export function replicationSettings(env: EnvironmentVariables): {
   replicationFactor: number;
   minInsyncReplicas: number;

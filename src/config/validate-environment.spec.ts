@@ -13,8 +13,8 @@ function problemsOf(env: Record<string, string>): string[] {
   throw new Error('expected a ConfigurationError');
 }
 
-describe('configuration (SPEC §1)', () => {
-  it('gives every default of SPEC §1 for an empty environment', () => {
+describe('configuration (the configuration table of README.md)', () => {
+  it('gives every default of the configuration table of README.md for an empty environment', () => {
     const config = configOf({});
     expect(config).toMatchObject({
       port: 3000,
@@ -95,7 +95,7 @@ describe('configuration (SPEC §1)', () => {
     ]);
   });
 
-  it('ignores variables SPEC §1 does not name', () => {
+  it('ignores variables the configuration table of README.md does not name', () => {
     expect(() => validateEnvironment({ PATH: '/usr/bin', HOME: '/root', npm_config_foo: 'x' })).not.toThrow();
   });
 });

@@ -14,7 +14,7 @@ export class ConfigurationError extends Error {
 }
 
 /**
- * The `validate` function given to @nestjs/config. Reads only the variables SPEC §1 names; an empty
+ * The `validate` function given to @nestjs/config. Reads only the variables README.md's configuration table names; an empty
  * value counts as unset, so `PORT=` falls back to the default instead of failing as "not an integer".
  */
 export function validateEnvironment(env: Record<string, string | undefined>): EnvironmentVariables {

@@ -1,7 +1,7 @@
 import type { Socket } from 'socket.io';
 import { MAX_ID_LENGTH } from './dto/field-limits';
 
-/** What a connection carries for the whole of its life (SPEC §3 `auth: { clientId?, token? }`). */
+/** What a connection carries for the whole of its life (docs/protocol.md `auth: { clientId?, token? }`). */
 export interface ConnectionData {
   clientId: string;
   clientHost: string;

@@ -150,7 +150,7 @@ describe('CoordinatorGateway', () => {
     await expect(connect(running.url, { clientId: { nested: true } })).rejects.toThrow(/clientId/);
   });
 
-  it('answers FindCoordinator with the partition of SPEC §2 and this node', async () => {
+  it('answers FindCoordinator with the partition of docs/protocol.md and this node', async () => {
     expect(await request(socket, 'FindCoordinator', { key: 'my-group' })).toEqual({
       errorCode: 0,
       nodeId: 0,

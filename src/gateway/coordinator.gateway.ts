@@ -36,7 +36,7 @@ import { SocketPushSink } from './socket-push-sink';
 import { WsAckExceptionFilter } from './ws-ack-exception.filter';
 
 /**
- * SPEC §3 over socket.io: one event per Kafka API, answered on its acknowledgement. Translation only:
+ * docs/protocol.md over socket.io: one event per Kafka API, answered on its acknowledgement. Translation only:
  * validated payload + connection → coordinator call → response. Every protocol rule lives in the
  * coordinator; every failure becomes an ack through WsAckExceptionFilter, never a disconnect.
  * (Options such as maxHttpBufferSize come from CohortIoAdapter, which reads the config.)

@@ -7,7 +7,7 @@ import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { RequireAcl } from '../security/authorization/route-acl.decorator';
 import { AssignDryRunDto } from './dto/assign-dry-run.dto';
 
-/** SPEC §4 assignors: what is registered (built-ins and ASSIGNOR_PLUGINS) and a dry run of one. */
+/** docs/rest.md assignors: what is registered (built-ins and ASSIGNOR_PLUGINS) and a dry run of one. */
 @ApiTags('assignors')
 // Cluster information and a computation on the node's CPU: an operator's, as DESCRIBE CLUSTER.
 @RequireAcl({ request: 'DescribeCluster' })

@@ -9,7 +9,7 @@ import { findCoordinator } from '../node/find-coordinator';
 import { fromQuery, RequireAcl } from '../security/authorization/route-acl.decorator';
 import { CoordinatorQueryDto } from './dto/coordinator-query.dto';
 
-/** SPEC §4: FindCoordinator over REST, the nodes of the cluster and the state of each offsets partition. */
+/** docs/rest.md: FindCoordinator over REST, the nodes of the cluster and the state of each offsets partition. */
 @ApiTags('cluster')
 @Controller('v1')
 @UsePipes(KafkaValidationPipe)

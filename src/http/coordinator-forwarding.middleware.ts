@@ -28,7 +28,7 @@ export const UNREACHABLE_HEADER = 'x-cohort-unreachable-nodes';
 const FORWARD_TIMEOUT_MS = 10_000;
 
 /**
- * In cluster mode an operator may ask any node about any group (SPEC §4): a group's requests go to
+ * In cluster mode an operator may ask any node about any group (docs/rest.md): a group's requests go to
  * the node that coordinates it, and `GET /v1/groups` asks every live node and merges their lists, as
  * Kafka's admin client does on the client side. Without this, a node answered only for the groups it
  * coordinates (503 NOT_COORDINATOR or a partial list elsewhere). Embedded mode has one node: nothing to do.

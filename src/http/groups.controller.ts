@@ -11,7 +11,7 @@ import { fromParam, RequireAcl } from '../security/authorization/route-acl.decor
 import type { PrincipalRequest } from '../security/principal';
 import { ListGroupsQueryDto } from './dto/list-groups-query.dto';
 
-/** SPEC §4 groups: list, describe, delete, rebalance history. */
+/** docs/rest.md groups: list, describe, delete, rebalance history. */
 @ApiTags('groups')
 @Controller('v1/groups')
 @UsePipes(KafkaValidationPipe)

@@ -7,7 +7,7 @@ import { PublicRoute } from '../security/authorization/route-acl.decorator';
 
 /**
  * Liveness says the process answers (never depends on Redis or the log); readiness says this node has
- * loaded and serves every partition it leads, and is not shutting down (SPEC §4).
+ * loaded and serves every partition it leads, and is not shutting down (docs/rest.md).
  */
 @ApiTags('health')
 @Controller('health')

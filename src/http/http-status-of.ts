@@ -1,7 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import { type ErrorName } from '@cohort/protocol';
 
-/** The HTTP status that carries each Kafka error over REST (SPEC §4: status plus the Kafka error). */
+/** The HTTP status that carries each Kafka error over REST (docs/rest.md: status plus the Kafka error). */
 const STATUS_BY_ERROR: Partial<Record<ErrorName, HttpStatus>> = {
   INVALID_REQUEST: HttpStatus.BAD_REQUEST,
   INVALID_GROUP_ID: HttpStatus.BAD_REQUEST,

@@ -5,7 +5,7 @@ import { kafkaErrorOf } from '../common/kafka-error-of';
 import { httpStatusOf } from './http-status-of';
 
 /**
- * REST's one exception filter (SPEC §4): HTTP status plus `{ statusCode, errorCode, error, message }`.
+ * REST's one exception filter (docs/rest.md): HTTP status plus `{ statusCode, errorCode, error, message }`.
  * Registered as APP_FILTER; it never sees socket.io requests (global filters skip gateways).
  */
 @Catch()

@@ -6,7 +6,7 @@ import { OperatorMetrics } from '../metrics/operator-metrics';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { RequireAcl } from '../security/authorization/route-acl.decorator';
 
-/** Prometheus text format for this node (SPEC §4 `GET /metrics`); aggregate across nodes in Prometheus. */
+/** Prometheus text format for this node (docs/rest.md `GET /metrics`); aggregate across nodes in Prometheus. */
 @ApiExcludeController()
 @Controller('metrics')
 export class MetricsController {

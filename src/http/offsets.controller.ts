@@ -23,7 +23,7 @@ interface OffsetWithLag {
   lag: number | null;
 }
 
-/** SPEC §4 offsets of a group: read with lag, reset while Empty, delete (OffsetDelete semantics). */
+/** docs/rest.md offsets of a group: read with lag, reset while Empty, delete (OffsetDelete semantics). */
 @ApiTags('offsets')
 @Controller('v1/groups/:groupId/offsets')
 @UsePipes(KafkaValidationPipe)

@@ -5,7 +5,7 @@ import { type RunningApp, startAppWithNode } from '../../test/support/test-app';
 // Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
 jest.setTimeout(30_000);
 
-/** REST translation, validation and the error shape of SPEC §4, over a node whose coordinator records calls. */
+/** REST translation, validation and the error shape of docs/rest.md, over a node whose coordinator records calls. */
 describe('REST API', () => {
   let node: RecordingNode;
   let running: RunningApp;
@@ -71,7 +71,7 @@ describe('REST API', () => {
     expect(list.body.map((topic: { name: string }) => topic.name)).toContain('orders');
   });
 
-  it('answers the coordinator of a group by SPEC §2 placement', async () => {
+  it('answers the coordinator of a group by docs/protocol.md placement', async () => {
     const response = await http().get('/v1/coordinator?groupId=payments').expect(200);
     expect(response.body).toMatchObject({ errorCode: 0, nodeId: 0, partition: 13, url: 'http://127.0.0.1:1' });
     await http().get('/v1/coordinator').expect(400);

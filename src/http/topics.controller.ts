@@ -14,7 +14,7 @@ import { EndOffsetsDto } from './dto/end-offsets.dto';
 import { GrowTopicDto } from './dto/grow-topic.dto';
 
 /**
- * SPEC §4 topic registry: partition counts for assignors and commit validation, reported end offsets
+ * docs/rest.md topic registry: partition counts for assignors and commit validation, reported end offsets
  * for lag. Growing a topic makes the coordinator rebalance the `consumer` groups subscribed to it (the
  * registry notifies it; nothing here decides that).
  */

@@ -1,5 +1,5 @@
 /**
- * What this node knows of the cluster, for FindCoordinator and the `/v1/cluster` endpoints (SPEC §4).
+ * What this node knows of the cluster, for FindCoordinator and the `/v1/cluster` endpoints (docs/rest.md).
  * Embedded mode answers from the local store; cluster mode from the metadata store (Redis).
  */
 export interface NodeView {

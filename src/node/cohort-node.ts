@@ -13,7 +13,7 @@ export interface CohortNode {
   readonly topics: TopicRegistry;
   readonly cluster: ClusterView;
   readonly assignors: AssignorCatalog;
-  /** Loaded and serving every partition this node leads (readiness, SPEC §4). */
+  /** Loaded and serving every partition this node leads (readiness, docs/rest.md). */
   isReady(): boolean;
   /** Why the node is not ready (readiness shows it); undefined when ready or when the mode has one reason only. */
   notReadyReason?(): string | undefined;

@@ -2,7 +2,7 @@ import { ErrorCode, errorName, type FindCoordinatorResponse } from '@cohort/prot
 import type { CohortNode } from './cohort-node';
 
 /**
- * FindCoordinator (SPEC §2, §3): the node that leads the group's `__consumer_offsets` partition. With no
+ * FindCoordinator (docs/protocol.md): the node that leads the group's `__consumer_offsets` partition. With no
  * leader (an election in progress) the answer is COORDINATOR_NOT_AVAILABLE and the client retries, as
  * Kafka answers when the partition has no live leader.
  */

@@ -4,7 +4,7 @@ import { appPerFile } from '../support/app-per-file';
 // Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
 jest.setTimeout(60_000);
 
-/** Assignors: the registry over REST (with a plugin from ASSIGNOR_PLUGINS), dry runs, server-side assignment (SPEC §3-§5). */
+/** Assignors: the registry over REST (with a plugin from ASSIGNOR_PLUGINS), dry runs, server-side assignment (docs/protocol.md, libs/assignors/README.md). */
 describe('assignors (e2e)', () => {
   const app = appPerFile({ env: { ASSIGNOR_PLUGINS: './examples/assignor-plugin/least-loaded-assignor.ts' }, topics: { jobs: 6 } });
   const pool = app.members({ topics: ['jobs'] });

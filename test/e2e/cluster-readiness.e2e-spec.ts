@@ -12,7 +12,7 @@ function groupOn(partition: number): string {
 }
 
 /**
- * `/health/ready` in cluster mode (SPEC §4): a node is ready only when it is registered, knows the
+ * `/health/ready` in cluster mode (docs/rest.md): a node is ready only when it is registered, knows the
  * metadata (a controller elected, every partition's state) and serves every partition it leads — so a
  * load balancer never sends clients to a node that would answer COORDINATOR_NOT_AVAILABLE or
  * COORDINATOR_LOAD_IN_PROGRESS for its own groups.

@@ -8,7 +8,7 @@ import { ClusterHarness, commitErrors, commitRequest, committedOffsets, type Fet
 jest.setTimeout(180_000);
 
 /**
- * An operator may ask any node of a cluster about any group (SPEC §4): the group list is the whole
+ * An operator may ask any node of a cluster about any group (docs/rest.md): the group list is the whole
  * cluster's, and a group's endpoints answer from its coordinator wherever the request lands.
  */
 describe('cluster mode (e2e): the REST group API from any node', () => {

@@ -7,7 +7,7 @@ import { ClusterHarness, PARTITIONS, commitErrors, commitRequest, committedOffse
 jest.setTimeout(180_000);
 
 /**
- * Cluster mode end to end (SPEC §1, §6): three nodes in this process, each a whole app with its own
+ * Cluster mode end to end (README.md's configuration table; docs/guarantees.md): three nodes in this process, each a whole app with its own
  * DATA_DIR, talking to each other over the network transport and sharing the machine's Redis under a
  * CLUSTER_ID of the test's own. Offsets committed through the coordinator survive the crash of the
  * coordinator's node; clients are told NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS until the new

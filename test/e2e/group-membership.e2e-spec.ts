@@ -4,7 +4,7 @@ import { appPerFile } from '../support/app-per-file';
 // Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
 jest.setTimeout(60_000);
 
-/** The classic protocol end to end: real app, real log, real sockets (SPEC §3). */
+/** The classic protocol end to end: real app, real log, real sockets (docs/protocol.md). */
 describe('group membership (e2e)', () => {
   const app = appPerFile({ topics: { events: 6 } });
   const pool = app.members({ topics: ['events'] });

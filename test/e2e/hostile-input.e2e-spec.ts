@@ -8,7 +8,7 @@ jest.setTimeout(60_000);
 
 /**
  * Malformed and hostile requests against the real coordinator: each gets its Kafka error code on the
- * ack, the socket stays connected, and the group they aim at does not change (SPEC §3, §6).
+ * ack, the socket stays connected, and the group they aim at does not change (docs/protocol.md; docs/guarantees.md).
  */
 describe('hostile input (e2e)', () => {
   const app = appPerFile({ env: { MAX_PAYLOAD_BYTES: '65536' }, topics: { t: 2 } });

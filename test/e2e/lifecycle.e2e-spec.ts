@@ -7,7 +7,7 @@ import { startApp, TEST_ENV, tempDataDir } from '../support/test-app';
 // Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
 jest.setTimeout(60_000);
 
-/** Start-up validation and graceful shutdown (SPEC §1, §6). */
+/** Start-up validation and graceful shutdown (README.md's configuration table; docs/guarantees.md). */
 describe('lifecycle (e2e)', () => {
   it('refuses to start on a bad variable, naming it', async () => {
     await expect(createCohortApp({ ...TEST_ENV, PORT: 'eighty', MEMBER_DISCONNECT_GRACE_MS: '-1' })).rejects.toThrow(

@@ -5,7 +5,7 @@ import { appPerFile } from '../support/app-per-file';
 // Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
 jest.setTimeout(60_000);
 
-/** Offsets over socket.io and REST (lag, reset, delete), group deletion, and topic growth that rebalances (SPEC §3, §4). */
+/** Offsets over socket.io and REST (lag, reset, delete), group deletion, and topic growth that rebalances (docs/protocol.md; docs/rest.md). */
 describe('offsets and topics (e2e)', () => {
   const app = appPerFile({ topics: { payments: 4 } });
   const pool = app.members({ topics: ['payments'] });

@@ -8,7 +8,7 @@ import { type RunningApp, startApp, tempDataDir } from '../support/test-app';
 // Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
 jest.setTimeout(60_000);
 
-/** Everything acknowledged survives a restart of the process, and a torn log tail is recovered (SPEC §6). */
+/** Everything acknowledged survives a restart of the process, and a torn log tail is recovered (docs/guarantees.md). */
 describe('restart (e2e)', () => {
   // Each test has its own DATA_DIR and node, so that each passes alone and in any order.
   let data: { dir: string; remove(): void };

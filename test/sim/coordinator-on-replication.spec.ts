@@ -5,7 +5,7 @@ import { Scenario } from './scenario-kit';
 
 jest.setTimeout(120_000);
 
-/** SPEC §6 on replicated partitions: the group coordinator over ReplicaManagers in the simulation. */
+/** docs/guarantees.md on replicated partitions: the group coordinator over ReplicaManagers in the simulation. */
 describe('the group coordinator on replicated __consumer_offsets', () => {
   it.each([11, 12])('keeps every acknowledged OffsetCommit and SyncGroup while partition leaders are killed (seed %i)', async (seed) => {
     const r = await runCoordinatorSeed(seed, { faultPhaseMs: 30_000 });

@@ -23,7 +23,7 @@ export interface CheckerOptions {
 }
 
 /**
- * Checks the invariants of reference §8 (and the global G1–G6 of §5.5) while a simulation runs.
+ * Checks the invariants of docs/guarantees.md (I1–I27 and the global G1–G6) while a simulation runs.
  * `check()` runs after every step and is incremental: each replica's log is compared with the
  * canonical committed log only from where it was last compared up to its HW; a new leader is compared
  * in full once, when it first leads an epoch. `final()` adds the deep checks after quiescence.

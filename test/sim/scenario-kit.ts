@@ -135,7 +135,7 @@ export class Scenario {
 
   /**
    * An operator (or reassignment) changes a partition through the controller's compare-and-set: a new
-   * leader (ElectLeaders) or, with the same leader, a forced leader-epoch bump (reference §4.1).
+   * leader (ElectLeaders) or, with the same leader, a forced leader-epoch bump.
    */
   async adminChange(partition: number, change: (s: PartitionState) => Partial<PartitionState>): Promise<PartitionState> {
     const s = this.state(partition);

@@ -5,7 +5,7 @@ import { stageStaleHwJoin } from './staging';
 jest.setTimeout(60_000);
 
 
-/** Reference §5.5, S5–S8: who may join the ISR and who may be elected. */
+/** Scenarios S5–S8 (docs/guarantees.md): who may join the ISR and who may be elected. */
 describe('ISR membership and elections', () => {
   it('S5 KAFKA-7128: a follower that reached only the stale HW of a new leader does not join the ISR', async () => {
     const s = await Scenario.start({ nodes: 3, config: { replicaFetchMaxRecords: 1, logFlushPolicy: 'always' } });

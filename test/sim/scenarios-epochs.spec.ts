@@ -3,7 +3,7 @@ import { Scenario, fetchOffset } from './scenario-kit';
 import { SimCluster } from './sim-cluster';
 
 /**
- * Reference §5.5, S1–S4: truncation is decided by leader epochs (KIP-101, KIP-279, KAFKA-7415), never
+ * Scenarios S1–S4 (docs/guarantees.md): truncation is decided by leader epochs (KIP-101, KIP-279, KAFKA-7415), never
  * by the HW. Each test also runs the global invariant checker after every simulated step.
  */
 jest.setTimeout(60_000);
@@ -81,7 +81,7 @@ describe('leader epochs decide truncation', () => {
   });
 
   it('S3 KIP-279: a follower with epochs the leader never saw converges in two iterations', async () => {
-    // The caches of reference §5.3, as three fast unclean elections leave them: leader A=0 holds
+    // The caches of KIP-279's fast fail-over divergence, as three fast unclean elections leave them: leader A=0 holds
     // {(e0,0),(e2,3),(e4,8)}, follower C=1 holds {(e0,0),(e3,5)}, both with LEO 9.
     const s = new Scenario(
       new SimCluster({ seed: 3, nodes: 2, config: { numPartitions: 1, replicationFactor: 2, minInsyncReplicas: 1, uncleanLeaderElectionEnable: true, logFlushPolicy: 'always' } }),

@@ -4,7 +4,7 @@ import { STORE_NODE_ID } from './sim-store-link';
 
 jest.setTimeout(60_000);
 
-/** Reference §5.5, S9–S13: partitions, zombies, dirty reads and restarts of everything. */
+/** Scenarios S9–S13 (docs/guarantees.md): partitions, zombies, dirty reads and restarts of everything. */
 describe('partitions, zombies and restarts', () => {
   describe('S9 Jepsen 2013', () => {
     it('a: with min ISR 1 and unclean election, acknowledged writes of an isolated sole leader are lost — and the checker sees it', async () => {

@@ -3,7 +3,7 @@ import { Scenario, type Produced } from './scenario-kit';
 
 jest.setTimeout(90_000);
 
-/** Last-writer-wins replay of a compacted log (reference §6, I27): tombstone = delete. */
+/** Last-writer-wins replay of a compacted log (docs/guarantees.md I27): tombstone = delete. */
 function replay(records: StoredRecord[]): Record<string, string> {
   const state: Record<string, string> = {};
   for (const r of records) {
@@ -29,7 +29,7 @@ function snapshot(s: Scenario, nodeId: number, partition: number): Map<number, s
   return out;
 }
 
-/** Reference §5.5, S14–S20: the coordinator's gate, compaction, planned moves, churn, timing. */
+/** Scenarios S14–S20 (docs/guarantees.md): the coordinator's gate, compaction, planned moves, churn, timing. */
 describe('coordination, compaction and planned changes', () => {
   it('S14 KAFKA-20634: pending commits of a leader that lost its epoch fail with NOT_COORDINATOR, even after its HW passes their offsets', async () => {
     const s = await Scenario.start({ nodes: 3 });

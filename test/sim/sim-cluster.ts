@@ -56,7 +56,7 @@ export const SIM_CONFIG: ReplicationConfig = {
 };
 
 /**
- * The whole cluster in one process (reference §5.5 harness): N ReplicationNodes over a simulated
+ * The whole cluster in one process (the harness of the scenarios in docs/guarantees.md): N ReplicationNodes over a simulated
  * network, a shared in-memory metadata store reached through simulated links, simulated disks that
  * lose unflushed writes on a power cut, all driven by one seeded scheduler.
  */

@@ -177,7 +177,7 @@ export class GroupMember {
     }
   }
 
-  /** Kafka's client reactions: rejoin on 22/27, forget the member id on 25 (reference §14). */
+  /** Kafka's client reactions: rejoin on 22/27, forget the member id on 25. */
   private afterError(code: number): void {
     if (code === 25) this.memberId = '';
     this.needsRejoin = [22, 25, 27, 79].includes(code) || this.needsRejoin;

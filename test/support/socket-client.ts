@@ -1,6 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 
-/** A socket.io client as SPEC §3 connects: websocket transport, optional clientId in `auth`. */
+/** A socket.io client as docs/protocol.md connects: websocket transport, optional clientId in `auth`. */
 export async function connect(url: string, auth: Record<string, unknown> = {}): Promise<Socket> {
   const socket = io(url, { transports: ['websocket'], auth, reconnection: false, forceNew: true });
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 /**
  * @cohort/assignors: Kafka's four client-side partition assignors reproduced exactly, the plugin API
- * (SPEC §5), the plugin registry, a safe runner for rebalances and the REST dry run, and validation
+ * (libs/assignors/README.md), the plugin registry, a safe runner for rebalances and the REST dry run, and validation
  * helpers. Depends on @cohort/protocol alone, so plugin authors can use it by itself. This entry runs in
  * browsers too; the Node-only plugin loader is `@cohort/assignors/plugins`, the conformance check
  * `@cohort/assignors/conformance`.

@@ -1,4 +1,4 @@
-/** The `consumer` protocol type's metadata and assignment (SPEC §3, §5): JSON, not Kafka's binary encoding. */
+/** The `consumer` protocol type's metadata and assignment (docs/protocol.md; libs/assignors/README.md): JSON, not Kafka's binary encoding. */
 
 export interface TopicPartitions {
   topic: string;

@@ -1,5 +1,5 @@
 /**
- * Kafka error codes used by Cohort (SPEC §3, reference/kafka-group-coordinator.md §14).
+ * Kafka error codes used by Cohort (docs/protocol.md).
  * `retriable` drives client retry loops the way KafkaJS classifies errors: a retriable error means
  * "the same request may succeed later (possibly after FindCoordinator or a rejoin)".
  */

@@ -1,4 +1,4 @@
-/** socket.io event names and typed event maps (SPEC §3), shared by the gateway, tests and the SDK. */
+/** socket.io event names and typed event maps (docs/protocol.md), shared by the gateway, tests and the SDK. */
 import type * as Req from './requests';
 import type * as Res from './responses';
 

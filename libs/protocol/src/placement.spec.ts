@@ -1,7 +1,7 @@
 import { javaStringHashCode, kafkaAbs, partitionFor } from './placement';
 
 describe('partitionFor', () => {
-  it('places groups exactly as SPEC §2 gives', () => {
+  it('places groups exactly as docs/protocol.md gives', () => {
     expect(partitionFor('my-group', 50)).toBe(12);
     expect(partitionFor('payments', 50)).toBe(13);
     expect(partitionFor('polygenelubricants', 50)).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * Coordinator placement (SPEC §2): Java's `String.hashCode` over UTF-16 code units with int32
+ * Coordinator placement (docs/protocol.md): Java's `String.hashCode` over UTF-16 code units with int32
  * wrap-around, then Kafka's `Utils.abs` (which maps -2^31 to 0, where Math.abs would stay negative in int32).
  */
 export function javaStringHashCode(value: string): number {

@@ -1,5 +1,5 @@
 /**
- * socket.io request payloads (SPEC §3). Field names are Kafka's, in camelCase. These are the shapes a
+ * socket.io request payloads (docs/protocol.md). Field names are Kafka's, in camelCase. These are the shapes a
  * well-behaved client sends; the gateway validates untrusted input against its DTOs before anything
  * reaches the coordinator.
  */

@@ -1,4 +1,4 @@
-/** socket.io responses (SPEC §3). Every response carries ErrorFields (errorCode 0 = NONE). */
+/** socket.io responses (docs/protocol.md). Every response carries ErrorFields (errorCode 0 = NONE). */
 import type { ErrorFields } from './error-codes';
 import type { GroupStateName } from './group-state';
 

@@ -1,5 +1,5 @@
 /**
- * Replication settings (SPEC §1, reference/kafka-replication.md §7). Names mirror the env vars.
+ * Replication settings (README.md's configuration table). Names mirror the env vars.
  */
 export interface ReplicationConfig {
   /** OFFSETS_TOPIC_NUM_PARTITIONS: partitions the controller creates. */
@@ -44,7 +44,7 @@ export interface ReplicationConfig {
   deleteRetentionMs: number;
 }
 
-/** Kafka's defaults where Cohort has no env var of its own (SPEC §1 values for cluster mode). */
+/** Kafka's defaults where Cohort has no env var of its own (README.md's configuration table values for cluster mode). */
 export const DEFAULT_REPLICATION_CONFIG: ReplicationConfig = {
   numPartitions: 50,
   replicationFactor: 3,

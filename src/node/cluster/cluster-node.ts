@@ -38,7 +38,7 @@ export class ClusterNode implements CohortNode {
   }
 
   /**
-   * Ready (SPEC §4): registered under a live epoch, the metadata known (a controller elected, every
+   * Ready (docs/rest.md): registered under a live epoch, the metadata known (a controller elected, every
    * partition's state read), and every partition it leads — by the metadata and by its own replicas —
    * loaded and served. A node that has only just registered, before any controller created or elected
    * anything, leads nothing yet and would otherwise look ready.

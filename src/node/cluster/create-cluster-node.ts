@@ -13,7 +13,7 @@ import { RedisTopicRegistry } from './redis-topic-registry';
 import { replicationConfigOf, replicationPortOf } from './replication-settings';
 
 /**
- * Cluster mode (SPEC §1, CLUSTER_MODE=redis): metadata, controller lease and topics in Redis under
+ * Cluster mode (README.md's configuration table, CLUSTER_MODE=redis): metadata, controller lease and topics in Redis under
  * CLUSTER_ID; the `__consumer_offsets` partitions replicated between the nodes (RF 3, min ISR 2 by
  * default) over the network transport on REPLICATION_PORT (default PORT + 1000), each replica a segment
  * log under DATA_DIR. The node registers with an endpoint that carries both its replication address

@@ -4,7 +4,7 @@ import { parsePeerEndpoint } from '@cohort/replication/transport/network/peer-en
 import { advertisedUrlOf, formatNodeEndpoint } from './node-endpoint';
 
 // FindCoordinator and /v1/cluster in cluster mode answer from the metadata store's registrations,
-// lease and partition states (SPEC §2, §4); the store here is the in-memory one on virtual time.
+// lease and partition states (docs/protocol.md; docs/rest.md); the store here is the in-memory one on virtual time.
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 

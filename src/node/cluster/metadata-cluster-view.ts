@@ -17,7 +17,7 @@ export interface MetadataClusterViewOptions {
 }
 
 /**
- * Cluster mode's answer to FindCoordinator and `/v1/cluster*` (SPEC §2, §4): registrations, the
+ * Cluster mode's answer to FindCoordinator and `/v1/cluster*` (docs/protocol.md; docs/rest.md): registrations, the
  * controller lease and partition states from the metadata store, cached here because those answers
  * are synchronous. Change hints update the cache at once; a periodic re-read catches expiries (which
  * give no hint) and anything missed while Redis was away. Offsets and follower progress come from this

@@ -23,7 +23,7 @@ export interface RedisTopicRegistryOptions extends RedisLocation {
 }
 
 /**
- * The topic registry of cluster mode (SPEC §4), shared by every node through Redis (topic-scripts.ts).
+ * The topic registry of cluster mode (docs/rest.md), shared by every node through Redis (topic-scripts.ts).
  * Reads are answered from this node's copy, kept current by the change channel; writes go to Redis
  * atomically and update the copy before they return. Listeners hear of every creation and growth,
  * whichever node made it, so every node rebalances the groups it coordinates when a topic grows.

@@ -10,7 +10,7 @@ import { openLocalStore } from './open-local-store';
 import { TopicRegistryFile } from './topic-registry-file';
 
 /**
- * Embedded mode (SPEC §1): one process, RF 1, the log and the topic registry as files under DATA_DIR.
+ * Embedded mode (README.md's configuration table): one process, RF 1, the log and the topic registry as files under DATA_DIR.
  * The coordinator starts at once; it answers COORDINATOR_LOAD_IN_PROGRESS until it has replayed each
  * partition, and readiness turns up when all are loaded.
  */

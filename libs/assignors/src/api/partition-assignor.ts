@@ -1,5 +1,5 @@
 /**
- * The assignor plugin API (SPEC §5). An assignor is a plain object; the same object works in the
+ * The assignor plugin API (libs/assignors/README.md). An assignor is a plain object; the same object works in the
  * server (ASSIGNOR_PLUGINS, server-side assignment, /v1/assignors) and in a client (leader-side
  * assignment). The wire shapes come from @cohort/protocol so plugin authors need nothing else.
  */

@@ -1,5 +1,5 @@
 /**
- * Turns an owner array (partition id → member index, -1 for none) into the SPEC §5 result: an entry
+ * Turns an owner array (partition id → member index, -1 for none) into the libs/assignors/README.md result: an entry
  * for every member, partitions grouped by topic, topics and partitions ascending. Kafka's lists have
  * no meaningful order (consumers turn them into sets), so a canonical order costs nothing and makes
  * results easy to compare.

@@ -1,7 +1,7 @@
 /**
  * Emulation of java.util.HashMap / HashSet iteration order. Kafka's sticky assignors iterate hash
  * maps keyed by member id (and one HashSet of TopicPartition), and a few results depend on that
- * order (reference/kafka-assignors.md §4.8). To give the same assignment as Kafka bit for bit we
+ * order. To give the same assignment as Kafka bit for bit we
  * iterate in the order Java would: by bucket of the spread hash, then by insertion order within a
  * bucket (Java keeps bucket chains in insertion order, also across resizes and removals).
  * Not emulated: bins that Java turns into trees (8+ keys in one bucket), which ids do not reach in practice.

@@ -1,5 +1,5 @@
 /**
- * Measures of an assignment that Kafka's tests use (reference §5–§6), shared by the conformance kit
+ * Measures of an assignment that Kafka's tests use, shared by the conformance kit
  * and our property tests:
  * - fully balanced: member sizes differ by at most one;
  * - Kafka-balanced (AbstractStickyAssignorTest.verifyValidityAndBalance): two members whose sizes

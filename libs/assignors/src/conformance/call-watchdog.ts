@@ -1,6 +1,6 @@
 /**
  * Runs the conformance check in a child process and stops it when one assign call takes longer than
- * the call timeout. An assignor runs synchronously (SPEC §5), so one that never returns would hang
+ * the call timeout. An assignor runs synchronously (libs/assignors/README.md), so one that never returns would hang
  * the check — and, loaded into a node, that node's event loop. The child announces every call on
  * stderr; the parent kills it when an announced call does not finish in time and says which one.
  */

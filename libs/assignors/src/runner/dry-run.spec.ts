@@ -10,7 +10,7 @@ const kafkaError = (run: () => unknown): KafkaError => thrown(KafkaError, run);
 describe('dryRunAssign (POST /v1/assignors/:name/assign)', () => {
   const registry = new AssignorRegistry();
 
-  it('answers the SPEC shape', () => {
+  it('answers the documented REST shape', () => {
     const response = dryRunAssign(registry, 'roundrobin', {
       partitionsPerTopic: { orders: 3 },
       members: [{ memberId: 'a', topics: ['orders'] }, { memberId: 'b', topics: ['orders'] }],

@@ -1,5 +1,5 @@
 /**
- * The REST dry run (SPEC §4, POST /v1/assignors/:name/assign): the body describes a group in a flat
+ * The REST dry run (docs/rest.md, POST /v1/assignors/:name/assign): the body describes a group in a flat
  * form; we check it, run the named assignor through the safe runner and answer
  * `{ assignments: { memberId: [{ topic, partitions }] }, unknownTopics }`. A subscribed topic missing
  * from partitionsPerTopic (deleted, or not created yet) gets nothing, as Kafka's assignors treat it, and

@@ -1,6 +1,6 @@
 /**
  * The sticky algorithm for identical subscriptions (AbstractStickyAssignor.ConstrainedAssignmentBuilder,
- * KAFKA-9987 and later; reference §4.4). Every member ends with minQuota or maxQuota partitions, and
+ * KAFKA-9987 and later). Every member ends with minQuota or maxQuota partitions, and
  * exactly N mod M of them with maxQuota. Members keep owned partitions up to their quota (in
  * (partition, topic) order, so a member giving some up keeps a mix of topics, KAFKA-16277), then the
  * rest is dealt round-robin to members in member-id order. Partitions that change owner are recorded

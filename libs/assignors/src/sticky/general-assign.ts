@@ -1,6 +1,6 @@
 /**
  * The sticky algorithm for members with different subscriptions (AbstractStickyAssignor
- * .GeneralAssignmentBuilder, KIP-54/KIP-341 with KAFKA-12675's data structures; reference §4.5):
+ * .GeneralAssignmentBuilder, KIP-54/KIP-341 with KAFKA-12675's data structures):
  * keep valid owned partitions, give each unassigned partition to the least-loaded subscriber, then
  * move partitions towards balance, preferring to hand a partition back to its previous-generation
  * owner, and keep the result only if it is more balanced than before. Same decisions as Kafka in the

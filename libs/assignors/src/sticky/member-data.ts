@@ -1,6 +1,6 @@
 /**
  * Where each sticky assignor reads a member's previous partitions and generation from
- * (reference/kafka-assignors.md §4.1), and the user data each one sends. Kafka's binary user data
+ *, and the user data each one sends. Kafka's binary user data
  * becomes JSON here: StickyAssignor sends `{ previousAssignment, generation }`, CooperativeStickyAssignor
  * sends `{ generation }`.
  */

@@ -1,5 +1,5 @@
 /**
- * Step 1 of both sticky assignors (AbstractStickyAssignor.allSubscriptionsEqual, reference §4.2):
+ * Step 1 of both sticky assignors (AbstractStickyAssignor.allSubscriptionsEqual):
  * decide between the constrained and the general algorithm, and settle which member may keep which
  * previously owned partition when several claim it: the newer generation wins, equal generations
  * mean nobody keeps it. Members are visited in the order Java's HashMap would visit them, because

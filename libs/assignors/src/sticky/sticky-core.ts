@@ -2,7 +2,7 @@
  * What StickyAssignor and CooperativeStickyAssignor share (AbstractStickyAssignor.assignPartitions):
  * settle owned partitions, run the constrained algorithm when all subscriptions are equal and the
  * general one otherwise, and, for the cooperative assignor, hold back every partition that changes
- * owner so its current owner can revoke it first (reference §4.3).
+ * owner so its current owner can revoke it first.
  */
 import type { GroupInput } from '../common/group-input';
 import { partitionIdsOf } from '../common/group-input';

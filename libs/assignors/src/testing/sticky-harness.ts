@@ -160,7 +160,7 @@ function verifyCooperativeValidity(subscriptions: SubscriptionMap, assignment: A
 }
 
 /**
- * AbstractStickyAssignorTest.verifyValidityAndBalance, exact semantics (reference §6.2): every assigned
+ * AbstractStickyAssignorTest.verifyValidityAndBalance, exact semantics: every assigned
  * partition's topic is subscribed, no partition is assigned twice, and two members whose sizes differ
  * by more than one share no topic. Violations are collected and asserted once, to keep it fast.
  */

@@ -2,7 +2,7 @@ import type { LogRecord, StoredRecord } from './log-record';
 
 /**
  * The narrow port through which the group coordinator uses the (replicated) log of `__consumer_offsets`
- * (ARCHITECTURE.md: append records and be told when they are committed or failed; read a partition from
+ * (docs/architecture.md: append records and be told when they are committed or failed; read a partition from
  * a start offset; be told when leadership of a partition is gained or lost).
  *
  * Implemented by the single-node embedded store and by the replicated ReplicaManager; the coordinator

@@ -29,7 +29,7 @@ function req(over: Partial<AlterPartitionRequest>): AlterPartitionRequest {
   return { nodeId: 0, nodeEpoch: 10, partition: 0, leaderEpoch: 3, partitionEpoch: 7, newIsr: [...current.isr, { nodeId: 2, nodeEpoch: 12 }], leaderRecoveryState: 'RECOVERED', ...over };
 }
 
-describe('AlterPartition validation (reference §2.7)', () => {
+describe('AlterPartition validation', () => {
   it('accepts an expansion: partition epoch +1, leader epoch unchanged', () => {
     const d = decideAlterPartition(current, req({}), live, config);
     expect(d.errorCode).toBe(E.NONE);

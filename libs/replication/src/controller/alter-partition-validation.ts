@@ -8,8 +8,8 @@ export type AlterPartitionDecision = { errorCode: number; next?: undefined } | {
 
 /**
  * The controller's checks of a leader's ISR proposal, in Kafka's order
- * (ReplicationControlManager.validateAlterPartitionData, reference §2.7). On success the next state
- * keeps the leader epoch and bumps the partition epoch (§4.1); ISR expansion never bumps the leader epoch.
+ * (ReplicationControlManager.validateAlterPartitionData). On success the next state
+ * keeps the leader epoch and bumps the partition epoch; ISR expansion never bumps the leader epoch.
  */
 export function decideAlterPartition(
   state: PartitionState | null,

@@ -21,7 +21,7 @@ export interface ControllerDeps {
 }
 
 /**
- * The controller (KRaft's QuorumController + ReplicationControlManager, reference §4), run by whichever
+ * The controller (KRaft's QuorumController + ReplicationControlManager), run by whichever
  * node holds the lease. It keeps no state of its own: each operation reads the store, decides with the
  * pure rules of `partition-change.ts` / `alter-partition-validation.ts`, and writes with a
  * compare-and-set on the partition epoch under its controller epoch — so a deposed controller's writes

@@ -26,7 +26,7 @@ function state(over: Partial<PartitionState> = {}): PartitionState {
   };
 }
 
-describe('controller partition changes (reference §4)', () => {
+describe('controller partition changes', () => {
   it('changes nothing while every member is live with the incarnation it was admitted with', () => {
     expect(reconcilePartition(state(), nodes([0, 10], [1, 11], [2, 12]), config)).toBeNull();
   });

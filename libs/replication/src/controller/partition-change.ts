@@ -50,8 +50,8 @@ function nextElr(config: ElectionConfig, rf: number, isr: IsrMember[], elr: IsrM
 
 /**
  * The controller's reaction to registrations (fencing, restarts, controlled shutdown) for one partition,
- * plus leader election when the leader is no longer valid (PartitionChangeBuilder, reference §4.2).
- * Returns the next state (epochs bumped per §4.1) or null when nothing changes.
+ * plus leader election when the leader is no longer valid (PartitionChangeBuilder).
+ * Returns the next state (epochs bumped as KRaft's PartitionChangeBuilder bumps them) or null when nothing changes.
  */
 export function reconcilePartition(state: PartitionState, nodes: LiveNodes, config: ElectionConfig): PartitionState | null {
   if (noKnownGoodMember(state, nodes)) {
@@ -118,7 +118,7 @@ interface Election {
 }
 
 /**
- * ONLINE/UNCLEAN election (reference §4.2): the first ISR member in assignment order that is live with
+ * ONLINE/UNCLEAN election: the first ISR member in assignment order that is live with
  * its admitted incarnation; else, with an empty ISR, an ELR member (which becomes the ISR); else, when
  * enabled, any live replica (unclean: ISR = {it}, RECOVERING); else no leader.
  */

@@ -9,7 +9,7 @@ function cache(entries: Array<[number, number]> = []): { c: LeaderEpochCache; st
   return { c, storage };
 }
 
-describe('LeaderEpochCache (reference §3.3)', () => {
+describe('LeaderEpochCache', () => {
   it('assign keeps epochs and start offsets strictly increasing, dropping tail entries a new epoch supersedes', () => {
     const { c } = cache([[0, 0], [2, 3], [4, 8]]);
     c.assign(4, 9); // same epoch, later start: no-op

@@ -3,7 +3,7 @@ import { formatEpochCheckpoint, parseEpochCheckpoint } from './epoch-checkpoint-
 import { UNDEFINED_EPOCH_END, type EpochEndOffset, type EpochEntry } from './epoch-entry';
 
 /**
- * The leader-epoch cache of one replica (Kafka's LeaderEpochFileCache, reference §3.3): epoch → first
+ * The leader-epoch cache of one replica (Kafka's LeaderEpochFileCache): epoch → first
  * offset written in it, strictly increasing in both fields (I3). Every change is written through to
  * the checkpoint at once, so the entry of a new epoch is durable before the leader appends in it.
  */
@@ -58,7 +58,7 @@ export class LeaderEpochCache {
 
   /**
    * The largest epoch <= `requestedEpoch` and the offset where it ends (the start of the next known
-   * epoch, or `logEndOffset` for the latest one) — Kafka's `endOffsetFor` (reference §3.3).
+   * epoch, or `logEndOffset` for the latest one) — Kafka's `endOffsetFor`.
    */
   endOffsetFor(requestedEpoch: number, logEndOffset: number): EpochEndOffset {
     if (requestedEpoch < 0 || this.entries.length === 0) return UNDEFINED_EPOCH_END;

@@ -8,7 +8,7 @@ function cacheOf(entries: Array<[number, number]>): LeaderEpochCache {
   return c;
 }
 
-describe('truncationPoint (reference §3.4): epochs decide, never the HW', () => {
+describe('truncationPoint: epochs decide, never the HW', () => {
   it('KIP-279: a follower with epochs the leader never saw converges in two iterations', () => {
     const leader = cacheOf([[0, 0], [2, 3], [4, 8]]);
     const follower = cacheOf([[0, 0], [3, 5]]);

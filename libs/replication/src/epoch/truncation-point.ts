@@ -8,7 +8,7 @@ export interface TruncationPoint {
 }
 
 /**
- * The follower's truncation rule (AbstractFetcherThread.getOffsetTruncationState, reference §3.4):
+ * The follower's truncation rule (AbstractFetcherThread.getOffsetTruncationState):
  * only epochs decide, never the HW. `leader` is the leader's (epoch, endOffset) for the follower's last
  * fetched epoch; `ownEndFor` is the follower's own `endOffsetFor`.
  */

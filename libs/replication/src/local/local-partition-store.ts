@@ -35,7 +35,7 @@ export const OFFSETS_TOPIC_NAME = '__consumer_offsets';
 export const DEFAULT_LOCAL_SEGMENT_BYTES = 1024 * 1024;
 
 /**
- * The embedded single-node PartitionStore (SPEC §1: RF 1, file log under DATA_DIR). It leads every
+ * The embedded single-node PartitionStore (README.md's configuration table: RF 1, file log under DATA_DIR). It leads every
  * partition in one leader epoch, bumped and persisted on every start. The HW is what survives a
  * crash under the flush policy: with `always` the flushed offset (every append asks for a
  * group-committed fsync), with `replicated` the offset written to the OS — like Kafka with one

@@ -25,7 +25,7 @@ export function validateRecords(records: LogRecord[]): void {
   }
 }
 
-/** Leader epochs never go down along the log (reference/kafka-replication.md, invariant I2). */
+/** Leader epochs never go down along the log (docs/guarantees.md, invariant I2). */
 export function validateLeaderEpoch(leaderEpoch: number, latestEpoch: number): void {
   if (!Number.isInteger(leaderEpoch) || leaderEpoch < 0 || leaderEpoch > MAX_EPOCH) {
     throw KafkaError.of('INVALID_REQUEST', `leader epoch ${leaderEpoch} is not an int32 >= 0`);

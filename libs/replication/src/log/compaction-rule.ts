@@ -2,7 +2,7 @@ import type { StoredRecord } from '../api/log-record';
 import type { StoredBatch } from './partition-log';
 
 /**
- * The one compaction rule shared by the memory and the file log (reference/kafka-replication.md §6):
+ * The one compaction rule shared by the memory and the file log:
  * among records below `limit`, a record survives only if it is the latest for its key, and a
  * latest tombstone survives only until `tombstoneRetentionMs` after its timestamp. Records at or
  * above `limit` are untouched. Offsets and epochs of survivors never change; batches that lose every

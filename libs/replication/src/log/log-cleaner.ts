@@ -21,7 +21,7 @@ interface Registration {
 }
 
 /**
- * Keeps compacted logs bounded (reference/kafka-replication.md §6): every `checkIntervalMs` of the
+ * Keeps compacted logs bounded: every `checkIntervalMs` of the
  * injected clock it visits each registered log in turn (one compaction at a time, like Kafka's single
  * cleaner thread) and compacts it below `cleanableUpTo()` (the HW) when its dirty ratio is high
  * enough. Compaction covers flushed data only, so a log that lags its HW on disk is flushed first.

@@ -3,7 +3,7 @@ import type { CheckpointStorage } from '../storage/checkpoint-storage.port';
 const NAME = 'replication-offset-checkpoint';
 
 /**
- * The HW checkpoint (Kafka's `replication-offset-checkpoint`, reference §3.5): `0`, the count, then
+ * The HW checkpoint (Kafka's `replication-offset-checkpoint`): `0`, the count, then
  * `partition hw` per line. It may be stale; it only bounds visibility after a restart, never truncation.
  */
 export function writeHighWatermarks(storage: CheckpointStorage, hws: ReadonlyMap<number, number>): void {

@@ -12,7 +12,7 @@ function isCleanable(log: PartitionLog): log is CleanableLog {
 }
 
 /**
- * The log cleaner (reference §6): every LOG_CLEANER interval, each replica whose log below its HW is
+ * The log cleaner: every LOG_CLEANER interval, each replica whose log below its HW is
  * dirty enough is compacted up to the HW — never above it, so the truncatable tail is never touched
  * (I25). Offsets and epochs are kept by the log's compaction; each replica cleans independently.
  */

@@ -29,7 +29,7 @@ interface FetchState {
 }
 
 /**
- * One follower fetch loop per source leader (AbstractFetcherThread, reference §3.2): a single Fetch
+ * One follower fetch loop per source leader (AbstractFetcherThread): a single Fetch
  * carries every partition this node follows on that leader; each partition's answer is applied on its
  * own. Under LOG_FLUSH_POLICY=always the logs are flushed before the next fetch, because the fetch
  * offset tells the leader what this replica durably holds.

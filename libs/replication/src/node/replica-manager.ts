@@ -227,7 +227,7 @@ export class ReplicaManager implements PartitionStore {
       const log = await this.deps.openLog(state.partition);
       if (this.deps.scope.closed) return;
       const cache = new LeaderEpochCache(this.deps.checkpoints, `partition-${state.partition}/leader-epoch-checkpoint`);
-      // Entries beyond the recovered log end belong to writes that did not survive (reference §3.3).
+      // Entries beyond the recovered log end belong to writes that did not survive.
       cache.truncateFromEnd(log.logEndOffset);
       const partition = new Partition(state.partition, log, cache, this.hwCheckpoint.get(state.partition) ?? 0, this.partitionContext());
       this.partitions.set(state.partition, partition);
@@ -337,7 +337,7 @@ export class ReplicaManager implements PartitionStore {
     });
   }
 
-  /** Kafka-style produce for tests and benchmarks: acks 0/1/-1 with a timeout (reference §2.1, §2.8). */
+  /** Kafka-style produce for tests and benchmarks: acks 0/1/-1 with a timeout. */
   async produce(partition: number, records: LogRecord[], acks: -1 | 0 | 1, timeoutMs: number): Promise<AppendResult> {
     const p = this.partitions.get(partition);
     if (!p) throw KafkaError.of('NOT_LEADER_OR_FOLLOWER', `partition ${partition} is not hosted on node ${this.nodeId}`);

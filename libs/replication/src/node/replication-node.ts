@@ -172,7 +172,7 @@ export class ReplicationNode {
    * Renews the registration. The store extends it from when the renewal arrives, which is after we sent
    * it; so "sent at t and succeeded" proves registration until t + session timeout. Past
    * t + session − heartbeat without a newer proof, the node fences itself before the store can expire
-   * it and the controller can elect a successor (SPEC §6: stop serving before the new leader starts).
+   * it and the controller can elect a successor (docs/guarantees.md: stop serving before the new leader starts).
    */
   private async heartbeat(): Promise<void> {
     if (this.stopping) return;

@@ -8,7 +8,7 @@ import type { Partition } from './partition';
 /** What the fetcher does next with a partition after a response. */
 export type FollowerNext = 'fetch' | 'backoff' | 'await-metadata';
 
-/** The follower's next Fetch for `p` (reference §3.2): from its LEO, with its latest epoch. */
+/** The follower's next Fetch for `p`: from its LEO, with its latest epoch. */
 export function followerFetchRequest(p: Partition, maxRecords: number): FetchPartitionRequest {
   const latest = p.epochCache.latestEpoch();
   return {
@@ -22,8 +22,8 @@ export function followerFetchRequest(p: Partition, maxRecords: number): FetchPar
 }
 
 /**
- * Applies the leader's answer for one partition (AbstractFetcherThread.processFetchRequest, §3.2):
- * a diverging epoch truncates by epochs (KIP-101/279, §3.4); records are appended with the leader's
+ * Applies the leader's answer for one partition (AbstractFetcherThread.processFetchRequest):
+ * a diverging epoch truncates by epochs (KIP-101/279); records are appended with the leader's
  * offsets and epochs (I7); the follower's HW becomes a clamped copy of the leader's (I13). A response
  * to a fetch from another offset or epoch than the current one is stale and dropped.
  */

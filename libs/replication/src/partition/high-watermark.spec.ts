@@ -21,7 +21,7 @@ function inputs(over: Partial<HighWatermarkInputs>): HighWatermarkInputs {
   };
 }
 
-describe('computeLeaderHighWatermark (reference §2.4)', () => {
+describe('computeLeaderHighWatermark', () => {
   it('is the minimum LEO over the leader and the maximal ISR', () => {
     expect(computeLeaderHighWatermark(inputs({}))).toBe(6);
   });

@@ -17,7 +17,7 @@ export interface HighWatermarkInputs {
 }
 
 /**
- * The one function that computes the leader's HW (Partition.maybeIncrementLeaderHW, reference §2.4):
+ * The one function that computes the leader's HW (Partition.maybeIncrementLeaderHW):
  * the minimum LEO over the leader, the maximal ISR and the caught-up ISR-eligible replicas that are
  * trying to join; never lower than before (I9), and frozen while the committed ISR is below the
  * effective minimum (strict min ISR, KIP-966, I10). Returns the new HW (= `currentHw` if unchanged).

@@ -5,7 +5,7 @@ import type { Partition } from './partition';
 import { isCaughtUp, type RemoteReplicaState } from './remote-replica';
 
 /**
- * ISR expansion on a follower fetch (maybeExpandIsr / isFollowerInSync, reference §2.6, I18): only
+ * ISR expansion on a follower fetch (maybeExpandIsr / isFollowerInSync, I18): only
  * when nothing is in flight, the leader has recovered, and the follower is eligible and has reached
  * both the HW and the start of the current leader epoch (KAFKA-7128). `lastCaughtUpTimeMs` is
  * deliberately not consulted.
@@ -22,7 +22,7 @@ export function maybeExpandIsr(p: Partition, remote: RemoteReplicaState): void {
 }
 
 /**
- * ISR shrink (maybeShrinkIsr, reference §2.5, I19), run every REPLICA_LAG_TIME_MAX_MS / 2: members that
+ * ISR shrink (maybeShrinkIsr, I19), run every REPLICA_LAG_TIME_MAX_MS / 2: members that
  * are not caught up are proposed for removal; until the controller accepts, they still count for the
  * HW (pendingShrink keeps the larger ISR).
  */
@@ -91,7 +91,7 @@ export function alterPartitionRequest(p: Partition): { request: AlterPartitionRe
 }
 
 /**
- * The controller's answer to a proposal (reference §2.7). Returns 'retry' when the same proposal should
+ * The controller's answer to a proposal. Returns 'retry' when the same proposal should
  * be sent again (controller unavailable or moved), 'done' otherwise.
  */
 export function applyAlterPartitionResponse(p: Partition, sent: IsrState, response: AlterPartitionResponse | undefined): 'done' | 'retry' {

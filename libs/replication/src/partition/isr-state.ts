@@ -1,7 +1,7 @@
 import type { IsrMember, LeaderRecoveryState } from '../metadata/partition-state';
 
 /**
- * The leader's view of the ISR (Partition.scala PartitionState, reference §2.6–2.7). At most one change
+ * The leader's view of the ISR (Partition.scala PartitionState). At most one change
  * is in flight: while it is, no other is proposed (I17).
  * - committed: the ISR as the controller last accepted it.
  * - pendingExpand: counts the new member at once (maximal ISR) — that can only slow the HW, so it is

@@ -12,7 +12,7 @@ export interface FollowerFetchOutcome {
 }
 
 /**
- * The leader serving one partition of a follower's Fetch (Partition.fetchRecords, reference §2.2):
+ * The leader serving one partition of a follower's Fetch (Partition.fetchRecords):
  * epoch fencing (KIP-320), the divergence check on the last fetched epoch (KIP-595), the read up to
  * the LEO, and — only for a clean, error-free fetch (KAFKA-13141, I20) — the follower's new state,
  * ISR expansion and the HW. `updateState` is false when a parked fetch is re-read on completion.

@@ -58,7 +58,7 @@ export class Partition {
   // ---- role changes (from metadata) ---------------------------------------------------------
 
   /**
-   * Becomes (or stays) leader per `state` (Partition.makeLeader, reference §2.9). On a new leader
+   * Becomes (or stays) leader per `state` (Partition.makeLeader). On a new leader
    * epoch the epoch cache gets (epoch, LEO) before any append (I6, KAFKA-7415) and follower states
    * reset. Returns false when the state is older than what this replica knows.
    */
@@ -96,7 +96,7 @@ export class Partition {
   /**
    * Follows `state.leader` (or nobody: `offline`). Pending commits of a leadership fail first
    * (NOT_LEADER_OR_FOLLOWER, which the store turns into NOT_COORDINATOR). No truncation here: a
-   * follower truncates only by epochs, from the leader's answer (reference §3.1, I5). Returns true when
+   * follower truncates only by epochs, from the leader's answer (Partition.makeFollower; docs/guarantees.md I5). Returns true when
    * the fetcher must (re)start: a new leader or leader epoch (KAFKA-7164).
    */
   makeFollower(state: PartitionState, role: 'follower' | 'offline'): boolean {
@@ -132,7 +132,7 @@ export class Partition {
   // ---- leader: append and HW ------------------------------------------------------------------
 
   /**
-   * Leader append (Partition.appendRecordsToLeader, reference §2.1). With acks=all it is refused
+   * Leader append (Partition.appendRecordsToLeader). With acks=all it is refused
    * before anything is written while the committed ISR is below the minimum (I11).
    */
   appendAsLeader(records: LogRecord[], acks: -1 | 0 | 1, leaderEpoch?: number): AppendResult {
@@ -150,7 +150,7 @@ export class Partition {
     return { baseOffset: batch.baseOffset, lastOffset };
   }
 
-  /** Resolves when the HW passes `lastOffset` in `leaderEpoch` (DelayedProduce, reference §2.8). */
+  /** Resolves when the HW passes `lastOffset` in `leaderEpoch` (DelayedProduce). */
   awaitCommit(leaderEpoch: number, lastOffset: number, timeoutMs: number): Promise<void> {
     if (this.role !== 'leader' || leaderEpoch !== this.leaderEpoch) {
       return Promise.reject(KafkaError.of('NOT_LEADER_OR_FOLLOWER', `partition ${this.partition} is not led here in epoch ${leaderEpoch}`));
@@ -171,7 +171,7 @@ export class Partition {
     return this.ctx.config.logFlushPolicy === 'always' ? this.log.flushedOffset : this.log.logEndOffset;
   }
 
-  /** Recomputes the HW (reference §2.4); on a rise completes commit waiters. Returns whether it rose. */
+  /** Recomputes the HW; on a rise completes commit waiters. Returns whether it rose. */
   maybeIncrementHighWatermark(): boolean {
     if (this.role !== 'leader') return false;
     const now = this.ctx.clock.now();

@@ -1,6 +1,6 @@
 import { isCaughtUp, newRemoteReplica, resetForNewEpoch, updateFetchState } from './remote-replica';
 
-describe('remote replica state (reference §2.3)', () => {
+describe('remote replica state', () => {
   it('a fetch at the leader LEO makes the follower caught up at that time', () => {
     const r = newRemoteReplica(1);
     updateFetchState(r, 10, 0, 1_000, 10, 7);

@@ -1,5 +1,5 @@
 /**
- * What a leader knows about one follower (Kafka's Replica.scala, reference §2.3). One small explicit
+ * What a leader knows about one follower (Kafka's Replica.scala). One small explicit
  * object per remote replica; the HW and ISR decisions read only this.
  */
 export interface RemoteReplicaState {

@@ -1,7 +1,7 @@
 /**
  * Time port. Everything in libs/replication and libs/coordinator reads time and schedules work only
  * through a Clock, so the same code runs under wall-clock time in the app and virtual time in tests
- * and the simulator (ARCHITECTURE.md, rules of the house).
+ * and the simulator (docs/architecture.md, the rules of the house).
  */
 export interface TimerHandle {
   cancel(): void;

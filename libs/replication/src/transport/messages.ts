@@ -48,7 +48,7 @@ export interface FetchPartitionResponse {
   logStartOffset: number;
   /** The leader's LEO: lets a follower that is out of range decide where to restart. */
   logEndOffset: number;
-  /** Present when the follower's log diverges: truncate to this (§3.4) instead of appending. */
+  /** Present when the follower's log diverges: truncate to this instead of appending. */
   divergingEpoch?: DivergingEpoch;
   /** Whole batches from `fetchOffset`, with the leader's offsets and epochs. Empty on error/divergence. */
   batches: StoredBatch[];

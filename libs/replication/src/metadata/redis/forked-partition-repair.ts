@@ -7,7 +7,7 @@ import { encodePartitionState } from './partition-state-json';
  * that Redis holds `stored` while a node saw `seen`, newer or of the same partition epoch but different.
  * Both may have been acted on: a leader elected in `seen` may be leading in the same leader epoch as
  * the one in `stored`. The repair is a new state, strictly newer than both in partition epoch *and*
- * leader epoch (a forced bump, reference §4.1), so every replica re-evaluates and neither leader of the
+ * leader epoch (a forced bump), so every replica re-evaluates and neither leader of the
  * forked epoch can commit in it again. Its ISR is what both sides agree on: a member dropped on either
  * side may lack records committed on that side (the HW moved without it), so only the intersection is
  * known to hold everything either side committed. The leader is `stored`'s, then `seen`'s, if it is

@@ -1,6 +1,6 @@
 /**
  * Every key and the change channel of one cluster, all under `<CLUSTER_ID>:` so that several clusters
- * (and parallel tests) share one Redis without ever touching each other's data (SPEC §1).
+ * (and parallel tests) share one Redis without ever touching each other's data (README.md's configuration table).
  */
 export class RedisMetadataKeys {
   readonly prefix: string;
