@@ -96,7 +96,7 @@ export async function compactionHour(cleaner: boolean): Promise<CompactionSample
 }
 
 export async function printCompaction(): Promise<void> {
-  console.log(`\n5. Compaction over ${Math.round(60 * scale)} simulated minutes of commits (${COMMITS_PER_SECOND}/s, ${GROUPS * PARTITIONS_PER_GROUP} keys), restarted every ${RESTART_EVERY_S} s (baseline: the cleaner off)`);
+  console.log(`\n10. Compaction over ${Math.round(60 * scale)} simulated minutes of commits (${COMMITS_PER_SECOND}/s, ${GROUPS * PARTITIONS_PER_GROUP} keys), restarted every ${RESTART_EVERY_S} s (baseline: the cleaner off)`);
   const compacted = await compactionHour(true);
   const baseline = await compactionHour(false);
   const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;

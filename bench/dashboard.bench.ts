@@ -96,7 +96,7 @@ function kib(bytes: number): string {
 
 export async function dashboardSection(scale: number): Promise<void> {
   const groups = Math.max(100, Math.round(OPERATOR_FIXTURE_GROUPS * scale));
-  console.log(`\n4. Dashboard groups page, ${groups.toLocaleString('en-US')} groups × ${OPERATOR_FIXTURE_PARTITIONS_PER_GROUP} committed partitions (Chromium, cold cache, median of ${RUNS})`);
+  console.log(`\n6. Dashboard groups page, ${groups.toLocaleString('en-US')} groups × ${OPERATOR_FIXTURE_PARTITIONS_PER_GROUP} committed partitions (Chromium, cold cache, median of ${RUNS})`);
   const empty = await CohortProcess.start({});
   const full = await CohortProcess.start({ LOG_FLUSH_POLICY: 'replicated' });
   const browser = await launchDashboardBrowser();

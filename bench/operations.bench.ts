@@ -42,7 +42,7 @@ function kib(bytes: number): string {
 export async function operationsSection(scale: number): Promise<void> {
   const groups = Math.max(100, Math.round(OPERATOR_FIXTURE_GROUPS * scale));
   console.log(
-    `\n5. Operator REST and metrics, ${groups.toLocaleString('en-US')} groups × ${OPERATOR_FIXTURE_PARTITIONS_PER_GROUP} committed partitions (sequential requests; scrape target < ${SCRAPE_TARGET_MS} ms)`,
+    `\n7. Operator REST and metrics, ${groups.toLocaleString('en-US')} groups × ${OPERATOR_FIXTURE_PARTITIONS_PER_GROUP} committed partitions (sequential requests; scrape target < ${SCRAPE_TARGET_MS} ms)`,
   );
   const node = await CohortProcess.start({ LOG_FLUSH_POLICY: 'replicated' });
   try {

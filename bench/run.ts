@@ -120,7 +120,7 @@ async function authorization(): Promise<void> {
   const sockets = Math.max(2, Math.round(100 * scale));
   const rounds = 2;
   const seconds = 4;
-  console.log(`\n4. Cost of authorization: OffsetCommit from ${sockets} sockets, no authentication vs tokens + 1,000 ACL bindings (target >= 0.9x), ${rounds} alternating rounds of ${seconds} s`);
+  console.log(`\n8. Cost of authorization: OffsetCommit from ${sockets} sockets, no authentication vs tokens + 1,000 ACL bindings (target >= 0.9x), ${rounds} alternating rounds of ${seconds} s`);
   const result = await attempt('authorization', () => authorizationCost(sockets, 1000, seconds * 1000, rounds));
   if (!result) return;
   const mean = (runs: LoadResult[]) => runs.reduce((sum, r) => sum + r.throughput, 0) / runs.length;
@@ -149,7 +149,7 @@ async function authorization(): Promise<void> {
 async function authentication(): Promise<void> {
   const count = Math.max(20, Math.round(1000 * scale));
   const concurrency = 50;
-  console.log(`\n5. Time to authenticate ${count} socket.io connections with JWTs, ${concurrency} at a time (baseline: the same connections without authentication)`);
+  console.log(`\n9. Time to authenticate ${count} socket.io connections with JWTs, ${concurrency} at a time (baseline: the same connections without authentication)`);
   const result = await attempt('authentication', () => authenticatedConnects(count, concurrency));
   if (!result) return;
   const row = (node: string, r: ConnectResult): string[] => [node, `${r.seconds.toFixed(2)} s`, perSecond(r.perSecond), ms(r.p50), ms(r.p99), String(r.refused), ratio(r.seconds, result.open.seconds)];
