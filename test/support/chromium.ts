@@ -20,7 +20,7 @@ export interface Chromium {
  * tests share this so every one of them launches the same way (sandbox off for root in CI, no GPU, no
  * background traffic).
  */
-export async function launchChromium(): Promise<Chromium> {
+export async function launchChromium(options: { viewport?: { width: number; height: number } } = {}): Promise<Chromium> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`no Chromium at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH`);
   }
@@ -29,6 +29,7 @@ export async function launchChromium(): Promise<Chromium> {
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    ...(options.viewport ? { viewport: options.viewport } : {}),
     timeout: 60_000,
   });
   const errors: string[] = [];

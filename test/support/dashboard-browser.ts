@@ -1,38 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
-
-/** Debian's Chromium (the `chromium` package); Playwright's own browser downloads are not used. */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+import { type Chromium, launchChromium } from './chromium';
 
 const ROOT = resolve(__dirname, '..', '..');
 
-export interface DashboardBrowser {
-  context: BrowserContext;
-  close(): Promise<void>;
-}
+export type DashboardBrowser = Chromium;
 
-/** Chromium with a fresh profile of its own, removed on close, so runs share no cookies or storage. */
-export async function launchDashboardBrowser(): Promise<DashboardBrowser> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package (apt-get install chromium)`);
-  const userDataDir = mkdtempSync(join(tmpdir(), 'cohort-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 860 },
-    timeout: 30_000,
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
+/** Chromium as every browser test launches it, at a desktop size for the dashboard's tables. */
+export function launchDashboardBrowser(): Promise<DashboardBrowser> {
+  return launchChromium({ viewport: { width: 1280, height: 860 } });
 }
 
 /**
