@@ -65,6 +65,7 @@ export class ShardRuntime {
         try {
           result.appendFuture?.(outcome);
         } finally {
+          // The response leaves even if the appendFuture threw (the hook logs it): no reply is left hanging.
           resolve(outcome.ok || !result.onFailure ? result.response : result.onFailure(outcome));
         }
       };

@@ -1,6 +1,6 @@
 import type { Clock } from '../time/clock';
 import type { Random } from '../time/random';
-import type { InterceptedMessage, Interceptor, InMemoryLink } from './in-memory-link';
+import type { InMemoryLink, Interceptor } from './in-memory-link';
 import { InMemoryTransport } from './in-memory-transport';
 
 export type { InterceptDecision, InterceptedMessage, Interceptor } from './in-memory-link';
