@@ -110,7 +110,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     if ('error' in routed) return joinError(memberId, routed.error, routed.message);
     const { shard } = routed;
     return this.park(
-      (resolve) => handleJoinGroup(shard.classic, request, context, resolve),
+      (resolve) => void shard.runtime.complete(handleJoinGroup(shard.classic, request, context, resolve)),
       (message) => joinError(memberId, ErrorCode.UNKNOWN_SERVER_ERROR, message),
     );
   }

@@ -5,14 +5,19 @@ import type { ClassicGroup } from '../group/classic-group';
 import type { JoinCallback } from '../group/member-metadata';
 import { joinError } from '../responses/group-responses';
 import { joinSuccess } from '../responses/join-result';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import { PARKED } from '../runtime/coordinator-result';
 import type { ClassicGroupManager } from '../classic/classic-group-manager';
 import { acceptJoiningMember, validateCurrentMember } from './member-validation';
 import type { JoinArgs } from './join-args';
 import { memberInit } from './join-args';
 import { joinKnownStaticInstance } from './static-member-join';
 
-/** Kafka's `handleJoinGroup` for a group of this shard. */
-export function handleJoinGroup(classic: ClassicGroupManager, request: JoinGroupRequest, context: RequestContext, respond: JoinCallback): void {
+/**
+ * Kafka's `classicGroupJoin` for a group of this shard. The reply is parked on the member (or given at
+ * once through `respond`); the result carries what the join writes: only a static member's new id.
+ */
+export function handleJoinGroup(classic: ClassicGroupManager, request: JoinGroupRequest, context: RequestContext, respond: JoinCallback): CoordinatorResult<never> {
   const { config, assignors } = classic.env;
   const memberId = request.memberId;
   if (request.sessionTimeoutMs < config.groupMinSessionTimeoutMs || request.sessionTimeoutMs > config.groupMaxSessionTimeoutMs) {
@@ -23,12 +28,12 @@ export function handleJoinGroup(classic: ClassicGroupManager, request: JoinGroup
         `sessionTimeoutMs ${request.sessionTimeoutMs} is outside [${config.groupMinSessionTimeoutMs}, ${config.groupMaxSessionTimeoutMs}]`,
       ),
     );
-    return;
+    return PARKED;
   }
   const serverAssignor = request.serverAssignor ?? null;
   if (serverAssignor !== null && request.protocolType !== CONSUMER_PROTOCOL_TYPE) {
     respond(joinError(memberId, ErrorCode.INVALID_REQUEST, `serverAssignor needs protocolType '${CONSUMER_PROTOCOL_TYPE}'`));
-    return;
+    return PARKED;
   }
   if (serverAssignor !== null && !assignors.get(serverAssignor)) {
     respond(
@@ -38,7 +43,7 @@ export function handleJoinGroup(classic: ClassicGroupManager, request: JoinGroup
         `unknown server assignor '${serverAssignor}'; registered: ${assignors.names().join(', ') || 'none'}`,
       ),
     );
-    return;
+    return PARKED;
   }
   const isUnknownMember = memberId === '';
   let group = classic.groups.get(request.groupId);
@@ -46,7 +51,7 @@ export function handleJoinGroup(classic: ClassicGroupManager, request: JoinGroup
     // Only a member without id may create a group; a known id for a group that does not exist is stale.
     if (!isUnknownMember) {
       respond(joinError(memberId, ErrorCode.UNKNOWN_MEMBER_ID, `group ${request.groupId} does not exist`));
-      return;
+      return PARKED;
     }
     group = classic.groups.create(request.groupId);
   }
@@ -58,16 +63,18 @@ export function handleJoinGroup(classic: ClassicGroupManager, request: JoinGroup
     serverAssignor,
     protocolNames: request.protocols.map((p) => p.name),
   };
+  let result: CoordinatorResult<never> = PARKED;
   if (!acceptJoiningMember(group, memberId, config.groupMaxSize)) {
     classic.membership.drop(group, memberId);
     respond(joinError('', ErrorCode.GROUP_MAX_SIZE_REACHED, `group ${group.groupId} has reached its max size of ${config.groupMaxSize}`));
   } else if (isUnknownMember) {
-    joinNewMember(classic, group, args, respond);
+    result = joinNewMember(classic, group, args, respond);
   } else {
     joinCurrentMember(classic, group, args, respond);
   }
   if (group.is('PreparingRebalance')) classic.joins.checkJoin(group);
   classic.groups.dropIfUnused(group);
+  return result;
 }
 
 function joinReason(args: JoinArgs): string {
@@ -75,21 +82,21 @@ function joinReason(args: JoinArgs): string {
 }
 
 /** Kafka's `doNewMemberJoinGroup`. */
-function joinNewMember(classic: ClassicGroupManager, group: ClassicGroup, args: JoinArgs, respond: JoinCallback): void {
+function joinNewMember(classic: ClassicGroupManager, group: ClassicGroup, args: JoinArgs, respond: JoinCallback): CoordinatorResult<never> {
   const { request, context } = args;
   if (group.is('Dead')) {
     respond(joinError('', ErrorCode.COORDINATOR_NOT_AVAILABLE));
-    return;
+    return PARKED;
   }
   if (!group.supportsProtocols(request.protocolType, args.protocolNames)) {
     respond(joinError('', ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
-    return;
+    return PARKED;
   }
   const newMemberId = classic.membership.generateMemberId(context.clientId, args.groupInstanceId);
   if (args.groupInstanceId !== null) {
     const oldMemberId = group.staticMemberId(args.groupInstanceId);
     if (oldMemberId !== undefined) {
-      joinKnownStaticInstance(classic, group, args, oldMemberId, newMemberId, respond);
+      return joinKnownStaticInstance(classic, group, args, oldMemberId, newMemberId, respond);
     } else {
       classic.membership.addMemberAndRebalance(
         group,
@@ -99,12 +106,13 @@ function joinNewMember(classic: ClassicGroupManager, group: ClassicGroup, args: 
         `Adding new member ${newMemberId} with group instance id ${args.groupInstanceId}; client reason: ${joinReason(args)}`,
       );
     }
-    return;
+    return PARKED;
   }
   // KIP-394: a dynamic member gets its id first and must come back with it within its session timeout.
   group.addPendingMember(newMemberId);
   classic.liveness.expectPendingMember(group, newMemberId, request.sessionTimeoutMs);
   respond(joinError(newMemberId, ErrorCode.MEMBER_ID_REQUIRED, 'join again with the memberId of this response (KIP-394)'));
+  return PARKED;
 }
 
 /** Kafka's `doCurrentMemberJoinGroup`. */

@@ -4,6 +4,8 @@ import type { JoinCallback } from '../group/member-metadata';
 import { joinError } from '../responses/group-responses';
 import { joinSuccess } from '../responses/join-result';
 import type { ClassicGroupManager } from '../classic/classic-group-manager';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import { PARKED } from '../runtime/coordinator-result';
 import { heartbeatKey } from '../timers/shard-timers';
 import type { JoinArgs } from './join-args';
 
@@ -12,7 +14,7 @@ import type { JoinArgs } from './join-args';
  * `updateStaticMemberAndRebalance`): the member moves to a new id, the old id is fenced, and in Stable,
  * when the vote would not change, no rebalance happens: the new id is persisted and the member gets the
  * current generation back (the leader with `skipAssignment`, KIP-814). If that write fails, the
- * replacement is undone.
+ * replacement is undone. The result is that write (its appendFuture answers the JoinGroup), or nothing.
  */
 export function joinKnownStaticInstance(
   classic: ClassicGroupManager,
@@ -21,7 +23,7 @@ export function joinKnownStaticInstance(
   oldMemberId: string,
   newMemberId: string,
   respond: JoinCallback,
-): void {
+): CoordinatorResult<never> {
   const { request, context } = args;
   const instanceId = args.groupInstanceId!;
   const currentLeader = group.leaderId;
@@ -42,11 +44,11 @@ export function joinKnownStaticInstance(
     case 'Stable': {
       if (group.protocolName !== group.selectProtocol()) {
         classic.joins.maybePrepareRebalance(group, `Group's selected protocol will change because ${reason}`);
-        return;
+        return PARKED;
       }
       const generationId = group.generationId;
       const assignments = new Map(group.allMembers().map((m) => [m.memberId, m.assignment]));
-      classic.syncs.write(classic.syncs.storeGroup(group, assignments, (error) => {
+      return classic.syncs.storeGroup(group, assignments, (error) => {
         if (!classic.groups.owns(group) || group.get(newMemberId) !== member) return;
         if (error !== ErrorCode.NONE) {
           // Undo: the old id stays the member's, as the log still says.
@@ -65,15 +67,14 @@ export function joinKnownStaticInstance(
         const isLeader = group.isLeader(newMemberId);
         const response = joinSuccess(group, member, { includeMembers: isLeader });
         group.maybeInvokeJoinCallback(member, { ...response, skipAssignment: response.skipAssignment || isLeader });
-      }));
-      return;
+      });
     }
     case 'CompletingRebalance':
       // The leader may already have assigned under the old id: assign again.
       classic.joins.prepareRebalance(group, `Updating metadata for ${reason}`);
-      return;
+      return PARKED;
     default:
       // PreparingRebalance: the JoinGroup is parked with the others.
-      return;
+      return PARKED;
   }
 }
