@@ -10,13 +10,14 @@ const swc = ['@swc/jest', {
 }];
 const common = {
   transform: { '^.+\\.(t|j)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
+  // jose (JWT verification) is ESM-only too.
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/|jose/)'],
   moduleNameMapper: { '^@cohort/([a-z-]+)(/.*)?$': '<rootDir>/libs/$1/src$2' },
   testEnvironment: 'node',
 };
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts', '<rootDir>/test/sim/**/*.spec.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts', '<rootDir>/test/sim/**/*.spec.ts', '<rootDir>/ui/**/*.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
   // Two cores: keep the worker count bounded so e2e servers and timers are not starved.

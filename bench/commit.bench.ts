@@ -70,7 +70,7 @@ function addOrNull(sum: number, value: number | null): number | null {
 }
 
 /** Loop i commits for group `bench-commit-<i>` on socket i, which is connected to that group's coordinator. */
-async function commitLoad(clients: Socket[], durationMs: number, servers: CohortProcess[]): Promise<LoadResult> {
+export async function commitLoad(clients: Socket[], durationMs: number, servers: CohortProcess[]): Promise<LoadResult> {
   const commit = async (loop: number, sequence: number) => {
     const response = await request<{ errorCode: number; topics: { partitions: { errorCode: number }[] }[] }>(clients[loop], 'OffsetCommit', {
       groupId: `bench-commit-${loop}`,

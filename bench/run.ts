@@ -1,12 +1,20 @@
 /**
- * `npm run bench`: the issue-2 benchmarks of the app, on loopback, bounded in time. Nodes run as child
- * processes from dist/ (built first), clients run here. Every figure is printed beside a baseline
+ * `npm run bench`: the benchmarks of the app (1-3), of the client SDK (4-5), of the dashboard (6), of
+ * the operator endpoints (7), of security (8-9) and of compaction (10), on loopback, bounded in time. Nodes run as child processes from dist/
+ * (built first), clients run here. Every figure is printed beside a baseline
  * measured in the same run, as a ratio. Sizes can be reduced with BENCH_SCALE=0.1 for a quick look, and
- * sections chosen with BENCH_ONLY=1,3.
+ * sections chosen with BENCH_ONLY=1,3 (the SDK: 4,5; the dashboard: 6; the operator endpoints: 7; security: 8,9; compaction: 10).
  */
+import { sdkGroupSection } from './client-group.bench';
+import { sdkOverheadSection } from './client-overhead.bench';
+import { authorizationCost, authorizerCost } from './auth.bench';
+import { authenticatedConnects, type ConnectResult } from './authentication.bench';
 import { clusterCommits, cohortCommits, type LoadResult, redisHsets } from './commit.bench';
+import { dashboardSection } from './dashboard.bench';
+import { printCompaction } from './compaction.bench';
 import { buildApp, CohortProcess } from './harness/cohort-process';
 import { median, ms, perSecond, ratio, table } from './harness/stats';
+import { operationsSection } from './operations.bench';
 import { memberJoinsLargeGroup, topicGrowth } from './rebalance.bench';
 import { replaySpeed } from './replay.bench';
 
@@ -108,6 +116,49 @@ async function replay(): Promise<void> {
   );
 }
 
+async function authorization(): Promise<void> {
+  const sockets = Math.max(2, Math.round(100 * scale));
+  const rounds = 2;
+  const seconds = 4;
+  console.log(`\n4. Cost of authorization: OffsetCommit from ${sockets} sockets, no authentication vs tokens + 1,000 ACL bindings (target >= 0.9x), ${rounds} alternating rounds of ${seconds} s`);
+  const result = await attempt('authorization', () => authorizationCost(sockets, 1000, seconds * 1000, rounds));
+  if (!result) return;
+  const mean = (runs: LoadResult[]) => runs.reduce((sum, r) => sum + r.throughput, 0) / runs.length;
+  // Server CPU per commit is steadier than throughput on a shared machine: it does not move with the clients' share of the cores.
+  const cpuPerCommit = (runs: LoadResult[]) => runs.reduce((sum, r) => sum + (r.serverCores ?? Number.NaN) * r.seconds * 1000, 0) / runs.reduce((sum, r) => sum + r.requests, 0);
+  const row = (system: string, runs: LoadResult[]): string[] => [
+    system,
+    runs.map((r) => perSecond(r.throughput)).join(', '),
+    perSecond(mean(runs)),
+    ms(median(runs.map((r) => r.p99))),
+    ratio(mean(runs), mean(result.open)),
+    `${cpuPerCommit(runs).toFixed(2)} ms (${ratio(cpuPerCommit(runs), cpuPerCommit(result.open))})`,
+  ];
+  table(
+    ['node', 'commits per round', 'mean', 'p99 (median)', 'throughput vs no authentication', 'server CPU per commit'],
+    [row('no authentication (npm start)', result.open), row(`static tokens, ${result.bindings} ACL bindings`, result.secured)],
+  );
+  const alone = authorizerCost(sockets, 1000, 200_000);
+  const perCommit = 2 * alone.cachedNs; // READ GROUP and READ TOPIC
+  console.log(
+    `   the authorizer alone: ${alone.cachedNs.toFixed(0)} ns per cached check, ${alone.uncachedNs.toFixed(0)} ns per check decided from the index;` +
+      ` an OffsetCommit makes 2 (${(perCommit / 1000).toFixed(2)} µs)`,
+  );
+}
+
+async function authentication(): Promise<void> {
+  const count = Math.max(20, Math.round(1000 * scale));
+  const concurrency = 50;
+  console.log(`\n5. Time to authenticate ${count} socket.io connections with JWTs, ${concurrency} at a time (baseline: the same connections without authentication)`);
+  const result = await attempt('authentication', () => authenticatedConnects(count, concurrency));
+  if (!result) return;
+  const row = (node: string, r: ConnectResult): string[] => [node, `${r.seconds.toFixed(2)} s`, perSecond(r.perSecond), ms(r.p50), ms(r.p99), String(r.refused), ratio(r.seconds, result.open.seconds)];
+  table(
+    ['node', `${count} connections`, 'connections', 'p50', 'p99', 'refused', 'time vs no authentication'],
+    [row('no authentication', result.open), row('JWT, HS256 (AUTH_JWT_SECRET)', result.hs256), row('JWT, RS256 (AUTH_JWT_PUBLIC_KEY_FILE)', result.rs256)],
+  );
+}
+
 async function main(): Promise<void> {
   const deadline = setTimeout(() => {
     console.error(`\nbench: exceeded ${DEADLINE_MS / 60_000} minutes; stopping`);
@@ -118,10 +169,17 @@ async function main(): Promise<void> {
   const building = Date.now();
   buildApp();
   console.log(`built dist/ in ${((Date.now() - building) / 1000).toFixed(1)} s`);
-  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3').split(',').map((section) => section.trim()));
+  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9,10').split(',').map((section) => section.trim()));
   if (only.has('1')) await rebalanceLatency();
   if (only.has('2')) await commitThroughput();
   if (only.has('3')) await replay();
+  if (only.has('4')) await sdkGroupSection(scale, attempt);
+  if (only.has('5')) await sdkOverheadSection(scale, attempt);
+  if (only.has('6')) await attempt('dashboard', () => dashboardSection(scale));
+  if (only.has('7')) await attempt('operator REST and metrics', () => operationsSection(scale));
+  if (only.has('8')) await authorization();
+  if (only.has('9')) await authentication();
+  if (only.has('10')) await printCompaction();
 }
 
 main().then(

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Mechanical checks of ../shared/ARCHITECTURE.md's rules of the house; exits non-zero on a breach.
+// Mechanical checks of the rules of the house (docs/architecture.md); exits non-zero on a breach.
 const fs = require('fs');
 const path = require('path');
 
@@ -28,8 +28,38 @@ for (const file of walk('libs')) {
     problems.push(`${file}: time and randomness go through the injected Clock/Random ports`);
   }
 }
+problems.push(...brokenDocLinks());
 if (problems.length) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
 console.log('house rules: ok');
+
+/**
+ * Every relative link in the documents a reader of a fresh clone has (README.md, docs/, each library's
+ * README) must resolve to a file or folder of the repository.
+ */
+function brokenDocLinks() {
+  const docs = ['README.md', ...walkDocs('docs'), ...fs.readdirSync('libs').map((lib) => path.join('libs', lib, 'README.md'))]
+    .filter((file) => fs.existsSync(file));
+  const broken = [];
+  for (const file of docs) {
+    const text = fs.readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      if (/^([a-z]+:|#|\/)/i.test(target)) continue; // absolute URLs, anchors and server paths are not files
+      const resolved = path.join(path.dirname(file), decodeURIComponent(target.split('#')[0]));
+      if (!fs.existsSync(resolved)) broken.push(`${file}: link to ${target} does not resolve`);
+    }
+  }
+  return broken;
+}
+
+function walkDocs(dir, out = []) {
+  if (!fs.existsSync(dir)) return out;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) walkDocs(full, out);
+    else if (full.endsWith('.md')) out.push(full);
+  }
+  return out;
+}

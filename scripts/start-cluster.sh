@@ -3,6 +3,9 @@
 # port) plus N node processes in cluster mode on loopback ports BASE_PORT, BASE_PORT+1, ...
 #
 #   scripts/start-cluster.sh [N]          # default N=3; Ctrl-C (or SIGTERM) stops every node it started
+#   scripts/start-cluster.sh --auth [N]   # the same with authentication on: static tokens and a cluster
+#                                         # secret from scripts/gen-secrets.sh in CLUSTER_DIR/secrets,
+#                                         # User:operator a super user (its token: secrets/operator.token)
 #
 # Environment: BASE_PORT (3000), REDIS_HOST (127.0.0.1), REDIS_PORT (6379), CLUSTER_ID (cohort),
 # CLUSTER_DIR (./data/cluster: node-<id>/ data and node-<id>.log), plus any SPEC §1 variable, which is
@@ -10,9 +13,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+auth=false
+if [ "${1:-}" = "--auth" ]; then
+  auth=true
+  shift
+fi
 nodes=${1:-3}
 if ! [[ "$nodes" =~ ^[1-9][0-9]*$ ]]; then
-  echo "usage: $0 [number of nodes >= 1]" >&2
+  echo "usage: $0 [--auth] [number of nodes >= 1]" >&2
   exit 2
 fi
 base_port=${BASE_PORT:-3000}
@@ -28,6 +36,13 @@ if ! redis-cli -h "$redis_host" -p "$redis_port" ping >/dev/null 2>&1; then
 fi
 
 [ -f dist/src/main.js ] || npm run build
+
+if [ "$auth" = true ]; then
+  secrets="$(mkdir -p "$cluster_dir" && cd "$cluster_dir" && pwd)/secrets"
+  scripts/gen-secrets.sh "$secrets"
+  export AUTH_TOKENS_FILE="$secrets/tokens.json" CLUSTER_SECRET_FILE="$secrets/cluster.secret" SUPER_USERS="${SUPER_USERS:-User:operator}"
+  echo "authentication on: tokens in $secrets (e.g. curl -H \"Authorization: Bearer \$(cat $secrets/operator.token)\" ...)"
+fi
 
 pids=()
 stop_all() {

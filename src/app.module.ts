@@ -4,9 +4,11 @@ import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { CohortConfig } from './config/cohort-config';
 import { CohortConfigModule } from './config/cohort-config.module';
+import { GatewayAuthorization } from './gateway/authorization/gateway-authorization';
 import { CoordinatorGateway } from './gateway/coordinator.gateway';
 import { SocketPushSink } from './gateway/socket-push-sink';
 import { AssignorsController } from './http/assignors.controller';
+import { AsyncApiController } from './http/asyncapi.controller';
 import { ClusterController } from './http/cluster.controller';
 import { CoordinatorForwardingMiddleware } from './http/coordinator-forwarding.middleware';
 import { GroupsController } from './http/groups.controller';
@@ -14,12 +16,18 @@ import { HealthController } from './http/health.controller';
 import { KafkaHttpExceptionFilter } from './http/kafka-http-exception.filter';
 import { MetricsController } from './http/metrics.controller';
 import { OffsetsController } from './http/offsets.controller';
+import { RequestDepthMiddleware } from './http/request-depth.middleware';
 import { TopicsController } from './http/topics.controller';
 import { CohortMetrics } from './metrics/cohort-metrics';
 import { COHORT_NODE } from './node/cohort-node';
 import { createNode } from './node/create-node';
 import { NodeAddress } from './node/node-address';
 import { NodeLifecycle } from './node/node-lifecycle';
+import { DashboardModule } from './ui/dashboard.module';
+import { prettyOnTerminal } from './logging/pretty-on-terminal';
+import { AclsController } from './security/authorization/acls.controller';
+import { AuthorizationModule } from './security/authorization/authorization.module';
+import { SECURITY_EDGE_IMPORTS, SECURITY_EDGE_PROVIDERS } from './security/security-edge.providers';
 
 /**
  * The whole app: config, logging, the node (built by CLUSTER_MODE), and the two transports over it.
@@ -27,8 +35,9 @@ import { NodeLifecycle } from './node/node-lifecycle';
  */
 @Module({})
 export class AppModule implements NestModule {
-  /** In cluster mode, group requests reach the group's coordinator from any node. */
+  /** Bodies too deep to walk are refused first; in cluster mode, group requests reach the group's coordinator from any node. */
   configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestDepthMiddleware).forRoutes('{*path}');
     consumer.apply(CoordinatorForwardingMiddleware).forRoutes(GroupsController, OffsetsController);
   }
 
@@ -42,16 +51,22 @@ export class AppModule implements NestModule {
           useFactory: (config: CohortConfig) => ({
             pinoHttp: {
               level: config.logLevel,
+              ...prettyOnTerminal(),
               // Successful requests are debug-level (/metrics and /health are scraped constantly); a
               // client's mistake is info; 503 is a node not ready yet, a warning; other 5xx are errors.
               customLogLevel: (_request, response) =>
                 response.statusCode === 503 ? 'warn' : response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'info' : 'debug',
+              // A refused call (401/403) is logged at info with its headers: credentials must not be.
+              redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-cohort-node-auth"]'], censor: '[redacted]' },
             },
           }),
         }),
         TerminusModule.forRoot({ logger: false }),
+        DashboardModule,
+        AuthorizationModule,
+        ...SECURITY_EDGE_IMPORTS,
       ],
-      controllers: [GroupsController, OffsetsController, TopicsController, ClusterController, AssignorsController, HealthController, MetricsController],
+      controllers: [GroupsController, OffsetsController, TopicsController, ClusterController, AssignorsController, HealthController, MetricsController, AsyncApiController, AclsController],
       providers: [
         CohortMetrics,
         SocketPushSink,
@@ -64,7 +79,9 @@ export class AppModule implements NestModule {
         },
         NodeLifecycle,
         CoordinatorGateway,
+        GatewayAuthorization,
         { provide: APP_FILTER, useClass: KafkaHttpExceptionFilter },
+        ...SECURITY_EDGE_PROVIDERS,
       ],
     };
   }

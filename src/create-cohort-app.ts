@@ -6,6 +6,12 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { CohortConfig } from './config/cohort-config';
 import { CohortIoAdapter } from './gateway/cohort-io.adapter';
+import { QuietStartupLogger } from './logging/quiet-startup-logger';
+import { SecurityConfig } from './config/security-config';
+import { validateEnvironment } from './config/validate-environment';
+import { OriginPolicy } from './security/origin/origin-policy';
+import { RestSecurityGate } from './security/rest/rest-security.gate';
+import { httpsOptionsOf } from './security/tls/https-options';
 
 /**
  * Builds a configured, not yet listening Cohort app from an environment. Shared by main.ts, the e2e
@@ -13,7 +19,10 @@ import { CohortIoAdapter } from './gateway/cohort-io.adapter';
  * the bad variables) when the environment does not validate.
  */
 export async function createCohortApp(env: Record<string, string | undefined>): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(await AppModule.forRoot(env), {
+  const root = await AppModule.forRoot(env);
+  const app = await NestFactory.create<NestExpressApplication>(root, {
+    // TLS_* variables: HTTPS (and so WSS) on PORT; read here because the server is made before any provider.
+    httpsOptions: httpsOptionsOf(new SecurityConfig(validateEnvironment(env))),
     bufferLogs: true,
     // Fail with the error instead of process.abort(), so main can print the config message and exit 1.
     abortOnError: false,
@@ -25,13 +34,18 @@ export async function createCohortApp(env: Record<string, string | undefined>): 
 
 /** Logging, body limit, socket.io options and the OpenAPI document: everything that is set on the app, not in modules. */
 export function configureCohortApp<App extends INestApplication>(app: App): App {
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietStartupLogger(app.get(Logger)));
   const config = app.get(CohortConfig);
   (app as unknown as NestExpressApplication).useBodyParser('json', { limit: config.maxPayloadBytes });
+  // CORS headers for allowed origins (preflights answered here), then the security gate refuses what
+  // CORS alone would only hide from a page: foreign origins, protected mode, missing credentials.
+  const origins = app.get(OriginPolicy);
+  app.enableCors({ origin: (origin: string | undefined, callback: (error: Error | null, allow: boolean) => void) => callback(null, origin !== undefined && origins.allows(origin)), credentials: true, maxAge: 600 });
+  app.use(app.get(RestSecurityGate).handle);
   app.useWebSocketAdapter(new CohortIoAdapter(app));
   const document = new DocumentBuilder()
     .setTitle('Cohort')
-    .setDescription('Consumer-group coordinator: REST API (SPEC §4). The socket.io protocol (SPEC §3) is described in README.md.')
+    .setDescription('Consumer-group coordinator: REST API. The socket.io protocol is the AsyncAPI document at /docs/asyncapi.json (and .yaml), described in docs/protocol.md.')
     .setVersion('0.1.0')
     .build();
   SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, document));

@@ -1,13 +1,16 @@
 import { createCohortApp } from './create-cohort-app';
 import { CohortConfig } from './config/cohort-config';
 import { ConfigurationError } from './config/validate-environment';
+import { logStartupSummary } from './logging/startup-summary';
 
 /** `npm start`: one node from process.env, stopped gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
+  const startedAt = performance.now();
   const app = await createCohortApp(process.env);
   app.enableShutdownHooks(['SIGINT', 'SIGTERM']);
   const config = app.get(CohortConfig);
   await app.listen(config.port, config.host);
+  await logStartupSummary(app, startedAt);
 }
 
 main().catch((error: unknown) => {

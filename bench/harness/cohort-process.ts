@@ -12,9 +12,10 @@ process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** `nest build`, once per benchmark run, so the nodes run exactly what `npm start` runs. */
+/** `nest build` and the dashboard, once per benchmark run, so the nodes run exactly what `npm start` runs. */
 export function buildApp(): void {
   execFileSync('npx', ['nest', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000 });
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-ui.js')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
 }
 
 export async function freePort(): Promise<number> {

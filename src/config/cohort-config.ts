@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { EnvironmentVariables } from './environment-variables';
 import { replicationSettings } from './mode-defaults';
+import { SecurityConfig } from './security-config';
 
 /**
  * The validated configuration, typed and with every default resolved. Injected by class; built once
@@ -18,6 +19,9 @@ export class CohortConfig {
   readonly dataDir: string;
   readonly clusterMode: 'embedded' | 'redis';
   readonly redisUrl: string;
+  /** REDIS_SENTINELS parsed; empty = connect to REDIS_URL directly. */
+  readonly redisSentinels: Array<{ host: string; port: number }>;
+  readonly redisSentinelName: string;
   readonly clusterId: string;
   readonly offsetsTopicNumPartitions: number;
   readonly offsetsTopicReplicationFactor: number;
@@ -27,6 +31,9 @@ export class CohortConfig {
   readonly replicaFetchWaitMaxMs: number;
   readonly nodeSessionTimeoutMs: number;
   readonly logFlushPolicy: 'always' | 'replicated';
+  readonly autoLeaderRebalanceEnable: boolean;
+  readonly leaderImbalancePerBrokerPercentage: number;
+  readonly leaderImbalanceCheckIntervalSeconds: number;
   readonly groupMinSessionTimeoutMs: number;
   readonly groupMaxSessionTimeoutMs: number;
   readonly groupInitialRebalanceDelayMs: number;
@@ -40,6 +47,10 @@ export class CohortConfig {
   readonly assignorPlugins: string[];
   readonly maxPayloadBytes: number;
   readonly logLevel: string;
+  readonly metricsPartitionLag: boolean;
+  readonly metricsMaxGroups: number;
+  /** Authentication, protected mode, TLS, the cluster secret, limits and origins (docs/security.md). */
+  readonly security: SecurityConfig;
 
   constructor(env: EnvironmentVariables) {
     const replication = replicationSettings(env);
@@ -51,6 +62,15 @@ export class CohortConfig {
     this.dataDir = resolve(env.DATA_DIR);
     this.clusterMode = env.CLUSTER_MODE;
     this.redisUrl = env.REDIS_URL;
+    this.redisSentinels = (env.REDIS_SENTINELS ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '')
+      .map((entry) => {
+        const colon = entry.lastIndexOf(':');
+        return { host: entry.slice(0, colon), port: Number(entry.slice(colon + 1)) };
+      });
+    this.redisSentinelName = env.REDIS_SENTINEL_NAME;
     this.clusterId = env.CLUSTER_ID;
     this.offsetsTopicNumPartitions = env.OFFSETS_TOPIC_NUM_PARTITIONS;
     this.offsetsTopicReplicationFactor = replication.replicationFactor;
@@ -60,6 +80,9 @@ export class CohortConfig {
     this.replicaFetchWaitMaxMs = env.REPLICA_FETCH_WAIT_MAX_MS;
     this.nodeSessionTimeoutMs = env.NODE_SESSION_TIMEOUT_MS;
     this.logFlushPolicy = replication.logFlushPolicy;
+    this.autoLeaderRebalanceEnable = env.AUTO_LEADER_REBALANCE_ENABLE;
+    this.leaderImbalancePerBrokerPercentage = env.LEADER_IMBALANCE_PER_BROKER_PERCENTAGE;
+    this.leaderImbalanceCheckIntervalSeconds = env.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS;
     this.groupMinSessionTimeoutMs = env.GROUP_MIN_SESSION_TIMEOUT_MS;
     this.groupMaxSessionTimeoutMs = env.GROUP_MAX_SESSION_TIMEOUT_MS;
     this.groupInitialRebalanceDelayMs = env.GROUP_INITIAL_REBALANCE_DELAY_MS;
@@ -72,5 +95,13 @@ export class CohortConfig {
     this.assignorPlugins = env.ASSIGNOR_PLUGINS.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
     this.maxPayloadBytes = env.MAX_PAYLOAD_BYTES;
     this.logLevel = env.LOG_LEVEL;
+    this.metricsPartitionLag = env.METRICS_PARTITION_LAG;
+    this.metricsMaxGroups = env.METRICS_MAX_GROUPS;
+    this.security = new SecurityConfig(env);
+  }
+
+  /** Clients must authenticate (tokens, JWTs or client certificates); authorization applies. */
+  get authenticationEnabled(): boolean {
+    return this.security.authenticationEnabled;
   }
 }

@@ -1,6 +1,10 @@
 import { Expose } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { EnvBoolean, EnvInt, EnvTrimmed } from './env-transforms';
+import { SecurityVariables } from './security-variables';
+
+/** REDIS_SENTINELS: comma-separated host:port (the ports' range is checked with the other cross-field rules). */
+export const SENTINELS_PATTERN = /^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/;
 
 /** Largest delay a Node timer accepts; Kafka's int32 millisecond configs share the bound. */
 const MAX_MS = 2_147_483_647;
@@ -8,8 +12,9 @@ const MAX_MS = 2_147_483_647;
 /**
  * The environment as SPEC §1 names it, with its defaults. Mode-dependent defaults (replication factor,
  * min ISR, flush policy) stay undefined here and are resolved in CohortConfig, which knows the mode.
+ * The security variables are in SecurityVariables.
  */
-export class EnvironmentVariables {
+export class EnvironmentVariables extends SecurityVariables {
   @Expose() @EnvInt() @IsInt() @Min(0) @Max(65535)
   PORT: number = 3000;
 
@@ -34,6 +39,15 @@ export class EnvironmentVariables {
 
   @Expose() @IsUrl({ require_tld: false, protocols: ['redis', 'rediss'], require_protocol: true })
   REDIS_URL: string = 'redis://127.0.0.1:6379';
+
+  /** Cluster mode: `host:port,host:port,...` of Redis Sentinels; when set, the master they elect is used. */
+  @Expose() @IsOptional() @EnvTrimmed()
+  @Matches(SENTINELS_PATTERN, { message: 'REDIS_SENTINELS must be host:port[,host:port...]' })
+  REDIS_SENTINELS?: string;
+
+  /** The master name the Sentinels monitor (Sentinel's `monitor <name> ...`). */
+  @Expose() @EnvTrimmed() @Matches(/^[A-Za-z0-9._-]+$/, { message: 'REDIS_SENTINEL_NAME must be letters, digits, ".", "_" or "-"' }) @MaxLength(128)
+  REDIS_SENTINEL_NAME: string = 'mymaster';
 
   // A Redis key prefix: keep it to characters that need no escaping in keys or logs.
   @Expose() @Matches(/^[A-Za-z0-9._-]+$/, { message: 'CLUSTER_ID must be letters, digits, ".", "_" or "-"' }) @MaxLength(64)
@@ -63,6 +77,18 @@ export class EnvironmentVariables {
   @Expose() @IsOptional() @EnvTrimmed() @IsIn(['always', 'replicated'])
   LOG_FLUSH_POLICY?: 'always' | 'replicated';
 
+  /** Kafka's auto.leader.rebalance.enable: move leadership back to preferred replicas (cluster mode). */
+  @Expose() @EnvBoolean() @IsBoolean()
+  AUTO_LEADER_REBALANCE_ENABLE: boolean = true;
+
+  /** Kafka's leader.imbalance.per.broker.percentage. */
+  @Expose() @EnvInt() @IsInt() @Min(0) @Max(100)
+  LEADER_IMBALANCE_PER_BROKER_PERCENTAGE: number = 10;
+
+  /** Kafka's leader.imbalance.check.interval.seconds. */
+  @Expose() @EnvInt() @IsInt() @Min(1) @Max(2_147_483)
+  LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS: number = 300;
+
   @Expose() @EnvInt() @IsInt() @Min(1) @Max(MAX_MS)
   GROUP_MIN_SESSION_TIMEOUT_MS: number = 6_000;
 
@@ -89,13 +115,21 @@ export class EnvironmentVariables {
   OFFSETS_COMMIT_TIMEOUT_MS: number = 5_000;
 
   @Expose() @EnvInt() @IsInt() @Min(0) @Max(MAX_MS)
-  MEMBER_DISCONNECT_GRACE_MS: number = 0;
+  MEMBER_DISCONNECT_GRACE_MS: number = 3_000;
 
   @Expose() @IsString()
   ASSIGNOR_PLUGINS: string = '';
 
   @Expose() @EnvInt() @IsInt() @Min(1_024) @Max(104_857_600)
   MAX_PAYLOAD_BYTES: number = 1_048_576;
+
+  /** Export `cohort_group_partition_lag{group,topic,partition}` (docs/lag.md); off by default: one series per partition. */
+  @Expose() @EnvBoolean() @IsBoolean()
+  METRICS_PARTITION_LAG: boolean = false;
+
+  /** The most groups whose lag a node exports (the largest total lags), keeping label sets bounded (docs/lag.md). */
+  @Expose() @EnvInt() @IsInt() @Min(0) @Max(1_000_000)
+  METRICS_MAX_GROUPS: number = 1_000;
 
   /** pino level; not in SPEC §1 (an implementer's choice). */
   @Expose() @EnvTrimmed() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])

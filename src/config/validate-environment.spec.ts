@@ -40,7 +40,7 @@ describe('configuration (SPEC §1)', () => {
       offsetsRetentionMinutes: 10080,
       offsetsRetentionCheckIntervalMs: 600000,
       offsetsCommitTimeoutMs: 5000,
-      memberDisconnectGraceMs: 0,
+      memberDisconnectGraceMs: 3000,
       assignorPlugins: [],
       maxPayloadBytes: 1048576,
     });
@@ -55,6 +55,21 @@ describe('configuration (SPEC §1)', () => {
     const config = configOf({ PORT: '0', UNCLEAN_LEADER_ELECTION_ENABLE: 'false', ASSIGNOR_PLUGINS: ' ./a.js , pkg-b ,', GROUP_MAX_SIZE: '', ADVERTISED_URL: 'http://node-1:3000/' });
     expect(config).toMatchObject({ port: 0, uncleanLeaderElectionEnable: false, assignorPlugins: ['./a.js', 'pkg-b'], groupMaxSize: Infinity, advertisedUrl: 'http://node-1:3000' });
     expect(configOf({ UNCLEAN_LEADER_ELECTION_ENABLE: 'TRUE' }).uncleanLeaderElectionEnable).toBe(true);
+  });
+
+  it('reads REDIS_SENTINELS as host:port pairs and REDIS_SENTINEL_NAME (default mymaster), and refuses malformed ones', () => {
+    expect(configOf({ CLUSTER_MODE: 'redis' })).toMatchObject({ redisSentinels: [], redisSentinelName: 'mymaster' });
+    expect(configOf({ REDIS_SENTINELS: ' 10.0.0.1:26379, sentinel-b:26380 ', REDIS_SENTINEL_NAME: 'cohort-master' })).toMatchObject({
+      redisSentinels: [
+        { host: '10.0.0.1', port: 26379 },
+        { host: 'sentinel-b', port: 26380 },
+      ],
+      redisSentinelName: 'cohort-master',
+    });
+    expect(problemsOf({ REDIS_SENTINELS: 'sentinel-a' })).toEqual(['REDIS_SENTINELS="sentinel-a": REDIS_SENTINELS must be host:port[,host:port...]']);
+    expect(problemsOf({ REDIS_SENTINELS: 'a:26379,,b:1' })).toEqual(['REDIS_SENTINELS="a:26379,,b:1": REDIS_SENTINELS must be host:port[,host:port...]']);
+    expect(problemsOf({ REDIS_SENTINELS: 'a:70000' })).toEqual(['REDIS_SENTINELS="a:70000": port of a:70000 must be 1-65535']);
+    expect(problemsOf({ REDIS_SENTINEL_NAME: 'my master' })).toEqual(['REDIS_SENTINEL_NAME="my master": REDIS_SENTINEL_NAME must be letters, digits, ".", "_" or "-"']);
   });
 
   it('names each bad variable and its value', () => {

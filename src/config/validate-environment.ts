@@ -1,8 +1,9 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { relevantMessages } from '../common/relevant-messages';
-import { EnvironmentVariables } from './environment-variables';
+import { EnvironmentVariables, SENTINELS_PATTERN } from './environment-variables';
 import { replicationSettings } from './mode-defaults';
+import { securityProblems } from './security-problems';
 
 /** Thrown at start for a bad configuration; its message names every bad variable and its value. */
 export class ConfigurationError extends Error {
@@ -21,13 +22,20 @@ export function validateEnvironment(env: Record<string, string | undefined>): En
   const config = plainToInstance(EnvironmentVariables, present, { excludeExtraneousValues: true, exposeDefaultValues: true });
   const problems = validateSync(config, { forbidUnknownValues: true }).map((error) => describe(error, env));
   problems.push(...crossFieldProblems(config));
+  if (problems.length === 0) problems.push(...securityProblems(config));
   if (problems.length > 0) throw new ConfigurationError(problems);
   return config;
 }
 
+/** Variables whose value is a secret: a problem with one names its length, never the value. */
+const SECRET_VARIABLES = new Set(['AUTH_JWT_SECRET']);
+
 function describe(error: ValidationError, env: Record<string, string | undefined>): string {
   const messages = relevantMessages(error.constraints ?? {}).join('; ');
-  return `${error.property}=${JSON.stringify(env[error.property] ?? '')}: ${messages}`;
+  const value = env[error.property] ?? '';
+  // A URL's credentials (REDIS_URL's password) are not shown either.
+  const shown = SECRET_VARIABLES.has(error.property) ? `<${value.length} characters, not shown>` : JSON.stringify(value.replace(/\/\/[^/@]*@/, '//***@'));
+  return `${error.property}=${shown}: ${messages}`;
 }
 
 function crossFieldProblems(config: EnvironmentVariables): string[] {
@@ -40,6 +48,11 @@ function crossFieldProblems(config: EnvironmentVariables): string[] {
   const { replicationFactor, minInsyncReplicas } = replicationSettings(config);
   if (minInsyncReplicas > replicationFactor) {
     problems.push(`MIN_INSYNC_REPLICAS=${minInsyncReplicas} must not exceed OFFSETS_TOPIC_REPLICATION_FACTOR=${replicationFactor}`);
+  }
+  const sentinels = SENTINELS_PATTERN.test(config.REDIS_SENTINELS ?? '') ? config.REDIS_SENTINELS! : '';
+  for (const entry of sentinels.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+    const port = Number(entry.slice(entry.lastIndexOf(':') + 1));
+    if (!(port >= 1 && port <= 65_535)) problems.push(`REDIS_SENTINELS="${config.REDIS_SENTINELS}": port of ${entry} must be 1-65535`);
   }
   if (config.CLUSTER_MODE === 'embedded' && replicationFactor !== 1) {
     problems.push(`OFFSETS_TOPIC_REPLICATION_FACTOR=${replicationFactor}: embedded mode runs one node, so it must be 1`);

@@ -1,6 +1,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { CohortConfig } from '../config/cohort-config';
+import { withAuthenticatedRecovery } from '../security/socket/recovery-options';
+import { SocketSecurity } from '../security/socket/socket-security';
 
 /**
  * socket.io server options that come from the configuration, which a @WebSocketGateway decorator
@@ -9,15 +11,21 @@ import { CohortConfig } from '../config/cohort-config';
  */
 export class CohortIoAdapter extends IoAdapter {
   private readonly config: CohortConfig;
+  private readonly security: SocketSecurity;
 
   constructor(app: INestApplicationContext) {
     super(app);
     this.config = app.get(CohortConfig);
+    this.security = app.get(SocketSecurity);
   }
 
   // Typed through the base class: @nestjs/platform-socket.io bundles its own copy of socket.io.
   override createIOServer(...[port, options]: Parameters<IoAdapter['createIOServer']>): ReturnType<IoAdapter['createIOServer']> {
-    const withLimit = { ...options, maxHttpBufferSize: this.config.maxPayloadBytes } as NonNullable<typeof options>;
-    return super.createIOServer(port, withLimit);
+    // Recovery (if a gateway turns it on) must not skip authentication: withAuthenticatedRecovery.
+    const withLimit = withAuthenticatedRecovery({ ...options, maxHttpBufferSize: this.config.maxPayloadBytes } as NonNullable<typeof options>);
+    const server = super.createIOServer(port, withLimit);
+    // First of the handshake middlewares: origin, protected mode, connection cap, authentication.
+    this.security.attach(server as unknown as import('socket.io').Server);
+    return server;
   }
 }

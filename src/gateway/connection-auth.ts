@@ -24,7 +24,8 @@ export function authenticateConnection(socket: Socket, next: (error?: Error) => 
     clientId: typeof clientId === 'string' && clientId !== '' ? clientId : socket.id,
     clientHost: socket.handshake.address,
   };
-  socket.data = data;
+  // Beside what the security gate left there (the principal).
+  socket.data = { ...(socket.data as object), ...data };
   next();
 }
 

@@ -18,6 +18,7 @@ import { measureAcks } from '../metrics/socket-ack-metrics';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { findCoordinator } from '../node/find-coordinator';
 import { authenticateConnection, type ConnectionData } from './connection-auth';
+import { guardRequests } from './request-guard';
 import { DeleteGroupsDto } from './dto/delete-groups.dto';
 import { DescribeGroupsDto } from './dto/describe-groups.dto';
 import { FindCoordinatorDto } from './dto/find-coordinator.dto';
@@ -30,6 +31,7 @@ import { OffsetCommitDto } from './dto/offset-commit.dto';
 import { OffsetDeleteDto } from './dto/offset-delete.dto';
 import { OffsetFetchDto } from './dto/offset-fetch.dto';
 import { SyncGroupDto } from './dto/sync-group.dto';
+import { GatewayAuthorization } from './authorization/gateway-authorization';
 import { SocketPushSink } from './socket-push-sink';
 import { WsAckExceptionFilter } from './ws-ack-exception.filter';
 
@@ -47,6 +49,7 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     @Inject(COHORT_NODE) private readonly node: CohortNode,
     private readonly pushSink: SocketPushSink,
     private readonly metrics: CohortMetrics,
+    private readonly acl: GatewayAuthorization,
   ) {}
 
   afterInit(server: Server): void {
@@ -57,6 +60,7 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
   handleConnection(socket: Socket): void {
     this.metrics.connectionOpened();
     socket.use(measureAcks(this.metrics));
+    socket.use(guardRequests);
   }
 
   /** Binds members to their socket: dynamic members of a closed socket leave after MEMBER_DISCONNECT_GRACE_MS. */
@@ -66,16 +70,19 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
   }
 
   @SubscribeMessage(RequestEvent.FindCoordinator)
-  findCoordinator(@MessageBody() request: FindCoordinatorDto): P.FindCoordinatorResponse {
+  findCoordinator(@MessageBody() request: FindCoordinatorDto, @ConnectedSocket() socket: Socket): P.FindCoordinatorResponse {
+    this.acl.requireGroup(socket, 'FindCoordinator', request.key);
     return findCoordinator(this.node, request.key);
   }
 
   @SubscribeMessage(RequestEvent.Metadata)
-  metadata(@MessageBody() request: MetadataDto): P.MetadataResponse {
-    const topics = request.topics ?? this.node.topics.list().map((topic) => topic.name);
+  metadata(@MessageBody() request: MetadataDto, @ConnectedSocket() socket: Socket): P.MetadataResponse {
+    const { names, refused } = this.acl.metadataTopics(socket, request.topics, () => this.node.topics.list().map((topic) => topic.name));
     return {
       errorCode: ErrorCode.NONE,
-      topics: topics.map((name) => {
+      topics: names.map((name) => {
+        // Refused before existence is looked at, so a caller cannot probe which topics exist.
+        if (refused.has(name)) return { name, partitions: 0, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED };
         const partitions = this.node.topics.partitionCount(name);
         return { name, partitions: partitions ?? 0, errorCode: partitions === undefined ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.NONE };
       }),
@@ -84,52 +91,56 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
 
   @SubscribeMessage(RequestEvent.JoinGroup)
   joinGroup(@MessageBody() request: JoinGroupDto, @ConnectedSocket() socket: Socket): Promise<P.JoinGroupResponse> {
+    this.acl.requireGroup(socket, 'JoinGroup', request.groupId);
     return this.node.coordinator.joinGroup(request, contextOf(socket));
   }
 
   @SubscribeMessage(RequestEvent.SyncGroup)
   syncGroup(@MessageBody() request: SyncGroupDto, @ConnectedSocket() socket: Socket): Promise<P.SyncGroupResponse> {
+    this.acl.requireGroup(socket, 'SyncGroup', request.groupId);
     return this.node.coordinator.syncGroup(request, contextOf(socket));
   }
 
   @SubscribeMessage(RequestEvent.Heartbeat)
   heartbeat(@MessageBody() request: HeartbeatDto, @ConnectedSocket() socket: Socket): Promise<P.HeartbeatResponse> {
+    this.acl.requireGroup(socket, 'Heartbeat', request.groupId);
     return this.node.coordinator.heartbeat(request, contextOf(socket));
   }
 
   @SubscribeMessage(RequestEvent.LeaveGroup)
   leaveGroup(@MessageBody() request: LeaveGroupDto, @ConnectedSocket() socket: Socket): Promise<P.LeaveGroupResponse> {
+    this.acl.requireGroup(socket, 'LeaveGroup', request.groupId);
     return this.node.coordinator.leaveGroup(request, contextOf(socket));
   }
 
   @SubscribeMessage(RequestEvent.OffsetCommit)
   offsetCommit(@MessageBody() request: OffsetCommitDto, @ConnectedSocket() socket: Socket): Promise<P.OffsetCommitResponse> {
-    return this.node.coordinator.offsetCommit(request, contextOf(socket));
+    return this.acl.offsetCommit(socket, request, (allowed) => this.node.coordinator.offsetCommit(allowed, contextOf(socket)));
   }
 
   @SubscribeMessage(RequestEvent.OffsetFetch)
-  offsetFetch(@MessageBody() request: OffsetFetchDto): Promise<P.OffsetFetchResponse> {
-    return this.node.coordinator.offsetFetch(request);
+  offsetFetch(@MessageBody() request: OffsetFetchDto, @ConnectedSocket() socket: Socket): Promise<P.OffsetFetchResponse> {
+    return this.acl.offsetFetch(socket, request, (allowed) => this.node.coordinator.offsetFetch(allowed));
   }
 
   @SubscribeMessage(RequestEvent.OffsetDelete)
-  offsetDelete(@MessageBody() request: OffsetDeleteDto): Promise<P.OffsetDeleteResponse> {
-    return this.node.coordinator.offsetDelete(request);
+  offsetDelete(@MessageBody() request: OffsetDeleteDto, @ConnectedSocket() socket: Socket): Promise<P.OffsetDeleteResponse> {
+    return this.acl.offsetDelete(socket, request, (allowed) => this.node.coordinator.offsetDelete(allowed));
   }
 
   @SubscribeMessage(RequestEvent.DescribeGroups)
-  describeGroups(@MessageBody() request: DescribeGroupsDto): Promise<P.DescribeGroupsResponse> {
-    return this.node.coordinator.describeGroups(request);
+  describeGroups(@MessageBody() request: DescribeGroupsDto, @ConnectedSocket() socket: Socket): Promise<P.DescribeGroupsResponse> {
+    return this.acl.describeGroups(socket, request, (allowed) => this.node.coordinator.describeGroups(allowed));
   }
 
   @SubscribeMessage(RequestEvent.ListGroups)
-  listGroups(@MessageBody() request: ListGroupsDto): Promise<P.ListGroupsResponse> {
-    return this.node.coordinator.listGroups(request);
+  listGroups(@MessageBody() request: ListGroupsDto, @ConnectedSocket() socket: Socket): Promise<P.ListGroupsResponse> {
+    return this.acl.listGroups(socket, () => this.node.coordinator.listGroups(request));
   }
 
   @SubscribeMessage(RequestEvent.DeleteGroups)
-  deleteGroups(@MessageBody() request: DeleteGroupsDto): Promise<P.DeleteGroupsResponse> {
-    return this.node.coordinator.deleteGroups(request);
+  deleteGroups(@MessageBody() request: DeleteGroupsDto, @ConnectedSocket() socket: Socket): Promise<P.DeleteGroupsResponse> {
+    return this.acl.deleteGroups(socket, request, (allowed) => this.node.coordinator.deleteGroups(allowed));
   }
 }
 

@@ -4,10 +4,13 @@ import type { AssignorDescription, DryRunResponse } from '@cohort/assignors';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
 import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
+import { RequireAcl } from '../security/authorization/route-acl.decorator';
 import { AssignDryRunDto } from './dto/assign-dry-run.dto';
 
 /** SPEC §4 assignors: what is registered (built-ins and ASSIGNOR_PLUGINS) and a dry run of one. */
 @ApiTags('assignors')
+// Cluster information and a computation on the node's CPU: an operator's, as DESCRIBE CLUSTER.
+@RequireAcl({ request: 'DescribeCluster' })
 @Controller('v1/assignors')
 @UsePipes(KafkaValidationPipe)
 @UseInterceptors(RequestMetricsInterceptor)
@@ -22,7 +25,10 @@ export class AssignorsController {
 
   @Post(':name/assign')
   @HttpCode(HttpStatus.OK)
-  @ApiOkResponse({ description: '{ assignments: { memberId: [{ topic, partitions }] } }; 404 unknown assignor, 400 invalid input.' })
+  @ApiOkResponse({
+    description:
+      '{ assignments: { memberId: [{ topic, partitions }] }, unknownTopics }: a subscribed topic missing from partitionsPerTopic gets nothing and is listed in unknownTopics; 404 unknown assignor, 400 invalid input.',
+  })
   assign(@Param('name') name: string, @Body() body: AssignDryRunDto): DryRunResponse {
     return this.node.assignors.dryRun(name, body);
   }

@@ -6,6 +6,7 @@ import { RequestMetricsInterceptor } from '../metrics/request-metrics.intercepto
 import type { NodeView, PartitionView } from '../node/cluster-view';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { findCoordinator } from '../node/find-coordinator';
+import { fromQuery, RequireAcl } from '../security/authorization/route-acl.decorator';
 import { CoordinatorQueryDto } from './dto/coordinator-query.dto';
 
 /** SPEC §4: FindCoordinator over REST, the nodes of the cluster and the state of each offsets partition. */
@@ -17,6 +18,7 @@ export class ClusterController {
   constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
 
   @Get('coordinator')
+  @RequireAcl({ request: 'FindCoordinator', group: fromQuery('groupId') })
   @ApiOkResponse({ description: '{ nodeId, host, port, url, partition } as FindCoordinator answers it.' })
   coordinator(@Query() query: CoordinatorQueryDto): FindCoordinatorResponse {
     const response = findCoordinator(this.node, query.groupId);
@@ -25,6 +27,7 @@ export class ClusterController {
   }
 
   @Get('cluster')
+  @RequireAcl({ request: 'DescribeCluster' })
   @ApiOkResponse({ description: '{ clusterId, controllerId, nodes: [{ nodeId, url, alive }] }' })
   cluster(): { clusterId: string; controllerId: number | null; nodes: NodeView[] } {
     const { cluster } = this.node;
@@ -32,6 +35,7 @@ export class ClusterController {
   }
 
   @Get('cluster/partitions')
+  @RequireAcl({ request: 'DescribeCluster' })
   @ApiOkResponse({ description: '[{ partition, leader, leaderEpoch, replicas, isr, highWatermark, logEndOffset, replicaStates }]' })
   partitions(): PartitionView[] {
     return this.node.cluster.partitions();

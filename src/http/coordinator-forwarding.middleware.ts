@@ -1,7 +1,9 @@
-import { Inject, Injectable, Logger, type NestMiddleware } from '@nestjs/common';
+import { Inject, Injectable, Logger, type NestMiddleware, Optional } from '@nestjs/common';
 import { ErrorCode, errorName } from '@cohort/protocol';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import type { NodeView } from '../node/cluster-view';
+import { NodeRequestSigner, signedBodyOf } from '../security/cluster/node-request-signer';
+import { principalOfRequest } from '../security/principal';
 
 /** What this middleware uses of Express's request and response (the project does not use @types/express). */
 interface Request {
@@ -9,6 +11,7 @@ interface Request {
   originalUrl: string;
   headers: Record<string, string | string[] | undefined>;
   body?: unknown;
+  principal?: string;
 }
 interface Response {
   status(code: number): Response;
@@ -34,7 +37,11 @@ const FORWARD_TIMEOUT_MS = 10_000;
 export class CoordinatorForwardingMiddleware implements NestMiddleware {
   private readonly logger = new Logger('Forwarding');
 
-  constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
+  constructor(
+    @Inject(COHORT_NODE) private readonly node: CohortNode,
+    /** With CLUSTER_SECRET_FILE, each call proves the secret and carries the caller's principal. */
+    @Optional() private readonly signer?: NodeRequestSigner,
+  ) {}
 
   use(request: Request, response: Response, next: NextFunction): void {
     if (this.node.mode !== 'redis' || request.headers[FORWARDED_HEADER] !== undefined) return next();
@@ -102,11 +109,13 @@ export class CoordinatorForwardingMiddleware implements NestMiddleware {
   }
 
   private send(target: NodeView, request: Request): Promise<globalThis.Response> {
-    const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined && Object.keys(request.body as object).length > 0;
+    const body = signedBodyOf(request.method, request.body);
+    const nodeId = this.node.cluster.nodeId;
+    const proof = this.signer?.headersFor(nodeId, { method: request.method, url: request.originalUrl, body, principal: principalOfRequest(request) });
     return fetch(new URL(request.originalUrl, target.url), {
       method: request.method,
-      headers: { [FORWARDED_HEADER]: String(this.node.cluster.nodeId), ...(hasBody ? { 'content-type': 'application/json' } : {}) },
-      body: hasBody ? JSON.stringify(request.body) : undefined,
+      headers: { [FORWARDED_HEADER]: String(nodeId), ...(body ? { 'content-type': 'application/json' } : {}), ...proof },
+      body: body || undefined,
       signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
     });
   }

@@ -1,10 +1,14 @@
-import { Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Query, UseInterceptors, UsePipes } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Query, Req, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { GroupView, RebalanceView } from '@cohort/coordinator';
-import { ErrorCode, errorName, KafkaError, type ErrorCodeValue } from '@cohort/protocol';
+import { groupLagOf, type GroupView, type RebalanceView } from '@cohort/coordinator';
+import { ErrorCode, errorName, KafkaError, type ErrorCodeValue, type GroupLag } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
 import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
+import { AuthorizationService } from '../security/authorization/authorization.service';
+import { callerOfRequest } from '../security/authorization/caller-of';
+import { fromParam, RequireAcl } from '../security/authorization/route-acl.decorator';
+import type { PrincipalRequest } from '../security/principal';
 import { ListGroupsQueryDto } from './dto/list-groups-query.dto';
 
 /** SPEC §4 groups: list, describe, delete, rebalance history. */
@@ -13,16 +17,21 @@ import { ListGroupsQueryDto } from './dto/list-groups-query.dto';
 @UsePipes(KafkaValidationPipe)
 @UseInterceptors(RequestMetricsInterceptor)
 export class GroupsController {
-  constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
+  constructor(
+    @Inject(COHORT_NODE) private readonly node: CohortNode,
+    private readonly authorization: AuthorizationService,
+  ) {}
 
   @Get()
-  @ApiOkResponse({ description: '[{ groupId, protocolType, state, members, coordinator }]' })
-  async list(@Query() query: ListGroupsQueryDto) {
-    const groups = await this.node.coordinator.listGroupSummaries(query.state);
+  @RequireAcl({ request: 'ListGroups', filtered: true })
+  @ApiOkResponse({ description: '[{ groupId, protocolType, state, members, coordinator }]; only the groups the caller may describe.' })
+  async list(@Query() query: ListGroupsQueryDto, @Req() request: PrincipalRequest) {
+    const groups = this.authorization.visibleGroups(callerOfRequest(request), await this.node.coordinator.listGroupSummaries(query.state), (group) => group.groupId);
     return groups.map((group) => ({ ...group, coordinator: this.coordinatorOf(group.groupId) }));
   }
 
   @Get(':groupId')
+  @RequireAcl({ request: 'DescribeGroups', group: fromParam('groupId') })
   @ApiOkResponse({ description: 'The group with its members, subscriptions and assignments; 404 GROUP_ID_NOT_FOUND.' })
   async describe(@Param('groupId') groupId: string): Promise<GroupView & { coordinator: number | null }> {
     const group = await this.node.coordinator.describeGroup(groupId);
@@ -31,6 +40,7 @@ export class GroupsController {
 
   @Delete(':groupId')
   @HttpCode(HttpStatus.NO_CONTENT)
+  @RequireAcl({ request: 'DeleteGroups', group: fromParam('groupId'), change: true })
   @ApiNoContentResponse({ description: 'Deleted; 409 NON_EMPTY_GROUP; 404 GROUP_ID_NOT_FOUND.' })
   async delete(@Param('groupId') groupId: string): Promise<void> {
     const response = await this.node.coordinator.deleteGroups({ groupsNames: [groupId] });
@@ -39,9 +49,24 @@ export class GroupsController {
   }
 
   @Get(':groupId/rebalances')
+  @RequireAcl({ request: 'DescribeGroups', group: fromParam('groupId') })
   @ApiOkResponse({ description: '[{ generationId, reason, startedAt, completedAt, durationMs, members, protocol }], newest last.' })
   rebalances(@Param('groupId') groupId: string): Promise<RebalanceView[]> {
     return this.node.coordinator.rebalanceHistory(groupId);
+  }
+
+  @Get(':groupId/lag')
+  @RequireAcl({ request: 'OffsetFetch', group: fromParam('groupId'), filtered: true })
+  @ApiOkResponse({
+    description:
+      '{ groupId, status, totalLag, maxLag, partitions: [{ topic, partition, committedOffset, logEndOffset, lag, status, history }] }; ' +
+      'status is Burrow\'s evaluation (OK, WARN, ERR, STOP, STALL, UNKNOWN), see docs/lag.md; 404 GROUP_ID_NOT_FOUND.',
+  })
+  async lag(@Param('groupId') groupId: string, @Req() request: PrincipalRequest): Promise<GroupLag> {
+    const lag = await this.node.coordinator.groupLag(groupId);
+    // As an all-topics OffsetFetch: partitions of topics the caller may not describe are left out.
+    const visible = this.authorization.filter(callerOfRequest(request), 'DESCRIBE', 'TOPIC', lag.partitions, (partition) => partition.topic);
+    return visible.length === lag.partitions.length ? lag : groupLagOf(groupId, visible);
   }
 
   private coordinatorOf(groupId: string): number | null {

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { NodeLifecycle } from '../node/node-lifecycle';
+import { PublicRoute } from '../security/authorization/route-acl.decorator';
 
 /**
  * Liveness says the process answers (never depends on Redis or the log); readiness says this node has
@@ -10,6 +11,8 @@ import { NodeLifecycle } from '../node/node-lifecycle';
  */
 @ApiTags('health')
 @Controller('health')
+// Probes answer whoever asks, authorization on or not.
+@PublicRoute()
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
@@ -31,7 +34,8 @@ export class HealthController {
       () => {
         const coordinator = this.indicators.check('coordinator');
         if (this.lifecycle.shuttingDown) return coordinator.down({ message: 'shutting down' });
-        return this.node.isReady() ? coordinator.up({ mode: this.node.mode }) : coordinator.down({ message: 'loading partitions' });
+        if (this.node.isReady()) return coordinator.up({ mode: this.node.mode });
+        return coordinator.down({ message: this.node.notReadyReason?.() ?? 'loading partitions' });
       },
     ]);
   }

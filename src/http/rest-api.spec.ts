@@ -51,19 +51,20 @@ describe('REST API', () => {
   });
 
   it('keeps a topic registry: create, read, grow, report end offsets; refuses to shrink or duplicate', async () => {
-    await http().post('/v1/topics').send({ name: 'orders', partitions: 2 }).expect(201, { name: 'orders', partitions: 2, endOffsets: {} });
+    await http().post('/v1/topics').send({ name: 'orders', partitions: 2 }).expect(201, { name: 'orders', partitions: 2, endOffsets: {}, startOffsets: {}, reportedAt: {} });
     await http().post('/v1/topics').send({ name: 'orders', partitions: 2 }).expect(400);
     await http().post('/v1/topics').send({ name: 'bad name!', partitions: 2 }).expect(400);
     await http().post('/v1/topics').send({ name: 'zero', partitions: 0 }).expect(400);
-    await http().patch('/v1/topics/orders').send({ partitions: 4 }).expect(200, { name: 'orders', partitions: 4, endOffsets: {} });
+    await http().patch('/v1/topics/orders').send({ partitions: 4 }).expect(200, { name: 'orders', partitions: 4, endOffsets: {}, startOffsets: {}, reportedAt: {} });
     const shrink = await http().patch('/v1/topics/orders').send({ partitions: 1 }).expect(400);
     expect(shrink.body.message).toContain('only grow');
     await http()
       .put('/v1/topics/orders/end-offsets')
       .send({ partitions: [{ partition: 3, endOffset: 100 }] })
-      .expect(200, { name: 'orders', partitions: 4, endOffsets: { 3: 100 } });
+      .expect(200)
+      .expect(({ body }) => expect(body).toEqual({ name: 'orders', partitions: 4, endOffsets: { 3: 100 }, startOffsets: {}, reportedAt: { 3: expect.any(Number) } }));
     await http().put('/v1/topics/orders/end-offsets').send({ partitions: [{ partition: 9, endOffset: 1 }] }).expect(404);
-    await http().get('/v1/topics/orders').expect(200, { name: 'orders', partitions: 4, endOffsets: { 3: 100 } });
+    expect((await http().get('/v1/topics/orders').expect(200)).body).toMatchObject({ name: 'orders', partitions: 4, endOffsets: { 3: 100 } });
     const missing = await http().get('/v1/topics/nope').expect(404);
     expect(missing.body).toMatchObject({ errorCode: 3, error: 'UNKNOWN_TOPIC_OR_PARTITION' });
     const list = await http().get('/v1/topics').expect(200);
@@ -99,10 +100,14 @@ describe('REST API', () => {
   });
 
   it('exposes Prometheus metrics', async () => {
+    // This test's own request is what the counter must show, whichever tests ran before it.
+    const notFound = /cohort_requests_total\{transport="http",api="GET \/v1\/groups\/:groupId",error="GROUP_ID_NOT_FOUND"\} (\d+)/;
+    const countBefore = Number(notFound.exec((await http().get('/metrics').expect(200)).text)?.[1] ?? 0);
+    await http().get('/v1/groups/missing-for-metrics').expect(404);
     const response = await http().get('/metrics').expect(200);
     expect(response.headers['content-type']).toContain('text/plain');
     expect(response.text).toContain('# TYPE cohort_requests_total counter');
-    expect(response.text).toMatch(/cohort_requests_total\{transport="http",api="GET \/v1\/groups\/:groupId",error="GROUP_ID_NOT_FOUND"\} [1-9]/);
+    expect(Number(notFound.exec(response.text)?.[1])).toBe(countBefore + 1);
     expect(response.text).toContain('cohort_groups{state="Stable"} 0');
     expect(response.text).toContain('process_cpu_user_seconds_total');
   });

@@ -1,10 +1,14 @@
-import { Body, Controller, Get, Inject, Param, Patch, Post, Put, UseInterceptors, UsePipes } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Patch, Post, Put, Req, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { TopicInfo } from '@cohort/coordinator';
 import { KafkaError } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
 import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
+import { AuthorizationService } from '../security/authorization/authorization.service';
+import { callerOfRequest } from '../security/authorization/caller-of';
+import { fromBody, fromParam, RequireAcl } from '../security/authorization/route-acl.decorator';
+import type { PrincipalRequest } from '../security/principal';
 import { CreateTopicDto } from './dto/create-topic.dto';
 import { EndOffsetsDto } from './dto/end-offsets.dto';
 import { GrowTopicDto } from './dto/grow-topic.dto';
@@ -19,21 +23,27 @@ import { GrowTopicDto } from './dto/grow-topic.dto';
 @UsePipes(KafkaValidationPipe)
 @UseInterceptors(RequestMetricsInterceptor)
 export class TopicsController {
-  constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
+  constructor(
+    @Inject(COHORT_NODE) private readonly node: CohortNode,
+    private readonly authorization: AuthorizationService,
+  ) {}
 
   @Get()
-  @ApiOkResponse({ description: '[{ name, partitions, endOffsets }]' })
-  list(): TopicInfo[] {
-    return this.node.topics.list();
+  @RequireAcl({ request: 'Metadata', filtered: true })
+  @ApiOkResponse({ description: '[{ name, partitions, endOffsets, startOffsets, reportedAt }]; only the topics the caller may describe.' })
+  list(@Req() request: PrincipalRequest): TopicInfo[] {
+    return this.authorization.filter(callerOfRequest(request), 'DESCRIBE', 'TOPIC', this.node.topics.list(), (topic) => topic.name);
   }
 
   @Post()
+  @RequireAcl({ request: 'CreateTopic', topics: fromBody('name'), change: true })
   @ApiCreatedResponse({ description: 'The new topic; 400 INVALID_REQUEST if it exists or the name is not legal.' })
   create(@Body() body: CreateTopicDto): Promise<TopicInfo> {
     return this.node.topics.create(body.name, body.partitions);
   }
 
   @Get(':name')
+  @RequireAcl({ request: 'Metadata', topics: fromParam('name') })
   @ApiOkResponse({ description: '{ name, partitions, endOffsets }; 404 UNKNOWN_TOPIC_OR_PARTITION.' })
   get(@Param('name') name: string): TopicInfo {
     const topic = this.node.topics.get(name);
@@ -42,13 +52,15 @@ export class TopicsController {
   }
 
   @Patch(':name')
+  @RequireAcl({ request: 'AlterTopic', topics: fromParam('name'), change: true })
   @ApiOkResponse({ description: 'The grown topic; shrinking is refused (400 INVALID_REQUEST).' })
   grow(@Param('name') name: string, @Body() body: GrowTopicDto): Promise<TopicInfo> {
     return this.node.topics.setPartitions(name, body.partitions);
   }
 
   @Put(':name/end-offsets')
-  @ApiOkResponse({ description: 'The topic with the reported log end offsets merged in.' })
+  @RequireAcl({ request: 'ReportEndOffsets', topics: fromParam('name') })
+  @ApiOkResponse({ description: 'The topic with the reported log end (and start) offsets merged in, each stamped with when it arrived (`reportedAt`).' })
   reportEndOffsets(@Param('name') name: string, @Body() body: EndOffsetsDto): Promise<TopicInfo> {
     return this.node.topics.setEndOffsets(name, body.partitions);
   }

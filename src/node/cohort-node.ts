@@ -15,6 +15,8 @@ export interface CohortNode {
   readonly assignors: AssignorCatalog;
   /** Loaded and serving every partition this node leads (readiness, SPEC §4). */
   isReady(): boolean;
+  /** Why the node is not ready (readiness shows it); undefined when ready or when the mode has one reason only. */
+  notReadyReason?(): string | undefined;
   /** Fails pending writes, stops the coordinator and closes the log cleanly; idempotent. */
   close(): Promise<void>;
 }

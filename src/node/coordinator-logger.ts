@@ -4,5 +4,10 @@ import type { CoordinatorLogger } from '@cohort/coordinator';
 /** The libraries' logger port over Nest's Logger (pino once the app has switched to it). */
 export function coordinatorLogger(context: string): CoordinatorLogger {
   const logger = new Logger(context);
-  return { info: (message) => logger.log(message), warn: (message) => logger.warn(message), error: (message) => logger.error(message) };
+  return {
+    debug: (message) => logger.debug(message),
+    info: (message) => logger.log(message),
+    warn: (message) => logger.warn(message),
+    error: (message) => logger.error(message),
+  };
 }

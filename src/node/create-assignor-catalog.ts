@@ -1,4 +1,5 @@
-import { AssignorRegistry, dryRunAssign, loadAssignorPlugins } from '@cohort/assignors';
+import { AssignorRegistry, dryRunAssign } from '@cohort/assignors';
+import { loadAssignorPlugins } from '@cohort/assignors/plugins';
 import type { ServerAssignor } from '@cohort/coordinator';
 import type { AssignorCatalog } from './assignor-catalog';
 

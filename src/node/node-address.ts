@@ -5,7 +5,7 @@ import { CohortConfig } from '../config/cohort-config';
 
 /**
  * This node's URL as FindCoordinator and `/v1/cluster` give it: ADVERTISED_URL when set, otherwise
- * `http://<host>:<port>` of the bound listener (so PORT=0 advertises the port actually chosen). A
+ * `http(s)://<host>:<port>` of the bound listener (so PORT=0 advertises the port actually chosen). A
  * wildcard host is not an address a client can use, so loopback stands in for it.
  */
 @Injectable()
@@ -19,7 +19,8 @@ export class NodeAddress {
     if (this.config.advertisedUrl) return this.config.advertisedUrl;
     const bound = this.adapterHost.httpAdapter?.getHttpServer()?.address() as AddressInfo | string | null | undefined;
     const port = typeof bound === 'object' && bound ? bound.port : this.config.port;
-    return `http://${formatHost(this.config.host)}:${port}`;
+    const scheme = this.config.security.tls ? 'https' : 'http';
+    return `${scheme}://${formatHost(this.config.host)}:${port}`;
   }
 }
 

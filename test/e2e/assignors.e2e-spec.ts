@@ -1,4 +1,4 @@
-import { eventually, settledTogether } from '../support/group-member';
+import { eventually, type GroupMember, settledTogether } from '../support/group-member';
 import { appPerFile } from '../support/app-per-file';
 
 // Each test starts real servers and sockets; a loaded CI machine needs more than Jest's 5 s.
@@ -28,7 +28,7 @@ describe('assignors (e2e)', () => {
     await http()
       .post('/v1/assignors/range/assign')
       .send(body)
-      .expect(200, { assignments: { a: [{ topic: 'jobs', partitions: [0, 1, 2] }], b: [{ topic: 'jobs', partitions: [3, 4, 5] }] } });
+      .expect(200, { assignments: { a: [{ topic: 'jobs', partitions: [0, 1, 2] }], b: [{ topic: 'jobs', partitions: [3, 4, 5] }] }, unknownTopics: [] });
     const roundRobin = await http().post('/v1/assignors/roundrobin/assign').send(body).expect(200);
     expect(roundRobin.body.assignments).toEqual({ a: [{ topic: 'jobs', partitions: [0, 2, 4] }], b: [{ topic: 'jobs', partitions: [1, 3, 5] }] });
     const unknown = await http().post('/v1/assignors/telepathic/assign').send(body).expect(404);
@@ -45,13 +45,27 @@ describe('assignors (e2e)', () => {
     const [a, b] = [await pool.member(groupId, { serverAssignor: assignor }), await pool.member(groupId, { serverAssignor: assignor })];
     a.start();
     b.start();
-    await eventually(() => settledTogether([a, b]) && a.held().length + b.held().length === 6, 'both assigned by the server');
+    const disjointCover = (members: GroupMember[]): boolean => {
+      const held = members.flatMap((m) => m.held());
+      return held.length === 6 && new Set(held).size === 6;
+    };
+    await eventually(() => settledTogether([a, b]) && disjointCover([a, b]), 'both assigned by the server');
+    // The autopilot falls back to nothing: an assignment it holds came on a JoinGroup response.
+    expect([a.assignedBy, b.assignedBy, a.problems, b.problems]).toEqual(['JoinGroup', 'JoinGroup', [], []]);
     const group = await http().get(`/v1/groups/${groupId}`).expect(200);
     expect(group.body.state).toBe('Stable');
-    // Another member's JoinGroup response carries its assignment directly.
+    // A new member's JoinGroup response carries its own assignment of the new generation, the one REST shows.
     const c = await pool.member(groupId, { serverAssignor: assignor });
     const joined = await c.join();
     expect(joined.errorCode).toBe(0);
+    expect(joined.assignment).toEqual({ partitions: expect.any(Array) });
+    expect(c.assignedBy).toBe('JoinGroup');
+    // c's autopilot stays off: a rejoin of its own could start yet another generation.
+    await eventually(() => settledTogether([a, b, c]) && disjointCover([a, b, c]), 'three members assigned by the server');
+    const described = (await http().get(`/v1/groups/${groupId}`).expect(200)).body as { generationId: number; members: { memberId: string; assignment: unknown }[] };
+    expect(described.generationId).toBe(joined.generationId);
+    expect(described.members.find((m) => m.memberId === c.memberId)?.assignment).toEqual(joined.assignment);
+    expect([a, b, c].map((m) => [m.assignedBy, m.problems])).toEqual([['JoinGroup', []], ['JoinGroup', []], ['JoinGroup', []]]);
     // Operators see each server-side assignment in /metrics, by assignor and outcome.
     const metrics = await http().get('/metrics').expect(200);
     expect(metrics.text).toMatch(new RegExp(`cohort_server_assignments_total\\{assignor="${assignor}",outcome="ok"\\} [1-9]`));

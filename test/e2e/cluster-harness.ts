@@ -5,6 +5,8 @@ import request from 'supertest';
 import { ErrorCode, errorName } from '@cohort/protocol';
 import { freePort } from '@cohort/replication/metadata/redis/testing/own-redis-server';
 import { createCohortApp } from '../../src/create-cohort-app';
+import type { ClusterNode } from '../../src/node/cluster/cluster-node';
+import { COHORT_NODE } from '../../src/node/cohort-node';
 import { eventually } from '../support/group-member';
 import { connect, request as emit } from '../support/socket-client';
 import { TEST_ENV, tempDataDir } from '../support/test-app';
@@ -29,9 +31,16 @@ export class ClusterHarness {
   private readonly dirs = [0, 1, 2].map(() => tempDataDir('cohort-cluster-'));
   private readonly sockets: Socket[] = [];
 
-  constructor(readonly redisUrl: string) {}
+  constructor(
+    readonly redisUrl: string,
+    /** More variables for every node (authentication, the cluster secret...). */
+    private readonly extraEnv: Record<string, string> = {},
+    /** Sent with the harness's own REST calls (an `authorization` header when authentication is on). */
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
-  async startNode(nodeId: number): Promise<RunningNode> {
+  /** Starts node `nodeId`; `env` overrides the harness's settings (e.g. longer timeouts). */
+  async startNode(nodeId: number, env: Record<string, string> = {}): Promise<RunningNode> {
     const port = await freePort();
     const app = await createCohortApp({
       ...TEST_ENV,
@@ -46,6 +55,8 @@ export class ClusterHarness {
       NODE_SESSION_TIMEOUT_MS: '3000',
       REPLICA_LAG_TIME_MAX_MS: '3000',
       REPLICA_FETCH_WAIT_MAX_MS: '100',
+      ...this.extraEnv,
+      ...env,
     });
     await app.listen(port, '127.0.0.1');
     const node = { nodeId, url: `http://127.0.0.1:${port}`, app };
@@ -57,12 +68,27 @@ export class ClusterHarness {
   async formed(nodeId: number, what: string): Promise<void> {
     await eventually(
       async () => {
-        const { body } = await request(this.nodes.get(nodeId)!.url).get('/v1/cluster/partitions');
+        const { body } = await request(this.nodes.get(nodeId)!.url).get('/v1/cluster/partitions').set(this.headers);
         return Array.isArray(body) && body.length === PARTITIONS && body.every((p: { leader: number | null; isr: number[] }) => p.leader !== null && p.isr.length === 3);
       },
       what,
       60_000,
     );
+  }
+
+  /** Starts nodes 0, 1 and 2 and waits until the cluster is formed. */
+  async startAll(env: Record<string, string> = {}): Promise<void> {
+    for (const id of [0, 1, 2]) await this.startNode(id, env);
+    await this.formed(0, 'all partitions led with a full ISR');
+  }
+
+  /** Kills node `nodeId` as SIGKILL would, as far as the cluster can tell (nothing flushed or deregistered). */
+  async crash(nodeId: number): Promise<RunningNode> {
+    const node = this.nodes.get(nodeId)!;
+    await (node.app.get(COHORT_NODE) as ClusterNode).crash();
+    await node.app.close();
+    this.nodes.delete(nodeId);
+    return node;
   }
 
   async socketTo(url: string): Promise<Socket> {

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { ErrorCode } from '@cohort/protocol';
-import { OwnRedisServer, pause } from '@cohort/replication/metadata/redis/testing/own-redis-server';
+import { OwnRedisServer } from '@cohort/replication/metadata/redis/testing/own-redis-server';
 import { eventually } from '../support/group-member';
 import { request as emit } from '../support/socket-client';
 import { ClusterHarness, commitErrors, commitRequest, committedOffsets } from './cluster-harness';
@@ -40,9 +40,12 @@ describe('cluster mode (e2e): Redis restarts empty under a running cluster', () 
     const { body: partitionsBefore } = await request(before.at.url).get('/v1/cluster/partitions').expect(200);
 
     await redis.stop('SIGKILL');
-    await pause(4_000); // longer than NODE_SESSION_TIMEOUT_MS: no node can prove its registration
+    // Once no node can prove its registration, every node fences itself: not ready, leads nothing.
+    for (const n of cluster.nodes.values()) {
+      await eventually(async () => (await request(n.url).get('/health/ready')).status === 503, `node ${n.nodeId} fenced`, 30_000);
+    }
     const during = await emit<{ errorCode: number }>(client, 'OffsetCommit', commitRequest(GROUP, [99, 99, 99, 99]));
-    expect(during.errorCode).not.toBe(ErrorCode.NONE); // a fenced node acknowledges nothing
+    expect(during.errorCode).toBe(ErrorCode.NOT_COORDINATOR); // a fenced node acknowledges nothing and says where to look
 
     await redis.start(); // empty
     const after = await cluster.retryUntilServed(GROUP);

@@ -37,13 +37,21 @@ describe('member expiry (e2e)', () => {
 
   it('keeps a static member whose socket closes until its session times out', async () => {
     const a = await pool.member('static-vanish', { sessionTimeoutMs: 60_000 });
-    const b = await pool.member('static-vanish', { sessionTimeoutMs: 1_500, groupInstanceId: 'b-instance' });
-    a.start();
-    b.start();
-    await eventually(() => settledTogether([a, b]), 'two members settled');
-    await b.vanish();
-    await new Promise((resolve) => setTimeout(resolve, 700)); // well past the 200 ms disconnect grace
-    expect(await memberIds('static-vanish')).toHaveLength(2);
-    await eventually(async () => (await memberIds('static-vanish')).length === 1, 'the static member to expire', 5_000);
+    // A session far longer than the disconnect grace (200 ms), so a slow machine still tells them apart.
+    const b = await pool.member('static-vanish', { sessionTimeoutMs: 5_000, groupInstanceId: 'b-instance' });
+    // A dynamic member whose socket closes with b's: its removal shows the disconnect grace was at work.
+    const c = await pool.member('static-vanish', { sessionTimeoutMs: 60_000 });
+    for (const member of [a, b, c]) member.start();
+    await eventually(() => settledTogether([a, b, c]), 'three members settled');
+    await Promise.all([b.vanish(), c.vanish()]);
+    // c goes once the disconnect grace has passed; b, static, is still a member then: it waits for its session.
+    await eventually(async () => !(await memberIds('static-vanish')).includes(c.memberId), 'the dynamic member to leave', 15_000);
+    expect(await memberIds('static-vanish')).toContain(b.memberId);
+    await eventually(async () => (await memberIds('static-vanish')).length === 1, 'the static member to expire', 15_000);
+    expect(await memberIds('static-vanish')).toEqual([a.memberId]);
+    // As the coordinator recorded it: c left for its closed connection, b never did.
+    const reasons = ((await http().get('/v1/groups/static-vanish/rebalances').expect(200)).body as { reason: string }[]).map((r) => r.reason).join('\n');
+    expect(reasons).toContain(`member ${c.memberId} left: its connection closed`);
+    expect(reasons).not.toContain(`member ${b.memberId} left: its connection closed`);
   });
 });

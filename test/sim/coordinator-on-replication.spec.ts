@@ -11,6 +11,7 @@ describe('the group coordinator on replicated __consumer_offsets', () => {
     const r = await runCoordinatorSeed(seed, { faultPhaseMs: 30_000 });
     expect(r.violations).toEqual([]);
     expect(r.leaderKills).toBeGreaterThan(5);
+    expect(r.verifiedAnswers).toBeGreaterThan(100);
     expect(r.ledger.ackedCommits).toBeGreaterThan(1_000);
     // Clients did meet loading coordinators and moved coordinators along the way.
     expect(r.ledger.loadInProgressAnswers + r.ledger.notCoordinatorAnswers).toBeGreaterThan(0);

@@ -89,6 +89,20 @@ export class Scenario {
     await this.until(() => done, 1_000, `flush of node ${nodeId} p${partition}`);
   }
 
+  /**
+   * Ends a scenario the way a random run ends: heal every link, start every node that is down, wait
+   * until every replica is back in sync, then run the checker's deep final checks (every replica
+   * against the leader, every acknowledged write in the final log). Returns the violations.
+   */
+  async finish(maxMs = 60_000): Promise<string[]> {
+    this.interceptors = [];
+    this.sim.heal();
+    for (const id of this.sim.nodeIds) if (!this.sim.isUp(id) && !this.sim.shuttingDown.has(id)) this.sim.startNode(id);
+    await this.until(() => this.sim.fullyReplicated(), maxMs, 'the cluster to settle before the final checks');
+    this.checker.final();
+    return this.checker.violations;
+  }
+
   async until(predicate: () => boolean, maxMs = 30_000, what = 'condition'): Promise<void> {
     const ok = await this.sim.runUntil(predicate, maxMs);
     if (!ok) throw new Error(`timed out waiting for ${what}\n${this.sim.trace.dump(120)}`);

@@ -23,7 +23,7 @@ describe('ISR membership and elections', () => {
     await s.sim.restart(B);
     await s.until(() => s.sim.fullyReplicated(), 30_000, 'converged');
     for (const id of [A, B, C]) expect(s.values(id, p)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7', 'r8', 'r9']);
-    expect(s.checker.violations).toEqual([]);
+    expect(await s.finish()).toEqual([]);
   });
 
   it('S6 KAFKA-13141: a diverging fetch leaves no follower state; the follower joins only after truncating', async () => {
@@ -64,7 +64,7 @@ describe('ISR membership and elections', () => {
     expect(s.truncations().find((t) => t.nodeId === C)).toMatchObject({ toOffset: 10 });
     expect(cInIsrWhileDiverged).toBe(false);
     for (const id of [A, B, C]) expect(s.values(id, p).slice(10)).toEqual(['a10', 'a11']);
-    expect(s.checker.violations).toEqual([]);
+    expect(await s.finish()).toEqual([]);
   });
 
   it('S7 KIP-903: a delayed ISR expansion for a node that restarted with an empty disk is refused', async () => {
@@ -107,7 +107,7 @@ describe('ISR membership and elections', () => {
     await s.sim.restart(A);
     await s.until(() => s.sim.fullyReplicated(), 30_000, 'converged');
     for (const id of [A, B]) expect(s.values(id, p)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7']);
-    expect(s.checker.violations).toEqual([]);
+    expect(await s.finish()).toEqual([]);
   });
 
   describe('S8 KIP-966 last replica standing', () => {
@@ -135,14 +135,16 @@ describe('ISR membership and elections', () => {
       const { s, B, p } = await stage(true);
       expect(s.state(p).leader).toBe(B);
       expect(s.values(B, p)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7']);
-      expect(s.checker.violations).toEqual([]);
+      expect(await s.finish()).toEqual([]);
     });
 
     it('without ELR (documented loss): C, the last ISR member, is re-elected with its lost tail and the checker reports it', async () => {
       const { s, C, p } = await stage(false);
       expect(s.state(p).leader).toBe(C);
       expect(s.values(C, p).length).toBeLessThan(8);
-      expect(s.checker.violations.some((v) => v.includes('(expected)'))).toBe(true);
+      // The documented loss and nothing else: every violation is one the configuration allows.
+      expect(s.checker.violations.length).toBeGreaterThan(0);
+      expect(s.checker.violations.filter((v) => !v.includes('(expected)'))).toEqual([]);
     });
   });
 });

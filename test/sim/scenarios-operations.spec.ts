@@ -66,7 +66,7 @@ describe('coordination, compaction and planned changes', () => {
     const resign = events.find((e) => e.startsWith(`${A} resigns`))!;
     const takeover = events.find((e) => e.startsWith(`${B} leads`))!;
     expect(Number(resign.split('@')[1])).toBeLessThanOrEqual(Number(takeover.split('@')[1]));
-    expect(s.checker.violations).toEqual([]);
+    expect(await s.finish()).toEqual([]);
   });
 
   it('S15 compaction below the HW keeps offsets and epochs, replays to the same state, and never touches the uncommitted tail', async () => {
@@ -109,7 +109,7 @@ describe('coordination, compaction and planned changes', () => {
     await s.produceAcked(s.state(p).leader, p, 'w', 'x');
     await s.until(() => s.sim.fullyReplicated(), 30_000, 'converged');
     for (const id of [A, B, C]) expect(replay(await readCommitted(s, id, p))).toEqual({ j: 'v', x: 'w' });
-    expect(s.checker.violations).toEqual([]);
+    expect(await s.finish()).toEqual([]);
   });
 
   it('S16 controlled shutdown: in-flight writes end committed or NOT_LEADER_OR_FOLLOWER, and the new leader does not stall', async () => {
@@ -136,7 +136,7 @@ describe('coordination, compaction and planned changes', () => {
     const firstAfter = acked.find((t) => t > shutdownAt)!;
     expect(firstAfter - shutdownAt).toBeLessThan(s.sim.config.replicaLagTimeMaxMs / 2);
     expect(s.state(p).isr.some((m) => m.nodeId === A)).toBe(false);
-    expect(s.checker.violations).toEqual([]);
+    expect(await s.finish()).toEqual([]);
   });
 
   it('S17 fast leader churn: 50 rounds of produce, bounce a follower, bounce the leader lose nothing', async () => {
@@ -156,7 +156,7 @@ describe('coordination, compaction and planned changes', () => {
     await s.until(() => s.sim.fullyReplicated(), 30_000, 'settled');
     s.checker.final();
     expect(s.checker.acked.length).toBeGreaterThan(0);
-    expect(s.checker.violations).toEqual([]);
+    expect(await s.finish()).toEqual([]);
   });
 
   describe('S18 ISR timing', () => {
@@ -171,7 +171,7 @@ describe('coordination, compaction and planned changes', () => {
         await s.sim.run(10);
       }
       expect(shrunk).toBe(false);
-      expect(s.checker.violations).toEqual([]);
+      expect(await s.finish()).toEqual([]);
     });
 
     it('b: a frozen follower leaves after lag.max to 1.5 × lag.max, then acks=all resumes', async () => {
@@ -197,7 +197,7 @@ describe('coordination, compaction and planned changes', () => {
       const after = s.produce(leader, p, 'after');
       await s.sim.run(200);
       expect(after.status).toBe('NONE');
-      expect(s.checker.violations).toEqual([]);
+      expect(await s.finish()).toEqual([]);
     });
   });
 
@@ -222,7 +222,7 @@ describe('coordination, compaction and planned changes', () => {
     await s.until(() => s.sim.fullyReplicated(), 30_000, 'converged');
     expect(bLedShort).toBe(false);
     for (const id of [A, B, C]) expect(s.values(id, p)).toHaveLength(10);
-    expect(s.checker.violations).toEqual([]);
+    expect(await s.finish()).toEqual([]);
   });
 
   it('S20 re-elected leader: an epoch bump without a leader change starts a new epoch at the LEO with no truncation and a continuous HW', async () => {
@@ -259,7 +259,7 @@ describe('coordination, compaction and planned changes', () => {
     expect(writes.every((w) => w.status === 'NONE' || w.status === 'NOT_LEADER_OR_FOLLOWER')).toBe(true);
     expect(writes.filter((w) => w.status === 'NONE').length).toBeGreaterThan(100);
     await s.until(() => s.sim.fullyReplicated(), 10_000, 'followers in the new epoch');
-    expect(s.checker.violations).toEqual([]);
+    expect(await s.finish()).toEqual([]);
   });
 });
 

@@ -28,6 +28,10 @@ export class GroupMember {
   assignment: P.MemberAssignment | null = null;
   /** The generation `assignment` belongs to. */
   assignedGeneration = -1;
+  /** Which response carried `assignment`: JoinGroup (server-side assignment) or SyncGroup. */
+  assignedBy: 'JoinGroup' | 'SyncGroup' | null = null;
+  /** What the autopilot saw go wrong that a retry cannot mend (tests assert it stays empty). */
+  readonly problems: string[] = [];
   /** Called whenever a new assignment arrives (benchmarks time rebalances with it). */
   onAssigned: ((member: GroupMember) => void) | null = null;
   readonly pushes: P.RebalanceInProgressPush[] = [];
@@ -78,7 +82,7 @@ export class GroupMember {
       this.memberId = response.memberId;
       this.generationId = response.generationId;
       this.leader = response.leader;
-      if (response.assignment !== undefined) this.assigned(response.assignment);
+      if (response.assignment !== undefined) this.assigned(response.assignment, 'JoinGroup');
     }
     return response;
   }
@@ -92,7 +96,7 @@ export class GroupMember {
       { groupId: this.groupId, generationId: this.generationId, memberId: this.memberId, groupInstanceId: this.options.groupInstanceId ?? null, protocolType: 'consumer', protocolName: 'range', assignments },
       30_000,
     );
-    if (response.errorCode === 0) this.assigned(response.assignment);
+    if (response.errorCode === 0) this.assigned(response.assignment, 'SyncGroup');
     return response;
   }
 
@@ -112,9 +116,10 @@ export class GroupMember {
     return request(this.socket, 'LeaveGroup', { groupId: this.groupId, members: [{ memberId: this.memberId, groupInstanceId: this.options.groupInstanceId ?? null }] });
   }
 
-  private assigned(assignment: unknown): void {
+  private assigned(assignment: unknown, by: 'JoinGroup' | 'SyncGroup'): void {
     this.assignment = assignment as P.MemberAssignment;
     this.assignedGeneration = this.generationId;
+    this.assignedBy = by;
     this.onAssigned?.(this);
   }
 
@@ -153,7 +158,11 @@ export class GroupMember {
           this.needsRejoin = false;
           const joined = await this.join();
           if (joined.errorCode !== 0) this.afterError(joined.errorCode);
-          else if (joined.assignment === undefined) {
+          else if (joined.assignment === undefined && this.options.serverAssignor !== undefined) {
+            // Every member names the server assignor: the JoinGroup response must carry the assignment.
+            // Falling back to SyncGroup would hide a server that stopped assigning.
+            this.problems.push(`generation ${joined.generationId}: JoinGroup carried no server-side assignment`);
+          } else if (joined.assignment === undefined) {
             const synced = await this.sync(joined);
             if (synced.errorCode !== 0) this.afterError(synced.errorCode);
           }

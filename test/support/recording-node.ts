@@ -48,6 +48,9 @@ export class RecordingNode implements CohortNode {
       committedOffsets: record('committedOffsets', []),
       resetOffsets: record('resetOffsets', { errorCode: ErrorCode.NONE, topics: [] }),
       rebalanceHistory: record('rebalanceHistory', []),
+      groupLag: record('groupLag', { groupId: '', status: 'UNKNOWN', totalLag: 0, maxLag: 0, partitions: [] }),
+      lagSummaries: () => [],
+      resetOffsetsTo: record('resetOffsetsTo', { groupId: '', dryRun: true, offsets: [] }),
     };
     const self = { nodeId: 0, url: 'http://127.0.0.1:1', alive: true };
     this.cluster = {

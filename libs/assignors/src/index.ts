@@ -1,7 +1,9 @@
 /**
  * @cohort/assignors: Kafka's four client-side partition assignors reproduced exactly, the plugin API
- * (SPEC §5), the plugin registry and loader, a safe runner for rebalances and the REST dry run, and
- * validation helpers. Depends on @cohort/protocol alone, so plugin authors can use it by itself.
+ * (SPEC §5), the plugin registry, a safe runner for rebalances and the REST dry run, and validation
+ * helpers. Depends on @cohort/protocol alone, so plugin authors can use it by itself. This entry runs in
+ * browsers too; the Node-only plugin loader is `@cohort/assignors/plugins`, the conformance check
+ * `@cohort/assignors/conformance`.
  */
 export * from './api/partition-assignor';
 export { createRangeAssignor, RANGE_ASSIGNOR_NAME } from './range/range-assignor';
@@ -13,7 +15,6 @@ export type { RackAwareOptions } from './common/rack-awareness';
 export { validateAssignment, type AssignmentValidation, type AssignmentValidationOptions } from './validation/validate-assignment';
 export { validateAssignorInput, DEFAULT_INPUT_LIMITS, type InputLimits, type InputValidationOptions } from './validation/validate-input';
 export { AssignorRegistry, builtInAssignors, type RegisterOptions } from './registry/assignor-registry';
-export { loadAssignorPlugins, parsePluginList, exportedAssignors, type LoadPluginsOptions } from './registry/load-plugins';
 export { assignorShapeProblem, isPartitionAssignor } from './registry/assignor-shape';
 export { runAssignor, type RunAssignorOptions } from './runner/run-assignor';
 export { AssignorError, type AssignorFailure } from './runner/assignor-error';

@@ -21,6 +21,7 @@ import { handleOffsetDelete } from './handlers/offset-delete.handler';
 import { handleOffsetFetch } from './handlers/offset-fetch.handler';
 import { handleSyncGroup } from './handlers/sync-group.handler';
 import { parkRequest } from './handlers/park';
+import type { GroupLagSummary } from './lag/group-lag-evaluator';
 import type { CoordinatorResult } from './runtime/coordinator-result';
 import { OperatorViews } from './operator-views';
 import type { CoordinatorLogger, CoordinatorMetrics } from './ports/coordinator-metrics.port';
@@ -79,7 +80,13 @@ export class GroupCoordinator implements GroupCoordinatorApi {
       logger: deps.logger ?? SILENT_LOGGER,
     };
     this.shards = new ShardRegistry(deps.store, this.env);
-    this.views = new OperatorViews(this.shards, (groupId) => this.routeOrThrow(groupId, 'describe'), (request) => this.offsetCommitAsAdmin(request));
+    this.views = new OperatorViews(
+      this.shards,
+      (groupId) => this.routeOrThrow(groupId, 'describe'),
+      (request) => this.offsetCommitAsAdmin(request),
+      deps.topics,
+      deps.clock,
+    );
   }
 
   /** Starts following leadership (the store calls back at once for partitions already led) and topic growth. */
@@ -272,6 +279,18 @@ export class GroupCoordinator implements GroupCoordinatorApi {
 
   rebalanceHistory(groupId: string): Promise<RebalanceView[]> {
     return this.views.rebalanceHistory(groupId);
+  }
+
+  groupLag(groupId: string): Promise<P.GroupLag> {
+    return this.views.groupLag(groupId);
+  }
+
+  lagSummaries(withPartitions = false, limit?: number): GroupLagSummary[] {
+    return this.views.lagSummaries(withPartitions, limit);
+  }
+
+  resetOffsetsTo(groupId: string, request: P.ResetOffsetsRequest): Promise<P.ResetOffsetsResult> {
+    return this.views.resetOffsetsTo(groupId, request);
   }
 
   /** Kafka's `validateGroupStatus`: group id, started, loaded, coordinated here. */

@@ -12,3 +12,6 @@ export type { GroupState } from './group/group-state';
 export * from './records/record-codec';
 export * from './records/offset-commit-record';
 export * from './records/group-metadata-record';
+export type { GroupLagSummary } from './lag/group-lag-evaluator';
+export { groupLagOf } from './lag/group-lag-evaluator';
+export { planOffsetReset } from './operations/offset-reset-plan';

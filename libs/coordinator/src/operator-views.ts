@@ -1,7 +1,11 @@
 import type * as P from '@cohort/protocol';
-import { KafkaError } from '@cohort/protocol';
+import { errorName, KafkaError } from '@cohort/protocol';
+import type { Clock } from '@cohort/replication';
 import type { CommittedOffsetView, GroupSummaryView, GroupView, RebalanceView } from './api/group-coordinator.api';
 import type { ClassicGroup } from './group/classic-group';
+import { GroupLagEvaluator, type GroupLagSummary } from './lag/group-lag-evaluator';
+import { planOffsetReset } from './operations/offset-reset-plan';
+import type { TopicRegistry } from './ports/topic-registry.port';
 import type { CoordinatorShard } from './shard/coordinator-shard';
 import type { ShardRegistry } from './shard/shard-registry';
 
@@ -11,11 +15,17 @@ import type { ShardRegistry } from './shard/shard-registry';
  * map to HTTP statuses.
  */
 export class OperatorViews {
+  private readonly lag: GroupLagEvaluator;
+
   constructor(
     private readonly shards: ShardRegistry,
     private readonly route: (groupId: string) => CoordinatorShard,
     private readonly adminCommit: (request: P.OffsetCommitRequest) => Promise<P.OffsetCommitResponse>,
-  ) {}
+    private readonly topics: TopicRegistry,
+    private readonly clock: Clock,
+  ) {
+    this.lag = new GroupLagEvaluator(topics);
+  }
 
   async describeGroup(groupId: string): Promise<GroupView> {
     const shard = this.route(groupId);
@@ -67,6 +77,60 @@ export class OperatorViews {
     const response = await this.adminCommit({ groupId, generationId: -1, memberId: '', topics });
     if (response.errorCode !== 0) throw new KafkaError(response.errorCode as P.ErrorCodeValue, response.errorMessage);
     return response;
+  }
+
+  /** `GET /v1/groups/:groupId/lag`: Burrow's evaluation per partition and for the group (docs/lag.md). */
+  async groupLag(groupId: string): Promise<P.GroupLag> {
+    return this.lag.describe(this.requireGroup(this.route(groupId), groupId), this.clock.now());
+  }
+
+  /**
+   * For the metrics scrape: the `limit` groups this node serves with the largest total lag (ties by
+   * id), each evaluated without histories. Every group is ranked by a cheap sum first, so only the
+   * groups exported pay for the evaluation.
+   */
+  lagSummaries(withPartitions: boolean, limit = Number.POSITIVE_INFINITY): GroupLagSummary[] {
+    const now = this.clock.now();
+    const ranked: { group: ClassicGroup; totalLag: number }[] = [];
+    const ends = new Map<string, Readonly<Record<number, number>> | undefined>();
+    for (const shard of this.shards.all()) {
+      if (!shard.isActive) continue;
+      for (const group of shard.groups.values()) if (group.offsets.hasCommitted) ranked.push({ group, totalLag: this.lag.totalLag(group, ends) });
+    }
+    if (ranked.length > limit) {
+      ranked.sort((a, b) => b.totalLag - a.totalLag || (a.group.groupId < b.group.groupId ? -1 : a.group.groupId > b.group.groupId ? 1 : 0));
+      ranked.length = Math.max(0, limit);
+    }
+    return ranked.map(({ group }) => this.lag.summarize(group, now, withPartitions));
+  }
+
+  /**
+   * `POST /v1/groups/:groupId/offsets/reset`: the plan (docs/operations.md), and unless it is a dry
+   * run, the plan committed as it is, once the group is Empty (NON_EMPTY_GROUP otherwise). Resolves
+   * after the offsets are committed; a group that does not exist yet gets its first offsets, as Kafka allows.
+   */
+  async resetOffsetsTo(groupId: string, request: P.ResetOffsetsRequest): Promise<P.ResetOffsetsResult> {
+    const group = this.route(groupId).group(groupId);
+    const committed = group ? await this.committedOffsets(groupId) : [];
+    const offsets = planOffsetReset(request, committed, this.topics);
+    const dryRun = request.dryRun !== false;
+    if (dryRun || offsets.length === 0) return { groupId, dryRun, offsets };
+    if (group && !group.is('Empty') && !group.is('Dead')) {
+      throw KafkaError.of('NON_EMPTY_GROUP', `group '${groupId}' is ${group.state} with ${group.size} member(s); offsets can be reset only while it is Empty (stop its consumers first)`);
+    }
+    const byTopic = new Map<string, P.OffsetCommitTopic>();
+    for (const { topic, partition, newOffset } of offsets) {
+      let entry = byTopic.get(topic);
+      if (!entry) byTopic.set(topic, (entry = { name: topic, partitions: [] }));
+      entry.partitions.push({ partitionIndex: partition, committedOffset: newOffset });
+    }
+    const response = await this.resetOffsets(groupId, [...byTopic.values()]);
+    const failed = response.topics.flatMap((t) => t.partitions.filter((p) => p.errorCode !== 0).map((p) => `${t.name}-${p.partitionIndex}: ${errorName(p.errorCode)}`));
+    if (failed.length > 0) {
+      const first = response.topics.flatMap((t) => t.partitions).find((p) => p.errorCode !== 0)!;
+      throw new KafkaError(first.errorCode as P.ErrorCodeValue, `cannot reset offsets of group '${groupId}': ${failed.join(', ')}`);
+    }
+    return { groupId, dryRun, offsets };
   }
 
   async rebalanceHistory(groupId: string): Promise<RebalanceView[]> {

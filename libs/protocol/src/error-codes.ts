@@ -10,6 +10,7 @@ export const ErrorCode = {
   NOT_LEADER_OR_FOLLOWER: 6,
   REQUEST_TIMED_OUT: 7,
   OFFSET_METADATA_TOO_LARGE: 12,
+  NETWORK_EXCEPTION: 13,
   COORDINATOR_LOAD_IN_PROGRESS: 14,
   COORDINATOR_NOT_AVAILABLE: 15,
   NOT_COORDINATOR: 16,
@@ -22,9 +23,12 @@ export const ErrorCode = {
   INVALID_SESSION_TIMEOUT: 26,
   REBALANCE_IN_PROGRESS: 27,
   INVALID_COMMIT_OFFSET_SIZE: 28,
+  TOPIC_AUTHORIZATION_FAILED: 29,
   GROUP_AUTHORIZATION_FAILED: 30,
+  CLUSTER_AUTHORIZATION_FAILED: 31,
   INVALID_REQUEST: 42,
   KAFKA_STORAGE_ERROR: 56,
+  SASL_AUTHENTICATION_FAILED: 58,
   FENCED_LEADER_EPOCH: 74,
   UNKNOWN_LEADER_EPOCH: 75,
   NON_EMPTY_GROUP: 68,
@@ -34,6 +38,7 @@ export const ErrorCode = {
   FENCED_INSTANCE_ID: 82,
   GROUP_SUBSCRIBED_TO_TOPIC: 86,
   UNSTABLE_OFFSET_COMMIT: 88,
+  THROTTLING_QUOTA_EXCEEDED: 89,
   UNSUPPORTED_ASSIGNOR: 112,
 } as const;
 
@@ -42,8 +47,10 @@ export type ErrorCodeValue = (typeof ErrorCode)[ErrorName];
 
 /** Errors after which retrying the same request (after rediscovery or a rejoin) can succeed. */
 const RETRIABLE: ReadonlySet<ErrorName> = new Set<ErrorName>([
+  'UNKNOWN_TOPIC_OR_PARTITION',
   'NOT_LEADER_OR_FOLLOWER',
   'REQUEST_TIMED_OUT',
+  'NETWORK_EXCEPTION',
   'COORDINATOR_LOAD_IN_PROGRESS',
   'COORDINATOR_NOT_AVAILABLE',
   'NOT_COORDINATOR',
@@ -54,6 +61,8 @@ const RETRIABLE: ReadonlySet<ErrorName> = new Set<ErrorName>([
   'FENCED_LEADER_EPOCH',
   'UNKNOWN_LEADER_EPOCH',
   'KAFKA_STORAGE_ERROR',
+  // Kafka's ThrottlingQuotaExceededException is retriable: the same request passes once the window moves on.
+  'THROTTLING_QUOTA_EXCEEDED',
 ]);
 
 const NAME_BY_CODE = new Map<number, ErrorName>(

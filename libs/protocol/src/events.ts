@@ -19,6 +19,14 @@ export const RequestEvent = {
 
 export type RequestEventName = keyof typeof RequestEvent;
 
+/**
+ * Whether `name` is one of the request events, by own property: `toString`, `__proto__` or
+ * `constructor` are inherited names, not events.
+ */
+export function isRequestEvent(name: unknown): name is RequestEventName {
+  return typeof name === 'string' && Object.hasOwn(RequestEvent, name);
+}
+
 export const PushEvent = {
   RebalanceInProgress: 'RebalanceInProgress',
   CoordinatorMoved: 'CoordinatorMoved',

@@ -5,3 +5,8 @@ export * from './placement';
 export * from './requests';
 export * from './responses';
 export * from './events';
+export * from './rest-operations';
+export * from './rest';
+export * from './acl';
+export * from './consumer-protocol-rules';
+export * from './request-shape';

@@ -39,6 +39,7 @@ export * from './log/batch-codec';
 export * from './metadata/redis/redis-metadata-store';
 export * from './metadata/redis/metadata-store-unavailable-error';
 export * from './transport/network/network-transport';
+export * from './transport/network/peer-authentication';
 export * from './metadata/redis/redis-connections';
 export { LuaScript } from './metadata/redis/lua-script';
 export * from './epoch/epoch-checkpoint-format';

@@ -30,9 +30,12 @@ export interface ReplicationConfig {
   highWatermarkCheckpointIntervalMs: number;
   /** LOG_FLUSH_POLICY: `always` = fsync before an offset counts towards the HW; `replicated` = like Kafka. */
   logFlushPolicy: 'always' | 'replicated';
-  /** Preferred-leader rebalancing (auto.leader.rebalance.enable) and its period. */
+  /** AUTO_LEADER_REBALANCE_ENABLE: preferred-leader rebalancing (auto.leader.rebalance.enable). */
   autoLeaderRebalanceEnable: boolean;
+  /** LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, in ms: how often the controller checks the balance. */
   leaderImbalanceCheckIntervalMs: number;
+  /** LEADER_IMBALANCE_PER_BROKER_PERCENTAGE: a node's share of preferred partitions led elsewhere that triggers elections. */
+  leaderImbalancePerBrokerPercentage: number;
   /** Timeout of replica-to-replica and replica-to-controller requests (replica.socket.timeout.ms). */
   requestTimeoutMs: number;
   /** Period of the log cleaner over compacted partitions (log.cleaner.backoff.ms). */
@@ -59,6 +62,7 @@ export const DEFAULT_REPLICATION_CONFIG: ReplicationConfig = {
   logFlushPolicy: 'replicated',
   autoLeaderRebalanceEnable: true,
   leaderImbalanceCheckIntervalMs: 300_000,
+  leaderImbalancePerBrokerPercentage: 10,
   requestTimeoutMs: 30_000,
   logCleanerIntervalMs: 15_000,
   deleteRetentionMs: 86_400_000,

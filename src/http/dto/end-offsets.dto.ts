@@ -1,6 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { MAX_TOPIC_PARTITIONS } from './rest-limits';
 
 class PartitionEndOffsetDto {
@@ -11,6 +11,10 @@ class PartitionEndOffsetDto {
   @ApiProperty({ example: 1500 })
   @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER)
   endOffset: number;
+
+  @ApiPropertyOptional({ example: 200, description: 'The log start offset (what an `earliest` reset goes to); kept from an earlier report when absent.' })
+  @IsOptional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER)
+  startOffset?: number;
 }
 
 export class EndOffsetsDto {

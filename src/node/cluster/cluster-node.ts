@@ -37,11 +37,23 @@ export class ClusterNode implements CohortNode {
     ({ coordinator: this.coordinator, topics: this.topics, cluster: this.cluster, assignors: this.assignors } = parts);
   }
 
-  /** Registered, and serving (loaded) every partition it leads. */
+  /**
+   * Ready (SPEC §4): registered under a live epoch, the metadata known (a controller elected, every
+   * partition's state read), and every partition it leads — by the metadata and by its own replicas —
+   * loaded and served. A node that has only just registered, before any controller created or elected
+   * anything, leads nothing yet and would otherwise look ready.
+   */
   isReady(): boolean {
-    if (this.closing || this.parts.replication.epoch < 0) return false;
+    return this.notReadyReason() === undefined;
+  }
+
+  notReadyReason(): string | undefined {
+    if (this.closing) return 'shutting down';
+    if (!this.parts.replication.isRegistered) return 'not registered';
+    if (!this.cluster.isMetadataKnown()) return 'metadata not known yet';
     const serving = new Set(this.coordinator.servingPartitions());
-    return [...this.parts.led].every((p) => serving.has(p));
+    const led = [...this.parts.led, ...this.cluster.partitionsLedBy(this.cluster.nodeId)];
+    return led.every((p) => serving.has(p)) ? undefined : 'loading partitions';
   }
 
   close(): Promise<void> {

@@ -4,6 +4,7 @@ import { type Clock, FileCheckpointStorage, FileLog, NetworkTransport, RealClock
 import type { CohortNode } from '../cohort-node';
 import { createAssignorCatalog } from '../create-assignor-catalog';
 import type { NodeDeps } from '../node-deps';
+import { peerAuthenticationOf } from '../../security/cluster/peer-authentication-of';
 import { startCoordinator } from '../start-coordinator';
 import { ClusterNode } from './cluster-node';
 import { MetadataClusterView } from './metadata-cluster-view';
@@ -35,8 +36,9 @@ async function assemble(deps: NodeDeps, clock: Clock, opened: Array<() => Promis
   const replication = replicationConfigOf(config);
   const report = (context: string) => (error: unknown) => logger.error(`${context}: ${error instanceof Error ? error.message : String(error)}`);
 
+  const redis = { url: config.redisUrl, sentinels: config.redisSentinels, sentinelName: config.redisSentinelName };
   const store = await RedisMetadataStore.connect({
-    url: config.redisUrl,
+    ...redis,
     clusterId: config.clusterId,
     clock,
     // Long enough for every live node to reconnect and put back what it knows after Redis lost its data.
@@ -52,9 +54,14 @@ async function assemble(deps: NodeDeps, clock: Clock, opened: Array<() => Promis
     },
   });
   opened.push(() => store.close());
-  const transport = await NetworkTransport.start({ nodeId: config.nodeId, clock, listen: { host: config.host, port: replicationPortOf(config) } });
+  const transport = await NetworkTransport.start({
+    nodeId: config.nodeId,
+    clock,
+    listen: { host: config.host, port: replicationPortOf(config) },
+    authentication: peerAuthenticationOf(config),
+  });
   opened.push(() => transport.close());
-  const topics = await RedisTopicRegistry.connect({ url: config.redisUrl, clusterId: config.clusterId, clock, onError: report('topic registry') });
+  const topics = await RedisTopicRegistry.connect({ ...redis, clusterId: config.clusterId, clock, onError: report('topic registry') });
   opened.push(() => topics.close());
   const assignors = await createAssignorCatalog(config.assignorPlugins);
 

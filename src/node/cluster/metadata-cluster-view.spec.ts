@@ -22,7 +22,7 @@ function state(partition: number, leader: number, over: Partial<PartitionState> 
   };
 }
 
-async function setUp() {
+async function setUp(refreshIntervalMs = 1_000) {
   const clock = new ManualClock();
   const store = new InMemoryMetadataStore(clock);
   const endpoint = (id: number) => formatNodeEndpoint({ replicationHost: '10.0.0.' + id, replicationPort: 4000 + id, advertisedUrl: `http://node-${id}:300${id}` });
@@ -37,7 +37,7 @@ async function setUp() {
     store,
     replicas: { offsets: (p) => ({ logStartOffset: 0, logEndOffset: 10 + p, highWatermark: 9 + p }), partition: (p) => (p === 1 ? leader : undefined) },
     clock,
-    refreshIntervalMs: 1_000,
+    refreshIntervalMs,
     onError: (e) => {
       throw e;
     },
@@ -71,6 +71,23 @@ describe('MetadataClusterView', () => {
     expect((await store.compareAndSetPartition(6, state(0, 2, { partitionEpoch: 7, leaderEpoch: 5 }), controllerEpoch)).ok).toBe(true);
     await flush();
     expect(view.leaderOf(0)).toBeNull(); // its leader is gone: no coordinator to name until a new election
+    view.close();
+  });
+
+  it('never names a new leader while still listing the expired node it replaced as alive', async () => {
+    // No periodic re-read within the test: only the partition hint can bring the expiry to light.
+    const { clock, store, view, controllerEpoch } = await setUp(1_000_000);
+    for (let t = 0; t < 7; t++) {
+      for (const id of [0, 1]) await store.renewNode(id, (await store.listNodes()).find((n) => n.nodeId === id)!.nodeEpoch, 6_000);
+      await store.acquireControllerLease(1, 6_000);
+      clock.advance(1_000); // node 2, leader of p0, stops renewing and expires (expiry gives no hint)
+    }
+    await flush();
+    expect(view.nodes().find((n) => n.nodeId === 2)?.alive).toBe(true); // not re-read yet
+    await store.compareAndSetPartition(5, state(0, 1, { partitionEpoch: 6, leaderEpoch: 4, isr: [0, 1].map((nodeId) => ({ nodeId, nodeEpoch: 1 })) }), controllerEpoch);
+    await flush();
+    expect(view.leaderOf(0)?.nodeId).toBe(1);
+    expect(view.nodes().find((n) => n.nodeId === 2)).toEqual({ nodeId: 2, url: 'http://node-2:3002', alive: false });
     view.close();
   });
 

@@ -46,7 +46,7 @@ export class MetadataClusterView implements ClusterView {
     this.unwatch = this.options.store.watch({
       onNodesChanged: () => void this.refreshNodes().catch(this.options.onError),
       onControllerChanged: () => void this.refreshLease().catch(this.options.onError),
-      onPartitionChanged: (state) => this.apply(state),
+      onPartitionChanged: (state) => this.applyHint(state),
     });
     await this.refreshAll().catch(this.options.onError);
     this.schedule();
@@ -56,6 +56,16 @@ export class MetadataClusterView implements ClusterView {
     this.closed = true;
     this.unwatch?.();
     this.timer?.cancel();
+  }
+
+  /** A controller holds the lease and every partition's state has been read (readiness). */
+  isMetadataKnown(): boolean {
+    return this.lease !== null && this.states.size >= this.options.numPartitions;
+  }
+
+  /** Partitions whose state names `nodeId` leader. */
+  partitionsLedBy(nodeId: number): number[] {
+    return [...this.states.values()].filter((s) => s.leader === nodeId).map((s) => s.partition);
   }
 
   controllerId(): number | null {
@@ -104,6 +114,20 @@ export class MetadataClusterView implements ClusterView {
     if (hosted.role !== 'leader') return [self];
     const remotes = [...hosted.remotes.values()].map((r) => ({ nodeId: r.nodeId, logEndOffset: r.leo, lastCaughtUpMs: r.lastCaughtUpTimeMs }));
     return [self, ...remotes].sort((a, b) => a.nodeId - b.nodeId);
+  }
+
+  /**
+   * A new leader is elected only after the controller saw the old one's registration expire (or end):
+   * re-read the registrations before showing the change, so this view never names the new leader while
+   * still listing the node it replaced as alive (registrations expire without a hint, and the periodic
+   * re-read could otherwise lag the partition hint by a whole period).
+   */
+  private applyHint(state: PartitionState): void {
+    const known = this.states.get(state.partition);
+    if (!known || known.leader === state.leader) return this.apply(state);
+    void this.refreshNodes()
+      .catch(this.options.onError)
+      .finally(() => this.apply(state));
   }
 
   private apply(state: PartitionState): void {

@@ -54,9 +54,9 @@ describe('RedisTopicRegistry', () => {
     const b = await registry();
     const heardOnB: TopicInfo[] = [];
     b.onPartitionsChanged((t) => heardOnB.push(t));
-    expect(await a.create('orders', 3)).toEqual({ name: 'orders', partitions: 3, endOffsets: {} });
-    await eventually(() => expect(b.get('orders')).toEqual({ name: 'orders', partitions: 3, endOffsets: {} }));
-    expect(await b.setPartitions('orders', 5)).toEqual({ name: 'orders', partitions: 5, endOffsets: {} });
+    expect(await a.create('orders', 3)).toEqual({ name: 'orders', partitions: 3, endOffsets: {}, startOffsets: {}, reportedAt: {} });
+    await eventually(() => expect(b.get('orders')).toEqual({ name: 'orders', partitions: 3, endOffsets: {}, startOffsets: {}, reportedAt: {} }));
+    expect(await b.setPartitions('orders', 5)).toEqual({ name: 'orders', partitions: 5, endOffsets: {}, startOffsets: {}, reportedAt: {} });
     await eventually(() => expect(a.get('orders')?.partitions).toBe(5));
     expect([a.partitionCount('orders'), a.partitionCount('missing')]).toEqual([5, undefined]);
     expect(heardOnB.map((t) => t.partitions)).toEqual([3, 5]);
@@ -64,7 +64,7 @@ describe('RedisTopicRegistry', () => {
     await eventually(() => expect(b.get('orders')?.endOffsets).toEqual({ 4: 120 }));
     // A node that starts later loads everything.
     const c = await registry();
-    expect(c.list()).toEqual([{ name: 'orders', partitions: 5, endOffsets: { 4: 120 } }]);
+    expect(c.list()).toEqual([{ name: 'orders', partitions: 5, endOffsets: { 4: 120 }, startOffsets: {}, reportedAt: { 4: expect.any(Number) } }]);
   });
 
   it('refuses what the embedded registry refuses, with the same errors, and changes nothing', async () => {
@@ -82,7 +82,7 @@ describe('RedisTopicRegistry', () => {
       (r) => r.setEndOffsets('t', [{ partition: 0, endOffset: -5 }]),
     ];
     for (const attempt of cases) expect(await errorOf(attempt(a))).toBe(await errorOf(attempt(reference)));
-    expect(a.list()).toEqual([{ name: 't', partitions: 2, endOffsets: {} }]);
+    expect(a.list()).toEqual([{ name: 't', partitions: 2, endOffsets: {}, startOffsets: {}, reportedAt: {} }]);
   });
 
   it('lets exactly one of two nodes create the same topic at once', async () => {

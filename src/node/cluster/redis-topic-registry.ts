@@ -1,11 +1,20 @@
-import { copyTopic, requireTopic, TopicCatalog, type TopicInfo, type TopicRegistry, validateEndOffsets, validateGrowth } from '@cohort/coordinator';
+import {
+  applyEndOffsets,
+  copyTopic,
+  type EndOffsetReport,
+  requireTopic,
+  TopicCatalog,
+  type TopicInfo,
+  type TopicRegistry,
+  validateEndOffsets,
+  validateGrowth,
+} from '@cohort/coordinator';
 import { KafkaError } from '@cohort/protocol';
-import { type Clock, connectWithin, openRedis } from '@cohort/replication';
+import { type Clock, connectWithin, openRedis, type RedisLocation } from '@cohort/replication';
 import type { Redis } from 'ioredis';
 import { CREATE_TOPIC, GROW_TOPIC, RESTORE_TOPIC, SET_END_OFFSETS } from './topic-scripts';
 
-export interface RedisTopicRegistryOptions {
-  url: string;
+export interface RedisTopicRegistryOptions extends RedisLocation {
   clusterId: string;
   clock: Clock;
   /** Failures of background work (re-reading after a hint, restoring after a Redis restart). */
@@ -37,7 +46,7 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
   }
 
   static async connect(options: RedisTopicRegistryOptions): Promise<RedisTopicRegistry> {
-    const settings = { url: options.url, commandTimeoutMs: 5_000, maxReconnectDelayMs: 1_000 };
+    const settings = { url: options.url, sentinels: options.sentinels, sentinelName: options.sentinelName, commandTimeoutMs: 5_000, maxReconnectDelayMs: 1_000 };
     const redis = openRedis({ ...settings, connectionName: `cohort-${options.clusterId}-topics` });
     const subscriber = openRedis({ ...settings, connectionName: `cohort-${options.clusterId}-topic-changes` });
     const where = `topic registry in Redis at ${options.url.replace(/\/\/[^@/]*@/, '//***@')}`;
@@ -72,10 +81,13 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
     return copyTopic(this.learn({ ...current, partitions: count }));
   }
 
-  async setEndOffsets(name: string, endOffsets: { partition: number; endOffset: number }[]): Promise<TopicInfo> {
-    const current = await this.reload(name);
-    validateEndOffsets(requireTopic(name, current), endOffsets);
-    const args = [name, ...endOffsets.flatMap(({ partition, endOffset }) => [partition, endOffset])];
+  async setEndOffsets(name: string, endOffsets: EndOffsetReport[]): Promise<TopicInfo> {
+    const current = requireTopic(name, await this.reload(name));
+    validateEndOffsets(current, endOffsets);
+    // Merged here (a report without a start offset keeps the known one), stored per partition as one value.
+    const merged = copyTopic(current);
+    applyEndOffsets(merged, endOffsets, this.options.clock.now());
+    const args = [name, ...endOffsets.flatMap(({ partition }) => [partition, encodePartitionOffsets(merged, partition)])];
     // Counts only grow, so partitions that existed when validated still exist: -1 only if Redis lost the topic.
     const outcome = Number(await this.write(() => SET_END_OFFSETS.run(this.redis, [this.keys.topics, this.endOffsetsKey(name), this.keys.changes], args)));
     if (outcome !== 0) throw KafkaError.of('UNKNOWN_TOPIC_OR_PARTITION', `topic '${name}' changed meanwhile; retry`);
@@ -104,12 +116,12 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
   private async reload(name: string): Promise<TopicInfo | undefined> {
     const [count, offsets] = await this.write(() => Promise.all([this.redis.hget(this.keys.topics, name), this.redis.hgetall(this.endOffsetsKey(name))]));
     if (count === null) return undefined;
-    const endOffsets: Record<number, number> = {};
-    for (const [p, o] of Object.entries(offsets)) endOffsets[Number(p)] = Number(o);
+    const topic: TopicInfo = { name, partitions: Number(count), endOffsets: {}, startOffsets: {}, reportedAt: {} };
+    for (const [p, value] of Object.entries(offsets)) decodePartitionOffsets(topic, Number(p), value);
     const known = this.topics.get(name);
     // A copy that is newer than what Redis says (Redis lost data) stays until restored.
     if (known && known.partitions > Number(count)) return known;
-    return this.learn({ name, partitions: Number(count), endOffsets });
+    return this.learn(topic);
   }
 
   private async reloadAll(): Promise<void> {
@@ -120,7 +132,7 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
   /** After Redis lost its data: put back every topic this node knows (counts only grow). */
   private async restore(): Promise<void> {
     for (const t of this.topics.values()) {
-      const args = [t.name, t.partitions, ...Object.entries(t.endOffsets).flat()];
+      const args = [t.name, t.partitions, ...Object.keys(t.endOffsets).flatMap((p) => [p, encodePartitionOffsets(t, Number(p))])];
       await RESTORE_TOPIC.run(this.redis, [this.keys.topics, this.endOffsetsKey(t.name), this.keys.changes], args);
     }
   }
@@ -147,4 +159,19 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
       throw KafkaError.of('COORDINATOR_NOT_AVAILABLE', `topic registry unavailable: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+}
+
+/**
+ * One partition's report in the end-offsets hash: `end|start|reportedAt` (start empty when unknown).
+ * A bare number is an end offset stored before start offsets and arrival times were kept.
+ */
+function encodePartitionOffsets(topic: TopicInfo, partition: number): string {
+  return `${topic.endOffsets[partition]}|${topic.startOffsets?.[partition] ?? ''}|${topic.reportedAt?.[partition] ?? ''}`;
+}
+
+function decodePartitionOffsets(topic: TopicInfo, partition: number, value: string): void {
+  const [end, start, at] = value.split('|');
+  topic.endOffsets[partition] = Number(end);
+  if (start) topic.startOffsets![partition] = Number(start);
+  if (at) topic.reportedAt![partition] = Number(at);
 }

@@ -13,6 +13,9 @@ export function replicationConfigOf(config: CohortConfig): ReplicationConfig {
     replicaLagTimeMaxMs: config.replicaLagTimeMaxMs,
     replicaFetchWaitMaxMs: config.replicaFetchWaitMaxMs,
     logFlushPolicy: config.logFlushPolicy,
+    autoLeaderRebalanceEnable: config.autoLeaderRebalanceEnable,
+    leaderImbalancePerBrokerPercentage: config.leaderImbalancePerBrokerPercentage,
+    leaderImbalanceCheckIntervalMs: config.leaderImbalanceCheckIntervalSeconds * 1000,
     nodeSessionTimeoutMs: session,
     // A node renews several times per session and fences itself one heartbeat before it would expire;
     // the controller lease lasts a session, like a registration.

@@ -18,7 +18,7 @@ export async function createEmbeddedNode(deps: NodeDeps): Promise<CohortNode> {
   const { config, address } = deps;
   const clock = new RealClock();
   const topicFile = new TopicRegistryFile(config.dataDir);
-  const topics = new InMemoryTopicRegistry({ topics: topicFile.load(), persist: (all) => topicFile.save(all) });
+  const topics = new InMemoryTopicRegistry({ topics: topicFile.load(), persist: (all) => topicFile.save(all), clock });
   const assignors = await createAssignorCatalog(config.assignorPlugins);
   const store = await openLocalStore(config, clock);
   const cluster = new EmbeddedClusterView(config.clusterId, config.nodeId, config.offsetsTopicNumPartitions, store, address, clock);

@@ -28,6 +28,11 @@ export class CommitLedger {
     this.syncs.set(group, { generation, assignment: JSON.stringify(assignment) });
   }
 
+  /** Whether a SyncGroup of `group` has been acknowledged (after which the group must always exist). */
+  hasAckedSync(group: string): boolean {
+    return this.syncs.has(group);
+  }
+
   /** The highest acknowledged offset now (for a check whose answer comes later). */
   snapshot(group: string, partition: number): number {
     return this.maxAcked.get(`${group}/${partition}`) ?? -1;

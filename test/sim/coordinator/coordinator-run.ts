@@ -13,7 +13,13 @@ export interface CoordinatorRunResult {
   leaderKills: number;
   trace: string;
   steps: number;
+  /** Answers the verifier checked against the ledger (offsets read with NONE, groups described). */
+  verifiedAnswers: number;
 }
+
+/** What a coordinator may answer while leadership moves or it loads: the client retries elsewhere. */
+const RETRIABLE = new Set<number>([ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.COORDINATOR_NOT_AVAILABLE]);
+const RETRIABLE_NAMES = new Set(['NOT_COORDINATOR', 'COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE']);
 
 /**
  * The group coordinator on replicated partitions under commit load while leaders are killed: groups
@@ -35,21 +41,42 @@ export async function runCoordinatorSeed(seed: number, options: { faultPhaseMs?:
   consumers.forEach((c) => c.start());
 
   let stopVerifier = false;
+  let verifiedAnswers = 0;
   const verify = async (where: string): Promise<void> => {
     for (const groupId of groups) {
       const node = coordinators.coordinatorNodeFor(groupId);
       const before = [0, 1, 2, 3].map((p) => ledger.snapshot(groupId, p));
+      const syncedBefore = ledger.hasAckedSync(groupId);
       const fetched = await coordinators.call(node, (c) => c.offsetFetch({ groupId, topics: [{ name: 'orders', partitionIndexes: [0, 1, 2, 3] }] }), 5_000);
       if (fetched.ok && fetched.value.errorCode === ErrorCode.NONE) {
-        for (const p of fetched.value.topics[0]?.partitions ?? []) ledger.checkFetched(groupId, p.partitionIndex, p.committedOffset, before[p.partitionIndex], `${where} node ${node}`);
+        verifiedAnswers++;
+        for (const p of fetched.value.topics[0]?.partitions ?? []) {
+          if (p.errorCode !== ErrorCode.NONE) ledger.violations.push(`${where} node ${node}: ${groupId}/${p.partitionIndex} answered ${p.errorCode}`);
+          else ledger.checkFetched(groupId, p.partitionIndex, p.committedOffset, before[p.partitionIndex], `${where} node ${node}`);
+        }
+      } else if (fetched.ok && !RETRIABLE.has(fetched.value.errorCode)) {
+        // Anything but "not here / not yet" is a coordinator failing a client that did nothing wrong.
+        ledger.violations.push(`${where} node ${node}: OffsetFetch of ${groupId} answered ${fetched.value.errorCode}`);
       }
       const described = await coordinators.call(
         node,
-        (c) => c.describeGroup(groupId).then((v) => v, (e: unknown) => (e instanceof KafkaError ? null : Promise.reject(e))),
+        (c) =>
+          c.describeGroup(groupId).then(
+            (group) => ({ group, failure: undefined }),
+            // A group nobody joined yet does not exist; once a SyncGroup was acknowledged it must.
+            (e: unknown) => ({
+              group: null,
+              failure: e instanceof KafkaError && (RETRIABLE_NAMES.has(e.errorName) || (e.errorName === 'GROUP_ID_NOT_FOUND' && !syncedBefore)) ? undefined : String(e),
+            }),
+          ),
         5_000,
       );
-      if (described.ok && described.value) {
-        ledger.checkGroup(groupId, described.value.generationId, described.value.members.map((m) => m.assignment), `${where} node ${node}`);
+      if (described.ok && described.value.failure !== undefined) {
+        ledger.violations.push(`${where} node ${node}: DescribeGroups of ${groupId} failed: ${described.value.failure}`);
+      } else if (described.ok && described.value.group) {
+        verifiedAnswers++;
+        const group = described.value.group;
+        ledger.checkGroup(groupId, group.generationId, group.members.map((m) => m.assignment), `${where} node ${node}`);
       }
     }
   };
@@ -78,12 +105,14 @@ export async function runCoordinatorSeed(seed: number, options: { faultPhaseMs?:
   }
   for (const id of sim.nodeIds) if (!sim.isUp(id)) sim.startNode(id);
   coordinators.sync();
-  await sim.runUntil(() => sim.fullyReplicated() && [0, 1, 2].every((p) => coordinators.coordinator(sim.state(p).leader)?.isServing(p)), 60_000);
+  const converged = await sim.runUntil(() => sim.fullyReplicated() && [0, 1, 2].every((p) => coordinators.coordinator(sim.state(p).leader)?.isServing(p)), 60_000);
+  if (!converged) ledger.violations.push('the cluster did not converge (every replica in sync, every partition served) within 60 s after the faults');
   await sim.run(3_000);
   consumers.forEach((c) => c.stop());
   stopVerifier = true;
   await sim.run(1_000);
   await verify('final');
   checker.final();
-  return { seed, violations: [...checker.violations, ...ledger.violations], ledger, leaderKills, trace: sim.trace.dump(), steps: sim.clock.steps };
+  if (verifiedAnswers === 0) ledger.violations.push('the verifier never got an answer to check');
+  return { seed, violations: [...checker.violations, ...ledger.violations], ledger, leaderKills, trace: sim.trace.dump(), steps: sim.clock.steps, verifiedAnswers };
 }

@@ -21,6 +21,10 @@ const firstSubscriber = `
     result[owner.memberId].partitions.push({ topic: t, partitions: Array.from({ length: n }, (_, p) => p) });
   }`;
 
+// Each check runs an assignor through many scenarios (seconds of CPU on a shared machine): an
+// explicit bound for every test, not Jest's 5 s default.
+jest.setTimeout(60_000);
+
 describe('assignor conformance kit (npm run assignor:check)', () => {
   const repoRoot = path.resolve(__dirname, '../../../..');
   let dir: string;

@@ -45,7 +45,8 @@ export function exportedAssignors(moduleExports: unknown): unknown[] {
   return Array.isArray(exported) ? exported : [exported];
 }
 
-export async function loadAssignorPlugins(registry: AssignorRegistry, specs: string | readonly string[] | undefined, options: LoadPluginsOptions = {}): Promise<string[]> {
+/** The registry is taken structurally: `@cohort/assignors/plugins` ships its own copy of the type. */
+export async function loadAssignorPlugins(registry: Pick<AssignorRegistry, 'register'>, specs: string | readonly string[] | undefined, options: LoadPluginsOptions = {}): Promise<string[]> {
   const cwd = options.cwd ?? process.cwd();
   const loaded: string[] = [];
   for (const spec of parsePluginList(specs)) {

@@ -15,8 +15,25 @@ describe('dryRunAssign (POST /v1/assignors/:name/assign)', () => {
       partitionsPerTopic: { orders: 3 },
       members: [{ memberId: 'a', topics: ['orders'] }, { memberId: 'b', topics: ['orders'] }],
     });
-    expect(response).toEqual({ assignments: { a: [{ topic: 'orders', partitions: [0, 2] }], b: [{ topic: 'orders', partitions: [1] }] } });
+    expect(response).toEqual({ assignments: { a: [{ topic: 'orders', partitions: [0, 2] }], b: [{ topic: 'orders', partitions: [1] }] }, unknownTopics: [] });
   });
+
+  it.each(['range', 'roundrobin', 'sticky', 'cooperative-sticky'])(
+    'gives nothing of a subscribed topic missing from partitionsPerTopic and names it in unknownTopics (%s)',
+    (name) => {
+      const response = dryRunAssign(registry, name, {
+        partitionsPerTopic: { orders: 2 },
+        members: [
+          { memberId: 'a', topics: ['orders', 'deleted'] },
+          { memberId: 'b', topics: ['deleted', 'orders', 'not-yet'] },
+        ],
+      });
+      expect(response.unknownTopics).toEqual(['deleted', 'not-yet']);
+      const assigned = Object.values(response.assignments).flat();
+      expect(assigned.every((entry) => entry.topic === 'orders')).toBe(true);
+      expect(assigned.flatMap((entry) => entry.partitions).sort()).toEqual([0, 1]);
+    },
+  );
 
   it('uses owned partitions and generations for the sticky assignors', () => {
     const body = {
@@ -27,8 +44,8 @@ describe('dryRunAssign (POST /v1/assignors/:name/assign)', () => {
       ],
     };
     const expected = { assignments: { a: [{ topic: 't', partitions: [2, 3] }], b: [{ topic: 't', partitions: [0, 1] }] } };
-    expect(dryRunAssign(registry, 'sticky', body)).toEqual(expected);
-    expect(dryRunAssign(registry, 'cooperative-sticky', body)).toEqual(expected);
+    expect(dryRunAssign(registry, 'sticky', body)).toEqual({ ...expected, unknownTopics: [] });
+    expect(dryRunAssign(registry, 'cooperative-sticky', body)).toEqual({ ...expected, unknownTopics: [] });
   });
 
   it.each(['range', 'roundrobin', 'sticky', 'cooperative-sticky'])('treats __proto__ as an ordinary member id and topic name (%s)', (name) => {
@@ -51,7 +68,6 @@ describe('dryRunAssign (POST /v1/assignors/:name/assign)', () => {
     ['members that are not an array', { partitionsPerTopic: {}, members: {} }, 'members: must be an array'],
     ['a member that is not an object', { partitionsPerTopic: {}, members: [3] }, 'members[0]: must be { memberId, topics, ... }'],
     ['a missing topics list', { partitionsPerTopic: { t: 1 }, members: [{ memberId: 'a' }] }, 'members[0].topics: must be an array of topic names, got undefined'],
-    ['an unknown topic', { partitionsPerTopic: { t: 1 }, members: [{ memberId: 'a', topics: ['t', 'typo'] }] }, "members[0].topics[1]: unknown topic 'typo' (not in partitionsPerTopic)"],
     ['a negative count', { partitionsPerTopic: { t: -3 }, members: [] }, 'partitionsPerTopic.t: partition count must be a non-negative integer, got -3'],
     ['duplicate member ids', { partitionsPerTopic: { t: 1 }, members: [{ memberId: 'a', topics: ['t'] }, { memberId: 'a', topics: ['t'] }] }, "members[1].memberId: duplicate member id 'a' (also members[0])"],
   ])('answers INVALID_REQUEST (400) for %s', (_label, body, message) => {

@@ -1,8 +1,10 @@
 /**
  * The REST dry run (SPEC §4, POST /v1/assignors/:name/assign): the body describes a group in a flat
  * form; we check it, run the named assignor through the safe runner and answer
- * `{ assignments: { memberId: [{ topic, partitions }] } }`. Unknown assignor → KafkaError
- * UNSUPPORTED_ASSIGNOR (404); bad body → KafkaError INVALID_REQUEST naming the field (400).
+ * `{ assignments: { memberId: [{ topic, partitions }] }, unknownTopics }`. A subscribed topic missing
+ * from partitionsPerTopic (deleted, or not created yet) gets nothing, as Kafka's assignors treat it, and
+ * is named in `unknownTopics`, so a preview of such a group can still be made. Unknown assignor →
+ * KafkaError UNSUPPORTED_ASSIGNOR (404); bad body → KafkaError INVALID_REQUEST naming the field (400).
  */
 import { KafkaError, type TopicPartitions } from '@cohort/protocol';
 import type { MemberSubscription } from '../api/partition-assignor';
@@ -30,6 +32,8 @@ export interface DryRunRequest {
 
 export interface DryRunResponse {
   assignments: Record<string, TopicPartitions[]>;
+  /** Subscribed topics that are not in partitionsPerTopic, sorted. */
+  unknownTopics: string[];
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -70,11 +74,20 @@ export function dryRunAssign(registry: AssignorRegistry, name: string, body: unk
   const members = body.members.map((member, index) => toMember(member, index, fromOwned));
   const cluster = { partitionsPerTopic: body.partitionsPerTopic as Record<string, number>, partitionRacks: body.partitionRacks as DryRunRequest['partitionRacks'] };
   try {
-    const result = registry.run(name, cluster, members, { unknownTopics: 'reject', ...options });
-    return { assignments: Object.fromEntries(Object.entries(result).map(([memberId, assignment]) => [memberId, assignment.partitions])) };
+    const result = registry.run(name, cluster, members, { unknownTopics: 'ignore', ...options });
+    return {
+      assignments: Object.fromEntries(Object.entries(result).map(([memberId, assignment]) => [memberId, assignment.partitions])),
+      unknownTopics: unknownTopicsOf(members, cluster.partitionsPerTopic),
+    };
   } catch (error) {
     // Field names in the body are flat: members[i].topics, not members[i].subscription.topics.
     if (error instanceof KafkaError && error.errorName === 'INVALID_REQUEST') throw invalid(error.message.replace(/(members\[\d+\])\.subscription\./g, '$1.'));
     throw error;
   }
+}
+
+function unknownTopicsOf(members: MemberSubscription[], partitionsPerTopic: Record<string, number>): string[] {
+  const unknown = new Set<string>();
+  for (const member of members) for (const topic of member.subscription.topics) if (!Object.hasOwn(partitionsPerTopic, topic)) unknown.add(topic);
+  return [...unknown].sort();
 }

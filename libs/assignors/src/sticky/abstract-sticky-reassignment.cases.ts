@@ -336,7 +336,7 @@ export function defineReassignmentStickyTests(kind: StickyKind): void {
         a.verifyValidityAndBalance(subscriptions, assignment, cluster);
         expect(a.isSticky()).toBe(true);
       }
-    });
+    }, 60_000); // seconds of CPU on a shared machine: an explicit bound, not Jest's 5 s default
 
   });
 

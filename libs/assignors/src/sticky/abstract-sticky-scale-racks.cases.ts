@@ -17,6 +17,8 @@ export function defineScaleAndRackStickyTests(kind: StickyKind): void {
 
 
   describe('at scale (Kafka scale tests, reduced to unit-test size)', () => {
+    // Seconds of CPU each on a shared machine: an explicit bound rather than Jest's 5 s default.
+    const SCALE_TIMEOUT_MS = 60_000;
     it.each([false, true])('uniform subscription, then reassignment (consumer rack: %s)', (hasConsumerRack) => {
       setup(hasConsumerRack ? 'BROKER_AND_CONSUMER_RACK' : 'NO_CONSUMER_RACK');
       const topics: string[] = [];
@@ -30,7 +32,7 @@ export function defineScaleAndRackStickyTests(kind: StickyKind): void {
       for (let i = 1; i < 200; i++) subscriptions.set(consumerName(i, 200), a.buildSubscriptionV2Above(topics, assignment[consumerName(i, 200)], a.generationId, i));
       const second = a.assignPartitions(cluster, subscriptions);
       a.verifyValidityAndBalance(subscriptions, second, cluster);
-    });
+    }, SCALE_TIMEOUT_MS);
 
     it.each([false, true])('one consumer subscribing differently, then reassignment (consumer rack: %s)', (hasConsumerRack) => {
       setup(hasConsumerRack ? 'BROKER_AND_CONSUMER_RACK' : 'NO_CONSUMER_RACK');
@@ -46,7 +48,7 @@ export function defineScaleAndRackStickyTests(kind: StickyKind): void {
       for (let i = 1; i < 200; i++) subscriptions.set(consumerName(i, 200), a.buildSubscriptionV2Above(topicsOf(i), assignment[consumerName(i, 200)], a.generationId, i));
       const second = a.assignPartitions(cluster, subscriptions);
       a.verifyValidityAndBalance(subscriptions, second, cluster);
-    });
+    }, SCALE_TIMEOUT_MS);
 
     it('non-equal subscriptions do not time out (KAFKA-15106: 20,000 partitions, 500 consumers)', () => {
       setup('NO_CONSUMER_RACK');
@@ -62,7 +64,7 @@ export function defineScaleAndRackStickyTests(kind: StickyKind): void {
       for (let i = 1; i < 500; i++) subscriptions.set(consumerName(i, 500), a.buildSubscriptionV2Above(topicsOf(i), assignment[consumerName(i, 500)], a.generationId, i));
       const second = a.assignPartitions(cluster, subscriptions);
       a.verifyValidityAndBalance(subscriptions, second, cluster);
-    });
+    }, SCALE_TIMEOUT_MS);
   });
 
   it('subscriptions not equal and the same partition claimed in three generations', () => {

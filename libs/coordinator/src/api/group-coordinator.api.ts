@@ -1,4 +1,5 @@
 import type * as P from '@cohort/protocol';
+import type { GroupLagSummary } from '../lag/group-lag-summary';
 
 /** Who sent a request: used for DescribeGroups and to bind members to their connection. */
 export interface RequestContext {
@@ -100,4 +101,10 @@ export interface GroupCoordinatorApi {
   /** Sets offsets of an Empty group (else NON_EMPTY_GROUP → HTTP 409). */
   resetOffsets(groupId: string, topics: P.OffsetCommitTopic[]): Promise<P.OffsetCommitResponse>;
   rebalanceHistory(groupId: string): Promise<RebalanceView[]>;
+  /** Lag with Burrow's evaluation (docs/lag.md); GROUP_ID_NOT_FOUND for an unknown group. */
+  groupLag(groupId: string): Promise<P.GroupLag>;
+  /** The lag of the groups this node serves that have offsets (the `limit` largest), for the metrics scrape. */
+  lagSummaries(withPartitions?: boolean, limit?: number): GroupLagSummary[];
+  /** Plans a reset by strategy and, unless `dryRun` is not false, commits the plan (Empty groups only). */
+  resetOffsetsTo(groupId: string, request: P.ResetOffsetsRequest): Promise<P.ResetOffsetsResult>;
 }

@@ -28,7 +28,7 @@ export interface CoordinatorConfig {
   newMemberJoinTimeoutMs: number;
   /** Records read per chunk while loading a partition. */
   loadBatchRecords: number;
-  /** Rebalances kept per group for `GET /v1/groups/:groupId/rebalances`. */
+  /** Rebalances kept per group for `GET /v1/groups/:groupId/rebalances`, and written with each GroupMetadata record. */
   rebalanceHistorySize: number;
 }
 
@@ -46,7 +46,7 @@ export const DEFAULT_COORDINATOR_CONFIG: Readonly<CoordinatorConfig> = Object.fr
   memberDisconnectGraceMs: 0,
   newMemberJoinTimeoutMs: 300_000,
   loadBatchRecords: 1000,
-  rebalanceHistorySize: 50,
+  rebalanceHistorySize: 20,
 });
 
 export function coordinatorConfig(overrides: Partial<CoordinatorConfig> = {}): CoordinatorConfig {

@@ -8,6 +8,8 @@ import type { JoinCallback, MemberMetadata } from './member-metadata';
 import { parseSubscription } from './protocol-metadata';
 import { ProtocolSupport, voteProtocol } from './protocol-support';
 import { RebalanceHistory } from './rebalance-history';
+import { GroupLagWindows } from '../lag/group-lag-windows';
+import { LAG_MIN_DISTANCE_MS, LAG_WINDOW_SIZE } from '../lag/lag-window';
 
 /** Which delayed join operation watches a group in PreparingRebalance (Kafka's rebalance purgatory). */
 export type PendingJoin = 'initial' | 'regular';
@@ -37,6 +39,8 @@ export class ClassicGroup {
   serverAssignor: string | null = null;
 
   readonly history: RebalanceHistory;
+  /** The recent commits of each partition, for the lag evaluation (docs/lag.md); in memory only. */
+  readonly lagWindows = new GroupLagWindows(LAG_WINDOW_SIZE, LAG_MIN_DISTANCE_MS);
 
   private readonly members = new Map<string, MemberMetadata>();
   private readonly staticMembers = new Map<string, string>();

@@ -49,6 +49,16 @@ export class GroupOffsets {
     return out;
   }
 
+  /** Every committed offset in no particular order, without copying: what a scan of every group (metrics) reads. */
+  forEachCommitted(visit: (topic: string, partition: number, value: CommittedOffset) => void): void {
+    for (const [topic, byPartition] of this.committed) for (const [partition, value] of byPartition) visit(topic, partition, value);
+  }
+
+  /** At least one committed offset (cheaper than `size > 0`). */
+  get hasCommitted(): boolean {
+    return this.committed.size > 0;
+  }
+
   get size(): number {
     let n = 0;
     for (const byPartition of this.committed.values()) n += byPartition.size;

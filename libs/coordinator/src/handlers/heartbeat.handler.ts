@@ -12,11 +12,12 @@ export function handleHeartbeat(classic: ClassicGroupManager, request: Heartbeat
   if (group.is('Dead')) return errorFields(ErrorCode.COORDINATOR_NOT_AVAILABLE);
   const memberError = validateCurrentMember(group, request.memberId, request.groupInstanceId);
   if (memberError !== ErrorCode.NONE) return errorFields(memberError);
+  // A known member's request binds it to this connection, whatever the answer (pushes follow it).
+  const member = group.get(request.memberId)!;
+  classic.connections.bind(group, member, context.connectionId);
   if (request.generationId !== group.generationId) {
     return errorFields(ErrorCode.ILLEGAL_GENERATION, `generation ${request.generationId} is not the group's ${group.generationId}`);
   }
-  const member = group.get(request.memberId)!;
-  classic.connections.bind(group, member, context.connectionId);
   switch (group.state) {
     case 'Empty':
       return errorFields(ErrorCode.UNKNOWN_MEMBER_ID);

@@ -73,12 +73,11 @@ export function handleOffsetCommit(
     classic.groups.dropIfUnused(group);
     return failAll(error);
   }
-  if (group.is('CompletingRebalance')) return failAll(ErrorCode.REBALANCE_IN_PROGRESS);
   const member = request.memberId ? group.get(request.memberId) : undefined;
-  if (member && (group.is('Stable') || group.is('PreparingRebalance'))) {
-    classic.connections.bind(group, member, context.connectionId);
-    classic.liveness.heartbeat(group, member);
-  }
+  // A known member's request binds it to this connection, whatever the answer (pushes follow it).
+  if (member) classic.connections.bind(group, member, context.connectionId);
+  if (group.is('CompletingRebalance')) return failAll(ErrorCode.REBALANCE_IN_PROGRESS);
+  if (member && (group.is('Stable') || group.is('PreparingRebalance'))) classic.liveness.heartbeat(group, member);
   const entries = items.flatMap((i) => (i.entry ? [i.entry] : []));
   if (entries.length === 0) {
     classic.groups.dropIfUnused(group);

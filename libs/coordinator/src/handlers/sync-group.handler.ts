@@ -7,6 +7,7 @@ import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { PARKED } from '../runtime/coordinator-result';
 import { emptyAssignment } from '../responses/join-result';
 import type { ClassicGroupManager } from '../classic/classic-group-manager';
+import { validateConsumerAssignments } from '../validation/request-validation';
 import { validateCurrentMember } from './member-validation';
 
 /**
@@ -29,6 +30,9 @@ export function handleSyncGroup(classic: ClassicGroupManager, request: SyncGroup
     respond(syncError(memberError));
     return PARKED;
   }
+  // A known member's request binds it to this connection, whatever the answer (pushes follow it).
+  const member = group.get(request.memberId)!;
+  classic.connections.bind(group, member, context.connectionId);
   if (request.generationId !== group.generationId) {
     respond(syncError(ErrorCode.ILLEGAL_GENERATION, `generation ${request.generationId} is not the group's ${group.generationId}`));
     return PARKED;
@@ -37,8 +41,12 @@ export function handleSyncGroup(classic: ClassicGroupManager, request: SyncGroup
     respond(syncError(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, `the group uses ${group.protocolType}/${group.protocolName}`));
     return PARKED;
   }
-  const member = group.get(request.memberId)!;
-  classic.connections.bind(group, member, context.connectionId);
+  // Before anything is parked: a malformed assignment changes nothing, whoever sends it.
+  const malformed = group.isConsumerGroup ? validateConsumerAssignments(request.assignments) : null;
+  if (malformed !== null) {
+    respond(syncError(ErrorCode.INVALID_REQUEST, malformed));
+    return PARKED;
+  }
   switch (group.state) {
     case 'Empty':
       respond(syncError(ErrorCode.UNKNOWN_MEMBER_ID));

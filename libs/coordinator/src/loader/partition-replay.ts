@@ -107,5 +107,6 @@ function groupFromRecord(groupId: string, record: GroupMetadataRecord, now: numb
   if (record.leader !== null && group.has(record.leader)) group.leaderId = record.leader;
   group.currentStateTimestamp = record.currentStateTimestamp;
   group.subscribedTopics = group.computeSubscribedTopics();
+  group.history.restore(record.rebalances ?? []);
   return group;
 }

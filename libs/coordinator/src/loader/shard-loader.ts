@@ -45,10 +45,11 @@ export function loadShard(shard: LoadTarget, store: PartitionStore): void {
     shard.activate(groups);
     const offsets = groups.reduce((n, g) => n + g.offsets.size, 0);
     metrics.onPartitionLoaded?.(shard.partition, clock.now() - started, groups.length, offsets);
-    logger.info(
+    const loaded =
       `loaded __consumer_offsets-${shard.partition} (epoch ${shard.leaderEpoch}): ${replay.records} records, ${groups.length} groups, ${offsets} offsets in ${clock.now() - started} ms` +
-        (replay.skipped > 0 ? `, ${replay.skipped} records skipped` : ''),
-    );
+      (replay.skipped > 0 ? `, ${replay.skipped} records skipped` : '');
+    if (replay.skipped > 0) logger.warn(loaded);
+    else logger.debug?.(loaded);
   };
   const run = (): void => {
     attempt().catch((error: unknown) => {

@@ -29,7 +29,7 @@ export interface PartitionRef {
 export class OffsetWrites {
   constructor(
     private readonly groups: GroupRegistry,
-    private readonly env: Pick<ShardEnv, 'clock' | 'metrics'>,
+    private readonly env: Pick<ShardEnv, 'clock' | 'metrics' | 'topics'>,
   ) {}
 
   /** One OffsetCommit record per entry. */
@@ -47,6 +47,10 @@ export class OffsetWrites {
         }
         if (!group.is('Dead')) {
           entries.forEach((e, i) => group.offsets.onCommitted(e.topic, e.partition, staged[i], e.value, outcome.baseOffset + i));
+          for (const e of entries) {
+            const logEndOffset = this.env.topics.partitionOffsets(e.topic, e.partition)?.endOffset ?? null;
+            group.lagWindows.record(e.topic, e.partition, e.value.commitTimestamp, e.value.offset, logEndOffset);
+          }
         }
         this.env.metrics.onOffsetCommit?.(entries.length);
       },

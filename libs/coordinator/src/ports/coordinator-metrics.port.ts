@@ -22,6 +22,8 @@ export interface CoordinatorMetrics {
 
 /** Where the coordinator logs what an operator would want to know (the app passes its pino logger). */
 export interface CoordinatorLogger {
+  /** Per-partition detail (elections, loads): one line per partition is noise at start. */
+  debug?(message: string): void;
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;

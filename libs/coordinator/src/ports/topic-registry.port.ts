@@ -8,6 +8,24 @@ export interface TopicInfo {
   partitions: number;
   /** partition → reported log end offset. */
   endOffsets: Record<number, number>;
+  /** partition → reported log start offset (what `earliest` resets to); absent where none was reported. */
+  startOffsets?: Record<number, number>;
+  /** partition → when this node's registry stored the latest report (ms since the epoch). */
+  reportedAt?: Record<number, number>;
+}
+
+/** One partition's end-offset report, as producers send it (`PUT /v1/topics/:name/end-offsets`). */
+export interface EndOffsetReport {
+  partition: number;
+  endOffset: number;
+  startOffset?: number;
+}
+
+/** What the registry knows of one partition's offsets, read without copying the topic. */
+export interface PartitionOffsets {
+  endOffset: number;
+  startOffset: number | null;
+  reportedAt: number | null;
 }
 
 export interface TopicRegistry {
@@ -20,7 +38,12 @@ export interface TopicRegistry {
   create(name: string, partitions: number): Promise<TopicInfo>;
   /** Grows a topic; shrinking is refused (INVALID_REQUEST), as in Kafka. */
   setPartitions(name: string, partitions: number): Promise<TopicInfo>;
-  setEndOffsets(name: string, endOffsets: { partition: number; endOffset: number }[]): Promise<TopicInfo>;
+  /** Stores the reports with the time they arrived; a report without `startOffset` keeps the known one. */
+  setEndOffsets(name: string, endOffsets: EndOffsetReport[]): Promise<TopicInfo>;
+  /** The partition's latest report, or undefined when none: lag and resets ask this per partition. */
+  partitionOffsets(name: string, partition: number): PartitionOffsets | undefined;
+  /** The topic's reported end offsets, not copied (the caller must not change them): a scan of every group reads this once per topic. */
+  endOffsetsOf(name: string): Readonly<Record<number, number>> | undefined;
   /** Called after a topic is created or grows, on every node. Returns an unsubscribe function. */
   onPartitionsChanged(listener: (topic: TopicInfo) => void): () => void;
 }

@@ -1,3 +1,4 @@
+import type { RebalanceView } from '../api/group-coordinator.api';
 import {
   encodeJson,
   isInteger,
@@ -33,6 +34,8 @@ export interface GroupMetadataRecord {
   currentStateTimestamp: number | null;
   members: GroupMetadataMemberRecord[];
   serverAssignor: string | null;
+  /** Cohort: the group's recent rebalances, oldest first (bounded by the history's capacity). */
+  rebalances?: RebalanceView[];
 }
 
 const WRITE_VERSION = 3;
@@ -54,7 +57,25 @@ export function decodeGroupMetadataValue(bytes: Buffer): GroupMetadataRecord {
     currentStateTimestamp: o.currentStateTimestamp === undefined ? null : requireField(o, 'currentStateTimestamp', isNullableInteger, WHAT),
     members: members.map(decodeMember),
     serverAssignor: o.serverAssignor === undefined ? null : requireField(o, 'serverAssignor', isNullableString, WHAT),
+    rebalances: Array.isArray(o.rebalances) ? o.rebalances.flatMap(decodeRebalance) : [],
   };
+}
+
+/** A history entry that does not decode is dropped: the history is for operators, never worth a lost group. */
+function decodeRebalance(raw: unknown): RebalanceView[] {
+  if (raw === null || typeof raw !== 'object') return [];
+  const r = raw as Record<string, unknown>;
+  const ok =
+    isInteger(r.generationId) &&
+    isString(r.reason) &&
+    isInteger(r.startedAt) &&
+    isNullableInteger(r.completedAt) &&
+    isNullableInteger(r.durationMs) &&
+    isInteger(r.members) &&
+    isNullableString(r.protocol);
+  if (!ok) return [];
+  const { generationId, reason, startedAt, completedAt, durationMs, members, protocol } = r as unknown as RebalanceView;
+  return [{ generationId, reason, startedAt, completedAt, durationMs, members, protocol }];
 }
 
 function decodeMember(raw: unknown): GroupMetadataMemberRecord {

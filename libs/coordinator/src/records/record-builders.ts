@@ -10,8 +10,11 @@ import { groupMetadataKey, offsetCommitKey } from './record-codec';
  * The GroupMetadata record of a group as it will be once `assignments` are stored (Kafka's
  * `groupMetadataValue`): every member with its subscription for the chosen protocol and its assignment.
  */
-export function groupMetadataValue(group: ClassicGroup, assignments: ReadonlyMap<string, unknown>): GroupMetadataRecord {
+export function groupMetadataValue(group: ClassicGroup, assignments: ReadonlyMap<string, unknown>, now: number): GroupMetadataRecord {
   return {
+    // Cohort: the rebalance history travels with the group, so a new coordinator still shows it. The
+    // rebalance this record completes is written as completed now, with the generation it produced.
+    rebalances: group.history.persisted(group.generationId, now, group.size, group.protocolName),
     protocolType: group.protocolType ?? '',
     generation: group.generationId,
     protocol: group.protocolName,
@@ -35,7 +38,7 @@ export function groupMetadataValue(group: ClassicGroup, assignments: ReadonlyMap
 export function groupMetadataRecord(group: ClassicGroup, assignments: ReadonlyMap<string, unknown>, now: number): LogRecord {
   return {
     key: groupMetadataKey(group.groupId),
-    value: encodeGroupMetadataValue(groupMetadataValue(group, assignments)),
+    value: encodeGroupMetadataValue(groupMetadataValue(group, assignments, now)),
     timestamp: now,
   };
 }

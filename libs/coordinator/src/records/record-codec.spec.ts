@@ -40,6 +40,7 @@ describe('__consumer_offsets record codec', () => {
       leader: 'm-1',
       currentStateTimestamp: 99,
       serverAssignor: null,
+      rebalances: [{ generationId: 4, reason: 'joined', startedAt: 10, completedAt: 15, durationMs: 5, members: 1, protocol: 'range' }],
       members: [
         {
           memberId: 'm-1',

@@ -10,15 +10,24 @@ export interface BoundMember {
  * Which members last spoke on which connection, so `connectionClosed` finds them without scanning
  * every group. Entries are checked when used (the member may have left or moved to another connection
  * since), and dropped then.
+ *
+ * A member is bound to the connection of its last request (the rebinding rule of docs/protocol.md): a request of a
+ * known member over a new connection moves it there, so pushes follow it, the old connection's
+ * closing no longer concerns it, and `onRebind` cancels a disconnect grace already running for it
+ * (a member whose socket dropped and came back within the grace keeps its membership).
  */
 export class ConnectionIndex {
   private readonly byConnection = new Map<string, Set<BoundMember>>();
   private readonly entries = new WeakMap<MemberMetadata, BoundMember>();
 
+  constructor(private readonly onRebind: (group: ClassicGroup, member: MemberMetadata) => void = () => undefined) {}
+
   /** Records that `member` of `group` last used `connectionId` (no-op without one). */
   bind(group: ClassicGroup, member: MemberMetadata, connectionId: string | undefined): void {
     if (connectionId === undefined || member.connectionId === connectionId && this.entries.has(member)) return;
+    const moved = member.connectionId !== undefined && member.connectionId !== connectionId;
     this.unbind(member);
+    if (moved) this.onRebind(group, member);
     member.connectionId = connectionId;
     const entry: BoundMember = { group, member };
     this.entries.set(member, entry);

@@ -6,7 +6,7 @@ import { OffsetWrites } from '../offsets/offset-writes';
 import type { TopicInfo } from '../ports/topic-registry.port';
 import { OffsetRetention } from '../retention/offset-retention';
 import { ShardRuntime } from '../runtime/shard-runtime';
-import { ShardTimers } from '../timers/shard-timers';
+import { disconnectKey, ShardTimers } from '../timers/shard-timers';
 import { ConnectionIndex } from './connection-index';
 import type { ShardEnv } from './shard-env';
 
@@ -26,7 +26,8 @@ export class CoordinatorShard {
   readonly groups: GroupRegistry;
   readonly timers: ShardTimers;
   readonly runtime: ShardRuntime;
-  readonly connections = new ConnectionIndex();
+  // A member that rebinds to a new connection keeps its membership: its disconnect grace is cancelled.
+  readonly connections = new ConnectionIndex((group, member) => this.timers.cancel(disconnectKey(group.groupId, member.memberId)));
   readonly classic: ClassicGroupManager;
   readonly offsets: OffsetWrites;
   private readonly retention: OffsetRetention;

@@ -26,7 +26,7 @@ export class ShardRegistry implements LeadershipListener {
     const existing = this.shards.get(partition);
     if (existing && existing.leaderEpoch >= leaderEpoch) return;
     existing?.close();
-    this.env.logger.info(`elected as the group coordinator for partition ${partition} in epoch ${leaderEpoch}`);
+    this.env.logger.debug?.(`elected as the group coordinator for partition ${partition} in epoch ${leaderEpoch}`);
     const shard = new CoordinatorShard(partition, leaderEpoch, this.env, this.store);
     this.shards.set(partition, shard);
     loadShard(shard, this.store);
@@ -36,7 +36,7 @@ export class ShardRegistry implements LeadershipListener {
     const shard = this.shards.get(partition);
     // A resignation of an older epoch than the one served now is stale (Kafka compares coordinator epochs).
     if (!shard || shard.leaderEpoch > leaderEpoch) return;
-    this.env.logger.info(`resigned as the group coordinator for partition ${partition} in epoch ${leaderEpoch}`);
+    this.env.logger.debug?.(`resigned as the group coordinator for partition ${partition} in epoch ${leaderEpoch}`);
     this.shards.delete(partition);
     shard.close();
   }

@@ -24,6 +24,33 @@ describe('hostile input never wedges a group (SPEC §6: a clear error, nothing e
     expect((await h.describe('g')).groupState).toBe('Dead');
   });
 
+  it('a consumer JoinGroup whose metadata is not a subscription is INVALID_REQUEST naming the field; a known member starts no generation', async () => {
+    const { leader, follower } = await h.completingGroup('g');
+    const sync = h.sync('g', leader, 1, [{ memberId: follower, assignment: { partitions: [] } }]);
+    h.sync('g', follower, 1);
+    await h.settle();
+    expect(sync.value.errorCode).toBe(0);
+    for (const [metadata, field] of [[{ topics: 5 }, 'metadata.topics'], [{ topics: [null] }, 'metadata.topics[0]'], [7, 'metadata']] as const) {
+      const join = h.join('g', follower, { protocols: [{ name: 'range', metadata }] });
+      await h.settle();
+      expect(join.value).toMatchObject({ errorCode: ErrorCode.INVALID_REQUEST });
+      expect(join.value.errorMessage).toContain(`protocols[0].${field}`);
+    }
+    const joinWithAssignor = await h.coordinator.joinGroup(h.joinRequest('other', { serverAssignor: 'range', protocols: [{ name: 'range', metadata: 7 }] }), h.context());
+    expect(joinWithAssignor.errorCode).toBe(ErrorCode.INVALID_REQUEST);
+    expect(await h.describe('g')).toMatchObject({ groupState: 'Stable' });
+    expect((await h.describe('other')).groupState).toBe('Dead');
+  });
+
+  it("a consumer leader's SyncGroup with an assignment that is not one is INVALID_REQUEST and the group stays CompletingRebalance", async () => {
+    const { leader, follower } = await h.completingGroup('g');
+    const bad = h.sync('g', leader, 1, [{ memberId: follower, assignment: { partitions: 5 } }]);
+    await h.settle();
+    expect(bad.value.errorCode).toBe(ErrorCode.INVALID_REQUEST);
+    expect(bad.value.errorMessage).toContain('assignments[0].assignment.partitions');
+    expect((await h.describe('g')).groupState).toBe('CompletingRebalance');
+  });
+
   it('JoinGroup metadata that is not JSON (binary, a class instance) is INVALID_REQUEST', async () => {
     for (const metadata of [Buffer.from('abc'), new Map([['topics', ['orders']]]), { topics: ['orders'], n: Number.NaN }]) {
       const response = await h.coordinator.joinGroup(h.joinRequest('g', { protocols: [{ name: 'range', metadata }] }), h.context());

@@ -73,6 +73,7 @@ export class CoordinatorHarness {
     this.store = new FakePartitionStore(this.clock, { autoCommit: options.autoCommit ?? true });
     this.topics = new InMemoryTopicRegistry({
       topics: (options.topics ?? [{ name: 'orders', partitions: 4 }]).map((t) => ({ ...t, endOffsets: {} })),
+      clock: this.clock,
     });
     this.assignors = new StaticAssignorLookup(options.assignors ?? []);
     this.coordinator = this.newCoordinator();

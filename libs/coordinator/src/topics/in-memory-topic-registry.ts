@@ -1,6 +1,7 @@
-import type { TopicInfo, TopicRegistry } from '../ports/topic-registry.port';
+import { type Clock, RealClock } from '@cohort/replication';
+import type { EndOffsetReport, TopicInfo, TopicRegistry } from '../ports/topic-registry.port';
 import { TopicCatalog } from './topic-catalog';
-import { copyTopic, requireTopic, validateEndOffsets, validateGrowth } from './topic-rules';
+import { applyEndOffsets, copyTopic, requireTopic, validateEndOffsets, validateGrowth } from './topic-rules';
 
 export interface InMemoryTopicRegistryOptions {
   /** Topics to start with (e.g. read back from a file in embedded mode). */
@@ -10,6 +11,8 @@ export interface InMemoryTopicRegistryOptions {
    * app can persist the registry (a file under DATA_DIR in embedded mode).
    */
   persist?: (topics: TopicInfo[]) => Promise<void> | void;
+  /** Stamps each end-offset report with its arrival (the real clock unless a test drives one). */
+  clock?: Clock;
 }
 
 /**
@@ -19,9 +22,11 @@ export interface InMemoryTopicRegistryOptions {
 export class InMemoryTopicRegistry extends TopicCatalog implements TopicRegistry {
   private readonly listeners = new Set<(topic: TopicInfo) => void>();
   private readonly persist?: (topics: TopicInfo[]) => Promise<void> | void;
+  private readonly clock: Clock;
 
   constructor(options: InMemoryTopicRegistryOptions = {}) {
     super();
+    this.clock = options.clock ?? new RealClock();
     for (const topic of options.topics ?? []) this.topics.set(topic.name, copyTopic(topic));
     this.persist = options.persist;
   }
@@ -43,10 +48,10 @@ export class InMemoryTopicRegistry extends TopicCatalog implements TopicRegistry
     return copyTopic(topic);
   }
 
-  async setEndOffsets(name: string, endOffsets: { partition: number; endOffset: number }[]): Promise<TopicInfo> {
+  async setEndOffsets(name: string, endOffsets: EndOffsetReport[]): Promise<TopicInfo> {
     const topic = this.require(name);
     validateEndOffsets(topic, endOffsets);
-    for (const { partition, endOffset } of endOffsets) topic.endOffsets[partition] = endOffset;
+    applyEndOffsets(topic, endOffsets, this.clock.now());
     await this.persist?.(this.list());
     return copyTopic(topic);
   }

@@ -1,5 +1,5 @@
 import { KafkaError } from '@cohort/protocol';
-import type { TopicInfo, TopicRegistry } from '../ports/topic-registry.port';
+import type { PartitionOffsets, TopicInfo, TopicRegistry } from '../ports/topic-registry.port';
 import { copyTopic, sortedTopicCopies, validatePartitionCount, validateTopicName } from './topic-rules';
 
 /**
@@ -8,7 +8,7 @@ import { copyTopic, sortedTopicCopies, validatePartitionCount, validateTopicName
  * passes before the store is asked. The embedded and the Redis registry differ only in how they store
  * and share changes.
  */
-export abstract class TopicCatalog implements Pick<TopicRegistry, 'get' | 'partitionCount' | 'list'> {
+export abstract class TopicCatalog implements Pick<TopicRegistry, 'get' | 'partitionCount' | 'list' | 'partitionOffsets' | 'endOffsetsOf'> {
   protected readonly topics = new Map<string, TopicInfo>();
 
   get(name: string): TopicInfo | undefined {
@@ -18,6 +18,17 @@ export abstract class TopicCatalog implements Pick<TopicRegistry, 'get' | 'parti
 
   partitionCount(name: string): number | undefined {
     return this.topics.get(name)?.partitions;
+  }
+
+  partitionOffsets(name: string, partition: number): PartitionOffsets | undefined {
+    const topic = this.topics.get(name);
+    const endOffset = topic?.endOffsets[partition];
+    if (endOffset === undefined) return undefined;
+    return { endOffset, startOffset: topic!.startOffsets?.[partition] ?? null, reportedAt: topic!.reportedAt?.[partition] ?? null };
+  }
+
+  endOffsetsOf(name: string): Readonly<Record<number, number>> | undefined {
+    return this.topics.get(name)?.endOffsets;
   }
 
   list(): TopicInfo[] {

@@ -1,5 +1,5 @@
 import { KafkaError } from '@cohort/protocol';
-import type { TopicInfo } from '../ports/topic-registry.port';
+import type { EndOffsetReport, TopicInfo } from '../ports/topic-registry.port';
 
 /**
  * The rules every TopicRegistry implementation enforces (embedded file, Redis), so a request is refused
@@ -40,20 +40,42 @@ export function validateGrowth(topic: TopicInfo, partitions: number): void {
   }
 }
 
-export function validateEndOffsets(topic: TopicInfo, endOffsets: { partition: number; endOffset: number }[]): void {
-  for (const { partition, endOffset } of endOffsets) {
+export function validateEndOffsets(topic: TopicInfo, endOffsets: EndOffsetReport[]): void {
+  for (const { partition, endOffset, startOffset } of endOffsets) {
     if (!Number.isInteger(partition) || partition < 0 || partition >= topic.partitions) {
       throw KafkaError.of('UNKNOWN_TOPIC_OR_PARTITION', `topic '${topic.name}' has no partition ${partition}`);
     }
     if (!Number.isSafeInteger(endOffset) || endOffset < 0) {
       throw KafkaError.of('INVALID_REQUEST', `endOffset of partition ${partition} must be a non-negative integer`);
     }
+    if (startOffset !== undefined && (!Number.isSafeInteger(startOffset) || startOffset < 0 || startOffset > endOffset)) {
+      throw KafkaError.of('INVALID_REQUEST', `startOffset of partition ${partition} must be an integer from 0 to its endOffset (${endOffset})`);
+    }
+  }
+}
+
+/** Merges reports into `topic` (in place), stamped `at`; a report without a start offset keeps the known one. */
+export function applyEndOffsets(topic: TopicInfo, endOffsets: EndOffsetReport[], at: number): void {
+  topic.startOffsets ??= {};
+  topic.reportedAt ??= {};
+  for (const { partition, endOffset, startOffset } of endOffsets) {
+    topic.endOffsets[partition] = endOffset;
+    if (startOffset !== undefined) topic.startOffsets[partition] = startOffset;
+    // A known start past the new end (the log was truncated and refilled) cannot stand.
+    else if ((topic.startOffsets[partition] ?? 0) > endOffset) delete topic.startOffsets[partition];
+    topic.reportedAt[partition] = at;
   }
 }
 
 /** Registries hand out copies, so callers can never mutate what they hold. */
 export function copyTopic(topic: TopicInfo): TopicInfo {
-  return { name: topic.name, partitions: topic.partitions, endOffsets: { ...topic.endOffsets } };
+  return {
+    name: topic.name,
+    partitions: topic.partitions,
+    endOffsets: { ...topic.endOffsets },
+    startOffsets: { ...topic.startOffsets },
+    reportedAt: { ...topic.reportedAt },
+  };
 }
 
 /** Topics by name, as copies. */

@@ -3,6 +3,7 @@
  * caller) gets INVALID_REQUEST naming the bad fields instead of corrupting state. Each function returns
  * null when the request is well formed, else a message.
  */
+import { assignmentProblems, CONSUMER_PROTOCOL_TYPE, subscriptionProblems } from '@cohort/protocol';
 import { jsonProblem } from './json-value';
 
 type Check = (problems: string[]) => void;
@@ -11,10 +12,15 @@ const MAX_INT32 = 2_147_483_647;
 /** Kafka's legal group.instance.id: like a topic name, at most 249 of [a-zA-Z0-9._-]. */
 const LEGAL_INSTANCE_ID = /^[a-zA-Z0-9._-]{1,249}$/;
 
+/** A request full of bad entries is answered with the first few, not a message as large as the request. */
+const MAX_REPORTED_PROBLEMS = 10;
+
 function run(checks: Check[]): string | null {
   const problems: string[] = [];
   for (const check of checks) check(problems);
-  return problems.length === 0 ? null : `invalid request: ${problems.join('; ')}`;
+  if (problems.length === 0) return null;
+  const more = problems.length - MAX_REPORTED_PROBLEMS;
+  return `invalid request: ${problems.slice(0, MAX_REPORTED_PROBLEMS).join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -71,7 +77,14 @@ export function validateJoinGroup(r: unknown): string | null {
       (p) => void (o.rebalanceTimeoutMs !== undefined && integer(o.rebalanceTimeoutMs, 'rebalanceTimeoutMs', 1, MAX_INT32)(p)),
       instanceId(o.groupInstanceId, 'groupInstanceId'),
       string(o.protocolType, 'protocolType'),
-      array(o.protocols, 'protocols', (item, path) => object(item, path, (pr) => [string(pr.name, `${path}.name`), json(pr.metadata, `${path}.metadata`)])),
+      array(o.protocols, 'protocols', (item, path) =>
+        object(item, path, (pr) => [
+          string(pr.name, `${path}.name`),
+          json(pr.metadata, `${path}.metadata`),
+          // The coordinator reads a consumer group's metadata as a subscription (topics, owned partitions, rack).
+          (p) => void (o.protocolType === CONSUMER_PROTOCOL_TYPE && p.push(...subscriptionProblems(pr.metadata, `${path}.metadata`))),
+        ]),
+      ),
       (p) => {
         if (!Array.isArray(o.protocols)) return;
         const names = o.protocols.map((pr) => (isObject(pr) ? pr.name : undefined));
@@ -92,6 +105,14 @@ export function validateSyncGroup(r: unknown): string | null {
       array(o.assignments, 'assignments', (item, path) => object(item, path, (a) => [string(a.memberId, `${path}.memberId`), json(a.assignment, `${path}.assignment`)])),
     ]),
   );
+}
+
+/**
+ * A SyncGroup to a `consumer` group: every assignment must be one (the group's protocol type is known
+ * only to its shard, so the shard asks once it has found the group).
+ */
+export function validateConsumerAssignments(assignments: readonly { assignment: unknown }[]): string | null {
+  return run([(p) => assignments.forEach((entry, i) => p.push(...assignmentProblems(entry.assignment, `assignments[${i}].assignment`)))]);
 }
 
 export function validateHeartbeat(r: unknown): string | null {

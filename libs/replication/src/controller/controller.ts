@@ -5,7 +5,8 @@ import type { ReplicationConfig } from '../replication-config';
 import type { AlterPartitionRequest, AlterPartitionResponse, DescribeLogEndsResponse } from '../transport/messages';
 import type { TaskScope } from '../node/task-scope';
 import { decideAlterPartition } from './alter-partition-validation';
-import { initialPartitionStates, preferredLeaderChange, reconcilePartition, recoverWith, uncleanRecoveryCandidates, type LiveNodes } from './partition-change';
+import { preferredLeaderElections } from './leader-imbalance';
+import { initialPartitionStates, reconcilePartition, recoverWith, uncleanRecoveryCandidates, type LiveNodes } from './partition-change';
 
 export interface ControllerDeps {
   nodeId: number;
@@ -119,10 +120,16 @@ export class Controller {
     await this.write(state, recoverWith(state, nodes, ends), 'unclean recovery (most recent history)');
   }
 
-  /** Preferred-leader elections, so leadership spreads back over the nodes after failures. */
+  /**
+   * Preferred-leader elections, so leadership spreads back over the nodes after failures: for the nodes
+   * whose share of preferred partitions led elsewhere exceeds LEADER_IMBALANCE_PER_BROKER_PERCENTAGE.
+   */
   private async rebalanceLeaders(): Promise<void> {
     const [nodes, partitions] = await Promise.all([this.liveNodes(), this.deps.store.listPartitions()]);
-    for (const state of partitions) await this.write(state, preferredLeaderChange(state, nodes), 'preferred election');
+    const current = new Map(partitions.map((s) => [s.partition, s]));
+    for (const next of preferredLeaderElections(partitions, nodes, this.deps.config.leaderImbalancePerBrokerPercentage)) {
+      await this.write(current.get(next.partition)!, next, 'preferred election');
+    }
   }
 
   /** Writes `next` over `state` (compare-and-set); returns the partition's state afterwards, null if the write lost. */

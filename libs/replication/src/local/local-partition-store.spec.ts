@@ -187,4 +187,25 @@ describe('LocalPartitionStore', () => {
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(seen.slice(-3)).toEqual([9, 10, 11]);
   });
+
+  it('compacts a log whose store is reopened more often than the cleaner interval (a crash loop under load)', async () => {
+    const sizeOnDisk = () => {
+      const dir = path.join(dataDir, '__consumer_offsets-0');
+      return readdirSync(dir).filter((f) => f.endsWith('.log')).reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0);
+    };
+    const sizes: number[] = [];
+    for (let round = 0; round < 6; round++) {
+      const store = await open({ segmentBytes: 2_000, cleaner: { checkIntervalMs: 15_000 } });
+      let last = 0;
+      for (let i = 0; i < 200; i++) last = store.append(0, store.leaderEpoch, [rec(`k${i % 5}`, `round-${round}-value-${i}`)]).lastOffset;
+      await store.awaitCommit(0, store.leaderEpoch, last, 1_000);
+      clock.advance(5_000); // each round lives a third of the cleaner's interval
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      await store.close();
+      stores.splice(stores.indexOf(store), 1);
+      sizes.push(sizeOnDisk());
+    }
+    // 5 live keys: what the first pass of each start left (plus the active segment) stays bounded.
+    expect(Math.max(...sizes.slice(2))).toBeLessThanOrEqual(2 * sizes[0]);
+  });
 });

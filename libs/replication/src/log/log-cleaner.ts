@@ -46,10 +46,15 @@ export class LogCleaner {
     return () => void this.logs.delete(name);
   }
 
+  /**
+   * Starts cleaning: the first pass right away, then one every `checkIntervalMs`. Starting with a pass
+   * (as Kafka's cleaner thread does) matters for a node restarted more often than the interval — a
+   * crash loop under load — whose logs would otherwise never be compacted and load ever slower.
+   */
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.scheduleNext();
+    this.scheduleNext(0);
   }
 
   /** Stops the timer and waits for a pass in progress. */
@@ -67,9 +72,9 @@ export class LogCleaner {
     return pass;
   }
 
-  private scheduleNext(): void {
+  private scheduleNext(delayMs = this.checkIntervalMs): void {
     if (this.stopped) return;
-    this.timer = this.options.clock.schedule(this.checkIntervalMs, () => {
+    this.timer = this.options.clock.schedule(delayMs, () => {
       void this.runOnce().finally(() => this.scheduleNext());
     });
   }

@@ -6,7 +6,7 @@ import { LeaderEpochCache } from '../epoch/leader-epoch-cache';
 import type { PartitionLog } from '../log/partition-log';
 import type { MetadataStore } from '../metadata/metadata-store.port';
 import { NO_LEADER, isrEpochOf, type PartitionState } from '../metadata/partition-state';
-import { maybeProposeRecovery, maybeShrinkIsr } from '../partition/isr-changes';
+import { maybeProposeRecovery, maybeShrinkDisconnected, maybeShrinkIsr } from '../partition/isr-changes';
 import { Partition } from '../partition/partition';
 import type { BrokenRule, PartitionContext, PartitionEvents } from '../partition/partition-context';
 import type { ReplicationConfig } from '../replication-config';
@@ -59,6 +59,8 @@ export class ReplicaManager implements PartitionStore {
   private readonly sender: AlterPartitionSender;
   private readonly cleaner: LogCleanerTask;
   private readonly hwCheckpoint: Map<number, number>;
+  /** Peers whose every replication connection closed, until they fetch again. */
+  private readonly disconnected = new Set<number>();
   private _nodeEpoch = -1;
   private fenced = true;
   private unwatch: (() => void) | undefined;
@@ -87,6 +89,7 @@ export class ReplicaManager implements PartitionStore {
     this.fenced = false;
     const { scope, config, transport, store } = this.deps;
     transport.listen((from, request) => this.handleRequest(from, request));
+    transport.onPeerClosed?.((nodeId) => this.peerClosed(nodeId));
     this.unwatch = store.watch({
       onPartitionChanged: (s) => this.applyState(s),
       onNodesChanged: () => void this.refresh(),
@@ -228,6 +231,9 @@ export class ReplicaManager implements PartitionStore {
       cache.truncateFromEnd(log.logEndOffset);
       const partition = new Partition(state.partition, log, cache, this.hwCheckpoint.get(state.partition) ?? 0, this.partitionContext());
       this.partitions.set(state.partition, partition);
+      // A first cleaning as the log opens, not one interval later: a node restarted more often than
+      // the interval (a crash loop) would otherwise never compact and load ever slower.
+      void this.cleaner.clean(partition, false);
     } catch (e) {
       this.reportError(e, `opening partition ${state.partition}`);
       return;
@@ -247,7 +253,21 @@ export class ReplicaManager implements PartitionStore {
   /** After any change to `p`: leadership announcements, pending ISR proposals, parked fetches. */
   private afterChange(p: Partition): void {
     this.notifier.check(p);
+    // Another change may have been in flight when a follower went away: propose its removal now.
+    if (this.disconnected.size > 0) maybeShrinkDisconnected(p);
     if (p.isIsrChangePending()) this.sender.send(p);
+  }
+
+  /** Every connection of `nodeId` closed: it no longer holds any HW here and leaves the ISRs it may leave. */
+  private peerClosed(nodeId: number): void {
+    if (this.deps.scope.closed || nodeId === this.nodeId) return;
+    this.disconnected.add(nodeId);
+    this.trace(`replication connections of node ${nodeId} closed`);
+    for (const p of this.partitions.values()) {
+      if (p.role !== 'leader') continue;
+      p.maybeIncrementHighWatermark();
+      this.afterChange(p);
+    }
   }
 
   // ---- requests ---------------------------------------------------------------------------------
@@ -262,6 +282,7 @@ export class ReplicaManager implements PartitionStore {
 
   private handleFetch(request: FetchRequest): Promise<FetchResponse> {
     if (this.deps.scope.closed) return Promise.resolve({ errorCode: E.NOT_LEADER_OR_FOLLOWER, partitions: [] });
+    this.disconnected.delete(request.replicaId);
     const first = serveFetch((id) => this.partitions.get(id), request, true, (p) => this.afterChange(p));
     if (first.answerNow || request.maxWaitMs <= 0) return Promise.resolve(first.response);
     const reread = () => serveFetch((id) => this.partitions.get(id), request, false, () => undefined).response;
@@ -382,6 +403,7 @@ export class ReplicaManager implements PartitionStore {
       clock: this.deps.scope.clock,
       registeredEpoch: (id) => this.cluster.registeredEpoch(id),
       isAcceptable: (id) => this.cluster.isAcceptable(id),
+      isConnected: (id) => !this.disconnected.has(id),
       brokenRule: this.deps.brokenRule,
       events,
     };

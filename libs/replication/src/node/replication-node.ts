@@ -68,6 +68,11 @@ export class ReplicationNode {
     return this.nodeEpoch;
   }
 
+  /** Registered under a live epoch that renewals still prove (not fenced, not stopping). */
+  get isRegistered(): boolean {
+    return this.nodeEpoch >= 0 && !this.needsRegistration && !this.stopping;
+  }
+
   get isController(): boolean {
     return this.keeper.active !== undefined;
   }

@@ -43,6 +43,28 @@ export function maybeShrinkIsr(p: Partition): void {
   p.ctx.events.onIsrProposal(p.partition);
 }
 
+/**
+ * A follower's connections closed (its process died): propose dropping it from the ISR now instead of
+ * after REPLICA_LAG_TIME_MAX_MS, so acks=all writes stop waiting for a replica that cannot answer.
+ * Never below the effective min ISR: a shrink there would not let the HW move (strict min ISR, I10)
+ * and would only make acks=all appends fail; the lag-based expiry keeps Kafka's rule for that case.
+ * Safe as any shrink is: until the controller commits it, pendingShrink keeps counting the member for
+ * the HW (I17), and the controller checks the leader and partition epochs.
+ */
+export function maybeShrinkDisconnected(p: Partition): void {
+  if (p.role !== 'leader' || isPending(p.isrState)) return;
+  const room = p.isrState.isr.length - p.minIsr();
+  if (room <= 0) return;
+  const gone = p.isrState.isr
+    .map((m) => m.nodeId)
+    .filter((id) => id !== p.ctx.nodeId && !p.ctx.isConnected(id))
+    .slice(0, room);
+  if (gone.length === 0) return;
+  const proposed = p.isrState.isr.filter((m) => !gone.includes(m.nodeId));
+  p.isrState = { kind: 'pendingShrink', isr: p.isrState.isr, recovery: p.isrState.recovery, proposed, removed: gone };
+  p.ctx.events.onIsrProposal(p.partition);
+}
+
 /** KIP-704: a leader elected uncleanly reports RECOVERED (its log is all it has) before the ISR may grow. */
 export function maybeProposeRecovery(p: Partition): void {
   if (p.role !== 'leader' || isPending(p.isrState) || p.isrState.recovery !== 'RECOVERING') return;

@@ -15,6 +15,8 @@ export interface PartitionContext {
   registeredEpoch(nodeId: number): number | undefined;
   /** Registered and not in controlled shutdown. */
   isAcceptable(nodeId: number): boolean;
+  /** False once every replication connection of `nodeId` closed, until it fetches again. */
+  isConnected(nodeId: number): boolean;
   readonly brokenRule?: BrokenRule;
   readonly events: PartitionEvents;
 }

@@ -197,10 +197,14 @@ export class Partition {
     return true;
   }
 
-  /** ISR-eligible (KRaft): registered, not shutting down, and fetching with its current node epoch. */
+  /**
+   * ISR-eligible (KRaft): registered, not shutting down, and fetching with its current node epoch — and,
+   * here, still connected: a follower whose process is gone must not hold the HW as a caught-up
+   * non-member (as KAFKA-15021 excludes a shutting-down one), since only the maximal ISR bounds it.
+   */
   isIsrEligible(r: RemoteReplicaState): boolean {
     const registered = this.ctx.registeredEpoch(r.nodeId);
-    return registered !== undefined && this.ctx.isAcceptable(r.nodeId) && (r.nodeEpoch === -1 || r.nodeEpoch === registered);
+    return registered !== undefined && this.ctx.isAcceptable(r.nodeId) && this.ctx.isConnected(r.nodeId) && (r.nodeEpoch === -1 || r.nodeEpoch === registered);
   }
 
   isIsrChangePending(): boolean {

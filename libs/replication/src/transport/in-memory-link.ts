@@ -24,6 +24,8 @@ export type Interceptor = (message: InterceptedMessage) => InterceptDecision;
 /** The receiving side of a transport, as a peer on the same network reaches it. */
 export interface InMemoryEndpoint {
   receive(from: number, request: RpcRequest): Promise<RpcMap[RpcKind]['response']>;
+  /** The peer `from` closed its transport: its connections to this node are gone. */
+  peerWentAway(from: number): void;
 }
 
 /**
@@ -34,5 +36,7 @@ export interface InMemoryLink {
   readonly clock: Clock;
   readonly interceptor: Interceptor | null;
   deliver(from: number, to: number, arrive: () => void): void;
+  /** Tells `to`, after the link's delay, that `from` closed its transport. */
+  announceClosed(from: number, to: number): void;
   endpoint(nodeId: number): InMemoryEndpoint | undefined;
 }

@@ -93,6 +93,15 @@ export class InMemoryNetwork implements InMemoryLink {
     }
   }
 
+  /**
+   * `from`'s endpoint closed (its process died or stopped): `to` learns it after the link's delay, as a
+   * TCP peer sees the connection close — unless the link is cut, when nothing arrives (a partition is
+   * silent). A node restarted meanwhile hears about the connection it never had, which is harmless.
+   */
+  announceClosed(from: number, to: number): void {
+    this.deliver(from, to, () => this.endpoint(to)?.peerWentAway(from));
+  }
+
   /** Runs `arrive` after the link's delay unless the message is lost or the link is cut. */
   deliver(from: number, to: number, arrive: () => void): void {
     this.stats.sent++;

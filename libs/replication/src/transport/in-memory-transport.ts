@@ -10,6 +10,9 @@ export class InMemoryTransport implements Transport {
   private handler: RpcHandler | undefined;
   private closed = false;
   private readonly inFlight = new Set<(e: TransportError) => void>();
+  /** Peers this endpoint sent requests to: as over TCP, they learn when this process goes away. */
+  private readonly contacted = new Set<number>();
+  private peerClosed: ((nodeId: number) => void) | undefined;
 
   constructor(
     readonly nodeId: number,
@@ -26,6 +29,7 @@ export class InMemoryTransport implements Transport {
 
   send<K extends RpcKind>(to: PeerAddress, kind: K, body: RpcMap[K]['request'], timeoutMs: number): Promise<RpcMap[K]['response']> {
     if (this.closed) return Promise.reject(new TransportError('CLOSED'));
+    this.contacted.add(to.nodeId);
     return new Promise<RpcMap[K]['response']>((resolve, reject) => {
       let settled = false;
       const settle = (fn: () => void) => {
@@ -62,9 +66,21 @@ export class InMemoryTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     this.handler = undefined;
+    this.peerClosed = undefined;
     for (const fail of [...this.inFlight]) fail(new TransportError('CLOSED'));
+    for (const peer of this.contacted) this.network.announceClosed(this.nodeId, peer);
+  }
+
+  onPeerClosed(listener: (nodeId: number) => void): void {
+    this.peerClosed = listener;
+  }
+
+  /** The network's notice that `nodeId`'s endpoint closed. */
+  peerWentAway(nodeId: number): void {
+    if (!this.closed) this.peerClosed?.(nodeId);
   }
 
   /** Applies the network's interceptor, then the link conditions. */

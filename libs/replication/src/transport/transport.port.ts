@@ -34,6 +34,13 @@ export interface Transport {
   send<K extends RpcKind>(to: PeerAddress, kind: K, body: RpcMap[K]['request'], timeoutMs: number): Promise<RpcMap[K]['response']>;
   /** Stops serving and fails requests in flight from this node. */
   close(): Promise<void>;
+  /**
+   * Installs the listener told when every connection a peer had opened to this node has closed (its
+   * process died or stopped: the kernel closes its sockets at once). A cut network tells nothing — that
+   * is what timeouts are for. The leader uses it to drop a dead follower from its ISRs without waiting
+   * for REPLICA_LAG_TIME_MAX_MS or the node session timeout.
+   */
+  onPeerClosed?(listener: (nodeId: number) => void): void;
 }
 
 /** Raised by `Transport.send` when no response can be had; the request's outcome is unknown. */

@@ -68,12 +68,16 @@ export async function runLogCommands(harness: LogHarness, commands: LogCommand[]
     switch (cmd.kind) {
       case 'append': {
         if (cmd.bumpEpoch) epoch++;
+        // The model is what was asked for, at the offsets a log must give it; not what the log answered.
+        const base = log.logEndOffset;
+        const expected = cmd.records.map((r, i): ModelRecord => ({ offset: base + i, epoch, key: `k${r.key}`, value: r.value === null ? null : `v${r.value}` }));
         const batch = log.appendAsLeader(cmd.records.map((r) => ({
           key: Buffer.from(`k${r.key}`),
           value: r.value === null ? null : Buffer.from(`v${r.value}`),
           timestamp: now,
         })), epoch);
-        for (const r of batch.records) model.push(toModel(r));
+        expect(batch.records.map(toModel)).toEqual(expected);
+        model.push(...expected);
         break;
       }
       case 'flush':
@@ -97,8 +101,10 @@ export async function runLogCommands(harness: LogHarness, commands: LogCommand[]
         const compacting = log.compact(upTo, now, cmd.retentionMs);
         if (cmd.appendMeanwhile) {
           // Appends go on while the cleaner works (it yields between slices of batches).
+          const during: ModelRecord = { offset: log.logEndOffset, epoch, key: 'k0', value: 'during' };
           const batch = log.appendAsLeader([{ key: Buffer.from('k0'), value: Buffer.from('during'), timestamp: now }], epoch);
-          model.push(toModel(batch.records[0]));
+          expect(batch.records.map(toModel)).toEqual([during]);
+          model.push(during);
         }
         await compacting;
         floor = Math.max(floor, limit);

@@ -1,4 +1,4 @@
-import { unguardedLuaScript } from './lua-script';
+import { luaScript, unguardedLuaScript } from './lua-script';
 
 /**
  * Restoring the metadata after Redis lost it (a restart without persistence, or a flush).
@@ -11,7 +11,10 @@ import { unguardedLuaScript } from './lua-script';
  * - if the marker is missing, it is written with the current Redis time: the recovery window opens;
  * - while the window is open, each partition state is put back unless Redis already holds a copy with
  *   the same or a higher partition epoch (the newest copy among all live nodes wins);
- * - after the window, partition states are left alone: by then a controller may have acted on them.
+ * - after the window, partition states are not put back (a controller may have acted on them), but
+ *   the script returns Redis's copy of every partition the store has seen at the same or a higher
+ *   partition epoch: Redis lost a write without losing everything (a Sentinel promoted a replica that
+ *   missed it) and the store repairs the fork (forked-partition-repair.ts).
  *
  * During the window no node may take a free controller lease (controller-scripts.ts), so no controller
  * writes partition state before the live nodes have put theirs back. Registrations and the lease are not
@@ -20,7 +23,8 @@ import { unguardedLuaScript } from './lua-script';
  *
  * KEYS: alive, nodeEpoch, controllerEpoch, partitions, changes.
  * ARGV: recoveryWindowMs, nodeEpochFloor, controllerEpochFloor, then (partition, partitionEpoch, json) triples.
- * Returns [mode, restored]: mode 'initialized' (marker was missing), 'merged' (window open) or 'closed'.
+ * Returns [mode, restored, ...]: mode 'initialized' (marker was missing), 'merged' (window open) or
+ * 'closed', then for 'closed' the stored JSON of each partition seen at the same or a higher epoch.
  */
 export const RESTORE_METADATA = unguardedLuaScript(
   'restoreMetadata',
@@ -34,7 +38,12 @@ if not since then
   redis.call('SET', KEYS[1], string.format('%d', now))
   mode = 'initialized'
 elseif now >= tonumber(since) + tonumber(ARGV[1]) then
-  return { 'closed', 0 }
+  local out = { 'closed', 0 }
+  for i = 4, #ARGV, 3 do
+    local current = redis.call('HGET', KEYS[4], ARGV[i])
+    if current and tonumber(cjson.decode(current).partitionEpoch) <= tonumber(ARGV[i + 1]) then table.insert(out, current) end
+  end
+  return out
 end
 local restored = 0
 for i = 4, #ARGV, 3 do
@@ -46,5 +55,19 @@ for i = 4, #ARGV, 3 do
   end
 end
 return { mode, restored }
+`,
+);
+
+/**
+ * Replaces a forked partition's state with its repair, if Redis still holds exactly `expected`.
+ * KEYS: alive, partitions, changes. ARGV: partition, expectedJson, repairedJson. Returns 1 or 0.
+ */
+export const REPAIR_PARTITION = luaScript(
+  'repairPartition',
+  `
+if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('PUBLISH', KEYS[3], 'P' .. ARGV[3])
+return 1
 `,
 );

@@ -2,8 +2,23 @@ import { Redis } from 'ioredis';
 import type { Clock } from '../../time/clock';
 import { MetadataStoreUnavailableError } from './metadata-store-unavailable-error';
 
-export interface RedisConnectionSettings {
+/** A Redis Sentinel's address (REDIS_SENTINELS entries). */
+export interface SentinelAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * Where Redis is: REDIS_URL, or — with `sentinels` — the master that those Sentinels elect for
+ * `sentinelName` (REDIS_SENTINEL_NAME); REDIS_URL then still gives the credentials and the database.
+ */
+export interface RedisLocation {
   url: string;
+  sentinels?: SentinelAddress[];
+  sentinelName?: string;
+}
+
+export interface RedisConnectionSettings extends RedisLocation {
   /** A command without a reply after this long fails (so nothing waits forever on a hung Redis). */
   commandTimeoutMs: number;
   /** Reconnection back-off grows from 50 ms up to this. */
@@ -18,7 +33,19 @@ export interface RedisConnectionSettings {
  * the caller decides whether to retry), and the client reconnects forever in the background.
  */
 export function openRedis(settings: RedisConnectionSettings): Redis {
+  const sentinel =
+    settings.sentinels && settings.sentinels.length > 0
+      ? {
+          sentinels: settings.sentinels,
+          name: settings.sentinelName ?? 'mymaster',
+          role: 'master' as const,
+          // No +switch-master detector: it disconnects the client in the middle of a reconnect, which
+          // could leave it connecting forever; the reconnect after the master's loss asks the Sentinels.
+          sentinelRetryStrategy: (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 10), settings.maxReconnectDelayMs),
+        }
+      : {};
   return new Redis(settings.url, {
+    ...sentinel,
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

@@ -16,7 +16,8 @@ metadataStoreContract('RedisMetadataStore', {
     return store;
   },
   peer: async (store) => fixture.open(clusterOf.get(store as RedisMetadataStore)!),
-  elapse: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  // Redis expires keys on its own clock: time passes by shortening the cluster's TTLs, not by sleeping.
+  elapse: (ms) => fixture.elapse(ms),
   settle: () => new Promise((resolve) => setTimeout(resolve, 5)),
   ttlMs: 2_000,
   dispose: () => fixture.dispose(),

@@ -11,13 +11,14 @@ import { MetadataStoreUnavailableError, redactRedisUrl } from './metadata-store-
 import { DEREGISTER_NODE, LIST_NODES, REGISTER_NODE, RENEW_NODE, REQUEST_SHUTDOWN } from './node-scripts';
 import { COMPARE_AND_SET_PARTITION, CREATE_PARTITIONS, GET_PARTITION, LIST_PARTITIONS } from './partition-scripts';
 import { checkPartitionState, decodePartitionState, encodePartitionState } from './partition-state-json';
-import { RESTORE_METADATA } from './recovery-script';
-import { connectWithin, openRedis } from './redis-connections';
+import { isForked, repairForkedPartition } from './forked-partition-repair';
+import { REPAIR_PARTITION, RESTORE_METADATA } from './recovery-script';
+import { connectWithin, openRedis, type RedisLocation } from './redis-connections';
 import { RedisMetadataKeys } from './redis-metadata-keys';
 import { SeenMetadata } from './seen-metadata';
 
-export interface RedisMetadataStoreOptions {
-  /** REDIS_URL. */
+export interface RedisMetadataStoreOptions extends RedisLocation {
+  /** REDIS_URL (with `sentinels`: only credentials and database; the Sentinels name the master). */
   url: string;
   /** CLUSTER_ID: every key and the change channel live under `<clusterId>:`. */
   clusterId: string;
@@ -45,6 +46,8 @@ export interface RedisMetadataStoreEvents {
   onReconnected?(): void;
   /** A restore found the metadata missing (`initialized`) or, inside the window, put partition states back (`merged`). */
   onRestored?(mode: 'initialized' | 'merged', restoredPartitions: number): void;
+  /** Redis held `stored` while this store had seen `seen` (lost writes); `repaired` replaced it. */
+  onForkRepaired?(stored: PartitionState, seen: PartitionState, repaired: PartitionState): void;
   /** A background task (restore or watcher resync after a reconnect) failed; it is retried. */
   onBackgroundError?(error: Error): void;
 }
@@ -78,14 +81,21 @@ export class RedisMetadataStore implements MetadataStore {
     private readonly options: RedisMetadataStoreOptions,
   ) {
     this.keys = new RedisMetadataKeys(options.clusterId);
-    this.where = `Redis at ${redactRedisUrl(options.url)}, cluster ${options.clusterId}`;
+    const at = options.sentinels?.length ? `master ${options.sentinelName ?? 'mymaster'} of Sentinels ${options.sentinels.map((x) => `${x.host}:${x.port}`).join(',')}` : redactRedisUrl(options.url);
+    this.where = `Redis at ${at}, cluster ${options.clusterId}`;
     this.recoveryWindowMs = options.recoveryWindowMs ?? 3_000;
   }
 
   /** Connects both connections, subscribes to the change channel and initializes or restores the metadata. */
   static async connect(options: RedisMetadataStoreOptions): Promise<RedisMetadataStore> {
     const clock = options.clock ?? new RealClock();
-    const settings = { url: options.url, commandTimeoutMs: options.commandTimeoutMs ?? 5_000, maxReconnectDelayMs: options.maxReconnectDelayMs ?? 1_000 };
+    const settings = {
+      url: options.url,
+      sentinels: options.sentinels,
+      sentinelName: options.sentinelName,
+      commandTimeoutMs: options.commandTimeoutMs ?? 5_000,
+      maxReconnectDelayMs: options.maxReconnectDelayMs ?? 1_000,
+    };
     const redis = openRedis({ ...settings, connectionName: `cohort-${options.clusterId}-metadata` });
     const subscriber = openRedis({ ...settings, connectionName: `cohort-${options.clusterId}-changes` });
     const store = new RedisMetadataStore(redis, subscriber, clock, options);
@@ -238,6 +248,9 @@ export class RedisMetadataStore implements MetadataStore {
   /** Runs one operation; when the metadata turns out to be missing, restores it and runs it once more. */
   private async call(script: LuaScript, keys: string[], args: (string | number)[]): Promise<unknown> {
     if (this.closed) throw new MetadataStoreUnavailableError(this.where, new Error('the store is closed'));
+    // After a reconnect, what this store saw goes back first: its own next write must not build on a
+    // copy that lost one of its earlier writes.
+    if (this.restoring) await this.restoring.catch(() => undefined);
     try {
       return await script.run(this.redis, keys, args);
     } catch (error) {
@@ -261,14 +274,39 @@ export class RedisMetadataStore implements MetadataStore {
     const k = this.keys;
     const args: (string | number)[] = [this.recoveryWindowMs, this.seen.maxNodeEpoch, this.seen.maxControllerEpoch];
     for (const s of this.seen.partitionStates()) args.push(s.partition, s.partitionEpoch, encodePartitionState(s));
-    let outcome: [string, number];
+    let outcome: [string, number, ...string[]];
     try {
-      outcome = (await RESTORE_METADATA.run(this.redis, [k.alive, k.nodeEpoch, k.controllerEpoch, k.partitions, k.changes], args)) as [string, number];
+      outcome = (await RESTORE_METADATA.run(this.redis, [k.alive, k.nodeEpoch, k.controllerEpoch, k.partitions, k.changes], args)) as [string, number, ...string[]];
     } catch (error) {
       throw this.describe(RESTORE_METADATA, error);
     }
-    const [mode, restored] = outcome;
+    const [mode, restored, ...stored] = outcome;
     if (mode === 'initialized' || (mode === 'merged' && Number(restored) > 0)) this.options.events?.onRestored?.(mode, Number(restored));
+    await this.repairForks(stored);
+  }
+
+  /**
+   * Redis holds an older or a different copy of a partition state than one this store saw: writes were
+   * lost without the metadata being lost (a failover to a replica that missed them). Replace it with a
+   * state newer in partition and leader epoch than both, so no leader epoch is ever used twice.
+   */
+  private async repairForks(storedJson: string[]): Promise<void> {
+    const seen = new Map(this.seen.partitionStates().map((s) => [s.partition, s]));
+    for (const json of storedJson) {
+      const stored = decodePartitionState(json);
+      const mine = seen.get(stored.partition);
+      if (!mine || !isForked(stored, mine)) continue;
+      const repaired = repairForkedPartition(stored, mine);
+      const repairedJson = encodePartitionState(repaired);
+      const k = this.keys;
+      const done = await REPAIR_PARTITION.run(this.redis, [k.alive, k.partitions, k.changes], [stored.partition, json, repairedJson]).catch((e: unknown) => {
+        throw this.describe(REPAIR_PARTITION, e);
+      });
+      if (done === 1) {
+        this.seen.observePartition(repaired);
+        this.options.events?.onForkRepaired?.(stored, mine, repaired);
+      }
+    }
   }
 
   private watchConnections(): void {

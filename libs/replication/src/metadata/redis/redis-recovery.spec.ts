@@ -63,19 +63,53 @@ describe('RedisMetadataStore restoring lost metadata', () => {
   }
 
   it('puts back, while the window is open, every state newer than the copy Redis holds', async () => {
+    // Only the survivor restores: the writer's window (0 ms) would count as closed and repair instead.
+    await writer.close();
     await loseDataKeeping(p0v1, 0);
     await killConnectionsOfCluster();
     for (let i = 0; i < 300 && restored.length === 0; i++) await sleep(10);
     expect(restored).toEqual(['merged 2']);
-    expect(await writer.listPartitions()).toEqual([p0v2, partitionState(1)]);
+    expect(await survivor.listPartitions()).toEqual([p0v2, partitionState(1)]);
   });
 
-  it('puts nothing back once the window has closed: a controller may already have acted', async () => {
+  /** Until Redis holds partition 0 at `partitionEpoch` (a store's restore after its reconnect wrote it). */
+  async function untilStored(partitionEpoch: number): Promise<void> {
+    for (let i = 0; i < 300; i++) {
+      const json = await admin.hget(`${clusterId}:partitions`, '0');
+      if (json && JSON.parse(json).partitionEpoch === partitionEpoch) return;
+      await sleep(10);
+    }
+    throw new Error(`partition 0 never reached epoch ${partitionEpoch}`);
+  }
+
+  it('once the window has closed puts nothing back, but repairs a partition whose write Redis lost (a failover to a stale replica)', async () => {
     await loseDataKeeping(p0v1, 120_000);
     await killConnectionsOfCluster();
-    await sleep(500);
-    expect(await survivor.listPartitions()).toEqual([p0v1]);
+    await untilStored(3); // the repair: evidence that the stores reconnected and ran their restore
+    const [p0, ...others] = await writer.listPartitions();
+    expect(others).toEqual([]); // partition 1 is not put back: a controller may already have acted
+    // Newer than both copies in partition and leader epoch: neither leader of the fork keeps its epoch;
+    // the ISR is what both copies agree on, led by the stored copy's leader.
+    expect(p0).toEqual({ ...p0v1, partitionEpoch: 3, leaderEpoch: 3, elr: [] });
     expect(restored).toEqual([]);
+  });
+
+  it('a controller that saw its own write lost cannot write a second state with that partition epoch', async () => {
+    // The promoted replica has the lease (written long before) but not the last partition write.
+    const leaseKey = `${clusterId}:controller`;
+    const lease = await admin.hgetall(leaseKey);
+    await loseDataKeeping(p0v1, 120_000);
+    await admin.hset(leaseKey, lease);
+    await admin.pexpire(leaseKey, 60_000);
+    const controllerEpoch = Number(lease.controllerEpoch);
+    await killConnectionsOfCluster();
+    // The controller, acting on the copy Redis now holds (epoch 1), proposes another epoch-2 state.
+    let outcome: Awaited<ReturnType<RedisMetadataStore['compareAndSetPartition']>> | undefined;
+    for (let i = 0; i < 300 && !outcome; i++) {
+      outcome = await writer.compareAndSetPartition(1, partitionState(0, { leader: 1, leaderEpoch: 2, partitionEpoch: 2 }), controllerEpoch).catch(() => undefined);
+      if (!outcome) await sleep(10);
+    }
+    expect(outcome).toMatchObject({ ok: false, reason: 'STALE_PARTITION_EPOCH', current: { partitionEpoch: 3, leaderEpoch: 3 } });
   });
 
   it('restores before answering when an operation finds the metadata gone without any reconnect', async () => {

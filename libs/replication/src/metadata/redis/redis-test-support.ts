@@ -27,6 +27,34 @@ export class RedisStoreFixture {
     return store;
   }
 
+  /**
+   * Lets `ms` of Redis's time pass for every key of the fixture's clusters without waiting: each TTL is
+   * shortened by `ms`, and a key whose TTL runs out is deleted, as Redis would expire it. (Registrations
+   * and the lease expire by TTL alone, so this is what the passing of time means to the store.)
+   */
+  async elapse(ms: number): Promise<void> {
+    const admin = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 1, disconnectTimeout: 100 });
+    try {
+      await admin.connect();
+      for (const id of this.clusterIds) {
+        await admin.eval(
+          `for _, key in ipairs(redis.call('KEYS', ARGV[1])) do
+             local ttl = redis.call('PTTL', key)
+             if ttl > 0 then
+               if ttl <= tonumber(ARGV[2]) then redis.call('DEL', key) else redis.call('PEXPIRE', key, ttl - tonumber(ARGV[2])) end
+             end
+           end
+           return 1`,
+          0,
+          `${id}:*`,
+          ms,
+        );
+      }
+    } finally {
+      admin.disconnect();
+    }
+  }
+
   async dispose(): Promise<void> {
     await Promise.all(this.stores.splice(0).map((s) => s.close()));
     const admin = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 1, disconnectTimeout: 100 });

@@ -7,8 +7,9 @@ import { toWire, fromWire } from './wire-value';
  *
  * all big-endian. A request carries `{ kind, body }`, a response the response body, an error frame
  * `{ message }`. Request ids are per connection; responses may come in any order (long-polls).
+ * With a cluster secret, Challenge / Proof / Accepted open the connection (peer-authentication.ts).
  */
-export const FrameType = { Request: 1, Response: 2, Error: 3 } as const;
+export const FrameType = { Request: 1, Response: 2, Error: 3, Challenge: 4, Proof: 5, Accepted: 6 } as const;
 export type FrameType = (typeof FrameType)[keyof typeof FrameType];
 
 export interface Frame {
@@ -99,7 +100,7 @@ export class FrameReader {
 
 function decodeFrame(frame: Buffer): Frame {
   const type = frame.readUInt8(4) as FrameType;
-  if (type !== FrameType.Request && type !== FrameType.Response && type !== FrameType.Error) throw new FrameError(`unknown frame type ${type}`);
+  if (!(type >= FrameType.Request && type <= FrameType.Accepted)) throw new FrameError(`unknown frame type ${type}`);
   const jsonBytes = frame.readUInt32BE(13);
   if (HEADER_BYTES + jsonBytes > frame.length) throw new FrameError('JSON section overruns the frame');
   let payload: unknown;

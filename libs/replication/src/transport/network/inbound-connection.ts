@@ -1,6 +1,9 @@
 import type { Socket } from 'node:net';
 import type { RpcKind, RpcMap, RpcRequest } from '../messages';
+import type { Clock } from '../../time/clock';
 import { encodeFrame, FrameReader, FrameType, type Frame } from './frames';
+import type { PeerAuthentication } from './peer-authentication';
+import { InboundHandshake } from './peer-handshake';
 
 /** Serves the requests arriving on one accepted socket; `handle` returns undefined when nobody listens. */
 export type InboundHandler = (from: number, request: RpcRequest) => Promise<RpcMap[RpcKind]['response']> | undefined;
@@ -8,26 +11,39 @@ export type InboundHandler = (from: number, request: RpcRequest) => Promise<RpcM
 /**
  * One accepted connection: decodes request frames, runs the handler for each (concurrently: a held
  * long-poll does not block the requests behind it) and writes each response when it is ready, unless
- * the connection has gone meanwhile. A stream that is not our protocol is cut off.
+ * the connection has gone meanwhile. A stream that is not our protocol is cut off. With a cluster
+ * secret, nothing is served before the peer proved it, and then only frames naming that peer.
  */
 export class InboundConnection {
   private readonly reader: FrameReader;
+  private readonly handshake: InboundHandshake | null;
+  /** The node whose requests arrive here (from the first request frame); undefined before it. */
+  private peer: number | undefined;
 
   constructor(
     private readonly socket: Socket,
     private readonly nodeId: number,
     private readonly maxFrameBytes: number,
     private readonly handle: InboundHandler,
+    authentication?: { auth: PeerAuthentication; clock: Clock },
   ) {
     this.reader = new FrameReader(maxFrameBytes);
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 10_000);
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('error', () => socket.destroy());
+    socket.on('close', () => this.handshake?.close());
+    this.handshake = authentication
+      ? new InboundHandshake(authentication.auth, nodeId, authentication.clock, (type, payload) => this.reply(type, 0, payload), () => this.close())
+      : null;
   }
 
   close(): void {
     this.socket.destroy();
+  }
+
+  get peerNodeId(): number | undefined {
+    return this.peer;
   }
 
   private receive(chunk: Buffer): void {
@@ -38,12 +54,18 @@ export class InboundConnection {
       return this.close();
     }
     for (const frame of frames) {
-      if (frame.type !== FrameType.Request) return this.close();
+      if (this.handshake && this.handshake.peer === null) {
+        // end, not destroy: the refusal frame is flushed before the socket closes
+        if (!this.handshake.onFrame(frame)) return void this.socket.end();
+        continue;
+      }
+      if (frame.type !== FrameType.Request || (this.handshake && frame.from !== this.handshake.peer)) return this.close();
       this.serve(frame);
     }
   }
 
   private serve(frame: Frame): void {
+    this.peer ??= frame.from;
     const request = frame.payload as RpcRequest;
     if (typeof request !== 'object' || request === null || typeof request.kind !== 'string') {
       return this.reply(FrameType.Error, frame.requestId, { message: 'malformed request' });

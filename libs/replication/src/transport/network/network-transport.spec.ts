@@ -70,15 +70,18 @@ describe('NetworkTransport', () => {
   });
 
   it('answers each request when it is ready: a held long-poll does not delay the others', async () => {
+    let releaseHeld!: () => void;
+    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
     const leader = await serving(1, async (_from, request) => {
-      if (request.kind === 'fetch' && request.body.maxWaitMs > 0) await sleep(request.body.maxWaitMs);
+      if (request.kind === 'fetch' && request.body.maxWaitMs > 0) await held; // released only once the others were answered
       return response(request.kind === 'fetch' ? request.body.maxWaitMs : -1);
     });
     const follower = await client();
     const order: number[] = [];
-    const held = follower.send(peer(leader), 'fetch', fetchBody(400), 5_000).then((r) => order.push(r.partitions[0].highWatermark));
-    const quick = Promise.all([1, 2, 3].map(() => follower.send(peer(leader), 'fetch', fetchBody(0), 5_000).then((r) => order.push(r.partitions[0].highWatermark))));
-    await Promise.all([held, quick]);
+    const first = follower.send(peer(leader), 'fetch', fetchBody(400), 5_000).then((r) => order.push(r.partitions[0].highWatermark));
+    await Promise.all([1, 2, 3].map(() => follower.send(peer(leader), 'fetch', fetchBody(0), 5_000).then((r) => order.push(r.partitions[0].highWatermark))));
+    releaseHeld();
+    await first;
     expect(order).toEqual([0, 0, 0, 400]);
   });
 
@@ -92,15 +95,18 @@ describe('NetworkTransport', () => {
   });
 
   it('times out a request that gets no answer, and drops the answer when it comes late', async () => {
-    let delay = 600;
-    const leader = await serving(1, async () => {
-      await sleep(delay);
-      return response(delay);
+    let releaseLate!: () => void;
+    const late = new Promise<void>((resolve) => (releaseLate = resolve));
+    let lateSent!: Promise<ReturnType<typeof response>>;
+    let calls = 0;
+    const leader = await serving(1, (_from, _request) => {
+      if (++calls === 1) return (lateSent = late.then(() => response(600)));
+      // Answered after the late reply: on the one connection the late frame comes first and must be dropped.
+      return lateSent.then(() => response(0));
     });
     const follower = await client();
     expect(await reasonOf(follower.send(peer(leader), 'fetch', fetchBody(), 100))).toBe('TIMEOUT');
-    delay = 0;
-    await sleep(700); // the late answer to the first request arrives meanwhile and is ignored
+    releaseLate();
     expect(await follower.send(peer(leader), 'fetch', fetchBody(), 2_000)).toEqual(response(0));
   });
 
@@ -139,10 +145,14 @@ describe('NetworkTransport', () => {
   });
 
   it('fails its own requests in flight with CLOSED when closed, and refuses new ones', async () => {
-    const leader = await serving(1, () => new Promise(() => undefined));
+    let arrived = false;
+    const leader = await serving(1, () => {
+      arrived = true;
+      return new Promise(() => undefined);
+    });
     const follower = await client();
     const inFlight = reasonOf(follower.send(peer(leader), 'fetch', fetchBody(), 30_000));
-    await sleep(50);
+    while (!arrived) await sleep(5); // the request is in flight at the peer
     await follower.close();
     expect(await inFlight).toBe('CLOSED');
     expect(await reasonOf(follower.send(peer(leader), 'fetch', fetchBody(), 1_000))).toBe('CLOSED');

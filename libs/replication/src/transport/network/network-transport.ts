@@ -3,6 +3,7 @@ import type { Clock } from '../../time/clock';
 import type { RpcKind, RpcMap } from '../messages';
 import { TransportError, type PeerAddress, type RpcHandler, type Transport } from '../transport.port';
 import { InboundConnection } from './inbound-connection';
+import type { PeerAuthentication } from './peer-authentication';
 import { PeerConnection } from './peer-connection';
 import { formatPeerEndpoint, parsePeerEndpoint } from './peer-endpoint';
 
@@ -29,7 +30,9 @@ import { formatPeerEndpoint, parsePeerEndpoint } from './peer-endpoint';
  *
  * Contract (transport.port.ts): at most once (nothing is resent; a dropped connection fails what was in
  * flight with UNREACHABLE); each request has its own timeout; responses come in any order, so a Fetch
- * held up to maxWaitMs delays nothing else; Buffers arrive byte-exact. Peers are not authenticated: the
+ * held up to maxWaitMs delays nothing else; Buffers arrive byte-exact. With `authentication` (the
+ * cluster secret) every connection opens with a mutual HMAC challenge–response (peer-authentication.ts)
+ * and a process without the secret can neither send nor receive a request; without it, the
  * replication port belongs on the cluster's private network.
  */
 export interface NetworkTransportOptions {
@@ -39,6 +42,8 @@ export interface NetworkTransportOptions {
   listen?: { host: string; port: number };
   /** Largest frame sent or accepted (a bigger request fails; a peer sending one is cut off). Default 64 MiB. */
   maxFrameBytes?: number;
+  /** The cluster secret every connection, in and out, must prove. */
+  authentication?: PeerAuthentication;
 }
 
 export class NetworkTransport implements Transport {
@@ -46,6 +51,7 @@ export class NetworkTransport implements Transport {
   private handler: RpcHandler | undefined;
   private readonly peers = new Map<number, { endpoint: string; connection: PeerConnection }>();
   private readonly inbound = new Set<InboundConnection>();
+  private peerClosed: ((nodeId: number) => void) | undefined;
   private server: Server | null = null;
   private bound: { host: string; port: number } | null = null;
   private closed = false;
@@ -91,10 +97,15 @@ export class NetworkTransport implements Transport {
     return connection.request(kind, body, timeoutMs) as Promise<RpcMap[K]['response']>;
   }
 
+  onPeerClosed(listener: (nodeId: number) => void): void {
+    this.peerClosed = listener;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.handler = undefined;
+    this.peerClosed = undefined;
     for (const { connection } of [...this.peers.values()]) connection.close('CLOSED', 'transport closed');
     this.peers.clear();
     for (const c of [...this.inbound]) c.close();
@@ -111,7 +122,7 @@ export class NetworkTransport implements Transport {
     current?.connection.close('UNREACHABLE', `node ${to.nodeId} moved to ${to.endpoint}`);
     const connection = new PeerConnection(this.nodeId, to.nodeId, parsePeerEndpoint(to.endpoint), this.options.clock, this.maxFrameBytes, (done) => {
       if (this.peers.get(to.nodeId)?.connection === done) this.peers.delete(to.nodeId);
-    });
+    }, this.options.authentication);
     this.peers.set(to.nodeId, { endpoint: to.endpoint, connection });
     return connection;
   }
@@ -132,8 +143,15 @@ export class NetworkTransport implements Transport {
 
   private accept(socket: Socket): void {
     if (this.closed) return void socket.destroy();
-    const connection = new InboundConnection(socket, this.nodeId, this.maxFrameBytes, (from, request) => this.handler?.(from, request));
+    const { authentication, clock } = this.options;
+    const connection = new InboundConnection(socket, this.nodeId, this.maxFrameBytes, (from, request) => this.handler?.(from, request), authentication && { auth: authentication, clock });
     this.inbound.add(connection);
-    socket.on('close', () => this.inbound.delete(connection));
+    socket.on('close', () => {
+      this.inbound.delete(connection);
+      const peer = connection.peerNodeId;
+      // Only when the peer has no other connection left: a reconnect that raced the close keeps it.
+      if (peer === undefined || this.closed || [...this.inbound].some((c) => c.peerNodeId === peer)) return;
+      this.peerClosed?.(peer);
+    });
   }
 }

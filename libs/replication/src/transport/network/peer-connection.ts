@@ -2,6 +2,8 @@ import { connect, type Socket } from 'node:net';
 import type { Clock, TimerHandle } from '../../time/clock';
 import { TransportError } from '../transport.port';
 import { encodeFrame, FrameReader, FrameType, type Frame } from './frames';
+import type { PeerAuthentication } from './peer-authentication';
+import { OutboundHandshake } from './peer-handshake';
 import type { PeerEndpoint } from './peer-endpoint';
 
 interface Pending {
@@ -14,7 +16,8 @@ interface Pending {
  * The outgoing connection to one peer: many requests in flight at once on one socket, matched to
  * responses by id. Nothing is ever resent (at most once). When the socket fails or closes, every
  * request in flight fails with UNREACHABLE and the connection is done; the transport opens a new one
- * for the next request.
+ * for the next request. With a cluster secret, requests wait (under their own timeouts) until both
+ * sides proved it; a peer that cannot fails them with UNREACHABLE and the reason.
  */
 export class PeerConnection {
   private readonly socket: Socket;
@@ -23,6 +26,9 @@ export class PeerConnection {
   private nextId = 0;
   private connected = false;
   private done = false;
+  private readonly handshake: OutboundHandshake | null;
+  /** Request frames written once the handshake completes. */
+  private queued: Buffer[] = [];
 
   constructor(
     private readonly fromNodeId: number,
@@ -31,6 +37,7 @@ export class PeerConnection {
     private readonly clock: Clock,
     private readonly maxFrameBytes: number,
     private readonly onDone: (connection: PeerConnection) => void,
+    auth?: PeerAuthentication,
   ) {
     this.reader = new FrameReader(maxFrameBytes);
     this.socket = connect({ host: endpoint.host, port: endpoint.port, noDelay: true });
@@ -39,6 +46,11 @@ export class PeerConnection {
     this.socket.on('data', (chunk: Buffer) => this.receive(chunk));
     this.socket.on('error', (error) => this.fail(error.message));
     this.socket.on('close', () => this.fail('connection closed by the peer'));
+    this.handshake = auth
+      ? new OutboundHandshake(auth, fromNodeId, toNodeId, clock, (type, payload) => this.write(encodeFrame(type, 0, fromNodeId, payload, maxFrameBytes)), (why) =>
+          this.close('UNREACHABLE', why),
+        )
+      : null;
   }
 
   get isDone(): boolean {
@@ -59,7 +71,8 @@ export class PeerConnection {
         if (this.pending.delete(id)) reject(new TransportError('TIMEOUT', `${kind} to node ${this.toNodeId} timed out after ${timeoutMs} ms`));
       });
       this.pending.set(id, { resolve, reject, timer });
-      this.socket.write(frame);
+      if (this.handshake && !this.handshake.open) this.queued.push(frame);
+      else this.write(frame);
     });
   }
 
@@ -77,6 +90,12 @@ export class PeerConnection {
       return this.close('UNREACHABLE', `protocol error from node ${this.toNodeId}: ${(error as Error).message}`);
     }
     for (const frame of frames) {
+      if (this.handshake && !this.handshake.open) {
+        const refused = this.handshake.onFrame(frame);
+        if (refused !== null) return this.close('UNREACHABLE', refused);
+        if (this.handshake.open) for (const queued of this.queued.splice(0)) this.write(queued);
+        continue;
+      }
       const waiter = this.pending.get(frame.requestId);
       if (!waiter) continue; // timed out meanwhile: the late response is dropped
       this.pending.delete(frame.requestId);
@@ -84,6 +103,10 @@ export class PeerConnection {
       if (frame.type === FrameType.Response) waiter.resolve(frame.payload);
       else waiter.reject(new TransportError('REMOTE_FAILURE', `node ${this.toNodeId}: ${errorMessage(frame.payload)}`));
     }
+  }
+
+  private write(frame: Buffer): void {
+    if (!this.socket.destroyed) this.socket.write(frame);
   }
 
   private fail(cause: string): void {
@@ -94,6 +117,8 @@ export class PeerConnection {
   private finish(reason: 'CLOSED' | 'UNREACHABLE', message: string): void {
     if (!this.done) {
       this.done = true;
+      this.handshake?.close();
+      this.queued = [];
       this.onDone(this);
     }
     for (const [id, waiter] of this.pending) {

@@ -49,19 +49,21 @@ export class OwnRedisServer {
   private constructor(
     readonly port: number,
     private readonly persistent: boolean,
+    /** `--requirepass`: clients must AUTH, and `url` carries the password as REDIS_URL would. */
+    private readonly password?: string,
   ) {}
 
-  static async create(persistent: boolean): Promise<OwnRedisServer> {
-    return new OwnRedisServer(await freePort(), persistent);
+  static async create(persistent: boolean, options: { password?: string } = {}): Promise<OwnRedisServer> {
+    return new OwnRedisServer(await freePort(), persistent, options.password);
   }
 
   get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
+    return `redis://${this.password ? `:${encodeURIComponent(this.password)}@` : ''}127.0.0.1:${this.port}`;
   }
 
   async start(): Promise<void> {
     const persistence = this.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir, ...persistence], { stdio: 'ignore' });
+    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir, ...persistence, ...(this.password ? ['--requirepass', this.password] : [])], { stdio: 'ignore' });
     const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, disconnectTimeout: 100 });
     try {
       await until('redis-server to answer', async () => {

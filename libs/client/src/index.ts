@@ -1,0 +1,23 @@
+// Public surface of @cohort/client. Everything an application imports comes from here.
+export { CohortClient, type CohortClientOptions } from './cohort-client';
+export { CohortMember } from './member/cohort-member';
+export type { MemberOptions } from './member/member-options';
+export type {
+  MemberState,
+  MemberEvents,
+  CommittedOffset,
+  ProcessedOffset,
+  JoinedEvent,
+  AssignedEvent,
+  RevokedEvent,
+  LostEvent,
+  RebalancingEvent,
+} from './member/member-events';
+export { CohortError } from './errors/cohort-error';
+export type { WireErrorFields, RestErrorBody } from './errors/cohort-error';
+export type { RetryOptions } from './runtime/backoff';
+export type { Timers } from './runtime/timers';
+export type { SocketLike, SocketFactory, SocketFactoryOptions } from './transport/socket-like';
+export { CohortAdmin, type AdminOptions } from './admin/cohort-admin';
+export type { PartitionAssignor, RebalanceProtocol, ClusterView, MemberSubscription } from '@cohort/assignors';
+export type { TopicPartitions, Subscription, MemberAssignment } from '@cohort/protocol';

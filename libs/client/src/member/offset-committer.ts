@@ -1,0 +1,144 @@
+import { ErrorCode, type OffsetFetchTopic } from '@cohort/protocol';
+import { CohortError } from '../errors/cohort-error';
+import { Backoff, type ResolvedRetry } from '../runtime/backoff';
+import type { Timers } from '../runtime/timers';
+import { sleep } from '../runtime/wake-signal';
+import type { CoordinatorLink } from './coordinator-link';
+import type { CommittedOffset, ProcessedOffset } from './member-events';
+import { toCommitTopics } from './offset-book';
+import type { TopicPartitions } from '@cohort/protocol';
+
+export interface CommitIdentity {
+  generationId: number;
+  memberId: string;
+  groupInstanceId: string | null;
+}
+
+export interface CommitterHooks {
+  /** The member's identity now (commits carry it; a change while retrying ends the retries). */
+  identity(): CommitIdentity;
+  /** The coordinator answered 25/22 for this identity: the generation is gone. */
+  generationLost(identity: CommitIdentity, error: CohortError): void;
+  /** The coordinator answered 27: the member must rejoin. */
+  rebalanceInProgress(): void;
+  /** The coordinator answered 82: another instance took this member's place. */
+  fenced(error: CohortError): void;
+  /** A retriable failure that is being retried. */
+  retrying(error: CohortError): void;
+}
+
+/** Errors after which a commit is tried again (Kafka's commitSync retries; 15/16/7/13 also rediscover). */
+const RETRIED = new Set<number>([
+  ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+  ErrorCode.COORDINATOR_NOT_AVAILABLE,
+  ErrorCode.NOT_COORDINATOR,
+  ErrorCode.REQUEST_TIMED_OUT,
+  ErrorCode.NETWORK_EXCEPTION,
+  ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+  ErrorCode.NOT_ENOUGH_REPLICAS,
+  ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+  ErrorCode.KAFKA_STORAGE_ERROR,
+  ErrorCode.THROTTLING_QUOTA_EXCEEDED,
+]);
+
+/**
+ * OffsetCommit and OffsetFetch for one member. Commits are sent one at a time in call order (so a
+ * later commit never lands before an earlier one, as Kafka's commitAsync ordering promises) and are
+ * retried with back-off until `deadline` while the member keeps its generation.
+ */
+export class OffsetCommitter {
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly groupId: string,
+    private readonly link: CoordinatorLink,
+    private readonly timers: Timers,
+    private readonly retry: ResolvedRetry,
+    private readonly requestTimeoutMs: number,
+    private readonly hooks: CommitterHooks,
+  ) {}
+
+  commit(offsets: ProcessedOffset[], deadlineMs: number): Promise<ProcessedOffset[]> {
+    const run = this.chain.then(() => this.send(offsets, deadlineMs));
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Waits for every commit sent so far. */
+  drain(): Promise<void> {
+    return this.chain.then(() => undefined);
+  }
+
+  private async send(offsets: ProcessedOffset[], deadlineMs: number): Promise<ProcessedOffset[]> {
+    if (offsets.length === 0) return [];
+    const identity = this.hooks.identity();
+    const backoff = new Backoff(this.retry, this.timers);
+    for (;;) {
+      const error = await this.attempt(offsets, identity).then(
+        () => null,
+        (e: unknown) => (e instanceof CohortError ? e : CohortError.of('NETWORK_EXCEPTION', String(e), e)),
+      );
+      if (error === null) return offsets;
+      const now = this.timers.now();
+      const current = this.hooks.identity();
+      const sameGeneration = current.generationId === identity.generationId && current.memberId === identity.memberId;
+      if (!RETRIED.has(error.code) || !sameGeneration || now >= deadlineMs) throw error;
+      this.hooks.retrying(error);
+      await sleep(this.timers, Math.min(backoff.next(), Math.max(0, deadlineMs - now)));
+    }
+  }
+
+  private async attempt(offsets: ProcessedOffset[], identity: CommitIdentity): Promise<void> {
+    const response = await this.link.request(
+      'OffsetCommit',
+      {
+        groupId: this.groupId,
+        generationId: identity.generationId,
+        memberId: identity.memberId,
+        ...(identity.groupInstanceId !== null ? { groupInstanceId: identity.groupInstanceId } : {}),
+        topics: toCommitTopics(offsets),
+      },
+      this.requestTimeoutMs,
+    );
+    const code = response.errorCode !== ErrorCode.NONE ? response.errorCode : firstPartitionError(response.topics);
+    if (code === ErrorCode.NONE) return;
+    const error = response.errorCode !== ErrorCode.NONE ? CohortError.fromResponse(response as never) : new CohortError(code, `OffsetCommit failed for a partition`);
+    if (code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.ILLEGAL_GENERATION) this.hooks.generationLost(identity, error);
+    else if (code === ErrorCode.REBALANCE_IN_PROGRESS) this.hooks.rebalanceInProgress();
+    else if (code === ErrorCode.FENCED_INSTANCE_ID) this.hooks.fenced(error);
+    throw error;
+  }
+
+  /** OffsetFetch with requireStable (KIP-447), retried on 88/14/15/16 and lost connections until `deadline`. */
+  async fetch(partitions: TopicPartitions[], deadlineMs: number): Promise<CommittedOffset[]> {
+    const topics: OffsetFetchTopic[] = partitions.map((p) => ({ name: p.topic, partitionIndexes: [...p.partitions] }));
+    if (topics.length === 0) return [];
+    const backoff = new Backoff(this.retry, this.timers);
+    for (;;) {
+      let error: CohortError;
+      try {
+        const response = await this.link.request('OffsetFetch', { groupId: this.groupId, topics, requireStable: true }, this.requestTimeoutMs);
+        const code = response.errorCode !== ErrorCode.NONE ? response.errorCode : firstPartitionError(response.topics);
+        if (code === ErrorCode.NONE) {
+          return response.topics.flatMap((t) =>
+            t.partitions.map((p) => ({ topic: t.name, partition: p.partitionIndex, offset: p.committedOffset < 0 ? null : p.committedOffset, metadata: p.metadata })),
+          );
+        }
+        error = response.errorCode !== ErrorCode.NONE ? CohortError.fromResponse(response as never) : new CohortError(code, 'OffsetFetch failed for a partition');
+      } catch (e) {
+        error = e instanceof CohortError ? e : CohortError.of('NETWORK_EXCEPTION', String(e), e);
+      }
+      const retried = RETRIED.has(error.code) || error.code === ErrorCode.UNSTABLE_OFFSET_COMMIT;
+      const now = this.timers.now();
+      // UNKNOWN_TOPIC_OR_PARTITION on a fetch means the partition does not exist: not worth waiting for.
+      if (!retried || error.code === ErrorCode.UNKNOWN_TOPIC_OR_PARTITION || now >= deadlineMs) throw error;
+      this.hooks.retrying(error);
+      await sleep(this.timers, Math.min(backoff.next(), Math.max(0, deadlineMs - now)));
+    }
+  }
+}
+
+function firstPartitionError(topics: { partitions: { errorCode: number }[] }[]): number {
+  for (const topic of topics ?? []) for (const p of topic.partitions) if (p.errorCode !== ErrorCode.NONE) return p.errorCode;
+  return ErrorCode.NONE;
+}

@@ -1,0 +1,181 @@
+import type { CoordinatorMovedPush, RebalanceInProgressPush, RequestEventName, RequestResponseMap } from '@cohort/protocol';
+import { PushEvent } from '@cohort/protocol';
+import { CohortError } from '../errors/cohort-error';
+import { Backoff, type ResolvedRetry } from '../runtime/backoff';
+import type { Timers } from '../runtime/timers';
+import type { AuthProvider, SocketFactory, SocketLike } from './socket-like';
+
+export type PushMessage =
+  | { event: 'RebalanceInProgress'; push: RebalanceInProgressPush }
+  | { event: 'CoordinatorMoved'; push: CoordinatorMovedPush };
+
+export interface ConnectionListener {
+  push?(message: PushMessage): void;
+  /** The socket is (again) connected. */
+  connected?(): void;
+  /** The socket dropped; requests in flight on it have failed. */
+  disconnected?(reason: string): void;
+  /** The node was heard from (a ping): an occasion to send an overdue heartbeat. */
+  activity?(): void;
+}
+
+interface Pending {
+  reject(error: CohortError): void;
+}
+
+/**
+ * One socket to one node, shared by every member of a client. Requests wait for the socket to be
+ * connected instead of going into socket.io's send buffer (a buffered Heartbeat or OffsetCommit
+ * replayed after a reconnect would carry a stale generation); a request in flight when the socket
+ * drops fails at once with NETWORK_EXCEPTION, so the caller retries on the new connection rather
+ * than waiting for its ack timeout. After a server-side disconnect or a refused handshake socket.io
+ * does not reconnect by itself, so this does, with back-off.
+ */
+export class NodeConnection {
+  private readonly socket: SocketLike;
+  private readonly listeners = new Set<ConnectionListener>();
+  private readonly pending = new Set<Pending>();
+  private readonly connectWaiters = new Set<{ resolve(): void; reject(error: CohortError): void }>();
+  private readonly reconnectBackoff: Backoff;
+  private reconnectTimer: unknown = null;
+  private lastConnectError: CohortError | null = null;
+  private closed = false;
+
+  constructor(
+    readonly url: string,
+    factory: SocketFactory,
+    auth: AuthProvider,
+    private readonly timers: Timers,
+    retry: ResolvedRetry,
+  ) {
+    this.reconnectBackoff = new Backoff(retry, timers);
+    this.socket = factory(url, { auth, onActivity: () => this.onActivity() });
+    this.socket.on('connect', () => this.onConnect());
+    this.socket.on('disconnect', (reason: string) => this.onDisconnect(reason));
+    this.socket.on('connect_error', (error: Error & { data?: { errorCode?: number; errorName?: string } }) => this.onConnectError(error));
+    this.socket.on(PushEvent.RebalanceInProgress, (push: RebalanceInProgressPush) => this.dispatch({ event: 'RebalanceInProgress', push }));
+    this.socket.on(PushEvent.CoordinatorMoved, (push: CoordinatorMovedPush) => this.dispatch({ event: 'CoordinatorMoved', push }));
+  }
+
+  get connected(): boolean {
+    return this.socket.connected;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  subscribe(listener: ConnectionListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Sends `event` and resolves with its response, whatever its errorCode (callers decide what a code
+   * means for them). Rejects with a retriable CohortError when the socket is not connected within
+   * `timeoutMs`, drops while waiting, or the ack does not come within `timeoutMs`.
+   */
+  async request<E extends RequestEventName>(event: E, payload: RequestResponseMap[E][0], timeoutMs: number): Promise<RequestResponseMap[E][1]> {
+    const deadline = this.timers.now() + timeoutMs;
+    if (!this.socket.connected) await this.whenConnected(timeoutMs);
+    return new Promise((resolve, reject) => {
+      const entry: Pending = { reject: (error) => finish(() => reject(error)) };
+      const timer = this.timers.setTimeout(
+        () => entry.reject(CohortError.of('REQUEST_TIMED_OUT', `no answer to ${event} from ${this.url} within ${timeoutMs} ms`)),
+        Math.max(0, deadline - this.timers.now()),
+      );
+      const finish = (settle: () => void): void => {
+        if (!this.pending.delete(entry)) return;
+        this.timers.clearTimeout(timer);
+        settle();
+      };
+      this.pending.add(entry);
+      this.socket.emit(event, payload, (response: unknown) => finish(() => resolve(response as RequestResponseMap[E][1])));
+    });
+  }
+
+  /** Resolves once connected; rejects after `timeoutMs` or when the handshake is refused for good. */
+  whenConnected(timeoutMs: number): Promise<void> {
+    if (this.closed) return Promise.reject(CohortError.of('NETWORK_EXCEPTION', `the connection to ${this.url} is closed`));
+    if (this.socket.connected) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        resolve: () => {
+          this.timers.clearTimeout(timer);
+          this.connectWaiters.delete(waiter);
+          resolve();
+        },
+        reject: (error: CohortError) => {
+          this.timers.clearTimeout(timer);
+          this.connectWaiters.delete(waiter);
+          reject(error);
+        },
+      };
+      const timer = this.timers.setTimeout(() => {
+        const cause = this.lastConnectError ? `: ${this.lastConnectError.message}` : '';
+        waiter.reject(CohortError.of('NETWORK_EXCEPTION', `not connected to ${this.url} within ${timeoutMs} ms${cause}`));
+      }, timeoutMs);
+      this.connectWaiters.add(waiter);
+    });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.reconnectTimer !== null) this.timers.clearTimeout(this.reconnectTimer);
+    this.failPending(CohortError.of('NETWORK_EXCEPTION', `the connection to ${this.url} was closed`));
+    for (const waiter of [...this.connectWaiters]) waiter.reject(CohortError.of('NETWORK_EXCEPTION', `the connection to ${this.url} was closed`));
+    this.listeners.clear();
+    this.socket.disconnect();
+  }
+
+  private onConnect(): void {
+    this.reconnectBackoff.reset();
+    this.lastConnectError = null;
+    for (const waiter of [...this.connectWaiters]) waiter.resolve();
+    for (const listener of [...this.listeners]) listener.connected?.();
+  }
+
+  private onDisconnect(reason: string): void {
+    this.failPending(CohortError.of('NETWORK_EXCEPTION', `the connection to ${this.url} dropped (${reason})`));
+    for (const listener of [...this.listeners]) listener.disconnected?.(reason);
+    if (!this.closed && this.socket.active === false) this.scheduleReconnect();
+  }
+
+  private onConnectError(error: Error & { data?: { errorCode?: number; errorName?: string } }): void {
+    const data = error.data;
+    this.lastConnectError =
+      typeof data?.errorCode === 'number'
+        ? new CohortError(data.errorCode, `${this.url} refused the connection: ${error.message}`, { name: data.errorName, retriable: false })
+        : CohortError.of('NETWORK_EXCEPTION', `cannot connect to ${this.url}: ${error.message}`, error);
+    // A handshake refused with a Kafka code (authentication, origin) is fatal for whoever waits, as
+    // Kafka's authentication errors are; the socket still tries again later, with a fresh token.
+    if (typeof data?.errorCode === 'number') for (const waiter of [...this.connectWaiters]) waiter.reject(this.lastConnectError);
+    if (!this.closed && this.socket.active === false) this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.reconnectTimer !== null) return;
+    this.reconnectTimer = this.timers.setTimeout(() => {
+      this.reconnectTimer = null;
+      if (!this.closed && !this.socket.connected) this.socket.connect();
+    }, this.reconnectBackoff.next());
+  }
+
+  private onActivity(): void {
+    for (const listener of [...this.listeners]) listener.activity?.();
+  }
+
+  private failPending(error: CohortError): void {
+    for (const entry of [...this.pending]) entry.reject(error);
+  }
+
+  private dispatch(message: PushMessage): void {
+    for (const listener of [...this.listeners]) listener.push?.(message);
+  }
+
+  /** The last handshake failure, if the socket is not connected because of one. */
+  get connectError(): CohortError | null {
+    return this.lastConnectError;
+  }
+}

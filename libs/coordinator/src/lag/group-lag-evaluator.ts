@@ -1,0 +1,97 @@
+import type { GroupLag, LagSample, LagStatus, PartitionLag } from '@cohort/protocol';
+import type { GroupLagSummary } from './group-lag-summary';
+import type { ClassicGroup } from '../group/classic-group';
+import type { TopicRegistry } from '../ports/topic-registry.port';
+import { evaluatePartition, worstStatus } from './burrow-rules';
+import type { LagWindowEntry } from './lag-window';
+
+export type { GroupLagSummary } from './group-lag-summary';
+
+/**
+ * Evaluates a group's lag (docs/lag.md): per committed partition, the lag against the latest reported
+ * end offset and Burrow's status over the partition's window of commits; the group is as bad as its
+ * worst partition. A partition without a window yet (this coordinator loaded the group and has seen no
+ * commit since) is judged on its last commit alone.
+ */
+export class GroupLagEvaluator {
+  constructor(private readonly topics: Pick<TopicRegistry, 'partitionOffsets' | 'endOffsetsOf'>) {}
+
+  describe(group: ClassicGroup, now: number): GroupLag {
+    const partitions: PartitionLag[] = [];
+    for (const { topic, partition, value } of group.offsets.all()) {
+      const { logEndOffset, lag, status, window, reportedAt } = this.partition(group, topic, partition, value.offset, value.commitTimestamp, now);
+      partitions.push({ topic, partition, committedOffset: value.offset, logEndOffset, lag, status, history: history(window, value.offset, logEndOffset, lag, reportedAt) });
+    }
+    return groupLagOf(group.groupId, partitions);
+  }
+
+  summarize(group: ClassicGroup, now: number, withPartitions: boolean): GroupLagSummary {
+    const topicLag = new Map<string, number>();
+    const partitions: { topic: string; partition: number; lag: number }[] = [];
+    const statuses: LagStatus[] = [];
+    let totalLag = 0;
+    let maxLag = 0;
+    group.offsets.forEachCommitted((topic, partition, value) => {
+      const { lag, status } = this.partition(group, topic, partition, value.offset, value.commitTimestamp, now);
+      statuses.push(status);
+      if (lag === null) return;
+      topicLag.set(topic, (topicLag.get(topic) ?? 0) + lag);
+      totalLag += lag;
+      maxLag = Math.max(maxLag, lag);
+      if (withPartitions) partitions.push({ topic, partition, lag });
+    });
+    return { groupId: group.groupId, status: worstStatus(statuses), totalLag, maxLag, topicLag, ...(withPartitions ? { partitions } : {}) };
+  }
+
+  /**
+   * The group's summed lag alone: ranks every group before the largest are evaluated. `ends` caches
+   * each topic's end offsets for the whole scan (a few topics, read once each, nothing copied).
+   */
+  totalLag(group: ClassicGroup, ends: Map<string, Readonly<Record<number, number>> | undefined>): number {
+    let total = 0;
+    group.offsets.forEachCommitted((topic, partition, value) => {
+      let topicEnds = ends.get(topic);
+      if (topicEnds === undefined && !ends.has(topic)) ends.set(topic, (topicEnds = this.topics.endOffsetsOf(topic)));
+      const end = topicEnds?.[partition];
+      if (end !== undefined && end > value.offset) total += end - value.offset;
+    });
+    return total;
+  }
+
+  private partition(group: ClassicGroup, topic: string, partition: number, committed: number, commitTimestamp: number, now: number) {
+    const reported = this.topics.partitionOffsets(topic, partition);
+    const logEndOffset = reported?.endOffset ?? null;
+    const lag = logEndOffset === null ? null : Math.max(0, logEndOffset - committed);
+    const kept = group.lagWindows.get(topic, partition)?.entries() ?? [];
+    const window: readonly LagWindowEntry[] = kept.length > 0 ? kept : [{ timestamp: commitTimestamp, offset: committed, logEndOffset, lag }];
+    const status: LagStatus = lag === null ? 'UNKNOWN' : evaluatePartition(window.every((entry) => entry.lag !== null) ? window : window.filter((entry) => entry.lag !== null), lag, now);
+    return { logEndOffset, lag, status, window, reportedAt: reported?.reportedAt ?? null };
+  }
+}
+
+/** The window as samples, plus the latest report when it came after the last commit (the lag as it is now). */
+function history(window: readonly LagWindowEntry[], committed: number, logEndOffset: number | null, lag: number | null, reportedAt: number | null): LagSample[] {
+  const samples: LagSample[] = window.map((e) => ({ timestamp: e.timestamp, committedOffset: e.offset, logEndOffset: e.logEndOffset, lag: e.lag }));
+  const last = window[window.length - 1];
+  if (reportedAt !== null && (!last || reportedAt > last.timestamp)) samples.push({ timestamp: reportedAt, committedOffset: committed, logEndOffset, lag });
+  return samples;
+}
+
+/**
+ * A group's lag over some of its partitions (those a caller may see): the status is the worst of them
+ * and the totals are theirs, as if the other partitions did not exist.
+ */
+export function groupLagOf(groupId: string, partitions: PartitionLag[]): GroupLag {
+  return { groupId, status: worstStatus(partitions.map((p) => p.status)), ...totals(partitions), partitions };
+}
+
+function totals(partitions: PartitionLag[]): { totalLag: number; maxLag: number } {
+  let totalLag = 0;
+  let maxLag = 0;
+  for (const { lag } of partitions) {
+    if (lag === null) continue;
+    totalLag += lag;
+    maxLag = Math.max(maxLag, lag);
+  }
+  return { totalLag, maxLag };
+}

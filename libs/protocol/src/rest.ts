@@ -1,0 +1,171 @@
+/**
+ * REST response and request bodies (docs/protocol.md lists the socket events; the REST routes are in
+ * the node's OpenAPI document at /docs). Shared by the server, the SDK's admin client, the CLI and the
+ * tests, so a field renamed on one side fails to compile on the other.
+ */
+import type { TopicPartitions } from './consumer-protocol';
+import type { GroupStateName } from './group-state';
+
+/** Every REST error: HTTP status, Kafka error code and name, and a message. */
+export interface RestError {
+  statusCode: number;
+  errorCode: number;
+  /** The Kafka error name, e.g. `GROUP_ID_NOT_FOUND`. */
+  error: string;
+  message: string;
+}
+
+/** `GET /v1/groups` */
+export interface GroupListing {
+  groupId: string;
+  protocolType: string | null;
+  state: GroupStateName;
+  members: number;
+  /** Node id of the group's coordinator; null while its partition has no leader. */
+  coordinator: number | null;
+}
+
+export interface GroupMemberDescription {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+  clientHost: string;
+  /** For `consumer` groups a Subscription; other protocol types are opaque. */
+  subscription: unknown;
+  /** For `consumer` groups a MemberAssignment; other protocol types are opaque. */
+  assignment: unknown;
+}
+
+/** `GET /v1/groups/:groupId` */
+export interface GroupDescription {
+  groupId: string;
+  state: GroupStateName;
+  protocolType: string | null;
+  protocol: string | null;
+  generationId: number;
+  leader: string | null;
+  coordinator: number | null;
+  coordinatorPartition: number;
+  members: GroupMemberDescription[];
+}
+
+/** `GET /v1/groups/:groupId/rebalances`, oldest first. */
+export interface RebalanceRecord {
+  generationId: number;
+  reason: string;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  completedAt: number | null;
+  durationMs: number | null;
+  members: number;
+  protocol: string | null;
+}
+
+export interface CommittedOffsetWithLag {
+  topic: string;
+  partition: number;
+  committedOffset: number;
+  leaderEpoch: number;
+  metadata: string | null;
+  commitTimestamp: number;
+  /** Last end offset a producer reported (PUT /v1/topics/:name/end-offsets); null when none. */
+  logEndOffset: number | null;
+  lag: number | null;
+}
+
+/** `GET /v1/groups/:groupId/offsets` */
+export interface GroupOffsets {
+  groupId: string;
+  offsets: CommittedOffsetWithLag[];
+  totalLag: number;
+}
+
+/** `POST /v1/groups/:groupId/offsets` body (only while the group is Empty). */
+export interface SetOffsetsTopic {
+  name: string;
+  partitions: { partitionIndex: number; committedOffset: number }[];
+}
+
+/** Per-partition results of an offset write or delete. */
+export interface OffsetsWriteResult {
+  topics: { name: string; partitions: { partitionIndex: number; errorCode: number }[] }[];
+}
+
+/** `GET /v1/topics/:name`; `endOffsets` maps partition → reported log end offset (`{}` when none). */
+export interface TopicInfo {
+  name: string;
+  partitions: number;
+  endOffsets: Record<number, number>;
+  /** partition → reported log start offset (what an `earliest` reset goes to). */
+  startOffsets?: Record<number, number>;
+  /** partition → when the node stored the latest report (ms since the epoch). */
+  reportedAt?: Record<number, number>;
+}
+
+/** `PUT /v1/topics/:name/end-offsets` body entries. */
+export interface EndOffsetReport {
+  partition: number;
+  endOffset: number;
+  startOffset?: number;
+}
+
+export interface ClusterNode {
+  nodeId: number;
+  url: string;
+  alive: boolean;
+}
+
+/** `GET /v1/cluster` */
+export interface ClusterInfo {
+  clusterId: string;
+  controllerId: number | null;
+  nodes: ClusterNode[];
+}
+
+export interface ReplicaState {
+  nodeId: number;
+  logEndOffset: number;
+  lastCaughtUpMs: number;
+}
+
+/** `GET /v1/cluster/partitions`: one entry per `__consumer_offsets` partition. */
+export interface PartitionInfo {
+  partition: number;
+  leader: number | null;
+  leaderEpoch: number;
+  replicas: number[];
+  isr: number[];
+  highWatermark: number;
+  logEndOffset: number;
+  replicaStates: ReplicaState[];
+}
+
+/** `GET /v1/assignors` */
+export interface AssignorInfo {
+  name: string;
+  supportedProtocols: ('eager' | 'cooperative')[];
+  builtIn: boolean;
+}
+
+/** `POST /v1/assignors/:name/assign` body: a group in flat form. */
+export interface AssignDryRunRequest {
+  partitionsPerTopic: Record<string, number>;
+  members: {
+    memberId: string;
+    groupInstanceId?: string | null;
+    topics: string[];
+    ownedPartitions?: TopicPartitions[];
+    generationId?: number;
+    userData?: unknown;
+    rackId?: string | null;
+  }[];
+}
+
+/** `GET /v1/coordinator?groupId=` answers as FindCoordinator does. */
+export interface CoordinatorLocation {
+  nodeId: number;
+  host: string;
+  port: number;
+  url: string;
+  partition: number;
+}

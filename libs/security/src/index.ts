@@ -1,0 +1,6 @@
+export * from './acl-filters';
+export * from './acl-index';
+export * from './acl-validation';
+export * from './authorizer';
+export * from './operations';
+export * from './request-acls';

@@ -1,0 +1,65 @@
+import { resolve } from 'node:path';
+import type { JwtKeySetting } from '../security/authentication/jwt-key-source';
+import { parseOrigins } from '../security/origin/origins';
+import type { SecurityVariables } from './security-variables';
+
+/**
+ * The security part of the configuration, typed and resolved (file paths absolute, lists split). The
+ * files themselves are read by the services that use them (token store, JWT verifier, TLS options),
+ * after security-problems.ts has checked them at start.
+ */
+export class SecurityConfig {
+  readonly tokensFile: string | null;
+  readonly jwtKeys: JwtKeySetting | null;
+  readonly jwtIssuer: string | null;
+  readonly jwtAudience: string[] | null;
+  readonly superUsers: string[];
+  readonly allowEveryoneIfNoAclFound: boolean;
+  readonly protectedMode: boolean;
+  readonly tls: { certFile: string; keyFile: string; caFile: string | null } | null;
+  readonly tlsClientAuth: 'none' | 'required';
+  readonly clusterSecretFile: string | null;
+  /** 0 = no limit. */
+  readonly restRequestsPerMinute: number;
+  readonly socketEventsPerSecond: number;
+  readonly maxConnectionsPerIp: number;
+  /** Normalized origins (`https://app.example.com`), besides the node's own. */
+  readonly corsOrigins: string[];
+
+  constructor(env: SecurityVariables) {
+    const path = (value: string | undefined) => (value ? resolve(value) : null);
+    this.tokensFile = path(env.AUTH_TOKENS_FILE);
+    this.jwtKeys = jwtKeysOf(env);
+    this.jwtIssuer = env.AUTH_JWT_ISSUER ?? null;
+    this.jwtAudience = env.AUTH_JWT_AUDIENCE ? splitList(env.AUTH_JWT_AUDIENCE, ',') : null;
+    this.superUsers = splitList(env.SUPER_USERS, ';');
+    this.allowEveryoneIfNoAclFound = env.ALLOW_EVERYONE_IF_NO_ACL_FOUND;
+    this.protectedMode = env.PROTECTED_MODE;
+    this.tls = env.TLS_CERT_FILE && env.TLS_KEY_FILE ? { certFile: resolve(env.TLS_CERT_FILE), keyFile: resolve(env.TLS_KEY_FILE), caFile: path(env.TLS_CA_FILE) } : null;
+    this.tlsClientAuth = env.TLS_CLIENT_AUTH;
+    this.clusterSecretFile = path(env.CLUSTER_SECRET_FILE);
+    this.restRequestsPerMinute = env.RATE_LIMIT_REST_PER_MINUTE;
+    this.socketEventsPerSecond = env.RATE_LIMIT_SOCKET_EVENTS_PER_SECOND;
+    this.maxConnectionsPerIp = env.MAX_CONNECTIONS_PER_IP;
+    this.corsOrigins = parseOrigins(env.CORS_ORIGINS);
+  }
+
+  /** A token, a JWT key or required client certificates: clients must prove who they are, and protected mode is off. */
+  get authenticationEnabled(): boolean {
+    return this.tokensFile !== null || this.jwtKeys !== null || this.tlsClientAuth === 'required';
+  }
+}
+
+function jwtKeysOf(env: SecurityVariables): JwtKeySetting | null {
+  if (env.AUTH_JWT_SECRET) return { kind: 'secret', secret: env.AUTH_JWT_SECRET };
+  if (env.AUTH_JWT_PUBLIC_KEY_FILE) return { kind: 'public-key', path: resolve(env.AUTH_JWT_PUBLIC_KEY_FILE) };
+  if (env.AUTH_JWT_JWKS_FILE) return { kind: 'jwks', path: resolve(env.AUTH_JWT_JWKS_FILE) };
+  return null;
+}
+
+function splitList(value: string, separator: string): string[] {
+  return value
+    .split(separator)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}

@@ -1,0 +1,56 @@
+import type { INestApplication } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import { CohortConfig } from '../config/cohort-config';
+import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
+import { NodeAddress } from '../node/node-address';
+
+/** How long to wait for the partitions to load before saying so anyway (a cluster may still be forming). */
+const READY_WAIT_MS = 60_000;
+const POLL_MS = 20;
+
+export interface StartupSummary {
+  url: string;
+  mode: 'embedded' | 'redis';
+  nodeId: number;
+  dataDir: string;
+  dashboard: string;
+  ready: boolean;
+  /** From the start of the process's work (`startedAt`) until every partition this node leads was loaded. */
+  startupMs: number;
+  loadingPartitions: number;
+  groups: number | null;
+}
+
+/**
+ * The one info line a person starting a node wants: where it listens, in which mode, where its data
+ * is, the dashboard's address and how long start-up and loading took. Logged once the node is ready
+ * (or, if it is not within a minute, saying how many partitions are still loading).
+ */
+export async function logStartupSummary(app: INestApplication, startedAt: number): Promise<StartupSummary> {
+  const node = app.get<CohortNode>(COHORT_NODE);
+  const config = app.get(CohortConfig);
+  const url = app.get(NodeAddress).url();
+  const deadline = startedAt + READY_WAIT_MS;
+  while (!node.isReady() && performance.now() < deadline) await new Promise((done) => setTimeout(done, POLL_MS));
+  const ready = node.isReady();
+  const groups = await node.coordinator.listGroupSummaries().then((all) => all.length, () => null);
+  const summary: StartupSummary = {
+    url,
+    mode: node.mode,
+    nodeId: config.nodeId,
+    dataDir: config.dataDir,
+    dashboard: `${url}/ui`,
+    ready,
+    startupMs: Math.round(performance.now() - startedAt),
+    loadingPartitions: node.coordinator.loadingPartitions?.().length ?? 0,
+    groups,
+  };
+  const mode = summary.mode === 'embedded' ? 'embedded mode' : `cluster mode, node ${summary.nodeId}`;
+  const state = ready
+    ? `ready in ${summary.startupMs} ms${groups === null ? '' : ` (${groups} groups loaded)`}`
+    : `not ready after ${summary.startupMs} ms: ${summary.loadingPartitions} partitions still loading`;
+  const logger = await app.resolve(PinoLogger);
+  logger.setContext('Cohort');
+  logger.info({ summary }, `Cohort listening on ${url} (${mode}, data in ${summary.dataDir}); dashboard ${summary.dashboard}; ${state}`);
+  return summary;
+}

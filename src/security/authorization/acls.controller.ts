@@ -1,0 +1,52 @@
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Post, Query, Req, UseInterceptors, UsePipes } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { AclBinding, CreateAclsResponse, DeleteAclsResponse } from '@cohort/protocol';
+import { validateBinding, validateFilter } from '@cohort/security';
+import { KafkaValidationPipe } from '../../common/kafka-validation.pipe';
+import { RequestMetricsInterceptor } from '../../metrics/request-metrics.interceptor';
+import type { PrincipalRequest } from '../principal';
+import { AuthorizationService } from './authorization.service';
+import { callerOfRequest } from './caller-of';
+import { AclBindingDto } from './dto/acl-binding.dto';
+import { CreateAclsDto } from './dto/create-acls.dto';
+import { DeleteAclsDto } from './dto/delete-acls.dto';
+import { ListAclsQueryDto } from './dto/list-acls-query.dto';
+import { RequireAcl } from './route-acl.decorator';
+
+/**
+ * Kafka's DescribeAcls / CreateAcls / DeleteAcls over REST (docs/security.md): DESCRIBE CLUSTER to
+ * read, ALTER CLUSTER to change. Every binding of a request is checked before any is stored, so a
+ * request with one bad binding changes nothing. Changes are enforced on this node before the answer
+ * and on every other node within a second.
+ */
+@ApiTags('acls')
+@Controller('v1/acls')
+@UsePipes(KafkaValidationPipe)
+@UseInterceptors(RequestMetricsInterceptor)
+export class AclsController {
+  constructor(private readonly authorization: AuthorizationService) {}
+
+  @Get()
+  @RequireAcl({ request: 'DescribeAcls' })
+  @ApiOkResponse({ type: AclBindingDto, isArray: true, description: 'The bindings that match every filter given.' })
+  list(@Query() query: ListAclsQueryDto): AclBinding[] {
+    return this.authorization.list(validateFilter({ ...query }, 'query'));
+  }
+
+  @Post()
+  @HttpCode(HttpStatus.CREATED)
+  @RequireAcl({ request: 'AlterAcls' })
+  @ApiCreatedResponse({ description: '{ created: [binding] }; 400 INVALID_REQUEST naming every bad field (nothing is stored then).' })
+  async create(@Body() body: CreateAclsDto, @Req() request: PrincipalRequest): Promise<CreateAclsResponse> {
+    const bindings = body.acls.map((acl, index) => validateBinding(acl, `acls.${index}`));
+    return { created: await this.authorization.create(callerOfRequest(request), bindings) };
+  }
+
+  @Delete()
+  @RequireAcl({ request: 'AlterAcls' })
+  @ApiOkResponse({ description: '{ deleted: [binding] }: every binding that matched one of the filters.' })
+  async delete(@Body() body: DeleteAclsDto, @Req() request: PrincipalRequest): Promise<DeleteAclsResponse> {
+    const filters = body.filters.map((filter, index) => validateFilter(filter, `filters.${index}`));
+    return { deleted: await this.authorization.delete(callerOfRequest(request), filters) };
+  }
+}

@@ -1,0 +1,35 @@
+import type { DynamicModule, Provider } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { CohortConfig } from '../config/cohort-config';
+import { AUDIT_LOGGER_PROVIDER } from './audit-logger';
+import { Authenticator } from './authentication/authenticator';
+import { NodeRequestSigner } from './cluster/node-request-signer';
+import { OriginPolicy } from './origin/origin-policy';
+import { RestSecurityGate } from './rest/rest-security.gate';
+import { RestThrottlerGuard } from './rest/rest-throttler.guard';
+import { SocketSecurity } from './socket/socket-security';
+
+/**
+ * What the edges need for authentication, protected mode, origins, node-to-node signatures and rate
+ * limits, as AppModule's providers and imports (in AppModule itself, beside NodeAddress, which the
+ * origin policy asks for the node's own origin). Authorization's providers are its own.
+ */
+export const SECURITY_EDGE_PROVIDERS: Provider[] = [
+  AUDIT_LOGGER_PROVIDER,
+  Authenticator,
+  OriginPolicy,
+  NodeRequestSigner,
+  RestSecurityGate,
+  SocketSecurity,
+  { provide: APP_GUARD, useClass: RestThrottlerGuard },
+];
+
+export const SECURITY_EDGE_IMPORTS: DynamicModule[] = [
+  ThrottlerModule.forRootAsync({
+    inject: [CohortConfig],
+    useFactory: (config: CohortConfig) => ({
+      throttlers: [{ ttl: 60_000, limit: config.security.restRequestsPerMinute || Number.MAX_SAFE_INTEGER }],
+    }),
+  }),
+];

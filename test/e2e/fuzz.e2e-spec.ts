@@ -1,0 +1,29 @@
+import { formatReport } from '../fuzz/fuzz-runner';
+import { fuzzOnlyCases, fuzzSeed, fuzzSession } from '../fuzz/fuzz-session';
+import { appPerFile } from '../support/app-per-file';
+
+// A bounded run: a few thousand requests against one node; `npm run fuzz` runs 100,000.
+jest.setTimeout(300_000);
+
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 3_000);
+
+/**
+ * Seeded fuzzing over socket.io, raw websocket frames and REST (test/fuzz/README.md): no request may
+ * crash the node, get -1 or a 5xx, go unanswered, or change a group it does not belong to.
+ */
+describe('fuzz (e2e)', () => {
+  const app = appPerFile({ topics: { 'fz-t': 4 } });
+
+  it(`answers ${REQUESTS} fuzzed requests without an internal error, a missing ack or a change to the canary group`, async () => {
+    const seed = fuzzSeed();
+    // Fewer requests in flight than `npm run fuzz`: the fuzzer shares this process (and a CI machine's
+    // cores) with the node, and each answer must come within the runner's 30 s bound.
+    const result = await fuzzSession(app.url, seed, REQUESTS, fuzzOnlyCases(), { concurrency: 16 });
+    const summary = formatReport(result.report, 'FUZZ_SEED=<seed> FUZZ_CASES=<cases> npx jest test/e2e/fuzz.e2e-spec.ts');
+    // The seed is printed on every run, so that a failure seen only in a CI log can be replayed.
+    process.stdout.write(`${summary}\n`);
+    expect({ seed, failures: result.report.failures }).toEqual({ seed, failures: [] });
+    expect(result.alive).toBe(true);
+    expect(result.canaryAfter).toEqual(result.canaryBefore);
+  });
+});

@@ -1,0 +1,180 @@
+import { useState } from 'preact/hooks';
+import { api, groupPath } from '../api/api';
+import { RestError } from '../api/rest-error';
+import type { GroupDescription, GroupLag, RebalanceRecord, ResetOffsetsResult } from '../api/rest-types';
+import { Badge } from '../components/badge';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { ErrorBanner } from '../components/error-banner';
+import { LagTable } from '../components/lag-table';
+import { MembersTable } from '../components/members-table';
+import { OffsetResetDialog } from '../components/offset-reset-dialog';
+import { RebalanceTimeline } from '../components/rebalance-timeline';
+import { assignedPartitions, formatNumber } from '../format';
+import { usePolling } from '../hooks/use-polling';
+
+/**
+ * Two seconds: a rebalance shows within one heartbeat interval of Kafka's default (3 s), and the three
+ * small requests per tick cost the coordinator little; hidden tabs do not poll.
+ */
+export const GROUP_POLL_MS = 2000;
+
+interface GroupData {
+  group: GroupDescription;
+  lag: GroupLag | null;
+  lagError: unknown;
+  rebalances: RebalanceRecord[];
+}
+
+async function loadGroup(groupId: string): Promise<GroupData> {
+  const [group, lag, rebalances] = await Promise.allSettled([
+    api.get<GroupDescription>(groupPath(groupId)),
+    api.get<GroupLag>(groupPath(groupId, '/lag')),
+    api.get<RebalanceRecord[]>(groupPath(groupId, '/rebalances')),
+  ]);
+  if (group.status === 'rejected') throw group.reason;
+  return {
+    group: group.value,
+    lag: lag.status === 'fulfilled' ? lag.value : null,
+    lagError: lag.status === 'rejected' ? lag.reason : null,
+    rebalances: rebalances.status === 'fulfilled' ? rebalances.value : [],
+  };
+}
+
+/** One group, live: members and assignments, lag per partition, the rebalance timeline; reset and delete. */
+export function GroupPage({ groupId }: { groupId: string }) {
+  const polled = usePolling(() => loadGroup(groupId), GROUP_POLL_MS, [groupId]);
+  const [dialog, setDialog] = useState<'reset' | 'delete' | null>(null);
+  const [lastReset, setLastReset] = useState<ResetOffsetsResult | null>(null);
+  const data = polled.data;
+  const missing = polled.error instanceof RestError && polled.error.errorName === 'GROUP_ID_NOT_FOUND';
+
+  const header = (
+    <div class="page-head">
+      <h1>
+        <a href="#/groups">Groups</a> / <span class="mono">{groupId}</span>
+      </h1>
+      {data && !missing && (
+        <div class="actions">
+          <button type="button" onClick={() => setDialog('reset')}>
+            Reset offsets…
+          </button>
+          <button type="button" class="danger" onClick={() => setDialog('delete')}>
+            Delete group…
+          </button>
+        </div>
+      )}
+    </div>
+  );
+  if (missing) {
+    return (
+      <section>
+        {header}
+        <ErrorBanner error={polled.error} />
+        <p>
+          <a href="#/groups">Back to the groups</a>
+        </p>
+      </section>
+    );
+  }
+  if (!data) {
+    return (
+      <section>
+        {header}
+        {polled.error ? <ErrorBanner error={polled.error} /> : <p class="muted">Loading…</p>}
+      </section>
+    );
+  }
+  const { group, lag, rebalances } = data;
+  const owners = new Map<string, string>();
+  for (const member of group.members) {
+    for (const entry of assignedPartitions(member.assignment) ?? []) {
+      for (const partition of entry.partitions) owners.set(`${entry.topic}-${partition}`, member.clientId || member.memberId);
+    }
+  }
+  const topics = [...new Set((lag?.partitions ?? []).map((p) => p.topic))].sort();
+  return (
+    <section>
+      {header}
+      <ErrorBanner error={polled.error} />
+      <dl class="facts">
+        <div>
+          <dt>State</dt>
+          <dd class="group-state">
+            <Badge value={group.state} />
+          </dd>
+        </div>
+        <div>
+          <dt>Members</dt>
+          <dd class="member-count">{group.members.length}</dd>
+        </div>
+        <div>
+          <dt>Generation</dt>
+          <dd class="generation">{group.generationId}</dd>
+        </div>
+        <div>
+          <dt>Protocol</dt>
+          <dd>{[group.protocolType, group.protocol].filter(Boolean).join(' / ') || '—'}</dd>
+        </div>
+        <div>
+          <dt>Coordinator</dt>
+          <dd>
+            node {group.coordinator ?? '—'} · partition {group.coordinatorPartition}
+          </dd>
+        </div>
+        <div>
+          <dt>Lag</dt>
+          <dd>
+            {lag ? (
+              <>
+                <Badge value={lag.status} /> total {formatNumber(lag.totalLag)} · max {formatNumber(lag.maxLag)}
+              </>
+            ) : (
+              '—'
+            )}
+          </dd>
+        </div>
+      </dl>
+      {lastReset && (
+        <div class="notice" role="status">
+          Offsets reset: {formatNumber(lastReset.offsets.length)} partitions written.
+        </div>
+      )}
+      <h2>Members</h2>
+      <MembersTable members={group.members} leader={group.leader} />
+      <h2>Lag</h2>
+      <ErrorBanner error={data.lagError} />
+      {lag && <LagTable lag={lag} owners={owners} />}
+      <h2>Rebalances</h2>
+      <RebalanceTimeline rebalances={rebalances} />
+      {dialog === 'reset' && (
+        <OffsetResetDialog
+          groupId={groupId}
+          topics={topics}
+          members={group.members.length}
+          onClose={() => setDialog(null)}
+          onReset={(result) => {
+            setLastReset(result);
+            polled.refresh();
+          }}
+        />
+      )}
+      {dialog === 'delete' && (
+        <ConfirmDialog
+          title={`Delete group ${groupId}?`}
+          confirmLabel="Yes, delete the group"
+          danger
+          onClose={() => setDialog(null)}
+          onConfirm={async () => {
+            await api.delete(groupPath(groupId));
+            window.location.hash = '#/groups';
+          }}
+        >
+          <p>
+            Its committed offsets are removed for good. Only an Empty group can be deleted: stop its consumers first (the node
+            answers NON_EMPTY_GROUP otherwise).
+          </p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
