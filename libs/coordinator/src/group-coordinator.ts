@@ -22,6 +22,7 @@ import { handleOffsetFetch } from './handlers/offset-fetch.handler';
 import { handleSyncGroup } from './handlers/sync-group.handler';
 import { parkRequest } from './handlers/park';
 import type { GroupLagSummary } from './lag/group-lag-evaluator';
+import type { CoordinatorResult } from './runtime/coordinator-result';
 import { OperatorViews } from './operator-views';
 import type { CoordinatorLogger, CoordinatorMetrics } from './ports/coordinator-metrics.port';
 import { SILENT_LOGGER } from './ports/coordinator-metrics.port';
@@ -114,7 +115,11 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     if (invalid) return joinError(memberId, ErrorCode.INVALID_REQUEST, invalid);
     const routed = this.route(request.groupId, 'join');
     if ('error' in routed) return joinError(memberId, routed.error, routed.message);
-    return this.park((resolve) => handleJoinGroup(routed.shard, request, context, resolve), (message) => joinError(memberId, ErrorCode.UNKNOWN_SERVER_ERROR, message));
+    const { shard } = routed;
+    return this.park(
+      (resolve) => void shard.runtime.complete(handleJoinGroup(shard.classic, request, context, resolve)),
+      (message) => joinError(memberId, ErrorCode.UNKNOWN_SERVER_ERROR, message),
+    );
   }
 
   async syncGroup(request: P.SyncGroupRequest, context: RequestContext): Promise<P.SyncGroupResponse> {
@@ -126,7 +131,12 @@ export class GroupCoordinator implements GroupCoordinatorApi {
       if (routed.error === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) return syncError(ErrorCode.REBALANCE_IN_PROGRESS, routed.message);
       return syncError(routed.error, routed.message);
     }
-    return this.park((resolve) => handleSyncGroup(routed.shard, request, context, resolve), (message) => syncError(ErrorCode.UNKNOWN_SERVER_ERROR, message));
+    const { shard } = routed;
+    // The reply is parked on the member; the result carries the leader's write of the assignment.
+    return this.park(
+      (resolve) => void shard.runtime.complete(handleSyncGroup(shard.classic, request, context, resolve)),
+      (message) => syncError(ErrorCode.UNKNOWN_SERVER_ERROR, message),
+    );
   }
 
   async heartbeat(request: P.HeartbeatRequest, context: RequestContext): Promise<P.HeartbeatResponse> {
@@ -137,7 +147,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
       // Kafka answers blindly while loading: the member's session restarts once the group is loaded.
       return routed.error === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS ? errorFields(ErrorCode.NONE) : errorFields(routed.error, routed.message);
     }
-    return this.guard(() => handleHeartbeat(routed.shard, request, context), (message) => errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message));
+    return this.guard(() => handleHeartbeat(routed.shard.classic, request, context), (message) => errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message));
   }
 
   async leaveGroup(request: P.LeaveGroupRequest, _context: RequestContext): Promise<P.LeaveGroupResponse> {
@@ -145,7 +155,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     if (invalid) return { ...errorFields(ErrorCode.INVALID_REQUEST, invalid), members: [] };
     const routed = this.route(request.groupId, 'leave');
     if ('error' in routed) return { ...errorFields(routed.error, routed.message), members: [] };
-    return this.guard(() => handleLeaveGroup(routed.shard, request), (message) => ({ ...errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message), members: [] }));
+    return this.guard(() => handleLeaveGroup(routed.shard.classic, request), (message) => ({ ...errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message), members: [] }));
   }
 
   async offsetCommit(request: P.OffsetCommitRequest, context: RequestContext): Promise<P.OffsetCommitResponse> {
@@ -153,8 +163,10 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     if (invalid) return { ...errorFields(ErrorCode.INVALID_REQUEST, invalid), topics: [] };
     const routed = this.route(request.groupId, 'commit');
     if ('error' in routed) return commitFailure(request, routed.error, routed.message);
-    return this.park(
-      (resolve) => handleOffsetCommit(routed.shard, request, context, resolve),
+    const { shard } = routed;
+    return this.write(
+      shard,
+      () => handleOffsetCommit(shard.classic, shard.offsets, request, context),
       (message) => commitFailure(request, ErrorCode.UNKNOWN_SERVER_ERROR, message),
     );
   }
@@ -164,7 +176,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     if (invalid) return { ...errorFields(ErrorCode.INVALID_REQUEST, invalid), topics: [] };
     const routed = this.route(request.groupId, 'fetch');
     if ('error' in routed) return { ...errorFields(routed.error, routed.message), topics: [] };
-    return this.guard(() => handleOffsetFetch(routed.shard, request), (message) => ({ ...errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message), topics: [] }));
+    return this.guard(() => handleOffsetFetch(routed.shard.groups, request), (message) => ({ ...errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message), topics: [] }));
   }
 
   async offsetDelete(request: P.OffsetDeleteRequest): Promise<P.OffsetDeleteResponse> {
@@ -172,7 +184,12 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     if (invalid) return { ...errorFields(ErrorCode.INVALID_REQUEST, invalid), topics: [] };
     const routed = this.route(request.groupId, 'delete-offsets');
     if ('error' in routed) return { ...errorFields(routed.error, routed.message), topics: [] };
-    return this.park((resolve) => handleOffsetDelete(routed.shard, request, resolve), (message) => ({ ...errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message), topics: [] }));
+    const { shard } = routed;
+    return this.write(
+      shard,
+      () => handleOffsetDelete(shard.groups, shard.offsets, this.env.topics, request),
+      (message) => ({ ...errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message), topics: [] }),
+    );
   }
 
   async describeGroups(request: P.DescribeGroupsRequest): Promise<P.DescribeGroupsResponse> {
@@ -181,7 +198,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     const groups = request.groups.map((groupId): P.DescribedGroup => {
       const routed = this.route(groupId, 'describe');
       if ('error' in routed) return { errorCode: routed.error, groupId, groupState: '', protocolType: '', protocolData: '', members: [] };
-      return describeGroup(routed.shard, groupId);
+      return describeGroup(routed.shard.groups, groupId);
     });
     return { errorCode: 0, groups };
   }
@@ -191,7 +208,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     if (invalid) return { ...errorFields(ErrorCode.INVALID_REQUEST, invalid), groups: [] };
     if (!this.started) return { ...errorFields(ErrorCode.COORDINATOR_NOT_AVAILABLE), groups: [] };
     const shards = this.shards.all();
-    const groups = shards.filter((s) => s.isActive).flatMap((s) => listGroups(s, request?.statesFilter));
+    const groups = shards.filter((s) => s.isActive).flatMap((s) => listGroups(s.groups, request?.statesFilter));
     // Kafka: while any partition loads, the loaded groups come with COORDINATOR_LOAD_IN_PROGRESS.
     const loading = shards.some((s) => s.status === 'LOADING');
     return { ...errorFields(loading ? ErrorCode.COORDINATOR_LOAD_IN_PROGRESS : ErrorCode.NONE), groups };
@@ -204,7 +221,8 @@ export class GroupCoordinator implements GroupCoordinatorApi {
       [...new Set(request.groupsNames)].map(async (groupId) => {
         const routed = this.route(groupId, 'delete');
         if ('error' in routed) return { groupId, errorCode: routed.error };
-        const errorCode = await this.park<number>((resolve) => deleteGroup(routed.shard, groupId, resolve), () => ErrorCode.UNKNOWN_SERVER_ERROR);
+        const { shard } = routed;
+        const errorCode = await this.write(shard, () => deleteGroup(shard.groups, shard.offsets, groupId), () => ErrorCode.UNKNOWN_SERVER_ERROR);
         return { groupId, errorCode };
       }),
     );
@@ -214,7 +232,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
   connectionClosed(connectionId: string): void {
     for (const shard of this.shards.all()) {
       if (!shard.isActive) continue;
-      for (const { group, member } of shard.connections.take(connectionId)) shard.liveness.connectionClosed(group, member, connectionId);
+      for (const { group, member } of shard.connections.take(connectionId)) shard.classic.liveness.connectionClosed(group, member, connectionId);
     }
   }
 
@@ -295,14 +313,25 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     const invalid = V.validateOffsetCommit(request);
     if (invalid) return Promise.reject(KafkaError.of('INVALID_REQUEST', invalid));
     const shard = this.routeOrThrow(request.groupId, 'commit');
-    return this.park(
-      (resolve) => handleOffsetCommit(shard, request, { clientId: 'admin', clientHost: '' }, resolve, { adminReset: true }),
+    return this.write(
+      shard,
+      () => handleOffsetCommit(shard.classic, shard.offsets, request, { clientId: 'admin', clientHost: '' }, { adminReset: true }),
       (message) => commitFailure(request, ErrorCode.UNKNOWN_SERVER_ERROR, message),
     );
   }
 
   private park<T>(run: (resolve: (value: T) => void) => void, onBug: (message: string) => T): Promise<T> {
     return parkRequest(this.env.logger, run, onBug);
+  }
+
+  /**
+   * Kafka's `scheduleWriteOperation`: the handler runs as one synchronous step and returns its result;
+   * the shard's runtime appends the records with its open batch and the reply leaves once they commit.
+   */
+  private write<T>(shard: CoordinatorShard, handler: () => CoordinatorResult<T>, onBug: (message: string) => T): Promise<T> {
+    return this.park((resolve) => {
+      void shard.runtime.complete(handler()).then((response) => resolve(response as T));
+    }, onBug);
   }
 
   private guard<T>(run: () => T, onBug: (message: string) => T): Promise<T> {

@@ -1,11 +1,14 @@
 import type { DescribedGroup, ListedGroup } from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
 import type { PartitionRef } from '../offsets/offset-writes';
-import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { GroupRegistry } from '../group/group-registry';
+import type { OffsetWrites } from '../offsets/offset-writes';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import { answer } from '../runtime/coordinator-result';
 
 /** Kafka's DescribeGroups for one group: unknown → Dead; metadata and assignments only while Stable. */
-export function describeGroup(shard: CoordinatorShard, groupId: string): DescribedGroup {
-  const group = shard.group(groupId);
+export function describeGroup(groups: GroupRegistry, groupId: string): DescribedGroup {
+  const group = groups.get(groupId);
   if (!group) return { errorCode: 0, groupId, groupState: 'Dead', protocolType: '', protocolData: '', members: [] };
   const stable = group.is('Stable');
   return {
@@ -26,24 +29,25 @@ export function describeGroup(shard: CoordinatorShard, groupId: string): Describ
 }
 
 /** Kafka's ListGroups entries of this shard, optionally filtered by state (case-insensitive, KIP-518). */
-export function listGroups(shard: CoordinatorShard, statesFilter: string[] | undefined): ListedGroup[] {
+export function listGroups(groups: GroupRegistry, statesFilter: string[] | undefined): ListedGroup[] {
   const states = new Set((statesFilter ?? []).map((s) => s.toLowerCase()));
-  return [...shard.groups.values()]
+  return groups
+    .list()
     .filter((g) => states.size === 0 || states.has(g.state.toLowerCase()))
     .map((g) => ({ groupId: g.groupId, protocolType: g.protocolType ?? '', groupState: g.state }));
 }
 
 /**
  * Kafka's DeleteGroups for one group (KIP-229): only an Empty group; its offsets and its record get
- * tombstones and it goes Dead once they are committed. `done` gets the group's error code.
+ * tombstones and it goes Dead once they are committed. The response is the group's error code.
  */
-export function deleteGroup(shard: CoordinatorShard, groupId: string, done: (errorCode: number) => void): void {
-  const group = shard.group(groupId);
-  if (!group || group.is('Dead')) return done(ErrorCode.GROUP_ID_NOT_FOUND);
-  if (!group.is('Empty')) return done(ErrorCode.NON_EMPTY_GROUP);
+export function deleteGroup(groups: GroupRegistry, offsets: OffsetWrites, groupId: string): CoordinatorResult<number> {
+  const group = groups.get(groupId);
+  if (!group || group.is('Dead')) return answer(ErrorCode.GROUP_ID_NOT_FOUND);
+  if (!group.is('Empty')) return answer(ErrorCode.NON_EMPTY_GROUP);
   const partitions: PartitionRef[] = [
     ...group.offsets.all().map(({ topic, partition }) => ({ topic, partition })),
     ...group.offsets.stagedPartitions().filter(({ topic, partition }) => group.offsets.get(topic, partition) === undefined),
   ];
-  shard.offsets.delete(group, partitions, true, done);
+  return offsets.delete(group, partitions, true);
 }

@@ -2,19 +2,19 @@ import type { HeartbeatRequest, HeartbeatResponse } from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
 import type { RequestContext } from '../api/group-coordinator.api';
 import { errorFields } from '../responses/error-fields';
-import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { ClassicGroupManager } from '../classic/classic-group-manager';
 import { validateCurrentMember } from './member-validation';
 
 /** Kafka's `handleHeartbeat`: keeps the session alive; REBALANCE_IN_PROGRESS tells the member to rejoin. */
-export function handleHeartbeat(shard: CoordinatorShard, request: HeartbeatRequest, context: RequestContext): HeartbeatResponse {
-  const group = shard.group(request.groupId);
+export function handleHeartbeat(classic: ClassicGroupManager, request: HeartbeatRequest, context: RequestContext): HeartbeatResponse {
+  const group = classic.groups.get(request.groupId);
   if (!group) return errorFields(ErrorCode.UNKNOWN_MEMBER_ID, `group ${request.groupId} does not exist`);
   if (group.is('Dead')) return errorFields(ErrorCode.COORDINATOR_NOT_AVAILABLE);
   const memberError = validateCurrentMember(group, request.memberId, request.groupInstanceId);
   if (memberError !== ErrorCode.NONE) return errorFields(memberError);
   // A known member's request binds it to this connection, whatever the answer (pushes follow it).
   const member = group.get(request.memberId)!;
-  shard.connections.bind(group, member, context.connectionId);
+  classic.connections.bind(group, member, context.connectionId);
   if (request.generationId !== group.generationId) {
     return errorFields(ErrorCode.ILLEGAL_GENERATION, `generation ${request.generationId} is not the group's ${group.generationId}`);
   }
@@ -22,11 +22,11 @@ export function handleHeartbeat(shard: CoordinatorShard, request: HeartbeatReque
     case 'Empty':
       return errorFields(ErrorCode.UNKNOWN_MEMBER_ID);
     case 'PreparingRebalance':
-      shard.liveness.heartbeat(group, member);
+      classic.liveness.heartbeat(group, member);
       return errorFields(ErrorCode.REBALANCE_IN_PROGRESS);
     default:
       // CompletingRebalance (members may heartbeat right after their JoinGroup reply) and Stable.
-      shard.liveness.heartbeat(group, member);
+      classic.liveness.heartbeat(group, member);
       return errorFields(ErrorCode.NONE);
   }
 }

@@ -2,26 +2,23 @@ import type { JoinGroupRequest } from '@cohort/protocol';
 import { CONSUMER_PROTOCOL_TYPE, ErrorCode } from '@cohort/protocol';
 import type { RequestContext } from '../api/group-coordinator.api';
 import type { ClassicGroup } from '../group/classic-group';
-import type { JoinCallback, MemberInit } from '../group/member-metadata';
+import type { JoinCallback } from '../group/member-metadata';
 import { joinError } from '../responses/group-responses';
 import { joinSuccess } from '../responses/join-result';
-import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import { PARKED } from '../runtime/coordinator-result';
+import type { ClassicGroupManager } from '../classic/classic-group-manager';
 import { acceptJoiningMember, validateCurrentMember } from './member-validation';
+import type { JoinArgs } from './join-args';
+import { memberInit } from './join-args';
 import { joinKnownStaticInstance } from './static-member-join';
 
-/** A JoinGroup with its defaults applied (rebalance timeout = session timeout when absent, as JoinGroup v0). */
-export interface JoinArgs {
-  request: JoinGroupRequest;
-  context: RequestContext;
-  groupInstanceId: string | null;
-  rebalanceTimeoutMs: number;
-  serverAssignor: string | null;
-  protocolNames: string[];
-}
-
-/** Kafka's `handleJoinGroup` for a group of this shard. */
-export function handleJoinGroup(shard: CoordinatorShard, request: JoinGroupRequest, context: RequestContext, respond: JoinCallback): void {
-  const { config, assignors } = shard.env;
+/**
+ * Kafka's `classicGroupJoin` for a group of this shard. The reply is parked on the member (or given at
+ * once through `respond`); the result carries what the join writes: only a static member's new id.
+ */
+export function handleJoinGroup(classic: ClassicGroupManager, request: JoinGroupRequest, context: RequestContext, respond: JoinCallback): CoordinatorResult<never> {
+  const { config, assignors } = classic.env;
   const memberId = request.memberId;
   if (request.sessionTimeoutMs < config.groupMinSessionTimeoutMs || request.sessionTimeoutMs > config.groupMaxSessionTimeoutMs) {
     respond(
@@ -31,12 +28,12 @@ export function handleJoinGroup(shard: CoordinatorShard, request: JoinGroupReque
         `sessionTimeoutMs ${request.sessionTimeoutMs} is outside [${config.groupMinSessionTimeoutMs}, ${config.groupMaxSessionTimeoutMs}]`,
       ),
     );
-    return;
+    return PARKED;
   }
   const serverAssignor = request.serverAssignor ?? null;
   if (serverAssignor !== null && request.protocolType !== CONSUMER_PROTOCOL_TYPE) {
     respond(joinError(memberId, ErrorCode.INVALID_REQUEST, `serverAssignor needs protocolType '${CONSUMER_PROTOCOL_TYPE}'`));
-    return;
+    return PARKED;
   }
   if (serverAssignor !== null && !assignors.get(serverAssignor)) {
     respond(
@@ -46,17 +43,17 @@ export function handleJoinGroup(shard: CoordinatorShard, request: JoinGroupReque
         `unknown server assignor '${serverAssignor}'; registered: ${assignors.names().join(', ') || 'none'}`,
       ),
     );
-    return;
+    return PARKED;
   }
   const isUnknownMember = memberId === '';
-  let group = shard.group(request.groupId);
+  let group = classic.groups.get(request.groupId);
   if (!group) {
     // Only a member without id may create a group; a known id for a group that does not exist is stale.
     if (!isUnknownMember) {
       respond(joinError(memberId, ErrorCode.UNKNOWN_MEMBER_ID, `group ${request.groupId} does not exist`));
-      return;
+      return PARKED;
     }
-    group = shard.createGroup(request.groupId);
+    group = classic.groups.create(request.groupId);
   }
   const args: JoinArgs = {
     request,
@@ -66,31 +63,18 @@ export function handleJoinGroup(shard: CoordinatorShard, request: JoinGroupReque
     serverAssignor,
     protocolNames: request.protocols.map((p) => p.name),
   };
+  let result: CoordinatorResult<never> = PARKED;
   if (!acceptJoiningMember(group, memberId, config.groupMaxSize)) {
-    shard.membership.drop(group, memberId);
+    classic.membership.drop(group, memberId);
     respond(joinError('', ErrorCode.GROUP_MAX_SIZE_REACHED, `group ${group.groupId} has reached its max size of ${config.groupMaxSize}`));
   } else if (isUnknownMember) {
-    joinNewMember(shard, group, args, respond);
+    result = joinNewMember(classic, group, args, respond);
   } else {
-    joinCurrentMember(shard, group, args, respond);
+    joinCurrentMember(classic, group, args, respond);
   }
-  if (group.is('PreparingRebalance')) shard.joins.checkJoin(group);
-  shard.dropIfUnused(group);
-}
-
-export function memberInit(args: JoinArgs, memberId: string): MemberInit {
-  const { request, context } = args;
-  return {
-    memberId,
-    groupInstanceId: args.groupInstanceId,
-    clientId: context.clientId,
-    clientHost: context.clientHost,
-    rebalanceTimeoutMs: args.rebalanceTimeoutMs,
-    sessionTimeoutMs: request.sessionTimeoutMs,
-    protocolType: request.protocolType,
-    protocols: request.protocols,
-    serverAssignor: args.serverAssignor,
-  };
+  if (group.is('PreparingRebalance')) classic.joins.checkJoin(group);
+  classic.groups.dropIfUnused(group);
+  return result;
 }
 
 function joinReason(args: JoinArgs): string {
@@ -98,23 +82,23 @@ function joinReason(args: JoinArgs): string {
 }
 
 /** Kafka's `doNewMemberJoinGroup`. */
-function joinNewMember(shard: CoordinatorShard, group: ClassicGroup, args: JoinArgs, respond: JoinCallback): void {
+function joinNewMember(classic: ClassicGroupManager, group: ClassicGroup, args: JoinArgs, respond: JoinCallback): CoordinatorResult<never> {
   const { request, context } = args;
   if (group.is('Dead')) {
     respond(joinError('', ErrorCode.COORDINATOR_NOT_AVAILABLE));
-    return;
+    return PARKED;
   }
   if (!group.supportsProtocols(request.protocolType, args.protocolNames)) {
     respond(joinError('', ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
-    return;
+    return PARKED;
   }
-  const newMemberId = shard.membership.generateMemberId(context.clientId, args.groupInstanceId);
+  const newMemberId = classic.membership.generateMemberId(context.clientId, args.groupInstanceId);
   if (args.groupInstanceId !== null) {
     const oldMemberId = group.staticMemberId(args.groupInstanceId);
     if (oldMemberId !== undefined) {
-      joinKnownStaticInstance(shard, group, args, oldMemberId, newMemberId, respond);
+      return joinKnownStaticInstance(classic, group, args, oldMemberId, newMemberId, respond);
     } else {
-      shard.membership.addMemberAndRebalance(
+      classic.membership.addMemberAndRebalance(
         group,
         memberInit(args, newMemberId),
         respond,
@@ -122,16 +106,17 @@ function joinNewMember(shard: CoordinatorShard, group: ClassicGroup, args: JoinA
         `Adding new member ${newMemberId} with group instance id ${args.groupInstanceId}; client reason: ${joinReason(args)}`,
       );
     }
-    return;
+    return PARKED;
   }
   // KIP-394: a dynamic member gets its id first and must come back with it within its session timeout.
   group.addPendingMember(newMemberId);
-  shard.liveness.expectPendingMember(group, newMemberId, request.sessionTimeoutMs);
+  classic.liveness.expectPendingMember(group, newMemberId, request.sessionTimeoutMs);
   respond(joinError(newMemberId, ErrorCode.MEMBER_ID_REQUIRED, 'join again with the memberId of this response (KIP-394)'));
+  return PARKED;
 }
 
 /** Kafka's `doCurrentMemberJoinGroup`. */
-function joinCurrentMember(shard: CoordinatorShard, group: ClassicGroup, args: JoinArgs, respond: JoinCallback): void {
+function joinCurrentMember(classic: ClassicGroupManager, group: ClassicGroup, args: JoinArgs, respond: JoinCallback): void {
   const { request, context } = args;
   const memberId = request.memberId;
   if (group.is('Dead')) {
@@ -147,7 +132,7 @@ function joinCurrentMember(shard: CoordinatorShard, group: ClassicGroup, args: J
       respond(joinError(memberId, ErrorCode.INVALID_REQUEST, 'a KIP-394 pending member id belongs to a dynamic member; drop groupInstanceId'));
       return;
     }
-    shard.membership.addMemberAndRebalance(
+    classic.membership.addMemberAndRebalance(
       group,
       memberInit(args, memberId),
       respond,
@@ -162,11 +147,11 @@ function joinCurrentMember(shard: CoordinatorShard, group: ClassicGroup, args: J
     return;
   }
   const member = group.get(memberId)!;
-  shard.connections.bind(group, member, context.connectionId);
+  classic.connections.bind(group, member, context.connectionId);
   const unchanged = member.matches(request.protocols) && member.serverAssignor === args.serverAssignor;
   const rebalance = (reason: string): void => {
     member.serverAssignor = args.serverAssignor;
-    shard.membership.updateMemberAndRebalance(group, member, request.protocols, args.rebalanceTimeoutMs, request.sessionTimeoutMs, respond, `${reason}; client reason: ${joinReason(args)}`);
+    classic.membership.updateMemberAndRebalance(group, member, request.protocols, args.rebalanceTimeoutMs, request.sessionTimeoutMs, respond, `${reason}; client reason: ${joinReason(args)}`);
   };
   switch (group.state) {
     case 'PreparingRebalance':
@@ -175,7 +160,7 @@ function joinCurrentMember(shard: CoordinatorShard, group: ClassicGroup, args: J
     case 'CompletingRebalance':
       if (!unchanged) rebalance(`Updating metadata for member ${memberId} during CompletingRebalance`);
       // The server-side assignment of this generation is being written: wait for it with the others.
-      else if (group.serverAssignor !== null) shard.membership.updateMember(group, member, request.protocols, member.rebalanceTimeoutMs, member.sessionTimeoutMs, respond);
+      else if (group.serverAssignor !== null) classic.membership.updateMember(group, member, request.protocols, member.rebalanceTimeoutMs, member.sessionTimeoutMs, respond);
       // Same metadata: its JoinGroup reply was probably lost; answer with the current generation again.
       else respond(joinSuccess(group, member, { includeMembers: group.isLeader(memberId) }));
       return;

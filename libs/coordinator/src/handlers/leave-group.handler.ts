@@ -1,7 +1,7 @@
 import type { LeaveGroupMemberResponse, LeaveGroupRequest, LeaveGroupResponse } from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
 import { errorFields } from '../responses/error-fields';
-import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { ClassicGroupManager } from '../classic/classic-group-manager';
 import { heartbeatKey } from '../timers/shard-timers';
 import { validateCurrentMember } from './member-validation';
 
@@ -9,8 +9,8 @@ import { validateCurrentMember } from './member-validation';
  * Kafka's `handleLeaveGroup` (batched, KIP-345): each member is answered on its own. An empty member id
  * with a group instance id is an operator removing a static member by instance id.
  */
-export function handleLeaveGroup(shard: CoordinatorShard, request: LeaveGroupRequest): LeaveGroupResponse {
-  const group = shard.group(request.groupId);
+export function handleLeaveGroup(classic: ClassicGroupManager, request: LeaveGroupRequest): LeaveGroupResponse {
+  const group = classic.groups.get(request.groupId);
   const answer = (memberId: string, groupInstanceId: string | null | undefined, errorCode: number): LeaveGroupMemberResponse => ({
     memberId,
     groupInstanceId: groupInstanceId ?? null,
@@ -25,16 +25,16 @@ export function handleLeaveGroup(shard: CoordinatorShard, request: LeaveGroupReq
     if (leaving.memberId === '') {
       const currentId = leaving.groupInstanceId == null ? undefined : group.staticMemberId(leaving.groupInstanceId);
       if (currentId === undefined) return answer('', leaving.groupInstanceId, ErrorCode.UNKNOWN_MEMBER_ID);
-      shard.membership.removeMemberAndUpdateGroup(group, group.get(currentId)!, reason);
+      classic.membership.removeMemberAndUpdateGroup(group, group.get(currentId)!, reason);
       return answer('', leaving.groupInstanceId, ErrorCode.NONE);
     }
     if (group.isPendingMember(leaving.memberId)) {
-      shard.timers.cancel(heartbeatKey(group.groupId, leaving.memberId));
-      shard.membership.removePendingMemberAndUpdateGroup(group, leaving.memberId);
+      classic.timers.cancel(heartbeatKey(group.groupId, leaving.memberId));
+      classic.membership.removePendingMemberAndUpdateGroup(group, leaving.memberId);
       return answer(leaving.memberId, leaving.groupInstanceId, ErrorCode.NONE);
     }
     const error = validateCurrentMember(group, leaving.memberId, leaving.groupInstanceId);
-    if (error === ErrorCode.NONE) shard.membership.removeMemberAndUpdateGroup(group, group.get(leaving.memberId)!, reason);
+    if (error === ErrorCode.NONE) classic.membership.removeMemberAndUpdateGroup(group, group.get(leaving.memberId)!, reason);
     return answer(leaving.memberId, leaving.groupInstanceId, error);
   });
   return { errorCode: 0, members };

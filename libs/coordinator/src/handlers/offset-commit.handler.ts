@@ -4,7 +4,10 @@ import type { RequestContext } from '../api/group-coordinator.api';
 import type { ClassicGroup } from '../group/classic-group';
 import type { OffsetEntry } from '../offsets/offset-writes';
 import { errorFields } from '../responses/error-fields';
-import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { ClassicGroupManager } from '../classic/classic-group-manager';
+import type { OffsetWrites } from '../offsets/offset-writes';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import { answer } from '../runtime/coordinator-result';
 import { validateCurrentMember } from './member-validation';
 import { knownPartition } from './topic-validation';
 
@@ -26,14 +29,14 @@ export interface CommitOptions {
  * whole request (group validation, the write), and left 0 when only some partitions failed (3, 12).
  */
 export function handleOffsetCommit(
-  shard: CoordinatorShard,
+  classic: ClassicGroupManager,
+  offsets: OffsetWrites,
   request: OffsetCommitRequest,
   context: RequestContext,
-  respond: (response: OffsetCommitResponse) => void,
   options: CommitOptions = {},
-): void {
-  const { config, topics } = shard.env;
-  const now = shard.now;
+): CoordinatorResult<OffsetCommitResponse> {
+  const { config, topics } = classic.env;
+  const now = classic.now;
   const items: CommitItem[] = request.topics.flatMap((t) =>
     t.partitions.map((p) => {
       const item: CommitItem = { topic: t.name, partitionIndex: p.partitionIndex, errorCode: ErrorCode.NONE };
@@ -49,42 +52,48 @@ export function handleOffsetCommit(
       return item;
     }),
   );
-  const finish = (topLevelError: number, message?: string): void => respond({ ...errorFields(topLevelError, message), topics: byTopic(items) });
-  const failAll = (error: number, message?: string): void => {
+  const finish = (topLevelError: number, message?: string): OffsetCommitResponse => ({ ...errorFields(topLevelError, message), topics: byTopic(items) });
+  const failAll = (error: number, message?: string): CoordinatorResult<OffsetCommitResponse> => {
     for (const item of items) if (item.errorCode !== ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) item.errorCode = error;
-    finish(error, message);
+    return answer(finish(error, message));
   };
-  if (items.every((i) => i.errorCode === ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)) return finish(ErrorCode.NONE);
+  if (items.every((i) => i.errorCode === ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)) return answer(finish(ErrorCode.NONE));
 
-  let group = shard.group(request.groupId);
+  let group = classic.groups.get(request.groupId);
   if (group && options.adminReset && !group.is('Empty')) {
     return failAll(ErrorCode.NON_EMPTY_GROUP, `group ${request.groupId} is ${group.state}; offsets can be set only while it is Empty`);
   }
   if (!group) {
     // A simple consumer (manual assignment) or an admin commits with generation -1: create an Empty group.
     if (request.generationId >= 0) return failAll(ErrorCode.ILLEGAL_GENERATION, `group ${request.groupId} does not exist`);
-    group = shard.createGroup(request.groupId);
+    group = classic.groups.create(request.groupId);
   }
   const error = validateOffsetCommit(group, request);
   if (error !== ErrorCode.NONE) {
-    shard.dropIfUnused(group);
+    classic.groups.dropIfUnused(group);
     return failAll(error);
   }
   const member = request.memberId ? group.get(request.memberId) : undefined;
   // A known member's request binds it to this connection, whatever the answer (pushes follow it).
-  if (member) shard.connections.bind(group, member, context.connectionId);
+  if (member) classic.connections.bind(group, member, context.connectionId);
   if (group.is('CompletingRebalance')) return failAll(ErrorCode.REBALANCE_IN_PROGRESS);
-  if (member && (group.is('Stable') || group.is('PreparingRebalance'))) shard.liveness.heartbeat(group, member);
+  if (member && (group.is('Stable') || group.is('PreparingRebalance'))) classic.liveness.heartbeat(group, member);
   const entries = items.flatMap((i) => (i.entry ? [i.entry] : []));
   if (entries.length === 0) {
-    shard.dropIfUnused(group);
-    return finish(ErrorCode.NONE);
+    classic.groups.dropIfUnused(group);
+    return answer(finish(ErrorCode.NONE));
   }
-  shard.offsets.commit(group, entries, (writeError) => {
-    if (writeError === ErrorCode.NONE) return finish(ErrorCode.NONE);
-    for (const item of items) if (item.entry) item.errorCode = writeError;
-    finish(writeError);
-  });
+  const write = offsets.commit(group, entries);
+  return {
+    records: write.records,
+    appendFuture: write.appendFuture,
+    response: finish(ErrorCode.NONE),
+    onFailure: (outcome) => {
+      const writeError = write.onFailure!(outcome);
+      for (const item of items) if (item.entry) item.errorCode = writeError;
+      return finish(writeError);
+    },
+  };
 }
 
 /** Kafka's `validateOffsetCommit` for a non-transactional commit. */

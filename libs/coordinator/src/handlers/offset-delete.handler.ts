@@ -2,7 +2,11 @@ import type { OffsetDeleteRequest, OffsetDeleteResponse, TopicPartitionErrors } 
 import { ErrorCode } from '@cohort/protocol';
 import type { PartitionRef } from '../offsets/offset-writes';
 import { errorFields } from '../responses/error-fields';
-import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { GroupRegistry } from '../group/group-registry';
+import type { OffsetWrites } from '../offsets/offset-writes';
+import type { TopicRegistry } from '../ports/topic-registry.port';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import { answer } from '../runtime/coordinator-result';
 import { knownPartition } from './topic-validation';
 
 /**
@@ -10,17 +14,22 @@ import { knownPartition } from './topic-validation';
  * group keeps those of topics it subscribes to (GROUP_SUBSCRIBED_TO_TOPIC); other non-empty groups are
  * refused (NON_EMPTY_GROUP). Deletions are tombstones, answered once committed.
  */
-export function handleOffsetDelete(shard: CoordinatorShard, request: OffsetDeleteRequest, respond: (response: OffsetDeleteResponse) => void): void {
-  const group = shard.group(request.groupId);
-  if (!group || group.is('Dead')) return respond({ ...errorFields(ErrorCode.GROUP_ID_NOT_FOUND, `group ${request.groupId} does not exist`), topics: [] });
+export function handleOffsetDelete(
+  groups: GroupRegistry,
+  offsets: OffsetWrites,
+  topicRegistry: TopicRegistry,
+  request: OffsetDeleteRequest,
+): CoordinatorResult<OffsetDeleteResponse> {
+  const group = groups.get(request.groupId);
+  if (!group || group.is('Dead')) return answer({ ...errorFields(ErrorCode.GROUP_ID_NOT_FOUND, `group ${request.groupId} does not exist`), topics: [] });
   if (!group.is('Empty') && !group.isConsumerGroup) {
-    return respond({ ...errorFields(ErrorCode.NON_EMPTY_GROUP, `group ${request.groupId} is ${group.state}`), topics: [] });
+    return answer({ ...errorFields(ErrorCode.NON_EMPTY_GROUP, `group ${request.groupId} is ${group.state}`), topics: [] });
   }
   const topics: TopicPartitionErrors[] = request.topics.map((t) => ({
     name: t.name,
     partitions: t.partitions.map(({ partitionIndex }) => {
       let errorCode: number = ErrorCode.NONE;
-      if (!knownPartition(shard.env.topics, t.name, partitionIndex)) errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+      if (!knownPartition(topicRegistry, t.name, partitionIndex)) errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
       else if (!group.is('Empty') && group.isSubscribedToTopic(t.name)) errorCode = ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC;
       return { partitionIndex, errorCode };
     }),
@@ -29,10 +38,16 @@ export function handleOffsetDelete(shard: CoordinatorShard, request: OffsetDelet
   const withOffsets: PartitionRef[] = eligible
     .filter(({ topic, p }) => group.offsets.get(topic, p.partitionIndex) !== undefined || group.offsets.isStaged(topic, p.partitionIndex))
     .map(({ topic, p }) => ({ topic, partition: p.partitionIndex }));
-  const answer = (error: number): void => {
+  const reply = (error: number): OffsetDeleteResponse => {
     for (const { p } of eligible) p.errorCode = error;
-    respond({ ...errorFields(error), topics });
+    return { ...errorFields(error), topics };
   };
-  if (withOffsets.length === 0) return answer(ErrorCode.NONE);
-  shard.offsets.delete(group, withOffsets, false, answer);
+  if (withOffsets.length === 0) return answer(reply(ErrorCode.NONE));
+  const write = offsets.delete(group, withOffsets, false);
+  return {
+    records: write.records,
+    appendFuture: write.appendFuture,
+    response: reply(ErrorCode.NONE),
+    onFailure: (outcome) => reply(write.onFailure!(outcome)),
+  };
 }

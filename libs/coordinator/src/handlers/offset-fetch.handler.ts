@@ -1,6 +1,6 @@
 import type { OffsetFetchPartition, OffsetFetchRequest, OffsetFetchResponse } from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
-import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { GroupRegistry } from '../group/group-registry';
 
 const NO_OFFSET = (partitionIndex: number, errorCode: number = ErrorCode.NONE): OffsetFetchPartition => ({
   partitionIndex,
@@ -15,8 +15,8 @@ const NO_OFFSET = (partitionIndex: number, errorCode: number = ErrorCode.NONE): 
  * committed. `topics: null` lists every committed offset; `requireStable` turns a partition with a write
  * in flight into UNSTABLE_OFFSET_COMMIT (KIP-447).
  */
-export function handleOffsetFetch(shard: CoordinatorShard, request: OffsetFetchRequest): OffsetFetchResponse {
-  const group = shard.group(request.groupId);
+export function handleOffsetFetch(groups: GroupRegistry, request: OffsetFetchRequest): OffsetFetchResponse {
+  const group = groups.get(request.groupId);
   if (!group || group.is('Dead')) {
     return {
       errorCode: 0,

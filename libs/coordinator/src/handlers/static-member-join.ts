@@ -3,32 +3,34 @@ import type { ClassicGroup } from '../group/classic-group';
 import type { JoinCallback } from '../group/member-metadata';
 import { joinError } from '../responses/group-responses';
 import { joinSuccess } from '../responses/join-result';
-import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { ClassicGroupManager } from '../classic/classic-group-manager';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import { PARKED } from '../runtime/coordinator-result';
 import { heartbeatKey } from '../timers/shard-timers';
-import type { JoinArgs } from './join-group.handler';
+import type { JoinArgs } from './join-args';
 
 /**
  * A known static instance joins without member id (a restart, KIP-345; Kafka's
  * `updateStaticMemberAndRebalance`): the member moves to a new id, the old id is fenced, and in Stable,
  * when the vote would not change, no rebalance happens: the new id is persisted and the member gets the
  * current generation back (the leader with `skipAssignment`, KIP-814). If that write fails, the
- * replacement is undone.
+ * replacement is undone. The result is that write (its appendFuture answers the JoinGroup), or nothing.
  */
 export function joinKnownStaticInstance(
-  shard: CoordinatorShard,
+  classic: ClassicGroupManager,
   group: ClassicGroup,
   args: JoinArgs,
   oldMemberId: string,
   newMemberId: string,
   respond: JoinCallback,
-): void {
+): CoordinatorResult<never> {
   const { request, context } = args;
   const instanceId = args.groupInstanceId!;
   const currentLeader = group.leaderId;
-  shard.timers.cancel(heartbeatKey(group.groupId, oldMemberId));
+  classic.timers.cancel(heartbeatKey(group.groupId, oldMemberId));
   const member = group.replaceStaticMember(instanceId, oldMemberId, newMemberId);
-  shard.connections.bind(group, member, context.connectionId);
-  shard.liveness.heartbeat(group, member);
+  classic.connections.bind(group, member, context.connectionId);
+  classic.liveness.heartbeat(group, member);
   const old = {
     protocols: member.supportedProtocols,
     rebalanceTimeoutMs: member.rebalanceTimeoutMs,
@@ -36,27 +38,27 @@ export function joinKnownStaticInstance(
     serverAssignor: member.serverAssignor,
   };
   member.serverAssignor = args.serverAssignor;
-  shard.membership.updateMember(group, member, request.protocols, args.rebalanceTimeoutMs, request.sessionTimeoutMs, respond);
+  classic.membership.updateMember(group, member, request.protocols, args.rebalanceTimeoutMs, request.sessionTimeoutMs, respond);
   const reason = `static member ${newMemberId} with instance id ${instanceId} rejoined; client reason: ${request.reason ?? 'not provided'}`;
   switch (group.state) {
     case 'Stable': {
       if (group.protocolName !== group.selectProtocol()) {
-        shard.joins.maybePrepareRebalance(group, `Group's selected protocol will change because ${reason}`);
-        return;
+        classic.joins.maybePrepareRebalance(group, `Group's selected protocol will change because ${reason}`);
+        return PARKED;
       }
       const generationId = group.generationId;
       const assignments = new Map(group.allMembers().map((m) => [m.memberId, m.assignment]));
-      shard.syncs.storeGroup(group, assignments, (error) => {
-        if (!shard.owns(group) || group.get(newMemberId) !== member) return;
+      return classic.syncs.storeGroup(group, assignments, (error) => {
+        if (!classic.groups.owns(group) || group.get(newMemberId) !== member) return;
         if (error !== ErrorCode.NONE) {
           // Undo: the old id stays the member's, as the log still says.
-          shard.env.logger.warn(`failed to persist the new member id of static member ${instanceId} in group ${group.groupId}: error ${error}`);
+          classic.env.logger.warn(`failed to persist the new member id of static member ${instanceId} in group ${group.groupId}: error ${error}`);
           const callback = member.awaitingJoin;
           group.updateMember(member, old.protocols, old.rebalanceTimeoutMs, old.sessionTimeoutMs, null);
           member.serverAssignor = old.serverAssignor;
-          shard.timers.cancel(heartbeatKey(group.groupId, newMemberId));
+          classic.timers.cancel(heartbeatKey(group.groupId, newMemberId));
           group.replaceStaticMember(instanceId, newMemberId, oldMemberId);
-          shard.liveness.heartbeat(group, member);
+          classic.liveness.heartbeat(group, member);
           callback?.({ ...joinError('', error), generationId: group.generationId, protocolType: group.protocolType, protocolName: group.protocolName, leader: currentLeader ?? '' });
           return;
         }
@@ -66,14 +68,13 @@ export function joinKnownStaticInstance(
         const response = joinSuccess(group, member, { includeMembers: isLeader });
         group.maybeInvokeJoinCallback(member, { ...response, skipAssignment: response.skipAssignment || isLeader });
       });
-      return;
     }
     case 'CompletingRebalance':
       // The leader may already have assigned under the old id: assign again.
-      shard.joins.prepareRebalance(group, `Updating metadata for ${reason}`);
-      return;
+      classic.joins.prepareRebalance(group, `Updating metadata for ${reason}`);
+      return PARKED;
     default:
       // PreparingRebalance: the JoinGroup is parked with the others.
-      return;
+      return PARKED;
   }
 }

@@ -1,20 +1,11 @@
 import type { GroupLag, LagSample, LagStatus, PartitionLag } from '@cohort/protocol';
+import type { GroupLagSummary } from './group-lag-summary';
 import type { ClassicGroup } from '../group/classic-group';
 import type { TopicRegistry } from '../ports/topic-registry.port';
 import { evaluatePartition, worstStatus } from './burrow-rules';
 import type { LagWindowEntry } from './lag-window';
 
-/** A group's lag without per-partition histories: what the metrics scrape needs, for every group. */
-export interface GroupLagSummary {
-  groupId: string;
-  status: LagStatus;
-  totalLag: number;
-  maxLag: number;
-  /** topic → summed lag of its partitions with a known end offset. */
-  topicLag: Map<string, number>;
-  /** Only when asked for (METRICS_PARTITION_LAG). */
-  partitions?: { topic: string; partition: number; lag: number }[];
-}
+export type { GroupLagSummary } from './group-lag-summary';
 
 /**
  * Evaluates a group's lag (docs/lag.md): per committed partition, the lag against the latest reported

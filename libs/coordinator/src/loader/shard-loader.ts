@@ -1,7 +1,19 @@
 import { ErrorCode, KafkaError } from '@cohort/protocol';
 import type { PartitionStore } from '@cohort/replication';
-import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { ClassicGroup } from '../group/classic-group';
+import type { ShardEnv } from '../shard/shard-env';
+import type { ShardTimers } from '../timers/shard-timers';
 import { LOAD_RETRY_KEY } from '../timers/shard-timers';
+
+/** What a load needs of its shard: where to read, whether it is still loading, and where to hand the groups. */
+export interface LoadTarget {
+  readonly partition: number;
+  readonly leaderEpoch: number;
+  readonly status: string;
+  readonly env: ShardEnv;
+  readonly timers: ShardTimers;
+  activate(groups: ClassicGroup[]): void;
+}
 import { PartitionReplay } from './partition-replay';
 
 const RETRY_AFTER_MS = 1000;
@@ -12,7 +24,7 @@ const RETRY_AFTER_MS = 1000;
  * it (so nothing served was uncommitted), then serve. Until then requests get COORDINATOR_LOAD_IN_PROGRESS.
  * A read that fails is retried while this node still leads the partition in this epoch.
  */
-export function loadShard(shard: CoordinatorShard, store: PartitionStore): void {
+export function loadShard(shard: LoadTarget, store: PartitionStore): void {
   const { logger, metrics, config, clock } = shard.env;
   const started = clock.now();
   const stillLoading = (): boolean => shard.status === 'LOADING';
@@ -52,7 +64,7 @@ export function loadShard(shard: CoordinatorShard, store: PartitionStore): void 
 }
 
 /** Waits for the high watermark to pass `endOffset - 1`; a timeout only means "not yet". */
-async function awaitCommitted(shard: CoordinatorShard, store: PartitionStore, endOffset: number, stillLoading: () => boolean): Promise<void> {
+async function awaitCommitted(shard: LoadTarget, store: PartitionStore, endOffset: number, stillLoading: () => boolean): Promise<void> {
   if (endOffset <= 0 || store.offsets(shard.partition).highWatermark >= endOffset) return;
   for (;;) {
     try {

@@ -1,6 +1,7 @@
 import { ErrorCode } from '@cohort/protocol';
 import { joinError, syncError } from '../responses/group-responses';
-import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { GroupRegistry } from '../group/group-registry';
+import type { ShardEnv } from '../shard/shard-env';
 
 /**
  * Kafka's `onGroupUnloaded`: when this node stops leading the partition, every group goes Dead, every
@@ -8,12 +9,16 @@ import type { CoordinatorShard } from '../shard/coordinator-shard';
  * coordinator moved so they look it up again.
  */
 export class GroupUnloader {
-  constructor(private readonly shard: CoordinatorShard) {}
+  constructor(
+    private readonly partition: number,
+    private readonly groups: GroupRegistry,
+    private readonly env: Pick<ShardEnv, 'clock' | 'push' | 'logger'>,
+  ) {}
 
   unloadAll(): void {
-    const message = `this node no longer coordinates __consumer_offsets-${this.shard.partition}`;
-    for (const group of this.shard.groups.values()) {
-      group.transitionTo('Dead', this.shard.now);
+    const message = `this node no longer coordinates __consumer_offsets-${this.partition}`;
+    for (const group of this.groups.values()) {
+      group.transitionTo('Dead', this.env.clock.now());
       group.pendingJoin = null;
       group.offsets.clearStaged();
       const connectionIds = new Set<string>();
@@ -24,9 +29,9 @@ export class GroupUnloader {
       }
       if (connectionIds.size === 0) continue;
       try {
-        this.shard.env.push.coordinatorMoved([...connectionIds], { groupId: group.groupId });
+        this.env.push.coordinatorMoved([...connectionIds], { groupId: group.groupId });
       } catch (error) {
-        this.shard.env.logger.warn(`CoordinatorMoved push for group ${group.groupId} failed: ${String(error)}`);
+        this.env.logger.warn(`CoordinatorMoved push for group ${group.groupId} failed: ${String(error)}`);
       }
     }
   }

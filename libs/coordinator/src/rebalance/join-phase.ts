@@ -2,8 +2,24 @@ import { ErrorCode } from '@cohort/protocol';
 import type { ClassicGroup } from '../group/classic-group';
 import { joinError } from '../responses/group-responses';
 import { joinSuccess } from '../responses/join-result';
-import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { GroupRegistry } from '../group/group-registry';
+import type { ShardEnv } from '../shard/shard-env';
+import type { ShardTimers } from '../timers/shard-timers';
 import { joinKey } from '../timers/shard-timers';
+import type { MemberLiveness } from './member-liveness';
+import type { Membership } from './membership';
+import type { RebalanceTrigger } from './rebalance-ports';
+import type { SyncPhase } from './sync-phase';
+
+export interface JoinPhaseDeps {
+  partition: number;
+  groups: GroupRegistry;
+  timers: ShardTimers;
+  liveness: MemberLiveness;
+  membership: Membership;
+  syncs: SyncPhase;
+  env: ShardEnv;
+}
 import { computeServerAssignment, agreedServerAssignor } from '../assignment/server-assignment';
 
 /**
@@ -11,23 +27,27 @@ import { computeServerAssignment, agreedServerAssignor } from '../assignment/ser
  * `onCompleteJoin`): PreparingRebalance collects JoinGroups until every known member rejoined (or the
  * group's rebalance timeout fires), then the next generation starts.
  */
-export class JoinPhase {
-  constructor(private readonly shard: CoordinatorShard) {}
+export class JoinPhase implements RebalanceTrigger {
+  constructor(private readonly deps: JoinPhaseDeps) {}
+
+  private get now(): number {
+    return this.deps.env.clock.now();
+  }
 
   maybePrepareRebalance(group: ClassicGroup, reason: string): void {
     if (group.canRebalance) this.prepareRebalance(group, reason);
   }
 
   prepareRebalance(group: ClassicGroup, reason: string): void {
-    const { syncs, env } = this.shard;
+    const { syncs, env } = this.deps;
     // Members waiting for the previous generation's assignment must rejoin instead.
     if (group.is('CompletingRebalance')) syncs.resetAndPropagateAssignmentError(group, ErrorCode.REBALANCE_IN_PROGRESS);
     syncs.removeSyncExpiration(group);
     const fromEmpty = group.is('Empty');
-    group.history.started(group.generationId, reason, this.shard.now, group.size);
-    group.transitionTo('PreparingRebalance', this.shard.now);
+    group.history.started(group.generationId, reason, this.now, group.size);
+    group.transitionTo('PreparingRebalance', this.now);
     env.logger.info(
-      `preparing to rebalance group ${group.groupId} with old generation ${group.generationId} (__consumer_offsets-${this.shard.partition}) (reason: ${reason})`,
+      `preparing to rebalance group ${group.groupId} with old generation ${group.generationId} (__consumer_offsets-${this.deps.partition}) (reason: ${reason})`,
     );
     env.metrics.onRebalanceStarted?.(group.groupId, reason);
     this.pushRebalance(group, reason);
@@ -52,8 +72,8 @@ export class JoinPhase {
   /** DelayedJoin: wait up to the group's rebalance timeout for the members to rejoin. */
   private armJoin(group: ClassicGroup): void {
     group.pendingJoin = 'regular';
-    this.shard.timers.set(joinKey(group.groupId), group.rebalanceTimeoutMs, () => {
-      if (this.shard.owns(group) && group.pendingJoin === 'regular') this.completeJoin(group);
+    this.deps.timers.set(joinKey(group.groupId), group.rebalanceTimeoutMs, () => {
+      if (this.deps.groups.owns(group) && group.pendingJoin === 'regular') this.completeJoin(group);
     });
   }
 
@@ -63,11 +83,11 @@ export class JoinPhase {
    */
   private armInitialJoin(group: ClassicGroup, delayMs: number, remainingMs: number): void {
     group.pendingJoin = 'initial';
-    this.shard.timers.set(joinKey(group.groupId), delayMs, () => {
-      if (!this.shard.owns(group) || group.pendingJoin !== 'initial') return;
+    this.deps.timers.set(joinKey(group.groupId), delayMs, () => {
+      if (!this.deps.groups.owns(group) || group.pendingJoin !== 'initial') return;
       if (group.newMemberAdded && remainingMs !== 0) {
         group.newMemberAdded = false;
-        const delay = Math.min(this.shard.env.config.groupInitialRebalanceDelayMs, remainingMs);
+        const delay = Math.min(this.deps.env.config.groupInitialRebalanceDelayMs, remainingMs);
         this.armInitialJoin(group, delay, Math.max(remainingMs - delayMs, 0));
       } else {
         this.completeJoin(group);
@@ -76,17 +96,17 @@ export class JoinPhase {
   }
 
   private completeJoin(group: ClassicGroup): void {
-    this.shard.timers.cancel(joinKey(group.groupId));
+    this.deps.timers.cancel(joinKey(group.groupId));
     group.pendingJoin = null;
     this.onCompleteJoin(group);
   }
 
   /** Kafka's `onCompleteJoin`. */
   private onCompleteJoin(group: ClassicGroup): void {
-    const { liveness, syncs, env } = this.shard;
+    const { liveness, syncs, env } = this.deps;
     // Dynamic members that did not rejoin are gone; static members stay until their session expires.
     for (const member of group.notYetRejoinedMembers()) {
-      if (!member.isStatic) this.shard.membership.drop(group, member.memberId);
+      if (!member.isStatic) this.deps.membership.drop(group, member.memberId);
     }
     if (!group.maybeElectNewJoinedLeader() && group.size > 0) {
       // Only static members remain and none rejoined: wait another rebalance timeout for their sessions to expire.
@@ -100,14 +120,16 @@ export class JoinPhase {
       return;
     }
     group.serverAssignor = null;
-    group.initNextGeneration(this.shard.now);
+    group.initNextGeneration(this.now);
     if (group.is('Empty')) {
       env.logger.info(`group ${group.groupId} with generation ${group.generationId} is now empty`);
       syncs.recordRebalanceCompleted(group);
       // Nobody waits on this write; if it is lost the previous generation comes back on failover and expires.
-      syncs.storeGroup(group, new Map(), (error) => {
-        if (error !== ErrorCode.NONE) env.logger.warn(`failed to write empty metadata for group ${group.groupId}: error ${error}`);
-      });
+      syncs.write(
+        syncs.storeGroup(group, new Map(), (error) => {
+          if (error !== ErrorCode.NONE) env.logger.warn(`failed to write empty metadata for group ${group.groupId}: error ${error}`);
+        }),
+      );
       return;
     }
     env.logger.info(`stabilized group ${group.groupId} generation ${group.generationId} with ${group.size} members`);
@@ -127,11 +149,11 @@ export class JoinPhase {
    * the rebalance timeout are removed as usual).
    */
   private completeWithServerAssignment(group: ClassicGroup, assignorName: string): void {
-    const { liveness, syncs, env } = this.shard;
+    const { liveness, syncs, env } = this.deps;
     const protocol = group.selectProtocol();
-    const started = this.shard.now;
+    const started = this.now;
     const result = computeServerAssignment(env.assignors.get(assignorName), assignorName, group, protocol, env.topics);
-    env.metrics.onServerAssignment?.(assignorName, result.ok ? 'ok' : 'failed', this.shard.now - started);
+    env.metrics.onServerAssignment?.(assignorName, result.ok ? 'ok' : 'failed', this.now - started);
     if (!result.ok) {
       env.logger.warn(`server-side assignment of group ${group.groupId} failed: ${result.message}`);
       for (const member of group.allMembers()) {
@@ -144,7 +166,7 @@ export class JoinPhase {
       return;
     }
     group.serverAssignor = assignorName;
-    group.initNextGeneration(this.shard.now);
+    group.initNextGeneration(this.now);
     for (const member of group.allMembers()) {
       liveness.heartbeat(group, member);
       member.isNew = false;
@@ -162,9 +184,9 @@ export class JoinPhase {
     const connectionIds = [...new Set(group.notYetRejoinedMembers().flatMap((m) => (m.connectionId === undefined ? [] : [m.connectionId])))];
     if (connectionIds.length === 0) return;
     try {
-      this.shard.env.push.rebalanceInProgress(connectionIds, { groupId: group.groupId, generationId: group.generationId, reason });
+      this.deps.env.push.rebalanceInProgress(connectionIds, { groupId: group.groupId, generationId: group.generationId, reason });
     } catch (error) {
-      this.shard.env.logger.warn(`RebalanceInProgress push for group ${group.groupId} failed: ${String(error)}`);
+      this.deps.env.logger.warn(`RebalanceInProgress push for group ${group.groupId} failed: ${String(error)}`);
     }
   }
 }

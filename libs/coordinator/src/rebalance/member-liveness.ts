@@ -1,14 +1,27 @@
 import type { ClassicGroup } from '../group/classic-group';
 import type { MemberMetadata } from '../group/member-metadata';
-import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { GroupRegistry } from '../group/group-registry';
+import type { ConnectionIndex } from '../shard/connection-index';
+import type { ShardEnv } from '../shard/shard-env';
+import type { ShardTimers } from '../timers/shard-timers';
 import { disconnectKey, heartbeatKey } from '../timers/shard-timers';
+import type { MemberRemoval } from './rebalance-ports';
+
+export interface LivenessDeps {
+  groups: GroupRegistry;
+  timers: ShardTimers;
+  connections: ConnectionIndex;
+  env: Pick<ShardEnv, 'config' | 'logger' | 'metrics'>;
+  /** Bound after construction: membership itself re-arms sessions through this class. */
+  removal: () => MemberRemoval;
+}
 
 /**
  * Member liveness (Kafka's DelayedHeartbeat): one session timer per member, re-armed by every sign of
  * life; and the removal of dynamic members whose connection closed (SPEC §3, MEMBER_DISCONNECT_GRACE_MS).
  */
 export class MemberLiveness {
-  constructor(private readonly shard: CoordinatorShard) {}
+  constructor(private readonly deps: LivenessDeps) {}
 
   /**
    * Kafka's `completeAndScheduleNextExpiration`: the member was heard from; expect the next sign of life
@@ -17,43 +30,43 @@ export class MemberLiveness {
   heartbeat(group: ClassicGroup, member: MemberMetadata, timeoutMs = member.sessionTimeoutMs): void {
     member.heartbeatSatisfied = false;
     const memberId = member.memberId;
-    this.shard.timers.set(heartbeatKey(group.groupId, memberId), timeoutMs, () => this.onExpire(group, memberId));
+    this.deps.timers.set(heartbeatKey(group.groupId, memberId), timeoutMs, () => this.onExpire(group, memberId));
   }
 
   /** A KIP-394 member id was handed out: drop it unless the member joins with it within `timeoutMs`. */
   expectPendingMember(group: ClassicGroup, memberId: string, timeoutMs: number): void {
-    this.shard.timers.set(heartbeatKey(group.groupId, memberId), timeoutMs, () => {
-      if (!this.shard.owns(group) || !group.isPendingMember(memberId)) return;
-      this.shard.env.logger.info(`pending member ${memberId} of group ${group.groupId} expired before joining`);
-      this.shard.membership.removePendingMemberAndUpdateGroup(group, memberId);
+    this.deps.timers.set(heartbeatKey(group.groupId, memberId), timeoutMs, () => {
+      if (!this.deps.groups.owns(group) || !group.isPendingMember(memberId)) return;
+      this.deps.env.logger.info(`pending member ${memberId} of group ${group.groupId} expired before joining`);
+      this.deps.removal().removePendingMemberAndUpdateGroup(group, memberId);
     });
   }
 
   /** The member left: its timers go with it. */
   forget(group: ClassicGroup, member: MemberMetadata): void {
-    this.shard.timers.cancel(heartbeatKey(group.groupId, member.memberId));
-    this.shard.timers.cancel(disconnectKey(group.groupId, member.memberId));
-    this.shard.connections.unbind(member);
+    this.deps.timers.cancel(heartbeatKey(group.groupId, member.memberId));
+    this.deps.timers.cancel(disconnectKey(group.groupId, member.memberId));
+    this.deps.connections.unbind(member);
   }
 
   /** The member's connection closed: a dynamic member leaves after the grace period; static members wait for their session. */
   connectionClosed(group: ClassicGroup, member: MemberMetadata, connectionId: string): void {
     if (member.isStatic) return;
     const remove = (): void => {
-      if (!this.shard.owns(group) || group.get(member.memberId) !== member || member.connectionId !== connectionId) return;
-      this.shard.membership.removeMemberAndUpdateGroup(group, member, `member ${member.memberId} left: its connection closed`);
+      if (!this.deps.groups.owns(group) || group.get(member.memberId) !== member || member.connectionId !== connectionId) return;
+      this.deps.removal().removeMemberAndUpdateGroup(group, member, `member ${member.memberId} left: its connection closed`);
     };
-    const grace = this.shard.env.config.memberDisconnectGraceMs;
+    const grace = this.deps.env.config.memberDisconnectGraceMs;
     if (grace <= 0) remove();
-    else this.shard.timers.set(disconnectKey(group.groupId, member.memberId), grace, remove);
+    else this.deps.timers.set(disconnectKey(group.groupId, member.memberId), grace, remove);
   }
 
   private onExpire(group: ClassicGroup, memberId: string): void {
-    if (!this.shard.owns(group)) return;
+    if (!this.deps.groups.owns(group)) return;
     const member = group.get(memberId);
     if (!member || member.hasSatisfiedHeartbeat) return;
-    this.shard.env.logger.info(`member ${memberId} of group ${group.groupId} has failed (session timeout), removing it`);
-    this.shard.env.metrics.onMemberExpired?.(group.groupId);
-    this.shard.membership.removeMemberAndUpdateGroup(group, member, `removing member ${memberId} on heartbeat expiration`);
+    this.deps.env.logger.info(`member ${memberId} of group ${group.groupId} has failed (session timeout), removing it`);
+    this.deps.env.metrics.onMemberExpired?.(group.groupId);
+    this.deps.removal().removeMemberAndUpdateGroup(group, member, `removing member ${memberId} on heartbeat expiration`);
   }
 }

@@ -4,18 +4,31 @@ import type { ClassicGroup } from '../group/classic-group';
 import type { JoinCallback, MemberInit } from '../group/member-metadata';
 import { MemberMetadata } from '../group/member-metadata';
 import { joinError, syncError } from '../responses/group-responses';
-import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { GroupRegistry } from '../group/group-registry';
+import type { ConnectionIndex } from '../shard/connection-index';
+import type { ShardEnv } from '../shard/shard-env';
+import type { MemberLiveness } from './member-liveness';
+import type { MemberRemoval, RebalanceTrigger } from './rebalance-ports';
+
+export interface MembershipDeps {
+  groups: GroupRegistry;
+  connections: ConnectionIndex;
+  liveness: MemberLiveness;
+  env: Pick<ShardEnv, 'config' | 'random'>;
+  /** Bound after construction: the join phase removes members through this class. */
+  rebalance: () => RebalanceTrigger;
+}
 
 /**
  * Adding, updating and removing members, and what each of these does to the group's state
  * (Kafka's `addMemberAndRebalance`, `updateMemberAndRebalance`, `removeMemberAndUpdateGroup`).
  */
-export class Membership {
-  constructor(private readonly shard: CoordinatorShard) {}
+export class Membership implements MemberRemoval {
+  constructor(private readonly deps: MembershipDeps) {}
 
   /** Kafka's `generateMemberId`: `clientId-uuid`, or `instanceId-uuid` for static members. */
   generateMemberId(clientId: string, groupInstanceId: string | null): string {
-    return `${groupInstanceId ?? clientId}-${uuid(this.shard.env.random.next.bind(this.shard.env.random))}`;
+    return `${groupInstanceId ?? clientId}-${uuid(this.deps.env.random.next.bind(this.deps.env.random))}`;
   }
 
   addMemberAndRebalance(group: ClassicGroup, init: MemberInit, callback: JoinCallback, connectionId: string | undefined, reason: string): MemberMetadata {
@@ -25,10 +38,10 @@ export class Membership {
     // rebalance started from Empty; the Scala coordinator asked for generation 0 (brand-new groups only).
     if (group.is('PreparingRebalance') && group.previousState === 'Empty') group.newMemberAdded = true;
     group.add(member, callback);
-    this.shard.connections.bind(group, member, connectionId);
+    this.deps.connections.bind(group, member, connectionId);
     // While its JoinGroup is parked a new member cannot heartbeat; give it the new-member join timeout.
-    this.shard.liveness.heartbeat(group, member, this.shard.env.config.newMemberJoinTimeoutMs);
-    this.shard.joins.maybePrepareRebalance(group, reason);
+    this.deps.liveness.heartbeat(group, member, this.deps.env.config.newMemberJoinTimeoutMs);
+    this.deps.rebalance().maybePrepareRebalance(group, reason);
     return member;
   }
 
@@ -42,7 +55,7 @@ export class Membership {
     reason: string,
   ): void {
     this.updateMember(group, member, protocols, rebalanceTimeoutMs, sessionTimeoutMs, callback);
-    this.shard.joins.maybePrepareRebalance(group, reason);
+    this.deps.rebalance().maybePrepareRebalance(group, reason);
   }
 
   /**
@@ -79,10 +92,10 @@ export class Membership {
     switch (group.state) {
       case 'Stable':
       case 'CompletingRebalance':
-        this.shard.joins.maybePrepareRebalance(group, reason);
+        this.deps.rebalance().maybePrepareRebalance(group, reason);
         break;
       case 'PreparingRebalance':
-        this.shard.joins.checkJoin(group);
+        this.deps.rebalance().checkJoin(group);
         break;
       default:
         break;
@@ -96,13 +109,13 @@ export class Membership {
   drop(group: ClassicGroup, memberId: string): void {
     const member = group.get(memberId);
     group.remove(memberId);
-    if (member) this.shard.liveness.forget(group, member);
+    if (member) this.deps.liveness.forget(group, member);
   }
 
   removePendingMemberAndUpdateGroup(group: ClassicGroup, memberId: string): void {
     group.remove(memberId);
-    if (group.is('PreparingRebalance')) this.shard.joins.checkJoin(group);
-    else this.shard.dropIfUnused(group);
+    if (group.is('PreparingRebalance')) this.deps.rebalance().checkJoin(group);
+    else this.deps.groups.dropIfUnused(group);
   }
 }
 

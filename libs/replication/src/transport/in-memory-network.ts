@@ -1,6 +1,9 @@
 import type { Clock } from '../time/clock';
 import type { Random } from '../time/random';
+import type { InMemoryLink, Interceptor } from './in-memory-link';
 import { InMemoryTransport } from './in-memory-transport';
+
+export type { InterceptDecision, InterceptedMessage, Interceptor } from './in-memory-link';
 
 /** How a directed link behaves: each message is delayed uniformly in [min, max] and lost with `lossRate`. */
 export interface LinkConditions {
@@ -8,26 +11,6 @@ export interface LinkConditions {
   maxDelayMs: number;
   lossRate: number;
 }
-
-/** A message as an interceptor sees it: a request, or the response to one (`body` is the response). */
-export interface InterceptedMessage {
-  from: number;
-  to: number;
-  kind: string;
-  direction: 'request' | 'response';
-  body: unknown;
-  /** For a response: the request it answers. */
-  request?: unknown;
-}
-
-/**
- * What to do with a message: deliver it (normally, or after an extra delay), drop it, or replace it —
- * a replaced response arrives with the given body; a replaced request is answered with the given body
- * without reaching its target. Tests use this to stage exact fault scenarios.
- */
-export type InterceptDecision = 'deliver' | 'drop' | { delayMs: number } | { replaceWith: unknown };
-
-export type Interceptor = (message: InterceptedMessage) => InterceptDecision;
 
 const PERFECT: LinkConditions = { minDelayMs: 0, maxDelayMs: 0, lossRate: 0 };
 
@@ -40,7 +23,7 @@ const PERFECT: LinkConditions = { minDelayMs: 0, maxDelayMs: 0, lossRate: 0 };
  * Node ids are just numbers here; the simulator also routes metadata-store traffic through it under a
  * pseudo node id.
  */
-export class InMemoryNetwork {
+export class InMemoryNetwork implements InMemoryLink {
   private readonly endpoints = new Map<number, InMemoryTransport>();
   private readonly cut = new Set<string>();
   private readonly links = new Map<string, Partial<LinkConditions>>();

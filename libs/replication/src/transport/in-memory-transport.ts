@@ -1,4 +1,4 @@
-import type { InMemoryNetwork, InterceptedMessage } from './in-memory-network';
+import type { InMemoryLink, InterceptedMessage } from './in-memory-link';
 import type { RpcKind, RpcMap, RpcRequest } from './messages';
 import { TransportError, type PeerAddress, type RpcHandler, type Transport } from './transport.port';
 
@@ -16,7 +16,7 @@ export class InMemoryTransport implements Transport {
 
   constructor(
     readonly nodeId: number,
-    private readonly network: InMemoryNetwork,
+    private readonly network: InMemoryLink,
   ) {}
 
   get isClosed(): boolean {
@@ -95,7 +95,8 @@ export class InMemoryTransport implements Transport {
     this.network.deliver(message.from, message.to, () => arrive(decision.replaceWith));
   }
 
-  private receive(from: number, request: RpcRequest): Promise<RpcMap[RpcKind]['response']> {
+  /** A peer's request arrives (called by the sending transport, through the network). */
+  receive(from: number, request: RpcRequest): Promise<RpcMap[RpcKind]['response']> {
     const handler = this.handler;
     // A crashed or not-yet-listening node answers nothing; the sender times out as over a real network.
     if (this.closed || !handler) return new Promise(() => undefined);

@@ -1,0 +1,36 @@
+import type { LogRecord } from '@cohort/replication';
+
+/** How the records of one operation ended: committed at these log offsets, or failed with a store error. */
+export type WriteOutcome =
+  | { ok: true; baseOffset: number; lastOffset: number }
+  | { ok: false; storeError: number; message: string };
+
+/**
+ * What every coordinator handler returns to the shard's runtime (Kafka's `CoordinatorResult`,
+ * coordinator-common `runtime/CoordinatorResult.java`): the records to append, the response, and
+ * for classic groups the `appendFuture` that applies the write's effect when the records commit.
+ *
+ * - No records: the response leaves at once.
+ * - Records: they join the runtime's open batch; once the batch is committed `appendFuture` runs, then
+ *   `response` leaves. If the batch fails, `appendFuture` runs with the failure and the response is
+ *   `onFailure(outcome)` (the handler's mapping of the store error to its API's error codes).
+ * - `response` undefined: the reply is parked on its member (JoinGroup, SyncGroup: Kafka's
+ *   `awaitingJoinFuture` / `awaitingSyncFuture`) and leaves when the group completes the phase, which
+ *   for a sync is this result's `appendFuture`; the result only carries the write.
+ */
+export interface CoordinatorResult<T> {
+  records: LogRecord[];
+  response?: T;
+  appendFuture?: (outcome: WriteOutcome) => void;
+  onFailure?: (outcome: Extract<WriteOutcome, { ok: false }>) => T;
+  /** The records could not be built (encoding failed): the write fails as a refused append would. */
+  unwritable?: string;
+}
+
+/** A result that writes nothing. */
+export function answer<T>(response: T): CoordinatorResult<T> {
+  return { records: [], response };
+}
+
+/** A result whose reply is parked elsewhere and that writes nothing. */
+export const PARKED: CoordinatorResult<never> = Object.freeze({ records: [] }) as CoordinatorResult<never>;

@@ -1,0 +1,113 @@
+import { ErrorCode, KafkaError } from '@cohort/protocol';
+import { ManualClock } from '@cohort/replication';
+import { FakePartitionStore } from '../testing/fake-partition-store';
+import type { WriteOutcome } from './coordinator-result';
+import { ShardRuntime } from './shard-runtime';
+
+const record = { key: Buffer.from('[2,"g"]'), value: Buffer.from('{}'), timestamp: 0 };
+
+async function settle(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('ShardRuntime', () => {
+  let clock: ManualClock;
+  let store: FakePartitionStore;
+  let failures: number[];
+  let writer: ShardRuntime;
+  beforeEach(() => {
+    clock = new ManualClock();
+    store = new FakePartitionStore(clock);
+    const epoch = store.elect(3);
+    failures = [];
+    writer = new ShardRuntime(store, clock, 3, epoch, 1000, { onFailure: (code) => failures.push(code), onCallbackError: (e) => { throw e; } });
+  });
+
+  it('reports a write only once it is committed, with the offsets it got', async () => {
+    const results: WriteOutcome[] = [];
+    writer.write([record, record], (r) => results.push(r));
+    await settle();
+    expect(results).toEqual([]);
+    store.advanceHighWatermark(3, 1); // only the first record
+    await settle();
+    expect(results).toEqual([]);
+    store.advanceHighWatermark(3);
+    await settle();
+    expect(results).toEqual([{ ok: true, baseOffset: 0, lastOffset: 1 }]);
+  });
+
+  it('reports a refused append asynchronously, and a timeout as REQUEST_TIMED_OUT', async () => {
+    const results: WriteOutcome[] = [];
+    store.failNextAppend(3, new KafkaError(ErrorCode.NOT_ENOUGH_REPLICAS));
+    writer.write([record], (r) => results.push(r));
+    expect(results).toEqual([]);
+    await settle();
+    writer.write([record], (r) => results.push(r));
+    clock.advance(1000);
+    await settle();
+    expect(results.map((r) => (r.ok ? 0 : r.storeError))).toEqual([ErrorCode.NOT_ENOUGH_REPLICAS, ErrorCode.REQUEST_TIMED_OUT]);
+    expect(failures).toEqual([ErrorCode.NOT_ENOUGH_REPLICAS, ErrorCode.REQUEST_TIMED_OUT]);
+  });
+
+  it('closing fails every pending write with NOT_COORDINATOR at once; a later commit of the same records is ignored', async () => {
+    const results: WriteOutcome[] = [];
+    writer.write([record], (r) => results.push(r));
+    await settle();
+    writer.close();
+    expect(results).toEqual([{ ok: false, storeError: ErrorCode.NOT_COORDINATOR, message: 'this node no longer leads the partition' }]);
+    store.advanceHighWatermark(3);
+    await settle();
+    expect(results).toHaveLength(1);
+    writer.write([record], (r) => results.push(r));
+    await settle();
+    expect(results[1]).toMatchObject({ ok: false, storeError: ErrorCode.NOT_COORDINATOR });
+    expect(writer.pendingWrites).toBe(0);
+  });
+
+  it('appends the writes of one drain as one batch, and gives each write its own offsets, in order', async () => {
+    const results: WriteOutcome[] = [];
+    writer.write([record, record], (r) => results.push(r));
+    writer.write([record], (r) => results.push(r));
+    await settle();
+    expect(writer.appendCount).toBe(1);
+    expect(results).toEqual([]);
+    store.advanceHighWatermark(3);
+    await settle();
+    expect(results).toEqual([
+      { ok: true, baseOffset: 0, lastOffset: 1 },
+      { ok: true, baseOffset: 2, lastOffset: 2 },
+    ]);
+    writer.write([record], (r) => results.push(r));
+    await settle();
+    expect(writer.appendCount).toBe(2);
+  });
+
+  it('a failed batch fails every write in it', async () => {
+    const results: WriteOutcome[] = [];
+    store.failNextAppend(3, new KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER));
+    writer.write([record], (r) => results.push(r));
+    writer.write([record], (r) => results.push(r));
+    await settle();
+    expect(results.map((r) => (r.ok ? 0 : r.storeError))).toEqual([ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.NOT_LEADER_OR_FOLLOWER]);
+    expect(store.records(3)).toEqual([]);
+  });
+
+  it('completes a result: appendFuture first, then the response, or the failure mapping', async () => {
+    const seen: string[] = [];
+    const ok = writer.complete({ records: [record], response: 'ok', appendFuture: (o) => seen.push(`future ${o.ok}`) });
+    const none = await writer.complete({ records: [], response: 'nothing to write' });
+    expect(none).toBe('nothing to write');
+    await settle();
+    store.advanceHighWatermark(3);
+    expect(await ok).toBe('ok');
+    store.failNextAppend(3, new KafkaError(ErrorCode.NOT_ENOUGH_REPLICAS));
+    const failed = writer.complete({
+      records: [record],
+      response: 'ok',
+      appendFuture: (o) => seen.push(`future ${o.ok}`),
+      onFailure: (o) => `failed ${o.storeError}`,
+    });
+    expect(await failed).toBe(`failed ${ErrorCode.NOT_ENOUGH_REPLICAS}`);
+    expect(seen).toEqual(['future true', 'future false']);
+  });
+});
