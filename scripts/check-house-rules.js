@@ -28,7 +28,7 @@ for (const file of walk('libs')) {
     problems.push(`${file}: time and randomness go through the injected Clock/Random ports`);
   }
 }
-problems.push(...brokenDocLinks());
+problems.push(...brokenDocLinks(), ...pointersOutside());
 if (problems.length) {
   console.error(problems.join('\n'));
   process.exit(1);
@@ -62,4 +62,22 @@ function walkDocs(dir, out = []) {
     else if (full.endsWith('.md')) out.push(full);
   }
   return out;
+}
+
+/**
+ * Nothing of the project points at documents a clone does not have (the design notes the team keeps
+ * beside the repository): cite docs/, the READMEs, or Kafka's own classes and KIPs.
+ */
+function pointersOutside() {
+  const { execFileSync } = require('child_process');
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((file) => /\.(ts|tsx|js|mjs|cjs|md|json|ya?ml|sh)$/.test(file) && !file.endsWith('package-lock.json') && fs.existsSync(file));
+  const pattern = /\.\.\/shared\b|\bSPEC §|\breference §|reference\/kafka-[a-z-]+\.md/;
+  const self = path.join('scripts', 'check-house-rules.js');
+  return files
+    .filter((file) => file !== self)
+    .flatMap((file) => fs.readFileSync(file, 'utf8').split('\n').map((line, i) => [file, i + 1, line]))
+    .filter(([, , line]) => pattern.test(line))
+    .map(([file, n]) => `${file}:${n}: points outside the repository`);
 }

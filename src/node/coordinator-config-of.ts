@@ -1,7 +1,7 @@
 import { type CoordinatorConfig, coordinatorConfig } from '@cohort/coordinator';
 import type { CohortConfig } from '../config/cohort-config';
 
-/** The coordinator's settings from the validated README.md's configuration table configuration; the rest keep the library's defaults. */
+/** The coordinator's settings from the validated configuration (README.md's configuration table); the rest keep the library's defaults. */
 export function coordinatorConfigOf(config: CohortConfig): CoordinatorConfig {
   return coordinatorConfig({
     numPartitions: config.offsetsTopicNumPartitions,

@@ -56,7 +56,7 @@ const EMPTY_ID_ALLOWED: ReadonlySet<GroupApi> = new Set(['commit', 'fetch', 'des
 type Routed = { shard: CoordinatorShard } | { error: number; message: string };
 
 /**
- * Kafka's classic group coordinator over a PartitionStore (SPEC §3, §6). Call `start()` to follow the
+ * Kafka's classic group coordinator over a PartitionStore (docs/protocol.md; docs/guarantees.md). Call `start()` to follow the
  * store's leadership events; each led `__consumer_offsets` partition gets a shard that loads it and then
  * serves its groups. Every method answers with a full response whose errorCode says what went wrong;
  * replies that write records resolve only after the records are committed.

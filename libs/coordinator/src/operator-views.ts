@@ -10,7 +10,7 @@ import type { CoordinatorShard } from './shard/coordinator-shard';
 import type { ShardRegistry } from './shard/shard-registry';
 
 /**
- * What REST shows operators (SPEC §4). Reads only committed state; errors are thrown as KafkaError
+ * What REST shows operators (docs/rest.md). Reads only committed state; errors are thrown as KafkaError
  * (GROUP_ID_NOT_FOUND, NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, NON_EMPTY_GROUP) for the app to
  * map to HTTP statuses.
  */

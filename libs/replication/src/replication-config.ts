@@ -44,7 +44,7 @@ export interface ReplicationConfig {
   deleteRetentionMs: number;
 }
 
-/** Kafka's defaults where Cohort has no env var of its own (README.md's configuration table values for cluster mode). */
+/** Kafka's defaults where Cohort has no env var of its own (the cluster-mode values of README.md's configuration table). */
 export const DEFAULT_REPLICATION_CONFIG: ReplicationConfig = {
   numPartitions: 50,
   replicationFactor: 3,

@@ -1,7 +1,7 @@
 import { DEFAULT_REPLICATION_CONFIG, type ReplicationConfig } from '@cohort/replication';
 import type { CohortConfig } from '../../config/cohort-config';
 
-/** Replication settings of cluster mode from the README.md's configuration table variables; the rest are Kafka's defaults. */
+/** Replication settings of cluster mode from the variables of README.md's configuration table; the rest are Kafka's defaults. */
 export function replicationConfigOf(config: CohortConfig): ReplicationConfig {
   const session = config.nodeSessionTimeoutMs;
   return {

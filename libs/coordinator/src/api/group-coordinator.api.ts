@@ -10,7 +10,7 @@ export interface RequestContext {
 }
 
 /**
- * Where the coordinator sends server pushes (SPEC §3). Implemented by the gateway; the coordinator
+ * Where the coordinator sends server pushes (docs/protocol.md). Implemented by the gateway; the coordinator
  * addresses members by the connection they last used.
  */
 export interface PushSink {
@@ -18,7 +18,7 @@ export interface PushSink {
   coordinatorMoved(connectionIds: string[], push: P.CoordinatorMovedPush): void;
 }
 
-/** A member as operators see it over REST (SPEC §4 `GET /v1/groups/:groupId`). */
+/** A member as operators see it over REST (docs/rest.md `GET /v1/groups/:groupId`). */
 export interface GroupMemberView {
   memberId: string;
   groupInstanceId: string | null;
@@ -68,7 +68,7 @@ export interface RebalanceView {
 /**
  * What the app (gateway and REST controllers) asks of the group coordinator. Every method answers with
  * a full response whose errorCode says what went wrong (never throws for a protocol error); replies
- * that write records resolve only after the records are committed (SPEC §6).
+ * that write records resolve only after the records are committed (docs/guarantees.md).
  */
 export interface GroupCoordinatorApi {
   joinGroup(request: P.JoinGroupRequest, context: RequestContext): Promise<P.JoinGroupResponse>;
@@ -85,7 +85,7 @@ export interface GroupCoordinatorApi {
   /** The socket closed: dynamic members bound to it leave after the grace period. */
   connectionClosed(connectionId: string): void;
 
-  /** The `__consumer_offsets` partition of a group (SPEC §2). */
+  /** The `__consumer_offsets` partition of a group (docs/protocol.md). */
   partitionFor(groupId: string): number;
   /** Whether this node currently serves `partition` (leader and loaded). */
   isServing(partition: number): boolean;

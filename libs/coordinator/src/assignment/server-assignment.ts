@@ -11,7 +11,7 @@ export type ServerAssignmentResult =
 
 /**
  * The server-side assignor of a `consumer` group, when every member's last JoinGroup named the same
- * registered one (SPEC §3); null means the leader assigns, as in Kafka's classic protocol.
+ * registered one (docs/protocol.md); null means the leader assigns, as in Kafka's classic protocol.
  */
 export function agreedServerAssignor(group: ClassicGroup, assignors: ServerAssignorLookup): string | null {
   if (!group.isConsumerGroup) return null;

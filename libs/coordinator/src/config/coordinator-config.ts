@@ -1,5 +1,5 @@
 /**
- * The coordinator's settings: the SPEC §1 variables that concern groups and offsets, already parsed
+ * The coordinator's settings: the variables of README.md's configuration table that concern groups and offsets, already parsed
  * and validated by the app (src/config). Names follow Kafka's config names in camelCase.
  */
 export interface CoordinatorConfig {
@@ -23,7 +23,7 @@ export interface CoordinatorConfig {
   memberDisconnectGraceMs: number;
   /**
    * Expiry of a new member whose JoinGroup is parked (Kafka's hard-coded NewMemberJoinTimeoutMs,
-   * KAFKA-7610). Not a SPEC variable; configurable here for tests.
+   * KAFKA-7610). Not an environment variable; configurable here for tests.
    */
   newMemberJoinTimeoutMs: number;
   /** Records read per chunk while loading a partition. */
@@ -32,7 +32,7 @@ export interface CoordinatorConfig {
   rebalanceHistorySize: number;
 }
 
-/** SPEC §1 defaults (and Kafka's, where SPEC is silent). */
+/** README.md's configuration table defaults (and Kafka's, where these docs are silent). */
 export const DEFAULT_COORDINATOR_CONFIG: Readonly<CoordinatorConfig> = Object.freeze({
   numPartitions: 50,
   groupMinSessionTimeoutMs: 6000,

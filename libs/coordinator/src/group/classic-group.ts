@@ -35,7 +35,7 @@ export class ClassicGroup {
   newMemberAdded = false;
   /** The delayed join watching this group while it prepares a rebalance. */
   pendingJoin: PendingJoin | null = null;
-  /** The server-side assignor that computes this generation's assignment (SPEC §3), or null (leader assigns). */
+  /** The server-side assignor that computes this generation's assignment (docs/protocol.md), or null (leader assigns). */
   serverAssignor: string | null = null;
 
   readonly history: RebalanceHistory;

@@ -29,7 +29,7 @@ export class MemberMetadata {
   sessionTimeoutMs: number;
   readonly protocolType: string;
   supportedProtocols: JoinGroupProtocol[];
-  /** The server-side assignor this member asked for in its last JoinGroup (SPEC §3), or null. */
+  /** The server-side assignor this member asked for in its last JoinGroup (docs/protocol.md), or null. */
   serverAssignor: string | null;
   /** The assignment of the current generation; null until one is stored. */
   assignment: unknown = null;

@@ -1,7 +1,7 @@
 import type { Subscription } from '@cohort/protocol';
 
 /**
- * Protocol metadata and assignments are opaque JSON to the coordinator (SPEC §3). Two metadata values
+ * Protocol metadata and assignments are opaque JSON to the coordinator (docs/protocol.md). Two metadata values
  * are "the same" (Kafka's byte-equality in `MemberMetadata.matches`) when their canonical JSON is equal:
  * object keys sorted, so a client that rebuilds the same object in another key order is not seen as changed.
  */

@@ -22,7 +22,7 @@ export interface PartitionRef {
  * Writes of offsets and of their tombstones. Like Kafka's `storeOffsets`, a write is staged (readers
  * still see the committed value; `requireStable` sees it pending) and applied only when its record is
  * committed; a failed write is dropped. Deletions follow the same rule, so neither a new offset nor a
- * deletion is visible before it is durable (SPEC §6). Each method returns the result the runtime
+ * deletion is visible before it is durable (docs/guarantees.md). Each method returns the result the runtime
  * appends: its response is the error code (NONE, or the client-facing mapping of the store's error).
  * The committed value is installed by `GroupOffsets.applyRecord`, the function the loader replays with.
  */

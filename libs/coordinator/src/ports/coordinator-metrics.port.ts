@@ -6,7 +6,7 @@ export interface CoordinatorMetrics {
   onRebalanceStarted?(groupId: string, reason: string): void;
   /** The group reached Stable (or Empty) after a rebalance that started `durationMs` ago. */
   onRebalanceCompleted?(groupId: string, durationMs: number): void;
-  /** A server-side assignor ran for a group (SPEC §3): which one, whether its result was usable, how long it took. */
+  /** A server-side assignor ran for a group (docs/protocol.md): which one, whether its result was usable, how long it took. */
   onServerAssignment?(assignor: string, outcome: 'ok' | 'failed', durationMs: number): void;
   /** `count` offsets were committed (their records passed the high watermark). */
   onOffsetCommit?(count: number): void;

@@ -1,8 +1,8 @@
 import type { MemberAssignment, Subscription } from '@cohort/protocol';
 
 /**
- * The part of an assignor (SPEC §5 `PartitionAssignor`) that server-side assignment needs. Declared
- * structurally here so the coordinator does not depend on libs/assignors: any SPEC §5 assignor fits.
+ * The part of an assignor (libs/assignors/README.md `PartitionAssignor`) that server-side assignment needs. Declared
+ * structurally here so the coordinator does not depend on libs/assignors: any libs/assignors/README.md assignor fits.
  */
 export interface ServerAssignor {
   readonly name: string;

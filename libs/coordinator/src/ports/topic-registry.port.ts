@@ -1,5 +1,5 @@
 /**
- * The topic registry (SPEC §4): partition counts for assignors and commit validation, and log end
+ * The topic registry (docs/rest.md): partition counts for assignors and commit validation, and log end
  * offsets reported by producers, for lag. Cluster-wide; persisted by the metadata store of the mode
  * (a file under DATA_DIR in embedded mode, Redis in cluster mode).
  */

@@ -5,7 +5,7 @@ import type { ShardEnv } from '../shard/shard-env';
 
 /**
  * Kafka's `onGroupUnloaded`: when this node stops leading the partition, every group goes Dead, every
- * parked JoinGroup and SyncGroup is answered NOT_COORDINATOR, and (SPEC §3) members are told that the
+ * parked JoinGroup and SyncGroup is answered NOT_COORDINATOR, and (docs/protocol.md) members are told that the
  * coordinator moved so they look it up again.
  */
 export class GroupUnloader {

@@ -143,7 +143,7 @@ export class JoinPhase implements RebalanceTrigger {
   }
 
   /**
-   * SPEC §3: the server computes the assignment when the join phase ends. The JoinGroups stay parked
+   * docs/protocol.md: the server computes the assignment when the join phase ends. The JoinGroups stay parked
    * until the GroupMetadata record holding it commits; if the assignor fails, the generation does not
    * start: the members get the error and the group keeps preparing (members that do not rejoin within
    * the rebalance timeout are removed as usual).
@@ -175,7 +175,7 @@ export class JoinPhase implements RebalanceTrigger {
   }
 
   /**
-   * SPEC §3 push: members learn at once that they must rejoin, instead of at their next heartbeat. Only
+   * docs/protocol.md push: members learn at once that they must rejoin, instead of at their next heartbeat. Only
    * members without a JoinGroup parked for this phase are told (it would tell the others nothing, and a
    * client that rejoins on every push would supersede its own parked JoinGroup, e.g. the member whose
    * join started the rebalance). Sent once, when preparing starts; nothing is pushed when the phase ends.

@@ -18,7 +18,7 @@ export interface LivenessDeps {
 
 /**
  * Member liveness (Kafka's DelayedHeartbeat): one session timer per member, re-armed by every sign of
- * life; and the removal of dynamic members whose connection closed (SPEC §3, MEMBER_DISCONNECT_GRACE_MS).
+ * life; and the removal of dynamic members whose connection closed (docs/protocol.md, MEMBER_DISCONNECT_GRACE_MS).
  */
 export class MemberLiveness {
   constructor(private readonly deps: LivenessDeps) {}

@@ -81,7 +81,7 @@ export class SyncPhase {
     });
   }
 
-  /** SPEC §3: persist the server-computed assignment; the parked JoinGroups (and any SyncGroups) get it on commit. */
+  /** docs/protocol.md: persist the server-computed assignment; the parked JoinGroups (and any SyncGroups) get it on commit. */
   storeServerAssignment(group: ClassicGroup, assignments: Map<string, unknown>): void {
     const generationId = group.generationId;
     this.write(this.storeGroup(group, assignments, (error) => {

@@ -21,7 +21,7 @@ export interface GroupMetadataMemberRecord {
   sessionTimeout: number;
   subscription: unknown;
   assignment: unknown;
-  /** Cohort: the server-side assignor the member asked for (SPEC §3). */
+  /** Cohort: the server-side assignor the member asked for (docs/protocol.md). */
   serverAssignor: string | null;
 }
 

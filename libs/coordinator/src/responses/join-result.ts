@@ -12,7 +12,7 @@ export interface JoinSuccessOptions {
 
 /**
  * A successful JoinGroup reply for the group's current generation. When the server computed the
- * assignment (SPEC §3) the reply carries it and `skipAssignment`, so nobody runs an assignor.
+ * assignment (docs/protocol.md) the reply carries it and `skipAssignment`, so nobody runs an assignor.
  */
 export function joinSuccess(group: ClassicGroup, member: MemberMetadata, options: JoinSuccessOptions): JoinGroupResponse {
   const serverAssigned = group.serverAssignor !== null;

@@ -10,7 +10,7 @@ function nested(depth: number): unknown {
   return value;
 }
 
-describe('hostile input never wedges a group (SPEC §6: a clear error, nothing else changes)', () => {
+describe('hostile input never wedges a group (docs/guarantees.md: a clear error, nothing else changes)', () => {
   let h: CoordinatorHarness;
   beforeEach(async () => {
     h = new CoordinatorHarness();

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@cohort/protocol';
 import { CoordinatorHarness } from '../testing/coordinator-harness';
 
-describe('server pushes and closed connections (SPEC §3)', () => {
+describe('server pushes and closed connections (docs/protocol.md)', () => {
   it('RebalanceInProgress goes, as soon as the group starts preparing and with the reason, to the members that must rejoin', async () => {
     const h = new CoordinatorHarness();
     await h.settle();

@@ -8,7 +8,7 @@ import { CoordinatorHarness, track } from '../testing/coordinator-harness';
  * Random workloads of a few members on one group (slot 2 is a static member, which may restart), with lost leadership, restarts, slow and failing
  * commits, under virtual time. Whatever happens: every request is answered once things settle, the
  * group is always in one of Kafka's states with a non-decreasing generation while one coordinator
- * serves it, and an acknowledged offset commit is never lost (SPEC §6).
+ * serves it, and an acknowledged offset commit is never lost (docs/guarantees.md).
  */
 type Action =
   | { kind: 'join'; slot: number; restart: boolean }

@@ -2,7 +2,7 @@ import { ErrorCode } from '@cohort/protocol';
 import { CoordinatorHarness } from '../testing/coordinator-harness';
 
 /**
- * The "request behaviour by state" table of reference/kafka-group-coordinator.md §11, cell by cell.
+ * The "request behaviour by state" table of Kafka's classic group coordinator (GroupMetadataManager's handlers per ClassicGroupState), cell by cell.
  * Each state is reached for real; Dead is the state a request sees when it still holds a group that was
  * just removed (here: a group object switched to Dead while still mapped).
  */
@@ -47,7 +47,7 @@ async function state(h: CoordinatorHarness): Promise<string> {
   return (await h.describe('g')).groupState;
 }
 
-describe('request behaviour by group state (reference §11)', () => {
+describe('request behaviour by group state', () => {
   describe('JoinGroup from a new member', () => {
     it.each([
       ['Empty', 'PreparingRebalance'],

@@ -46,7 +46,7 @@ const flaky: ServerAssignor = {
   },
 };
 
-describe('server-side assignment (SPEC §3)', () => {
+describe('server-side assignment (docs/protocol.md)', () => {
   let h: CoordinatorHarness;
   let reported: [string, string][];
   beforeEach(async () => {

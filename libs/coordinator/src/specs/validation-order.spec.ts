@@ -14,7 +14,7 @@ async function staticGroup(h: CoordinatorHarness): Promise<{ a: string; b: strin
   return { a, b, generationId };
 }
 
-describe('validation order and codes (reference §10, Kafka validateGroupStatus / validateMember)', () => {
+describe('validation order and codes (Kafka validateGroupStatus / validateMember)', () => {
   let h: CoordinatorHarness;
   beforeEach(async () => {
     h = new CoordinatorHarness();

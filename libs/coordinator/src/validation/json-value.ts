@@ -1,5 +1,5 @@
 /**
- * Protocol metadata and assignments are opaque JSON (SPEC §3), stored in GroupMetadata records and
+ * Protocol metadata and assignments are opaque JSON (docs/protocol.md), stored in GroupMetadata records and
  * compared by their canonical JSON. A value that JSON.stringify cannot write back as it came (nested
  * deeper than the stack allows, binary, a BigInt, NaN, a class instance) would fail only later, inside a
  * write or a comparison, with the group's other members already waiting on it; so it is refused up front.
