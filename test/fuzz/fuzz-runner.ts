@@ -41,6 +41,11 @@ export interface FuzzReport {
   rawConnectionsClosedByServer: number;
   /** Event frames left unanswered on a connection an earlier unanswered frame may have closed or detached. */
   rawUnattributable: number;
+  /**
+   * Frames whose connection closed while they waited, sent once more on a fresh connection, which
+   * answered: the close was not theirs (e.g. a ping timeout while the shared process stalled).
+   */
+  rawResent: number;
   /** The slowest answers, with their cases: where the node spent its time. */
   slowest: { index: number; ms: number; request: string }[];
   slowestAnswerMs: number;
@@ -78,6 +83,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     restStatuses: {},
     rawConnectionsClosedByServer: 0,
     rawUnattributable: 0,
+    rawResent: 0,
     slowest: [],
     slowestAnswerMs: 0,
     failures: [],
@@ -146,10 +152,24 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     // After an earlier unanswered frame the connection may rightly be closed or deaf: a malformed
     // frame closes it, `41` leaves the namespace, a BINARY_EVENT header waits for its attachments.
     // Only a connection that has answered everything sent before must answer this frame.
-    if (!lane.rawUnconfirmed) fail(index, 'frame', outcome === 'timeout' ? `no ack within ${timeout} ms` : 'the server closed the connection instead of answering', c.frame);
-    else report.rawUnattributable++;
     raw.close();
     lane.raw = null;
+    if (lane.rawUnconfirmed) return void report.rawUnattributable++;
+    if (outcome === 'timeout') return fail(index, 'frame', `no ack within ${timeout} ms`, c.frame);
+    // A connection can close under a frame for a reason that is not the frame's: the same frame must
+    // then be answered on a fresh connection. A frame that makes the server close does it again.
+    const fresh = (lane.raw = await RawConnection.open(options.url, timeout));
+    fresh.send(c.frame);
+    const again = await fresh.ack(c.ackId, timeout);
+    if (again === 'closed' || again === 'timeout') {
+      fresh.close();
+      lane.raw = null;
+      return fail(index, 'frame', again === 'timeout' ? `no ack within ${timeout} ms on a fresh connection` : 'the server closed the connection instead of answering, twice', c.frame);
+    }
+    report.rawResent++;
+    answered(since, index, c.frame);
+    const problem = ackProblem(again.response);
+    if (problem) fail(index, 'frame', problem, c.frame);
   }
 
   async function runRest(index: number, c: RestCase): Promise<void> {
@@ -282,7 +302,7 @@ export function formatReport(report: FuzzReport, replayCommand: string): string 
     `fuzz seed ${report.seed}: ${report.sent.socket + report.sent.frame + report.sent.rest} requests (socket.io ${report.sent.socket}, raw frames ${report.sent.frame}, REST ${report.sent.rest}; ${report.sent.skippedOversize} over the payload limit not sent) in ${(report.elapsedMs / 1000).toFixed(1)} s`,
     `  socket.io ack error codes: ${JSON.stringify(report.socketCodes)}`,
     `  REST statuses: ${JSON.stringify(report.restStatuses)}`,
-    `  raw connections the server closed (malformed frames): ${report.rawConnectionsClosedByServer}; event frames unanswered after an earlier unanswered frame (not counted): ${report.rawUnattributable}; slowest answer ${report.slowestAnswerMs} ms`,
+    `  raw connections the server closed (malformed frames): ${report.rawConnectionsClosedByServer}; event frames unanswered after an earlier unanswered frame (not counted): ${report.rawUnattributable}; frames answered only when sent again on a fresh connection: ${report.rawResent}; slowest answer ${report.slowestAnswerMs} ms`,
     ...report.slowest.map((s) => `    ${s.ms} ms: case ${s.index} ${s.request}`),
     `  failures: ${report.failures.length}${report.stoppedAtDeadline ? ' (stopped at the time budget before the last cases)' : ''}`,
   ];
