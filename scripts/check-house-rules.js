@@ -73,10 +73,9 @@ function pointersOutside() {
   const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { encoding: 'utf8' })
     .split('\n')
     .filter((file) => /\.(ts|tsx|js|mjs|cjs|md|json|ya?ml|sh)$/.test(file) && !file.endsWith('package-lock.json') && fs.existsSync(file));
-  const pattern = /\.\.\/shared\b|\bSPEC §|\breference §|reference\/kafka-[a-z-]+\.md/;
-  const self = path.join('scripts', 'check-house-rules.js');
+  // Spelled in pieces so this file does not match itself.
+  const pattern = new RegExp(['\\.\\./' + 'shared\\b', '\\bSPEC' + ' §', '\\breference' + ' §', 'reference' + '/kafka-[a-z-]+\\.md'].join('|'));
   return files
-    .filter((file) => file !== self)
     .flatMap((file) => fs.readFileSync(file, 'utf8').split('\n').map((line, i) => [file, i + 1, line]))
     .filter(([, , line]) => pattern.test(line))
     .map(([file, n]) => `${file}:${n}: points outside the repository`);

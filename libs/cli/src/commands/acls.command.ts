@@ -52,7 +52,7 @@ export function aclsCommand(context: CommandContext): Command {
         resourceType: flags.resourceType!,
         resourceName: flags.resourceName!,
         patternType: flags.patternType ?? 'LITERAL',
-        operation: flags.operation!.toUpperCase(),
+        operation: flags.operation!.toUpperCase() as AclBinding['operation'], // the node refuses an unknown one (400)
         permission: flags.permission ?? 'ALLOW',
       };
       await context.admin().createAcls([binding]);

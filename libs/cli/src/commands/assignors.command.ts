@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
+import type { AssignDryRunRequest } from '@cohort/protocol';
 import type { CommandContext } from './command-context';
 import { UsageError } from './command-context';
 import { run } from './run-action';
@@ -34,7 +35,7 @@ export function assignorsCommand(context: CommandContext): Command {
       } catch (error) {
         throw new UsageError(`--input ${options.input}: ${error instanceof Error ? error.message : String(error)}`);
       }
-      const answer = (await context.admin().assign(name, input)) as DryRunAnswer;
+      const answer = (await context.admin().assign(name, input as AssignDryRunRequest)) as DryRunAnswer;
       const out = context.output();
       out.result(answer, (a) => ({
         columns: ['MEMBER', 'TOPIC', 'PARTITIONS'],
