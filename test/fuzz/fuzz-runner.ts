@@ -35,7 +35,8 @@ export interface FuzzFailure {
 
 export interface FuzzReport {
   seed: number;
-  sent: { socket: number; frame: number; rest: number; skippedOversize: number };
+  /** `unsendable`: cases the fuzzer's own recursive encoders (JSON.stringify, socket.io-client) overflowed on before anything was sent. */
+  sent: { socket: number; frame: number; rest: number; skippedOversize: number; unsendable: number };
   socketCodes: Record<string, number>;
   restStatuses: Record<string, number>;
   rawConnectionsClosedByServer: number;
@@ -78,7 +79,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const routes = await discoverRoutes(options.url);
   const report: FuzzReport = {
     seed: options.seed,
-    sent: { socket: 0, frame: 0, rest: 0, skippedOversize: 0 },
+    sent: { socket: 0, frame: 0, rest: 0, skippedOversize: 0, unsendable: 0 },
     socketCodes: {},
     restStatuses: {},
     rawConnectionsClosedByServer: 0,
@@ -204,7 +205,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         else if (kind === 'frame') await runFrame(lane, index, frameCase(random, lane.nextAckId++));
         else await runRest(index, restCase(random, routes, options.targets));
       } catch (error) {
-        fail(index, kind, `the fuzzer could not send it: ${error instanceof Error ? error.message : String(error)}`, kind);
+        // A value nested thousands of levels deep can overflow the fuzzer's own encoders (how deep
+        // depends on the stack left at that moment); nothing reached the node, so there is nothing to judge.
+        if (error instanceof RangeError && /call stack/.test(error.message)) report.sent.unsendable++;
+        else fail(index, kind, `the fuzzer could not send it: ${error instanceof Error ? error.message : String(error)}`, kind);
       }
     }
   }
@@ -299,7 +303,7 @@ function describe(value: unknown): string {
 /** Prints a report: figures, then each failure with how to replay it. */
 export function formatReport(report: FuzzReport, replayCommand: string): string {
   const lines = [
-    `fuzz seed ${report.seed}: ${report.sent.socket + report.sent.frame + report.sent.rest} requests (socket.io ${report.sent.socket}, raw frames ${report.sent.frame}, REST ${report.sent.rest}; ${report.sent.skippedOversize} over the payload limit not sent) in ${(report.elapsedMs / 1000).toFixed(1)} s`,
+    `fuzz seed ${report.seed}: ${report.sent.socket + report.sent.frame + report.sent.rest} requests (socket.io ${report.sent.socket}, raw frames ${report.sent.frame}, REST ${report.sent.rest}; ${report.sent.skippedOversize} over the payload limit not sent, ${report.sent.unsendable} too deep for the fuzzer's own encoders) in ${(report.elapsedMs / 1000).toFixed(1)} s`,
     `  socket.io ack error codes: ${JSON.stringify(report.socketCodes)}`,
     `  REST statuses: ${JSON.stringify(report.restStatuses)}`,
     `  raw connections the server closed (malformed frames): ${report.rawConnectionsClosedByServer}; event frames unanswered after an earlier unanswered frame (not counted): ${report.rawUnattributable}; frames answered only when sent again on a fresh connection: ${report.rawResent}; slowest answer ${report.slowestAnswerMs} ms`,
