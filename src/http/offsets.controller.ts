@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Post, Query, Req, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ErrorCode, errorName, KafkaError, type ErrorCodeValue, type ResetOffsetsResult, type TopicPartitionErrors } from '@cohort/protocol';
+import { type CommittedOffsetWithLag, ErrorCode, errorName, KafkaError, type ErrorCodeValue, type ResetOffsetsResult, type TopicPartitionErrors } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
 import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
@@ -11,17 +11,6 @@ import type { PrincipalRequest } from '../security/principal';
 import { DeleteOffsetsQueryDto } from './dto/delete-offsets-query.dto';
 import { ResetOffsetsDto } from './dto/reset-offsets.dto';
 import { ResetOffsetsByStrategyDto } from './dto/reset-offsets-strategy.dto';
-
-interface OffsetWithLag {
-  topic: string;
-  partition: number;
-  committedOffset: number;
-  leaderEpoch: number;
-  metadata: string | null;
-  commitTimestamp: number;
-  logEndOffset: number | null;
-  lag: number | null;
-}
 
 /** docs/rest.md offsets of a group: read with lag, reset while Empty, delete (OffsetDelete semantics). */
 @ApiTags('offsets')
@@ -37,7 +26,7 @@ export class OffsetsController {
   @Get()
   @RequireAcl({ request: 'OffsetFetch', group: fromParam('groupId'), filtered: true })
   @ApiOkResponse({ description: '{ groupId, offsets: [{ topic, partition, committedOffset, leaderEpoch, metadata, commitTimestamp, logEndOffset, lag }], totalLag }' })
-  async read(@Param('groupId') groupId: string, @Req() request: PrincipalRequest): Promise<{ groupId: string; offsets: OffsetWithLag[]; totalLag: number }> {
+  async read(@Param('groupId') groupId: string, @Req() request: PrincipalRequest): Promise<{ groupId: string; offsets: CommittedOffsetWithLag[]; totalLag: number }> {
     // As an all-topics OffsetFetch: topics the caller may not describe are left out.
     const committed = this.authorization.filter(callerOfRequest(request), 'DESCRIBE', 'TOPIC', await this.node.coordinator.committedOffsets(groupId), (offset) => offset.topic);
     // One registry read per topic, not per partition: a read copies the topic's reported end offsets.
@@ -46,7 +35,7 @@ export class OffsetsController {
       if (!endOffsets.has(topic)) endOffsets.set(topic, this.node.topics.get(topic)?.endOffsets);
       return endOffsets.get(topic);
     };
-    const offsets = committed.map((offset): OffsetWithLag => {
+    const offsets = committed.map((offset): CommittedOffsetWithLag => {
       // Lag is measured against what producers reported (PUT /v1/topics/:name/end-offsets); a committed
       // offset past a stale report is no lag, not a negative one.
       const logEndOffset = endOffsetsOf(offset.topic)?.[offset.partition] ?? null;
