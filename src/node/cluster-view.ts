@@ -1,30 +1,14 @@
+import type { ClusterNode, PartitionInfo, ReplicaState } from '@cohort/protocol';
+
+/** The REST API's shapes (docs/rest.md), under the names this module's callers use. */
+export type NodeView = ClusterNode;
+export type ReplicaStateView = ReplicaState;
+export type PartitionView = PartitionInfo;
+
 /**
  * What this node knows of the cluster, for FindCoordinator and the `/v1/cluster` endpoints (docs/rest.md).
  * Embedded mode answers from the local store; cluster mode from the metadata store (Redis).
  */
-export interface NodeView {
-  nodeId: number;
-  url: string;
-  alive: boolean;
-}
-
-export interface ReplicaStateView {
-  nodeId: number;
-  logEndOffset: number;
-  lastCaughtUpMs: number;
-}
-
-export interface PartitionView {
-  partition: number;
-  leader: number | null;
-  leaderEpoch: number;
-  replicas: number[];
-  isr: number[];
-  highWatermark: number;
-  logEndOffset: number;
-  replicaStates: ReplicaStateView[];
-}
-
 export interface ClusterView {
   readonly clusterId: string;
   /** This node's id (NODE_ID). */

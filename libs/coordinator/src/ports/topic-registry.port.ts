@@ -1,25 +1,7 @@
-/**
- * The topic registry (docs/rest.md): partition counts for assignors and commit validation, and log end
- * offsets reported by producers, for lag. Cluster-wide; persisted by the metadata store of the mode
- * (a file under DATA_DIR in embedded mode, Redis in cluster mode).
- */
-export interface TopicInfo {
-  name: string;
-  partitions: number;
-  /** partition → reported log end offset. */
-  endOffsets: Record<number, number>;
-  /** partition → reported log start offset (what `earliest` resets to); absent where none was reported. */
-  startOffsets?: Record<number, number>;
-  /** partition → when this node's registry stored the latest report (ms since the epoch). */
-  reportedAt?: Record<number, number>;
-}
+import type { EndOffsetReport, TopicInfo } from '@cohort/protocol';
 
-/** One partition's end-offset report, as producers send it (`PUT /v1/topics/:name/end-offsets`). */
-export interface EndOffsetReport {
-  partition: number;
-  endOffset: number;
-  startOffset?: number;
-}
+/** A topic and an end-offset report are the REST API's shapes (docs/rest.md). */
+export type { EndOffsetReport, TopicInfo };
 
 /** What the registry knows of one partition's offsets, read without copying the topic. */
 export interface PartitionOffsets {
@@ -28,6 +10,11 @@ export interface PartitionOffsets {
   reportedAt: number | null;
 }
 
+/**
+ * The topic registry (docs/rest.md): partition counts for assignors and commit validation, and log end
+ * offsets reported by producers, for lag. Cluster-wide; persisted by the metadata store of the mode
+ * (a file under DATA_DIR in embedded mode, Redis in cluster mode).
+ */
 export interface TopicRegistry {
   /** A copy of the topic, safe to keep or change. */
   get(name: string): TopicInfo | undefined;
