@@ -12,7 +12,11 @@ const common = {
   transform: { '^.+\\.(t|j)s$': swc },
   // jose (JWT verification) is ESM-only too.
   transformIgnorePatterns: ['/node_modules/(?!@nestjs/|jose/)'],
-  moduleNameMapper: { '^@cohort/([a-z-]+)(/.*)?$': '<rootDir>/libs/$1/src$2' },
+  // A library's test machinery is its `testing` entry point beside `src/`, not inside it.
+  moduleNameMapper: {
+    '^@cohort/([a-z-]+)/testing(/.*)?$': '<rootDir>/libs/$1/testing$2',
+    '^@cohort/([a-z-]+)(/.*)?$': '<rootDir>/libs/$1/src$2',
+  },
   testEnvironment: 'node',
 };
 module.exports = {

@@ -11,7 +11,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { coordinatorConfig, GroupCoordinator, InMemoryTopicRegistry, StaticAssignorLookup } from '@cohort/coordinator';
 import { offsetCommitRecord } from '@cohort/coordinator/records/record-builders';
-import { RecordingPushSink } from '@cohort/coordinator/testing/recording-push-sink';
+import { RecordingPushSink } from '@cohort/coordinator/testing';
 import { LocalPartitionStore, ManualClock } from '@cohort/replication';
 import { makeTempDir, removeDir } from '@cohort/replication/log/testing/temp-dir';
 import { elapsedMs, ms, ratio, table } from './harness/stats';

@@ -8,9 +8,7 @@
  */
 import { coordinatorConfig, GroupCoordinator, InMemoryTopicRegistry, StaticAssignorLookup } from '@cohort/coordinator';
 import { offsetCommitRecord } from '@cohort/coordinator/records/record-builders';
-import { CoordinatorHarness } from '@cohort/coordinator/testing/coordinator-harness';
-import { FakePartitionStore } from '@cohort/coordinator/testing/fake-partition-store';
-import { RecordingPushSink } from '@cohort/coordinator/testing/recording-push-sink';
+import { CoordinatorHarness, FakePartitionStore, RecordingPushSink } from '@cohort/coordinator/testing';
 import { ErrorCode } from '@cohort/protocol';
 import { RealClock } from '@cohort/replication';
 import { elapsedMs, ms, perSecond, ratio, table } from './harness/stats';

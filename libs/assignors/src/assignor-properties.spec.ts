@@ -9,7 +9,7 @@ import { createRoundRobinAssignor } from './roundrobin/roundrobin-assignor';
 import { runAssignor } from './runner/run-assignor';
 import { createCooperativeStickyAssignor } from './sticky/cooperative-sticky-assignor';
 import { createStickyAssignor } from './sticky/sticky-assignor';
-import { groupArbitrary, withOwned, type GroupCase } from './testing/group-arbitraries';
+import { groupArbitrary, withOwned, type GroupCase } from '@cohort/assignors/testing';
 import { validateAssignment } from './validation/validate-assignment';
 
 const factories: Record<string, () => PartitionAssignor> = {

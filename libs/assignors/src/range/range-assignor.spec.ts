@@ -12,7 +12,7 @@ import {
   verifyRackAssignment,
   type AssignFn,
   type RackConfig,
-} from '../testing/kafka-fixtures';
+} from '@cohort/assignors/testing';
 import { createRangeAssignor } from './range-assignor';
 
 const topic1 = 'topic1';

@@ -1,6 +1,6 @@
 // Port of Kafka's RoundRobinAssignorTest with Kafka's expected assignments.
 import type { MemberSubscription } from '../api/partition-assignor';
-import { flat, flatAll } from '../testing/kafka-fixtures';
+import { flat, flatAll } from '@cohort/assignors/testing';
 import { createRoundRobinAssignor } from './roundrobin-assignor';
 
 const assignor = createRoundRobinAssignor();

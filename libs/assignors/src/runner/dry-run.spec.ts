@@ -1,4 +1,4 @@
-import { thrown } from '../testing/thrown';
+import { thrown } from '@cohort/assignors/testing';
 import { KafkaError } from '@cohort/protocol';
 import type { PartitionAssignor } from '../api/partition-assignor';
 import { AssignorRegistry } from '../registry/assignor-registry';

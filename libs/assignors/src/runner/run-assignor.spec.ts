@@ -1,4 +1,4 @@
-import { thrown } from '../testing/thrown';
+import { thrown } from '@cohort/assignors/testing';
 import type { MemberAssignment } from '@cohort/protocol';
 import type { ClusterView, MemberSubscription, PartitionAssignor } from '../api/partition-assignor';
 import { createRangeAssignor } from '../range/range-assignor';

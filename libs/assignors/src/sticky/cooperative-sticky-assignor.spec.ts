@@ -1,9 +1,7 @@
 // Kafka's CooperativeStickyAssignorTest: the shared AbstractStickyAssignorTest cases (checked after
 // Kafka's follow-up rebalances) plus the cooperative-only ones.
 import type { Subscription } from '@cohort/protocol';
-import { RACK_CONFIGS, SubscriptionMap, topicPartitions } from '../testing/kafka-fixtures';
-import { StickyHarness, isFullyBalanced } from '../testing/sticky-harness';
-import { defineAbstractStickyAssignorTests } from './abstract-sticky.cases';
+import { RACK_CONFIGS, SubscriptionMap, topicPartitions, StickyHarness, isFullyBalanced, defineAbstractStickyAssignorTests } from '@cohort/assignors/testing';
 import { createCooperativeStickyAssignor } from './cooperative-sticky-assignor';
 import { cooperativeMemberData } from './member-data';
 

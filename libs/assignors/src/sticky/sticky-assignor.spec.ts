@@ -1,8 +1,6 @@
 // Kafka's StickyAssignorTest: the shared AbstractStickyAssignorTest cases plus the sticky-only ones.
 import type { Subscription } from '@cohort/protocol';
-import { RACK_CONFIGS, SubscriptionMap, topicPartitions } from '../testing/kafka-fixtures';
-import { StickyHarness, isFullyBalanced, ps } from '../testing/sticky-harness';
-import { defineAbstractStickyAssignorTests } from './abstract-sticky.cases';
+import { RACK_CONFIGS, SubscriptionMap, topicPartitions, StickyHarness, isFullyBalanced, ps, defineAbstractStickyAssignorTests } from '@cohort/assignors/testing';
 import { stickyMemberData } from './member-data';
 import { createStickyAssignor } from './sticky-assignor';
 

@@ -1,4 +1,4 @@
-import { thrown } from '../testing/thrown';
+import { thrown } from '@cohort/assignors/testing';
 import { KafkaError } from '@cohort/protocol';
 import { createRangeAssignor } from '../range/range-assignor';
 import { validateAssignorInput } from './validate-input';

@@ -1,7 +1,6 @@
 import { CohortClient } from '../cohort-client';
 import { CohortError } from '../errors/cohort-error';
-import { FakeCoordinator } from '../testing/fake-coordinator';
-import { FakeTimers } from '../testing/fake-timers';
+import { FakeCoordinator, FakeTimers } from '@cohort/client/testing';
 import type { CohortMember } from './cohort-member';
 import type { MemberOptions } from './member-options';
 

@@ -1,4 +1,4 @@
-import { FakeTimers } from '../testing/fake-timers';
+import { FakeTimers } from '@cohort/client/testing';
 import { HeartbeatLoop } from './heartbeat-loop';
 
 describe('HeartbeatLoop', () => {

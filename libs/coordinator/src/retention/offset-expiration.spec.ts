@@ -1,5 +1,5 @@
 import { offsetCommitKey } from '../records/record-codec';
-import { CoordinatorHarness } from '../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 const MINUTE = 60_000;
 

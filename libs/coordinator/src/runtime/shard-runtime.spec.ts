@@ -1,6 +1,6 @@
 import { ErrorCode, KafkaError } from '@cohort/protocol';
 import { ManualClock } from '@cohort/replication';
-import { FakePartitionStore } from '../testing/fake-partition-store';
+import { FakePartitionStore } from '@cohort/coordinator/testing';
 import type { WriteOutcome } from './coordinator-result';
 import { ShardRuntime } from './shard-runtime';
 

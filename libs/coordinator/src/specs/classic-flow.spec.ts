@@ -1,5 +1,5 @@
 import { ErrorCode } from '@cohort/protocol';
-import { CoordinatorHarness, track } from '../testing/coordinator-harness';
+import { CoordinatorHarness, track } from '@cohort/coordinator/testing';
 
 describe('classic group protocol, end to end over the fake store', () => {
   it('two members join, the leader gets the metadata, both get their assignment, commit and fetch', async () => {

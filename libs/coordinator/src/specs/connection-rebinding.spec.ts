@@ -1,5 +1,5 @@
 import { ErrorCode } from '@cohort/protocol';
-import { CoordinatorHarness } from '../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 /**
  * A member is bound to the connection that carried its last request: a request of a known member over

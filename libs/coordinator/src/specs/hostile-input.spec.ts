@@ -1,7 +1,7 @@
 import type { MemberAssignment } from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
 import type { ServerAssignor } from '../ports/server-assignor.port';
-import { CoordinatorHarness } from '../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 /** `[[[…1…]]]`, `depth` arrays deep: valid JSON on the wire, but deeper than JSON.stringify can write back. */
 function nested(depth: number): unknown {

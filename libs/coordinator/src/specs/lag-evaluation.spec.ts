@@ -1,5 +1,5 @@
 import { ErrorCode } from '@cohort/protocol';
-import { CoordinatorHarness } from '../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 /**
  * Burrow's rules (docs/lag.md) over scripted histories: commits of an Empty group (generation -1,

@@ -1,6 +1,6 @@
 import { ErrorCode } from '@cohort/protocol';
 import { groupMetadataKey, offsetCommitKey } from '../records/record-codec';
-import { CoordinatorHarness } from '../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 describe('loading a partition (failover, restart)', () => {
   let h: CoordinatorHarness;

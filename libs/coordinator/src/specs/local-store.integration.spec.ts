@@ -7,7 +7,7 @@ import { coordinatorConfig } from '../config/coordinator-config';
 import { GroupCoordinator } from '../group-coordinator';
 import { StaticAssignorLookup } from '../ports/server-assignor.port';
 import { InMemoryTopicRegistry } from '../topics/in-memory-topic-registry';
-import { RecordingPushSink } from '../testing/recording-push-sink';
+import { RecordingPushSink } from '@cohort/coordinator/testing';
 
 /** The coordinator over the real embedded store (files, fsync, real time): what it acknowledged survives a restart. */
 describe('GroupCoordinator over LocalPartitionStore', () => {

@@ -1,5 +1,5 @@
 import { ErrorCode } from '@cohort/protocol';
-import { CoordinatorHarness } from '../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 /** Kafka's NewMemberJoinTimeoutMs (KAFKA-7610): 5 minutes, configurable here only for tests. */
 const NEW_MEMBER_JOIN_TIMEOUT = 300_000;

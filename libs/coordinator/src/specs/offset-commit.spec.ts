@@ -1,5 +1,5 @@
 import { ErrorCode, KafkaError } from '@cohort/protocol';
-import { CoordinatorHarness } from '../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 async function fetchOne(h: CoordinatorHarness, groupId: string, topic: string, partition: number, requireStable = false) {
   return (await h.fetch(groupId, [{ name: topic, partitionIndexes: [partition] }], requireStable)).topics[0].partitions[0];

@@ -1,5 +1,5 @@
 import { ErrorCode } from '@cohort/protocol';
-import { CoordinatorHarness } from '../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 describe('server pushes and closed connections (docs/protocol.md)', () => {
   it('RebalanceInProgress goes, as soon as the group starts preparing and with the reason, to the members that must rejoin', async () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type * as P from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
-import type { Tracked } from '../testing/coordinator-harness';
-import { CoordinatorHarness, track } from '../testing/coordinator-harness';
+import type { Tracked } from '@cohort/coordinator/testing';
+import { CoordinatorHarness, track } from '@cohort/coordinator/testing';
 
 /**
  * Random workloads of a few members on one group (slot 2 is a static member, which may restart), with lost leadership, restarts, slow and failing

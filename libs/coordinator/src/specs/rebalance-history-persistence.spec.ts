@@ -1,4 +1,4 @@
-import { CoordinatorHarness } from '../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 describe('rebalance history: written with the group, replayed by the next coordinator', () => {
   it('a coordinator that loads the partition shows the rebalances of the group, the last one completed', async () => {

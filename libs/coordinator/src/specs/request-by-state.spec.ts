@@ -1,5 +1,5 @@
 import { ErrorCode } from '@cohort/protocol';
-import { CoordinatorHarness } from '../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 /**
  * The "request behaviour by state" table of Kafka's classic group coordinator (GroupMetadataManager's handlers per ClassicGroupState), cell by cell.

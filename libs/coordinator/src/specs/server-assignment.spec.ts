@@ -1,7 +1,7 @@
 import type { MemberAssignment } from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
 import type { ServerAssignor } from '../ports/server-assignor.port';
-import { CoordinatorHarness } from '../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 /** Deals every partition of every subscribed topic round-robin over the members, sorted by member id. */
 const dealer: ServerAssignor = {

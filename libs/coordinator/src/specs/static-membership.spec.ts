@@ -1,5 +1,5 @@
 import { ErrorCode, KafkaError } from '@cohort/protocol';
-import { CoordinatorHarness } from '../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 describe('static membership (KIP-345)', () => {
   let h: CoordinatorHarness;

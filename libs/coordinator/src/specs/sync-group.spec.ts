@@ -1,7 +1,7 @@
 import { ErrorCode, KafkaError } from '@cohort/protocol';
 import { decodeGroupMetadataValue } from '../records/group-metadata-record';
 import { decodeKey } from '../records/record-codec';
-import { CoordinatorHarness } from '../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 describe('SyncGroup', () => {
   let h: CoordinatorHarness;

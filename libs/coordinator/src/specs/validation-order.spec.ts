@@ -1,5 +1,5 @@
 import { ErrorCode } from '@cohort/protocol';
-import { CoordinatorHarness } from '../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 /** Two static members a-1 (leader) and b-1, Stable at generation 1. */
 async function staticGroup(h: CoordinatorHarness): Promise<{ a: string; b: string; generationId: number }> {

@@ -1,6 +1,6 @@
 import type * as P from '@cohort/protocol';
 import { ErrorCode, KafkaError } from '@cohort/protocol';
-import { CoordinatorHarness } from '../../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 /** Two dynamic members whose join phase just completed: the group is CompletingRebalance, nobody synced. */
 async function completing(h: CoordinatorHarness, overrides: Partial<P.JoinGroupRequest> = {}): ReturnType<CoordinatorHarness['completingGroup']> {

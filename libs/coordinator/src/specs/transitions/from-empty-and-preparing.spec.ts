@@ -1,7 +1,7 @@
 import { ErrorCode } from '@cohort/protocol';
 import { decodeGroupMetadataValue } from '../../records/group-metadata-record';
 import { decodeKey } from '../../records/record-codec';
-import { CoordinatorHarness } from '../../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 async function harness(options: ConstructorParameters<typeof CoordinatorHarness>[0] = {}): Promise<CoordinatorHarness> {
   const h = new CoordinatorHarness(options);

@@ -1,6 +1,6 @@
 import { ErrorCode } from '@cohort/protocol';
 import { decodeKey } from '../../records/record-codec';
-import { CoordinatorHarness } from '../../testing/coordinator-harness';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 /** An Empty consumer group (its only member left) that committed offsets for orders-0 and orders-1. */
 async function emptyGroupWithOffsets(h: CoordinatorHarness): Promise<number> {

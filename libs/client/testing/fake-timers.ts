@@ -1,4 +1,4 @@
-import type { Timers } from '../runtime/timers';
+import type { Timers } from '@cohort/client/runtime/timers';
 
 interface Scheduled {
   at: number;

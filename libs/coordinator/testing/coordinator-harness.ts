@@ -1,16 +1,16 @@
 import type * as P from '@cohort/protocol';
 import { ErrorCode, partitionFor } from '@cohort/protocol';
 import { ManualClock, SeededRandom } from '@cohort/replication';
-import type { RequestContext } from '../api/group-coordinator.api';
-import type { CoordinatorConfig } from '../config/coordinator-config';
-import { coordinatorConfig } from '../config/coordinator-config';
-import { GroupCoordinator } from '../group-coordinator';
-import type { CoordinatorMetrics } from '../ports/coordinator-metrics.port';
-import type { ServerAssignor } from '../ports/server-assignor.port';
-import { StaticAssignorLookup } from '../ports/server-assignor.port';
-import { InMemoryTopicRegistry } from '../topics/in-memory-topic-registry';
-import type { CoordinatorShard } from '../shard/coordinator-shard';
-import type { ShardRegistry } from '../shard/shard-registry';
+import type { RequestContext } from '@cohort/coordinator/api/group-coordinator.api';
+import type { CoordinatorConfig } from '@cohort/coordinator/config/coordinator-config';
+import { coordinatorConfig } from '@cohort/coordinator/config/coordinator-config';
+import { GroupCoordinator } from '@cohort/coordinator/group-coordinator';
+import type { CoordinatorMetrics } from '@cohort/coordinator/ports/coordinator-metrics.port';
+import type { ServerAssignor } from '@cohort/coordinator/ports/server-assignor.port';
+import { StaticAssignorLookup } from '@cohort/coordinator/ports/server-assignor.port';
+import { InMemoryTopicRegistry } from '@cohort/coordinator/topics/in-memory-topic-registry';
+import type { CoordinatorShard } from '@cohort/coordinator/shard/coordinator-shard';
+import type { ShardRegistry } from '@cohort/coordinator/shard/shard-registry';
 import { FakePartitionStore } from './fake-partition-store';
 import { RecordingPushSink } from './recording-push-sink';
 

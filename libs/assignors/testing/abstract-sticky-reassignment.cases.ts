@@ -2,8 +2,8 @@
  * AbstractStickyAssignorTest, second part: members and topics coming and going, stickiness across
  * rebalances, and the randomized tests (seeded here; Kafka's use an unseeded java.util.Random).
  */
-import { RACK_CONFIGS, SubscriptionMap, type RackConfig } from '../testing/kafka-fixtures';
-import { StickyHarness, isFullyBalanced, ps, seededRandom, type StickyKind } from '../testing/sticky-harness';
+import { RACK_CONFIGS, SubscriptionMap, type RackConfig } from './kafka-fixtures';
+import { StickyHarness, isFullyBalanced, ps, seededRandom, type StickyKind } from './sticky-harness';
 import { consumer1, consumer2, consumer3, consumer4, consumerId, consumerName, countOf, topic, topic1, topic2, topic3, topicName, tp } from './abstract-sticky.shared';
 
 export function defineReassignmentStickyTests(kind: StickyKind): void {

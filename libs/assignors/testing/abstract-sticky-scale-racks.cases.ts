@@ -2,8 +2,8 @@
  * AbstractStickyAssignorTest, third part: the scale tests (reduced to unit-test size; the full million
  * partitions are in bench/assignors.bench.ts), claims across three generations, and rack awareness.
  */
-import { SubscriptionMap, nullRacks, racks, verifyRackAssignment, type RackConfig } from '../testing/kafka-fixtures';
-import { StickyHarness, type Assignment, type StickyKind } from '../testing/sticky-harness';
+import { SubscriptionMap, nullRacks, racks, verifyRackAssignment, type RackConfig } from './kafka-fixtures';
+import { StickyHarness, type Assignment, type StickyKind } from './sticky-harness';
 import { consumer1, consumer2, consumer3, consumer4, consumerName, topic, topic1, topicName, tp } from './abstract-sticky.shared';
 
 export function defineScaleAndRackStickyTests(kind: StickyKind): void {

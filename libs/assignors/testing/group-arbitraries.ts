@@ -4,7 +4,7 @@
  * instance ids, optional racks with replica racks per partition.
  */
 import fc from 'fast-check';
-import type { ClusterView, MemberSubscription } from '../api/partition-assignor';
+import type { ClusterView, MemberSubscription } from '@cohort/assignors/api/partition-assignor';
 
 export interface GroupCase {
   cluster: ClusterView;

@@ -1,8 +1,8 @@
 /**
  * AbstractStickyAssignorTest, first part: small groups, quotas, conflicting claims and generations.
  */
-import { RACK_CONFIGS, SubscriptionMap, type RackConfig } from '../testing/kafka-fixtures';
-import { DEFAULT_GENERATION, StickyHarness, isFullyBalanced, ps, type StickyKind } from '../testing/sticky-harness';
+import { RACK_CONFIGS, SubscriptionMap, type RackConfig } from './kafka-fixtures';
+import { DEFAULT_GENERATION, StickyHarness, isFullyBalanced, ps, type StickyKind } from './sticky-harness';
 import { consumer1, consumer2, consumer3, consumer4, consumerId, topic, topic1, topic2, topic3, tp } from './abstract-sticky.shared';
 
 export function defineBasicStickyTests(kind: StickyKind): void {

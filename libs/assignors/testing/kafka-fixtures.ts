@@ -4,7 +4,7 @@
  * broker racks per replica, the same consumer racks, the same member insertion order.
  */
 import type { MemberAssignment, TopicPartitions } from '@cohort/protocol';
-import type { ClusterView, MemberSubscription } from '../api/partition-assignor';
+import type { ClusterView, MemberSubscription } from '@cohort/assignors/api/partition-assignor';
 
 export const ALL_RACKS = ['a', 'b', 'c', 'd', 'e', 'f'];
 

@@ -1,5 +1,5 @@
 import type { MemberAssignment, RequestEventName } from '@cohort/protocol';
-import type { SocketFactory, SocketLike } from '../transport/socket-like';
+import type { SocketFactory, SocketLike } from '@cohort/client/transport/socket-like';
 import { flush } from './fake-timers';
 
 export interface Recorded {

@@ -5,12 +5,12 @@
  * access to partitionsTransferringOwnership and isSticky(), which are not part of the public API.
  */
 import type { MemberAssignment, Subscription } from '@cohort/protocol';
-import type { ClusterView, MemberSubscription } from '../api/partition-assignor';
-import { readGroup } from '../common/group-input';
-import { cooperativeMemberData, stickyMemberData } from '../sticky/member-data';
-import { stickyAssign, withholdTransfers } from '../sticky/sticky-core';
+import type { ClusterView, MemberSubscription } from '@cohort/assignors/api/partition-assignor';
+import { readGroup } from '@cohort/assignors/common/group-input';
+import { cooperativeMemberData, stickyMemberData } from '@cohort/assignors/sticky/member-data';
+import { stickyAssign, withholdTransfers } from '@cohort/assignors/sticky/sticky-core';
 import { ALL_RACKS, ClusterBuilder, flatAll, replicaRacksWithRackCount, topicPartitions, type RackConfig, SubscriptionMap } from './kafka-fixtures';
-import { assignmentFromOwners } from '../common/assignment-output';
+import { assignmentFromOwners } from '@cohort/assignors/common/assignment-output';
 
 export type StickyKind = 'sticky' | 'cooperative-sticky';
 export type Assignment = Record<string, string[]>;
@@ -213,4 +213,4 @@ export function canonicalName(prefix: string, i: number, maxNum: number): string
 }
 
 /** Stands in for java.util.Random in the randomized Kafka tests. */
-export { seededRandom } from '../common/seeded-random';
+export { seededRandom } from '@cohort/assignors/common/seeded-random';

@@ -1,4 +1,4 @@
-import { canonicalName } from '../testing/sticky-harness';
+import { canonicalName } from './sticky-harness';
 
 /**
  * Shared names and helpers of the AbstractStickyAssignorTest port (see abstract-sticky.cases.ts).
