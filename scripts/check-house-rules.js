@@ -28,12 +28,39 @@ for (const file of walk('libs')) {
     problems.push(`${file}: time and randomness go through the injected Clock/Random ports`);
   }
 }
-problems.push(...brokenDocLinks(), ...pointersOutside());
+problems.push(...testMachineryInProduction(), ...brokenDocLinks(), ...pointersOutside());
 if (problems.length) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
 console.log('house rules: ok');
+
+/**
+ * Test machinery stays out of production code: no non-spec file under src/ or libs/<lib>/src imports a
+ * library's `testing` entry point (`@cohort/<lib>/testing`), anything in a `testing/` folder, or test/.
+ * Files that are themselves in a `testing/` folder are test machinery and may use each other.
+ */
+function testMachineryInProduction() {
+  const libSources = fs.existsSync('libs') ? fs.readdirSync('libs').map((lib) => path.join('libs', lib, 'src')) : [];
+  const production = [...walk('src'), ...libSources.flatMap((dir) => walk(dir))]
+    .filter((file) => !/\.(e2e-)?spec\.ts$/.test(file) && !file.split(path.sep).includes('testing'));
+  const found = [];
+  for (const file of production) {
+    const text = fs.readFileSync(file, 'utf8');
+    for (const [, specifier] of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm)) {
+      if (isTestMachinery(file, specifier)) found.push(`${file}: production code must not import test machinery (${specifier})`);
+    }
+  }
+  return found;
+}
+
+function isTestMachinery(file, specifier) {
+  if (specifier.startsWith('.')) {
+    const target = path.normalize(path.join(path.dirname(file), specifier));
+    return target.split(path.sep).includes('testing') || target === 'test' || target.startsWith(`test${path.sep}`);
+  }
+  return /^@cohort\/[a-z-]+\/(.+\/)?testing(\/|$)/.test(specifier);
+}
 
 /**
  * Every relative link in the documents a reader of a fresh clone has (README.md, docs/, each library's
