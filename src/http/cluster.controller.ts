@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorCode, type ErrorCodeValue, type FindCoordinatorResponse, KafkaError } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
 import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
-import type { NodeView, PartitionView } from '../node/cluster-view';
+import type { NodeView, PartitionView } from '../node/cluster-status';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { findCoordinator } from '../node/find-coordinator';
 import { fromQuery, RequireAcl } from '../security/authorization/route-acl.decorator';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '@cohort/protocol';
 import type { CohortNode } from '../node/cohort-node';
-import type { NodeView } from '../node/cluster-view';
+import type { NodeView } from '../node/cluster-status';
 import { CoordinatorForwardingMiddleware, FORWARDED_HEADER, UNREACHABLE_HEADER, groupIdOf } from './coordinator-forwarding.middleware';
 
 /** A response double that resolves once the middleware has answered. */

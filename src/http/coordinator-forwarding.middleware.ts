@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type NestMiddleware, Optional } from '@nestjs/common';
 import { ErrorCode, errorName } from '@cohort/protocol';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
-import type { NodeView } from '../node/cluster-view';
+import type { NodeView } from '../node/cluster-status';
 import { NodeRequestSigner, signedBodyOf } from '../security/cluster/node-request-signer';
 import { principalOfRequest } from '../security/principal';
 

@@ -6,7 +6,7 @@
 import type { AssignorDescription } from '@cohort/assignors';
 import type { GroupSummaryView, GroupView, RebalanceView, TopicInfo } from '@cohort/coordinator';
 import type * as Rest from '@cohort/protocol';
-import type { NodeView, PartitionView } from '../node/cluster-view';
+import type { NodeView, PartitionView } from '../node/cluster-status';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type WithCoordinator<T> = T & { coordinator: number | null };

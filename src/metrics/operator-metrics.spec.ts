@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import type { GroupLagSummary } from '@cohort/coordinator';
-import type { ClusterView, PartitionView } from '../node/cluster-view';
+import type { ClusterStatus, PartitionView } from '../node/cluster-status';
 import { OperatorMetrics } from './operator-metrics';
 
 function summary(i: number): GroupLagSummary {
@@ -21,7 +21,7 @@ function summary(i: number): GroupLagSummary {
   };
 }
 
-function clusterOf(partitions: Partial<PartitionView>[], nodeId = 1, controllerId = 1): ClusterView {
+function clusterOf(partitions: Partial<PartitionView>[], nodeId = 1, controllerId = 1): ClusterStatus {
   return {
     clusterId: 'c',
     nodeId,

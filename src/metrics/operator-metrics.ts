@@ -1,13 +1,13 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { GroupLagSummary } from '@cohort/coordinator';
 import { LAG_STATUSES } from '@cohort/protocol';
-import type { ClusterView } from '../node/cluster-view';
+import type { ClusterStatus } from '../node/cluster-status';
 
 /** What the operator metrics read at each scrape. */
 export interface OperatorMetricsSource {
   /** The `limit` groups with the largest total lag (the coordinator ranks before it evaluates). */
   lagSummaries(withPartitions: boolean, limit: number): GroupLagSummary[];
-  readonly cluster: ClusterView;
+  readonly cluster: ClusterStatus;
 }
 
 export interface OperatorMetricsOptions {

@@ -1,6 +1,6 @@
 import type { GroupCoordinatorApi, TopicRegistry } from '@cohort/coordinator';
 import type { AssignorCatalog } from './assignor-catalog';
-import type { ClusterView } from './cluster-view';
+import type { ClusterStatus } from './cluster-status';
 
 /**
  * One running Cohort node as the transports see it: the coordinator, the topic registry, the cluster
@@ -11,7 +11,7 @@ export interface CohortNode {
   readonly mode: 'embedded' | 'redis';
   readonly coordinator: GroupCoordinatorApi;
   readonly topics: TopicRegistry;
-  readonly cluster: ClusterView;
+  readonly cluster: ClusterStatus;
   readonly assignors: AssignorCatalog;
   /** Loaded and serving every partition this node leads (readiness, docs/rest.md). */
   isReady(): boolean;

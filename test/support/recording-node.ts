@@ -2,7 +2,7 @@ import type { GroupCoordinatorApi, TopicRegistry } from '@cohort/coordinator';
 import { InMemoryTopicRegistry, StaticAssignorLookup } from '@cohort/coordinator';
 import { ErrorCode, KafkaError, partitionFor } from '@cohort/protocol';
 import type { AssignorCatalog } from '../../src/node/assignor-catalog';
-import type { ClusterView } from '../../src/node/cluster-view';
+import type { ClusterStatus } from '../../src/node/cluster-status';
 import type { CohortNode } from '../../src/node/cohort-node';
 
 /**
@@ -14,7 +14,7 @@ export class RecordingNode implements CohortNode {
   readonly calls: { method: string; args: unknown[] }[] = [];
   readonly topics: TopicRegistry = new InMemoryTopicRegistry();
   readonly coordinator: GroupCoordinatorApi;
-  readonly cluster: ClusterView;
+  readonly cluster: ClusterStatus;
   readonly assignors: AssignorCatalog;
   ready = true;
   closed = false;

@@ -2,14 +2,14 @@ import type { GroupCoordinator } from '@cohort/coordinator';
 import type { NetworkTransport, ReplicationNode } from '@cohort/replication';
 import type { AssignorCatalog } from '../assignor-catalog';
 import type { CohortNode } from '../cohort-node';
-import type { MetadataClusterView } from './metadata-cluster-view';
+import type { MetadataClusterStatus } from './metadata-cluster-status';
 import type { RedisTopicRegistry } from './redis-topic-registry';
 
 /** The parts of a node in cluster mode, and how long a controlled shutdown may take. */
 export interface ClusterNodeParts {
   coordinator: GroupCoordinator;
   topics: RedisTopicRegistry;
-  cluster: MetadataClusterView;
+  cluster: MetadataClusterStatus;
   assignors: AssignorCatalog;
   replication: ReplicationNode;
   transport: NetworkTransport;
@@ -29,7 +29,7 @@ export class ClusterNode implements CohortNode {
   readonly mode = 'redis' as const;
   readonly coordinator: GroupCoordinator;
   readonly topics: RedisTopicRegistry;
-  readonly cluster: MetadataClusterView;
+  readonly cluster: MetadataClusterStatus;
   readonly assignors: AssignorCatalog;
   private closing: Promise<void> | null = null;
 

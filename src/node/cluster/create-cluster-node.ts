@@ -7,7 +7,7 @@ import type { NodeDeps } from '../node-deps';
 import { peerAuthenticationOf } from '../../security/cluster/peer-authentication-of';
 import { startCoordinator } from '../start-coordinator';
 import { ClusterNode } from './cluster-node';
-import { MetadataClusterView } from './metadata-cluster-view';
+import { MetadataClusterStatus } from './metadata-cluster-status';
 import { formatNodeEndpoint } from './node-endpoint';
 import { RedisTopicRegistry } from './redis-topic-registry';
 import { replicationConfigOf, replicationPortOf } from './replication-settings';
@@ -82,7 +82,7 @@ async function assemble(deps: NodeDeps, clock: Clock, opened: Array<() => Promis
     openLog: (partition) => FileLog.open(join(config.dataDir, `__consumer_offsets-${partition}`)),
     observer: { onError: (_nodeId, error, context) => report(`replication (${context})`)(error) },
   });
-  const cluster = new MetadataClusterView({
+  const cluster = new MetadataClusterStatus({
     clusterId: config.clusterId,
     nodeId: config.nodeId,
     numPartitions: config.offsetsTopicNumPartitions,

@@ -4,7 +4,7 @@ import type { CohortNode } from '../cohort-node';
 import type { NodeDeps } from '../node-deps';
 import { startCoordinator } from '../start-coordinator';
 import { createAssignorCatalog } from '../create-assignor-catalog';
-import { EmbeddedClusterView } from './embedded-cluster-view';
+import { EmbeddedClusterStatus } from './embedded-cluster-status';
 import { EmbeddedNode } from './embedded-node';
 import { openLocalStore } from './open-local-store';
 import { TopicRegistryFile } from './topic-registry-file';
@@ -21,7 +21,7 @@ export async function createEmbeddedNode(deps: NodeDeps): Promise<CohortNode> {
   const topics = new InMemoryTopicRegistry({ topics: topicFile.load(), persist: (all) => topicFile.save(all), clock });
   const assignors = await createAssignorCatalog(config.assignorPlugins);
   const store = await openLocalStore(config, clock);
-  const cluster = new EmbeddedClusterView(config.clusterId, config.nodeId, config.offsetsTopicNumPartitions, store, address, clock);
+  const cluster = new EmbeddedClusterStatus(config.clusterId, config.nodeId, config.offsetsTopicNumPartitions, store, address, clock);
   const coordinator = startCoordinator(store, clock, topics, assignors, deps);
   return new EmbeddedNode({
     coordinator,

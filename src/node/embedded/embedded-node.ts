@@ -1,13 +1,13 @@
 import type { GroupCoordinator, TopicRegistry } from '@cohort/coordinator';
 import type { AssignorCatalog } from '../assignor-catalog';
 import type { CohortNode } from '../cohort-node';
-import type { EmbeddedClusterView } from './embedded-cluster-view';
+import type { EmbeddedClusterStatus } from './embedded-cluster-status';
 
 /** The parts of a node in embedded mode, and the order in which they stop. */
 export interface EmbeddedNodeParts {
   coordinator: GroupCoordinator;
   topics: TopicRegistry;
-  cluster: EmbeddedClusterView;
+  cluster: EmbeddedClusterStatus;
   assignors: AssignorCatalog;
   numPartitions: number;
   /** Closes the local log (flushes, then closes the segment files). */
@@ -19,7 +19,7 @@ export class EmbeddedNode implements CohortNode {
   readonly mode = 'embedded' as const;
   readonly coordinator: GroupCoordinator;
   readonly topics: TopicRegistry;
-  readonly cluster: EmbeddedClusterView;
+  readonly cluster: EmbeddedClusterStatus;
   readonly assignors: AssignorCatalog;
   private closing: Promise<void> | null = null;
 

@@ -5,7 +5,7 @@ import type { Partition } from '../partition/partition';
 import type { ReplicationConfig } from '../replication-config';
 import type { AlterPartitionRequest, AlterPartitionResponse } from '../transport/messages';
 import type { Transport } from '../transport/transport.port';
-import type { ClusterView } from './cluster-view';
+import type { RegistrationCache } from './registration-cache';
 import type { TaskScope } from './task-scope';
 
 /** Finds the controller when it runs in this very process. */
@@ -29,7 +29,7 @@ export class AlterPartitionSender {
     private readonly scope: TaskScope,
     private readonly config: ReplicationConfig,
     private readonly transport: Transport,
-    private readonly cluster: ClusterView,
+    private readonly cluster: RegistrationCache,
     private readonly locator: ControllerLocator,
     private readonly afterResponse: (p: Partition) => void,
   ) {}

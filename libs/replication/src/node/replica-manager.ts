@@ -14,7 +14,7 @@ import type { CheckpointStorage } from '../storage/checkpoint-storage.port';
 import type { DescribeLogEndsResponse, FetchRequest, FetchResponse, RpcMap, RpcRequest } from '../transport/messages';
 import type { Transport } from '../transport/transport.port';
 import { AlterPartitionSender, type ControllerLocator } from './alter-partition-sender';
-import { ClusterView } from './cluster-view';
+import { RegistrationCache } from './registration-cache';
 import { FetchPurgatory } from './fetch-purgatory';
 import { readHighWatermarks, writeHighWatermarks } from './hw-checkpoint';
 import { LeadershipNotifier } from './leadership-notifier';
@@ -50,7 +50,7 @@ export interface ReplicaObserver {
  * the controller, and is the coordinator's PartitionStore.
  */
 export class ReplicaManager implements PartitionStore {
-  readonly cluster = new ClusterView();
+  readonly cluster = new RegistrationCache();
   private readonly partitions = new Map<number, Partition>();
   private readonly opening = new Map<number, PartitionState>();
   private readonly fetchers = new Map<number, ReplicaFetcher>();

@@ -1,5 +1,5 @@
 import { InMemoryMetadataStore, ManualClock, type Partition, type PartitionState } from '@cohort/replication';
-import { MetadataClusterView } from './metadata-cluster-view';
+import { MetadataClusterStatus } from './metadata-cluster-status';
 import { parsePeerEndpoint } from '@cohort/replication/transport/network/peer-endpoint';
 import { advertisedUrlOf, formatNodeEndpoint } from './node-endpoint';
 
@@ -30,7 +30,7 @@ async function setUp(refreshIntervalMs = 1_000) {
   const { controllerEpoch } = (await store.acquireControllerLease(1, 6_000))!;
   await store.createPartitions([state(0, 2), state(1, 0)], controllerEpoch);
   const leader = { role: 'leader', remotes: new Map([[1, { nodeId: 1, leo: 7, lastCaughtUpTimeMs: 123 }]]) } as unknown as Partition;
-  const view = new MetadataClusterView({
+  const view = new MetadataClusterStatus({
     clusterId: 'c1',
     nodeId: 0,
     numPartitions: 3,
@@ -46,7 +46,7 @@ async function setUp(refreshIntervalMs = 1_000) {
   return { clock, store, view, controllerEpoch };
 }
 
-describe('MetadataClusterView', () => {
+describe('MetadataClusterStatus', () => {
   it('names each partition leader by the URL it advertised, and the controller', async () => {
     const { view } = await setUp();
     expect(view.leaderOf(0)).toEqual({ nodeId: 2, url: 'http://node-2:3002', alive: true });

@@ -9,7 +9,7 @@ export type PartitionView = PartitionInfo;
  * What this node knows of the cluster, for FindCoordinator and the `/v1/cluster` endpoints (docs/rest.md).
  * Embedded mode answers from the local store; cluster mode from the metadata store (Redis).
  */
-export interface ClusterView {
+export interface ClusterStatus {
   readonly clusterId: string;
   /** This node's id (NODE_ID). */
   readonly nodeId: number;

@@ -1,12 +1,12 @@
 import type { Clock, PartitionStore } from '@cohort/replication';
-import type { ClusterView, NodeView, PartitionView } from '../cluster-view';
+import type { ClusterStatus, NodeView, PartitionView } from '../cluster-status';
 import type { NodeAddress } from '../node-address';
 
 /**
  * The cluster of one: this node is the controller, the only replica and the leader of every partition
  * the local store has made it leader of (in the epoch the store gave, which it bumps on each start).
  */
-export class EmbeddedClusterView implements ClusterView {
+export class EmbeddedClusterStatus implements ClusterStatus {
   private readonly leaderEpochs = new Map<number, number>();
   private readonly unsubscribe: () => void;
 

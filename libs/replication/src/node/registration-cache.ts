@@ -2,7 +2,7 @@ import type { ControllerLease, NodeRegistration } from '../metadata/node-registr
 import type { PeerAddress } from '../transport/transport.port';
 
 /** A node's cached copy of the registrations and the controller lease, refreshed from the metadata store. */
-export class ClusterView {
+export class RegistrationCache {
   private nodes = new Map<number, NodeRegistration>();
   controller: ControllerLease | null = null;
 

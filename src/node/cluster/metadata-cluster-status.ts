@@ -1,9 +1,9 @@
 import type { Clock, ControllerLease, MetadataStore, NodeRegistration, PartitionState, ReplicaManager, TimerHandle } from '@cohort/replication';
 import { NO_LEADER } from '@cohort/replication';
-import type { ClusterView, NodeView, PartitionView, ReplicaStateView } from '../cluster-view';
+import type { ClusterStatus, NodeView, PartitionView, ReplicaStateView } from '../cluster-status';
 import { advertisedUrlOf } from './node-endpoint';
 
-export interface MetadataClusterViewOptions {
+export interface MetadataClusterStatusOptions {
   clusterId: string;
   nodeId: number;
   numPartitions: number;
@@ -23,7 +23,7 @@ export interface MetadataClusterViewOptions {
  * give no hint) and anything missed while Redis was away. Offsets and follower progress come from this
  * node's own replicas — exact for the partitions it leads, a follower's view for the others.
  */
-export class MetadataClusterView implements ClusterView {
+export class MetadataClusterStatus implements ClusterStatus {
   readonly clusterId: string;
   readonly nodeId: number;
   private registered = new Map<number, NodeRegistration>();
@@ -37,7 +37,7 @@ export class MetadataClusterView implements ClusterView {
   /** A failing re-read is reported once, not on every period of an outage. */
   private failing = false;
 
-  constructor(private readonly options: MetadataClusterViewOptions) {
+  constructor(private readonly options: MetadataClusterStatusOptions) {
     this.clusterId = options.clusterId;
     this.nodeId = options.nodeId;
   }
