@@ -2,7 +2,7 @@ import { request as httpRequestRaw } from 'node:http';
 import { io, type Socket } from 'socket.io-client';
 import { type FrameCase, frameCase } from './raw-frame-cases';
 import { RawConnection } from './raw-connection';
-import { discoverRoutes, type RestCase, restCase, type Route } from './rest-cases';
+import { discoverRoutes, type RestCase, restCase } from './rest-cases';
 import { SeededRandom } from './seeded-random';
 import { type FuzzTargets, type SocketCase, socketCase } from './socket-cases';
 

@@ -1,12 +1,8 @@
+import type { RestRoute } from '../support/rest-route';
 import type { SeededRandom } from './seeded-random';
 import type { FuzzTargets } from './socket-cases';
 import { deepJsonText, mutate, nested, randomString, randomValue } from './value-generators';
 
-/** A route as the node's OpenAPI document lists it: `/v1/groups/{groupId}/offsets` and its method. */
-export interface Route {
-  method: string;
-  path: string;
-}
 
 export interface RestCase {
   method: string;
@@ -17,7 +13,7 @@ export interface RestCase {
 }
 
 /** The routes of `/docs-json` (every controller route, including ones added later), and a few that do not exist. */
-export async function discoverRoutes(url: string): Promise<Route[]> {
+export async function discoverRoutes(url: string): Promise<RestRoute[]> {
   const document = (await (await fetch(`${url}/docs-json`)).json()) as { paths: Record<string, Record<string, unknown>> };
   const routes = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path })));
   return [...routes, { method: 'GET', path: '/v1/nothing-here' }, { method: 'POST', path: '/v1/groups' }, { method: 'GET', path: '/docs-json' }];
@@ -39,7 +35,7 @@ function encodePart(text: string): string {
 }
 
 /** A valid body for the routes that take one, the start of a mutation. */
-function validBody(random: SeededRandom, route: Route, t: FuzzTargets): unknown {
+function validBody(random: SeededRandom, route: RestRoute, t: FuzzTargets): unknown {
   const topic = random.pick(['fz-t', t.canaryTopic, `fz-new-${random.int(0, 50)}`]);
   if (route.path === '/v1/topics') return { name: topic === t.canaryTopic ? 'fz-t' : topic, partitions: random.int(1, 8) };
   if (route.path.endsWith('/end-offsets')) return { partitions: [{ partition: 0, endOffset: random.int(0, 1_000) }] };
@@ -92,7 +88,7 @@ function randomHeaders(random: SeededRandom): Record<string, string> {
 }
 
 /** One REST request: any route (or none), filled or random parameters, and a valid, mutated or broken body. */
-export function restCase(random: SeededRandom, routes: readonly Route[], targets: FuzzTargets): RestCase {
+export function restCase(random: SeededRandom, routes: readonly RestRoute[], targets: FuzzTargets): RestCase {
   const route = random.pick(routes);
   const method = random.chance(0.9) ? route.method : random.pick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']);
   const path = fillPath(random, route.path, targets) + randomQuery(random, targets);

@@ -4,7 +4,8 @@ import { loadShard } from '../loader/shard-loader';
 import { CoordinatorShard } from './coordinator-shard';
 import type { ShardEnv } from './shard-env';
 
-export type Route = { shard: CoordinatorShard } | { error: number; message: string };
+/** Where a request for a group goes: the shard that serves it, or the error that says why none does here. */
+export type ShardRoute = { shard: CoordinatorShard } | { error: number; message: string };
 
 /**
  * The shards of the partitions this node leads, driven by the store's leadership events: a shard is
@@ -42,7 +43,7 @@ export class ShardRegistry implements LeadershipListener {
   }
 
   /** Kafka's `validateGroupStatus` steps 3-4: the shard that serves `groupId`, or why none does. */
-  route(groupId: string): Route {
+  route(groupId: string): ShardRoute {
     const partition = partitionFor(groupId, this.env.config.numPartitions);
     const shard = this.shards.get(partition);
     if (!shard || shard.status === 'CLOSED') {
