@@ -1,5 +1,5 @@
 import type { Socket } from 'socket.io';
-import { MAX_ID_LENGTH } from './dto/field-limits';
+import { MAX_ID_LENGTH } from '@cohort/protocol';
 
 /** What a connection carries for the whole of its life (docs/protocol.md `auth: { clientId?, token? }`). */
 export interface ConnectionData {

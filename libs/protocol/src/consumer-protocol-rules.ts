@@ -6,7 +6,7 @@
  * each naming the field by its path under `path`; an empty list means well formed.
  */
 
-const INT32_MAX = 2_147_483_647;
+import { INT32_MAX } from './limits';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 

@@ -10,3 +10,4 @@ export * from './rest';
 export * from './acl';
 export * from './consumer-protocol-rules';
 export * from './request-shape';
+export * from './limits';

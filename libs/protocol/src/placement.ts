@@ -1,3 +1,5 @@
+import { INT32_MIN } from './limits';
+
 /**
  * Coordinator placement (docs/protocol.md): Java's `String.hashCode` over UTF-16 code units with int32
  * wrap-around, then Kafka's `Utils.abs` (which maps -2^31 to 0, where Math.abs would stay negative in int32).
@@ -12,7 +14,7 @@ export function javaStringHashCode(value: string): number {
 
 /** Kafka's `Utils.abs`: `n == Integer.MIN_VALUE ? 0 : Math.abs(n)`. */
 export function kafkaAbs(n: number): number {
-  return n === -2147483648 ? 0 : Math.abs(n);
+  return n === INT32_MIN ? 0 : Math.abs(n);
 }
 
 export function partitionFor(groupId: string, numPartitions: number): number {

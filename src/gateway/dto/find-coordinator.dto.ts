@@ -1,6 +1,6 @@
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { FindCoordinatorRequest } from '@cohort/protocol';
-import { MAX_ID_LENGTH } from './field-limits';
+import { MAX_ID_LENGTH } from '@cohort/protocol';
 
 export class FindCoordinatorDto implements FindCoordinatorRequest {
   @IsString() @MaxLength(MAX_ID_LENGTH)

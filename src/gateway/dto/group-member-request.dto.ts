@@ -1,5 +1,5 @@
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from './field-limits';
+import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 /** The identity every request of a group member carries (Heartbeat, SyncGroup): group, generation, member. */
 export class GroupMemberRequestDto {

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import type { JoinGroupProtocol, JoinGroupRequest } from '@cohort/protocol';
-import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_REASON_LENGTH, MAX_TOPIC_NAME_LENGTH } from './field-limits';
+import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_REASON_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 class JoinGroupProtocolDto implements JoinGroupProtocol {
   @IsString() @MaxLength(MAX_ID_LENGTH)

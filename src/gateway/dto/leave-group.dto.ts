@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import type { LeaveGroupMember, LeaveGroupRequest } from '@cohort/protocol';
-import { MAX_ID_LENGTH, MAX_REASON_LENGTH, MAX_TOPIC_NAME_LENGTH } from './field-limits';
+import { MAX_ID_LENGTH, MAX_REASON_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 class LeaveGroupMemberDto implements LeaveGroupMember {
   @IsString() @MaxLength(MAX_ID_LENGTH)

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import type { OffsetCommitPartition, OffsetCommitRequest, OffsetCommitTopic } from '@cohort/protocol';
-import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from './field-limits';
+import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 class OffsetCommitPartitionDto implements OffsetCommitPartition {
   @IsInt() @Min(0) @Max(INT32_MAX)

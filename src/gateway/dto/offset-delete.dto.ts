@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import type { OffsetDeleteRequest, OffsetDeleteTopic } from '@cohort/protocol';
-import { INT32_MAX, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from './field-limits';
+import { INT32_MAX, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 class OffsetDeletePartitionDto {
   @IsInt() @Min(0) @Max(INT32_MAX)

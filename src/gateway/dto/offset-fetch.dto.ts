@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import type { OffsetFetchRequest, OffsetFetchTopic } from '@cohort/protocol';
-import { INT32_MAX, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from './field-limits';
+import { INT32_MAX, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 class OffsetFetchTopicDto implements OffsetFetchTopic {
   @IsString() @MaxLength(MAX_TOPIC_NAME_LENGTH)

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsDefined, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import type { SyncGroupAssignment, SyncGroupRequest } from '@cohort/protocol';
-import { MAX_ID_LENGTH } from './field-limits';
+import { MAX_ID_LENGTH } from '@cohort/protocol';
 import { GroupMemberRequestDto } from './group-member-request.dto';
 
 class SyncGroupAssignmentDto implements SyncGroupAssignment {

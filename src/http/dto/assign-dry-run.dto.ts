@@ -15,7 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import type { DryRunRequest } from '@cohort/assignors';
-import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '../../gateway/dto/field-limits';
+import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 import { MAX_TOPIC_PARTITIONS } from './rest-limits';
 
 /** Bounds the work one dry run can ask for (members × partitions), like a real group's size would. */

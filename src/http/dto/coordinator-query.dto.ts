@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
-import { MAX_ID_LENGTH } from '../../gateway/dto/field-limits';
+import { MAX_ID_LENGTH } from '@cohort/protocol';
 
 export class CoordinatorQueryDto {
   @ApiProperty({ example: 'my-group' })

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { INT32_MAX, MAX_TOPIC_NAME_LENGTH } from '../../gateway/dto/field-limits';
+import { INT32_MAX, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 import { QueryInt } from './query-int';
 
 export class DeleteOffsetsQueryDto {

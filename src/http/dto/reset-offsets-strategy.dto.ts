@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { RESET_STRATEGIES, type ResetOffsetsRequest, type ResetStrategy } from '@cohort/protocol';
-import { MAX_TOPIC_NAME_LENGTH } from '../../gateway/dto/field-limits';
+import { MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 import { MAX_TOPIC_PARTITIONS } from './rest-limits';
 
 class ResetTopicSelectionDto {

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import type { OffsetCommitTopic } from '@cohort/protocol';
-import { INT32_MAX, MAX_TOPIC_NAME_LENGTH } from '../../gateway/dto/field-limits';
+import { INT32_MAX, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 class ResetPartitionDto {
   @ApiProperty({ example: 0 })

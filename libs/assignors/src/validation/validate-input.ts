@@ -2,7 +2,7 @@
  * Validation of what an assignor is given. Bad input gets a KafkaError INVALID_REQUEST whose message
  * names the offending field, instead of a wrong assignment or a crash deep inside an algorithm.
  */
-import { KafkaError } from '@cohort/protocol';
+import { INT32_MAX, KafkaError } from '@cohort/protocol';
 import type { MemberSubscription } from '../api/partition-assignor';
 
 export interface InputLimits {
@@ -21,8 +21,6 @@ export interface InputValidationOptions {
   unknownTopics?: 'ignore' | 'reject';
   limits?: Partial<InputLimits>;
 }
-
-const MAX_INT32 = 2147483647;
 
 function invalid(field: string, problem: string): KafkaError {
   return KafkaError.of('INVALID_REQUEST', `${field}: ${problem}`);
@@ -43,7 +41,7 @@ function describe(value: unknown): string {
 }
 
 function isPartitionIndex(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_INT32;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= INT32_MAX;
 }
 
 function validateCluster(cluster: unknown, limits: InputLimits): Map<string, number> {
@@ -98,7 +96,7 @@ function validateOwnedPartitions(owned: unknown, field: string): void {
     if (!Array.isArray(entry.partitions)) throw invalid(`${entryField(index)}.partitions`, `must be an array of partition numbers, got ${describe(entry.partitions)}`);
     for (const partition of entry.partitions) {
       if (!isPartitionIndex(partition)) {
-        throw invalid(`${entryField(index)}.partitions`, `partition numbers must be integers from 0 to ${MAX_INT32}, got ${describe(partition)}`);
+        throw invalid(`${entryField(index)}.partitions`, `partition numbers must be integers from 0 to ${INT32_MAX}, got ${describe(partition)}`);
       }
     }
   });
@@ -131,7 +129,7 @@ function validateMember(member: unknown, index: number, counts: Map<string, numb
   }
   validateOwnedPartitions(subscription.ownedPartitions, `${field}.subscription.ownedPartitions`);
   const generation = subscription.generationId;
-  if (generation !== undefined && generation !== null && !(typeof generation === 'number' && Number.isInteger(generation) && Math.abs(generation) <= MAX_INT32)) {
+  if (generation !== undefined && generation !== null && !(typeof generation === 'number' && Number.isInteger(generation) && Math.abs(generation) <= INT32_MAX)) {
     throw invalid(`${field}.subscription.generationId`, `must be an int32, got ${describe(generation)}`);
   }
   const rack = subscription.rackId;

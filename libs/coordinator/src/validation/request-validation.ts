@@ -3,12 +3,11 @@
  * caller) gets INVALID_REQUEST naming the bad fields instead of corrupting state. Each function returns
  * null when the request is well formed, else a message.
  */
-import { assignmentProblems, CONSUMER_PROTOCOL_TYPE, subscriptionProblems } from '@cohort/protocol';
+import { assignmentProblems, CONSUMER_PROTOCOL_TYPE, INT32_MAX, subscriptionProblems } from '@cohort/protocol';
 import { jsonProblem } from './json-value';
 
 type Check = (problems: string[]) => void;
 
-const MAX_INT32 = 2_147_483_647;
 /** Kafka's legal group.instance.id: like a topic name, at most 249 of [a-zA-Z0-9._-]. */
 const LEGAL_INSTANCE_ID = /^[a-zA-Z0-9._-]{1,249}$/;
 
@@ -73,8 +72,8 @@ export function validateJoinGroup(r: unknown): string | null {
     object(r, 'request', (o) => [
       string(o.groupId, 'groupId'),
       string(o.memberId, 'memberId'),
-      integer(o.sessionTimeoutMs, 'sessionTimeoutMs', 0, MAX_INT32),
-      (p) => void (o.rebalanceTimeoutMs !== undefined && integer(o.rebalanceTimeoutMs, 'rebalanceTimeoutMs', 1, MAX_INT32)(p)),
+      integer(o.sessionTimeoutMs, 'sessionTimeoutMs', 0, INT32_MAX),
+      (p) => void (o.rebalanceTimeoutMs !== undefined && integer(o.rebalanceTimeoutMs, 'rebalanceTimeoutMs', 1, INT32_MAX)(p)),
       instanceId(o.groupInstanceId, 'groupInstanceId'),
       string(o.protocolType, 'protocolType'),
       array(o.protocols, 'protocols', (item, path) =>
@@ -123,7 +122,7 @@ export function validateHeartbeat(r: unknown): string | null {
 function memberOfGeneration(o: Record<string, unknown>): Check[] {
   return [
     string(o.groupId, 'groupId'),
-    integer(o.generationId, 'generationId', -1, MAX_INT32),
+    integer(o.generationId, 'generationId', -1, INT32_MAX),
     string(o.memberId, 'memberId'),
     instanceId(o.groupInstanceId, 'groupInstanceId'),
   ];
@@ -150,13 +149,13 @@ export function validateOffsetCommit(r: unknown): string | null {
   return run(
     object(r, 'request', (o) => [
       string(o.groupId, 'groupId'),
-      integer(o.generationId, 'generationId', -1, MAX_INT32),
+      integer(o.generationId, 'generationId', -1, INT32_MAX),
       optionalString(o.memberId, 'memberId'),
       instanceId(o.groupInstanceId, 'groupInstanceId'),
       topicPartitionsCheck(o.topics, (x, path) => [
-        integer(x.partitionIndex, `${path}.partitionIndex`, 0, MAX_INT32),
+        integer(x.partitionIndex, `${path}.partitionIndex`, 0, INT32_MAX),
         integer(x.committedOffset, `${path}.committedOffset`, -1),
-        (p) => void (x.committedLeaderEpoch !== undefined && integer(x.committedLeaderEpoch, `${path}.committedLeaderEpoch`, -1, MAX_INT32)(p)),
+        (p) => void (x.committedLeaderEpoch !== undefined && integer(x.committedLeaderEpoch, `${path}.committedLeaderEpoch`, -1, INT32_MAX)(p)),
         optionalString(x.committedMetadata, `${path}.committedMetadata`),
       ]),
     ]),
@@ -172,7 +171,7 @@ export function validateOffsetFetch(r: unknown): string | null {
         array(o.topics, 'topics', (item, path) =>
           object(item, path, (t) => [
             string(t.name, `${path}.name`),
-            array(t.partitionIndexes, `${path}.partitionIndexes`, (i, ipath) => [integer(i, ipath, 0, MAX_INT32)]),
+            array(t.partitionIndexes, `${path}.partitionIndexes`, (i, ipath) => [integer(i, ipath, 0, INT32_MAX)]),
           ]),
         )(p);
       },
@@ -185,7 +184,7 @@ export function validateOffsetDelete(r: unknown): string | null {
   return run(
     object(r, 'request', (o) => [
       string(o.groupId, 'groupId'),
-      topicPartitionsCheck(o.topics, (x, path) => [integer(x.partitionIndex, `${path}.partitionIndex`, 0, MAX_INT32)]),
+      topicPartitionsCheck(o.topics, (x, path) => [integer(x.partitionIndex, `${path}.partitionIndex`, 0, INT32_MAX)]),
     ]),
   );
 }

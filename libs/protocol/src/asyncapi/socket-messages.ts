@@ -4,6 +4,7 @@
  * RequestEvent without a description here fails to compile. docs/protocol.md is the prose beside it.
  */
 import type { RequestEventName } from '../events';
+import { MAX_ID_LENGTH, MAX_REASON_LENGTH, MAX_TOPIC_NAME_LENGTH } from '../limits';
 import { anyJson, arr, bool, int, type JsonSchema, nullable, obj, ref, response, str } from './json-schema';
 
 export interface RequestMessage {
@@ -12,10 +13,10 @@ export interface RequestMessage {
   response: JsonSchema;
 }
 
-const groupId = str('The group id.', { maxLength: 1024 });
-const memberId = str("The member id the coordinator gave (empty on a new member's first JoinGroup).", { maxLength: 1024 });
+const groupId = str('The group id.', { maxLength: MAX_ID_LENGTH });
+const memberId = str("The member id the coordinator gave (empty on a new member's first JoinGroup).", { maxLength: MAX_ID_LENGTH });
 const generationId = int('The generation the member belongs to (-1 for a simple consumer that is not a member).');
-const groupInstanceId = nullable(str('Static membership (KIP-345): a stable id of this consumer instance.', { minLength: 1, maxLength: 249 }));
+const groupInstanceId = nullable(str('Static membership (KIP-345): a stable id of this consumer instance.', { minLength: 1, maxLength: MAX_TOPIC_NAME_LENGTH }));
 const partitionIndex = int('Partition number.', { minimum: 0 });
 const partitionErrors = arr(obj({ name: str('Topic.'), partitions: arr(obj({ partitionIndex, errorCode: int('Per-partition error code (0 = NONE).') })) }));
 
@@ -50,7 +51,7 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
       {
         rebalanceTimeoutMs: int('How long the coordinator waits for members to rejoin; defaults to sessionTimeoutMs.'),
         groupInstanceId,
-        reason: nullable(str('Why the member (re)joins, for the rebalance history.', { maxLength: 4096 })),
+        reason: nullable(str('Why the member (re)joins, for the rebalance history.', { maxLength: MAX_REASON_LENGTH })),
         serverAssignor: nullable(str('Ask the coordinator to assign with this registered assignor (all members must name the same).')),
       },
     ),
