@@ -4,7 +4,7 @@ import { GroupOffsets } from '../group/group-offsets';
 import { MemberMetadata } from '../group/member-metadata';
 import type { GroupMetadataRecord } from '../records/group-metadata-record';
 import { decodeGroupMetadataValue } from '../records/group-metadata-record';
-import { decodeOffsetCommitValue } from '../records/offset-commit-record';
+import { decodeCommittedOffset } from '../records/offset-commit-record';
 import { KeyReader } from '../records/key-reader';
 import { RecordDecodeError } from '../records/record-codec';
 
@@ -31,8 +31,9 @@ export class PartitionReplay {
     try {
       const key = this.keys.decode(record.key);
       if (key.type === 'offset-commit') {
-        const value = record.value === null ? null : decodeOffsetCommitValue(record.value);
-        this.offsetsOf(key.groupId).applyRecord(key.topic, key.partition, value, record.offset);
+        const offsets = this.offsetsOf(key.groupId);
+        if (record.value === null) offsets.remove(key.topic, key.partition, record.offset);
+        else offsets.install(key.topic, key.partition, decodeCommittedOffset(record.value, record.offset));
       } else if (key.type === 'group-metadata') {
         if (record.value === null) this.groupRecords.delete(key.groupId);
         else this.groupRecords.set(key.groupId, decodeGroupMetadataValue(record.value));

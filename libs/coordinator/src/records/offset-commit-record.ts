@@ -1,4 +1,4 @@
-import type { OffsetAndMetadata } from '../group/group-offsets';
+import type { CommittedOffset, OffsetAndMetadata } from '../group/group-offsets';
 import { isInteger, isNullableInteger, isString, parseJson, RecordDecodeError, requireField, requireObject } from './record-codec';
 
 /**
@@ -35,7 +35,16 @@ export function encodeOffsetCommitValue(value: OffsetAndMetadata): Buffer {
 }
 
 export function decodeOffsetCommitValue(bytes: Buffer): OffsetAndMetadata {
-  if (bytes.length > 0 && bytes[0] === OPEN_BRACE) return decodeJsonValue(bytes);
+  const { offset, leaderEpoch, metadata, commitTimestamp, expireTimestamp } = decodeCommittedOffset(bytes, -1);
+  return { offset, leaderEpoch, metadata, commitTimestamp, expireTimestamp };
+}
+
+/**
+ * The value of the record at `logOffset` as the entry a group holds (`GroupOffsets.install`): what the
+ * loader decodes a million times, so one object per record and no copy of it.
+ */
+export function decodeCommittedOffset(bytes: Buffer, logOffset: number): CommittedOffset {
+  if (bytes.length > 0 && bytes[0] === OPEN_BRACE) return { ...decodeJsonValue(bytes), logOffset };
   if (bytes.length < 2) throw new RecordDecodeError(`${WHAT} is truncated`);
   const version = bytes.readInt16BE(0);
   // v0 and v2 are v1 without the expiry and v3 without the epoch: Kafka's reader takes all of them.
@@ -54,7 +63,7 @@ export function decodeOffsetCommitValue(bytes: Buffer): OffsetAndMetadata {
   p += metadataBytes;
   const commitTimestamp = readInt64(bytes, p);
   const expireTimestamp = hasExpiry ? readInt64(bytes, p + 8) : null;
-  return { offset, leaderEpoch, metadata, commitTimestamp, expireTimestamp };
+  return { offset, leaderEpoch, metadata, commitTimestamp, expireTimestamp, logOffset };
 }
 
 /** The layout of earlier releases (and of metadata too long for an int16 length). */
