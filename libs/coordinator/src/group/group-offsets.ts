@@ -103,24 +103,36 @@ export class GroupOffsets {
 
   /** Replay and commit both land here: the record at `logOffset` wins over anything older. */
   applyRecord(topic: string, partition: number, value: OffsetAndMetadata | null, logOffset: number): void {
-    const current = this.get(topic, partition);
-    if (current && current.logOffset > logOffset) return;
     if (value === null) {
-      const byPartition = this.committed.get(topic);
-      byPartition?.delete(partition);
-      if (byPartition?.size === 0) this.committed.delete(topic);
-    } else {
-      // Field by field rather than a spread: one shape for every entry, and replay does this a million times.
-      const entry: CommittedOffset = {
-        offset: value.offset,
-        leaderEpoch: value.leaderEpoch,
-        metadata: value.metadata,
-        commitTimestamp: value.commitTimestamp,
-        expireTimestamp: value.expireTimestamp,
-        logOffset,
-      };
-      mapFor(this.committed, topic).set(partition, entry);
+      this.remove(topic, partition, logOffset);
+      return;
     }
+    // Field by field rather than a spread: one shape for every entry, the shape the loader decodes into.
+    this.install(topic, partition, {
+      offset: value.offset,
+      leaderEpoch: value.leaderEpoch,
+      metadata: value.metadata,
+      commitTimestamp: value.commitTimestamp,
+      expireTimestamp: value.expireTimestamp,
+      logOffset,
+    });
+  }
+
+  /** `applyRecord` of an offset whose entry the caller made and hands over (the loader's decode). */
+  install(topic: string, partition: number, entry: CommittedOffset): void {
+    const byPartition = mapFor(this.committed, topic);
+    const current = byPartition.get(partition);
+    if (current && current.logOffset > entry.logOffset) return;
+    byPartition.set(partition, entry);
+  }
+
+  /** `applyRecord` of a tombstone. */
+  remove(topic: string, partition: number, logOffset: number): void {
+    const byPartition = this.committed.get(topic);
+    const current = byPartition?.get(partition);
+    if (!byPartition || !current || current.logOffset > logOffset) return;
+    byPartition.delete(partition);
+    if (byPartition.size === 0) this.committed.delete(topic);
   }
 
   /** Every in-flight write is abandoned (the group is being unloaded). */

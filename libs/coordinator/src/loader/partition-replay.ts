@@ -4,8 +4,9 @@ import { GroupOffsets } from '../group/group-offsets';
 import { MemberMetadata } from '../group/member-metadata';
 import type { GroupMetadataRecord } from '../records/group-metadata-record';
 import { decodeGroupMetadataValue } from '../records/group-metadata-record';
-import { decodeOffsetCommitValue } from '../records/offset-commit-record';
-import { decodeKey, RecordDecodeError } from '../records/record-codec';
+import { decodeCommittedOffset } from '../records/offset-commit-record';
+import { KeyReader } from '../records/key-reader';
+import { RecordDecodeError } from '../records/record-codec';
 
 /**
  * Replays a partition's records in log order (Kafka's `doLoadGroupsAndOffsets`): a later record wins,
@@ -16,6 +17,10 @@ import { decodeKey, RecordDecodeError } from '../records/record-codec';
 export class PartitionReplay {
   private readonly groupRecords = new Map<string, GroupMetadataRecord>();
   private readonly offsets = new Map<string, GroupOffsets>();
+  private readonly keys = new KeyReader();
+  /** The offsets of the group of the previous record: the records of one commit are of one group. */
+  private lastGroupId: string | undefined;
+  private lastOffsets: GroupOffsets | undefined;
   records = 0;
   skipped = 0;
 
@@ -24,12 +29,11 @@ export class PartitionReplay {
   apply(record: StoredRecord): void {
     this.records++;
     try {
-      const key = decodeKey(record.key);
+      const key = this.keys.decode(record.key);
       if (key.type === 'offset-commit') {
-        const value = record.value === null ? null : decodeOffsetCommitValue(record.value);
-        let offsets = this.offsets.get(key.groupId);
-        if (!offsets) this.offsets.set(key.groupId, (offsets = new GroupOffsets()));
-        offsets.applyRecord(key.topic, key.partition, value, record.offset);
+        const offsets = this.offsetsOf(key.groupId);
+        if (record.value === null) offsets.remove(key.topic, key.partition, record.offset);
+        else offsets.install(key.topic, key.partition, decodeCommittedOffset(record.value, record.offset));
       } else if (key.type === 'group-metadata') {
         if (record.value === null) this.groupRecords.delete(key.groupId);
         else this.groupRecords.set(key.groupId, decodeGroupMetadataValue(record.value));
@@ -42,6 +46,15 @@ export class PartitionReplay {
       this.skipped++;
       this.warn(`skipping record at offset ${record.offset}: ${error.message}`);
     }
+  }
+
+  private offsetsOf(groupId: string): GroupOffsets {
+    if (groupId === this.lastGroupId) return this.lastOffsets!;
+    let offsets = this.offsets.get(groupId);
+    if (!offsets) this.offsets.set(groupId, (offsets = new GroupOffsets()));
+    this.lastGroupId = groupId;
+    this.lastOffsets = offsets;
+    return offsets;
   }
 
   build(now: number, historySize: number): ClassicGroup[] {

@@ -1,23 +1,85 @@
-import type { OffsetAndMetadata } from '../group/group-offsets';
-import { encodeJson, isInteger, isNullableInteger, isString, parseJson, requireField, requireObject } from './record-codec';
+import type { CommittedOffset, OffsetAndMetadata } from '../group/group-offsets';
+import { isInteger, isNullableInteger, isString, parseJson, RecordDecodeError, requireField, requireObject } from './record-codec';
 
-/** OffsetCommitValue as written: Kafka's v3 fields (v1 adds `expireTimestamp`, read for old records). */
+/**
+ * OffsetCommitValue as written: Kafka's own binary layout (`OffsetCommitValue.json`), an int16 version
+ * then the fields of that version, big-endian. Cohort writes v3 —
+ *
+ *   offset int64, leaderEpoch int32, metadata string (int16 length + UTF-8), commitTimestamp int64
+ *
+ * and reads Kafka's v0–v3 (v1 adds expireTimestamp int64, v0–v2 have no leaderEpoch). Earlier Cohort
+ * releases wrote the same fields as a JSON object with a version field `v`; such a value starts with
+ * `{`, a binary one with the version's high byte (0), so both are read and a data directory written by
+ * an older release loads unchanged. JSON is still written where Kafka's layout would lose something:
+ * metadata longer than an int16 length can say (only with OFFSET_METADATA_MAX_BYTES above 32,767), and
+ * a replayed legacy expiry, whose JSON form also keeps the leader epoch that Kafka's v1 has no room for.
+ */
 const WRITE_VERSION = 3;
+const LEGACY_EXPIRY_VERSION = 1;
 const WHAT = 'offset commit value';
+const OPEN_BRACE = 0x7b;
+const MAX_INT16_STRING_BYTES = 0x7fff;
+const TWO_POW_32 = 0x1_0000_0000;
 
 export function encodeOffsetCommitValue(value: OffsetAndMetadata): Buffer {
+  const metadataBytes = Buffer.byteLength(value.metadata, 'utf8');
+  if (metadataBytes > MAX_INT16_STRING_BYTES || value.expireTimestamp !== null) return encodeJsonValue(value);
+  const buf = Buffer.allocUnsafe(2 + 8 + 4 + 2 + metadataBytes + 8);
+  let p = buf.writeInt16BE(WRITE_VERSION, 0);
+  p = writeInt64(buf, value.offset, p);
+  p = buf.writeInt32BE(value.leaderEpoch, p);
+  p = buf.writeInt16BE(metadataBytes, p);
+  p += metadataBytes === 0 ? 0 : buf.write(value.metadata, p, 'utf8');
+  writeInt64(buf, value.commitTimestamp, p);
+  return buf;
+}
+
+export function decodeOffsetCommitValue(bytes: Buffer): OffsetAndMetadata {
+  const { offset, leaderEpoch, metadata, commitTimestamp, expireTimestamp } = decodeCommittedOffset(bytes, -1);
+  return { offset, leaderEpoch, metadata, commitTimestamp, expireTimestamp };
+}
+
+/**
+ * The value of the record at `logOffset` as the entry a group holds (`GroupOffsets.install`): what the
+ * loader decodes a million times, so one object per record and no copy of it.
+ */
+export function decodeCommittedOffset(bytes: Buffer, logOffset: number): CommittedOffset {
+  if (bytes.length > 0 && bytes[0] === OPEN_BRACE) return { ...decodeJsonValue(bytes), logOffset };
+  if (bytes.length < 2) throw new RecordDecodeError(`${WHAT} is truncated`);
+  const version = bytes.readInt16BE(0);
+  // v0 and v2 are v1 without the expiry and v3 without the epoch: Kafka's reader takes all of them.
+  if (version < 0 || version > 3) throw new RecordDecodeError(`${WHAT} has unknown version ${version}`);
+  const hasEpoch = version >= 3;
+  const hasExpiry = version === 1;
+  if (bytes.length < 2 + 8 + (hasEpoch ? 4 : 0) + 2) throw new RecordDecodeError(`${WHAT} is truncated`);
+  const offset = readInt64(bytes, 2);
+  let p = 10;
+  const leaderEpoch = hasEpoch ? bytes.readInt32BE(p) : -1;
+  if (hasEpoch) p += 4;
+  const metadataBytes = bytes.readInt16BE(p);
+  p += 2;
+  if (metadataBytes < 0 || bytes.length !== p + metadataBytes + 8 + (hasExpiry ? 8 : 0)) throw new RecordDecodeError(`${WHAT} v${version} has the wrong length`);
+  const metadata = metadataBytes === 0 ? '' : bytes.toString('utf8', p, p + metadataBytes);
+  p += metadataBytes;
+  const commitTimestamp = readInt64(bytes, p);
+  const expireTimestamp = hasExpiry ? readInt64(bytes, p + 8) : null;
+  return { offset, leaderEpoch, metadata, commitTimestamp, expireTimestamp, logOffset };
+}
+
+/** The layout of earlier releases (and of metadata too long for an int16 length). */
+function encodeJsonValue(value: OffsetAndMetadata): Buffer {
   const record: Record<string, unknown> = {
-    v: value.expireTimestamp === null ? WRITE_VERSION : 1,
+    v: value.expireTimestamp === null ? WRITE_VERSION : LEGACY_EXPIRY_VERSION,
     offset: value.offset,
     leaderEpoch: value.leaderEpoch,
     metadata: value.metadata,
     commitTimestamp: value.commitTimestamp,
   };
   if (value.expireTimestamp !== null) record.expireTimestamp = value.expireTimestamp;
-  return encodeJson(record);
+  return Buffer.from(JSON.stringify(record), 'utf8');
 }
 
-export function decodeOffsetCommitValue(bytes: Buffer): OffsetAndMetadata {
+function decodeJsonValue(bytes: Buffer): OffsetAndMetadata {
   const o = requireObject(parseJson(bytes, 'value'), WHAT);
   const leaderEpoch = o.leaderEpoch === undefined ? -1 : requireField(o, 'leaderEpoch', isInteger, WHAT);
   const expireTimestamp = o.expireTimestamp === undefined ? null : requireField(o, 'expireTimestamp', isNullableInteger, WHAT);
@@ -28,4 +90,16 @@ export function decodeOffsetCommitValue(bytes: Buffer): OffsetAndMetadata {
     commitTimestamp: requireField(o, 'commitTimestamp', isInteger, WHAT),
     expireTimestamp,
   };
+}
+
+function writeInt64(buf: Buffer, value: number, at: number): number {
+  const high = Math.floor(value / TWO_POW_32);
+  buf.writeInt32BE(high, at);
+  return buf.writeUInt32BE(value - high * TWO_POW_32, at + 4);
+}
+
+function readInt64(buf: Buffer, at: number): number {
+  const value = buf.readInt32BE(at) * TWO_POW_32 + buf.readUInt32BE(at + 4);
+  if (!Number.isSafeInteger(value)) throw new RecordDecodeError(`${WHAT} holds an integer beyond 2^53`);
+  return value;
 }

@@ -22,14 +22,44 @@ describe('__consumer_offsets record codec', () => {
     expect(() => decodeKey(Buffer.from('[1,"g","t","x"]'))).toThrow(RecordDecodeError);
   });
 
-  it('round-trips offset commit values (v3, and v1 with a legacy expiry)', () => {
+  it('round-trips offset commit values in Kafka\'s binary layout (v3), and reads Kafka\'s v1 with its legacy expiry', () => {
     const v3 = { offset: 42, leaderEpoch: 7, metadata: 'm', commitTimestamp: 1000, expireTimestamp: null };
-    expect(decodeOffsetCommitValue(encodeOffsetCommitValue(v3))).toEqual(v3);
-    expect(JSON.parse(encodeOffsetCommitValue(v3).toString()).v).toBe(3);
-    const v1 = { ...v3, expireTimestamp: 5000 };
-    expect(decodeOffsetCommitValue(encodeOffsetCommitValue(v1))).toEqual(v1);
-    expect(JSON.parse(encodeOffsetCommitValue(v1).toString()).v).toBe(1);
+    const bytes = encodeOffsetCommitValue(v3);
+    expect(decodeOffsetCommitValue(bytes)).toEqual(v3);
+    // int16 version, int64 offset, int32 leader epoch, int16-length metadata, int64 commit timestamp.
+    expect(bytes.toString('hex')).toBe('0003' + '000000000000002a' + '00000007' + '0001' + '6d' + '00000000000003e8');
+    const kafkaV1 = Buffer.from('0001' + '000000000000002a' + '0000' + '00000000000003e8' + '0000000000001388', 'hex');
+    expect(decodeOffsetCommitValue(kafkaV1)).toEqual({ offset: 42, leaderEpoch: -1, metadata: '', commitTimestamp: 1000, expireTimestamp: 5000 });
+    const large = { offset: 2 ** 53 - 1, leaderEpoch: -1, metadata: '🚀 ünïcode', commitTimestamp: 1_764_628_800_000, expireTimestamp: null };
+    expect(decodeOffsetCommitValue(encodeOffsetCommitValue(large))).toEqual(large);
+  });
+
+  it('reads offset commit values written by earlier releases as JSON, and writes JSON only where Kafka\'s layout would lose a field', () => {
+    expect(decodeOffsetCommitValue(Buffer.from('{"v":3,"offset":4,"leaderEpoch":2,"metadata":"m","commitTimestamp":5}'))).toEqual({
+      offset: 4, leaderEpoch: 2, metadata: 'm', commitTimestamp: 5, expireTimestamp: null,
+    });
+    expect(decodeOffsetCommitValue(Buffer.from('{"v":1,"offset":4,"metadata":"","commitTimestamp":5,"expireTimestamp":9}'))).toEqual({
+      offset: 4, leaderEpoch: -1, metadata: '', commitTimestamp: 5, expireTimestamp: 9,
+    });
     expect(() => decodeOffsetCommitValue(Buffer.from('{"offset":"1"}'))).toThrow(/offset/);
+    const long = { offset: 1, leaderEpoch: 0, metadata: 'x'.repeat(40_000), commitTimestamp: 2, expireTimestamp: null };
+    expect(JSON.parse(encodeOffsetCommitValue(long).toString()).v).toBe(3);
+    expect(decodeOffsetCommitValue(encodeOffsetCommitValue(long))).toEqual(long);
+    // A replayed legacy expiry keeps its leader epoch, which Kafka's v1 has no field for.
+    const expiring = { offset: 42, leaderEpoch: 7, metadata: 'm', commitTimestamp: 1000, expireTimestamp: 5000 };
+    expect(JSON.parse(encodeOffsetCommitValue(expiring).toString()).v).toBe(1);
+    expect(decodeOffsetCommitValue(encodeOffsetCommitValue(expiring))).toEqual(expiring);
+  });
+
+  it('rejects binary offset commit values that are truncated, too long, of an unknown version or beyond 2^53', () => {
+    const good = encodeOffsetCommitValue({ offset: 1, leaderEpoch: 0, metadata: 'ab', commitTimestamp: 2, expireTimestamp: null });
+    expect(() => decodeOffsetCommitValue(good.subarray(0, good.length - 1))).toThrow(RecordDecodeError);
+    expect(() => decodeOffsetCommitValue(Buffer.concat([good, Buffer.from([0])]))).toThrow(RecordDecodeError);
+    expect(() => decodeOffsetCommitValue(Buffer.from([0]))).toThrow(RecordDecodeError);
+    expect(() => decodeOffsetCommitValue(Buffer.from([0, 9, ...good.subarray(2)]))).toThrow(/version 9/);
+    const huge = Buffer.from(good);
+    huge.writeInt32BE(0x7fff_ffff, 2);
+    expect(() => decodeOffsetCommitValue(huge)).toThrow(/2\^53/);
   });
 
   it('round-trips group metadata values', () => {

@@ -92,9 +92,11 @@ export function readValidHeader(buf: Buffer, pos: number, end = buf.length): Bat
 
 /**
  * Decodes the records of a frame that `readValidHeader` accepted. Keys and values are copied out,
- * so the result does not pin the (possibly large) read buffer in memory.
+ * so the result does not pin the (possibly large) read buffer in memory — unless `share`, for a reader
+ * that decodes each record at once and keeps nothing of it (the coordinator's load): then they are
+ * views of `buf`, which saves two allocations and two copies per record.
  */
-export function decodeBatch(buf: Buffer, pos: number, header: BatchHeader): StoredBatch {
+export function decodeBatch(buf: Buffer, pos: number, header: BatchHeader, share = false): StoredBatch {
   const records: StoredRecord[] = new Array(header.recordCount);
   let p = pos + BATCH_HEADER_BYTES;
   const end = pos + header.size;
@@ -104,13 +106,13 @@ export function decodeBatch(buf: Buffer, pos: number, header: BatchHeader): Stor
     const timestamp = buf.readDoubleBE(p + 4);
     const keyLength = buf.readUInt32BE(p + 12);
     p += 16;
-    const key = Buffer.from(buf.subarray(p, p + keyLength));
+    const key = share ? buf.subarray(p, p + keyLength) : Buffer.from(buf.subarray(p, p + keyLength));
     p += keyLength;
     const valueLength = buf.readInt32BE(p);
     p += 4;
     let value: Buffer | null = null;
     if (valueLength >= 0) {
-      value = Buffer.from(buf.subarray(p, p + valueLength));
+      value = share ? buf.subarray(p, p + valueLength) : Buffer.from(buf.subarray(p, p + valueLength));
       p += valueLength;
     }
     if (p > end) throw new Error(`batch at offset ${header.baseOffset} has a malformed record ${i}`);

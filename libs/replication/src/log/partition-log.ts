@@ -31,7 +31,7 @@ export interface PartitionLog {
   appendAsFollower(batches: StoredBatch[]): void;
 
   /** Whole batches holding offsets in [fromOffset, upToOffset), at most about `maxRecords` records. */
-  read(fromOffset: number, upToOffset: number, maxRecords: number): StoredBatch[];
+  read(fromOffset: number, upToOffset: number, maxRecords: number, options?: ReadOptions): StoredBatch[];
 
   /** Removes every offset >= `offset` (never below the log start). */
   truncateTo(offset: number): void;
@@ -46,6 +46,14 @@ export interface PartitionLog {
   compact(upToOffset: number, now: number, tombstoneRetentionMs: number): Promise<CompactionStats>;
 
   close(): Promise<void>;
+}
+
+export interface ReadOptions {
+  /**
+   * The caller decodes every record at once and keeps none of its buffers (PartitionStore.read, the
+   * coordinator's load): keys and values may be views of one shared read buffer instead of copies.
+   */
+  shareBuffers?: boolean;
 }
 
 export interface CompactionStats {

@@ -4,6 +4,7 @@ import type { AppendResult, LeadershipListener, PartitionOffsets, PartitionStore
 import { ReplicationErrorCode as E } from '../api/replication-error-code';
 import { LeaderEpochCache } from '../epoch/leader-epoch-cache';
 import type { PartitionLog } from '../log/partition-log';
+import { readRecords } from '../log/read-records';
 import type { MetadataStore } from '../metadata/metadata-store.port';
 import { NO_LEADER, isrEpochOf, type PartitionState } from '../metadata/partition-state';
 import { maybeProposeRecovery, maybeShrinkDisconnected, maybeShrinkIsr } from '../partition/isr-changes';
@@ -350,13 +351,7 @@ export class ReplicaManager implements PartitionStore {
   async read(partition: number, fromOffset: number, upToOffset: number, maxRecords: number): Promise<ReadResult> {
     const p = this.partitions.get(partition);
     if (!p) throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is not hosted on node ${this.nodeId}`);
-    const limit = Math.min(upToOffset, p.log.logEndOffset);
-    if (fromOffset >= limit) return { records: [], nextOffset: fromOffset };
-    const batches = p.log.read(fromOffset, limit, maxRecords);
-    const records = batches.flatMap((b) => b.records).filter((r) => r.offset >= fromOffset && r.offset < limit);
-    const last = batches.length > 0 ? batches[batches.length - 1].records : [];
-    const nextOffset = last.length > 0 ? Math.min(limit, Math.max(fromOffset, last[last.length - 1].offset + 1)) : limit;
-    return { records, nextOffset };
+    return readRecords(p.log, fromOffset, upToOffset, maxRecords);
   }
 
   offsets(partition: number): PartitionOffsets {

@@ -25,6 +25,16 @@ describe('FileLog', () => {
     removeDir(dir);
   });
 
+  it('reads the same records with shared buffers as with copies, from the file and from unwritten appends alike', async () => {
+    const log = await openLog();
+    log.appendAsLeader([rec('a', '1'), rec('b', null), rec('c', 'three')], 1);
+    await log.flush();
+    log.appendAsLeader([rec('d', '4')], 1);
+    const shared = log.read(0, ALL, 100, { shareBuffers: true });
+    expect(flatten(shared)).toEqual(flatten(log.read(0, ALL, 100)));
+    expect(flatten(shared)).toEqual([[0, 'a', '1'], [1, 'b', null], [2, 'c', 'three'], [3, 'd', '4']]);
+  });
+
   it('makes appends readable at once and keeps them, offsets and epochs across a reopen', async () => {
     const log = await openLog();
     expect(log.recovery.clean).toBe(true);

@@ -5,7 +5,7 @@ import { validateFollowerBatches, validateLeaderEpoch, validateRecords } from '.
 import { encodeBatch, MAX_BATCH_BYTES } from '../batch-codec';
 import type { CleanableLog } from '../cleanable-log';
 import { GroupCommit } from '../group-commit';
-import type { CompactionStats, StoredBatch } from '../partition-log';
+import type { CompactionStats, ReadOptions, StoredBatch } from '../partition-log';
 import { IoQueue } from './io-queue';
 import { recoverSegments, type RecoveryReport } from './log-recovery';
 import { Segment, type PendingChunk } from './segment';
@@ -108,7 +108,7 @@ export class FileLog implements CleanableLog {
     this.appendFrames(batches, frames);
   }
 
-  read(fromOffset: number, upToOffset: number, maxRecords: number): StoredBatch[] {
+  read(fromOffset: number, upToOffset: number, maxRecords: number, options?: ReadOptions): StoredBatch[] {
     if (this.closed) throw KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} is closed`);
     const out: StoredBatch[] = [];
     let count = 0;
@@ -121,7 +121,7 @@ export class FileLog implements CleanableLog {
         count += index.lastOffset(to) - index.firstOffset(to) + 1;
         to++;
       }
-      for (const batch of segment.readBatches(from, to)) out.push(batch);
+      for (const batch of segment.readBatches(from, to, options?.shareBuffers)) out.push(batch);
       if (to < index.length) break;
     }
     return out;

@@ -88,22 +88,22 @@ export class Segment {
     this.pending = this.pending.slice(n);
   }
 
-  /** Decodes batches `from` .. `to - 1` of this segment. */
-  readBatches(from: number, to: number): StoredBatch[] {
+  /** Decodes batches `from` .. `to - 1` of this segment (`share`: see `decodeBatch`). */
+  readBatches(from: number, to: number, share = false): StoredBatch[] {
     if (from >= to) return [];
     const start = this.index.position(from);
     const end = this.index.position(to - 1) + this.index.size(to - 1);
-    return this.decode(this.readRange(start, end), start, from, to);
+    return this.decode(this.readRange(start, end), start, from, to, share);
   }
 
   /** Decodes batches `from` .. `to - 1` out of `bytes`, which hold the segment's bytes from position `start`. */
-  decode(bytes: Buffer, start: number, from: number, to: number): StoredBatch[] {
+  decode(bytes: Buffer, start: number, from: number, to: number, share = false): StoredBatch[] {
     const out: StoredBatch[] = [];
     for (let i = from; i < to; i++) {
       const pos = this.index.position(i) - start;
       const header = readValidHeader(bytes, pos);
       if (!header) throw new Error(`${this.path}: batch at position ${this.index.position(i)} fails its checksum on read`);
-      out.push(decodeBatch(bytes, pos, header));
+      out.push(decodeBatch(bytes, pos, header, share));
     }
     return out;
   }
