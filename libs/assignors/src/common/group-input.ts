@@ -82,14 +82,19 @@ export function readGroup(cluster: ClusterView, members: MemberSubscription[], o
   return {
     topics,
     cluster,
-    members: members.map((member, memberIndex) => ({
-      index: memberIndex,
-      memberId: member.memberId,
-      groupInstanceId: member.groupInstanceId ?? null,
-      rackId: member.subscription.rackId ? member.subscription.rackId : null,
-      ...normalize(member.subscription.topics),
-      subscription: member.subscription,
-    })),
+    members: members.map((member, memberIndex) => {
+      const { topicNames, topicNameSet, topics: taking } = normalize(member.subscription.topics);
+      return {
+        index: memberIndex,
+        memberId: member.memberId,
+        groupInstanceId: member.groupInstanceId ?? null,
+        rackId: member.subscription.rackId ? member.subscription.rackId : null,
+        topicNames,
+        topicNameSet,
+        topics: taking,
+        subscription: member.subscription,
+      };
+    }),
   };
 }
 
@@ -109,12 +114,19 @@ export function topicOfPartitions(topics: GroupTopics): Int32Array {
 export function partitionIdsOf(list: readonly TopicPartitions[] | undefined, topics: GroupTopics, dedupe = true): number[] {
   const ids: number[] = [];
   if (!list) return ids;
-  for (const entry of list) {
+  // Indexed loops: a rejoining group lists every partition here, often on a process's first call,
+  // when iterator-based loops still run in the interpreter.
+  for (let e = 0; e < list.length; e++) {
+    const entry = list[e];
     const t = topics.index.get(entry.topic);
     if (t === undefined) continue;
     const count = topics.counts[t];
     const base = topics.base[t];
-    for (const partition of entry.partitions) if (partition < count) ids.push(base + partition);
+    const partitions = entry.partitions;
+    for (let i = 0; i < partitions.length; i++) {
+      const partition = partitions[i];
+      if (partition < count) ids.push(base + partition);
+    }
   }
   if (!dedupe || ids.length < 2) return ids;
   const seen = new Set<number>();

@@ -37,12 +37,13 @@ export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: nu
   let claimant: Int32Array | null = null;
   let keeper: Int32Array | null = null;
   let multiplyClaimed: Uint8Array | null = null;
-  const claims: number[][] = members.map(() => []);
+  const claims: number[][] = new Array<number[]>(members.length);
   const memberData: MemberData[] = new Array(members.length);
   let allSubscriptionsEqual = true;
   let reference: ReadonlySet<string> | null = null;
   let maxGeneration = DEFAULT_GENERATION;
-  for (const m of hashOrder) {
+  for (let k = 0; k < hashOrder.length; k++) {
+    const m = hashOrder[k];
     // Deviation (quirk Q1): Kafka takes the first non-empty subscription as the reference, so an
     // empty subscription could be judged equal to a non-empty one; we compare every set exactly.
     if (reference === null) reference = members[m].topicNameSet;
@@ -56,7 +57,8 @@ export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: nu
     if (ids.length === 0) continue;
     claimant ??= new Int32Array(topics.total).fill(-1);
     keeper ??= new Int32Array(topics.total).fill(-1);
-    for (const id of ids) {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
       const other = claimant[id];
       if (other === m) continue; // listed twice by the same member
       if (other < 0) {
@@ -76,16 +78,20 @@ export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: nu
       }
     }
   }
-  // Keep each partition once, where the member first listed it; `keeper` is reset as we go.
-  const kept = keeper;
-  const owned = claims.map((ids, m) =>
-    kept === null
-      ? ids
-      : ids.filter((id) => {
-          if (kept[id] !== m) return false;
-          kept[id] = -2;
-          return true;
-        }),
-  );
-  return { allSubscriptionsEqual, hashOrder, owned, multiplyClaimed, memberData, maxGeneration };
+  // Keep each partition once, where the member first listed it; `keeper` is reset as we go. The
+  // claim lists are this call's own, so they are compacted in place rather than copied.
+  if (keeper !== null) {
+    for (let m = 0; m < claims.length; m++) {
+      const ids = claims[m];
+      let kept = 0;
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i];
+        if (keeper[id] !== m) continue;
+        keeper[id] = -2;
+        ids[kept++] = id;
+      }
+      ids.length = kept;
+    }
+  }
+  return { allSubscriptionsEqual, hashOrder, owned: claims, multiplyClaimed, memberData, maxGeneration };
 }
