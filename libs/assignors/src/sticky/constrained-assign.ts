@@ -105,7 +105,12 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
   if (keptCount > 0) {
     let unassignedCount = 0;
     const unassignedIds = new Int32Array(total);
-    for (let id = 0; id < total; id++) if (owner[id] < 0) unassignedIds[unassignedCount++] = id;
+    if (keptCount > total >> 1) {
+      // Few gaps (members rejoining with what they own): the built-in search skips the kept runs.
+      for (let id = owner.indexOf(-1); id >= 0; id = owner.indexOf(-1, id + 1)) unassignedIds[unassignedCount++] = id;
+    } else {
+      for (let id = 0; id < total; id++) if (owner[id] < 0) unassignedIds[unassignedCount++] = id;
+    }
     unassigned = unassignedIds.subarray(0, unassignedCount);
   }
   const rank = memberIdRanks(members);
