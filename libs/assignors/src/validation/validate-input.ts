@@ -100,10 +100,10 @@ function validateOwnedPartitions(owned: unknown, member: number): void {
   if (!Array.isArray(owned)) throw invalid(ownedField(member), `must be an array of { topic, partitions }, got ${describe(owned)}`);
   for (let index = 0; index < owned.length; index++) {
     const entry: unknown = owned[index];
-    if (!isPlainObject(entry)) throw invalid(`${ownedField(member)}[${index}]`, `must be { topic, partitions }, got ${describe(entry)}`);
-    const topic = entry.topic;
+    // isPlainObject, written out: this runs once per owned entry.
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid(`${ownedField(member)}[${index}]`, `must be { topic, partitions }, got ${describe(entry)}`);
+    const { topic, partitions } = entry as { topic?: unknown; partitions?: unknown };
     if (typeof topic !== 'string' || topic.length === 0) throw invalid(`${ownedField(member)}[${index}].topic`, `must be a non-empty string, got ${describe(topic)}`);
-    const partitions = entry.partitions;
     if (!Array.isArray(partitions)) throw invalid(`${ownedField(member)}[${index}].partitions`, `must be an array of partition numbers, got ${describe(partitions)}`);
     for (let i = 0; i < partitions.length; i++) {
       const partition: unknown = partitions[i];
