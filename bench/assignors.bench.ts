@@ -8,7 +8,9 @@
  * every shape.
  */
 import { spawnSync } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { MemberAssignment } from '@cohort/protocol';
 import {
   AssignorRegistry,
@@ -32,6 +34,11 @@ interface Shape {
   kafka: Partial<Record<Call, number>>;
   /** Kafka's time multiplied by this is the target (1 = at most Kafka's time). */
   target: number;
+  /**
+   * Also time the reassignment as the first call of a fresh process, its input read from JSON as a
+   * node reads it off the wire (a node's first rebalance after a failover is such a call).
+   */
+  cold?: boolean;
 }
 
 interface Measurement {
@@ -40,12 +47,16 @@ interface Measurement {
   runs: number[];
   /** The warm-up call: cold JIT and, for the one-partition entries results share, an empty pool. */
   firstMs: number;
+  /** The warm-up call's process CPU time (user + system, all threads: includes the JIT's background compiles). */
+  firstCpuMs: number;
   /** Process CPU time of each run (user + system, all threads). */
   cpuRuns: number[];
   baselineRssMb: number;
   peakRssMb: number;
   partitions: number;
   members: number;
+  /** The reassignment as the first call of its process (runs: that one call). */
+  cold?: boolean;
 }
 
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
@@ -112,11 +123,11 @@ const SHAPES: Shape[] = [
     target: 1,
   },
   // The smaller shapes of Kafka's timings, cooperative-sticky only, as Kafka timed them.
-  { name: 'coop-50x800', description: 'cooperative-sticky, 50 × 800 partitions, 800 members, identical subscriptions', assignor: createCooperativeStickyAssignor, build: group(50, 800, 800, false), kafka: { fresh: 35, reassignment: 35 }, target: 1 },
-  { name: 'coop-50x800-mixed', description: 'cooperative-sticky, 50 × 800 partitions, 800 members, one subscribing to one topic only', assignor: createCooperativeStickyAssignor, build: group(50, 800, 800, true), kafka: { fresh: 119, reassignment: 169 }, target: 1 },
-  { name: 'coop-10x1000', description: 'cooperative-sticky, 10 × 1,000 partitions, 100 members, identical subscriptions', assignor: createCooperativeStickyAssignor, build: group(10, 1000, 100, false), kafka: { fresh: 6, reassignment: 30 }, target: 1 },
-  { name: 'coop-10x1000-mixed', description: 'cooperative-sticky, 10 × 1,000 partitions, 100 members, one subscribing to one topic only', assignor: createCooperativeStickyAssignor, build: group(10, 1000, 100, true), kafka: { fresh: 28, reassignment: 39 }, target: 1 },
-  { name: 'coop-1x2100', description: 'cooperative-sticky, 1 × 2,100 partitions, 2,100 members (the "2.5 minutes" case)', assignor: createCooperativeStickyAssignor, build: group(1, 2100, 2100, false), kafka: { fresh: 23, reassignment: 21 }, target: 1 },
+  { name: 'coop-50x800', description: 'cooperative-sticky, 50 × 800 partitions, 800 members, identical subscriptions', assignor: createCooperativeStickyAssignor, build: group(50, 800, 800, false), kafka: { fresh: 35, reassignment: 35 }, target: 1, cold: true },
+  { name: 'coop-50x800-mixed', description: 'cooperative-sticky, 50 × 800 partitions, 800 members, one subscribing to one topic only', assignor: createCooperativeStickyAssignor, build: group(50, 800, 800, true), kafka: { fresh: 119, reassignment: 169 }, target: 1, cold: true },
+  { name: 'coop-10x1000', description: 'cooperative-sticky, 10 × 1,000 partitions, 100 members, identical subscriptions', assignor: createCooperativeStickyAssignor, build: group(10, 1000, 100, false), kafka: { fresh: 6, reassignment: 30 }, target: 1, cold: true },
+  { name: 'coop-10x1000-mixed', description: 'cooperative-sticky, 10 × 1,000 partitions, 100 members, one subscribing to one topic only', assignor: createCooperativeStickyAssignor, build: group(10, 1000, 100, true), kafka: { fresh: 28, reassignment: 39 }, target: 1, cold: true },
+  { name: 'coop-1x2100', description: 'cooperative-sticky, 1 × 2,100 partitions, 2,100 members (the "2.5 minutes" case)', assignor: createCooperativeStickyAssignor, build: group(1, 2100, 2100, false), kafka: { fresh: 23, reassignment: 21 }, target: 1, cold: true },
   { name: 'coop-10k', description: 'cooperative-sticky, 10,000 partitions, 1,000 members, mixed subscriptions', assignor: createCooperativeStickyAssignor, build: mixed10k, kafka: {}, target: 1 },
   { name: 'sticky-10k', description: 'sticky, 10,000 partitions, 1,000 members, mixed subscriptions', assignor: createStickyAssignor, build: mixed10k, kafka: {}, target: 1 },
 ];
@@ -136,7 +147,7 @@ function rssMb(): number {
 }
 
 /** Runs in the child: one shape, warm-up then timed calls, fresh and reassignment. */
-function measureShape(shape: Shape, runs: number): Measurement[] {
+function measureShape(shape: Shape, runs: number, ownedOut?: string): Measurement[] {
   const assignor = shape.assignor();
   const { cluster, members } = shape.build();
   const partitions = Object.values(cluster.partitionsPerTopic).reduce((a, b) => a + b, 0);
@@ -152,6 +163,7 @@ function measureShape(shape: Shape, runs: number): Measurement[] {
   let fresh: Record<string, MemberAssignment> | null = null;
   for (const call of calls) {
     const input = call === 'fresh' ? members : reassignmentInput(assignor.name, members, fresh!);
+    if (call === 'reassignment' && ownedOut !== undefined) writeFileSync(ownedOut, JSON.stringify(input));
     const warm = time(input);
     if (call === 'fresh') fresh = warm.result;
     global.gc?.();
@@ -163,9 +175,25 @@ function measureShape(shape: Shape, runs: number): Measurement[] {
       timings.push(run.ms);
       cpuTimings.push(run.cpuMs);
     }
-    results.push({ shape: shape.name, call, runs: timings, firstMs: warm.ms, cpuRuns: cpuTimings, baselineRssMb, peakRssMb: process.resourceUsage().maxRSS / 1024, partitions, members: members.length });
+    results.push({ shape: shape.name, call, runs: timings, firstMs: warm.ms, firstCpuMs: warm.cpuMs, cpuRuns: cpuTimings, baselineRssMb, peakRssMb: process.resourceUsage().maxRSS / 1024, partitions, members: members.length });
   }
   return results;
+}
+
+/** Runs in a child of its own: the reassignment input written by measureShape, as the process's first call. */
+function measureCold(shape: Shape, inputFile: string): Measurement {
+  const assignor = shape.assignor();
+  const { cluster } = shape.build();
+  const input = JSON.parse(readFileSync(inputFile, 'utf8')) as MemberSubscription[];
+  const partitions = Object.values(cluster.partitionsPerTopic).reduce((a, b) => a + b, 0);
+  const baselineRssMb = rssMb();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  assignor.assign(cluster, input);
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
+  return { shape: shape.name, call: 'reassignment', cold: true, runs: [ms], firstMs: ms, firstCpuMs: cpuMs, cpuRuns: [cpuMs], baselineRssMb, peakRssMb: process.resourceUsage().maxRSS / 1024, partitions, members: input.length };
 }
 
 function formatRow(measurement: Measurement, shape: Shape): string {
@@ -175,10 +203,15 @@ function formatRow(measurement: Measurement, shape: Shape): string {
   // Judged on the median, not the best run: the machine is noisy, and the best run flatters.
   const ratio = kafka === undefined ? '' : `${(median / kafka).toFixed(2)}× Kafka`;
   const verdict = kafka === undefined ? '' : median <= kafka * shape.target ? 'meets target' : `MISSES target (≤ ${shape.target === 1 ? "Kafka's time" : `${shape.target} × Kafka`})`;
+  const timing = measurement.cold
+    ? [`${median.toFixed(0).padStart(6)} ms first  `, `(the first call of its process, input read from JSON; cpu ${measurement.firstCpuMs.toFixed(0)} ms)`.padEnd(44)]
+    : [
+        `${median.toFixed(0).padStart(6)} ms median`,
+        `(best ${best.toFixed(0)}; runs: ${measurement.runs.map((r) => r.toFixed(0)).join(', ')}; first call ${measurement.firstMs.toFixed(0)} (cpu ${measurement.firstCpuMs.toFixed(0)}); cpu ${Math.min(...measurement.cpuRuns).toFixed(0)} ms)`.padEnd(44),
+      ];
   return [
-    `  ${measurement.call.padEnd(12)}`,
-    `${median.toFixed(0).padStart(6)} ms median`,
-    `(best ${best.toFixed(0)}; runs: ${measurement.runs.map((r) => r.toFixed(0)).join(', ')}; first call ${measurement.firstMs.toFixed(0)}; cpu ${Math.min(...measurement.cpuRuns).toFixed(0)} ms)`.padEnd(44),
+    `  ${(measurement.cold ? 'cold reassign' : measurement.call).padEnd(12)}`,
+    ...timing,
     kafka === undefined ? ''.padEnd(17) : `Kafka ${String(kafka).padStart(5)} ms`,
     ratio.padEnd(12),
     `peak RSS ${measurement.peakRssMb.toFixed(0)} MB (input held: ${measurement.baselineRssMb.toFixed(0)} MB)`,
@@ -216,13 +249,18 @@ function main(): void {
     process.stdout.write(JSON.stringify(calibrate()));
     return;
   }
-  if (childAt >= 0) {
-    const shape = SHAPES.find((s) => s.name === args[childAt + 1]);
-    if (!shape) throw new Error(`unknown shape ${args[childAt + 1]}`);
-    process.stdout.write(JSON.stringify(measureShape(shape, runs)));
+  const coldAt = args.indexOf('--cold');
+  if (childAt >= 0 || coldAt >= 0) {
+    const name = args[(childAt >= 0 ? childAt : coldAt) + 1];
+    const shape = SHAPES.find((s) => s.name === name);
+    if (!shape) throw new Error(`unknown shape ${name}`);
+    const ownedAt = args.indexOf('--owned-out');
+    const measured = coldAt >= 0 ? [measureCold(shape, args[coldAt + 2])] : measureShape(shape, runs, ownedAt >= 0 ? args[ownedAt + 1] : undefined);
+    process.stdout.write(JSON.stringify(measured));
     return;
   }
   const wanted = args.filter((arg, i) => !arg.startsWith('--') && (runsAt < 0 || i !== runsAt + 1));
+  const ownedFile = join(tmpdir(), `assignors-bench-${process.pid}.json`);
   const unknown = wanted.filter((name) => !SHAPES.some((s) => s.name === name));
   if (unknown.length > 0) {
     console.error(`unknown shape(s): ${unknown.join(', ')}; shapes: ${SHAPES.map((s) => s.name).join(', ')}`);
@@ -242,14 +280,19 @@ function main(): void {
     );
   }
   for (const shape of selected) {
-    const run = child(['--child', shape.name, '--runs', String(runs)]);
+    // The warm child writes the reassignment input for the cold one.
+    const run = child(['--child', shape.name, '--runs', String(runs), ...(shape.cold ? ['--owned-out', ownedFile] : [])]);
     console.log(`\n${shape.name}: ${shape.description}`);
-    if (run.status !== 0) {
-      console.log(`  failed: ${(run.stderr || run.error?.message || '').split('\n').slice(0, 5).join(' | ')}`);
-      process.exitCode = 1;
-      continue;
+    const cold = run.status === 0 && shape.cold ? child(['--cold', shape.name, ownedFile]) : null;
+    rmSync(ownedFile, { force: true });
+    for (const result of cold === null ? [run] : [run, cold]) {
+      if (result.status !== 0) {
+        console.log(`  failed: ${(result.stderr || result.error?.message || '').split('\n').slice(0, 5).join(' | ')}`);
+        process.exitCode = 1;
+        continue;
+      }
+      for (const measurement of JSON.parse(result.stdout) as Measurement[]) console.log(formatRow(measurement, shape));
     }
-    for (const measurement of JSON.parse(run.stdout) as Measurement[]) console.log(formatRow(measurement, shape));
   }
 }
 

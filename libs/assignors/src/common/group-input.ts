@@ -82,14 +82,19 @@ export function readGroup(cluster: ClusterView, members: MemberSubscription[], o
   return {
     topics,
     cluster,
-    members: members.map((member, memberIndex) => ({
-      index: memberIndex,
-      memberId: member.memberId,
-      groupInstanceId: member.groupInstanceId ?? null,
-      rackId: member.subscription.rackId ? member.subscription.rackId : null,
-      ...normalize(member.subscription.topics),
-      subscription: member.subscription,
-    })),
+    members: members.map((member, memberIndex) => {
+      const { topicNames, topicNameSet, topics: taking } = normalize(member.subscription.topics);
+      return {
+        index: memberIndex,
+        memberId: member.memberId,
+        groupInstanceId: member.groupInstanceId ?? null,
+        rackId: member.subscription.rackId ? member.subscription.rackId : null,
+        topicNames,
+        topicNameSet,
+        topics: taking,
+        subscription: member.subscription,
+      };
+    }),
   };
 }
 
@@ -100,6 +105,9 @@ export function topicOfPartitions(topics: GroupTopics): Int32Array {
   return topicOf;
 }
 
+/** Some engines make a very long `new Array(n)` sparse (dictionary mode); lists longer than this are grown. */
+const MAX_PRESIZED_LIST = 100_000;
+
 /**
  * Partition ids of a list of (topic, partitions), in the order given, without duplicates unless the
  * caller handles them. Entries of topics that do not take part or partitions beyond the topic's count
@@ -107,15 +115,27 @@ export function topicOfPartitions(topics: GroupTopics): Int32Array {
  * partitions, quirk Q2).
  */
 export function partitionIdsOf(list: readonly TopicPartitions[] | undefined, topics: GroupTopics, dedupe = true): number[] {
-  const ids: number[] = [];
-  if (!list) return ids;
-  for (const entry of list) {
+  if (!list) return [];
+  // Sized up front rather than grown by push: a rejoining group lists every partition here, and the
+  // copies growth leaves behind are collected during the rebalance. Indexed loops: this often runs
+  // on a process's first call, when iterator-based loops still run in the interpreter.
+  let listed = 0;
+  for (let e = 0; e < list.length; e++) listed += list[e].partitions.length;
+  const ids = listed <= MAX_PRESIZED_LIST ? new Array<number>(listed) : [];
+  let n = 0;
+  for (let e = 0; e < list.length; e++) {
+    const entry = list[e];
     const t = topics.index.get(entry.topic);
     if (t === undefined) continue;
     const count = topics.counts[t];
     const base = topics.base[t];
-    for (const partition of entry.partitions) if (partition < count) ids.push(base + partition);
+    const partitions = entry.partitions;
+    for (let i = 0; i < partitions.length; i++) {
+      const partition = partitions[i];
+      if (partition < count) ids[n++] = base + partition;
+    }
   }
+  ids.length = n;
   if (!dedupe || ids.length < 2) return ids;
   const seen = new Set<number>();
   return ids.filter((id) => !seen.has(id) && seen.add(id) !== undefined);

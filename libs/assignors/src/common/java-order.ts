@@ -30,9 +30,19 @@ export function javaBucket(hash: number, capacity: number): number {
  */
 export function javaHashMapOrder(keys: readonly string[]): number[] {
   const capacity = javaTableCapacity(keys.length);
-  const buckets = keys.map((key) => javaBucket(javaStringHashCode(key), capacity));
-  const order = keys.map((_, index) => index);
-  return order.sort((a, b) => buckets[a] - buckets[b] || a - b);
+  // A counting sort by bucket: stable, so keys sharing a bucket keep their insertion order, and
+  // linear, with no comparator calls (thousands of members, on a process's first rebalance too).
+  const buckets = new Int32Array(keys.length);
+  const starts = new Int32Array(capacity + 1);
+  for (let index = 0; index < keys.length; index++) {
+    const bucket = javaBucket(javaStringHashCode(keys[index]), capacity);
+    buckets[index] = bucket;
+    starts[bucket + 1]++;
+  }
+  for (let bucket = 0; bucket < capacity; bucket++) starts[bucket + 1] += starts[bucket];
+  const order = new Array<number>(keys.length);
+  for (let index = 0; index < keys.length; index++) order[starts[buckets[index]]++] = index;
+  return order;
 }
 
 /** `TopicPartition.hashCode()`: 31 * (31 + partition) + topic.hashCode(). */

@@ -24,11 +24,21 @@ export function membersInKafkaOrder(members: readonly GroupMember[]): number[] {
 
 /** rank[m] = position of member m when members are sorted by member id. */
 export function memberIdRanks(members: readonly GroupMember[]): Int32Array {
-  const order = members.map((_, m) => m).sort((a, b) => compareStrings(members[a].memberId, members[b].memberId));
   const rank = new Int32Array(members.length);
-  order.forEach((m, position) => {
-    rank[m] = position;
-  });
+  // Member ids listed in order already cost one pass.
+  let sorted = true;
+  for (let m = 1; m < members.length && sorted; m++) sorted = members[m - 1].memberId < members[m].memberId;
+  if (sorted) {
+    for (let m = 0; m < members.length; m++) rank[m] = m;
+    return rank;
+  }
+  // Otherwise the ids are sorted by the built-in default sort (UTF-16 code unit order, Java's
+  // compareTo), which compares natively instead of calling a comparator per step; ids are unique.
+  const ids = members.map((member) => member.memberId);
+  const position = new Map<string, number>();
+  const inOrder = ids.slice().sort();
+  for (let p = 0; p < inOrder.length; p++) position.set(inOrder[p], p);
+  for (let m = 0; m < ids.length; m++) rank[m] = position.get(ids[m]) as number;
   return rank;
 }
 

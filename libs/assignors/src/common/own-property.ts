@@ -4,11 +4,19 @@
  * to (or a replacement of) the object's prototype.
  */
 const hasOwn = Object.prototype.hasOwnProperty;
+const objectPrototype: object = Object.prototype;
 
 export function getOwn<T>(record: Record<string, T>, key: string): T | undefined {
   return hasOwn.call(record, key) ? record[key] : undefined;
 }
 
+/**
+ * A result is written once per member, thousands of times per rebalance, and defineProperty costs
+ * several times a plain store. A plain store on an object made by `{}` creates an own property unless
+ * the prototype has something by that name (`__proto__`'s setter, or a name made read-only by a
+ * frozen prototype), so only those names take the slow path.
+ */
 export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  if (Object.getPrototypeOf(record) === objectPrototype && !(key in objectPrototype) && !hasOwn.call(record, key)) record[key] = value;
+  else Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -40,12 +40,20 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
 
   let topicOf: Int32Array | null = null;
   const topicCount = topics.names.length;
+  // Sort keys of one member's partitions, reused from member to member (grown when one owns more).
+  let keys = new Float64Array(0);
   /** Sorts partition ids by (partition, topic): keys partition * T + topic sort natively as numbers. */
   const sortByPartitionThenTopic = (ids: number[]): void => {
     const topicOfId = (topicOf ??= topicOfPartitions(topics));
-    const keys = new Float64Array(ids.length);
-    for (let i = 0; i < ids.length; i++) keys[i] = (ids[i] - topics.base[topicOfId[ids[i]]]) * topicCount + topicOfId[ids[i]];
-    keys.sort();
+    if (keys.length < ids.length) keys = new Float64Array(Math.max(ids.length, 2 * keys.length));
+    let inOrder = true;
+    for (let i = 0; i < ids.length; i++) {
+      keys[i] = (ids[i] - topics.base[topicOfId[ids[i]]]) * topicCount + topicOfId[ids[i]];
+      if (i > 0 && keys[i] < keys[i - 1]) inOrder = false;
+    }
+    // A member that owns one partition of each topic lists them in this order already.
+    if (inOrder) return;
+    keys.subarray(0, ids.length).sort();
     for (let i = 0; i < ids.length; i++) {
       const t = keys[i] % topicCount;
       ids[i] = topics.base[t] + (keys[i] - t) / topicCount;
@@ -59,11 +67,19 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
     for (let i = from; i < ids.length; i++) markRevoked(ids[i], m);
   };
 
-  for (const m of prep.hashOrder) {
-    const own: number[] = [];
-    for (const id of prep.owned[m]) {
-      if (rack.racksMismatch(m, id)) markRevoked(id, m);
-      else if (multiplyClaimed === null || multiplyClaimed[id] === 0) own.push(id);
+  for (let k = 0; k < prep.hashOrder.length; k++) {
+    const m = prep.hashOrder[k];
+    const owned = prep.owned[m];
+    let own: number[];
+    if (!rack.enabled && multiplyClaimed === null) {
+      own = owned; // nothing to drop: this call's own list, kept as it is
+    } else {
+      own = [];
+      for (let i = 0; i < owned.length; i++) {
+        const id = owned[i];
+        if (rack.racksMismatch(m, id)) markRevoked(id, m);
+        else if (multiplyClaimed === null || multiplyClaimed[id] === 0) own.push(id);
+      }
     }
     if (own.length > 1) sortByPartitionThenTopic(own);
     if (own.length < minQuota) {
@@ -89,7 +105,12 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
   if (keptCount > 0) {
     let unassignedCount = 0;
     const unassignedIds = new Int32Array(total);
-    for (let id = 0; id < total; id++) if (owner[id] < 0) unassignedIds[unassignedCount++] = id;
+    if (keptCount > total >> 1) {
+      // Few gaps (members rejoining with what they own): the built-in search skips the kept runs.
+      for (let id = owner.indexOf(-1); id >= 0; id = owner.indexOf(-1, id + 1)) unassignedIds[unassignedCount++] = id;
+    } else {
+      for (let id = 0; id < total; id++) if (owner[id] < 0) unassignedIds[unassignedCount++] = id;
+    }
     unassigned = unassignedIds.subarray(0, unassignedCount);
   }
   const rank = memberIdRanks(members);

@@ -30,19 +30,80 @@ function sameTopics(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return true;
 }
 
+/**
+ * Who claims each partition, member by member. A claim is settled as it is read; the per-member work
+ * is a method of its own so that it is compiled after a few members, also on a process's first
+ * rebalance, instead of running the whole group through one long loop in the interpreter.
+ */
+class ClaimTable {
+  readonly claimant: Int32Array;
+  readonly keeper: Int32Array;
+  multiplyClaimed: Uint8Array | null = null;
+  /** Some partition was listed twice or claimed by two members: the lists need compacting. */
+  contested = false;
+
+  constructor(
+    private readonly members: GroupInput['members'],
+    total: number,
+  ) {
+    this.claimant = new Int32Array(total).fill(-1);
+    this.keeper = new Int32Array(total).fill(-1);
+  }
+
+  claim(m: number, ids: readonly number[], generation: number): void {
+    const { claimant, keeper } = this;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      const other = claimant[id];
+      if (other < 0) {
+        keeper[id] = m;
+        claimant[id] = m;
+        continue;
+      }
+      this.contested = true;
+      if (other === m) continue; // listed twice by the same member
+      // Kafka compares with the other claimant's subscription generationId field, not its member data.
+      const otherGeneration = fieldGeneration(this.members[other].subscription);
+      if (generation === otherGeneration) {
+        (this.multiplyClaimed ??= new Uint8Array(claimant.length))[id] = 1;
+        if (keeper[id] === other) keeper[id] = -1;
+        claimant[id] = m;
+      } else if (generation > otherGeneration) {
+        keeper[id] = m;
+        claimant[id] = m;
+      }
+    }
+  }
+
+  /** Keeps each partition once, where its keeper first listed it; the lists are compacted in place. */
+  keepSettled(claims: number[][]): void {
+    const keeper = this.keeper;
+    for (let m = 0; m < claims.length; m++) {
+      const ids = claims[m];
+      let kept = 0;
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i];
+        if (keeper[id] !== m) continue;
+        keeper[id] = -2;
+        ids[kept++] = id;
+      }
+      ids.length = kept;
+    }
+  }
+}
+
 export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: number) => MemberData): OwnedPartitions {
   const { members, topics } = input;
   const hashOrder = javaHashMapOrder(members.map((member) => member.memberId));
   // Allocated on the first claim: a group joining for the first time owns nothing.
-  let claimant: Int32Array | null = null;
-  let keeper: Int32Array | null = null;
-  let multiplyClaimed: Uint8Array | null = null;
-  const claims: number[][] = members.map(() => []);
+  let table: ClaimTable | null = null;
+  const claims: number[][] = new Array<number[]>(members.length);
   const memberData: MemberData[] = new Array(members.length);
   let allSubscriptionsEqual = true;
   let reference: ReadonlySet<string> | null = null;
   let maxGeneration = DEFAULT_GENERATION;
-  for (const m of hashOrder) {
+  for (let k = 0; k < hashOrder.length; k++) {
+    const m = hashOrder[k];
     // Deviation (quirk Q1): Kafka takes the first non-empty subscription as the reference, so an
     // empty subscription could be judged equal to a non-empty one; we compare every set exactly.
     if (reference === null) reference = members[m].topicNameSet;
@@ -53,39 +114,9 @@ export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: nu
     if (generation > maxGeneration) maxGeneration = generation;
     const ids = partitionIdsOf(data.partitions, topics, false);
     claims[m] = ids;
-    if (ids.length === 0) continue;
-    claimant ??= new Int32Array(topics.total).fill(-1);
-    keeper ??= new Int32Array(topics.total).fill(-1);
-    for (const id of ids) {
-      const other = claimant[id];
-      if (other === m) continue; // listed twice by the same member
-      if (other < 0) {
-        keeper[id] = m;
-        claimant[id] = m;
-        continue;
-      }
-      // Kafka compares with the other claimant's subscription generationId field, not its member data.
-      const otherGeneration = fieldGeneration(members[other].subscription);
-      if (generation === otherGeneration) {
-        (multiplyClaimed ??= new Uint8Array(topics.total))[id] = 1;
-        if (keeper[id] === other) keeper[id] = -1;
-        claimant[id] = m;
-      } else if (generation > otherGeneration) {
-        keeper[id] = m;
-        claimant[id] = m;
-      }
-    }
+    if (ids.length > 0) (table ??= new ClaimTable(members, topics.total)).claim(m, ids, generation);
   }
-  // Keep each partition once, where the member first listed it; `keeper` is reset as we go.
-  const kept = keeper;
-  const owned = claims.map((ids, m) =>
-    kept === null
-      ? ids
-      : ids.filter((id) => {
-          if (kept[id] !== m) return false;
-          kept[id] = -2;
-          return true;
-        }),
-  );
-  return { allSubscriptionsEqual, hashOrder, owned, multiplyClaimed, memberData, maxGeneration };
+  // Uncontested claims are kept as listed; otherwise each partition stays with its keeper only.
+  if (table !== null && table.contested) table.keepSettled(claims);
+  return { allSubscriptionsEqual, hashOrder, owned: claims, multiplyClaimed: table === null ? null : table.multiplyClaimed, memberData, maxGeneration };
 }

@@ -25,6 +25,15 @@ describe('assignor input validation', () => {
     expect(error.message).toBe(message);
   });
 
+  it('rejects a hole in the owned partitions or the members instead of failing inside an assignor', () => {
+    const owned = [, { topic: 't', partitions: [0] }];
+    const error = rejection(() => createRangeAssignor().assign({ partitionsPerTopic: { t: 1 } }, [{ memberId: 'a', subscription: { topics: ['t'], ownedPartitions: owned as never } }]));
+    expect(error.message).toBe('members[0].subscription.ownedPartitions[0]: must be { topic, partitions }, got undefined');
+    expect(rejection(() => validateAssignorInput({ partitionsPerTopic: { t: 1 } }, [ok('a'), , ok('b')])).message).toBe(
+      'members[1]: must be { memberId, groupInstanceId?, subscription }, got undefined',
+    );
+  });
+
   it('rejects a group too large to assign without exhausting memory', () => {
     const error = rejection(() => validateAssignorInput({ partitionsPerTopic: { a: 2_000_000_000 } }, [ok('m', ['a'])]));
     expect(error.message).toBe('partitionsPerTopic: total partition count 2000000000 exceeds the limit of 10000000');

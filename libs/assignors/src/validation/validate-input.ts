@@ -22,6 +22,7 @@ export interface InputValidationOptions {
   limits?: Partial<InputLimits>;
 }
 
+
 function invalid(field: string, problem: string): KafkaError {
   return KafkaError.of('INVALID_REQUEST', `${field}: ${problem}`);
 }
@@ -76,65 +77,81 @@ function validatePartitionRacks(racks: unknown, counts: Map<string, number>): vo
       throw invalid(`partitionRacks.${topic}`, `has ${perPartition.length} entries but the topic has ${count} partitions`);
     }
     perPartition.forEach((replicaRacks, partition) => {
-      const field = `partitionRacks.${topic}[${partition}]`;
-      if (!Array.isArray(replicaRacks)) throw invalid(field, `must be an array of rack names, got ${describe(replicaRacks)}`);
+      if (!Array.isArray(replicaRacks)) throw invalid(`partitionRacks.${topic}[${partition}]`, `must be an array of rack names, got ${describe(replicaRacks)}`);
       for (const rack of replicaRacks) {
-        if (rack !== null && typeof rack !== 'string') throw invalid(field, `rack names must be strings or null, got ${describe(rack)}`);
+        if (rack !== null && typeof rack !== 'string') throw invalid(`partitionRacks.${topic}[${partition}]`, `rack names must be strings or null, got ${describe(rack)}`);
       }
     });
   }
 }
 
-function validateOwnedPartitions(owned: unknown, field: string): void {
+/**
+ * Large groups own a million entries between them and a rebalance validates every one, often as the
+ * first call of a process, before the JIT has compiled anything: the checks below are plain loops
+ * with no closures, and a field's name is built only for the error that names it.
+ */
+function ownedField(member: number): string {
+  return `members[${member}].subscription.ownedPartitions`;
+}
+
+function validateOwnedPartitions(owned: unknown, member: number): void {
   if (owned === undefined || owned === null) return;
-  if (!Array.isArray(owned)) throw invalid(field, `must be an array of { topic, partitions }, got ${describe(owned)}`);
-  // Large groups own a million entries between them: field names are built only for an error.
-  const entryField = (index: number): string => `${field}[${index}]`;
-  owned.forEach((entry: unknown, index) => {
-    if (!isPlainObject(entry)) throw invalid(entryField(index), `must be { topic, partitions }, got ${describe(entry)}`);
-    if (typeof entry.topic !== 'string' || entry.topic.length === 0) throw invalid(`${entryField(index)}.topic`, `must be a non-empty string, got ${describe(entry.topic)}`);
-    if (!Array.isArray(entry.partitions)) throw invalid(`${entryField(index)}.partitions`, `must be an array of partition numbers, got ${describe(entry.partitions)}`);
-    for (const partition of entry.partitions) {
-      if (!isPartitionIndex(partition)) {
-        throw invalid(`${entryField(index)}.partitions`, `partition numbers must be integers from 0 to ${INT32_MAX}, got ${describe(partition)}`);
+  if (!Array.isArray(owned)) throw invalid(ownedField(member), `must be an array of { topic, partitions }, got ${describe(owned)}`);
+  for (let index = 0; index < owned.length; index++) {
+    const entry: unknown = owned[index];
+    // isPlainObject, written out: this runs once per owned entry.
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid(`${ownedField(member)}[${index}]`, `must be { topic, partitions }, got ${describe(entry)}`);
+    const { topic, partitions } = entry as { topic?: unknown; partitions?: unknown };
+    if (typeof topic !== 'string' || topic.length === 0) throw invalid(`${ownedField(member)}[${index}].topic`, `must be a non-empty string, got ${describe(topic)}`);
+    if (!Array.isArray(partitions)) throw invalid(`${ownedField(member)}[${index}].partitions`, `must be an array of partition numbers, got ${describe(partitions)}`);
+    for (let i = 0; i < partitions.length; i++) {
+      const partition: unknown = partitions[i];
+      // isPartitionIndex, written out: this runs once per owned partition.
+      if (!(typeof partition === 'number' && partition >= 0 && partition <= INT32_MAX && Math.floor(partition) === partition)) {
+        throw invalid(`${ownedField(member)}[${index}].partitions`, `partition numbers must be integers from 0 to ${INT32_MAX}, got ${describe(partition)}`);
       }
     }
-  });
+  }
+}
+
+function validateTopicList(topics: unknown[], member: number, counts: Map<string, number>, options: InputValidationOptions): void {
+  for (let topicIndex = 0; topicIndex < topics.length; topicIndex++) {
+    const topic = topics[topicIndex];
+    if (typeof topic !== 'string' || topic.length === 0) {
+      throw invalid(`members[${member}].subscription.topics[${topicIndex}]`, `must be a non-empty string, got ${describe(topic)}`);
+    }
+    if (options.unknownTopics === 'reject' && !counts.has(topic)) {
+      throw invalid(`members[${member}].subscription.topics[${topicIndex}]`, `unknown topic '${topic}' (not in partitionsPerTopic)`);
+    }
+  }
 }
 
 function validateMember(member: unknown, index: number, counts: Map<string, number>, options: InputValidationOptions, checkedTopicLists: Set<unknown>): void {
-  const field = `members[${index}]`;
-  if (!isPlainObject(member)) throw invalid(field, `must be { memberId, groupInstanceId?, subscription }, got ${describe(member)}`);
+  if (!isPlainObject(member)) throw invalid(`members[${index}]`, `must be { memberId, groupInstanceId?, subscription }, got ${describe(member)}`);
   if (typeof member.memberId !== 'string' || member.memberId.length === 0) {
-    throw invalid(`${field}.memberId`, `must be a non-empty string, got ${describe(member.memberId)}`);
+    throw invalid(`members[${index}].memberId`, `must be a non-empty string, got ${describe(member.memberId)}`);
   }
   const instanceId = member.groupInstanceId;
   if (instanceId !== undefined && instanceId !== null && (typeof instanceId !== 'string' || instanceId.length === 0)) {
-    throw invalid(`${field}.groupInstanceId`, `must be a non-empty string or null, got ${describe(instanceId)}`);
+    throw invalid(`members[${index}].groupInstanceId`, `must be a non-empty string or null, got ${describe(instanceId)}`);
   }
   const subscription = member.subscription;
-  if (!isPlainObject(subscription)) throw invalid(`${field}.subscription`, `must be { topics, ... }, got ${describe(subscription)}`);
-  if (!Array.isArray(subscription.topics)) throw invalid(`${field}.subscription.topics`, `must be an array of topic names, got ${describe(subscription.topics)}`);
+  if (!isPlainObject(subscription)) throw invalid(`members[${index}].subscription`, `must be { topics, ... }, got ${describe(subscription)}`);
+  const topics = subscription.topics;
+  if (!Array.isArray(topics)) throw invalid(`members[${index}].subscription.topics`, `must be an array of topic names, got ${describe(topics)}`);
   // Large groups share one topic list between many members: check each distinct array once.
-  if (!checkedTopicLists.has(subscription.topics)) {
-    subscription.topics.forEach((topic, topicIndex) => {
-      if (typeof topic !== 'string' || topic.length === 0) {
-        throw invalid(`${field}.subscription.topics[${topicIndex}]`, `must be a non-empty string, got ${describe(topic)}`);
-      }
-      if (options.unknownTopics === 'reject' && !counts.has(topic)) {
-        throw invalid(`${field}.subscription.topics[${topicIndex}]`, `unknown topic '${topic}' (not in partitionsPerTopic)`);
-      }
-    });
-    checkedTopicLists.add(subscription.topics);
+  if (!checkedTopicLists.has(topics)) {
+    validateTopicList(topics, index, counts, options);
+    checkedTopicLists.add(topics);
   }
-  validateOwnedPartitions(subscription.ownedPartitions, `${field}.subscription.ownedPartitions`);
+  validateOwnedPartitions(subscription.ownedPartitions, index);
   const generation = subscription.generationId;
   if (generation !== undefined && generation !== null && !(typeof generation === 'number' && Number.isInteger(generation) && Math.abs(generation) <= INT32_MAX)) {
-    throw invalid(`${field}.subscription.generationId`, `must be an int32, got ${describe(generation)}`);
+    throw invalid(`members[${index}].subscription.generationId`, `must be an int32, got ${describe(generation)}`);
   }
   const rack = subscription.rackId;
   if (rack !== undefined && rack !== null && typeof rack !== 'string') {
-    throw invalid(`${field}.subscription.rackId`, `must be a string or null, got ${describe(rack)}`);
+    throw invalid(`members[${index}].subscription.rackId`, `must be a string or null, got ${describe(rack)}`);
   }
 }
 
@@ -147,7 +164,8 @@ export function validateAssignorInput(cluster: unknown, members: unknown, option
   const memberIds = new Map<string, number>();
   const instanceIds = new Map<string, number>();
   const checkedTopicLists = new Set<unknown>();
-  members.forEach((member, index) => {
+  for (let index = 0; index < members.length; index++) {
+    const member: unknown = members[index];
     validateMember(member, index, counts, options, checkedTopicLists);
     const { memberId, groupInstanceId } = member as MemberSubscription;
     const previous = memberIds.get(memberId);
@@ -160,6 +178,6 @@ export function validateAssignorInput(cluster: unknown, members: unknown, option
       }
       instanceIds.set(groupInstanceId, index);
     }
-  });
+  }
 }
 
