@@ -22,7 +22,6 @@ export interface InputValidationOptions {
   limits?: Partial<InputLimits>;
 }
 
-
 function invalid(field: string, problem: string): KafkaError {
   return KafkaError.of('INVALID_REQUEST', `${field}: ${problem}`);
 }
