@@ -4,6 +4,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { CohortConfig } from '../config/cohort-config';
 import { AUDIT_LOGGER_PROVIDER } from './audit-logger';
 import { Authenticator } from './authentication/authenticator';
+import { NodeHttpClient } from './cluster/node-http-client';
 import { NodeRequestSigner } from './cluster/node-request-signer';
 import { OriginPolicy } from './origin/origin-policy';
 import { RestSecurityGate } from './rest/rest-security.gate';
@@ -20,6 +21,7 @@ export const SECURITY_EDGE_PROVIDERS: Provider[] = [
   Authenticator,
   OriginPolicy,
   NodeRequestSigner,
+  NodeHttpClient,
   RestSecurityGate,
   SocketSecurity,
   { provide: APP_GUARD, useClass: RestThrottlerGuard },
