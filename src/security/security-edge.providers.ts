@@ -6,6 +6,10 @@ import { AUDIT_LOGGER_PROVIDER } from './audit-logger';
 import { Authenticator } from './authentication/authenticator';
 import { NodeHttpClient } from './cluster/node-http-client';
 import { NodeRequestSigner } from './cluster/node-request-signer';
+import { CREATION_LEDGER } from './limits/creation-ledger.port';
+import { CreationLimits } from './limits/creation-limits';
+import { createCreationLedger } from './limits/create-creation-ledger';
+import { GroupRemovals } from './limits/group-removals';
 import { OriginPolicy } from './origin/origin-policy';
 import { RestSecurityGate } from './rest/rest-security.gate';
 import { RestThrottlerGuard } from './rest/rest-throttler.guard';
@@ -24,6 +28,9 @@ export const SECURITY_EDGE_PROVIDERS: Provider[] = [
   NodeHttpClient,
   RestSecurityGate,
   SocketSecurity,
+  GroupRemovals,
+  { provide: CREATION_LEDGER, inject: [CohortConfig], useFactory: createCreationLedger },
+  CreationLimits,
   { provide: APP_GUARD, useClass: RestThrottlerGuard },
 ];
 
