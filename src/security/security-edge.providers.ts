@@ -1,5 +1,5 @@
 import type { DynamicModule, Provider } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { CohortConfig } from '../config/cohort-config';
 import { AUDIT_LOGGER_PROVIDER } from './audit-logger';
@@ -9,6 +9,7 @@ import { NodeRequestSigner } from './cluster/node-request-signer';
 import { CREATION_LEDGER } from './limits/creation-ledger.port';
 import { CreationLimits } from './limits/creation-limits';
 import { createCreationLedger } from './limits/create-creation-ledger';
+import { GroupCreationInterceptor } from './limits/group-creation.interceptor';
 import { GroupRemovals } from './limits/group-removals';
 import { OriginPolicy } from './origin/origin-policy';
 import { RestSecurityGate } from './rest/rest-security.gate';
@@ -31,6 +32,7 @@ export const SECURITY_EDGE_PROVIDERS: Provider[] = [
   GroupRemovals,
   { provide: CREATION_LEDGER, inject: [CohortConfig], useFactory: createCreationLedger },
   CreationLimits,
+  { provide: APP_INTERCEPTOR, useClass: GroupCreationInterceptor },
   { provide: APP_GUARD, useClass: RestThrottlerGuard },
 ];
 

@@ -82,6 +82,16 @@ describe('MAX_GROUPS_PER_PRINCIPAL', () => {
     expect((await join('app-4')).errorCode).toBe(89);
   });
 
+  it('counts groups that REST creates by setting offsets (429, error 89), not a dry-run reset', async () => {
+    const offsets = { topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 3 }] }] };
+    const refused = await http().post('/v1/groups/app-5/offsets').set(as('app')).send(offsets).expect(429);
+    expect(refused.body).toMatchObject({ errorCode: 89, error: 'THROTTLING_QUOTA_EXCEEDED' });
+    await http().post('/v1/groups/app-5/offsets/reset').set(as('app')).send({ topics: [{ name: 'orders' }], strategy: 'earliest', dryRun: false }).expect(429);
+    expect(await stateOf('app-5')).toBe('Dead');
+    await http().post('/v1/groups/app-5/offsets/reset').set(as('app')).send({ topics: [{ name: 'orders' }], strategy: 'earliest' }).expect(200);
+    await http().post('/v1/groups/app-2/offsets').set(as('app')).send(offsets).expect(200); // its own group: no creation
+  });
+
   it('keeps the count across a restart', async () => {
     socket.disconnect();
     await running.close();
