@@ -102,19 +102,22 @@ export class CreationLimits implements OnApplicationShutdown {
     const local = (await this.ledger.held('group', principal)).filter((groupId) => coordinator.isServing(coordinator.partitionFor(groupId)));
     let released = false;
     for (const groupId of local) {
-      if ((await this.groupExists(groupId)) !== false) continue;
+      if ((await this.groupExists(groupId, true)) !== false) continue;
       await this.release('group', groupId);
       released = true;
     }
     return released;
   }
 
-  /** Whether the coordinator holds the group; undefined when it cannot tell (not its coordinator, loading). */
-  private async groupExists(groupId: string): Promise<boolean | undefined> {
-    if (this.existing.has(groupId)) return true;
+  /** Whether the coordinator holds the group; undefined when it cannot tell (not its coordinator, loading). `fresh` asks past the cache. */
+  private async groupExists(groupId: string, fresh = false): Promise<boolean | undefined> {
+    if (!fresh && this.existing.has(groupId)) return true;
     const described = (await this.node.coordinator.describeGroups({ groups: [groupId] })).groups[0];
     if (!described || described.errorCode !== ErrorCode.NONE) return undefined;
-    if (described.groupState === 'Dead') return false;
+    if (described.groupState === 'Dead') {
+      this.existing.delete(groupId);
+      return false;
+    }
     this.existing.add(groupId);
     return true;
   }
