@@ -27,6 +27,7 @@ import { DashboardModule } from './ui/dashboard.module';
 import { prettyOnTerminal } from './logging/pretty-on-terminal';
 import { AclsController } from './security/authorization/acls.controller';
 import { AuthorizationModule } from './security/authorization/authorization.module';
+import { GroupRemovals } from './security/limits/group-removals';
 import { SECURITY_EDGE_IMPORTS, SECURITY_EDGE_PROVIDERS } from './security/security-edge.providers';
 
 /**
@@ -73,9 +74,10 @@ export class AppModule implements NestModule {
         NodeAddress,
         {
           provide: COHORT_NODE,
-          inject: [CohortConfig, SocketPushSink, CohortMetrics, NodeAddress],
-          useFactory: (config: CohortConfig, push: SocketPushSink, metrics: CohortMetrics, address: NodeAddress) =>
-            createNode({ config, push, metrics, address }),
+          inject: [CohortConfig, SocketPushSink, CohortMetrics, NodeAddress, GroupRemovals],
+          // Group removals also reach the count of groups per principal (MAX_GROUPS_PER_PRINCIPAL).
+          useFactory: (config: CohortConfig, push: SocketPushSink, metrics: CohortMetrics, address: NodeAddress, removals: GroupRemovals) =>
+            createNode({ config, push, metrics: removals.relaying(metrics), address }),
         },
         NodeLifecycle,
         CoordinatorGateway,

@@ -3,6 +3,10 @@ import type { JwtKeySetting } from '../security/authentication/jwt-key-source';
 import { parseOrigins } from '../security/origin/origins';
 import type { SecurityVariables } from './security-variables';
 
+/** With authentication on: far above what one service creates, low enough that one principal cannot fill the node's memory. */
+export const DEFAULT_MAX_GROUPS_PER_PRINCIPAL = 1_000;
+export const DEFAULT_MAX_TOPICS_PER_PRINCIPAL = 100;
+
 /**
  * The security part of the configuration, typed and resolved (file paths absolute, lists split). The
  * files themselves are read by the services that use them (token store, JWT verifier, TLS options),
@@ -23,6 +27,9 @@ export class SecurityConfig {
   readonly restRequestsPerMinute: number;
   readonly socketEventsPerSecond: number;
   readonly maxConnectionsPerIp: number;
+  /** What one principal may create (0 = no limit); the defaults depend on authentication, see SecurityVariables. */
+  readonly maxGroupsPerPrincipal: number;
+  readonly maxTopicsPerPrincipal: number;
   /** Normalized origins (`https://app.example.com`), besides the node's own. */
   readonly corsOrigins: string[];
 
@@ -42,6 +49,8 @@ export class SecurityConfig {
     this.socketEventsPerSecond = env.RATE_LIMIT_SOCKET_EVENTS_PER_SECOND;
     this.maxConnectionsPerIp = env.MAX_CONNECTIONS_PER_IP;
     this.corsOrigins = parseOrigins(env.CORS_ORIGINS);
+    this.maxGroupsPerPrincipal = env.MAX_GROUPS_PER_PRINCIPAL ?? (this.authenticationEnabled ? DEFAULT_MAX_GROUPS_PER_PRINCIPAL : 0);
+    this.maxTopicsPerPrincipal = env.MAX_TOPICS_PER_PRINCIPAL ?? (this.authenticationEnabled ? DEFAULT_MAX_TOPICS_PER_PRINCIPAL : 0);
   }
 
   /** A token, a JWT key or required client certificates: clients must prove who they are, and protected mode is off. */

@@ -53,6 +53,18 @@ describe('security configuration', () => {
     expect(problemsOf({ CLUSTER_SECRET_FILE: write('short.secret', 'abc\n') })).toEqual([expect.stringMatching(/^CLUSTER_SECRET_FILE=.*at least 32/)]);
   });
 
+  it('counts what a principal creates only with authentication by default, and takes an explicit limit either way', () => {
+    expect(new CohortConfig(validateEnvironment({})).security).toMatchObject({ maxGroupsPerPrincipal: 0, maxTopicsPerPrincipal: 0 });
+    const secret = { AUTH_JWT_SECRET: 's'.repeat(32) };
+    expect(new CohortConfig(validateEnvironment(secret)).security).toMatchObject({ maxGroupsPerPrincipal: 1000, maxTopicsPerPrincipal: 100 });
+    expect(new CohortConfig(validateEnvironment({ ...secret, MAX_GROUPS_PER_PRINCIPAL: '0', MAX_TOPICS_PER_PRINCIPAL: '5' })).security).toMatchObject({ maxGroupsPerPrincipal: 0, maxTopicsPerPrincipal: 5 });
+    expect(new CohortConfig(validateEnvironment({ MAX_GROUPS_PER_PRINCIPAL: '3' })).security.maxGroupsPerPrincipal).toBe(3);
+    expect(problemsOf({ MAX_GROUPS_PER_PRINCIPAL: '-1', MAX_TOPICS_PER_PRINCIPAL: 'many' })).toEqual([
+      expect.stringMatching(/^MAX_GROUPS_PER_PRINCIPAL="-1"/),
+      expect.stringMatching(/^MAX_TOPICS_PER_PRINCIPAL="many"/),
+    ]);
+  });
+
   it('requires CLUSTER_SECRET_FILE in cluster mode when authentication is on', () => {
     expect(problemsOf({ CLUSTER_MODE: 'redis', AUTH_JWT_SECRET: 's'.repeat(32) })).toEqual([expect.stringMatching(/^CLUSTER_SECRET_FILE is required in cluster mode when authentication is on/)]);
     expect(problemsOf({ CLUSTER_MODE: 'redis', AUTH_JWT_SECRET: 's'.repeat(32), CLUSTER_SECRET_FILE: write('ok.secret', 'k'.repeat(40)) })).toEqual([]);

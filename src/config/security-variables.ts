@@ -70,6 +70,18 @@ export class SecurityVariables {
   @Expose() @EnvInt() @IsInt() @Min(0) @Max(1_000_000)
   MAX_CONNECTIONS_PER_IP: number = 1_000;
 
+  /**
+   * Groups one principal may create (JoinGroup or a commit that creates a group); a deleted or expired
+   * group frees its slot. Unset: 1000 with authentication, off without (every client is then
+   * User:ANONYMOUS, so a count would cap the node, not a principal); 0 = off.
+   */
+  @Expose() @IsOptional() @EnvInt() @IsInt() @Min(0) @Max(1_000_000_000)
+  MAX_GROUPS_PER_PRINCIPAL?: number;
+
+  /** Topics one principal may create through `POST /v1/topics`. Unset: 100 with authentication, off without; 0 = off. */
+  @Expose() @IsOptional() @EnvInt() @IsInt() @Min(0) @Max(1_000_000_000)
+  MAX_TOPICS_PER_PRINCIPAL?: number;
+
   /** Comma-separated origins (`https://app.example.com`) allowed besides the node's own. */
   @Expose() @IsString()
   CORS_ORIGINS: string = '';

@@ -91,8 +91,7 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
 
   @SubscribeMessage(RequestEvent.JoinGroup)
   joinGroup(@MessageBody() request: JoinGroupDto, @ConnectedSocket() socket: Socket): Promise<P.JoinGroupResponse> {
-    this.acl.requireGroup(socket, 'JoinGroup', request.groupId);
-    return this.node.coordinator.joinGroup(request, contextOf(socket));
+    return this.acl.joinGroup(socket, request, () => this.node.coordinator.joinGroup(request, contextOf(socket)));
   }
 
   @SubscribeMessage(RequestEvent.SyncGroup)

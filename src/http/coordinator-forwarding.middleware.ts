@@ -2,6 +2,8 @@ import { Inject, Injectable, Logger, type NestMiddleware, Optional } from '@nest
 import { ErrorCode, errorName } from '@cohort/protocol';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import type { NodeView } from '../node/cluster-status';
+import { fetch, type Response as NodeResponse } from 'undici';
+import { NodeHttpClient } from '../security/cluster/node-http-client';
 import { NodeRequestSigner, signedBodyOf } from '../security/cluster/node-request-signer';
 import { principalOfRequest } from '../security/principal';
 
@@ -41,6 +43,8 @@ export class CoordinatorForwardingMiddleware implements NestMiddleware {
     @Inject(COHORT_NODE) private readonly node: CohortNode,
     /** With CLUSTER_SECRET_FILE, each call proves the secret and carries the caller's principal. */
     @Optional() private readonly signer?: NodeRequestSigner,
+    /** Presents the node's TLS certificate, so that a peer's TLS_CLIENT_AUTH=required lets the call in. */
+    @Optional() private readonly http?: NodeHttpClient,
   ) {}
 
   use(request: Request, response: Response, next: NextFunction): void {
@@ -58,7 +62,7 @@ export class CoordinatorForwardingMiddleware implements NestMiddleware {
   }
 
   private async forward(leader: NodeView, request: Request, response: Response): Promise<void> {
-    let answer: globalThis.Response;
+    let answer: NodeResponse;
     try {
       answer = await this.send(leader, request);
     } catch (error) {
@@ -108,16 +112,18 @@ export class CoordinatorForwardingMiddleware implements NestMiddleware {
     response.status(200).json([...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, group]) => group));
   }
 
-  private send(target: NodeView, request: Request): Promise<globalThis.Response> {
+  private send(target: NodeView, request: Request): Promise<NodeResponse> {
     const body = signedBodyOf(request.method, request.body);
     const nodeId = this.node.cluster.nodeId;
     const proof = this.signer?.headersFor(nodeId, { method: request.method, url: request.originalUrl, body, principal: principalOfRequest(request) });
-    return fetch(new URL(request.originalUrl, target.url), {
+    const init = {
       method: request.method,
       headers: { [FORWARDED_HEADER]: String(nodeId), ...(body ? { 'content-type': 'application/json' } : {}), ...proof },
       body: body || undefined,
       signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
-    });
+    };
+    const url = new URL(request.originalUrl, target.url);
+    return this.http ? this.http.fetch(url, init) : fetch(url, init);
   }
 }
 

@@ -8,6 +8,7 @@ import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { AuthorizationService } from '../security/authorization/authorization.service';
 import { callerOfRequest } from '../security/authorization/caller-of';
 import { fromBody, fromParam, RequireAcl } from '../security/authorization/route-acl.decorator';
+import { CreationLimits } from '../security/limits/creation-limits';
 import type { PrincipalRequest } from '../security/principal';
 import { CreateTopicDto } from './dto/create-topic.dto';
 import { EndOffsetsDto } from './dto/end-offsets.dto';
@@ -26,6 +27,7 @@ export class TopicsController {
   constructor(
     @Inject(COHORT_NODE) private readonly node: CohortNode,
     private readonly authorization: AuthorizationService,
+    private readonly limits: CreationLimits,
   ) {}
 
   @Get()
@@ -37,9 +39,10 @@ export class TopicsController {
 
   @Post()
   @RequireAcl({ request: 'CreateTopic', topics: fromBody('name'), change: true })
-  @ApiCreatedResponse({ description: 'The new topic; 400 INVALID_REQUEST if it exists or the name is not legal.' })
-  create(@Body() body: CreateTopicDto): Promise<TopicInfo> {
-    return this.node.topics.create(body.name, body.partitions);
+  @ApiCreatedResponse({ description: 'The new topic; 400 INVALID_REQUEST if it exists or the name is not legal; 429 THROTTLING_QUOTA_EXCEEDED over MAX_TOPICS_PER_PRINCIPAL.' })
+  create(@Body() body: CreateTopicDto, @Req() request: PrincipalRequest): Promise<TopicInfo> {
+    // Within MAX_TOPICS_PER_PRINCIPAL, else 429 with error 89 (docs/security.md).
+    return this.limits.creatingTopic(callerOfRequest(request), body.name, () => this.node.topics.create(body.name, body.partitions));
   }
 
   @Get(':name')

@@ -1,10 +1,16 @@
 import type { DynamicModule, Provider } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { CohortConfig } from '../config/cohort-config';
 import { AUDIT_LOGGER_PROVIDER } from './audit-logger';
 import { Authenticator } from './authentication/authenticator';
+import { NodeHttpClient } from './cluster/node-http-client';
 import { NodeRequestSigner } from './cluster/node-request-signer';
+import { CREATION_LEDGER } from './limits/creation-ledger.port';
+import { CreationLimits } from './limits/creation-limits';
+import { createCreationLedger } from './limits/create-creation-ledger';
+import { GroupCreationInterceptor } from './limits/group-creation.interceptor';
+import { GroupRemovals } from './limits/group-removals';
 import { OriginPolicy } from './origin/origin-policy';
 import { RestSecurityGate } from './rest/rest-security.gate';
 import { RestThrottlerGuard } from './rest/rest-throttler.guard';
@@ -20,8 +26,13 @@ export const SECURITY_EDGE_PROVIDERS: Provider[] = [
   Authenticator,
   OriginPolicy,
   NodeRequestSigner,
+  NodeHttpClient,
   RestSecurityGate,
   SocketSecurity,
+  GroupRemovals,
+  { provide: CREATION_LEDGER, inject: [CohortConfig], useFactory: createCreationLedger },
+  CreationLimits,
+  { provide: APP_INTERCEPTOR, useClass: GroupCreationInterceptor },
   { provide: APP_GUARD, useClass: RestThrottlerGuard },
 ];
 

@@ -6,6 +6,7 @@ import { REQUEST_ACLS } from '@cohort/security';
 import { AuditLogger } from '../../security/audit-logger';
 import { AuthorizationService, type Caller } from '../../security/authorization/authorization.service';
 import { callerOfSocket } from '../../security/authorization/caller-of';
+import { CreationLimits } from '../../security/limits/creation-limits';
 import { mergeByGroup, mergeTopics, refusal, refusedFetchTopic, refusedGroup, refusedPartitions } from './partial-responses';
 
 type GroupRequest = 'FindCoordinator' | 'JoinGroup' | 'SyncGroup' | 'Heartbeat' | 'LeaveGroup';
@@ -22,7 +23,18 @@ export class GatewayAuthorization {
   constructor(
     private readonly authorization: AuthorizationService,
     private readonly audit: AuditLogger,
+    private readonly limits: CreationLimits,
   ) {}
+
+  /** JoinGroup: READ GROUP (30); a member without id joining a group that does not exist creates it, within MAX_GROUPS_PER_PRINCIPAL (89). */
+  joinGroup(socket: Socket, request: P.JoinGroupRequest, join: () => Promise<P.JoinGroupResponse>): Promise<P.JoinGroupResponse> {
+    this.requireGroup(socket, 'JoinGroup', request.groupId);
+    if (request.memberId !== '') return join();
+    return this.limits.creatingGroup(callerOfSocket(socket), request.groupId, 'JoinGroup', join).catch((error: unknown) => {
+      if (error instanceof P.KafkaError && error.errorCode === ErrorCode.THROTTLING_QUOTA_EXCEEDED) throw refusal('JoinGroup', error.errorCode, error.message);
+      throw error;
+    });
+  }
 
   /** FindCoordinator (DESCRIBE GROUP) and the member requests (READ GROUP): 30 for the whole request. */
   requireGroup(socket: Socket, request: GroupRequest, groupId: string): void {
@@ -43,9 +55,11 @@ export class GatewayAuthorization {
     return { names: requested, refused };
   }
 
-  async offsetCommit(socket: Socket, request: P.OffsetCommitRequest, commit: (allowed: P.OffsetCommitRequest) => Promise<P.OffsetCommitResponse>): Promise<P.OffsetCommitResponse> {
-    if (!this.authorization.enabled) return commit(request);
+  async offsetCommit(socket: Socket, request: P.OffsetCommitRequest, commitAllowed: (allowed: P.OffsetCommitRequest) => Promise<P.OffsetCommitResponse>): Promise<P.OffsetCommitResponse> {
     const caller = callerOfSocket(socket);
+    // Generation -1 (a simple consumer, an admin) creates the group when it does not exist: counted.
+    const commit = (allowed: P.OffsetCommitRequest) => (request.generationId < 0 ? this.creatingByCommit(caller, allowed, commitAllowed) : commitAllowed(allowed));
+    if (!this.authorization.enabled) return commit(request);
     // Kafka: a refused group refuses every partition with 30, with no top-level error.
     if (!this.authorization.check(caller, 'READ', 'GROUP', request.groupId, 'OffsetCommit')) {
       return { errorCode: ErrorCode.NONE, topics: refusedPartitions(request.topics, ErrorCode.GROUP_AUTHORIZATION_FAILED) };
@@ -107,6 +121,16 @@ export class GatewayAuthorization {
     if (refused.length === 0) return answered;
     const refusedResults = refused.map((groupId) => ({ groupId, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED }));
     return { ...answered, results: mergeByGroup(request.groupsNames, answered.results, refusedResults) };
+  }
+
+  /** A commit that may create its group: over MAX_GROUPS_PER_PRINCIPAL every partition is refused with 89, nothing committed. */
+  private async creatingByCommit(caller: Caller, request: P.OffsetCommitRequest, commit: (allowed: P.OffsetCommitRequest) => Promise<P.OffsetCommitResponse>): Promise<P.OffsetCommitResponse> {
+    try {
+      return await this.limits.creatingGroup(caller, request.groupId, 'OffsetCommit', () => commit(request));
+    } catch (error) {
+      if (!(error instanceof P.KafkaError) || error.errorCode !== ErrorCode.THROTTLING_QUOTA_EXCEEDED) throw error;
+      return { errorCode: error.errorCode, errorName: 'THROTTLING_QUOTA_EXCEEDED', errorMessage: error.message, topics: refusedPartitions(request.topics, error.errorCode) };
+    }
   }
 
   /** Topics split into those the caller may `operation` and the others (names checked once each). */

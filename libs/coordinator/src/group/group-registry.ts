@@ -14,6 +14,7 @@ export class GroupRegistry {
   constructor(
     private readonly clock: Clock,
     private readonly historySize: number,
+    private readonly onRemoved: (groupId: string) => void = () => {},
   ) {}
 
   get(groupId: string): ClassicGroup | undefined {
@@ -58,7 +59,9 @@ export class GroupRegistry {
   /** Empty → Dead: the group is removed from this shard. */
   markDead(group: ClassicGroup): void {
     group.transitionTo('Dead', this.clock.now());
-    if (this.groups.get(group.groupId) === group) this.groups.delete(group.groupId);
+    if (this.groups.get(group.groupId) !== group) return;
+    this.groups.delete(group.groupId);
+    this.onRemoved(group.groupId);
   }
 
   clear(): void {

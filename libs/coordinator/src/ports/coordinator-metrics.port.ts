@@ -16,6 +16,8 @@ export interface CoordinatorMetrics {
   onMemberExpired?(groupId: string): void;
   /** A write to `__consumer_offsets` failed with this (store) error code. */
   onWriteFailed?(partition: number, errorCode: number): void;
+  /** A group was removed (deleted, or empty with its offsets expired): its id is free again. */
+  onGroupRemoved?(groupId: string): void;
   /** A partition finished loading: how long it took and what it brought back. */
   onPartitionLoaded?(partition: number, durationMs: number, groups: number, offsets: number): void;
 }

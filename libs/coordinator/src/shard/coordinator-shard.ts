@@ -39,7 +39,7 @@ export class CoordinatorShard {
     store: PartitionStore,
   ) {
     this.timers = new ShardTimers(env.clock);
-    this.groups = new GroupRegistry(env.clock, env.config.rebalanceHistorySize);
+    this.groups = new GroupRegistry(env.clock, env.config.rebalanceHistorySize, (groupId) => env.metrics.onGroupRemoved?.(groupId));
     this.runtime = new ShardRuntime(store, env.clock, partition, leaderEpoch, env.config.offsetsCommitTimeoutMs, {
       onFailure: (code, message) => {
         env.metrics.onWriteFailed?.(partition, code);
