@@ -1,4 +1,5 @@
 import type { LogRecord, StoredRecord } from '../api/log-record';
+import type { InPlaceVisitor } from './batch-codec';
 
 /**
  * A batch as stored: consecutive offsets from `baseOffset`, all written in one leader epoch. Batches
@@ -32,6 +33,9 @@ export interface PartitionLog {
 
   /** Whole batches holding offsets in [fromOffset, upToOffset), at most about `maxRecords` records. */
   read(fromOffset: number, upToOffset: number, maxRecords: number, options?: ReadOptions): StoredBatch[];
+
+  /** Optional: the records of the batches `read` would return, visited in place (no record object, no copy). */
+  scan?(fromOffset: number, upToOffset: number, maxRecords: number, visit: InPlaceVisitor): void;
 
   /** Removes every offset >= `offset` (never below the log start). */
   truncateTo(offset: number): void;
