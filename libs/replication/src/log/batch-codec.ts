@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import type { StoredRecord } from '../api/log-record';
-import type { StoredBatch } from './partition-log';
+import type { InPlaceVisitor, StoredBatch } from './partition-log';
 
 /**
  * On-disk frame of one batch (big-endian), modelled on Kafka's RecordBatch v2 but simpler:
@@ -120,9 +120,6 @@ export function decodeBatch(buf: Buffer, pos: number, header: BatchHeader, share
   }
   return { baseOffset: header.baseOffset, leaderEpoch: header.leaderEpoch, records };
 }
-
-/** One record of a frame in place: key `buf[keyStart, keyEnd)`, value `buf[valueStart, valueEnd)` (valueStart -1: tombstone). */
-export type InPlaceVisitor = (offset: number, buf: Buffer, keyStart: number, keyEnd: number, valueStart: number, valueEnd: number) => void;
 
 /**
  * Visits each record of a frame that `readValidHeader` accepted as positions in `buf`, with no record

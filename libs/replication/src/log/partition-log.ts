@@ -1,5 +1,4 @@
 import type { LogRecord, StoredRecord } from '../api/log-record';
-import type { InPlaceVisitor } from './batch-codec';
 
 /**
  * A batch as stored: consecutive offsets from `baseOffset`, all written in one leader epoch. Batches
@@ -51,6 +50,9 @@ export interface PartitionLog {
 
   close(): Promise<void>;
 }
+
+/** One record of a frame in place: key `buf[keyStart, keyEnd)`, value `buf[valueStart, valueEnd)` (valueStart -1: tombstone). */
+export type InPlaceVisitor = (offset: number, buf: Buffer, keyStart: number, keyEnd: number, valueStart: number, valueEnd: number) => void;
 
 export interface ReadOptions {
   /**

@@ -1,7 +1,7 @@
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import type { StoredBatch } from '../partition-log';
-import { decodeBatch, forEachRecordInPlace, readValidHeader, type InPlaceVisitor } from '../batch-codec';
+import type { InPlaceVisitor, StoredBatch } from '../partition-log';
+import { decodeBatch, forEachRecordInPlace, readValidHeader } from '../batch-codec';
 import { BatchIndex } from './batch-index';
 
 /** Bytes appended to a segment and not yet written to its file. */
