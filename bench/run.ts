@@ -114,6 +114,7 @@ async function replay(): Promise<void> {
       ['start of an empty node → ready', ms(result.emptyStartMs), 'baseline: process + Nest bootstrap'],
       ['start with the records → ready', ms(result.fullStartMs), ''],
       ['replay (difference)', ms(result.replayMs), `${perSecond(result.records / (result.replayMs / 1000))} records`],
+      ['CPU of the starts until ready', `${ms(result.fullStartCpuMs)} / ${ms(result.emptyStartCpuMs)}`, `with the records / empty: replay used ${ms(result.fullStartCpuMs - result.emptyStartCpuMs)} of CPU`],
       ['plain read of the segment files', ms(result.rawReadMs), `replay is ${ratio(result.replayMs, result.rawReadMs)} the raw read`],
     ],
   );
