@@ -3,7 +3,8 @@
  * the operator endpoints (7), of security (8-9) and of compaction (10), on loopback, bounded in time. Nodes run as child processes from dist/
  * (built first), clients run here. Every figure is printed beside a baseline
  * measured in the same run, as a ratio. Sizes can be reduced with BENCH_SCALE=0.1 for a quick look, and
- * sections chosen with BENCH_ONLY=1,3 (the SDK: 4,5; the dashboard: 6; the operator endpoints: 7; security: 8,9; compaction: 10).
+ * sections chosen with BENCH_ONLY=1,3 (the SDK: 4,5; the dashboard: 6; the operator endpoints: 7; security: 8,9; compaction: 10;
+ * the scale of one node: 11).
  */
 import { sdkGroupSection } from './client-group.bench';
 import { sdkOverheadSection } from './client-overhead.bench';
@@ -16,6 +17,8 @@ import { buildApp, CohortProcess } from './harness/cohort-process';
 import { median, ms, perSecond, ratio, table } from './harness/stats';
 import { operationsSection } from './operations.bench';
 import { memberJoinsLargeGroup, topicGrowth } from './rebalance.bench';
+import { electionToServing } from './election-load.bench';
+import { nodeScale } from './node-scale.bench';
 import { replaySpeed } from './replay.bench';
 
 const DEADLINE_MS = 20 * 60_000;
@@ -111,7 +114,48 @@ async function replay(): Promise<void> {
       ['start of an empty node → ready', ms(result.emptyStartMs), 'baseline: process + Nest bootstrap'],
       ['start with the records → ready', ms(result.fullStartMs), ''],
       ['replay (difference)', ms(result.replayMs), `${perSecond(result.records / (result.replayMs / 1000))} records`],
+      ['CPU of the starts until ready', `${ms(result.fullStartCpuMs)} / ${ms(result.emptyStartCpuMs)}`, `with the records / empty: replay used ${ms(result.fullStartCpuMs - result.emptyStartCpuMs)} of CPU`],
       ['plain read of the segment files', ms(result.rawReadMs), `replay is ${ratio(result.replayMs, result.rawReadMs)} the raw read`],
+    ],
+  );
+  const groupsElected = Math.max(1, Math.round(100 * scale));
+  console.log(`\n3b. Election → serving one partition of ${(groupsElected * 1000).toLocaleString('en-US')} offset records (in-process, log already open as a follower's is; target < 100 ms)`);
+  const election = await attempt('election to serving', () => electionToServing(groupsElected, 1000, 5));
+  if (!election) return;
+  table(
+    ['measure', 'value', 'note'],
+    [
+      ['election → OffsetFetch answered (first round)', ms(election.rounds[0]), 'the loader\'s code not yet optimised by the JIT'],
+      ['election → OffsetFetch answered (median of 5)', ms(election.electionToServingMs), `CPU ${ms(election.electionToServingCpuMs)}`],
+      ['plain read of its records through the store', ms(election.plainReadMs), `load is ${ratio(election.electionToServingMs, election.plainReadMs)} the plain read`],
+    ],
+  );
+}
+
+async function oneNodeScale(): Promise<void> {
+  const groups = Math.max(100, Math.round(100_000 * scale));
+  const sockets = Math.max(2, Math.round(100 * scale));
+  const rounds = 3;
+  console.log(`\n11. Scale of one node: ${groups.toLocaleString('en-US')} groups × 10 committed partitions (RSS target < 1.5 GB); OffsetCommit from ${sockets} sockets on an empty and on the full node, ${rounds} alternating rounds (p99 unchanged)`);
+  const result = await attempt('node scale', () => nodeScale(groups, 10, sockets, 4000, rounds));
+  if (!result) return;
+  const mib = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(0)} MiB` : 'n/a');
+  const summary = (loads: LoadResult[]) => ({
+    throughput: median(loads.map((l) => l.throughput)),
+    p50: median(loads.map((l) => l.p50)),
+    p99: median(loads.map((l) => l.p99)),
+    errors: loads.reduce((n, l) => n + l.errors, 0),
+  });
+  const empty = summary(result.empty);
+  const full = summary(result.full);
+  table(
+    ['measure', 'value', 'note'],
+    [
+      ['RSS of the empty node', mib(result.rssEmptyMiB), 'after its commit load'],
+      ['RSS of the full node', mib(result.rssFullMiB), `${result.committedPartitions.toLocaleString('en-US')} committed partitions, filled in ${result.fillSeconds.toFixed(1)} s`],
+      ['RSS after a restart replayed them', mib(result.rssAfterRestartMiB), `ready in ${ms(result.restartReadyMs)}`],
+      ['OffsetCommit, empty node (medians)', perSecond(empty.throughput), `p50 ${ms(empty.p50)}, p99 ${ms(empty.p99)}, errors ${empty.errors}`],
+      ['OffsetCommit, full node (medians)', perSecond(full.throughput), `p50 ${ms(full.p50)}, p99 ${ms(full.p99)} (${ratio(full.p99, empty.p99)} the empty node's), errors ${full.errors}`],
     ],
   );
 }
@@ -169,7 +213,7 @@ async function main(): Promise<void> {
   const building = Date.now();
   buildApp();
   console.log(`built dist/ in ${((Date.now() - building) / 1000).toFixed(1)} s`);
-  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9,10').split(',').map((section) => section.trim()));
+  const only = new Set((process.env.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9,10,11').split(',').map((section) => section.trim()));
   if (only.has('1')) await rebalanceLatency();
   if (only.has('2')) await commitThroughput();
   if (only.has('3')) await replay();
@@ -180,6 +224,7 @@ async function main(): Promise<void> {
   if (only.has('8')) await authorization();
   if (only.has('9')) await authentication();
   if (only.has('10')) await printCompaction();
+  if (only.has('11')) await oneNodeScale();
 }
 
 main().then(

@@ -1,4 +1,4 @@
-import type { StoredRecord } from '@cohort/replication';
+import type { RecordVisitor, StoredRecord } from '@cohort/replication';
 import { ClassicGroup } from '../group/classic-group';
 import { GroupOffsets } from '../group/group-offsets';
 import { MemberMetadata } from '../group/member-metadata';
@@ -27,26 +27,32 @@ export class PartitionReplay {
   constructor(private readonly warn: (message: string) => void) {}
 
   apply(record: StoredRecord): void {
+    const value = record.value;
+    this.visit(record.offset, record.key, 0, record.key.length, value, 0, value === null ? 0 : value.length);
+  }
+
+  /** `apply` of a record given as its bytes in place (`PartitionStore.scan`): key `key[keyStart, keyEnd)`, value likewise or null. */
+  readonly visit: RecordVisitor = (offset, key, keyStart, keyEnd, value, valueStart, valueEnd) => {
     this.records++;
     try {
-      const key = this.keys.decode(record.key);
-      if (key.type === 'offset-commit') {
-        const offsets = this.offsetsOf(key.groupId);
-        if (record.value === null) offsets.remove(key.topic, key.partition, record.offset);
-        else offsets.install(key.topic, key.partition, decodeCommittedOffset(record.value, record.offset));
-      } else if (key.type === 'group-metadata') {
-        if (record.value === null) this.groupRecords.delete(key.groupId);
-        else this.groupRecords.set(key.groupId, decodeGroupMetadataValue(record.value));
+      const decoded = this.keys.decodeAt(key, keyStart, keyEnd);
+      if (decoded.type === 'offset-commit') {
+        const offsets = this.offsetsOf(decoded.groupId);
+        if (value === null) offsets.remove(decoded.topic, decoded.partition, offset);
+        else offsets.install(decoded.topic, decoded.partition, decodeCommittedOffset(value, offset, valueStart, valueEnd));
+      } else if (decoded.type === 'group-metadata') {
+        if (value === null) this.groupRecords.delete(decoded.groupId);
+        else this.groupRecords.set(decoded.groupId, decodeGroupMetadataValue(value.subarray(valueStart, valueEnd)));
       } else {
         this.skipped++;
-        this.warn(`skipping record at offset ${record.offset}: unknown key version ${String(key.version)}`);
+        this.warn(`skipping record at offset ${offset}: unknown key version ${String(decoded.version)}`);
       }
     } catch (error) {
       if (!(error instanceof RecordDecodeError)) throw error;
       this.skipped++;
-      this.warn(`skipping record at offset ${record.offset}: ${error.message}`);
+      this.warn(`skipping record at offset ${offset}: ${error.message}`);
     }
-  }
+  };
 
   private offsetsOf(groupId: string): GroupOffsets {
     if (groupId === this.lastGroupId) return this.lastOffsets!;

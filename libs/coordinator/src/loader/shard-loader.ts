@@ -20,8 +20,8 @@ const RETRY_AFTER_MS = 1000;
 
 /**
  * Loads a shard (Kafka's `scheduleLoadGroupsAndOffsets` + K:RT LOADING): note the log end offset at
- * election, replay the log from its start up to it in chunks, wait until the high watermark has passed
- * it (so nothing served was uncommitted), then serve. Until then requests get COORDINATOR_LOAD_IN_PROGRESS.
+ * election, replay the log from its start up to it in chunks (visited in place where the store can
+ * scan), wait until the high watermark has passed it (so nothing served was uncommitted), then serve. Until then requests get COORDINATOR_LOAD_IN_PROGRESS.
  * A read that fails is retried while this node still leads the partition in this epoch.
  */
 export function loadShard(shard: LoadTarget, store: PartitionStore): void {
@@ -33,9 +33,11 @@ export function loadShard(shard: LoadTarget, store: PartitionStore): void {
     const replay = new PartitionReplay((message) => logger.warn(`__consumer_offsets-${shard.partition}: ${message}`));
     let next = logStartOffset;
     while (next < logEndOffset) {
-      const { records, nextOffset } = await store.read(shard.partition, next, logEndOffset, config.loadBatchRecords);
+      // A scan applies the records as it reads them, in place; a replay left behind by a resignation is dropped.
+      const nextOffset = store.scan
+        ? await store.scan(shard.partition, next, logEndOffset, config.loadBatchRecords, replay.visit)
+        : await readAndApply(store, shard.partition, next, logEndOffset, config.loadBatchRecords, replay);
       if (!stillLoading()) return;
-      for (const record of records) replay.apply(record);
       if (nextOffset <= next) throw new Error(`read of partition ${shard.partition} made no progress at offset ${next}`);
       next = nextOffset;
     }
@@ -61,6 +63,12 @@ export function loadShard(shard: LoadTarget, store: PartitionStore): void {
     });
   };
   run();
+}
+
+async function readAndApply(store: PartitionStore, partition: number, from: number, upTo: number, maxRecords: number, replay: PartitionReplay): Promise<number> {
+  const { records, nextOffset } = await store.read(partition, from, upTo, maxRecords);
+  for (const record of records) replay.apply(record);
+  return nextOffset;
 }
 
 /** Waits for the high watermark to pass `endOffset - 1`; a timeout only means "not yet". */

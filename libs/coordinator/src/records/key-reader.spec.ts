@@ -24,6 +24,14 @@ describe('KeyReader (the loader\'s key decoder)', () => {
     }
   });
 
+  it('reads a key in place inside a larger buffer, as a scan hands it over', () => {
+    const reader = new KeyReader();
+    for (const key of [offsetCommitKey('g', 'orders', 7), groupMetadataKey('g'), Buffer.from('[1,"a\\"b","t",1]')]) {
+      const frame = Buffer.concat([Buffer.from('["x",'), key, Buffer.from('"]tail')]);
+      expect(reader.decodeAt(frame, 5, 5 + key.length)).toEqual(decodeKey(key));
+    }
+  });
+
   it('gives the records of one group and topic the same strings, and one topic name one string across groups', () => {
     const reader = new KeyReader();
     const a = reader.decode(offsetCommitKey('group-a', 'orders', 0));

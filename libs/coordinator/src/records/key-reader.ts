@@ -30,27 +30,42 @@ export class KeyReader {
   private readonly topics = new Map<string, string>();
 
   decode(key: Buffer): DecodedKey {
-    const n = key.length;
-    if (n < 10 || key[0] !== OPEN_BRACKET || (key[1] !== ZERO + 1 && key[1] !== ZERO) || key[2] !== COMMA || key[3] !== QUOTE) return decodeKey(key);
-    const groupEnd = stringEnd(key, 4);
-    if (groupEnd < 0 || key[groupEnd + 1] !== COMMA || key[groupEnd + 2] !== QUOTE) return decodeKey(key);
+    return this.decodeAt(key, 0, key.length);
+  }
+
+  /** The key `bytes[start, end)`, read in place (a record visited by `PartitionStore.scan`). */
+  decodeAt(bytes: Buffer, start: number, end: number): DecodedKey {
+    if (
+      end - start < 10 ||
+      bytes[start] !== OPEN_BRACKET ||
+      (bytes[start + 1] !== ZERO + 1 && bytes[start + 1] !== ZERO) ||
+      bytes[start + 2] !== COMMA ||
+      bytes[start + 3] !== QUOTE
+    ) {
+      return slow(bytes, start, end);
+    }
+    const groupStart = start + 4;
+    const groupEnd = stringEnd(bytes, groupStart, end);
+    if (groupEnd < 0 || bytes[groupEnd + 1] !== COMMA || bytes[groupEnd + 2] !== QUOTE) return slow(bytes, start, end);
     const topicStart = groupEnd + 3;
-    const topicEnd = stringEnd(key, topicStart);
-    if (topicEnd < 0 || key[topicEnd + 1] !== COMMA || key[n - 1] !== CLOSE_BRACKET) return decodeKey(key);
-    const partition = digits(key, topicEnd + 2, n - 1);
-    if (partition < 0) return decodeKey(key);
+    const topicEnd = stringEnd(bytes, topicStart, end);
+    if (topicEnd < 0 || bytes[topicEnd + 1] !== COMMA || bytes[end - 1] !== CLOSE_BRACKET) return slow(bytes, start, end);
+    const partition = digits(bytes, topicEnd + 2, end - 1);
+    if (partition < 0) return slow(bytes, start, end);
     const previous = this.previous;
     const groupId =
-      previous !== undefined && sameBytes(key, 4, groupEnd, previous, this.groupStart, this.groupEnd) ? this.groupId : key.toString('utf8', 4, groupEnd);
+      previous !== undefined && sameBytes(bytes, groupStart, groupEnd, previous, this.groupStart, this.groupEnd)
+        ? this.groupId
+        : bytes.toString('utf8', groupStart, groupEnd);
     let topic: string;
-    if (previous !== undefined && sameBytes(key, topicStart, topicEnd, previous, this.topicStart, this.topicEnd)) topic = this.topic;
+    if (previous !== undefined && sameBytes(bytes, topicStart, topicEnd, previous, this.topicStart, this.topicEnd)) topic = this.topic;
     else {
-      const read = key.toString('utf8', topicStart, topicEnd);
+      const read = bytes.toString('utf8', topicStart, topicEnd);
       topic = this.topics.get(read) ?? read;
       if (topic === read) this.topics.set(read, read);
     }
-    this.previous = key;
-    this.groupStart = 4;
+    this.previous = bytes;
+    this.groupStart = groupStart;
     this.groupEnd = groupEnd;
     this.groupId = groupId;
     this.topicStart = topicStart;
@@ -60,9 +75,13 @@ export class KeyReader {
   }
 }
 
+function slow(bytes: Buffer, start: number, end: number): DecodedKey {
+  return decodeKey(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
+}
+
 /** Index of the quote closing a JSON string that starts at `from`, or -1 if it holds an escape or a control character. */
-function stringEnd(key: Buffer, from: number): number {
-  for (let i = from; i < key.length; i++) {
+function stringEnd(key: Buffer, from: number, end: number): number {
+  for (let i = from; i < end; i++) {
     const c = key[i];
     if (c === QUOTE) return i;
     if (c === BACKSLASH || c < 0x20) return -1;

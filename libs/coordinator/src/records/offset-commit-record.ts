@@ -41,24 +41,26 @@ export function decodeOffsetCommitValue(bytes: Buffer): OffsetAndMetadata {
 
 /**
  * The value of the record at `logOffset` as the entry a group holds (`GroupOffsets.install`): what the
- * loader decodes a million times, so one object per record and no copy of it.
+ * loader decodes a million times, so one object per record and no copy of it. The value is
+ * `bytes[start, end)` (the whole buffer by default), read in place.
  */
-export function decodeCommittedOffset(bytes: Buffer, logOffset: number): CommittedOffset {
-  if (bytes.length > 0 && bytes[0] === OPEN_BRACE) return { ...decodeJsonValue(bytes), logOffset };
-  if (bytes.length < 2) throw new RecordDecodeError(`${WHAT} is truncated`);
-  const version = bytes.readInt16BE(0);
+export function decodeCommittedOffset(bytes: Buffer, logOffset: number, start = 0, end = bytes.length): CommittedOffset {
+  if (end > start && bytes[start] === OPEN_BRACE) return { ...decodeJsonValue(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end)), logOffset };
+  const length = end - start;
+  if (length < 2) throw new RecordDecodeError(`${WHAT} is truncated`);
+  const version = bytes.readInt16BE(start);
   // v0 and v2 are v1 without the expiry and v3 without the epoch: Kafka's reader takes all of them.
   if (version < 0 || version > 3) throw new RecordDecodeError(`${WHAT} has unknown version ${version}`);
   const hasEpoch = version >= 3;
   const hasExpiry = version === 1;
-  if (bytes.length < 2 + 8 + (hasEpoch ? 4 : 0) + 2) throw new RecordDecodeError(`${WHAT} is truncated`);
-  const offset = readInt64(bytes, 2);
-  let p = 10;
+  if (length < 2 + 8 + (hasEpoch ? 4 : 0) + 2) throw new RecordDecodeError(`${WHAT} is truncated`);
+  const offset = readInt64(bytes, start + 2);
+  let p = start + 10;
   const leaderEpoch = hasEpoch ? bytes.readInt32BE(p) : -1;
   if (hasEpoch) p += 4;
   const metadataBytes = bytes.readInt16BE(p);
   p += 2;
-  if (metadataBytes < 0 || bytes.length !== p + metadataBytes + 8 + (hasExpiry ? 8 : 0)) throw new RecordDecodeError(`${WHAT} v${version} has the wrong length`);
+  if (metadataBytes < 0 || end !== p + metadataBytes + 8 + (hasExpiry ? 8 : 0)) throw new RecordDecodeError(`${WHAT} v${version} has the wrong length`);
   const metadata = metadataBytes === 0 ? '' : bytes.toString('utf8', p, p + metadataBytes);
   p += metadataBytes;
   const commitTimestamp = readInt64(bytes, p);

@@ -35,6 +35,13 @@ export interface PartitionStore {
    */
   read(partition: number, fromOffset: number, upToOffset: number, maxRecords: number): Promise<ReadResult>;
 
+  /**
+   * Optional `read` for a reader that decodes each record at once and keeps none of its bytes (the
+   * coordinator's load): visits the records `read` would return, in order, as their bytes in place — no
+   * record object, no copy — and resolves with the `nextOffset` `read` would give.
+   */
+  scan?(partition: number, fromOffset: number, upToOffset: number, maxRecords: number, visit: RecordVisitor): Promise<number>;
+
   /** Offsets of this node's log of `partition`. */
   offsets(partition: number): PartitionOffsets;
 
@@ -44,6 +51,12 @@ export interface PartitionStore {
    */
   subscribe(listener: LeadershipListener): () => void;
 }
+
+/**
+ * One record of a `scan`: its key is `key[keyStart, keyEnd)`, its value `value[valueStart, valueEnd)`
+ * or a tombstone when `value` is null. The buffers are only valid during the call.
+ */
+export type RecordVisitor = (offset: number, key: Buffer, keyStart: number, keyEnd: number, value: Buffer | null, valueStart: number, valueEnd: number) => void;
 
 export interface AppendResult {
   baseOffset: number;

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import { KafkaError } from '@cohort/protocol';
 import type { LogRecord } from '../api/log-record';
-import type { AppendResult, LeadershipListener, PartitionOffsets, PartitionStore, ReadResult } from '../api/partition-store.port';
+import type { AppendResult, LeadershipListener, PartitionOffsets, PartitionStore, ReadResult, RecordVisitor } from '../api/partition-store.port';
 import { FileLog } from '../log/file/file-log';
 import type { RecoveryReport } from '../log/file/log-recovery';
 import { LogCleaner, type LogCleanerOptions } from '../log/log-cleaner';
-import { readRecords } from '../log/read-records';
+import { readRecords, scanRecords } from '../log/read-records';
 import { FileCheckpointStorage } from '../storage/file-checkpoint-storage';
 import type { Clock } from '../time/clock';
 import { nextEmbeddedEpoch } from './embedded-leader-epoch';
@@ -110,6 +110,12 @@ export class LocalPartitionStore implements PartitionStore {
     const p = this.hosted(partition);
     if (this.closing) throw KafkaError.of('NOT_COORDINATOR', 'the store is closing');
     return readRecords(p.log, fromOffset, upToOffset, maxRecords);
+  }
+
+  async scan(partition: number, fromOffset: number, upToOffset: number, maxRecords: number, visit: RecordVisitor): Promise<number> {
+    const p = this.hosted(partition);
+    if (this.closing) throw KafkaError.of('NOT_COORDINATOR', 'the store is closing');
+    return scanRecords(p.log, fromOffset, upToOffset, maxRecords, visit);
   }
 
   offsets(partition: number): PartitionOffsets {

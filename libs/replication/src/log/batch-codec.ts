@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import type { StoredRecord } from '../api/log-record';
-import type { StoredBatch } from './partition-log';
+import type { InPlaceVisitor, StoredBatch } from './partition-log';
 
 /**
  * On-disk frame of one batch (big-endian), modelled on Kafka's RecordBatch v2 but simpler:
@@ -119,6 +119,31 @@ export function decodeBatch(buf: Buffer, pos: number, header: BatchHeader, share
     records[i] = { offset, leaderEpoch: header.leaderEpoch, key, value, timestamp };
   }
   return { baseOffset: header.baseOffset, leaderEpoch: header.leaderEpoch, records };
+}
+
+/**
+ * Visits each record of a frame that `readValidHeader` accepted as positions in `buf`, with no record
+ * object and no copy (a tombstone's value start is -1): what the coordinator's load reads with.
+ */
+export function forEachRecordInPlace(
+  buf: Buffer,
+  pos: number,
+  header: BatchHeader,
+  visit: InPlaceVisitor,
+): void {
+  let p = pos + BATCH_HEADER_BYTES;
+  const end = pos + header.size;
+  for (let i = 0; i < header.recordCount; i++) {
+    if (p + RECORD_HEADER_BYTES > end) throw new Error(`batch at offset ${header.baseOffset} has a malformed record ${i}`);
+    const offset = header.baseOffset + buf.readUInt32BE(p);
+    const keyStart = p + 16;
+    const keyEnd = keyStart + buf.readUInt32BE(p + 12);
+    if (keyEnd + 4 > end) throw new Error(`batch at offset ${header.baseOffset} has a malformed record ${i}`);
+    const valueLength = buf.readInt32BE(keyEnd);
+    p = keyEnd + 4 + Math.max(0, valueLength);
+    if (p > end) throw new Error(`batch at offset ${header.baseOffset} has a malformed record ${i}`);
+    visit(offset, buf, keyStart, keyEnd, valueLength < 0 ? -1 : keyEnd + 4, p);
+  }
 }
 
 /**

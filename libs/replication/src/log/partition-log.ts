@@ -33,6 +33,9 @@ export interface PartitionLog {
   /** Whole batches holding offsets in [fromOffset, upToOffset), at most about `maxRecords` records. */
   read(fromOffset: number, upToOffset: number, maxRecords: number, options?: ReadOptions): StoredBatch[];
 
+  /** Optional: the records of the batches `read` would return, visited in place (no record object, no copy). */
+  scan?(fromOffset: number, upToOffset: number, maxRecords: number, visit: InPlaceVisitor): void;
+
   /** Removes every offset >= `offset` (never below the log start). */
   truncateTo(offset: number): void;
 
@@ -47,6 +50,9 @@ export interface PartitionLog {
 
   close(): Promise<void>;
 }
+
+/** One record of a frame in place: key `buf[keyStart, keyEnd)`, value `buf[valueStart, valueEnd)` (valueStart -1: tombstone). */
+export type InPlaceVisitor = (offset: number, buf: Buffer, keyStart: number, keyEnd: number, valueStart: number, valueEnd: number) => void;
 
 export interface ReadOptions {
   /**

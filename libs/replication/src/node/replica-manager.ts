@@ -1,10 +1,10 @@
 import { KafkaError } from '@cohort/protocol';
 import type { LogRecord } from '../api/log-record';
-import type { AppendResult, LeadershipListener, PartitionOffsets, PartitionStore, ReadResult } from '../api/partition-store.port';
+import type { AppendResult, LeadershipListener, PartitionOffsets, PartitionStore, ReadResult, RecordVisitor } from '../api/partition-store.port';
 import { ReplicationErrorCode as E } from '../api/replication-error-code';
 import { LeaderEpochCache } from '../epoch/leader-epoch-cache';
 import type { PartitionLog } from '../log/partition-log';
-import { readRecords } from '../log/read-records';
+import { readRecords, scanRecords } from '../log/read-records';
 import type { MetadataStore } from '../metadata/metadata-store.port';
 import { NO_LEADER, isrEpochOf, type PartitionState } from '../metadata/partition-state';
 import { maybeProposeRecovery, maybeShrinkDisconnected, maybeShrinkIsr } from '../partition/isr-changes';
@@ -352,6 +352,12 @@ export class ReplicaManager implements PartitionStore {
     const p = this.partitions.get(partition);
     if (!p) throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is not hosted on node ${this.nodeId}`);
     return readRecords(p.log, fromOffset, upToOffset, maxRecords);
+  }
+
+  async scan(partition: number, fromOffset: number, upToOffset: number, maxRecords: number, visit: RecordVisitor): Promise<number> {
+    const p = this.partitions.get(partition);
+    if (!p) throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is not hosted on node ${this.nodeId}`);
+    return scanRecords(p.log, fromOffset, upToOffset, maxRecords, visit);
   }
 
   offsets(partition: number): PartitionOffsets {

@@ -5,7 +5,8 @@ import { validateFollowerBatches, validateLeaderEpoch, validateRecords } from '.
 import { encodeBatch, MAX_BATCH_BYTES } from '../batch-codec';
 import type { CleanableLog } from '../cleanable-log';
 import { GroupCommit } from '../group-commit';
-import type { CompactionStats, ReadOptions, StoredBatch } from '../partition-log';
+import type { CompactionStats, InPlaceVisitor, ReadOptions, StoredBatch } from '../partition-log';
+import { forEachBatchRange, segmentIndexFor } from './batch-ranges';
 import { IoQueue } from './io-queue';
 import { recoverSegments, type RecoveryReport } from './log-recovery';
 import { Segment, type PendingChunk } from './segment';
@@ -111,27 +112,23 @@ export class FileLog implements CleanableLog {
   read(fromOffset: number, upToOffset: number, maxRecords: number, options?: ReadOptions): StoredBatch[] {
     if (this.closed) throw KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} is closed`);
     const out: StoredBatch[] = [];
-    let count = 0;
-    for (let s = this.segmentIndexFor(fromOffset); s < this.segments.length; s++) {
-      const segment = this.segments[s];
-      const index = segment.index;
-      const from = index.firstEndingAtOrAfter(fromOffset);
-      let to = from;
-      while (to < index.length && index.firstOffset(to) < upToOffset && (out.length + to - from === 0 || count < maxRecords)) {
-        count += index.lastOffset(to) - index.firstOffset(to) + 1;
-        to++;
-      }
+    forEachBatchRange(this.segments, fromOffset, upToOffset, maxRecords, (segment, from, to) => {
       for (const batch of segment.readBatches(from, to, options?.shareBuffers)) out.push(batch);
-      if (to < index.length) break;
-    }
+    });
     return out;
+  }
+
+  /** The records of the batches `read` would return, visited in place: no record object, no copy. */
+  scan(fromOffset: number, upToOffset: number, maxRecords: number, visit: InPlaceVisitor): void {
+    if (this.closed) throw KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} is closed`);
+    forEachBatchRange(this.segments, fromOffset, upToOffset, maxRecords, (segment, from, to) => segment.scanBatches(from, to, visit));
   }
 
   truncateTo(offset: number): void {
     this.checkWritable();
     const target = Math.max(offset, this.logStartOffset);
     if (target >= this._logEndOffset) return;
-    const keep = this.segmentIndexFor(target);
+    const keep = segmentIndexFor(this.segments, target);
     for (const segment of this.segments.splice(keep + 1)) this.deleteSegment(segment);
     const active = this.segments[keep];
     const i = active.index.firstEndingAtOrAfter(target);
@@ -345,17 +342,6 @@ export class FileLog implements CleanableLog {
       }
     });
     this._flushedOffset = Math.max(this._flushedOffset, Math.min(target, this.truncatedDuringSync, this._logEndOffset));
-  }
-
-  private segmentIndexFor(offset: number): number {
-    let lo = 0;
-    let hi = this.segments.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (this.segments[mid].baseOffset <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
   }
 
   private lastBatchEpoch(): number {

@@ -1,7 +1,7 @@
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import type { StoredBatch } from '../partition-log';
-import { decodeBatch, readValidHeader } from '../batch-codec';
+import type { InPlaceVisitor, StoredBatch } from '../partition-log';
+import { decodeBatch, forEachRecordInPlace, readValidHeader } from '../batch-codec';
 import { BatchIndex } from './batch-index';
 
 /** Bytes appended to a segment and not yet written to its file. */
@@ -94,6 +94,20 @@ export class Segment {
     const start = this.index.position(from);
     const end = this.index.position(to - 1) + this.index.size(to - 1);
     return this.decode(this.readRange(start, end), start, from, to, share);
+  }
+
+  /** Visits the records of batches `from` .. `to - 1` in place, in one read of their bytes (`forEachRecordInPlace`). */
+  scanBatches(from: number, to: number, visit: InPlaceVisitor): void {
+    if (from >= to) return;
+    const start = this.index.position(from);
+    const end = this.index.position(to - 1) + this.index.size(to - 1);
+    const bytes = this.readRange(start, end);
+    for (let i = from; i < to; i++) {
+      const pos = this.index.position(i) - start;
+      const header = readValidHeader(bytes, pos);
+      if (!header) throw new Error(`${this.path}: batch at position ${this.index.position(i)} fails its checksum on read`);
+      forEachRecordInPlace(bytes, pos, header, visit);
+    }
   }
 
   /** Decodes batches `from` .. `to - 1` out of `bytes`, which hold the segment's bytes from position `start`. */
