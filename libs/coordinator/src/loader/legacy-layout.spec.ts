@@ -8,7 +8,7 @@ import { StaticAssignorLookup } from '../ports/server-assignor.port';
 import { offsetCommitRecord, offsetTombstone } from '../records/record-builders';
 import { offsetCommitKey } from '../records/record-codec';
 import { InMemoryTopicRegistry } from '../topics/in-memory-topic-registry';
-import { RecordingPushSink } from '../testing/recording-push-sink';
+import { RecordingPushSink } from '@cohort/coordinator/testing';
 
 /** A data directory written before offset values were binary still loads, and newer records still win over its. */
 describe('loading a data directory written with JSON offset values', () => {
