@@ -1,10 +1,12 @@
 import { request as httpRequestRaw } from 'node:http';
 import { io, type Socket } from 'socket.io-client';
+import { jsonText } from './json-text';
 import { type FrameCase, frameCase } from './raw-frame-cases';
 import { RawConnection } from './raw-connection';
 import { discoverRoutes, type RestCase, restCase, type Route } from './rest-cases';
 import { SeededRandom } from './seeded-random';
 import { type FuzzTargets, type SocketCase, socketCase } from './socket-cases';
+import { iterativeParser } from './socket-encoder';
 
 export interface FuzzOptions {
   url: string;
@@ -35,7 +37,7 @@ export interface FuzzFailure {
 
 export interface FuzzReport {
   seed: number;
-  /** `unsendable`: cases the fuzzer's own recursive encoders (JSON.stringify, socket.io-client) overflowed on before anything was sent. */
+  /** `unsendable`: cases the fuzzer overflowed its own stack on before anything was sent (0 since its encoders stopped recursing). */
   sent: { socket: number; frame: number; rest: number; skippedOversize: number; unsendable: number };
   socketCodes: Record<string, number>;
   restStatuses: Record<string, number>;
@@ -107,7 +109,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   };
 
   async function runSocket(lane: Lane, index: number, c: SocketCase): Promise<void> {
-    const size = c.payload === undefined ? 0 : (JSON.stringify(c.payload)?.length ?? 0);
+    const size = c.payload === undefined ? 0 : (jsonText(c.payload)?.length ?? 0);
     if (size > (options.maxPayloadBytes ?? 1_048_576) - 1_024) return void report.sent.skippedOversize++;
     if (!lane.socket || !lane.socket.connected) {
       lane.socket?.disconnect();
@@ -205,8 +207,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         else if (kind === 'frame') await runFrame(lane, index, frameCase(random, lane.nextAckId++));
         else await runRest(index, restCase(random, routes, options.targets));
       } catch (error) {
-        // A value nested thousands of levels deep can overflow the fuzzer's own encoders (how deep
-        // depends on the stack left at that moment); nothing reached the node, so there is nothing to judge.
+        // The fuzzer's encoders do not recurse (json-text.ts, socket-encoder.ts): a stack overflow here is
+        // the fuzzer's own defect, counted apart (nothing reached the node) and failing the run.
         if (error instanceof RangeError && /call stack/.test(error.message)) report.sent.unsendable++;
         else fail(index, kind, `the fuzzer could not send it: ${error instanceof Error ? error.message : String(error)}`, kind);
       }
@@ -236,7 +238,7 @@ export function pickKind(random: SeededRandom): Kind {
 }
 
 async function connectSocket(url: string, timeoutMs: number): Promise<Socket> {
-  const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true, timeout: timeoutMs, auth: { clientId: 'fuzzer' } });
+  const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true, timeout: timeoutMs, auth: { clientId: 'fuzzer' }, parser: iterativeParser });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', (error) => reject(error));
@@ -293,7 +295,7 @@ function parseJson(text: string): unknown {
 function describe(value: unknown): string {
   let text: string;
   try {
-    text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? `<binary ${value.toString('hex')}>` : (JSON.stringify(value) ?? String(value));
+    text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? `<binary ${value.toString('hex')}>` : (jsonText(value) ?? String(value));
   } catch {
     text = String(value);
   }
