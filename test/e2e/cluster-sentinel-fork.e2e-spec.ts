@@ -15,7 +15,8 @@ jest.setTimeout(60_000);
  */
 class NodeLink {
   private readonly sockets = new Set<Socket>();
-  private open = true;
+  /** Which new connections may through, judged by their first bytes (ioredis sends CLIENT SETNAME first). */
+  private accept: ((firstBytes: string) => boolean) | null = () => true;
 
   private constructor(
     private readonly server: Server,
@@ -25,16 +26,20 @@ class NodeLink {
   static async start(target: URL): Promise<NodeLink> {
     let link: NodeLink | undefined;
     const server = createServer((client) => {
-      if (!link!.open) return void client.destroy();
-      const upstream = connect(Number(target.port || 6379), target.hostname);
-      for (const s of [client, upstream]) {
-        link!.sockets.add(s);
-        s.on('close', () => link!.sockets.delete(s));
-        s.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
+      link!.sockets.add(client);
+      client.on('close', () => link!.sockets.delete(client));
+      client.on('error', () => undefined);
+      client.once('data', (first: Buffer) => {
+        if (!link!.accept?.(first.toString('latin1'))) return void client.destroy();
+        const upstream = connect(Number(target.port || 6379), target.hostname);
+        link!.sockets.add(upstream);
+        upstream.on('close', () => link!.sockets.delete(upstream));
+        upstream.on('error', () => undefined);
+        upstream.write(first);
+        client.pipe(upstream).pipe(client);
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as { port: number }).port;
@@ -43,12 +48,13 @@ class NodeLink {
   }
 
   cut(): void {
-    this.open = false;
+    this.accept = null;
     for (const s of this.sockets) s.destroy();
   }
 
-  restore(): void {
-    this.open = true;
+  /** Lets the node reconnect: every connection, or only those whose first bytes `which` accepts. */
+  restore(which: (firstBytes: string) => boolean = () => true): void {
+    this.accept = which;
   }
 
   async stop(): Promise<void> {
@@ -203,6 +209,27 @@ describe('a Sentinel failover to a replica that missed the controller write, wit
     // Past both copies in leader epoch, so neither leader of epoch 1 can commit in it again.
     expect(now.leaderEpoch).toBeGreaterThan(1);
     expect(now).toMatchObject({ partitionEpoch: 3, leaderEpoch: 2, leader: 3, isr: [member(3)] });
+    expect(repairs.map((r) => [r.by, r.seen])).toEqual([[2, lost]]);
+  });
+
+  it('fences both leaders when the node hears of the new controller\'s writes before its restore runs', async () => {
+    const lost = await loseTheControllersWrite();
+    const fork = { ...lost, leader: 3, isr: [member(2), member(3)], leaderEpoch: 1, partitionEpoch: 1 };
+    await newControllerWrites([fork]);
+    // Node 2's change channel is back first: it hears of the next write before its metadata
+    // connection is back and its restore compares what it saw with what Redis holds.
+    links[1].restore((first) => first.includes(`cohort-${clusterId}-changes`));
+    await until('node 2 listens again', async () => {
+      const [, subscribers] = (await admin.pubsub('NUMSUB', `${clusterId}:changes`)) as [string, number];
+      return subscribers >= 2 ? true : undefined; // node 3's and node 2's
+    });
+    const shrunk = { ...fork, isr: [member(3)], partitionEpoch: 2 };
+    const heard = seenByNode2(shrunk);
+    const lease = (await stores[2].getControllerLease())!;
+    expect(await stores[2].compareAndSetPartition(1, shrunk, lease.controllerEpoch)).toMatchObject({ ok: true });
+    await heard;
+    await node2Reconnects();
+    expect(await stored()).toMatchObject({ partitionEpoch: 3, leaderEpoch: 2, leader: 3, isr: [member(3)] });
     expect(repairs.map((r) => [r.by, r.seen])).toEqual([[2, lost]]);
   });
 
