@@ -26,6 +26,11 @@ export interface FuzzOptions {
   /** Called every `progressEvery` cases with the number started so far. */
   onProgress?: (started: number, report: FuzzReport) => void;
   progressEvery?: number;
+  /**
+   * The server's own reason for closing an engine.io connection, by session id (`ping timeout`,
+   * `parse error`, `forced close`, ...), when the fuzzer runs in the node's process and can ask.
+   */
+  closeReason?: (sid: string) => string | undefined;
 }
 
 export interface FuzzFailure {
@@ -45,8 +50,8 @@ export interface FuzzReport {
   /** Event frames left unanswered on a connection an earlier unanswered frame may have closed or detached. */
   rawUnattributable: number;
   /**
-   * Frames whose connection closed while they waited, sent once more on a fresh connection, which
-   * answered: the close was not theirs (e.g. a ping timeout while the shared process stalled).
+   * Frames whose clean connection the server closed by an engine.io ping timeout while they waited
+   * (the process stalled past `pingTimeout`), sent once more on a fresh connection, which answered.
    */
   rawResent: number;
   /** The slowest answers, with their cases: where the node spent its time. */
@@ -159,8 +164,16 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     lane.raw = null;
     if (lane.rawUnconfirmed) return void report.rawUnattributable++;
     if (outcome === 'timeout') return fail(index, 'frame', `no ack within ${timeout} ms`, c.frame);
-    // A connection can close under a frame for a reason that is not the frame's: the same frame must
-    // then be answered on a fresh connection. A frame that makes the server close does it again.
+    // The one close that is not the frame's doing: an engine.io ping timeout, when the process stalled
+    // between the server's ping and its reading of the pong. The server's reason says so when the
+    // fuzzer can ask (the bounded run shares the node's process); otherwise the heartbeat's timing
+    // tells whether it could have been one. Any other close under a well-formed frame fails.
+    await new Promise((resolve) => setImmediate(resolve));
+    const reason = raw.sid === undefined ? undefined : options.closeReason?.(raw.sid);
+    if (reason !== undefined ? reason !== 'ping timeout' : !raw.closeMayBePingTimeout) {
+      return fail(index, 'frame', `the server closed a clean connection instead of answering (${reason ?? `${raw.closeDescription}, too early for a ping timeout`})`, c.frame);
+    }
+    // Then the same frame must be answered on a fresh connection.
     const fresh = (lane.raw = await RawConnection.open(options.url, timeout));
     fresh.send(c.frame);
     const again = await fresh.ack(c.ackId, timeout);
@@ -308,7 +321,7 @@ export function formatReport(report: FuzzReport, replayCommand: string): string 
     `fuzz seed ${report.seed}: ${report.sent.socket + report.sent.frame + report.sent.rest} requests (socket.io ${report.sent.socket}, raw frames ${report.sent.frame}, REST ${report.sent.rest}; ${report.sent.skippedOversize} over the payload limit not sent, ${report.sent.unsendable} too deep for the fuzzer's own encoders) in ${(report.elapsedMs / 1000).toFixed(1)} s`,
     `  socket.io ack error codes: ${JSON.stringify(report.socketCodes)}`,
     `  REST statuses: ${JSON.stringify(report.restStatuses)}`,
-    `  raw connections the server closed (malformed frames): ${report.rawConnectionsClosedByServer}; event frames unanswered after an earlier unanswered frame (not counted): ${report.rawUnattributable}; frames answered only when sent again on a fresh connection: ${report.rawResent}; slowest answer ${report.slowestAnswerMs} ms`,
+    `  raw connections the server closed (malformed frames): ${report.rawConnectionsClosedByServer}; event frames unanswered after an earlier unanswered frame (not counted): ${report.rawUnattributable}; frames whose connection a ping timeout closed, answered when sent again on a fresh connection: ${report.rawResent}; slowest answer ${report.slowestAnswerMs} ms`,
     ...report.slowest.map((s) => `    ${s.ms} ms: case ${s.index} ${s.request}`),
     `  failures: ${report.failures.length}${report.stoppedAtDeadline ? ' (stopped at the time budget before the last cases)' : ''}`,
   ];
