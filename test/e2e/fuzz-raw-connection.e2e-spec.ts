@@ -2,6 +2,9 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { RawConnection } from '../fuzz/raw-connection';
 
+// The handshake alone can take seconds on a loaded machine; nothing here asserts a duration.
+jest.setTimeout(30_000);
+
 /** Blocks this process's event loop, as a loaded machine's scheduler or a long GC pause does. */
 function stall(ms: number): void {
   const until = Date.now() + ms;
