@@ -1,10 +1,12 @@
 import { request as httpRequestRaw } from 'node:http';
 import { io, type Socket } from 'socket.io-client';
+import { jsonText } from './json-text';
 import { type FrameCase, frameCase } from './raw-frame-cases';
 import { RawConnection } from './raw-connection';
 import { discoverRoutes, type RestCase, restCase } from './rest-cases';
 import { SeededRandom } from './seeded-random';
 import { type FuzzTargets, type SocketCase, socketCase } from './socket-cases';
+import { iterativeParser } from './socket-encoder';
 
 export interface FuzzOptions {
   url: string;
@@ -24,6 +26,11 @@ export interface FuzzOptions {
   /** Called every `progressEvery` cases with the number started so far. */
   onProgress?: (started: number, report: FuzzReport) => void;
   progressEvery?: number;
+  /**
+   * The server's own reason for closing an engine.io connection, by session id (`ping timeout`,
+   * `parse error`, `forced close`, ...), when the fuzzer runs in the node's process and can ask.
+   */
+  closeReason?: (sid: string) => string | undefined;
 }
 
 export interface FuzzFailure {
@@ -35,7 +42,7 @@ export interface FuzzFailure {
 
 export interface FuzzReport {
   seed: number;
-  /** `unsendable`: cases the fuzzer's own recursive encoders (JSON.stringify, socket.io-client) overflowed on before anything was sent. */
+  /** `unsendable`: cases the fuzzer overflowed its own stack on before anything was sent (0 since its encoders stopped recursing). */
   sent: { socket: number; frame: number; rest: number; skippedOversize: number; unsendable: number };
   socketCodes: Record<string, number>;
   restStatuses: Record<string, number>;
@@ -43,8 +50,8 @@ export interface FuzzReport {
   /** Event frames left unanswered on a connection an earlier unanswered frame may have closed or detached. */
   rawUnattributable: number;
   /**
-   * Frames whose connection closed while they waited, sent once more on a fresh connection, which
-   * answered: the close was not theirs (e.g. a ping timeout while the shared process stalled).
+   * Frames whose clean connection the server closed by an engine.io ping timeout while they waited
+   * (the process stalled past `pingTimeout`), sent once more on a fresh connection, which answered.
    */
   rawResent: number;
   /** The slowest answers, with their cases: where the node spent its time. */
@@ -107,7 +114,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   };
 
   async function runSocket(lane: Lane, index: number, c: SocketCase): Promise<void> {
-    const size = c.payload === undefined ? 0 : (JSON.stringify(c.payload)?.length ?? 0);
+    const size = c.payload === undefined ? 0 : (jsonText(c.payload)?.length ?? 0);
     if (size > (options.maxPayloadBytes ?? 1_048_576) - 1_024) return void report.sent.skippedOversize++;
     if (!lane.socket || !lane.socket.connected) {
       lane.socket?.disconnect();
@@ -157,8 +164,16 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     lane.raw = null;
     if (lane.rawUnconfirmed) return void report.rawUnattributable++;
     if (outcome === 'timeout') return fail(index, 'frame', `no ack within ${timeout} ms`, c.frame);
-    // A connection can close under a frame for a reason that is not the frame's: the same frame must
-    // then be answered on a fresh connection. A frame that makes the server close does it again.
+    // The one close that is not the frame's doing: an engine.io ping timeout, when the process stalled
+    // between the server's ping and its reading of the pong. The server's reason says so when the
+    // fuzzer can ask (the bounded run shares the node's process); otherwise the heartbeat's timing
+    // tells whether it could have been one. Any other close under a well-formed frame fails.
+    await new Promise((resolve) => setImmediate(resolve));
+    const reason = raw.sid === undefined ? undefined : options.closeReason?.(raw.sid);
+    if (reason !== undefined ? reason !== 'ping timeout' : !raw.closeMayBePingTimeout) {
+      return fail(index, 'frame', `the server closed a clean connection instead of answering (${reason ?? `${raw.closeDescription}, too early for a ping timeout`})`, c.frame);
+    }
+    // Then the same frame must be answered on a fresh connection.
     const fresh = (lane.raw = await RawConnection.open(options.url, timeout));
     fresh.send(c.frame);
     const again = await fresh.ack(c.ackId, timeout);
@@ -205,8 +220,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         else if (kind === 'frame') await runFrame(lane, index, frameCase(random, lane.nextAckId++));
         else await runRest(index, restCase(random, routes, options.targets));
       } catch (error) {
-        // A value nested thousands of levels deep can overflow the fuzzer's own encoders (how deep
-        // depends on the stack left at that moment); nothing reached the node, so there is nothing to judge.
+        // The fuzzer's encoders do not recurse (json-text.ts, socket-encoder.ts): a stack overflow here is
+        // the fuzzer's own defect, counted apart (nothing reached the node) and failing the run.
         if (error instanceof RangeError && /call stack/.test(error.message)) report.sent.unsendable++;
         else fail(index, kind, `the fuzzer could not send it: ${error instanceof Error ? error.message : String(error)}`, kind);
       }
@@ -236,7 +251,7 @@ export function pickKind(random: SeededRandom): Kind {
 }
 
 async function connectSocket(url: string, timeoutMs: number): Promise<Socket> {
-  const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true, timeout: timeoutMs, auth: { clientId: 'fuzzer' } });
+  const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true, timeout: timeoutMs, auth: { clientId: 'fuzzer' }, parser: iterativeParser });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', (error) => reject(error));
@@ -293,7 +308,7 @@ function parseJson(text: string): unknown {
 function describe(value: unknown): string {
   let text: string;
   try {
-    text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? `<binary ${value.toString('hex')}>` : (JSON.stringify(value) ?? String(value));
+    text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? `<binary ${value.toString('hex')}>` : (jsonText(value) ?? String(value));
   } catch {
     text = String(value);
   }
@@ -306,7 +321,7 @@ export function formatReport(report: FuzzReport, replayCommand: string): string 
     `fuzz seed ${report.seed}: ${report.sent.socket + report.sent.frame + report.sent.rest} requests (socket.io ${report.sent.socket}, raw frames ${report.sent.frame}, REST ${report.sent.rest}; ${report.sent.skippedOversize} over the payload limit not sent, ${report.sent.unsendable} too deep for the fuzzer's own encoders) in ${(report.elapsedMs / 1000).toFixed(1)} s`,
     `  socket.io ack error codes: ${JSON.stringify(report.socketCodes)}`,
     `  REST statuses: ${JSON.stringify(report.restStatuses)}`,
-    `  raw connections the server closed (malformed frames): ${report.rawConnectionsClosedByServer}; event frames unanswered after an earlier unanswered frame (not counted): ${report.rawUnattributable}; frames answered only when sent again on a fresh connection: ${report.rawResent}; slowest answer ${report.slowestAnswerMs} ms`,
+    `  raw connections the server closed (malformed frames): ${report.rawConnectionsClosedByServer}; event frames unanswered after an earlier unanswered frame (not counted): ${report.rawUnattributable}; frames whose connection a ping timeout closed, answered when sent again on a fresh connection: ${report.rawResent}; slowest answer ${report.slowestAnswerMs} ms`,
     ...report.slowest.map((s) => `    ${s.ms} ms: case ${s.index} ${s.request}`),
     `  failures: ${report.failures.length}${report.stoppedAtDeadline ? ' (stopped at the time budget before the last cases)' : ''}`,
   ];

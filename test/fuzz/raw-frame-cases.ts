@@ -1,4 +1,5 @@
 import { RequestEvent } from '@cohort/protocol';
+import { jsonText } from './json-text';
 import type { SeededRandom } from './seeded-random';
 import { deepJsonText, randomString, randomValue } from './value-generators';
 
@@ -25,7 +26,7 @@ export function frameCase(random: SeededRandom, ackId: number): FrameCase {
     [5, () => ({ frame: random.pick(MALFORMED) })],
     [4, () => {
       const event = random.weighted([[4, random.pick(Object.values(RequestEvent))], [1, randomString(random).slice(0, 50)], [1, '__proto__']]);
-      const payload = random.weighted<() => string>([[3, () => JSON.stringify(randomValue(random)) ?? 'null'], [1, () => deepJsonText(random, random.pick([101, 3_000, 200_000]))]])();
+      const payload = random.weighted<() => string>([[3, () => jsonText(randomValue(random)) ?? 'null'], [1, () => deepJsonText(random, random.pick([101, 3_000, 200_000]))]])();
       return { frame: `42${ackId}[${JSON.stringify(event)},${payload}]`, ackId };
     }],
     [1, () => ({ frame: `42${ackId}${JSON.stringify([random.pick(Object.values(RequestEvent))]).slice(0, -1)}${random.pick([',', ',{', ']]', '}'])}` })],

@@ -1,4 +1,5 @@
 import type { RestRoute } from '../support/rest-route';
+import { jsonText } from './json-text';
 import type { SeededRandom } from './seeded-random';
 import type { FuzzTargets } from './socket-cases';
 import { deepJsonText, mutate, nested, randomString, randomValue } from './value-generators';
@@ -94,10 +95,10 @@ export function restCase(random: SeededRandom, routes: readonly RestRoute[], tar
   const path = fillPath(random, route.path, targets) + randomQuery(random, targets);
   const valid = validBody(random, route, targets);
   let body: string | undefined = random.weighted<() => string | undefined>([
-    [3, () => JSON.stringify(valid)],
-    [8, () => JSON.stringify(mutate(random, valid ?? {}))],
-    [2, () => JSON.stringify(randomValue(random))],
-    [1, () => JSON.stringify(nested(random, random.pick([101, 3_000])))],
+    [3, () => jsonText(valid)],
+    [8, () => jsonText(mutate(random, valid ?? {}))],
+    [2, () => jsonText(randomValue(random))],
+    [1, () => jsonText(nested(random, random.pick([101, 3_000])))],
     [1, () => deepJsonText(random, random.pick([10_000, 150_000, 400_000]))],
     [1, () => random.pick(['{', '{"a":', 'nul', '[1,]', '\u0000', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '"x"', '1e999'])],
     [1, () => undefined],

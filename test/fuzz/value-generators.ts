@@ -1,3 +1,4 @@
+import { jsonText } from './json-text';
 import type { SeededRandom } from './seeded-random';
 
 /** Strings a validator, a log line or a map key could trip on. */
@@ -11,8 +12,8 @@ export function nested(random: SeededRandom, depth: number): unknown {
 }
 
 /**
- * JSON text nested `depth` levels, built as text: socket.io-client and JSON.stringify recurse, so values
- * deeper than a few thousand levels can only be sent as frames or bodies written by hand.
+ * JSON text nested `depth` levels, built as text: faster than building the value for depths of
+ * hundreds of thousands of levels, sent as frames or bodies written by hand.
  */
 export function deepJsonText(random: SeededRandom, depth: number): string {
   return random.chance(0.5) ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -71,7 +72,7 @@ export function mutate(random: SeededRandom, valid: unknown): unknown {
       [1, () => void (record[key] = Array.isArray(record[key]) ? [] : [record[key]])],
       // Distinct copies of a small value, in a payload still small: a later mutation of one shared
       // copy, or copies of copies, would make hundreds of megabytes.
-      [1, () => void (record[key] = (JSON.stringify(record[key])?.length ?? 0) < 100 && (JSON.stringify(root)?.length ?? 0) < 100_000 ? Array.from({ length: random.pick([100, 5_000]) }, () => copyOf(record[key])) : [])],
+      [1, () => void (record[key] = (jsonText(record[key])?.length ?? 0) < 100 && (jsonText(root)?.length ?? 0) < 100_000 ? Array.from({ length: random.pick([100, 5_000]) }, () => copyOf(record[key])) : [])],
       [1, () => void (record[key] = nested(random, random.pick([99, 200, 3_000])))],
     ])();
   }
@@ -80,13 +81,13 @@ export function mutate(random: SeededRandom, valid: unknown): unknown {
 
 /** A copy of a small JSON value (its text is under 100 characters). */
 function copyOf(value: unknown): unknown {
-  const text = JSON.stringify(value);
+  const text = jsonText(value);
   return text === undefined ? undefined : (JSON.parse(text) as unknown);
 }
 
 /**
  * The objects and arrays of the top few levels: mutations never go inside a deep value an earlier one
- * planted, so the result stays shallow enough for the fuzzer's own (recursive) JSON and socket.io encoders.
+ * planted, so a few mutations cannot stack deep values on each other without bound.
  */
 function collectContainers(value: unknown): object[] {
   const out: object[] = [];

@@ -13,6 +13,14 @@ describe('repairing a partition whose write Redis lost', () => {
     expect(isForked(stored, { ...stored, leader: 2 })).toBe(true);
   });
 
+  it('sees a fork in a newer state that cannot follow from the one a node saw', () => {
+    // A later ISR change in the same leader epoch follows; a lower leader epoch, or another leader in the same one, cannot.
+    expect(isForked(stored, { ...stored, isr: [m(1)], partitionEpoch: 5 })).toBe(false);
+    expect(isForked(stored, { ...stored, leaderEpoch: 3, leader: 2, partitionEpoch: 5 })).toBe(false);
+    expect(isForked(stored, { ...stored, leaderEpoch: 5, partitionEpoch: 5 })).toBe(true);
+    expect(isForked(stored, { ...stored, leader: 2, partitionEpoch: 5 })).toBe(true);
+  });
+
   it('moves past both copies in partition and leader epoch, keeping only members both ISRs agree on', () => {
     // The lost write had shrunk the ISR to {1, 2} and moved leadership to 2 in epoch 5.
     const seen = { ...stored, isr: [m(1), m(2)], leader: 2, leaderEpoch: 5, partitionEpoch: 8 };

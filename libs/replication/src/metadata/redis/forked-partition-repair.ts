@@ -30,8 +30,15 @@ export function repairForkedPartition(stored: PartitionState, seen: PartitionSta
   };
 }
 
-/** Whether `seen` shows a history Redis no longer has (a lost write), given what Redis holds. */
+/**
+ * Whether `seen` shows a history Redis no longer has (a lost write), given what Redis holds: Redis is
+ * older, or holds another state of the same partition epoch, or holds a newer one that cannot follow
+ * from `seen` — every leader change bumps the leader epoch (partition-change.ts), so a later state
+ * never has a lower leader epoch, nor another leader in the same one. That last case is a controller
+ * that wrote more than once on the stale copy before this node reconnected.
+ */
 export function isForked(stored: PartitionState, seen: PartitionState): boolean {
   if (seen.partitionEpoch > stored.partitionEpoch) return true;
-  return seen.partitionEpoch === stored.partitionEpoch && encodePartitionState(seen) !== encodePartitionState(stored);
+  if (seen.partitionEpoch === stored.partitionEpoch) return encodePartitionState(seen) !== encodePartitionState(stored);
+  return stored.leaderEpoch < seen.leaderEpoch || (stored.leaderEpoch === seen.leaderEpoch && stored.leader !== seen.leader);
 }

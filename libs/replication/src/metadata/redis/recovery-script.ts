@@ -12,9 +12,10 @@ import { luaScript, unguardedLuaScript } from './lua-script';
  * - while the window is open, each partition state is put back unless Redis already holds a copy with
  *   the same or a higher partition epoch (the newest copy among all live nodes wins);
  * - after the window, partition states are not put back (a controller may have acted on them), but
- *   the script returns Redis's copy of every partition the store has seen at the same or a higher
- *   partition epoch: Redis lost a write without losing everything (a Sentinel promoted a replica that
- *   missed it) and the store repairs the fork (forked-partition-repair.ts).
+ *   the script returns Redis's copy of every partition the store has seen, so that the store can tell
+ *   whether Redis lost a write without losing everything (a Sentinel promoted a replica that missed
+ *   it) and repair the fork (forked-partition-repair.ts) — also when a controller has since written
+ *   newer states on the stale copy.
  *
  * During the window no node may take a free controller lease (controller-scripts.ts), so no controller
  * writes partition state before the live nodes have put theirs back. Registrations and the lease are not
@@ -24,7 +25,7 @@ import { luaScript, unguardedLuaScript } from './lua-script';
  * KEYS: alive, nodeEpoch, controllerEpoch, partitions, changes.
  * ARGV: recoveryWindowMs, nodeEpochFloor, controllerEpochFloor, then (partition, partitionEpoch, json) triples.
  * Returns [mode, restored, ...]: mode 'initialized' (marker was missing), 'merged' (window open) or
- * 'closed', then for 'closed' the stored JSON of each partition seen at the same or a higher epoch.
+ * 'closed', then for 'closed' the stored JSON of each partition seen.
  */
 export const RESTORE_METADATA = unguardedLuaScript(
   'restoreMetadata',
@@ -41,7 +42,7 @@ elseif now >= tonumber(since) + tonumber(ARGV[1]) then
   local out = { 'closed', 0 }
   for i = 4, #ARGV, 3 do
     local current = redis.call('HGET', KEYS[4], ARGV[i])
-    if current and tonumber(cjson.decode(current).partitionEpoch) <= tonumber(ARGV[i + 1]) then table.insert(out, current) end
+    if current then table.insert(out, current) end
   end
   return out
 end

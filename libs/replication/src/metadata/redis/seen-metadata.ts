@@ -1,4 +1,5 @@
 import { copyPartitionState, type PartitionState } from '../partition-state';
+import { isForked } from './forked-partition-repair';
 
 /**
  * What one store has seen of the cluster's metadata: the newest copy of each partition state (by
@@ -10,9 +11,14 @@ export class SeenMetadata {
   private nodeEpoch = 0;
   private controllerEpoch = 0;
 
+  /**
+   * Keeps the newer copy, unless it cannot follow from the one known (isForked): that is the evidence
+   * of a lost write, which the next restore must still see to repair the fork — a change hint can
+   * arrive on the change channel before the metadata connection is back and its restore has run.
+   */
   observePartition(state: PartitionState): void {
     const known = this.partitions.get(state.partition);
-    if (!known || known.partitionEpoch < state.partitionEpoch) this.partitions.set(state.partition, copyPartitionState(state));
+    if (!known || (known.partitionEpoch < state.partitionEpoch && !isForked(state, known))) this.partitions.set(state.partition, copyPartitionState(state));
   }
 
   observeNodeEpoch(epoch: number): void {
