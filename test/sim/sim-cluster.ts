@@ -7,12 +7,12 @@ import {
   ReplicationNode,
   SeededRandom,
   describePartitionState,
-  type BrokenRule,
   type LinkConditions,
   type Partition,
   type PartitionState,
   type ReplicationConfig,
 } from '@cohort/replication';
+import { rulesFor, type BrokenRule } from './broken-rules';
 import { preloadedNodeEpoch } from './preload';
 import { SimScheduler } from './sim-scheduler';
 import { STORE_NODE_ID, SimStoreLink } from './sim-store-link';
@@ -128,7 +128,7 @@ export class SimCluster {
         if (!log) disk.logs.set(partition, (log = new MemoryLog({ clock: this.clock, fsyncLatencyMs: this.options.fsyncLatencyMs ?? 2 })));
         return log;
       },
-      brokenRule: this.options.brokenRule,
+      rules: rulesFor(this.options.brokenRule),
       observer: {
         trace: (line) => this.trace.add(this.clock.now(), line),
         onTruncate: (nodeId, partition, toOffset, hw, reason) => {

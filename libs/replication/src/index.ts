@@ -28,6 +28,7 @@ export * from './epoch/epoch-entry';
 export * from './epoch/leader-epoch-cache';
 export * from './partition/partition-context';
 export * from './partition/partition';
+export * from './partition/replication-rules';
 export * from './controller/controller';
 export * from './node/replica-manager';
 export * from './node/replication-node';

@@ -8,7 +8,8 @@ import type { MetadataStore } from '../metadata/metadata-store.port';
 import { NO_LEADER, isrEpochOf, type PartitionState } from '../metadata/partition-state';
 import { maybeProposeRecovery, maybeShrinkDisconnected, maybeShrinkIsr } from '../partition/isr-changes';
 import { Partition } from '../partition/partition';
-import type { BrokenRule, PartitionContext, PartitionEvents } from '../partition/partition-context';
+import type { PartitionContext, PartitionEvents } from '../partition/partition-context';
+import { KAFKA_REPLICATION_RULES, type ReplicationRules } from '../partition/replication-rules';
 import type { ReplicationConfig } from '../replication-config';
 import type { CheckpointStorage } from '../storage/checkpoint-storage.port';
 import type { DescribeLogEndsResponse, FetchRequest, FetchResponse, RpcMap, RpcRequest } from '../transport/messages';
@@ -32,7 +33,8 @@ export interface ReplicaManagerDeps {
   checkpoints: CheckpointStorage;
   openLog: (partition: number) => Promise<PartitionLog>;
   controller: ControllerLocator;
-  brokenRule?: BrokenRule;
+  /** Kafka's rules unless the simulator's self-test breaks one on purpose. */
+  rules?: ReplicationRules;
   /** Observability hooks (the simulator checks invariants through them). */
   observer?: ReplicaObserver;
 }
@@ -404,7 +406,7 @@ export class ReplicaManager implements PartitionStore {
       registeredEpoch: (id) => this.cluster.registeredEpoch(id),
       isAcceptable: (id) => this.cluster.isAcceptable(id),
       isConnected: (id) => !this.disconnected.has(id),
-      brokenRule: this.deps.brokenRule,
+      rules: this.deps.rules ?? KAFKA_REPLICATION_RULES,
       events,
     };
   }
