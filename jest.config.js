@@ -12,7 +12,8 @@ const common = {
   transform: { '^.+\\.(t|j)s$': swc },
   // jose (JWT verification) is ESM-only too.
   transformIgnorePatterns: ['/node_modules/(?!@nestjs/|jose/)'],
-  moduleNameMapper: { '^@cohort/([a-z-]+)(/.*)?$': '<rootDir>/libs/$1/src$2' },
+  // @cohort/replication/testing (test doubles and helpers) sits beside the library's src/, not in it.
+  moduleNameMapper: { '^@cohort/replication/testing$': '<rootDir>/libs/replication/testing', '^@cohort/([a-z-]+)(/.*)?$': '<rootDir>/libs/$1/src$2' },
   testEnvironment: 'node',
 };
 module.exports = {

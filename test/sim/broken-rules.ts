@@ -1,4 +1,4 @@
-import { KAFKA_REPLICATION_RULES, type ReplicationRules } from '@cohort/replication';
+import { KAFKA_REPLICATION_RULES, type ReplicationRules } from '@cohort/replication/testing';
 
 /**
  * Replication rules broken on purpose, to prove that the simulator's invariant checks notice

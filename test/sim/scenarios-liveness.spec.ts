@@ -1,4 +1,4 @@
-import type { AlterPartitionRequest } from '@cohort/replication';
+import type { AlterPartitionRequest } from '@cohort/replication/testing';
 import { Scenario, type Produced } from './scenario-kit';
 
 jest.setTimeout(60_000);

@@ -1,17 +1,5 @@
-import {
-  DEFAULT_REPLICATION_CONFIG,
-  InMemoryCheckpointStorage,
-  InMemoryMetadataStore,
-  InMemoryNetwork,
-  MemoryLog,
-  ReplicationNode,
-  SeededRandom,
-  describePartitionState,
-  type LinkConditions,
-  type Partition,
-  type PartitionState,
-  type ReplicationConfig,
-} from '@cohort/replication';
+import { DEFAULT_REPLICATION_CONFIG, ReplicationNode, SeededRandom, type PartitionState, type ReplicationConfig } from '@cohort/replication';
+import { InMemoryCheckpointStorage, InMemoryMetadataStore, InMemoryNetwork, MemoryLog, describePartitionState, type LinkConditions, type Partition } from '@cohort/replication/testing';
 import { rulesFor, type BrokenRule } from './broken-rules';
 import { preloadedNodeEpoch } from './preload';
 import { SimScheduler } from './sim-scheduler';

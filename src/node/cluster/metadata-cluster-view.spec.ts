@@ -1,4 +1,5 @@
-import { InMemoryMetadataStore, ManualClock, type Partition, type PartitionState } from '@cohort/replication';
+import { ManualClock, type PartitionState } from '@cohort/replication';
+import { InMemoryMetadataStore, type Partition } from '@cohort/replication/testing';
 import { MetadataClusterView } from './metadata-cluster-view';
 import { parsePeerEndpoint } from '@cohort/replication/transport/network/peer-endpoint';
 import { advertisedUrlOf, formatNodeEndpoint } from './node-endpoint';

@@ -339,16 +339,6 @@ export class ReplicaManager implements PartitionStore {
     });
   }
 
-  /** Kafka-style produce for tests and benchmarks: acks 0/1/-1 with a timeout. */
-  async produce(partition: number, records: LogRecord[], acks: -1 | 0 | 1, timeoutMs: number): Promise<AppendResult> {
-    const p = this.partitions.get(partition);
-    if (!p) throw KafkaError.of('NOT_LEADER_OR_FOLLOWER', `partition ${partition} is not hosted on node ${this.nodeId}`);
-    const epoch = p.leaderEpoch;
-    const result = p.appendAsLeader(records, acks);
-    if (acks === -1) await p.awaitCommit(epoch, result.lastOffset, timeoutMs);
-    return result;
-  }
-
   async read(partition: number, fromOffset: number, upToOffset: number, maxRecords: number): Promise<ReadResult> {
     const p = this.partitions.get(partition);
     if (!p) throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is not hosted on node ${this.nodeId}`);
