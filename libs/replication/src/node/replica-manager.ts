@@ -1,4 +1,3 @@
-import { KafkaError } from '@cohort/protocol';
 import type { LogRecord } from '../api/log-record';
 import type { AppendResult, LeadershipListener, PartitionOffsets, PartitionStore, ReadResult } from '../api/partition-store.port';
 import { ReplicationErrorCode as E } from '../api/replication-error-code';
@@ -8,7 +7,7 @@ import type { MetadataStore } from '../metadata/metadata-store.port';
 import { NO_LEADER, isrEpochOf, type PartitionState } from '../metadata/partition-state';
 import { maybeProposeRecovery, maybeShrinkDisconnected, maybeShrinkIsr } from '../partition/isr-changes';
 import { Partition } from '../partition/partition';
-import type { PartitionContext, PartitionEvents } from '../partition/partition-context';
+import type { PartitionContext } from '../partition/partition-context';
 import { KAFKA_REPLICATION_RULES, type ReplicationRules } from '../partition/replication-rules';
 import type { ReplicationConfig } from '../replication-config';
 import type { CheckpointStorage } from '../storage/checkpoint-storage.port';
@@ -20,6 +19,8 @@ import { FetchPurgatory } from './fetch-purgatory';
 import { readHighWatermarks, writeHighWatermarks } from './hw-checkpoint';
 import { LeadershipNotifier } from './leadership-notifier';
 import { LogCleanerTask } from './log-cleaner-task';
+import { partitionEvents } from './partition-events';
+import { appendAsLeader, awaitCommitted, offsetsOf, readUpTo } from './store-face';
 import { serveFetch } from './fetch-handler';
 import { ReplicaFetcher, type FetcherHost } from './replica-fetcher';
 import type { TaskScope } from './task-scope';
@@ -323,38 +324,19 @@ export class ReplicaManager implements PartitionStore {
   // ---- PartitionStore -----------------------------------------------------------------------------
 
   append(partition: number, leaderEpoch: number, records: LogRecord[]): AppendResult {
-    const p = this.partitions.get(partition);
-    if (!p || p.role !== 'leader' || p.leaderEpoch !== leaderEpoch) {
-      throw KafkaError.of('NOT_COORDINATOR', `node ${this.nodeId} does not lead partition ${partition} in epoch ${leaderEpoch}`);
-    }
-    return p.appendAsLeader(records, -1, leaderEpoch);
+    return appendAsLeader(this.partitions.get(partition), this.nodeId, partition, leaderEpoch, records);
   }
 
   awaitCommit(partition: number, leaderEpoch: number, lastOffset: number, timeoutMs: number): Promise<void> {
-    const p = this.partitions.get(partition);
-    if (!p) return Promise.reject(KafkaError.of('NOT_COORDINATOR', `partition ${partition} is not hosted on node ${this.nodeId}`));
-    return p.awaitCommit(leaderEpoch, lastOffset, timeoutMs).catch((e: unknown) => {
-      if (e instanceof KafkaError && e.errorName === 'NOT_LEADER_OR_FOLLOWER') throw KafkaError.of('NOT_COORDINATOR', e.message);
-      throw e;
-    });
+    return awaitCommitted(this.partitions.get(partition), this.nodeId, partition, leaderEpoch, lastOffset, timeoutMs);
   }
 
   async read(partition: number, fromOffset: number, upToOffset: number, maxRecords: number): Promise<ReadResult> {
-    const p = this.partitions.get(partition);
-    if (!p) throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is not hosted on node ${this.nodeId}`);
-    const limit = Math.min(upToOffset, p.log.logEndOffset);
-    if (fromOffset >= limit) return { records: [], nextOffset: fromOffset };
-    const batches = p.log.read(fromOffset, limit, maxRecords);
-    const records = batches.flatMap((b) => b.records).filter((r) => r.offset >= fromOffset && r.offset < limit);
-    const last = batches.length > 0 ? batches[batches.length - 1].records : [];
-    const nextOffset = last.length > 0 ? Math.min(limit, Math.max(fromOffset, last[last.length - 1].offset + 1)) : limit;
-    return { records, nextOffset };
+    return readUpTo(this.partitions.get(partition), this.nodeId, partition, fromOffset, upToOffset, maxRecords);
   }
 
   offsets(partition: number): PartitionOffsets {
-    const p = this.partitions.get(partition);
-    if (!p) return { logStartOffset: 0, logEndOffset: 0, highWatermark: 0 };
-    return { logStartOffset: p.log.logStartOffset, logEndOffset: p.log.logEndOffset, highWatermark: p.hw };
+    return offsetsOf(this.partitions.get(partition));
   }
 
   subscribe(listener: LeadershipListener): () => void {
@@ -364,30 +346,6 @@ export class ReplicaManager implements PartitionStore {
   // ---- wiring -----------------------------------------------------------------------------------
 
   private partitionContext(): PartitionContext {
-    const events: PartitionEvents = {
-      onLeaderAppend: (partition) => {
-        this.purgatory.wake(partition);
-        const p = this.partitions.get(partition);
-        if (p && this.deps.config.logFlushPolicy === 'always') {
-          p.log.flush().then(
-            () => p.maybeIncrementHighWatermark() && this.afterChange(p),
-            (e) => this.reportError(e, `flushing partition ${partition}`),
-          );
-        }
-      },
-      onHighWatermark: (partition) => {
-        const p = this.partitions.get(partition);
-        if (p) this.notifier.check(p);
-      },
-      onIsrProposal: (partition) => {
-        const p = this.partitions.get(partition);
-        if (p) this.sender.send(p);
-      },
-      onTruncate: (partition, toOffset, hw, reason) => {
-        this.deps.observer?.onTruncate?.(this.nodeId, partition, toOffset, hw, reason);
-        if (toOffset < hw) this.trace(`WARNING truncating p${partition} to ${toOffset} below its HW ${hw} (${reason})`);
-      },
-    };
     return {
       nodeId: this.nodeId,
       nodeEpoch: () => this._nodeEpoch,
@@ -397,7 +355,19 @@ export class ReplicaManager implements PartitionStore {
       isAcceptable: (id) => this.cluster.isAcceptable(id),
       isConnected: (id) => !this.disconnected.has(id),
       rules: this.deps.rules ?? KAFKA_REPLICATION_RULES,
-      events,
+      events: partitionEvents({
+        partition: (id) => this.partitions.get(id),
+        flushOnAppend: this.deps.config.logFlushPolicy === 'always',
+        purgatory: this.purgatory,
+        notifier: this.notifier,
+        sender: this.sender,
+        afterChange: (p) => this.afterChange(p),
+        onTruncate: (partition, toOffset, hw, reason) => {
+          this.deps.observer?.onTruncate?.(this.nodeId, partition, toOffset, hw, reason);
+          if (toOffset < hw) this.trace(`WARNING truncating p${partition} to ${toOffset} below its HW ${hw} (${reason})`);
+        },
+        reportError: (e, c) => this.reportError(e, c),
+      }),
     };
   }
 
