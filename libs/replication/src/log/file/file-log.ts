@@ -8,8 +8,7 @@ import { GroupCommit } from '../group-commit';
 import type { CompactionStats, StoredBatch } from '../partition-log';
 import { IoQueue } from './io-queue';
 import { recoverSegments, type RecoveryReport } from './log-recovery';
-import { writeChunks, writeChunksNow } from './chunk-writes';
-import { lastBatchEpoch, Segment, segmentIndexFor } from './segment';
+import { Segment, type PendingChunk } from './segment';
 import { cleanSegments, type CleanerContext } from './segment-cleaner';
 import { fsyncDirectory, inDir, segmentFileName } from './segment-files';
 
@@ -23,8 +22,7 @@ export const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
 /**
  * A partition log as segment files in one directory (`<dir>/<baseOffset>.log`, Kafka's layout).
  * Appends are synchronous: offsets are assigned, the batch is indexed and readable at once, and its
- * bytes are written to the file at once when the I/O queue holds nothing they may not overtake (else
- * they join the queue, whose one serial writer puts them in the file in order). `flush()` group-commits: one fsync
+ * bytes join a queue that one serial writer puts in the file. `flush()` group-commits: one fsync
  * covers everyone waiting. Opening recovers from any crash and reports what it repaired (`recovery`).
  * Compaction rewrites closed segments only, with the shared rule (`compactBatches`).
  */
@@ -63,7 +61,7 @@ export class FileLog implements CleanableLog {
     this._logEndOffset = recovery.logEndOffset;
     this._flushedOffset = recovery.logEndOffset;
     this.firstDirtyOffset = recovery.logStartOffset;
-    this._latestEpoch = lastBatchEpoch(this.segments);
+    this._latestEpoch = this.lastBatchEpoch();
     this.io = new IoQueue((error) => this.fail(error));
     this.groupCommit = new GroupCommit(() => this.syncOnce());
   }
@@ -114,7 +112,7 @@ export class FileLog implements CleanableLog {
     if (this.closed) throw KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} is closed`);
     const out: StoredBatch[] = [];
     let count = 0;
-    for (let s = segmentIndexFor(this.segments, fromOffset); s < this.segments.length; s++) {
+    for (let s = this.segmentIndexFor(fromOffset); s < this.segments.length; s++) {
       const segment = this.segments[s];
       const index = segment.index;
       const from = index.firstEndingAtOrAfter(fromOffset);
@@ -133,7 +131,7 @@ export class FileLog implements CleanableLog {
     this.checkWritable();
     const target = Math.max(offset, this.logStartOffset);
     if (target >= this._logEndOffset) return;
-    const keep = segmentIndexFor(this.segments, target);
+    const keep = this.segmentIndexFor(target);
     for (const segment of this.segments.splice(keep + 1)) this.deleteSegment(segment);
     const active = this.segments[keep];
     const i = active.index.firstEndingAtOrAfter(target);
@@ -161,7 +159,7 @@ export class FileLog implements CleanableLog {
     this._flushedOffset = Math.min(this._flushedOffset, target);
     this.truncatedDuringSync = Math.min(this.truncatedDuringSync, target);
     this.firstDirtyOffset = Math.min(this.firstDirtyOffset, target);
-    this._latestEpoch = lastBatchEpoch(this.segments);
+    this._latestEpoch = this.lastBatchEpoch();
     // A compacted tail may end below `target`; a segment named after it keeps the log end across a reopen.
     if ((active.endOffset ?? active.baseOffset) < target) this.roll(target);
   }
@@ -304,7 +302,6 @@ export class FileLog implements CleanableLog {
   }
 
   private scheduleWrite(): Promise<void> {
-    if (this.io.writesMayGoNow) return this.writeNow();
     if (this.queuedWrite) return this.queuedWrite;
     const barrier = this.truncations;
     const write = this.io.run(() => {
@@ -331,26 +328,6 @@ export class FileLog implements CleanableLog {
     }
   }
 
-  /**
-   * Writes the queued bytes now, on this thread, when nothing queued may be overtaken (an fsync lets
-   * writes pass): a syscall into the page cache instead of a thread-pool round trip and promises per
-   * append. A segment without a file yet is written by the queued operation that opens it.
-   */
-  private writeNow(): Promise<void> {
-    try {
-      for (const segment of this.segments) {
-        const chunks = segment.handle && segment.pending.length > 0 ? segment.takeUnissued(this.truncations) : [];
-        if (chunks.length === 0) continue;
-        writeChunksNow(segment, chunks);
-        this.dirtySegments.add(segment);
-        segment.written(chunks);
-      }
-      return Promise.resolve();
-    } catch (error) {
-      return rejected(this.io.failWith(error));
-    }
-  }
-
   /** One group-commit round: write what is queued, fsync every touched file and the directory. */
   private async syncOnce(): Promise<void> {
     if (this.failure) throw this.failure;
@@ -366,8 +343,27 @@ export class FileLog implements CleanableLog {
         this.dirChanged = false;
         await fsyncDirectory(this.dir);
       }
-    }, { writesMayPass: true });
+    });
     this._flushedOffset = Math.max(this._flushedOffset, Math.min(target, this.truncatedDuringSync, this._logEndOffset));
+  }
+
+  private segmentIndexFor(offset: number): number {
+    let lo = 0;
+    let hi = this.segments.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.segments[mid].baseOffset <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  private lastBatchEpoch(): number {
+    for (let s = this.segments.length - 1; s >= 0; s--) {
+      const index = this.segments[s].index;
+      if (index.length > 0) return index.epoch(index.length - 1);
+    }
+    return -1;
   }
 
   private checkWritable(): void {
@@ -383,11 +379,20 @@ export class FileLog implements CleanableLog {
   }
 }
 
-/** A rejection nobody has to handle (callers may drop it: the log is failed for good anyway). */
-function rejected(error: unknown): Promise<never> {
-  const failed = Promise.reject(error);
-  failed.catch(noop);
-  return failed;
+async function writeChunks(segment: Segment, chunks: PendingChunk[]): Promise<void> {
+  const buffers = chunks.map((c) => c.bytes);
+  const total = buffers.reduce((n, b) => n + b.length, 0);
+  const position = chunks[0].position;
+  const { bytesWritten } = await segment.handle!.writev(buffers, position);
+  if (bytesWritten < total) {
+    // Rare partial write: finish the rest as one buffer.
+    const rest = Buffer.concat(buffers).subarray(bytesWritten);
+    let done = 0;
+    while (done < rest.length) {
+      const r = await segment.handle!.write(rest, done, rest.length - done, position + bytesWritten + done);
+      done += r.bytesWritten;
+    }
+  }
 }
 
 function noop(): void {}

@@ -9,8 +9,6 @@ export interface PendingChunk {
   position: number;
   bytes: Buffer;
   issued: boolean;
-  /** In the file (writes of later chunks may finish first: `written` only moves past a done prefix). */
-  done: boolean;
   /** Truncations before this chunk was appended: a write queued before a truncation must not write it. */
   barrier: number;
 }
@@ -51,7 +49,7 @@ export class Segment {
   /** Adds an encoded frame at the end: indexed and readable now, written later. */
   append(frame: Buffer, firstOffset: number, lastOffset: number, epoch: number, barrier: number): void {
     this.index.add(firstOffset, lastOffset, this.size, frame.length, epoch);
-    this.pending.push({ position: this.size, bytes: frame, issued: false, done: false, barrier });
+    this.pending.push({ position: this.size, bytes: frame, issued: false, barrier });
     this.size += frame.length;
   }
 
@@ -81,9 +79,9 @@ export class Segment {
 
   /** The writer finished `chunks`: they now live in the file (unless a truncation dropped them meanwhile). */
   written(chunks: PendingChunk[]): void {
-    for (const c of chunks) c.done = true;
+    const done = new Set(chunks);
     let n = 0;
-    while (n < this.pending.length && this.pending[n].done) n++;
+    while (n < this.pending.length && done.has(this.pending[n])) n++;
     if (n === 0) return;
     const last = this.pending[n - 1];
     this.writtenSize = last.position + last.bytes.length;
@@ -132,25 +130,4 @@ export class Segment {
     }
     return out;
   }
-}
-
-/** The index of the segment holding `offset` (the last whose base offset is at or below it). */
-export function segmentIndexFor(segments: Segment[], offset: number): number {
-  let lo = 0;
-  let hi = segments.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (segments[mid].baseOffset <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-/** Epoch of the last batch of the log these segments make up (-1 when they hold none). */
-export function lastBatchEpoch(segments: Segment[]): number {
-  for (let s = segments.length - 1; s >= 0; s--) {
-    const index = segments[s].index;
-    if (index.length > 0) return index.epoch(index.length - 1);
-  }
-  return -1;
 }
