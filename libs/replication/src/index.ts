@@ -2,8 +2,8 @@
  * The public face of @cohort/replication: what the node (src/) and the coordinator use. The coordinator
  * sees only the `PartitionStore` port and the time ports; the node builds an embedded
  * `LocalPartitionStore` or a cluster `ReplicationNode` from the adapters below. Test doubles, the
- * simulator's parts and test helpers are in the `@cohort/replication/testing` entry point, which
- * production code may not import.
+ * simulator's parts and test helpers are in the library's testing entry point (libs/replication/testing/),
+ * which production code may not import.
  */
 
 // Time and randomness: the ports the core takes, and their adapters (the deterministic ones also serve

@@ -180,8 +180,7 @@ export class ReplicaManager implements PartitionStore {
         const [nodes, lease, states] = await Promise.all([store.listNodes(), store.getControllerLease(), store.listPartitions()]);
         if (this.deps.scope.closed) return;
         this.cluster.setNodes(nodes);
-        const controllerMoved = lease !== null && (lease.nodeId !== this.cluster.controller?.nodeId || lease.controllerEpoch !== this.cluster.controller.controllerEpoch);
-        this.cluster.controller = lease;
+        const controllerMoved = this.cluster.setController(lease);
         for (const s of states) this.applyState(s);
         for (const p of this.partitions.values()) p.maybeIncrementHighWatermark() && this.afterChange(p);
         if (controllerMoved) this.sender.controllerMoved(this.partitions.values());
