@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Socket } from 'socket.io-client';
+import { GroupMember } from '../test/support/group-member';
 import { connect, request } from '../test/support/socket-client';
 import { CohortProcess } from './harness/cohort-process';
 import { processCpuMs } from './harness/process-cpu';
@@ -98,6 +99,35 @@ export async function cohortCommits(flushPolicy: 'always' | 'replicated', socket
     return await commitLoad(clients, durationMs, [node]);
   } finally {
     clients.forEach((c) => c.disconnect());
+    await node.dispose();
+  }
+}
+
+/**
+ * Heartbeats from `sockets` members, each the only member of its own group (joined and synced first), in
+ * a closed loop on one embedded node: the request path without a write, so the gap to OffsetCommit is
+ * what the log costs and the gap to Redis is what the gateway and the coordinator cost.
+ */
+export async function cohortHeartbeats(sockets: number, durationMs: number): Promise<LoadResult> {
+  const node = await CohortProcess.start({});
+  const members: GroupMember[] = [];
+  try {
+    await node.post('/v1/topics', { name: 'commits', partitions: sockets });
+    const joining = Array.from({ length: sockets }, async (_, i) => {
+      const member = await GroupMember.connect(node.url, `bench-heartbeat-${i}`, { topics: ['commits'], clientId: `bench-${i}` });
+      members.push(member);
+      const joined = await member.join();
+      if (joined.errorCode !== 0) throw new Error(`JoinGroup failed: ${JSON.stringify(joined)}`);
+      const synced = await member.sync(joined);
+      if (synced.errorCode !== 0) throw new Error(`SyncGroup failed: ${JSON.stringify(synced)}`);
+      return member;
+    });
+    const inOrder = await Promise.all(joining);
+    const heartbeat = async (loop: number) => (await inOrder[loop].heartbeat()).errorCode === 0;
+    await closedLoops(sockets, 500, heartbeat);
+    return await closedLoops(sockets, durationMs, heartbeat, [node.pid]);
+  } finally {
+    members.forEach((m) => m.socket.disconnect());
     await node.dispose();
   }
 }

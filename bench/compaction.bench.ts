@@ -13,7 +13,7 @@ import { coordinatorConfig, GroupCoordinator, InMemoryTopicRegistry, StaticAssig
 import { offsetCommitRecord } from '@cohort/coordinator/records/record-builders';
 import { RecordingPushSink } from '@cohort/coordinator/testing';
 import { LocalPartitionStore, ManualClock } from '@cohort/replication';
-import { makeTempDir, removeDir } from '@cohort/replication/log/testing/temp-dir';
+import { makeTempDir, removeDir } from '@cohort/replication/testing';
 import { elapsedMs, ms, ratio, table } from './harness/stats';
 
 const scale = Math.min(1, Math.max(0.01, Number(process.env.BENCH_SCALE ?? '1')));

@@ -11,7 +11,7 @@ import { coordinatorConfig, GroupCoordinator, InMemoryTopicRegistry, StaticAssig
 import { offsetCommitRecord } from '@cohort/coordinator/records/record-builders';
 import { RecordingPushSink } from '@cohort/coordinator/testing/recording-push-sink';
 import { LocalPartitionStore, RealClock } from '@cohort/replication';
-import { makeTempDir, removeDir } from '@cohort/replication/log/testing/temp-dir';
+import { makeTempDir, removeDir } from '@cohort/replication/testing';
 import { elapsedMs, median } from './harness/stats';
 
 export interface ElectionLoadResult {

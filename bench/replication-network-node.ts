@@ -9,6 +9,7 @@ import {
   ReplicationNode,
   type ReplicationConfig,
 } from '@cohort/replication';
+import { produce } from '@cohort/replication/testing';
 
 /**
  * One replication node of bench/replication-network.bench.ts, in its own process: Redis metadata,
@@ -88,7 +89,7 @@ async function load(node: ReplicationNode, numPartitions: number, durationMs: nu
         const partition = led[next++ % led.length];
         const start = process.hrtime.bigint();
         try {
-          await node.replicas.produce(partition, [{ key, value, timestamp: Date.now() }], -1, 30_000);
+          await produce(node.replicas, partition, [{ key, value, timestamp: Date.now() }], -1, 30_000);
           latenciesUs.push(Number(process.hrtime.bigint() - start) / 1e3);
         } catch {
           failed++;

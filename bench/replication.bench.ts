@@ -1,5 +1,6 @@
 import { SimCluster } from '../test/sim/sim-cluster';
 import { elapsedMs, percentile, perSecond, ratio, table } from './harness/stats';
+import { produce } from '@cohort/replication/testing';
 
 /** Latencies here are often microseconds. */
 function us(valueMs: number): string {
@@ -72,7 +73,7 @@ async function measure(setup: Setup, inFlightPerPartition: number): Promise<Resu
       const leader = sim.leaderOf(partition);
       if (!leader) throw new Error(`partition ${partition} lost its leader during the benchmark`);
       const started = process.hrtime.bigint();
-      await leader.replicas.produce(partition, [{ key: KEY, value: VALUE, timestamp: sim.clock.now() }], -1, 30_000);
+      await produce(leader.replicas, partition, [{ key: KEY, value: VALUE, timestamp: sim.clock.now() }], -1, 30_000);
       if (measuring) {
         latencies.push(elapsedMs(started));
         completed++;

@@ -10,7 +10,7 @@ import { sdkGroupSection } from './client-group.bench';
 import { sdkOverheadSection } from './client-overhead.bench';
 import { authorizationCost, authorizerCost } from './auth.bench';
 import { authenticatedConnects, type ConnectResult } from './authentication.bench';
-import { clusterCommits, cohortCommits, type LoadResult, redisHsets } from './commit.bench';
+import { clusterCommits, cohortCommits, cohortHeartbeats, type LoadResult, redisHsets } from './commit.bench';
 import { dashboardSection } from './dashboard.bench';
 import { printCompaction } from './compaction.bench';
 import { buildApp, CohortProcess } from './harness/cohort-process';
@@ -79,6 +79,7 @@ async function commitThroughput(): Promise<void> {
   const always = await attempt('LOG_FLUSH_POLICY=always', () => cohortCommits('always', sockets, seconds * 1000));
   const replicated = await attempt('LOG_FLUSH_POLICY=replicated', () => cohortCommits('replicated', sockets, seconds * 1000));
   const cluster = await attempt('3-node cluster', () => clusterCommits(3, sockets, seconds * 1000));
+  const heartbeats = await attempt('Heartbeat', () => cohortHeartbeats(sockets, seconds * 1000));
   const redis = await attempt('Redis HSET', () => redisHsets(sockets, seconds * 1000));
   const row = (system: string, r: LoadResult | null): string[] =>
     r
@@ -90,9 +91,13 @@ async function commitThroughput(): Promise<void> {
       row('Cohort embedded, LOG_FLUSH_POLICY=always (fsync)', always),
       row('Cohort embedded, LOG_FLUSH_POLICY=replicated', replicated),
       row('Cohort 3-node cluster (RF 3, min ISR 2, replicated)', cluster),
+      row('Cohort embedded, Heartbeat (no write; target >= 0.4x)', heartbeats),
       row('Redis HSET (ioredis)', redis),
     ],
   );
+  // Summed over the three processes, per acknowledged commit (target <= 2x the embedded node's).
+  const perCommit = (r: LoadResult | null) => (r?.serverCores == null ? Number.NaN : r.serverCores / r.throughput);
+  console.log(`   cluster CPU per acknowledged commit vs embedded (replicated): ${ratio(perCommit(cluster), perCommit(replicated))} (target <= 2x)`);
 }
 
 /** Cores busy during the run: a server near 1.0 per node is bound by its event loop, not waiting. */

@@ -1,4 +1,5 @@
-import type { FetchRequest, FetchResponse, StoredBatch } from '@cohort/replication';
+import type { StoredBatch } from '@cohort/replication';
+import type { FetchRequest, FetchResponse } from '@cohort/replication/testing';
 
 /**
  * Realistic follower Fetch traffic for the transport benchmarks: a follower fetches the partitions it

@@ -5,6 +5,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
+/**
+ * The checkout whose dist/ the nodes run: BENCH_DIST names another one (an older build), so an A/B
+ * can alternate two builds in one run of the same harness. BENCH_NODE_ARGS adds node flags
+ * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) to every node started.
+ */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
 /** Children still running, killed if the benchmark process exits early (a failure or its deadline). */
 const running = new Set<ChildProcess>();
@@ -16,6 +22,11 @@ process.on('exit', () => {
 export function buildApp(): void {
   execFileSync('npx', ['nest', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000 });
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-ui.js')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
+}
+
+/** Read at each start, so one benchmark process can switch builds between runs (A/B rounds). */
+function appRoot(): string {
+  return process.env.BENCH_DIST ? resolve(process.env.BENCH_DIST) : ROOT;
 }
 
 export async function freePort(): Promise<number> {
@@ -54,8 +65,8 @@ export class CohortProcess {
     this.url = `http://127.0.0.1:${port}`;
     const started = process.hrtime.bigint();
     this.output = '';
-    this.child = spawn(process.execPath, ['dist/src/main.js'], {
-      cwd: ROOT,
+    this.child = spawn(process.execPath, [...NODE_ARGS, 'dist/src/main.js'], {
+      cwd: appRoot(),
       env: { ...process.env, LOG_LEVEL: 'warn', ...env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: this.dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

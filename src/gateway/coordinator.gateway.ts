@@ -8,7 +8,7 @@ import {
   SubscribeMessage,
   WebSocketGateway,
 } from '@nestjs/websockets';
-import type { Server, Socket } from 'socket.io';
+import type { Socket } from 'socket.io';
 import type { RequestContext } from '@cohort/coordinator';
 import * as P from '@cohort/protocol';
 import { ErrorCode, RequestEvent } from '@cohort/protocol';
@@ -32,6 +32,9 @@ import { OffsetDeleteDto } from './dto/offset-delete.dto';
 import { OffsetFetchDto } from './dto/offset-fetch.dto';
 import { SyncGroupDto } from './dto/sync-group.dto';
 import { GatewayAuthorization } from './authorization/gateway-authorization';
+import type { CohortServer, CohortSocket } from './cohort-socket';
+import { acceptHeartbeat, acceptOffsetCommit, acceptOffsetFetch } from './lean/fast-accept';
+import { LeanEvents } from './lean/lean-events';
 import { SocketPushSink } from './socket-push-sink';
 import { WsAckExceptionFilter } from './ws-ack-exception.filter';
 
@@ -39,6 +42,8 @@ import { WsAckExceptionFilter } from './ws-ack-exception.filter';
  * docs/protocol.md over socket.io: one event per Kafka API, answered on its acknowledgement. Translation only:
  * validated payload + connection → coordinator call → response. Every protocol rule lives in the
  * coordinator; every failure becomes an ack through WsAckExceptionFilter, never a disconnect.
+ * Heartbeat, OffsetCommit and OffsetFetch, the requests a consumer sends most, are bound per socket
+ * without Nest's pipeline (lean/lean-events.ts) with the same validation, ACL checks and answers.
  * (Options such as maxHttpBufferSize come from CohortIoAdapter, which reads the config.)
  */
 @WebSocketGateway()
@@ -52,19 +57,25 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     private readonly acl: GatewayAuthorization,
   ) {}
 
-  afterInit(server: Server): void {
+  private readonly lean = new LeanEvents();
+
+  afterInit(server: CohortServer): void {
     server.use(authenticateConnection);
     this.pushSink.attach(server);
   }
 
-  handleConnection(socket: Socket): void {
+  handleConnection(socket: CohortSocket): void {
     this.metrics.connectionOpened();
     socket.use(measureAcks(this.metrics));
     socket.use(guardRequests);
+    const plain = socket as unknown as Socket;
+    this.lean.bind(plain, RequestEvent.Heartbeat, { dto: HeartbeatDto, accept: acceptHeartbeat, handle: (request, s) => this.heartbeat(request, s) });
+    this.lean.bind(plain, RequestEvent.OffsetCommit, { dto: OffsetCommitDto, accept: acceptOffsetCommit, handle: (request, s) => this.offsetCommit(request, s) });
+    this.lean.bind(plain, RequestEvent.OffsetFetch, { dto: OffsetFetchDto, accept: acceptOffsetFetch, handle: (request, s) => this.offsetFetch(request, s) });
   }
 
   /** Binds members to their socket: dynamic members of a closed socket leave after MEMBER_DISCONNECT_GRACE_MS. */
-  handleDisconnect(socket: Socket): void {
+  handleDisconnect(socket: CohortSocket): void {
     this.metrics.connectionClosed();
     this.node.coordinator.connectionClosed(socket.id);
   }
@@ -100,8 +111,8 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     return this.node.coordinator.syncGroup(request, contextOf(socket));
   }
 
-  @SubscribeMessage(RequestEvent.Heartbeat)
-  heartbeat(@MessageBody() request: HeartbeatDto, @ConnectedSocket() socket: Socket): Promise<P.HeartbeatResponse> {
+  /** Bound in handleConnection (lean path), not by @SubscribeMessage. */
+  heartbeat(request: P.HeartbeatRequest, socket: Socket): Promise<P.HeartbeatResponse> {
     this.acl.requireGroup(socket, 'Heartbeat', request.groupId);
     return this.node.coordinator.heartbeat(request, contextOf(socket));
   }
@@ -112,13 +123,13 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     return this.node.coordinator.leaveGroup(request, contextOf(socket));
   }
 
-  @SubscribeMessage(RequestEvent.OffsetCommit)
-  offsetCommit(@MessageBody() request: OffsetCommitDto, @ConnectedSocket() socket: Socket): Promise<P.OffsetCommitResponse> {
+  /** Bound in handleConnection (lean path), not by @SubscribeMessage. */
+  offsetCommit(request: P.OffsetCommitRequest, socket: Socket): Promise<P.OffsetCommitResponse> {
     return this.acl.offsetCommit(socket, request, (allowed) => this.node.coordinator.offsetCommit(allowed, contextOf(socket)));
   }
 
-  @SubscribeMessage(RequestEvent.OffsetFetch)
-  offsetFetch(@MessageBody() request: OffsetFetchDto, @ConnectedSocket() socket: Socket): Promise<P.OffsetFetchResponse> {
+  /** Bound in handleConnection (lean path), not by @SubscribeMessage. */
+  offsetFetch(request: P.OffsetFetchRequest, socket: Socket): Promise<P.OffsetFetchResponse> {
     return this.acl.offsetFetch(socket, request, (allowed) => this.node.coordinator.offsetFetch(allowed));
   }
 

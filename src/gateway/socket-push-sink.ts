@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Server } from 'socket.io';
 import type { PushSink } from '@cohort/coordinator';
 import { type CoordinatorMovedPush, PushEvent, type RebalanceInProgressPush } from '@cohort/protocol';
+import type { CohortServer } from './cohort-socket';
 
 /**
  * The coordinator's PushSink over socket.io: members are addressed by the connection they last used,
@@ -11,9 +11,9 @@ import { type CoordinatorMovedPush, PushEvent, type RebalanceInProgressPush } fr
  */
 @Injectable()
 export class SocketPushSink implements PushSink {
-  private server: Server | null = null;
+  private server: CohortServer | null = null;
 
-  attach(server: Server): void {
+  attach(server: CohortServer): void {
     this.server = server;
   }
 

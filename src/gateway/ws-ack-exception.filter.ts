@@ -2,6 +2,8 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs
 import { ErrorCode } from '@cohort/protocol';
 import { kafkaErrorOf } from '../common/kafka-error-of';
 
+const logger = new Logger('CoordinatorGateway');
+
 /**
  * The gateway's one exception filter: every failure of a request (validation, a coordinator KafkaError,
  * a bug) is answered on the request's acknowledgement as `{ errorCode, errorName, errorMessage }` (plus
@@ -11,15 +13,17 @@ import { kafkaErrorOf } from '../common/kafka-error-of';
  */
 @Catch()
 export class WsAckExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('CoordinatorGateway');
-
   catch(exception: unknown, host: ArgumentsHost): void {
-    const error = kafkaErrorOf(exception);
-    if (error.errorCode === ErrorCode.UNKNOWN_SERVER_ERROR) {
-      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
-    }
-    const ack: unknown = host.getArgByIndex(2);
-    if (typeof ack !== 'function') return; // the client asked for no answer
-    ack({ ...error.details, errorCode: error.errorCode, errorName: error.errorName, errorMessage: error.message });
+    answerFailure(exception, host.getArgByIndex(2));
   }
+}
+
+/** What the filter does, for the events the gateway answers without Nest's pipeline (lean-events.ts). */
+export function answerFailure(exception: unknown, ack: unknown): void {
+  const error = kafkaErrorOf(exception);
+  if (error.errorCode === ErrorCode.UNKNOWN_SERVER_ERROR) {
+    logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+  }
+  if (typeof ack !== 'function') return; // the client asked for no answer
+  ack({ ...error.details, errorCode: error.errorCode, errorName: error.errorName, errorMessage: error.message });
 }

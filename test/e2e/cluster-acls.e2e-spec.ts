@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { TEST_REDIS_URL } from '@cohort/replication/metadata/redis/redis-test-support';
+import { TEST_REDIS_URL } from '@cohort/replication/testing';
 import { AuthorizationService } from '../../src/security/authorization/authorization.service';
 import { allow } from '../support/acl-fixtures';
 import { writeTokensFile } from '../support/auth-fixtures';

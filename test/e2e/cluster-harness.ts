@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { Socket } from 'socket.io-client';
 import request from 'supertest';
 import { ErrorCode, errorName } from '@cohort/protocol';
-import { freePort } from '@cohort/replication/metadata/redis/testing/own-redis-server';
+import { freePort } from '@cohort/replication/testing';
 import { createCohortApp } from '../../src/create-cohort-app';
 import type { ClusterNode } from '../../src/node/cluster/cluster-node';
 import { COHORT_NODE } from '../../src/node/cohort-node';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { ErrorCode } from '@cohort/protocol';
-import { OwnRedisServer } from '@cohort/replication/metadata/redis/testing/own-redis-server';
+import { OwnRedisServer } from '@cohort/replication/testing';
 import { eventually } from '../support/group-member';
 import { request as emit } from '../support/socket-client';
 import { ClusterHarness, commitErrors, commitRequest, committedOffsets } from './cluster-harness';

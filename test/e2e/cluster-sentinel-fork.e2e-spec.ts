@@ -3,8 +3,7 @@ import { Redis } from 'ioredis';
 import type { PartitionState } from '@cohort/replication/metadata/partition-state';
 import { encodePartitionState } from '@cohort/replication/metadata/redis/partition-state-json';
 import { RedisMetadataStore } from '@cohort/replication/metadata/redis/redis-metadata-store';
-import { TEST_REDIS_URL, uniqueClusterId } from '@cohort/replication/metadata/redis/redis-test-support';
-import { partitionState } from '@cohort/replication/metadata/testing/metadata-store-contract';
+import { partitionState, TEST_REDIS_URL, uniqueClusterId } from '@cohort/replication/testing';
 
 jest.setTimeout(60_000);
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { TEST_REDIS_URL } from '@cohort/replication/metadata/redis/redis-test-support';
+import { TEST_REDIS_URL } from '@cohort/replication/testing';
 import { COHORT_NODE, type CohortNode } from '../../src/node/cohort-node';
 import { eventually } from '../support/group-member';
 import { tempDataDir } from '../support/test-app';

@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { freePort, until } from '@cohort/replication/metadata/redis/testing/own-redis-server';
+import { freePort, until } from '@cohort/replication/testing';
 import { tempDataDir } from '../support/test-app';
 import { TestCertificates } from '../support/test-certificates';
 

@@ -1,4 +1,4 @@
-import type { BrokenRule } from '@cohort/replication';
+import { BROKEN_RULE_NAMES, type BrokenRule } from './broken-rules';
 import { runCoordinatorSeed } from './coordinator/coordinator-run';
 import { runRandomSeed, type RandomRunResult } from './random-run';
 
@@ -30,8 +30,8 @@ function parseArgs(argv: string[]): { seeds: number; first: number; single?: num
     return n;
   };
   const brokenRule = args.get('break') as BrokenRule | undefined;
-  if (brokenRule && !['hw-formula', 'truncate-to-hw', 'isr-expand-without-epoch-start'].includes(brokenRule)) {
-    throw new Error(`--break must be hw-formula, truncate-to-hw or isr-expand-without-epoch-start`);
+  if (brokenRule && !BROKEN_RULE_NAMES.includes(brokenRule)) {
+    throw new Error(`--break must be one of ${BROKEN_RULE_NAMES.join(', ')}`);
   }
   return {
     seeds: int('seeds', 100),

@@ -1,5 +1,5 @@
-import type { Partition, PartitionState, ReplicationNode } from '@cohort/replication';
-import { effectiveMinIsr } from '@cohort/replication';
+import type { PartitionState, ReplicationNode } from '@cohort/replication';
+import { type Partition, effectiveMinIsr } from '@cohort/replication/testing';
 import type { SimCluster } from './sim-cluster';
 
 /** A committed record as first seen below some replica's HW: the one truth every replica must agree with. */

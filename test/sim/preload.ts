@@ -1,4 +1,5 @@
-import { MemoryLog, formatEpochCheckpoint, type StoredBatch } from '@cohort/replication';
+import type { StoredBatch } from '@cohort/replication';
+import { MemoryLog, formatEpochCheckpoint } from '@cohort/replication/testing';
 import type { SimCluster } from './sim-cluster';
 
 /** The registration epoch a preloaded replica claims to have had before the simulation starts. */

@@ -1,4 +1,5 @@
-import { SeededRandom, type BrokenRule, type ReplicationConfig } from '@cohort/replication';
+import { SeededRandom, type ReplicationConfig } from '@cohort/replication';
+import type { BrokenRule } from './broken-rules';
 import { InvariantChecker } from './invariant-checker';
 import { SimCluster } from './sim-cluster';
 import { STORE_NODE_ID } from './sim-store-link';

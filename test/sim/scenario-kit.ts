@@ -1,5 +1,6 @@
 import { KafkaError } from '@cohort/protocol';
-import type { InterceptDecision, InterceptedMessage, LogRecord, Partition, PartitionState } from '@cohort/replication';
+import type { LogRecord, PartitionState } from '@cohort/replication';
+import { produce, type InterceptDecision, type InterceptedMessage, type Partition } from '@cohort/replication/testing';
 import { InvariantChecker, type CheckerOptions } from './invariant-checker';
 import { SimCluster, type SimOptions } from './sim-cluster';
 
@@ -61,7 +62,7 @@ export class Scenario {
       out.status = 'NODE_DOWN';
       return out;
     }
-    out.done = node.replicas.produce(partition, [record(key, value, this.sim.clock.now())], acks, timeoutMs).then(
+    out.done = produce(node.replicas, partition, [record(key, value, this.sim.clock.now())], acks, timeoutMs).then(
       (r) => {
         out.status = 'NONE';
         out.offset = r.baseOffset;

@@ -1,4 +1,4 @@
-import { ReplicationErrorCode } from '@cohort/replication';
+import { ReplicationErrorCode } from '@cohort/replication/testing';
 import { Scenario } from './scenario-kit';
 import { stageStaleHwJoin } from './staging';
 

@@ -1,4 +1,4 @@
-import { ReplicationErrorCode } from '@cohort/replication';
+import { ReplicationErrorCode } from '@cohort/replication/testing';
 import { Scenario, type Produced } from './scenario-kit';
 import { STORE_NODE_ID } from './sim-store-link';
 

@@ -1,5 +1,6 @@
-import type { AlterPartitionRequest } from '@cohort/replication';
-import { Scenario, type Produced } from './scenario-kit';
+import type { AlterPartitionRequest } from '@cohort/replication/testing';
+import { Scenario } from './scenario-kit';
+import { longestStall, steadyWrites } from './steady-writes';
 
 jest.setTimeout(60_000);
 
@@ -10,23 +11,6 @@ function pick(s: Scenario): { A: number; C: number; p: number } {
   const [A, C] = others;
   const p = [...s.sim.statesNow().values()].find((st) => st.leader === A && st.replicas.includes(C))!.partition;
   return { A, C, p };
-}
-
-/** Keeps one acks=all write in flight on `nodeId` for `partition`, until stopped; records each latency. */
-function steadyWrites(s: Scenario, nodeId: number, partition: number): { writes: Array<Produced & { at: number; doneAt?: number }>; stop: () => void } {
-  const writes: Array<Produced & { at: number; doneAt?: number }> = [];
-  let stopped = false;
-  const next = (): void => {
-    if (stopped) return;
-    const w = Object.assign(s.produce(nodeId, partition, `w${writes.length}`, -1, `w${writes.length}`, 20_000), { at: s.sim.clock.now() }) as Produced & { at: number; doneAt?: number };
-    writes.push(w);
-    void w.done?.finally(() => {
-      w.doneAt = s.sim.clock.now();
-      s.sim.clock.schedule(5, next);
-    });
-  };
-  next();
-  return { writes, stop: () => void (stopped = true) };
 }
 
 /** Liveness under faults that safety alone does not cover: dead followers and leadership balance. */
@@ -43,9 +27,8 @@ describe('liveness: dead followers and preferred leaders', () => {
       load.stop();
       await s.until(() => load.writes.every((w) => w.status !== 'pending'), 20_000, 'writes settle');
       expect(load.writes.every((w) => w.status === 'NONE')).toBe(true);
-      // The longest any write in flight at or after the crash waited, measured from the later of its
-      // start and the crash: what a client of a surviving coordinator notices.
-      const stall = Math.max(...load.writes.filter((w) => w.doneAt! >= crashAt).map((w) => w.doneAt! - Math.max(w.at, crashAt)));
+      // What a client of a surviving coordinator notices.
+      const stall = longestStall(load.writes, crashAt);
       expect(stall).toBeLessThan(500);
       expect(s.state(p).isr.map((m) => m.nodeId)).not.toContain(C);
       await s.sim.restart(C);

@@ -1,5 +1,6 @@
 import type { StoredRecord } from '@cohort/replication';
 import { Scenario, type Produced } from './scenario-kit';
+import { produce } from '@cohort/replication/testing';
 
 jest.setTimeout(90_000);
 
@@ -77,7 +78,7 @@ describe('coordination, compaction and planned changes', () => {
     await s.produceAcked(A, p, 'v2', 'k');
     const node = s.sim.node(A)!;
     let tombstoneAcked = false;
-    node.replicas.produce(p, [{ key: Buffer.from('k'), value: null, timestamp: s.sim.clock.now() }], -1, 5_000).then(() => (tombstoneAcked = true));
+    produce(node.replicas, p, [{ key: Buffer.from('k'), value: null, timestamp: s.sim.clock.now() }], -1, 5_000).then(() => (tombstoneAcked = true));
     await s.until(() => tombstoneAcked, 5_000, 'tombstone acked');
     await s.produceAcked(A, p, 'v', 'j');
     await s.until(() => [B, C].every((id) => s.replica(id, p).hw === s.replica(A, p).hw), 5_000, 'HW everywhere');

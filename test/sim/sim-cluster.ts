@@ -1,18 +1,6 @@
-import {
-  DEFAULT_REPLICATION_CONFIG,
-  InMemoryCheckpointStorage,
-  InMemoryMetadataStore,
-  InMemoryNetwork,
-  MemoryLog,
-  ReplicationNode,
-  SeededRandom,
-  describePartitionState,
-  type BrokenRule,
-  type LinkConditions,
-  type Partition,
-  type PartitionState,
-  type ReplicationConfig,
-} from '@cohort/replication';
+import { DEFAULT_REPLICATION_CONFIG, ReplicationNode, SeededRandom, type PartitionState, type ReplicationConfig } from '@cohort/replication';
+import { InMemoryCheckpointStorage, InMemoryMetadataStore, InMemoryNetwork, MemoryLog, describePartitionState, type LinkConditions, type Partition } from '@cohort/replication/testing';
+import { rulesFor, type BrokenRule } from './broken-rules';
 import { preloadedNodeEpoch } from './preload';
 import { SimScheduler } from './sim-scheduler';
 import { STORE_NODE_ID, SimStoreLink } from './sim-store-link';
@@ -128,7 +116,7 @@ export class SimCluster {
         if (!log) disk.logs.set(partition, (log = new MemoryLog({ clock: this.clock, fsyncLatencyMs: this.options.fsyncLatencyMs ?? 2 })));
         return log;
       },
-      brokenRule: this.options.brokenRule,
+      rules: rulesFor(this.options.brokenRule),
       observer: {
         trace: (line) => this.trace.add(this.clock.now(), line),
         onTruncate: (nodeId, partition, toOffset, hw, reason) => {

@@ -1,4 +1,5 @@
-import type { CasOutcome, ControllerLease, InMemoryMetadataStore, InMemoryNetwork, MetadataChangeListener, MetadataStore, NodeRegistration, PartitionState } from '@cohort/replication';
+import type { CasOutcome, ControllerLease, MetadataChangeListener, MetadataStore, NodeRegistration, PartitionState } from '@cohort/replication';
+import type { InMemoryMetadataStore, InMemoryNetwork } from '@cohort/replication/testing';
 
 /** The pseudo node id of the metadata store on the simulated network (Redis, in cluster mode). */
 export const STORE_NODE_ID = -100;

@@ -6,7 +6,7 @@ jest.setTimeout(60_000);
 
 /**
  * The simulator is only worth its green runs if it goes red when a rule is broken. Each rule below is
- * broken deliberately through the test-only `brokenRule` option (never set outside the simulator) and
+ * broken deliberately by a variant of Kafka's rules from `broken-rules.ts` (never used outside the simulator) and
  * the default seeds must catch it; the seeds are the first ones of `npm run sim` that do.
  */
 describe('the simulator catches broken replication rules', () => {

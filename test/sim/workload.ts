@@ -2,6 +2,7 @@ import { KafkaError } from '@cohort/protocol';
 import type { SeededRandom } from '@cohort/replication';
 import type { InvariantChecker } from './invariant-checker';
 import type { SimCluster } from './sim-cluster';
+import { produce } from '@cohort/replication/testing';
 
 /** Counts of produce outcomes by error name ('NONE' for success). */
 export type OutcomeCounts = Record<string, number>;
@@ -47,8 +48,7 @@ export class Workload {
     const up = this.sim.upNodes();
     const target = (s && this.sim.node(s.leader)) ?? up[this.rng.int(up.length)];
     if (!target) return;
-    target.replicas
-      .produce(partition, [{ key: Buffer.from(key), value: Buffer.from(value), timestamp: this.sim.clock.now() }], acks, 3_000)
+    produce(target.replicas, partition, [{ key: Buffer.from(key), value: Buffer.from(value), timestamp: this.sim.clock.now() }], acks, 3_000)
       .then(
         (r) => {
           this.count('NONE');

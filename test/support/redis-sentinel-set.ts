@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort, until } from '@cohort/replication/metadata/redis/testing/own-redis-server';
+import { freePort, until } from '@cohort/replication/testing';
 
 export const SENTINEL_MASTER_NAME = 'cohort-e2e';
 

@@ -1,4 +1,5 @@
-import { InMemoryMetadataStore, ManualClock, type Partition, type PartitionState } from '@cohort/replication';
+import { ManualClock, type PartitionState } from '@cohort/replication';
+import { InMemoryMetadataStore, type Partition } from '@cohort/replication/testing';
 import { MetadataClusterStatus } from './metadata-cluster-status';
 import { parsePeerEndpoint } from '@cohort/replication/transport/network/peer-endpoint';
 import { advertisedUrlOf, formatNodeEndpoint } from './node-endpoint';

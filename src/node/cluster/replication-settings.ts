@@ -17,10 +17,13 @@ export function replicationConfigOf(config: CohortConfig): ReplicationConfig {
     leaderImbalancePerBrokerPercentage: config.leaderImbalancePerBrokerPercentage,
     leaderImbalanceCheckIntervalMs: config.leaderImbalanceCheckIntervalSeconds * 1000,
     nodeSessionTimeoutMs: session,
-    // A node renews several times per session and fences itself one heartbeat before it would expire;
-    // the controller lease lasts a session, like a registration.
+    // A node renews several times per session and fences itself one heartbeat before it would expire.
     nodeHeartbeatIntervalMs: Math.max(1, Math.min(DEFAULT_REPLICATION_CONFIG.nodeHeartbeatIntervalMs, Math.floor(session / 4))),
-    controllerLeaseMs: session,
+    // The controller lease lasts a third of a session (at least a second): a dead controller is replaced
+    // well before the nodes it led are fenced, as Kafka's controller quorum elects a new leader
+    // (controller.quorum.fetch.timeout.ms, 2 s) well within broker.session.timeout.ms (9 s). ISR shrinks
+    // proposed when the dead controller's connections closed wait for it (issue #13).
+    controllerLeaseMs: Math.min(session, Math.max(1_000, Math.floor(session / 3))),
     // A request must outlive the follower's long-poll (replica.socket.timeout.ms ≥ replica.fetch.wait.max.ms).
     requestTimeoutMs: Math.max(DEFAULT_REPLICATION_CONFIG.requestTimeoutMs, config.replicaFetchWaitMaxMs * 2),
   };

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { AclBinding } from '@cohort/protocol';
-import { TEST_REDIS_URL, uniqueClusterId } from '@cohort/replication/metadata/redis/redis-test-support';
+import { TEST_REDIS_URL, uniqueClusterId } from '@cohort/replication/testing';
 import { RedisAclStore } from './redis-acl-store';
 
 const READ: AclBinding = { principal: 'User:a', host: '*', resourceType: 'TOPIC', resourceName: 't', patternType: 'PREFIXED', operation: 'READ', permission: 'ALLOW' };

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { TEST_REDIS_URL, uniqueClusterId } from '@cohort/replication/metadata/redis/redis-test-support';
+import { TEST_REDIS_URL, uniqueClusterId } from '@cohort/replication/testing';
 import { tempDataDir } from '../../../test/support/test-app';
 import type { CreationLedger } from './creation-ledger.port';
 import { FileCreationLedger } from './file-creation-ledger';

@@ -1,5 +1,6 @@
 import { KafkaError, ErrorCode } from '@cohort/protocol';
-import { SeededRandom, type BrokenRule } from '@cohort/replication';
+import { SeededRandom } from '@cohort/replication';
+import type { BrokenRule } from '../broken-rules';
 import { InvariantChecker } from '../invariant-checker';
 import { SimCluster } from '../sim-cluster';
 import { CommitLedger } from './commit-ledger';

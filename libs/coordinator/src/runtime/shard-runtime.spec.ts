@@ -82,6 +82,25 @@ describe('ShardRuntime', () => {
     expect(writer.appendCount).toBe(2);
   });
 
+  it('appends the writes of separate callbacks of one event-loop turn (requests of different sockets) as one batch', async () => {
+    const results: WriteOutcome[] = [];
+    await new Promise<void>((done) => {
+      setImmediate(() => writer.write([record], (r) => results.push(r)));
+      setImmediate(() => {
+        writer.write([record], (r) => results.push(r));
+        done();
+      });
+    });
+    await settle();
+    expect(writer.appendCount).toBe(1);
+    store.advanceHighWatermark(3);
+    await settle();
+    expect(results).toEqual([
+      { ok: true, baseOffset: 0, lastOffset: 0 },
+      { ok: true, baseOffset: 1, lastOffset: 1 },
+    ]);
+  });
+
   it('a failed batch fails every write in it', async () => {
     const results: WriteOutcome[] = [];
     store.failNextAppend(3, new KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER));

@@ -26,9 +26,11 @@ export interface ShardRuntimeHooks {
  * The runtime of one `__consumer_offsets` partition in one leader epoch (Kafka's `CoordinatorRuntime`
  * context, coordinator-common `runtime/CoordinatorRuntime.java`). It is the only code that appends:
  *
- * - Batching: the first write of a drain of the event loop opens a batch and queues its flush behind
- *   the work already queued (a microtask: Kafka's adaptive linger, `append.linger.ms = -1`); every write
- *   until then joins it. One drain is one `store.append`.
+ * - Batching: the first write of a turn of the event loop opens a batch and queues its flush behind
+ *   the work already queued (Kafka's adaptive linger, `append.linger.ms = -1`); every write until then
+ *   joins it. One turn is one `store.append`. The flush waits for the turn's other I/O callbacks
+ *   (setImmediate), not only the current callback's microtasks: each socket's frame arrives in its own
+ *   callback, so a microtask flush appended one batch per request, each with its own write and wait.
  * - Deferred responses: each write's completion waits until the high watermark passes its last record
  *   (so a batch's earlier writes may complete before its later ones, never the reverse); each
  *   completion is one synchronous step.
@@ -93,7 +95,7 @@ export class ShardRuntime {
       openedAt: this.clock.now(),
       deadline: this.clock.schedule(this.commitTimeoutMs, () => this.flush(batch)),
     };
-    queueMicrotask(() => this.flush(batch));
+    afterThisTurn(() => this.flush(batch));
     return batch;
   }
 
@@ -173,6 +175,13 @@ export class ShardRuntime {
     }
   }
 }
+
+/**
+ * Runs `task` once the I/O callbacks of this event-loop turn have run (Node's check phase) where there
+ * is one, else after the current microtasks. Not a timer: it adds no wait beyond the turn.
+ */
+const afterThisTurn: (task: () => void) => void =
+  typeof setImmediate === 'function' ? (task) => void setImmediate(task) : (task) => queueMicrotask(task);
 
 function failure(error: unknown): WriteOutcome {
   if (error instanceof KafkaError) return { ok: false, storeError: error.errorCode, message: error.message };

@@ -3,8 +3,7 @@ import * as path from 'node:path';
 import { ErrorCode } from '@cohort/protocol';
 import type { LeadershipListener } from '../api/partition-store.port';
 import type { RecoveryReport } from '../log/file/log-recovery';
-import { rec } from '../log/testing/record-fixtures';
-import { makeTempDir, removeDir } from '../log/testing/temp-dir';
+import { rec, makeTempDir, removeDir } from '@cohort/replication/testing';
 import { ManualClock } from '../time/manual-clock';
 import { LocalPartitionStore, type LocalPartitionStoreOptions } from './local-partition-store';
 

@@ -1,7 +1,7 @@
 import { ManualClock } from '../time/manual-clock';
 import { LogCleaner } from './log-cleaner';
 import { MemoryLog } from './memory-log';
-import { flatten, rec } from './testing/record-fixtures';
+import { flatten, rec } from '@cohort/replication/testing';
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 

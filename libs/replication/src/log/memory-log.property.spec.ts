@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
 import { MemoryLog } from './memory-log';
-import { logCommands, runLogCommands, type LogHarness } from './testing/log-properties';
+import { logCommands, runLogCommands, type LogHarness } from '@cohort/replication/testing';
 
 class MemoryHarness implements LogHarness {
   readonly log = new MemoryLog();

@@ -1,7 +1,7 @@
 import { ErrorCode, KafkaError } from '@cohort/protocol';
 import { ManualClock } from '../time/manual-clock';
 import { MemoryLog } from './memory-log';
-import { flatten, rec, replay } from './testing/record-fixtures';
+import { flatten, rec, replay } from '@cohort/replication/testing';
 
 const ALL = Number.MAX_SAFE_INTEGER;
 const settle = () => new Promise((resolve) => setImmediate(resolve));

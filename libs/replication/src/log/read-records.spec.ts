@@ -2,8 +2,7 @@ import { FileLog } from './file/file-log';
 import { MemoryLog } from './memory-log';
 import type { PartitionLog } from './partition-log';
 import { readRecords, scanRecords } from './read-records';
-import { rec } from './testing/record-fixtures';
-import { makeTempDir, removeDir } from './testing/temp-dir';
+import { makeTempDir, rec, removeDir } from '@cohort/replication/testing';
 
 type Seen = Array<[number, string, string | null]>;
 

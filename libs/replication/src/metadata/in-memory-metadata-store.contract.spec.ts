@@ -1,6 +1,6 @@
 import { ManualClock } from '../time/manual-clock';
 import { InMemoryMetadataStore } from './in-memory-metadata-store';
-import { metadataStoreContract } from './testing/metadata-store-contract';
+import { metadataStoreContract } from '@cohort/replication/testing';
 
 // The reference implementation under the shared contract; redis/redis-metadata-store.spec.ts runs the
 // same suite against Redis.

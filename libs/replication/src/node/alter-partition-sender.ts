@@ -16,7 +16,9 @@ export interface ControllerLocator {
 /**
  * Sends a partition's pending ISR change to the controller (AlterPartitionManager): one request in
  * flight per partition (I17), the same proposal resent after a back-off when the controller could not
- * be reached or has moved.
+ * be reached, and at once to a newly elected controller — what waited on the old one (its answer, or a
+ * back-off after failing to reach it: a dead controller is the usual reason a new one is elected) goes
+ * to the new one without waiting, as Kafka's controller channel resends its queue on a controller change.
  */
 export class AlterPartitionSender {
   private readonly inFlight = new Set<number>();
@@ -24,6 +26,8 @@ export class AlterPartitionSender {
   private readonly backingOff = new Set<number>();
   /** Proposals the controller refused for good ("your view is stale"): wait for new metadata instead. */
   private readonly parked = new Map<number, IsrState>();
+  /** Bumped on every controller change: answers and back-offs of an earlier controller no longer count. */
+  private controllerGeneration = 0;
 
   constructor(
     private readonly scope: TaskScope,
@@ -41,13 +45,27 @@ export class AlterPartitionSender {
     const pending = alterPartitionRequest(p);
     if (!pending) return;
     this.inFlight.add(p.partition);
+    const generation = this.controllerGeneration;
     this.call(pending.request).then(
-      (response) => this.finish(p, pending.sent, response),
-      () => this.finish(p, pending.sent, undefined),
+      (response) => this.finish(p, pending.sent, response, generation),
+      () => this.finish(p, pending.sent, undefined, generation),
     );
   }
 
-  private finish(p: Partition, sent: IsrState, response: AlterPartitionResponse | undefined): void {
+  /**
+   * A new controller holds the lease: every pending proposal goes to it now. A late answer of the old
+   * controller is dropped (had it applied the change, the new metadata brings it; its writes after
+   * losing the lease are fenced by the controller epoch).
+   */
+  controllerMoved(partitions: Iterable<Partition>): void {
+    this.controllerGeneration++;
+    this.inFlight.clear();
+    this.backingOff.clear();
+    for (const p of partitions) if (p.isIsrChangePending()) this.send(p);
+  }
+
+  private finish(p: Partition, sent: IsrState, response: AlterPartitionResponse | undefined, generation: number): void {
+    if (generation !== this.controllerGeneration) return;
     this.inFlight.delete(p.partition);
     if (this.scope.closed) return;
     const next = applyAlterPartitionResponse(p, sent, response);
@@ -55,6 +73,7 @@ export class AlterPartitionSender {
     if (next === 'retry') {
       this.backingOff.add(p.partition);
       this.scope.schedule(this.config.replicaFetchBackoffMs, () => {
+        if (generation !== this.controllerGeneration) return;
         this.backingOff.delete(p.partition);
         this.send(p);
       });

@@ -6,6 +6,13 @@ export class RegistrationCache {
   private nodes = new Map<number, NodeRegistration>();
   controller: ControllerLease | null = null;
 
+  /** Records the lease; true when a controller other than the one known before holds it. */
+  setController(lease: ControllerLease | null): boolean {
+    const moved = lease !== null && (lease.nodeId !== this.controller?.nodeId || lease.controllerEpoch !== this.controller.controllerEpoch);
+    this.controller = lease;
+    return moved;
+  }
+
   setNodes(list: NodeRegistration[]): void {
     this.nodes = new Map(list.map((n) => [n.nodeId, n]));
   }

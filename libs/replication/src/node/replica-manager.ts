@@ -1,15 +1,14 @@
-import { KafkaError } from '@cohort/protocol';
 import type { LogRecord } from '../api/log-record';
 import type { AppendResult, LeadershipListener, PartitionOffsets, PartitionStore, ReadResult, RecordVisitor } from '../api/partition-store.port';
 import { ReplicationErrorCode as E } from '../api/replication-error-code';
 import { LeaderEpochCache } from '../epoch/leader-epoch-cache';
 import type { PartitionLog } from '../log/partition-log';
-import { readRecords, scanRecords } from '../log/read-records';
 import type { MetadataStore } from '../metadata/metadata-store.port';
 import { NO_LEADER, isrEpochOf, type PartitionState } from '../metadata/partition-state';
 import { maybeProposeRecovery, maybeShrinkDisconnected, maybeShrinkIsr } from '../partition/isr-changes';
 import { Partition } from '../partition/partition';
-import type { BrokenRule, PartitionContext, PartitionEvents } from '../partition/partition-context';
+import type { PartitionContext } from '../partition/partition-context';
+import { KAFKA_REPLICATION_RULES, type ReplicationRules } from '../partition/replication-rules';
 import type { ReplicationConfig } from '../replication-config';
 import type { CheckpointStorage } from '../storage/checkpoint-storage.port';
 import type { DescribeLogEndsResponse, FetchRequest, FetchResponse, RpcMap, RpcRequest } from '../transport/messages';
@@ -20,6 +19,8 @@ import { FetchPurgatory } from './fetch-purgatory';
 import { readHighWatermarks, writeHighWatermarks } from './hw-checkpoint';
 import { LeadershipNotifier } from './leadership-notifier';
 import { LogCleanerTask } from './log-cleaner-task';
+import { partitionEvents } from './partition-events';
+import { appendAsLeader, awaitCommitted, offsetsOf, readUpTo, scanUpTo } from './store-face';
 import { serveFetch } from './fetch-handler';
 import { ReplicaFetcher, type FetcherHost } from './replica-fetcher';
 import type { TaskScope } from './task-scope';
@@ -33,7 +34,8 @@ export interface ReplicaManagerDeps {
   checkpoints: CheckpointStorage;
   openLog: (partition: number) => Promise<PartitionLog>;
   controller: ControllerLocator;
-  brokenRule?: BrokenRule;
+  /** Kafka's rules unless the simulator's self-test breaks one on purpose. */
+  rules?: ReplicationRules;
   /** Observability hooks (the simulator checks invariants through them). */
   observer?: ReplicaObserver;
 }
@@ -178,9 +180,10 @@ export class ReplicaManager implements PartitionStore {
         const [nodes, lease, states] = await Promise.all([store.listNodes(), store.getControllerLease(), store.listPartitions()]);
         if (this.deps.scope.closed) return;
         this.cluster.setNodes(nodes);
-        this.cluster.controller = lease;
+        const controllerMoved = this.cluster.setController(lease);
         for (const s of states) this.applyState(s);
         for (const p of this.partitions.values()) p.maybeIncrementHighWatermark() && this.afterChange(p);
+        if (controllerMoved) this.sender.controllerMoved(this.partitions.values());
       } while (this.refreshAgain && !this.deps.scope.closed);
     } catch {
       // Store unreachable: the next periodic refresh retries; fencing is the node lifecycle's business.
@@ -322,48 +325,23 @@ export class ReplicaManager implements PartitionStore {
   // ---- PartitionStore -----------------------------------------------------------------------------
 
   append(partition: number, leaderEpoch: number, records: LogRecord[]): AppendResult {
-    const p = this.partitions.get(partition);
-    if (!p || p.role !== 'leader' || p.leaderEpoch !== leaderEpoch) {
-      throw KafkaError.of('NOT_COORDINATOR', `node ${this.nodeId} does not lead partition ${partition} in epoch ${leaderEpoch}`);
-    }
-    return p.appendAsLeader(records, -1, leaderEpoch);
+    return appendAsLeader(this.partitions.get(partition), this.nodeId, partition, leaderEpoch, records);
   }
 
   awaitCommit(partition: number, leaderEpoch: number, lastOffset: number, timeoutMs: number): Promise<void> {
-    const p = this.partitions.get(partition);
-    if (!p) return Promise.reject(KafkaError.of('NOT_COORDINATOR', `partition ${partition} is not hosted on node ${this.nodeId}`));
-    return p.awaitCommit(leaderEpoch, lastOffset, timeoutMs).catch((e: unknown) => {
-      if (e instanceof KafkaError && e.errorName === 'NOT_LEADER_OR_FOLLOWER') throw KafkaError.of('NOT_COORDINATOR', e.message);
-      throw e;
-    });
-  }
-
-  /** Kafka-style produce for tests and benchmarks: acks 0/1/-1 with a timeout. */
-  async produce(partition: number, records: LogRecord[], acks: -1 | 0 | 1, timeoutMs: number): Promise<AppendResult> {
-    const p = this.partitions.get(partition);
-    if (!p) throw KafkaError.of('NOT_LEADER_OR_FOLLOWER', `partition ${partition} is not hosted on node ${this.nodeId}`);
-    const epoch = p.leaderEpoch;
-    const result = p.appendAsLeader(records, acks);
-    if (acks === -1) await p.awaitCommit(epoch, result.lastOffset, timeoutMs);
-    return result;
+    return awaitCommitted(this.partitions.get(partition), this.nodeId, partition, leaderEpoch, lastOffset, timeoutMs);
   }
 
   async read(partition: number, fromOffset: number, upToOffset: number, maxRecords: number): Promise<ReadResult> {
-    const p = this.partitions.get(partition);
-    if (!p) throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is not hosted on node ${this.nodeId}`);
-    return readRecords(p.log, fromOffset, upToOffset, maxRecords);
+    return readUpTo(this.partitions.get(partition), this.nodeId, partition, fromOffset, upToOffset, maxRecords);
   }
 
   async scan(partition: number, fromOffset: number, upToOffset: number, maxRecords: number, visit: RecordVisitor): Promise<number> {
-    const p = this.partitions.get(partition);
-    if (!p) throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is not hosted on node ${this.nodeId}`);
-    return scanRecords(p.log, fromOffset, upToOffset, maxRecords, visit);
+    return scanUpTo(this.partitions.get(partition), this.nodeId, partition, fromOffset, upToOffset, maxRecords, visit);
   }
 
   offsets(partition: number): PartitionOffsets {
-    const p = this.partitions.get(partition);
-    if (!p) return { logStartOffset: 0, logEndOffset: 0, highWatermark: 0 };
-    return { logStartOffset: p.log.logStartOffset, logEndOffset: p.log.logEndOffset, highWatermark: p.hw };
+    return offsetsOf(this.partitions.get(partition));
   }
 
   subscribe(listener: LeadershipListener): () => void {
@@ -373,30 +351,6 @@ export class ReplicaManager implements PartitionStore {
   // ---- wiring -----------------------------------------------------------------------------------
 
   private partitionContext(): PartitionContext {
-    const events: PartitionEvents = {
-      onLeaderAppend: (partition) => {
-        this.purgatory.wake(partition);
-        const p = this.partitions.get(partition);
-        if (p && this.deps.config.logFlushPolicy === 'always') {
-          p.log.flush().then(
-            () => p.maybeIncrementHighWatermark() && this.afterChange(p),
-            (e) => this.reportError(e, `flushing partition ${partition}`),
-          );
-        }
-      },
-      onHighWatermark: (partition) => {
-        const p = this.partitions.get(partition);
-        if (p) this.notifier.check(p);
-      },
-      onIsrProposal: (partition) => {
-        const p = this.partitions.get(partition);
-        if (p) this.sender.send(p);
-      },
-      onTruncate: (partition, toOffset, hw, reason) => {
-        this.deps.observer?.onTruncate?.(this.nodeId, partition, toOffset, hw, reason);
-        if (toOffset < hw) this.trace(`WARNING truncating p${partition} to ${toOffset} below its HW ${hw} (${reason})`);
-      },
-    };
     return {
       nodeId: this.nodeId,
       nodeEpoch: () => this._nodeEpoch,
@@ -405,8 +359,20 @@ export class ReplicaManager implements PartitionStore {
       registeredEpoch: (id) => this.cluster.registeredEpoch(id),
       isAcceptable: (id) => this.cluster.isAcceptable(id),
       isConnected: (id) => !this.disconnected.has(id),
-      brokenRule: this.deps.brokenRule,
-      events,
+      rules: this.deps.rules ?? KAFKA_REPLICATION_RULES,
+      events: partitionEvents({
+        partition: (id) => this.partitions.get(id),
+        flushOnAppend: this.deps.config.logFlushPolicy === 'always',
+        purgatory: this.purgatory,
+        notifier: this.notifier,
+        sender: this.sender,
+        afterChange: (p) => this.afterChange(p),
+        onTruncate: (partition, toOffset, hw, reason) => {
+          this.deps.observer?.onTruncate?.(this.nodeId, partition, toOffset, hw, reason);
+          if (toOffset < hw) this.trace(`WARNING truncating p${partition} to ${toOffset} below its HW ${hw} (${reason})`);
+        },
+        reportError: (e, c) => this.reportError(e, c),
+      }),
     };
   }
 

@@ -2,7 +2,7 @@ import type { PartitionLog } from '../log/partition-log';
 import { ControllerLeaseKeeper } from '../controller/controller-lease-keeper';
 import type { MetadataStore } from '../metadata/metadata-store.port';
 import { NO_LEADER } from '../metadata/partition-state';
-import type { BrokenRule } from '../partition/partition-context';
+import type { ReplicationRules } from '../partition/replication-rules';
 import type { ReplicationConfig } from '../replication-config';
 import type { CheckpointStorage } from '../storage/checkpoint-storage.port';
 import type { Clock } from '../time/clock';
@@ -21,7 +21,8 @@ export interface ReplicationNodeDeps {
   transport: Transport;
   checkpoints: CheckpointStorage;
   openLog: (partition: number) => Promise<PartitionLog>;
-  brokenRule?: BrokenRule;
+  /** Kafka's rules unless the simulator's self-test breaks one on purpose. */
+  rules?: ReplicationRules;
   observer?: ReplicaObserver;
 }
 
@@ -55,7 +56,7 @@ export class ReplicationNode {
       checkpoints: deps.checkpoints,
       openLog: deps.openLog,
       controller: { localController: () => this.keeper.active },
-      brokenRule: deps.brokenRule,
+      rules: deps.rules,
       observer: deps.observer,
     });
   }

@@ -14,8 +14,7 @@ export function maybeExpandIsr(p: Partition, remote: RemoteReplicaState): void {
   if (p.role !== 'leader' || isPending(p.isrState) || p.isrState.recovery === 'RECOVERING') return;
   if (p.isrState.isr.some((m) => m.nodeId === remote.nodeId) || !p.replicas.includes(remote.nodeId)) return;
   if (!p.isIsrEligible(remote) || remote.nodeEpoch < 0) return;
-  if (remote.leo < p.hw) return;
-  if (remote.leo < p.leaderEpochStartOffset && p.ctx.brokenRule !== 'isr-expand-without-epoch-start') return;
+  if (!p.ctx.rules.mayJoinIsr(remote.leo, p.hw, p.leaderEpochStartOffset)) return;
   const proposed = [...p.isrState.isr, { nodeId: remote.nodeId, nodeEpoch: remote.nodeEpoch }];
   p.isrState = { kind: 'pendingExpand', isr: p.isrState.isr, recovery: p.isrState.recovery, proposed, newMember: remote.nodeId };
   p.ctx.events.onIsrProposal(p.partition);

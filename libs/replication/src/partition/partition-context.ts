@@ -1,8 +1,6 @@
 import type { ReplicationConfig } from '../replication-config';
 import type { Clock } from '../time/clock';
-
-/** Rules the simulator may break on purpose to prove that it notices (never set outside test/sim). */
-export type BrokenRule = 'hw-formula' | 'truncate-to-hw' | 'isr-expand-without-epoch-start';
+import type { ReplicationRules } from './replication-rules';
 
 /** What a Partition needs from the node that hosts it. */
 export interface PartitionContext {
@@ -17,7 +15,8 @@ export interface PartitionContext {
   isAcceptable(nodeId: number): boolean;
   /** False once every replication connection of `nodeId` closed, until it fetches again. */
   isConnected(nodeId: number): boolean;
-  readonly brokenRule?: BrokenRule;
+  /** The HW, follow and ISR-join rules (`KAFKA_REPLICATION_RULES` outside the simulator's self-test). */
+  readonly rules: ReplicationRules;
   readonly events: PartitionEvents;
 }
 

@@ -6,7 +6,7 @@ import type { PartitionLog } from '../log/partition-log';
 import { NO_LEADER, type IsrMember, type PartitionState } from '../metadata/partition-state';
 import { effectiveMinIsr } from '../replication-config';
 import { CommitWaiters } from './commit-waiters';
-import { computeLeaderHighWatermark } from './high-watermark';
+import type { HighWatermarkInputs } from './high-watermark';
 import { isPending, maximalIsr, type IsrState } from './isr-state';
 import type { PartitionContext } from './partition-context';
 import { newRemoteReplica, resetForNewEpoch, type RemoteReplicaState } from './remote-replica';
@@ -109,10 +109,7 @@ export class Partition {
     this.partitionEpoch = state.partitionEpoch;
     this.replicas = [...state.replicas];
     this.isrState = { kind: 'committed', isr: state.isr.map((m) => ({ ...m })), recovery: state.leaderRecoveryState };
-    if (restart && role === 'follower' && this.ctx.brokenRule === 'truncate-to-hw') {
-      // Deliberately wrong (pre-KIP-101): truncate to the local HW when following a new epoch.
-      this.truncateTo(this.hw, 'broken rule: truncate to HW on becoming follower');
-    }
+    if (restart && role === 'follower') this.ctx.rules.onStartFollowing(this);
     return restart;
   }
 
@@ -175,7 +172,7 @@ export class Partition {
   maybeIncrementHighWatermark(): boolean {
     if (this.role !== 'leader') return false;
     const now = this.ctx.clock.now();
-    const inputs = {
+    const inputs: HighWatermarkInputs = {
       currentHw: this.hw,
       leaderLogEndOffset: this.leaderCountedEnd(),
       leaderLogEndOffsetForLag: this.log.logEndOffset,
@@ -187,8 +184,7 @@ export class Partition {
       replicaLagTimeMaxMs: this.ctx.config.replicaLagTimeMaxMs,
       isIsrEligible: (r: RemoteReplicaState) => this.isIsrEligible(r),
     };
-    let newHw = computeLeaderHighWatermark(inputs);
-    if (this.ctx.brokenRule === 'hw-formula') newHw = brokenMaxRuleHw(inputs);
+    const newHw = this.ctx.rules.leaderHighWatermark(inputs);
     if (newHw <= this.hw) return false;
     if (newHw > this.log.logEndOffset) throw new Error(`HW ${newHw} beyond LEO ${this.log.logEndOffset} on partition ${this.partition}`);
     this.hw = newHw;
@@ -233,13 +229,3 @@ export class Partition {
   }
 }
 
-/**
- * The deliberately broken HW rule for the simulator's self-test: the *largest* follower LEO instead of
- * the smallest, so a record counts as committed once any one follower has it.
- */
-function brokenMaxRuleHw(i: Parameters<typeof computeLeaderHighWatermark>[0]): number {
-  if (i.committedIsrSize < i.effectiveMinIsr) return i.currentHw;
-  let best = -1;
-  for (const r of i.remotes) if (i.maximalIsr.has(r.nodeId)) best = Math.max(best, r.leo);
-  return Math.max(i.currentHw, Math.min(best, i.leaderLogEndOffset));
-}

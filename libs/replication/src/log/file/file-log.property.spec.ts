@@ -2,8 +2,7 @@ import { readdirSync, readFileSync, writeFileSync, truncateSync } from 'node:fs'
 import * as path from 'node:path';
 import * as fc from 'fast-check';
 import { readValidHeader } from '../batch-codec';
-import { logCommands, runLogCommands, type LogHarness } from '../testing/log-properties';
-import { makeTempDir, removeDir } from '../testing/temp-dir';
+import { logCommands, runLogCommands, type LogHarness, makeTempDir, removeDir } from '@cohort/replication/testing';
 import { FileLog } from './file-log';
 
 const SEGMENT_BYTES = 160;

@@ -1,8 +1,7 @@
 import { appendFileSync, copyFileSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ErrorCode } from '@cohort/protocol';
-import { flatten, rec, replay } from '../testing/record-fixtures';
-import { makeTempDir, removeDir } from '../testing/temp-dir';
+import { flatten, rec, replay, makeTempDir, removeDir } from '@cohort/replication/testing';
 import { FileLog } from './file-log';
 import { segmentFileName, swapFileName } from './segment-files';
 

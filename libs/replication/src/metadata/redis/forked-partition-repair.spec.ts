@@ -1,4 +1,4 @@
-import { partitionState } from '../testing/metadata-store-contract';
+import { partitionState } from '@cohort/replication/testing';
 import { isForked, repairForkedPartition } from './forked-partition-repair';
 
 const m = (nodeId: number, nodeEpoch = nodeId) => ({ nodeId, nodeEpoch });

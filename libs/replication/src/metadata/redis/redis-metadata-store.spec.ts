@@ -1,7 +1,6 @@
 import type { MetadataStore } from '../metadata-store.port';
-import { metadataStoreContract } from '../testing/metadata-store-contract';
+import { metadataStoreContract, RedisStoreFixture, uniqueClusterId } from '@cohort/replication/testing';
 import type { RedisMetadataStore } from './redis-metadata-store';
-import { RedisStoreFixture, uniqueClusterId } from './redis-test-support';
 
 // The same contract as the in-memory store, against the real Redis of the machine: one fresh cluster
 // id (key prefix) per test, every key deleted afterwards.

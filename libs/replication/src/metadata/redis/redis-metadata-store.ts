@@ -4,53 +4,22 @@ import { RealClock } from '../../time/real-clock';
 import type { CasOutcome, MetadataChangeListener, MetadataStore } from '../metadata-store.port';
 import type { ControllerLease, NodeRegistration } from '../node-registration';
 import type { PartitionState } from '../partition-state';
+import { requireInt, requirePositiveInt } from './argument-checks';
 import { ChangeFeed } from './change-feed';
 import { ACQUIRE_LEASE, GET_LEASE, RELEASE_LEASE } from './controller-scripts';
-import { METADATA_LOST, type LuaScript } from './lua-script';
+import type { LuaScript } from './lua-script';
+import { MetadataRestorer } from './metadata-restorer';
 import { MetadataStoreUnavailableError, redactRedisUrl } from './metadata-store-unavailable-error';
 import { DEREGISTER_NODE, LIST_NODES, REGISTER_NODE, RENEW_NODE, REQUEST_SHUTDOWN } from './node-scripts';
 import { COMPARE_AND_SET_PARTITION, CREATE_PARTITIONS, GET_PARTITION, LIST_PARTITIONS } from './partition-scripts';
 import { checkPartitionState, decodePartitionState, encodePartitionState } from './partition-state-json';
-import { isForked, repairForkedPartition } from './forked-partition-repair';
-import { REPAIR_PARTITION, RESTORE_METADATA } from './recovery-script';
-import { connectWithin, openRedis, type RedisLocation } from './redis-connections';
+import { connectWithin, openRedis } from './redis-connections';
+import { describeFailure, isMetadataLost, quit } from './redis-failures';
 import { RedisMetadataKeys } from './redis-metadata-keys';
+import type { RedisMetadataStoreOptions } from './redis-metadata-store-options';
 import { SeenMetadata } from './seen-metadata';
 
-export interface RedisMetadataStoreOptions extends RedisLocation {
-  /** REDIS_URL (with `sentinels`: only credentials and database; the Sentinels name the master). */
-  url: string;
-  /** CLUSTER_ID: every key and the change channel live under `<clusterId>:`. */
-  clusterId: string;
-  /**
-   * How long after the metadata was initialized or lost no controller may be elected, so that live
-   * nodes can first restore what they know (recovery-script.ts). Longer than a node's reconnect
-   * back-off plus one heartbeat. Default 3000.
-   */
-  recoveryWindowMs?: number;
-  /** Default 5000. */
-  commandTimeoutMs?: number;
-  /** How long `connect` waits for Redis. Default 10000. */
-  connectTimeoutMs?: number;
-  /** Default 1000. */
-  maxReconnectDelayMs?: number;
-  clock?: Clock;
-  events?: RedisMetadataStoreEvents;
-}
-
-/** What the store reports of its connection, for logs and tests. */
-export interface RedisMetadataStoreEvents {
-  /** Redis became unreachable (once per outage). */
-  onDisconnected?(error: Error): void;
-  /** The connection is back (and the metadata checked and, if it was lost, restored). */
-  onReconnected?(): void;
-  /** A restore found the metadata missing (`initialized`) or, inside the window, put partition states back (`merged`). */
-  onRestored?(mode: 'initialized' | 'merged', restoredPartitions: number): void;
-  /** Redis held `stored` while this store had seen `seen` (lost writes); `repaired` replaced it. */
-  onForkRepaired?(stored: PartitionState, seen: PartitionState, repaired: PartitionState): void;
-  /** A background task (restore or watcher resync after a reconnect) failed; it is retried. */
-  onBackgroundError?(error: Error): void;
-}
+export type { RedisMetadataStoreEvents, RedisMetadataStoreOptions } from './redis-metadata-store-options';
 
 /**
  * The metadata store of cluster mode, in Redis through ioredis. Behaves as InMemoryMetadataStore does
@@ -69,7 +38,7 @@ export class RedisMetadataStore implements MetadataStore {
   private readonly seen = new SeenMetadata();
   private readonly where: string;
   private readonly recoveryWindowMs: number;
-  private restoring: Promise<void> | null = null;
+  private readonly restorer: MetadataRestorer;
   private resyncPending = false;
   private down = false;
   private closed = false;
@@ -84,6 +53,7 @@ export class RedisMetadataStore implements MetadataStore {
     const at = options.sentinels?.length ? `master ${options.sentinelName ?? 'mymaster'} of Sentinels ${options.sentinels.map((x) => `${x.host}:${x.port}`).join(',')}` : redactRedisUrl(options.url);
     this.where = `Redis at ${at}, cluster ${options.clusterId}`;
     this.recoveryWindowMs = options.recoveryWindowMs ?? 3_000;
+    this.restorer = new MetadataRestorer(redis, this.keys, this.seen, this.recoveryWindowMs, this.where, options.events);
   }
 
   /** Connects both connections, subscribes to the change channel and initializes or restores the metadata. */
@@ -103,7 +73,7 @@ export class RedisMetadataStore implements MetadataStore {
     try {
       await Promise.all([connectWithin(redis, clock, timeout, store.where), connectWithin(subscriber, clock, timeout, store.where)]);
       await subscriber.subscribe(store.keys.changes);
-      await store.restore();
+      await store.restorer.restore();
     } catch (error) {
       redis.disconnect();
       subscriber.disconnect();
@@ -250,69 +220,24 @@ export class RedisMetadataStore implements MetadataStore {
     if (this.closed) throw new MetadataStoreUnavailableError(this.where, new Error('the store is closed'));
     // After a reconnect, what this store saw goes back first: its own next write must not build on a
     // copy that lost one of its earlier writes.
-    if (this.restoring) await this.restoring.catch(() => undefined);
+    await this.restorer.settled();
     try {
       return await script.run(this.redis, keys, args);
     } catch (error) {
-      if (!isMetadataLost(error)) throw this.describe(script, error);
+      if (!isMetadataLost(error)) throw describeFailure(this.where, script, error);
     }
-    await this.restore();
+    await this.restorer.restore();
     try {
       return await script.run(this.redis, keys, args);
     } catch (error) {
-      throw this.describe(script, error);
-    }
-  }
-
-  /** Puts back what this store has seen (single flight: concurrent callers share one run). */
-  private restore(): Promise<void> {
-    this.restoring ??= this.runRestore().finally(() => (this.restoring = null));
-    return this.restoring;
-  }
-
-  private async runRestore(): Promise<void> {
-    const k = this.keys;
-    const args: (string | number)[] = [this.recoveryWindowMs, this.seen.maxNodeEpoch, this.seen.maxControllerEpoch];
-    for (const s of this.seen.partitionStates()) args.push(s.partition, s.partitionEpoch, encodePartitionState(s));
-    let outcome: [string, number, ...string[]];
-    try {
-      outcome = (await RESTORE_METADATA.run(this.redis, [k.alive, k.nodeEpoch, k.controllerEpoch, k.partitions, k.changes], args)) as [string, number, ...string[]];
-    } catch (error) {
-      throw this.describe(RESTORE_METADATA, error);
-    }
-    const [mode, restored, ...stored] = outcome;
-    if (mode === 'initialized' || (mode === 'merged' && Number(restored) > 0)) this.options.events?.onRestored?.(mode, Number(restored));
-    await this.repairForks(stored);
-  }
-
-  /**
-   * Redis holds an older or a different copy of a partition state than one this store saw: writes were
-   * lost without the metadata being lost (a failover to a replica that missed them). Replace it with a
-   * state newer in partition and leader epoch than both, so no leader epoch is ever used twice.
-   */
-  private async repairForks(storedJson: string[]): Promise<void> {
-    const seen = new Map(this.seen.partitionStates().map((s) => [s.partition, s]));
-    for (const json of storedJson) {
-      const stored = decodePartitionState(json);
-      const mine = seen.get(stored.partition);
-      if (!mine || !isForked(stored, mine)) continue;
-      const repaired = repairForkedPartition(stored, mine);
-      const repairedJson = encodePartitionState(repaired);
-      const k = this.keys;
-      const done = await REPAIR_PARTITION.run(this.redis, [k.alive, k.partitions, k.changes], [stored.partition, json, repairedJson]).catch((e: unknown) => {
-        throw this.describe(REPAIR_PARTITION, e);
-      });
-      if (done === 1) {
-        this.seen.observePartition(repaired);
-        this.options.events?.onForkRepaired?.(stored, mine, repaired);
-      }
+      throw describeFailure(this.where, script, error);
     }
   }
 
   private watchConnections(): void {
     this.redis.on('ready', () => {
       this.down = false;
-      this.background(this.restore().then(() => this.options.events?.onReconnected?.()));
+      this.background(this.restorer.restore().then(() => this.options.events?.onReconnected?.()));
       this.maybeResync();
     });
     this.subscriber.on('ready', () => {
@@ -341,7 +266,7 @@ export class RedisMetadataStore implements MetadataStore {
   private maybeResync(): void {
     if (!this.resyncPending || this.closed || this.redis.status !== 'ready' || this.subscriber.status !== 'ready') return;
     this.resyncPending = false;
-    const resync = this.restore()
+    const resync = this.restorer.restore()
       .then(() => this.listPartitions())
       .then((states) => {
         this.feed.nodesChanged();
@@ -363,39 +288,4 @@ export class RedisMetadataStore implements MetadataStore {
       if (!this.closed) this.options.events?.onBackgroundError?.(error as Error);
     });
   }
-
-  private describe(script: LuaScript, error: unknown): Error {
-    if (isUnavailable(error)) return new MetadataStoreUnavailableError(this.where, error);
-    const message = error instanceof Error ? error.message : String(error);
-    return new Error(`metadata store (${this.where}): ${script.name} failed: ${message}`, { cause: error });
-  }
-}
-
-/** Connection-level failures (as opposed to Redis refusing a script, which is a bug). */
-function isUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return true;
-  if (error.name !== 'ReplyError') return true;
-  return /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/.test(error.message) || isMetadataLost(error);
-}
-
-function isMetadataLost(error: unknown): boolean {
-  return error instanceof Error && error.message.includes(METADATA_LOST);
-}
-
-async function quit(redis: Redis): Promise<void> {
-  try {
-    if (redis.status === 'ready') await redis.quit();
-  } catch {
-    // Already gone: nothing to say goodbye to.
-  } finally {
-    redis.disconnect();
-  }
-}
-
-function requireInt(name: string, value: number): void {
-  if (!Number.isSafeInteger(value)) throw new RangeError(`${name} must be an integer, got ${value}`);
-}
-
-function requirePositiveInt(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive integer (ms), got ${value}`);
 }

@@ -1,9 +1,8 @@
 import { Redis } from 'ioredis';
 import type { PartitionState } from '../partition-state';
-import { partitionState } from '../testing/metadata-store-contract';
+import { partitionState, RedisStoreFixture, TEST_REDIS_URL, uniqueClusterId } from '@cohort/replication/testing';
 import type { RedisMetadataStore } from './redis-metadata-store';
 import { encodePartitionState } from './partition-state-json';
-import { RedisStoreFixture, TEST_REDIS_URL, uniqueClusterId } from './redis-test-support';
 
 // How the stores put back metadata that Redis lost (recovery-script.ts), staged on the shared Redis
 // under a cluster id of our own: the loss is simulated by deleting the cluster's keys, and a reconnect

@@ -1,9 +1,8 @@
 import type { MetadataChangeListener } from '../metadata-store.port';
 import type { PartitionState } from '../partition-state';
-import { partitionState } from '../testing/metadata-store-contract';
+import { partitionState, OwnRedisServer, until } from '@cohort/replication/testing';
 import { MetadataStoreUnavailableError } from './metadata-store-unavailable-error';
 import { RedisMetadataStore, type RedisMetadataStoreOptions } from './redis-metadata-store';
-import { OwnRedisServer, until } from './testing/own-redis-server';
 
 jest.setTimeout(60_000);
 

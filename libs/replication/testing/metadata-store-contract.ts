@@ -1,5 +1,4 @@
-import type { MetadataChangeListener, MetadataStore } from '../metadata-store.port';
-import { NO_LEADER, type PartitionState } from '../partition-state';
+import { NO_LEADER, type MetadataChangeListener, type MetadataStore, type PartitionState } from '@cohort/replication';
 
 /**
  * How the contract drives one implementation. Time is the store's own: virtual for the in-memory store,

@@ -1,6 +1,5 @@
 import * as fc from 'fast-check';
-import type { StoredRecord } from '../../api/log-record';
-import type { PartitionLog } from '../partition-log';
+import type { PartitionLog, StoredRecord } from '@cohort/replication';
 
 /** A log under test plus the ways its machine can stop. */
 export interface LogHarness {

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { RedisMetadataStore, type RedisMetadataStoreOptions } from './redis-metadata-store';
+import { RedisMetadataStore, type RedisMetadataStoreOptions } from '@cohort/replication';
 
 /** The shared Redis of the test machine (ours to use only under our own key prefixes). */
 export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

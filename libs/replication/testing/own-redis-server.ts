@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { RealClock } from '../../../time/real-clock';
+import { RealClock } from '@cohort/replication';
 
 const clock = new RealClock();
 

@@ -1,5 +1,4 @@
-import type { LogRecord } from '../../api/log-record';
-import type { StoredBatch } from '../partition-log';
+import type { LogRecord, StoredBatch } from '@cohort/replication';
 
 /** A record with a string key and value (null = tombstone), for tests of either log. */
 export function rec(key: string, value: string | null, timestamp = 1_000): LogRecord {

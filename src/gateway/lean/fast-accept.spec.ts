@@ -1,0 +1,121 @@
+import type { ArgumentMetadata, Type } from '@nestjs/common';
+import fc from 'fast-check';
+import { KafkaValidationPipe } from '../../common/kafka-validation.pipe';
+import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
+import { HeartbeatDto } from '../dto/heartbeat.dto';
+import { OffsetCommitDto } from '../dto/offset-commit.dto';
+import { OffsetFetchDto } from '../dto/offset-fetch.dto';
+import { acceptHeartbeat, acceptOffsetCommit, acceptOffsetFetch } from './fast-accept';
+
+/**
+ * The fast checks may only say yes where the DTO's class-validator rules say yes, and must then give what
+ * the pipe gives: run both on the same random, boundary and hostile payloads (as JSON, the way a socket
+ * delivers them). Counting both outcomes keeps the property from passing on payloads one side never sees.
+ */
+const pipe = new KafkaValidationPipe();
+
+async function throughPipe<T>(dto: Type<T>, json: string): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  const metadata: ArgumentMetadata = { type: 'body', metatype: dto, data: undefined };
+  try {
+    return { ok: true, value: await pipe.transform(JSON.parse(json), metadata) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const text = (max: number) =>
+  fc.oneof(
+    { weight: 6, arbitrary: fc.string({ maxLength: 8 }) },
+    fc.string({ unit: 'grapheme', maxLength: 4 }),
+    fc.string({ unit: 'binary', maxLength: 4 }),
+    fc.constantFrom('', '\uFE0F', 'a\uFE0F', '\uD83D\uDE00', '\uD800', 'x'.repeat(max), 'x'.repeat(max + 1), `${'x'.repeat(max - 1)}\uD83D\uDE00`),
+  );
+const int = (min: number, max: number) =>
+  fc.oneof({ weight: 6, arbitrary: fc.integer({ min, max }) }, fc.constantFrom(min, max, min - 1, max + 1, 0.5, -0, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2), fc.double());
+const junk = fc.oneof(fc.constant(null), fc.boolean(), fc.string({ maxLength: 3 }), fc.integer(), fc.constant([]), fc.constant({}), fc.jsonValue({ maxDepth: 2 }));
+/** A field: absent, or a value of its own kind, or anything else. */
+const field = (own: fc.Arbitrary<unknown>) => fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 20, arbitrary: own }, { weight: 1, arbitrary: junk });
+
+const extraKey = fc.oneof(
+  { weight: 6, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('__proto__', 'constructor', 'toString', 'extra', 'prototype'), junk) },
+);
+/** An object as JSON text, maybe with one key no DTO has (JSON.parse keeps `__proto__` as an own key). */
+const objectJson = (fields: Record<string, fc.Arbitrary<unknown>>) =>
+  fc.tuple(fc.record(fields, { requiredKeys: [] }), extraKey).map(([value, extra]) => {
+    const body = JSON.stringify(value);
+    if (extra === null) return body;
+    const [key, v] = extra;
+    return body === '{}' ? `{${JSON.stringify(key)}:${JSON.stringify(v)}}` : `{${JSON.stringify(key)}:${JSON.stringify(v)},${body.slice(1)}`;
+  });
+const list = (element: fc.Arbitrary<string>) => fc.array(element, { maxLength: 3 }).map((items) => `[${items.join(',')}]`);
+const instanceId = fc.oneof(fc.constant(null), text(MAX_TOPIC_NAME_LENGTH));
+const heartbeat = objectJson({ groupId: field(text(MAX_ID_LENGTH)), generationId: field(int(INT32_MIN, INT32_MAX)), memberId: field(text(MAX_ID_LENGTH)), groupInstanceId: field(instanceId) });
+const commitPartition = objectJson({
+  partitionIndex: field(int(0, INT32_MAX)),
+  committedOffset: field(int(0, Number.MAX_SAFE_INTEGER)),
+  committedLeaderEpoch: field(fc.oneof(fc.constant(null), int(-1, INT32_MAX))),
+  committedMetadata: field(fc.oneof(fc.constant(null), text(10))),
+});
+const commitTopic = fc
+  .tuple(objectJson({ name: field(text(MAX_TOPIC_NAME_LENGTH)) }), fc.oneof(list(commitPartition), junk.map((j) => JSON.stringify(j))))
+  .map(([head, partitions]) => spliceField(head, 'partitions', partitions));
+const offsetCommit = fc
+  .tuple(
+    objectJson({ groupId: field(text(MAX_ID_LENGTH)), generationId: field(int(INT32_MIN, INT32_MAX)), memberId: field(fc.oneof(fc.constant(null), text(MAX_ID_LENGTH))), groupInstanceId: field(instanceId) }),
+    fc.oneof({ weight: 4, arbitrary: list(fc.oneof({ weight: 4, arbitrary: commitTopic }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) })) }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) }),
+  )
+  .map(([head, topics]) => spliceField(head, 'topics', topics));
+const fetchTopic = objectJson({ name: field(text(MAX_TOPIC_NAME_LENGTH)), partitionIndexes: field(fc.oneof(fc.array(int(0, INT32_MAX), { maxLength: 3 }), junk)) });
+const offsetFetch = fc
+  .tuple(
+    objectJson({ groupId: field(text(MAX_ID_LENGTH)), requireStable: field(fc.oneof(fc.boolean(), fc.constant(null))) }),
+    fc.oneof(fc.constant('null'), list(fetchTopic), junk.map((j) => JSON.stringify(j)), fc.constant(undefined)),
+  )
+  .map(([head, topics]) => (topics === undefined ? head : spliceField(head, 'topics', topics)));
+
+/** Adds `"key": <raw json>` to an object's JSON text. */
+function spliceField(objectJsonText: string, key: string, raw: string): string {
+  return objectJsonText === '{}' ? `{${JSON.stringify(key)}:${raw}}` : `${objectJsonText.slice(0, -1)},${JSON.stringify(key)}:${raw}}`;
+}
+
+async function agrees<T>(dto: Type<T>, accept: (payload: unknown) => unknown, payloads: fc.Arbitrary<string>, valid: string): Promise<void> {
+  const seen = { fast: 0, pipeOnly: 0, refused: 0 };
+  await fc.assert(
+    fc.asyncProperty(fc.oneof({ weight: 9, arbitrary: payloads }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) }), async (json) => {
+      const fast = accept(JSON.parse(json));
+      const slow = await throughPipe(dto, json);
+      if (fast === null) {
+        seen[slow.ok ? 'pipeOnly' : 'refused']++;
+        return;
+      }
+      seen.fast++;
+      expect(slow.ok).toBe(true);
+      expect(fast).toEqual(slow.ok ? slow.value : undefined);
+    }),
+    { numRuns: 1500 },
+  );
+  expect(seen.fast).toBeGreaterThan(100);
+  expect(seen.refused).toBeGreaterThan(100);
+  // The common shape never pays for class-validator.
+  expect(accept(JSON.parse(valid))).not.toBeNull();
+}
+
+describe('fast acceptance of hot requests', () => {
+  jest.setTimeout(120_000);
+
+  it('accepts a Heartbeat only where HeartbeatDto does, with the same result', () =>
+    agrees(HeartbeatDto, acceptHeartbeat, heartbeat, '{"groupId":"g","generationId":3,"memberId":"m-1"}'));
+
+  it('accepts an OffsetCommit only where OffsetCommitDto does, with the same result', () =>
+    agrees(OffsetCommitDto, acceptOffsetCommit, offsetCommit, '{"groupId":"g","generationId":-1,"memberId":"","topics":[{"name":"t","partitions":[{"partitionIndex":0,"committedOffset":5}]}]}'));
+
+  it('accepts an OffsetFetch only where OffsetFetchDto does, with the same result', () =>
+    agrees(OffsetFetchDto, acceptOffsetFetch, offsetFetch, '{"groupId":"g","topics":[{"name":"t","partitionIndexes":[0,1]}]}'));
+
+  it('leaves hostile keys and binary values to the DTO', () => {
+    expect(acceptHeartbeat(JSON.parse('{"groupId":"g","generationId":1,"memberId":"m","__proto__":{"x":1}}'))).toBeNull();
+    expect(acceptOffsetCommit({ groupId: 'g', generationId: 1, topics: [{ name: 't', partitions: [{ partitionIndex: 0, committedOffset: 1, committedMetadata: Buffer.from('x') }] }] })).toBeNull();
+    expect(acceptOffsetFetch({ groupId: Buffer.from('g'), topics: null })).toBeNull();
+  });
+});
