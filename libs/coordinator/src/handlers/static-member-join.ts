@@ -53,7 +53,7 @@ export function joinKnownStaticInstance(
         if (error !== ErrorCode.NONE) {
           // Undo: the old id stays the member's, as the log still says.
           classic.env.logger.warn(`failed to persist the new member id of static member ${instanceId} in group ${group.groupId}: error ${error}`);
-          const callback = member.awaitingJoin;
+          const callback = group.parked.takeJoin(member);
           group.updateMember(member, old.protocols, old.rebalanceTimeoutMs, old.sessionTimeoutMs, null);
           member.serverAssignor = old.serverAssignor;
           classic.timers.cancel(heartbeatKey(group.groupId, newMemberId));
@@ -66,7 +66,7 @@ export function joinKnownStaticInstance(
         if (!group.is('Stable') || group.generationId !== generationId) return;
         const isLeader = group.isLeader(newMemberId);
         const response = joinSuccess(group, member, { includeMembers: isLeader });
-        group.maybeInvokeJoinCallback(member, { ...response, skipAssignment: response.skipAssignment || isLeader });
+        group.parked.completeJoin(member, { ...response, skipAssignment: response.skipAssignment || isLeader });
       });
     }
     case 'CompletingRebalance':

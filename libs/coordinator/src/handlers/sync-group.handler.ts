@@ -56,8 +56,7 @@ export function handleSyncGroup(classic: ClassicGroupManager, request: SyncGroup
       return PARKED;
     case 'CompletingRebalance': {
       // Everyone waits until the assignment is committed; a repeated SyncGroup replaces the older one.
-      if (member.awaitingSync) group.maybeInvokeSyncCallback(member, syncError(ErrorCode.REBALANCE_IN_PROGRESS, 'superseded by a newer SyncGroup of the same member'));
-      member.awaitingSync = respond;
+      group.parked.parkSync(member, respond, () => syncError(ErrorCode.REBALANCE_IN_PROGRESS, 'superseded by a newer SyncGroup of the same member'));
       classic.syncs.removePendingSyncMember(group, member.memberId);
       if (group.serverAssignor === null && group.isLeader(member.memberId)) {
         const assignments = new Map<string, unknown>();

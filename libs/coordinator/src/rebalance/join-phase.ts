@@ -134,7 +134,7 @@ export class JoinPhase implements RebalanceTrigger {
     }
     env.logger.info(`stabilized group ${group.groupId} generation ${group.generationId} with ${group.size} members`);
     for (const member of group.allMembers()) {
-      group.maybeInvokeJoinCallback(member, joinSuccess(group, member, { includeMembers: group.isLeader(member.memberId) }));
+      group.parked.completeJoin(member, joinSuccess(group, member, { includeMembers: group.isLeader(member.memberId) }));
       liveness.heartbeat(group, member);
       member.isNew = false;
       group.addPendingSyncMember(member.memberId);
@@ -157,7 +157,7 @@ export class JoinPhase implements RebalanceTrigger {
     if (!result.ok) {
       env.logger.warn(`server-side assignment of group ${group.groupId} failed: ${result.message}`);
       for (const member of group.allMembers()) {
-        if (!group.maybeInvokeJoinCallback(member, joinError(member.memberId, ErrorCode.UNKNOWN_SERVER_ERROR, result.message))) continue;
+        if (!group.parked.completeJoin(member, joinError(member.memberId, ErrorCode.UNKNOWN_SERVER_ERROR, result.message))) continue;
         // It is no longer parked, so it must heartbeat (and hear REBALANCE_IN_PROGRESS) like any member.
         member.isNew = false;
         liveness.heartbeat(group, member);

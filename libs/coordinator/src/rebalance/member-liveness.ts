@@ -64,7 +64,7 @@ export class MemberLiveness {
   private onExpire(group: ClassicGroup, memberId: string): void {
     if (!this.deps.groups.owns(group)) return;
     const member = group.get(memberId);
-    if (!member || member.hasSatisfiedHeartbeat) return;
+    if (!member || group.hasSatisfiedHeartbeat(member)) return;
     this.deps.env.logger.info(`member ${memberId} of group ${group.groupId} has failed (session timeout), removing it`);
     this.deps.env.metrics.onMemberExpired?.(group.groupId);
     this.deps.removal().removeMemberAndUpdateGroup(group, member, `removing member ${memberId} on heartbeat expiration`);

@@ -88,7 +88,7 @@ export class SyncPhase {
       if (!this.deps.groups.owns(group) || !group.is('CompletingRebalance') || group.generationId !== generationId) return;
       if (error !== ErrorCode.NONE) {
         for (const member of group.allMembers()) {
-          if (group.maybeInvokeJoinCallback(member, joinError(member.memberId, error, 'storing the server-side assignment failed'))) {
+          if (group.parked.completeJoin(member, joinError(member.memberId, error, 'storing the server-side assignment failed'))) {
             this.deps.liveness.heartbeat(group, member);
           }
         }
@@ -99,7 +99,7 @@ export class SyncPhase {
       for (const member of group.allMembers()) member.assignment = assignments.get(member.memberId) ?? emptyAssignment(group.protocolType);
       group.transitionTo('Stable', this.now);
       for (const member of group.allMembers()) {
-        if (group.maybeInvokeJoinCallback(member, joinSuccess(group, member, { includeMembers: group.isLeader(member.memberId) }))) {
+        if (group.parked.completeJoin(member, joinSuccess(group, member, { includeMembers: group.isLeader(member.memberId) }))) {
           this.deps.liveness.heartbeat(group, member);
         }
       }
@@ -125,7 +125,7 @@ export class SyncPhase {
         error === ErrorCode.NONE
           ? { errorCode: 0, protocolType: group.protocolType, protocolName: group.protocolName, assignment: member.assignment }
           : syncError(error);
-      if (group.maybeInvokeSyncCallback(member, response)) this.deps.liveness.heartbeat(group, member);
+      if (group.parked.completeSync(member, response)) this.deps.liveness.heartbeat(group, member);
     }
   }
 
