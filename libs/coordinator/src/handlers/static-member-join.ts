@@ -27,7 +27,7 @@ export function joinKnownStaticInstance(
   const { request, context } = args;
   const instanceId = args.groupInstanceId!;
   const currentLeader = group.leaderId;
-  classic.timers.cancel(heartbeatKey(group.groupId, oldMemberId));
+  classic.effects.cancel(heartbeatKey(group.groupId, oldMemberId));
   const member = group.replaceStaticMember(instanceId, oldMemberId, newMemberId);
   classic.connections.bind(group, member, context.connectionId);
   classic.liveness.heartbeat(group, member);
@@ -56,7 +56,7 @@ export function joinKnownStaticInstance(
           const callback = group.parked.takeJoin(member);
           group.updateMember(member, old.protocols, old.rebalanceTimeoutMs, old.sessionTimeoutMs, null);
           member.serverAssignor = old.serverAssignor;
-          classic.timers.cancel(heartbeatKey(group.groupId, newMemberId));
+          classic.effects.cancel(heartbeatKey(group.groupId, newMemberId));
           group.replaceStaticMember(instanceId, newMemberId, oldMemberId);
           classic.liveness.heartbeat(group, member);
           callback?.({ ...joinError('', error), generationId: group.generationId, protocolType: group.protocolType, protocolName: group.protocolName, leader: currentLeader ?? '' });
