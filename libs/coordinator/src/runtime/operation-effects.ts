@@ -33,11 +33,12 @@ export class OperationEffects {
   attachTo<T>(result: CoordinatorResult<T>): CoordinatorResult<T> {
     if (this.isEmpty) return result;
     const { timers, followUps } = this.take();
-    return {
-      ...result,
-      timers: result.timers ? [...result.timers, ...timers] : timers,
-      followUps: result.followUps ? [...result.followUps, ...followUps] : followUps,
-    };
+    // Handlers build a fresh result per request: it is completed in place (a copy per request is
+    // garbage on the commit path); only the shared frozen results are copied.
+    const target = Object.isFrozen(result) ? { ...result } : result;
+    target.timers = result.timers ? result.timers.concat(timers) : timers;
+    if (followUps.length > 0) target.followUps = result.followUps ? result.followUps.concat(followUps) : followUps;
+    return target;
   }
 
   /** Everything recorded so far, as a result of its own; the buffer is left empty. */

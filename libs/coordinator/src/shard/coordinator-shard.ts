@@ -92,7 +92,9 @@ export class CoordinatorShard {
   private submit<T>(result: CoordinatorResult<T>): Promise<T | undefined> {
     const appendFuture = result.appendFuture;
     if (appendFuture === undefined) return this.runtime.complete(result);
-    return this.runtime.complete({ ...result, appendFuture: (outcome) => this.step(() => appendFuture(outcome)) });
+    // A handler's result is its own: wrapped in place rather than copied once per write.
+    result.appendFuture = (outcome) => this.step(() => appendFuture(outcome));
+    return this.runtime.complete(result);
   }
 
   get isActive(): boolean {
