@@ -117,7 +117,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     if ('error' in routed) return joinError(memberId, routed.error, routed.message);
     const { shard } = routed;
     return this.park(
-      (resolve) => void shard.runtime.complete(handleJoinGroup(shard.classic, request, context, resolve)),
+      (resolve) => void shard.run(handleJoinGroup(shard.classic, request, context, resolve)),
       (message) => joinError(memberId, ErrorCode.UNKNOWN_SERVER_ERROR, message),
     );
   }
@@ -134,7 +134,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     const { shard } = routed;
     // The reply is parked on the member; the result carries the leader's write of the assignment.
     return this.park(
-      (resolve) => void shard.runtime.complete(handleSyncGroup(shard.classic, request, context, resolve)),
+      (resolve) => void shard.run(handleSyncGroup(shard.classic, request, context, resolve)),
       (message) => syncError(ErrorCode.UNKNOWN_SERVER_ERROR, message),
     );
   }
@@ -147,7 +147,8 @@ export class GroupCoordinator implements GroupCoordinatorApi {
       // Kafka answers blindly while loading: the member's session restarts once the group is loaded.
       return routed.error === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS ? errorFields(ErrorCode.NONE) : errorFields(routed.error, routed.message);
     }
-    return this.guard(() => handleHeartbeat(routed.shard.classic, request, context), (message) => errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message));
+    const { shard } = routed;
+    return this.write(shard, () => handleHeartbeat(shard.classic, request, context), (message) => errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message));
   }
 
   async leaveGroup(request: P.LeaveGroupRequest, _context: RequestContext): Promise<P.LeaveGroupResponse> {
@@ -155,7 +156,8 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     if (invalid) return { ...errorFields(ErrorCode.INVALID_REQUEST, invalid), members: [] };
     const routed = this.route(request.groupId, 'leave');
     if ('error' in routed) return { ...errorFields(routed.error, routed.message), members: [] };
-    return this.guard(() => handleLeaveGroup(routed.shard.classic, request), (message) => ({ ...errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message), members: [] }));
+    const { shard } = routed;
+    return this.write(shard, () => handleLeaveGroup(shard.classic, request), (message) => ({ ...errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message), members: [] }));
   }
 
   async offsetCommit(request: P.OffsetCommitRequest, context: RequestContext): Promise<P.OffsetCommitResponse> {
@@ -232,7 +234,9 @@ export class GroupCoordinator implements GroupCoordinatorApi {
   connectionClosed(connectionId: string): void {
     for (const shard of this.shards.all()) {
       if (!shard.isActive) continue;
-      for (const { group, member } of shard.connections.take(connectionId)) shard.classic.liveness.connectionClosed(group, member, connectionId);
+      shard.step(() => {
+        for (const { group, member } of shard.connections.take(connectionId)) shard.classic.liveness.connectionClosed(group, member, connectionId);
+      });
     }
   }
 
@@ -330,7 +334,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
    */
   private write<T>(shard: CoordinatorShard, handler: () => CoordinatorResult<T>, onBug: (message: string) => T): Promise<T> {
     return this.park((resolve) => {
-      void shard.runtime.complete(handler()).then((response) => resolve(response as T));
+      void shard.run(handler()).then((response) => resolve(response as T));
     }, onBug);
   }
 

@@ -5,18 +5,19 @@ import { GroupUnloader } from '../rebalance/group-unloader';
 import { JoinPhase } from '../rebalance/join-phase';
 import { MemberLiveness } from '../rebalance/member-liveness';
 import { Membership } from '../rebalance/membership';
-import type { ResultSink } from '../rebalance/rebalance-ports';
 import { SyncPhase } from '../rebalance/sync-phase';
 import type { ConnectionIndex } from '../shard/connection-index';
 import type { ShardEnv } from '../shard/shard-env';
-import type { ShardTimers } from '../timers/shard-timers';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import type { OperationEffects } from '../runtime/operation-effects';
 
 /**
  * The classic group protocol of one shard (the classic half of Kafka's `GroupMetadataManager`): what
  * the JoinGroup, SyncGroup, Heartbeat and LeaveGroup handlers work on. It holds the rebalance parts and
- * wires them to each other through their narrow ports; it knows nothing of the runtime but the
- * `ResultSink` its phase completions write through, so a second group type (KIP-848 consumer groups)
- * would be a sibling manager over the same registry, timers and runtime.
+ * wires them to each other through their narrow ports; it knows nothing of the runtime or the timers:
+ * its parts record timer operations and phase-completion writes in the step's `OperationEffects`, and
+ * `finish` hands them out with the handler's result. A second group type (KIP-848 consumer groups)
+ * would be a sibling manager over the same registry, effects and runtime.
  */
 export class ClassicGroupManager {
   readonly liveness: MemberLiveness;
@@ -28,22 +29,26 @@ export class ClassicGroupManager {
   constructor(
     readonly partition: number,
     readonly groups: GroupRegistry,
-    readonly timers: ShardTimers,
+    readonly effects: OperationEffects,
     readonly connections: ConnectionIndex,
     readonly env: ShardEnv,
-    sink: ResultSink,
   ) {
     const removal = (): Membership => this.membership;
     const rebalance = (): JoinPhase => this.joins;
-    this.liveness = new MemberLiveness({ groups, timers, connections, env, removal });
+    this.liveness = new MemberLiveness({ groups, effects, connections, env, removal });
     this.membership = new Membership({ groups, connections, liveness: this.liveness, env, rebalance });
-    this.syncs = new SyncPhase({ groups, timers, liveness: this.liveness, removal, rebalance, sink, env });
-    this.joins = new JoinPhase({ partition, groups, timers, liveness: this.liveness, membership: this.membership, syncs: this.syncs, env });
+    this.syncs = new SyncPhase({ groups, effects, liveness: this.liveness, removal, rebalance, env });
+    this.joins = new JoinPhase({ partition, groups, effects, liveness: this.liveness, membership: this.membership, syncs: this.syncs, env });
     this.unloader = new GroupUnloader(partition, groups, env);
   }
 
   get now(): number {
     return this.env.clock.now();
+  }
+
+  /** A handler's result with the timers and writes its step asked for: what the shard runs. */
+  finish<T>(result: CoordinatorResult<T>): CoordinatorResult<T> {
+    return this.effects.attachTo(result);
   }
 
   /** Kafka's `onLoaded` for classic groups: every member's session restarts; an over-full group rebalances. */

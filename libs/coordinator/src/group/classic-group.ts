@@ -1,7 +1,8 @@
-import type { JoinGroupMember, JoinGroupProtocol, JoinGroupResponse, SyncGroupResponse } from '@cohort/protocol';
+import type { JoinGroupMember, JoinGroupProtocol } from '@cohort/protocol';
 import { CONSUMER_PROTOCOL_TYPE, ErrorCode } from '@cohort/protocol';
 import { joinError, syncError } from '../responses/group-responses';
 import { GroupOffsets } from './group-offsets';
+import { ParkedReplies } from './parked-replies';
 import type { GroupState } from './group-state';
 import { canRebalanceFrom, isValidTransition, VALID_PREVIOUS_STATES } from './group-state';
 import type { JoinCallback, MemberMetadata } from './member-metadata';
@@ -39,6 +40,8 @@ export class ClassicGroup {
   serverAssignor: string | null = null;
 
   readonly history: RebalanceHistory;
+  /** The JoinGroup and SyncGroup replies waiting for this group's rebalance. */
+  readonly parked = new ParkedReplies();
   /** The recent commits of each partition, for the lag evaluation (docs/lag.md); in memory only. */
   readonly lagWindows = new GroupLagWindows(LAG_WINDOW_SIZE, LAG_MIN_DISTANCE_MS);
 
@@ -47,7 +50,6 @@ export class ClassicGroup {
   private readonly pendingMembers = new Set<string>();
   private readonly pendingSyncMembers = new Set<string>();
   private readonly protocolSupport = new ProtocolSupport();
-  private numMembersAwaitingJoin = 0;
 
   constructor(
     readonly groupId: string,
@@ -128,8 +130,7 @@ export class ClassicGroup {
     if (this.leaderId === null) this.leaderId = member.memberId;
     this.members.set(member.memberId, member);
     this.protocolSupport.count(member, +1);
-    member.awaitingJoin = callback;
-    if (member.isAwaitingJoin) this.numMembersAwaitingJoin++;
+    this.parked.parkJoin(member, callback);
     this.pendingMembers.delete(member.memberId);
   }
 
@@ -138,7 +139,7 @@ export class ClassicGroup {
     if (member) {
       this.members.delete(memberId);
       this.protocolSupport.count(member, -1);
-      if (member.isAwaitingJoin) this.numMembersAwaitingJoin--;
+      this.parked.forget(member);
       if (member.groupInstanceId !== null) this.staticMembers.delete(member.groupInstanceId);
     }
     if (this.isLeader(memberId)) this.leaderId = this.members.keys().next().value ?? null;
@@ -159,28 +160,21 @@ export class ClassicGroup {
     this.protocolSupport.count(member, +1);
     member.rebalanceTimeoutMs = rebalanceTimeoutMs;
     member.sessionTimeoutMs = sessionTimeoutMs;
-    if (callback !== null && !member.isAwaitingJoin) this.numMembersAwaitingJoin++;
-    else if (callback === null && member.isAwaitingJoin) this.numMembersAwaitingJoin--;
-    member.awaitingJoin = callback;
+    this.parked.parkJoin(member, callback);
   }
 
-  /** Answers the member's parked JoinGroup, if any. */
-  maybeInvokeJoinCallback(member: MemberMetadata, response: JoinGroupResponse): boolean {
-    const callback = member.awaitingJoin;
-    if (!callback) return false;
-    member.awaitingJoin = null;
-    this.numMembersAwaitingJoin--;
-    callback(response);
-    return true;
+  isAwaitingJoin(member: MemberMetadata): boolean {
+    return this.parked.hasJoin(member);
   }
 
-  /** Answers the member's parked SyncGroup, if any. */
-  maybeInvokeSyncCallback(member: MemberMetadata, response: SyncGroupResponse): boolean {
-    const callback = member.awaitingSync;
-    if (!callback) return false;
-    member.awaitingSync = null;
-    callback(response);
-    return true;
+  /**
+   * Kafka's `hasSatisfiedHeartbeat`: a new member must be heard from (it can expire while its join is
+   * parked); a member whose JoinGroup or SyncGroup is parked counts as alive; anyone else needs a heartbeat.
+   */
+  hasSatisfiedHeartbeat(member: MemberMetadata): boolean {
+    if (member.isNew) return member.heartbeatSatisfied;
+    if (this.parked.hasJoin(member) || this.parked.hasSync(member)) return true;
+    return member.heartbeatSatisfied;
   }
 
   /**
@@ -190,9 +184,9 @@ export class ClassicGroup {
   maybeElectNewJoinedLeader(): boolean {
     if (this.leaderId === null) return false;
     const leader = this.members.get(this.leaderId);
-    if (leader?.isAwaitingJoin) return true;
+    if (leader && this.parked.hasJoin(leader)) return true;
     for (const member of this.members.values()) {
-      if (member.isAwaitingJoin) {
+      if (this.parked.hasJoin(member)) {
         this.leaderId = member.memberId;
         return true;
       }
@@ -201,15 +195,15 @@ export class ClassicGroup {
   }
 
   get hasAllMembersJoined(): boolean {
-    return this.members.size === this.numMembersAwaitingJoin && this.pendingMembers.size === 0;
+    return this.members.size === this.parked.joinCount && this.pendingMembers.size === 0;
   }
 
   get numAwaiting(): number {
-    return this.numMembersAwaitingJoin;
+    return this.parked.joinCount;
   }
 
   notYetRejoinedMembers(): MemberMetadata[] {
-    return this.allMembers().filter((m) => !m.isAwaitingJoin);
+    return this.allMembers().filter((m) => !this.parked.hasJoin(m));
   }
 
   /** The group's rebalance timeout: the largest of its members' (Kafka's `rebalanceTimeoutMs`). */
@@ -237,8 +231,8 @@ export class ClassicGroup {
     const member = this.members.get(oldMemberId);
     if (!member) throw new Error(`cannot replace unknown member ${oldMemberId} of group ${this.groupId}`);
     this.members.delete(oldMemberId);
-    this.maybeInvokeJoinCallback(member, joinError(oldMemberId, ErrorCode.FENCED_INSTANCE_ID));
-    this.maybeInvokeSyncCallback(member, syncError(ErrorCode.FENCED_INSTANCE_ID));
+    this.parked.completeJoin(member, joinError(oldMemberId, ErrorCode.FENCED_INSTANCE_ID));
+    this.parked.completeSync(member, syncError(ErrorCode.FENCED_INSTANCE_ID));
     member.memberId = newMemberId;
     this.members.set(newMemberId, member);
     if (this.isLeader(oldMemberId)) this.leaderId = newMemberId;

@@ -18,7 +18,7 @@ export interface MemberInit {
 
 /**
  * One member of a classic group (Kafka's MemberMetadata.scala): identity, timeouts, supported
- * protocols in preference order, the current assignment, and the parked JoinGroup/SyncGroup replies.
+ * protocols in preference order and the current assignment (its parked replies are in the group's `ParkedReplies`).
  */
 export class MemberMetadata {
   memberId: string;
@@ -33,8 +33,6 @@ export class MemberMetadata {
   serverAssignor: string | null;
   /** The assignment of the current generation; null until one is stored. */
   assignment: unknown = null;
-  awaitingJoin: JoinCallback | null = null;
-  awaitingSync: SyncCallback | null = null;
   /** Set while a member added by this rebalance has not yet received its first JoinGroup reply. */
   isNew = false;
   heartbeatSatisfied = false;
@@ -58,24 +56,6 @@ export class MemberMetadata {
 
   get isStatic(): boolean {
     return this.groupInstanceId !== null;
-  }
-
-  get isAwaitingJoin(): boolean {
-    return this.awaitingJoin !== null;
-  }
-
-  get isAwaitingSync(): boolean {
-    return this.awaitingSync !== null;
-  }
-
-  /**
-   * Kafka's `hasSatisfiedHeartbeat`: a new member must be heard from (it can expire while its join is
-   * parked); a member whose JoinGroup or SyncGroup is parked counts as alive; anyone else needs a heartbeat.
-   */
-  get hasSatisfiedHeartbeat(): boolean {
-    if (this.isNew) return this.heartbeatSatisfied;
-    if (this.isAwaitingJoin || this.isAwaitingSync) return true;
-    return this.heartbeatSatisfied;
   }
 
   protocolNames(): string[] {

@@ -3,10 +3,19 @@ import { ErrorCode } from '@cohort/protocol';
 import type { RequestContext } from '../api/group-coordinator.api';
 import { errorFields } from '../responses/error-fields';
 import type { ClassicGroupManager } from '../classic/classic-group-manager';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import { answer } from '../runtime/coordinator-result';
 import { validateCurrentMember } from './member-validation';
 
-/** Kafka's `handleHeartbeat`: keeps the session alive; REBALANCE_IN_PROGRESS tells the member to rejoin. */
-export function handleHeartbeat(classic: ClassicGroupManager, request: HeartbeatRequest, context: RequestContext): HeartbeatResponse {
+/**
+ * Kafka's `handleHeartbeat`: keeps the session alive; REBALANCE_IN_PROGRESS tells the member to rejoin.
+ * The result writes nothing; it carries the re-armed session timer.
+ */
+export function handleHeartbeat(classic: ClassicGroupManager, request: HeartbeatRequest, context: RequestContext): CoordinatorResult<HeartbeatResponse> {
+  return classic.finish(answer(heartbeat(classic, request, context)));
+}
+
+function heartbeat(classic: ClassicGroupManager, request: HeartbeatRequest, context: RequestContext): HeartbeatResponse {
   const group = classic.groups.get(request.groupId);
   if (!group) return errorFields(ErrorCode.UNKNOWN_MEMBER_ID, `group ${request.groupId} does not exist`);
   if (group.is('Dead')) return errorFields(ErrorCode.COORDINATOR_NOT_AVAILABLE);

@@ -15,9 +15,14 @@ import { joinKnownStaticInstance } from './static-member-join';
 
 /**
  * Kafka's `classicGroupJoin` for a group of this shard. The reply is parked on the member (or given at
- * once through `respond`); the result carries what the join writes: only a static member's new id.
+ * once through `respond`); the result carries what the join writes (a static member's new id, and what
+ * a phase it completes writes) and the timers it schedules or cancels.
  */
 export function handleJoinGroup(classic: ClassicGroupManager, request: JoinGroupRequest, context: RequestContext, respond: JoinCallback): CoordinatorResult<never> {
+  return classic.finish(joinGroup(classic, request, context, respond));
+}
+
+function joinGroup(classic: ClassicGroupManager, request: JoinGroupRequest, context: RequestContext, respond: JoinCallback): CoordinatorResult<never> {
   const { config, assignors } = classic.env;
   const memberId = request.memberId;
   if (request.sessionTimeoutMs < config.groupMinSessionTimeoutMs || request.sessionTimeoutMs > config.groupMaxSessionTimeoutMs) {

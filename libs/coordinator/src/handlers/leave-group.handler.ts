@@ -2,14 +2,22 @@ import type { LeaveGroupMemberResponse, LeaveGroupRequest, LeaveGroupResponse } 
 import { ErrorCode } from '@cohort/protocol';
 import { errorFields } from '../responses/error-fields';
 import type { ClassicGroupManager } from '../classic/classic-group-manager';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import { answer } from '../runtime/coordinator-result';
 import { heartbeatKey } from '../timers/shard-timers';
 import { validateCurrentMember } from './member-validation';
 
 /**
  * Kafka's `handleLeaveGroup` (batched, KIP-345): each member is answered on its own. An empty member id
- * with a group instance id is an operator removing a static member by instance id.
+ * with a group instance id is an operator removing a static member by instance id. The result carries
+ * the timers the removals cancel or arm and, as `followUps`, what a rebalance they complete writes (the
+ * Empty group's metadata, a server-side assignment); the reply does not wait for those writes.
  */
-export function handleLeaveGroup(classic: ClassicGroupManager, request: LeaveGroupRequest): LeaveGroupResponse {
+export function handleLeaveGroup(classic: ClassicGroupManager, request: LeaveGroupRequest): CoordinatorResult<LeaveGroupResponse> {
+  return classic.finish(answer(leaveGroup(classic, request)));
+}
+
+function leaveGroup(classic: ClassicGroupManager, request: LeaveGroupRequest): LeaveGroupResponse {
   const group = classic.groups.get(request.groupId);
   const answer = (memberId: string, groupInstanceId: string | null | undefined, errorCode: number): LeaveGroupMemberResponse => ({
     memberId,
@@ -29,7 +37,7 @@ export function handleLeaveGroup(classic: ClassicGroupManager, request: LeaveGro
       return answer('', leaving.groupInstanceId, ErrorCode.NONE);
     }
     if (group.isPendingMember(leaving.memberId)) {
-      classic.timers.cancel(heartbeatKey(group.groupId, leaving.memberId));
+      classic.effects.cancel(heartbeatKey(group.groupId, leaving.memberId));
       classic.membership.removePendingMemberAndUpdateGroup(group, leaving.memberId);
       return answer(leaving.memberId, leaving.groupInstanceId, ErrorCode.NONE);
     }

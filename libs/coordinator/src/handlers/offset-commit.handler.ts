@@ -35,6 +35,17 @@ export function handleOffsetCommit(
   context: RequestContext,
   options: CommitOptions = {},
 ): CoordinatorResult<OffsetCommitResponse> {
+  // The commit re-arms the member's session: that timer goes out with the result.
+  return classic.finish(offsetCommit(classic, offsets, request, context, options));
+}
+
+function offsetCommit(
+  classic: ClassicGroupManager,
+  offsets: OffsetWrites,
+  request: OffsetCommitRequest,
+  context: RequestContext,
+  options: CommitOptions,
+): CoordinatorResult<OffsetCommitResponse> {
   const { config, topics } = classic.env;
   const now = classic.now;
   const items: CommitItem[] = request.topics.flatMap((t) =>

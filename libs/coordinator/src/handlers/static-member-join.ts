@@ -27,7 +27,7 @@ export function joinKnownStaticInstance(
   const { request, context } = args;
   const instanceId = args.groupInstanceId!;
   const currentLeader = group.leaderId;
-  classic.timers.cancel(heartbeatKey(group.groupId, oldMemberId));
+  classic.effects.cancel(heartbeatKey(group.groupId, oldMemberId));
   const member = group.replaceStaticMember(instanceId, oldMemberId, newMemberId);
   classic.connections.bind(group, member, context.connectionId);
   classic.liveness.heartbeat(group, member);
@@ -53,10 +53,10 @@ export function joinKnownStaticInstance(
         if (error !== ErrorCode.NONE) {
           // Undo: the old id stays the member's, as the log still says.
           classic.env.logger.warn(`failed to persist the new member id of static member ${instanceId} in group ${group.groupId}: error ${error}`);
-          const callback = member.awaitingJoin;
+          const callback = group.parked.takeJoin(member);
           group.updateMember(member, old.protocols, old.rebalanceTimeoutMs, old.sessionTimeoutMs, null);
           member.serverAssignor = old.serverAssignor;
-          classic.timers.cancel(heartbeatKey(group.groupId, newMemberId));
+          classic.effects.cancel(heartbeatKey(group.groupId, newMemberId));
           group.replaceStaticMember(instanceId, newMemberId, oldMemberId);
           classic.liveness.heartbeat(group, member);
           callback?.({ ...joinError('', error), generationId: group.generationId, protocolType: group.protocolType, protocolName: group.protocolName, leader: currentLeader ?? '' });
@@ -66,7 +66,7 @@ export function joinKnownStaticInstance(
         if (!group.is('Stable') || group.generationId !== generationId) return;
         const isLeader = group.isLeader(newMemberId);
         const response = joinSuccess(group, member, { includeMembers: isLeader });
-        group.maybeInvokeJoinCallback(member, { ...response, skipAssignment: response.skipAssignment || isLeader });
+        group.parked.completeJoin(member, { ...response, skipAssignment: response.skipAssignment || isLeader });
       });
     }
     case 'CompletingRebalance':

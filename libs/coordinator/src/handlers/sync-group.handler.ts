@@ -11,11 +11,15 @@ import { validateConsumerAssignments } from '../validation/request-validation';
 import { validateCurrentMember } from './member-validation';
 
 /**
- * Kafka's `handleSyncGroup` / `doSyncGroup` for a group of this shard. The reply is parked on the
- * member (or answered at once through `respond`); the leader's SyncGroup returns the write of the
+ * Kafka's `handleSyncGroup` / `doSyncGroup` for a group of this shard. The reply is parked in the
+ * group's `ParkedReplies` (or answered at once through `respond`); the leader's SyncGroup returns the write of the
  * generation's assignment, whose appendFuture answers every parked SyncGroup.
  */
 export function handleSyncGroup(classic: ClassicGroupManager, request: SyncGroupRequest, context: RequestContext, respond: SyncCallback): CoordinatorResult<never> {
+  return classic.finish(syncGroup(classic, request, context, respond));
+}
+
+function syncGroup(classic: ClassicGroupManager, request: SyncGroupRequest, context: RequestContext, respond: SyncCallback): CoordinatorResult<never> {
   const group = classic.groups.get(request.groupId);
   if (!group) {
     respond(syncError(ErrorCode.UNKNOWN_MEMBER_ID, `group ${request.groupId} does not exist`));
@@ -56,8 +60,7 @@ export function handleSyncGroup(classic: ClassicGroupManager, request: SyncGroup
       return PARKED;
     case 'CompletingRebalance': {
       // Everyone waits until the assignment is committed; a repeated SyncGroup replaces the older one.
-      if (member.awaitingSync) group.maybeInvokeSyncCallback(member, syncError(ErrorCode.REBALANCE_IN_PROGRESS, 'superseded by a newer SyncGroup of the same member'));
-      member.awaitingSync = respond;
+      group.parked.parkSync(member, respond, () => syncError(ErrorCode.REBALANCE_IN_PROGRESS, 'superseded by a newer SyncGroup of the same member'));
       classic.syncs.removePendingSyncMember(group, member.memberId);
       if (group.serverAssignor === null && group.isLeader(member.memberId)) {
         const assignments = new Map<string, unknown>();

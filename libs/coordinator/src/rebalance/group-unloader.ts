@@ -21,12 +21,10 @@ export class GroupUnloader {
       group.transitionTo('Dead', this.env.clock.now());
       group.pendingJoin = null;
       group.offsets.clearStaged();
+      const members = group.allMembers();
+      group.parked.failAll(members, (member) => joinError(member.memberId, ErrorCode.NOT_COORDINATOR, message), () => syncError(ErrorCode.NOT_COORDINATOR, message));
       const connectionIds = new Set<string>();
-      for (const member of group.allMembers()) {
-        group.maybeInvokeJoinCallback(member, joinError(member.memberId, ErrorCode.NOT_COORDINATOR, message));
-        group.maybeInvokeSyncCallback(member, syncError(ErrorCode.NOT_COORDINATOR, message));
-        if (member.connectionId !== undefined) connectionIds.add(member.connectionId);
-      }
+      for (const member of members) if (member.connectionId !== undefined) connectionIds.add(member.connectionId);
       if (connectionIds.size === 0) continue;
       try {
         this.env.push.coordinatorMoved([...connectionIds], { groupId: group.groupId });

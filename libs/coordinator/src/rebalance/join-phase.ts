@@ -4,7 +4,7 @@ import { joinError } from '../responses/group-responses';
 import { joinSuccess } from '../responses/join-result';
 import type { GroupRegistry } from '../group/group-registry';
 import type { ShardEnv } from '../shard/shard-env';
-import type { ShardTimers } from '../timers/shard-timers';
+import type { OperationEffects } from '../runtime/operation-effects';
 import { joinKey } from '../timers/shard-timers';
 import type { MemberLiveness } from './member-liveness';
 import type { Membership } from './membership';
@@ -14,7 +14,7 @@ import type { SyncPhase } from './sync-phase';
 export interface JoinPhaseDeps {
   partition: number;
   groups: GroupRegistry;
-  timers: ShardTimers;
+  effects: OperationEffects;
   liveness: MemberLiveness;
   membership: Membership;
   syncs: SyncPhase;
@@ -72,7 +72,7 @@ export class JoinPhase implements RebalanceTrigger {
   /** DelayedJoin: wait up to the group's rebalance timeout for the members to rejoin. */
   private armJoin(group: ClassicGroup): void {
     group.pendingJoin = 'regular';
-    this.deps.timers.set(joinKey(group.groupId), group.rebalanceTimeoutMs, () => {
+    this.deps.effects.schedule(joinKey(group.groupId), group.rebalanceTimeoutMs, () => {
       if (this.deps.groups.owns(group) && group.pendingJoin === 'regular') this.completeJoin(group);
     });
   }
@@ -83,7 +83,7 @@ export class JoinPhase implements RebalanceTrigger {
    */
   private armInitialJoin(group: ClassicGroup, delayMs: number, remainingMs: number): void {
     group.pendingJoin = 'initial';
-    this.deps.timers.set(joinKey(group.groupId), delayMs, () => {
+    this.deps.effects.schedule(joinKey(group.groupId), delayMs, () => {
       if (!this.deps.groups.owns(group) || group.pendingJoin !== 'initial') return;
       if (group.newMemberAdded && remainingMs !== 0) {
         group.newMemberAdded = false;
@@ -96,7 +96,7 @@ export class JoinPhase implements RebalanceTrigger {
   }
 
   private completeJoin(group: ClassicGroup): void {
-    this.deps.timers.cancel(joinKey(group.groupId));
+    this.deps.effects.cancel(joinKey(group.groupId));
     group.pendingJoin = null;
     this.onCompleteJoin(group);
   }
@@ -134,7 +134,7 @@ export class JoinPhase implements RebalanceTrigger {
     }
     env.logger.info(`stabilized group ${group.groupId} generation ${group.generationId} with ${group.size} members`);
     for (const member of group.allMembers()) {
-      group.maybeInvokeJoinCallback(member, joinSuccess(group, member, { includeMembers: group.isLeader(member.memberId) }));
+      group.parked.completeJoin(member, joinSuccess(group, member, { includeMembers: group.isLeader(member.memberId) }));
       liveness.heartbeat(group, member);
       member.isNew = false;
       group.addPendingSyncMember(member.memberId);
@@ -157,7 +157,7 @@ export class JoinPhase implements RebalanceTrigger {
     if (!result.ok) {
       env.logger.warn(`server-side assignment of group ${group.groupId} failed: ${result.message}`);
       for (const member of group.allMembers()) {
-        if (!group.maybeInvokeJoinCallback(member, joinError(member.memberId, ErrorCode.UNKNOWN_SERVER_ERROR, result.message))) continue;
+        if (!group.parked.completeJoin(member, joinError(member.memberId, ErrorCode.UNKNOWN_SERVER_ERROR, result.message))) continue;
         // It is no longer parked, so it must heartbeat (and hear REBALANCE_IN_PROGRESS) like any member.
         member.isNew = false;
         liveness.heartbeat(group, member);

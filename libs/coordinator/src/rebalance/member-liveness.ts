@@ -3,13 +3,14 @@ import type { MemberMetadata } from '../group/member-metadata';
 import type { GroupRegistry } from '../group/group-registry';
 import type { ConnectionIndex } from '../shard/connection-index';
 import type { ShardEnv } from '../shard/shard-env';
-import type { ShardTimers } from '../timers/shard-timers';
+import type { OperationEffects } from '../runtime/operation-effects';
 import { disconnectKey, heartbeatKey } from '../timers/shard-timers';
 import type { MemberRemoval } from './rebalance-ports';
 
 export interface LivenessDeps {
   groups: GroupRegistry;
-  timers: ShardTimers;
+  /** Where its timers are scheduled and cancelled: the step's effects, applied by the shard. */
+  effects: OperationEffects;
   connections: ConnectionIndex;
   env: Pick<ShardEnv, 'config' | 'logger' | 'metrics'>;
   /** Bound after construction: membership itself re-arms sessions through this class. */
@@ -30,12 +31,12 @@ export class MemberLiveness {
   heartbeat(group: ClassicGroup, member: MemberMetadata, timeoutMs = member.sessionTimeoutMs): void {
     member.heartbeatSatisfied = false;
     const memberId = member.memberId;
-    this.deps.timers.set(heartbeatKey(group.groupId, memberId), timeoutMs, () => this.onExpire(group, memberId));
+    this.deps.effects.schedule(heartbeatKey(group.groupId, memberId), timeoutMs, () => this.onExpire(group, memberId));
   }
 
   /** A KIP-394 member id was handed out: drop it unless the member joins with it within `timeoutMs`. */
   expectPendingMember(group: ClassicGroup, memberId: string, timeoutMs: number): void {
-    this.deps.timers.set(heartbeatKey(group.groupId, memberId), timeoutMs, () => {
+    this.deps.effects.schedule(heartbeatKey(group.groupId, memberId), timeoutMs, () => {
       if (!this.deps.groups.owns(group) || !group.isPendingMember(memberId)) return;
       this.deps.env.logger.info(`pending member ${memberId} of group ${group.groupId} expired before joining`);
       this.deps.removal().removePendingMemberAndUpdateGroup(group, memberId);
@@ -44,8 +45,8 @@ export class MemberLiveness {
 
   /** The member left: its timers go with it. */
   forget(group: ClassicGroup, member: MemberMetadata): void {
-    this.deps.timers.cancel(heartbeatKey(group.groupId, member.memberId));
-    this.deps.timers.cancel(disconnectKey(group.groupId, member.memberId));
+    this.deps.effects.cancel(heartbeatKey(group.groupId, member.memberId));
+    this.deps.effects.cancel(disconnectKey(group.groupId, member.memberId));
     this.deps.connections.unbind(member);
   }
 
@@ -58,13 +59,13 @@ export class MemberLiveness {
     };
     const grace = this.deps.env.config.memberDisconnectGraceMs;
     if (grace <= 0) remove();
-    else this.deps.timers.set(disconnectKey(group.groupId, member.memberId), grace, remove);
+    else this.deps.effects.schedule(disconnectKey(group.groupId, member.memberId), grace, remove);
   }
 
   private onExpire(group: ClassicGroup, memberId: string): void {
     if (!this.deps.groups.owns(group)) return;
     const member = group.get(memberId);
-    if (!member || member.hasSatisfiedHeartbeat) return;
+    if (!member || group.hasSatisfiedHeartbeat(member)) return;
     this.deps.env.logger.info(`member ${memberId} of group ${group.groupId} has failed (session timeout), removing it`);
     this.deps.env.metrics.onMemberExpired?.(group.groupId);
     this.deps.removal().removeMemberAndUpdateGroup(group, member, `removing member ${memberId} on heartbeat expiration`);

@@ -70,8 +70,8 @@ export class Membership implements MemberRemoval {
     sessionTimeoutMs: number,
     callback: JoinCallback | null,
   ): void {
-    if (callback !== null && member.awaitingJoin !== null) {
-      group.maybeInvokeJoinCallback(
+    if (callback !== null && group.isAwaitingJoin(member)) {
+      group.parked.completeJoin(
         member,
         joinError(member.memberId, ErrorCode.REBALANCE_IN_PROGRESS, 'superseded by a newer JoinGroup of the same member'),
       );
@@ -84,10 +84,10 @@ export class Membership implements MemberRemoval {
    * UNKNOWN_MEMBER_ID, and the group rebalances (or completes the join phase it was waiting on).
    */
   removeMemberAndUpdateGroup(group: ClassicGroup, member: MemberMetadata, reason: string): void {
-    group.maybeInvokeJoinCallback(member, joinError('', ErrorCode.UNKNOWN_MEMBER_ID, `member ${member.memberId} was removed: ${reason}`));
+    group.parked.completeJoin(member, joinError('', ErrorCode.UNKNOWN_MEMBER_ID, `member ${member.memberId} was removed: ${reason}`));
     // Kafka leaves a parked SyncGroup of a removed member unanswered; a closed connection can remove
     // a member that waits on one here, so it is answered too.
-    group.maybeInvokeSyncCallback(member, syncError(ErrorCode.UNKNOWN_MEMBER_ID, `member ${member.memberId} was removed: ${reason}`));
+    group.parked.completeSync(member, syncError(ErrorCode.UNKNOWN_MEMBER_ID, `member ${member.memberId} was removed: ${reason}`));
     this.drop(group, member.memberId);
     switch (group.state) {
       case 'Stable':

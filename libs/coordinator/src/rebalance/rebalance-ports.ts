@@ -5,8 +5,8 @@ import type { CoordinatorResult } from '../runtime/coordinator-result';
 /**
  * The narrow ports the parts of a classic rebalance use to reach each other. Each part depends on
  * these interfaces, never on the class that implements them, so the rebalance code has no import cycle:
- * `JoinPhase` implements `RebalanceTrigger`, `Membership` implements `MemberRemoval`, and the shard's
- * runtime is the `ResultSink`.
+ * `JoinPhase` implements `RebalanceTrigger` and `Membership` implements `MemberRemoval`; timers and the
+ * writes a phase completion starts go to the step's `OperationEffects`, never to the runtime directly.
  */
 export interface RebalanceTrigger {
   /** Kafka's `maybePrepareRebalance`: only from Stable, CompletingRebalance or Empty. */
@@ -24,8 +24,8 @@ export interface MemberRemoval {
 }
 
 /**
- * The shard's runtime as the rebalance sees it: a result that a timer or a phase completion produced
- * (not a request handler, whose result goes back to the caller) is handed to it the same way.
+ * The shard's `run` as a periodic task sees it (offset retention): a result it produced outside any
+ * request is run the same way a handler's is.
  */
 export interface ResultSink {
   complete<T>(result: CoordinatorResult<T>): Promise<T | undefined>;

@@ -8,19 +8,18 @@ import type { GroupRegistry } from '../group/group-registry';
 import type { CoordinatorResult, WriteOutcome } from '../runtime/coordinator-result';
 import type { ShardEnv } from '../shard/shard-env';
 import { groupWriteError } from '../shard/store-errors';
-import type { ShardTimers } from '../timers/shard-timers';
+import type { OperationEffects } from '../runtime/operation-effects';
 import { syncKey } from '../timers/shard-timers';
 import type { MemberLiveness } from './member-liveness';
-import type { MemberRemoval, RebalanceTrigger, ResultSink } from './rebalance-ports';
+import type { MemberRemoval, RebalanceTrigger } from './rebalance-ports';
 
 export interface SyncPhaseDeps {
   groups: GroupRegistry;
-  timers: ShardTimers;
+  /** Its timers, and the writes a phase completion starts: the step's effects, run by the shard. */
+  effects: OperationEffects;
   liveness: MemberLiveness;
   removal: () => MemberRemoval;
   rebalance: () => RebalanceTrigger;
-  /** Where the writes that a phase completion starts go (the shard's runtime). */
-  sink: ResultSink;
   env: Pick<ShardEnv, 'clock' | 'metrics'>;
 }
 
@@ -39,17 +38,17 @@ export class SyncPhase {
   /** DelayedSync: members of the new generation must send SyncGroup within the rebalance timeout. */
   schedulePendingSync(group: ClassicGroup): void {
     const generationId = group.generationId;
-    this.deps.timers.set(syncKey(group.groupId), group.rebalanceTimeoutMs, () => this.onExpirePendingSync(group, generationId));
+    this.deps.effects.schedule(syncKey(group.groupId), group.rebalanceTimeoutMs, () => this.onExpirePendingSync(group, generationId));
   }
 
   removePendingSyncMember(group: ClassicGroup, memberId: string): void {
     group.removePendingSyncMember(memberId);
-    if (group.hasReceivedSyncFromAllMembers) this.deps.timers.cancel(syncKey(group.groupId));
+    if (group.hasReceivedSyncFromAllMembers) this.deps.effects.cancel(syncKey(group.groupId));
   }
 
   removeSyncExpiration(group: ClassicGroup): void {
     group.clearPendingSyncMembers();
-    this.deps.timers.cancel(syncKey(group.groupId));
+    this.deps.effects.cancel(syncKey(group.groupId));
   }
 
   private onExpirePendingSync(group: ClassicGroup, generationId: number): void {
@@ -88,7 +87,7 @@ export class SyncPhase {
       if (!this.deps.groups.owns(group) || !group.is('CompletingRebalance') || group.generationId !== generationId) return;
       if (error !== ErrorCode.NONE) {
         for (const member of group.allMembers()) {
-          if (group.maybeInvokeJoinCallback(member, joinError(member.memberId, error, 'storing the server-side assignment failed'))) {
+          if (group.parked.completeJoin(member, joinError(member.memberId, error, 'storing the server-side assignment failed'))) {
             this.deps.liveness.heartbeat(group, member);
           }
         }
@@ -99,7 +98,7 @@ export class SyncPhase {
       for (const member of group.allMembers()) member.assignment = assignments.get(member.memberId) ?? emptyAssignment(group.protocolType);
       group.transitionTo('Stable', this.now);
       for (const member of group.allMembers()) {
-        if (group.maybeInvokeJoinCallback(member, joinSuccess(group, member, { includeMembers: group.isLeader(member.memberId) }))) {
+        if (group.parked.completeJoin(member, joinSuccess(group, member, { includeMembers: group.isLeader(member.memberId) }))) {
           this.deps.liveness.heartbeat(group, member);
         }
       }
@@ -125,7 +124,7 @@ export class SyncPhase {
         error === ErrorCode.NONE
           ? { errorCode: 0, protocolType: group.protocolType, protocolName: group.protocolName, assignment: member.assignment }
           : syncError(error);
-      if (group.maybeInvokeSyncCallback(member, response)) this.deps.liveness.heartbeat(group, member);
+      if (group.parked.completeSync(member, response)) this.deps.liveness.heartbeat(group, member);
     }
   }
 
@@ -143,9 +142,9 @@ export class SyncPhase {
     }
   }
 
-  /** Hands a write that a phase completion started to the runtime. */
+  /** A write that a phase completion started: it goes out with the step's result (its `followUps`). */
   write(result: CoordinatorResult<never>): void {
-    void this.deps.sink.complete(result);
+    this.deps.effects.write(result);
   }
 
   /** The group reached Stable or Empty: close its rebalance in the history and report the duration. */

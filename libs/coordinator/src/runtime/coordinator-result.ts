@@ -1,4 +1,5 @@
 import type { LogRecord } from '@cohort/replication';
+import type { TimerOp } from '../timers/timer-op';
 
 /** How the records of one operation ended: committed at these log offsets, or failed with a store error. */
 export type WriteOutcome =
@@ -14,15 +15,21 @@ export type WriteOutcome =
  * - Records: they join the runtime's open batch; once the batch is committed `appendFuture` runs, then
  *   `response` leaves. If the batch fails, `appendFuture` runs with the failure and the response is
  *   `onFailure(outcome)` (the handler's mapping of the store error to its API's error codes).
- * - `response` undefined: the reply is parked on its member (JoinGroup, SyncGroup: Kafka's
- *   `awaitingJoinFuture` / `awaitingSyncFuture`) and leaves when the group completes the phase, which
- *   for a sync is this result's `appendFuture`; the result only carries the write.
+ * - `response` undefined: the reply is parked in its group's `ParkedReplies` (JoinGroup, SyncGroup:
+ *   Kafka's `awaitingJoinFuture` / `awaitingSyncFuture`) and leaves when the group completes the phase,
+ *   which for a sync is this result's `appendFuture`; the result only carries the write.
+ * - `timers`: the timers the operation schedules or cancels, applied in order when the result is run.
+ * - `followUps`: writes the operation's phase completions started that nobody waits on (a LeaveGroup that
+ *   empties the group writes its Empty metadata); they join the same batch, ahead of `records`, and their
+ *   failure does not fail this result.
  */
 export interface CoordinatorResult<T> {
   records: LogRecord[];
   response?: T;
   appendFuture?: (outcome: WriteOutcome) => void;
   onFailure?: (outcome: Extract<WriteOutcome, { ok: false }>) => T;
+  timers?: TimerOp[];
+  followUps?: CoordinatorResult<never>[];
   /** The records could not be built (encoding failed): the write fails as a refused append would. */
   unwritable?: string;
 }

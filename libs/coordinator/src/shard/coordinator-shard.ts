@@ -5,6 +5,8 @@ import { GroupRegistry } from '../group/group-registry';
 import { OffsetWrites } from '../offsets/offset-writes';
 import type { TopicInfo } from '../ports/topic-registry.port';
 import { OffsetRetention } from '../retention/offset-retention';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import { OperationEffects } from '../runtime/operation-effects';
 import { ShardRuntime } from '../runtime/shard-runtime';
 import { disconnectKey, ShardTimers } from '../timers/shard-timers';
 import { ConnectionIndex } from './connection-index';
@@ -20,14 +22,21 @@ export type ShardStatus = 'LOADING' | 'ACTIVE' | 'CLOSED';
  * requests: `classic` for the classic protocol, `offsets` for offset writes. All its state is changed
  * by synchronous steps on the event loop (requests, timer firings, write completions), which makes it
  * the partition's single serialized writer without locks.
+ *
+ * `run` is the one place where a step's result takes effect: its timer operations are applied, its
+ * follow-up writes and then its own records go to the runtime, and the effects of each write's
+ * appendFuture are run the same way once it completes. Steps that are not requests (a timer firing, a
+ * closed connection, the end of a load) go through `step`, which runs what they recorded.
  */
 export class CoordinatorShard {
   status: ShardStatus = 'LOADING';
   readonly groups: GroupRegistry;
   readonly timers: ShardTimers;
   readonly runtime: ShardRuntime;
+  /** What the current step asked for (timers, phase-completion writes), until `run` applies it. */
+  readonly effects = new OperationEffects();
   // A member that rebinds to a new connection keeps its membership: its disconnect grace is cancelled.
-  readonly connections = new ConnectionIndex((group, member) => this.timers.cancel(disconnectKey(group.groupId, member.memberId)));
+  readonly connections = new ConnectionIndex((group, member) => this.effects.cancel(disconnectKey(group.groupId, member.memberId)));
   readonly classic: ClassicGroupManager;
   readonly offsets: OffsetWrites;
   private readonly retention: OffsetRetention;
@@ -38,7 +47,7 @@ export class CoordinatorShard {
     readonly env: ShardEnv,
     store: PartitionStore,
   ) {
-    this.timers = new ShardTimers(env.clock);
+    this.timers = new ShardTimers(env.clock, (fire) => this.step(fire));
     this.groups = new GroupRegistry(env.clock, env.config.rebalanceHistorySize, (groupId) => env.metrics.onGroupRemoved?.(groupId));
     this.runtime = new ShardRuntime(store, env.clock, partition, leaderEpoch, env.config.offsetsCommitTimeoutMs, {
       onFailure: (code, message) => {
@@ -47,9 +56,45 @@ export class CoordinatorShard {
       },
       onCallbackError: (error) => env.logger.error(`write completion on partition ${partition} threw: ${String(error)}`),
     });
-    this.classic = new ClassicGroupManager(partition, this.groups, this.timers, this.connections, env, this.runtime);
+    this.classic = new ClassicGroupManager(partition, this.groups, this.effects, this.connections, env);
     this.offsets = new OffsetWrites(this.groups, env);
-    this.retention = new OffsetRetention(this.groups, this.offsets, this.timers, this.runtime, env);
+    this.retention = new OffsetRetention(this.groups, this.offsets, this.timers, { complete: (result) => this.run(result) }, env);
+  }
+
+  /**
+   * Runs a step's result (Kafka's `CoordinatorRuntime` applying a `CoordinatorResult`): its timers are
+   * applied in order, its follow-up writes and then its records join the runtime's batch, and the
+   * promise gives its response once its records are committed (at once without records).
+   */
+  run<T>(result: CoordinatorResult<T>): Promise<T | undefined> {
+    // Whatever the step recorded without handing it out with its result (none should) goes too.
+    const rest = this.effects.isEmpty ? undefined : this.effects.take();
+    // A closed shard arms nothing: its groups are gone and its timers were cancelled.
+    if (this.status !== 'CLOSED') {
+      if (result.timers) this.timers.apply(result.timers);
+      if (rest) this.timers.apply(rest.timers);
+    }
+    if (result.followUps) for (const write of result.followUps) void this.submit(write);
+    if (rest) for (const write of rest.followUps) void this.submit(write);
+    return this.submit(result);
+  }
+
+  /** Runs a step that is not a request (a timer firing, a closed connection) and then what it recorded. */
+  step(fn: () => void): void {
+    try {
+      fn();
+    } finally {
+      if (!this.effects.isEmpty) void this.run(this.effects.take());
+    }
+  }
+
+  /** Hands one write to the runtime; its appendFuture runs as a step of its own. */
+  private submit<T>(result: CoordinatorResult<T>): Promise<T | undefined> {
+    const appendFuture = result.appendFuture;
+    if (appendFuture === undefined) return this.runtime.complete(result);
+    // A handler's result is its own: wrapped in place rather than copied once per write.
+    result.appendFuture = (outcome) => this.step(() => appendFuture(outcome));
+    return this.runtime.complete(result);
   }
 
   get isActive(): boolean {
@@ -66,12 +111,12 @@ export class CoordinatorShard {
     this.status = 'ACTIVE';
     this.groups.serving = true;
     this.groups.install(loaded);
-    this.classic.onLoaded(loaded);
+    this.step(() => this.classic.onLoaded(loaded));
     this.retention.start();
   }
 
   onTopicChanged(topic: TopicInfo): void {
-    if (this.isActive) this.classic.onTopicChanged(topic);
+    if (this.isActive) this.step(() => this.classic.onTopicChanged(topic));
   }
 
   /** This node stopped leading the partition: fail everything pending and drop every group. */
@@ -82,6 +127,7 @@ export class CoordinatorShard {
     this.groups.serving = false;
     this.timers.cancelAll();
     if (wasActive) this.classic.onUnloaded();
+    this.effects.discard();
     this.groups.clear();
     this.connections.clear();
     this.runtime.close();

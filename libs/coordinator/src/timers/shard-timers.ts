@@ -1,14 +1,30 @@
 import type { Clock, TimerHandle } from '@cohort/replication';
+import type { TimerOp } from './timer-op';
 
 /**
  * Every timer of one shard, keyed like Kafka's purgatory keys (MemberKey, GroupJoinKey, GroupSyncKey),
  * so that arming a key replaces its previous timer and closing the shard cancels them all. Time only
  * comes from the injected Clock, so tests and the simulator run these under virtual time.
+ *
+ * Handlers do not call this class: they return `TimerOp`s in their result and the shard applies them
+ * here (`apply`). A firing runs through `onFire`, the shard's step, so the effects of the callback are
+ * applied the same way.
  */
 export class ShardTimers {
   private readonly handles = new Map<string, TimerHandle>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly onFire: (fn: () => void) => void = (fn) => fn(),
+  ) {}
+
+  /** Applies a result's timer operations, in order. */
+  apply(ops: readonly TimerOp[]): void {
+    for (const op of ops) {
+      if (op.op === 'schedule') this.set(op.key, op.delayMs, op.run);
+      else this.cancel(op.key);
+    }
+  }
 
   /** Arms `key` to run `fn` after `delayMs`, replacing whatever `key` was armed with. */
   set(key: string, delayMs: number, fn: () => void): void {
@@ -16,7 +32,7 @@ export class ShardTimers {
     const handle = this.clock.schedule(delayMs, () => {
       if (this.handles.get(key) !== handle) return;
       this.handles.delete(key);
-      fn();
+      this.onFire(fn);
     });
     this.handles.set(key, handle);
   }

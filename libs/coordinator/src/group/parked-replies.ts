@@ -1,0 +1,78 @@
+import type { JoinGroupResponse, SyncGroupResponse } from '@cohort/protocol';
+import type { JoinCallback, MemberMetadata, SyncCallback } from './member-metadata';
+
+/**
+ * The JoinGroup and SyncGroup replies of one group that wait for its rebalance (Kafka's
+ * `awaitingJoinFuture` / `awaitingSyncFuture` of each member, held here instead of on the members):
+ * one place to park a reply, complete it, and fail them all. Whoever ends a phase — a request, a timer,
+ * a write's completion, the unload — answers through `completeJoin` / `completeSync`, which answer a
+ * reply at most once.
+ */
+export class ParkedReplies {
+  private readonly joins = new Map<MemberMetadata, JoinCallback>();
+  private readonly syncs = new Map<MemberMetadata, SyncCallback>();
+
+  /** How many members of the group have a JoinGroup parked. */
+  get joinCount(): number {
+    return this.joins.size;
+  }
+
+  hasJoin(member: MemberMetadata): boolean {
+    return this.joins.has(member);
+  }
+
+  hasSync(member: MemberMetadata): boolean {
+    return this.syncs.has(member);
+  }
+
+  /** Parks (or, with null, drops unanswered) the member's JoinGroup reply, replacing any earlier one. */
+  parkJoin(member: MemberMetadata, callback: JoinCallback | null): void {
+    if (callback === null) this.joins.delete(member);
+    else this.joins.set(member, callback);
+  }
+
+  /** Parks the member's SyncGroup reply; an earlier one of the same member is answered `superseded`. */
+  parkSync(member: MemberMetadata, callback: SyncCallback, superseded: () => SyncGroupResponse): void {
+    if (this.syncs.has(member)) this.completeSync(member, superseded());
+    this.syncs.set(member, callback);
+  }
+
+  /** Takes the member's parked JoinGroup reply out unanswered, for a caller that answers it itself. */
+  takeJoin(member: MemberMetadata): JoinCallback | undefined {
+    const callback = this.joins.get(member);
+    this.joins.delete(member);
+    return callback;
+  }
+
+  /** Answers the member's parked JoinGroup, if any. */
+  completeJoin(member: MemberMetadata, response: JoinGroupResponse): boolean {
+    const callback = this.joins.get(member);
+    if (!callback) return false;
+    this.joins.delete(member);
+    callback(response);
+    return true;
+  }
+
+  /** Answers the member's parked SyncGroup, if any. */
+  completeSync(member: MemberMetadata, response: SyncGroupResponse): boolean {
+    const callback = this.syncs.get(member);
+    if (!callback) return false;
+    this.syncs.delete(member);
+    callback(response);
+    return true;
+  }
+
+  /** The member left the group: whatever it had parked is dropped with it. */
+  forget(member: MemberMetadata): void {
+    this.joins.delete(member);
+    this.syncs.delete(member);
+  }
+
+  /** Answers every parked reply, each member's JoinGroup before its SyncGroup, in `members`' order. */
+  failAll(members: Iterable<MemberMetadata>, join: (member: MemberMetadata) => JoinGroupResponse, sync: (member: MemberMetadata) => SyncGroupResponse): void {
+    for (const member of members) {
+      this.completeJoin(member, join(member));
+      this.completeSync(member, sync(member));
+    }
+  }
+}
