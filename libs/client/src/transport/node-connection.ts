@@ -1,13 +1,14 @@
-import type { CoordinatorMovedPush, RebalanceInProgressPush, RequestEventName, RequestResponseMap } from '@cohort/protocol';
+import type { RequestEventName, RequestResponseMap, ServerToClientEvents } from '@cohort/protocol';
 import { PushEvent } from '@cohort/protocol';
 import { CohortError } from '../errors/cohort-error';
 import { Backoff, type ResolvedRetry } from '../runtime/backoff';
 import type { Timers } from '../runtime/timers';
 import type { AuthProvider, SocketFactory, SocketLike } from './socket-like';
 
-export type PushMessage =
-  | { event: 'RebalanceInProgress'; push: RebalanceInProgressPush }
-  | { event: 'CoordinatorMoved'; push: CoordinatorMovedPush };
+type PushEventName = keyof ServerToClientEvents;
+
+/** One push of the protocol's server-to-client event map, tagged with its event. */
+export type PushMessage = { [E in PushEventName]: { event: E; push: Parameters<ServerToClientEvents[E]>[0] } }[PushEventName];
 
 export interface ConnectionListener {
   push?(message: PushMessage): void;
@@ -53,8 +54,17 @@ export class NodeConnection {
     this.socket.on('connect', () => this.onConnect());
     this.socket.on('disconnect', (reason: string) => this.onDisconnect(reason));
     this.socket.on('connect_error', (error: Error & { data?: { errorCode?: number; errorName?: string } }) => this.onConnectError(error));
-    this.socket.on(PushEvent.RebalanceInProgress, (push: RebalanceInProgressPush) => this.dispatch({ event: 'RebalanceInProgress', push }));
-    this.socket.on(PushEvent.CoordinatorMoved, (push: CoordinatorMovedPush) => this.dispatch({ event: 'CoordinatorMoved', push }));
+    this.onPush(PushEvent.RebalanceInProgress, (push) => this.dispatch({ event: 'RebalanceInProgress', push }));
+    this.onPush(PushEvent.CoordinatorMoved, (push) => this.dispatch({ event: 'CoordinatorMoved', push }));
+  }
+
+  /**
+   * `SocketLike` stays structural (any socket.io-client-like object, a test double included), so the
+   * protocol's event maps type what this class listens to here, as `RequestResponseMap` (the map
+   * `ClientToServerEvents` is built from) types what `request` sends.
+   */
+  private onPush<E extends PushEventName>(event: E, listener: ServerToClientEvents[E]): void {
+    this.socket.on(event, listener);
   }
 
   get connected(): boolean {
