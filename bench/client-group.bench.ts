@@ -4,6 +4,7 @@ import { CohortClient } from '@cohort/client';
 import { benchMemberOptions, type PartitionEvent, recordEvents, type StartCommand, wallNow, type WorkerStatus } from './client-members-worker';
 import { CohortProcess } from './harness/cohort-process';
 import { ms, ratio, table } from './harness/stats';
+import { stopWorker } from './harness/stop-worker';
 
 /**
  * Issue 8, benchmark 1: a large group of SDK members spread over a few child processes against one
@@ -55,13 +56,8 @@ class Worker {
     });
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-    this.child.send({ type: 'stop' });
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
-    await exited;
-    clearTimeout(timer);
+  stop(): Promise<void> {
+    return stopWorker(this.child);
   }
 }
 

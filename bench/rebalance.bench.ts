@@ -5,6 +5,7 @@ import { GroupMember, type MemberOptions } from '../test/support/group-member';
 import type { GroupMembersCommand, GroupMembersStatus } from './group-members-worker';
 import type { CohortProcess } from './harness/cohort-process';
 import { elapsedMs } from './harness/stats';
+import { stopWorker } from './harness/stop-worker';
 
 /**
  * Issue 2, benchmark 1: rebalance latency, measured by clients as a consumer would see it — from the
@@ -109,13 +110,8 @@ class MembersWorker {
     return answered;
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-    this.child.send({ type: 'stop' });
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
-    await exited;
-    clearTimeout(timer);
+  stop(): Promise<void> {
+    return stopWorker(this.child);
   }
 }
 
