@@ -12,6 +12,12 @@ const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 3_000);
 // timeout the run still ends with its report (which then says it stopped at the time budget): the
 // cases in flight get the runner's 30 s answer bound, the canary check comes after.
 const BUDGET_MS = 240_000;
+/**
+ * `npm test` fuzzes one fixed seed, so that CI gives the same cases on every run; new seeds are for
+ * `npm run fuzz` and `FUZZ_SEED=<n>`. This one reached 3,006 levels of nesting, the case that used to
+ * overflow the fuzzer's own encoders.
+ */
+const CI_SEED = 110_488_163;
 
 interface EngineConnection {
   id: string;
@@ -39,7 +45,7 @@ describe('fuzz (e2e)', () => {
   const app = appPerFile({ topics: { 'fz-t': 4 } });
 
   it(`answers ${REQUESTS} fuzzed requests without an internal error, a missing ack or a change to the canary group`, async () => {
-    const seed = fuzzSeed();
+    const seed = process.env.FUZZ_SEED ? fuzzSeed() : CI_SEED;
     // Fewer requests in flight than `npm run fuzz`: the fuzzer shares this process (and a CI machine's
     // cores) with the node, and each answer must come within the runner's 30 s bound.
     const result = await fuzzSession(app.url, seed, REQUESTS, fuzzOnlyCases(), {
