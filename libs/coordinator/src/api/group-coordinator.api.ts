@@ -19,32 +19,13 @@ export interface PushSink {
 }
 
 /** A member as operators see it over REST (docs/rest.md `GET /v1/groups/:groupId`). */
-export interface GroupMemberView {
-  memberId: string;
-  groupInstanceId: string | null;
-  clientId: string;
-  clientHost: string;
-  subscription: unknown;
-  assignment: unknown;
-}
+export type GroupMemberView = P.GroupMemberDescription;
 
-export interface GroupView {
-  groupId: string;
-  state: P.GroupStateName;
-  protocolType: string | null;
-  protocol: string | null;
-  generationId: number;
-  leader: string | null;
-  coordinatorPartition: number;
-  members: GroupMemberView[];
-}
+/** The REST group description without `coordinator`, which the node that answers adds. */
+export type GroupView = Omit<P.GroupDescription, 'coordinator'>;
 
-export interface GroupSummaryView {
-  groupId: string;
-  protocolType: string | null;
-  state: P.GroupStateName;
-  members: number;
-}
+/** A REST group listing without `coordinator`, which the node that answers adds. */
+export type GroupSummaryView = Omit<P.GroupListing, 'coordinator'>;
 
 export interface CommittedOffsetView {
   topic: string;
@@ -55,15 +36,7 @@ export interface CommittedOffsetView {
   commitTimestamp: number;
 }
 
-export interface RebalanceView {
-  generationId: number;
-  reason: string;
-  startedAt: number;
-  completedAt: number | null;
-  durationMs: number | null;
-  members: number;
-  protocol: string | null;
-}
+export type RebalanceView = P.RebalanceRecord;
 
 /**
  * What the app (gateway and REST controllers) asks of the group coordinator. Every method answers with
