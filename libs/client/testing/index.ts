@@ -5,3 +5,4 @@
  */
 export * from './fake-coordinator';
 export * from './fake-timers';
+export * from './member-fixture';

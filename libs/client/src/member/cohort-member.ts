@@ -30,7 +30,6 @@ export interface MemberRuntime {
   onStopped(member: CohortMember): void;
 }
 
-
 /**
  * One member of a consumer group: the whole member side of Kafka's classic protocol (the Java
  * consumer's AbstractCoordinator + ConsumerCoordinator), driven by one rebalance loop plus a heartbeat
