@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { Socket } from 'socket.io-client';
 import { ErrorCode } from '@cohort/protocol';
+import { allow } from '../support/acl-fixtures';
 import { eventually } from '../support/group-member';
 import { SENTINEL_MASTER_NAME, RedisSentinelSet } from '../support/redis-sentinel-set';
 import { request as emit } from '../support/socket-client';
@@ -33,7 +34,8 @@ describe('cluster mode (e2e): Redis behind Sentinel loses its master', () => {
 
   it('follows the promoted replica: the cluster keeps serving and keeps every acknowledged commit', async () => {
     const sessionMs = 6_000;
-    await cluster.startAll({ REDIS_SENTINELS: redis.sentinels, REDIS_SENTINEL_NAME: SENTINEL_MASTER_NAME, NODE_SESSION_TIMEOUT_MS: String(sessionMs) });
+    // A creation limit makes topic creation go through the creation ledger, which lives in Redis too.
+    await cluster.startAll({ REDIS_SENTINELS: redis.sentinels, REDIS_SENTINEL_NAME: SENTINEL_MASTER_NAME, NODE_SESSION_TIMEOUT_MS: String(sessionMs), MAX_TOPICS_PER_PRINCIPAL: '10' });
     await request(cluster.nodes.get(0)!.url).post('/v1/topics').send({ name: 'ledger', partitions: 4 }).expect(201);
     let { at } = await cluster.retryUntilServed(GROUP);
     let client: Socket = await cluster.socketTo(at.url);
@@ -73,6 +75,14 @@ describe('cluster mode (e2e): Redis behind Sentinel loses its master', () => {
     expect(committedOffsets(fetched)).toEqual(Array(4).fill(acks.at(-1)!.offset));
     // Every node serves again and reads the metadata through the new master.
     for (const n of cluster.nodes.values()) await eventually(async () => (await request(n.url).get('/health/ready')).status === 200, `node ${n.nodeId} ready`, 60_000);
+
+    // The ACL store and the creation ledger follow the promotion too: a binding written through one node
+    // reaches the others, and a new topic is charged to its principal, through the new master.
+    const [first, second] = [...cluster.nodes.values()];
+    const binding = allow('User:after-failover', 'READ', 'GROUP', 'after-failover');
+    await eventually(async () => (await request(first.url).post('/v1/acls').send({ acls: [binding] })).status === 201, 'an ACL binding written after the promotion', 30_000);
+    await eventually(async () => ((await request(second.url).get('/v1/acls')).body as { principal: string }[]).some((b) => b.principal === 'User:after-failover'), 'the binding on another node', 30_000);
+    await request(second.url).post('/v1/topics').send({ name: 'after-failover', partitions: 1 }).expect(201);
 
     let gap = 0;
     for (let i = 1; i < acks.length; i++) if (acks[i].at >= killedAt) gap = Math.max(gap, acks[i].at - acks[i - 1].at);

@@ -33,7 +33,7 @@ export type { ControllerLease, NodeRegistration } from './metadata/node-registra
 export type { CasOutcome, MetadataChangeListener, MetadataStore } from './metadata/metadata-store.port';
 export { RedisMetadataStore, type RedisMetadataStoreEvents, type RedisMetadataStoreOptions } from './metadata/redis/redis-metadata-store';
 export { MetadataStoreUnavailableError } from './metadata/redis/metadata-store-unavailable-error';
-export { connectWithin, openRedis, type RedisConnectionSettings, type RedisLocation, type SentinelAddress } from './metadata/redis/redis-connections';
+export { connectWithin, describeRedisLocation, openRedis, type RedisConnectionSettings, type RedisLocation, type SentinelAddress } from './metadata/redis/redis-connections';
 export { LuaScript } from './metadata/redis/lua-script';
 export type { PeerAddress, Transport } from './transport/transport.port';
 export { NetworkTransport, type NetworkTransportOptions } from './transport/network/network-transport';

@@ -10,7 +10,7 @@ import {
   validateGrowth,
 } from '@cohort/coordinator';
 import { KafkaError } from '@cohort/protocol';
-import { type Clock, connectWithin, openRedis, type RedisLocation } from '@cohort/replication';
+import { type Clock, connectWithin, describeRedisLocation, openRedis, type RedisLocation } from '@cohort/replication';
 import type { Redis } from 'ioredis';
 import { CREATE_TOPIC, GROW_TOPIC, RESTORE_TOPIC, SET_END_OFFSETS } from './topic-scripts';
 
@@ -49,7 +49,7 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
     const settings = { url: options.url, sentinels: options.sentinels, sentinelName: options.sentinelName, commandTimeoutMs: 5_000, maxReconnectDelayMs: 1_000 };
     const redis = openRedis({ ...settings, connectionName: `cohort-${options.clusterId}-topics` });
     const subscriber = openRedis({ ...settings, connectionName: `cohort-${options.clusterId}-topic-changes` });
-    const where = `topic registry in Redis at ${options.url.replace(/\/\/[^@/]*@/, '//***@')}`;
+    const where = `topic registry in Redis at ${describeRedisLocation(options)}`;
     const timeout = options.connectTimeoutMs ?? 10_000;
     try {
       await Promise.all([connectWithin(redis, options.clock, timeout, where), connectWithin(subscriber, options.clock, timeout, where)]);

@@ -10,6 +10,8 @@ export async function createAclStore(config: CohortConfig): Promise<AclStore> {
   const logger = new Logger('AclStore');
   return RedisAclStore.connect({
     url: config.redisUrl,
+    sentinels: config.redisSentinels,
+    sentinelName: config.redisSentinelName,
     clusterId: config.clusterId,
     onError: (error) => logger.warn(`ACL store: ${error instanceof Error ? error.message : String(error)}`),
   });

@@ -1,11 +1,11 @@
 import { type AclBinding, KafkaError } from '@cohort/protocol';
-import { connectWithin, openRedis, RealClock } from '@cohort/replication';
+import { connectWithin, describeRedisLocation, openRedis, RealClock, type RedisLocation } from '@cohort/replication';
 import { bindingKey, compareBindings, validateBinding } from '@cohort/security';
 import type { Redis } from 'ioredis';
 import type { AclStore } from './acl-store.port';
 
-export interface RedisAclStoreOptions {
-  url: string;
+/** With REDIS_SENTINELS the store reaches the master the Sentinels elect, as the metadata store does. */
+export interface RedisAclStoreOptions extends RedisLocation {
   clusterId: string;
   /** How often the version key is read, in case a change hint was missed (a reconnect). */
   pollIntervalMs?: number;
@@ -41,10 +41,10 @@ export class RedisAclStore implements AclStore {
   }
 
   static async connect(options: RedisAclStoreOptions): Promise<RedisAclStore> {
-    const settings = { url: options.url, commandTimeoutMs: 5_000, maxReconnectDelayMs: 1_000 };
+    const settings = { url: options.url, sentinels: options.sentinels, sentinelName: options.sentinelName, commandTimeoutMs: 5_000, maxReconnectDelayMs: 1_000 };
     const redis = openRedis({ ...settings, connectionName: `cohort-${options.clusterId}-acls` });
     const subscriber = openRedis({ ...settings, connectionName: `cohort-${options.clusterId}-acl-changes` });
-    const where = `ACL store in Redis at ${options.url.replace(/\/\/[^@/]*@/, '//***@')}`;
+    const where = `ACL store in Redis at ${describeRedisLocation(options)}`;
     const timeout = options.connectTimeoutMs ?? 10_000;
     const clock = new RealClock();
     try {

@@ -1,5 +1,5 @@
 import { KafkaError } from '@cohort/protocol';
-import { connectWithin, openRedis, RealClock } from '@cohort/replication';
+import { connectWithin, describeRedisLocation, openRedis, RealClock, type RedisLocation } from '@cohort/replication';
 import type { Redis } from 'ioredis';
 import type { ClaimOutcome, CreatedKind, CreationLedger } from './creation-ledger.port';
 
@@ -25,8 +25,8 @@ redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('SREM', ARGV[2] .. owner, ARGV[1])
 return 1`;
 
-export interface RedisCreationLedgerOptions {
-  url: string;
+/** Where the metadata store's Redis is (REDIS_URL, or REDIS_SENTINELS and REDIS_SENTINEL_NAME): the ledger follows a Sentinel promotion as the store does. */
+export interface RedisCreationLedgerOptions extends RedisLocation {
   clusterId: string;
   connectTimeoutMs?: number;
 }
@@ -45,8 +45,9 @@ export class RedisCreationLedger implements CreationLedger {
   ) {}
 
   static async connect(options: RedisCreationLedgerOptions): Promise<RedisCreationLedger> {
-    const redis = openRedis({ url: options.url, commandTimeoutMs: 5_000, maxReconnectDelayMs: 1_000, connectionName: `cohort-${options.clusterId}-created` });
-    await connectWithin(redis, new RealClock(), options.connectTimeoutMs ?? 10_000, `creation ledger in Redis at ${options.url.replace(/\/\/[^@/]*@/, '//***@')}`);
+    const location = { url: options.url, sentinels: options.sentinels, sentinelName: options.sentinelName };
+    const redis = openRedis({ ...location, commandTimeoutMs: 5_000, maxReconnectDelayMs: 1_000, connectionName: `cohort-${options.clusterId}-created` });
+    await connectWithin(redis, new RealClock(), options.connectTimeoutMs ?? 10_000, `creation ledger in Redis at ${describeRedisLocation(location)}`);
     redis.on('error', () => undefined); // reported through failing calls; ioredis reconnects
     return new RedisCreationLedger(redis, `${options.clusterId}:`);
   }

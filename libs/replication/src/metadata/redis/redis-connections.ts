@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Clock } from '../../time/clock';
-import { MetadataStoreUnavailableError } from './metadata-store-unavailable-error';
+import { MetadataStoreUnavailableError, redactRedisUrl } from './metadata-store-unavailable-error';
 
 /** A Redis Sentinel's address (REDIS_SENTINELS entries). */
 export interface SentinelAddress {
@@ -16,6 +16,12 @@ export interface RedisLocation {
   url: string;
   sentinels?: SentinelAddress[];
   sentinelName?: string;
+}
+
+/** Where a store's Redis is, for messages and logs: the Sentinels and master name, or REDIS_URL without its credentials. */
+export function describeRedisLocation(location: RedisLocation): string {
+  if (!location.sentinels?.length) return redactRedisUrl(location.url);
+  return `master ${location.sentinelName ?? 'mymaster'} of Sentinels ${location.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
 }
 
 export interface RedisConnectionSettings extends RedisLocation {

@@ -9,11 +9,11 @@ import { ChangeFeed } from './change-feed';
 import { ACQUIRE_LEASE, GET_LEASE, RELEASE_LEASE } from './controller-scripts';
 import type { LuaScript } from './lua-script';
 import { MetadataRestorer } from './metadata-restorer';
-import { MetadataStoreUnavailableError, redactRedisUrl } from './metadata-store-unavailable-error';
+import { MetadataStoreUnavailableError } from './metadata-store-unavailable-error';
 import { DEREGISTER_NODE, LIST_NODES, REGISTER_NODE, RENEW_NODE, REQUEST_SHUTDOWN } from './node-scripts';
 import { COMPARE_AND_SET_PARTITION, CREATE_PARTITIONS, GET_PARTITION, LIST_PARTITIONS } from './partition-scripts';
 import { checkPartitionState, decodePartitionState, encodePartitionState } from './partition-state-json';
-import { connectWithin, openRedis } from './redis-connections';
+import { connectWithin, describeRedisLocation, openRedis } from './redis-connections';
 import { describeFailure, isMetadataLost, quit } from './redis-failures';
 import { RedisMetadataKeys } from './redis-metadata-keys';
 import type { RedisMetadataStoreOptions } from './redis-metadata-store-options';
@@ -50,8 +50,7 @@ export class RedisMetadataStore implements MetadataStore {
     private readonly options: RedisMetadataStoreOptions,
   ) {
     this.keys = new RedisMetadataKeys(options.clusterId);
-    const at = options.sentinels?.length ? `master ${options.sentinelName ?? 'mymaster'} of Sentinels ${options.sentinels.map((x) => `${x.host}:${x.port}`).join(',')}` : redactRedisUrl(options.url);
-    this.where = `Redis at ${at}, cluster ${options.clusterId}`;
+    this.where = `Redis at ${describeRedisLocation(options)}, cluster ${options.clusterId}`;
     this.recoveryWindowMs = options.recoveryWindowMs ?? 3_000;
     this.restorer = new MetadataRestorer(redis, this.keys, this.seen, this.recoveryWindowMs, this.where, options.events);
   }
