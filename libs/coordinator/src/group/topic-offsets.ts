@@ -1,0 +1,114 @@
+import type { CommittedOffset } from './offset-values';
+
+/** Numbers kept per committed partition, side by side in one array: partition, offset, leader epoch, commit time, log offset. */
+const STRIDE = 5;
+const PARTITION = 0;
+const OFFSET = 1;
+const LEADER_EPOCH = 2;
+const COMMIT_TIMESTAMP = 3;
+const LOG_OFFSET = 4;
+
+/**
+ * The committed offsets of one group on one topic, held column-wise: every number of every partition
+ * in one array of doubles (exact for int64 offsets up to 2^53, int32 epochs and timestamps), found
+ * through a partition → slot map. A node holding a million committed partitions then keeps a few
+ * objects per group and topic instead of one per partition, which is what a major GC has to walk
+ * (and ~60 bytes a partition instead of ~120). Metadata and legacy expiry times, rare, are kept only
+ * where present. Iteration follows the slot map, so partitions come in the order they were first
+ * committed (a partition removed and committed again moves to the end), as a Map of entries did.
+ */
+export class TopicOffsets {
+  private readonly slots = new Map<number, number>();
+  private readonly values: number[] = [];
+  /** Non-empty metadata by partition; most commits carry none. */
+  private metadata: Map<number, string> | undefined;
+  /** OffsetCommitValue v1 expiry times by partition, for offsets replayed from an old log. */
+  private expiry: Map<number, number> | undefined;
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  has(partition: number): boolean {
+    return this.slots.has(partition);
+  }
+
+  /** A copy of the partition's committed offset: what readers get, since nothing is held as an object. */
+  get(partition: number): CommittedOffset | undefined {
+    const slot = this.slots.get(partition);
+    return slot === undefined ? undefined : this.entryAt(partition, slot);
+  }
+
+  /**
+   * Sets the partition's offset to the fields of `entry` (copied, so the caller may reuse it), unless
+   * the offset held comes from a later record (a higher log offset), which wins.
+   */
+  set(partition: number, entry: CommittedOffset): void {
+    let slot = this.slots.get(partition);
+    const v = this.values;
+    if (slot !== undefined && v[slot * STRIDE + LOG_OFFSET] > entry.logOffset) return;
+    if (slot === undefined) {
+      slot = this.slots.size;
+      this.slots.set(partition, slot);
+      v.push(partition, entry.offset, entry.leaderEpoch, entry.commitTimestamp, entry.logOffset);
+    } else {
+      const at = slot * STRIDE;
+      v[at + OFFSET] = entry.offset;
+      v[at + LEADER_EPOCH] = entry.leaderEpoch;
+      v[at + COMMIT_TIMESTAMP] = entry.commitTimestamp;
+      v[at + LOG_OFFSET] = entry.logOffset;
+    }
+    if (entry.metadata !== '') (this.metadata ??= new Map()).set(partition, entry.metadata);
+    else this.metadata?.delete(partition);
+    if (entry.expireTimestamp !== null) (this.expiry ??= new Map()).set(partition, entry.expireTimestamp);
+    else this.expiry?.delete(partition);
+  }
+
+  /**
+   * Removes the partition (a tombstone at `logOffset`) unless its offset comes from a later record; the
+   * last slot moves into its place, so the columns stay dense.
+   */
+  delete(partition: number, logOffset: number): void {
+    const slot = this.slots.get(partition);
+    const v = this.values;
+    if (slot === undefined || v[slot * STRIDE + LOG_OFFSET] > logOffset) return;
+    this.slots.delete(partition);
+    const last = v.length - STRIDE;
+    if (slot * STRIDE !== last) {
+      for (let i = 0; i < STRIDE; i++) v[slot * STRIDE + i] = v[last + i];
+      this.slots.set(v[last + PARTITION], slot);
+    }
+    v.length = last;
+    this.metadata?.delete(partition);
+    this.expiry?.delete(partition);
+  }
+
+  /** Partitions in iteration order. */
+  partitions(): IterableIterator<number> {
+    return this.slots.keys();
+  }
+
+  /** Each committed offset as a copy, in iteration order. */
+  forEach(visit: (partition: number, value: CommittedOffset) => void): void {
+    for (const [partition, slot] of this.slots) visit(partition, this.entryAt(partition, slot));
+  }
+
+  /** What a scan of every group (lag, metrics) reads of each partition, without a copy of the rest. */
+  forEachOffset(visit: (partition: number, offset: number, commitTimestamp: number) => void): void {
+    const v = this.values;
+    for (const [partition, slot] of this.slots) visit(partition, v[slot * STRIDE + OFFSET], v[slot * STRIDE + COMMIT_TIMESTAMP]);
+  }
+
+  private entryAt(partition: number, slot: number): CommittedOffset {
+    const v = this.values;
+    const at = slot * STRIDE;
+    return {
+      offset: v[at + OFFSET],
+      leaderEpoch: v[at + LEADER_EPOCH],
+      metadata: this.metadata?.get(partition) ?? '',
+      commitTimestamp: v[at + COMMIT_TIMESTAMP],
+      expireTimestamp: this.expiry?.get(partition) ?? null,
+      logOffset: v[at + LOG_OFFSET],
+    };
+  }
+}
