@@ -83,11 +83,6 @@ export class TopicOffsets {
     this.expiry?.delete(partition);
   }
 
-  /** Partitions in iteration order. */
-  partitions(): IterableIterator<number> {
-    return this.slots.keys();
-  }
-
   /** Each committed offset as a copy, in iteration order. */
   forEach(visit: (partition: number, value: CommittedOffset) => void): void {
     for (const [partition, slot] of this.slots) visit(partition, this.entryAt(partition, slot));
