@@ -79,3 +79,45 @@ describe('GroupOffsets (a group\'s committed offsets)', () => {
     expect(offsets.get('orders', 0)?.offset).toBe(1);
   });
 });
+
+describe('GroupOffsets, partitions committed in and out of order', () => {
+  /** A reference model: a Map of entries, the way offsets were held before. */
+  function model(ops: [number, number | null][]): string[] {
+    const m = new Map<number, number>();
+    for (const [partition, offset] of ops) {
+      if (offset === null) m.delete(partition);
+      else m.set(partition, offset);
+    }
+    return [...m].map(([p, o]) => `${p}:${o}`);
+  }
+
+  it('keeps the same offsets in the same scan order as a map of entries, whatever the order of commits and deletions', () => {
+    const sequences: [number, number | null][][] = [
+      [[0, 1], [1, 2], [2, 3]],
+      [[0, 1], [1, 2], [2, 3], [2, null], [2, 4]],
+      [[0, 1], [1, 2], [2, 3], [0, null], [0, 5], [3, 6]],
+      [[0, 1], [1, 2], [2, 3], [1, null], [3, 7], [1, 8]],
+      [[2, 1], [0, 2], [1, 3], [2, null]],
+      [[0, 1], [2, 2], [1, 3], [3, 4], [0, null], [1, null], [2, null], [3, null], [0, 9]],
+      [[-1, 1], [0, 2], [5, 3]],
+    ];
+    // Pseudo-random sequences too (a fixed linear congruential sequence, so every run checks the same cases).
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % n;
+    for (let s = 0; s < 200; s++) sequences.push(Array.from({ length: 1 + next(30) }, (_, i) => [next(8), next(4) === 0 ? null : i] as [number, number | null]));
+    for (const ops of sequences) {
+      const offsets = new GroupOffsets();
+      ops.forEach(([partition, offset], log) => offsets.applyRecord('t', partition, offset === null ? null : value(offset), log));
+      const scanned: string[] = [];
+      offsets.forEachCommitted((_topic, partition, offset) => scanned.push(`${partition}:${offset}`));
+      expect(scanned).toEqual(model(ops));
+      expect(offsets.size).toBe(scanned.length);
+      for (const entry of model(ops)) {
+        const [partition, offset] = entry.split(':').map(Number);
+        expect(offsets.get('t', partition)?.offset).toBe(offset);
+      }
+      expect(offsets.get('t', 99)).toBeUndefined();
+      expect(offsets.has('t', 0.5)).toBe(false);
+    }
+  });
+});

@@ -74,7 +74,7 @@ export class PartitionReplay {
       // a quarter of the load.
       const offsets = this.offsets.get(groupId) ?? new GroupOffsets();
       const fromRecord = this.rebuild(groupId, now, historySize, offsets);
-      if (!fromRecord && offsets.size === 0) continue;
+      if (!fromRecord && !offsets.hasCommitted) continue;
       const group = fromRecord ?? new ClassicGroup(groupId, 'Empty', now, historySize, offsets);
       if (!fromRecord) group.currentStateTimestamp = null;
       groups.push(group);
