@@ -1,18 +1,7 @@
-/** What a committed offset holds (Kafka's OffsetAndMetadata). */
-export interface OffsetAndMetadata {
-  offset: number;
-  /** -1 when the committer did not know the leader epoch. */
-  leaderEpoch: number;
-  metadata: string;
-  commitTimestamp: number;
-  /** Legacy per-commit expiry (OffsetCommitValue v1); null under KIP-211 rules. */
-  expireTimestamp: number | null;
-}
+import type { CommittedOffset, OffsetAndMetadata } from './offset-values';
+import { TopicOffsets } from './topic-offsets';
 
-/** A committed offset with the log position of its record: a later record always wins. */
-export interface CommittedOffset extends OffsetAndMetadata {
-  logOffset: number;
-}
+export type { CommittedOffset, OffsetAndMetadata } from './offset-values';
 
 export interface TopicPartitionOffset {
   topic: string;
@@ -30,29 +19,37 @@ let nextStagedId = 0;
  * below the high watermark) only marks the partition as unstable until its record commits or fails.
  */
 export class GroupOffsets {
-  private readonly committed = new Map<string, Map<number, CommittedOffset>>();
+  /** By topic, column-wise (`TopicOffsets`): no object per committed partition. */
+  private readonly committed = new Map<string, TopicOffsets>();
   /** Made on the first staging: most groups on a big node are idle, and an empty Map costs ~200 bytes each. */
   private staged: Map<string, Map<number, StagedWrite>> | undefined;
 
+  /** A copy of the committed offset (changing it changes nothing held). */
   get(topic: string, partition: number): CommittedOffset | undefined {
     return this.committed.get(topic)?.get(partition);
+  }
+
+  has(topic: string, partition: number): boolean {
+    return this.committed.get(topic)?.has(partition) ?? false;
   }
 
   /** Every committed offset, by topic then partition. */
   all(): TopicPartitionOffset[] {
     const out: TopicPartitionOffset[] = [];
     for (const topic of [...this.committed.keys()].sort()) {
-      const byPartition = this.committed.get(topic)!;
-      for (const partition of [...byPartition.keys()].sort((a, b) => a - b)) {
-        out.push({ topic, partition, value: byPartition.get(partition)! });
-      }
+      const ofTopic: TopicPartitionOffset[] = [];
+      this.committed.get(topic)!.forEach((partition, value) => ofTopic.push({ topic, partition, value }));
+      for (const entry of ofTopic.sort((a, b) => a.partition - b.partition)) out.push(entry);
     }
     return out;
   }
 
-  /** Every committed offset in no particular order, without copying: what a scan of every group (metrics) reads. */
-  forEachCommitted(visit: (topic: string, partition: number, value: CommittedOffset) => void): void {
-    for (const [topic, byPartition] of this.committed) for (const [partition, value] of byPartition) visit(topic, partition, value);
+  /**
+   * Every committed offset in no particular order, without copying: what a scan of every group (lag,
+   * metrics) reads — the offset and its commit time, not an object per partition.
+   */
+  forEachCommitted(visit: (topic: string, partition: number, offset: number, commitTimestamp: number) => void): void {
+    for (const [topic, byPartition] of this.committed) byPartition.forEachOffset((partition, offset, commitTimestamp) => visit(topic, partition, offset, commitTimestamp));
   }
 
   /** At least one committed offset (cheaper than `size > 0`). */
@@ -85,7 +82,9 @@ export class GroupOffsets {
   /** Marks a write of this partition's offset as in flight; the newest staging replaces older ones. */
   stage(topic: string, partition: number): StagedWrite {
     const write: StagedWrite = { id: nextStagedId++ };
-    mapFor((this.staged ??= new Map()), topic).set(partition, write);
+    let byPartition = (this.staged ??= new Map()).get(topic);
+    if (!byPartition) this.staged.set(topic, (byPartition = new Map()));
+    byPartition.set(partition, write);
     return write;
   }
 
@@ -108,7 +107,6 @@ export class GroupOffsets {
       this.remove(topic, partition, logOffset);
       return;
     }
-    // Field by field rather than a spread: one shape for every entry, the shape the loader decodes into.
     this.install(topic, partition, {
       offset: value.offset,
       leaderEpoch: value.leaderEpoch,
@@ -119,20 +117,18 @@ export class GroupOffsets {
     });
   }
 
-  /** `applyRecord` of an offset whose entry the caller made and hands over (the loader's decode). */
+  /** `applyRecord` of an offset given as an entry; its fields are copied, so the loader decodes every record into one. */
   install(topic: string, partition: number, entry: CommittedOffset): void {
-    const byPartition = mapFor(this.committed, topic);
-    const current = byPartition.get(partition);
-    if (current && current.logOffset > entry.logOffset) return;
+    let byPartition = this.committed.get(topic);
+    if (!byPartition) this.committed.set(topic, (byPartition = new TopicOffsets()));
     byPartition.set(partition, entry);
   }
 
   /** `applyRecord` of a tombstone. */
   remove(topic: string, partition: number, logOffset: number): void {
     const byPartition = this.committed.get(topic);
-    const current = byPartition?.get(partition);
-    if (!byPartition || !current || current.logOffset > logOffset) return;
-    byPartition.delete(partition);
+    if (!byPartition) return;
+    byPartition.delete(partition, logOffset);
     if (byPartition.size === 0) this.committed.delete(topic);
   }
 
@@ -145,12 +141,8 @@ export class GroupOffsets {
     const byPartition = this.staged?.get(topic);
     if (byPartition?.get(partition) !== write) return;
     byPartition.delete(partition);
-    if (byPartition.size === 0) this.staged!.delete(topic);
+    if (byPartition.size > 0) return;
+    this.staged!.delete(topic);
+    if (this.staged!.size === 0) this.staged = undefined;
   }
-}
-
-function mapFor<V>(outer: Map<string, Map<number, V>>, topic: string): Map<number, V> {
-  let inner = outer.get(topic);
-  if (!inner) outer.set(topic, (inner = new Map()));
-  return inner;
 }

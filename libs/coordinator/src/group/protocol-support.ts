@@ -5,23 +5,25 @@ import type { MemberMetadata } from './member-metadata';
  * candidate for the group exactly when every member supports it.
  */
 export class ProtocolSupport {
-  private readonly counts = new Map<string, number>();
+  /** Made with the first member: a group of offsets only never has one. */
+  private counts: Map<string, number> | undefined;
 
   count(member: MemberMetadata, delta: 1 | -1): void {
     for (const name of member.protocolNames()) {
-      const count = (this.counts.get(name) ?? 0) + delta;
-      if (count === 0) this.counts.delete(name);
-      else this.counts.set(name, count);
+      const counts = (this.counts ??= new Map());
+      const count = (counts.get(name) ?? 0) + delta;
+      if (count === 0) counts.delete(name);
+      else counts.set(name, count);
     }
   }
 
   isSupportedByAll(protocol: string, groupSize: number): boolean {
-    return this.counts.get(protocol) === groupSize;
+    return this.counts?.get(protocol) === groupSize;
   }
 
   candidates(groupSize: number): Set<string> {
     const out = new Set<string>();
-    for (const [protocol, count] of this.counts) if (count === groupSize) out.add(protocol);
+    for (const [protocol, count] of this.counts ?? []) if (count === groupSize) out.add(protocol);
     return out;
   }
 }

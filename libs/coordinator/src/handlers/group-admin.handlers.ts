@@ -47,7 +47,7 @@ export function deleteGroup(groups: GroupRegistry, offsets: OffsetWrites, groupI
   if (!group.is('Empty')) return answer(ErrorCode.NON_EMPTY_GROUP);
   const partitions: PartitionRef[] = [
     ...group.offsets.all().map(({ topic, partition }) => ({ topic, partition })),
-    ...group.offsets.stagedPartitions().filter(({ topic, partition }) => group.offsets.get(topic, partition) === undefined),
+    ...group.offsets.stagedPartitions().filter(({ topic, partition }) => !group.offsets.has(topic, partition)),
   ];
   return offsets.delete(group, partitions, true);
 }

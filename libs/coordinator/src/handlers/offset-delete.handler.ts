@@ -36,7 +36,7 @@ export function handleOffsetDelete(
   }));
   const eligible = topics.flatMap((t) => t.partitions.filter((p) => p.errorCode === ErrorCode.NONE).map((p) => ({ topic: t.name, p })));
   const withOffsets: PartitionRef[] = eligible
-    .filter(({ topic, p }) => group.offsets.get(topic, p.partitionIndex) !== undefined || group.offsets.isStaged(topic, p.partitionIndex))
+    .filter(({ topic, p }) => group.offsets.has(topic, p.partitionIndex) || group.offsets.isStaged(topic, p.partitionIndex))
     .map(({ topic, p }) => ({ topic, partition: p.partitionIndex }));
   const reply = (error: number): OffsetDeleteResponse => {
     for (const { p } of eligible) p.errorCode = error;

@@ -31,8 +31,8 @@ export class GroupLagEvaluator {
     const statuses: LagStatus[] = [];
     let totalLag = 0;
     let maxLag = 0;
-    group.offsets.forEachCommitted((topic, partition, value) => {
-      const { lag, status } = this.partition(group, topic, partition, value.offset, value.commitTimestamp, now);
+    group.offsets.forEachCommitted((topic, partition, offset, commitTimestamp) => {
+      const { lag, status } = this.partition(group, topic, partition, offset, commitTimestamp, now);
       statuses.push(status);
       if (lag === null) return;
       topicLag.set(topic, (topicLag.get(topic) ?? 0) + lag);
@@ -49,11 +49,11 @@ export class GroupLagEvaluator {
    */
   totalLag(group: ClassicGroup, ends: Map<string, Readonly<Record<number, number>> | undefined>): number {
     let total = 0;
-    group.offsets.forEachCommitted((topic, partition, value) => {
+    group.offsets.forEachCommitted((topic, partition, offset) => {
       let topicEnds = ends.get(topic);
       if (topicEnds === undefined && !ends.has(topic)) ends.set(topic, (topicEnds = this.topics.endOffsetsOf(topic)));
       const end = topicEnds?.[partition];
-      if (end !== undefined && end > value.offset) total += end - value.offset;
+      if (end !== undefined && end > offset) total += end - offset;
     });
     return total;
   }
@@ -62,7 +62,7 @@ export class GroupLagEvaluator {
     const reported = this.topics.partitionOffsets(topic, partition);
     const logEndOffset = reported?.endOffset ?? null;
     const lag = logEndOffset === null ? null : Math.max(0, logEndOffset - committed);
-    const kept = group.lagWindows.get(topic, partition)?.entries() ?? [];
+    const kept = group.lagWindows.entries(topic, partition);
     const window: readonly LagWindowEntry[] = kept.length > 0 ? kept : [{ timestamp: commitTimestamp, offset: committed, logEndOffset, lag }];
     const status: LagStatus = lag === null ? 'UNKNOWN' : evaluatePartition(window.every((entry) => entry.lag !== null) ? window : window.filter((entry) => entry.lag !== null), lag, now);
     return { logEndOffset, lag, status, window, reportedAt: reported?.reportedAt ?? null };

@@ -1,8 +1,9 @@
-import { LagWindow } from './lag-window';
+import { addToWindow, type LagWindow, type LagWindowEntry, windowEntries } from './lag-window';
 
 /** The lag windows of one group's partitions, created on the first commit this coordinator sees. */
 export class GroupLagWindows {
-  private readonly byTopic = new Map<string, Map<number, LagWindow>>();
+  /** Made on the first commit: a loaded group has no window until it commits again. */
+  private byTopic: Map<string, Map<number, LagWindow>> | undefined;
 
   constructor(
     private readonly capacity: number,
@@ -10,14 +11,16 @@ export class GroupLagWindows {
   ) {}
 
   record(topic: string, partition: number, timestamp: number, offset: number, logEndOffset: number | null): void {
-    let byPartition = this.byTopic.get(topic);
+    let byPartition = (this.byTopic ??= new Map()).get(topic);
     if (!byPartition) this.byTopic.set(topic, (byPartition = new Map()));
-    let window = byPartition.get(partition);
-    if (!window) byPartition.set(partition, (window = new LagWindow(this.capacity, this.minDistanceMs)));
-    window.add(timestamp, offset, logEndOffset);
+    const window = byPartition.get(partition);
+    const next = addToWindow(window, this.capacity, this.minDistanceMs, timestamp, offset, logEndOffset);
+    if (next !== window) byPartition.set(partition, next);
   }
 
-  get(topic: string, partition: number): LagWindow | undefined {
-    return this.byTopic.get(topic)?.get(partition);
+  /** The partition's window, oldest first; empty when this coordinator has seen no commit of it. */
+  entries(topic: string, partition: number): LagWindowEntry[] {
+    const window = this.byTopic?.get(topic)?.get(partition);
+    return window === undefined ? [] : windowEntries(window);
   }
 }

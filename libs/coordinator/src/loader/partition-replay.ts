@@ -4,7 +4,8 @@ import { GroupOffsets } from '../group/group-offsets';
 import { MemberMetadata } from '../group/member-metadata';
 import type { GroupMetadataRecord } from '../records/group-metadata-record';
 import { decodeGroupMetadataValue } from '../records/group-metadata-record';
-import { decodeCommittedOffset } from '../records/offset-commit-record';
+import type { CommittedOffset } from '../group/group-offsets';
+import { decodeCommittedOffsetInto } from '../records/offset-commit-record';
 import { KeyReader } from '../records/key-reader';
 import { RecordDecodeError } from '../records/record-codec';
 
@@ -18,6 +19,8 @@ export class PartitionReplay {
   private readonly groupRecords = new Map<string, GroupMetadataRecord>();
   private readonly offsets = new Map<string, GroupOffsets>();
   private readonly keys = new KeyReader();
+  /** Every offset record is decoded into this one entry, whose fields `GroupOffsets.install` copies. */
+  private readonly entry: CommittedOffset = { offset: 0, leaderEpoch: -1, metadata: '', commitTimestamp: 0, expireTimestamp: null, logOffset: -1 };
   /** The offsets of the group of the previous record: the records of one commit are of one group. */
   private lastGroupId: string | undefined;
   private lastOffsets: GroupOffsets | undefined;
@@ -39,7 +42,7 @@ export class PartitionReplay {
       if (decoded.type === 'offset-commit') {
         const offsets = this.offsetsOf(decoded.groupId);
         if (value === null) offsets.remove(decoded.topic, decoded.partition, offset);
-        else offsets.install(decoded.topic, decoded.partition, decodeCommittedOffset(value, offset, valueStart, valueEnd));
+        else offsets.install(decoded.topic, decoded.partition, decodeCommittedOffsetInto(this.entry, value, offset, valueStart, valueEnd));
       } else if (decoded.type === 'group-metadata') {
         if (value === null) this.groupRecords.delete(decoded.groupId);
         else this.groupRecords.set(decoded.groupId, decodeGroupMetadataValue(value.subarray(valueStart, valueEnd)));
@@ -71,7 +74,7 @@ export class PartitionReplay {
       // a quarter of the load.
       const offsets = this.offsets.get(groupId) ?? new GroupOffsets();
       const fromRecord = this.rebuild(groupId, now, historySize, offsets);
-      if (!fromRecord && offsets.size === 0) continue;
+      if (!fromRecord && !offsets.hasCommitted) continue;
       const group = fromRecord ?? new ClassicGroup(groupId, 'Empty', now, historySize, offsets);
       if (!fromRecord) group.currentStateTimestamp = null;
       groups.push(group);

@@ -24,6 +24,26 @@ describe('KeyReader (the loader\'s key decoder)', () => {
     }
   });
 
+  it('decodes a key that starts like the previous one exactly as decodeKey does, however it ends', () => {
+    const reader = new KeyReader();
+    const valid = ['[1,"g","t",5]', '[1,"g","t",6]', '[1,"g","t",0]', '[1,"g","t",123456789012345]', '[1,"g","t",1234567890123456]', '[1,"g","t",7,8]', '[1,"g","t",9]', '[1,"g","t",]'];
+    for (const key of valid) {
+      const bytes = Buffer.from(key);
+      let expected: unknown;
+      try {
+        expected = decodeKey(bytes);
+      } catch (error) {
+        expected = error;
+      }
+      if (expected instanceof Error) expect(() => reader.decode(bytes)).toThrow(RecordDecodeError);
+      else expect(reader.decode(bytes)).toEqual(expected);
+    }
+    for (const bad of ['[1,"g","t",05]', '[1,"g","t",5', '[1,"g","t",x]']) {
+      reader.decode(Buffer.from('[1,"g","t",1]'));
+      expect(() => reader.decode(Buffer.from(bad))).toThrow(RecordDecodeError);
+    }
+  });
+
   it('reads a key in place inside a larger buffer, as a scan hands it over', () => {
     const reader = new KeyReader();
     for (const key of [offsetCommitKey('g', 'orders', 7), groupMetadataKey('g'), Buffer.from('[1,"a\\"b","t",1]')]) {

@@ -39,33 +39,54 @@ export function decodeOffsetCommitValue(bytes: Buffer): OffsetAndMetadata {
   return { offset, leaderEpoch, metadata, commitTimestamp, expireTimestamp };
 }
 
-/**
- * The value of the record at `logOffset` as the entry a group holds (`GroupOffsets.install`): what the
- * loader decodes a million times, so one object per record and no copy of it. The value is
- * `bytes[start, end)` (the whole buffer by default), read in place.
- */
+/** The value of the record at `logOffset` as a committed offset; the value is `bytes[start, end)` (the whole buffer by default). */
 export function decodeCommittedOffset(bytes: Buffer, logOffset: number, start = 0, end = bytes.length): CommittedOffset {
-  if (end > start && bytes[start] === OPEN_BRACE) return { ...decodeJsonValue(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end)), logOffset };
+  return decodeCommittedOffsetInto({ offset: 0, leaderEpoch: -1, metadata: '', commitTimestamp: 0, expireTimestamp: null, logOffset }, bytes, logOffset, start, end);
+}
+
+/**
+ * `decodeCommittedOffset` into an entry the caller owns: what the loader decodes a million records
+ * with, into one entry whose fields `GroupOffsets.install` copies, so a load makes no object per
+ * record. The value `bytes[start, end)` is read in place.
+ */
+export function decodeCommittedOffsetInto(into: CommittedOffset, bytes: Buffer, logOffset: number, start: number, end: number): CommittedOffset {
+  if (end > start && bytes[start] === OPEN_BRACE) {
+    const json = decodeJsonValue(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
+    into.offset = json.offset;
+    into.leaderEpoch = json.leaderEpoch;
+    into.metadata = json.metadata;
+    into.commitTimestamp = json.commitTimestamp;
+    into.expireTimestamp = json.expireTimestamp;
+    into.logOffset = logOffset;
+    return into;
+  }
   const length = end - start;
   if (length < 2) throw new RecordDecodeError(`${WHAT} is truncated`);
-  const version = bytes.readInt16BE(start);
+  // Bytes read by hand rather than with Buffer's readers: a third of the cost of a million decodes.
+  const version = int16At(bytes, start);
   // v0 and v2 are v1 without the expiry and v3 without the epoch: Kafka's reader takes all of them.
   if (version < 0 || version > 3) throw new RecordDecodeError(`${WHAT} has unknown version ${version}`);
   const hasEpoch = version >= 3;
   const hasExpiry = version === 1;
   if (length < 2 + 8 + (hasEpoch ? 4 : 0) + 2) throw new RecordDecodeError(`${WHAT} is truncated`);
-  const offset = readInt64(bytes, start + 2);
+  const offset = int64At(bytes, start + 2);
   let p = start + 10;
-  const leaderEpoch = hasEpoch ? bytes.readInt32BE(p) : -1;
+  const leaderEpoch = hasEpoch ? int32At(bytes, p) : -1;
   if (hasEpoch) p += 4;
-  const metadataBytes = bytes.readInt16BE(p);
+  const metadataBytes = int16At(bytes, p);
   p += 2;
   if (metadataBytes < 0 || end !== p + metadataBytes + 8 + (hasExpiry ? 8 : 0)) throw new RecordDecodeError(`${WHAT} v${version} has the wrong length`);
   const metadata = metadataBytes === 0 ? '' : bytes.toString('utf8', p, p + metadataBytes);
   p += metadataBytes;
-  const commitTimestamp = readInt64(bytes, p);
-  const expireTimestamp = hasExpiry ? readInt64(bytes, p + 8) : null;
-  return { offset, leaderEpoch, metadata, commitTimestamp, expireTimestamp, logOffset };
+  const commitTimestamp = int64At(bytes, p);
+  const expireTimestamp = hasExpiry ? int64At(bytes, p + 8) : null;
+  into.offset = offset;
+  into.leaderEpoch = leaderEpoch;
+  into.metadata = metadata;
+  into.commitTimestamp = commitTimestamp;
+  into.expireTimestamp = expireTimestamp;
+  into.logOffset = logOffset;
+  return into;
 }
 
 /** The layout of earlier releases (and of metadata too long for an int16 length). */
@@ -100,8 +121,18 @@ function writeInt64(buf: Buffer, value: number, at: number): number {
   return buf.writeUInt32BE(value - high * TWO_POW_32, at + 4);
 }
 
-function readInt64(buf: Buffer, at: number): number {
-  const value = buf.readInt32BE(at) * TWO_POW_32 + buf.readUInt32BE(at + 4);
+/** Big-endian signed integers at `at`, whose bytes the caller checked are there. */
+function int16At(buf: Buffer, at: number): number {
+  return ((buf[at] << 24) | (buf[at + 1] << 16)) >> 16;
+}
+
+function int32At(buf: Buffer, at: number): number {
+  return (buf[at] << 24) | (buf[at + 1] << 16) | (buf[at + 2] << 8) | buf[at + 3];
+}
+
+function int64At(buf: Buffer, at: number): number {
+  const low = buf[at + 4] * 0x100_0000 + ((buf[at + 5] << 16) | (buf[at + 6] << 8) | buf[at + 7]);
+  const value = int32At(buf, at) * TWO_POW_32 + low;
   if (!Number.isSafeInteger(value)) throw new RecordDecodeError(`${WHAT} holds an integer beyond 2^53`);
   return value;
 }

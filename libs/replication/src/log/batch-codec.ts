@@ -133,17 +133,22 @@ export function forEachRecordInPlace(
 ): void {
   let p = pos + BATCH_HEADER_BYTES;
   const end = pos + header.size;
+  // Fields read by hand (bounds checked above each read): Buffer's readers cost several times more, a million times.
   for (let i = 0; i < header.recordCount; i++) {
     if (p + RECORD_HEADER_BYTES > end) throw new Error(`batch at offset ${header.baseOffset} has a malformed record ${i}`);
-    const offset = header.baseOffset + buf.readUInt32BE(p);
+    const offset = header.baseOffset + uint32At(buf, p);
     const keyStart = p + 16;
-    const keyEnd = keyStart + buf.readUInt32BE(p + 12);
+    const keyEnd = keyStart + uint32At(buf, p + 12);
     if (keyEnd + 4 > end) throw new Error(`batch at offset ${header.baseOffset} has a malformed record ${i}`);
-    const valueLength = buf.readInt32BE(keyEnd);
+    const valueLength = (buf[keyEnd] << 24) | (buf[keyEnd + 1] << 16) | (buf[keyEnd + 2] << 8) | buf[keyEnd + 3];
     p = keyEnd + 4 + Math.max(0, valueLength);
     if (p > end) throw new Error(`batch at offset ${header.baseOffset} has a malformed record ${i}`);
     visit(offset, buf, keyStart, keyEnd, valueLength < 0 ? -1 : keyEnd + 4, p);
   }
+}
+
+function uint32At(buf: Buffer, at: number): number {
+  return buf[at] * 0x100_0000 + ((buf[at + 1] << 16) | (buf[at + 2] << 8) | buf[at + 3]);
 }
 
 /**
