@@ -65,7 +65,7 @@ export class PacketFastLane {
     const internals = socket as unknown as SocketInternals;
     const client = internals.client;
     const conn = client?.conn;
-    if (!conn || typeof client.ondata !== 'function' || !(client.nsps instanceof Map)) return null;
+    if (!conn || typeof client.ondata !== 'function' || !(client.nsps instanceof Map) || !Array.isArray(internals.fns)) return null;
     const existing = PacketFastLane.lanes.get(conn);
     if (existing) {
       // The main namespace connected again on the same connection: the lane serves its new socket.
