@@ -35,6 +35,7 @@ import { GatewayAuthorization } from './authorization/gateway-authorization';
 import type { CohortServer, CohortSocket } from './cohort-socket';
 import { acceptHeartbeat, acceptOffsetCommit, acceptOffsetFetch } from './lean/fast-accept';
 import { LeanEvents } from './lean/lean-events';
+import { PacketFastLane } from './lean/packet-fast-lane';
 import { SocketPushSink } from './socket-push-sink';
 import { WsAckExceptionFilter } from './ws-ack-exception.filter';
 
@@ -69,9 +70,10 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     socket.use(measureAcks(this.metrics));
     socket.use(guardRequests);
     const plain = socket as unknown as Socket;
-    this.lean.bind(plain, RequestEvent.Heartbeat, { dto: HeartbeatDto, accept: acceptHeartbeat, handle: (request, s) => this.heartbeat(request, s) });
-    this.lean.bind(plain, RequestEvent.OffsetCommit, { dto: OffsetCommitDto, accept: acceptOffsetCommit, handle: (request, s) => this.offsetCommit(request, s) });
-    this.lean.bind(plain, RequestEvent.OffsetFetch, { dto: OffsetFetchDto, accept: acceptOffsetFetch, handle: (request, s) => this.offsetFetch(request, s) });
+    const lane = PacketFastLane.of(plain);
+    this.lean.bind(plain, RequestEvent.Heartbeat, { dto: HeartbeatDto, accept: acceptHeartbeat, handle: (request, s) => this.heartbeat(request, s) }, lane);
+    this.lean.bind(plain, RequestEvent.OffsetCommit, { dto: OffsetCommitDto, accept: acceptOffsetCommit, handle: (request, s) => this.offsetCommit(request, s) }, lane);
+    this.lean.bind(plain, RequestEvent.OffsetFetch, { dto: OffsetFetchDto, accept: acceptOffsetFetch, handle: (request, s) => this.offsetFetch(request, s) }, lane);
   }
 
   /** Binds members to their socket: dynamic members of a closed socket leave after MEMBER_DISCONNECT_GRACE_MS. */

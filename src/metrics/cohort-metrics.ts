@@ -98,9 +98,22 @@ export class CohortMetrics implements CoordinatorMetrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
+  /**
+   * The label-bound children of the request metrics, looked up once per label set (transport × API ×
+   * error name, as many as the series) instead of hashing the labels on every request; neither metric is ever reset.
+   */
+  private readonly requestChildren = new Map<string, { count: { inc(): void }; seconds: { observe(value: number): void } }>();
+
   requestAnswered(transport: 'socket.io' | 'http', api: string, errorCode: number, seconds: number): void {
-    this.requests.inc({ transport, api, error: errorName(errorCode) });
-    this.requestSeconds.observe({ transport, api }, seconds);
+    const error = errorName(errorCode);
+    const key = `${transport}\u0000${api}\u0000${error}`;
+    let children = this.requestChildren.get(key);
+    if (children === undefined) {
+      children = { count: this.requests.labels({ transport, api, error }), seconds: this.requestSeconds.labels({ transport, api }) };
+      this.requestChildren.set(key, children);
+    }
+    children.count.inc();
+    children.seconds.observe(seconds);
   }
 
   connectionOpened(): void {

@@ -2,6 +2,7 @@ import type { ArgumentMetadata, Type } from '@nestjs/common';
 import type { Socket } from 'socket.io';
 import { KafkaValidationPipe } from '../../common/kafka-validation.pipe';
 import { answerFailure } from '../ws-ack-exception.filter';
+import type { PacketFastLane } from './packet-fast-lane';
 
 /** One hot event answered without Nest's WebSocket pipeline. */
 export interface LeanEvent<T> {
@@ -28,9 +29,13 @@ const PAYLOAD_METADATA_TYPE = 3 as unknown as ArgumentMetadata['type'];
 export class LeanEvents {
   private readonly pipe = new KafkaValidationPipe();
 
-  bind<T>(socket: Socket, event: string, spec: LeanEvent<T>): void {
+  /**
+   * Binds `spec` to `event` on `socket`, and on the socket's packet fast lane (packet-fast-lane.ts) when its
+   * connection has one: the lane takes the event's ordinary packets, socket.io's listener the others.
+   */
+  bind<T>(socket: Socket, event: string, spec: LeanEvent<T>, lane: PacketFastLane | null = null): void {
     const metadata: ArgumentMetadata = { type: PAYLOAD_METADATA_TYPE, metatype: spec.dto, data: undefined };
-    socket.on(event, (...args: unknown[]) => {
+    const listener = (args: unknown[]): void => {
       // rxjs fromEvent (which Nest's IoAdapter listens with) gives one argument as is, several as an array.
       const { data, ack } = mapPayload(args.length > 1 ? args : args[0]);
       const accepted = spec.accept(data);
@@ -42,7 +47,9 @@ export class LeanEvents {
         (request: T) => answer(() => spec.handle(request, socket), ack),
         (error: unknown) => answerFailure(error, ack),
       );
-    });
+    };
+    socket.on(event, (...args: unknown[]) => listener(args));
+    lane?.add(event, listener);
   }
 }
 

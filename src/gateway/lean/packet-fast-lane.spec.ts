@@ -1,0 +1,106 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server, type Socket } from 'socket.io';
+import { io, type Socket as ClientSocket } from 'socket.io-client';
+import { PacketFastLane } from './packet-fast-lane';
+
+/**
+ * The lane must be invisible on the wire: the same request gets byte-for-byte the same engine.io packets
+ * whether the lane answered it or socket.io did, the socket's middlewares still run first, and whatever
+ * the lane does not take (binary payloads, no ack, other events) still reaches socket.io's listeners.
+ */
+describe('PacketFastLane', () => {
+  let http: HttpServer;
+  let server: Server;
+  let client: ClientSocket;
+  /** Which path answered each request: 'lane' or 'socket.io'. */
+  const paths: string[] = [];
+  /** The events each middleware run saw, in order. */
+  const seen: string[] = [];
+  /** The message packets the client received, as engine.io hands them over. */
+  const received: string[] = [];
+
+  const answer = (args: unknown[]): unknown => ({ errorCode: 0, got: args.filter((a) => typeof a !== 'function'), text: 'é✓ "quoted" \u2028' });
+
+  beforeAll(async () => {
+    http = createServer();
+    server = new Server(http);
+    server.on('connection', (socket: Socket) => {
+      socket.use((packet, next) => {
+        seen.push(String(packet[0]));
+        const ack = packet[packet.length - 1];
+        if ((packet[1] as { refuse?: boolean } | undefined)?.refuse && typeof ack === 'function') return void ack({ errorCode: 58 });
+        next();
+      });
+      const lane = PacketFastLane.of(socket);
+      const listen = (via: string) => (args: unknown[]) => {
+        paths.push(via);
+        const ack = args[args.length - 1];
+        if (typeof ack === 'function') (ack as (r: unknown) => void)(answer(args));
+      };
+      for (const event of ['Heartbeat', 'Plain']) socket.on(event, (...args: unknown[]) => listen('socket.io')(args));
+      lane?.add('Heartbeat', listen('lane'));
+    });
+    await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
+    const { port } = http.address() as AddressInfo;
+    client = io(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false, forceNew: true });
+    await new Promise<void>((done, fail) => {
+      client.once('connect', () => done());
+      client.once('connect_error', fail);
+    });
+    client.io.engine.on('packet', (packet: { type: string; data?: unknown }) => {
+      if (packet.type === 'message' && typeof packet.data === 'string') received.push(packet.data);
+    });
+  });
+
+  afterAll(async () => {
+    client.disconnect();
+    await new Promise<void>((done) => server.close(() => done()));
+  });
+
+  beforeEach(() => {
+    paths.length = 0;
+    seen.length = 0;
+    received.length = 0;
+  });
+
+  /** The raw ack packet without its id, which differs between two requests. */
+  const withoutId = (packet: string): string => packet.replace(/^3\d+/, '3');
+
+  it.each([
+    ['a small answer', { groupId: 'g' }],
+    ['an answer over 125 bytes', { groupId: 'g'.repeat(200) }],
+    ['an answer over 64 KiB', { groupId: 'g'.repeat(70_000) }],
+  ])('answers %s with the same packet socket.io sends', async (_, payload) => {
+    const viaLane = await client.timeout(5000).emitWithAck('Heartbeat', payload);
+    const viaSocketIo = await client.timeout(5000).emitWithAck('Plain', payload);
+    expect(viaLane).toEqual(viaSocketIo);
+    expect(paths).toEqual(['lane', 'socket.io']);
+    expect(received).toHaveLength(2);
+    expect(withoutId(received[0])).toBe(withoutId(received[1]));
+  });
+
+  it('passes several arguments as socket.io does', async () => {
+    const viaLane = await client.timeout(5000).emitWithAck('Heartbeat', { a: 1 }, [2], 'three');
+    const viaSocketIo = await client.timeout(5000).emitWithAck('Plain', { a: 1 }, [2], 'three');
+    expect(viaLane).toEqual(viaSocketIo);
+    expect(paths).toEqual(['lane', 'socket.io']);
+  });
+
+  it('runs the socket middlewares first, and a middleware that answers stops the request', async () => {
+    const refused = await client.timeout(5000).emitWithAck('Heartbeat', { refuse: true });
+    expect(refused).toEqual({ errorCode: 58 });
+    expect(seen).toEqual(['Heartbeat']);
+    expect(paths).toEqual([]);
+  });
+
+  it('leaves binary payloads and requests without an ack to socket.io', async () => {
+    const binary = await client.timeout(5000).emitWithAck('Heartbeat', { data: Buffer.from([1, 2, 3]) });
+    expect(binary).toMatchObject({ errorCode: 0 });
+    client.emit('Heartbeat', { groupId: 'no-ack' });
+    await client.timeout(5000).emitWithAck('Heartbeat', { groupId: 'after' });
+    // The lane answers at once; socket.io a tick later, so the last two may run in either order.
+    expect(paths[0]).toBe('socket.io');
+    expect([...paths].sort()).toEqual(['lane', 'socket.io', 'socket.io']);
+  });
+});
