@@ -20,10 +20,7 @@ export interface StickyResult {
 
 export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack: StickyRackInfo): StickyResult {
   const builder = new ConstrainedBuilder(input, prep.multiplyClaimed);
-  for (let k = 0; k < prep.hashOrder.length; k++) {
-    const m = prep.hashOrder[k];
-    builder.keepOwned(m, builder.keepable(m, prep.owned[m], rack));
-  }
+  builder.keepAllOwned(prep, rack);
   let unassigned = builder.unassigned();
   const rank = memberIdRanks(input.members);
   builder.underMin.sort((a, b) => rank[a] - rank[b]);
@@ -77,8 +74,19 @@ class ConstrainedBuilder {
     (this.maybeRevoked ??= new Int32Array(this.total).fill(-1))[id] = m;
   }
 
+  /** Every member, in Java's HashMap order, keeps what it may of what it owns, up to its quota. */
+  keepAllOwned(prep: OwnedPartitions, rack: StickyRackInfo): void {
+    const { hashOrder, owned } = prep;
+    for (let k = 0; k < hashOrder.length; k++) {
+      const m = hashOrder[k];
+      // A member that owns nothing (every member of a fresh group) is under a non-zero minQuota.
+      if (owned[m].length === 0 && this.minQuota > 0) this.underMin.push(m);
+      else this.keepOwned(m, this.keepable(m, owned[m], rack));
+    }
+  }
+
   /** The owned partitions member m may keep: all of them unless racks or equal-generation claims rule some out. */
-  keepable(m: number, owned: number[], rack: StickyRackInfo): number[] {
+  private keepable(m: number, owned: number[], rack: StickyRackInfo): number[] {
     const multiplyClaimed = this.multiplyClaimed;
     if (!rack.enabled && multiplyClaimed === null) return owned; // nothing to drop: this call's own list, kept as it is
     const own: number[] = [];
@@ -91,7 +99,7 @@ class ConstrainedBuilder {
   }
 
   /** Member m keeps what it may of `own`, up to its quota; the rest is revoked. */
-  keepOwned(m: number, own: number[]): void {
+  private keepOwned(m: number, own: number[]): void {
     const { minQuota, maxQuota } = this;
     // The order decides only which partitions a member over its quota gives up: a member keeping
     // everything it owns (a group rejoining as it was) needs no sort.
