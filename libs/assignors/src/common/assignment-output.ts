@@ -8,71 +8,148 @@
  * (single-partition-entries.ts). Each member's list and the result object itself are new per call.
  */
 import type { MemberAssignment, TopicPartitions } from '@cohort/protocol';
-import type { GroupInput } from './group-input';
+import type { GroupInput, GroupMember, GroupTopics } from './group-input';
 import { setOwn } from './own-property';
-import { singlePartitionPool, type SinglePartitionPool } from './single-partition-entries';
+import { singlePartitionPool, type SinglePartitionPool, type SinglePartitionSlots } from './single-partition-entries';
 
 export function assignmentFromOwners(input: GroupInput, owner: Int32Array, pool: SinglePartitionPool = singlePartitionPool): Record<string, MemberAssignment> {
   const { members, topics } = input;
-  const memberCount = members.length;
   // Each member's list is allocated at its final length (growing 2,000 lists by push at this scale
   // makes garbage several times their size): count the topics each member gets partitions of.
-  const entries = new Int32Array(memberCount);
-  const lastTopic = new Int32Array(memberCount).fill(-1);
-  for (let t = 0; t < topics.names.length; t++) {
-    for (let id = topics.base[t]; id < topics.base[t + 1]; id++) {
+  // The steps are functions of their own and this one has no loop: it runs once per call, so it
+  // stays cheap to compile while the loops are compiled on their own as they get hot.
+  const entries = new Int32Array(members.length);
+  const single = countEntries(owner, topics.base, entries);
+  const lists = presizedLists(entries);
+  const filled = new Int32Array(members.length);
+  // Every entry holds one partition (a balanced group with at least as many members as a topic has
+  // partitions, the large groups' usual shape): each is the pool's. The entries of a topic are made
+  // in one loop of the pool and handed out in another, small loops that compile early on a
+  // process's first call.
+  if (!single || !handOutAllSingles(owner, topics, pool, lists, filled)) {
+    filled.fill(0);
+    handOutAll(owner, topics, pool, lists, filled);
+  }
+  return resultOf(members, lists);
+}
+
+/**
+ * entries[m] += the number of topics member m gets partitions of. Returns whether every entry will
+ * hold one partition (as many entries as partitions assigned).
+ */
+function countEntries(owner: Int32Array, base: Int32Array, entries: Int32Array): boolean {
+  const lastTopic = new Int32Array(entries.length).fill(-1);
+  let assigned = 0;
+  let entryCount = 0;
+  for (let t = 0; t < base.length - 1; t++) {
+    const end = base[t + 1];
+    for (let id = base[t]; id < end; id++) {
       const m = owner[id];
-      if (m >= 0 && lastTopic[m] !== t) {
-        lastTopic[m] = t;
-        entries[m]++;
+      if (m >= 0) {
+        assigned++;
+        if (lastTopic[m] !== t) {
+          lastTopic[m] = t;
+          entries[m]++;
+          entryCount++;
+        }
       }
     }
   }
-  const lists: TopicPartitions[][] = new Array(memberCount);
-  for (let m = 0; m < memberCount; m++) lists[m] = new Array<TopicPartitions>(entries[m]);
-  const filled = new Int32Array(memberCount);
-  // One pass over the owner array, topic by topic. Within a topic, a member's first partition waits
-  // in `first` and a second one opens a run; when the topic ends, each member that got something
-  // there gets one entry. Walking in partition order keeps memory access sequential, which at a
-  // million partitions matters more than anything else here.
-  const first = new Int32Array(memberCount).fill(-1);
-  const runs: (number[] | undefined)[] = new Array(memberCount);
-  const touched = new Int32Array(memberCount);
+  return assigned === entryCount;
+}
+
+function presizedLists(entries: Int32Array): TopicPartitions[][] {
+  const lists: TopicPartitions[][] = new Array(entries.length);
+  for (let m = 0; m < entries.length; m++) lists[m] = new Array<TopicPartitions>(entries[m]);
+  return lists;
+}
+
+function resultOf(members: readonly GroupMember[], lists: TopicPartitions[][]): Record<string, MemberAssignment> {
+  const result: Record<string, MemberAssignment> = {};
+  for (let m = 0; m < members.length; m++) setOwn(result, members[m].memberId, { partitions: lists[m] });
+  return result;
+}
+
+/** Every entry from the pool, topic by topic; false (lists partly filled) when a topic is too large for the pool. */
+function handOutAllSingles(owner: Int32Array, topics: GroupTopics, pool: SinglePartitionPool, lists: TopicPartitions[][], filled: Int32Array): boolean {
   for (let t = 0; t < topics.names.length; t++) {
     const topic = topics.names[t];
-    const base = topics.base[t];
-    const count = topics.counts[t];
-    let touchedCount = 0;
-    for (let p = 0; p < count; p++) {
-      const m = owner[base + p];
-      if (m < 0) continue;
-      if (first[m] < 0) {
-        first[m] = p;
-        touched[touchedCount++] = m;
-      } else {
-        const run = runs[m];
-        if (run === undefined) runs[m] = [first[m], p];
-        else run.push(p);
-      }
-    }
-    const slots = touchedCount > 0 ? pool.slots(topic) : [];
-    for (let k = 0; k < touchedCount; k++) {
-      const m = touched[k];
+    const slots = pool.slots(topic);
+    if (!pool.fill(slots, topic, topics.counts[t])) return false;
+    handOutSingles(owner, topics.base[t], topics.counts[t], slots, lists, filled);
+  }
+  return true;
+}
+
+/** Any shape: one-partition entries from the pool, runs of partitions in entries of their own. */
+function handOutAll(owner: Int32Array, topics: GroupTopics, pool: SinglePartitionPool, lists: TopicPartitions[][], filled: Int32Array): void {
+  const memberCount = lists.length;
+  const scratch: TopicScratch = { first: new Int32Array(memberCount).fill(-1), runs: new Array(memberCount), touched: new Int32Array(memberCount) };
+  for (let t = 0; t < topics.names.length; t++) handOutTopic(owner, topics.names[t], topics.base[t], topics.counts[t], pool, lists, filled, scratch);
+}
+
+/** Every member gets at most one partition of this topic: its pooled entry. */
+function handOutSingles(owner: Int32Array, base: number, count: number, slots: SinglePartitionSlots, lists: TopicPartitions[][], filled: Int32Array): void {
+  for (let p = 0; p < count; p++) {
+    const m = owner[base + p];
+    if (m >= 0) lists[m][filled[m]++] = slots[p] as TopicPartitions;
+  }
+}
+
+/**
+ * One topic, any shape. A member's first partition waits in `first` and a second one opens a run;
+ * when the topic ends, each member that got something there gets one entry. Walking in partition
+ * order keeps memory access sequential, which at a million partitions matters more than anything.
+ */
+function handOutTopic(
+  owner: Int32Array,
+  topic: string,
+  base: number,
+  count: number,
+  pool: SinglePartitionPool,
+  lists: TopicPartitions[][],
+  filled: Int32Array,
+  scratch: TopicScratch,
+): void {
+  const { first, runs, touched } = scratch;
+  let touchedCount = 0;
+  for (let p = 0; p < count; p++) {
+    const m = owner[base + p];
+    if (m < 0) continue;
+    if (first[m] < 0) {
+      first[m] = p;
+      touched[touchedCount++] = m;
+    } else {
       const run = runs[m];
-      if (run === undefined) {
-        const p = first[m];
-        // The pooled entry is read here rather than through a call: this runs once per partition.
-        lists[m][filled[m]++] = slots[p] ?? pool.entry(slots, topic, p);
-      } else {
-        lists[m][filled[m]++] = Object.freeze({ topic, partitions: Object.freeze(run) as number[] });
-        runs[m] = undefined;
-      }
-      first[m] = -1;
+      if (run === undefined) runs[m] = [first[m], p];
+      else run.push(p);
     }
   }
-  const result: Record<string, MemberAssignment> = {};
-  for (let m = 0; m < memberCount; m++) setOwn(result, members[m].memberId, { partitions: lists[m] });
-  return result;
+  if (touchedCount === 0) return;
+  const slots = pool.slots(topic);
+  for (let k = 0; k < touchedCount; k++) {
+    const m = touched[k];
+    const run = runs[m];
+    if (run === undefined) {
+      const p = first[m];
+      // The pooled entry is read here rather than through a call: this runs once per partition.
+      lists[m][filled[m]++] = slots[p] ?? pool.entry(slots, topic, p);
+    } else {
+      lists[m][filled[m]++] = Object.freeze({ topic, partitions: Object.freeze(run) as number[] });
+      runs[m] = undefined;
+    }
+    first[m] = -1;
+  }
+}
+
+/** Per-member state of handOutTopic, reset as each topic ends and reused for the next. */
+interface TopicScratch {
+  /** The member's first partition in the topic, -1 for none yet. */
+  first: Int32Array;
+  /** From the member's second partition in the topic on: all of them. */
+  runs: (number[] | undefined)[];
+  /** Members with a partition in the topic, in the order they got their first. */
+  touched: Int32Array;
 }
 
 /** An owner array with every partition unassigned. */

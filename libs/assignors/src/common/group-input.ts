@@ -10,6 +10,7 @@ import type { ClusterView, MemberSubscription } from '../api/partition-assignor'
 import { validateAssignorInput, type InputValidationOptions } from '../validation/validate-input';
 import { isValidatedInput } from '../validation/validated-inputs';
 import { getOwn } from './own-property';
+import { sameList } from './same-list';
 
 export interface GroupTopics {
   /** Subscribed topics with at least one partition, sorted. */
@@ -44,58 +45,86 @@ export interface GroupInput {
 
 export function readGroup(cluster: ClusterView, members: MemberSubscription[], options?: InputValidationOptions): GroupInput {
   if (!isValidatedInput(cluster, members)) validateAssignorInput(cluster, members, options);
+  // Each step is a function of its own, and this one has no loop: it runs once per call and stays
+  // cheap to compile, while the loops below are compiled on their own as they get hot.
+  const topics = groupTopics(cluster, subscribedTopics(members));
+  return { topics, cluster, members: groupMembers(members, new Subscriptions(topics.index)) };
+}
+
+/** Every topic some member subscribes to. */
+function subscribedTopics(members: MemberSubscription[]): Set<string> {
   const subscribed = new Set<string>();
   let previousList: readonly string[] | null = null;
-  for (const member of members) {
-    const list = member.subscription.topics;
-    if (list === previousList) continue; // members often share one topic list
+  for (let m = 0; m < members.length; m++) {
+    const list = members[m].subscription.topics;
+    if (sameList(list, previousList)) continue; // members often share one topic list, or equal ones
     previousList = list;
-    for (const topic of list) subscribed.add(topic);
+    for (let i = 0; i < list.length; i++) subscribed.add(list[i]);
   }
+  return subscribed;
+}
+
+function groupTopics(cluster: ClusterView, subscribed: Set<string>): GroupTopics {
   const names = [...subscribed].filter((topic) => (getOwn(cluster.partitionsPerTopic, topic) ?? 0) > 0).sort();
   const index = new Map(names.map((name, t) => [name, t] as const));
   const counts = Int32Array.from(names, (name) => getOwn(cluster.partitionsPerTopic, name) as number);
   const base = new Int32Array(names.length + 1);
   for (let t = 0; t < names.length; t++) base[t + 1] = base[t] + counts[t];
-  const topics: GroupTopics = { names, index, counts, base, total: base[names.length] };
-  // Large groups mostly share a few subscriptions: normalize each distinct one once.
-  const normalized = new Map<string, Pick<GroupMember, 'topicNames' | 'topicNameSet' | 'topics'>>();
-  const byArray = new Map<readonly string[], Pick<GroupMember, 'topicNames' | 'topicNameSet' | 'topics'>>();
-  const normalize = (list: readonly string[]): Pick<GroupMember, 'topicNames' | 'topicNameSet' | 'topics'> => {
-    let found = byArray.get(list);
+  return { names, index, counts, base, total: base[names.length] };
+}
+
+type NormalizedSubscription = Pick<GroupMember, 'topicNames' | 'topicNameSet' | 'topics'>;
+
+/** Large groups mostly share a few subscriptions: each distinct one is normalized once. */
+class Subscriptions {
+  private readonly byKey = new Map<string, NormalizedSubscription>();
+  private readonly byArray = new Map<readonly string[], NormalizedSubscription>();
+  private lastList: readonly string[] | null = null;
+  private lastFound: NormalizedSubscription | null = null;
+
+  constructor(private readonly index: Map<string, number>) {}
+
+  normalize(list: readonly string[]): NormalizedSubscription {
+    if (this.lastFound !== null && sameList(list, this.lastList)) return this.lastFound;
+    let found = this.byArray.get(list);
     if (found) return found;
     const key = list.join('\u0000');
-    found = normalized.get(key);
+    found = this.byKey.get(key);
     if (!found) {
       const topicNameSet = new Set(list);
       const taking: number[] = [];
       for (const name of topicNameSet) {
-        const t = index.get(name);
+        const t = this.index.get(name);
         if (t !== undefined) taking.push(t);
       }
       found = { topicNames: [...topicNameSet], topicNameSet, topics: Int32Array.from(taking).sort() };
-      normalized.set(key, found);
+      this.byKey.set(key, found);
     }
-    byArray.set(list, found);
+    this.byArray.set(list, found);
+    this.lastList = list;
+    this.lastFound = found;
     return found;
-  };
-  return {
-    topics,
-    cluster,
-    members: members.map((member, memberIndex) => {
-      const { topicNames, topicNameSet, topics: taking } = normalize(member.subscription.topics);
-      return {
-        index: memberIndex,
-        memberId: member.memberId,
-        groupInstanceId: member.groupInstanceId ?? null,
-        rackId: member.subscription.rackId ? member.subscription.rackId : null,
-        topicNames,
-        topicNameSet,
-        topics: taking,
-        subscription: member.subscription,
-      };
-    }),
-  };
+  }
+}
+
+function groupMembers(members: MemberSubscription[], subscriptions: Subscriptions): GroupMember[] {
+  const grouped: GroupMember[] = [];
+  for (let memberIndex = 0; memberIndex < members.length; memberIndex++) {
+    const member = members[memberIndex];
+    const subscription = member.subscription;
+    const { topicNames, topicNameSet, topics } = subscriptions.normalize(subscription.topics);
+    grouped.push({
+      index: memberIndex,
+      memberId: member.memberId,
+      groupInstanceId: member.groupInstanceId ?? null,
+      rackId: subscription.rackId ? subscription.rackId : null,
+      topicNames,
+      topicNameSet,
+      topics,
+      subscription,
+    });
+  }
+  return grouped;
 }
 
 /** topicOf[id] = topic index of partition id. */
@@ -116,19 +145,27 @@ const MAX_PRESIZED_LIST = 100_000;
  */
 export function partitionIdsOf(list: readonly TopicPartitions[] | undefined, topics: GroupTopics, dedupe = true): number[] {
   if (!list) return [];
-  // Sized up front rather than grown by push: a rejoining group lists every partition here, and the
-  // copies growth leaves behind are collected during the rebalance. Indexed loops: this often runs
-  // on a process's first call, when iterator-based loops still run in the interpreter.
-  let listed = 0;
-  for (let e = 0; e < list.length; e++) listed += list[e].partitions.length;
-  const ids = listed <= MAX_PRESIZED_LIST ? new Array<number>(listed) : [];
+  // Sized up front, at one partition per entry (what large groups list: one partition of each of
+  // many topics), rather than grown from empty: a rejoining group lists every partition here, and
+  // the copies growth leaves behind are collected during the rebalance. A list with more grows past
+  // that. One indexed loop: this often runs on a process's first call, in the interpreter.
+  const ids = list.length <= MAX_PRESIZED_LIST ? new Array<number>(list.length) : [];
   let n = 0;
+  const { names, counts, base: bases } = topics;
+  // Lists usually name topics in ascending order (results list them so), each once or a few times
+  // in a row: try the topic after the last one, then the same, before a lookup in the index.
+  let t = -1;
   for (let e = 0; e < list.length; e++) {
     const entry = list[e];
-    const t = topics.index.get(entry.topic);
-    if (t === undefined) continue;
-    const count = topics.counts[t];
-    const base = topics.base[t];
+    const topic = entry.topic;
+    if (names[t + 1] === topic) t++;
+    else if (t < 0 || names[t] !== topic) {
+      const found = topics.index.get(topic);
+      if (found === undefined) continue;
+      t = found;
+    }
+    const count = counts[t];
+    const base = bases[t];
     const partitions = entry.partitions;
     for (let i = 0; i < partitions.length; i++) {
       const partition = partitions[i];

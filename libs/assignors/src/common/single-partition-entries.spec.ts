@@ -39,6 +39,33 @@ describe('assignment results: frozen entries, one-partition entries shared', () 
     expect(first.c0.partitions[0].partitions).toEqual([0, 1]);
   });
 
+  it('gives a result whose entries all hold one partition the same frozen entries from a fresh pool and a filled one', () => {
+    const pool = new SinglePartitionPool();
+    const input = readGroup({ partitionsPerTopic: { a: 4, b: 4 } }, members(4, ['a', 'b']));
+    // Member m owns partition m of both topics; partition 3 of b is withheld (no owner).
+    const owner = Int32Array.from([0, 1, 2, 3, 0, 1, 2, -1]);
+    const first = assignmentFromOwners(input, owner, pool);
+    const second = assignmentFromOwners(input, owner, pool);
+    expect(first.c3.partitions).toEqual([{ topic: 'a', partitions: [3] }]);
+    expect(first.c0.partitions).toEqual([
+      { topic: 'a', partitions: [0] },
+      { topic: 'b', partitions: [0] },
+    ]);
+    expect(second).toEqual(first);
+    expect(second.c1.partitions[1]).toBe(first.c1.partitions[1]);
+    expect(Object.isFrozen(first.c1.partitions[1])).toBe(true);
+    expect(Object.isFrozen(first.c1.partitions[1].partitions)).toBe(true);
+  });
+
+  it('hands out one-partition entries one by one when a topic is too large for the pool', () => {
+    const pool = new SinglePartitionPool(4);
+    const input = readGroup({ partitionsPerTopic: { a: 3 } }, members(3, ['a']));
+    const owner = Int32Array.from([2, 0, 1]);
+    const result = assignmentFromOwners(input, owner, pool);
+    expect(result).toEqual({ c0: { partitions: [{ topic: 'a', partitions: [1] }] }, c1: { partitions: [{ topic: 'a', partitions: [2] }] }, c2: { partitions: [{ topic: 'a', partitions: [0] }] } });
+    expect(Object.isFrozen(result.c0.partitions[0])).toBe(true);
+  });
+
   it('stays bounded: a full pool starts again and results stay correct', () => {
     const pool = new SinglePartitionPool(6);
     const input = readGroup({ partitionsPerTopic: { a: 3, b: 3, c: 3 } }, members(3, ['a', 'b', 'c']));

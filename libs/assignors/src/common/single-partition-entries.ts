@@ -12,6 +12,10 @@
  *
  * The pool is bounded: once it holds `capacity` objects it is dropped and starts again. Results
  * already returned keep their entries; only sharing with later results is lost.
+ *
+ * A result whose entries all hold one partition fills a topic's slots in one loop (fill()), which on
+ * a process's first call, with the pool empty, is most of the result's cost: one small loop the JIT
+ * compiles early instead of a call per partition from the caller's loop.
  */
 import type { TopicPartitions } from '@cohort/protocol';
 
@@ -25,6 +29,8 @@ export class SinglePartitionPool {
   private slotsByTopic = new Map<string, SinglePartitionSlots>();
   /** One frozen `[p]` per partition number, shared by every topic's entry for p. */
   private partitionArrays: (number[] | undefined)[] = [];
+  /** Slots known to hold the entries of partitions 0 to n - 1 (fill() made them so; entries are never removed). */
+  private readonly complete = new WeakMap<SinglePartitionSlots, number>();
 
   constructor(private readonly capacity = DEFAULT_SINGLE_PARTITION_POOL_CAPACITY) {}
 
@@ -58,6 +64,36 @@ export class SinglePartitionPool {
     slots[partition] = entry;
     this.pooled++;
     return entry;
+  }
+
+  /**
+   * Makes slots[p] the entry for (topic, p) for every p below `count`, in one loop: a result whose
+   * entries all hold one partition needs the entries of (nearly) every partition of a topic, and on
+   * a process's first call, with the pool empty, one tight loop here compiles and runs much sooner
+   * than a call per partition from the caller's loop. Returns false, creating nothing, when the
+   * topic alone would take more than half the pool (the caller then asks entry() per partition).
+   */
+  fill(slots: SinglePartitionSlots, topic: string, count: number): boolean {
+    if ((this.complete.get(slots) ?? 0) >= count) return true;
+    if (2 * count > this.capacity) return false;
+    if (this.pooled + 2 * count > this.capacity) this.reset();
+    const arrays = this.partitionArrays;
+    let created = 0;
+    for (let p = 0; p < count; p++) {
+      let partitions = arrays[p];
+      if (partitions === undefined) {
+        partitions = Object.freeze([p]) as number[];
+        arrays[p] = partitions;
+        created++;
+      }
+      if (slots[p] === undefined) {
+        slots[p] = Object.freeze({ topic, partitions });
+        created++;
+      }
+    }
+    this.pooled += created;
+    this.complete.set(slots, count);
+    return true;
   }
 
   /** Objects held: entries plus shared partition arrays. */

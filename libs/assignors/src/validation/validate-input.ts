@@ -4,6 +4,7 @@
  */
 import { INT32_MAX, KafkaError } from '@cohort/protocol';
 import type { MemberSubscription } from '../api/partition-assignor';
+import { sameList } from '../common/same-list';
 
 export interface InputLimits {
   /** Sum of all partition counts; bounds the memory a single request can make us allocate. */
@@ -105,8 +106,9 @@ function validateOwnedPartitions(owned: unknown, member: number): void {
     if (!Array.isArray(partitions)) throw invalid(`${ownedField(member)}[${index}].partitions`, `must be an array of partition numbers, got ${describe(partitions)}`);
     for (let i = 0; i < partitions.length; i++) {
       const partition: unknown = partitions[i];
-      // isPartitionIndex, written out: this runs once per owned partition.
-      if (!(typeof partition === 'number' && partition >= 0 && partition <= INT32_MAX && Math.floor(partition) === partition)) {
+      // isPartitionIndex, written out: this runs once per owned partition. A number equal to its
+      // int32 conversion is an integer from -2^31 to INT32_MAX.
+      if (!(typeof partition === 'number' && (partition | 0) === partition && partition >= 0)) {
         throw invalid(`${ownedField(member)}[${index}].partitions`, `partition numbers must be integers from 0 to ${INT32_MAX}, got ${describe(partition)}`);
       }
     }
@@ -125,7 +127,13 @@ function validateTopicList(topics: unknown[], member: number, counts: Map<string
   }
 }
 
-function validateMember(member: unknown, index: number, counts: Map<string, number>, options: InputValidationOptions, checkedTopicLists: Set<unknown>): void {
+/** Topic lists already checked: by identity, and the last one checked by content (see sameList). */
+interface CheckedTopicLists {
+  readonly arrays: Set<unknown>;
+  last: unknown[] | null;
+}
+
+function validateMember(member: unknown, index: number, counts: Map<string, number>, options: InputValidationOptions, checked: CheckedTopicLists): void {
   if (!isPlainObject(member)) throw invalid(`members[${index}]`, `must be { memberId, groupInstanceId?, subscription }, got ${describe(member)}`);
   if (typeof member.memberId !== 'string' || member.memberId.length === 0) {
     throw invalid(`members[${index}].memberId`, `must be a non-empty string, got ${describe(member.memberId)}`);
@@ -138,11 +146,13 @@ function validateMember(member: unknown, index: number, counts: Map<string, numb
   if (!isPlainObject(subscription)) throw invalid(`members[${index}].subscription`, `must be { topics, ... }, got ${describe(subscription)}`);
   const topics = subscription.topics;
   if (!Array.isArray(topics)) throw invalid(`members[${index}].subscription.topics`, `must be an array of topic names, got ${describe(topics)}`);
-  // Large groups share one topic list between many members: check each distinct array once.
-  if (!checkedTopicLists.has(topics)) {
+  // Large groups share one topic list between many members: check each distinct array once, and a
+  // list equal to the one checked last (each member's own copy, as read off the wire) not again.
+  if (!sameList(topics, checked.last) && !checked.arrays.has(topics)) {
     validateTopicList(topics, index, counts, options);
-    checkedTopicLists.add(topics);
+    checked.arrays.add(topics);
   }
+  checked.last = topics;
   validateOwnedPartitions(subscription.ownedPartitions, index);
   const generation = subscription.generationId;
   if (generation !== undefined && generation !== null && !(typeof generation === 'number' && Number.isInteger(generation) && Math.abs(generation) <= INT32_MAX)) {
@@ -162,7 +172,7 @@ export function validateAssignorInput(cluster: unknown, members: unknown, option
   if (members.length > limits.maxMembers) throw invalid('members', `${members.length} members exceed the limit of ${limits.maxMembers}`);
   const memberIds = new Map<string, number>();
   const instanceIds = new Map<string, number>();
-  const checkedTopicLists = new Set<unknown>();
+  const checkedTopicLists: CheckedTopicLists = { arrays: new Set(), last: null };
   for (let index = 0; index < members.length; index++) {
     const member: unknown = members[index];
     validateMember(member, index, counts, options, checkedTopicLists);
