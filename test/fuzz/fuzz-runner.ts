@@ -1,7 +1,7 @@
 import { request as httpRequestRaw } from 'node:http';
 import { io, type Socket } from 'socket.io-client';
 import { jsonText } from './json-text';
-import { type FrameCase, frameCase } from './raw-frame-cases';
+import { type FrameCase, frameCase, mayLeaveNamespace } from './raw-frame-cases';
 import { RawConnection } from './raw-connection';
 import { discoverRoutes, type RestCase, restCase } from './rest-cases';
 import { SeededRandom } from './seeded-random';
@@ -47,7 +47,7 @@ export interface FuzzReport {
   socketCodes: Record<string, number>;
   restStatuses: Record<string, number>;
   rawConnectionsClosedByServer: number;
-  /** Event frames left unanswered on a connection an earlier unanswered frame may have closed or detached. */
+  /** Event frames left unanswered on a connection an earlier unanswered frame (or a `41`, even answered after) may have closed or detached. */
   rawUnattributable: number;
   /**
    * Frames whose clean connection the server closed by an engine.io ping timeout while they waited
@@ -71,6 +71,11 @@ interface Lane {
   raw: RawConnection | null;
   /** A frame without an ack was sent since the last answer: a close now may be that frame's doing. */
   rawUnconfirmed: boolean;
+  /**
+   * A frame that may have left the default namespace (`41…`) was sent on this connection: from then on
+   * no close is the node's doing, even after a later frame was answered (see runFrame).
+   */
+  rawLeftNamespace: boolean;
   nextAckId: number;
 }
 
@@ -99,7 +104,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   };
   const indexes = options.only ?? Array.from({ length: options.requests }, (_, i) => i);
   let cursor = 0;
-  const lanes: Lane[] = Array.from({ length: options.concurrency ?? 32 }, () => ({ socket: null, raw: null, rawUnconfirmed: false, nextAckId: 1 }));
+  const lanes: Lane[] = Array.from({ length: options.concurrency ?? 32 }, () => ({ socket: null, raw: null, rawUnconfirmed: false, rawLeftNamespace: false, nextAckId: 1 }));
   const fail = (index: number, kind: Kind, problem: string, request: unknown): void => {
     report.failures.push({ index, kind, problem, request: describe(request) });
   };
@@ -142,10 +147,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       if (lane.raw?.closed) report.rawConnectionsClosedByServer++;
       lane.raw = await RawConnection.open(options.url, timeout);
       lane.rawUnconfirmed = false;
+      lane.rawLeftNamespace = false;
     }
     const raw = lane.raw;
     report.sent.frame++;
     raw.send(c.frame);
+    if (mayLeaveNamespace(c.frame)) lane.rawLeftNamespace = true;
     // socket.io closes a connection whose frame is over maxHttpBufferSize, by design: no ack is due.
     if (c.ackId === undefined || c.frame.length > (options.maxPayloadBytes ?? 1_048_576)) return void (lane.rawUnconfirmed = true);
     const since = Date.now();
@@ -159,10 +166,14 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     }
     // After an earlier unanswered frame the connection may rightly be closed or deaf: a malformed
     // frame closes it, `41` leaves the namespace, a BINARY_EVENT header waits for its attachments.
-    // Only a connection that has answered everything sent before must answer this frame.
+    // Only a connection that has answered everything sent before must answer this frame. An answer
+    // does not undo a `41`: socket.io defers a socket's packets to the next tick, so a frame the node
+    // read in the same chunk as the `41` still found the socket, and the request guard (a socket
+    // middleware) answered it after the DISCONNECT had been applied; the next frame then found no
+    // namespace and socket.io closed the connection (1005; seed 20261203, cases 40691, 40692, 40889).
     raw.close();
     lane.raw = null;
-    if (lane.rawUnconfirmed) return void report.rawUnattributable++;
+    if (lane.rawUnconfirmed || lane.rawLeftNamespace) return void report.rawUnattributable++;
     if (outcome === 'timeout') return fail(index, 'frame', `no ack within ${timeout} ms`, c.frame);
     // The one close that is not the frame's doing: an engine.io ping timeout, when the process stalled
     // between the server's ping and its reading of the pong. The server's reason says so when the
@@ -321,7 +332,7 @@ export function formatReport(report: FuzzReport, replayCommand: string): string 
     `fuzz seed ${report.seed}: ${report.sent.socket + report.sent.frame + report.sent.rest} requests (socket.io ${report.sent.socket}, raw frames ${report.sent.frame}, REST ${report.sent.rest}; ${report.sent.skippedOversize} over the payload limit not sent, ${report.sent.unsendable} too deep for the fuzzer's own encoders) in ${(report.elapsedMs / 1000).toFixed(1)} s`,
     `  socket.io ack error codes: ${JSON.stringify(report.socketCodes)}`,
     `  REST statuses: ${JSON.stringify(report.restStatuses)}`,
-    `  raw connections the server closed (malformed frames): ${report.rawConnectionsClosedByServer}; event frames unanswered after an earlier unanswered frame (not counted): ${report.rawUnattributable}; frames whose connection a ping timeout closed, answered when sent again on a fresh connection: ${report.rawResent}; slowest answer ${report.slowestAnswerMs} ms`,
+    `  raw connections the server closed (malformed frames): ${report.rawConnectionsClosedByServer}; event frames unanswered after an earlier unanswered frame or a \`41\` (not counted): ${report.rawUnattributable}; frames whose connection a ping timeout closed, answered when sent again on a fresh connection: ${report.rawResent}; slowest answer ${report.slowestAnswerMs} ms`,
     ...report.slowest.map((s) => `    ${s.ms} ms: case ${s.index} ${s.request}`),
     `  failures: ${report.failures.length}${report.stoppedAtDeadline ? ' (stopped at the time budget before the last cases)' : ''}`,
   ];

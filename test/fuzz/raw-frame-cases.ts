@@ -34,3 +34,12 @@ export function frameCase(random: SeededRandom, ackId: number): FrameCase {
     [1, () => ({ frame: `4${random.int(0, 9)}${randomString(random).slice(0, 2_000)}` })],
   ])();
 }
+
+/**
+ * Whether the node may read `frame` as a socket.io DISCONNECT of the default namespace (`41`, with an
+ * ack id or `/,` after it, or anything else starting so): the connection stays open, and every later
+ * event frame on it is a packet for a namespace it has left, which socket.io answers by closing it.
+ */
+export function mayLeaveNamespace(frame: string | Buffer): boolean {
+  return typeof frame === 'string' && frame.startsWith('41');
+}

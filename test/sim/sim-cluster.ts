@@ -1,4 +1,4 @@
-import { DEFAULT_REPLICATION_CONFIG, ReplicationNode, SeededRandom, type PartitionState, type ReplicationConfig } from '@cohort/replication';
+import { controllerLeaseMsFor, DEFAULT_REPLICATION_CONFIG, ReplicationNode, SeededRandom, type PartitionState, type ReplicationConfig } from '@cohort/replication';
 import { InMemoryCheckpointStorage, InMemoryMetadataStore, InMemoryNetwork, MemoryLog, describePartitionState, type LinkConditions, type Partition } from '@cohort/replication/testing';
 import { rulesFor, type BrokenRule } from './broken-rules';
 import { preloadedNodeEpoch } from './preload';
@@ -35,7 +35,8 @@ export const SIM_CONFIG: ReplicationConfig = {
   replicaFetchMaxRecords: 50,
   nodeSessionTimeoutMs: 3_000,
   nodeHeartbeatIntervalMs: 500,
-  controllerLeaseMs: 3_000,
+  // As cluster mode derives it (1 s for this session), so simulated controllers fail over as fast as real ones.
+  controllerLeaseMs: controllerLeaseMsFor(3_000),
   highWatermarkCheckpointIntervalMs: 2_000,
   leaderImbalanceCheckIntervalMs: 10_000,
   requestTimeoutMs: 2_000,
@@ -75,7 +76,9 @@ export class SimCluster {
     this.random = new SeededRandom(options.seed);
     this.network = new InMemoryNetwork(this.clock, this.random, { minDelayMs: 1, maxDelayMs: 5, ...options.network });
     this.store = new InMemoryMetadataStore(this.clock);
-    this.config = { ...SIM_CONFIG, ...options.config };
+    // A run that changes the session timeout gets production's lease for it, unless it sets one itself.
+    const session = options.config?.nodeSessionTimeoutMs ?? SIM_CONFIG.nodeSessionTimeoutMs;
+    this.config = { ...SIM_CONFIG, controllerLeaseMs: controllerLeaseMsFor(session), ...options.config };
     this.nodeIds = Array.from({ length: options.nodes }, (_, i) => i);
     for (const id of this.nodeIds) this.disks.set(id, { logs: new Map(), checkpoints: new InMemoryCheckpointStorage() });
     this.store.watch({ onPartitionChanged: (s) => this.trace.add(this.clock.now(), `store ${describePartitionState(s)}`) });

@@ -21,7 +21,7 @@ export type { AppendResult, LeadershipListener, PartitionOffsets, PartitionStore
 export { LocalPartitionStore, type LocalPartitionStoreOptions, type LogFlushPolicy } from './local/local-partition-store';
 
 // Cluster mode: a replication node over a metadata store and a transport.
-export { DEFAULT_REPLICATION_CONFIG, type ReplicationConfig } from './replication-config';
+export { controllerLeaseMsFor, DEFAULT_REPLICATION_CONFIG, type ReplicationConfig } from './replication-config';
 export { ReplicationNode, type ReplicationNodeDeps } from './node/replication-node';
 export type { ReplicaManager, ReplicaObserver } from './node/replica-manager';
 export type { PartitionLog, StoredBatch } from './log/partition-log';

@@ -72,3 +72,14 @@ export const DEFAULT_REPLICATION_CONFIG: ReplicationConfig = {
 export function effectiveMinIsr(config: Pick<ReplicationConfig, 'minInsyncReplicas'>, replicationFactor: number): number {
   return Math.min(config.minInsyncReplicas, replicationFactor);
 }
+
+/**
+ * The controller lease production runs with for a node session timeout: a third of the session, at
+ * least a second (and never longer than the session), so a dead controller is replaced well before the
+ * nodes it led are fenced, as Kafka's controller quorum elects a new leader
+ * (controller.quorum.fetch.timeout.ms, 2 s) well within broker.session.timeout.ms (9 s). Cluster mode
+ * and the simulator both take it from here.
+ */
+export function controllerLeaseMsFor(nodeSessionTimeoutMs: number): number {
+  return Math.min(nodeSessionTimeoutMs, Math.max(1_000, Math.floor(nodeSessionTimeoutMs / 3)));
+}

@@ -1,4 +1,4 @@
-import { DEFAULT_REPLICATION_CONFIG, type ReplicationConfig } from '@cohort/replication';
+import { controllerLeaseMsFor, DEFAULT_REPLICATION_CONFIG, type ReplicationConfig } from '@cohort/replication';
 import type { CohortConfig } from '../../config/cohort-config';
 
 /** Replication settings of cluster mode from the variables of README.md's configuration table; the rest are Kafka's defaults. */
@@ -19,11 +19,9 @@ export function replicationConfigOf(config: CohortConfig): ReplicationConfig {
     nodeSessionTimeoutMs: session,
     // A node renews several times per session and fences itself one heartbeat before it would expire.
     nodeHeartbeatIntervalMs: Math.max(1, Math.min(DEFAULT_REPLICATION_CONFIG.nodeHeartbeatIntervalMs, Math.floor(session / 4))),
-    // The controller lease lasts a third of a session (at least a second): a dead controller is replaced
-    // well before the nodes it led are fenced, as Kafka's controller quorum elects a new leader
-    // (controller.quorum.fetch.timeout.ms, 2 s) well within broker.session.timeout.ms (9 s). ISR shrinks
-    // proposed when the dead controller's connections closed wait for it (issue #13).
-    controllerLeaseMs: Math.min(session, Math.max(1_000, Math.floor(session / 3))),
+    // A third of a session, at least a second: ISR shrinks proposed when the dead controller's
+    // connections closed wait for its successor (issue #13).
+    controllerLeaseMs: controllerLeaseMsFor(session),
     // A request must outlive the follower's long-poll (replica.socket.timeout.ms ≥ replica.fetch.wait.max.ms).
     requestTimeoutMs: Math.max(DEFAULT_REPLICATION_CONFIG.requestTimeoutMs, config.replicaFetchWaitMaxMs * 2),
   };
