@@ -1,14 +1,15 @@
 /**
  * A child process of the large-group rebalance benchmark (bench/rebalance.bench.ts): runs `count`
- * classic-protocol members (test/support/group-member.ts, one socket each, as separate consumers have)
- * so that 10,000 members are not all driven by the one process that measures them. Reports to the
- * parent over IPC a status whenever an assignment arrives (coalesced per turn of the event loop), and
- * commits every held partition on request.
+ * members (bench/harness/bench-member.ts, one socket each, as separate consumers have) so that 10,000
+ * members are not all driven by the one process that measures them. Reports to the parent over IPC a
+ * status whenever an assignment arrives (coalesced per turn of the event loop, and at least once a
+ * second), and commits every held partition on request.
  */
-import { GroupMember, type MemberOptions } from '../test/support/group-member';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { BenchMember, type BenchMemberOptions, type MemberStats, noStats } from './harness/bench-member';
 
 export type GroupMembersCommand =
-  | { type: 'connect'; url: string; groupId: string; count: number; options: MemberOptions }
+  | { type: 'connect'; url: string; groupId: string; count: number; options: BenchMemberOptions }
   | { type: 'start' }
   | { type: 'commit' }
   | { type: 'stop' };
@@ -22,11 +23,19 @@ export interface GroupMembersStatus {
   maxGeneration: number;
   /** Partitions held by all members of this process. */
   held: number;
-  problems: number;
+  /** Epoch ms (performance.timeOrigin based): the last of these members' first JoinGroup, and the first JoinGroup answer of maxGeneration. */
+  lastFirstJoinSentAt: number;
+  firstJoinAnsweredAt: number;
+  stats: MemberStats;
+  /** This process's CPU time (ms) and its event loop's worst delay (ms) since start: is the load generator the limit? */
+  cpuMs: number;
+  maxLoopDelayMs: number;
 }
 
 function main(): void {
-  const members: GroupMember[] = [];
+  const members: BenchMember[] = [];
+  const stats = noStats();
+  const loop = monitorEventLoopDelay({ resolution: 20 });
   let pending = false;
   const send = (message: unknown) => process.send?.(message);
   const status = (): GroupMembersStatus => {
@@ -34,16 +43,31 @@ function main(): void {
     let minGeneration = Number.POSITIVE_INFINITY;
     let maxGeneration = -1;
     let held = 0;
-    let problems = 0;
+    let lastFirstJoinSentAt = 0;
     for (const m of members) {
-      problems += m.problems.length;
-      held += (m.assignment?.partitions ?? []).reduce((n, tp) => n + tp.partitions.length, 0);
+      lastFirstJoinSentAt = Math.max(lastFirstJoinSentAt, m.firstJoinSentAt);
       if (m.assignedGeneration <= 0 || m.assignedGeneration !== m.generationId) continue;
+      held += m.held;
       assigned++;
       minGeneration = Math.min(minGeneration, m.assignedGeneration);
       maxGeneration = Math.max(maxGeneration, m.assignedGeneration);
     }
-    return { type: 'status', members: members.length, assigned, minGeneration: assigned ? minGeneration : -1, maxGeneration, held, problems };
+    let firstJoinAnsweredAt = Number.POSITIVE_INFINITY;
+    for (const m of members) if (m.generationId === maxGeneration) firstJoinAnsweredAt = Math.min(firstJoinAnsweredAt, m.lastJoinAnsweredAt);
+    const cpu = process.cpuUsage();
+    return {
+      type: 'status',
+      members: members.length,
+      assigned,
+      minGeneration: assigned ? minGeneration : -1,
+      maxGeneration,
+      held,
+      lastFirstJoinSentAt,
+      firstJoinAnsweredAt,
+      stats,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      maxLoopDelayMs: loop.max / 1e6,
+    };
   };
   const changed = (): void => {
     if (pending) return;
@@ -58,24 +82,32 @@ function main(): void {
       void (async () => {
         // Connect in slices: thousands of simultaneous handshakes would measure the accept queue.
         for (let i = 0; i < message.count; i += 100) {
-          const slice = Array.from({ length: Math.min(100, message.count - i) }, () => GroupMember.connect(message.url, message.groupId, message.options));
+          const slice = Array.from({ length: Math.min(100, message.count - i) }, () => BenchMember.connect(message.url, message.groupId, message.options, stats));
           members.push(...(await Promise.all(slice)));
         }
         for (const m of members) m.onAssigned = changed;
         send({ type: 'connected' });
       })();
     } else if (message.type === 'start') {
+      loop.enable();
       for (const m of members) m.start();
+      // Troubles and CPU are reported even while no assignment arrives.
+      setInterval(changed, 1000).unref();
       changed();
     } else if (message.type === 'commit') {
-      void Promise.all(
-        members.map((m) => m.commit((m.assignment?.partitions ?? []).flatMap((tp) => tp.partitions.map((partition) => ({ topic: tp.topic, partition, offset: 1 }))))),
-      ).then((responses) => send({ type: 'committed', partitions: responses.reduce((n, r) => n + r.topics.reduce((k, t) => k + t.partitions.filter((p) => p.errorCode === 0).length, 0), 0) }));
+      void (async () => {
+        // 50 commits in flight per process: 10,000 at once outran the node's write timeout (REQUEST_TIMED_OUT) on a loaded machine.
+        let committed = 0;
+        for (let i = 0; i < members.length; i += 50) committed += (await Promise.all(members.slice(i, i + 50).map((m) => m.commit()))).reduce((n, c) => n + c, 0);
+        send(status());
+        send({ type: 'committed', partitions: committed });
+      })();
     } else if (message.type === 'stop') {
-      void Promise.all(members.map((m) => m.vanish())).then(() => process.exit(0));
+      for (const m of members) m.vanish();
+      process.exit(0);
     }
   });
-  // A request of the autopilot that times out under load is retried by it; one that escapes is counted, not fatal.
+  // A request that times out under load is retried by the member; one that escapes is reported, not fatal.
   process.on('unhandledRejection', (error) => console.error(`group-members-worker: ${error instanceof Error ? error.message : String(error)}`));
   send({ type: 'ready' });
 }

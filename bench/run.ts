@@ -16,7 +16,7 @@ import { printCompaction } from './compaction.bench';
 import { buildApp, CohortProcess } from './harness/cohort-process';
 import { median, ms, perSecond, ratio, table } from './harness/stats';
 import { operationsSection } from './operations.bench';
-import { type LargeGroupResult, memberJoinsLargeGroup, topicGrowth } from './rebalance.bench';
+import { LARGE_GROUP_MEMBER, LARGE_GROUP_NODE_ENV, type LargeGroupResult, memberJoinsLargeGroup, statsLine, topicGrowth } from './rebalance.bench';
 import { electionToServing } from './election-load.bench';
 import { nodeScale } from './node-scale.bench';
 import { replaySpeed } from './replay.bench';
@@ -24,6 +24,9 @@ import { replaySpeed } from './replay.bench';
 const DEADLINE_MS = 20 * 60_000;
 const scale = Math.min(1, Math.max(0.01, Number(process.env.BENCH_SCALE ?? '1')));
 const TARGET_MS = 1000;
+/** Kafka's group.initial.rebalance.delay.ms default; it sits inside the large group's forming time. */
+const INITIAL_DELAY_MS = 3000;
+const LARGE_TARGET_MS = 2000;
 
 async function attempt<T>(what: string, run: () => Promise<T>): Promise<T | null> {
   try {
@@ -36,8 +39,8 @@ async function attempt<T>(what: string, run: () => Promise<T>): Promise<T | null
 
 async function rebalanceLatency(): Promise<void> {
   console.log('\n1. Rebalance latency (target < 1 s)');
-  // The large group's members all connect from loopback: more than the per-address default of 1,000.
-  const node = await CohortProcess.start({ MAX_CONNECTIONS_PER_IP: '20000' });
+  // The large group needs more connections per address and a larger leader SyncGroup than the defaults allow (LARGE_GROUP_NODE_ENV).
+  const node = await CohortProcess.start({ ...LARGE_GROUP_NODE_ENV, GROUP_INITIAL_REBALANCE_DELAY_MS: String(INITIAL_DELAY_MS) });
   try {
     const rounds = 3;
     const assignors = (await (await fetch(`${node.url}/v1/assignors`)).json()) as { name: string }[];
@@ -47,6 +50,12 @@ async function rebalanceLatency(): Promise<void> {
     const server = serverSide ? await attempt('growth, server-side assignment', () => topicGrowth(node, 'range', rounds)) : null;
     // Issue 12 item 3: one group of 10,000 members (BENCH_SCALE=0.1: 1,000).
     const size = Math.max(10, Math.round(10_000 * scale));
+    const member = LARGE_GROUP_MEMBER;
+    console.log(
+      `  ${size}-member group: members in 4 processes on this machine, session ${ms(member.sessionTimeoutMs)}, heartbeat every ${ms(member.heartbeatIntervalMs)}, ` +
+        `rebalance timeout ${ms(member.rebalanceTimeoutMs)}; GROUP_INITIAL_REBALANCE_DELAY_MS ${INITIAL_DELAY_MS} (Kafka's default), MAX_PAYLOAD_BYTES ${LARGE_GROUP_NODE_ENV.MAX_PAYLOAD_BYTES}; ` +
+        `forming is timed from the last member's first JoinGroup`,
+    );
     const largeClient = await attempt(`${size}-member group, client-side`, () => memberJoinsLargeGroup(node, size, null));
     const largeServer = serverSide ? await attempt(`${size}-member group, server-side`, () => memberJoinsLargeGroup(node, size, 'range')) : null;
     const row = (scenario: string, values: number[] | null, note = ''): string[] => {
@@ -58,8 +67,17 @@ async function rebalanceLatency(): Promise<void> {
       [
         row('10 members, topic 100 → 1,000 partitions, leader assigns (range)', client),
         row('10 members, topic 100 → 1,000 partitions, server assigns (range)', server),
-        row(`${size} members + 1 joins → all synced, leader assigns`, largeClient && [largeClient.joinMs], largeNote(largeClient)),
-        row(`${size} members + 1 joins → all synced, server assigns`, largeServer && [largeServer.joinMs], largeNote(largeServer)),
+      ],
+    );
+    // Issue 12's target for the large group is 2 s, for forming and for one member joining.
+    const large = (scenario: string, value: number | null, note = ''): string[] => [scenario, value === null ? 'n/a' : ms(value), ratio(value ?? Number.NaN, LARGE_TARGET_MS), note];
+    table(
+      ['scenario', 'time', 'vs 2 s target', 'note'],
+      [
+        large(`${size} members form → all synced, leader assigns`, largeClient?.formMs ?? null, largeClient ? `${ms(largeClient.formAfterJoinPhaseMs)} of it after the join phase ended` : ''),
+        large(`${size} members + 1 joins → all synced, leader assigns`, largeClient?.joinMs ?? null, largeNote(largeClient)),
+        large(`${size} members form → all synced, server assigns`, largeServer?.formMs ?? null, largeServer ? `${ms(largeServer.formAfterJoinPhaseMs)} of it after the join phase ended` : ''),
+        large(`${size} members + 1 joins → all synced, server assigns`, largeServer?.joinMs ?? null, largeNote(largeServer)),
       ],
     );
   } finally {
@@ -69,9 +87,14 @@ async function rebalanceLatency(): Promise<void> {
 
 function largeNote(result: LargeGroupResult | null): string {
   if (!result) return '';
-  const coordinator = result.coordinatorMs === null ? '' : `; the coordinator's record of it: ${ms(result.coordinatorMs)}`;
+  const coordinator = result.coordinatorMs === null ? 'n/a' : ms(result.coordinatorMs);
   const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
-  return `forming took ${ms(result.formMs)}${coordinator}; node RSS ${kib(result.rssPerMember)}/member, ${kib(result.rssPerCommittedPartition)}/committed partition`;
+  const churn = result.formingRebalances > 1 ? `${result.formingRebalances} rebalances while forming; ` : '';
+  return (
+    `${churn}the coordinator's record: ${coordinator}; ` +
+    `node CPU ${ms(result.nodeFormCpuMs)} forming, ${ms(result.nodeJoinCpuMs)} joining; its worst event-loop delay ${ms(result.nodeFormLoopLagMs)} forming, ${ms(result.nodeJoinLoopLagMs)} joining; node RSS ${kib(result.rssPerMember)}/member, ` +
+    `${kib(result.rssPerCommittedPartition)}/committed partition; members: ${statsLine(result.stats)}`
+  );
 }
 
 async function commitThroughput(): Promise<void> {

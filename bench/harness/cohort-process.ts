@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -67,7 +67,7 @@ export class CohortProcess {
     this.output = '';
     this.child = spawn(process.execPath, [...NODE_ARGS, 'dist/src/main.js'], {
       cwd: appRoot(),
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: this.dataDir },
+      env: { ...process.env, LOG_LEVEL: process.env.BENCH_NODE_LOG_LEVEL ?? 'warn', ...env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: this.dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const child = this.child;
@@ -75,7 +75,11 @@ export class CohortProcess {
     child.once('exit', () => running.delete(child));
     // 'close' comes after the last output, which may still be in flight when 'exit' is seen.
     const closed = new Promise<void>((done) => child.once('close', () => done()));
-    const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-20_000));
+    const log = process.env.BENCH_NODE_LOG;
+    const keep = (chunk: Buffer) => {
+      this.output = (this.output + chunk.toString()).slice(-20_000);
+      if (log) appendFileSync(log, chunk);
+    };
     this.child.stdout?.on('data', keep);
     this.child.stderr?.on('data', keep);
     const deadline = Date.now() + 300_000;

@@ -33,7 +33,7 @@ import { OffsetFetchDto } from './dto/offset-fetch.dto';
 import { SyncGroupDto } from './dto/sync-group.dto';
 import { GatewayAuthorization } from './authorization/gateway-authorization';
 import type { CohortServer, CohortSocket } from './cohort-socket';
-import { acceptHeartbeat, acceptOffsetCommit, acceptOffsetFetch } from './lean/fast-accept';
+import { acceptHeartbeat, acceptOffsetCommit, acceptOffsetFetch, acceptSyncGroup } from './lean/fast-accept';
 import { LeanEvents } from './lean/lean-events';
 import { PacketFastLane } from './lean/packet-fast-lane';
 import { SocketPushSink } from './socket-push-sink';
@@ -43,8 +43,9 @@ import { WsAckExceptionFilter } from './ws-ack-exception.filter';
  * docs/protocol.md over socket.io: one event per Kafka API, answered on its acknowledgement. Translation only:
  * validated payload + connection → coordinator call → response. Every protocol rule lives in the
  * coordinator; every failure becomes an ack through WsAckExceptionFilter, never a disconnect.
- * Heartbeat, OffsetCommit and OffsetFetch, the requests a consumer sends most, are bound per socket
- * without Nest's pipeline (lean/lean-events.ts) with the same validation, ACL checks and answers.
+ * Heartbeat, OffsetCommit and OffsetFetch, the requests a consumer sends most, and SyncGroup (the
+ * leader's carries every member's assignment), are bound per socket without Nest's pipeline
+ * (lean/lean-events.ts) with the same validation, ACL checks and answers.
  * (Options such as maxHttpBufferSize come from CohortIoAdapter, which reads the config.)
  */
 @WebSocketGateway()
@@ -74,6 +75,7 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     this.lean.bind(plain, RequestEvent.Heartbeat, { dto: HeartbeatDto, accept: acceptHeartbeat, handle: (request, s) => this.heartbeat(request, s) }, lane);
     this.lean.bind(plain, RequestEvent.OffsetCommit, { dto: OffsetCommitDto, accept: acceptOffsetCommit, handle: (request, s) => this.offsetCommit(request, s) }, lane);
     this.lean.bind(plain, RequestEvent.OffsetFetch, { dto: OffsetFetchDto, accept: acceptOffsetFetch, handle: (request, s) => this.offsetFetch(request, s) }, lane);
+    this.lean.bind(plain, RequestEvent.SyncGroup, { dto: SyncGroupDto, accept: acceptSyncGroup, handle: (request, s) => this.syncGroup(request, s) }, lane);
   }
 
   /** Binds members to their socket: dynamic members of a closed socket leave after MEMBER_DISCONNECT_GRACE_MS. */
@@ -107,8 +109,8 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     return this.acl.joinGroup(socket, request, () => this.node.coordinator.joinGroup(request, contextOf(socket)));
   }
 
-  @SubscribeMessage(RequestEvent.SyncGroup)
-  syncGroup(@MessageBody() request: SyncGroupDto, @ConnectedSocket() socket: Socket): Promise<P.SyncGroupResponse> {
+  /** Bound in handleConnection (lean path), not by @SubscribeMessage: the leader's carries every member's assignment. */
+  syncGroup(request: P.SyncGroupRequest, socket: Socket): Promise<P.SyncGroupResponse> {
     this.acl.requireGroup(socket, 'SyncGroup', request.groupId);
     return this.node.coordinator.syncGroup(request, contextOf(socket));
   }

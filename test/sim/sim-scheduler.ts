@@ -39,9 +39,21 @@ export class SimScheduler implements Clock {
   }
 
   schedule(delayMs: number, fn: () => void): TimerHandle {
+    let e = this.enqueue(delayMs, fn);
+    return {
+      cancel: () => void (e.cancelled = true),
+      // As cancel + schedule: a new place in the (time, scheduling) order.
+      reschedule: (nextMs) => {
+        e.cancelled = true;
+        e = this.enqueue(nextMs, fn);
+      },
+    };
+  }
+
+  private enqueue(delayMs: number, fn: () => void): Event {
     const e: Event = { at: this.current + Math.max(0, delayMs), seq: this.seq++, fn, cancelled: false };
     this.push(e);
-    return { cancel: () => void (e.cancelled = true) };
+    return e;
   }
 
   /**

@@ -5,7 +5,8 @@ import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@coh
 import { HeartbeatDto } from '../dto/heartbeat.dto';
 import { OffsetCommitDto } from '../dto/offset-commit.dto';
 import { OffsetFetchDto } from '../dto/offset-fetch.dto';
-import { acceptHeartbeat, acceptOffsetCommit, acceptOffsetFetch } from './fast-accept';
+import { SyncGroupDto } from '../dto/sync-group.dto';
+import { acceptHeartbeat, acceptOffsetCommit, acceptOffsetFetch, acceptSyncGroup } from './fast-accept';
 
 /**
  * The fast checks may only say yes where the DTO's class-validator rules say yes, and must then give what
@@ -74,6 +75,29 @@ const offsetFetch = fc
   )
   .map(([head, topics]) => (topics === undefined ? head : spliceField(head, 'topics', topics)));
 
+/** A consumer assignment as a leader sends it, or any JSON (an assignment is opaque to the DTO), or hostile keys inside it. */
+const assignmentValue = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ partitions: fc.array(fc.record({ topic: text(MAX_TOPIC_NAME_LENGTH), partitions: fc.array(int(0, INT32_MAX), { maxLength: 3 }) }), { maxLength: 2 }) }).map((v) => JSON.stringify(v)) },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 6 }).map((v) => JSON.stringify(v)) },
+  { weight: 1, arbitrary: fc.constantFrom('{"partitions":[],"__proto__":{"x":1}}', '{"a":{"constructor":1}}', '[{"__proto__":[]}]', 'null', '{"a":[[[[[[1]]]]]]}') },
+);
+const syncAssignment = fc
+  .tuple(objectJson({ memberId: field(text(MAX_ID_LENGTH)) }), fc.oneof({ weight: 8, arbitrary: assignmentValue }, { weight: 1, arbitrary: fc.constant(undefined) }))
+  .map(([head, assignment]) => (assignment === undefined ? head : spliceField(head, 'assignment', assignment)));
+const syncGroup = fc
+  .tuple(
+    objectJson({
+      groupId: field(text(MAX_ID_LENGTH)),
+      generationId: field(int(INT32_MIN, INT32_MAX)),
+      memberId: field(text(MAX_ID_LENGTH)),
+      groupInstanceId: field(instanceId),
+      protocolType: field(fc.oneof(fc.constant(null), text(MAX_ID_LENGTH))),
+      protocolName: field(fc.oneof(fc.constant(null), text(MAX_ID_LENGTH))),
+    }),
+    fc.oneof({ weight: 4, arbitrary: list(fc.oneof({ weight: 4, arbitrary: syncAssignment }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) })) }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) }),
+  )
+  .map(([head, assignments]) => spliceField(head, 'assignments', assignments));
+
 /** Adds `"key": <raw json>` to an object's JSON text. */
 function spliceField(objectJsonText: string, key: string, raw: string): string {
   return objectJsonText === '{}' ? `{${JSON.stringify(key)}:${raw}}` : `${objectJsonText.slice(0, -1)},${JSON.stringify(key)}:${raw}}`;
@@ -116,7 +140,17 @@ describe('fast acceptance of hot requests', () => {
   it('accepts an OffsetFetch only where OffsetFetchDto does, with the same result', () =>
     agrees(OffsetFetchDto, acceptOffsetFetch, offsetFetch, '{"groupId":"g","topics":[{"name":"t","partitionIndexes":[0,1]}]}'));
 
+  it("accepts a SyncGroup only where SyncGroupDto does, with the same result (the leader's carries every assignment)", () =>
+    agrees(
+      SyncGroupDto,
+      acceptSyncGroup,
+      syncGroup,
+      '{"groupId":"g","generationId":1,"memberId":"m-1","groupInstanceId":null,"protocolType":"consumer","protocolName":"range","assignments":[{"memberId":"m-1","assignment":{"partitions":[{"topic":"t","partitions":[0,1]}]}}]}',
+    ));
+
   it('leaves hostile keys and binary values to the DTO', () => {
+    expect(acceptSyncGroup(JSON.parse('{"groupId":"g","generationId":1,"memberId":"m","assignments":[{"memberId":"m","assignment":{"__proto__":{"x":1}}}]}'))).toBeNull();
+    expect(acceptSyncGroup({ groupId: 'g', generationId: 1, memberId: 'm', assignments: [{ memberId: 'm', assignment: Buffer.from('x') }] })).toBeNull();
     expect(acceptHeartbeat(JSON.parse('{"groupId":"g","generationId":1,"memberId":"m","__proto__":{"x":1}}'))).toBeNull();
     expect(acceptOffsetCommit({ groupId: 'g', generationId: 1, topics: [{ name: 't', partitions: [{ partitionIndex: 0, committedOffset: 1, committedMetadata: Buffer.from('x') }] }] })).toBeNull();
     expect(acceptOffsetFetch({ groupId: Buffer.from('g'), topics: null })).toBeNull();

@@ -10,8 +10,14 @@ import type { TimerOp } from './timer-op';
  * here (`apply`). A firing runs through `onFire`, the shard's step, so the effects of the callback are
  * applied the same way.
  */
+/** One armed key: the clock's timer calls whatever `run` is when it fires, so re-arming can keep the timer. */
+interface Armed {
+  handle: TimerHandle;
+  run: () => void;
+}
+
 export class ShardTimers {
-  private readonly handles = new Map<string, TimerHandle>();
+  private readonly armed = new Map<string, Armed>();
 
   constructor(
     private readonly clock: Clock,
@@ -26,37 +32,50 @@ export class ShardTimers {
     }
   }
 
-  /** Arms `key` to run `fn` after `delayMs`, replacing whatever `key` was armed with. */
+  /**
+   * Arms `key` to run `fn` after `delayMs`, replacing whatever `key` was armed with. A key still armed
+   * (a member's session, re-armed by each of its heartbeats) moves its timer in place when the clock
+   * can (`TimerHandle.reschedule`: the same instant and order as a new timer, without one).
+   */
   set(key: string, delayMs: number, fn: () => void): void {
+    const current = this.armed.get(key);
+    if (current?.handle.reschedule) {
+      current.run = fn;
+      current.handle.reschedule(delayMs);
+      return;
+    }
     this.cancel(key);
-    const handle = this.clock.schedule(delayMs, () => {
-      if (this.handles.get(key) !== handle) return;
-      this.handles.delete(key);
-      this.onFire(fn);
+    const armed: Armed = { handle: NOT_YET_ARMED, run: fn };
+    armed.handle = this.clock.schedule(delayMs, () => {
+      if (this.armed.get(key) !== armed) return;
+      this.armed.delete(key);
+      this.onFire(armed.run);
     });
-    this.handles.set(key, handle);
+    this.armed.set(key, armed);
   }
 
   cancel(key: string): void {
-    const handle = this.handles.get(key);
-    if (!handle) return;
-    this.handles.delete(key);
-    handle.cancel();
+    const armed = this.armed.get(key);
+    if (!armed) return;
+    this.armed.delete(key);
+    armed.handle.cancel();
   }
 
   has(key: string): boolean {
-    return this.handles.has(key);
+    return this.armed.has(key);
   }
 
   get size(): number {
-    return this.handles.size;
+    return this.armed.size;
   }
 
   cancelAll(): void {
-    for (const handle of this.handles.values()) handle.cancel();
-    this.handles.clear();
+    for (const armed of this.armed.values()) armed.handle.cancel();
+    this.armed.clear();
   }
 }
+
+const NOT_YET_ARMED: TimerHandle = { cancel: () => undefined };
 
 /** A member's session (or KIP-394 pending-id) expiry. */
 export const heartbeatKey = (groupId: string, memberId: string): string => `heartbeat\u0000${groupId}\u0000${memberId}`;

@@ -5,6 +5,12 @@
  */
 export interface TimerHandle {
   cancel(): void;
+  /**
+   * Moves a timer that has not fired to `delayMs` from now, with the same callback: exactly what
+   * cancel() and a new schedule() would do (it fires at the same instant and, among timers due then,
+   * in the same order), without a new timer. Optional: callers fall back to cancel + schedule.
+   */
+  reschedule?(delayMs: number): void;
 }
 
 export interface Clock {

@@ -25,9 +25,21 @@ export class ManualClock implements Clock {
   }
 
   schedule(delayMs: number, fn: () => void): TimerHandle {
+    let entry = this.enqueue(delayMs, fn);
+    return {
+      cancel: () => void (entry.cancelled = true),
+      // As cancel + schedule: a new place in the (time, scheduling) order.
+      reschedule: (nextMs) => {
+        entry.cancelled = true;
+        entry = this.enqueue(nextMs, fn);
+      },
+    };
+  }
+
+  private enqueue(delayMs: number, fn: () => void): Scheduled {
     const entry: Scheduled = { at: this.current + Math.max(0, delayMs), seq: this.seq++, fn, cancelled: false };
     this.queue.push(entry);
-    return { cancel: () => void (entry.cancelled = true) };
+    return entry;
   }
 
   /** Moves time forward by `ms`, firing every timer that falls due, in (time, scheduling) order. */
