@@ -147,9 +147,12 @@ export function commitRequest(groupId: string, offsets: number[]) {
   };
 }
 
-/** The group-level error code followed by every partition's. */
-export function commitErrors(response: { errorCode: number; topics: { partitions: { errorCode: number }[] }[] }): number[] {
-  return [response.errorCode, ...response.topics.flatMap((t) => t.partitions.map((p) => p.errorCode))];
+/**
+ * The group-level error code followed by every partition's. A refusal of the whole request (89 when a
+ * closed loop outruns RATE_LIMIT_SOCKET_EVENTS_PER_SECOND) carries no topics.
+ */
+export function commitErrors(response: { errorCode: number; topics?: { partitions: { errorCode: number }[] }[] }): number[] {
+  return [response.errorCode, ...(response.topics ?? []).flatMap((t) => t.partitions.map((p) => p.errorCode))];
 }
 
 export function committedOffsets(response: Fetched): number[] {
