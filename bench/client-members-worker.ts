@@ -6,6 +6,7 @@
  * partitions stopped being processed on the way.
  */
 import { CohortClient, type CohortMember, type TopicPartitions } from '@cohort/client';
+import { oncePerTurn } from './harness/once-per-turn';
 
 export interface StartCommand {
   type: 'start';
@@ -55,7 +56,6 @@ function main(): void {
   const members: CohortMember[] = [];
   const events: PartitionEvent[] = [];
   let crashed = 0;
-  let pending = false;
   const send = (message: unknown) => process.send?.(message);
   const status = (): WorkerStatus => {
     const stable = members.filter((m) => m.state === 'stable');
@@ -69,15 +69,7 @@ function main(): void {
       crashed,
     };
   };
-  // Coalesce: one status per turn of the event loop, however many members changed in it.
-  const changed = (): void => {
-    if (pending) return;
-    pending = true;
-    setImmediate(() => {
-      pending = false;
-      send(status());
-    });
-  };
+  const changed = oncePerTurn(() => send(status()));
   process.on('message', (message: StartCommand | { type: 'report'; since: number } | { type: 'stop' }) => {
     if (message.type === 'start') {
       for (let i = 0; i < message.count; i++) {

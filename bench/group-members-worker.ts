@@ -7,6 +7,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { BenchMember, type BenchMemberOptions, type MemberStats, noStats } from './harness/bench-member';
+import { oncePerTurn } from './harness/once-per-turn';
 
 export type GroupMembersCommand =
   | { type: 'connect'; url: string; groupId: string; count: number; options: BenchMemberOptions }
@@ -36,7 +37,6 @@ function main(): void {
   const members: BenchMember[] = [];
   const stats = noStats();
   const loop = monitorEventLoopDelay({ resolution: 20 });
-  let pending = false;
   const send = (message: unknown) => process.send?.(message);
   const status = (): GroupMembersStatus => {
     let assigned = 0;
@@ -69,14 +69,7 @@ function main(): void {
       maxLoopDelayMs: loop.max / 1e6,
     };
   };
-  const changed = (): void => {
-    if (pending) return;
-    pending = true;
-    setImmediate(() => {
-      pending = false;
-      send(status());
-    });
-  };
+  const changed = oncePerTurn(() => send(status()));
   process.on('message', (message: GroupMembersCommand) => {
     if (message.type === 'connect') {
       void (async () => {
