@@ -47,9 +47,8 @@ export class ParkedReplies {
 
   /** Answers the member's parked JoinGroup, if any. */
   completeJoin(member: MemberMetadata, response: JoinGroupResponse): boolean {
-    const callback = this.joins?.get(member);
+    const callback = this.takeJoin(member);
     if (!callback) return false;
-    this.joins!.delete(member);
     callback(response);
     return true;
   }
