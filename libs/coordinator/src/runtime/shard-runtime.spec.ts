@@ -101,6 +101,30 @@ describe('ShardRuntime', () => {
     ]);
   });
 
+  it("appends every shard's batch of one turn before any of them wakes a waiter (a fetch parked on all of them sees them all)", async () => {
+    const other = new ShardRuntime(store, clock, 4, store.elect(4), 1000, { onFailure: () => undefined, onCallbackError: (e) => { throw e; } });
+    // What a parked follower fetch does: woken by an append, it answers after the current step.
+    const seenByWaiter: number[][] = [];
+    const append = store.append.bind(store);
+    jest.spyOn(store, 'append').mockImplementation((partition, epoch, records) => {
+      const result = append(partition, epoch, records);
+      queueMicrotask(() => seenByWaiter.push([store.records(3).length, store.records(4).length]));
+      return result;
+    });
+    await new Promise<void>((done) => {
+      setImmediate(() => writer.write([record], () => undefined));
+      setImmediate(() => {
+        other.write([record], () => undefined);
+        done();
+      });
+    });
+    await settle();
+    expect(seenByWaiter).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
+  });
+
   it('a failed batch fails every write in it', async () => {
     const results: WriteOutcome[] = [];
     store.failNextAppend(3, new KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER));

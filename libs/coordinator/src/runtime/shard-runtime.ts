@@ -178,10 +178,32 @@ export class ShardRuntime {
 
 /**
  * Runs `task` once the I/O callbacks of this event-loop turn have run (Node's check phase) where there
- * is one, else after the current microtasks. Not a timer: it adds no wait beyond the turn.
+ * is one, else after the current microtasks. Not a timer: it adds no wait beyond the turn. Every
+ * shard's flush of one turn runs in one callback, in the order they were asked for, so the appends of
+ * all partitions land before the microtasks they start: a parked follower fetch, woken by the first
+ * append, then answers with every partition the turn wrote instead of the first one only.
  */
-const afterThisTurn: (task: () => void) => void =
+const turnTasks: Array<() => void> = [];
+const schedule: (task: () => void) => void =
   typeof setImmediate === 'function' ? (task) => void setImmediate(task) : (task) => queueMicrotask(task);
+
+function afterThisTurn(task: () => void): void {
+  turnTasks.push(task);
+  if (turnTasks.length === 1) schedule(runTurnTasks);
+}
+
+function runTurnTasks(): void {
+  for (const task of turnTasks.splice(0)) {
+    try {
+      task();
+    } catch (error) {
+      // A bug stays as loud as it was with one callback per task, without keeping the others from running.
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
+}
 
 function failure(error: unknown): WriteOutcome {
   if (error instanceof KafkaError) return { ok: false, storeError: error.errorCode, message: error.message };

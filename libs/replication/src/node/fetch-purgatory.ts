@@ -13,6 +13,8 @@ interface Parked {
  */
 export class FetchPurgatory {
   private readonly byPartition = new Map<number, Set<Parked>>();
+  /** Parked fetches woken since the last drain; they are answered together once the current step's microtasks run. */
+  private readonly woken = new Set<Parked>();
 
   constructor(private readonly scope: TaskScope) {}
 
@@ -38,10 +40,25 @@ export class FetchPurgatory {
     });
   }
 
+  /**
+   * Answers the fetches parked on `partition` after the current synchronous step, not inside it: the
+   * coordinator appends to many partitions in one step (one flush per turn), and a fetch answered at
+   * the first append would carry that partition alone, leaving the rest for another round trip.
+   */
   wake(partition: number): void {
     const set = this.byPartition.get(partition);
     if (!set || set.size === 0) return;
-    for (const parked of [...set]) parked.complete();
+    const first = this.woken.size === 0;
+    for (const parked of set) this.woken.add(parked);
+    if (first) queueMicrotask(() => this.answerWoken());
+  }
+
+  private answerWoken(): void {
+    const woken = [...this.woken];
+    this.woken.clear();
+    // A closed scope answers nothing, as its cancelled timers do not.
+    if (this.scope.closed) return;
+    for (const parked of woken) parked.complete();
   }
 
   wakeAll(): void {
