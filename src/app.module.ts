@@ -25,6 +25,7 @@ import { NodeAddress } from './node/node-address';
 import { NodeLifecycle } from './node/node-lifecycle';
 import { DashboardModule } from './ui/dashboard.module';
 import { prettyOnTerminal } from './logging/pretty-on-terminal';
+import { RequestLogMiddleware } from './logging/request-log.middleware';
 import { AclsController } from './security/authorization/acls.controller';
 import { AuthorizationModule } from './security/authorization/authorization.module';
 import { GroupRemovals } from './security/limits/group-removals';
@@ -38,7 +39,7 @@ import { SECURITY_EDGE_IMPORTS, SECURITY_EDGE_PROVIDERS } from './security/secur
 export class AppModule implements NestModule {
   /** Bodies too deep to walk are refused first; in cluster mode, group requests reach the group's coordinator from any node. */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestDepthMiddleware).forRoutes('{*path}');
+    consumer.apply(RequestLogMiddleware, RequestDepthMiddleware).forRoutes('{*path}');
     consumer.apply(CoordinatorForwardingMiddleware).forRoutes(GroupsController, OffsetsController);
   }
 
@@ -53,13 +54,12 @@ export class AppModule implements NestModule {
             pinoHttp: {
               level: config.logLevel,
               ...prettyOnTerminal(),
-              // Successful requests are debug-level (/metrics and /health are scraped constantly); a
-              // client's mistake is info; 503 is a node not ready yet, a warning; other 5xx are errors.
-              customLogLevel: (_request, response) =>
-                response.statusCode === 503 ? 'warn' : response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'info' : 'debug',
               // A refused call (401/403) is logged at info with its headers: credentials must not be.
               redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-cohort-node-auth"]'], censor: '[redacted]' },
             },
+            // No route of nestjs-pino's own: its middleware runs each request in an AsyncLocalStorage,
+            // which slows every promise of the process. RequestLogMiddleware logs the requests.
+            forRoutes: [],
           }),
         }),
         TerminusModule.forRoot({ logger: false }),

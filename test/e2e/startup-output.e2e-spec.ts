@@ -9,6 +9,8 @@ interface LogLine {
   msg: string;
   context?: string;
   summary?: Record<string, unknown>;
+  req?: { method: string; url: string; headers: Record<string, string> };
+  res?: { statusCode: number };
 }
 
 /**
@@ -51,6 +53,44 @@ describe('start-up output (e2e)', () => {
       const info = lines.filter((l) => l.level >= 30);
       expect(info.length).toBeLessThanOrEqual(5);
       expect(info.filter((l) => /elected as the group coordinator|Mapped \{|dependencies initialized|loaded __consumer_offsets/.test(l.msg))).toEqual([]);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      data.remove();
+    }
+  });
+
+  it('logs each HTTP request once, when it ends: a client mistake at info with its credentials redacted, a success at debug', async () => {
+    const data = tempDataDir();
+    const child = spawn(process.execPath, [resolve(__dirname, '../support/run-ts.js'), 'src/main.ts'], {
+      cwd: resolve(__dirname, '../..'),
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: data.dir, LOG_LEVEL: 'info', OFFSETS_TOPIC_NUM_PARTITIONS: '50' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    const lines = () => stdout.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as LogLine);
+    try {
+      const url = await new Promise<string>((done, fail) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          const summary = lines().find((l) => l.summary);
+          if (summary) done(summary.summary!.url as string);
+        });
+        void exited.then((code) => fail(new Error(`the node exited (${code}) before its summary:\n${stdout}`)));
+      });
+      expect((await fetch(`${url}/health/ready`)).status).toBe(200);
+      const refused = await fetch(`${url}/v1/topics`, { method: 'POST', headers: { authorization: 'Bearer secret-token', 'content-type': 'application/json' }, body: '{"name":"t","partitions":"many"}' });
+      expect(refused.status).toBe(400);
+      const logged = async (): Promise<LogLine[]> => {
+        for (let i = 0; i < 100 && !lines().some((l) => l.req?.url === '/v1/topics'); i++) await new Promise((done) => setTimeout(done, 20));
+        return lines().filter((l) => l.req);
+      };
+      const requests = await logged();
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toMatchObject({ level: 30, req: { method: 'POST', url: '/v1/topics' }, res: { statusCode: 400 } });
+      expect(requests[0].req!.headers.authorization).toBe('[redacted]');
+      expect(stdout).not.toContain('secret-token');
     } finally {
       child.kill('SIGTERM');
       await exited;
