@@ -33,7 +33,7 @@ import { OffsetFetchDto } from './dto/offset-fetch.dto';
 import { SyncGroupDto } from './dto/sync-group.dto';
 import { GatewayAuthorization } from './authorization/gateway-authorization';
 import type { CohortServer, CohortSocket } from './cohort-socket';
-import { acceptHeartbeat, acceptOffsetCommit, acceptOffsetFetch, acceptSyncGroup } from './lean/fast-accept';
+import { acceptHeartbeat, acceptJoinGroup, acceptOffsetCommit, acceptOffsetFetch, acceptSyncGroup } from './lean/fast-accept';
 import { LeanEvents } from './lean/lean-events';
 import { PacketFastLane } from './lean/packet-fast-lane';
 import { SocketPushSink } from './socket-push-sink';
@@ -43,8 +43,9 @@ import { WsAckExceptionFilter } from './ws-ack-exception.filter';
  * docs/protocol.md over socket.io: one event per Kafka API, answered on its acknowledgement. Translation only:
  * validated payload + connection → coordinator call → response. Every protocol rule lives in the
  * coordinator; every failure becomes an ack through WsAckExceptionFilter, never a disconnect.
- * Heartbeat, OffsetCommit and OffsetFetch, the requests a consumer sends most, and SyncGroup (the
- * leader's carries every member's assignment), are bound per socket without Nest's pipeline
+ * Heartbeat, OffsetCommit and OffsetFetch, the requests a consumer sends most, and JoinGroup and
+ * SyncGroup (every member sends them at once in a rebalance; the leader's SyncGroup carries every
+ * member's assignment), are bound per socket without Nest's pipeline
  * (lean/lean-events.ts) with the same validation, ACL checks and answers.
  * (Options such as maxHttpBufferSize come from CohortIoAdapter, which reads the config.)
  */
@@ -75,6 +76,7 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     this.lean.bind(plain, RequestEvent.Heartbeat, { dto: HeartbeatDto, accept: acceptHeartbeat, handle: (request, s) => this.heartbeat(request, s) }, lane);
     this.lean.bind(plain, RequestEvent.OffsetCommit, { dto: OffsetCommitDto, accept: acceptOffsetCommit, handle: (request, s) => this.offsetCommit(request, s) }, lane);
     this.lean.bind(plain, RequestEvent.OffsetFetch, { dto: OffsetFetchDto, accept: acceptOffsetFetch, handle: (request, s) => this.offsetFetch(request, s) }, lane);
+    this.lean.bind(plain, RequestEvent.JoinGroup, { dto: JoinGroupDto, accept: acceptJoinGroup, handle: (request, s) => this.joinGroup(request, s) }, lane);
     this.lean.bind(plain, RequestEvent.SyncGroup, { dto: SyncGroupDto, accept: acceptSyncGroup, handle: (request, s) => this.syncGroup(request, s) }, lane);
   }
 
@@ -104,8 +106,8 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     };
   }
 
-  @SubscribeMessage(RequestEvent.JoinGroup)
-  joinGroup(@MessageBody() request: JoinGroupDto, @ConnectedSocket() socket: Socket): Promise<P.JoinGroupResponse> {
+  /** Bound in handleConnection (lean path), not by @SubscribeMessage: every member sends it twice per rebalance. */
+  joinGroup(request: P.JoinGroupRequest, socket: Socket): Promise<P.JoinGroupResponse> {
     return this.acl.joinGroup(socket, request, () => this.node.coordinator.joinGroup(request, contextOf(socket)));
   }
 

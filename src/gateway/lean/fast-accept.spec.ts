@@ -1,12 +1,13 @@
 import type { ArgumentMetadata, Type } from '@nestjs/common';
 import fc from 'fast-check';
 import { KafkaValidationPipe } from '../../common/kafka-validation.pipe';
-import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
+import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_REASON_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 import { HeartbeatDto } from '../dto/heartbeat.dto';
+import { JoinGroupDto } from '../dto/join-group.dto';
 import { OffsetCommitDto } from '../dto/offset-commit.dto';
 import { OffsetFetchDto } from '../dto/offset-fetch.dto';
 import { SyncGroupDto } from '../dto/sync-group.dto';
-import { acceptHeartbeat, acceptOffsetCommit, acceptOffsetFetch, acceptSyncGroup } from './fast-accept';
+import { acceptHeartbeat, acceptJoinGroup, acceptOffsetCommit, acceptOffsetFetch, acceptSyncGroup } from './fast-accept';
 
 /**
  * The fast checks may only say yes where the DTO's class-validator rules say yes, and must then give what
@@ -98,6 +99,26 @@ const syncGroup = fc
   )
   .map(([head, assignments]) => spliceField(head, 'assignments', assignments));
 
+/** A consumer subscription as the SDK sends it as protocol metadata, or any JSON, or hostile keys inside it. */
+const joinProtocol = fc
+  .tuple(objectJson({ name: field(text(MAX_ID_LENGTH)) }), fc.oneof({ weight: 8, arbitrary: assignmentValue }, { weight: 1, arbitrary: fc.constant(undefined) }))
+  .map(([head, metadata]) => (metadata === undefined ? head : spliceField(head, 'metadata', metadata)));
+const joinGroup = fc
+  .tuple(
+    objectJson({
+      groupId: field(text(MAX_ID_LENGTH)),
+      sessionTimeoutMs: field(int(INT32_MIN, INT32_MAX)),
+      rebalanceTimeoutMs: field(fc.oneof(fc.constant(null), int(INT32_MIN, INT32_MAX))),
+      memberId: field(text(MAX_ID_LENGTH)),
+      groupInstanceId: field(instanceId),
+      protocolType: field(text(MAX_ID_LENGTH)),
+      reason: field(fc.oneof(fc.constant(null), text(10), fc.constantFrom('x'.repeat(MAX_REASON_LENGTH), 'x'.repeat(MAX_REASON_LENGTH + 1)))),
+      serverAssignor: field(fc.oneof(fc.constant(null), text(MAX_ID_LENGTH))),
+    }),
+    fc.oneof({ weight: 4, arbitrary: list(fc.oneof({ weight: 4, arbitrary: joinProtocol }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) })) }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) }),
+  )
+  .map(([head, protocols]) => spliceField(head, 'protocols', protocols));
+
 /** Adds `"key": <raw json>` to an object's JSON text. */
 function spliceField(objectJsonText: string, key: string, raw: string): string {
   return objectJsonText === '{}' ? `{${JSON.stringify(key)}:${raw}}` : `${objectJsonText.slice(0, -1)},${JSON.stringify(key)}:${raw}}`;
@@ -148,11 +169,20 @@ describe('fast acceptance of hot requests', () => {
       '{"groupId":"g","generationId":1,"memberId":"m-1","groupInstanceId":null,"protocolType":"consumer","protocolName":"range","assignments":[{"memberId":"m-1","assignment":{"partitions":[{"topic":"t","partitions":[0,1]}]}}]}',
     ));
 
+  it('accepts a JoinGroup only where JoinGroupDto does, with the same result (every member sends two per rebalance)', () =>
+    agrees(
+      JoinGroupDto,
+      acceptJoinGroup,
+      joinGroup,
+      '{"groupId":"g","sessionTimeoutMs":45000,"rebalanceTimeoutMs":300000,"memberId":"","groupInstanceId":null,"protocolType":"consumer","protocols":[{"name":"range","metadata":{"topics":["t"]}}],"reason":null}',
+    ));
+
   it('leaves hostile keys and binary values to the DTO', () => {
     expect(acceptSyncGroup(JSON.parse('{"groupId":"g","generationId":1,"memberId":"m","assignments":[{"memberId":"m","assignment":{"__proto__":{"x":1}}}]}'))).toBeNull();
     expect(acceptSyncGroup({ groupId: 'g', generationId: 1, memberId: 'm', assignments: [{ memberId: 'm', assignment: Buffer.from('x') }] })).toBeNull();
     expect(acceptHeartbeat(JSON.parse('{"groupId":"g","generationId":1,"memberId":"m","__proto__":{"x":1}}'))).toBeNull();
     expect(acceptOffsetCommit({ groupId: 'g', generationId: 1, topics: [{ name: 't', partitions: [{ partitionIndex: 0, committedOffset: 1, committedMetadata: Buffer.from('x') }] }] })).toBeNull();
     expect(acceptOffsetFetch({ groupId: Buffer.from('g'), topics: null })).toBeNull();
+    expect(acceptJoinGroup(JSON.parse('{"groupId":"g","sessionTimeoutMs":1,"memberId":"","protocolType":"consumer","protocols":[{"name":"r","metadata":{"__proto__":{}}}]}'))).toBeNull();
   });
 });

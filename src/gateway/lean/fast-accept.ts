@@ -1,9 +1,9 @@
-import type { HeartbeatRequest, OffsetCommitPartition, OffsetCommitRequest, OffsetCommitTopic, OffsetFetchRequest, OffsetFetchTopic, SyncGroupAssignment, SyncGroupRequest } from '@cohort/protocol';
-import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
+import type { HeartbeatRequest, JoinGroupProtocol, JoinGroupRequest, OffsetCommitPartition, OffsetCommitRequest, OffsetCommitTopic, OffsetFetchRequest, OffsetFetchTopic, SyncGroupAssignment, SyncGroupRequest } from '@cohort/protocol';
+import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_REASON_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 /**
- * Accepts, without class-validator, the common well-formed shapes of the hot requests (and of the
- * leader's SyncGroup, the largest request of a rebalance) — and only those:
+ * Accepts, without class-validator, the common well-formed shapes of the hot requests (and of
+ * JoinGroup and the leader's SyncGroup, which every member of a rebalance sends at once) — and only those:
  * each function returns what the DTO's validation would give (the whitelisted fields, same values) for a
  * payload it is sure the DTO accepts, and null for anything else, which then goes through the DTO's
  * validation as before. So the DTOs stay the schema and the error messages stay theirs; this is only
@@ -73,6 +73,30 @@ export function acceptSyncGroup(value: unknown): SyncGroupRequest | null {
   return withDefined(withDefined(withDefined(request, 'groupInstanceId', groupInstanceId), 'protocolType', protocolType), 'protocolName', protocolName);
 }
 
+/**
+ * Every member sends JoinGroup twice per rebalance (KIP-394's first join, then the rejoin), 20,000 of
+ * them at once for a group of 10,000: through Nest's pipeline and class-validator that was the largest
+ * share of the node's CPU while such a group formed. A protocol's metadata is opaque JSON to the DTO
+ * (@IsDefined), left to it when it holds a key the pipe would strip or a value JSON cannot carry.
+ */
+export function acceptJoinGroup(value: unknown): JoinGroupRequest | null {
+  if (!hasOnlyKeys(value, JOIN_KEYS)) return null;
+  const { groupId, sessionTimeoutMs, rebalanceTimeoutMs, memberId, groupInstanceId, protocolType, protocols, reason, serverAssignor } = value;
+  if (!isId(groupId) || !isInt(sessionTimeoutMs, INT32_MIN, INT32_MAX) || !isOptional(rebalanceTimeoutMs, (v) => isInt(v, INT32_MIN, INT32_MAX))) return null;
+  if (!isId(memberId) || !isOptionalInstanceId(groupInstanceId) || !isId(protocolType) || !Array.isArray(protocols)) return null;
+  if (!isOptional(reason, (v) => typeof v === 'string' && v.length <= MAX_REASON_LENGTH) || !isOptional(serverAssignor, isId)) return null;
+  const accepted: JoinGroupProtocol[] = [];
+  for (const entry of protocols as unknown[]) {
+    if (!hasOnlyKeys(entry, JOIN_PROTOCOL_KEYS) || !isId(entry.name)) return null;
+    const metadata = entry.metadata;
+    if (metadata === undefined || metadata === null || !isPlainJson(metadata, 0)) return null;
+    accepted.push({ name: entry.name, metadata });
+  }
+  let request: JoinGroupRequest = { groupId, sessionTimeoutMs, memberId, protocolType, protocols: accepted };
+  request = withDefined(withDefined(request, 'rebalanceTimeoutMs', rebalanceTimeoutMs), 'groupInstanceId', groupInstanceId);
+  return withDefined(withDefined(request, 'reason', reason), 'serverAssignor', serverAssignor);
+}
+
 /** JSON as JSON.parse builds it, a few levels deep, with no key a pipe treats specially: the pipe would give it back equal. */
 function isPlainJson(value: unknown, depth: number): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
@@ -104,6 +128,8 @@ function acceptCommitTopic(topic: unknown): OffsetCommitTopic | null {
 }
 
 const MEMBER_KEYS = new Set(['groupId', 'generationId', 'memberId', 'groupInstanceId']);
+const JOIN_KEYS = new Set(['groupId', 'sessionTimeoutMs', 'rebalanceTimeoutMs', 'memberId', 'groupInstanceId', 'protocolType', 'protocols', 'reason', 'serverAssignor']);
+const JOIN_PROTOCOL_KEYS = new Set(['name', 'metadata']);
 const SYNC_KEYS = new Set(['groupId', 'generationId', 'memberId', 'groupInstanceId', 'protocolType', 'protocolName', 'assignments']);
 const SYNC_ASSIGNMENT_KEYS = new Set(['memberId', 'assignment']);
 const SPECIAL_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

@@ -18,7 +18,7 @@ export interface LeanEvent<T> {
 const PAYLOAD_METADATA_TYPE = 3 as unknown as ArgumentMetadata['type'];
 
 /**
- * The events a consumer sends most (Heartbeat, OffsetCommit, OffsetFetch), and SyncGroup, bound straight to the socket
+ * The events a consumer sends most (Heartbeat, OffsetCommit, OffsetFetch), and JoinGroup and SyncGroup, bound straight to the socket
  * instead of through @SubscribeMessage: Nest's pipeline cost each request an rxjs chain, the guard and
  * interceptor consumers (every global one skips non-HTTP contexts) and a class-transformer pass — about
  * a quarter of the server's CPU per commit. What a client sees is unchanged: the socket middlewares
