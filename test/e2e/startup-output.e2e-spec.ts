@@ -18,27 +18,44 @@ interface LogLine {
  * one line says the URL, the mode, the data directory, the dashboard and how long start-up took, and
  * the per-partition and per-route lines are left to debug.
  */
+/** `npm start` with stdout not a terminal: the node's complete JSON lines so far, its summary line once printed, and a stop. */
+function startNode(dataDir: string) {
+  const child = spawn(process.execPath, [resolve(__dirname, '../support/run-ts.js'), 'src/main.ts'], {
+    cwd: resolve(__dirname, '../..'),
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', OFFSETS_TOPIC_NUM_PARTITIONS: '50' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const lines = (): LogLine[] =>
+    stdout
+      .slice(0, stdout.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as LogLine);
+  const summary = new Promise<LogLine>((done, fail) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const line = lines().find((l) => l.summary !== undefined);
+      if (line) done(line);
+    });
+    void exited.then((code) => fail(new Error(`the node exited (${code}) before its summary:\n${stdout}\n${stderr}`)));
+  });
+  const stop = async (): Promise<void> => {
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return { lines, summary, stop, stdout: () => stdout };
+}
+
 describe('start-up output (e2e)', () => {
   it('prints one summary line among a few, as JSON when stdout is not a terminal', async () => {
     const data = tempDataDir();
-    const child = spawn(process.execPath, [resolve(__dirname, '../support/run-ts.js'), 'src/main.ts'], {
-      cwd: resolve(__dirname, '../..'),
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: data.dir, LOG_LEVEL: 'info', OFFSETS_TOPIC_NUM_PARTITIONS: '50' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    const node = startNode(data.dir);
     try {
-      const summary = await new Promise<LogLine>((done, fail) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          stdout += chunk.toString();
-          const line = stdout.split('\n').find((l) => l.includes('"summary"'));
-          if (line) done(JSON.parse(line) as LogLine);
-        });
-        void exited.then((code) => fail(new Error(`the node exited (${code}) before its summary:\n${stdout}\n${stderr}`)));
-      });
+      const summary = await node.summary;
       expect(summary).toMatchObject({ level: 30, context: 'Cohort' });
       const fields = summary.summary!;
       expect(fields).toMatchObject({ mode: 'embedded', dataDir: data.dir, ready: true, loadingPartitions: 0, groups: 0 });
@@ -49,51 +66,32 @@ describe('start-up output (e2e)', () => {
       // The node answers where the line says it listens.
       expect((await fetch(`${fields.url}/health/ready`)).status).toBe(200);
 
-      const lines = stdout.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as LogLine);
-      const info = lines.filter((l) => l.level >= 30);
+      const info = node.lines().filter((l) => l.level >= 30);
       expect(info.length).toBeLessThanOrEqual(5);
       expect(info.filter((l) => /elected as the group coordinator|Mapped \{|dependencies initialized|loaded __consumer_offsets/.test(l.msg))).toEqual([]);
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await node.stop();
       data.remove();
     }
   });
 
   it('logs each HTTP request once, when it ends: a client mistake at info with its credentials redacted, a success at debug', async () => {
     const data = tempDataDir();
-    const child = spawn(process.execPath, [resolve(__dirname, '../support/run-ts.js'), 'src/main.ts'], {
-      cwd: resolve(__dirname, '../..'),
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: data.dir, LOG_LEVEL: 'info', OFFSETS_TOPIC_NUM_PARTITIONS: '50' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-    const lines = () => stdout.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as LogLine);
+    const node = startNode(data.dir);
     try {
-      const url = await new Promise<string>((done, fail) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          stdout += chunk.toString();
-          const summary = lines().find((l) => l.summary);
-          if (summary) done(summary.summary!.url as string);
-        });
-        void exited.then((code) => fail(new Error(`the node exited (${code}) before its summary:\n${stdout}`)));
-      });
+      const url = (await node.summary).summary!.url as string;
       expect((await fetch(`${url}/health/ready`)).status).toBe(200);
       const refused = await fetch(`${url}/v1/topics`, { method: 'POST', headers: { authorization: 'Bearer secret-token', 'content-type': 'application/json' }, body: '{"name":"t","partitions":"many"}' });
       expect(refused.status).toBe(400);
-      const logged = async (): Promise<LogLine[]> => {
-        for (let i = 0; i < 100 && !lines().some((l) => l.req?.url === '/v1/topics'); i++) await new Promise((done) => setTimeout(done, 20));
-        return lines().filter((l) => l.req);
-      };
-      const requests = await logged();
+      // The line is written as the response ends, which may be just after the client has it.
+      for (let i = 0; i < 100 && !node.lines().some((l) => l.req?.url === '/v1/topics'); i++) await new Promise((done) => setTimeout(done, 20));
+      const requests = node.lines().filter((l) => l.req);
       expect(requests).toHaveLength(1);
       expect(requests[0]).toMatchObject({ level: 30, req: { method: 'POST', url: '/v1/topics' }, res: { statusCode: 400 } });
       expect(requests[0].req!.headers.authorization).toBe('[redacted]');
-      expect(stdout).not.toContain('secret-token');
+      expect(node.stdout()).not.toContain('secret-token');
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await node.stop();
       data.remove();
     }
   });

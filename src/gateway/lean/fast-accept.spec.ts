@@ -82,9 +82,12 @@ const assignmentValue = fc.oneof(
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 6 }).map((v) => JSON.stringify(v)) },
   { weight: 1, arbitrary: fc.constantFrom('{"partitions":[],"__proto__":{"x":1}}', '{"a":{"constructor":1}}', '[{"__proto__":[]}]', 'null', '{"a":[[[[[[1]]]]]]}') },
 );
-const syncAssignment = fc
-  .tuple(objectJson({ memberId: field(text(MAX_ID_LENGTH)) }), fc.oneof({ weight: 8, arbitrary: assignmentValue }, { weight: 1, arbitrary: fc.constant(undefined) }))
-  .map(([head, assignment]) => (assignment === undefined ? head : spliceField(head, 'assignment', assignment)));
+/** `{ <idKey>: id, <valueKey>: opaque JSON }`, either key maybe missing: a SyncGroup assignment, a JoinGroup protocol. */
+const idWithOpaque = (idKey: string, valueKey: string) =>
+  fc
+    .tuple(objectJson({ [idKey]: field(text(MAX_ID_LENGTH)) }), fc.oneof({ weight: 8, arbitrary: assignmentValue }, { weight: 1, arbitrary: fc.constant(undefined) }))
+    .map(([head, value]) => (value === undefined ? head : spliceField(head, valueKey, value)));
+const syncAssignment = idWithOpaque('memberId', 'assignment');
 const syncGroup = fc
   .tuple(
     objectJson({
@@ -99,10 +102,8 @@ const syncGroup = fc
   )
   .map(([head, assignments]) => spliceField(head, 'assignments', assignments));
 
-/** A consumer subscription as the SDK sends it as protocol metadata, or any JSON, or hostile keys inside it. */
-const joinProtocol = fc
-  .tuple(objectJson({ name: field(text(MAX_ID_LENGTH)) }), fc.oneof({ weight: 8, arbitrary: assignmentValue }, { weight: 1, arbitrary: fc.constant(undefined) }))
-  .map(([head, metadata]) => (metadata === undefined ? head : spliceField(head, 'metadata', metadata)));
+/** A protocol with consumer-like metadata, or any JSON, or hostile keys inside it. */
+const joinProtocol = idWithOpaque('name', 'metadata');
 const joinGroup = fc
   .tuple(
     objectJson({

@@ -64,10 +64,8 @@ export function acceptSyncGroup(value: unknown): SyncGroupRequest | null {
   if (!isOptional(protocolType, isId) || !isOptional(protocolName, isId) || !Array.isArray(assignments)) return null;
   const accepted: SyncGroupAssignment[] = [];
   for (const entry of assignments as unknown[]) {
-    if (!hasOnlyKeys(entry, SYNC_ASSIGNMENT_KEYS) || !isId(entry.memberId)) return null;
-    const assignment = entry.assignment;
-    if (assignment === undefined || assignment === null || !isPlainJson(assignment, 0)) return null;
-    accepted.push({ memberId: entry.memberId, assignment });
+    if (!hasOnlyKeys(entry, SYNC_ASSIGNMENT_KEYS) || !isId(entry.memberId) || !isDefinedJson(entry.assignment)) return null;
+    accepted.push({ memberId: entry.memberId, assignment: entry.assignment });
   }
   const request: SyncGroupRequest = { groupId, generationId, memberId, assignments: accepted };
   return withDefined(withDefined(withDefined(request, 'groupInstanceId', groupInstanceId), 'protocolType', protocolType), 'protocolName', protocolName);
@@ -87,14 +85,17 @@ export function acceptJoinGroup(value: unknown): JoinGroupRequest | null {
   if (!isOptional(reason, (v) => typeof v === 'string' && v.length <= MAX_REASON_LENGTH) || !isOptional(serverAssignor, isId)) return null;
   const accepted: JoinGroupProtocol[] = [];
   for (const entry of protocols as unknown[]) {
-    if (!hasOnlyKeys(entry, JOIN_PROTOCOL_KEYS) || !isId(entry.name)) return null;
-    const metadata = entry.metadata;
-    if (metadata === undefined || metadata === null || !isPlainJson(metadata, 0)) return null;
-    accepted.push({ name: entry.name, metadata });
+    if (!hasOnlyKeys(entry, JOIN_PROTOCOL_KEYS) || !isId(entry.name) || !isDefinedJson(entry.metadata)) return null;
+    accepted.push({ name: entry.name, metadata: entry.metadata });
   }
   let request: JoinGroupRequest = { groupId, sessionTimeoutMs, memberId, protocolType, protocols: accepted };
   request = withDefined(withDefined(request, 'rebalanceTimeoutMs', rebalanceTimeoutMs), 'groupInstanceId', groupInstanceId);
   return withDefined(withDefined(request, 'reason', reason), 'serverAssignor', serverAssignor);
+}
+
+/** An opaque value under @IsDefined (an assignment, a protocol's metadata) that the pipe would give back equal. */
+function isDefinedJson(value: unknown): boolean {
+  return value !== undefined && value !== null && isPlainJson(value, 0);
 }
 
 /** JSON as JSON.parse builds it, a few levels deep, with no key a pipe treats specially: the pipe would give it back equal. */
