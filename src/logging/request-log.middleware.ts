@@ -7,7 +7,7 @@ import { type HttpLogger, pinoHttp } from 'pino-http';
  * Successful requests are debug-level (/metrics and /health are scraped constantly); a client's
  * mistake is info; 503 is a node not ready yet, a warning; other 5xx are errors.
  */
-export function requestLogLevel(_request: IncomingMessage, response: ServerResponse): 'debug' | 'info' | 'warn' | 'error' {
+function requestLogLevel(_request: IncomingMessage, response: ServerResponse): 'debug' | 'info' | 'warn' | 'error' {
   return response.statusCode === 503 ? 'warn' : response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'info' : 'debug';
 }
 

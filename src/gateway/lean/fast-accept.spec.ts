@@ -51,6 +51,9 @@ const objectJson = (fields: Record<string, fc.Arbitrary<unknown>>) =>
     return body === '{}' ? `{${JSON.stringify(key)}:${JSON.stringify(v)}}` : `{${JSON.stringify(key)}:${JSON.stringify(v)},${body.slice(1)}`;
   });
 const list = (element: fc.Arbitrary<string>) => fc.array(element, { maxLength: 3 }).map((items) => `[${items.join(',')}]`);
+/** A list field's JSON: mostly a list of `element`s with a stray junk item now and then, sometimes junk itself. */
+const listOrJunk = (element: fc.Arbitrary<string>) =>
+  fc.oneof({ weight: 4, arbitrary: list(fc.oneof({ weight: 4, arbitrary: element }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) })) }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) });
 const instanceId = fc.oneof(fc.constant(null), text(MAX_TOPIC_NAME_LENGTH));
 const heartbeat = objectJson({ groupId: field(text(MAX_ID_LENGTH)), generationId: field(int(INT32_MIN, INT32_MAX)), memberId: field(text(MAX_ID_LENGTH)), groupInstanceId: field(instanceId) });
 const commitPartition = objectJson({
@@ -65,7 +68,7 @@ const commitTopic = fc
 const offsetCommit = fc
   .tuple(
     objectJson({ groupId: field(text(MAX_ID_LENGTH)), generationId: field(int(INT32_MIN, INT32_MAX)), memberId: field(fc.oneof(fc.constant(null), text(MAX_ID_LENGTH))), groupInstanceId: field(instanceId) }),
-    fc.oneof({ weight: 4, arbitrary: list(fc.oneof({ weight: 4, arbitrary: commitTopic }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) })) }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) }),
+    listOrJunk(commitTopic),
   )
   .map(([head, topics]) => spliceField(head, 'topics', topics));
 const fetchTopic = objectJson({ name: field(text(MAX_TOPIC_NAME_LENGTH)), partitionIndexes: field(fc.oneof(fc.array(int(0, INT32_MAX), { maxLength: 3 }), junk)) });
@@ -98,7 +101,7 @@ const syncGroup = fc
       protocolType: field(fc.oneof(fc.constant(null), text(MAX_ID_LENGTH))),
       protocolName: field(fc.oneof(fc.constant(null), text(MAX_ID_LENGTH))),
     }),
-    fc.oneof({ weight: 4, arbitrary: list(fc.oneof({ weight: 4, arbitrary: syncAssignment }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) })) }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) }),
+    listOrJunk(syncAssignment),
   )
   .map(([head, assignments]) => spliceField(head, 'assignments', assignments));
 
@@ -116,7 +119,7 @@ const joinGroup = fc
       reason: field(fc.oneof(fc.constant(null), text(10), fc.constantFrom('x'.repeat(MAX_REASON_LENGTH), 'x'.repeat(MAX_REASON_LENGTH + 1)))),
       serverAssignor: field(fc.oneof(fc.constant(null), text(MAX_ID_LENGTH))),
     }),
-    fc.oneof({ weight: 4, arbitrary: list(fc.oneof({ weight: 4, arbitrary: joinProtocol }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) })) }, { weight: 1, arbitrary: junk.map((j) => JSON.stringify(j)) }),
+    listOrJunk(joinProtocol),
   )
   .map(([head, protocols]) => spliceField(head, 'protocols', protocols));
 
