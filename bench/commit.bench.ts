@@ -91,15 +91,26 @@ export async function commitLoad(clients: Socket[], durationMs: number, servers:
 }
 
 export async function cohortCommits(flushPolicy: 'always' | 'replicated', sockets: number, durationMs: number): Promise<LoadResult> {
-  const node = await CohortProcess.start({ LOG_FLUSH_POLICY: flushPolicy });
+  return embeddedCommits(1, flushPolicy, sockets, durationMs);
+}
+
+/**
+ * The same load spread over `nodes` independent embedded nodes (socket i on node i mod `nodes`), each
+ * its own process with its own log and nothing replicated. With 3, it is the cluster's load without
+ * replication: what three node processes cost on this machine by themselves, so that the cluster's
+ * CPU per commit can be split into that and what replication adds.
+ */
+export async function embeddedCommits(nodes: number, flushPolicy: 'always' | 'replicated', sockets: number, durationMs: number): Promise<LoadResult> {
+  const servers: CohortProcess[] = [];
   const clients: Socket[] = [];
   try {
-    await node.post('/v1/topics', { name: 'commits', partitions: sockets });
-    for (let i = 0; i < sockets; i++) clients.push(await connect(node.url, { clientId: `bench-${i}` }));
-    return await commitLoad(clients, durationMs, [node]);
+    servers.push(...(await Promise.all(Array.from({ length: nodes }, () => CohortProcess.start({ LOG_FLUSH_POLICY: flushPolicy })))));
+    await Promise.all(servers.map((node) => node.post('/v1/topics', { name: 'commits', partitions: sockets })));
+    for (let i = 0; i < sockets; i++) clients.push(await connect(servers[i % nodes].url, { clientId: `bench-${i}` }));
+    return await commitLoad(clients, durationMs, servers);
   } finally {
     clients.forEach((c) => c.disconnect());
-    await node.dispose();
+    await Promise.all(servers.map((node) => node.dispose()));
   }
 }
 

@@ -6,11 +6,12 @@
  * sections chosen with BENCH_ONLY=1,3 (the SDK: 4,5; the dashboard: 6; the operator endpoints: 7; security: 8,9; compaction: 10;
  * the scale of one node: 11).
  */
+import { cpus } from 'node:os';
 import { sdkGroupSection } from './client-group.bench';
 import { sdkOverheadSection } from './client-overhead.bench';
 import { authorizationCost, authorizerCost } from './auth.bench';
 import { authenticatedConnects, type ConnectResult } from './authentication.bench';
-import { clusterCommits, cohortCommits, cohortHeartbeats, type LoadResult, redisHsets } from './commit.bench';
+import { clusterCommits, cohortCommits, cohortHeartbeats, embeddedCommits, type LoadResult, redisHsets } from './commit.bench';
 import { dashboardSection } from './dashboard.bench';
 import { printCompaction } from './compaction.bench';
 import { buildApp, CohortProcess } from './harness/cohort-process';
@@ -105,6 +106,7 @@ async function commitThroughput(): Promise<void> {
   const always = await attempt('LOG_FLUSH_POLICY=always', () => cohortCommits('always', sockets, seconds * 1000));
   const replicated = await attempt('LOG_FLUSH_POLICY=replicated', () => cohortCommits('replicated', sockets, seconds * 1000));
   const cluster = await attempt('3-node cluster', () => clusterCommits(3, sockets, seconds * 1000));
+  const unreplicated = await attempt('3 embedded nodes', () => embeddedCommits(3, 'replicated', sockets, seconds * 1000));
   const heartbeats = await attempt('Heartbeat', () => cohortHeartbeats(sockets, seconds * 1000));
   const redis = await attempt('Redis HSET', () => redisHsets(sockets, seconds * 1000));
   const row = (system: string, r: LoadResult | null): string[] =>
@@ -117,6 +119,7 @@ async function commitThroughput(): Promise<void> {
       row('Cohort embedded, LOG_FLUSH_POLICY=always (fsync)', always),
       row('Cohort embedded, LOG_FLUSH_POLICY=replicated', replicated),
       row('Cohort 3-node cluster (RF 3, min ISR 2, replicated)', cluster),
+      row('Cohort 3 embedded nodes, nothing replicated (the cluster without replication)', unreplicated),
       row('Cohort embedded, Heartbeat (no write; target >= 0.4x)', heartbeats),
       row('Redis HSET (ioredis)', redis),
     ],
@@ -124,6 +127,11 @@ async function commitThroughput(): Promise<void> {
   // Summed over the three processes, per acknowledged commit (target <= 2x the embedded node's).
   const perCommit = (r: LoadResult | null) => (r?.serverCores == null ? Number.NaN : r.serverCores / r.throughput);
   console.log(`   cluster CPU per acknowledged commit vs embedded (replicated): ${ratio(perCommit(cluster), perCommit(replicated))} (target <= 2x)`);
+  // Three processes on this machine cost more per commit than one even with nothing replicated; the split says how much of the ratio is replication.
+  console.log(
+    `   of which three processes alone (3 unreplicated nodes vs 1): ${ratio(perCommit(unreplicated), perCommit(replicated))}; replication (cluster vs 3 unreplicated nodes): ${ratio(perCommit(cluster), perCommit(unreplicated))}`,
+  );
+  if (cluster?.serverCores != null) console.log(`   cores busy during the cluster run, nodes + clients: ${(cluster.serverCores + cluster.clientCores).toFixed(2)} of ${cpus().length}`);
 }
 
 /** Cores busy during the run: a server near 1.0 per node is bound by its event loop, not waiting. */

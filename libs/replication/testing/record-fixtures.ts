@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { LogRecord, StoredBatch } from '@cohort/replication';
 
 /** A record with a string key and value (null = tombstone), for tests of either log. */
@@ -20,4 +21,20 @@ export function replay(batches: StoredBatch[]): Map<string, string> {
     }
   }
   return state;
+}
+
+/**
+ * A batch with what the wire and the log format must carry byte-exactly: random binary keys and
+ * values, a tombstone, an empty key and value, a fractional timestamp and sparse offsets.
+ */
+export function edgeCaseBatch(baseOffset: number, leaderEpoch: number): StoredBatch {
+  return {
+    baseOffset,
+    leaderEpoch,
+    records: [
+      { key: randomBytes(40), value: randomBytes(300), timestamp: 1_700_000_000_123, offset: baseOffset, leaderEpoch },
+      { key: Buffer.alloc(0), value: null, timestamp: 1_700_000_000_124.5, offset: baseOffset + 3, leaderEpoch },
+      { key: Buffer.from([0, 255, 0]), value: Buffer.alloc(0), timestamp: 0, offset: baseOffset + 4, leaderEpoch },
+    ],
+  };
 }

@@ -1,3 +1,5 @@
+import type { FetchRequest, FetchResponse } from '../messages';
+import { decodeFetchRequest, decodeFetchResponse, encodeFetchRequest, encodeFetchResponse } from './fetch-codec';
 import { toWire, fromWire } from './wire-value';
 
 /**
@@ -8,15 +10,27 @@ import { toWire, fromWire } from './wire-value';
  * all big-endian. A request carries `{ kind, body }`, a response the response body, an error frame
  * `{ message }`. Request ids are per connection; responses may come in any order (long-polls).
  * With a cluster secret, Challenge / Proof / Accepted open the connection (peer-authentication.ts).
+ *
+ * FetchRequest / FetchResponse carry a fetch in the fixed layout of fetch-codec.ts instead of JSON
+ * (JSON length 0); they decode as a Request `{ kind: 'fetch', body }` and a Response with
+ * `fixedLayout` set. A node uses them only with a peer that showed it reads them (connection-level
+ * negotiation in peer-connection.ts and inbound-connection.ts), so nodes of older versions, which
+ * know only the JSON frames, still replicate with this one.
  */
-export const FrameType = { Request: 1, Response: 2, Error: 3, Challenge: 4, Proof: 5, Accepted: 6 } as const;
+export const FrameType = { Request: 1, Response: 2, Error: 3, Challenge: 4, Proof: 5, Accepted: 6, FetchRequest: 7, FetchResponse: 8 } as const;
 export type FrameType = (typeof FrameType)[keyof typeof FrameType];
 
+/** Set in a JSON fetch request's envelope (`{ kind, body, … }`): the sender reads fetch responses in the fixed layout. */
+export const READS_FIXED_LAYOUT_FETCH = 'readsFixedLayoutFetch';
+
 export interface Frame {
+  /** Request or Response for the fetch frames too; `fixedLayout` tells them apart. */
   type: FrameType;
   requestId: number;
   from: number;
   payload: unknown;
+  /** The frame was a FetchRequest or FetchResponse. */
+  fixedLayout?: boolean;
 }
 
 const HEADER_BYTES = 4 + 1 + 4 + 4 + 4;
@@ -29,7 +43,33 @@ export class FrameError extends Error {
 export function encodeFrame(type: FrameType, requestId: number, from: number, payload: unknown, maxFrameBytes: number): Buffer {
   const wire = toWire(payload);
   const jsonBytes = Buffer.byteLength(wire.json);
-  const total = HEADER_BYTES + jsonBytes + wire.blobBytes;
+  const frame = allocateFrame(type, requestId, from, jsonBytes, wire.blobBytes, maxFrameBytes);
+  frame.write(wire.json, HEADER_BYTES, 'utf8');
+  let at = HEADER_BYTES + jsonBytes;
+  for (const blob of wire.blobs) at += blob.copy(frame, at);
+  return frame;
+}
+
+/** A fetch request in the fixed layout, or undefined when the layout cannot carry it (send it as JSON). */
+export function encodeFetchRequestFrame(requestId: number, from: number, request: FetchRequest, maxFrameBytes: number): Buffer | undefined {
+  const body = encodeFetchRequest(request);
+  return body && fixedLayoutFrame(FrameType.FetchRequest, requestId, from, body, maxFrameBytes);
+}
+
+/** A fetch response in the fixed layout, or undefined when the layout cannot carry it (send it as JSON). */
+export function encodeFetchResponseFrame(requestId: number, from: number, response: FetchResponse, maxFrameBytes: number): Buffer | undefined {
+  const body = encodeFetchResponse(response);
+  return body && fixedLayoutFrame(FrameType.FetchResponse, requestId, from, body, maxFrameBytes);
+}
+
+function fixedLayoutFrame(type: FrameType, requestId: number, from: number, body: Buffer, maxFrameBytes: number): Buffer {
+  const frame = allocateFrame(type, requestId, from, 0, body.length, maxFrameBytes);
+  body.copy(frame, HEADER_BYTES);
+  return frame;
+}
+
+function allocateFrame(type: FrameType, requestId: number, from: number, jsonBytes: number, restBytes: number, maxFrameBytes: number): Buffer {
+  const total = HEADER_BYTES + jsonBytes + restBytes;
   if (total - 4 > maxFrameBytes) throw new FrameError(`frame of ${total} bytes exceeds the limit of ${maxFrameBytes}`);
   const frame = Buffer.allocUnsafe(total);
   frame.writeUInt32BE(total - 4, 0);
@@ -37,9 +77,6 @@ export function encodeFrame(type: FrameType, requestId: number, from: number, pa
   frame.writeUInt32BE(requestId >>> 0, 5);
   frame.writeInt32BE(from | 0, 9);
   frame.writeUInt32BE(jsonBytes, 13);
-  frame.write(wire.json, HEADER_BYTES, 'utf8');
-  let at = HEADER_BYTES + jsonBytes;
-  for (const blob of wire.blobs) at += blob.copy(frame, at);
   return frame;
 }
 
@@ -100,14 +137,16 @@ export class FrameReader {
 
 function decodeFrame(frame: Buffer): Frame {
   const type = frame.readUInt8(4) as FrameType;
-  if (!(type >= FrameType.Request && type <= FrameType.Accepted)) throw new FrameError(`unknown frame type ${type}`);
+  if (!(type >= FrameType.Request && type <= FrameType.FetchResponse)) throw new FrameError(`unknown frame type ${type}`);
   const jsonBytes = frame.readUInt32BE(13);
   if (HEADER_BYTES + jsonBytes > frame.length) throw new FrameError('JSON section overruns the frame');
-  let payload: unknown;
+  const requestId = frame.readUInt32BE(5);
+  const from = frame.readInt32BE(9);
   try {
-    payload = fromWire(frame.toString('utf8', HEADER_BYTES, HEADER_BYTES + jsonBytes), frame.subarray(HEADER_BYTES + jsonBytes));
+    if (type === FrameType.FetchRequest) return { type: FrameType.Request, requestId, from, payload: { kind: 'fetch', body: decodeFetchRequest(frame.subarray(HEADER_BYTES)) }, fixedLayout: true };
+    if (type === FrameType.FetchResponse) return { type: FrameType.Response, requestId, from, payload: decodeFetchResponse(frame.subarray(HEADER_BYTES)), fixedLayout: true };
+    return { type, requestId, from, payload: fromWire(frame.toString('utf8', HEADER_BYTES, HEADER_BYTES + jsonBytes), frame.subarray(HEADER_BYTES + jsonBytes)) };
   } catch (error) {
     throw new FrameError(`undecodable payload: ${(error as Error).message}`);
   }
-  return { type, requestId: frame.readUInt32BE(5), from: frame.readInt32BE(9), payload };
 }

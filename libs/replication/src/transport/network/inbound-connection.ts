@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
-import type { RpcKind, RpcMap, RpcRequest } from '../messages';
+import type { FetchResponse, RpcKind, RpcMap, RpcRequest } from '../messages';
 import type { Clock } from '../../time/clock';
-import { encodeFrame, FrameReader, FrameType, type Frame } from './frames';
+import { encodeFetchResponseFrame, encodeFrame, FrameReader, FrameType, type Frame, READS_FIXED_LAYOUT_FETCH } from './frames';
 import type { PeerAuthentication } from './peer-authentication';
 import { InboundHandshake } from './peer-handshake';
 
@@ -70,17 +70,34 @@ export class InboundConnection {
     if (typeof request !== 'object' || request === null || typeof request.kind !== 'string') {
       return this.reply(FrameType.Error, frame.requestId, { message: 'malformed request' });
     }
+    // Only kind and body reach the handler: the envelope may also carry what the sender reads.
+    const rpc = { kind: request.kind, body: request.body } as RpcRequest;
     let pending: Promise<unknown> | undefined;
     try {
-      pending = this.handle(frame.from, request);
+      pending = this.handle(frame.from, rpc);
     } catch (error) {
       return this.reply(FrameType.Error, frame.requestId, { message: describe(error) });
     }
     if (!pending) return this.reply(FrameType.Error, frame.requestId, { message: `node ${this.nodeId} is not serving requests` });
+    // A fetch is answered in the fixed layout when the follower sent it so, or said that it reads it.
+    const fixedLayout = request.kind === 'fetch' && (frame.fixedLayout === true || (request as unknown as Record<string, unknown>)[READS_FIXED_LAYOUT_FETCH] === true);
     pending.then(
-      (response) => this.reply(FrameType.Response, frame.requestId, response),
+      (response) => (fixedLayout ? this.replyFixedLayout(frame.requestId, response as FetchResponse) : this.reply(FrameType.Response, frame.requestId, response)),
       (error: unknown) => this.reply(FrameType.Error, frame.requestId, { message: describe(error) }),
     );
+  }
+
+  /** A fetch response in the fixed layout; as JSON when the layout cannot carry it. */
+  private replyFixedLayout(requestId: number, response: FetchResponse): void {
+    if (this.socket.destroyed) return;
+    let bytes: Buffer | undefined;
+    try {
+      bytes = encodeFetchResponseFrame(requestId, this.nodeId, response, this.maxFrameBytes);
+    } catch (error) {
+      return this.reply(FrameType.Error, requestId, { message: describe(error) });
+    }
+    if (bytes) this.socket.write(bytes);
+    else this.reply(FrameType.Response, requestId, response);
   }
 
   private reply(type: FrameType, requestId: number, payload: unknown): void {

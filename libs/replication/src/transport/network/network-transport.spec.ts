@@ -3,6 +3,7 @@ import { connect, createServer } from 'node:net';
 import { RealClock } from '../../time/real-clock';
 import type { FetchResponse, RpcRequest } from '../messages';
 import { TransportError, type PeerAddress, type RpcHandler } from '../transport.port';
+import { encodeFrame, type Frame, FrameReader, FrameType } from './frames';
 import { NetworkTransport } from './network-transport';
 
 // Two (or three) transports in this process on free loopback ports: the real sockets, frames and
@@ -46,6 +47,34 @@ function reasonOf(promise: Promise<unknown>): Promise<string> {
 afterEach(async () => {
   await Promise.all(open.splice(0).map((t) => t.close()));
 });
+
+/** A TCP server on a free loopback port; `onFrame` gets each frame a client sends and may answer on its socket. */
+async function rawPeer(onFrame: (frame: Frame, answer: (bytes: Buffer) => void) => void): Promise<{ endpoint: string; close: () => void }> {
+  const server = createServer((socket) => {
+    const reader = new FrameReader(1 << 20);
+    socket.on('error', () => socket.destroy());
+    socket.on('data', (chunk) => reader.push(chunk).forEach((frame) => onFrame(frame, (bytes) => socket.write(bytes))));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { endpoint: `tcp://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => server.close() };
+}
+
+/** The frames of every response `leader` sends to a client that writes `requests`, in order. */
+async function responsesTo(leader: NetworkTransport, requests: Buffer[]): Promise<Frame[]> {
+  const socket = connect(leader.address.port, '127.0.0.1');
+  const reader = new FrameReader(1 << 20);
+  const frames: Frame[] = [];
+  await new Promise<void>((resolve, reject) => {
+    socket.on('error', reject);
+    socket.on('data', (chunk) => {
+      frames.push(...reader.push(chunk));
+      if (frames.length === requests.length) resolve();
+    });
+    requests.forEach((r) => socket.write(r));
+  });
+  socket.destroy();
+  return frames;
+}
 
 describe('NetworkTransport', () => {
   it('delivers requests and responses between processes byte-exactly, naming the sender', async () => {
@@ -187,5 +216,67 @@ describe('NetworkTransport', () => {
     } finally {
       fake.close();
     }
+  });
+
+  describe('fetches in the fixed layout, negotiated per connection', () => {
+    it('sends fetches as JSON until the leader answers one in the fixed layout, then sends them so too', async () => {
+      const leader = await serving(1, async () => response(7));
+      // A pipe between the two that reads a copy of what the follower sends.
+      const seen: boolean[] = [];
+      const proxy = createServer((socket) => {
+        const upstream = connect(leader.address.port, '127.0.0.1');
+        const reader = new FrameReader(1 << 20);
+        socket.on('data', (chunk) => {
+          reader.push(chunk).forEach((frame) => seen.push(frame.fixedLayout ?? false));
+          upstream.write(chunk);
+        });
+        upstream.on('data', (chunk) => socket.write(chunk));
+        socket.on('close', () => upstream.destroy());
+        upstream.on('close', () => socket.destroy());
+        socket.on('error', () => socket.destroy());
+        upstream.on('error', () => upstream.destroy());
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      const endpoint = `tcp://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+      try {
+        const follower = await client();
+        for (let i = 0; i < 3; i++) expect(await follower.send({ nodeId: 1, endpoint }, 'fetch', fetchBody(), 5_000)).toEqual(response(7));
+        expect(seen).toEqual([false, true, true]);
+      } finally {
+        proxy.close();
+      }
+    });
+
+    it('keeps to JSON with a leader of an older version, which answers in JSON and ignores what it does not know', async () => {
+      const requests: Frame[] = [];
+      const oldLeader = await rawPeer((frame, answer) => {
+        requests.push(frame);
+        answer(encodeFrame(FrameType.Response, frame.requestId, 1, response(3), 1 << 20));
+      });
+      try {
+        const follower = await client();
+        for (let i = 0; i < 3; i++) expect(await follower.send({ nodeId: 1, endpoint: oldLeader.endpoint }, 'fetch', fetchBody(), 5_000)).toEqual(response(3));
+        expect(requests.map((f) => f.fixedLayout ?? false)).toEqual([false, false, false]);
+        expect(requests.map((f) => (f.payload as { kind: string }).kind)).toEqual(['fetch', 'fetch', 'fetch']);
+      } finally {
+        oldLeader.close();
+      }
+    });
+
+    it('answers a follower of an older version in JSON, and one that reads the fixed layout in it', async () => {
+      const seen: RpcRequest[] = [];
+      const leader = await serving(1, async (_from, request) => {
+        seen.push(request);
+        return response(5);
+      });
+      const [old, current] = await responsesTo(leader, [
+        encodeFrame(FrameType.Request, 1, 2, { kind: 'fetch', body: fetchBody() }, 1 << 20),
+        encodeFrame(FrameType.Request, 2, 2, { kind: 'fetch', body: fetchBody(), readsFixedLayoutFetch: true }, 1 << 20),
+      ]);
+      expect(old).toEqual({ type: FrameType.Response, requestId: 1, from: 1, payload: response(5) });
+      expect(current).toEqual({ type: FrameType.Response, requestId: 2, from: 1, payload: response(5), fixedLayout: true });
+      // The handler sees the request alone, never what the envelope said about its sender.
+      expect(seen).toEqual([{ kind: 'fetch', body: fetchBody() }, { kind: 'fetch', body: fetchBody() }]);
+    });
   });
 });

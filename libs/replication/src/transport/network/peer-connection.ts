@@ -1,7 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import type { Clock, TimerHandle } from '../../time/clock';
 import { TransportError } from '../transport.port';
-import { encodeFrame, FrameReader, FrameType, type Frame } from './frames';
+import type { FetchRequest } from '../messages';
+import { encodeFetchRequestFrame, encodeFrame, FrameReader, FrameType, type Frame, READS_FIXED_LAYOUT_FETCH } from './frames';
 import type { PeerAuthentication } from './peer-authentication';
 import { OutboundHandshake } from './peer-handshake';
 import type { PeerEndpoint } from './peer-endpoint';
@@ -29,6 +30,11 @@ export class PeerConnection {
   private readonly handshake: OutboundHandshake | null;
   /** Request frames written once the handshake completes. */
   private queued: Buffer[] = [];
+  /**
+   * The peer answered a fetch in the fixed layout, so it reads fetches in it too. Until then fetches go
+   * as JSON, saying that this node reads the fixed layout: a peer of an older version ignores that.
+   */
+  private peerReadsFixedLayout = false;
 
   constructor(
     private readonly fromNodeId: number,
@@ -62,7 +68,7 @@ export class PeerConnection {
     const id = (this.nextId = (this.nextId + 1) >>> 0);
     let frame: Buffer;
     try {
-      frame = encodeFrame(FrameType.Request, id, this.fromNodeId, { kind, body }, this.maxFrameBytes);
+      frame = this.encodeRequest(id, kind, body);
     } catch (error) {
       return Promise.reject(new TransportError('REMOTE_FAILURE', `${kind} to node ${this.toNodeId} not sent: ${(error as Error).message}`));
     }
@@ -74,6 +80,12 @@ export class PeerConnection {
       if (this.handshake && !this.handshake.open) this.queued.push(frame);
       else this.write(frame);
     });
+  }
+
+  private encodeRequest(id: number, kind: string, body: unknown): Buffer {
+    if (kind !== 'fetch') return encodeFrame(FrameType.Request, id, this.fromNodeId, { kind, body }, this.maxFrameBytes);
+    const fixed = this.peerReadsFixedLayout ? encodeFetchRequestFrame(id, this.fromNodeId, body as FetchRequest, this.maxFrameBytes) : undefined;
+    return fixed ?? encodeFrame(FrameType.Request, id, this.fromNodeId, { kind, body, [READS_FIXED_LAYOUT_FETCH]: true }, this.maxFrameBytes);
   }
 
   /** Fails every request in flight with `reason` and closes the socket. */
@@ -96,6 +108,7 @@ export class PeerConnection {
         if (this.handshake.open) for (const queued of this.queued.splice(0)) this.write(queued);
         continue;
       }
+      if (frame.fixedLayout) this.peerReadsFixedLayout = true;
       const waiter = this.pending.get(frame.requestId);
       if (!waiter) continue; // timed out meanwhile: the late response is dropped
       this.pending.delete(frame.requestId);

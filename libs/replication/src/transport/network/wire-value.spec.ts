@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { StoredBatch } from '../../log/partition-log';
+import { edgeCaseBatch } from '@cohort/replication/testing';
 import { encodeFrame, FrameError, FrameReader, FrameType } from './frames';
 import { fromWire, toWire } from './wire-value';
 
@@ -8,15 +8,7 @@ function roundTrip(value: unknown): unknown {
   return fromWire(wire.json, Buffer.concat(wire.blobs));
 }
 
-const batch = (baseOffset: number, leaderEpoch: number): StoredBatch => ({
-  baseOffset,
-  leaderEpoch,
-  records: [
-    { key: randomBytes(40), value: randomBytes(300), timestamp: 1_700_000_000_123, offset: baseOffset, leaderEpoch },
-    { key: Buffer.alloc(0), value: null, timestamp: 1_700_000_000_124.5, offset: baseOffset + 3, leaderEpoch },
-    { key: Buffer.from([0, 255, 0]), value: Buffer.alloc(0), timestamp: 0, offset: baseOffset + 4, leaderEpoch },
-  ],
-});
+const batch = edgeCaseBatch;
 
 describe('wire values', () => {
   it('carries record batches byte-exactly, tombstones, empty keys and sparse offsets included', () => {
