@@ -43,17 +43,24 @@ export function encodedBatchSize(batch: StoredBatch): number {
 
 /** Encodes a non-empty batch into one frame. */
 export function encodeBatch(batch: StoredBatch): Buffer {
+  const buf = Buffer.allocUnsafe(encodedBatchSize(batch));
+  encodeBatchInto(batch, buf, 0);
+  return buf;
+}
+
+/** Encodes a non-empty batch into `buf` at `start` (`encodedBatchSize` bytes); returns where it ends. */
+export function encodeBatchInto(batch: StoredBatch, buf: Buffer, start: number): number {
   const records = batch.records;
   const last = records[records.length - 1];
-  const buf = Buffer.allocUnsafe(encodedBatchSize(batch));
-  buf.writeUInt32BE(buf.length - 4, 0);
-  buf.writeUInt8(FORMAT_MAGIC, 8);
-  buf.writeUInt32BE(Math.floor(batch.baseOffset / TWO_POW_32), 9);
-  buf.writeUInt32BE(batch.baseOffset % TWO_POW_32, 13);
-  buf.writeUInt32BE(last.offset - batch.baseOffset, 17);
-  buf.writeInt32BE(batch.leaderEpoch, 21);
-  buf.writeUInt32BE(records.length, 25);
-  let pos = BATCH_HEADER_BYTES;
+  const size = encodedBatchSize(batch);
+  buf.writeUInt32BE(size - 4, start);
+  buf.writeUInt8(FORMAT_MAGIC, start + 8);
+  buf.writeUInt32BE(Math.floor(batch.baseOffset / TWO_POW_32), start + 9);
+  buf.writeUInt32BE(batch.baseOffset % TWO_POW_32, start + 13);
+  buf.writeUInt32BE(last.offset - batch.baseOffset, start + 17);
+  buf.writeInt32BE(batch.leaderEpoch, start + 21);
+  buf.writeUInt32BE(records.length, start + 25);
+  let pos = start + BATCH_HEADER_BYTES;
   for (const r of records) {
     buf.writeUInt32BE(r.offset - batch.baseOffset, pos);
     buf.writeDoubleBE(r.timestamp, pos + 4);
@@ -64,8 +71,21 @@ export function encodeBatch(batch: StoredBatch): Buffer {
     pos += 4;
     if (r.value) pos += r.value.copy(buf, pos);
   }
-  buf.writeUInt32BE(crc32(buf.subarray(8)), 4);
-  return buf;
+  buf.writeUInt32BE(crc32(buf.subarray(start + 8, start + size)), start + 4);
+  return start + size;
+}
+
+/**
+ * What the frame format stores exactly: a non-empty batch whose records all carry its epoch (kept once
+ * per batch), with Buffer keys, Buffer or null values and offsets within 2^32 after the base offset.
+ */
+export function fitsBatchFormat(b: StoredBatch): boolean {
+  if (b === null || typeof b !== 'object' || !Number.isSafeInteger(b.baseOffset) || typeof b.leaderEpoch !== 'number' || !Array.isArray(b.records) || b.records.length === 0) return false;
+  for (const r of b.records) {
+    if (r === null || typeof r !== 'object' || r.leaderEpoch !== b.leaderEpoch || !Buffer.isBuffer(r.key) || (r.value !== null && !Buffer.isBuffer(r.value))) return false;
+    if (!Number.isSafeInteger(r.offset) || typeof r.timestamp !== 'number' || r.offset < b.baseOffset || r.offset - b.baseOffset > 0xffff_ffff) return false;
+  }
+  return true;
 }
 
 /**

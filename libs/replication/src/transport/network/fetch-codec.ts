@@ -1,4 +1,4 @@
-import { BATCH_HEADER_BYTES, decodeBatch, encodeBatch, readValidHeader } from '../../log/batch-codec';
+import { BATCH_HEADER_BYTES, decodeBatch, encodeBatchInto, encodedBatchSize, fitsBatchFormat, readValidHeader } from '../../log/batch-codec';
 import type { StoredBatch } from '../../log/partition-log';
 import type { FetchPartitionRequest, FetchPartitionResponse, FetchRequest, FetchResponse } from '../messages';
 
@@ -19,7 +19,9 @@ import type { FetchPartitionRequest, FetchPartitionResponse, FetchRequest, Fetch
  *           u32 batches, each one batch frame (its own length prefix and CRC).
  *
  * The encoders return undefined for a value this layout cannot carry exactly (a field that is not a
- * number, a batch the log format cannot hold); the caller then sends it as generic JSON instead.
+ * number, a batch the log format cannot hold); the caller then sends it as generic JSON instead. They
+ * leave `start` bytes free at the front of the buffer they return, for the frame header, so the message
+ * is written once, in place.
  */
 
 const F64 = 8;
@@ -28,13 +30,12 @@ const REQUEST_PARTITION_BYTES = 6 * F64;
 const RESPONSE_PARTITION_BYTES = 5 * F64 + 1 + U32;
 const HAS_DIVERGING = 1;
 const HAS_EPOCH_STARTS = 2;
-const TWO_POW_32 = 0x1_0000_0000;
 
-export function encodeFetchRequest(request: FetchRequest): Buffer | undefined {
+export function encodeFetchRequest(request: FetchRequest, start = 0): Buffer | undefined {
   const { partitions } = request;
   if (!allNumbers(request.replicaId, request.replicaEpoch, request.maxWaitMs) || !Array.isArray(partitions)) return undefined;
-  const buf = Buffer.allocUnsafe(3 * F64 + U32 + partitions.length * REQUEST_PARTITION_BYTES);
-  let at = buf.writeDoubleBE(request.replicaId, 0);
+  const buf = Buffer.allocUnsafe(start + 3 * F64 + U32 + partitions.length * REQUEST_PARTITION_BYTES);
+  let at = buf.writeDoubleBE(request.replicaId, start);
   at = buf.writeDoubleBE(request.replicaEpoch, at);
   at = buf.writeDoubleBE(request.maxWaitMs, at);
   at = buf.writeUInt32BE(partitions.length, at);
@@ -65,13 +66,11 @@ export function decodeFetchRequest(buf: Buffer): FetchRequest {
   return { replicaId, replicaEpoch, maxWaitMs, partitions };
 }
 
-export function encodeFetchResponse(response: FetchResponse): Buffer | undefined {
+export function encodeFetchResponse(response: FetchResponse, start = 0): Buffer | undefined {
   const { partitions } = response;
   if (!allNumbers(response.errorCode) || !Array.isArray(partitions)) return undefined;
-  const frames: Buffer[][] = new Array(partitions.length);
-  let size = F64 + U32;
-  for (let i = 0; i < partitions.length; i++) {
-    const p = partitions[i];
+  let size = start + F64 + U32;
+  for (const p of partitions) {
     if (p === null || typeof p !== 'object' || !allNumbers(p.partition, p.errorCode, p.highWatermark, p.logStartOffset, p.logEndOffset) || !Array.isArray(p.batches)) return undefined;
     size += RESPONSE_PARTITION_BYTES;
     if (p.divergingEpoch !== undefined) {
@@ -82,19 +81,15 @@ export function encodeFetchResponse(response: FetchResponse): Buffer | undefined
       if (!Array.isArray(p.epochStarts) || !p.epochStarts.every((e) => allNumbers(e.epoch, e.startOffset))) return undefined;
       size += U32 + p.epochStarts.length * 2 * F64;
     }
-    const encoded: Buffer[] = new Array(p.batches.length);
-    for (let b = 0; b < p.batches.length; b++) {
-      if (!fitsLogFormat(p.batches[b])) return undefined;
-      encoded[b] = encodeBatch(p.batches[b]);
-      size += encoded[b].length;
+    for (const b of p.batches) {
+      if (!fitsBatchFormat(b)) return undefined;
+      size += encodedBatchSize(b);
     }
-    frames[i] = encoded;
   }
   const buf = Buffer.allocUnsafe(size);
-  let at = buf.writeDoubleBE(response.errorCode, 0);
+  let at = buf.writeDoubleBE(response.errorCode, start);
   at = buf.writeUInt32BE(partitions.length, at);
-  for (let i = 0; i < partitions.length; i++) {
-    const p = partitions[i];
+  for (const p of partitions) {
     at = buf.writeDoubleBE(p.partition, at);
     at = buf.writeDoubleBE(p.errorCode, at);
     at = buf.writeDoubleBE(p.highWatermark, at);
@@ -112,8 +107,8 @@ export function encodeFetchResponse(response: FetchResponse): Buffer | undefined
         at = buf.writeDoubleBE(e.startOffset, at);
       }
     }
-    at = buf.writeUInt32BE(frames[i].length, at);
-    for (const frame of frames[i]) at += frame.copy(buf, at);
+    at = buf.writeUInt32BE(p.batches.length, at);
+    for (const b of p.batches) at = encodeBatchInto(b, buf, at);
   }
   return buf;
 }
@@ -144,16 +139,6 @@ export function decodeFetchResponse(buf: Buffer): FetchResponse {
 
 function allNumbers(...values: unknown[]): boolean {
   for (const v of values) if (typeof v !== 'number') return false;
-  return true;
-}
-
-/** What `encodeBatch` stores exactly: one epoch for every record, offsets within 2^32 of the base. */
-function fitsLogFormat(b: StoredBatch): boolean {
-  if (b === null || typeof b !== 'object' || !Number.isSafeInteger(b.baseOffset) || typeof b.leaderEpoch !== 'number' || !Array.isArray(b.records) || b.records.length === 0) return false;
-  for (const r of b.records) {
-    if (r === null || typeof r !== 'object' || r.leaderEpoch !== b.leaderEpoch || !Buffer.isBuffer(r.key) || (r.value !== null && !Buffer.isBuffer(r.value))) return false;
-    if (!Number.isSafeInteger(r.offset) || typeof r.timestamp !== 'number' || r.offset < b.baseOffset || r.offset - b.baseOffset >= TWO_POW_32) return false;
-  }
   return true;
 }
 

@@ -52,27 +52,30 @@ export function encodeFrame(type: FrameType, requestId: number, from: number, pa
 
 /** A fetch request in the fixed layout, or undefined when the layout cannot carry it (send it as JSON). */
 export function encodeFetchRequestFrame(requestId: number, from: number, request: FetchRequest, maxFrameBytes: number): Buffer | undefined {
-  const body = encodeFetchRequest(request);
-  return body && fixedLayoutFrame(FrameType.FetchRequest, requestId, from, body, maxFrameBytes);
+  const frame = encodeFetchRequest(request, HEADER_BYTES);
+  return frame && writeHeader(frame, FrameType.FetchRequest, requestId, from, 0, maxFrameBytes);
 }
 
 /** A fetch response in the fixed layout, or undefined when the layout cannot carry it (send it as JSON). */
 export function encodeFetchResponseFrame(requestId: number, from: number, response: FetchResponse, maxFrameBytes: number): Buffer | undefined {
-  const body = encodeFetchResponse(response);
-  return body && fixedLayoutFrame(FrameType.FetchResponse, requestId, from, body, maxFrameBytes);
-}
-
-function fixedLayoutFrame(type: FrameType, requestId: number, from: number, body: Buffer, maxFrameBytes: number): Buffer {
-  const frame = allocateFrame(type, requestId, from, 0, body.length, maxFrameBytes);
-  body.copy(frame, HEADER_BYTES);
-  return frame;
+  const frame = encodeFetchResponse(response, HEADER_BYTES);
+  return frame && writeHeader(frame, FrameType.FetchResponse, requestId, from, 0, maxFrameBytes);
 }
 
 function allocateFrame(type: FrameType, requestId: number, from: number, jsonBytes: number, restBytes: number, maxFrameBytes: number): Buffer {
-  const total = HEADER_BYTES + jsonBytes + restBytes;
+  // Refused before allocating: an oversized payload must not cost its size in memory first.
+  checkFrameSize(HEADER_BYTES + jsonBytes + restBytes, maxFrameBytes);
+  return writeHeader(Buffer.allocUnsafe(HEADER_BYTES + jsonBytes + restBytes), type, requestId, from, jsonBytes, maxFrameBytes);
+}
+
+function checkFrameSize(total: number, maxFrameBytes: number): void {
   if (total - 4 > maxFrameBytes) throw new FrameError(`frame of ${total} bytes exceeds the limit of ${maxFrameBytes}`);
-  const frame = Buffer.allocUnsafe(total);
-  frame.writeUInt32BE(total - 4, 0);
+}
+
+/** Fills in the header of a whole frame (its first HEADER_BYTES bytes), refusing one over the limit. */
+function writeHeader(frame: Buffer, type: FrameType, requestId: number, from: number, jsonBytes: number, maxFrameBytes: number): Buffer {
+  checkFrameSize(frame.length, maxFrameBytes);
+  frame.writeUInt32BE(frame.length - 4, 0);
   frame.writeUInt8(type, 4);
   frame.writeUInt32BE(requestId >>> 0, 5);
   frame.writeInt32BE(from | 0, 9);
