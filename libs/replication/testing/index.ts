@@ -30,3 +30,4 @@ export { logCommands, runLogCommands, type LogCommand, type LogHarness } from '.
 export { metadataStoreContract, partitionState, type MetadataStoreHarness } from './metadata-store-contract';
 export { OwnRedisServer, freePort, pause, until } from './own-redis-server';
 export { RedisStoreFixture, TEST_REDIS_URL, uniqueClusterId } from './redis-test-support';
+export * from './page-cache-model';

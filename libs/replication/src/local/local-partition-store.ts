@@ -3,6 +3,7 @@ import { KafkaError } from '@cohort/protocol';
 import type { LogRecord } from '../api/log-record';
 import type { AppendResult, LeadershipListener, PartitionOffsets, PartitionStore, ReadResult, RecordVisitor } from '../api/partition-store.port';
 import { FileLog } from '../log/file/file-log';
+import { LogJournal, type JournalRecoveryReport } from '../log/file/log-journal';
 import type { RecoveryReport } from '../log/file/log-recovery';
 import { LogCleaner, type LogCleanerOptions } from '../log/log-cleaner';
 import { readRecords, scanRecords } from '../log/read-records';
@@ -27,19 +28,23 @@ export interface LocalPartitionStoreOptions {
   cleaner?: Omit<LogCleanerOptions, 'clock'> | false;
   /** Every partition's recovery report, clean or not, as its log opens. */
   onRecovery?: (partition: number, report: RecoveryReport) => void;
+  /** What replaying the log journal did at start (nothing to replay after a clean stop, or without `always`). */
+  onJournalRecovery?: (report: JournalRecoveryReport) => void;
   /** Failures nobody awaits: a log that failed, a listener that threw, a compaction error. */
   onError?: (error: unknown, context: string) => void;
 }
 
 export const OFFSETS_TOPIC_NAME = '__consumer_offsets';
 export const DEFAULT_LOCAL_SEGMENT_BYTES = 1024 * 1024;
+/** Under `always`, the journal every partition's appends are made durable through lives in `<dataDir>/log-journal/`. */
+export const LOG_JOURNAL_DIR = 'log-journal';
 
 /**
  * The embedded single-node PartitionStore (README.md's configuration table: RF 1, file log under DATA_DIR). It leads every
  * partition in one leader epoch, bumped and persisted on every start. The HW is what survives a
  * crash under the flush policy: with `always` the flushed offset (every append asks for a
- * group-committed fsync), with `replicated` the offset written to the OS — like Kafka with one
- * replica, which counts page-cache writes.
+ * group-committed fdatasync of the log journal that all partitions share), with `replicated` the
+ * offset written to the OS — like Kafka with one replica, which counts page-cache writes.
  */
 export class LocalPartitionStore implements PartitionStore {
   private partitions: LocalPartition[] = [];
@@ -47,6 +52,7 @@ export class LocalPartitionStore implements PartitionStore {
   private readonly numPartitions: number;
   private readonly flushPolicy: LogFlushPolicy;
   private cleaner: LogCleaner | undefined;
+  private journal: LogJournal | undefined;
   private starting: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   private _leaderEpoch = -1;
@@ -143,18 +149,40 @@ export class LocalPartitionStore implements PartitionStore {
 
   private async doStart(): Promise<void> {
     const { dataDir, clock } = this.options;
+    // Under `always`, one fsync of one journal covers the appends of every partition at that moment (see
+    // LogJournal). It is opened and replayed under any policy: a previous run may have used `always`.
+    const journal = await LogJournal.open(path.join(dataDir, LOG_JOURNAL_DIR));
+    this.journal = journal;
     const opened = await Promise.allSettled(
       Array.from({ length: this.numPartitions }, (_, p) =>
-        FileLog.open(path.join(dataDir, `${OFFSETS_TOPIC_NAME}-${p}`), { segmentBytes: this.options.segmentBytes ?? DEFAULT_LOCAL_SEGMENT_BYTES }),
+        FileLog.open(path.join(dataDir, `${OFFSETS_TOPIC_NAME}-${p}`), {
+          segmentBytes: this.options.segmentBytes ?? DEFAULT_LOCAL_SEGMENT_BYTES,
+          journal: { journal, journalId: p },
+        }),
       ),
     );
-    const failed = opened.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     const logs = opened.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-    if (failed) {
+    let failure = opened.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    let journalRecovery: JournalRecoveryReport | undefined;
+    if (!failure) {
+      try {
+        journalRecovery = await journal.recover();
+        if (this.flushPolicy !== 'always') {
+          await Promise.all(logs.map((l) => l.leaveJournal()));
+          await journal.close();
+          this.journal = undefined;
+        }
+      } catch (reason) {
+        failure = { status: 'rejected', reason };
+      }
+    }
+    if (failure) {
       await Promise.all(logs.map((l) => l.abort()));
-      throw failed.reason;
+      await journal.close();
+      throw failure.reason;
     }
     logs.forEach((log, p) => this.options.onRecovery?.(p, log.recovery));
+    if (journalRecovery) this.options.onJournalRecovery?.(journalRecovery);
     const latestInLogs = Math.max(-1, ...logs.map((l) => l.latestEpoch));
     this._leaderEpoch = nextEmbeddedEpoch(new FileCheckpointStorage(dataDir), latestInLogs);
     this.partitions = logs.map((log, p) => new LocalPartition(p, log, this._leaderEpoch, clock));
@@ -177,6 +205,7 @@ export class LocalPartitionStore implements PartitionStore {
     await this.cleaner?.stop();
     for (const p of this.partitions) this.resign(p, 'NOT_COORDINATOR', 'the store is closing');
     await Promise.all(this.partitions.map((p) => p.log.close().catch((e: unknown) => this.options.onError?.(e, `closing partition ${p.partition}`))));
+    await this.journal?.close().catch((e: unknown) => this.options.onError?.(e, 'closing the log journal'));
   }
 
   /** The log failed (I/O error): its commits fail KAFKA_STORAGE_ERROR and the partition is given up. */

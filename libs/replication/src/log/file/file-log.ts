@@ -3,12 +3,13 @@ import { open, unlink } from 'node:fs/promises';
 import { KafkaError } from '@cohort/protocol';
 import type { LogRecord } from '../../api/log-record';
 import { validateFollowerBatches, validateLeaderEpoch, validateRecords } from '../append-validation';
-import { encodeBatch, MAX_BATCH_BYTES } from '../batch-codec';
+import { decodeBatch, encodeBatch, MAX_BATCH_BYTES, readValidHeader } from '../batch-codec';
 import type { CleanableLog } from '../cleanable-log';
 import { GroupCommit } from '../group-commit';
 import type { CompactionStats, InPlaceVisitor, ReadOptions, StoredBatch } from '../partition-log';
 import { forEachBatchRange, segmentIndexFor } from './batch-ranges';
 import { IoQueue } from './io-queue';
+import type { JournalChannel, JournaledLog, LogJournal } from './log-journal';
 import { recoverSegments, type RecoveryReport } from './log-recovery';
 import { Segment, type PendingChunk } from './segment';
 import { cleanSegments, type CleanerContext } from './segment-cleaner';
@@ -17,6 +18,12 @@ import { fsyncDirectory, inDir, segmentFileName } from './segment-files';
 export interface FileLogOptions {
   /** The active segment is rolled once an append would take it past this size (default 16 MiB). */
   segmentBytes?: number;
+  /**
+   * Make appends durable through this shared journal instead of fsyncing the segment files (see
+   * LogJournal), under `journalId` (stable across restarts). The journal must be recovered before
+   * the log is appended to.
+   */
+  journal?: { journal: LogJournal; journalId: number };
 }
 
 export const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
@@ -27,8 +34,12 @@ export const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
  * bytes join a queue that one serial writer puts in the file. `flush()` group-commits: one fsync
  * covers everyone waiting. Opening recovers from any crash and reports what it repaired (`recovery`).
  * Compaction rewrites closed segments only, with the shared rule (`compactBatches`).
+ *
+ * With a journal, a flush fsyncs the journal that every batch also went to, not the segment files;
+ * those are fsynced when the journal retires a file and on close, and the journal's replay puts back
+ * what a crash took from them.
  */
-export class FileLog implements CleanableLog {
+export class FileLog implements CleanableLog, JournaledLog {
   private _logEndOffset: number;
   private _flushedOffset: number;
   private _latestEpoch = -1;
@@ -46,6 +57,7 @@ export class FileLog implements CleanableLog {
   private failure: KafkaError | undefined;
   private closed = false;
   private compaction: Promise<unknown> = Promise.resolve();
+  private journal: JournalChannel | undefined;
 
   static async open(dir: string, options: FileLogOptions = {}): Promise<FileLog> {
     const { segments, report } = await recoverSegments(dir);
@@ -66,6 +78,7 @@ export class FileLog implements CleanableLog {
     this._latestEpoch = this.lastBatchEpoch();
     this.io = new IoQueue((error) => this.fail(error));
     this.groupCommit = new GroupCommit(() => this.syncOnce());
+    this.journal = options.journal?.journal.attach(options.journal.journalId, this);
   }
 
   get logStartOffset(): number {
@@ -129,6 +142,7 @@ export class FileLog implements CleanableLog {
     this.checkWritable();
     const target = Math.max(offset, this.logStartOffset);
     if (target >= this._logEndOffset) return;
+    this.journal?.truncate(target);
     const keep = segmentIndexFor(this.segments, target);
     for (const segment of this.segments.splice(keep + 1)) this.deleteSegment(segment);
     const active = this.segments[keep];
@@ -191,6 +205,9 @@ export class FileLog implements CleanableLog {
     this.closed = true;
     await this.compaction;
     if (!this.failure) await this.groupCommit.request();
+    // With a journal, the flush above made the journal durable; the segment files must hold it all too.
+    if (this.journal && !this.failure) await this.checkpointFiles();
+    this.journal?.detach(!this.failure);
     await this.releaseFiles();
   }
 
@@ -201,6 +218,7 @@ export class FileLog implements CleanableLog {
   async abort(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.journal?.detach(false);
     await this.compaction;
     await this.releaseFiles();
   }
@@ -257,6 +275,7 @@ export class FileLog implements CleanableLog {
       if (active.size > 0 && active.size + frames[i].length > this.segmentBytes) active = this.roll(this._logEndOffset);
       const last = records[records.length - 1].offset;
       active.append(frames[i], records[0].offset, last, batches[i].leaderEpoch, this.truncations);
+      this.journal?.append(frames[i]);
       this._logEndOffset = last + 1;
       this._latestEpoch = batches[i].leaderEpoch;
     }
@@ -326,23 +345,98 @@ export class FileLog implements CleanableLog {
     }
   }
 
-  /** One group-commit round: write what is queued, fsync every touched file and the directory. */
+  /**
+   * One group-commit round: fsync the journal, which holds every batch and truncation so far; or,
+   * without one, write what is queued and fsync every touched file and the directory.
+   */
   private async syncOnce(): Promise<void> {
     if (this.failure) throw this.failure;
     const target = this._logEndOffset;
     this.truncatedDuringSync = Infinity;
-    const barrier = this.truncations;
-    await this.io.run(async () => {
-      await this.writePending(barrier);
-      const toSync = [...this.dirtySegments].filter((s) => !s.deleted && s.handle);
-      this.dirtySegments.clear();
-      await Promise.all(toSync.map((s) => s.handle!.sync()));
-      if (this.dirChanged) {
-        this.dirChanged = false;
-        await fsyncDirectory(this.dir);
+    if (this.journal) {
+      // The write to the segment file is awaited too (it is under way already): if it fails, the log has failed.
+      const written = this.awaitWritten();
+      try {
+        await this.journal.sync();
+      } catch (error) {
+        written.catch(noop);
+        throw this.fail(error);
       }
-    });
+      await written;
+    } else {
+      const barrier = this.truncations;
+      await this.io.run(() => this.syncFiles(barrier));
+    }
     this._flushedOffset = Math.max(this._flushedOffset, Math.min(target, this.truncatedDuringSync, this._logEndOffset));
+  }
+
+  /** Writes what was appended before truncation number `barrier`, then fsyncs every touched file and the directory. */
+  private async syncFiles(barrier: number): Promise<void> {
+    await this.writePending(barrier);
+    const toSync = [...this.dirtySegments].filter((s) => !s.deleted && s.handle);
+    this.dirtySegments.clear();
+    await Promise.all(toSync.map((s) => s.handle!.sync()));
+    if (this.dirChanged) {
+      this.dirChanged = false;
+      await fsyncDirectory(this.dir);
+    }
+  }
+
+  /** The journal retires a file (or this log closes): the segment files must now hold, durably, all that was appended. */
+  checkpointFiles(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    const barrier = this.truncations;
+    return this.io.run(() => this.syncFiles(barrier));
+  }
+
+  /**
+   * Journal replay: the journal says `frame` was appended at its first offset. Kept when the log holds
+   * that very frame there; otherwise the log is cut at that offset and the frame appended again.
+   */
+  redoBatch(frame: Buffer): 'kept' | 'redone' {
+    const header = readValidHeader(frame, 0);
+    if (!header || header.size !== frame.length) throw KafkaError.of('KAFKA_STORAGE_ERROR', `the journal of ${this.dir} holds a damaged batch`);
+    const batch = decodeBatch(frame, 0, header);
+    const first = batch.records[0].offset;
+    if (first < this.logStartOffset) return 'kept';
+    if (first < this._logEndOffset) {
+      if (this.holdsFrameAt(first, frame)) return 'kept';
+      this.truncateTo(first);
+    }
+    if (first !== this._logEndOffset) {
+      throw KafkaError.of('KAFKA_STORAGE_ERROR', `the journal of ${this.dir} continues at offset ${first} but the log ends at ${this._logEndOffset}: records in between are lost`);
+    }
+    validateFollowerBatches([batch], this._logEndOffset, this._latestEpoch);
+    this.appendFrames([batch], [frame]);
+    return 'redone';
+  }
+
+  /**
+   * Goes on without the journal, fsyncing its own segment files again: for a log opened with one only
+   * to replay it (a node that stopped under LOG_FLUSH_POLICY=always and starts under another policy).
+   */
+  async leaveJournal(): Promise<void> {
+    if (!this.journal) return;
+    await this.checkpointFiles();
+    this.journal.detach(true);
+    this.journal = undefined;
+  }
+
+  /** Journal replay of a truncation. */
+  redoTruncate(offset: number): boolean {
+    if (offset >= this._logEndOffset) return false;
+    this.truncateTo(offset);
+    return true;
+  }
+
+  /** Whether the batch starting at `offset` is exactly `frame`. */
+  private holdsFrameAt(offset: number, frame: Buffer): boolean {
+    const s = segmentIndexFor(this.segments, offset);
+    const segment = this.segments[s];
+    const i = segment.index.firstEndingAtOrAfter(offset);
+    if (i >= segment.index.length || segment.index.firstOffset(i) !== offset || segment.index.size(i) !== frame.length) return false;
+    const position = segment.index.position(i);
+    return segment.readRange(position, position + frame.length).equals(frame);
   }
 
   private lastBatchEpoch(): number {

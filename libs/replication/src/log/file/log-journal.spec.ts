@@ -1,0 +1,190 @@
+import { appendFileSync, copyFileSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import * as path from 'node:path';
+import { ErrorCode } from '@cohort/protocol';
+import { flatten, rec, makeTempDir, PageCacheModel, removeDir } from '@cohort/replication/testing';
+import { FileLog } from './file-log';
+import { LogJournal } from './log-journal';
+import { segmentFileName } from './segment-files';
+
+const ALL = Number.MAX_SAFE_INTEGER;
+
+describe('LogJournal', () => {
+  let dir: string;
+  const open2: Array<{ logs: FileLog[]; journal: LogJournal }> = [];
+  const model = new PageCacheModel();
+
+  /** Opens the journal and logs 0 .. n-1 beside it, then recovers, as the embedded store does. */
+  const openAll = async (n: number, maxFileBytes?: number) => {
+    const journal = await LogJournal.open(path.join(dir, 'journal'), { maxFileBytes });
+    const logs: FileLog[] = [];
+    for (let p = 0; p < n; p++) logs.push(await FileLog.open(path.join(dir, `p${p}`), { segmentBytes: 400, journal: { journal, journalId: p } }));
+    const report = await journal.recover();
+    open2.push({ logs, journal });
+    return { logs, journal, report };
+  };
+  const crash = async (set: { logs: FileLog[]; journal: LogJournal }) => {
+    await Promise.all(set.logs.map((l) => l.abort()));
+    await set.journal.abort();
+  };
+  const journalFiles = () => readdirSync(path.join(dir, 'journal')).filter((f) => f.endsWith('.journal'));
+
+  beforeEach(async () => {
+    dir = makeTempDir('cohort-journal-');
+    await model.install(dir);
+  });
+  afterEach(async () => {
+    model.uninstall();
+    for (const set of open2.splice(0)) await crash(set).catch(() => undefined);
+    removeDir(dir);
+  });
+
+  it('makes the flushes of many logs durable with one fdatasync of one file, and none of the segment files', async () => {
+    const { logs } = await openAll(5);
+    const before = { ...model.calls };
+    logs.forEach((log, p) => log.appendAsLeader([rec(`k${p}`, 'v')], 0));
+    await Promise.all(logs.map((l) => l.flush()));
+    expect(logs.map((l) => l.flushedOffset)).toEqual([1, 1, 1, 1, 1]);
+    expect(model.calls).toEqual({ sync: before.sync, datasync: before.datasync + 1 });
+  });
+
+  it('puts back every flushed batch that a power cut took from the segment files, and reports it', async () => {
+    const first = await openAll(3);
+    for (let i = 0; i < 20; i++) first.logs[i % 3].appendAsLeader([rec(`k${i}`, `v${i}`)], 0);
+    await Promise.all(first.logs.map((l) => l.flush()));
+    first.logs[0].appendAsLeader([rec('unflushed', 'x')], 0);
+    const expected = first.logs.map((l) => flatten(l.read(0, 7, ALL)));
+    await crash(first);
+    model.loseUnsynced(dir);
+
+    const { logs, report } = await openAll(3);
+    expect(logs.map((l) => flatten(l.read(0, ALL, ALL)))).toEqual(expected);
+    expect(report).toMatchObject({ files: 1, entries: 20, batchesKept: 0, batchesRedone: 20, truncationsRedone: 0, tornBytes: 0 });
+    // The replayed batches are in the segment files now, durably: the old journal is gone, and a
+    // second power cut at once loses nothing.
+    expect(journalFiles()).toHaveLength(1);
+    await crash({ logs, journal: open2[open2.length - 1].journal });
+    model.loseUnsynced(dir);
+    const again = await openAll(3);
+    expect(again.report.entries).toBe(0);
+    expect(again.logs.map((l) => flatten(l.read(0, ALL, ALL)))).toEqual(expected);
+  });
+
+  it('redoes a truncation the segment file lost, and the batches written after it in the new epoch', async () => {
+    const first = await openAll(1);
+    const [log] = first.logs;
+    log.appendAsLeader([rec('a', '1'), rec('b', '1'), rec('c', '1')], 0);
+    await log.flush();
+    await log.checkpointFiles();
+    const segment = path.join(dir, 'p0', segmentFileName(0));
+    copyFileSync(segment, `${segment}.before`);
+    log.truncateTo(1);
+    log.appendAsLeader([rec('b', '2')], 1);
+    await log.flush();
+    await crash(first);
+    // The truncation and the new batch never reached the segment file: it still holds epoch 0's records.
+    copyFileSync(`${segment}.before`, segment);
+
+    const { logs, report } = await openAll(1);
+    expect(flatten(logs[0].read(0, ALL, ALL))).toEqual([[0, 'a', '1'], [1, 'b', '2']]);
+    expect(logs[0].read(0, ALL, ALL).map((b) => b.leaderEpoch)).toEqual([0, 1]);
+    // The trimmed batch the truncation leaves (offset 0) is the truncation's own work, redone with it.
+    expect(report).toMatchObject({ batchesKept: 1, batchesRedone: 1, truncationsRedone: 1 });
+  });
+
+  it('redoes a truncation that is the last thing the journal holds for a log', async () => {
+    const first = await openAll(1);
+    const [log] = first.logs;
+    log.appendAsLeader([rec('a', '1'), rec('b', '1'), rec('c', '1')], 0);
+    await log.flush();
+    await log.checkpointFiles();
+    log.truncateTo(2);
+    await log.flush();
+    await crash(first);
+    model.loseUnsynced(dir);
+    const { logs, report } = await openAll(1);
+    expect(flatten(logs[0].read(0, ALL, ALL))).toEqual([[0, 'a', '1'], [1, 'b', '1']]);
+    expect(report).toMatchObject({ truncationsRedone: 1 });
+  });
+
+  it('ignores a torn write at the end of the journal (never synced, never acknowledged)', async () => {
+    const first = await openAll(1);
+    first.logs[0].appendAsLeader([rec('a', '1')], 0);
+    await first.logs[0].flush();
+    await crash(first);
+    model.loseUnsynced(dir);
+    appendFileSync(path.join(dir, 'journal', journalFiles()[0]), Buffer.from([0, 0, 0, 40, 1, 2, 3]));
+    const { logs, report } = await openAll(1);
+    expect(flatten(logs[0].read(0, ALL, ALL))).toEqual([[0, 'a', '1']]);
+    expect(report).toMatchObject({ batchesRedone: 1, tornBytes: 7 });
+  });
+
+  it('retires a full journal file only once every log made its own files durable', async () => {
+    const first = await openAll(2, 600);
+    const expected: Array<Array<[number, string, string | null]>> = [[], []];
+    for (let i = 0; i < 60; i++) {
+      const p = i % 2;
+      const batch = first.logs[p].appendAsLeader([rec(`k${i}`, 'v'.repeat(i % 7))], 0);
+      expected[p].push(...flatten([batch]));
+      await first.logs[p].flush();
+    }
+    // Retirement runs in the background; wait until it has caught up.
+    for (let i = 0; i < 100 && journalFiles().length > 2; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(journalFiles().length).toBeLessThanOrEqual(2);
+    await crash(first);
+    model.loseUnsynced(dir);
+    const { logs } = await openAll(2, 600);
+    expect(logs.map((l) => flatten(l.read(0, ALL, ALL)))).toEqual(expected);
+  });
+
+  it('refuses to start when the journal continues past a hole in a log, or holds a log that is not open', async () => {
+    const first = await openAll(2);
+    first.logs[0].appendAsLeader([rec('a', '1')], 0);
+    first.logs[1].appendAsLeader([rec('b', '1')], 0);
+    await first.logs[0].flush();
+    await first.logs[0].checkpointFiles();
+    first.logs[0].appendAsLeader([rec('a', '2')], 0);
+    await first.logs[0].flush();
+    await crash(first);
+
+    const journal = await LogJournal.open(path.join(dir, 'journal'));
+    const only0 = await FileLog.open(path.join(dir, 'p0'), { journal: { journal, journalId: 0 } });
+    await expect(journal.recover()).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR, message: expect.stringContaining('log 1') });
+    await only0.abort();
+    await journal.abort();
+
+    // Offset 0 of p0 is gone from its segment file and the journal says offset 0 was there: replay puts it back.
+    // Remove the journal's first entry instead, and offset 1 would follow a hole.
+    const file = path.join(dir, 'journal', journalFiles()[0]);
+    truncateSync(path.join(dir, 'p0', segmentFileName(0)), 0);
+    const bytes = readFileSync(file);
+    writeFileSync(file, bytes.subarray(firstEntrySize(bytes)));
+    await expect(openAll(2)).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR, message: expect.stringContaining('records in between are lost') });
+  });
+
+  it('after a clean close leaves no journal behind, and the logs reopen clean', async () => {
+    const first = await openAll(2);
+    first.logs[1].appendAsLeader([rec('a', '1')], 0);
+    await Promise.all(first.logs.map((l) => l.close()));
+    await first.journal.close();
+    expect(journalFiles()).toEqual([]);
+    model.loseUnsynced(dir);
+    const { logs, report } = await openAll(2);
+    expect(report.files).toBe(0);
+    expect(logs.every((l) => l.recovery.clean)).toBe(true);
+    expect(flatten(logs[1].read(0, ALL, ALL))).toEqual([[0, 'a', '1']]);
+  });
+
+  it('fails the flushes of every log when the journal cannot be written, with KAFKA_STORAGE_ERROR', async () => {
+    const { logs, journal } = await openAll(2);
+    await (journal as unknown as { current: { handle: FileHandle } }).current.handle.close();
+    logs[0].appendAsLeader([rec('a', '1')], 0);
+    await expect(logs[0].flush()).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR });
+    logs[1].appendAsLeader([rec('b', '1')], 0);
+    await expect(logs[1].flush()).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR });
+  });
+});
+
+function firstEntrySize(bytes: Buffer): number {
+  return 8 + bytes.readUInt32BE(0);
+}

@@ -1,0 +1,267 @@
+import { writeSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, unlink, type FileHandle } from 'node:fs/promises';
+import { KafkaError } from '@cohort/protocol';
+import { GroupCommit } from '../group-commit';
+import { decodeJournalEntries, encodeBatchEntry, encodeTruncateEntry, type JournalEntry } from './journal-entries';
+import { fsyncDirectory, inDir } from './segment-files';
+
+export interface LogJournalOptions {
+  /** A journal file is retired once it holds this much (default 32 MiB): what a crash makes the next start replay at most, about. */
+  maxFileBytes?: number;
+}
+
+export const DEFAULT_JOURNAL_FILE_BYTES = 32 * 1024 * 1024;
+
+/** What a log must do for its journal: replay entries on open, and make its own files durable when asked. */
+export interface JournaledLog {
+  /** Makes the log hold `frame` at the frame's first offset, cutting whatever differs from there on. */
+  redoBatch(frame: Buffer): 'kept' | 'redone';
+  /** Truncates to `offset` if the log reaches past it; says whether it did. */
+  redoTruncate(offset: number): boolean;
+  /** Writes and fsyncs everything appended to the log so far into its own segment files. */
+  checkpointFiles(): Promise<void>;
+}
+
+/** What replaying the journal did, for the operator's log after an unclean stop. */
+export interface JournalRecoveryReport {
+  directory: string;
+  files: number;
+  entries: number;
+  /** Batches the logs already held, byte for byte. */
+  batchesKept: number;
+  /** Batches written back into a log whose file had lost them (or held something else there). */
+  batchesRedone: number;
+  truncationsRedone: number;
+  /** Bytes after the last whole entry: a write that a crash tore, never synced, so never acknowledged. */
+  tornBytes: number;
+}
+
+/** One log's handle on the journal. */
+export interface JournalChannel {
+  append(frame: Buffer): void;
+  truncate(offset: number): void;
+  /** Resolves once everything this channel (or any other) journaled before the call is on stable storage. */
+  sync(): Promise<void>;
+  /** The log closed: `clean` when its own files hold everything it journaled (checkpointed). */
+  detach(clean: boolean): void;
+}
+
+interface JournalFile {
+  seq: number;
+  path: string;
+}
+
+/**
+ * A write-ahead journal shared by many logs, as BookKeeper's bookie journals the entries of all its
+ * ledgers in one file: every batch appended to any attached log is also queued here, and a flush of
+ * any log writes the queue and fdatasyncs this one file. One fsync then covers the appends of every
+ * partition in that moment, where fsyncing each partition's own segment file would cost one fsync
+ * per partition (with 50 partitions and a commit or two in flight on each, one fsync per commit or two).
+ *
+ * The segment files are still written at once (page cache) and serve every read; they are fsynced
+ * only when a journal file is retired (`checkpointFiles` on every log, then the file is deleted) and
+ * on a clean close. After a crash, `recover` replays what the journal holds into the logs before
+ * anything else runs: each batch the log no longer holds byte for byte is written back (the log is
+ * cut at its first offset), and each truncation is done again, in the order they happened.
+ */
+export class LogJournal {
+  private readonly maxFileBytes: number;
+  private readonly logs = new Map<number, JournaledLog>();
+  private readonly groupCommit: GroupCommit;
+  private replay: { files: JournalFile[]; entries: JournalEntry[]; tornBytes: number } | undefined;
+  /** While replaying, the logs' redo is not journaled again: the checkpoint after it makes it durable. */
+  private replaying = false;
+  private current: { file: JournalFile; handle: FileHandle; size: number } | undefined;
+  private queue: Buffer[] = [];
+  private queuedBytes = 0;
+  private retiring: Promise<void> = Promise.resolve();
+  /** A log stopped without its files being made durable (abort): the journal must stay for the next start. */
+  private keepFiles = false;
+  private failure: KafkaError | undefined;
+  private closed = false;
+
+  static async open(dir: string, options: LogJournalOptions = {}): Promise<LogJournal> {
+    await mkdir(dir, { recursive: true });
+    const files = (await readdir(dir))
+      .map((name) => /^(\d{20})\.journal$/.exec(name))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ seq: Number(m[1]), path: inDir(dir, m[0]) }))
+      .sort((a, b) => a.seq - b.seq);
+    const entries: JournalEntry[] = [];
+    let tornBytes = 0;
+    for (const file of files) {
+      const bytes = await readFile(file.path);
+      const decoded = decodeJournalEntries(bytes);
+      entries.push(...decoded.entries);
+      tornBytes += bytes.length - decoded.validBytes;
+    }
+    return new LogJournal(dir, { files, entries, tornBytes }, options);
+  }
+
+  private constructor(
+    readonly dir: string,
+    replay: { files: JournalFile[]; entries: JournalEntry[]; tornBytes: number },
+    options: LogJournalOptions,
+  ) {
+    this.replay = replay;
+    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_JOURNAL_FILE_BYTES;
+    this.groupCommit = new GroupCommit(() => this.syncOnce());
+  }
+
+  /** Attaches a log under `logId` (stable across restarts: the partition number). */
+  attach(logId: number, log: JournaledLog): JournalChannel {
+    if (!Number.isInteger(logId) || logId < 0 || logId > 0xffff_ffff) throw new Error(`journal log id must be a u32, got ${logId}`);
+    if (this.logs.has(logId)) throw new Error(`journal log id ${logId} is attached twice`);
+    this.logs.set(logId, log);
+    let attached = true;
+    return {
+      append: (frame) => {
+        if (attached) this.enqueue(encodeBatchEntry(logId, frame));
+      },
+      truncate: (offset) => {
+        if (attached) this.enqueue([encodeTruncateEntry(logId, offset)]);
+      },
+      sync: () => this.sync(),
+      detach: (clean) => {
+        if (!attached) return;
+        attached = false;
+        this.logs.delete(logId);
+        if (!clean) this.keepFiles = true;
+      },
+    };
+  }
+
+  /**
+   * Replays the journal into the attached logs (every log with entries must be attached), makes the
+   * logs' files durable, deletes the old journal files and starts a new one. Nothing is journaled
+   * before this has run: appends made meanwhile would be lost to a crash.
+   */
+  async recover(): Promise<JournalRecoveryReport> {
+    const replay = this.replay;
+    if (!replay) throw new Error('the journal has already been recovered');
+    this.replay = undefined;
+    this.replaying = true;
+    const report: JournalRecoveryReport = {
+      directory: this.dir, files: replay.files.length, entries: replay.entries.length,
+      batchesKept: 0, batchesRedone: 0, truncationsRedone: 0, tornBytes: replay.tornBytes,
+    };
+    try {
+      for (const entry of replay.entries) {
+        const log = this.logs.get(entry.logId);
+        if (!log) throw KafkaError.of('KAFKA_STORAGE_ERROR', `the journal in ${this.dir} holds records of log ${entry.logId}, which is not open`);
+        if (entry.kind === 'batch') {
+          if (log.redoBatch(entry.frame) === 'kept') report.batchesKept++;
+          else report.batchesRedone++;
+        } else if (log.redoTruncate(entry.offset)) {
+          report.truncationsRedone++;
+        }
+      }
+    } finally {
+      this.replaying = false;
+    }
+    await Promise.all([...this.logs.values()].map((l) => l.checkpointFiles()));
+    const nextSeq = replay.files.length === 0 ? 0 : replay.files[replay.files.length - 1].seq + 1;
+    await this.startFile(nextSeq);
+    for (const f of replay.files) await unlink(f.path);
+    await fsyncDirectory(this.dir);
+    return report;
+  }
+
+  sync(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    return this.groupCommit.request();
+  }
+
+  /**
+   * Waits for the last sync and any retirement; then, when every log detached cleanly (their files
+   * hold everything), deletes the journal, so a clean restart has nothing to replay.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (!this.failure && this.current) await this.groupCommit.request().catch(() => undefined);
+    await this.retiring;
+    const current = this.current;
+    this.current = undefined;
+    await current?.handle.close();
+    if (current && !this.keepFiles && !this.failure && this.logs.size === 0) {
+      await unlink(current.file.path);
+      await fsyncDirectory(this.dir);
+    }
+  }
+
+  /**
+   * Stops at once, as a dying process would: nothing more is written or synced and no file is deleted,
+   * so the next start replays what was synced. For fatal errors, and for tests and simulations of crashes.
+   */
+  async abort(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.keepFiles = true;
+    this.failure ??= KafkaError.of('KAFKA_STORAGE_ERROR', `the journal in ${this.dir} was aborted`);
+    await this.retiring;
+    const current = this.current;
+    this.current = undefined;
+    await current?.handle.close();
+  }
+
+  private enqueue(buffers: Buffer[]): void {
+    if (this.replaying) return;
+    if (this.replay) throw new Error('the journal is written to before it was recovered');
+    for (const b of buffers) {
+      this.queue.push(b);
+      this.queuedBytes += b.length;
+    }
+  }
+
+  /** One group-commit round: the queue goes to the current file in one write, then one fdatasync. */
+  private async syncOnce(): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (!this.current) throw KafkaError.of('KAFKA_STORAGE_ERROR', `the journal in ${this.dir} is ${this.closed ? 'closed' : 'not recovered yet'}`);
+    if (this.queue.length === 0) return;
+    try {
+      if (this.current.size > 0 && this.current.size + this.queuedBytes > this.maxFileBytes) await this.rotate();
+      const current = this.current;
+      const bytes = Buffer.concat(this.queue, this.queuedBytes);
+      this.queue = [];
+      this.queuedBytes = 0;
+      // A synchronous write to the page cache, as the logs' own writes are; only the fdatasync waits for the disk.
+      let done = 0;
+      while (done < bytes.length) done += writeSync(current.handle.fd, bytes, done, bytes.length - done, current.size + done);
+      current.size += bytes.length;
+      await current.handle.datasync();
+    } catch (error) {
+      this.failure ??= KafkaError.of('KAFKA_STORAGE_ERROR', `the journal in ${this.dir} failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw this.failure;
+    }
+  }
+
+  /**
+   * Starts the next file; the full one is retired in the background once every log has made its own
+   * files durable, which covers all it journaled there (it was all appended before this point).
+   */
+  private async rotate(): Promise<void> {
+    const full = this.current!;
+    await this.startFile(full.file.seq + 1);
+    await full.handle.close();
+    const logs = [...this.logs.values()];
+    this.retiring = this.retiring.then(async () => {
+      try {
+        await Promise.all(logs.map((l) => l.checkpointFiles()));
+      } catch {
+        // A log that failed keeps its records in this file for the next start to replay.
+        this.keepFiles = true;
+        return;
+      }
+      if (!this.keepFiles) await unlink(full.file.path).catch(() => undefined);
+    });
+  }
+
+  private async startFile(seq: number): Promise<void> {
+    const file = { seq, path: inDir(this.dir, `${String(seq).padStart(20, '0')}.journal`) };
+    const handle = await open(file.path, 'w');
+    // The new file's name must be durable before anything synced in it counts.
+    await fsyncDirectory(this.dir);
+    this.current = { file, handle, size: 0 };
+  }
+}

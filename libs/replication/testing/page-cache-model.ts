@@ -1,0 +1,74 @@
+import { type BigIntStats, fstatSync, readdirSync, readFileSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import * as path from 'node:path';
+
+/**
+ * What a power cut keeps: each file up to its size at its last fsync or fdatasync, nothing of a file
+ * never synced. Every sync of a FileHandle (fs/promises) is recorded while installed; synchronous
+ * fsyncs are not, so only use it for code that syncs through FileHandles.
+ */
+export class PageCacheModel {
+  /** Durable size by file identity: inode and birth time, since a deleted file's inode is reused. */
+  private readonly durable = new Map<string, number>();
+  /** Calls so far, by method. */
+  readonly calls = { sync: 0, datasync: 0 };
+  private spies: jest.SpyInstance[] = [];
+
+  async install(dir: string): Promise<void> {
+    this.durable.clear();
+    const probePath = path.join(dir, '.page-cache-probe');
+    const probe: FileHandle = await open(probePath, 'w');
+    const proto = Object.getPrototypeOf(probe) as { sync(): Promise<void>; datasync(): Promise<void> };
+    await probe.close();
+    unlinkSync(probePath);
+    for (const method of ['sync', 'datasync'] as const) {
+      const original = proto[method];
+      const { durable, calls } = this;
+      this.spies.push(jest.spyOn(proto, method).mockImplementation(async function (this: FileHandle) {
+        calls[method]++;
+        const id = identity(fstatSync(this.fd, { bigint: true }));
+        const size = fstatSync(this.fd).size;
+        await original.call(this);
+        // What the file held when the sync began is durable now (a truncation included).
+        durable.set(id, size);
+      }));
+    }
+  }
+
+  uninstall(): void {
+    for (const s of this.spies.splice(0)) s.mockRestore();
+  }
+
+  /** Cuts every file under `dir` back to what its last sync made durable. */
+  loseUnsynced(dir: string): void {
+    this.crash(dir, () => 0, false);
+  }
+
+  /**
+   * A power cut that kept part of what was not synced: each file keeps its durable prefix plus the
+   * first `keep(unsyncedBytes)` bytes after it, with one of those flipped when `flip` (a torn write
+   * that reached the disk as garbage).
+   */
+  crash(dir: string, keep: (unsyncedBytes: number) => number, flip: boolean): void {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        this.crash(file, keep, flip);
+        continue;
+      }
+      const size = statSync(file).size;
+      const durable = Math.min(size, this.durable.get(identity(statSync(file, { bigint: true }))) ?? 0);
+      const kept = durable + Math.min(size - durable, Math.max(0, Math.floor(keep(size - durable))));
+      truncateSync(file, kept);
+      if (flip && kept > durable) {
+        const bytes = readFileSync(file);
+        bytes[durable + ((kept - durable) >> 1)] ^= 0x5a;
+        writeFileSync(file, bytes);
+      }
+    }
+  }
+}
+
+function identity(stats: BigIntStats): string {
+  return `${stats.ino}:${stats.birthtimeNs}`;
+}
