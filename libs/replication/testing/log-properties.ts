@@ -53,7 +53,8 @@ interface ModelRecord {
  * - offsets strictly increase and every stored record is the model's record at that offset;
  * - replaying the log gives the model's state (latest value per key; tombstoned keys stay deleted),
  *   so compaction loses nothing and resurrects nothing;
- * - a crash keeps every flushed record (the replay below the flushed offset is unchanged);
+ * - a crash keeps every flushed record (the replay below the flushed offset is unchanged), and what
+ *   it keeps beyond is the model's or what an unflushed truncation removed;
  * - a clean reopen gives back exactly the same records.
  */
 export async function runLogCommands(harness: LogHarness, commands: LogCommand[]): Promise<void> {
@@ -62,6 +63,8 @@ export async function runLogCommands(harness: LogHarness, commands: LogCommand[]
   let epoch = 0;
   /** Highest offset ever compacted below (only flushed data is): like Kafka, truncation never goes below the HW it compacted to. */
   let floor = 0;
+  /** Records removed by truncations since the last flush: a crash may bring them back. */
+  let undone: ModelRecord[] = [];
   for (const cmd of commands) {
     const log = harness.log;
     switch (cmd.kind) {
@@ -82,6 +85,7 @@ export async function runLogCommands(harness: LogHarness, commands: LogCommand[]
       case 'flush':
         await log.flush();
         expect(log.flushedOffset).toBe(log.logEndOffset);
+        undone = [];
         break;
       case 'tick':
         now += cmd.ms;
@@ -89,6 +93,7 @@ export async function runLogCommands(harness: LogHarness, commands: LogCommand[]
       case 'truncate': {
         const to = floor + (cmd.at % (log.logEndOffset - floor + 1));
         log.truncateTo(to);
+        undone.push(...model.filter((r) => r.offset >= to));
         model = model.filter((r) => r.offset < to);
         expect(log.logEndOffset).toBe(to);
         break;
@@ -117,10 +122,12 @@ export async function runLogCommands(harness: LogHarness, commands: LogCommand[]
         const after = harness.log;
         expect(after.logEndOffset).toBeGreaterThanOrEqual(flushed);
         expect(replayStored(readAll(after).filter((r) => r.offset < flushed))).toEqual(before);
-        // What survived beyond the flushed offset is the new truth (it must still be the model's records).
-        const surviving = new Set(readAll(after).map((r) => r.offset));
-        model = model.filter((r) => r.offset < flushed || surviving.has(r.offset));
-        model = model.filter((r) => r.offset < after.logEndOffset);
+        // What survived beyond the flushed offset is the new truth. Each record there must be the model's,
+        // or one that a truncation since the last flush removed: the crash may have undone that truncation.
+        const beyond = readAll(after).filter((r) => r.offset >= flushed).map(toModel);
+        for (const r of beyond) expect([...model, ...undone].filter((m) => m.offset === r.offset)).toContainEqual(r);
+        model = [...model.filter((r) => r.offset < flushed), ...beyond];
+        undone = [];
         break;
       }
       case 'reopen': {

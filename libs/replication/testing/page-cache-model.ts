@@ -9,13 +9,16 @@ import * as path from 'node:path';
  */
 export class PageCacheModel {
   /** Durable size by file identity: inode and birth time, since a deleted file's inode is reused. */
-  private readonly durable = new Map<string, number>();
+  private readonly durable = new Map<string, { size: number; started: number }>();
+  private started = 0;
   /** Calls so far, by method. */
   readonly calls = { sync: 0, datasync: 0 };
   private spies: jest.SpyInstance[] = [];
+  private frozen = false;
 
   async install(dir: string): Promise<void> {
     this.durable.clear();
+    this.frozen = false;
     const probePath = path.join(dir, '.page-cache-probe');
     const probe: FileHandle = await open(probePath, 'w');
     const proto = Object.getPrototypeOf(probe) as { sync(): Promise<void>; datasync(): Promise<void> };
@@ -24,15 +27,24 @@ export class PageCacheModel {
     for (const method of ['sync', 'datasync'] as const) {
       const original = proto[method];
       const { durable, calls } = this;
+      const model = this;
       this.spies.push(jest.spyOn(proto, method).mockImplementation(async function (this: FileHandle) {
         calls[method]++;
         const id = identity(fstatSync(this.fd, { bigint: true }));
         const size = fstatSync(this.fd).size;
+        const started = ++model.started;
         await original.call(this);
-        // What the file held when the sync began is durable now (a truncation included).
-        durable.set(id, size);
+        // What the file held when the sync began is durable now (a truncation included), unless a sync
+        // that began later has already finished (syncs of one file may overlap and finish out of order).
+        const known = durable.get(id);
+        if (!model.frozen && (!known || known.started < started)) durable.set(id, { size, started });
       }));
     }
+  }
+
+  /** The power is cut now: syncs that complete from here on make nothing durable. */
+  freeze(): void {
+    this.frozen = true;
   }
 
   uninstall(): void {
@@ -57,7 +69,7 @@ export class PageCacheModel {
         continue;
       }
       const size = statSync(file).size;
-      const durable = Math.min(size, this.durable.get(identity(statSync(file, { bigint: true }))) ?? 0);
+      const durable = Math.min(size, this.durable.get(identity(statSync(file, { bigint: true })))?.size ?? 0);
       const kept = durable + Math.min(size - durable, Math.max(0, Math.floor(keep(size - durable))));
       truncateSync(file, kept);
       if (flip && kept > durable) {

@@ -137,6 +137,34 @@ describe('LogJournal', () => {
     expect(logs.map((l) => flatten(l.read(0, ALL, ALL)))).toEqual(expected);
   });
 
+  it('keeps every flush that resolved before a power cut, with many flushes in flight and files rotating', async () => {
+    const first = await openAll(4, 700);
+    const acked: Array<[number, string]> = [];
+    const expected: string[][] = [[], [], [], []];
+    let cut = false;
+    const flushes: Array<Promise<void>> = [];
+    for (let i = 0; acked.length < 150 && i < 10_000; i++) {
+      const p = i % 4;
+      const key = `k${i}`;
+      first.logs[p].appendAsLeader([rec(key, 'v'.repeat(i % 9))], 0);
+      flushes.push(first.logs[p].flush().then(() => {
+        if (!cut) acked.push([p, key]);
+      }, () => undefined));
+      if (i % 3 === 0) await new Promise((r) => setImmediate(r));
+    }
+    cut = true;
+    model.freeze();
+    for (const [p, key] of acked) expected[p].push(key);
+    await crash(first);
+    await Promise.allSettled(flushes);
+    model.loseUnsynced(dir);
+    const { logs } = await openAll(4, 700);
+    for (let p = 0; p < 4; p++) {
+      const kept = new Set(flatten(logs[p].read(0, ALL, ALL)).map(([, key]) => key));
+      expect(expected[p].filter((key) => !kept.has(key))).toEqual([]);
+    }
+  });
+
   it('refuses to start when the journal continues past a hole in a log, or holds a log that is not open', async () => {
     const first = await openAll(2);
     first.logs[0].appendAsLeader([rec('a', '1')], 0);
