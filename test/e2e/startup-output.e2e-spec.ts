@@ -1,55 +1,13 @@
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { startNode } from '../support/spawned-node';
 import { tempDataDir } from '../support/test-app';
 
 jest.setTimeout(120_000);
-
-interface LogLine {
-  level: number;
-  msg: string;
-  context?: string;
-  summary?: Record<string, unknown>;
-  req?: { method: string; url: string; headers: Record<string, string> };
-  res?: { statusCode: number };
-}
 
 /**
  * What a person sees when a node starts (`npm start`): with stdout not a terminal, JSON lines; at info
  * one line says the URL, the mode, the data directory, the dashboard and how long start-up took, and
  * the per-partition and per-route lines are left to debug.
  */
-/** `npm start` with stdout not a terminal: the node's complete JSON lines so far, its summary line once printed, and a stop. */
-function startNode(dataDir: string) {
-  const child = spawn(process.execPath, [resolve(__dirname, '../support/run-ts.js'), 'src/main.ts'], {
-    cwd: resolve(__dirname, '../..'),
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', OFFSETS_TOPIC_NUM_PARTITIONS: '50' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  const lines = (): LogLine[] =>
-    stdout
-      .slice(0, stdout.lastIndexOf('\n') + 1)
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as LogLine);
-  const summary = new Promise<LogLine>((done, fail) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const line = lines().find((l) => l.summary !== undefined);
-      if (line) done(line);
-    });
-    void exited.then((code) => fail(new Error(`the node exited (${code}) before its summary:\n${stdout}\n${stderr}`)));
-  });
-  const stop = async (): Promise<void> => {
-    child.kill('SIGTERM');
-    await exited;
-  };
-  return { lines, summary, stop, stdout: () => stdout };
-}
-
 describe('start-up output (e2e)', () => {
   it('prints one summary line among a few, as JSON when stdout is not a terminal', async () => {
     const data = tempDataDir();
