@@ -137,14 +137,21 @@ export async function sdkLargeGroup(node: CohortProcess, size: number, protocol:
     recordEvents(newcomer, newcomerEvents, notify);
     const interval = setInterval(notify, 25);
     const joinStarted = wallNow();
-    void newcomer.start().catch(() => undefined);
-    const held = () => newcomer.assignment.reduce((n, tp) => n + tp.partitions.length, 0);
-    const joined = await when(
-      watchers,
-      () => newcomer.state === 'stable' && held() > 0 && settled(held(), generation) && workers[0].status!.minGeneration === newcomer.generationId,
-      'the newcomer joining',
-      300_000,
+    // A newcomer that cannot start (refused connection, say) fails the measurement at once, not at the timeout.
+    const startFailed = newcomer.start().then(
+      () => new Promise<never>(() => undefined),
+      (error: unknown) => Promise.reject(new Error(`the newcomer could not start: ${error instanceof Error ? error.message : String(error)}`)),
     );
+    const held = () => newcomer.assignment.reduce((n, tp) => n + tp.partitions.length, 0);
+    const joined = await Promise.race([
+      when(
+        watchers,
+        () => newcomer.state === 'stable' && held() > 0 && settled(held(), generation) && workers[0].status!.minGeneration === newcomer.generationId,
+        'the newcomer joining',
+        300_000,
+      ),
+      startFailed,
+    ]);
     clearInterval(interval);
     const events = [...newcomerEvents, ...(await Promise.all(workers.map((w) => w.report(joinStarted)))).flat()];
     return { members: size, partitions, formMs: formed - formStarted, joinMs: joined - joinStarted, ...stoppedPartitions(events, joinStarted) };
@@ -159,7 +166,8 @@ export async function sdkGroupSection(scale: number, attempt: <T>(what: string, 
   const size = Math.max(10, Math.round(1000 * scale));
   console.log(`\n4. SDK group: ${size} @cohort/client members (own socket each, over ${Math.min(4, Math.ceil(size / 50))} processes), ${size * 2} partitions, one embedded node; then one more member joins`);
   console.log('   (forming includes GROUP_INITIAL_REBALANCE_DELAY_MS, 3 s by default; "stopped" = partitions revoked or lost by someone during the join)');
-  const node = await CohortProcess.start({});
+  // Every member has its own socket, all from 127.0.0.1: the per-address limit (1,000 by default) must let the newcomer in too.
+  const node = await CohortProcess.start({ MAX_CONNECTIONS_PER_IP: String(2 * size + 10) });
   try {
     const eager = await attempt('eager (sticky)', () => sdkLargeGroup(node, size, 'eager'));
     const cooperative = await attempt('cooperative (cooperative-sticky)', () => sdkLargeGroup(node, size, 'cooperative'));
