@@ -77,7 +77,7 @@ export class AppModule implements NestModule {
           inject: [CohortConfig, SocketPushSink, CohortMetrics, NodeAddress, GroupRemovals],
           // Group removals also reach the count of groups per principal (MAX_GROUPS_PER_PRINCIPAL).
           useFactory: (config: CohortConfig, push: SocketPushSink, metrics: CohortMetrics, address: NodeAddress, removals: GroupRemovals) =>
-            createNode({ config, push, metrics: removals.relaying(metrics), address }),
+            createNode({ config, push, metrics: removals.relaying(metrics), logMetrics: metrics, address }),
         },
         NodeLifecycle,
         CoordinatorGateway,

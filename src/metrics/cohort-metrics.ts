@@ -87,6 +87,17 @@ export class CohortMetrics implements CoordinatorMetrics {
     labelNames: ['error'] as const,
     registers: [this.registry],
   });
+  private readonly logFlushSeconds = new Histogram({
+    name: 'cohort_log_flush_duration_seconds',
+    help: 'Flushes of the embedded log journal under LOG_FLUSH_POLICY=always: one write and one fdatasync that make the appends of every partition at that moment durable.',
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+  private readonly logFlushBytes = new Counter({
+    name: 'cohort_log_flush_bytes_total',
+    help: 'Bytes made durable by the flushes of the embedded log journal.',
+    registers: [this.registry],
+  });
   private readonly partitionLoadSeconds = new Histogram({
     name: 'cohort_partition_load_duration_seconds',
     help: 'Time to replay a __consumer_offsets partition on becoming its leader.',
@@ -157,6 +168,11 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   onWriteFailed(_partition: number, errorCode: number): void {
     this.writeFailures.inc({ error: errorName(errorCode) });
+  }
+
+  onLogFlush(durationMs: number, bytes: number): void {
+    this.logFlushSeconds.observe(durationMs / 1000);
+    this.logFlushBytes.inc(bytes);
   }
 
   onPartitionLoaded(_partition: number, durationMs: number): void {

@@ -23,6 +23,10 @@ describe('embedded node killed and restarted (e2e)', () => {
         const res = await post(`${url}/v1/groups/${groupId}/offsets`, { topics: [{ name: 'orders', partitions: [{ partitionIndex: i % 4, committedOffset: 100 + i }] }] });
         expect(res.status).toBe(200);
       }
+      // Each acknowledged commit waited for a flush of the journal, which /metrics counts.
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      expect(Number(/^cohort_log_flush_duration_seconds_count (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(20);
+      expect(Number(/^cohort_log_flush_bytes_total (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
       await node.stop('SIGKILL');
       expect(readdirSync(journalDir).filter((f) => f.endsWith('.journal')).reduce((n, f) => n + statSync(join(journalDir, f)).size, 0)).toBeGreaterThan(0);
 

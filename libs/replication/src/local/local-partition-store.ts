@@ -28,6 +28,8 @@ export interface LocalPartitionStoreOptions {
   cleaner?: Omit<LogCleanerOptions, 'clock'> | false;
   /** Every partition's recovery report, clean or not, as its log opens. */
   onRecovery?: (partition: number, report: RecoveryReport) => void;
+  /** Under `always`, after each fdatasync of the log journal: its duration and the bytes it made durable (metrics). */
+  onLogFlush?: (durationMs: number, bytes: number) => void;
   /** What replaying the log journal did at start (nothing to replay after a clean stop, or without `always`). */
   onJournalRecovery?: (report: JournalRecoveryReport) => void;
   /** Failures nobody awaits: a log that failed, a listener that threw, a compaction error. */
@@ -151,7 +153,7 @@ export class LocalPartitionStore implements PartitionStore {
     const { dataDir, clock } = this.options;
     // Under `always`, one fsync of one journal covers the appends of every partition at that moment (see
     // LogJournal). It is opened and replayed under any policy: a previous run may have used `always`.
-    const journal = await LogJournal.open(path.join(dataDir, LOG_JOURNAL_DIR));
+    const journal = await LogJournal.open(path.join(dataDir, LOG_JOURNAL_DIR), { onSync: this.options.onLogFlush });
     this.journal = journal;
     const opened = await Promise.allSettled(
       Array.from({ length: this.numPartitions }, (_, p) =>

@@ -15,8 +15,9 @@ describe('LogJournal', () => {
   const model = new PageCacheModel();
 
   /** Opens the journal and logs 0 .. n-1 beside it, then recovers, as the embedded store does. */
+  const syncs: Array<{ durationMs: number; bytes: number }> = [];
   const openAll = async (n: number, maxFileBytes?: number) => {
-    const journal = await LogJournal.open(path.join(dir, 'journal'), { maxFileBytes });
+    const journal = await LogJournal.open(path.join(dir, 'journal'), { maxFileBytes, onSync: (durationMs, bytes) => syncs.push({ durationMs, bytes }) });
     const logs: FileLog[] = [];
     for (let p = 0; p < n; p++) logs.push(await FileLog.open(path.join(dir, `p${p}`), { segmentBytes: 400, journal: { journal, journalId: p } }));
     const report = await journal.recover();
@@ -30,6 +31,7 @@ describe('LogJournal', () => {
   const journalFiles = () => readdirSync(path.join(dir, 'journal')).filter((f) => f.endsWith('.journal'));
 
   beforeEach(async () => {
+    syncs.length = 0;
     dir = makeTempDir('cohort-journal-');
     await model.install(dir);
   });
@@ -46,6 +48,10 @@ describe('LogJournal', () => {
     await Promise.all(logs.map((l) => l.flush()));
     expect(logs.map((l) => l.flushedOffset)).toEqual([1, 1, 1, 1, 1]);
     expect(model.calls).toEqual({ sync: before.sync, datasync: before.datasync + 1 });
+    // The metrics hook hears of that one sync, with the bytes of the five entries it made durable.
+    const journalBytes = journalFiles().reduce((n, f) => n + readFileSync(path.join(dir, 'journal', f)).length, 0);
+    expect(syncs).toEqual([{ durationMs: expect.any(Number), bytes: journalBytes }]);
+    expect(journalBytes).toBeGreaterThan(5 * 13);
   });
 
   it('puts back every flushed batch that a power cut took from the segment files, and reports it', async () => {

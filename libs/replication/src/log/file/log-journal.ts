@@ -8,6 +8,8 @@ import { fsyncDirectory, inDir } from './segment-files';
 export interface LogJournalOptions {
   /** A journal file is retired once it holds this much (default 32 MiB): what a crash makes the next start replay at most, about. */
   maxFileBytes?: number;
+  /** After each fdatasync of the journal: how long the write and the sync took, and how many bytes they made durable. */
+  onSync?: (durationMs: number, bytes: number) => void;
 }
 
 export const DEFAULT_JOURNAL_FILE_BYTES = 32 * 1024 * 1024;
@@ -66,6 +68,7 @@ interface JournalFile {
  */
 export class LogJournal {
   private readonly maxFileBytes: number;
+  private readonly onSync: ((durationMs: number, bytes: number) => void) | undefined;
   private readonly logs = new Map<number, JournaledLog>();
   private readonly groupCommit: GroupCommit;
   private replay: { files: JournalFile[]; entries: JournalEntry[]; tornBytes: number } | undefined;
@@ -105,6 +108,7 @@ export class LogJournal {
   ) {
     this.replay = replay;
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_JOURNAL_FILE_BYTES;
+    this.onSync = options.onSync;
     this.groupCommit = new GroupCommit(() => this.syncOnce());
   }
 
@@ -222,6 +226,7 @@ export class LogJournal {
     try {
       if (this.current.size > 0 && this.current.size + this.queuedBytes > this.maxFileBytes) await this.rotate();
       const current = this.current;
+      const started = performance.now();
       const bytes = Buffer.concat(this.queue, this.queuedBytes);
       this.queue = [];
       this.queuedBytes = 0;
@@ -230,6 +235,7 @@ export class LogJournal {
       while (done < bytes.length) done += writeSync(current.handle.fd, bytes, done, bytes.length - done, current.size + done);
       current.size += bytes.length;
       await current.handle.datasync();
+      reportSync(this.onSync, performance.now() - started, bytes.length);
     } catch (error) {
       this.failure ??= KafkaError.of('KAFKA_STORAGE_ERROR', `the journal in ${this.dir} failed: ${error instanceof Error ? error.message : String(error)}`);
       throw this.failure;
@@ -263,5 +269,14 @@ export class LogJournal {
     // The new file's name must be durable before anything synced in it counts.
     await fsyncDirectory(this.dir);
     this.current = { file, handle, size: 0 };
+  }
+}
+
+/** A metrics callback that throws must not fail the journal. */
+function reportSync(onSync: ((durationMs: number, bytes: number) => void) | undefined, durationMs: number, bytes: number): void {
+  try {
+    onSync?.(durationMs, bytes);
+  } catch {
+    // ignored: the sync itself succeeded
   }
 }
