@@ -164,27 +164,23 @@ export class LocalPartitionStore implements PartitionStore {
       ),
     );
     const logs = opened.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-    let failure = opened.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    let journalRecovery: JournalRecoveryReport | undefined;
-    if (!failure) {
-      try {
-        journalRecovery = await journal.recover();
-        if (this.flushPolicy !== 'always') {
-          await Promise.all(logs.map((l) => l.leaveJournal()));
-          await journal.close();
-          this.journal = undefined;
-        }
-      } catch (reason) {
-        failure = { status: 'rejected', reason };
+    let journalRecovery: JournalRecoveryReport;
+    try {
+      const failed = opened.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      journalRecovery = await journal.recover();
+      if (this.flushPolicy !== 'always') {
+        await Promise.all(logs.map((l) => l.leaveJournal()));
+        await journal.close();
+        this.journal = undefined;
       }
-    }
-    if (failure) {
+    } catch (error) {
       await Promise.all(logs.map((l) => l.abort()));
       await journal.close();
-      throw failure.reason;
+      throw error;
     }
     logs.forEach((log, p) => this.options.onRecovery?.(p, log.recovery));
-    if (journalRecovery) this.options.onJournalRecovery?.(journalRecovery);
+    this.options.onJournalRecovery?.(journalRecovery);
     const latestInLogs = Math.max(-1, ...logs.map((l) => l.latestEpoch));
     this._leaderEpoch = nextEmbeddedEpoch(new FileCheckpointStorage(dataDir), latestInLogs);
     this.partitions = logs.map((log, p) => new LocalPartition(p, log, this._leaderEpoch, clock));

@@ -110,6 +110,11 @@ export function readValidHeader(buf: Buffer, pos: number, end = buf.length): Bat
   };
 }
 
+/** Offset of the first record of the frame at `pos` that `readValidHeader` accepted (batches are sparse after compaction). */
+export function firstRecordOffset(buf: Buffer, pos: number, header: BatchHeader): number {
+  return header.baseOffset + buf.readUInt32BE(pos + BATCH_HEADER_BYTES);
+}
+
 /**
  * Decodes the records of a frame that `readValidHeader` accepted. Keys and values are copied out,
  * so the result does not pin the (possibly large) read buffer in memory — unless `share`, for a reader

@@ -204,9 +204,8 @@ export class FileLog implements CleanableLog, JournaledLog {
     if (this.closed) return;
     this.closed = true;
     await this.compaction;
-    if (!this.failure) await this.groupCommit.request();
-    // With a journal, the flush above made the journal durable; the segment files must hold it all too.
-    if (this.journal && !this.failure) await this.checkpointFiles();
+    // With a journal, making the segment files durable covers everything: the journal need not be synced too.
+    if (!this.failure) await (this.journal ? this.checkpointFiles() : this.groupCommit.request());
     this.journal?.detach(!this.failure);
     await this.releaseFiles();
   }
@@ -389,26 +388,16 @@ export class FileLog implements CleanableLog, JournaledLog {
     return this.io.run(() => this.syncFiles(barrier));
   }
 
-  /**
-   * Journal replay: the journal says `frame` was appended at its first offset. Kept when the log holds
-   * that very frame there; otherwise the log is cut at that offset and the frame appended again.
-   */
-  redoBatch(frame: Buffer): 'kept' | 'redone' {
-    const header = readValidHeader(frame, 0);
-    if (!header || header.size !== frame.length) throw KafkaError.of('KAFKA_STORAGE_ERROR', `the journal of ${this.dir} holds a damaged batch`);
-    const batch = decodeBatch(frame, 0, header);
-    const first = batch.records[0].offset;
-    if (first < this.logStartOffset) return 'kept';
-    if (first < this._logEndOffset) {
-      if (this.holdsFrameAt(first, frame)) return 'kept';
-      this.truncateTo(first);
-    }
-    if (first !== this._logEndOffset) {
-      throw KafkaError.of('KAFKA_STORAGE_ERROR', `the journal of ${this.dir} continues at offset ${first} but the log ends at ${this._logEndOffset}: records in between are lost`);
-    }
+  /** Journal replay: whether the batch starting at `offset` is exactly `frame`. */
+  holdsFrameAt(offset: number, frame: Buffer): boolean {
+    return this.segments[segmentIndexFor(this.segments, offset)].holdsFrameAt(offset, frame);
+  }
+
+  /** Journal replay: appends a frame (checked by the journal's decoding) as the follower path would append its batch. */
+  appendFrame(frame: Buffer): void {
+    const batch = decodeBatch(frame, 0, readValidHeader(frame, 0)!);
     validateFollowerBatches([batch], this._logEndOffset, this._latestEpoch);
     this.appendFrames([batch], [frame]);
-    return 'redone';
   }
 
   /**
@@ -420,23 +409,6 @@ export class FileLog implements CleanableLog, JournaledLog {
     await this.checkpointFiles();
     this.journal.detach(true);
     this.journal = undefined;
-  }
-
-  /** Journal replay of a truncation. */
-  redoTruncate(offset: number): boolean {
-    if (offset >= this._logEndOffset) return false;
-    this.truncateTo(offset);
-    return true;
-  }
-
-  /** Whether the batch starting at `offset` is exactly `frame`. */
-  private holdsFrameAt(offset: number, frame: Buffer): boolean {
-    const s = segmentIndexFor(this.segments, offset);
-    const segment = this.segments[s];
-    const i = segment.index.firstEndingAtOrAfter(offset);
-    if (i >= segment.index.length || segment.index.firstOffset(i) !== offset || segment.index.size(i) !== frame.length) return false;
-    const position = segment.index.position(i);
-    return segment.readRange(position, position + frame.length).equals(frame);
   }
 
   private lastBatchEpoch(): number {

@@ -125,6 +125,24 @@ describe('LogJournal', () => {
     expect(report).toMatchObject({ batchesRedone: 1, tornBytes: 7 });
   });
 
+  it('ends the journal at a batch whose frame fails its own checksum, as at a torn write', async () => {
+    const first = await openAll(1);
+    first.logs[0].appendAsLeader([rec('a', '1')], 0);
+    await first.logs[0].flush();
+    first.logs[0].appendAsLeader([rec('b', '2')], 0);
+    await first.logs[0].flush();
+    await crash(first);
+    model.loseUnsynced(dir);
+    const file = path.join(dir, 'journal', journalFiles()[0]);
+    const bytes = readFileSync(file);
+    const second = firstEntrySize(bytes);
+    bytes[bytes.length - 1] ^= 0x5a; // the last byte of the second entry's frame: a record's value
+    writeFileSync(file, bytes);
+    const { logs, report } = await openAll(1);
+    expect(flatten(logs[0].read(0, ALL, ALL))).toEqual([[0, 'a', '1']]);
+    expect(report).toMatchObject({ entries: 1, batchesRedone: 1, tornBytes: bytes.length - second });
+  });
+
   it('retires a full journal file only once every log made its own files durable', async () => {
     const first = await openAll(2, 600);
     const expected: Array<Array<[number, string, string | null]>> = [[], []];

@@ -1,6 +1,7 @@
 import { writeSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { KafkaError } from '@cohort/protocol';
+import { firstRecordOffset, readValidHeader } from '../batch-codec';
 import { GroupCommit } from '../group-commit';
 import { decodeJournalEntries, encodeBatchEntry, encodeTruncateEntry, type JournalEntry } from './journal-entries';
 import { fsyncDirectory, inDir } from './segment-files';
@@ -14,12 +15,16 @@ export interface LogJournalOptions {
 
 export const DEFAULT_JOURNAL_FILE_BYTES = 32 * 1024 * 1024;
 
-/** What a log must do for its journal: replay entries on open, and make its own files durable when asked. */
+/** What a log must offer its journal: what replay needs, and a way to make its own files durable. */
 export interface JournaledLog {
-  /** Makes the log hold `frame` at the frame's first offset, cutting whatever differs from there on. */
-  redoBatch(frame: Buffer): 'kept' | 'redone';
-  /** Truncates to `offset` if the log reaches past it; says whether it did. */
-  redoTruncate(offset: number): boolean;
+  readonly dir: string;
+  readonly logStartOffset: number;
+  readonly logEndOffset: number;
+  /** Whether the log holds a batch that starts at `offset` and is exactly `frame`. */
+  holdsFrameAt(offset: number, frame: Buffer): boolean;
+  truncateTo(offset: number): void;
+  /** Appends a frame the journal holds at the log end, with the offsets and epoch it was written with. */
+  appendFrame(frame: Buffer): void;
   /** Writes and fsyncs everything appended to the log so far into its own segment files. */
   checkpointFiles(): Promise<void>;
 }
@@ -154,9 +159,10 @@ export class LogJournal {
         const log = this.logs.get(entry.logId);
         if (!log) throw KafkaError.of('KAFKA_STORAGE_ERROR', `the journal in ${this.dir} holds records of log ${entry.logId}, which is not open`);
         if (entry.kind === 'batch') {
-          if (log.redoBatch(entry.frame) === 'kept') report.batchesKept++;
-          else report.batchesRedone++;
-        } else if (log.redoTruncate(entry.offset)) {
+          if (redoBatch(log, entry.frame)) report.batchesRedone++;
+          else report.batchesKept++;
+        } else if (entry.offset < log.logEndOffset) {
+          log.truncateTo(entry.offset);
           report.truncationsRedone++;
         }
       }
@@ -270,6 +276,25 @@ export class LogJournal {
     await fsyncDirectory(this.dir);
     this.current = { file, handle, size: 0 };
   }
+}
+
+/**
+ * Replay of one batch entry: the log must hold `frame` at the frame's first offset. Kept (false) when
+ * it does; otherwise the log is cut there and the frame appended again (true). A frame past the log
+ * end means records in between are gone from both the log and the journal.
+ */
+function redoBatch(log: JournaledLog, frame: Buffer): boolean {
+  const first = firstRecordOffset(frame, 0, readValidHeader(frame, 0)!);
+  if (first < log.logStartOffset) return false;
+  if (first < log.logEndOffset) {
+    if (log.holdsFrameAt(first, frame)) return false;
+    log.truncateTo(first);
+  }
+  if (first !== log.logEndOffset) {
+    throw KafkaError.of('KAFKA_STORAGE_ERROR', `the journal of ${log.dir} continues at offset ${first} but the log ends at ${log.logEndOffset}: records in between are lost`);
+  }
+  log.appendFrame(frame);
+  return true;
 }
 
 /** A metrics callback that throws must not fail the journal. */

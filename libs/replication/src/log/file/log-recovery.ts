@@ -1,6 +1,6 @@
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { readValidHeader, BATCH_HEADER_BYTES } from '../batch-codec';
+import { firstRecordOffset, readValidHeader } from '../batch-codec';
 import { Segment } from './segment';
 import { fsyncDirectory, inDir, parsePartitionFile, segmentFileName, type PartitionFile } from './segment-files';
 
@@ -133,7 +133,7 @@ async function loadSegment(path: string, baseOffset: number, previousLast: numbe
       reason = 'torn or corrupt batch (length, magic or CRC check failed)';
       break;
     }
-    const first = header.baseOffset + bytes.readUInt32BE(pos + BATCH_HEADER_BYTES);
+    const first = firstRecordOffset(bytes, pos, header);
     if (first < baseOffset || first <= last || header.lastOffset < first) {
       reason = `batch offsets ${first}..${header.lastOffset} out of order after offset ${last}`;
       break;

@@ -1,5 +1,5 @@
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { BATCH_HEADER_BYTES, decodeBatch, encodeBatch, forEachRecordKey, readValidHeader, type BatchHeader } from '../batch-codec';
+import { decodeBatch, encodeBatch, firstRecordOffset, forEachRecordKey, readValidHeader, type BatchHeader } from '../batch-codec';
 import { keyOf, recordSurvives } from '../compaction-rule';
 import type { CompactionStats } from '../partition-log';
 import type { IoQueue } from './io-queue';
@@ -85,7 +85,7 @@ export async function cleanSegments(
         stats.recordsBefore += header.recordCount;
         stats.recordsAfter += kept;
         if (kept === header.recordCount) {
-          const first = header.baseOffset + raw.readUInt32BE(pos + BATCH_HEADER_BYTES);
+          const first = firstRecordOffset(raw, pos, header);
           frames.push({ bytes: raw.subarray(pos, pos + header.size), firstOffset: first, lastOffset: header.lastOffset, epoch: header.leaderEpoch });
           return;
         }

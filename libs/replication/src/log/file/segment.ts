@@ -88,6 +88,14 @@ export class Segment {
     this.pending = this.pending.slice(n);
   }
 
+  /** Whether this segment holds a batch that starts at `offset` and is exactly `frame` (journal replay). */
+  holdsFrameAt(offset: number, frame: Buffer): boolean {
+    const i = this.index.firstEndingAtOrAfter(offset);
+    if (i >= this.index.length || this.index.firstOffset(i) !== offset || this.index.size(i) !== frame.length) return false;
+    const position = this.index.position(i);
+    return this.readRange(position, position + frame.length).equals(frame);
+  }
+
   /** Decodes batches `from` .. `to - 1` of this segment (`share`: see `decodeBatch`). */
   readBatches(from: number, to: number, share = false): StoredBatch[] {
     if (from >= to) return [];
