@@ -2,6 +2,7 @@ import { appendFileSync, copyFileSync, readdirSync, readFileSync, statSync, trun
 import * as path from 'node:path';
 import { ErrorCode } from '@cohort/protocol';
 import { flatten, rec, replay, makeTempDir, removeDir } from '@cohort/replication/testing';
+import { CLEAN_CLOSE_INDEX } from './clean-close-index';
 import { FileLog } from './file-log';
 import { segmentFileName, swapFileName } from './segment-files';
 
@@ -89,10 +90,11 @@ describe('FileLog', () => {
     expect(reopened.appendAsLeader([rec('d', '1')], 0).baseOffset).toBe(1);
   });
 
-  it('drops a corrupt batch and every later segment, reporting each file', async () => {
+  it('drops a corrupt batch and every later segment after a crash, reporting each file', async () => {
     const log = await openLog(120);
     for (let i = 0; i < 12; i++) log.appendAsLeader([rec(`k${i}`, 'value-' + i)], 0);
-    await log.close();
+    await log.flush();
+    await log.abort();
     const files = readdirSync(dir).filter((f) => f.endsWith('.log')).sort();
     expect(files.length).toBeGreaterThan(3);
     const victim = path.join(dir, files[1]);
@@ -171,7 +173,7 @@ describe('FileLog', () => {
     expect(reopened.recovery.clean).toBe(true);
     expect(reopened.logEndOffset).toBe(leo);
     expect(flatten(reopened.read(0, ALL, 1000))).toEqual(flatten(after));
-    expect(readdirSync(dir).filter((f) => !f.endsWith('.log'))).toEqual([]);
+    expect(readdirSync(dir).filter((f) => !f.endsWith('.log') && f !== CLEAN_CLOSE_INDEX)).toEqual([]);
   });
 
   it('removes a tombstone and the values it deleted once it is older than the retention', async () => {

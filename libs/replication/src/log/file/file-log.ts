@@ -10,6 +10,7 @@ import type { CompactionStats, InPlaceVisitor, ReadOptions, StoredBatch } from '
 import { forEachBatchRange, segmentIndexFor } from './batch-ranges';
 import { IoQueue } from './io-queue';
 import type { JournalChannel, JournaledLog, LogJournal } from './log-journal';
+import { forgetCleanCloseIndex, writeCleanCloseIndex } from './clean-close-index';
 import { recoverSegments, type RecoveryReport } from './log-recovery';
 import { Segment, type PendingChunk } from './segment';
 import { cleanSegments, type CleanerContext } from './segment-cleaner';
@@ -32,7 +33,8 @@ export const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
  * A partition log as segment files in one directory (`<dir>/<baseOffset>.log`, Kafka's layout).
  * Appends are synchronous: offsets are assigned, the batch is indexed and readable at once, and its
  * bytes join a queue that one serial writer puts in the file. `flush()` group-commits: one fsync
- * covers everyone waiting. Opening recovers from any crash and reports what it repaired (`recovery`).
+ * covers everyone waiting. Opening recovers from any crash and reports what it repaired (`recovery`);
+ * after a clean close it builds the segments from the index the close left, without reading them.
  * Compaction rewrites closed segments only, with the shared rule (`compactBatches`).
  *
  * With a journal, a flush fsyncs the journal that every batch also went to, not the segment files;
@@ -56,6 +58,7 @@ export class FileLog implements CleanableLog, JournaledLog {
   private dirChanged = false;
   private failure: KafkaError | undefined;
   private closed = false;
+  private readFailed = false;
   private compaction: Promise<unknown> = Promise.resolve();
   private journal: JournalChannel | undefined;
 
@@ -78,6 +81,8 @@ export class FileLog implements CleanableLog, JournaledLog {
     this._latestEpoch = this.lastBatchEpoch();
     this.io = new IoQueue((error) => this.fail(error));
     this.groupCommit = new GroupCommit(() => this.syncOnce());
+    // First in the queue, so no file of the log changes while a crash could still find the index.
+    if (recovery.fromCleanClose) void this.io.run(() => forgetCleanCloseIndex(dir));
     this.journal = options.journal?.journal.attach(options.journal.journalId, this);
   }
 
@@ -126,16 +131,32 @@ export class FileLog implements CleanableLog, JournaledLog {
   read(fromOffset: number, upToOffset: number, maxRecords: number, options?: ReadOptions): StoredBatch[] {
     if (this.closed) throw KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} is closed`);
     const out: StoredBatch[] = [];
-    forEachBatchRange(this.segments, fromOffset, upToOffset, maxRecords, (segment, from, to) => {
-      for (const batch of segment.readBatches(from, to, options?.shareBuffers)) out.push(batch);
-    });
+    this.reading(() =>
+      forEachBatchRange(this.segments, fromOffset, upToOffset, maxRecords, (segment, from, to) => {
+        for (const batch of segment.readBatches(from, to, options?.shareBuffers)) out.push(batch);
+      }),
+    );
     return out;
   }
 
   /** The records of the batches `read` would return, visited in place: no record object, no copy. */
   scan(fromOffset: number, upToOffset: number, maxRecords: number, visit: InPlaceVisitor): void {
     if (this.closed) throw KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} is closed`);
-    forEachBatchRange(this.segments, fromOffset, upToOffset, maxRecords, (segment, from, to) => segment.scanBatches(from, to, visit));
+    this.reading(() => forEachBatchRange(this.segments, fromOffset, upToOffset, maxRecords, (segment, from, to) => segment.scanBatches(from, to, visit)));
+  }
+
+  /**
+   * Runs a read of the segment files. A read that fails (a batch failing its CRC, an I/O error) keeps
+   * this log's close from writing its clean-close index, so the next open reads the whole log and cuts
+   * it at the damage, as after a crash, instead of trusting it again.
+   */
+  private reading(read: () => void): void {
+    try {
+      read();
+    } catch (error) {
+      this.readFailed = true;
+      throw error;
+    }
   }
 
   truncateTo(offset: number): void {
@@ -207,6 +228,10 @@ export class FileLog implements CleanableLog, JournaledLog {
     // With a journal, making the segment files durable covers everything: the journal need not be synced too.
     if (!this.failure) await (this.journal ? this.checkpointFiles() : this.groupCommit.request());
     this.journal?.detach(!this.failure);
+    await this.io.idle();
+    // Without the index the next open reads the whole log: slower, never wrong, so a failure here is not the close's.
+    const durable = !this.failure && !this.readFailed && this.dirtySegments.size === 0 && this.segments.every((s) => s.writtenSize === s.size && s.pending.length === 0);
+    if (durable) await writeCleanCloseIndex(this.dir, this.segments).catch(() => undefined);
     await this.releaseFiles();
   }
 

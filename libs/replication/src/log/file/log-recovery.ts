@@ -1,6 +1,7 @@
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { firstRecordOffset, readValidHeader } from '../batch-codec';
+import { openFromCleanCloseIndex } from './clean-close-index';
 import { Segment } from './segment';
 import { fsyncDirectory, inDir, parsePartitionFile, segmentFileName, type PartitionFile } from './segment-files';
 
@@ -32,11 +33,14 @@ export interface RecoveryReport {
   removedFiles: Array<{ file: string; bytes: number; reason: string }>;
   /** Compaction swaps that a crash interrupted and that were completed. */
   completedSwaps: string[];
+  /** The segments came from the index of a clean close, unread (`clean-close-index.ts`). */
+  fromCleanClose: boolean;
 }
 
 /**
- * Opens the segments of one partition directory after any kind of shutdown: finishes interrupted
- * compaction swaps, deletes incomplete compaction output, validates every batch (length, CRC,
+ * Opens the segments of one partition directory after any kind of shutdown. After a clean close they
+ * come from the index it left, unread (Kafka skips recovery after a clean shutdown too). Otherwise
+ * this finishes interrupted compaction swaps, deletes incomplete compaction output, validates every batch (length, CRC,
  * increasing offsets), cuts each segment back to its last good batch and, like Kafka's LogLoader,
  * drops every segment after a damaged one so the log stays a gap-free prefix of what was written.
  */
@@ -45,8 +49,13 @@ export async function recoverSegments(dir: string): Promise<{ segments: Segment[
   if ((await mkdir(dir, { recursive: true })) !== undefined) await fsyncDirectory(dirname(dir));
   const report: RecoveryReport = {
     directory: dir, clean: true, segments: 0, batches: 0, logStartOffset: 0, logEndOffset: 0,
-    truncatedTails: [], removedFiles: [], completedSwaps: [],
+    truncatedTails: [], removedFiles: [], completedSwaps: [], fromCleanClose: false,
   };
+  const closedCleanly = await openFromCleanCloseIndex(dir);
+  if (closedCleanly) {
+    report.fromCleanClose = true;
+    return { segments: closedCleanly, report: summarize(report, closedCleanly) };
+  }
   let dirChanged = await finishInterruptedCompaction(dir, report);
 
   const files = (await readdir(dir)).map(parsePartitionFile).filter((f): f is PartitionFile & { kind: 'segment' } => f?.kind === 'segment');
@@ -74,14 +83,19 @@ export async function recoverSegments(dir: string): Promise<{ segments: Segment[
     dirChanged = true;
   }
   if (dirChanged) await fsyncDirectory(dir);
-
-  const last = segments[segments.length - 1];
   report.clean = report.truncatedTails.length === 0 && report.removedFiles.length === 0 && report.completedSwaps.length === 0;
+  return { segments, report: summarize(report, segments) };
+}
+
+/** Fills in the report's figures of the opened segments. */
+function summarize(report: RecoveryReport, segments: Segment[]): RecoveryReport {
+  let lastOffset = -1;
+  for (const s of segments) if (s.endOffset !== undefined) lastOffset = s.endOffset - 1;
   report.segments = segments.length;
   report.batches = segments.reduce((n, s) => n + s.batchCount, 0);
   report.logStartOffset = segments[0].baseOffset;
-  report.logEndOffset = Math.max(last.baseOffset, previousLast + 1);
-  return { segments, report };
+  report.logEndOffset = Math.max(segments[segments.length - 1].baseOffset, lastOffset + 1);
+  return report;
 }
 
 /**
