@@ -113,6 +113,24 @@ describe('FileLog after a clean close', () => {
     expect(recovered.logEndOffset).toBe(offsets.at(-1)! + 1);
   });
 
+  it("keeps how far the cleaner got, so a restart does not compact the whole log again; a crash starts it over", async () => {
+    const log = await openLog();
+    for (let i = 0; i < 20; i++) log.appendAsLeader([rec('k', `v${i}`)], 1);
+    await log.flush();
+    await log.compact(ALL, 0, 1);
+    expect(log.dirtyRatio(ALL)).toBe(0);
+    await log.close();
+
+    const reopened = await openLog();
+    expect(reopened.recovery.fromCleanClose).toBe(true);
+    expect(reopened.dirtyRatio(ALL)).toBe(0);
+    await reopened.flush();
+    await reopened.abort();
+    const afterCrash = await openLog();
+    expect(afterCrash.recovery.fromCleanClose).toBe(false);
+    expect(afterCrash.dirtyRatio(ALL)).toBe(1);
+  });
+
   it('writes no index when the log failed or was aborted', async () => {
     const log = await openLog();
     log.appendAsLeader([rec('a', '1')], 1);

@@ -15,14 +15,20 @@ export const CLEAN_CLOSE_INDEX = 'clean-close.index';
 const WRITING = `${CLEAN_CLOSE_INDEX}.tmp`;
 const MAGIC = 0x43434958; // "CCIX"
 const VERSION = 1;
-const HEADER_BYTES = 12;
+const HEADER_BYTES = 20;
 const SEGMENT_BYTES = 28;
 const BATCH_BYTES = 32;
 
+/** What a clean close left: its segments, and how far its cleaner had got (Kafka's cleaner-offset-checkpoint). */
+export interface ClosedLog {
+  segments: Segment[];
+  firstDirtyOffset: number;
+}
+
 /** Writes the index of `segments`, which must all be durable in full: call it after the close's last fsync. */
-export async function writeCleanCloseIndex(dir: string, segments: readonly Segment[]): Promise<void> {
+export async function writeCleanCloseIndex(dir: string, segments: readonly Segment[], firstDirtyOffset: number): Promise<void> {
   const modified = await Promise.all(segments.map(async (s) => (await s.handle!.stat()).mtimeMs));
-  const bytes = encode(segments, modified);
+  const bytes = encode(segments, modified, firstDirtyOffset);
   const handle = await open(inDir(dir, WRITING), 'w');
   try {
     await handle.writeFile(bytes);
@@ -40,17 +46,17 @@ export async function writeCleanCloseIndex(dir: string, segments: readonly Segme
  * unfinished compaction): then the index is already gone, durably, and the caller recovers the log by
  * reading it. A log opened from the index must `forgetCleanCloseIndex` before its files change.
  */
-export async function openFromCleanCloseIndex(dir: string): Promise<Segment[] | undefined> {
+export async function openFromCleanCloseIndex(dir: string): Promise<ClosedLog | undefined> {
   const names = await readdir(dir);
   const hasIndex = names.includes(CLEAN_CLOSE_INDEX);
   if (!hasIndex && !names.includes(WRITING)) return undefined;
-  let segments: Segment[] | undefined;
+  let closed: ClosedLog | undefined;
   try {
-    if (hasIndex) segments = await openListed(dir, names, await readFile(inDir(dir, CLEAN_CLOSE_INDEX)));
+    if (hasIndex) closed = await openListed(dir, names, await readFile(inDir(dir, CLEAN_CLOSE_INDEX)));
   } finally {
-    if (!segments) await forgetCleanCloseIndex(dir);
+    if (!closed) await forgetCleanCloseIndex(dir);
   }
-  return segments;
+  return closed;
 }
 
 /** Deletes the index (and any unfinished one) durably: from then on a crash leaves nothing to trust. */
@@ -60,9 +66,10 @@ export async function forgetCleanCloseIndex(dir: string): Promise<void> {
   await fsyncDirectory(dir);
 }
 
-async function openListed(dir: string, names: string[], bytes: Buffer): Promise<Segment[] | undefined> {
-  const listed = decode(dir, bytes);
-  if (!listed) return undefined;
+async function openListed(dir: string, names: string[], bytes: Buffer): Promise<ClosedLog | undefined> {
+  const decoded = decode(dir, bytes);
+  if (!decoded) return undefined;
+  const listed = decoded.segments;
   const files = names.map(parsePartitionFile).filter((f) => f !== undefined);
   const bases = new Set(listed.map((s) => s.segment.baseOffset));
   // Only segments, and exactly the listed ones: a swap or leftover means a compaction to finish.
@@ -80,7 +87,7 @@ async function openListed(dir: string, names: string[], bytes: Buffer): Promise<
     if (error instanceof ChangedSinceClose || (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  return opened;
+  return { segments: opened, firstDirtyOffset: decoded.firstDirtyOffset };
 }
 
 class ChangedSinceClose extends Error {}
@@ -89,13 +96,14 @@ class ChangedSinceClose extends Error {}
  * Each segment's modification time is kept too (compared to the millisecond): a write since, say by
  * another version of Cohort, changes it even where the size stays.
  */
-function encode(segments: readonly Segment[], modified: number[]): Buffer {
+function encode(segments: readonly Segment[], modified: number[], firstDirtyOffset: number): Buffer {
   let length = HEADER_BYTES + 4;
   for (const s of segments) length += SEGMENT_BYTES + BATCH_BYTES * s.batchCount;
   const out = Buffer.allocUnsafe(length);
   out.writeUInt32BE(MAGIC, 0);
   out.writeUInt32BE(VERSION, 4);
   out.writeUInt32BE(segments.length, 8);
+  out.writeDoubleBE(firstDirtyOffset, 12);
   let p = HEADER_BYTES;
   for (const [n, s] of segments.entries()) {
     out.writeDoubleBE(s.baseOffset, p);
@@ -122,7 +130,7 @@ function encode(segments: readonly Segment[], modified: number[]): Buffer {
  * tile each segment from its start to its size with offsets rising across the log: what recovery
  * would have found reading the files, short of their CRCs.
  */
-function decode(dir: string, bytes: Buffer): Array<{ segment: Segment; modified: number }> | undefined {
+function decode(dir: string, bytes: Buffer): { segments: Array<{ segment: Segment; modified: number }>; firstDirtyOffset: number } | undefined {
   if (bytes.length < HEADER_BYTES + 4 || bytes.readUInt32BE(0) !== MAGIC || bytes.readUInt32BE(4) !== VERSION) return undefined;
   if (crc32(bytes.subarray(0, bytes.length - 4)) !== bytes.readUInt32BE(bytes.length - 4)) return undefined;
   const count = bytes.readUInt32BE(8);
@@ -159,7 +167,12 @@ function decode(dir: string, bytes: Buffer): Array<{ segment: Segment; modified:
     lastOffset = last;
   }
   if (p !== bytes.length - 4 || segments.length === 0) return undefined;
-  return segments;
+  // The cleaner's position only saves work: outside the log it is the log start (clean nothing yet).
+  const firstDirtyOffset = bytes.readDoubleBE(12);
+  const logStart = segments[0].segment.baseOffset;
+  const logEnd = Math.max(lastBase, lastOffset + 1);
+  const inLog = Number.isSafeInteger(firstDirtyOffset) && firstDirtyOffset >= logStart && firstDirtyOffset <= logEnd;
+  return { segments, firstDirtyOffset: inLog ? firstDirtyOffset : logStart };
 }
 
 function ignoreMissing(error: NodeJS.ErrnoException): void {

@@ -77,7 +77,7 @@ export class FileLog implements CleanableLog, JournaledLog {
     this.segmentBytes = options.segmentBytes ?? DEFAULT_SEGMENT_BYTES;
     this._logEndOffset = recovery.logEndOffset;
     this._flushedOffset = recovery.logEndOffset;
-    this.firstDirtyOffset = recovery.logStartOffset;
+    this.firstDirtyOffset = recovery.firstDirtyOffset;
     this._latestEpoch = this.lastBatchEpoch();
     this.io = new IoQueue((error) => this.fail(error));
     this.groupCommit = new GroupCommit(() => this.syncOnce());
@@ -231,7 +231,7 @@ export class FileLog implements CleanableLog, JournaledLog {
     await this.io.idle();
     // Without the index the next open reads the whole log: slower, never wrong, so a failure here is not the close's.
     const durable = !this.failure && !this.readFailed && this.dirtySegments.size === 0 && this.segments.every((s) => s.writtenSize === s.size && s.pending.length === 0);
-    if (durable) await writeCleanCloseIndex(this.dir, this.segments).catch(() => undefined);
+    if (durable) await writeCleanCloseIndex(this.dir, this.segments, this.firstDirtyOffset).catch(() => undefined);
     await this.releaseFiles();
   }
 

@@ -35,6 +35,8 @@ export interface RecoveryReport {
   completedSwaps: string[];
   /** The segments came from the index of a clean close, unread (`clean-close-index.ts`). */
   fromCleanClose: boolean;
+  /** Where the log's cleaner goes on from: as far as it had got before a clean close, else the log start. */
+  firstDirtyOffset: number;
 }
 
 /**
@@ -49,12 +51,14 @@ export async function recoverSegments(dir: string): Promise<{ segments: Segment[
   if ((await mkdir(dir, { recursive: true })) !== undefined) await fsyncDirectory(dirname(dir));
   const report: RecoveryReport = {
     directory: dir, clean: true, segments: 0, batches: 0, logStartOffset: 0, logEndOffset: 0,
-    truncatedTails: [], removedFiles: [], completedSwaps: [], fromCleanClose: false,
+    truncatedTails: [], removedFiles: [], completedSwaps: [], fromCleanClose: false, firstDirtyOffset: 0,
   };
   const closedCleanly = await openFromCleanCloseIndex(dir);
   if (closedCleanly) {
     report.fromCleanClose = true;
-    return { segments: closedCleanly, report: summarize(report, closedCleanly) };
+    summarize(report, closedCleanly.segments);
+    report.firstDirtyOffset = closedCleanly.firstDirtyOffset;
+    return { segments: closedCleanly.segments, report };
   }
   let dirChanged = await finishInterruptedCompaction(dir, report);
 
@@ -94,6 +98,7 @@ function summarize(report: RecoveryReport, segments: Segment[]): RecoveryReport 
   report.segments = segments.length;
   report.batches = segments.reduce((n, s) => n + s.batchCount, 0);
   report.logStartOffset = segments[0].baseOffset;
+  report.firstDirtyOffset = report.logStartOffset;
   report.logEndOffset = Math.max(segments[segments.length - 1].baseOffset, lastOffset + 1);
   return report;
 }
