@@ -1,7 +1,7 @@
 import { open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { Segment } from './segment';
-import { fsyncDirectory, inDir, parsePartitionFile, segmentFileName } from './segment-files';
+import { fsyncDirectory, ignoreMissing, inDir, parsePartitionFile, segmentFileName } from './segment-files';
 
 /**
  * The batch index of every segment, written by a clean close after its last fsync (Kafka's clean
@@ -173,8 +173,4 @@ function decode(dir: string, bytes: Buffer): { segments: Array<{ segment: Segmen
   const logEnd = Math.max(lastBase, lastOffset + 1);
   const inLog = Number.isSafeInteger(firstDirtyOffset) && firstDirtyOffset >= logStart && firstDirtyOffset <= logEnd;
   return { segments, firstDirtyOffset: inLog ? firstDirtyOffset : logStart };
-}
-
-function ignoreMissing(error: NodeJS.ErrnoException): void {
-  if (error.code !== 'ENOENT') throw error;
 }

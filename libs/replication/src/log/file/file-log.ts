@@ -14,7 +14,7 @@ import { forgetCleanCloseIndex, writeCleanCloseIndex } from './clean-close-index
 import { recoverSegments, type RecoveryReport } from './log-recovery';
 import { Segment, type PendingChunk } from './segment';
 import { cleanSegments, type CleanerContext } from './segment-cleaner';
-import { fsyncDirectory, inDir, segmentFileName } from './segment-files';
+import { fsyncDirectory, ignoreMissing, inDir, segmentFileName } from './segment-files';
 
 export interface FileLogOptions {
   /** The active segment is rolled once an append would take it past this size (default 16 MiB). */
@@ -326,9 +326,7 @@ export class FileLog implements CleanableLog, JournaledLog {
     void this.io.run(async () => {
       await segment.handle?.close();
       segment.handle = undefined;
-      await unlink(segment.path).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== 'ENOENT') throw e;
-      });
+      await unlink(segment.path).catch(ignoreMissing);
       this.dirChanged = true;
     }).catch(noop);
   }

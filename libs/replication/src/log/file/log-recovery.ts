@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { firstRecordOffset, readValidHeader } from '../batch-codec';
 import { openFromCleanCloseIndex } from './clean-close-index';
 import { Segment } from './segment';
-import { fsyncDirectory, inDir, parsePartitionFile, segmentFileName, type PartitionFile } from './segment-files';
+import { fsyncDirectory, ignoreMissing, inDir, parsePartitionFile, segmentFileName, type PartitionFile } from './segment-files';
 
 /** A tail cut off a segment on open because it was torn by a crash or corrupt. */
 export interface TruncatedTail {
@@ -173,8 +173,4 @@ async function loadSegment(path: string, baseOffset: number, previousLast: numbe
   segment.size = pos;
   segment.writtenSize = pos;
   return segment;
-}
-
-function ignoreMissing(error: NodeJS.ErrnoException): void {
-  if (error.code !== 'ENOENT') throw error;
 }

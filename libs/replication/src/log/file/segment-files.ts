@@ -49,3 +49,8 @@ export async function fsyncDirectory(dir: string): Promise<void> {
 export function inDir(dir: string, name: string): string {
   return path.join(dir, name);
 }
+
+/** For deleting a file that may already be gone. */
+export function ignoreMissing(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'ENOENT') throw error;
+}
