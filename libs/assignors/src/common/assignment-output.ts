@@ -9,8 +9,8 @@
  */
 import type { MemberAssignment, TopicPartitions } from '@cohort/protocol';
 import type { GroupInput, GroupMember, GroupTopics } from './group-input';
-import { setOwn } from './own-property';
-import { singlePartitionPool, type SinglePartitionPool, type SinglePartitionSlots } from './single-partition-entries';
+import { prototypeKeys, setOwn } from './own-property';
+import { singlePartitionPool, type SinglePartitionPool } from './single-partition-entries';
 
 export function assignmentFromOwners(input: GroupInput, owner: Int32Array, pool: SinglePartitionPool = singlePartitionPool): Record<string, MemberAssignment> {
   const { members, topics } = input;
@@ -24,8 +24,7 @@ export function assignmentFromOwners(input: GroupInput, owner: Int32Array, pool:
   const filled = new Int32Array(members.length);
   // Every entry holds one partition (a balanced group with at least as many members as a topic has
   // partitions, the large groups' usual shape): each is the pool's. The entries of a topic are made
-  // in one loop of the pool and handed out in another, small loops that compile early on a
-  // process's first call.
+  // and handed out in one small loop of the pool, which compiles early on a process's first call.
   if (!single || !handOutAllSingles(owner, topics, pool, lists, filled)) {
     filled.fill(0);
     handOutAll(owner, topics, pool, lists, filled);
@@ -35,27 +34,27 @@ export function assignmentFromOwners(input: GroupInput, owner: Int32Array, pool:
 
 /**
  * entries[m] += the number of topics member m gets partitions of. Returns whether every entry will
- * hold one partition (as many entries as partitions assigned).
+ * hold one partition (no member gets two partitions of one topic).
  */
 function countEntries(owner: Int32Array, base: Int32Array, entries: Int32Array): boolean {
   const lastTopic = new Int32Array(entries.length).fill(-1);
-  let assigned = 0;
-  let entryCount = 0;
+  // A flag rather than totals of partitions and entries compared at the end: this runs once per
+  // partition, often on a process's first call, and the fewer steps it takes the sooner it is done.
+  let single = true;
   for (let t = 0; t < base.length - 1; t++) {
     const end = base[t + 1];
     for (let id = base[t]; id < end; id++) {
       const m = owner[id];
-      if (m >= 0) {
-        assigned++;
-        if (lastTopic[m] !== t) {
-          lastTopic[m] = t;
-          entries[m]++;
-          entryCount++;
-        }
+      if (m < 0) continue;
+      if (lastTopic[m] !== t) {
+        lastTopic[m] = t;
+        entries[m]++;
+      } else {
+        single = false;
       }
     }
   }
-  return assigned === entryCount;
+  return single;
 }
 
 function presizedLists(entries: Int32Array): TopicPartitions[][] {
@@ -66,7 +65,13 @@ function presizedLists(entries: Int32Array): TopicPartitions[][] {
 
 function resultOf(members: readonly GroupMember[], lists: TopicPartitions[][]): Record<string, MemberAssignment> {
   const result: Record<string, MemberAssignment> = {};
-  for (let m = 0; m < members.length; m++) setOwn(result, members[m].memberId, { partitions: lists[m] });
+  const inherited = prototypeKeys();
+  for (let m = 0; m < members.length; m++) {
+    const memberId = members[m].memberId;
+    const assignment = { partitions: lists[m] };
+    if (inherited.has(memberId)) setOwn(result, memberId, assignment);
+    else result[memberId] = assignment;
+  }
   return result;
 }
 
@@ -75,8 +80,7 @@ function handOutAllSingles(owner: Int32Array, topics: GroupTopics, pool: SingleP
   for (let t = 0; t < topics.names.length; t++) {
     const topic = topics.names[t];
     const slots = pool.slots(topic);
-    if (!pool.fill(slots, topic, topics.counts[t])) return false;
-    handOutSingles(owner, topics.base[t], topics.counts[t], slots, lists, filled);
+    if (!pool.handOut(slots, topic, topics.counts[t], owner, topics.base[t], lists, filled)) return false;
   }
   return true;
 }
@@ -86,14 +90,6 @@ function handOutAll(owner: Int32Array, topics: GroupTopics, pool: SinglePartitio
   const memberCount = lists.length;
   const scratch: TopicScratch = { first: new Int32Array(memberCount).fill(-1), runs: new Array(memberCount), touched: new Int32Array(memberCount) };
   for (let t = 0; t < topics.names.length; t++) handOutTopic(owner, topics.names[t], topics.base[t], topics.counts[t], pool, lists, filled, scratch);
-}
-
-/** Every member gets at most one partition of this topic: its pooled entry. */
-function handOutSingles(owner: Int32Array, base: number, count: number, slots: SinglePartitionSlots, lists: TopicPartitions[][], filled: Int32Array): void {
-  for (let p = 0; p < count; p++) {
-    const m = owner[base + p];
-    if (m >= 0) lists[m][filled[m]++] = slots[p] as TopicPartitions;
-  }
 }
 
 /**

@@ -7,10 +7,15 @@
  */
 import type { Subscription, TopicPartitions } from '@cohort/protocol';
 import type { ClusterView, MemberSubscription } from '../api/partition-assignor';
-import { validateAssignorInput, type InputValidationOptions } from '../validation/validate-input';
+import { validateAssignorInput, validateAssignorInputButOwnedPartitions, type InputValidationOptions } from '../validation/validate-input';
 import { isValidatedInput } from '../validation/validated-inputs';
 import { getOwn } from './own-property';
 import { sameList } from './same-list';
+
+// Read once here rather than at each use: a use of an import reads it off the other module's
+// exports (a getter call in esbuild's CommonJS output, which tsx runs), and the code below uses
+// it once per member, which on a process's first call costs as much as the work around it.
+const isSameList = sameList;
 
 export interface GroupTopics {
   /** Subscribed topics with at least one partition, sorted. */
@@ -43,21 +48,36 @@ export interface GroupInput {
   readonly cluster: ClusterView;
 }
 
-export function readGroup(cluster: ClusterView, members: MemberSubscription[], options?: InputValidationOptions): GroupInput {
-  if (!isValidatedInput(cluster, members)) validateAssignorInput(cluster, members, options);
+/**
+ * `ownedPartitions: 'checked-when-read'`: the members' owned partitions are left out of validation, for an
+ * assignor that reads them all and checks them as it does (cooperative-sticky: checkedPartitionIdsOf).
+ */
+export function readGroup(cluster: ClusterView, members: MemberSubscription[], options?: InputValidationOptions, ownedPartitions: 'validated' | 'checked-when-read' = 'validated'): GroupInput {
+  if (!isValidatedInput(cluster, members)) {
+    if (ownedPartitions === 'validated') validateAssignorInput(cluster, members, options);
+    else validateAssignorInputButOwnedPartitions(cluster, members, options);
+  }
   // Each step is a function of its own, and this one has no loop: it runs once per call and stays
   // cheap to compile, while the loops below are compiled on their own as they get hot.
-  const topics = groupTopics(cluster, subscribedTopics(members));
-  return { topics, cluster, members: groupMembers(members, new Subscriptions(topics.index)) };
+  const likePrevious = new Uint8Array(members.length);
+  const topics = groupTopics(cluster, subscribedTopics(members, likePrevious));
+  return { topics, cluster, members: groupMembers(members, new Subscriptions(topics.index), likePrevious) };
 }
 
-/** Every topic some member subscribes to. */
-function subscribedTopics(members: MemberSubscription[]): Set<string> {
+/**
+ * Every topic some member subscribes to; likePrevious[m] = 1 when member m's topic list equals the
+ * previous member's, so that the lists of a large group are compared once, here.
+ */
+function subscribedTopics(members: MemberSubscription[], likePrevious: Uint8Array): Set<string> {
   const subscribed = new Set<string>();
   let previousList: readonly string[] | null = null;
   for (let m = 0; m < members.length; m++) {
     const list = members[m].subscription.topics;
-    if (sameList(list, previousList)) continue; // members often share one topic list, or equal ones
+    // Members often share one topic list, or equal ones. previousList equals member m - 1's list.
+    if (isSameList(list, previousList)) {
+      likePrevious[m] = 1;
+      continue;
+    }
     previousList = list;
     for (let i = 0; i < list.length; i++) subscribed.add(list[i]);
   }
@@ -79,13 +99,10 @@ type NormalizedSubscription = Pick<GroupMember, 'topicNames' | 'topicNameSet' | 
 class Subscriptions {
   private readonly byKey = new Map<string, NormalizedSubscription>();
   private readonly byArray = new Map<readonly string[], NormalizedSubscription>();
-  private lastList: readonly string[] | null = null;
-  private lastFound: NormalizedSubscription | null = null;
 
   constructor(private readonly index: Map<string, number>) {}
 
   normalize(list: readonly string[]): NormalizedSubscription {
-    if (this.lastFound !== null && sameList(list, this.lastList)) return this.lastFound;
     let found = this.byArray.get(list);
     if (found) return found;
     const key = list.join('\u0000');
@@ -101,18 +118,18 @@ class Subscriptions {
       this.byKey.set(key, found);
     }
     this.byArray.set(list, found);
-    this.lastList = list;
-    this.lastFound = found;
     return found;
   }
 }
 
-function groupMembers(members: MemberSubscription[], subscriptions: Subscriptions): GroupMember[] {
+function groupMembers(members: MemberSubscription[], subscriptions: Subscriptions, likePrevious: Uint8Array): GroupMember[] {
   const grouped: GroupMember[] = [];
+  let normalized: NormalizedSubscription | null = null;
   for (let memberIndex = 0; memberIndex < members.length; memberIndex++) {
     const member = members[memberIndex];
     const subscription = member.subscription;
-    const { topicNames, topicNameSet, topics } = subscriptions.normalize(subscription.topics);
+    if (normalized === null || likePrevious[memberIndex] === 0) normalized = subscriptions.normalize(subscription.topics);
+    const { topicNames, topicNameSet, topics } = normalized;
     grouped.push({
       index: memberIndex,
       memberId: member.memberId,
@@ -135,7 +152,7 @@ export function topicOfPartitions(topics: GroupTopics): Int32Array {
 }
 
 /** Some engines make a very long `new Array(n)` sparse (dictionary mode); lists longer than this are grown. */
-const MAX_PRESIZED_LIST = 100_000;
+export const MAX_PRESIZED_LIST = 100_000;
 
 /**
  * Partition ids of a list of (topic, partitions), in the order given, without duplicates unless the
@@ -172,7 +189,8 @@ export function partitionIdsOf(list: readonly TopicPartitions[] | undefined, top
       if (partition < count) ids[n++] = base + partition;
     }
   }
-  ids.length = n;
+  // The length setter is a call of its own: only when something was dropped.
+  if (n !== ids.length) ids.length = n;
   if (!dedupe || ids.length < 2) return ids;
   const seen = new Set<number>();
   return ids.filter((id) => !seen.has(id) && seen.add(id) !== undefined);

@@ -6,7 +6,6 @@
  * bucket (Java keeps bucket chains in insertion order, also across resizes and removals).
  * Not emulated: bins that Java turns into trees (8+ keys in one bucket), which ids do not reach in practice.
  */
-import { javaStringHashCode } from '@cohort/protocol';
 
 /** HashMap.hash(): the high half folded into the low half. */
 export function spreadHash(h: number): number {
@@ -25,6 +24,19 @@ export function javaBucket(hash: number, capacity: number): number {
 }
 
 /**
+ * Java's String.hashCode, as javaStringHashCode of @cohort/protocol computes it, but local: this runs
+ * once per member, and on a process's first call an imported function costs a getter call per use
+ * under esbuild's CommonJS output (what tsx runs), and Math.imul a call per character
+ * (31 * hash is (hash << 5) - hash, exact before the | 0). A function of its own rather than a loop
+ * written into the caller's: it is compiled early and stays compiled when the caller deoptimizes.
+ */
+function stringHashCode(value: string): number {
+  let hash = 0;
+  for (let i = 0; i < value.length; i++) hash = ((hash << 5) - hash + value.charCodeAt(i)) | 0;
+  return hash;
+}
+
+/**
  * Indices of `keys` (given in insertion order) in the order a default Java HashMap<String, _> filled
  * in that order iterates them.
  */
@@ -35,7 +47,7 @@ export function javaHashMapOrder(keys: readonly string[]): number[] {
   const buckets = new Int32Array(keys.length);
   const starts = new Int32Array(capacity + 1);
   for (let index = 0; index < keys.length; index++) {
-    const bucket = javaBucket(javaStringHashCode(keys[index]), capacity);
+    const bucket = javaBucket(stringHashCode(keys[index]), capacity);
     buckets[index] = bucket;
     starts[bucket + 1]++;
   }

@@ -20,3 +20,14 @@ export function setOwn<T>(record: Record<string, T>, key: string, value: T): voi
   if (Object.getPrototypeOf(record) === objectPrototype && !(key in objectPrototype) && !hasOwn.call(record, key)) record[key] = value;
   else Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }
+
+/**
+ * The keys for which a plain store on an object made by `{}` does not create an own property: the
+ * prototype's own names, read at the call since a prototype can change at run time. A record
+ * written with thousands of keys (a result, one key per member) checks each against this set and
+ * stores the rest plainly: setOwn's three checks per key cost more than the store itself on a
+ * process's first call.
+ */
+export function prototypeKeys(): ReadonlySet<string> {
+  return new Set(Object.getOwnPropertyNames(objectPrototype));
+}

@@ -13,7 +13,7 @@
  * The pool is bounded: once it holds `capacity` objects it is dropped and starts again. Results
  * already returned keep their entries; only sharing with later results is lost.
  *
- * A result whose entries all hold one partition fills a topic's slots in one loop (fill()), which on
+ * A result whose entries all hold one partition fills a topic's slots in one loop (handOut()), which on
  * a process's first call, with the pool empty, is most of the result's cost: one small loop the JIT
  * compiles early instead of a call per partition from the caller's loop.
  */
@@ -29,7 +29,7 @@ export class SinglePartitionPool {
   private slotsByTopic = new Map<string, SinglePartitionSlots>();
   /** One frozen `[p]` per partition number, shared by every topic's entry for p. */
   private partitionArrays: (number[] | undefined)[] = [];
-  /** Slots known to hold the entries of partitions 0 to n - 1 (fill() made them so; entries are never removed). */
+  /** Slots known to hold the entries of partitions 0 to n - 1 (handOut() made them so; entries are never removed). */
   private readonly complete = new WeakMap<SinglePartitionSlots, number>();
 
   constructor(private readonly capacity = DEFAULT_SINGLE_PARTITION_POOL_CAPACITY) {}
@@ -67,32 +67,40 @@ export class SinglePartitionPool {
   }
 
   /**
-   * Makes slots[p] the entry for (topic, p) for every p below `count`, in one loop: a result whose
-   * entries all hold one partition needs the entries of (nearly) every partition of a topic, and on
-   * a process's first call, with the pool empty, one tight loop here compiles and runs much sooner
-   * than a call per partition from the caller's loop. Returns false, creating nothing, when the
+   * Appends the entry of every partition p below `count` that has an owner m (owner[base + p] >= 0)
+   * to lists[m], at filled[m], making the entries the pool lacks as it goes: a result whose entries
+   * all hold one partition needs the entries of (nearly) every partition of a topic, and on a
+   * process's first call, with the pool empty, one tight loop that makes and hands out the entries
+   * compiles and runs much sooner than a call per partition from the caller's loop, or than a loop
+   * that makes them and another that hands them out. Returns false, handing out nothing, when the
    * topic alone would take more than half the pool (the caller then asks entry() per partition).
    */
-  fill(slots: SinglePartitionSlots, topic: string, count: number): boolean {
-    if ((this.complete.get(slots) ?? 0) >= count) return true;
-    if (2 * count > this.capacity) return false;
-    if (this.pooled + 2 * count > this.capacity) this.reset();
+  handOut(slots: SinglePartitionSlots, topic: string, count: number, owner: Int32Array, base: number, lists: TopicPartitions[][], filled: Int32Array): boolean {
+    const known = this.complete.get(slots) ?? 0;
+    if (known < count) {
+      if (2 * count > this.capacity) return false;
+      if (this.pooled + 2 * count > this.capacity) this.reset();
+    }
     const arrays = this.partitionArrays;
     let created = 0;
     for (let p = 0; p < count; p++) {
-      let partitions = arrays[p];
-      if (partitions === undefined) {
-        partitions = Object.freeze([p]) as number[];
-        arrays[p] = partitions;
+      let entry = slots[p];
+      if (entry === undefined) {
+        let partitions = arrays[p];
+        if (partitions === undefined) {
+          partitions = Object.freeze([p]) as number[];
+          arrays[p] = partitions;
+          created++;
+        }
+        entry = Object.freeze({ topic, partitions });
+        slots[p] = entry;
         created++;
       }
-      if (slots[p] === undefined) {
-        slots[p] = Object.freeze({ topic, partitions });
-        created++;
-      }
+      const m = owner[base + p];
+      if (m >= 0) lists[m][filled[m]++] = entry;
     }
     this.pooled += created;
-    this.complete.set(slots, count);
+    if (known < count) this.complete.set(slots, count);
     return true;
   }
 

@@ -77,11 +77,12 @@ class ConstrainedBuilder {
   /** Every member, in Java's HashMap order, keeps what it may of what it owns, up to its quota. */
   keepAllOwned(prep: OwnedPartitions, rack: StickyRackInfo): void {
     const { hashOrder, owned } = prep;
+    const mayDrop = rack.enabled || this.multiplyClaimed !== null;
     for (let k = 0; k < hashOrder.length; k++) {
       const m = hashOrder[k];
       // A member that owns nothing (every member of a fresh group) is under a non-zero minQuota.
       if (owned[m].length === 0 && this.minQuota > 0) this.underMin.push(m);
-      else this.keepOwned(m, this.keepable(m, owned[m], rack));
+      else this.keepOwned(m, mayDrop ? this.keepable(m, owned[m], rack) : owned[m]);
     }
   }
 

@@ -12,6 +12,11 @@ import type { RackAwareOptions } from '../common/rack-awareness';
 import { DEFAULT_GENERATION, cooperativeMemberData, type CooperativeUserData } from './member-data';
 import { stickyAssign, withholdTransfers } from './sticky-core';
 
+// Read once here rather than at each use: a use of an import reads it off the other module's
+// exports (a getter call in esbuild's CommonJS output, which tsx runs), and the code below uses
+// it once per member, which on a process's first call costs as much as the work around it.
+const readMemberData = cooperativeMemberData;
+
 export const COOPERATIVE_STICKY_ASSIGNOR_NAME = 'cooperative-sticky';
 
 export interface CooperativeStickyAssignor extends PartitionAssignor {
@@ -31,8 +36,9 @@ export function createCooperativeStickyAssignor(options: RackAwareOptions = {}):
       generation = generationId;
     },
     assign(cluster: ClusterView, members: MemberSubscription[]): Record<string, MemberAssignment> {
-      const input = readGroup(cluster, members);
-      const outcome = stickyAssign(input, { ...options, memberData: (m) => cooperativeMemberData(input.members[m].subscription) });
+      // Every owned partition is read once: checked as it is read rather than validated beforehand.
+      const input = readGroup(cluster, members, undefined, 'checked-when-read');
+      const outcome = stickyAssign(input, { ...options, memberData: (m) => readMemberData(input.members[m].subscription), ownedPartitionsUnchecked: true });
       withholdTransfers(input, outcome);
       return assignmentFromOwners(input, outcome.owner);
     },

@@ -5,9 +5,18 @@
  * mean nobody keeps it. Members are visited in the order Java's HashMap would visit them, because
  * with three or more claimants the outcome depends on it.
  */
+import { checkedPartitionIdsOf } from '../common/checked-partition-ids';
 import { javaHashMapOrder } from '../common/java-order';
 import { partitionIdsOf, type GroupInput } from '../common/group-input';
+import { throwInvalidOwnedPartitions } from '../validation/validate-input';
 import { DEFAULT_GENERATION, fieldGeneration, type MemberData } from './member-data';
+
+// Read once here rather than at each use: a use of an import reads it off the other module's
+// exports (a getter call in esbuild's CommonJS output, which tsx runs), and the code below uses
+// it once per member, which on a process's first call costs as much as the work around it.
+const idsOfPartitions = partitionIdsOf;
+const checkedIdsOfPartitions = checkedPartitionIdsOf;
+const NO_GENERATION = DEFAULT_GENERATION;
 
 export interface OwnedPartitions {
   /** Every member subscribes to the same topics. */
@@ -92,7 +101,11 @@ class ClaimTable {
   }
 }
 
-export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: number) => MemberData): OwnedPartitions {
+/**
+ * `listsUnchecked`: the members' lists were left out of validation (validateAssignorInputButOwnedPartitions)
+ * and are checked here as they are read, and reported as the validator would report them.
+ */
+export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: number) => MemberData, listsUnchecked = false): OwnedPartitions {
   const { members, topics } = input;
   const hashOrder = javaHashMapOrder(members.map((member) => member.memberId));
   // Allocated on the first claim: a group joining for the first time owns nothing.
@@ -101,18 +114,21 @@ export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: nu
   const memberData: MemberData[] = new Array(members.length);
   let allSubscriptionsEqual = true;
   let reference: ReadonlySet<string> | null = null;
-  let maxGeneration = DEFAULT_GENERATION;
+  let maxGeneration = NO_GENERATION;
   for (let k = 0; k < hashOrder.length; k++) {
     const m = hashOrder[k];
     // Deviation (quirk Q1): Kafka takes the first non-empty subscription as the reference, so an
     // empty subscription could be judged equal to a non-empty one; we compare every set exactly.
-    if (reference === null) reference = members[m].topicNameSet;
-    else if (allSubscriptionsEqual && !sameTopics(reference, members[m].topicNameSet)) allSubscriptionsEqual = false;
+    // readGroup shares one set between identical subscriptions, so most are told equal without a call.
+    const topicNameSet = members[m].topicNameSet;
+    if (reference === null) reference = topicNameSet;
+    else if (allSubscriptionsEqual && reference !== topicNameSet && !sameTopics(reference, topicNameSet)) allSubscriptionsEqual = false;
     const data = readMemberData(m);
     memberData[m] = data;
-    const generation = data.generation ?? DEFAULT_GENERATION;
+    const generation = data.generation ?? NO_GENERATION;
     if (generation > maxGeneration) maxGeneration = generation;
-    const ids = partitionIdsOf(data.partitions, topics, false);
+    const ids = listsUnchecked ? checkedIdsOfPartitions(data.partitions, topics) : idsOfPartitions(data.partitions, topics, false);
+    if (ids === null) throwInvalidOwnedPartitions(members);
     claims[m] = ids;
     if (ids.length > 0) (table ??= new ClaimTable(members, topics.total)).claim(m, ids, generation);
   }

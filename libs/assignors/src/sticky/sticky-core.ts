@@ -25,11 +25,13 @@ export interface StickyOutcome {
 
 export interface StickyOptions extends RackAwareOptions {
   memberData: (subscriptionIndex: number) => MemberData;
+  /** The lists memberData returns were left out of validation: check them as they are read. */
+  ownedPartitionsUnchecked?: boolean;
 }
 
 export function stickyAssign(input: GroupInput, options: StickyOptions): StickyOutcome {
   if (input.members.length === 0) return { owner: new Int32Array(input.topics.total).fill(-1), partitionsTransferringOwnership: new Map(), path: 'constrained', isSticky: true };
-  const prep = resolveOwnedPartitions(input, options.memberData);
+  const prep = resolveOwnedPartitions(input, options.memberData, options.ownedPartitionsUnchecked ?? false);
   const rack = new StickyRackInfo(input, options.preferRackAwareLogic ?? false);
   if (prep.allSubscriptionsEqual) {
     const result = constrainedAssign(input, prep, rack);

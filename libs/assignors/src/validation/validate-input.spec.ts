@@ -1,6 +1,7 @@
 import { thrown } from '@cohort/assignors/testing';
 import { KafkaError } from '@cohort/protocol';
 import { createRangeAssignor } from '../range/range-assignor';
+import { createCooperativeStickyAssignor } from '../sticky/cooperative-sticky-assignor';
 import { validateAssignorInput } from './validate-input';
 
 const rejection = (run: () => unknown): KafkaError => thrown(KafkaError, run);
@@ -48,5 +49,33 @@ describe('assignor input validation', () => {
   it('protects the built-in assignors: bad input is an error, not a wrong assignment', () => {
     const error = rejection(() => createRangeAssignor().assign({ partitionsPerTopic: { t: 2 } }, [ok('a'), ok('a')]));
     expect(error.errorName).toBe('INVALID_REQUEST');
+  });
+
+  describe('cooperative-sticky, which checks owned partitions as it reads them', () => {
+    const cluster = { partitionsPerTopic: { t: 2 } };
+    const owning = (memberId: string, ownedPartitions: unknown, extra: Record<string, unknown> = {}) => ({ memberId, subscription: { topics: ['t'], ownedPartitions, ...extra } });
+    it.each([
+      ['a list that is not an array', [owning('a', 'x')]],
+      ['a hole in the list', [owning('a', [, { topic: 't', partitions: [0] }])]],
+      ['an entry that is an array', [owning('a', [['t', [0]]])]],
+      ['an empty topic name', [owning('a', [{ topic: '', partitions: [0] }])]],
+      ['partitions that are not an array', [owning('a', [{ topic: 't', partitions: 0 }])]],
+      ['a fractional partition', [owning('a', [{ topic: 't', partitions: [0.5] }])]],
+      ['a partition beyond int32', [owning('a', [{ topic: 't', partitions: [2 ** 31] }])]],
+      ['a bad partition of a topic that does not take part', [owning('a', [{ topic: 'ghost', partitions: [-1] }])]],
+      ['an earlier member\'s bad owned partition before a later bad member id', [owning('a', [{ topic: 't', partitions: ['0'] }]), owning('', [])]],
+      ['an earlier bad generation before a later member\'s bad owned partition', [owning('a', [], { generationId: 'x' }), owning('b', [{ topic: 't', partitions: [-1] }])]],
+      ['the first bad member in input order, not in the order members are read', [owning('b', [{ topic: 't', partitions: [-2] }]), owning('a', [{ topic: 't', partitions: [-1] }])]],
+    ])('rejects %s as validateAssignorInput does', (_label, members) => {
+      const expected = rejection(() => validateAssignorInput(cluster, members));
+      const error = rejection(() => createCooperativeStickyAssignor().assign(cluster, members as never));
+      expect(error.errorCode).toBe(42);
+      expect(error.message).toBe(expected.message);
+    });
+
+    it('accepts owned partitions of topics that do not take part, as validateAssignorInput does', () => {
+      const members = [owning('a', [{ topic: 'ghost', partitions: [7] }, { topic: 't', partitions: [1, 5] }])];
+      expect(createCooperativeStickyAssignor().assign(cluster, members as never)).toEqual({ a: { partitions: [{ topic: 't', partitions: [0, 1] }] } });
+    });
   });
 });

@@ -2,9 +2,15 @@
  * Validation of what an assignor is given. Bad input gets a KafkaError INVALID_REQUEST whose message
  * names the offending field, instead of a wrong assignment or a crash deep inside an algorithm.
  */
-import { INT32_MAX, KafkaError } from '@cohort/protocol';
+import { INT32_MAX, INT32_MIN, KafkaError } from '@cohort/protocol';
 import type { MemberSubscription } from '../api/partition-assignor';
 import { sameList } from '../common/same-list';
+
+// Read once here rather than at each use: a use of an import reads it off the other module's
+// exports (a getter call in esbuild's CommonJS output, which tsx runs), and the code below uses
+// it once per member, which on a process's first call costs as much as the work around it.
+const isSameList = sameList;
+const MIN_INT32 = INT32_MIN;
 
 export interface InputLimits {
   /** Sum of all partition counts; bounds the memory a single request can make us allocate. */
@@ -94,8 +100,8 @@ function ownedField(member: number): string {
   return `members[${member}].subscription.ownedPartitions`;
 }
 
+/** `owned` is neither undefined nor null (the caller checks, as most members of a fresh group send none). */
 function validateOwnedPartitions(owned: unknown, member: number): void {
-  if (owned === undefined || owned === null) return;
   if (!Array.isArray(owned)) throw invalid(ownedField(member), `must be an array of { topic, partitions }, got ${describe(owned)}`);
   for (let index = 0; index < owned.length; index++) {
     const entry: unknown = owned[index];
@@ -133,32 +139,33 @@ interface CheckedTopicLists {
   last: unknown[] | null;
 }
 
-function validateMember(member: unknown, index: number, counts: Map<string, number>, options: InputValidationOptions, checked: CheckedTopicLists): void {
-  if (!isPlainObject(member)) throw invalid(`members[${index}]`, `must be { memberId, groupInstanceId?, subscription }, got ${describe(member)}`);
-  if (typeof member.memberId !== 'string' || member.memberId.length === 0) {
-    throw invalid(`members[${index}].memberId`, `must be a non-empty string, got ${describe(member.memberId)}`);
+function validateMember(member: unknown, index: number, counts: Map<string, number>, options: InputValidationOptions, checked: CheckedTopicLists, ownedPartitions: boolean): void {
+  // isPlainObject, written out here and for the subscription: this runs once per member.
+  if (typeof member !== 'object' || member === null || Array.isArray(member)) {
+    throw invalid(`members[${index}]`, `must be { memberId, groupInstanceId?, subscription }, got ${describe(member)}`);
   }
-  const instanceId = member.groupInstanceId;
+  const { memberId, groupInstanceId: instanceId, subscription } = member as { memberId?: unknown; groupInstanceId?: unknown; subscription?: unknown };
+  if (typeof memberId !== 'string' || memberId.length === 0) throw invalid(`members[${index}].memberId`, `must be a non-empty string, got ${describe(memberId)}`);
   if (instanceId !== undefined && instanceId !== null && (typeof instanceId !== 'string' || instanceId.length === 0)) {
     throw invalid(`members[${index}].groupInstanceId`, `must be a non-empty string or null, got ${describe(instanceId)}`);
   }
-  const subscription = member.subscription;
-  if (!isPlainObject(subscription)) throw invalid(`members[${index}].subscription`, `must be { topics, ... }, got ${describe(subscription)}`);
-  const topics = subscription.topics;
+  if (typeof subscription !== 'object' || subscription === null || Array.isArray(subscription)) {
+    throw invalid(`members[${index}].subscription`, `must be { topics, ... }, got ${describe(subscription)}`);
+  }
+  const { topics, ownedPartitions: owned, generationId: generation, rackId: rack } = subscription as Record<string, unknown>;
   if (!Array.isArray(topics)) throw invalid(`members[${index}].subscription.topics`, `must be an array of topic names, got ${describe(topics)}`);
   // Large groups share one topic list between many members: check each distinct array once, and a
   // list equal to the one checked last (each member's own copy, as read off the wire) not again.
-  if (!sameList(topics, checked.last) && !checked.arrays.has(topics)) {
+  if (!isSameList(topics, checked.last) && !checked.arrays.has(topics)) {
     validateTopicList(topics, index, counts, options);
     checked.arrays.add(topics);
   }
   checked.last = topics;
-  validateOwnedPartitions(subscription.ownedPartitions, index);
-  const generation = subscription.generationId;
-  if (generation !== undefined && generation !== null && !(typeof generation === 'number' && Number.isInteger(generation) && Math.abs(generation) <= INT32_MAX)) {
+  if (ownedPartitions && owned !== undefined && owned !== null) validateOwnedPartitions(owned, index);
+  // An int32 other than INT32_MIN (|generation| <= INT32_MAX): a number equal to its int32 conversion.
+  if (generation !== undefined && generation !== null && !(typeof generation === 'number' && (generation | 0) === generation && generation !== MIN_INT32)) {
     throw invalid(`members[${index}].subscription.generationId`, `must be an int32, got ${describe(generation)}`);
   }
-  const rack = subscription.rackId;
   if (rack !== undefined && rack !== null && typeof rack !== 'string') {
     throw invalid(`members[${index}].subscription.rackId`, `must be a string or null, got ${describe(rack)}`);
   }
@@ -166,20 +173,56 @@ function validateMember(member: unknown, index: number, counts: Map<string, numb
 
 /** Throws KafkaError INVALID_REQUEST naming the first bad field; returns normally when the input is usable. */
 export function validateAssignorInput(cluster: unknown, members: unknown, options: InputValidationOptions = {}): asserts members is MemberSubscription[] {
+  checkInput(cluster, members, options, true);
+}
+
+/**
+ * validateAssignorInput but for the owned partitions' lists, for an assignor that checks them as it
+ * reads them (checkedPartitionIdsOf, then throwInvalidOwnedPartitions): a rejoining group lists
+ * every partition there, and reading them once instead of twice is a good part of a process's first
+ * rebalance. A failure here is reported as validateAssignorInput reports it, since an owned
+ * partition of an earlier member may be what it names first.
+ */
+export function validateAssignorInputButOwnedPartitions(cluster: unknown, members: unknown, options: InputValidationOptions = {}): asserts members is MemberSubscription[] {
+  try {
+    checkInput(cluster, members, options, false);
+  } catch (error) {
+    validateAssignorInput(cluster, members, options);
+    throw error;
+  }
+}
+
+/**
+ * Throws what validateAssignorInput throws for input that validateAssignorInputButOwnedPartitions
+ * passed and in which some member's owned partitions are bad: the first such member's first bad field.
+ */
+export function throwInvalidOwnedPartitions(members: readonly { readonly index: number; readonly subscription: { readonly ownedPartitions?: unknown } }[]): never {
+  const inOrder = [...members].sort((a, b) => a.index - b.index);
+  for (const { index, subscription } of inOrder) {
+    if (subscription.ownedPartitions !== undefined && subscription.ownedPartitions !== null) validateOwnedPartitions(subscription.ownedPartitions, index);
+  }
+  throw new Error('assignor internal error: owned partitions were read as invalid but validate');
+}
+
+function checkInput(cluster: unknown, members: unknown, options: InputValidationOptions, ownedPartitions: boolean): asserts members is MemberSubscription[] {
   const limits = { ...DEFAULT_INPUT_LIMITS, ...options.limits };
   const counts = validateCluster(cluster, limits);
   if (!Array.isArray(members)) throw invalid('members', `must be an array, got ${describe(members)}`);
   if (members.length > limits.maxMembers) throw invalid('members', `${members.length} members exceed the limit of ${limits.maxMembers}`);
-  const memberIds = new Map<string, number>();
+  // A set, not a map to each id's index: one operation per member, and the index of the member a
+  // duplicate repeats is looked up only for the error.
+  const memberIds = new Set<string>();
   const instanceIds = new Map<string, number>();
   const checkedTopicLists: CheckedTopicLists = { arrays: new Set(), last: null };
   for (let index = 0; index < members.length; index++) {
     const member: unknown = members[index];
-    validateMember(member, index, counts, options, checkedTopicLists);
+    validateMember(member, index, counts, options, checkedTopicLists, ownedPartitions);
     const { memberId, groupInstanceId } = member as MemberSubscription;
-    const previous = memberIds.get(memberId);
-    if (previous !== undefined) throw invalid(`members[${index}].memberId`, `duplicate member id '${memberId}' (also members[${previous}])`);
-    memberIds.set(memberId, index);
+    // Every id so far was new (the first duplicate throws), so the set holds `index` ids before this one.
+    if (memberIds.add(memberId).size === index) {
+      const previous = (members as MemberSubscription[]).findIndex((other) => other.memberId === memberId);
+      throw invalid(`members[${index}].memberId`, `duplicate member id '${memberId}' (also members[${previous}])`);
+    }
     if (groupInstanceId) {
       const other = instanceIds.get(groupInstanceId);
       if (other !== undefined) {
