@@ -150,8 +150,8 @@ async function replay(): Promise<void> {
     [
       ['records written through OffsetCommit', result.records.toLocaleString('en-US'), `${result.writeSeconds.toFixed(1)} s (${perSecond(result.records / result.writeSeconds)})`],
       ['log size', `${(result.logBytes / 1048576).toFixed(1)} MiB`, ''],
-      ['start of an empty node → ready', ms(result.emptyStartMs), 'baseline: process + Nest bootstrap'],
-      ['start with the records → ready', ms(result.fullStartMs), ''],
+      ['start of an empty node → ready', ms(result.emptyStartMs), `baseline: process + Nest bootstrap (each start: the median of ${result.starts}, alternating)`],
+      ['start with the records → ready', ms(result.fullStartMs), 'after a clean stop'],
       ['replay (difference)', ms(result.replayMs), `${perSecond(result.records / (result.replayMs / 1000))} records`],
       ['CPU of the starts until ready', `${ms(result.fullStartCpuMs)} / ${ms(result.emptyStartCpuMs)}`, `with the records / empty: replay used ${ms(result.fullStartCpuMs - result.emptyStartCpuMs)} of CPU`],
       ['plain read of the segment files', ms(result.rawReadMs), `replay is ${ratio(result.replayMs, result.rawReadMs)} the raw read`],
