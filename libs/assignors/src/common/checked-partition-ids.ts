@@ -6,7 +6,7 @@
  */
 import { MAX_PRESIZED_LIST, type GroupTopics } from './group-input';
 
-// Read once: a use of an import reads it off the other module's exports (see owned-partitions.ts).
+// Read once here rather than at each use, which is a getter call per member (see common/group-input.ts).
 const PRESIZED_AT_MOST = MAX_PRESIZED_LIST;
 
 /**

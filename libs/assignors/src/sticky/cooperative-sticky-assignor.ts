@@ -12,9 +12,7 @@ import type { RackAwareOptions } from '../common/rack-awareness';
 import { DEFAULT_GENERATION, cooperativeMemberData, type CooperativeUserData } from './member-data';
 import { stickyAssign, withholdTransfers } from './sticky-core';
 
-// Read once here rather than at each use: a use of an import reads it off the other module's
-// exports (a getter call in esbuild's CommonJS output, which tsx runs), and the code below uses
-// it once per member, which on a process's first call costs as much as the work around it.
+// Read once here rather than at each use, which is a getter call per member (see common/group-input.ts).
 const readMemberData = cooperativeMemberData;
 
 export const COOPERATIVE_STICKY_ASSIGNOR_NAME = 'cooperative-sticky';

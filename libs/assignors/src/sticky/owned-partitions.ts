@@ -11,9 +11,7 @@ import { partitionIdsOf, type GroupInput } from '../common/group-input';
 import { throwInvalidOwnedPartitions } from '../validation/validate-input';
 import { DEFAULT_GENERATION, fieldGeneration, type MemberData } from './member-data';
 
-// Read once here rather than at each use: a use of an import reads it off the other module's
-// exports (a getter call in esbuild's CommonJS output, which tsx runs), and the code below uses
-// it once per member, which on a process's first call costs as much as the work around it.
+// Read once here rather than at each use, which is a getter call per member (see common/group-input.ts).
 const idsOfPartitions = partitionIdsOf;
 const checkedIdsOfPartitions = checkedPartitionIdsOf;
 const NO_GENERATION = DEFAULT_GENERATION;

@@ -6,9 +6,7 @@ import { INT32_MAX, INT32_MIN, KafkaError } from '@cohort/protocol';
 import type { MemberSubscription } from '../api/partition-assignor';
 import { sameList } from '../common/same-list';
 
-// Read once here rather than at each use: a use of an import reads it off the other module's
-// exports (a getter call in esbuild's CommonJS output, which tsx runs), and the code below uses
-// it once per member, which on a process's first call costs as much as the work around it.
+// Read once here rather than at each use, which is a getter call per member (see common/group-input.ts).
 const isSameList = sameList;
 const MIN_INT32 = INT32_MIN;
 

@@ -19,7 +19,10 @@ const HEADER_BYTES = 20;
 const SEGMENT_BYTES = 28;
 const BATCH_BYTES = 32;
 
-/** What a clean close left: its segments, and how far its cleaner had got (Kafka's cleaner-offset-checkpoint). */
+/**
+ * What a clean close left: its segments, and how far its cleaner had got (Kafka's
+ * cleaner-offset-checkpoint; as read, so the caller checks it lies within the log).
+ */
 export interface ClosedLog {
   segments: Segment[];
   firstDirtyOffset: number;
@@ -167,10 +170,5 @@ function decode(dir: string, bytes: Buffer): { segments: Array<{ segment: Segmen
     lastOffset = last;
   }
   if (p !== bytes.length - 4 || segments.length === 0) return undefined;
-  // The cleaner's position only saves work: outside the log it is the log start (clean nothing yet).
-  const firstDirtyOffset = bytes.readDoubleBE(12);
-  const logStart = segments[0].segment.baseOffset;
-  const logEnd = Math.max(lastBase, lastOffset + 1);
-  const inLog = Number.isSafeInteger(firstDirtyOffset) && firstDirtyOffset >= logStart && firstDirtyOffset <= logEnd;
-  return { segments, firstDirtyOffset: inLog ? firstDirtyOffset : logStart };
+  return { segments, firstDirtyOffset: bytes.readDoubleBE(12) };
 }

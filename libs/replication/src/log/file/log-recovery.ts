@@ -57,7 +57,9 @@ export async function recoverSegments(dir: string): Promise<{ segments: Segment[
   if (closedCleanly) {
     report.fromCleanClose = true;
     summarize(report, closedCleanly.segments);
-    report.firstDirtyOffset = closedCleanly.firstDirtyOffset;
+    // The cleaner's position only saves work: outside the log it is the log start (nothing cleaned yet).
+    const cleaned = closedCleanly.firstDirtyOffset;
+    if (Number.isSafeInteger(cleaned) && cleaned >= report.logStartOffset && cleaned <= report.logEndOffset) report.firstDirtyOffset = cleaned;
     return { segments: closedCleanly.segments, report };
   }
   let dirChanged = await finishInterruptedCompaction(dir, report);

@@ -1,4 +1,4 @@
-import { readSync } from 'node:fs';
+import { readSync, writeSync, writevSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { InPlaceVisitor, StoredBatch } from '../partition-log';
 import { decodeBatch, forEachRecordInPlace, readValidHeader } from '../batch-codec';
@@ -128,6 +128,27 @@ export class Segment {
       out.push(decodeBatch(bytes, pos, header, share));
     }
     return out;
+  }
+
+  /**
+   * Hands the chunks to the OS in one positioned writev, synchronously, as Kafka's FileRecords.append
+   * writes to the page cache from the request thread. The promise form (fs/promises writev) goes through
+   * libuv's thread pool: on a 2-core VM that hand-off measured 40-75 µs of the event loop's time and
+   * about 100 µs of CPU per call, where the synchronous call costs under 3 µs for the same bytes. The
+   * fsyncs, which wait for the disk, stay on the thread pool.
+   */
+  writeChunks(chunks: PendingChunk[]): void {
+    const buffers = chunks.map((c) => c.bytes);
+    const total = buffers.reduce((n, b) => n + b.length, 0);
+    const position = chunks[0].position;
+    const fd = this.handle!.fd;
+    const bytesWritten = writevSync(fd, buffers, position);
+    if (bytesWritten < total) {
+      // Rare partial write: finish the rest as one buffer.
+      const rest = Buffer.concat(buffers).subarray(bytesWritten);
+      let done = 0;
+      while (done < rest.length) done += writeSync(fd, rest, done, rest.length - done, position + bytesWritten + done);
+    }
   }
 
   /** Bytes [start, end) of the segment, from the file and/or the pending chunks. */
