@@ -1,3 +1,5 @@
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Socket } from 'socket.io-client';
 import { GroupMember } from '../test/support/group-member';
@@ -71,7 +73,7 @@ function addOrNull(sum: number, value: number | null): number | null {
 }
 
 /** Loop i commits for group `bench-commit-<i>` on socket i, which is connected to that group's coordinator. */
-export async function commitLoad(clients: Socket[], durationMs: number, servers: CohortProcess[]): Promise<LoadResult> {
+export async function commitLoad(clients: Socket[], durationMs: number, servers: { readonly pid?: number }[]): Promise<LoadResult> {
   const commit = async (loop: number, sequence: number) => {
     const response = await request<{ errorCode: number; topics: { partitions: { errorCode: number }[] }[] }>(clients[loop], 'OffsetCommit', {
       groupId: `bench-commit-${loop}`,
@@ -140,6 +142,31 @@ export async function cohortHeartbeats(sockets: number, durationMs: number): Pro
   } finally {
     members.forEach((m) => m.socket.disconnect());
     await node.dispose();
+  }
+}
+
+/**
+ * The same OffsetCommit load against a bare socket.io server that only acknowledges
+ * (bench/socketio-floor-server.ts, its own process): the floor the transport sets, which no node can
+ * go under, measured in the same run. Server CPU is that process's.
+ */
+export async function socketIoFloor(sockets: number, durationMs: number): Promise<LoadResult> {
+  const server = fork(join(__dirname, 'socketio-floor-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const clients: Socket[] = [];
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      server.once('message', (message: { port: number }) => resolve(message.port));
+      server.once('exit', (code) => reject(new Error(`the bare socket.io server exited with ${code}`)));
+    });
+    for (let i = 0; i < sockets; i++) clients.push(await connect(`http://127.0.0.1:${port}`));
+    return await commitLoad(clients, durationMs, [server]);
+  } finally {
+    clients.forEach((c) => c.disconnect());
+    if (server.exitCode === null) {
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+    }
   }
 }
 

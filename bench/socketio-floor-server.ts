@@ -1,0 +1,31 @@
+/**
+ * The transport's floor for section 2 (forked by `socketIoFloor` in commit.bench.ts): a bare socket.io
+ * server, in a process of its own as a node is, that acknowledges every OffsetCommit with the answer
+ * Cohort gives a successful one (every partition of the request echoed with error 0), and does nothing
+ * else: no validation, no coordinator, no log. What a client waits for here is what socket.io and
+ * loopback cost by themselves, so Cohort's figures can be read against it as well as against Redis.
+ * It sends its port to the parent over IPC once listening, and stops on SIGTERM.
+ */
+import { createServer } from 'node:http';
+import type { OffsetCommitRequest, OffsetCommitResponse } from '@cohort/protocol';
+import { Server } from 'socket.io';
+
+const http = createServer();
+// As a node's gateway: socket.io's defaults but for the payload limit, which a commit never reaches.
+const io = new Server(http, { maxHttpBufferSize: 1024 * 1024 });
+io.on('connection', (socket) => {
+  socket.on('OffsetCommit', (request: OffsetCommitRequest, ack: (answer: OffsetCommitResponse) => void) => {
+    ack({
+      errorCode: 0,
+      topics: request.topics.map((topic) => ({ name: topic.name, partitions: topic.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: 0 })) })),
+    });
+  });
+});
+http.listen(0, '127.0.0.1', () => {
+  const address = http.address();
+  process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
+});
+process.once('SIGTERM', () => {
+  void io.close();
+  process.exit(0);
+});
