@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { clusterCommits, cohortCommits, cohortHeartbeats, type LoadResult, redisHsets } from './commit.bench';
 import { buildApp, CohortProcess } from './harness/cohort-process';
-import { median, ms, perSecond, ratio, table } from './harness/stats';
+import { ms, perSecond, ratio, table } from './harness/stats';
 import { LARGE_GROUP_NODE_ENV, memberJoinsLargeGroup } from './rebalance.bench';
 import { replaySpeed } from './replay.bench';
 
@@ -30,6 +30,14 @@ type Build = 'before' | 'after';
 type Samples = Record<Build, number[]>;
 
 const rows = new Map<string, { unit: 'rate' | 'ms'; samples: Samples }>();
+
+/** The median, the mean of the middle two for an even count: with two rounds, both count. */
+function middle(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const half = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
+}
 
 function record(row: string, unit: 'rate' | 'ms', build: Build, value: number | undefined): void {
   const entry = rows.get(row) ?? { unit, samples: { before: [], after: [] } };
@@ -108,7 +116,7 @@ async function main(): Promise<void> {
   buildApp();
   for (let i = 0; i < rounds; i++) await round(i, baseline);
   for (let i = 0; i < largeRounds; i++) await largeGroup(i, baseline);
-  const figure = (unit: 'rate' | 'ms', values: number[]) => (values.length === 0 ? 'n/a' : unit === 'rate' ? perSecond(median(values)) : ms(median(values)));
+  const figure = (unit: 'rate' | 'ms', values: number[]) => (values.length === 0 ? 'n/a' : unit === 'rate' ? perSecond(middle(values)) : ms(middle(values)));
   const all = (unit: 'rate' | 'ms', values: number[]) => values.map((v) => (unit === 'rate' ? perSecond(v) : ms(v))).join(', ');
   console.log('');
   table(
@@ -117,7 +125,7 @@ async function main(): Promise<void> {
       row,
       figure(unit, samples.before),
       figure(unit, samples.after),
-      ratio(median(samples.after), median(samples.before)),
+      ratio(middle(samples.after), middle(samples.before)),
       `${all(unit, samples.before)} | ${all(unit, samples.after)}`,
     ]),
   );
