@@ -147,11 +147,12 @@ export async function cohortHeartbeats(sockets: number, durationMs: number): Pro
 
 /**
  * The same OffsetCommit load against a bare socket.io server that only acknowledges
- * (bench/socketio-floor-server.ts, its own process): the floor the transport sets, which no node can
- * go under, measured in the same run. Server CPU is that process's.
+ * (bench/bare-socketio-server.ts, its own process): what socket.io's standard path and loopback cost
+ * by themselves, measured in the same run. A node can beat it, since its lean lane skips part of
+ * socket.io's per-packet work. Server CPU is that process's.
  */
-export async function socketIoFloor(sockets: number, durationMs: number): Promise<LoadResult> {
-  const server = fork(join(__dirname, 'socketio-floor-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function bareSocketIo(sockets: number, durationMs: number): Promise<LoadResult> {
+  const server = fork(join(__dirname, 'bare-socketio-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const clients: Socket[] = [];
   try {
     const port = await new Promise<number>((resolve, reject) => {

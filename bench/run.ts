@@ -11,7 +11,7 @@ import { sdkGroupSection } from './client-group.bench';
 import { sdkOverheadSection } from './client-overhead.bench';
 import { authorizationCost, authorizerCost } from './auth.bench';
 import { authenticatedConnects, type ConnectResult } from './authentication.bench';
-import { clusterCommits, cohortCommits, cohortHeartbeats, embeddedCommits, type LoadResult, redisHsets, socketIoFloor } from './commit.bench';
+import { bareSocketIo, clusterCommits, cohortCommits, cohortHeartbeats, embeddedCommits, type LoadResult, redisHsets } from './commit.bench';
 import { dashboardSection } from './dashboard.bench';
 import { printCompaction } from './compaction.bench';
 import { buildApp, CohortProcess } from './harness/cohort-process';
@@ -108,7 +108,7 @@ async function commitThroughput(): Promise<void> {
   const cluster = await attempt('3-node cluster', () => clusterCommits(3, sockets, seconds * 1000));
   const unreplicated = await attempt('3 embedded nodes', () => embeddedCommits(3, 'replicated', sockets, seconds * 1000));
   const heartbeats = await attempt('Heartbeat', () => cohortHeartbeats(sockets, seconds * 1000));
-  const floor = await attempt('bare socket.io server', () => socketIoFloor(sockets, seconds * 1000));
+  const bare = await attempt('bare socket.io server', () => bareSocketIo(sockets, seconds * 1000));
   const redis = await attempt('Redis HSET', () => redisHsets(sockets, seconds * 1000));
   const row = (system: string, r: LoadResult | null): string[] =>
     r
@@ -122,13 +122,13 @@ async function commitThroughput(): Promise<void> {
       row('Cohort 3-node cluster (RF 3, min ISR 2, replicated)', cluster),
       row('Cohort 3 embedded nodes, nothing replicated (the cluster without replication)', unreplicated),
       row('Cohort embedded, Heartbeat (no write; target >= 0.4x)', heartbeats),
-      row('bare socket.io server acknowledging the same OffsetCommits (the transport alone)', floor),
+      row('bare socket.io server acknowledging the same OffsetCommits (the transport alone)', bare),
       row('Redis HSET (ioredis)', redis),
     ],
   );
-  // Against the transport's own floor: how much of the gap to Redis is socket.io and loopback, and how much is Cohort.
-  const vsFloor = (r: LoadResult | null) => ratio(r?.throughput ?? Number.NaN, floor?.throughput ?? Number.NaN);
-  console.log(`   throughput vs the bare socket.io server: Heartbeat ${vsFloor(heartbeats)}, OffsetCommit ${vsFloor(replicated)} (replicated), ${vsFloor(always)} (always)`);
+  // Against socket.io alone: how much of the gap to Redis is socket.io and loopback, and how much is Cohort.
+  const vsBare = (r: LoadResult | null) => ratio(r?.throughput ?? Number.NaN, bare?.throughput ?? Number.NaN);
+  console.log(`   throughput vs the bare socket.io server: Heartbeat ${vsBare(heartbeats)}, OffsetCommit ${vsBare(replicated)} (replicated), ${vsBare(always)} (always)`);
   // Summed over the three processes, per acknowledged commit (target <= 2x the embedded node's).
   const perCommit = (r: LoadResult | null) => (r?.serverCores == null ? Number.NaN : r.serverCores / r.throughput);
   console.log(`   cluster CPU per acknowledged commit vs embedded (replicated): ${ratio(perCommit(cluster), perCommit(replicated))} (target <= 2x)`);

@@ -1,10 +1,10 @@
 /**
- * The transport's floor for section 2 (forked by `socketIoFloor` in commit.bench.ts): a bare socket.io
+ * The transport alone, for section 2 (forked by `bareSocketIo` in commit.bench.ts): a bare socket.io
  * server, in a process of its own as a node is, that acknowledges every OffsetCommit with the answer
  * Cohort gives a successful one (every partition of the request echoed with error 0), and does nothing
- * else: no validation, no coordinator, no log. What a client waits for here is what socket.io and
- * loopback cost by themselves, so Cohort's figures can be read against it as well as against Redis.
- * It sends its port to the parent over IPC once listening, and stops on SIGTERM.
+ * else: no validation, no coordinator, no log. What a client waits for here is what socket.io's
+ * standard path and loopback cost by themselves, so Cohort's figures can be read against it as well as
+ * against Redis. It sends its port to the parent over IPC once listening, and stops on SIGTERM.
  */
 import { createServer } from 'node:http';
 import type { OffsetCommitRequest, OffsetCommitResponse } from '@cohort/protocol';
