@@ -72,7 +72,7 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     socket.use(measureAcks(this.metrics));
     socket.use(guardRequests);
     const plain = socket as unknown as Socket;
-    const lane = PacketFastLane.of(plain);
+    const lane = PacketFastLane.of(plain, this.pushSink.pacer);
     this.lean.bind(plain, RequestEvent.Heartbeat, { dto: HeartbeatDto, accept: acceptHeartbeat, handle: (request, s) => this.heartbeat(request, s) }, lane);
     this.lean.bind(plain, RequestEvent.OffsetCommit, { dto: OffsetCommitDto, accept: acceptOffsetCommit, handle: (request, s) => this.offsetCommit(request, s) }, lane);
     this.lean.bind(plain, RequestEvent.OffsetFetch, { dto: OffsetFetchDto, accept: acceptOffsetFetch, handle: (request, s) => this.offsetFetch(request, s) }, lane);

@@ -2,15 +2,21 @@ import { Injectable } from '@nestjs/common';
 import type { PushSink } from '@cohort/coordinator';
 import { type CoordinatorMovedPush, PushEvent, type RebalanceInProgressPush } from '@cohort/protocol';
 import type { CohortServer } from './cohort-socket';
+import { WritePacer } from './write-pacer';
 
 /**
  * The coordinator's PushSink over socket.io: members are addressed by the connection they last used,
  * and every socket is in the room named after its id, so a push is one emit to those rooms. Pushes
  * before the gateway is up, or to sockets that have gone, are dropped: a member that misses one still
  * learns of the rebalance from its next heartbeat (REBALANCE_IN_PROGRESS), as in Kafka.
+ *
+ * Pushes go out through `pacer`, which the gateway's lean acknowledgements share, so a burst (a push
+ * to 10,000 members) is spread over event-loop turns in slices and keeps its place behind the answers
+ * already due.
  */
 @Injectable()
 export class SocketPushSink implements PushSink {
+  readonly pacer = new WritePacer();
   private server: CohortServer | null = null;
 
   attach(server: CohortServer): void {
@@ -18,10 +24,21 @@ export class SocketPushSink implements PushSink {
   }
 
   rebalanceInProgress(connectionIds: string[], push: RebalanceInProgressPush): void {
-    if (this.server && connectionIds.length > 0) this.server.to(connectionIds).emit(PushEvent.RebalanceInProgress, push);
+    this.emit(connectionIds, (server, rooms) => server.to(rooms).emit(PushEvent.RebalanceInProgress, push));
   }
 
   coordinatorMoved(connectionIds: string[], push: CoordinatorMovedPush): void {
-    if (this.server && connectionIds.length > 0) this.server.to(connectionIds).emit(PushEvent.CoordinatorMoved, push);
+    this.emit(connectionIds, (server, rooms) => server.to(rooms).emit(PushEvent.CoordinatorMoved, push));
+  }
+
+  /** One emit per slice of at most a turn's writes, each weighed by its sockets. */
+  private emit(connectionIds: string[], send: (server: CohortServer, rooms: string[]) => void): void {
+    const server = this.server;
+    if (!server) return;
+    const slice = this.pacer.perTurn;
+    for (let start = 0; start < connectionIds.length; start += slice) {
+      const rooms = connectionIds.length <= slice ? connectionIds : connectionIds.slice(start, start + slice);
+      this.pacer.write(rooms.length, () => send(server, rooms));
+    }
   }
 }

@@ -2,6 +2,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server, type Socket } from 'socket.io';
 import { io, type Socket as ClientSocket } from 'socket.io-client';
+import { WritePacer } from '../write-pacer';
 import { PacketFastLane } from './packet-fast-lane';
 
 /**
@@ -102,5 +103,58 @@ describe('PacketFastLane', () => {
     // The lane answers at once; socket.io a tick later, so the last two may run in either order.
     expect(paths[0]).toBe('socket.io');
     expect([...paths].sort()).toEqual(['lane', 'socket.io', 'socket.io']);
+  });
+});
+
+/**
+ * A burst of answers larger than a turn's writes is spread over turns by the pacer, and a push sent
+ * through the same pacer after them still arrives after them: a member never sees a rebalance push
+ * before the answer that was due first.
+ */
+describe('PacketFastLane through a WritePacer', () => {
+  let http: HttpServer;
+  let server: Server;
+  let client: ClientSocket;
+  const pacer = new WritePacer(2);
+  let backlogAfterRelease = -1;
+
+  beforeAll(async () => {
+    http = createServer();
+    server = new Server(http);
+    server.on('connection', (socket: Socket) => {
+      const lane = PacketFastLane.of(socket, pacer)!;
+      const parked: ((response: unknown) => void)[] = [];
+      lane.add('Park', (args) => parked.push(args[args.length - 1] as (response: unknown) => void));
+      lane.add('Release', (args) => {
+        parked.forEach((ack, i) => ack({ errorCode: 0, parked: i }));
+        pacer.write(1, () => socket.emit('Pushed', { after: parked.length }));
+        (args[args.length - 1] as (response: unknown) => void)({ errorCode: 0, released: parked.length });
+        backlogAfterRelease = pacer.backlog;
+      });
+    });
+    await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
+    const { port } = http.address() as AddressInfo;
+    client = io(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false, forceNew: true });
+    await new Promise<void>((done, fail) => {
+      client.once('connect', () => done());
+      client.once('connect_error', fail);
+    });
+  });
+
+  afterAll(async () => {
+    client.disconnect();
+    await new Promise<void>((done) => server.close(() => done()));
+  });
+
+  it('writes the answers and the push in the order they were due, over several turns', async () => {
+    const order: string[] = [];
+    client.on('Pushed', () => order.push('push'));
+    const parks = [0, 1, 2, 3].map((i) => client.timeout(5000).emitWithAck('Park', { i }).then((r: { parked: number }) => order.push(`park ${r.parked}`)));
+    const released = client.timeout(5000).emitWithAck('Release', {}).then((r: { released: number }) => order.push(`release ${r.released}`));
+    await Promise.all([...parks, released]);
+    await new Promise((done) => setTimeout(done, 50)); // the push is not acknowledged: give it time to arrive if it was sent late
+    expect(order).toEqual(['park 0', 'park 1', 'park 2', 'park 3', 'push', 'release 4']);
+    // Two writes per turn: of the six due at once, four were still waiting when the handler returned.
+    expect(backlogAfterRelease).toBe(4);
   });
 });

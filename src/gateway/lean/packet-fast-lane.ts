@@ -1,4 +1,5 @@
 import type { Socket } from 'socket.io';
+import { WritePacer } from '../write-pacer';
 
 /** A lean event's listener, given the arguments a socket.io listener of the event gets (the ack last). */
 export type LaneHandler = (listenerArgs: unknown[]) => void;
@@ -55,13 +56,15 @@ export class PacketFastLane {
   private constructor(
     private socket: SocketInternals,
     private readonly client: SocketIoClient,
+    private readonly pacer: WritePacer,
   ) {}
 
   /**
    * The lane of `socket`'s connection, put in front of socket.io's parser the first time; null where the
-   * connection is not shaped as the lane expects (then the events go through socket.io as before).
+   * connection is not shaped as the lane expects (then the events go through socket.io as before). Its
+   * acknowledgements are written through `pacer` (the one the pushes use, so that their order holds).
    */
-  static of(socket: Socket): PacketFastLane | null {
+  static of(socket: Socket, pacer: WritePacer = new WritePacer()): PacketFastLane | null {
     const internals = socket as unknown as SocketInternals;
     const client = internals.client;
     const conn = client?.conn;
@@ -74,7 +77,7 @@ export class PacketFastLane {
       return existing;
     }
     if (!conn.listeners('data').includes(client.ondata)) return null;
-    const lane = new PacketFastLane(internals, client);
+    const lane = new PacketFastLane(internals, client, pacer);
     conn.removeListener('data', client.ondata);
     conn.on('data', (data) => {
       if (!lane.take(data)) client.ondata(data);
@@ -112,16 +115,20 @@ export class PacketFastLane {
     return true;
   }
 
-  /** socket.io's `Socket.ack`: one ACK packet with every argument, the first call only. */
+  /** socket.io's `Socket.ack`: one ACK packet with every argument, the first call only, through the pacer. */
   private ack(id: number): (...args: unknown[]) => void {
     const conn = this.client.conn;
+    const pacer = this.pacer;
     let sent = false;
     return (...args: unknown[]) => {
       if (sent) return;
       sent = true;
-      if (conn.readyState !== 'open') return;
-      const packet = `3${id}${JSON.stringify(args)}`;
-      conn.write(packet, { compress: true, wsPreEncodedFrame: [textFrame(packet)] });
+      pacer.write(1, () => {
+        // Read when it is written: a connection can close while its answer waits for a turn.
+        if (conn.readyState !== 'open') return;
+        const packet = `3${id}${JSON.stringify(args)}`;
+        conn.write(packet, { compress: true, wsPreEncodedFrame: [textFrame(packet)] });
+      });
     };
   }
 
