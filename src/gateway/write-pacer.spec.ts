@@ -64,6 +64,19 @@ describe('WritePacer', () => {
     expect(written).toEqual(['push to 10', 'answer']);
   });
 
+  it('schedules no turn for ordinary traffic until half the budget is spent', () => {
+    const { pacer, written, nextTurn, turnsPending } = pacerWithTurns(10);
+    for (let i = 0; i < 4; i++) pacer.write(1, () => written.push(`w${i}`));
+    expect(turnsPending()).toBe(0); // a pending immediate would make every loop turn poll without waiting
+    pacer.write(1, () => written.push('w4'));
+    expect(turnsPending()).toBe(1);
+    expect(written).toHaveLength(5);
+    nextTurn(); // a fresh budget: ten more go out at once
+    for (let i = 5; i < 15; i++) pacer.write(1, () => written.push(`w${i}`));
+    expect(written).toHaveLength(15);
+    expect(pacer.backlog).toBe(0);
+  });
+
   it('schedules one turn at a time, and none once idle', () => {
     const { pacer, nextTurn, turnsPending } = pacerWithTurns(2);
     for (let i = 0; i < 5; i++) pacer.write(1, () => undefined);

@@ -41,21 +41,40 @@ export class WritePacer {
 
   /** Runs `write` now when this turn has room and nothing waits; otherwise after everything waiting, in a later turn. */
   write(cost: number, write: () => void): void {
-    if (this.head === this.waiting.length && this.used < this.perTurn) {
-      this.spend(cost);
-      write();
-      return;
-    }
+    if (this.admit(cost)) write();
+    else this.later(cost, write);
+  }
+
+  /**
+   * True, with `cost` counted, when a write may go out now (this turn has room and nothing waits); the
+   * caller then writes at once. On false it must hand the write to `later`. (The hot path's way of
+   * calling `write` without making a closure per answer.)
+   */
+  admit(cost: number): boolean {
+    if (this.head !== this.waiting.length || this.used >= this.perTurn) return false;
+    this.spend(cost);
+    return true;
+  }
+
+  /** Queues `write` behind everything waiting, for a later turn. */
+  later(cost: number, write: () => void): void {
     this.waiting.push({ cost, write });
     this.scheduleTurn();
   }
 
+  /**
+   * Counts a write against the budget. The fresh budget of a later turn is only scheduled once half of
+   * this one is spent: a pending setImmediate makes libuv poll without waiting, so one on every turn of
+   * ordinary traffic (a hundred acks) would split the reads the coordinator batches per turn into more,
+   * smaller turns. Writes of earlier turns may count against this one until then, so a turn always
+   * writes at least half its budget and never more than all of it.
+   */
   private spend(cost: number): void {
     this.used += cost;
-    this.scheduleTurn();
+    if (this.used * 2 >= this.perTurn) this.scheduleTurn();
   }
 
-  /** The next turn starts a fresh budget and writes what waits; scheduled once per turn that spent or queued. */
+  /** The next turn starts a fresh budget and writes what waits; scheduled at most once at a time. */
   private scheduleTurn(): void {
     if (this.turnScheduled) return;
     this.turnScheduled = true;
@@ -68,8 +87,9 @@ export class WritePacer {
     while (this.head < this.waiting.length && this.used < this.perTurn) {
       const next = this.waiting[this.head]!;
       this.waiting[this.head++] = undefined;
-      // Scheduled before the write, so a write that throws cannot strand the ones behind it.
-      this.spend(next.cost);
+      this.used += next.cost;
+      // The next turn is scheduled before the write, so a write that throws cannot strand the ones behind it.
+      this.scheduleTurn();
       next.write();
     }
     if (this.head === this.waiting.length) {

@@ -123,12 +123,8 @@ export class PacketFastLane {
     return (...args: unknown[]) => {
       if (sent) return;
       sent = true;
-      pacer.write(1, () => {
-        // Read when it is written: a connection can close while its answer waits for a turn.
-        if (conn.readyState !== 'open') return;
-        const packet = `3${id}${JSON.stringify(args)}`;
-        conn.write(packet, { compress: true, wsPreEncodedFrame: [textFrame(packet)] });
-      });
+      if (pacer.admit(1)) writeAck(conn, id, args);
+      else pacer.later(1, () => writeAck(conn, id, args));
     };
   }
 
@@ -150,6 +146,13 @@ export class PacketFastLane {
     };
     step(0);
   }
+}
+
+/** Writes socket.io's ACK packet for `id`, unless the connection closed (an answer may have waited for a turn). */
+function writeAck(conn: EngineConnection, id: number, args: unknown[]): void {
+  if (conn.readyState !== 'open') return;
+  const packet = `3${id}${JSON.stringify(args)}`;
+  conn.write(packet, { compress: true, wsPreEncodedFrame: [textFrame(packet)] });
 }
 
 /**
