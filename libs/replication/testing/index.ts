@@ -28,6 +28,7 @@ export { makeTempDir, removeDir } from './temp-dir';
 export { edgeCaseBatch, flatten, rec, replay } from './record-fixtures';
 export { logCommands, runLogCommands, type LogCommand, type LogHarness } from './log-properties';
 export { metadataStoreContract, partitionState, type MetadataStoreHarness } from './metadata-store-contract';
-export { OwnRedisServer, freePort, pause, until } from './own-redis-server';
+export { freePort } from './free-port';
+export { OwnRedisServer, pause, until } from './own-redis-server';
 export { RedisStoreFixture, TEST_REDIS_URL, uniqueClusterId } from './redis-test-support';
 export * from './page-cache-model';
