@@ -4,7 +4,7 @@
  * Cohort gives a successful one (every partition of the request echoed with error 0), and does nothing
  * else: no validation, no coordinator, no log. What a client waits for here is what socket.io's
  * standard path and loopback cost by themselves, so Cohort's figures can be read against it as well as
- * against Redis. It sends its port to the parent over IPC once listening, and stops on SIGTERM.
+ * against Redis. It sends its port to the parent over IPC once listening, and stops when asked to.
  */
 import { createServer } from 'node:http';
 import type { OffsetCommitRequest, OffsetCommitResponse } from '@cohort/protocol';
@@ -25,7 +25,9 @@ http.listen(0, '127.0.0.1', () => {
   const address = http.address();
   process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
 });
-process.once('SIGTERM', () => {
+// As the other benchmark workers, it stops when the parent asks (bench/harness/stop-worker.ts).
+process.on('message', (message: { type?: string }) => {
+  if (message.type !== 'stop') return;
   void io.close();
   process.exit(0);
 });

@@ -6,6 +6,7 @@ import { GroupMember } from '../test/support/group-member';
 import { connect, request } from '../test/support/socket-client';
 import { CohortProcess } from './harness/cohort-process';
 import { processCpuMs } from './harness/process-cpu';
+import { stopWorker } from './harness/stop-worker';
 import { percentile } from './harness/stats';
 
 /**
@@ -163,11 +164,7 @@ export async function bareSocketIo(sockets: number, durationMs: number): Promise
     return await commitLoad(clients, durationMs, [server]);
   } finally {
     clients.forEach((c) => c.disconnect());
-    if (server.exitCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await stopWorker(server);
   }
 }
 

@@ -1,8 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '@cohort/replication/testing';
 
 const ROOT = resolve(__dirname, '..', '..');
 /**
@@ -27,14 +27,6 @@ export function buildApp(): void {
 /** Read at each start, so one benchmark process can switch builds between runs (A/B rounds). */
 function appRoot(): string {
   return process.env.BENCH_DIST ? resolve(process.env.BENCH_DIST) : ROOT;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
 }
 
 /** One Cohort node as a child process (`node dist/src/main.js`) on a loopback port. */

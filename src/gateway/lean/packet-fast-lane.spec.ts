@@ -5,6 +5,18 @@ import { io, type Socket as ClientSocket } from 'socket.io-client';
 import { WritePacer } from '../write-pacer';
 import { PacketFastLane } from './packet-fast-lane';
 
+/** Starts `http` on a loopback port and connects a websocket-only socket.io client to it. */
+async function listenAndConnect(http: HttpServer): Promise<ClientSocket> {
+  await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
+  const { port } = http.address() as AddressInfo;
+  const client = io(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false, forceNew: true });
+  await new Promise<void>((done, fail) => {
+    client.once('connect', () => done());
+    client.once('connect_error', fail);
+  });
+  return client;
+}
+
 /**
  * The lane must be invisible on the wire: the same request gets byte-for-byte the same engine.io packets
  * whether the lane answered it or socket.io did, the socket's middlewares still run first, and whatever
@@ -42,13 +54,7 @@ describe('PacketFastLane', () => {
       for (const event of ['Heartbeat', 'Plain']) socket.on(event, (...args: unknown[]) => listen('socket.io')(args));
       lane?.add('Heartbeat', listen('lane'));
     });
-    await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
-    const { port } = http.address() as AddressInfo;
-    client = io(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false, forceNew: true });
-    await new Promise<void>((done, fail) => {
-      client.once('connect', () => done());
-      client.once('connect_error', fail);
-    });
+    client = await listenAndConnect(http);
     client.io.engine.on('packet', (packet: { type: string; data?: unknown }) => {
       if (packet.type === 'message' && typeof packet.data === 'string') received.push(packet.data);
     });
@@ -132,13 +138,7 @@ describe('PacketFastLane through a WritePacer', () => {
         backlogAfterRelease = pacer.backlog;
       });
     });
-    await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
-    const { port } = http.address() as AddressInfo;
-    client = io(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false, forceNew: true });
-    await new Promise<void>((done, fail) => {
-      client.once('connect', () => done());
-      client.once('connect_error', fail);
-    });
+    client = await listenAndConnect(http);
   });
 
   afterAll(async () => {
