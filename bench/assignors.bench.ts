@@ -21,6 +21,7 @@ import type { ClusterView, MemberSubscription, PartitionAssignor } from '@cohort
 
 type AssignorsModule = typeof import('@cohort/assignors');
 /** This checkout's assignors, or BENCH_DIST's (the same sources of another checkout, for an A/B). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- chosen at run time, from another checkout for an A/B
 const assignors: AssignorsModule = process.env.BENCH_DIST ? require(resolve(process.env.BENCH_DIST, 'libs', 'assignors', 'src')) : require('@cohort/assignors');
 const { AssignorRegistry, createCooperativeStickyAssignor, createRangeAssignor, createRoundRobinAssignor, createStickyAssignor } = assignors;
 

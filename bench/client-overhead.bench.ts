@@ -27,7 +27,10 @@ function countingFactory(event: string, counter: { ok: number; errors: number })
     return Object.assign(socket, {
       emit: (name: string, payload: unknown, ack: (response: unknown) => void) =>
         emit(name, payload, (response: unknown) => {
-          if (name === event) (response as { errorCode?: number })?.errorCode === 0 ? counter.ok++ : counter.errors++;
+          if (name === event) {
+            if ((response as { errorCode?: number })?.errorCode === 0) counter.ok++;
+            else counter.errors++;
+          }
           ack(response);
         }),
     });
@@ -71,7 +74,10 @@ export async function heartbeatOverhead(node: CohortProcess, count: number, dura
   const rawResult = await measure(durationMs, counter, async (until) => {
     await Promise.all(
       raw.members.map(async (member) => {
-        while (Date.now() < until) ((await member.heartbeat()).errorCode === 0 ? counter.ok++ : counter.errors++);
+        while (Date.now() < until) {
+          if ((await member.heartbeat()).errorCode === 0) counter.ok++;
+          else counter.errors++;
+        }
       }),
     );
   });
@@ -92,7 +98,8 @@ export async function commitOverhead(node: CohortProcess, count: number, duratio
         const partition = partitions[0];
         for (let offset = 1; Date.now() < until; offset++) {
           const response = await member.commit([{ topic, partition, offset }]);
-          response.errorCode === 0 && response.topics.every((t) => t.partitions.every((p) => p.errorCode === 0)) ? counter.ok++ : counter.errors++;
+          if (response.errorCode === 0 && response.topics.every((t) => t.partitions.every((p) => p.errorCode === 0))) counter.ok++;
+          else counter.errors++;
         }
       }),
     );

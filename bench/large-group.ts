@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 /**
  * Section 1's large-group rows on their own, for profiling and A/B runs:
  *   npx tsx bench/large-group.ts [members=10000] [assignor: leader|range] (node from dist/, built first)
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
         rssPerCommittedPartition: round(result.rssPerCommittedPartition),
         workerCpuMs: round(result.workerCpuMs),
         workerMaxLoopDelayMs: round(result.workerMaxLoopDelayMs),
-        load: require('node:os').loadavg().map((l: number) => l.toFixed(1)).join(' '),
+        load: loadavg().map((l: number) => l.toFixed(1)).join(' '),
       }),
     );
   } finally {

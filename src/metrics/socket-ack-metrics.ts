@@ -1,4 +1,3 @@
-import type { Socket } from 'socket.io';
 import { isRequestEvent } from '@cohort/protocol';
 import type { CohortMetrics } from './cohort-metrics';
 

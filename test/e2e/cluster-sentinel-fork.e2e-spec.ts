@@ -23,6 +23,7 @@ class NodeLink {
   ) {}
 
   static async start(target: URL): Promise<NodeLink> {
+    // eslint-disable-next-line prefer-const -- assigned after the server that refers to it is made
     let link: NodeLink | undefined;
     const server = createServer((client) => {
       link!.sockets.add(client);

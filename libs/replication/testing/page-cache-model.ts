@@ -27,6 +27,8 @@ export class PageCacheModel {
     for (const method of ['sync', 'datasync'] as const) {
       const original = proto[method];
       const { durable, calls } = this;
+      // The spy's own `this` is the FileHandle, so the model is reached through a name of its own.
+      // eslint-disable-next-line @typescript-eslint/no-this-alias
       const model = this;
       this.spies.push(jest.spyOn(proto, method).mockImplementation(async function (this: FileHandle) {
         calls[method]++;

@@ -165,6 +165,8 @@ function isTopicName(value: unknown): value is string {
  * a variation selector as one, so a string with either is left to it (its length could be below 1).
  */
 function isOptionalInstanceId(value: unknown): boolean {
+  // Lone high surrogates and variation selectors are what the class looks for, one code unit at a time.
+  // eslint-disable-next-line no-misleading-character-class
   return value === undefined || value === null || (isTopicName(value) && value.length >= 1 && !/[\uD800-\uDBFF\uFE0E\uFE0F]/.test(value));
 }
 

@@ -33,6 +33,7 @@ export function loadForCheck(spec: string, cwd: string): PartitionAssignor[] {
     if (!found) throw new Error(`no built-in assignor '${name}'`);
     return [found];
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plugin is a module named at run time
   const candidates = exportedAssignors(require(resolveModuleSpec(spec, cwd)) as unknown);
   for (const candidate of candidates) {
     const problem = assignorShapeProblem(candidate);

@@ -61,6 +61,7 @@ export async function loadAssignorPlugins(registry: Pick<AssignorRegistry, 'regi
     }
     let moduleExports: unknown;
     try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plugin is a module named at run time
       moduleExports = require(resolved) as unknown;
     } catch (error) {
       fail(`threw while loading: ${error instanceof Error ? error.message : String(error)}`);

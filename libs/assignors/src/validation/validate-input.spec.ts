@@ -27,9 +27,11 @@ describe('assignor input validation', () => {
   });
 
   it('rejects a hole in the owned partitions or the members instead of failing inside an assignor', () => {
+    // eslint-disable-next-line no-sparse-arrays -- a hole is the input under test
     const owned = [, { topic: 't', partitions: [0] }];
     const error = rejection(() => createRangeAssignor().assign({ partitionsPerTopic: { t: 1 } }, [{ memberId: 'a', subscription: { topics: ['t'], ownedPartitions: owned as never } }]));
     expect(error.message).toBe('members[0].subscription.ownedPartitions[0]: must be { topic, partitions }, got undefined');
+    // eslint-disable-next-line no-sparse-arrays -- a hole is the input under test
     expect(rejection(() => validateAssignorInput({ partitionsPerTopic: { t: 1 } }, [ok('a'), , ok('b')])).message).toBe(
       'members[1]: must be { memberId, groupInstanceId?, subscription }, got undefined',
     );
@@ -56,6 +58,7 @@ describe('assignor input validation', () => {
     const owning = (memberId: string, ownedPartitions: unknown, extra: Record<string, unknown> = {}) => ({ memberId, subscription: { topics: ['t'], ownedPartitions, ...extra } });
     it.each([
       ['a list that is not an array', [owning('a', 'x')]],
+      // eslint-disable-next-line no-sparse-arrays -- a hole is the input under test
       ['a hole in the list', [owning('a', [, { topic: 't', partitions: [0] }])]],
       ['an entry that is an array', [owning('a', [['t', [0]]])]],
       ['an empty topic name', [owning('a', [{ topic: '', partitions: [0] }])]],

@@ -1,4 +1,4 @@
-import { assignAll, FakeCoordinator, setup, stable } from '@cohort/client/testing';
+import { FakeCoordinator, setup, stable } from '@cohort/client/testing';
 
 /**
  * The member's offsets under a fake clock and a scripted coordinator: markProcessed, auto-commit,

@@ -8,7 +8,10 @@ export interface SocketLike {
   readonly connected: boolean;
   /** socket.io's `active`: false after a server-side disconnect or a refused handshake (no auto-reconnect). */
   readonly active?: boolean;
+  // socket.io-client's listeners are typed per event; `any` keeps them assignable to this one shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   on(event: string, listener: (...args: any[]) => void): unknown;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   off(event: string, listener: (...args: any[]) => void): unknown;
   emit(event: string, payload: unknown, ack: (response: unknown) => void): unknown;
   connect(): unknown;

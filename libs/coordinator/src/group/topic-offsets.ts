@@ -49,7 +49,7 @@ export class TopicOffsets {
    * the offset held comes from a later record (a higher log offset), which wins.
    */
   set(partition: number, entry: CommittedOffset): void {
-    let slot = this.slotOf(partition);
+    const slot = this.slotOf(partition);
     const v = this.values;
     if (slot !== undefined && v[slot * STRIDE + LOG_OFFSET] > entry.logOffset) return;
     if (slot === undefined) {

@@ -22,9 +22,10 @@ export function acceptJoiningMember(group: ClassicGroup, memberId: string, group
       return true;
     // Awaiting joins are counted, not the size: the size may already exceed a lowered limit, and this
     // turns away the last members to rejoin.
-    case 'PreparingRebalance':
+    case 'PreparingRebalance': {
       const member = group.get(memberId);
       return (member !== undefined && group.isAwaitingJoin(member)) || group.numAwaiting < groupMaxSize;
+    }
     case 'CompletingRebalance':
     case 'Stable':
       return group.has(memberId) || group.size < groupMaxSize;

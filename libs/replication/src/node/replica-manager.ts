@@ -182,7 +182,7 @@ export class ReplicaManager implements PartitionStore {
         this.cluster.setNodes(nodes);
         const controllerMoved = this.cluster.setController(lease);
         for (const s of states) this.applyState(s);
-        for (const p of this.partitions.values()) p.maybeIncrementHighWatermark() && this.afterChange(p);
+        for (const p of this.partitions.values()) if (p.maybeIncrementHighWatermark()) this.afterChange(p);
         if (controllerMoved) this.sender.controllerMoved(this.partitions.values());
       } while (this.refreshAgain && !this.deps.scope.closed);
     } catch {

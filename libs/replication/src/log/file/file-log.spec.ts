@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ErrorCode } from '@cohort/protocol';
 import { flatten, rec, replay, makeTempDir, removeDir } from '@cohort/replication/testing';
