@@ -6,7 +6,14 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'libs/*/dist/**', 'coverage/**', 'test/fixtures/**', '.bench-data/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'libs/*/dist/**',
+      'coverage/**',
+      'test/fixtures/**',
+      '.bench-data/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -14,16 +21,33 @@ export default tseslint.config(
     languageOptions: {
       globals: {
         // Node and browser globals the code uses; the type checker already knows which exist where.
-        console: 'readonly', process: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
-        setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', clearImmediate: 'readonly',
-        queueMicrotask: 'readonly', URL: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly',
-        __dirname: 'readonly', __filename: 'readonly', require: 'readonly', module: 'writable', globalThis: 'readonly',
+        console: 'readonly',
+        process: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        clearImmediate: 'readonly',
+        queueMicrotask: 'readonly',
+        URL: 'readonly',
+        TextEncoder: 'readonly',
+        TextDecoder: 'readonly',
+        __dirname: 'readonly',
+        __filename: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        globalThis: 'readonly',
       },
     },
     rules: {
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-console': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {

@@ -1,13 +1,16 @@
 // Jest 30 + @swc/jest: NestJS 12 packages are ESM-only, so swc down-levels them to CJS
 // (Jest cannot load ESM-only packages from node_modules otherwise). Type-checking is `npm run lint`.
-const swc = ['@swc/jest', {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    target: 'es2022',
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
   },
-  module: { type: 'commonjs' },
-}];
+];
 const common = {
   transform: { '^.+\\.(t|j)s$': swc },
   // jose (JWT verification) is ESM-only too.
@@ -21,7 +24,16 @@ const common = {
 };
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts', '<rootDir>/test/sim/**/*.spec.ts', '<rootDir>/ui/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: [
+        '<rootDir>/libs/**/*.spec.ts',
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/test/sim/**/*.spec.ts',
+        '<rootDir>/ui/**/*.spec.ts',
+      ],
+    },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
   // Two cores: keep the worker count bounded so e2e servers and timers are not starved.

@@ -25,7 +25,10 @@ function nodeBuild(name: string, entry: Record<string, string>, overrides: Optio
     clean: false,
     external: COHORT_DEPENDENCIES,
     removeNodeProtocol: false,
-    outExtension: ({ format }) => ({ js: format === 'cjs' ? '.cjs' : '.mjs', dts: format === 'cjs' ? '.d.cts' : '.d.mts' }),
+    outExtension: ({ format }) => ({
+      js: format === 'cjs' ? '.cjs' : '.mjs',
+      dts: format === 'cjs' ? '.d.cts' : '.d.mts',
+    }),
     ...overrides,
   };
 }

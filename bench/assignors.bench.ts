@@ -21,9 +21,19 @@ import type { ClusterView, MemberSubscription, PartitionAssignor } from '@cohort
 
 type AssignorsModule = typeof import('@cohort/assignors');
 /** This checkout's assignors, or BENCH_DIST's (the same sources of another checkout, for an A/B). */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- chosen at run time, from another checkout for an A/B
-const assignors: AssignorsModule = process.env.BENCH_DIST ? require(resolve(process.env.BENCH_DIST, 'libs', 'assignors', 'src')) : require('@cohort/assignors');
-const { AssignorRegistry, createCooperativeStickyAssignor, createRangeAssignor, createRoundRobinAssignor, createStickyAssignor } = assignors;
+// Chosen at run time, from another checkout for an A/B, hence require().
+/* eslint-disable @typescript-eslint/no-require-imports */
+const assignors: AssignorsModule = process.env.BENCH_DIST
+  ? require(resolve(process.env.BENCH_DIST, 'libs', 'assignors', 'src'))
+  : require('@cohort/assignors');
+/* eslint-enable @typescript-eslint/no-require-imports */
+const {
+  AssignorRegistry,
+  createCooperativeStickyAssignor,
+  createRangeAssignor,
+  createRoundRobinAssignor,
+  createStickyAssignor,
+} = assignors;
 
 type Call = 'fresh' | 'reassignment';
 
@@ -72,7 +82,12 @@ function manyTopics(topics: number, partitions: number): Record<string, number> 
 }
 
 /** topics × partitions, every member subscribing to all; `oddOne`: the last subscribes to the first topic only. */
-function group(topics: number, partitions: number, memberCount: number, oddOne: boolean): () => { cluster: ClusterView; members: MemberSubscription[] } {
+function group(
+  topics: number,
+  partitions: number,
+  memberCount: number,
+  oddOne: boolean,
+): () => { cluster: ClusterView; members: MemberSubscription[] } {
   return () => {
     const partitionsPerTopic = manyTopics(topics, partitions);
     const all = Object.keys(partitionsPerTopic);
@@ -96,21 +111,55 @@ function mixed10k(): { cluster: ClusterView; members: MemberSubscription[] } {
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;
     return state / 4294967296;
   };
-  const members = Array.from({ length: 1000 }, (_, m) => ({ memberId: `c${pad(m, 4)}`, subscription: { topics: all.filter(() => next() < 1 / 3) } }));
+  const members = Array.from({ length: 1000 }, (_, m) => ({
+    memberId: `c${pad(m, 4)}`,
+    subscription: { topics: all.filter(() => next() < 1 / 3) },
+  }));
   return { cluster: { partitionsPerTopic }, members };
 }
 
 /** Server-side assignment goes through the registry's runner, which validates input and result. */
 function servedCooperativeSticky(): PartitionAssignor {
   const registry = new AssignorRegistry();
-  return { name: 'cooperative-sticky', assign: (cluster, members) => registry.run('cooperative-sticky', cluster, members) };
+  return {
+    name: 'cooperative-sticky',
+    assign: (cluster, members) => registry.run('cooperative-sticky', cluster, members),
+  };
 }
 
 const SHAPES: Shape[] = [
-  { name: 'range', description: 'range, 1M partitions, 2,000 members', assignor: createRangeAssignor, build: millionPartitions(false), kafka: { fresh: 2273 }, target: 1 },
-  { name: 'roundrobin', description: 'roundrobin, 1M partitions, 2,000 members', assignor: createRoundRobinAssignor, build: millionPartitions(false), kafka: { fresh: 822 }, target: 1 },
-  { name: 'sticky', description: 'sticky, 1M partitions, 2,000 members, identical subscriptions', assignor: createStickyAssignor, build: millionPartitions(false), kafka: { fresh: 241, reassignment: 3124 }, target: 1 },
-  { name: 'coop', description: 'cooperative-sticky, 1M partitions, 2,000 members, identical subscriptions', assignor: createCooperativeStickyAssignor, build: millionPartitions(false), kafka: { fresh: 74, reassignment: 1544 }, target: 1 },
+  {
+    name: 'range',
+    description: 'range, 1M partitions, 2,000 members',
+    assignor: createRangeAssignor,
+    build: millionPartitions(false),
+    kafka: { fresh: 2273 },
+    target: 1,
+  },
+  {
+    name: 'roundrobin',
+    description: 'roundrobin, 1M partitions, 2,000 members',
+    assignor: createRoundRobinAssignor,
+    build: millionPartitions(false),
+    kafka: { fresh: 822 },
+    target: 1,
+  },
+  {
+    name: 'sticky',
+    description: 'sticky, 1M partitions, 2,000 members, identical subscriptions',
+    assignor: createStickyAssignor,
+    build: millionPartitions(false),
+    kafka: { fresh: 241, reassignment: 3124 },
+    target: 1,
+  },
+  {
+    name: 'coop',
+    description: 'cooperative-sticky, 1M partitions, 2,000 members, identical subscriptions',
+    assignor: createCooperativeStickyAssignor,
+    build: millionPartitions(false),
+    kafka: { fresh: 74, reassignment: 1544 },
+    target: 1,
+  },
   {
     name: 'coop-mixed',
     description: 'cooperative-sticky, 1M partitions, 2,000 members, one subscribing to one topic only',
@@ -119,27 +168,93 @@ const SHAPES: Shape[] = [
     kafka: { fresh: 7588, reassignment: 6323 },
     target: 0.25,
   },
-  { name: 'sticky-mixed', description: 'sticky, same mixed shape (Kafka: no single-call figure)', assignor: createStickyAssignor, build: millionPartitions(true), kafka: {}, target: 1 },
+  {
+    name: 'sticky-mixed',
+    description: 'sticky, same mixed shape (Kafka: no single-call figure)',
+    assignor: createStickyAssignor,
+    build: millionPartitions(true),
+    kafka: {},
+    target: 1,
+  },
   {
     name: 'coop-served',
-    description: 'cooperative-sticky as the service runs it (AssignorRegistry.run: input and result validated), 1M partitions, 2,000 members',
+    description:
+      'cooperative-sticky as the service runs it (AssignorRegistry.run: input and result validated), 1M partitions, 2,000 members',
     assignor: servedCooperativeSticky,
     build: millionPartitions(false),
     kafka: {},
     target: 1,
   },
   // The smaller shapes of Kafka's timings, cooperative-sticky only, as Kafka timed them.
-  { name: 'coop-50x800', description: 'cooperative-sticky, 50 × 800 partitions, 800 members, identical subscriptions', assignor: createCooperativeStickyAssignor, build: group(50, 800, 800, false), kafka: { fresh: 35, reassignment: 35 }, target: 1, cold: true },
-  { name: 'coop-50x800-mixed', description: 'cooperative-sticky, 50 × 800 partitions, 800 members, one subscribing to one topic only', assignor: createCooperativeStickyAssignor, build: group(50, 800, 800, true), kafka: { fresh: 119, reassignment: 169 }, target: 1, cold: true },
-  { name: 'coop-10x1000', description: 'cooperative-sticky, 10 × 1,000 partitions, 100 members, identical subscriptions', assignor: createCooperativeStickyAssignor, build: group(10, 1000, 100, false), kafka: { fresh: 6, reassignment: 30 }, target: 1, cold: true },
-  { name: 'coop-10x1000-mixed', description: 'cooperative-sticky, 10 × 1,000 partitions, 100 members, one subscribing to one topic only', assignor: createCooperativeStickyAssignor, build: group(10, 1000, 100, true), kafka: { fresh: 28, reassignment: 39 }, target: 1, cold: true },
-  { name: 'coop-1x2100', description: 'cooperative-sticky, 1 × 2,100 partitions, 2,100 members (the "2.5 minutes" case)', assignor: createCooperativeStickyAssignor, build: group(1, 2100, 2100, false), kafka: { fresh: 23, reassignment: 21 }, target: 1, cold: true },
-  { name: 'coop-10k', description: 'cooperative-sticky, 10,000 partitions, 1,000 members, mixed subscriptions', assignor: createCooperativeStickyAssignor, build: mixed10k, kafka: {}, target: 1 },
-  { name: 'sticky-10k', description: 'sticky, 10,000 partitions, 1,000 members, mixed subscriptions', assignor: createStickyAssignor, build: mixed10k, kafka: {}, target: 1 },
+  {
+    name: 'coop-50x800',
+    description: 'cooperative-sticky, 50 × 800 partitions, 800 members, identical subscriptions',
+    assignor: createCooperativeStickyAssignor,
+    build: group(50, 800, 800, false),
+    kafka: { fresh: 35, reassignment: 35 },
+    target: 1,
+    cold: true,
+  },
+  {
+    name: 'coop-50x800-mixed',
+    description: 'cooperative-sticky, 50 × 800 partitions, 800 members, one subscribing to one topic only',
+    assignor: createCooperativeStickyAssignor,
+    build: group(50, 800, 800, true),
+    kafka: { fresh: 119, reassignment: 169 },
+    target: 1,
+    cold: true,
+  },
+  {
+    name: 'coop-10x1000',
+    description: 'cooperative-sticky, 10 × 1,000 partitions, 100 members, identical subscriptions',
+    assignor: createCooperativeStickyAssignor,
+    build: group(10, 1000, 100, false),
+    kafka: { fresh: 6, reassignment: 30 },
+    target: 1,
+    cold: true,
+  },
+  {
+    name: 'coop-10x1000-mixed',
+    description: 'cooperative-sticky, 10 × 1,000 partitions, 100 members, one subscribing to one topic only',
+    assignor: createCooperativeStickyAssignor,
+    build: group(10, 1000, 100, true),
+    kafka: { fresh: 28, reassignment: 39 },
+    target: 1,
+    cold: true,
+  },
+  {
+    name: 'coop-1x2100',
+    description: 'cooperative-sticky, 1 × 2,100 partitions, 2,100 members (the "2.5 minutes" case)',
+    assignor: createCooperativeStickyAssignor,
+    build: group(1, 2100, 2100, false),
+    kafka: { fresh: 23, reassignment: 21 },
+    target: 1,
+    cold: true,
+  },
+  {
+    name: 'coop-10k',
+    description: 'cooperative-sticky, 10,000 partitions, 1,000 members, mixed subscriptions',
+    assignor: createCooperativeStickyAssignor,
+    build: mixed10k,
+    kafka: {},
+    target: 1,
+  },
+  {
+    name: 'sticky-10k',
+    description: 'sticky, 10,000 partitions, 1,000 members, mixed subscriptions',
+    assignor: createStickyAssignor,
+    build: mixed10k,
+    kafka: {},
+    target: 1,
+  },
 ];
 
 /** Members 1..n-1 come back owning what they were given; member 0 owns nothing (Kafka's scale tests). */
-function reassignmentInput(assignorName: string, members: MemberSubscription[], fresh: Record<string, MemberAssignment>): MemberSubscription[] {
+function reassignmentInput(
+  assignorName: string,
+  members: MemberSubscription[],
+  fresh: Record<string, MemberAssignment>,
+): MemberSubscription[] {
   return members.map((member, m) => {
     if (m === 0) return member;
     const owned = fresh[member.memberId].partitions;
@@ -158,7 +273,9 @@ function measureShape(shape: Shape, runs: number, ownedOut?: string): Measuremen
   const { cluster, members } = shape.build();
   const partitions = Object.values(cluster.partitionsPerTopic).reduce((a, b) => a + b, 0);
   const results: Measurement[] = [];
-  const time = (input: MemberSubscription[]): { ms: number; cpuMs: number; result: Record<string, MemberAssignment> } => {
+  const time = (
+    input: MemberSubscription[],
+  ): { ms: number; cpuMs: number; result: Record<string, MemberAssignment> } => {
     const cpu = process.cpuUsage();
     const started = performance.now();
     const result = assignor.assign(cluster, input);
@@ -184,7 +301,18 @@ function measureShape(shape: Shape, runs: number, ownedOut?: string): Measuremen
       timings.push(run.ms);
       cpuTimings.push(run.cpuMs);
     }
-    results.push({ shape: shape.name, call, runs: timings, firstMs: warm.ms, firstCpuMs: warm.cpuMs, cpuRuns: cpuTimings, baselineRssMb, peakRssMb: process.resourceUsage().maxRSS / 1024, partitions, members: members.length });
+    results.push({
+      shape: shape.name,
+      call,
+      runs: timings,
+      firstMs: warm.ms,
+      firstCpuMs: warm.cpuMs,
+      cpuRuns: cpuTimings,
+      baselineRssMb,
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+      partitions,
+      members: members.length,
+    });
   }
   return results;
 }
@@ -205,7 +333,19 @@ function measureCold(shape: Shape, inputFile: string): Measurement {
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const cpuMs = (used.user + used.system) / 1000;
-  return { shape: shape.name, call: 'reassignment', cold: true, runs: [ms], firstMs: ms, firstCpuMs: cpuMs, cpuRuns: [cpuMs], baselineRssMb, peakRssMb: process.resourceUsage().maxRSS / 1024, partitions, members: input.length };
+  return {
+    shape: shape.name,
+    call: 'reassignment',
+    cold: true,
+    runs: [ms],
+    firstMs: ms,
+    firstCpuMs: cpuMs,
+    cpuRuns: [cpuMs],
+    baselineRssMb,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    partitions,
+    members: input.length,
+  };
 }
 
 function formatRow(measurement: Measurement, shape: Shape): string {
@@ -214,15 +354,28 @@ function formatRow(measurement: Measurement, shape: Shape): string {
   const kafka = shape.kafka[measurement.call];
   // Judged on the median, not the best run: the machine is noisy, and the best run flatters.
   const ratio = kafka === undefined ? '' : `${(median / kafka).toFixed(2)}× Kafka`;
-  const verdict = kafka === undefined ? '' : median <= kafka * shape.target ? 'meets target' : `MISSES target (≤ ${shape.target === 1 ? "Kafka's time" : `${shape.target} × Kafka`})`;
+  const verdict =
+    kafka === undefined
+      ? ''
+      : median <= kafka * shape.target
+        ? 'meets target'
+        : `MISSES target (≤ ${shape.target === 1 ? "Kafka's time" : `${shape.target} × Kafka`})`;
   // The first call is compared with Kafka's figure too, though Kafka's is a warm JVM's second call.
   const firstRatio = kafka === undefined ? '' : ` = ${(measurement.firstMs / kafka).toFixed(2)}× Kafka`;
-  const firstCall = measurement.call === 'fresh' ? 'first call of the process' : 'first reassignment (after the fresh calls)';
+  const firstCall =
+    measurement.call === 'fresh' ? 'first call of the process' : 'first reassignment (after the fresh calls)';
   const timing = measurement.cold
-    ? [`${median.toFixed(0).padStart(6)} ms first  `, `(the first call of a new process, input read from JSON; cpu ${measurement.firstCpuMs.toFixed(0)} ms)`.padEnd(44)]
+    ? [
+        `${median.toFixed(0).padStart(6)} ms first  `,
+        `(the first call of a new process, input read from JSON; cpu ${measurement.firstCpuMs.toFixed(0)} ms)`.padEnd(
+          44,
+        ),
+      ]
     : [
         `${median.toFixed(0).padStart(6)} ms median`,
-        `(best ${best.toFixed(0)}; runs: ${measurement.runs.map((r) => r.toFixed(0)).join(', ')}; cpu ${Math.min(...measurement.cpuRuns).toFixed(0)} ms; ${firstCall} ${measurement.firstMs.toFixed(0)} ms, cpu ${measurement.firstCpuMs.toFixed(0)}${firstRatio})`.padEnd(44),
+        `(best ${best.toFixed(0)}; runs: ${measurement.runs.map((r) => r.toFixed(0)).join(', ')}; cpu ${Math.min(...measurement.cpuRuns).toFixed(0)} ms; ${firstCall} ${measurement.firstMs.toFixed(0)} ms, cpu ${measurement.firstCpuMs.toFixed(0)}${firstRatio})`.padEnd(
+          44,
+        ),
       ];
   return [
     `  ${(measurement.cold ? 'cold reassign' : measurement.call).padEnd(12)}`,
@@ -270,7 +423,10 @@ function main(): void {
     const shape = SHAPES.find((s) => s.name === name);
     if (!shape) throw new Error(`unknown shape ${name}`);
     const ownedAt = args.indexOf('--owned-out');
-    const measured = coldAt >= 0 ? [measureCold(shape, args[coldAt + 2])] : measureShape(shape, runs, ownedAt >= 0 ? args[ownedAt + 1] : undefined);
+    const measured =
+      coldAt >= 0
+        ? [measureCold(shape, args[coldAt + 2])]
+        : measureShape(shape, runs, ownedAt >= 0 ? args[ownedAt + 1] : undefined);
     process.stdout.write(JSON.stringify(measured));
     return;
   }
@@ -288,18 +444,30 @@ function main(): void {
       `Kafka figures: its own Java classes timed on JDK 17, 2 vCPU, a warm JVM's second call (libs/assignors/README.md)`,
   );
   const child = (extra: string[]) =>
-    spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', __filename, ...extra], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 10 * 60_000 });
+    spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', __filename, ...extra], {
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 10 * 60_000,
+    });
   const calibration = child(['--calibrate']);
   if (calibration.status === 0) {
     const { loopMs, allocMs } = JSON.parse(calibration.stdout) as { loopMs: number; allocMs: number };
     console.log(
       `baseline measured in this run (fixed work; compare across runs, larger = busier machine): integer loop ${loopMs.toFixed(0)} ms, ` +
-        `1M small objects ${allocMs.toFixed(0)} ms; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`,
+        `1M small objects ${allocMs.toFixed(0)} ms; load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')} on ${cpus().length} cores`,
     );
   }
   for (const shape of selected) {
     // The warm child writes the reassignment input for the cold one.
-    const run = child(['--child', shape.name, '--runs', String(runs), ...(shape.cold ? ['--owned-out', ownedFile] : [])]);
+    const run = child([
+      '--child',
+      shape.name,
+      '--runs',
+      String(runs),
+      ...(shape.cold ? ['--owned-out', ownedFile] : []),
+    ]);
     console.log(`\n${shape.name}: ${shape.description}`);
     const cold = run.status === 0 && shape.cold ? child(['--cold', shape.name, ownedFile]) : null;
     rmSync(ownedFile, { force: true });

@@ -26,10 +26,26 @@ export interface AuthorizationCost {
 const ADMIN_TOKEN = 'bench-admin-token';
 const tokenOf = (i: number) => `bench-token-${i}`;
 
-export async function authorizationCost(sockets: number, bindings: number, roundMs: number, rounds: number): Promise<AuthorizationCost> {
+export async function authorizationCost(
+  sockets: number,
+  bindings: number,
+  roundMs: number,
+  rounds: number,
+): Promise<AuthorizationCost> {
   const dir = mkdtempSync(join(tmpdir(), 'cohort-bench-auth-'));
-  const principals = [{ name: 'User:bench-admin', token: ADMIN_TOKEN }, ...Array.from({ length: sockets }, (_, i) => ({ name: `User:bench-${i}`, token: tokenOf(i) }))];
-  writeFileSync(join(dir, 'tokens.json'), JSON.stringify({ principals: principals.map((p) => ({ name: p.name, tokenSha256: createHash('sha256').update(p.token).digest('hex') })) }));
+  const principals = [
+    { name: 'User:bench-admin', token: ADMIN_TOKEN },
+    ...Array.from({ length: sockets }, (_, i) => ({ name: `User:bench-${i}`, token: tokenOf(i) })),
+  ];
+  writeFileSync(
+    join(dir, 'tokens.json'),
+    JSON.stringify({
+      principals: principals.map((p) => ({
+        name: p.name,
+        tokenSha256: createHash('sha256').update(p.token).digest('hex'),
+      })),
+    }),
+  );
   const common = { LOG_FLUSH_POLICY: 'replicated' };
   const nodes: CohortProcess[] = [];
   const clients: Record<'open' | 'secured', Socket[]> = { open: [], secured: [] };
@@ -52,7 +68,8 @@ export async function authorizationCost(sockets: number, bindings: number, round
       result.secured.push(await commitLoad(clients.secured, roundMs, [secured]));
     }
     const refused = result.secured.reduce((sum, r) => sum + r.errors, 0);
-    if (refused > 0) throw new Error(`${refused} commits failed on the secured node: the ACLs do not grant what the load needs`);
+    if (refused > 0)
+      throw new Error(`${refused} commits failed on the secured node: the ACLs do not grant what the load needs`);
     return result;
   } finally {
     [...clients.open, ...clients.secured].forEach((c) => c.disconnect());
@@ -66,7 +83,11 @@ export async function authorizationCost(sockets: number, bindings: number, round
  * already cached (every OffsetCommit after a socket's first) and of one decided from the index (the
  * first check of each principal and resource, and every check right after an ACL change).
  */
-export function authorizerCost(sockets: number, bindings: number, checks: number): { cachedNs: number; uncachedNs: number } {
+export function authorizerCost(
+  sockets: number,
+  bindings: number,
+  checks: number,
+): { cachedNs: number; uncachedNs: number } {
   const authorizer = new Authorizer({ superUsers: [], allowEveryoneIfNoAclFound: false });
   authorizer.setAcls(benchBindings(sockets, bindings));
   const time = (run: (i: number) => boolean): number => {
@@ -80,7 +101,8 @@ export function authorizerCost(sockets: number, bindings: number, checks: number
   // Names made up front, as a request's arrive already parsed: the loops time the checks alone.
   const principals = Array.from({ length: sockets }, (_, i) => `User:bench-${i}`);
   const groups = Array.from({ length: sockets }, (_, i) => `bench-commit-${i}`);
-  const cached = (i: number) => authorizer.authorize(principals[i % sockets], '127.0.0.1', 'READ', 'GROUP', groups[i % sockets]);
+  const cached = (i: number) =>
+    authorizer.authorize(principals[i % sockets], '127.0.0.1', 'READ', 'GROUP', groups[i % sockets]);
   time(cached); // warm-up: JIT and the cache filled
   const cachedNs = time(cached);
   // Distinct names defeat the cache: each check walks the index (literal, prefixes, wildcard).
@@ -92,7 +114,12 @@ export function authorizerCost(sockets: number, bindings: number, checks: number
 
 /** What the load needs (READ on each socket's group and on the topic) and other principals' bindings up to `total`. */
 function benchBindings(sockets: number, total: number): AclBinding[] {
-  const binding = (principal: string, resourceType: AclBinding['resourceType'], resourceName: string, extra: Partial<AclBinding> = {}): AclBinding => ({
+  const binding = (
+    principal: string,
+    resourceType: AclBinding['resourceType'],
+    resourceName: string,
+    extra: Partial<AclBinding> = {},
+  ): AclBinding => ({
     principal,
     host: '*',
     resourceType,
@@ -102,7 +129,10 @@ function benchBindings(sockets: number, total: number): AclBinding[] {
     permission: 'ALLOW',
     ...extra,
   });
-  const needed = Array.from({ length: sockets }, (_, i) => [binding(`User:bench-${i}`, 'GROUP', `bench-commit-${i}`), binding(`User:bench-${i}`, 'TOPIC', 'commits')]).flat();
+  const needed = Array.from({ length: sockets }, (_, i) => [
+    binding(`User:bench-${i}`, 'GROUP', `bench-commit-${i}`),
+    binding(`User:bench-${i}`, 'TOPIC', 'commits'),
+  ]).flat();
   const others = Array.from({ length: Math.max(0, total - needed.length) }, (_, j) => {
     const principal = `User:other-${j % 50}`;
     switch (j % 4) {
@@ -111,7 +141,10 @@ function benchBindings(sockets: number, total: number): AclBinding[] {
       case 1:
         return binding(principal, 'TOPIC', `topic-${j}`, { operation: 'WRITE' });
       case 2:
-        return binding(principal, 'GROUP', `bench-commit-${j % Math.max(1, sockets)}`, { operation: 'DELETE', permission: 'DENY' });
+        return binding(principal, 'GROUP', `bench-commit-${j % Math.max(1, sockets)}`, {
+          operation: 'DELETE',
+          permission: 'DENY',
+        });
       default:
         return binding(principal, 'TOPIC', 'comm', { patternType: 'PREFIXED', operation: 'DESCRIBE' });
     }

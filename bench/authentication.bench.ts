@@ -23,7 +23,10 @@ export interface ConnectResult {
 
 const SECRET = 'benchmark-hs256-secret-of-at-least-32-bytes';
 
-export async function authenticatedConnects(count: number, concurrency: number): Promise<{ open: ConnectResult; hs256: ConnectResult; rs256: ConnectResult }> {
+export async function authenticatedConnects(
+  count: number,
+  concurrency: number,
+): Promise<{ open: ConnectResult; hs256: ConnectResult; rs256: ConnectResult }> {
   const dir = mkdtempSync(join(tmpdir(), 'cohort-bench-auth-'));
   const limits = { MAX_CONNECTIONS_PER_IP: '0', RATE_LIMIT_SOCKET_EVENTS_PER_SECOND: '0' };
   try {
@@ -32,19 +35,33 @@ export async function authenticatedConnects(count: number, concurrency: number):
     writeFileSync(join(dir, 'jwt.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
     const hsKey = new TextEncoder().encode(SECRET);
     const tokens = async (sign: (jwt: SignJWT) => Promise<string>) =>
-      Promise.all(Array.from({ length: count }, (_, i) => sign(new SignJWT({}).setSubject(`user-${i}`).setExpirationTime('1h').setIssuedAt())));
+      Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          sign(new SignJWT({}).setSubject(`user-${i}`).setExpirationTime('1h').setIssuedAt()),
+        ),
+      );
     const hsTokens = await tokens((jwt) => jwt.setProtectedHeader({ alg: 'HS256' }).sign(hsKey));
     const rsTokens = await tokens((jwt) => jwt.setProtectedHeader({ alg: 'RS256' }).sign(privateKey));
     const open = await measured({ ...limits }, null, count, concurrency);
     const hs256 = await measured({ ...limits, AUTH_JWT_SECRET: SECRET }, hsTokens, count, concurrency);
-    const rs256 = await measured({ ...limits, AUTH_JWT_PUBLIC_KEY_FILE: join(dir, 'jwt.pem') }, rsTokens, count, concurrency);
+    const rs256 = await measured(
+      { ...limits, AUTH_JWT_PUBLIC_KEY_FILE: join(dir, 'jwt.pem') },
+      rsTokens,
+      count,
+      concurrency,
+    );
     return { open, hs256, rs256 };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function measured(env: Record<string, string>, tokens: string[] | null, count: number, concurrency: number): Promise<ConnectResult> {
+async function measured(
+  env: Record<string, string>,
+  tokens: string[] | null,
+  count: number,
+  concurrency: number,
+): Promise<ConnectResult> {
   const node = await CohortProcess.start(env);
   const sockets: ReturnType<typeof io>[] = [];
   try {
@@ -56,7 +73,12 @@ async function measured(env: Record<string, string>, tokens: string[] | null, co
       Array.from({ length: concurrency }, async () => {
         for (let i = next++; i < count; i = next++) {
           const sent = process.hrtime.bigint();
-          const socket = io(node.url, { transports: ['websocket'], reconnection: false, forceNew: true, auth: tokens ? { token: tokens[i] } : {} });
+          const socket = io(node.url, {
+            transports: ['websocket'],
+            reconnection: false,
+            forceNew: true,
+            auth: tokens ? { token: tokens[i] } : {},
+          });
           sockets.push(socket);
           const ok = await new Promise<boolean>((resolve) => {
             socket.once('connect', () => resolve(true));
@@ -69,7 +91,13 @@ async function measured(env: Record<string, string>, tokens: string[] | null, co
     );
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     latencies.sort((a, b) => a - b);
-    return { seconds, perSecond: count / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), refused };
+    return {
+      seconds,
+      perSecond: count / seconds,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      refused,
+    };
   } finally {
     for (const socket of sockets) socket.close();
     await node.dispose();

@@ -17,7 +17,10 @@ io.on('connection', (socket) => {
   socket.on('OffsetCommit', (request: OffsetCommitRequest, ack: (answer: OffsetCommitResponse) => void) => {
     ack({
       errorCode: 0,
-      topics: request.topics.map((topic) => ({ name: topic.name, partitions: topic.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: 0 })) })),
+      topics: request.topics.map((topic) => ({
+        name: topic.name,
+        partitions: topic.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: 0 })),
+      })),
     });
   });
 });

@@ -52,7 +52,9 @@ async function on<T>(build: Build, baseline: string, what: string, run: () => Pr
   try {
     return await run();
   } catch (error) {
-    console.log(`  ${what} (${build}): not measured (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    console.log(
+      `  ${what} (${build}): not measured (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    );
     return null;
   } finally {
     delete process.env.BENCH_DIST;
@@ -71,15 +73,37 @@ async function round(index: number, baseline: string): Promise<void> {
   const order: Build[] = index % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
   console.log(`round ${index + 1} of ${rounds}: ${order.join(', then ')}`);
   const redis = await on('after', baseline, 'Redis HSET', () => redisHsets(sockets, seconds * 1000));
-  for (const build of order) record('Redis HSET (the yardstick, same harness): throughput', 'rate', build, redis?.throughput);
+  for (const build of order)
+    record('Redis HSET (the yardstick, same harness): throughput', 'rate', build, redis?.throughput);
   for (const build of order) {
-    load('OffsetCommit, embedded, LOG_FLUSH_POLICY=always', build, await on(build, baseline, 'always', () => cohortCommits('always', sockets, seconds * 1000)));
-    load('OffsetCommit, embedded, LOG_FLUSH_POLICY=replicated', build, await on(build, baseline, 'replicated', () => cohortCommits('replicated', sockets, seconds * 1000)));
-    load('Heartbeat, embedded', build, await on(build, baseline, 'heartbeat', () => cohortHeartbeats(sockets, seconds * 1000)));
-    load('OffsetCommit, 3-node cluster (summed CPU)', build, await on(build, baseline, 'cluster', () => clusterCommits(3, sockets, seconds * 1000)));
+    load(
+      'OffsetCommit, embedded, LOG_FLUSH_POLICY=always',
+      build,
+      await on(build, baseline, 'always', () => cohortCommits('always', sockets, seconds * 1000)),
+    );
+    load(
+      'OffsetCommit, embedded, LOG_FLUSH_POLICY=replicated',
+      build,
+      await on(build, baseline, 'replicated', () => cohortCommits('replicated', sockets, seconds * 1000)),
+    );
+    load(
+      'Heartbeat, embedded',
+      build,
+      await on(build, baseline, 'heartbeat', () => cohortHeartbeats(sockets, seconds * 1000)),
+    );
+    load(
+      'OffsetCommit, 3-node cluster (summed CPU)',
+      build,
+      await on(build, baseline, 'cluster', () => clusterCommits(3, sockets, seconds * 1000)),
+    );
     const groups = Math.max(10, Math.round(1000 * scale));
     const replay = await on(build, baseline, 'replay', () => replaySpeed(groups, 1000, 20));
-    record(`Replay of ${(groups * 1000).toLocaleString('en-US')} offset records (start with them - empty start)`, 'ms', build, replay?.replayMs);
+    record(
+      `Replay of ${(groups * 1000).toLocaleString('en-US')} offset records (start with them - empty start)`,
+      'ms',
+      build,
+      replay?.replayMs,
+    );
     record('Replay: CPU of the start with the records', 'ms', build, replay?.fullStartCpuMs);
   }
 }
@@ -112,12 +136,16 @@ async function main(): Promise<void> {
     console.error('usage: npx tsx bench/before-after.ts <baseline checkout, built (dist/src/main.js)>');
     process.exit(2);
   }
-  console.log(`Before (${baseline}) and after (this checkout), alternating; Node ${process.version}${scale < 1 ? `, BENCH_SCALE=${scale}` : ''}`);
+  console.log(
+    `Before (${baseline}) and after (this checkout), alternating; Node ${process.version}${scale < 1 ? `, BENCH_SCALE=${scale}` : ''}`,
+  );
   buildApp();
   for (let i = 0; i < rounds; i++) await round(i, baseline);
   for (let i = 0; i < largeRounds; i++) await largeGroup(i, baseline);
-  const figure = (unit: 'rate' | 'ms', values: number[]) => (values.length === 0 ? 'n/a' : unit === 'rate' ? perSecond(middle(values)) : ms(middle(values)));
-  const all = (unit: 'rate' | 'ms', values: number[]) => values.map((v) => (unit === 'rate' ? perSecond(v) : ms(v))).join(', ');
+  const figure = (unit: 'rate' | 'ms', values: number[]) =>
+    values.length === 0 ? 'n/a' : unit === 'rate' ? perSecond(middle(values)) : ms(middle(values));
+  const all = (unit: 'rate' | 'ms', values: number[]) =>
+    values.map((v) => (unit === 'rate' ? perSecond(v) : ms(v))).join(', ');
   console.log('');
   table(
     ['measure (median of the rounds)', 'before', 'after', 'after / before', 'every sample: before | after'],

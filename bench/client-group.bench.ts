@@ -1,7 +1,14 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { CohortClient } from '@cohort/client';
-import { benchMemberOptions, type PartitionEvent, recordEvents, type StartCommand, wallNow, type WorkerStatus } from './client-members-worker';
+import {
+  benchMemberOptions,
+  type PartitionEvent,
+  recordEvents,
+  type StartCommand,
+  wallNow,
+  type WorkerStatus,
+} from './client-members-worker';
 import { CohortProcess } from './harness/cohort-process';
 import { ms, ratio, table } from './harness/stats';
 import { stopWorker } from './harness/stop-worker';
@@ -33,7 +40,10 @@ class Worker {
   readonly ready: Promise<void>;
 
   constructor(onStatus: () => void) {
-    this.child = fork(join(__dirname, 'client-members-worker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = fork(join(__dirname, 'client-members-worker.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     this.ready = new Promise((resolve) => {
       this.child.on('message', (message: { type: string; events?: PartitionEvent[] }) => {
         if (message.type === 'ready') resolve();
@@ -80,7 +90,10 @@ function when(watchers: Set<() => void>, condition: () => boolean, what: string,
 }
 
 /** What stopped being processed after `since`: partitions revoked or lost, and until when. */
-export function stoppedPartitions(events: PartitionEvent[], since: number): { stopped: number; pausedPartitionMs: number; maxPauseMs: number } {
+export function stoppedPartitions(
+  events: PartitionEvent[],
+  since: number,
+): { stopped: number; pausedPartitionMs: number; maxPauseMs: number } {
   const ordered = events.filter((e) => e.at >= since).sort((a, b) => a.at - b.at);
   const stoppedAt = new Map<number, number>();
   const pauses: number[] = [];
@@ -97,10 +110,18 @@ export function stoppedPartitions(events: PartitionEvent[], since: number): { st
       }
     }
   }
-  return { stopped: seen.size, pausedPartitionMs: pauses.reduce((a, b) => a + b, 0), maxPauseMs: pauses.length ? Math.max(...pauses) : 0 };
+  return {
+    stopped: seen.size,
+    pausedPartitionMs: pauses.reduce((a, b) => a + b, 0),
+    maxPauseMs: pauses.length ? Math.max(...pauses) : 0,
+  };
 }
 
-export async function sdkLargeGroup(node: CohortProcess, size: number, protocol: 'eager' | 'cooperative'): Promise<LargeGroupResult> {
+export async function sdkLargeGroup(
+  node: CohortProcess,
+  size: number,
+  protocol: 'eager' | 'cooperative',
+): Promise<LargeGroupResult> {
   const assignor = protocol === 'eager' ? 'sticky' : 'cooperative-sticky';
   const topic = `sdk-${protocol}-${size}`;
   const partitions = size * 2;
@@ -140,13 +161,20 @@ export async function sdkLargeGroup(node: CohortProcess, size: number, protocol:
     // A newcomer that cannot start (refused connection, say) fails the measurement at once, not at the timeout.
     const startFailed = newcomer.start().then(
       () => new Promise<never>(() => undefined),
-      (error: unknown) => Promise.reject(new Error(`the newcomer could not start: ${error instanceof Error ? error.message : String(error)}`)),
+      (error: unknown) =>
+        Promise.reject(
+          new Error(`the newcomer could not start: ${error instanceof Error ? error.message : String(error)}`),
+        ),
     );
     const held = () => newcomer.assignment.reduce((n, tp) => n + tp.partitions.length, 0);
     const joined = await Promise.race([
       when(
         watchers,
-        () => newcomer.state === 'stable' && held() > 0 && settled(held(), generation) && workers[0].status!.minGeneration === newcomer.generationId,
+        () =>
+          newcomer.state === 'stable' &&
+          held() > 0 &&
+          settled(held(), generation) &&
+          workers[0].status!.minGeneration === newcomer.generationId,
         'the newcomer joining',
         300_000,
       ),
@@ -154,7 +182,13 @@ export async function sdkLargeGroup(node: CohortProcess, size: number, protocol:
     ]);
     clearInterval(interval);
     const events = [...newcomerEvents, ...(await Promise.all(workers.map((w) => w.report(joinStarted)))).flat()];
-    return { members: size, partitions, formMs: formed - formStarted, joinMs: joined - joinStarted, ...stoppedPartitions(events, joinStarted) };
+    return {
+      members: size,
+      partitions,
+      formMs: formed - formStarted,
+      joinMs: joined - joinStarted,
+      ...stoppedPartitions(events, joinStarted),
+    };
   } finally {
     await newcomerClient.close().catch(() => undefined);
     await Promise.all(workers.map((w) => w.stop()));
@@ -162,24 +196,51 @@ export async function sdkLargeGroup(node: CohortProcess, size: number, protocol:
 }
 
 /** `npm run bench` section 4: the large SDK group, eager against cooperative, on one embedded node. */
-export async function sdkGroupSection(scale: number, attempt: <T>(what: string, run: () => Promise<T>) => Promise<T | null>): Promise<void> {
+export async function sdkGroupSection(
+  scale: number,
+  attempt: <T>(what: string, run: () => Promise<T>) => Promise<T | null>,
+): Promise<void> {
   const size = Math.max(10, Math.round(1000 * scale));
-  console.log(`\n4. SDK group: ${size} @cohort/client members (own socket each, over ${Math.min(4, Math.ceil(size / 50))} processes), ${size * 2} partitions, one embedded node; then one more member joins`);
-  console.log('   (forming includes GROUP_INITIAL_REBALANCE_DELAY_MS, 3 s by default; "stopped" = partitions revoked or lost by someone during the join)');
+  console.log(
+    `\n4. SDK group: ${size} @cohort/client members (own socket each, over ${Math.min(4, Math.ceil(size / 50))} processes), ${size * 2} partitions, one embedded node; then one more member joins`,
+  );
+  console.log(
+    '   (forming includes GROUP_INITIAL_REBALANCE_DELAY_MS, 3 s by default; "stopped" = partitions revoked or lost by someone during the join)',
+  );
   // Every member has its own socket, all from 127.0.0.1: the per-address limit (1,000 by default) must let the newcomer in too.
   const node = await CohortProcess.start({ MAX_CONNECTIONS_PER_IP: String(2 * size + 10) });
   try {
     const eager = await attempt('eager (sticky)', () => sdkLargeGroup(node, size, 'eager'));
-    const cooperative = await attempt('cooperative (cooperative-sticky)', () => sdkLargeGroup(node, size, 'cooperative'));
+    const cooperative = await attempt('cooperative (cooperative-sticky)', () =>
+      sdkLargeGroup(node, size, 'cooperative'),
+    );
     const row = (name: string, r: LargeGroupResult | null): string[] =>
-      r ? [name, ms(r.formMs), ms(r.joinMs), `${r.stopped} of ${r.partitions}`, ms(r.maxPauseMs), `${(r.pausedPartitionMs / 1000).toFixed(1)} s`] : [name, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
+      r
+        ? [
+            name,
+            ms(r.formMs),
+            ms(r.joinMs),
+            `${r.stopped} of ${r.partitions}`,
+            ms(r.maxPauseMs),
+            `${(r.pausedPartitionMs / 1000).toFixed(1)} s`,
+          ]
+        : [name, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
     table(
-      ['protocol', 'form group', '+1 member → all hold new assignment', 'partitions stopped', 'longest stop', 'partition-seconds stopped'],
+      [
+        'protocol',
+        'form group',
+        '+1 member → all hold new assignment',
+        'partitions stopped',
+        'longest stop',
+        'partition-seconds stopped',
+      ],
       [row('eager (sticky)', eager), row('cooperative (cooperative-sticky)', cooperative)],
     );
     if (eager && cooperative) {
       const share = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(1)}%` : 'n/a');
-      console.log(`   cooperative vs eager: join time ${ratio(cooperative.joinMs, eager.joinMs)}; partitions stopped ${share(cooperative.stopped, eager.stopped)} of eager's, partition-seconds stopped ${share(cooperative.pausedPartitionMs, eager.pausedPartitionMs)}`);
+      console.log(
+        `   cooperative vs eager: join time ${ratio(cooperative.joinMs, eager.joinMs)}; partitions stopped ${share(cooperative.stopped, eager.stopped)} of eager's, partition-seconds stopped ${share(cooperative.pausedPartitionMs, eager.pausedPartitionMs)}`,
+      );
     }
   } finally {
     await node.dispose();

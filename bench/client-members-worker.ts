@@ -40,15 +40,32 @@ export const wallNow = (): number => performance.timeOrigin + performance.now();
 
 /** The SDK member options the benchmark uses in every process (the newcomer included). */
 export function benchMemberOptions(groupId: string, topic: string, assignor: string) {
-  return { groupId, topics: [topic], assignors: [assignor], sessionTimeoutMs: 60_000, rebalanceTimeoutMs: 120_000, heartbeatIntervalMs: 3_000, autoCommit: false as const };
+  return {
+    groupId,
+    topics: [topic],
+    assignors: [assignor],
+    sessionTimeoutMs: 60_000,
+    rebalanceTimeoutMs: 120_000,
+    heartbeatIntervalMs: 3_000,
+    autoCommit: false as const,
+  };
 }
 
 /** Records a member's listener events (numbers only: one topic). */
 export function recordEvents(member: CohortMember, events: PartitionEvent[], changed: () => void): void {
   const flat = (partitions: TopicPartitions[]) => partitions.flatMap((tp) => tp.partitions);
-  member.on('assigned', (e) => void (events.push({ kind: 'assigned', at: wallNow(), partitions: flat(e.partitions) }), changed()));
-  member.on('revoked', (e) => void (events.push({ kind: 'revoked', at: wallNow(), partitions: flat(e.partitions) }), changed()));
-  member.on('lost', (e) => void (events.push({ kind: 'lost', at: wallNow(), partitions: flat(e.partitions) }), changed()));
+  member.on(
+    'assigned',
+    (e) => void (events.push({ kind: 'assigned', at: wallNow(), partitions: flat(e.partitions) }), changed()),
+  );
+  member.on(
+    'revoked',
+    (e) => void (events.push({ kind: 'revoked', at: wallNow(), partitions: flat(e.partitions) }), changed()),
+  );
+  member.on(
+    'lost',
+    (e) => void (events.push({ kind: 'lost', at: wallNow(), partitions: flat(e.partitions) }), changed()),
+  );
 }
 
 function main(): void {

@@ -37,7 +37,11 @@ function countingFactory(event: string, counter: { ok: number; errors: number })
   };
 }
 
-async function measure(durationMs: number, counter: { ok: number; errors: number }, run?: (until: number) => Promise<void>): Promise<Throughput> {
+async function measure(
+  durationMs: number,
+  counter: { ok: number; errors: number },
+  run?: (until: number) => Promise<void>,
+): Promise<Throughput> {
   counter.ok = 0;
   counter.errors = 0;
   const cpu = process.cpuUsage();
@@ -46,29 +50,69 @@ async function measure(durationMs: number, counter: { ok: number; errors: number
   else await new Promise((resolve) => setTimeout(resolve, durationMs));
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  return { perSecond: counter.ok / seconds, clientCpuUs: (used.user + used.system) / Math.max(1, counter.ok), errors: counter.errors };
+  return {
+    perSecond: counter.ok / seconds,
+    clientCpuUs: (used.user + used.system) / Math.max(1, counter.ok),
+    errors: counter.errors,
+  };
 }
 
-async function sdkMembers(node: CohortProcess, group: string, count: number, counter: { ok: number; errors: number }, event: string, heartbeatIntervalMs: number) {
+async function sdkMembers(
+  node: CohortProcess,
+  group: string,
+  count: number,
+  counter: { ok: number; errors: number },
+  event: string,
+  heartbeatIntervalMs: number,
+) {
   await node.post('/v1/topics', { name: group, partitions: count });
-  const clients = Array.from({ length: count }, (_, i) => new CohortClient({ urls: [node.url], clientId: `sdk-${i}`, socketFactory: countingFactory(event, counter) }));
+  const clients = Array.from(
+    { length: count },
+    (_, i) =>
+      new CohortClient({ urls: [node.url], clientId: `sdk-${i}`, socketFactory: countingFactory(event, counter) }),
+  );
   const members: CohortMember[] = clients.map((client) =>
-    client.member({ groupId: group, topics: [group], sessionTimeoutMs: 30_000, heartbeatIntervalMs, autoCommit: false }),
+    client.member({
+      groupId: group,
+      topics: [group],
+      sessionTimeoutMs: 30_000,
+      heartbeatIntervalMs,
+      autoCommit: false,
+    }),
   );
   await Promise.all(members.map((m) => m.start()));
-  await eventually(() => members.every((m) => m.state === 'stable' && m.generationId === members[0].generationId && m.assignment.length > 0), 'the SDK group to settle', 120_000);
+  await eventually(
+    () =>
+      members.every(
+        (m) => m.state === 'stable' && m.generationId === members[0].generationId && m.assignment.length > 0,
+      ),
+    'the SDK group to settle',
+    120_000,
+  );
   return { members, close: () => Promise.all(clients.map((c) => c.close())) };
 }
 
 async function rawMembers(node: CohortProcess, group: string, count: number) {
   await node.post('/v1/topics', { name: group, partitions: count });
-  const members = await Promise.all(Array.from({ length: count }, () => GroupMember.connect(node.url, group, { topics: [group], sessionTimeoutMs: 30_000, heartbeatIntervalMs: 3_000 })));
+  const members = await Promise.all(
+    Array.from({ length: count }, () =>
+      GroupMember.connect(node.url, group, { topics: [group], sessionTimeoutMs: 30_000, heartbeatIntervalMs: 3_000 }),
+    ),
+  );
   members.forEach((m) => m.start());
-  await eventually(() => settledTogether(members) && members.every((m) => m.held().length > 0), 'the raw group to settle', 120_000);
+  await eventually(
+    () => settledTogether(members) && members.every((m) => m.held().length > 0),
+    'the raw group to settle',
+    120_000,
+  );
   return { members, close: () => Promise.all(members.map((m) => m.vanish())) };
 }
 
-export async function heartbeatOverhead(node: CohortProcess, count: number, durationMs: number): Promise<{ sdk: Throughput; raw: Throughput }> {
+export async function heartbeatOverhead(
+  node: CohortProcess,
+  count: number,
+  durationMs: number,
+): Promise<{ sdk: Throughput; raw: Throughput }> {
   const counter = { ok: 0, errors: 0 };
   const raw = await rawMembers(node, 'overhead-raw-heartbeat', count);
   const rawResult = await measure(durationMs, counter, async (until) => {
@@ -88,7 +132,11 @@ export async function heartbeatOverhead(node: CohortProcess, count: number, dura
   return { sdk: sdkResult, raw: rawResult };
 }
 
-export async function commitOverhead(node: CohortProcess, count: number, durationMs: number): Promise<{ sdk: Throughput; raw: Throughput }> {
+export async function commitOverhead(
+  node: CohortProcess,
+  count: number,
+  durationMs: number,
+): Promise<{ sdk: Throughput; raw: Throughput }> {
   const counter = { ok: 0, errors: 0 };
   const raw = await rawMembers(node, 'overhead-raw-commit', count);
   const rawResult = await measure(durationMs, counter, async (until) => {
@@ -98,7 +146,8 @@ export async function commitOverhead(node: CohortProcess, count: number, duratio
         const partition = partitions[0];
         for (let offset = 1; Date.now() < until; offset++) {
           const response = await member.commit([{ topic, partition, offset }]);
-          if (response.errorCode === 0 && response.topics.every((t) => t.partitions.every((p) => p.errorCode === 0))) counter.ok++;
+          if (response.errorCode === 0 && response.topics.every((t) => t.partitions.every((p) => p.errorCode === 0)))
+            counter.ok++;
           else counter.errors++;
         }
       }),
@@ -122,19 +171,34 @@ export async function commitOverhead(node: CohortProcess, count: number, duratio
 }
 
 /** `npm run bench` section 5: heartbeats and commits per second, SDK against the raw harness. */
-export async function sdkOverheadSection(scale: number, attempt: <T>(what: string, run: () => Promise<T>) => Promise<T | null>): Promise<void> {
+export async function sdkOverheadSection(
+  scale: number,
+  attempt: <T>(what: string, run: () => Promise<T>) => Promise<T | null>,
+): Promise<void> {
   const count = Math.max(2, Math.round(50 * scale));
   const seconds = 5;
-  console.log(`\n5. SDK overhead: ${count} members in one process (own socket each), closed loops for ${seconds} s, against one embedded node; baseline: the raw socket.io-client harness sending the same events`);
+  console.log(
+    `\n5. SDK overhead: ${count} members in one process (own socket each), closed loops for ${seconds} s, against one embedded node; baseline: the raw socket.io-client harness sending the same events`,
+  );
   const node = await CohortProcess.start({ GROUP_INITIAL_REBALANCE_DELAY_MS: '0' });
   try {
     const heartbeats = await attempt('heartbeats', () => heartbeatOverhead(node, count, seconds * 1000));
     const commits = await attempt('commits', () => commitOverhead(node, count, seconds * 1000));
     const row = (what: string, r: { sdk: Throughput; raw: Throughput } | null): string[] =>
       r
-        ? [what, perSecond(r.sdk.perSecond), perSecond(r.raw.perSecond), ratio(r.sdk.perSecond, r.raw.perSecond), `${r.sdk.clientCpuUs.toFixed(0)} µs / ${r.raw.clientCpuUs.toFixed(0)} µs`, `${r.sdk.errors} / ${r.raw.errors}`]
+        ? [
+            what,
+            perSecond(r.sdk.perSecond),
+            perSecond(r.raw.perSecond),
+            ratio(r.sdk.perSecond, r.raw.perSecond),
+            `${r.sdk.clientCpuUs.toFixed(0)} µs / ${r.raw.clientCpuUs.toFixed(0)} µs`,
+            `${r.sdk.errors} / ${r.raw.errors}`,
+          ]
         : [what, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
-    table(['event', 'SDK', 'raw harness', 'SDK vs raw', 'client CPU per request: SDK / raw', 'errors: SDK / raw'], [row('Heartbeat', heartbeats), row('OffsetCommit', commits)]);
+    table(
+      ['event', 'SDK', 'raw harness', 'SDK vs raw', 'client CPU per request: SDK / raw', 'errors: SDK / raw'],
+      [row('Heartbeat', heartbeats), row('OffsetCommit', commits)],
+    );
   } finally {
     await node.dispose();
   }

@@ -37,7 +37,8 @@ async function closedLoops(
 ): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
-  const serverCpu = () => serverPids.reduce<number | null>((sum, pid) => (sum === null ? null : addOrNull(sum, processCpuMs(pid))), 0);
+  const serverCpu = () =>
+    serverPids.reduce<number | null>((sum, pid) => (sum === null ? null : addOrNull(sum, processCpuMs(pid))), 0);
   const serverCpuBefore = serverCpu();
   const clientCpuBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
@@ -55,7 +56,10 @@ async function closedLoops(
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const serverCpuAfter = serverCpu();
   const clientCpu = process.cpuUsage(clientCpuBefore);
-  const serverCores = serverPids.length > 0 && serverCpuBefore !== null && serverCpuAfter !== null ? (serverCpuAfter - serverCpuBefore) / 1000 / seconds : null;
+  const serverCores =
+    serverPids.length > 0 && serverCpuBefore !== null && serverCpuAfter !== null
+      ? (serverCpuAfter - serverCpuBefore) / 1000 / seconds
+      : null;
   latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length,
@@ -74,14 +78,22 @@ function addOrNull(sum: number, value: number | null): number | null {
 }
 
 /** Loop i commits for group `bench-commit-<i>` on socket i, which is connected to that group's coordinator. */
-export async function commitLoad(clients: Socket[], durationMs: number, servers: { readonly pid?: number }[]): Promise<LoadResult> {
+export async function commitLoad(
+  clients: Socket[],
+  durationMs: number,
+  servers: { readonly pid?: number }[],
+): Promise<LoadResult> {
   const commit = async (loop: number, sequence: number) => {
-    const response = await request<{ errorCode: number; topics: { partitions: { errorCode: number }[] }[] }>(clients[loop], 'OffsetCommit', {
-      groupId: `bench-commit-${loop}`,
-      generationId: -1,
-      memberId: '',
-      topics: [{ name: 'commits', partitions: [{ partitionIndex: loop, committedOffset: sequence }] }],
-    });
+    const response = await request<{ errorCode: number; topics: { partitions: { errorCode: number }[] }[] }>(
+      clients[loop],
+      'OffsetCommit',
+      {
+        groupId: `bench-commit-${loop}`,
+        generationId: -1,
+        memberId: '',
+        topics: [{ name: 'commits', partitions: [{ partitionIndex: loop, committedOffset: sequence }] }],
+      },
+    );
     return response.errorCode === 0 && response.topics[0].partitions[0].errorCode === 0;
   };
   await closedLoops(clients.length, 500, commit); // warm-up: JIT, groups created, segments open
@@ -93,7 +105,11 @@ export async function commitLoad(clients: Socket[], durationMs: number, servers:
   );
 }
 
-export async function cohortCommits(flushPolicy: 'always' | 'replicated', sockets: number, durationMs: number): Promise<LoadResult> {
+export async function cohortCommits(
+  flushPolicy: 'always' | 'replicated',
+  sockets: number,
+  durationMs: number,
+): Promise<LoadResult> {
   return embeddedCommits(1, flushPolicy, sockets, durationMs);
 }
 
@@ -103,11 +119,20 @@ export async function cohortCommits(flushPolicy: 'always' | 'replicated', socket
  * replication: what three node processes cost on this machine by themselves, so that the cluster's
  * CPU per commit can be split into that and what replication adds.
  */
-export async function embeddedCommits(nodes: number, flushPolicy: 'always' | 'replicated', sockets: number, durationMs: number): Promise<LoadResult> {
+export async function embeddedCommits(
+  nodes: number,
+  flushPolicy: 'always' | 'replicated',
+  sockets: number,
+  durationMs: number,
+): Promise<LoadResult> {
   const servers: CohortProcess[] = [];
   const clients: Socket[] = [];
   try {
-    servers.push(...(await Promise.all(Array.from({ length: nodes }, () => CohortProcess.start({ LOG_FLUSH_POLICY: flushPolicy })))));
+    servers.push(
+      ...(await Promise.all(
+        Array.from({ length: nodes }, () => CohortProcess.start({ LOG_FLUSH_POLICY: flushPolicy })),
+      )),
+    );
     await Promise.all(servers.map((node) => node.post('/v1/topics', { name: 'commits', partitions: sockets })));
     for (let i = 0; i < sockets; i++) clients.push(await connect(servers[i % nodes].url, { clientId: `bench-${i}` }));
     return await commitLoad(clients, durationMs, servers);
@@ -128,7 +153,10 @@ export async function cohortHeartbeats(sockets: number, durationMs: number): Pro
   try {
     await node.post('/v1/topics', { name: 'commits', partitions: sockets });
     const joining = Array.from({ length: sockets }, async (_, i) => {
-      const member = await GroupMember.connect(node.url, `bench-heartbeat-${i}`, { topics: ['commits'], clientId: `bench-${i}` });
+      const member = await GroupMember.connect(node.url, `bench-heartbeat-${i}`, {
+        topics: ['commits'],
+        clientId: `bench-${i}`,
+      });
       members.push(member);
       const joined = await member.join();
       if (joined.errorCode !== 0) throw new Error(`JoinGroup failed: ${JSON.stringify(joined)}`);
@@ -153,7 +181,10 @@ export async function cohortHeartbeats(sockets: number, durationMs: number): Pro
  * socket.io's per-packet work. Server CPU is that process's.
  */
 export async function bareSocketIo(sockets: number, durationMs: number): Promise<LoadResult> {
-  const server = fork(join(__dirname, 'bare-socketio-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const server = fork(join(__dirname, 'bare-socketio-server.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const clients: Socket[] = [];
   try {
     const port = await new Promise<number>((resolve, reject) => {
@@ -175,7 +206,12 @@ export async function bareSocketIo(sockets: number, durationMs: number): Promise
  */
 export async function clusterCommits(size: number, sockets: number, durationMs: number): Promise<LoadResult> {
   const clusterId = `cohort-bench-${process.pid}-${Date.now()}`;
-  const env = (nodeId: number) => ({ CLUSTER_MODE: 'redis', CLUSTER_ID: clusterId, NODE_ID: String(nodeId), REPLICATION_PORT: '0' });
+  const env = (nodeId: number) => ({
+    CLUSTER_MODE: 'redis',
+    CLUSTER_ID: clusterId,
+    NODE_ID: String(nodeId),
+    REPLICATION_PORT: '0',
+  });
   const nodes: CohortProcess[] = [];
   const clients: Socket[] = [];
   try {
@@ -184,7 +220,9 @@ export async function clusterCommits(size: number, sockets: number, durationMs: 
     await nodes[0].post('/v1/topics', { name: 'commits', partitions: sockets });
     const probe = await connect(nodes[0].url);
     for (let i = 0; i < sockets; i++) {
-      const coordinator = await request<{ errorCode: number; url: string }>(probe, 'FindCoordinator', { key: `bench-commit-${i}` });
+      const coordinator = await request<{ errorCode: number; url: string }>(probe, 'FindCoordinator', {
+        key: `bench-commit-${i}`,
+      });
       if (coordinator.errorCode !== 0) throw new Error(`FindCoordinator failed: ${JSON.stringify(coordinator)}`);
       clients.push(await connect(coordinator.url, { clientId: `bench-${i}` }));
     }
@@ -201,7 +239,10 @@ export async function clusterCommits(size: number, sockets: number, durationMs: 
 async function waitForLeaders(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const partitions = (await fetch(`${url}/v1/cluster/partitions`).then((r) => r.json(), () => [])) as { leader: number | null }[];
+    const partitions = (await fetch(`${url}/v1/cluster/partitions`).then(
+      (r) => r.json(),
+      () => [],
+    )) as { leader: number | null }[];
     if (partitions.length > 0 && partitions.every((p) => p.leader !== null)) return;
     if (Date.now() > deadline) throw new Error('the cluster elected no leader for some partitions in time');
     await new Promise((done) => setTimeout(done, 100));
@@ -221,10 +262,14 @@ async function deleteKeys(pattern: string): Promise<void> {
 
 export async function redisHsets(connections: number, durationMs: number): Promise<LoadResult> {
   const prefix = `cohort-bench:${process.pid}:${Date.now()}:`;
-  const clients = Array.from({ length: connections }, () => new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: true, maxRetriesPerRequest: 1 }));
+  const clients = Array.from(
+    { length: connections },
+    () => new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: true, maxRetriesPerRequest: 1 }),
+  );
   try {
     await Promise.all(clients.map((c) => c.connect()));
-    const hset = async (loop: number, sequence: number) => (await clients[loop].hset(`${prefix}bench-commit-${loop}`, `commits:${loop}`, String(sequence))) >= 0;
+    const hset = async (loop: number, sequence: number) =>
+      (await clients[loop].hset(`${prefix}bench-commit-${loop}`, `commits:${loop}`, String(sequence))) >= 0;
     await closedLoops(connections, 500, hset);
     return await closedLoops(connections, durationMs, hset);
   } finally {

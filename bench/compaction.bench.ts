@@ -33,21 +33,37 @@ export interface CompactionSample {
 function logBytes(dataDir: string): number {
   let total = 0;
   for (const dir of readdirSync(dataDir).filter((d) => d.startsWith('__consumer_offsets-'))) {
-    for (const f of readdirSync(join(dataDir, dir))) if (f.endsWith('.log')) total += statSync(join(dataDir, dir, f)).size;
+    for (const f of readdirSync(join(dataDir, dir)))
+      if (f.endsWith('.log')) total += statSync(join(dataDir, dir, f)).size;
   }
   return total;
 }
 
 const open = (dataDir: string, clock: ManualClock, cleaner: boolean) =>
-  LocalPartitionStore.open({ dataDir, clock, numPartitions: NUM_PARTITIONS, flushPolicy: 'replicated', cleaner: cleaner ? {} : false });
+  LocalPartitionStore.open({
+    dataDir,
+    clock,
+    numPartitions: NUM_PARTITIONS,
+    flushPolicy: 'replicated',
+    cleaner: cleaner ? {} : false,
+  });
 
 /** Opens the node's log as a start does and times it until the coordinator serves every partition. */
 async function timeToReady(dataDir: string, clock: ManualClock, cleaner: boolean): Promise<number> {
   const started = process.hrtime.bigint();
   const store = await open(dataDir, clock, cleaner);
   const config = coordinatorConfig({ numPartitions: NUM_PARTITIONS, groupInitialRebalanceDelayMs: 0 });
-  const topics = new InMemoryTopicRegistry({ topics: [{ name: 'orders', partitions: PARTITIONS_PER_GROUP, endOffsets: {} }] });
-  const coordinator = new GroupCoordinator({ store, clock, config, topics, assignors: new StaticAssignorLookup(), push: new RecordingPushSink() });
+  const topics = new InMemoryTopicRegistry({
+    topics: [{ name: 'orders', partitions: PARTITIONS_PER_GROUP, endOffsets: {} }],
+  });
+  const coordinator = new GroupCoordinator({
+    store,
+    clock,
+    config,
+    topics,
+    assignors: new StaticAssignorLookup(),
+    push: new RecordingPushSink(),
+  });
   coordinator.start();
   while (coordinator.servingPartitions().length < NUM_PARTITIONS) await new Promise((resolve) => setImmediate(resolve));
   const took = elapsedMs(started);
@@ -65,20 +81,30 @@ export async function compactionHour(cleaner: boolean): Promise<CompactionSample
   let commit = 0;
   try {
     for (let second = 0; second < seconds; second += RESTART_EVERY_S) {
-      if (second % SAMPLE_EVERY_S === 0) samples.push({ minute: second / 60, logBytes: logBytes(dataDir), readyMs: await timeToReady(dataDir, clock, cleaner) });
+      if (second % SAMPLE_EVERY_S === 0)
+        samples.push({
+          minute: second / 60,
+          logBytes: logBytes(dataDir),
+          readyMs: await timeToReady(dataDir, clock, cleaner),
+        });
       const store = await open(dataDir, clock, cleaner);
       const partitionOf = (group: number) => group % NUM_PARTITIONS;
       for (let s = 0; s < RESTART_EVERY_S; s++) {
         const waits: Promise<void>[] = [];
         for (let i = 0; i < COMMITS_PER_SECOND; i++, commit++) {
           const group = commit % GROUPS;
-          const record = offsetCommitRecord(`group-${group}`, 'orders', Math.floor(commit / GROUPS) % PARTITIONS_PER_GROUP, {
-            offset: commit,
-            leaderEpoch: -1,
-            metadata: '',
-            commitTimestamp: clock.now(),
-            expireTimestamp: null,
-          });
+          const record = offsetCommitRecord(
+            `group-${group}`,
+            'orders',
+            Math.floor(commit / GROUPS) % PARTITIONS_PER_GROUP,
+            {
+              offset: commit,
+              leaderEpoch: -1,
+              metadata: '',
+              commitTimestamp: clock.now(),
+              expireTimestamp: null,
+            },
+          );
           const { lastOffset } = store.append(partitionOf(group), store.leaderEpoch, [record]);
           waits.push(store.awaitCommit(partitionOf(group), store.leaderEpoch, lastOffset, 60_000));
         }
@@ -88,7 +114,11 @@ export async function compactionHour(cleaner: boolean): Promise<CompactionSample
       }
       await store.close(); // waits for a compaction in progress
     }
-    samples.push({ minute: seconds / 60, logBytes: logBytes(dataDir), readyMs: await timeToReady(dataDir, clock, cleaner) });
+    samples.push({
+      minute: seconds / 60,
+      logBytes: logBytes(dataDir),
+      readyMs: await timeToReady(dataDir, clock, cleaner),
+    });
     return samples;
   } finally {
     removeDir(dataDir);
@@ -96,15 +126,33 @@ export async function compactionHour(cleaner: boolean): Promise<CompactionSample
 }
 
 export async function printCompaction(): Promise<void> {
-  console.log(`\n10. Compaction over ${Math.round(60 * scale)} simulated minutes of commits (${COMMITS_PER_SECOND}/s, ${GROUPS * PARTITIONS_PER_GROUP} keys), restarted every ${RESTART_EVERY_S} s (baseline: the cleaner off)`);
+  console.log(
+    `\n10. Compaction over ${Math.round(60 * scale)} simulated minutes of commits (${COMMITS_PER_SECOND}/s, ${GROUPS * PARTITIONS_PER_GROUP} keys), restarted every ${RESTART_EVERY_S} s (baseline: the cleaner off)`,
+  );
   const compacted = await compactionHour(true);
   const baseline = await compactionHour(false);
   const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
   table(
-    ['simulated minute', 'log, compacted', 'log, no cleaner', 'size vs baseline', 'ready, compacted', 'ready, no cleaner', 'ready vs baseline'],
+    [
+      'simulated minute',
+      'log, compacted',
+      'log, no cleaner',
+      'size vs baseline',
+      'ready, compacted',
+      'ready, no cleaner',
+      'ready vs baseline',
+    ],
     compacted.map((c, i) => {
       const b = baseline[i];
-      return [String(c.minute), mb(c.logBytes), mb(b.logBytes), ratio(c.logBytes, b.logBytes), ms(c.readyMs), ms(b.readyMs), ratio(c.readyMs, b.readyMs)];
+      return [
+        String(c.minute),
+        mb(c.logBytes),
+        mb(b.logBytes),
+        ratio(c.logBytes, b.logBytes),
+        ms(c.readyMs),
+        ms(b.readyMs),
+        ratio(c.readyMs, b.readyMs),
+      ];
     }),
   );
 }

@@ -29,8 +29,16 @@ async function rebalance(n: number): Promise<number> {
   h.clock.advance(0);
   const responses = await Promise.all(joins);
   const leader = responses[0].leader;
-  const assignments = ids.map((memberId, i) => ({ memberId, assignment: { partitions: [{ topic: 'orders', partitions: [i] }] } }));
-  const syncs = ids.map((memberId) => h.coordinator.syncGroup({ groupId: 'big', memberId, generationId: 1, assignments: memberId === leader ? assignments : [] }, h.context()));
+  const assignments = ids.map((memberId, i) => ({
+    memberId,
+    assignment: { partitions: [{ topic: 'orders', partitions: [i] }] },
+  }));
+  const syncs = ids.map((memberId) =>
+    h.coordinator.syncGroup(
+      { groupId: 'big', memberId, generationId: 1, assignments: memberId === leader ? assignments : [] },
+      h.context(),
+    ),
+  );
   const synced = await Promise.all(syncs);
   if (synced.some((s) => s.errorCode !== ErrorCode.NONE)) throw new Error('sync failed');
   const took = elapsedMs(started);
@@ -45,15 +53,35 @@ async function commitSetup() {
   const topics = new InMemoryTopicRegistry({ topics: [{ name: 'orders', partitions: 64, endOffsets: {} }] });
   const config = coordinatorConfig({ groupInitialRebalanceDelayMs: 0 });
   store.electAll(config.numPartitions);
-  const coordinator = new GroupCoordinator({ store, clock, config, topics, assignors: new StaticAssignorLookup(), push: new RecordingPushSink() });
+  const coordinator = new GroupCoordinator({
+    store,
+    clock,
+    config,
+    topics,
+    assignors: new StaticAssignorLookup(),
+    push: new RecordingPushSink(),
+  });
   coordinator.start();
-  while (coordinator.servingPartitions().length < config.numPartitions) await new Promise((resolve) => setImmediate(resolve));
+  while (coordinator.servingPartitions().length < config.numPartitions)
+    await new Promise((resolve) => setImmediate(resolve));
   const context = { clientId: 'bench', clientHost: '/127.0.0.1', connectionId: 'c-1' };
-  const join = { groupId: 'g', sessionTimeoutMs: 1_800_000, protocolType: 'consumer', protocols: [{ name: 'range', metadata: { topics: ['orders'] } }] };
+  const join = {
+    groupId: 'g',
+    sessionTimeoutMs: 1_800_000,
+    protocolType: 'consumer',
+    protocols: [{ name: 'range', metadata: { topics: ['orders'] } }],
+  };
   const { memberId } = await coordinator.joinGroup({ ...join, memberId: '' }, context);
   const joined = await coordinator.joinGroup({ ...join, memberId }, context);
   await coordinator.syncGroup({ groupId: 'g', memberId, generationId: joined.generationId, assignments: [] }, context);
-  return { coordinator, store, context, memberId, generationId: joined.generationId, partition: coordinator.partitionFor('g') };
+  return {
+    coordinator,
+    store,
+    context,
+    memberId,
+    generationId: joined.generationId,
+    partition: coordinator.partitionFor('g'),
+  };
 }
 
 async function commits(count: number): Promise<{ coordinator: number; raw: number }> {
@@ -62,7 +90,12 @@ async function commits(count: number): Promise<{ coordinator: number; raw: numbe
   const inFlight = [];
   for (let i = 0; i < count; i++) {
     const topics = [{ name: 'orders', partitions: [{ partitionIndex: i % 64, committedOffset: i }] }];
-    inFlight.push(setup.coordinator.offsetCommit({ groupId: 'g', generationId: setup.generationId, memberId: setup.memberId, topics }, setup.context));
+    inFlight.push(
+      setup.coordinator.offsetCommit(
+        { groupId: 'g', generationId: setup.generationId, memberId: setup.memberId, topics },
+        setup.context,
+      ),
+    );
     if (inFlight.length === 100) await Promise.all(inFlight.splice(0));
   }
   await Promise.all(inFlight);
@@ -73,7 +106,13 @@ async function commits(count: number): Promise<{ coordinator: number; raw: numbe
   started = process.hrtime.bigint();
   const waits = [];
   for (let i = 0; i < count; i++) {
-    const record = offsetCommitRecord('g', 'orders', i % 64, { offset: i, leaderEpoch: -1, metadata: '', commitTimestamp: 0, expireTimestamp: null });
+    const record = offsetCommitRecord('g', 'orders', i % 64, {
+      offset: i,
+      leaderEpoch: -1,
+      metadata: '',
+      commitTimestamp: 0,
+      expireTimestamp: null,
+    });
     const { lastOffset } = setup.store.append(setup.partition, epoch, [record]);
     waits.push(setup.store.awaitCommit(setup.partition, epoch, lastOffset, 5000));
     if (waits.length === 100) await Promise.all(waits.splice(0));
@@ -99,7 +138,9 @@ async function main(): Promise<void> {
     ],
   );
   const count = Math.max(1000, Math.round(50_000 * scale));
-  console.log(`\n2. OffsetCommit throughput, ${count} single-partition commits, 100 in flight (baseline: the raw store appending the same records)`);
+  console.log(
+    `\n2. OffsetCommit throughput, ${count} single-partition commits, 100 in flight (baseline: the raw store appending the same records)`,
+  );
   await commits(1000); // warm-up
   const { coordinator, raw } = await commits(count);
   table(

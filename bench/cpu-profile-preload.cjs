@@ -14,7 +14,11 @@ function write() {
   written = true;
   // The in-thread inspector session answers synchronously, so this works inside 'exit' too.
   session.post('Profiler.stop', (error, result) => {
-    if (!error) writeFileSync(join(process.env.CPU_PROFILE_DIR, `node-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+    if (!error)
+      writeFileSync(
+        join(process.env.CPU_PROFILE_DIR, `node-${process.pid}.cpuprofile`),
+        JSON.stringify(result.profile),
+      );
   });
 }
 process.on('exit', write);

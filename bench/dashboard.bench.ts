@@ -10,7 +10,11 @@
 import type { BrowserContext } from 'playwright-core';
 import { launchDashboardBrowser } from '../test/support/dashboard-browser';
 import { buildApp, CohortProcess } from './harness/cohort-process';
-import { fillOperatorFixture, OPERATOR_FIXTURE_GROUPS, OPERATOR_FIXTURE_PARTITIONS_PER_GROUP } from './harness/operator-fixture';
+import {
+  fillOperatorFixture,
+  OPERATOR_FIXTURE_GROUPS,
+  OPERATOR_FIXTURE_PARTITIONS_PER_GROUP,
+} from './harness/operator-fixture';
 import { median, ms, ratio, table } from './harness/stats';
 
 /** The marks the groups page sets (ui/src/pages/groups-page.tsx). */
@@ -39,10 +43,17 @@ async function load(context: BrowserContext, url: string, mark: string | null): 
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     await page.goto(url, { waitUntil: mark ? 'commit' : 'load', timeout: 120_000 });
-    if (mark) await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, mark, { timeout: 120_000, polling: 20 });
+    if (mark)
+      await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, mark, {
+        timeout: 120_000,
+        polling: 20,
+      });
     return await page.evaluate((name) => {
       // The browser's Performance (navigation and resource timing), typed here without the DOM library.
-      const timing = performance as unknown as { getEntriesByType(type: string): BrowserTiming[]; getEntriesByName(name: string): BrowserTiming[] };
+      const timing = performance as unknown as {
+        getEntriesByType(type: string): BrowserTiming[];
+        getEntriesByName(name: string): BrowserTiming[];
+      };
       const navigation = timing.getEntriesByType('navigation')[0];
       const at = name ? timing.getEntriesByName(name)[0].startTime : navigation.loadEventEnd;
       const entries = [navigation, ...timing.getEntriesByType('resource')].filter((e) => e.responseEnd <= at);
@@ -56,7 +67,11 @@ async function load(context: BrowserContext, url: string, mark: string | null): 
 async function repeat(what: () => Promise<Load>): Promise<Load> {
   const loads: Load[] = [];
   for (let i = 0; i < RUNS; i++) loads.push(await what());
-  return { ms: median(loads.map((l) => l.ms)), bytes: median(loads.map((l) => l.bytes)), requests: median(loads.map((l) => l.requests)) };
+  return {
+    ms: median(loads.map((l) => l.ms)),
+    bytes: median(loads.map((l) => l.bytes)),
+    requests: median(loads.map((l) => l.requests)),
+  };
 }
 
 async function nodeFetch(url: string): Promise<Load> {
@@ -75,14 +90,26 @@ async function poll(context: BrowserContext, url: string): Promise<Load> {
   const page = await context.newPage();
   try {
     await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
-    await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, MARK_USABLE, { timeout: 120_000, polling: 20 });
+    await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, MARK_USABLE, {
+      timeout: 120_000,
+      polling: 20,
+    });
     return await page.evaluate(async () => {
-      const timing = performance as unknown as { now(): number; getEntriesByType(type: string): (BrowserTiming & { name: string })[] };
+      const timing = performance as unknown as {
+        now(): number;
+        getEntriesByType(type: string): (BrowserTiming & { name: string })[];
+      };
       const started = timing.now();
-      const response = await fetch('/v1/groups', { cache: 'no-cache', headers: { accept: 'application/json' } } as RequestInit);
+      const response = await fetch('/v1/groups', {
+        cache: 'no-cache',
+        headers: { accept: 'application/json' },
+      } as RequestInit);
       await response.json();
       const took = timing.now() - started;
-      const entry = timing.getEntriesByType('resource').filter((e) => e.name.endsWith('/v1/groups')).pop();
+      const entry = timing
+        .getEntriesByType('resource')
+        .filter((e) => e.name.endsWith('/v1/groups'))
+        .pop();
       return { ms: took, bytes: entry?.transferSize ?? Number.NaN, requests: 1 };
     });
   } finally {
@@ -96,27 +123,43 @@ function kib(bytes: number): string {
 
 export async function dashboardSection(scale: number): Promise<void> {
   const groups = Math.max(100, Math.round(OPERATOR_FIXTURE_GROUPS * scale));
-  console.log(`\n6. Dashboard groups page, ${groups.toLocaleString('en-US')} groups × ${OPERATOR_FIXTURE_PARTITIONS_PER_GROUP} committed partitions (Chromium, cold cache, median of ${RUNS})`);
+  console.log(
+    `\n6. Dashboard groups page, ${groups.toLocaleString('en-US')} groups × ${OPERATOR_FIXTURE_PARTITIONS_PER_GROUP} committed partitions (Chromium, cold cache, median of ${RUNS})`,
+  );
   const empty = await CohortProcess.start({});
   const full = await CohortProcess.start({ LOG_FLUSH_POLICY: 'replicated' });
   const browser = await launchDashboardBrowser();
   try {
     const fixture = await fillOperatorFixture(full, groups);
-    console.log(`   fixture: ${(fixture.groups * fixture.partitionsPerGroup).toLocaleString('en-US')} offsets committed in ${ms(fixture.fillMs)}`);
+    console.log(
+      `   fixture: ${(fixture.groups * fixture.partitionsPerGroup).toLocaleString('en-US')} offsets committed in ${ms(fixture.fillMs)}`,
+    );
     const staticFile = await repeat(() => load(browser.context, `${full.url}/ui/styles.css`, null));
     const emptyPage = await repeat(() => load(browser.context, `${empty.url}/ui/#/groups`, MARK_USABLE));
     const usable = await repeat(() => load(browser.context, `${full.url}/ui/#/groups`, MARK_USABLE));
     const statuses = await repeat(() => load(browser.context, `${full.url}/ui/#/groups`, MARK_LAG_STATUSES));
     const api = await repeat(() => nodeFetch(full.url));
     const polled = await repeat(() => poll(browser.context, `${full.url}/ui/#/groups`));
-    const row = (what: string, l: Load, note = ''): string[] => [what, ms(l.ms), kib(l.bytes), String(l.requests), ratio(l.ms, staticFile.ms), ratio(l.ms, emptyPage.ms), note];
+    const row = (what: string, l: Load, note = ''): string[] => [
+      what,
+      ms(l.ms),
+      kib(l.bytes),
+      String(l.requests),
+      ratio(l.ms, staticFile.ms),
+      ratio(l.ms, emptyPage.ms),
+      note,
+    ];
     table(
       ['load', 'time', 'transferred', 'requests', 'vs static file', 'vs empty node', 'note'],
       [
         row('static file from the node (/ui/styles.css)', staticFile, 'baseline: a navigation'),
         row('groups page, empty node → usable', emptyPage, "baseline: the page's fixed cost"),
         row(`groups page, ${groups.toLocaleString('en-US')} groups → usable (50 rows)`, usable),
-        row(`groups page, ${groups.toLocaleString('en-US')} groups → lag statuses of the 50 rows`, statuses, 'one /lag per row, 4 at a time'),
+        row(
+          `groups page, ${groups.toLocaleString('en-US')} groups → lag statuses of the 50 rows`,
+          statuses,
+          'one /lag per row, 4 at a time',
+        ),
         row('GET /v1/groups from Node, no browser', api, 'the list alone'),
         row('the page polling the unchanged list again', polled, 'revalidated by its ETag: a 304'),
       ],

@@ -27,14 +27,30 @@ export interface ElectionLoadResult {
 
 const TOPIC = 'orders';
 
-export async function electionToServing(groups: number, partitionsPerGroup: number, rounds: number): Promise<ElectionLoadResult> {
+export async function electionToServing(
+  groups: number,
+  partitionsPerGroup: number,
+  rounds: number,
+): Promise<ElectionLoadResult> {
   const dataDir = makeTempDir();
   const clock = new RealClock();
   try {
-    const writer = await LocalPartitionStore.open({ dataDir, clock, numPartitions: 1, flushPolicy: 'replicated', cleaner: false });
+    const writer = await LocalPartitionStore.open({
+      dataDir,
+      clock,
+      numPartitions: 1,
+      flushPolicy: 'replicated',
+      cleaner: false,
+    });
     for (let g = 0; g < groups; g++) {
       const records = Array.from({ length: partitionsPerGroup }, (_, p) =>
-        offsetCommitRecord(`election-${g}`, TOPIC, p, { offset: g * 10 + p, leaderEpoch: 1, metadata: '', commitTimestamp: 1_764_600_000_000 + g, expireTimestamp: null }),
+        offsetCommitRecord(`election-${g}`, TOPIC, p, {
+          offset: g * 10 + p,
+          leaderEpoch: 1,
+          metadata: '',
+          commitTimestamp: 1_764_600_000_000 + g,
+          expireTimestamp: null,
+        }),
       );
       writer.append(0, writer.leaderEpoch, records);
     }
@@ -44,19 +60,38 @@ export async function electionToServing(groups: number, partitionsPerGroup: numb
     const cpu: number[] = [];
     const reads: number[] = [];
     for (let round = 0; round < rounds; round++) {
-      const store = await LocalPartitionStore.open({ dataDir, clock, numPartitions: 1, flushPolicy: 'replicated', cleaner: false });
+      const store = await LocalPartitionStore.open({
+        dataDir,
+        clock,
+        numPartitions: 1,
+        flushPolicy: 'replicated',
+        cleaner: false,
+      });
       reads.push(await plainRead(store));
       const config = coordinatorConfig({ numPartitions: 1, groupInitialRebalanceDelayMs: 0 });
-      const topics = new InMemoryTopicRegistry({ topics: [{ name: TOPIC, partitions: partitionsPerGroup, endOffsets: {} }] });
-      const coordinator = new GroupCoordinator({ store, clock, config, topics, assignors: new StaticAssignorLookup(), push: new RecordingPushSink() });
+      const topics = new InMemoryTopicRegistry({
+        topics: [{ name: TOPIC, partitions: partitionsPerGroup, endOffsets: {} }],
+      });
+      const coordinator = new GroupCoordinator({
+        store,
+        clock,
+        config,
+        topics,
+        assignors: new StaticAssignorLookup(),
+        push: new RecordingPushSink(),
+      });
       const elected = process.hrtime.bigint();
       const cpuBefore = process.cpuUsage();
       coordinator.start();
       const lastGroup = `election-${groups - 1}`;
       for (;;) {
-        const fetched = await coordinator.offsetFetch({ groupId: lastGroup, topics: [{ name: TOPIC, partitionIndexes: [partitionsPerGroup - 1] }] });
+        const fetched = await coordinator.offsetFetch({
+          groupId: lastGroup,
+          topics: [{ name: TOPIC, partitionIndexes: [partitionsPerGroup - 1] }],
+        });
         if (fetched.errorCode === 0) {
-          if (fetched.topics[0].partitions[0].committedOffset !== (groups - 1) * 10 + partitionsPerGroup - 1) throw new Error('loaded offset does not match what was written');
+          if (fetched.topics[0].partitions[0].committedOffset !== (groups - 1) * 10 + partitionsPerGroup - 1)
+            throw new Error('loaded offset does not match what was written');
           break;
         }
         await new Promise((resolve) => setImmediate(resolve));
@@ -67,7 +102,13 @@ export async function electionToServing(groups: number, partitionsPerGroup: numb
       coordinator.close();
       await store.close();
     }
-    return { records: groups * partitionsPerGroup, electionToServingMs: median(samples), electionToServingCpuMs: median(cpu), plainReadMs: median(reads), rounds: samples };
+    return {
+      records: groups * partitionsPerGroup,
+      electionToServingMs: median(samples),
+      electionToServingCpuMs: median(cpu),
+      plainReadMs: median(reads),
+      rounds: samples,
+    };
   } finally {
     removeDir(dataDir);
   }
@@ -76,7 +117,7 @@ export async function electionToServing(groups: number, partitionsPerGroup: numb
 async function plainRead(store: LocalPartitionStore): Promise<number> {
   const started = process.hrtime.bigint();
   const { logEndOffset } = store.offsets(0);
-  for (let next = 0; next < logEndOffset; ) next = (await store.read(0, next, logEndOffset, 1000)).nextOffset;
+  for (let next = 0; next < logEndOffset;) next = (await store.read(0, next, logEndOffset, 1000)).nextOffset;
   return elapsedMs(started);
 }
 

@@ -53,7 +53,8 @@ function main(): void {
       maxGeneration = Math.max(maxGeneration, m.assignedGeneration);
     }
     let firstJoinAnsweredAt = Number.POSITIVE_INFINITY;
-    for (const m of members) if (m.generationId === maxGeneration) firstJoinAnsweredAt = Math.min(firstJoinAnsweredAt, m.lastJoinAnsweredAt);
+    for (const m of members)
+      if (m.generationId === maxGeneration) firstJoinAnsweredAt = Math.min(firstJoinAnsweredAt, m.lastJoinAnsweredAt);
     const cpu = process.cpuUsage();
     return {
       type: 'status',
@@ -75,7 +76,9 @@ function main(): void {
       void (async () => {
         // Connect in slices: thousands of simultaneous handshakes would measure the accept queue.
         for (let i = 0; i < message.count; i += 100) {
-          const slice = Array.from({ length: Math.min(100, message.count - i) }, () => BenchMember.connect(message.url, message.groupId, message.options, stats));
+          const slice = Array.from({ length: Math.min(100, message.count - i) }, () =>
+            BenchMember.connect(message.url, message.groupId, message.options, stats),
+          );
           members.push(...(await Promise.all(slice)));
         }
         for (const m of members) m.onAssigned = changed;
@@ -91,7 +94,8 @@ function main(): void {
       void (async () => {
         // 50 commits in flight per process: 10,000 at once outran the node's write timeout (REQUEST_TIMED_OUT) on a loaded machine.
         let committed = 0;
-        for (let i = 0; i < members.length; i += 50) committed += (await Promise.all(members.slice(i, i + 50).map((m) => m.commit()))).reduce((n, c) => n + c, 0);
+        for (let i = 0; i < members.length; i += 50)
+          committed += (await Promise.all(members.slice(i, i + 50).map((m) => m.commit()))).reduce((n, c) => n + c, 0);
         send(status());
         send({ type: 'committed', partitions: committed });
       })();
@@ -101,7 +105,9 @@ function main(): void {
     }
   });
   // A request that times out under load is retried by the member; one that escapes is reported, not fatal.
-  process.on('unhandledRejection', (error) => console.error(`group-members-worker: ${error instanceof Error ? error.message : String(error)}`));
+  process.on('unhandledRejection', (error) =>
+    console.error(`group-members-worker: ${error instanceof Error ? error.message : String(error)}`),
+  );
   send({ type: 'ready' });
 }
 

@@ -56,7 +56,12 @@ async function rebalance(parked: Promise<P.JoinGroupResponse>[]): Promise<P.Sync
   const memberIds = joins.map((j) => j.memberId);
   const syncs = joins.map((j) =>
     h.coordinator.syncGroup(
-      { groupId: GROUP, memberId: j.memberId, generationId, assignments: !serverAssignor && j.memberId === leader ? leaderAssignments(memberIds) : [] },
+      {
+        groupId: GROUP,
+        memberId: j.memberId,
+        generationId,
+        assignments: !serverAssignor && j.memberId === leader ? leaderAssignments(memberIds) : [],
+      },
       h.contextOf(j.memberId),
     ),
   );
@@ -78,7 +83,11 @@ async function main(): Promise<void> {
   const contexts = Array.from({ length: size }, () => h.context());
   const firsts = await Promise.all(contexts.map((context) => join('', context)));
   const memberIds = firsts.map((f) => f.memberId);
-  memberIds.forEach((id, i) => h.contextOf(id) === contexts[i] || (h as unknown as { memberContexts: Map<string, unknown> }).memberContexts.set(id, contexts[i]));
+  memberIds.forEach(
+    (id, i) =>
+      h.contextOf(id) === contexts[i] ||
+      (h as unknown as { memberContexts: Map<string, unknown> }).memberContexts.set(id, contexts[i]),
+  );
   await rebalance(memberIds.map((id, i) => join(id, contexts[i])));
   const formMs = performance.now() - formStart;
   const formCpuMs = cpuMs(process.cpuUsage(formCpu));
@@ -107,11 +116,19 @@ async function main(): Promise<void> {
   const ids = [first.memberId, ...memberIds];
   const commits = await Promise.all(
     synced.map((sync, i) => {
-      const held = ((sync.assignment as P.MemberAssignment | null)?.partitions ?? []).flatMap((tp) => tp.partitions.map((p) => ({ partitionIndex: p, committedOffset: 1 })));
-      return h.coordinator.offsetCommit({ groupId: GROUP, generationId: joinGeneration, memberId: ids[i], topics: [{ name: TOPIC, partitions: held }] }, h.contextOf(ids[i]));
+      const held = ((sync.assignment as P.MemberAssignment | null)?.partitions ?? []).flatMap((tp) =>
+        tp.partitions.map((p) => ({ partitionIndex: p, committedOffset: 1 })),
+      );
+      return h.coordinator.offsetCommit(
+        { groupId: GROUP, generationId: joinGeneration, memberId: ids[i], topics: [{ name: TOPIC, partitions: held }] },
+        h.contextOf(ids[i]),
+      );
     }),
   );
-  const committed = commits.reduce((n, r) => n + r.topics.reduce((k, t) => k + t.partitions.filter((p) => p.errorCode === 0).length, 0), 0);
+  const committed = commits.reduce(
+    (n, r) => n + r.topics.reduce((k, t) => k + t.partitions.filter((p) => p.errorCode === 0).length, 0),
+    0,
+  );
   global.gc?.();
   const heapCommitted = process.memoryUsage().heapUsed;
   const rssCommitted = process.memoryUsage().rss;

@@ -16,7 +16,11 @@ async function main(): Promise<void> {
   const delay = process.env.GROUP_INITIAL_REBALANCE_DELAY_MS ?? '3000';
   const env: Record<string, string> = { ...LARGE_GROUP_NODE_ENV, GROUP_INITIAL_REBALANCE_DELAY_MS: delay };
   // NODE_OPTIONS refuses --cpu-prof: a preload starts the profiler instead.
-  if (profile) Object.assign(env, { NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile-preload.cjs')}`, CPU_PROFILE_DIR: profile });
+  if (profile)
+    Object.assign(env, {
+      NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile-preload.cjs')}`,
+      CPU_PROFILE_DIR: profile,
+    });
   const node = await CohortProcess.start(env);
   try {
     const result = await memberJoinsLargeGroup(node, size, assignor);
@@ -34,7 +38,9 @@ async function main(): Promise<void> {
         rssPerCommittedPartition: round(result.rssPerCommittedPartition),
         workerCpuMs: round(result.workerCpuMs),
         workerMaxLoopDelayMs: round(result.workerMaxLoopDelayMs),
-        load: loadavg().map((l: number) => l.toFixed(1)).join(' '),
+        load: loadavg()
+          .map((l: number) => l.toFixed(1))
+          .join(' '),
       }),
     );
   } finally {

@@ -16,35 +16,52 @@ let dirs = 0;
 const freshDir = () => path.join(root, `run-${dirs++}`);
 
 function record(i: number) {
-  return { key: Buffer.from(`group-${i % 500}/topic-${i % 7}/${i % 12}`), value: Buffer.from(`{"offset":${i},"metadata":""}`), timestamp: 1_700_000_000_000 + i };
+  return {
+    key: Buffer.from(`group-${i % 500}/topic-${i % 7}/${i % 12}`),
+    value: Buffer.from(`{"offset":${i},"metadata":""}`),
+    timestamp: 1_700_000_000_000 + i,
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** `clients` loops, each appending one record and awaiting its commit, for `durationMs`. */
 async function storeRun(flushPolicy: LogFlushPolicy, clients: number, durationMs: number) {
-  const store = await LocalPartitionStore.open({ dataDir: freshDir(), clock: new RealClock(), numPartitions: 4, flushPolicy, cleaner: false });
+  const store = await LocalPartitionStore.open({
+    dataDir: freshDir(),
+    clock: new RealClock(),
+    numPartitions: 4,
+    flushPolicy,
+    cleaner: false,
+  });
   const latencies: number[] = [];
   const end = performance.now() + durationMs;
   let i = 0;
   const start = performance.now();
-  await Promise.all(Array.from({ length: clients }, async (_, c) => {
-    while (performance.now() < end) {
-      const partition = c % 4;
-      const t0 = performance.now();
-      const { lastOffset } = store.append(partition, store.leaderEpoch, [record(i++)]);
-      await store.awaitCommit(partition, store.leaderEpoch, lastOffset, 30_000);
-      latencies.push(performance.now() - t0);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      while (performance.now() < end) {
+        const partition = c % 4;
+        const t0 = performance.now();
+        const { lastOffset } = store.append(partition, store.leaderEpoch, [record(i++)]);
+        await store.awaitCommit(partition, store.leaderEpoch, lastOffset, 30_000);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
   const elapsed = performance.now() - start;
   await store.close();
   latencies.sort((a, b) => a - b);
-  return { perSecond: (latencies.length / elapsed) * 1000, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return {
+    perSecond: (latencies.length / elapsed) * 1000,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
 }
 
 /** `appenders` concurrent loops of append + flush on one FileLog, for `durationMs`. */
@@ -53,12 +70,14 @@ async function flushRun(appenders: number, durationMs: number) {
   const end = performance.now() + durationMs;
   let appended = 0;
   const start = performance.now();
-  await Promise.all(Array.from({ length: appenders }, async () => {
-    while (performance.now() < end) {
-      log.appendAsLeader([record(appended++)], 0);
-      await log.flush();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: appenders }, async () => {
+      while (performance.now() < end) {
+        log.appendAsLeader([record(appended++)], 0);
+        await log.flush();
+      }
+    }),
+  );
   const elapsed = performance.now() - start;
   await log.close();
   return (appended / elapsed) * 1000;
@@ -101,10 +120,17 @@ async function main() {
   console.log('1. LocalPartitionStore: 32 clients, each append 1 record + awaitCommit, 4 s per policy');
   const always = await storeRun('always', 32, 4_000);
   const replicated = await storeRun('replicated', 32, 4_000);
-  for (const [name, r] of [['always', always], ['replicated', replicated]] as const) {
-    console.log(`   ${name.padEnd(10)} ${fmt(r.perSecond).padStart(8)} commits/s   awaitCommit p50 ${fmt(r.p50, 2)} ms   p99 ${fmt(r.p99, 2)} ms`);
+  for (const [name, r] of [
+    ['always', always],
+    ['replicated', replicated],
+  ] as const) {
+    console.log(
+      `   ${name.padEnd(10)} ${fmt(r.perSecond).padStart(8)} commits/s   awaitCommit p50 ${fmt(r.p50, 2)} ms   p99 ${fmt(r.p99, 2)} ms`,
+    );
   }
-  console.log(`   replicated / always: throughput x${fmt(replicated.perSecond / always.perSecond, 1)}, p50 latency x${fmt(replicated.p50 / always.p50, 2)}\n`);
+  console.log(
+    `   replicated / always: throughput x${fmt(replicated.perSecond / always.perSecond, 1)}, p50 latency x${fmt(replicated.p50 / always.p50, 2)}\n`,
+  );
 
   console.log('2. Group commit on one FileLog: append + flush, 3 s each');
   const serial = await flushRun(1, 3_000);
@@ -116,7 +142,9 @@ async function main() {
   const n = 1_000_000;
   console.log(`3. A log of ${fmt(n)} single-record batches`);
   const big = await openAndReadRun(n);
-  console.log(`   write + flush ${fmt(big.writeMs)} ms (${fmt(big.bytes / 1e6, 1)} MB), open (recovery scan, CRC of every batch) ${fmt(big.openMs)} ms, read all ${fmt(big.readMs)} ms`);
+  console.log(
+    `   write + flush ${fmt(big.writeMs)} ms (${fmt(big.bytes / 1e6, 1)} MB), open (recovery scan, CRC of every batch) ${fmt(big.openMs)} ms, read all ${fmt(big.readMs)} ms`,
+  );
   console.log(`   open + read: ${fmt((big.openMs + big.readMs) / 1000, 2)} s for ${fmt(n)} records\n`);
 }
 

@@ -25,7 +25,13 @@ export interface NodeScaleResult {
   full: LoadResult[];
 }
 
-export async function nodeScale(groups: number, partitionsPerGroup: number, sockets: number, durationMs: number, rounds: number): Promise<NodeScaleResult> {
+export async function nodeScale(
+  groups: number,
+  partitionsPerGroup: number,
+  sockets: number,
+  durationMs: number,
+  rounds: number,
+): Promise<NodeScaleResult> {
   const env = { LOG_FLUSH_POLICY: 'replicated' };
   const emptyNode = await CohortProcess.start(env);
   const fullNode = await CohortProcess.start(env);
@@ -56,7 +62,17 @@ export async function nodeScale(groups: number, partitionsPerGroup: number, sock
     await fullNode.stop();
     const restartReadyMs = await fullNode.launch(env);
     const rssAfterRestartMiB = rssMiB(fullNode.pid);
-    return { groups, committedPartitions: groups * partitionsPerGroup, fillSeconds: fill.fillMs / 1000, rssEmptyMiB, rssFullMiB, restartReadyMs, rssAfterRestartMiB, empty, full };
+    return {
+      groups,
+      committedPartitions: groups * partitionsPerGroup,
+      fillSeconds: fill.fillMs / 1000,
+      rssEmptyMiB,
+      rssFullMiB,
+      restartReadyMs,
+      rssAfterRestartMiB,
+      empty,
+      full,
+    };
   } finally {
     for (const list of clients.values()) list.forEach((c) => c.disconnect());
     await emptyNode.dispose();
@@ -67,7 +83,9 @@ export async function nodeScale(groups: number, partitionsPerGroup: number, sock
 /** Resident set size of a process in MiB, from /proc (Linux; NaN elsewhere). */
 function rssMiB(pid: number | undefined): number {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
     return line ? Number(line.split(/\s+/)[1]) / 1024 : Number.NaN;
   } catch {
     return Number.NaN;

@@ -8,7 +8,11 @@
  * section 7.
  */
 import { buildApp, CohortProcess } from './harness/cohort-process';
-import { fillOperatorFixture, OPERATOR_FIXTURE_GROUPS, OPERATOR_FIXTURE_PARTITIONS_PER_GROUP } from './harness/operator-fixture';
+import {
+  fillOperatorFixture,
+  OPERATOR_FIXTURE_GROUPS,
+  OPERATOR_FIXTURE_PARTITIONS_PER_GROUP,
+} from './harness/operator-fixture';
 import { median, ms, percentile, ratio, table } from './harness/stats';
 
 const SCRAPE_TARGET_MS = 200;
@@ -47,23 +51,50 @@ export async function operationsSection(scale: number): Promise<void> {
   const node = await CohortProcess.start({ LOG_FLUSH_POLICY: 'replicated' });
   try {
     const fixture = await fillOperatorFixture(node, groups);
-    console.log(`   fixture: ${(fixture.groups * fixture.partitionsPerGroup).toLocaleString('en-US')} offsets committed in ${ms(fixture.fillMs)}`);
+    console.log(
+      `   fixture: ${(fixture.groups * fixture.partitionsPerGroup).toLocaleString('en-US')} offsets committed in ${ms(fixture.fillMs)}`,
+    );
     const live = await timeGets(() => `${node.url}/health/live`, 200);
-    const lag = await timeGets((i) => `${node.url}/v1/groups/${encodeURIComponent(fixture.groupId((i * 7919) % groups))}/lag`, 200);
-    const offsets = await timeGets((i) => `${node.url}/v1/groups/${encodeURIComponent(fixture.groupId((i * 7919) % groups))}/offsets`, 200);
+    const lag = await timeGets(
+      (i) => `${node.url}/v1/groups/${encodeURIComponent(fixture.groupId((i * 7919) % groups))}/lag`,
+      200,
+    );
+    const offsets = await timeGets(
+      (i) => `${node.url}/v1/groups/${encodeURIComponent(fixture.groupId((i * 7919) % groups))}/offsets`,
+      200,
+    );
     const scrape = await timeGets(() => `${node.url}/metrics`, 30);
     await node.stop();
     await node.launch({ LOG_FLUSH_POLICY: 'replicated', METRICS_PARTITION_LAG: 'true' });
     const scrapePartitions = await timeGets(() => `${node.url}/metrics`, 30);
-    const row = (what: string, t: Timed, note = ''): string[] => [what, ms(t.p50), ms(t.p99), kib(t.bytes), ratio(t.p50, live.p50), note];
+    const row = (what: string, t: Timed, note = ''): string[] => [
+      what,
+      ms(t.p50),
+      ms(t.p99),
+      kib(t.bytes),
+      ratio(t.p50, live.p50),
+      note,
+    ];
     table(
       ['request', 'median', 'p99', 'answer', 'median vs /health/live', 'note'],
       [
         row('GET /health/live', live, 'baseline: a request through the app'),
-        row('GET /v1/groups/:id/lag', lag, `10 partitions, Burrow status and history; ${ratio(lag.p50, offsets.p50)} the offsets read`),
+        row(
+          'GET /v1/groups/:id/lag',
+          lag,
+          `10 partitions, Burrow status and history; ${ratio(lag.p50, offsets.p50)} the offsets read`,
+        ),
         row('GET /v1/groups/:id/offsets', offsets, 'the same group, offsets and lag only'),
-        row('GET /metrics', scrape, `${ratio(scrape.p50, SCRAPE_TARGET_MS)} the 200 ms target; 1,000 groups exported (METRICS_MAX_GROUPS)`),
-        row('GET /metrics, METRICS_PARTITION_LAG=true', scrapePartitions, `${ratio(scrapePartitions.p50, SCRAPE_TARGET_MS)} the target`),
+        row(
+          'GET /metrics',
+          scrape,
+          `${ratio(scrape.p50, SCRAPE_TARGET_MS)} the 200 ms target; 1,000 groups exported (METRICS_MAX_GROUPS)`,
+        ),
+        row(
+          'GET /metrics, METRICS_PARTITION_LAG=true',
+          scrapePartitions,
+          `${ratio(scrapePartitions.p50, SCRAPE_TARGET_MS)} the target`,
+        ),
       ],
     );
   } finally {

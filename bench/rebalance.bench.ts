@@ -14,13 +14,24 @@ import { stopWorker } from './harness/stop-worker';
  * triggering action to the moment the last member holds its assignment of the new generation.
  */
 
-const quiet: Partial<MemberOptions> = { sessionTimeoutMs: 60_000, rebalanceTimeoutMs: 60_000, heartbeatIntervalMs: 3_000 };
+const quiet: Partial<MemberOptions> = {
+  sessionTimeoutMs: 60_000,
+  rebalanceTimeoutMs: 60_000,
+  heartbeatIntervalMs: 3_000,
+};
 
-async function openMembers(node: CohortProcess, groupId: string, count: number, options: MemberOptions): Promise<GroupMember[]> {
+async function openMembers(
+  node: CohortProcess,
+  groupId: string,
+  count: number,
+  options: MemberOptions,
+): Promise<GroupMember[]> {
   const members: GroupMember[] = [];
   // Connect in slices: 1,000 simultaneous handshakes would measure the accept queue, not Cohort.
   for (let i = 0; i < count; i += 100) {
-    const slice = Array.from({ length: Math.min(100, count - i) }, () => GroupMember.connect(node.url, groupId, options));
+    const slice = Array.from({ length: Math.min(100, count - i) }, () =>
+      GroupMember.connect(node.url, groupId, options),
+    );
     members.push(...(await Promise.all(slice)));
   }
   return members;
@@ -29,7 +40,8 @@ async function openMembers(node: CohortProcess, groupId: string, count: number, 
 /** Resolves when every member holds an assignment of a generation newer than `after` (and `check` holds). */
 function allAssigned(members: GroupMember[], after: number, check: () => boolean, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const done = () => members.every((m) => m.assignedGeneration > after && m.assignedGeneration === m.generationId) && check();
+    const done = () =>
+      members.every((m) => m.assignedGeneration > after && m.assignedGeneration === m.generationId) && check();
     const timer = setTimeout(() => reject(new Error(`members not all assigned within ${timeoutMs} ms`)), timeoutMs);
     const onAssigned = () => {
       if (!done()) return;
@@ -47,12 +59,20 @@ function totalHeld(members: GroupMember[]): number {
 }
 
 /** 10 members on one topic; the topic grows from 100 to 1,000 partitions. Returns ms per round. */
-export async function topicGrowth(node: CohortProcess, serverAssignor: string | null, rounds: number): Promise<number[]> {
+export async function topicGrowth(
+  node: CohortProcess,
+  serverAssignor: string | null,
+  rounds: number,
+): Promise<number[]> {
   const results: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const name = `growth-${serverAssignor ?? 'client'}-${round}`;
     await node.post('/v1/topics', { name, partitions: 100 });
-    const members = await openMembers(node, name, 10, { ...quiet, topics: [name], serverAssignor: serverAssignor ?? undefined });
+    const members = await openMembers(node, name, 10, {
+      ...quiet,
+      topics: [name],
+      serverAssignor: serverAssignor ?? undefined,
+    });
     try {
       members.forEach((m) => m.start());
       await allAssigned(members, 0, () => totalHeld(members) === 100, 60_000);
@@ -72,7 +92,9 @@ export async function topicGrowth(node: CohortProcess, serverAssignor: string | 
 /** The node's resident set size, from /proc (Linux), in bytes. */
 function rssBytes(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN;
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return line ? Number(line.split(/\s+/)[1]) * 1024 : Number.NaN;
 }
 
@@ -84,7 +106,10 @@ class MembersWorker {
   readonly ready: Promise<void>;
 
   constructor(onStatus: () => void, onExit: (error: Error) => void) {
-    this.child = fork(join(__dirname, 'group-members-worker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = fork(join(__dirname, 'group-members-worker.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     this.ready = this.next('ready').then(() => undefined);
     // A worker that dies (a refused connection throws there) fails the measurement instead of hanging it.
     this.child.once('exit', (code) => {
@@ -123,7 +148,11 @@ class MembersWorker {
  * real deployment spreads them over many hosts). Heartbeats every 15 s (Kafka wants under a third of
  * the session): pushes, not heartbeats, start a rejoin, so they are only the session's upkeep.
  */
-export const LARGE_GROUP_MEMBER = { sessionTimeoutMs: 60_000, rebalanceTimeoutMs: 60_000, heartbeatIntervalMs: 15_000 } as const;
+export const LARGE_GROUP_MEMBER = {
+  sessionTimeoutMs: 60_000,
+  rebalanceTimeoutMs: 60_000,
+  heartbeatIntervalMs: 15_000,
+} as const;
 
 /**
  * What the node of the large group needs beyond the defaults: its 10,000 members all connect from
@@ -132,7 +161,10 @@ export const LARGE_GROUP_MEMBER = { sessionTimeoutMs: 60_000, rebalanceTimeoutMs
  * 1 MiB MAX_PAYLOAD_BYTES, past which socket.io closes the leader's connection (the group then loses
  * its leader on every generation).
  */
-export const LARGE_GROUP_NODE_ENV = { MAX_CONNECTIONS_PER_IP: '20000', MAX_PAYLOAD_BYTES: String(8 * 1024 * 1024) } as const;
+export const LARGE_GROUP_NODE_ENV = {
+  MAX_CONNECTIONS_PER_IP: '20000',
+  MAX_PAYLOAD_BYTES: String(8 * 1024 * 1024),
+} as const;
 
 export interface LargeGroupResult {
   /** From the moment the last member sent its first JoinGroup to every member holding its assignment. */
@@ -195,8 +227,15 @@ function summarizeReasons(reasons: string[]): string {
 export function statsLine(t: MemberStats): string {
   const errors = Object.entries(t.errors).map(([key, n]) => `${key}: ${n}`);
   const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
-  const sizes = t.leaderJoinAnswerBytes ? `leader's JoinGroup answer ${kib(t.leaderJoinAnswerBytes)}, its SyncGroup ${kib(t.leaderSyncRequestBytes)}; ` : '';
-  const parts = [t.joinTimeouts && `join timeouts: ${t.joinTimeouts}`, t.syncTimeouts && `sync timeouts: ${t.syncTimeouts}`, t.heartbeatTimeouts && `heartbeat timeouts: ${t.heartbeatTimeouts}`, ...errors].filter(Boolean);
+  const sizes = t.leaderJoinAnswerBytes
+    ? `leader's JoinGroup answer ${kib(t.leaderJoinAnswerBytes)}, its SyncGroup ${kib(t.leaderSyncRequestBytes)}; `
+    : '';
+  const parts = [
+    t.joinTimeouts && `join timeouts: ${t.joinTimeouts}`,
+    t.syncTimeouts && `sync timeouts: ${t.syncTimeouts}`,
+    t.heartbeatTimeouts && `heartbeat timeouts: ${t.heartbeatTimeouts}`,
+    ...errors,
+  ].filter(Boolean);
   return sizes + (parts.length ? parts.join(', ') : 'no timeouts or errors');
 }
 
@@ -220,14 +259,30 @@ export async function memberJoinsLargeGroup(
   const options: BenchMemberOptions = { ...LARGE_GROUP_MEMBER, topic: name, serverAssignor };
   let check: () => void = () => undefined;
   let fail: (error: Error) => void = () => undefined;
-  const pool = Array.from({ length: workers }, () => new MembersWorker(() => check(), (error) => fail(error)));
+  const pool = Array.from(
+    { length: workers },
+    () =>
+      new MembersWorker(
+        () => check(),
+        (error) => fail(error),
+      ),
+  );
   const newcomerStats = noStats();
   const newcomer = await BenchMember.connect(node.url, name, options, newcomerStats);
-  const history = async () => (await (await fetch(`${node.url}/v1/groups/${name}/rebalances`)).json()) as { generationId: number; durationMs: number | null; reason: string }[];
+  const history = async () =>
+    (await (await fetch(`${node.url}/v1/groups/${name}/rebalances`)).json()) as {
+      generationId: number;
+      durationMs: number | null;
+      reason: string;
+    }[];
   try {
     await Promise.all(pool.map((w) => w.ready));
     const counts = pool.map((_, i) => Math.floor(size / workers) + (i < size % workers ? 1 : 0));
-    await Promise.all(pool.map((w, i) => w.send({ type: 'connect', url: node.url, groupId: name, count: counts[i], options }, 'connected')));
+    await Promise.all(
+      pool.map((w, i) =>
+        w.send({ type: 'connect', url: node.url, groupId: name, count: counts[i], options }, 'connected'),
+      ),
+    );
     /** Resolves once every member of the pool (and `extra`) holds an assignment of one generation newer than `after`. */
     const settled = (after: number, extra: BenchMember | null, what: string): Promise<number> =>
       new Promise((resolve, reject) => {
@@ -238,7 +293,12 @@ export async function memberJoinsLargeGroup(
           const message = `${what}: members not all assigned within ${ms(timeoutMs)} (${assigned} of ${size} assigned; ${statsLine(sumStats(statuses))}; worst event-loop delay of a member process ${ms(workerLag)}`;
           // The node's worst event-loop delay says whether it could keep up; the coordinator's reasons for each rebalance say who dropped out and why.
           void Promise.all([nodeLoopLagMs(node), history()]).then(
-            ([lag, rebalances]) => reject(new Error(`${message}, of the node ${ms(lag)}); ${rebalances.length} rebalances: ${summarizeReasons(rebalances.map((r) => r.reason))}`)),
+            ([lag, rebalances]) =>
+              reject(
+                new Error(
+                  `${message}, of the node ${ms(lag)}); ${rebalances.length} rebalances: ${summarizeReasons(rebalances.map((r) => r.reason))}`,
+                ),
+              ),
             () => reject(new Error(`${message})`)),
           );
         }, timeoutMs);
@@ -250,7 +310,11 @@ export async function memberJoinsLargeGroup(
           const statuses = pool.map((w) => w.status);
           if (statuses.some((s) => s === null || s.assigned !== s.members)) return;
           const generation = statuses[0]!.maxGeneration;
-          if (generation <= after || statuses.some((s) => s!.minGeneration !== generation || s!.maxGeneration !== generation)) return;
+          if (
+            generation <= after ||
+            statuses.some((s) => s!.minGeneration !== generation || s!.maxGeneration !== generation)
+          )
+            return;
           let held = statuses.reduce((n, s) => n + s!.held, 0);
           if (extra) {
             if (extra.assignedGeneration !== generation || extra.generationId !== generation) return;
@@ -287,9 +351,13 @@ export async function memberJoinsLargeGroup(
     const nodeJoinCpuMs = (processCpuMs(node.pid) ?? Number.NaN) - (joinCpu ?? Number.NaN);
     const nodeJoinLoopLagMs = await nodeLoopLagMs(node);
     // The coordinator's own account of the same rebalance (start of PreparingRebalance to Stable).
-    const coordinatorMs = (await history()).find((rebalance) => rebalance.generationId === generation)?.durationMs ?? null;
+    const coordinatorMs =
+      (await history()).find((rebalance) => rebalance.generationId === generation)?.durationMs ?? null;
     const rssJoined = rssBytes(node.pid);
-    const committed = (await Promise.all(pool.map((w) => w.send({ type: 'commit' }, 'committed')))).reduce((n, r) => n + (r.partitions ?? 0), 0);
+    const committed = (await Promise.all(pool.map((w) => w.send({ type: 'commit' }, 'committed')))).reduce(
+      (n, r) => n + (r.partitions ?? 0),
+      0,
+    );
     const rssCommitted = rssBytes(node.pid);
     const last = pool.map((w) => w.status!);
     const stats = sumStats([...last, { stats: newcomerStats } as GroupMembersStatus]);

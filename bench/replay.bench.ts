@@ -30,7 +30,12 @@ export interface ReplayResult {
   fullStartCpuMs: number;
 }
 
-export async function replaySpeed(groups: number, partitionsPerGroup: number, sockets: number, starts = 3): Promise<ReplayResult> {
+export async function replaySpeed(
+  groups: number,
+  partitionsPerGroup: number,
+  sockets: number,
+  starts = 3,
+): Promise<ReplayResult> {
   const env = { LOG_FLUSH_POLICY: 'replicated' };
   const emptyNode = await CohortProcess.start(env);
   await emptyNode.stop();
@@ -39,13 +44,21 @@ export async function replaySpeed(groups: number, partitionsPerGroup: number, so
   try {
     await node.post('/v1/topics', { name: 'replay', partitions: partitionsPerGroup });
     for (let i = 0; i < sockets; i++) clients.push(await connect(node.url));
-    const partitions = Array.from({ length: partitionsPerGroup }, (_, p) => ({ partitionIndex: p, committedOffset: p + 1 }));
+    const partitions = Array.from({ length: partitionsPerGroup }, (_, p) => ({
+      partitionIndex: p,
+      committedOffset: p + 1,
+    }));
     const writing = process.hrtime.bigint();
     let next = 0;
     await Promise.all(
       clients.map(async (client) => {
         for (let group = next++; group < groups; group = next++) {
-          const response = await request<{ errorCode: number }>(client, 'OffsetCommit', { groupId: `replay-${group}`, generationId: -1, memberId: '', topics: [{ name: 'replay', partitions }] }, 60_000);
+          const response = await request<{ errorCode: number }>(
+            client,
+            'OffsetCommit',
+            { groupId: `replay-${group}`, generationId: -1, memberId: '', topics: [{ name: 'replay', partitions }] },
+            60_000,
+          );
           if (response.errorCode !== 0) throw new Error(`commit failed: ${JSON.stringify(response)}`);
         }
       }),
@@ -59,7 +72,13 @@ export async function replaySpeed(groups: number, partitionsPerGroup: number, so
     // of the replay itself: the starts alternate (empty, with the records, plain read) and each
     // figure is the median of `starts`.
     const segments = segmentFiles(node.dataDir);
-    const runs = { empty: [] as number[], emptyCpu: [] as number[], full: [] as number[], fullCpu: [] as number[], raw: [] as number[] };
+    const runs = {
+      empty: [] as number[],
+      emptyCpu: [] as number[],
+      full: [] as number[],
+      fullCpu: [] as number[],
+      raw: [] as number[],
+    };
     let logBytes = 0;
     for (let round = 0; round < starts; round++) {
       runs.empty.push(await emptyNode.launch(env));
@@ -79,7 +98,8 @@ export async function replaySpeed(groups: number, partitionsPerGroup: number, so
         groupId: `replay-${groups - 1}`,
         topics: [{ name: 'replay', partitionIndexes: [partitionsPerGroup - 1] }],
       });
-      if (check.topics[0].partitions[0].committedOffset !== partitionsPerGroup) throw new Error('replayed offsets do not match what was committed');
+      if (check.topics[0].partitions[0].committedOffset !== partitionsPerGroup)
+        throw new Error('replayed offsets do not match what was committed');
       client.disconnect();
       await node.stop();
     }

@@ -41,7 +41,12 @@ async function main(): Promise<void> {
     logFlushPolicy: s.logFlushPolicy,
     autoLeaderRebalanceEnable: false,
   };
-  const store = await RedisMetadataStore.connect({ url: s.redisUrl, clusterId: s.clusterId, clock, recoveryWindowMs: 0 });
+  const store = await RedisMetadataStore.connect({
+    url: s.redisUrl,
+    clusterId: s.clusterId,
+    clock,
+    recoveryWindowMs: 0,
+  });
   const transport = await NetworkTransport.start({ nodeId: s.nodeId, clock, listen: { host: '127.0.0.1', port: 0 } });
   const node = new ReplicationNode({
     nodeId: s.nodeId,
@@ -59,8 +64,13 @@ async function main(): Promise<void> {
     void (async () => {
       if (command.type === 'status') {
         const states = await store.listPartitions();
-        const ledHere = Array.from({ length: s.numPartitions }, (_, p) => p).filter((p) => node.replicas.partition(p)?.role === 'leader').length;
-        process.send?.({ ledHere, states: states.map((st) => ({ partition: st.partition, leader: st.leader, isr: st.isr.length })) });
+        const ledHere = Array.from({ length: s.numPartitions }, (_, p) => p).filter(
+          (p) => node.replicas.partition(p)?.role === 'leader',
+        ).length;
+        process.send?.({
+          ledHere,
+          states: states.map((st) => ({ partition: st.partition, leader: st.leader, isr: st.isr.length })),
+        });
       } else if (command.type === 'load') {
         process.send?.(await load(node, s.numPartitions, command.durationMs, command.concurrency));
       } else {
@@ -74,8 +84,15 @@ async function main(): Promise<void> {
 }
 
 /** Appends one offset-commit-sized record at a time, `concurrency` in flight, round-robin over the led partitions. */
-async function load(node: ReplicationNode, numPartitions: number, durationMs: number, concurrency: number): Promise<{ latenciesUs: number[]; failed: number; led: number }> {
-  const led = Array.from({ length: numPartitions }, (_, p) => p).filter((p) => node.replicas.partition(p)?.role === 'leader');
+async function load(
+  node: ReplicationNode,
+  numPartitions: number,
+  durationMs: number,
+  concurrency: number,
+): Promise<{ latenciesUs: number[]; failed: number; led: number }> {
+  const led = Array.from({ length: numPartitions }, (_, p) => p).filter(
+    (p) => node.replicas.partition(p)?.role === 'leader',
+  );
   const latenciesUs: number[] = [];
   let failed = 0;
   if (led.length === 0) return { latenciesUs, failed, led: 0 };

@@ -29,11 +29,29 @@ interface Setup {
 
 const ALL_SETUPS: Setup[] = [
   // The baseline: one node whose acknowledged appends are durable by fsync (group-committed), as embedded mode runs.
-  { name: 'single node, RF 1 (flush: always)', nodes: 1, replicationFactor: 1, minInsyncReplicas: 1, logFlushPolicy: 'always' },
+  {
+    name: 'single node, RF 1 (flush: always)',
+    nodes: 1,
+    replicationFactor: 1,
+    minInsyncReplicas: 1,
+    logFlushPolicy: 'always',
+  },
   // Acknowledged when appended in memory, before any fsync or copy: what the log alone costs.
-  { name: 'single node, RF 1 (flush: replicated)', nodes: 1, replicationFactor: 1, minInsyncReplicas: 1, logFlushPolicy: 'replicated' },
+  {
+    name: 'single node, RF 1 (flush: replicated)',
+    nodes: 1,
+    replicationFactor: 1,
+    minInsyncReplicas: 1,
+    logFlushPolicy: 'replicated',
+  },
   // Cluster mode's defaults: durable by being on two of three replicas (Kafka's way).
-  { name: '3 processes, RF 3, min ISR 2 (flush: replicated)', nodes: 3, replicationFactor: 3, minInsyncReplicas: 2, logFlushPolicy: 'replicated' },
+  {
+    name: '3 processes, RF 3, min ISR 2 (flush: replicated)',
+    nodes: 3,
+    replicationFactor: 3,
+    minInsyncReplicas: 2,
+    logFlushPolicy: 'replicated',
+  },
 ];
 /** BENCH_ONLY=<index> runs one setup (profiling); the ratios then compare it with itself. */
 const SETUPS = process.env.BENCH_ONLY ? [ALL_SETUPS[Number(process.env.BENCH_ONLY)]] : ALL_SETUPS;
@@ -62,31 +80,61 @@ async function run(setup: Setup): Promise<Result[]> {
   const clusterId = `bench-replication-${process.pid}-${Date.now().toString(36)}`;
   const dirs = Array.from({ length: setup.nodes }, () => mkdtempSync(join(tmpdir(), 'cohort-bench-repl-')));
   const children = dirs.map((dataDir, nodeId) =>
-    fork(require.resolve('./replication-network-node.ts'), [JSON.stringify({ nodeId, clusterId, redisUrl: REDIS_URL, dataDir, numPartitions: PARTITIONS, ...setup })], {
-      execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])],
-      stdio: 'inherit',
-    }),
+    fork(
+      require.resolve('./replication-network-node.ts'),
+      [JSON.stringify({ nodeId, clusterId, redisUrl: REDIS_URL, dataDir, numPartitions: PARTITIONS, ...setup })],
+      {
+        execArgv: [
+          '--import',
+          'tsx',
+          ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
+        ],
+        stdio: 'inherit',
+      },
+    ),
   );
   try {
     await Promise.all(children.map((c) => ask(c, {}, (m) => m.ready === true)));
     for (let i = 0; ; i++) {
       // Ready when the metadata shows every ISR full and every leader has taken up its role locally.
-      const statuses = await Promise.all(children.map((c) => ask<{ ledHere: number; states: { leader: number; isr: number }[] }>(c, { type: 'status' }, (m) => 'states' in m)));
+      const statuses = await Promise.all(
+        children.map((c) =>
+          ask<{ ledHere: number; states: { leader: number; isr: number }[] }>(
+            c,
+            { type: 'status' },
+            (m) => 'states' in m,
+          ),
+        ),
+      );
       const { states } = statuses[0];
-      const full = states.length === PARTITIONS && states.every((s) => s.leader >= 0 && s.isr === setup.replicationFactor);
+      const full =
+        states.length === PARTITIONS && states.every((s) => s.leader >= 0 && s.isr === setup.replicationFactor);
       if (full && statuses.reduce((n, s) => n + s.ledHere, 0) === PARTITIONS) break;
       if (i > 600) throw new Error('cluster did not form');
       await new Promise((r) => setTimeout(r, 100));
     }
     const load = (durationMs: number, concurrency: number) =>
-      Promise.all(children.map((c) => ask<{ latenciesUs: number[]; failed: number }>(c, { type: 'load', durationMs, concurrency }, (m) => 'latenciesUs' in m)));
+      Promise.all(
+        children.map((c) =>
+          ask<{ latenciesUs: number[]; failed: number }>(
+            c,
+            { type: 'load', durationMs, concurrency },
+            (m) => 'latenciesUs' in m,
+          ),
+        ),
+      );
     const measured: Result[] = [];
     for (const concurrency of LOADS) {
       await load(WARMUP_MS, concurrency);
       const results = await load(MEASURE_MS, concurrency);
       const latencies = results.flatMap((r) => r.latenciesUs).sort((a, b) => a - b);
       const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] / 1_000;
-      measured.push({ perSecond: latencies.length / (MEASURE_MS / 1_000), p50: at(0.5), p99: at(0.99), failed: results.reduce((n, r) => n + r.failed, 0) });
+      measured.push({
+        perSecond: latencies.length / (MEASURE_MS / 1_000),
+        p50: at(0.5),
+        p99: at(0.99),
+        failed: results.reduce((n, r) => n + r.failed, 0),
+      });
     }
     return measured;
   } finally {

@@ -31,8 +31,20 @@ interface Setup {
 
 const SETUPS: Setup[] = [
   { name: 'single node, RF 1', nodes: 1, replicationFactor: 1, minInsyncReplicas: 1, logFlushPolicy: 'replicated' },
-  { name: '3 replicas, acks=all, min ISR 2', nodes: 3, replicationFactor: 3, minInsyncReplicas: 2, logFlushPolicy: 'replicated' },
-  { name: '3 replicas, min ISR 2, flush always', nodes: 3, replicationFactor: 3, minInsyncReplicas: 2, logFlushPolicy: 'always' },
+  {
+    name: '3 replicas, acks=all, min ISR 2',
+    nodes: 3,
+    replicationFactor: 3,
+    minInsyncReplicas: 2,
+    logFlushPolicy: 'replicated',
+  },
+  {
+    name: '3 replicas, min ISR 2, flush always',
+    nodes: 3,
+    replicationFactor: 3,
+    minInsyncReplicas: 2,
+    logFlushPolicy: 'always',
+  },
 ];
 
 interface Result {
@@ -98,14 +110,23 @@ async function measure(setup: Setup, inFlightPerPartition: number): Promise<Resu
 }
 
 async function main(): Promise<void> {
-  console.log(`Replicated appends in the simulator: zero network delay, zero fsync time, ${PARTITIONS} partitions, wall clock`);
+  console.log(
+    `Replicated appends in the simulator: zero network delay, zero fsync time, ${PARTITIONS} partitions, wall clock`,
+  );
   for (const load of LOADS) {
     const results: Result[] = [];
     for (const setup of SETUPS) results.push(await measure(setup, load));
     console.log(`\n${load} append(s) in flight per partition`);
     table(
       ['setup', 'appends/s', 'vs single', 'p50', 'p99', 'p50 vs single'],
-      SETUPS.map((s, i) => [s.name, perSecond(results[i].perSecond), ratio(results[i].perSecond, results[0].perSecond), us(results[i].p50), us(results[i].p99), ratio(results[i].p50, results[0].p50)]),
+      SETUPS.map((s, i) => [
+        s.name,
+        perSecond(results[i].perSecond),
+        ratio(results[i].perSecond, results[0].perSecond),
+        us(results[i].p50),
+        us(results[i].p99),
+        ratio(results[i].p50, results[0].p50),
+      ]),
     );
   }
 }

@@ -10,10 +10,15 @@ import { startHttpServer, type HttpCodec } from './transport-http-candidate';
 async function main(): Promise<void> {
   const candidate = process.argv[2];
   const responses = new Map(PAYLOADS.map((p) => [p.records, fetchResponse(p.records)]));
-  const answer = async (body: unknown) => responses.get((body as { partitions: { maxRecords: number }[] }).partitions[0].maxRecords) ?? responses.get(0);
+  const answer = async (body: unknown) =>
+    responses.get((body as { partitions: { maxRecords: number }[] }).partitions[0].maxRecords) ?? responses.get(0);
   let port: number;
   if (candidate === 'tcp-frames') {
-    const transport = await NetworkTransport.start({ nodeId: 1, clock: new RealClock(), listen: { host: '127.0.0.1', port: 0 } });
+    const transport = await NetworkTransport.start({
+      nodeId: 1,
+      clock: new RealClock(),
+      listen: { host: '127.0.0.1', port: 0 },
+    });
     transport.listen(async (_from, request) => (await answer(request.body)) as never);
     port = transport.address.port;
   } else {

@@ -10,7 +10,10 @@ import { fromWire, toWire } from '../libs/replication/src/transport/network/wire
 export type HttpCodec = 'json-base64' | 'json-blobs';
 
 export function encodeBody(value: unknown, codec: HttpCodec): Buffer {
-  if (codec === 'json-base64') return Buffer.from(JSON.stringify(value, (_k, v) => (isSerializedBuffer(v) ? { $b64: Buffer.from(v.data).toString('base64') } : v)));
+  if (codec === 'json-base64')
+    return Buffer.from(
+      JSON.stringify(value, (_k, v) => (isSerializedBuffer(v) ? { $b64: Buffer.from(v.data).toString('base64') } : v)),
+    );
   const wire = toWire(value);
   const json = Buffer.from(wire.json);
   const head = Buffer.allocUnsafe(4);
@@ -19,16 +22,27 @@ export function encodeBody(value: unknown, codec: HttpCodec): Buffer {
 }
 
 export function decodeBody(body: Buffer, codec: HttpCodec): unknown {
-  if (codec === 'json-base64') return JSON.parse(body.toString(), (_k, v) => (v && typeof v === 'object' && typeof v.$b64 === 'string' ? Buffer.from(v.$b64, 'base64') : v));
+  if (codec === 'json-base64')
+    return JSON.parse(body.toString(), (_k, v) =>
+      v && typeof v === 'object' && typeof v.$b64 === 'string' ? Buffer.from(v.$b64, 'base64') : v,
+    );
   const jsonBytes = body.readUInt32BE(0);
   return fromWire(body.toString('utf8', 4, 4 + jsonBytes), body.subarray(4 + jsonBytes));
 }
 
 function isSerializedBuffer(v: unknown): v is { type: 'Buffer'; data: number[] } {
-  return typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'Buffer' && Array.isArray((v as { data?: unknown }).data);
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v as { type?: unknown }).type === 'Buffer' &&
+    Array.isArray((v as { data?: unknown }).data)
+  );
 }
 
-export async function startHttpServer(codec: HttpCodec, handle: (kind: string, body: unknown) => Promise<unknown>): Promise<{ port: number; server: Server }> {
+export async function startHttpServer(
+  codec: HttpCodec,
+  handle: (kind: string, body: unknown) => Promise<unknown>,
+): Promise<{ port: number; server: Server }> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -58,7 +72,14 @@ export class HttpRpcClient {
     const payload = encodeBody(body, this.codec);
     return new Promise((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port: this.port, method: 'POST', path: `/rpc/${kind}`, agent: this.agent, headers: { 'content-length': payload.length } },
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          method: 'POST',
+          path: `/rpc/${kind}`,
+          agent: this.agent,
+          headers: { 'content-length': payload.length },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));

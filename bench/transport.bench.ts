@@ -32,7 +32,10 @@ interface Result {
 }
 
 async function startServer(candidate: Candidate): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(require.resolve('./transport-bench-server.ts'), [candidate], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  const child = fork(require.resolve('./transport-bench-server.ts'), [candidate], {
+    execArgv: ['--import', 'tsx'],
+    stdio: 'inherit',
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -60,7 +63,8 @@ async function measure(client: Client, records: number, responseBytes: number): 
   const expected = fetchResponse(records);
   const sequential = records >= 1_000 ? 30 : 500;
   for (let i = 0; i < sequential / 5; i++) await client.fetch(request); // warm-up (JIT, connections)
-  if (!isDeepStrictEqual(await client.fetch(request), expected)) throw new Error('response differs from what the server sent');
+  if (!isDeepStrictEqual(await client.fetch(request), expected))
+    throw new Error('response differs from what the server sent');
   const latencies: number[] = [];
   for (let i = 0; i < sequential; i++) {
     const start = process.hrtime.bigint();
@@ -80,7 +84,12 @@ async function measure(client: Client, records: number, responseBytes: number): 
     }),
   );
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), perSecond: total / seconds, mbPerSecond: (total * responseBytes) / seconds / 1e6 };
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    perSecond: total / seconds,
+    mbPerSecond: (total * responseBytes) / seconds / 1e6,
+  };
 }
 
 async function main(): Promise<void> {
@@ -90,7 +99,10 @@ async function main(): Promise<void> {
       const { child, port } = await startServer(candidate);
       const client = await connect(candidate, port);
       for (const payload of PAYLOADS) {
-        const bytes = fetchResponse(payload.records).partitions.reduce((n, p) => n + p.batches.reduce((m, b) => m + b.records.length * 144, 0), 0);
+        const bytes = fetchResponse(payload.records).partitions.reduce(
+          (n, p) => n + p.batches.reduce((m, b) => m + b.records.length * 144, 0),
+          0,
+        );
         const key = `${candidate}|${payload.name}`;
         rounds.set(key, [...(rounds.get(key) ?? []), await measure(client, payload.records, bytes)]);
       }
@@ -101,7 +113,12 @@ async function main(): Promise<void> {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const results = new Map<string, Result>();
   for (const [key, list] of rounds) {
-    results.set(key, { p50: median(list.map((r) => r.p50)), p99: median(list.map((r) => r.p99)), perSecond: median(list.map((r) => r.perSecond)), mbPerSecond: median(list.map((r) => r.mbPerSecond)) });
+    results.set(key, {
+      p50: median(list.map((r) => r.p50)),
+      p99: median(list.map((r) => r.p99)),
+      perSecond: median(list.map((r) => r.perSecond)),
+      mbPerSecond: median(list.map((r) => r.mbPerSecond)),
+    });
   }
   console.log(
     `transport round trips on loopback, server in another process, ${CONCURRENCY} in flight for throughput; median of ${ROUNDS} interleaved rounds; ratio = candidate / ${BASELINE}\n`,

@@ -23,7 +23,11 @@ function newestSource(dir = path.join(root, 'ui'), newest = fs.statSync(__filena
 
 function upToDate() {
   const built = path.join(outDir, 'app.js');
-  return fs.existsSync(path.join(outDir, 'index.html')) && fs.existsSync(built) && fs.statSync(built).mtimeMs >= newestSource();
+  return (
+    fs.existsSync(path.join(outDir, 'index.html')) &&
+    fs.existsSync(built) &&
+    fs.statSync(built).mtimeMs >= newestSource()
+  );
 }
 
 async function build() {
@@ -51,8 +55,13 @@ async function build() {
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(path.dirname(outDir), { recursive: true });
   fs.renameSync(staging, outDir);
-  const bytes = fs.readdirSync(outDir).filter((f) => !f.endsWith('.map')).reduce((sum, f) => sum + fs.statSync(path.join(outDir, f)).size, 0);
-  console.log(`dashboard: ${path.relative(root, outDir) || outDir} (${(bytes / 1024).toFixed(1)} KiB) in ${Date.now() - started} ms`);
+  const bytes = fs
+    .readdirSync(outDir)
+    .filter((f) => !f.endsWith('.map'))
+    .reduce((sum, f) => sum + fs.statSync(path.join(outDir, f)).size, 0);
+  console.log(
+    `dashboard: ${path.relative(root, outDir) || outDir} (${(bytes / 1024).toFixed(1)} KiB) in ${Date.now() - started} ms`,
+  );
 }
 
 build().catch((error) => {

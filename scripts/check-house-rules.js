@@ -16,7 +16,8 @@ function walk(dir, out = []) {
 const problems = [];
 for (const file of walk('libs')) {
   const text = fs.readFileSync(file, 'utf8');
-  if (/from ['"](@nestjs\/|(\.\.\/)+src\/)/.test(text)) problems.push(`${file}: libs/ must not import @nestjs/* or src/`);
+  if (/from ['"](@nestjs\/|(\.\.\/)+src\/)/.test(text))
+    problems.push(`${file}: libs/ must not import @nestjs/* or src/`);
   if (file.startsWith(path.join('libs', 'assignors')) && /from ['"]@cohort\/(replication|coordinator)/.test(text)) {
     problems.push(`${file}: libs/assignors may depend on @cohort/protocol only`);
   }
@@ -42,13 +43,17 @@ console.log('house rules: ok');
  */
 function testMachineryInProduction() {
   const libSources = fs.existsSync('libs') ? fs.readdirSync('libs').map((lib) => path.join('libs', lib, 'src')) : [];
-  const production = [...walk('src'), ...libSources.flatMap((dir) => walk(dir))]
-    .filter((file) => !/\.(e2e-)?spec\.ts$/.test(file) && !file.split(path.sep).includes('testing'));
+  const production = [...walk('src'), ...libSources.flatMap((dir) => walk(dir))].filter(
+    (file) => !/\.(e2e-)?spec\.ts$/.test(file) && !file.split(path.sep).includes('testing'),
+  );
   const found = [];
   for (const file of production) {
     const text = fs.readFileSync(file, 'utf8');
-    for (const [, specifier] of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm)) {
-      if (isTestMachinery(file, specifier)) found.push(`${file}: production code must not import test machinery (${specifier})`);
+    for (const [, specifier] of text.matchAll(
+      /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm,
+    )) {
+      if (isTestMachinery(file, specifier))
+        found.push(`${file}: production code must not import test machinery (${specifier})`);
     }
   }
   return found;
@@ -67,8 +72,11 @@ function isTestMachinery(file, specifier) {
  * README) must resolve to a file or folder of the repository.
  */
 function brokenDocLinks() {
-  const docs = ['README.md', ...walkDocs('docs'), ...fs.readdirSync('libs').map((lib) => path.join('libs', lib, 'README.md'))]
-    .filter((file) => fs.existsSync(file));
+  const docs = [
+    'README.md',
+    ...walkDocs('docs'),
+    ...fs.readdirSync('libs').map((lib) => path.join('libs', lib, 'README.md')),
+  ].filter((file) => fs.existsSync(file));
   const broken = [];
   for (const file of docs) {
     const text = fs.readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
@@ -99,11 +107,23 @@ function pointersOutside() {
   const { execFileSync } = require('child_process');
   const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { encoding: 'utf8' })
     .split('\n')
-    .filter((file) => /\.(ts|tsx|js|mjs|cjs|md|json|ya?ml|sh)$/.test(file) && !file.endsWith('package-lock.json') && fs.existsSync(file));
+    .filter(
+      (file) =>
+        /\.(ts|tsx|js|mjs|cjs|md|json|ya?ml|sh)$/.test(file) &&
+        !file.endsWith('package-lock.json') &&
+        fs.existsSync(file),
+    );
   // Spelled in pieces so this file does not match itself.
-  const pattern = new RegExp(['\\.\\./' + 'shared\\b', '\\bSPEC' + ' §', '\\breference' + ' §', 'reference' + '/kafka-[a-z-]+\\.md'].join('|'));
+  const pattern = new RegExp(
+    ['\\.\\./' + 'shared\\b', '\\bSPEC' + ' §', '\\breference' + ' §', 'reference' + '/kafka-[a-z-]+\\.md'].join('|'),
+  );
   return files
-    .flatMap((file) => fs.readFileSync(file, 'utf8').split('\n').map((line, i) => [file, i + 1, line]))
+    .flatMap((file) =>
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line, i) => [file, i + 1, line]),
+    )
     .filter(([, , line]) => pattern.test(line))
     .map(([file, n]) => `${file}:${n}: points outside the repository`);
 }

@@ -10,7 +10,10 @@ import { chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = process.argv[2] ?? './data/secrets';
-const principals = (process.env.TOKEN_PRINCIPALS ?? 'User:operator,User:app').split(',').map((p) => p.trim()).filter(Boolean);
+const principals = (process.env.TOKEN_PRINCIPALS ?? 'User:operator,User:app')
+  .split(',')
+  .map((p) => p.trim())
+  .filter(Boolean);
 const owner = process.env.SECRETS_OWNER ? process.env.SECRETS_OWNER.split(':').map(Number) : null;
 mkdirSync(dir, { recursive: true, mode: 0o700 });
 const written = [];

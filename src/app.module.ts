@@ -55,7 +55,10 @@ export class AppModule implements NestModule {
               level: config.logLevel,
               ...prettyOnTerminal(),
               // A refused call (401/403) is logged at info with its headers: credentials must not be.
-              redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-cohort-node-auth"]'], censor: '[redacted]' },
+              redact: {
+                paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-cohort-node-auth"]'],
+                censor: '[redacted]',
+              },
             },
             // No route of nestjs-pino's own: its middleware runs each request in an AsyncLocalStorage,
             // which slows every promise of the process. RequestLogMiddleware logs the requests.
@@ -67,7 +70,17 @@ export class AppModule implements NestModule {
         AuthorizationModule,
         ...SECURITY_EDGE_IMPORTS,
       ],
-      controllers: [GroupsController, OffsetsController, TopicsController, ClusterController, AssignorsController, HealthController, MetricsController, AsyncApiController, AclsController],
+      controllers: [
+        GroupsController,
+        OffsetsController,
+        TopicsController,
+        ClusterController,
+        AssignorsController,
+        HealthController,
+        MetricsController,
+        AsyncApiController,
+        AclsController,
+      ],
       providers: [
         CohortMetrics,
         SocketPushSink,
@@ -76,8 +89,13 @@ export class AppModule implements NestModule {
           provide: COHORT_NODE,
           inject: [CohortConfig, SocketPushSink, CohortMetrics, NodeAddress, GroupRemovals],
           // Group removals also reach the count of groups per principal (MAX_GROUPS_PER_PRINCIPAL).
-          useFactory: (config: CohortConfig, push: SocketPushSink, metrics: CohortMetrics, address: NodeAddress, removals: GroupRemovals) =>
-            createNode({ config, push, metrics: removals.relaying(metrics), logMetrics: metrics, address }),
+          useFactory: (
+            config: CohortConfig,
+            push: SocketPushSink,
+            metrics: CohortMetrics,
+            address: NodeAddress,
+            removals: GroupRemovals,
+          ) => createNode({ config, push, metrics: removals.relaying(metrics), logMetrics: metrics, address }),
         },
         NodeLifecycle,
         CoordinatorGateway,

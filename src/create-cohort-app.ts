@@ -40,12 +40,19 @@ export function configureCohortApp<App extends INestApplication>(app: App): App 
   // CORS headers for allowed origins (preflights answered here), then the security gate refuses what
   // CORS alone would only hide from a page: foreign origins, protected mode, missing credentials.
   const origins = app.get(OriginPolicy);
-  app.enableCors({ origin: (origin: string | undefined, callback: (error: Error | null, allow: boolean) => void) => callback(null, origin !== undefined && origins.allows(origin)), credentials: true, maxAge: 600 });
+  app.enableCors({
+    origin: (origin: string | undefined, callback: (error: Error | null, allow: boolean) => void) =>
+      callback(null, origin !== undefined && origins.allows(origin)),
+    credentials: true,
+    maxAge: 600,
+  });
   app.use(app.get(RestSecurityGate).handle);
   app.useWebSocketAdapter(new CohortIoAdapter(app));
   const document = new DocumentBuilder()
     .setTitle('Cohort')
-    .setDescription('Consumer-group coordinator: REST API. The socket.io protocol is the AsyncAPI document at /docs/asyncapi.json (and .yaml), described in docs/protocol.md.')
+    .setDescription(
+      'Consumer-group coordinator: REST API. The socket.io protocol is the AsyncAPI document at /docs/asyncapi.json (and .yaml), described in docs/protocol.md.',
+    )
     .setVersion('0.1.0')
     .build();
   SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, document));

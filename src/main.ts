@@ -15,7 +15,12 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // A bad configuration is the operator's to fix: say which variables, without a stack trace.
-  const message = error instanceof ConfigurationError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const message =
+    error instanceof ConfigurationError
+      ? error.message
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : String(error);
   process.stderr.write(`cohort: failed to start\n${message}\n`);
   process.exit(1);
 });

@@ -6,7 +6,9 @@ const { relative } = require('node:path');
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const skipped = results.numPendingTests + results.numTodoTests;
-    const brokenSuites = results.testResults.filter((suite) => suite.testExecError || (suite.failureMessage && suite.numFailingTests === 0));
+    const brokenSuites = results.testResults.filter(
+      (suite) => suite.testExecError || (suite.failureMessage && suite.numFailingTests === 0),
+    );
     const failed = results.numFailedTests + brokenSuites.length;
     console.log(`\ntests: ${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
     for (const suite of brokenSuites) {

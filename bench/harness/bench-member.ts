@@ -32,7 +32,14 @@ export interface MemberStats {
 }
 
 export function noStats(): MemberStats {
-  return { leaderJoinAnswerBytes: 0, leaderSyncRequestBytes: 0, joinTimeouts: 0, syncTimeouts: 0, heartbeatTimeouts: 0, errors: {} };
+  return {
+    leaderJoinAnswerBytes: 0,
+    leaderSyncRequestBytes: 0,
+    joinTimeouts: 0,
+    syncTimeouts: 0,
+    heartbeatTimeouts: 0,
+    errors: {},
+  };
 }
 
 const range = createRangeAssignor();
@@ -82,7 +89,13 @@ export class BenchMember {
   static connect(url: string, groupId: string, options: BenchMemberOptions, stats: MemberStats): Promise<BenchMember> {
     // A consumer whose connection drops reconnects (within MEMBER_DISCONNECT_GRACE_MS it keeps its
     // membership); requests sent meanwhile wait for the new connection.
-    const socket = io(url, { transports: ['websocket'], auth: { clientId: 'bench-member' }, reconnectionDelay: 200, reconnectionDelayMax: 1000, forceNew: true });
+    const socket = io(url, {
+      transports: ['websocket'],
+      auth: { clientId: 'bench-member' },
+      reconnectionDelay: 200,
+      reconnectionDelayMax: 1000,
+      forceNew: true,
+    });
     return new Promise((resolve, reject) => {
       socket.once('connect', () => resolve(new BenchMember(socket, groupId, options, stats)));
       socket.once('connect_error', (error) => {
@@ -106,9 +119,21 @@ export class BenchMember {
 
   /** Commits offset 1 of every held partition; resolves with how many were committed (errors are counted, a timeout is 0). */
   async commit(): Promise<number> {
-    const partitions = (this.assignment?.partitions ?? []).flatMap((tp) => tp.partitions.map((p) => ({ partitionIndex: p, committedOffset: 1, committedMetadata: null })));
+    const partitions = (this.assignment?.partitions ?? []).flatMap((tp) =>
+      tp.partitions.map((p) => ({ partitionIndex: p, committedOffset: 1, committedMetadata: null })),
+    );
     try {
-      const response = await this.request<P.OffsetCommitResponse>('OffsetCommit', { groupId: this.groupId, generationId: this.generationId, memberId: this.memberId, groupInstanceId: null, topics: [{ name: this.options.topic, partitions }] }, REQUEST_TIMEOUT_MS);
+      const response = await this.request<P.OffsetCommitResponse>(
+        'OffsetCommit',
+        {
+          groupId: this.groupId,
+          generationId: this.generationId,
+          memberId: this.memberId,
+          groupInstanceId: null,
+          topics: [{ name: this.options.topic, partitions }],
+        },
+        REQUEST_TIMEOUT_MS,
+      );
       let committed = 0;
       for (const p of response.topics.flatMap((t) => t.partitions)) {
         if (p.errorCode === 0) committed++;
@@ -149,7 +174,8 @@ export class BenchMember {
         this.assigned(joined.assignment as P.MemberAssignment);
         return;
       }
-      if (this.options.serverAssignor !== null) throw new Error('every member names the server assignor, yet JoinGroup carried no assignment');
+      if (this.options.serverAssignor !== null)
+        throw new Error('every member names the server assignor, yet JoinGroup carried no assignment');
       if (await this.sync(joined)) return;
     }
   }
@@ -184,7 +210,16 @@ export class BenchMember {
 
   private joinRequest(): P.JoinGroupRequest {
     const { sessionTimeoutMs, rebalanceTimeoutMs, topic, serverAssignor } = this.options;
-    return { groupId: this.groupId, sessionTimeoutMs, rebalanceTimeoutMs, memberId: this.memberId, groupInstanceId: null, protocolType: 'consumer', protocols: [{ name: 'range', metadata: { topics: [topic] } }], serverAssignor };
+    return {
+      groupId: this.groupId,
+      sessionTimeoutMs,
+      rebalanceTimeoutMs,
+      memberId: this.memberId,
+      groupInstanceId: null,
+      protocolType: 'consumer',
+      protocols: [{ name: 'range', metadata: { topics: [topic] } }],
+      serverAssignor,
+    };
   }
 
   /** SyncGroup (with the assignment, as leader); true once this member holds its assignment. */
@@ -195,7 +230,15 @@ export class BenchMember {
     try {
       const leads = joined.leader === this.memberId && !joined.skipAssignment;
       const assignments = leads ? await this.assign(joined.members) : [];
-      const request = { groupId: this.groupId, generationId: joined.generationId, memberId: this.memberId, groupInstanceId: null, protocolType: 'consumer', protocolName: 'range', assignments };
+      const request = {
+        groupId: this.groupId,
+        generationId: joined.generationId,
+        memberId: this.memberId,
+        groupInstanceId: null,
+        protocolType: 'consumer',
+        protocolName: 'range',
+        assignments,
+      };
       if (leads) {
         this.stats.leaderJoinAnswerBytes = Buffer.byteLength(JSON.stringify(joined));
         this.stats.leaderSyncRequestBytes = Buffer.byteLength(JSON.stringify(request));
@@ -215,10 +258,23 @@ export class BenchMember {
   }
 
   private async assign(members: P.JoinGroupMember[]): Promise<P.SyncGroupAssignment[]> {
-    const metadata = await this.request<P.MetadataResponse>('Metadata', { topics: [this.options.topic] }, REQUEST_TIMEOUT_MS);
-    const partitionsPerTopic = Object.fromEntries(metadata.topics.filter((t) => t.errorCode === 0).map((t) => [t.name, t.partitions]));
-    const subscriptions = members.map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId, subscription: m.metadata as P.Subscription }));
-    return Object.entries(range.assign({ partitionsPerTopic }, subscriptions)).map(([memberId, assignment]) => ({ memberId, assignment }));
+    const metadata = await this.request<P.MetadataResponse>(
+      'Metadata',
+      { topics: [this.options.topic] },
+      REQUEST_TIMEOUT_MS,
+    );
+    const partitionsPerTopic = Object.fromEntries(
+      metadata.topics.filter((t) => t.errorCode === 0).map((t) => [t.name, t.partitions]),
+    );
+    const subscriptions = members.map((m) => ({
+      memberId: m.memberId,
+      groupInstanceId: m.groupInstanceId,
+      subscription: m.metadata as P.Subscription,
+    }));
+    return Object.entries(range.assign({ partitionsPerTopic }, subscriptions)).map(([memberId, assignment]) => ({
+      memberId,
+      assignment,
+    }));
   }
 
   private assigned(assignment: P.MemberAssignment): void {
@@ -245,7 +301,11 @@ export class BenchMember {
     if (!this.heartbeats()) return;
     const generationId = this.generationId;
     try {
-      const response = await this.request<P.HeartbeatResponse>('Heartbeat', { groupId: this.groupId, generationId, memberId: this.memberId, groupInstanceId: null }, REQUEST_TIMEOUT_MS);
+      const response = await this.request<P.HeartbeatResponse>(
+        'Heartbeat',
+        { groupId: this.groupId, generationId, memberId: this.memberId, groupInstanceId: null },
+        REQUEST_TIMEOUT_MS,
+      );
       // An answer about a generation this member has meanwhile left (the Java consumer's generationUnchanged()) needs nothing.
       if (response.errorCode !== 0 && generationId === this.generationId) {
         this.error('Heartbeat', response.errorCode);

@@ -21,7 +21,11 @@ process.on('exit', () => {
 /** `nest build` and the dashboard, once per benchmark run, so the nodes run exactly what `npm start` runs. */
 export function buildApp(): void {
   execFileSync('npx', ['nest', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000 });
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-ui.js')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-ui.js')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 60_000,
+  });
 }
 
 /** Read at each start, so one benchmark process can switch builds between runs (A/B rounds). */
@@ -59,7 +63,14 @@ export class CohortProcess {
     this.output = '';
     this.child = spawn(process.execPath, [...NODE_ARGS, 'dist/src/main.js'], {
       cwd: appRoot(),
-      env: { ...process.env, LOG_LEVEL: process.env.BENCH_NODE_LOG_LEVEL ?? 'warn', ...env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: this.dataDir },
+      env: {
+        ...process.env,
+        LOG_LEVEL: process.env.BENCH_NODE_LOG_LEVEL ?? 'warn',
+        ...env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: this.dataDir,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const child = this.child;
@@ -78,9 +89,14 @@ export class CohortProcess {
     for (;;) {
       if (child.exitCode !== null || child.signalCode !== null) {
         await closed;
-        throw new Error(`node exited (${child.exitCode ?? child.signalCode}): ${this.output.trim().split('\n').slice(-5).join(' | ')}`);
+        throw new Error(
+          `node exited (${child.exitCode ?? child.signalCode}): ${this.output.trim().split('\n').slice(-5).join(' | ')}`,
+        );
       }
-      const ready = await fetch(`${this.url}/health/ready`).then((r) => r.ok, () => false);
+      const ready = await fetch(`${this.url}/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready) return Number(process.hrtime.bigint() - started) / 1e6;
       if (Date.now() > deadline) throw new Error(`node not ready in time:\n${this.output}`);
       await new Promise((done) => setTimeout(done, 10));
@@ -105,7 +121,11 @@ export class CohortProcess {
   }
 
   async post(path: string, body: unknown, method = 'POST'): Promise<unknown> {
-    const response = await fetch(`${this.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${this.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const json: unknown = await response.json().catch(() => null);
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
     return json;

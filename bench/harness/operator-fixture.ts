@@ -34,7 +34,16 @@ export async function fillOperatorFixture(
   const groupId = (index: number): string => `ops-${String(index).padStart(width, '0')}`;
   await node.post('/v1/topics', { name: topic, partitions: partitionsPerGroup });
   const endOffset = (partition: number): number => 100_000 + partition * 1000;
-  await node.post(`/v1/topics/${topic}/end-offsets`, { partitions: Array.from({ length: partitionsPerGroup }, (_, partition) => ({ partition, endOffset: endOffset(partition) })) }, 'PUT');
+  await node.post(
+    `/v1/topics/${topic}/end-offsets`,
+    {
+      partitions: Array.from({ length: partitionsPerGroup }, (_, partition) => ({
+        partition,
+        endOffset: endOffset(partition),
+      })),
+    },
+    'PUT',
+  );
   const clients: Socket[] = [];
   try {
     for (let i = 0; i < sockets; i++) clients.push(await connect(node.url));
@@ -53,7 +62,8 @@ export async function fillOperatorFixture(
             { groupId: groupId(index), generationId: -1, memberId: '', topics: [{ name: topic, partitions }] },
             60_000,
           );
-          const failed = response.errorCode !== 0 || response.topics.some((t) => t.partitions.some((p) => p.errorCode !== 0));
+          const failed =
+            response.errorCode !== 0 || response.topics.some((t) => t.partitions.some((p) => p.errorCode !== 0));
           if (failed) throw new Error(`fixture commit of ${groupId(index)} failed: ${JSON.stringify(response)}`);
         }
       }),

@@ -7,7 +7,10 @@ export function percentile(sortedAscending: number[], p: number): number {
 }
 
 export function median(values: number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 export function ms(value: number): string {
@@ -20,7 +23,9 @@ export function perSecond(value: number): string {
 }
 
 export function ratio(numerator: number, denominator: number): string {
-  return Number.isFinite(numerator) && Number.isFinite(denominator) && denominator > 0 ? `${(numerator / denominator).toFixed(2)}x` : 'n/a';
+  return Number.isFinite(numerator) && Number.isFinite(denominator) && denominator > 0
+    ? `${(numerator / denominator).toFixed(2)}x`
+    : 'n/a';
 }
 
 /** Prints rows as an aligned table. */

@@ -27,7 +27,9 @@ export const leastLoadedAssignor: PartitionAssignor = {
     };
 
     // Topics someone subscribes to that exist, and their partitions in order.
-    const topics = [...new Set(sorted.flatMap((m) => m.subscription.topics))].filter((t) => (cluster.partitionsPerTopic[t] ?? 0) > 0).sort();
+    const topics = [...new Set(sorted.flatMap((m) => m.subscription.topics))]
+      .filter((t) => (cluster.partitionsPerTopic[t] ?? 0) > 0)
+      .sort();
     const total = topics.reduce((sum, t) => sum + cluster.partitionsPerTopic[t], 0);
     const fairShare = Math.ceil(total / Math.max(1, sorted.length));
 
@@ -37,7 +39,8 @@ export const leastLoadedAssignor: PartitionAssignor = {
         if (!member.subscription.topics.includes(owned.topic)) continue;
         for (const partition of owned.partitions) {
           const exists = partition < (cluster.partitionsPerTopic[owned.topic] ?? 0);
-          if (exists && !taken.has(`${owned.topic}\u0000${partition}`) && load.get(member.memberId)! < fairShare) give(member.memberId, owned.topic, partition);
+          if (exists && !taken.has(`${owned.topic}\u0000${partition}`) && load.get(member.memberId)! < fairShare)
+            give(member.memberId, owned.topic, partition);
         }
       }
     }
@@ -48,7 +51,8 @@ export const leastLoadedAssignor: PartitionAssignor = {
       for (let partition = 0; partition < cluster.partitionsPerTopic[topic]; partition++) {
         if (taken.has(`${topic}\u0000${partition}`)) continue;
         let best = subscribers[0];
-        for (const candidate of subscribers) if (load.get(candidate.memberId)! < load.get(best.memberId)!) best = candidate;
+        for (const candidate of subscribers)
+          if (load.get(candidate.memberId)! < load.get(best.memberId)!) best = candidate;
         give(best.memberId, topic, partition);
       }
     }
@@ -56,7 +60,10 @@ export const leastLoadedAssignor: PartitionAssignor = {
     // Every member gets an entry, possibly empty (libs/assignors/README.md).
     const result: Record<string, MemberAssignment> = {};
     for (const member of sorted) {
-      const partitions = [...assigned.get(member.memberId)!].map(([topic, list]) => ({ topic, partitions: list.sort((a, b) => a - b) }));
+      const partitions = [...assigned.get(member.memberId)!].map(([topic, list]) => ({
+        topic,
+        partitions: list.sort((a, b) => a - b),
+      }));
       result[member.memberId] = { partitions };
     }
     return result;

@@ -15,7 +15,8 @@ const groupId = process.env.GROUP_ID ?? 'example-group';
 const topic = process.env.TOPIC ?? 'orders';
 const instanceId = process.env.INSTANCE_ID;
 
-const describe = (partitions: TopicPartitions[]): string => partitions.map((tp) => `${tp.topic}[${tp.partitions.join(',')}]`).join(' ') || 'nothing';
+const describe = (partitions: TopicPartitions[]): string =>
+  partitions.map((tp) => `${tp.topic}[${tp.partitions.join(',')}]`).join(' ') || 'nothing';
 
 async function main(): Promise<void> {
   const client = new CohortClient({ urls, clientId: `example-consumer-${process.pid}` });
@@ -23,18 +24,31 @@ async function main(): Promise<void> {
   // The topic must be in the registry before members can be given its partitions.
   await admin.describeTopic(topic).catch(async () => admin.createTopic(topic, 6));
 
-  const member = client.member({ groupId, topics: [topic], ...(instanceId ? { groupInstanceId: instanceId, sessionTimeoutMs: 30_000 } : {}) });
+  const member = client.member({
+    groupId,
+    topics: [topic],
+    ...(instanceId ? { groupInstanceId: instanceId, sessionTimeoutMs: 30_000 } : {}),
+  });
   /** Next offset to process per partition: where the group committed, then our own progress. */
   const next = new Map<string, number>();
 
-  member.on('joined', (e) => console.log(`joined generation ${e.generationId} as ${e.memberId}${e.leader ? ' (leader)' : ''}, protocol ${e.protocol}`));
+  member.on('joined', (e) =>
+    console.log(
+      `joined generation ${e.generationId} as ${e.memberId}${e.leader ? ' (leader)' : ''}, protocol ${e.protocol}`,
+    ),
+  );
   member.on('assigned', async ({ partitions, generationId }) => {
-    for (const { topic: t, partition, offset } of await member.committed(partitions)) next.set(`${t}-${partition}`, offset ?? 0);
+    for (const { topic: t, partition, offset } of await member.committed(partitions))
+      next.set(`${t}-${partition}`, offset ?? 0);
     console.log(`generation ${generationId}: +${describe(partitions)}; now own ${describe(member.assignment)}`);
   });
-  member.on('revoked', ({ partitions }) => console.log(`giving up ${describe(partitions)} (marked offsets are committed first)`));
+  member.on('revoked', ({ partitions }) =>
+    console.log(`giving up ${describe(partitions)} (marked offsets are committed first)`),
+  );
   member.on('lost', ({ partitions, reason }) => console.log(`lost ${describe(partitions)}: ${reason}`));
-  member.on('committed', ({ offsets }) => console.log(`committed ${offsets.map((o) => `${o.topic}-${o.partition}@${o.offset}`).join(' ')}`));
+  member.on('committed', ({ offsets }) =>
+    console.log(`committed ${offsets.map((o) => `${o.topic}-${o.partition}@${o.offset}`).join(' ')}`),
+  );
   member.on('error', (error) => console.warn(`retrying after ${error.name}: ${error.message}`));
   member.on('crash', (error) => {
     console.error(`stopped: ${error.name}: ${error.message}`);

@@ -12,7 +12,8 @@ export function kafkaErrorOf(exception: unknown): KafkaError {
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     if (status < 500) return KafkaError.of('INVALID_REQUEST', exception.message);
-    if (status === HttpStatus.SERVICE_UNAVAILABLE) return KafkaError.of('COORDINATOR_NOT_AVAILABLE', unavailableMessage(exception));
+    if (status === HttpStatus.SERVICE_UNAVAILABLE)
+      return KafkaError.of('COORDINATOR_NOT_AVAILABLE', unavailableMessage(exception));
   }
   return KafkaError.of('UNKNOWN_SERVER_ERROR', 'internal error; see the server log');
 }
@@ -20,6 +21,7 @@ export function kafkaErrorOf(exception: unknown): KafkaError {
 /** terminus puts the failing indicators under `error`; name them rather than "Service Unavailable". */
 function unavailableMessage(exception: HttpException): string {
   const response = exception.getResponse();
-  const failing = typeof response === 'object' && response !== null ? (response as { error?: unknown }).error : undefined;
+  const failing =
+    typeof response === 'object' && response !== null ? (response as { error?: unknown }).error : undefined;
   return failing && typeof failing === 'object' ? `not ready: ${JSON.stringify(failing)}` : exception.message;
 }

@@ -15,7 +15,8 @@ export class KafkaValidationPipe extends ValidationPipe {
       whitelist: true,
       forbidUnknownValues: true,
       validationError: { target: false, value: false },
-      exceptionFactory: (errors: ValidationError[]) => KafkaError.of('INVALID_REQUEST', describeValidationErrors(errors)),
+      exceptionFactory: (errors: ValidationError[]) =>
+        KafkaError.of('INVALID_REQUEST', describeValidationErrors(errors)),
     });
   }
 }
@@ -34,4 +35,3 @@ function collect(error: ValidationError, parentPath: string): string[] {
   );
   return [...own, ...(error.children ?? []).flatMap((child) => collect(child, path))];
 }
-

@@ -92,7 +92,9 @@ export class CohortConfig {
     this.offsetsRetentionCheckIntervalMs = env.OFFSETS_RETENTION_CHECK_INTERVAL_MS;
     this.offsetsCommitTimeoutMs = env.OFFSETS_COMMIT_TIMEOUT_MS;
     this.memberDisconnectGraceMs = env.MEMBER_DISCONNECT_GRACE_MS;
-    this.assignorPlugins = env.ASSIGNOR_PLUGINS.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+    this.assignorPlugins = env.ASSIGNOR_PLUGINS.split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
     this.maxPayloadBytes = env.MAX_PAYLOAD_BYTES;
     this.logLevel = env.LOG_LEVEL;
     this.metricsPartitionLag = env.METRICS_PARTITION_LAG;

@@ -9,7 +9,9 @@ import { Transform } from 'class-transformer';
 const INTEGER = /^-?\d+$/;
 
 export function EnvInt(): PropertyDecorator {
-  return Transform(({ value }) => (typeof value === 'string' && INTEGER.test(value.trim()) ? Number(value.trim()) : value));
+  return Transform(({ value }) =>
+    typeof value === 'string' && INTEGER.test(value.trim()) ? Number(value.trim()) : value,
+  );
 }
 
 export function EnvBoolean(): PropertyDecorator {

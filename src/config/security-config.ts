@@ -42,15 +42,20 @@ export class SecurityConfig {
     this.superUsers = splitList(env.SUPER_USERS, ';');
     this.allowEveryoneIfNoAclFound = env.ALLOW_EVERYONE_IF_NO_ACL_FOUND;
     this.protectedMode = env.PROTECTED_MODE;
-    this.tls = env.TLS_CERT_FILE && env.TLS_KEY_FILE ? { certFile: resolve(env.TLS_CERT_FILE), keyFile: resolve(env.TLS_KEY_FILE), caFile: path(env.TLS_CA_FILE) } : null;
+    this.tls =
+      env.TLS_CERT_FILE && env.TLS_KEY_FILE
+        ? { certFile: resolve(env.TLS_CERT_FILE), keyFile: resolve(env.TLS_KEY_FILE), caFile: path(env.TLS_CA_FILE) }
+        : null;
     this.tlsClientAuth = env.TLS_CLIENT_AUTH;
     this.clusterSecretFile = path(env.CLUSTER_SECRET_FILE);
     this.restRequestsPerMinute = env.RATE_LIMIT_REST_PER_MINUTE;
     this.socketEventsPerSecond = env.RATE_LIMIT_SOCKET_EVENTS_PER_SECOND;
     this.maxConnectionsPerIp = env.MAX_CONNECTIONS_PER_IP;
     this.corsOrigins = parseOrigins(env.CORS_ORIGINS);
-    this.maxGroupsPerPrincipal = env.MAX_GROUPS_PER_PRINCIPAL ?? (this.authenticationEnabled ? DEFAULT_MAX_GROUPS_PER_PRINCIPAL : 0);
-    this.maxTopicsPerPrincipal = env.MAX_TOPICS_PER_PRINCIPAL ?? (this.authenticationEnabled ? DEFAULT_MAX_TOPICS_PER_PRINCIPAL : 0);
+    this.maxGroupsPerPrincipal =
+      env.MAX_GROUPS_PER_PRINCIPAL ?? (this.authenticationEnabled ? DEFAULT_MAX_GROUPS_PER_PRINCIPAL : 0);
+    this.maxTopicsPerPrincipal =
+      env.MAX_TOPICS_PER_PRINCIPAL ?? (this.authenticationEnabled ? DEFAULT_MAX_TOPICS_PER_PRINCIPAL : 0);
   }
 
   /** A token, a JWT key or required client certificates: clients must prove who they are, and protected mode is off. */

@@ -10,64 +10,122 @@ import { EnvBoolean, EnvInt, EnvTrimmed } from './env-transforms';
  */
 export class SecurityVariables {
   /** JSON `{ "principals": [{ "name": "User:billing", "tokenSha256": "<hex>" }] }`; re-read when it changes. */
-  @Expose() @IsOptional() @EnvTrimmed() @IsString() @MinLength(1)
+  @Expose()
+  @IsOptional()
+  @EnvTrimmed()
+  @IsString()
+  @MinLength(1)
   AUTH_TOKENS_FILE?: string;
 
   /** HS256 shared secret; at least 32 bytes (RFC 7518 §3.2: a key as long as the hash). */
-  @Expose() @IsOptional() @IsString() @MinLength(32, { message: 'AUTH_JWT_SECRET must be at least 32 characters (HS256 needs a 256-bit key)' })
+  @Expose()
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'AUTH_JWT_SECRET must be at least 32 characters (HS256 needs a 256-bit key)' })
   AUTH_JWT_SECRET?: string;
 
   /** PEM public key (RSA → RS256, P-256 → ES256, Ed25519 → EdDSA). */
-  @Expose() @IsOptional() @EnvTrimmed() @IsString() @MinLength(1)
+  @Expose()
+  @IsOptional()
+  @EnvTrimmed()
+  @IsString()
+  @MinLength(1)
   AUTH_JWT_PUBLIC_KEY_FILE?: string;
 
   /** A JWKS document `{ "keys": [...] }` on disk; re-read when it changes (key rotation). */
-  @Expose() @IsOptional() @EnvTrimmed() @IsString() @MinLength(1)
+  @Expose()
+  @IsOptional()
+  @EnvTrimmed()
+  @IsString()
+  @MinLength(1)
   AUTH_JWT_JWKS_FILE?: string;
 
-  @Expose() @IsOptional() @EnvTrimmed() @IsString() @MinLength(1)
+  @Expose()
+  @IsOptional()
+  @EnvTrimmed()
+  @IsString()
+  @MinLength(1)
   AUTH_JWT_ISSUER?: string;
 
   /** One audience or a comma-separated list, any of which the token's `aud` must contain. */
-  @Expose() @IsOptional() @EnvTrimmed() @IsString() @MinLength(1)
+  @Expose()
+  @IsOptional()
+  @EnvTrimmed()
+  @IsString()
+  @MinLength(1)
   AUTH_JWT_AUDIENCE?: string;
 
   /** `User:admin;User:ops` (Kafka's `super.users`: `;` because certificate names contain commas). */
-  @Expose() @IsString()
+  @Expose()
+  @IsString()
   SUPER_USERS: string = '';
 
-  @Expose() @EnvBoolean() @IsBoolean()
+  @Expose()
+  @EnvBoolean()
+  @IsBoolean()
   ALLOW_EVERYONE_IF_NO_ACL_FOUND: boolean = false;
 
-  @Expose() @EnvBoolean() @IsBoolean()
+  @Expose()
+  @EnvBoolean()
+  @IsBoolean()
   PROTECTED_MODE: boolean = true;
 
-  @Expose() @IsOptional() @EnvTrimmed() @IsString() @MinLength(1)
+  @Expose()
+  @IsOptional()
+  @EnvTrimmed()
+  @IsString()
+  @MinLength(1)
   TLS_CERT_FILE?: string;
 
-  @Expose() @IsOptional() @EnvTrimmed() @IsString() @MinLength(1)
+  @Expose()
+  @IsOptional()
+  @EnvTrimmed()
+  @IsString()
+  @MinLength(1)
   TLS_KEY_FILE?: string;
 
-  @Expose() @IsOptional() @EnvTrimmed() @IsString() @MinLength(1)
+  @Expose()
+  @IsOptional()
+  @EnvTrimmed()
+  @IsString()
+  @MinLength(1)
   TLS_CA_FILE?: string;
 
   /** Kafka's `ssl.client.auth` without `requested`, which its docs call "a false sense of security". */
-  @Expose() @EnvTrimmed() @IsIn(['none', 'required'])
+  @Expose()
+  @EnvTrimmed()
+  @IsIn(['none', 'required'])
   TLS_CLIENT_AUTH: 'none' | 'required' = 'none';
 
-  @Expose() @IsOptional() @EnvTrimmed() @IsString() @MinLength(1)
+  @Expose()
+  @IsOptional()
+  @EnvTrimmed()
+  @IsString()
+  @MinLength(1)
   CLUSTER_SECRET_FILE?: string;
 
   /** Per client address; 0 turns the limit off. */
-  @Expose() @EnvInt() @IsInt() @Min(0) @Max(100_000_000)
+  @Expose()
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(100_000_000)
   RATE_LIMIT_REST_PER_MINUTE: number = 6_000;
 
   /** Per connection; 0 turns the limit off. */
-  @Expose() @EnvInt() @IsInt() @Min(0) @Max(1_000_000)
+  @Expose()
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
   RATE_LIMIT_SOCKET_EVENTS_PER_SECOND: number = 1_000;
 
   /** Open socket.io connections per client address; 0 turns the limit off. */
-  @Expose() @EnvInt() @IsInt() @Min(0) @Max(1_000_000)
+  @Expose()
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
   MAX_CONNECTIONS_PER_IP: number = 1_000;
 
   /**
@@ -75,14 +133,25 @@ export class SecurityVariables {
    * group frees its slot. Unset: 1000 with authentication, off without (every client is then
    * User:ANONYMOUS, so a count would cap the node, not a principal); 0 = off.
    */
-  @Expose() @IsOptional() @EnvInt() @IsInt() @Min(0) @Max(1_000_000_000)
+  @Expose()
+  @IsOptional()
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000_000)
   MAX_GROUPS_PER_PRINCIPAL?: number;
 
   /** Topics one principal may create through `POST /v1/topics`. Unset: 100 with authentication, off without; 0 = off. */
-  @Expose() @IsOptional() @EnvInt() @IsInt() @Min(0) @Max(1_000_000_000)
+  @Expose()
+  @IsOptional()
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000_000)
   MAX_TOPICS_PER_PRINCIPAL?: number;
 
   /** Comma-separated origins (`https://app.example.com`) allowed besides the node's own. */
-  @Expose() @IsString()
+  @Expose()
+  @IsString()
   CORS_ORIGINS: string = '';
 }

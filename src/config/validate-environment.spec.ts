@@ -48,32 +48,66 @@ describe('configuration (the configuration table of README.md)', () => {
   });
 
   it('takes the cluster defaults in redis mode: RF 3, min ISR 2, flush replicated', () => {
-    expect(configOf({ CLUSTER_MODE: 'redis' })).toMatchObject({ offsetsTopicReplicationFactor: 3, minInsyncReplicas: 2, logFlushPolicy: 'replicated' });
+    expect(configOf({ CLUSTER_MODE: 'redis' })).toMatchObject({
+      offsetsTopicReplicationFactor: 3,
+      minInsyncReplicas: 2,
+      logFlushPolicy: 'replicated',
+    });
   });
 
   it('parses integers, booleans and lists, and treats an empty value as unset', () => {
-    const config = configOf({ PORT: '0', UNCLEAN_LEADER_ELECTION_ENABLE: 'false', ASSIGNOR_PLUGINS: ' ./a.js , pkg-b ,', GROUP_MAX_SIZE: '', ADVERTISED_URL: 'http://node-1:3000/' });
-    expect(config).toMatchObject({ port: 0, uncleanLeaderElectionEnable: false, assignorPlugins: ['./a.js', 'pkg-b'], groupMaxSize: Infinity, advertisedUrl: 'http://node-1:3000' });
+    const config = configOf({
+      PORT: '0',
+      UNCLEAN_LEADER_ELECTION_ENABLE: 'false',
+      ASSIGNOR_PLUGINS: ' ./a.js , pkg-b ,',
+      GROUP_MAX_SIZE: '',
+      ADVERTISED_URL: 'http://node-1:3000/',
+    });
+    expect(config).toMatchObject({
+      port: 0,
+      uncleanLeaderElectionEnable: false,
+      assignorPlugins: ['./a.js', 'pkg-b'],
+      groupMaxSize: Infinity,
+      advertisedUrl: 'http://node-1:3000',
+    });
     expect(configOf({ UNCLEAN_LEADER_ELECTION_ENABLE: 'TRUE' }).uncleanLeaderElectionEnable).toBe(true);
   });
 
   it('reads REDIS_SENTINELS as host:port pairs and REDIS_SENTINEL_NAME (default mymaster), and refuses malformed ones', () => {
     expect(configOf({ CLUSTER_MODE: 'redis' })).toMatchObject({ redisSentinels: [], redisSentinelName: 'mymaster' });
-    expect(configOf({ REDIS_SENTINELS: ' 10.0.0.1:26379, sentinel-b:26380 ', REDIS_SENTINEL_NAME: 'cohort-master' })).toMatchObject({
+    expect(
+      configOf({ REDIS_SENTINELS: ' 10.0.0.1:26379, sentinel-b:26380 ', REDIS_SENTINEL_NAME: 'cohort-master' }),
+    ).toMatchObject({
       redisSentinels: [
         { host: '10.0.0.1', port: 26379 },
         { host: 'sentinel-b', port: 26380 },
       ],
       redisSentinelName: 'cohort-master',
     });
-    expect(problemsOf({ REDIS_SENTINELS: 'sentinel-a' })).toEqual(['REDIS_SENTINELS="sentinel-a": REDIS_SENTINELS must be host:port[,host:port...]']);
-    expect(problemsOf({ REDIS_SENTINELS: 'a:26379,,b:1' })).toEqual(['REDIS_SENTINELS="a:26379,,b:1": REDIS_SENTINELS must be host:port[,host:port...]']);
-    expect(problemsOf({ REDIS_SENTINELS: 'a:70000' })).toEqual(['REDIS_SENTINELS="a:70000": port of a:70000 must be 1-65535']);
-    expect(problemsOf({ REDIS_SENTINEL_NAME: 'my master' })).toEqual(['REDIS_SENTINEL_NAME="my master": REDIS_SENTINEL_NAME must be letters, digits, ".", "_" or "-"']);
+    expect(problemsOf({ REDIS_SENTINELS: 'sentinel-a' })).toEqual([
+      'REDIS_SENTINELS="sentinel-a": REDIS_SENTINELS must be host:port[,host:port...]',
+    ]);
+    expect(problemsOf({ REDIS_SENTINELS: 'a:26379,,b:1' })).toEqual([
+      'REDIS_SENTINELS="a:26379,,b:1": REDIS_SENTINELS must be host:port[,host:port...]',
+    ]);
+    expect(problemsOf({ REDIS_SENTINELS: 'a:70000' })).toEqual([
+      'REDIS_SENTINELS="a:70000": port of a:70000 must be 1-65535',
+    ]);
+    expect(problemsOf({ REDIS_SENTINEL_NAME: 'my master' })).toEqual([
+      'REDIS_SENTINEL_NAME="my master": REDIS_SENTINEL_NAME must be letters, digits, ".", "_" or "-"',
+    ]);
   });
 
   it('names each bad variable and its value', () => {
-    const problems = problemsOf({ PORT: 'abc', CLUSTER_MODE: 'cloud', UNCLEAN_LEADER_ELECTION_ENABLE: 'yes', OFFSETS_TOPIC_NUM_PARTITIONS: '0', REDIS_URL: 'http://x', LOG_FLUSH_POLICY: 'sometimes', MAX_PAYLOAD_BYTES: '1.5' });
+    const problems = problemsOf({
+      PORT: 'abc',
+      CLUSTER_MODE: 'cloud',
+      UNCLEAN_LEADER_ELECTION_ENABLE: 'yes',
+      OFFSETS_TOPIC_NUM_PARTITIONS: '0',
+      REDIS_URL: 'http://x',
+      LOG_FLUSH_POLICY: 'sometimes',
+      MAX_PAYLOAD_BYTES: '1.5',
+    });
     expect(problems).toEqual([
       'PORT="abc": PORT must be an integer number',
       'CLUSTER_MODE="cloud": CLUSTER_MODE must be one of the following values: embedded, redis',
@@ -89,7 +123,9 @@ describe('configuration (the configuration table of README.md)', () => {
     expect(problemsOf({ GROUP_MIN_SESSION_TIMEOUT_MS: '10000', GROUP_MAX_SESSION_TIMEOUT_MS: '5000' })).toEqual([
       'GROUP_MIN_SESSION_TIMEOUT_MS=10000 must not exceed GROUP_MAX_SESSION_TIMEOUT_MS=5000',
     ]);
-    expect(problemsOf({ CLUSTER_MODE: 'redis', MIN_INSYNC_REPLICAS: '4' })).toEqual(['MIN_INSYNC_REPLICAS=4 must not exceed OFFSETS_TOPIC_REPLICATION_FACTOR=3']);
+    expect(problemsOf({ CLUSTER_MODE: 'redis', MIN_INSYNC_REPLICAS: '4' })).toEqual([
+      'MIN_INSYNC_REPLICAS=4 must not exceed OFFSETS_TOPIC_REPLICATION_FACTOR=3',
+    ]);
     expect(problemsOf({ OFFSETS_TOPIC_REPLICATION_FACTOR: '3' })).toEqual([
       'OFFSETS_TOPIC_REPLICATION_FACTOR=3: embedded mode runs one node, so it must be 1',
     ]);

@@ -19,7 +19,10 @@ export class ConfigurationError extends Error {
  */
 export function validateEnvironment(env: Record<string, string | undefined>): EnvironmentVariables {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const config = plainToInstance(EnvironmentVariables, present, { excludeExtraneousValues: true, exposeDefaultValues: true });
+  const config = plainToInstance(EnvironmentVariables, present, {
+    excludeExtraneousValues: true,
+    exposeDefaultValues: true,
+  });
   const problems = validateSync(config, { forbidUnknownValues: true }).map((error) => describe(error, env));
   problems.push(...crossFieldProblems(config));
   if (problems.length === 0) problems.push(...securityProblems(config));
@@ -34,7 +37,9 @@ function describe(error: ValidationError, env: Record<string, string | undefined
   const messages = relevantMessages(error.constraints ?? {}).join('; ');
   const value = env[error.property] ?? '';
   // A URL's credentials (REDIS_URL's password) are not shown either.
-  const shown = SECRET_VARIABLES.has(error.property) ? `<${value.length} characters, not shown>` : JSON.stringify(value.replace(/\/\/[^/@]*@/, '//***@'));
+  const shown = SECRET_VARIABLES.has(error.property)
+    ? `<${value.length} characters, not shown>`
+    : JSON.stringify(value.replace(/\/\/[^/@]*@/, '//***@'));
   return `${error.property}=${shown}: ${messages}`;
 }
 
@@ -47,15 +52,23 @@ function crossFieldProblems(config: EnvironmentVariables): string[] {
   }
   const { replicationFactor, minInsyncReplicas } = replicationSettings(config);
   if (minInsyncReplicas > replicationFactor) {
-    problems.push(`MIN_INSYNC_REPLICAS=${minInsyncReplicas} must not exceed OFFSETS_TOPIC_REPLICATION_FACTOR=${replicationFactor}`);
+    problems.push(
+      `MIN_INSYNC_REPLICAS=${minInsyncReplicas} must not exceed OFFSETS_TOPIC_REPLICATION_FACTOR=${replicationFactor}`,
+    );
   }
   const sentinels = SENTINELS_PATTERN.test(config.REDIS_SENTINELS ?? '') ? config.REDIS_SENTINELS! : '';
-  for (const entry of sentinels.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+  for (const entry of sentinels
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
     const port = Number(entry.slice(entry.lastIndexOf(':') + 1));
-    if (!(port >= 1 && port <= 65_535)) problems.push(`REDIS_SENTINELS="${config.REDIS_SENTINELS}": port of ${entry} must be 1-65535`);
+    if (!(port >= 1 && port <= 65_535))
+      problems.push(`REDIS_SENTINELS="${config.REDIS_SENTINELS}": port of ${entry} must be 1-65535`);
   }
   if (config.CLUSTER_MODE === 'embedded' && replicationFactor !== 1) {
-    problems.push(`OFFSETS_TOPIC_REPLICATION_FACTOR=${replicationFactor}: embedded mode runs one node, so it must be 1`);
+    problems.push(
+      `OFFSETS_TOPIC_REPLICATION_FACTOR=${replicationFactor}: embedded mode runs one node, so it must be 1`,
+    );
   }
   return problems;
 }

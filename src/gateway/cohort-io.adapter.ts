@@ -20,9 +20,14 @@ export class CohortIoAdapter extends IoAdapter {
   }
 
   // Typed through the base class: @nestjs/platform-socket.io bundles its own copy of socket.io.
-  override createIOServer(...[port, options]: Parameters<IoAdapter['createIOServer']>): ReturnType<IoAdapter['createIOServer']> {
+  override createIOServer(
+    ...[port, options]: Parameters<IoAdapter['createIOServer']>
+  ): ReturnType<IoAdapter['createIOServer']> {
     // Recovery (if a gateway turns it on) must not skip authentication: withAuthenticatedRecovery.
-    const withLimit = withAuthenticatedRecovery({ ...options, maxHttpBufferSize: this.config.maxPayloadBytes } as NonNullable<typeof options>);
+    const withLimit = withAuthenticatedRecovery({
+      ...options,
+      maxHttpBufferSize: this.config.maxPayloadBytes,
+    } as NonNullable<typeof options>);
     const server = super.createIOServer(port, withLimit);
     // First of the handshake middlewares: origin, protected mode, connection cap, authentication.
     this.security.attach(server as unknown as import('socket.io').Server);

@@ -16,7 +16,11 @@ export interface ConnectionData {
 export function authenticateConnection(socket: Socket, next: (error?: Error) => void): void {
   const auth: unknown = socket.handshake.auth;
   const clientId = isRecord(auth) ? auth.clientId : undefined;
-  if (clientId !== undefined && clientId !== null && (typeof clientId !== 'string' || clientId.length > MAX_ID_LENGTH)) {
+  if (
+    clientId !== undefined &&
+    clientId !== null &&
+    (typeof clientId !== 'string' || clientId.length > MAX_ID_LENGTH)
+  ) {
     next(new Error(`INVALID_REQUEST: auth.clientId must be a string of at most ${MAX_ID_LENGTH} characters`));
     return;
   }

@@ -30,11 +30,22 @@ describe('CoordinatorGateway', () => {
   afterEach(() => socket.disconnect());
 
   const valid = {
-    JoinGroup: { groupId: 'g', sessionTimeoutMs: 10000, memberId: '', protocolType: 'consumer', protocols: [{ name: 'range', metadata: { topics: ['t'] } }] },
+    JoinGroup: {
+      groupId: 'g',
+      sessionTimeoutMs: 10000,
+      memberId: '',
+      protocolType: 'consumer',
+      protocols: [{ name: 'range', metadata: { topics: ['t'] } }],
+    },
     SyncGroup: { groupId: 'g', generationId: 1, memberId: 'm', assignments: [] },
     Heartbeat: { groupId: 'g', generationId: 1, memberId: 'm' },
     LeaveGroup: { groupId: 'g', members: [{ memberId: 'm' }] },
-    OffsetCommit: { groupId: 'g', generationId: 1, memberId: 'm', topics: [{ name: 't', partitions: [{ partitionIndex: 0, committedOffset: 5 }] }] },
+    OffsetCommit: {
+      groupId: 'g',
+      generationId: 1,
+      memberId: 'm',
+      topics: [{ name: 't', partitions: [{ partitionIndex: 0, committedOffset: 5 }] }],
+    },
     OffsetFetch: { groupId: 'g', topics: null },
     OffsetDelete: { groupId: 'g', topics: [{ name: 't', partitions: [{ partitionIndex: 0 }] }] },
     DescribeGroups: { groups: ['g'] },
@@ -46,7 +57,13 @@ describe('CoordinatorGateway', () => {
     const response = await request(socket, 'JoinGroup', valid.JoinGroup);
     expect(response).toMatchObject({ errorCode: 0, generationId: 1, memberId: 'm' });
     expect(node.requests()).toEqual([
-      { method: 'joinGroup', args: [expect.objectContaining({ groupId: 'g', memberId: '' }), { clientId: 'spec-client', clientHost: expect.any(String), connectionId: socket.id }] },
+      {
+        method: 'joinGroup',
+        args: [
+          expect.objectContaining({ groupId: 'g', memberId: '' }),
+          { clientId: 'spec-client', clientHost: expect.any(String), connectionId: socket.id },
+        ],
+      },
     ]);
   });
 
@@ -63,12 +80,27 @@ describe('CoordinatorGateway', () => {
     ['JoinGroup', { ...valid.JoinGroup, protocols: [{ name: 7 }] }, ['protocols.0.name', 'protocols.0.metadata']],
     ['JoinGroup', { ...valid.JoinGroup, groupInstanceId: '' }, ['groupInstanceId']],
     ['JoinGroup', { ...valid.JoinGroup, groupId: 'x'.repeat(5000) }, ['groupId']],
-    ['SyncGroup', { ...valid.SyncGroup, generationId: 1.5, assignments: [{ memberId: 'm' }] }, ['generationId', 'assignments.0.assignment']],
+    [
+      'SyncGroup',
+      { ...valid.SyncGroup, generationId: 1.5, assignments: [{ memberId: 'm' }] },
+      ['generationId', 'assignments.0.assignment'],
+    ],
     ['Heartbeat', { groupId: ['g'], generationId: '1', memberId: null }, ['groupId', 'generationId', 'memberId']],
     ['LeaveGroup', { groupId: 'g', members: 'm' }, ['members']],
-    ['OffsetCommit', { ...valid.OffsetCommit, topics: [{ name: 't', partitions: [{ partitionIndex: -1, committedOffset: 2 ** 64 }] }] }, ['topics.0.partitions.0.partitionIndex', 'topics.0.partitions.0.committedOffset']],
+    [
+      'OffsetCommit',
+      {
+        ...valid.OffsetCommit,
+        topics: [{ name: 't', partitions: [{ partitionIndex: -1, committedOffset: 2 ** 64 }] }],
+      },
+      ['topics.0.partitions.0.partitionIndex', 'topics.0.partitions.0.committedOffset'],
+    ],
     ['OffsetFetch', { groupId: 'g' }, ['topics']],
-    ['OffsetFetch', { groupId: 'g', topics: [{ name: 't', partitionIndexes: ['0'] }], requireStable: 'yes' }, ['topics.0.partitionIndexes', 'requireStable']],
+    [
+      'OffsetFetch',
+      { groupId: 'g', topics: [{ name: 't', partitionIndexes: ['0'] }], requireStable: 'yes' },
+      ['topics.0.partitionIndexes', 'requireStable'],
+    ],
     ['OffsetDelete', { groupId: 'g', topics: [{ name: 't' }] }, ['topics.0.partitions']],
     ['DescribeGroups', { groups: 'g' }, ['groups']],
     ['ListGroups', { statesFilter: [1] }, ['statesFilter']],
@@ -77,29 +109,41 @@ describe('CoordinatorGateway', () => {
     ['Metadata', { topics: 'all' }, ['topics']],
   ];
 
-  it.each(bad)('answers a malformed %s with INVALID_REQUEST naming the fields, and nothing else happens', async (event, payload, fields) => {
-    const response = await request<{ errorCode: number; errorName: string; errorMessage: string }>(socket, event, payload);
-    expect(response.errorCode).toBe(42);
-    expect(response.errorName).toBe('INVALID_REQUEST');
-    for (const field of fields) expect(response.errorMessage).toContain(field);
-    expect(node.requests()).toEqual([]);
-    expect(socket.connected).toBe(true);
-    // The same socket still works.
-    expect((await request(socket, 'Heartbeat', valid.Heartbeat)).errorCode).toBe(0);
-  });
-
-  it.each([['a string', 'JoinGroup'], [42, 'SyncGroup'], [[1, 2], 'Heartbeat'], [undefined, 'OffsetCommit'], [null, 'LeaveGroup']])(
-    'answers a payload that is %p (%s) with INVALID_REQUEST',
-    async (payload, event) => {
-      const response = await request(socket, event, payload);
-      expect(response).toMatchObject({ errorCode: 42, errorName: 'INVALID_REQUEST' });
+  it.each(bad)(
+    'answers a malformed %s with INVALID_REQUEST naming the fields, and nothing else happens',
+    async (event, payload, fields) => {
+      const response = await request<{ errorCode: number; errorName: string; errorMessage: string }>(
+        socket,
+        event,
+        payload,
+      );
+      expect(response.errorCode).toBe(42);
+      expect(response.errorName).toBe('INVALID_REQUEST');
+      for (const field of fields) expect(response.errorMessage).toContain(field);
       expect(node.requests()).toEqual([]);
       expect(socket.connected).toBe(true);
+      // The same socket still works.
+      expect((await request(socket, 'Heartbeat', valid.Heartbeat)).errorCode).toBe(0);
     },
   );
 
+  it.each([
+    ['a string', 'JoinGroup'],
+    [42, 'SyncGroup'],
+    [[1, 2], 'Heartbeat'],
+    [undefined, 'OffsetCommit'],
+    [null, 'LeaveGroup'],
+  ])('answers a payload that is %p (%s) with INVALID_REQUEST', async (payload, event) => {
+    const response = await request(socket, event, payload);
+    expect(response).toMatchObject({ errorCode: 42, errorName: 'INVALID_REQUEST' });
+    expect(node.requests()).toEqual([]);
+    expect(socket.connected).toBe(true);
+  });
+
   it('does not let a __proto__ key in a payload reach any prototype', async () => {
-    const hostile = JSON.parse('{"groupId":"g","generationId":1,"memberId":"m","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
+    const hostile = JSON.parse(
+      '{"groupId":"g","generationId":1,"memberId":"m","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+    );
     expect((await request(socket, 'Heartbeat', hostile)).errorCode).toBe(0);
     const forwarded = node.requests()[0].args[0] as Record<string, unknown>;
     expect(forwarded.polluted).toBeUndefined();
@@ -122,7 +166,9 @@ describe('CoordinatorGateway', () => {
     await request(socket, 'Heartbeat', { groupId: 'g' });
     await request(socket, 'JoinGroup', valid.JoinGroup);
     const text = await running.app.get(CohortMetrics).registry.metrics();
-    expect(text).toMatch(/cohort_requests_total\{transport="socket.io",api="Heartbeat",error="INVALID_REQUEST"\} [1-9]/);
+    expect(text).toMatch(
+      /cohort_requests_total\{transport="socket.io",api="Heartbeat",error="INVALID_REQUEST"\} [1-9]/,
+    );
     expect(text).toMatch(/cohort_requests_total\{transport="socket.io",api="JoinGroup",error="NONE"\} [1-9]/);
   });
 
@@ -137,7 +183,9 @@ describe('CoordinatorGateway', () => {
     const push = nextPush(socket, 'RebalanceInProgress');
     let otherGotOne = false;
     other.on('RebalanceInProgress', () => (otherGotOne = true));
-    running.app.get(SocketPushSink).rebalanceInProgress([socket.id!], { groupId: 'g', generationId: 3, reason: 'test' });
+    running.app
+      .get(SocketPushSink)
+      .rebalanceInProgress([socket.id!], { groupId: 'g', generationId: 3, reason: 'test' });
     expect(await push).toEqual({ groupId: 'g', generationId: 3, reason: 'test' });
     const moved = nextPush(socket, 'CoordinatorMoved');
     running.app.get(SocketPushSink).coordinatorMoved([socket.id!], { groupId: 'g' });
@@ -170,7 +218,10 @@ describe('CoordinatorGateway', () => {
         { name: 'nope', partitions: 0, errorCode: 3 },
       ],
     });
-    expect(await request(socket, 'Metadata', { topics: null })).toEqual({ errorCode: 0, topics: [{ name: 'orders', partitions: 3, errorCode: 0 }] });
+    expect(await request(socket, 'Metadata', { topics: null })).toEqual({
+      errorCode: 0,
+      topics: [{ name: 'orders', partitions: 3, errorCode: 0 }],
+    });
   });
 });
 

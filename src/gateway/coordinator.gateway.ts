@@ -33,7 +33,13 @@ import { OffsetFetchDto } from './dto/offset-fetch.dto';
 import { SyncGroupDto } from './dto/sync-group.dto';
 import { GatewayAuthorization } from './authorization/gateway-authorization';
 import type { CohortServer, CohortSocket } from './cohort-socket';
-import { acceptHeartbeat, acceptJoinGroup, acceptOffsetCommit, acceptOffsetFetch, acceptSyncGroup } from './lean/fast-accept';
+import {
+  acceptHeartbeat,
+  acceptJoinGroup,
+  acceptOffsetCommit,
+  acceptOffsetFetch,
+  acceptSyncGroup,
+} from './lean/fast-accept';
 import { LeanEvents } from './lean/lean-events';
 import { PacketFastLane } from './lean/packet-fast-lane';
 import { SocketPushSink } from './socket-push-sink';
@@ -73,11 +79,36 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     socket.use(guardRequests);
     const plain = socket as unknown as Socket;
     const lane = PacketFastLane.of(plain, this.pushSink.pacer);
-    this.lean.bind(plain, RequestEvent.Heartbeat, { dto: HeartbeatDto, accept: acceptHeartbeat, handle: (request, s) => this.heartbeat(request, s) }, lane);
-    this.lean.bind(plain, RequestEvent.OffsetCommit, { dto: OffsetCommitDto, accept: acceptOffsetCommit, handle: (request, s) => this.offsetCommit(request, s) }, lane);
-    this.lean.bind(plain, RequestEvent.OffsetFetch, { dto: OffsetFetchDto, accept: acceptOffsetFetch, handle: (request, s) => this.offsetFetch(request, s) }, lane);
-    this.lean.bind(plain, RequestEvent.JoinGroup, { dto: JoinGroupDto, accept: acceptJoinGroup, handle: (request, s) => this.joinGroup(request, s) }, lane);
-    this.lean.bind(plain, RequestEvent.SyncGroup, { dto: SyncGroupDto, accept: acceptSyncGroup, handle: (request, s) => this.syncGroup(request, s) }, lane);
+    this.lean.bind(
+      plain,
+      RequestEvent.Heartbeat,
+      { dto: HeartbeatDto, accept: acceptHeartbeat, handle: (request, s) => this.heartbeat(request, s) },
+      lane,
+    );
+    this.lean.bind(
+      plain,
+      RequestEvent.OffsetCommit,
+      { dto: OffsetCommitDto, accept: acceptOffsetCommit, handle: (request, s) => this.offsetCommit(request, s) },
+      lane,
+    );
+    this.lean.bind(
+      plain,
+      RequestEvent.OffsetFetch,
+      { dto: OffsetFetchDto, accept: acceptOffsetFetch, handle: (request, s) => this.offsetFetch(request, s) },
+      lane,
+    );
+    this.lean.bind(
+      plain,
+      RequestEvent.JoinGroup,
+      { dto: JoinGroupDto, accept: acceptJoinGroup, handle: (request, s) => this.joinGroup(request, s) },
+      lane,
+    );
+    this.lean.bind(
+      plain,
+      RequestEvent.SyncGroup,
+      { dto: SyncGroupDto, accept: acceptSyncGroup, handle: (request, s) => this.syncGroup(request, s) },
+      lane,
+    );
   }
 
   /** Binds members to their socket: dynamic members of a closed socket leave after MEMBER_DISCONNECT_GRACE_MS. */
@@ -87,21 +118,30 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
   }
 
   @SubscribeMessage(RequestEvent.FindCoordinator)
-  findCoordinator(@MessageBody() request: FindCoordinatorDto, @ConnectedSocket() socket: Socket): P.FindCoordinatorResponse {
+  findCoordinator(
+    @MessageBody() request: FindCoordinatorDto,
+    @ConnectedSocket() socket: Socket,
+  ): P.FindCoordinatorResponse {
     this.acl.requireGroup(socket, 'FindCoordinator', request.key);
     return findCoordinator(this.node, request.key);
   }
 
   @SubscribeMessage(RequestEvent.Metadata)
   metadata(@MessageBody() request: MetadataDto, @ConnectedSocket() socket: Socket): P.MetadataResponse {
-    const { names, refused } = this.acl.metadataTopics(socket, request.topics, () => this.node.topics.list().map((topic) => topic.name));
+    const { names, refused } = this.acl.metadataTopics(socket, request.topics, () =>
+      this.node.topics.list().map((topic) => topic.name),
+    );
     return {
       errorCode: ErrorCode.NONE,
       topics: names.map((name) => {
         // Refused before existence is looked at, so a caller cannot probe which topics exist.
         if (refused.has(name)) return { name, partitions: 0, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED };
         const partitions = this.node.topics.partitionCount(name);
-        return { name, partitions: partitions ?? 0, errorCode: partitions === undefined ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.NONE };
+        return {
+          name,
+          partitions: partitions ?? 0,
+          errorCode: partitions === undefined ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.NONE,
+        };
       }),
     };
   }
@@ -131,7 +171,9 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
 
   /** Bound in handleConnection (lean path), not by @SubscribeMessage. */
   offsetCommit(request: P.OffsetCommitRequest, socket: Socket): Promise<P.OffsetCommitResponse> {
-    return this.acl.offsetCommit(socket, request, (allowed) => this.node.coordinator.offsetCommit(allowed, contextOf(socket)));
+    return this.acl.offsetCommit(socket, request, (allowed) =>
+      this.node.coordinator.offsetCommit(allowed, contextOf(socket)),
+    );
   }
 
   /** Bound in handleConnection (lean path), not by @SubscribeMessage. */
@@ -140,12 +182,18 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
   }
 
   @SubscribeMessage(RequestEvent.OffsetDelete)
-  offsetDelete(@MessageBody() request: OffsetDeleteDto, @ConnectedSocket() socket: Socket): Promise<P.OffsetDeleteResponse> {
+  offsetDelete(
+    @MessageBody() request: OffsetDeleteDto,
+    @ConnectedSocket() socket: Socket,
+  ): Promise<P.OffsetDeleteResponse> {
     return this.acl.offsetDelete(socket, request, (allowed) => this.node.coordinator.offsetDelete(allowed));
   }
 
   @SubscribeMessage(RequestEvent.DescribeGroups)
-  describeGroups(@MessageBody() request: DescribeGroupsDto, @ConnectedSocket() socket: Socket): Promise<P.DescribeGroupsResponse> {
+  describeGroups(
+    @MessageBody() request: DescribeGroupsDto,
+    @ConnectedSocket() socket: Socket,
+  ): Promise<P.DescribeGroupsResponse> {
     return this.acl.describeGroups(socket, request, (allowed) => this.node.coordinator.describeGroups(allowed));
   }
 
@@ -155,7 +203,10 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
   }
 
   @SubscribeMessage(RequestEvent.DeleteGroups)
-  deleteGroups(@MessageBody() request: DeleteGroupsDto, @ConnectedSocket() socket: Socket): Promise<P.DeleteGroupsResponse> {
+  deleteGroups(
+    @MessageBody() request: DeleteGroupsDto,
+    @ConnectedSocket() socket: Socket,
+  ): Promise<P.DeleteGroupsResponse> {
     return this.acl.deleteGroups(socket, request, (allowed) => this.node.coordinator.deleteGroups(allowed));
   }
 }

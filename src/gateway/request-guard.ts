@@ -15,7 +15,11 @@ export function guardRequests(packet: Packet, next: Next): void {
   const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (response: unknown) => void) : null;
   const problem = isRequestEvent(event) ? firstDepthProblem(args) : `unknown event ${describeEvent(event)}`;
   if (problem === null) return next();
-  ack?.({ errorCode: ErrorCode.INVALID_REQUEST, errorName: errorName(ErrorCode.INVALID_REQUEST), errorMessage: problem });
+  ack?.({
+    errorCode: ErrorCode.INVALID_REQUEST,
+    errorName: errorName(ErrorCode.INVALID_REQUEST),
+    errorMessage: problem,
+  });
 }
 
 function firstDepthProblem(args: unknown[]): string | null {

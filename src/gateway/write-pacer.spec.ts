@@ -1,7 +1,12 @@
 import { WritePacer } from './write-pacer';
 
 /** A pacer whose turns run only when the test says, so each turn's writes can be seen. */
-function pacerWithTurns(perTurn: number): { pacer: WritePacer; written: string[]; nextTurn: () => void; turnsPending: () => number } {
+function pacerWithTurns(perTurn: number): {
+  pacer: WritePacer;
+  written: string[];
+  nextTurn: () => void;
+  turnsPending: () => number;
+} {
   const turns: (() => void)[] = [];
   const pacer = new WritePacer(perTurn, (fn) => turns.push(fn));
   const written: string[] = [];
@@ -21,7 +26,7 @@ describe('WritePacer', () => {
     expect(pacer.backlog).toBe(0);
   });
 
-  it('spreads a burst over turns, a turn\'s worth at a time, in order', () => {
+  it("spreads a burst over turns, a turn's worth at a time, in order", () => {
     const { pacer, written, nextTurn } = pacerWithTurns(2);
     for (const name of ['a', 'b', 'c', 'd', 'e']) pacer.write(1, () => written.push(name));
     expect(written).toEqual(['a', 'b']);

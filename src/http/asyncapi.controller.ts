@@ -31,7 +31,11 @@ export class AsyncApiController {
     const url = this.address.url();
     if (this.document?.url !== url) {
       const document = buildAsyncApiDocument({ url });
-      this.document = { url, json: JSON.stringify(document, null, 2), yaml: stringify(document, { aliasDuplicateObjects: false }) };
+      this.document = {
+        url,
+        json: JSON.stringify(document, null, 2),
+        yaml: stringify(document, { aliasDuplicateObjects: false }),
+      };
     }
     return this.document;
   }

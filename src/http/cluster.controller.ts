@@ -22,7 +22,8 @@ export class ClusterController {
   @ApiOkResponse({ description: '{ nodeId, host, port, url, partition } as FindCoordinator answers it.' })
   coordinator(@Query() query: CoordinatorQueryDto): FindCoordinatorResponse {
     const response = findCoordinator(this.node, query.groupId);
-    if (response.errorCode !== ErrorCode.NONE) throw new KafkaError(response.errorCode as ErrorCodeValue, response.errorMessage);
+    if (response.errorCode !== ErrorCode.NONE)
+      throw new KafkaError(response.errorCode as ErrorCodeValue, response.errorMessage);
     return response;
   }
 
@@ -36,7 +37,9 @@ export class ClusterController {
 
   @Get('cluster/partitions')
   @RequireAcl({ request: 'DescribeCluster' })
-  @ApiOkResponse({ description: '[{ partition, leader, leaderEpoch, replicas, isr, highWatermark, logEndOffset, replicaStates }]' })
+  @ApiOkResponse({
+    description: '[{ partition, leader, leaderEpoch, replicas, isr, highWatermark, logEndOffset, replicaStates }]',
+  })
   partitions(): PartitionView[] {
     return this.node.cluster.partitions();
   }

@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '@cohort/protocol';
 import type { CohortNode } from '../node/cohort-node';
 import type { NodeView } from '../node/cluster-status';
-import { CoordinatorForwardingMiddleware, FORWARDED_HEADER, UNREACHABLE_HEADER, groupIdOf } from './coordinator-forwarding.middleware';
+import {
+  CoordinatorForwardingMiddleware,
+  FORWARDED_HEADER,
+  UNREACHABLE_HEADER,
+  groupIdOf,
+} from './coordinator-forwarding.middleware';
 
 /** A response double that resolves once the middleware has answered. */
 function capture() {
@@ -41,7 +46,12 @@ describe('CoordinatorForwardingMiddleware (cluster mode)', () => {
     server = createServer((req, res) => {
       seenHeaders.push(String(req.headers[FORWARDED_HEADER]));
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify([{ groupId: 'zeta', coordinator: 0 }, { groupId: 'alpha', coordinator: 0 }]));
+      res.end(
+        JSON.stringify([
+          { groupId: 'zeta', coordinator: 0 },
+          { groupId: 'alpha', coordinator: 0 },
+        ]),
+      );
     });
     await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
     selfUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -52,17 +62,32 @@ describe('CoordinatorForwardingMiddleware (cluster mode)', () => {
     ({
       mode: 'redis',
       coordinator: { partitionFor: () => 3 },
-      cluster: { nodeId: 0, nodes: () => [{ nodeId: 0, url: selfUrl, alive: true }, silent, { nodeId: 2, url: 'http://127.0.0.1:2', alive: false }], leaderOf: () => leader },
+      cluster: {
+        nodeId: 0,
+        nodes: () => [
+          { nodeId: 0, url: selfUrl, alive: true },
+          silent,
+          { nodeId: 2, url: 'http://127.0.0.1:2', alive: false },
+        ],
+        leaderOf: () => leader,
+      },
     }) as unknown as CohortNode;
 
   it('merges the lists of the nodes that answer, sorted, and names the ones that did not', async () => {
     const { response, reply, finished } = capture();
-    new CoordinatorForwardingMiddleware(nodeWith(null)).use({ method: 'GET', originalUrl: '/v1/groups', headers: {} }, response, (error) => {
-      throw error ?? new Error('next() was called');
-    });
+    new CoordinatorForwardingMiddleware(nodeWith(null)).use(
+      { method: 'GET', originalUrl: '/v1/groups', headers: {} },
+      response,
+      (error) => {
+        throw error ?? new Error('next() was called');
+      },
+    );
     await finished;
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual([{ groupId: 'alpha', coordinator: 0 }, { groupId: 'zeta', coordinator: 0 }]);
+    expect(reply.body).toEqual([
+      { groupId: 'alpha', coordinator: 0 },
+      { groupId: 'zeta', coordinator: 0 },
+    ]);
     // Node 2 is not alive, so it is not asked; node 1 is and does not answer.
     expect(reply.headers[UNREACHABLE_HEADER]).toBe('1');
     expect(seenHeaders).toContain('0');
@@ -70,9 +95,13 @@ describe('CoordinatorForwardingMiddleware (cluster mode)', () => {
 
   it('answers 503 COORDINATOR_NOT_AVAILABLE, naming the node, when the coordinator does not answer', async () => {
     const { response, reply, finished } = capture();
-    new CoordinatorForwardingMiddleware(nodeWith(silent)).use({ method: 'GET', originalUrl: '/v1/groups/g/offsets', headers: {} }, response, () => {
-      throw new Error('next() was called');
-    });
+    new CoordinatorForwardingMiddleware(nodeWith(silent)).use(
+      { method: 'GET', originalUrl: '/v1/groups/g/offsets', headers: {} },
+      response,
+      () => {
+        throw new Error('next() was called');
+      },
+    );
     await finished;
     expect(reply.status).toBe(503);
     expect(reply.body).toMatchObject({ statusCode: 503, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE });
@@ -82,7 +111,11 @@ describe('CoordinatorForwardingMiddleware (cluster mode)', () => {
   it('leaves to the local controllers: its own groups, forwarded requests, other paths, and embedded mode', () => {
     const passes = (node: CohortNode, originalUrl: string, headers: Record<string, string> = {}): boolean => {
       let passed = false;
-      new CoordinatorForwardingMiddleware(node).use({ method: 'GET', originalUrl, headers }, capture().response, () => (passed = true));
+      new CoordinatorForwardingMiddleware(node).use(
+        { method: 'GET', originalUrl, headers },
+        capture().response,
+        () => (passed = true),
+      );
       return passed;
     };
     expect(passes(nodeWith({ nodeId: 0, url: selfUrl, alive: true }), '/v1/groups/g')).toBe(true);

@@ -67,7 +67,12 @@ export class CoordinatorForwardingMiddleware implements NestMiddleware {
       answer = await this.send(leader, request);
     } catch (error) {
       const message = `the coordinator of this group, node ${leader.nodeId} at ${leader.url}, did not answer: ${describe(error)}`;
-      response.status(503).json({ statusCode: 503, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, error: errorName(ErrorCode.COORDINATOR_NOT_AVAILABLE), message });
+      response.status(503).json({
+        statusCode: 503,
+        errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+        error: errorName(ErrorCode.COORDINATOR_NOT_AVAILABLE),
+        message,
+      });
       return;
     }
     response.status(answer.status);
@@ -99,26 +104,43 @@ export class CoordinatorForwardingMiddleware implements NestMiddleware {
     const unreachable = answers.filter((a) => a.status === 0).map((a) => a.node.nodeId);
     if (unreachable.length === answers.length) {
       const message = 'no node of the cluster answered the group list';
-      response.status(503).json({ statusCode: 503, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, error: errorName(ErrorCode.COORDINATOR_NOT_AVAILABLE), message });
+      response.status(503).json({
+        statusCode: 503,
+        errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+        error: errorName(ErrorCode.COORDINATOR_NOT_AVAILABLE),
+        message,
+      });
       return;
     }
     const merged = new Map<string, unknown>();
     for (const answer of answers) {
       if (!Array.isArray(answer.body)) continue;
       // During a leadership move two nodes may both list a group for a moment: keep the first.
-      for (const group of answer.body as { groupId: string }[]) if (!merged.has(group.groupId)) merged.set(group.groupId, group);
+      for (const group of answer.body as { groupId: string }[])
+        if (!merged.has(group.groupId)) merged.set(group.groupId, group);
     }
     if (unreachable.length > 0) response.setHeader(UNREACHABLE_HEADER, unreachable.join(','));
-    response.status(200).json([...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, group]) => group));
+    response
+      .status(200)
+      .json([...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, group]) => group));
   }
 
   private send(target: NodeView, request: Request): Promise<NodeResponse> {
     const body = signedBodyOf(request.method, request.body);
     const nodeId = this.node.cluster.nodeId;
-    const proof = this.signer?.headersFor(nodeId, { method: request.method, url: request.originalUrl, body, principal: principalOfRequest(request) });
+    const proof = this.signer?.headersFor(nodeId, {
+      method: request.method,
+      url: request.originalUrl,
+      body,
+      principal: principalOfRequest(request),
+    });
     const init = {
       method: request.method,
-      headers: { [FORWARDED_HEADER]: String(nodeId), ...(body ? { 'content-type': 'application/json' } : {}), ...proof },
+      headers: {
+        [FORWARDED_HEADER]: String(nodeId),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...proof,
+      },
       body: body || undefined,
       signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
     };
@@ -143,5 +165,9 @@ export function groupIdOf(path: string): string | null | undefined {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? (error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message) : String(error);
+  return error instanceof Error
+    ? error.cause instanceof Error
+      ? `${error.message} (${error.cause.message})`
+      : error.message
+    : String(error);
 }

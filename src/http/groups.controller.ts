@@ -1,4 +1,16 @@
-import { Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Query, Req, UseInterceptors, UsePipes } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Inject,
+  Param,
+  Query,
+  Req,
+  UseInterceptors,
+  UsePipes,
+} from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { groupLagOf, type GroupView, type RebalanceView } from '@cohort/coordinator';
 import { ErrorCode, errorName, KafkaError, type ErrorCodeValue, type GroupLag } from '@cohort/protocol';
@@ -24,9 +36,15 @@ export class GroupsController {
 
   @Get()
   @RequireAcl({ request: 'ListGroups', filtered: true })
-  @ApiOkResponse({ description: '[{ groupId, protocolType, state, members, coordinator }]; only the groups the caller may describe.' })
+  @ApiOkResponse({
+    description: '[{ groupId, protocolType, state, members, coordinator }]; only the groups the caller may describe.',
+  })
   async list(@Query() query: ListGroupsQueryDto, @Req() request: PrincipalRequest) {
-    const groups = this.authorization.visibleGroups(callerOfRequest(request), await this.node.coordinator.listGroupSummaries(query.state), (group) => group.groupId);
+    const groups = this.authorization.visibleGroups(
+      callerOfRequest(request),
+      await this.node.coordinator.listGroupSummaries(query.state),
+      (group) => group.groupId,
+    );
     return groups.map((group) => ({ ...group, coordinator: this.coordinatorOf(group.groupId) }));
   }
 
@@ -44,13 +62,17 @@ export class GroupsController {
   @ApiNoContentResponse({ description: 'Deleted; 409 NON_EMPTY_GROUP; 404 GROUP_ID_NOT_FOUND.' })
   async delete(@Param('groupId') groupId: string): Promise<void> {
     const response = await this.node.coordinator.deleteGroups({ groupsNames: [groupId] });
-    const errorCode = response.errorCode !== ErrorCode.NONE ? response.errorCode : (response.results[0]?.errorCode ?? ErrorCode.NONE);
-    if (errorCode !== ErrorCode.NONE) throw new KafkaError(errorCode as ErrorCodeValue, deleteRefusal(groupId, errorCode));
+    const errorCode =
+      response.errorCode !== ErrorCode.NONE ? response.errorCode : (response.results[0]?.errorCode ?? ErrorCode.NONE);
+    if (errorCode !== ErrorCode.NONE)
+      throw new KafkaError(errorCode as ErrorCodeValue, deleteRefusal(groupId, errorCode));
   }
 
   @Get(':groupId/rebalances')
   @RequireAcl({ request: 'DescribeGroups', group: fromParam('groupId') })
-  @ApiOkResponse({ description: '[{ generationId, reason, startedAt, completedAt, durationMs, members, protocol }], newest last.' })
+  @ApiOkResponse({
+    description: '[{ generationId, reason, startedAt, completedAt, durationMs, members, protocol }], newest last.',
+  })
   rebalances(@Param('groupId') groupId: string): Promise<RebalanceView[]> {
     return this.node.coordinator.rebalanceHistory(groupId);
   }
@@ -60,12 +82,18 @@ export class GroupsController {
   @ApiOkResponse({
     description:
       '{ groupId, status, totalLag, maxLag, partitions: [{ topic, partition, committedOffset, logEndOffset, lag, status, history }] }; ' +
-      'status is Burrow\'s evaluation (OK, WARN, ERR, STOP, STALL, UNKNOWN), see docs/lag.md; 404 GROUP_ID_NOT_FOUND.',
+      "status is Burrow's evaluation (OK, WARN, ERR, STOP, STALL, UNKNOWN), see docs/lag.md; 404 GROUP_ID_NOT_FOUND.",
   })
   async lag(@Param('groupId') groupId: string, @Req() request: PrincipalRequest): Promise<GroupLag> {
     const lag = await this.node.coordinator.groupLag(groupId);
     // As an all-topics OffsetFetch: partitions of topics the caller may not describe are left out.
-    const visible = this.authorization.filter(callerOfRequest(request), 'DESCRIBE', 'TOPIC', lag.partitions, (partition) => partition.topic);
+    const visible = this.authorization.filter(
+      callerOfRequest(request),
+      'DESCRIBE',
+      'TOPIC',
+      lag.partitions,
+      (partition) => partition.topic,
+    );
     return visible.length === lag.partitions.length ? lag : groupLagOf(groupId, visible);
   }
 

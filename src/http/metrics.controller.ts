@@ -20,7 +20,10 @@ export class MetricsController {
     // Lag and partition health are read from the node at scrape time; one set of gauges per app.
     this.operator = new OperatorMetrics(
       metrics.registry,
-      { lagSummaries: (withPartitions, limit) => node.coordinator.lagSummaries(withPartitions, limit), cluster: node.cluster },
+      {
+        lagSummaries: (withPartitions, limit) => node.coordinator.lagSummaries(withPartitions, limit),
+        cluster: node.cluster,
+      },
       { maxGroups: config.metricsMaxGroups, partitionLag: config.metricsPartitionLag },
     );
   }

@@ -1,6 +1,28 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Inject, Param, Post, Query, Req, UseInterceptors, UsePipes } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  UseInterceptors,
+  UsePipes,
+} from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { type CommittedOffsetWithLag, ErrorCode, errorName, KafkaError, type ErrorCodeValue, type ResetOffsetsResult, type TopicPartitionErrors } from '@cohort/protocol';
+import {
+  type CommittedOffsetWithLag,
+  ErrorCode,
+  errorName,
+  KafkaError,
+  type ErrorCodeValue,
+  type ResetOffsetsResult,
+  type TopicPartitionErrors,
+} from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
 import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
@@ -25,10 +47,22 @@ export class OffsetsController {
 
   @Get()
   @RequireAcl({ request: 'OffsetFetch', group: fromParam('groupId'), filtered: true })
-  @ApiOkResponse({ description: '{ groupId, offsets: [{ topic, partition, committedOffset, leaderEpoch, metadata, commitTimestamp, logEndOffset, lag }], totalLag }' })
-  async read(@Param('groupId') groupId: string, @Req() request: PrincipalRequest): Promise<{ groupId: string; offsets: CommittedOffsetWithLag[]; totalLag: number }> {
+  @ApiOkResponse({
+    description:
+      '{ groupId, offsets: [{ topic, partition, committedOffset, leaderEpoch, metadata, commitTimestamp, logEndOffset, lag }], totalLag }',
+  })
+  async read(
+    @Param('groupId') groupId: string,
+    @Req() request: PrincipalRequest,
+  ): Promise<{ groupId: string; offsets: CommittedOffsetWithLag[]; totalLag: number }> {
     // As an all-topics OffsetFetch: topics the caller may not describe are left out.
-    const committed = this.authorization.filter(callerOfRequest(request), 'DESCRIBE', 'TOPIC', await this.node.coordinator.committedOffsets(groupId), (offset) => offset.topic);
+    const committed = this.authorization.filter(
+      callerOfRequest(request),
+      'DESCRIBE',
+      'TOPIC',
+      await this.node.coordinator.committedOffsets(groupId),
+      (offset) => offset.topic,
+    );
     // One registry read per topic, not per partition: a read copies the topic's reported end offsets.
     const endOffsets = new Map<string, Record<number, number> | undefined>();
     const endOffsetsOf = (topic: string): Record<number, number> | undefined => {
@@ -50,7 +84,10 @@ export class OffsetsController {
   @HttpCode(HttpStatus.OK)
   @RequireAcl({ request: 'OffsetCommit', group: fromParam('groupId'), topics: fromBodyTopics(), change: true })
   @ApiOkResponse({ description: 'Offsets set; only while the group is Empty (else 409 NON_EMPTY_GROUP).' })
-  async reset(@Param('groupId') groupId: string, @Body() body: ResetOffsetsDto): Promise<{ topics: TopicPartitionErrors[] }> {
+  async reset(
+    @Param('groupId') groupId: string,
+    @Body() body: ResetOffsetsDto,
+  ): Promise<{ topics: TopicPartitionErrors[] }> {
     const response = await this.node.coordinator.resetOffsets(groupId, body.topics);
     return { topics: throwOnError(response, `cannot reset offsets of group '${groupId}'`) };
   }
@@ -63,25 +100,40 @@ export class OffsetsController {
       '{ groupId, dryRun, offsets: [{ topic, partition, currentOffset, newOffset }] }. A dry run (the default) changes nothing; ' +
       'dryRun: false commits exactly the offsets shown, only while the group is Empty (409 NON_EMPTY_GROUP), and answers once they are committed.',
   })
-  async resetByStrategy(@Param('groupId') groupId: string, @Body() body: ResetOffsetsByStrategyDto, @Req() request: PrincipalRequest): Promise<ResetOffsetsResult> {
+  async resetByStrategy(
+    @Param('groupId') groupId: string,
+    @Body() body: ResetOffsetsByStrategyDto,
+    @Req() request: PrincipalRequest,
+  ): Promise<ResetOffsetsResult> {
     if (!body.allTopics) return this.node.coordinator.resetOffsetsTo(groupId, body);
     // With allTopics the body names no topic for AclGuard: the preview names them, and every one of them
     // needs READ before anything is shown or written (as a commit of those offsets would).
     const preview = await this.node.coordinator.resetOffsetsTo(groupId, { ...body, dryRun: true });
     const caller = callerOfRequest(request);
-    const denied = [...new Set(preview.offsets.map((offset) => offset.topic))].filter((topic) => !this.authorization.check(caller, 'READ', 'TOPIC', topic, 'OffsetCommit'));
-    if (denied.length > 0) throw KafkaError.of('TOPIC_AUTHORIZATION_FAILED', `${caller.principal} may not read topic${denied.length > 1 ? 's' : ''} ${denied.map((t) => `'${t}'`).join(', ')}`);
+    const denied = [...new Set(preview.offsets.map((offset) => offset.topic))].filter(
+      (topic) => !this.authorization.check(caller, 'READ', 'TOPIC', topic, 'OffsetCommit'),
+    );
+    if (denied.length > 0)
+      throw KafkaError.of(
+        'TOPIC_AUTHORIZATION_FAILED',
+        `${caller.principal} may not read topic${denied.length > 1 ? 's' : ''} ${denied.map((t) => `'${t}'`).join(', ')}`,
+      );
     return body.dryRun === false ? this.node.coordinator.resetOffsetsTo(groupId, body) : preview;
   }
 
   @Delete()
   @RequireAcl({ request: 'OffsetDelete', group: fromParam('groupId'), topics: fromQuery('topic'), change: true })
   @ApiOkResponse({ description: 'Offsets deleted; 409 GROUP_SUBSCRIBED_TO_TOPIC while the group consumes the topic.' })
-  async delete(@Param('groupId') groupId: string, @Query() query: DeleteOffsetsQueryDto): Promise<{ topics: TopicPartitionErrors[] }> {
+  async delete(
+    @Param('groupId') groupId: string,
+    @Query() query: DeleteOffsetsQueryDto,
+  ): Promise<{ topics: TopicPartitionErrors[] }> {
     const partitions =
       query.partition !== undefined
         ? [query.partition]
-        : (await this.node.coordinator.committedOffsets(groupId)).filter((offset) => offset.topic === query.topic).map((offset) => offset.partition);
+        : (await this.node.coordinator.committedOffsets(groupId))
+            .filter((offset) => offset.topic === query.topic)
+            .map((offset) => offset.partition);
     const response = await this.node.coordinator.offsetDelete({
       groupId,
       topics: [{ name: query.topic, partitions: partitions.map((partitionIndex) => ({ partitionIndex })) }],
@@ -99,10 +151,15 @@ function throwOnError(
   what: string,
 ): TopicPartitionErrors[] {
   if (response.errorCode !== ErrorCode.NONE) {
-    throw new KafkaError(response.errorCode as ErrorCodeValue, `${what}: ${response.errorMessage ?? errorName(response.errorCode)}`);
+    throw new KafkaError(
+      response.errorCode as ErrorCodeValue,
+      `${what}: ${response.errorMessage ?? errorName(response.errorCode)}`,
+    );
   }
   const failed = response.topics.flatMap((topic) =>
-    topic.partitions.filter((partition) => partition.errorCode !== ErrorCode.NONE).map((partition) => ({ topic: topic.name, ...partition })),
+    topic.partitions
+      .filter((partition) => partition.errorCode !== ErrorCode.NONE)
+      .map((partition) => ({ topic: topic.name, ...partition })),
   );
   if (failed.length > 0) {
     const list = failed.map((f) => `${f.topic}-${f.partitionIndex}: ${errorName(f.errorCode)}`).join(', ');

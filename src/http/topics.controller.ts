@@ -32,17 +32,31 @@ export class TopicsController {
 
   @Get()
   @RequireAcl({ request: 'Metadata', filtered: true })
-  @ApiOkResponse({ description: '[{ name, partitions, endOffsets, startOffsets, reportedAt }]; only the topics the caller may describe.' })
+  @ApiOkResponse({
+    description:
+      '[{ name, partitions, endOffsets, startOffsets, reportedAt }]; only the topics the caller may describe.',
+  })
   list(@Req() request: PrincipalRequest): TopicInfo[] {
-    return this.authorization.filter(callerOfRequest(request), 'DESCRIBE', 'TOPIC', this.node.topics.list(), (topic) => topic.name);
+    return this.authorization.filter(
+      callerOfRequest(request),
+      'DESCRIBE',
+      'TOPIC',
+      this.node.topics.list(),
+      (topic) => topic.name,
+    );
   }
 
   @Post()
   @RequireAcl({ request: 'CreateTopic', topics: fromBody('name'), change: true })
-  @ApiCreatedResponse({ description: 'The new topic; 400 INVALID_REQUEST if it exists or the name is not legal; 429 THROTTLING_QUOTA_EXCEEDED over MAX_TOPICS_PER_PRINCIPAL.' })
+  @ApiCreatedResponse({
+    description:
+      'The new topic; 400 INVALID_REQUEST if it exists or the name is not legal; 429 THROTTLING_QUOTA_EXCEEDED over MAX_TOPICS_PER_PRINCIPAL.',
+  })
   create(@Body() body: CreateTopicDto, @Req() request: PrincipalRequest): Promise<TopicInfo> {
     // Within MAX_TOPICS_PER_PRINCIPAL, else 429 with error 89 (docs/security.md).
-    return this.limits.creatingTopic(callerOfRequest(request), body.name, () => this.node.topics.create(body.name, body.partitions));
+    return this.limits.creatingTopic(callerOfRequest(request), body.name, () =>
+      this.node.topics.create(body.name, body.partitions),
+    );
   }
 
   @Get(':name')
@@ -63,7 +77,10 @@ export class TopicsController {
 
   @Put(':name/end-offsets')
   @RequireAcl({ request: 'ReportEndOffsets', topics: fromParam('name') })
-  @ApiOkResponse({ description: 'The topic with the reported log end (and start) offsets merged in, each stamped with when it arrived (`reportedAt`).' })
+  @ApiOkResponse({
+    description:
+      'The topic with the reported log end (and start) offsets merged in, each stamped with when it arrived (`reportedAt`).',
+  })
   reportEndOffsets(@Param('name') name: string, @Body() body: EndOffsetsDto): Promise<TopicInfo> {
     return this.node.topics.setEndOffsets(name, body.partitions);
   }

@@ -2,7 +2,9 @@
  * A person at a terminal reads lines, log collectors read JSON: pino-pretty's transport when stdout is a
  * TTY, plain JSON lines otherwise (containers, systemd, files, pipes).
  */
-export function prettyOnTerminal(isTty = process.stdout.isTTY === true): { transport?: { target: string; options: Record<string, unknown> } } {
+export function prettyOnTerminal(isTty = process.stdout.isTTY === true): {
+  transport?: { target: string; options: Record<string, unknown> };
+} {
   if (!isTty) return {};
   return {
     transport: {

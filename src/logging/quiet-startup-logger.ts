@@ -5,7 +5,14 @@ import type { LoggerService } from '@nestjs/common';
  * that at info a start is a handful of lines and the one that says where the node listens stands out.
  * Everything else passes through unchanged.
  */
-const STARTUP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'WebSocketsController', 'NestApplication']);
+const STARTUP_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'WebSocketsController',
+  'NestApplication',
+]);
 
 export class QuietStartupLogger implements LoggerService {
   constructor(private readonly inner: LoggerService) {}

@@ -8,7 +8,13 @@ import { type HttpLogger, pinoHttp } from 'pino-http';
  * mistake is info; 503 is a node not ready yet, a warning; other 5xx are errors.
  */
 function requestLogLevel(_request: IncomingMessage, response: ServerResponse): 'debug' | 'info' | 'warn' | 'error' {
-  return response.statusCode === 503 ? 'warn' : response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'info' : 'debug';
+  return response.statusCode === 503
+    ? 'warn'
+    : response.statusCode >= 500
+      ? 'error'
+      : response.statusCode >= 400
+        ? 'info'
+        : 'debug';
 }
 
 /**

@@ -33,7 +33,10 @@ export async function logStartupSummary(app: INestApplication, startedAt: number
   const deadline = startedAt + READY_WAIT_MS;
   while (!node.isReady() && performance.now() < deadline) await new Promise((done) => setTimeout(done, POLL_MS));
   const ready = node.isReady();
-  const groups = await node.coordinator.listGroupSummaries().then((all) => all.length, () => null);
+  const groups = await node.coordinator.listGroupSummaries().then(
+    (all) => all.length,
+    () => null,
+  );
   const summary: StartupSummary = {
     url,
     mode: node.mode,
@@ -51,6 +54,9 @@ export async function logStartupSummary(app: INestApplication, startedAt: number
     : `not ready after ${summary.startupMs} ms: ${summary.loadingPartitions} partitions still loading`;
   const logger = await app.resolve(PinoLogger);
   logger.setContext('Cohort');
-  logger.info({ summary }, `Cohort listening on ${url} (${mode}, data in ${summary.dataDir}); dashboard ${summary.dashboard}; ${state}`);
+  logger.info(
+    { summary },
+    `Cohort listening on ${url} (${mode}, data in ${summary.dataDir}); dashboard ${summary.dashboard}; ${state}`,
+  );
   return summary;
 }

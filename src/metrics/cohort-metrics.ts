@@ -113,14 +113,20 @@ export class CohortMetrics implements CoordinatorMetrics {
    * The label-bound children of the request metrics, looked up once per label set (transport × API ×
    * error name, as many as the series) instead of hashing the labels on every request; neither metric is ever reset.
    */
-  private readonly requestChildren = new Map<string, { count: { inc(): void }; seconds: { observe(value: number): void } }>();
+  private readonly requestChildren = new Map<
+    string,
+    { count: { inc(): void }; seconds: { observe(value: number): void } }
+  >();
 
   requestAnswered(transport: 'socket.io' | 'http', api: string, errorCode: number, seconds: number): void {
     const error = errorName(errorCode);
     const key = `${transport}\u0000${api}\u0000${error}`;
     let children = this.requestChildren.get(key);
     if (children === undefined) {
-      children = { count: this.requests.labels({ transport, api, error }), seconds: this.requestSeconds.labels({ transport, api }) };
+      children = {
+        count: this.requests.labels({ transport, api, error }),
+        seconds: this.requestSeconds.labels({ transport, api }),
+      };
       this.requestChildren.set(key, children);
     }
     children.count.inc();
@@ -137,7 +143,8 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   /** Refreshed on each scrape from the coordinator's own view, so the gauges cannot drift. */
   setGroups(summaries: GroupSummaryView[]): void {
-    for (const state of GROUP_STATE_NAMES) this.groups.set({ state }, summaries.filter((group) => group.state === state).length);
+    for (const state of GROUP_STATE_NAMES)
+      this.groups.set({ state }, summaries.filter((group) => group.state === state).length);
     this.members.set(summaries.reduce((sum, group) => sum + group.members, 0));
   }
 

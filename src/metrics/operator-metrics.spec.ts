@@ -27,12 +27,27 @@ function clusterOf(partitions: Partial<PartitionView>[], nodeId = 1, controllerI
     nodeId,
     controllerId: () => controllerId,
     nodes: () => [1, 2, 3].map((id) => ({ nodeId: id, url: `http://n${id}`, alive: id !== 3 })),
-    partitions: () => partitions.map((p, partition) => ({ partition, leaderEpoch: 1, highWatermark: 0, logEndOffset: 0, replicaStates: [], replicas: [1, 2, 3], ...p }) as PartitionView),
+    partitions: () =>
+      partitions.map(
+        (p, partition) =>
+          ({
+            partition,
+            leaderEpoch: 1,
+            highWatermark: 0,
+            logEndOffset: 0,
+            replicaStates: [],
+            replicas: [1, 2, 3],
+            ...p,
+          }) as PartitionView,
+      ),
     leaderOf: () => null,
   };
 }
 
-async function series(registry: Registry, name: string): Promise<{ labels: Record<string, string | number>; value: number }[]> {
+async function series(
+  registry: Registry,
+  name: string,
+): Promise<{ labels: Record<string, string | number>; value: number }[]> {
   const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
   return (metric?.values ?? []) as { labels: Record<string, string | number>; value: number }[];
 }
@@ -41,7 +56,11 @@ describe('OperatorMetrics', () => {
   it('keeps label sets bounded with 10,000 groups: only the METRICS_MAX_GROUPS largest lags are exported', async () => {
     const registry = new Registry();
     const groups = Array.from({ length: 10_000 }, (_, i) => summary(i));
-    new OperatorMetrics(registry, { lagSummaries: () => groups, cluster: clusterOf([]) }, { maxGroups: 100, partitionLag: true }).refresh();
+    new OperatorMetrics(
+      registry,
+      { lagSummaries: () => groups, cluster: clusterOf([]) },
+      { maxGroups: 100, partitionLag: true },
+    ).refresh();
     const lag = await series(registry, 'cohort_group_lag');
     const exportedGroups = new Set(lag.map((s) => s.labels.group));
     expect(exportedGroups.size).toBe(100);
@@ -58,7 +77,11 @@ describe('OperatorMetrics', () => {
 
   it('exports per-partition lag only when asked for', async () => {
     const registry = new Registry();
-    new OperatorMetrics(registry, { lagSummaries: () => [summary(1)], cluster: clusterOf([]) }, { maxGroups: 10, partitionLag: false }).refresh();
+    new OperatorMetrics(
+      registry,
+      { lagSummaries: () => [summary(1)], cluster: clusterOf([]) },
+      { maxGroups: 10, partitionLag: false },
+    ).refresh();
     expect(await registry.getSingleMetric('cohort_group_partition_lag')).toBeUndefined();
     expect(await series(registry, 'cohort_group_lag')).toEqual([
       { labels: { group: 'g-00001', topic: 'orders' }, value: summary(1).maxLag },
@@ -75,7 +98,11 @@ describe('OperatorMetrics', () => {
       { leader: 3, isr: [3] }, // its leader is not alive
     ];
     const onController = new Registry();
-    new OperatorMetrics(onController, { lagSummaries: () => [], cluster: clusterOf(partitions) }, { maxGroups: 10, partitionLag: false }).refresh();
+    new OperatorMetrics(
+      onController,
+      { lagSummaries: () => [], cluster: clusterOf(partitions) },
+      { maxGroups: 10, partitionLag: false },
+    ).refresh();
     expect((await series(onController, 'cohort_partition_under_replicated'))[0].value).toBe(1);
     expect((await series(onController, 'cohort_partition_offline'))[0].value).toBe(2);
     expect(await series(onController, 'cohort_partition_isr_size')).toEqual([
@@ -83,7 +110,11 @@ describe('OperatorMetrics', () => {
       { labels: { partition: '1' }, value: 1 },
     ]);
     const elsewhere = new Registry();
-    new OperatorMetrics(elsewhere, { lagSummaries: () => [], cluster: clusterOf(partitions, 2, 1) }, { maxGroups: 10, partitionLag: false }).refresh();
+    new OperatorMetrics(
+      elsewhere,
+      { lagSummaries: () => [], cluster: clusterOf(partitions, 2, 1) },
+      { maxGroups: 10, partitionLag: false },
+    ).refresh();
     expect((await series(elsewhere, 'cohort_partition_offline'))[0].value).toBe(0);
     expect((await series(elsewhere, 'cohort_partition_under_replicated'))[0].value).toBe(1);
   });

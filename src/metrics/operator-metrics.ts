@@ -42,7 +42,8 @@ export class OperatorMetrics {
       registers: [registry],
       collect() {
         this.reset();
-        for (const group of exported()) for (const [topic, lag] of group.topicLag) this.set({ group: group.groupId, topic }, lag);
+        for (const group of exported())
+          for (const [topic, lag] of group.topicLag) this.set({ group: group.groupId, topic }, lag);
       },
     });
     new Gauge({
@@ -62,7 +63,9 @@ export class OperatorMetrics {
       registers: [registry],
       collect() {
         this.reset();
-        for (const group of exported()) for (const status of LAG_STATUSES) this.set({ group: group.groupId, status }, status === group.status ? 1 : 0);
+        for (const group of exported())
+          for (const status of LAG_STATUSES)
+            this.set({ group: group.groupId, status }, status === group.status ? 1 : 0);
       },
     });
     if (options.partitionLag) {
@@ -74,7 +77,8 @@ export class OperatorMetrics {
         collect() {
           this.reset();
           for (const group of exported()) {
-            for (const { topic, partition, lag } of group.partitions ?? []) this.set({ group: group.groupId, topic, partition: String(partition) }, lag);
+            for (const { topic, partition, lag } of group.partitions ?? [])
+              this.set({ group: group.groupId, topic, partition: String(partition) }, lag);
           }
         },
       });
@@ -96,7 +100,12 @@ export class OperatorMetrics {
       registers: [registry],
       collect() {
         if (cluster.controllerId() !== cluster.nodeId) return void this.set(0);
-        const alive = new Set(cluster.nodes().filter((n) => n.alive).map((n) => n.nodeId));
+        const alive = new Set(
+          cluster
+            .nodes()
+            .filter((n) => n.alive)
+            .map((n) => n.nodeId),
+        );
         this.set(cluster.partitions().filter((p) => p.leader === null || !alive.has(p.leader)).length);
       },
     });
@@ -114,12 +123,17 @@ export class OperatorMetrics {
 
   /** Evaluates every group's lag for the scrape that follows (call it before `registry.metrics()`). */
   refresh(): void {
-    this.groups = topByLag(this.source.lagSummaries(this.options.partitionLag, this.options.maxGroups), this.options.maxGroups);
+    this.groups = topByLag(
+      this.source.lagSummaries(this.options.partitionLag, this.options.maxGroups),
+      this.options.maxGroups,
+    );
   }
 }
 
 /** The `max` groups with the largest total lag (ties by id), so a scrape's label sets stay bounded. */
 export function topByLag(groups: GroupLagSummary[], max: number): GroupLagSummary[] {
   if (groups.length <= max) return groups;
-  return [...groups].sort((a, b) => b.totalLag - a.totalLag || (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0)).slice(0, max);
+  return [...groups]
+    .sort((a, b) => b.totalLag - a.totalLag || (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0))
+    .slice(0, max);
 }

@@ -17,7 +17,12 @@ export function measureAcks(metrics: CohortMetrics): (packet: unknown[], next: (
       const started = process.hrtime.bigint();
       packet[last] = (response: unknown) => {
         const code = (response as { errorCode?: unknown } | null)?.errorCode;
-        metrics.requestAnswered('socket.io', event, typeof code === 'number' ? code : 0, Number(process.hrtime.bigint() - started) / 1e9);
+        metrics.requestAnswered(
+          'socket.io',
+          event,
+          typeof code === 'number' ? code : 0,
+          Number(process.hrtime.bigint() - started) / 1e9,
+        );
         (ack as (response: unknown) => void)(response);
       };
     }

@@ -12,7 +12,9 @@ export async function createAssignorCatalog(plugins: string[]): Promise<Assignor
   const registry = new AssignorRegistry();
   await loadAssignorPlugins(registry, plugins);
   const guarded = new Map<string, ServerAssignor>(
-    registry.list().map(({ name }) => [name, { name, assign: (cluster, members) => registry.run(name, cluster, members) }]),
+    registry
+      .list()
+      .map(({ name }) => [name, { name, assign: (cluster, members) => registry.run(name, cluster, members) }]),
   );
   return {
     get: (name) => guarded.get(name),

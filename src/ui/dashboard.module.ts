@@ -23,7 +23,10 @@ const assets = dashboardAssetsDir();
         maxAge: 0,
         setHeaders: (response: { setHeader(name: string, value: string): void }) => {
           // Only this origin's scripts, styles and REST: an injected group id cannot become a script.
-          response.setHeader('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+          response.setHeader(
+            'Content-Security-Policy',
+            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+          );
           response.setHeader('X-Content-Type-Options', 'nosniff');
           response.setHeader('Referrer-Policy', 'no-referrer');
         },
@@ -34,7 +37,9 @@ const assets = dashboardAssetsDir();
 export class DashboardModule implements OnModuleInit {
   onModuleInit(): void {
     if (!existsSync(join(assets, 'index.html'))) {
-      new Logger('Dashboard').warn(`the dashboard is not built (${assets} is missing): run \`npm run build\` to serve it at /ui`);
+      new Logger('Dashboard').warn(
+        `the dashboard is not built (${assets} is missing): run \`npm run build\` to serve it at /ui`,
+      );
     }
   }
 }

@@ -25,7 +25,8 @@ const app = appPerFile({
 });
 afterAll(() => dir.remove());
 
-const goodJwt = (claims: Parameters<typeof signJwt>[1] = {}) => signJwt(SECRET, { iss: 'https://issuer.example', aud: 'cohort', ...claims });
+const goodJwt = (claims: Parameters<typeof signJwt>[1] = {}) =>
+  signJwt(SECRET, { iss: 'https://issuer.example', aud: 'cohort', ...claims });
 
 describe('socket.io handshake authentication', () => {
   it('refuses a connection without a token, with a wrong token or a token of the wrong type, with error 58', async () => {
@@ -56,11 +57,14 @@ describe('socket.io handshake authentication', () => {
       await goodJwt({ aud: 'someone-else' }),
       await signJwt('another-secret-that-is-also-32-characters-long', { iss: 'https://issuer.example', aud: 'cohort' }),
     ];
-    for (const token of bad) expect(await tryConnect(app.url, { token })).toMatchObject({ connected: false, data: REFUSED });
+    for (const token of bad)
+      expect(await tryConnect(app.url, { token })).toMatchObject({ connected: false, data: REFUSED });
   });
 
   it('closes the socket of a JWT when it expires', async () => {
-    const outcome = await tryConnect(app.url, { token: await goodJwt({ sub: 'shortlived', exp: Math.floor(Date.now() / 1000) + 2 }) });
+    const outcome = await tryConnect(app.url, {
+      token: await goodJwt({ sub: 'shortlived', exp: Math.floor(Date.now() / 1000) + 2 }),
+    });
     if (!outcome.connected) throw new Error(`refused: ${outcome.message}`);
     const reason = await new Promise<string>((resolve) => outcome.socket.once('disconnect', resolve));
     expect(reason).toBe('io server disconnect');
@@ -93,23 +97,41 @@ describe('socket.io handshake authentication', () => {
 
 describe('REST authentication', () => {
   it('answers 401 with error 58 without a token, with a wrong token or another scheme', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic YmlsbGluZzp4' }, { authorization: 'Bearer' }]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer wrong' },
+      { authorization: 'Basic YmlsbGluZzp4' },
+      { authorization: 'Bearer' },
+    ]) {
       const response = await app.http().get('/v1/topics').set(headers);
       expect(response.status).toBe(401);
-      expect(response.body).toMatchObject({ statusCode: 401, ...{ errorCode: 58, error: 'SASL_AUTHENTICATION_FAILED' } });
+      expect(response.body).toMatchObject({
+        statusCode: 401,
+        ...{ errorCode: 58, error: 'SASL_AUTHENTICATION_FAILED' },
+      });
       expect(response.headers['www-authenticate']).toBe('Bearer');
     }
   });
 
   it('accepts a static token and a JWT; health probes need none', async () => {
     await app.http().get('/v1/topics').set('authorization', 'Bearer billing-token').expect(200);
-    await app.http().get('/v1/topics').set('authorization', `bearer ${await goodJwt()}`).expect(200);
+    await app
+      .http()
+      .get('/v1/topics')
+      .set('authorization', `bearer ${await goodJwt()}`)
+      .expect(200);
     await app.http().get('/health/live').expect(200);
   });
 
   it('fuzzed credentials never crash the node and are refused with 58 / 401', async () => {
-    const jwtish = fc.tuple(fc.base64String(), fc.base64String(), fc.base64String()).map((parts) => parts.join('.').replace(/[+/=]/g, '_'));
-    const token = fc.oneof(fc.string({ maxLength: 200 }), jwtish, fc.constantFrom('ops-token ', ' billing-token', 'Billing-token'));
+    const jwtish = fc
+      .tuple(fc.base64String(), fc.base64String(), fc.base64String())
+      .map((parts) => parts.join('.').replace(/[+/=]/g, '_'));
+    const token = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      jwtish,
+      fc.constantFrom('ops-token ', ' billing-token', 'Billing-token'),
+    );
     await fc.assert(
       fc.asyncProperty(token, fc.string({ maxLength: 40 }), async (value, scheme) => {
         const socket = await tryConnect(app.url, { token: value });

@@ -30,10 +30,20 @@ async function socketOf(principal: keyof typeof TOKENS): Promise<Socket> {
 }
 
 beforeAll(async () => {
-  running = await startApp({ DATA_DIR: data.dir, AUTH_TOKENS_FILE: writeTokensFile(dir.dir, Object.fromEntries(Object.entries(TOKENS).map(([name, token]) => [`User:${name}`, token]))), SUPER_USERS: 'User:admin' });
+  running = await startApp({
+    DATA_DIR: data.dir,
+    AUTH_TOKENS_FILE: writeTokensFile(
+      dir.dir,
+      Object.fromEntries(Object.entries(TOKENS).map(([name, token]) => [`User:${name}`, token])),
+    ),
+    SUPER_USERS: 'User:admin',
+  });
   // Every AuditLogger instance of the app writes through record(): capture what it is given.
   jest.spyOn(AuditLogger.prototype, 'record').mockImplementation((event) => void audit.push(event));
-  for (const [name, partitions] of [['orders', 2], ['secret', 2]] as const) {
+  for (const [name, partitions] of [
+    ['orders', 2],
+    ['secret', 2],
+  ] as const) {
     await http().post('/v1/topics').set(as('admin')).send({ name, partitions }).expect(201);
   }
   await http()
@@ -61,7 +71,10 @@ beforeAll(async () => {
       { name: 'secret', partitions: [{ partitionIndex: 0, committedOffset: 1 }] },
     ],
   });
-  expect(commit).toMatchObject({ errorCode: 0, topics: [{ partitions: [{ errorCode: 0 }] }, { partitions: [{ errorCode: 0 }] }] });
+  expect(commit).toMatchObject({
+    errorCode: 0,
+    topics: [{ partitions: [{ errorCode: 0 }] }, { partitions: [{ errorCode: 0 }] }],
+  });
 });
 
 afterAll(async () => {
@@ -73,18 +86,31 @@ afterAll(async () => {
 });
 
 const codes = (response: { topics: { name: string; partitions: { partitionIndex: number; errorCode: number }[] }[] }) =>
-  Object.fromEntries(response.topics.flatMap((t) => t.partitions.map((p) => [`${t.name}-${p.partitionIndex}`, p.errorCode])));
+  Object.fromEntries(
+    response.topics.flatMap((t) => t.partitions.map((p) => [`${t.name}-${p.partitionIndex}`, p.errorCode])),
+  );
 
 describe('socket.io events', () => {
   it('FindCoordinator needs DESCRIBE GROUP (READ implies it)', async () => {
     const app = await socketOf('app');
     expect(await emit(app, 'FindCoordinator', { key: 'app-1' })).toMatchObject({ errorCode: 0 });
-    expect(await emit(app, 'FindCoordinator', { key: 'payments' })).toMatchObject({ errorCode: 30, errorName: 'GROUP_AUTHORIZATION_FAILED', nodeId: -1, url: '' });
+    expect(await emit(app, 'FindCoordinator', { key: 'payments' })).toMatchObject({
+      errorCode: 30,
+      errorName: 'GROUP_AUTHORIZATION_FAILED',
+      nodeId: -1,
+      url: '',
+    });
   });
 
   it('JoinGroup, SyncGroup, Heartbeat and LeaveGroup need READ GROUP: 30 before any protocol check', async () => {
     const [app, nobody] = [await socketOf('app'), await socketOf('nobody')];
-    const join = { groupId: 'app-join', sessionTimeoutMs: 10_000, memberId: '', protocolType: 'consumer', protocols: [{ name: 'range', metadata: { topics: ['orders'] } }] };
+    const join = {
+      groupId: 'app-join',
+      sessionTimeoutMs: 10_000,
+      memberId: '',
+      protocolType: 'consumer',
+      protocols: [{ name: 'range', metadata: { topics: ['orders'] } }],
+    };
     const member = { groupId: 'app-join', generationId: 1, memberId: 'ghost' };
     const requests: [string, object, number][] = [
       ['JoinGroup', join, 79], // MEMBER_ID_REQUIRED: past authorization, into the protocol
@@ -93,53 +119,135 @@ describe('socket.io events', () => {
       ['LeaveGroup', { groupId: 'app-join', members: [{ memberId: 'ghost' }] }, 0],
     ];
     for (const [event, payload, allowedCode] of requests) {
-      expect({ event, errorCode: (await emit<{ errorCode: number }>(app, event, payload)).errorCode }).toEqual({ event, errorCode: allowedCode });
-      expect({ event, answer: await emit(nobody, event, payload) }).toMatchObject({ event, answer: { errorCode: 30, errorName: 'GROUP_AUTHORIZATION_FAILED' } });
+      expect({ event, errorCode: (await emit<{ errorCode: number }>(app, event, payload)).errorCode }).toEqual({
+        event,
+        errorCode: allowedCode,
+      });
+      expect({ event, answer: await emit(nobody, event, payload) }).toMatchObject({
+        event,
+        answer: { errorCode: 30, errorName: 'GROUP_AUTHORIZATION_FAILED' },
+      });
     }
     // A refused JoinGroup keeps the response's shape: no generation, no member id (Kafka's JoinGroupResult).
-    expect(await emit(nobody, 'JoinGroup', join)).toMatchObject({ errorCode: 30, generationId: -1, memberId: '', members: [] });
+    expect(await emit(nobody, 'JoinGroup', join)).toMatchObject({
+      errorCode: 30,
+      generationId: -1,
+      memberId: '',
+      members: [],
+    });
   });
 
   it('OffsetCommit commits the authorized topic and answers 29 per partition for the other; a refused group is 30 on every partition', async () => {
     const app = await socketOf('app');
     const topics = [
-      { name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 42 }, { partitionIndex: 1, committedOffset: 43 }] },
+      {
+        name: 'orders',
+        partitions: [
+          { partitionIndex: 0, committedOffset: 42 },
+          { partitionIndex: 1, committedOffset: 43 },
+        ],
+      },
       { name: 'secret', partitions: [{ partitionIndex: 0, committedOffset: 99 }] },
     ];
-    const committed = await emit<Parameters<typeof codes>[0]>(app, 'OffsetCommit', { groupId: 'app-commit', generationId: -1, topics });
+    const committed = await emit<Parameters<typeof codes>[0]>(app, 'OffsetCommit', {
+      groupId: 'app-commit',
+      generationId: -1,
+      topics,
+    });
     expect(codes(committed)).toEqual({ 'orders-0': 0, 'orders-1': 0, 'secret-0': 29 });
-    const fetched = await emit<{ topics: { name: string; partitions: { partitionIndex: number; committedOffset: number }[] }[] }>(await socketOf('admin'), 'OffsetFetch', { groupId: 'app-commit', topics: null });
-    expect(fetched.topics).toEqual([{ name: 'orders', partitions: expect.arrayContaining([expect.objectContaining({ partitionIndex: 0, committedOffset: 42 }), expect.objectContaining({ partitionIndex: 1, committedOffset: 43 })]) }]);
-    const refusedGroup = await emit<Parameters<typeof codes>[0]>(app, 'OffsetCommit', { groupId: 'payments', generationId: -1, topics });
+    const fetched = await emit<{
+      topics: { name: string; partitions: { partitionIndex: number; committedOffset: number }[] }[];
+    }>(await socketOf('admin'), 'OffsetFetch', { groupId: 'app-commit', topics: null });
+    expect(fetched.topics).toEqual([
+      {
+        name: 'orders',
+        partitions: expect.arrayContaining([
+          expect.objectContaining({ partitionIndex: 0, committedOffset: 42 }),
+          expect.objectContaining({ partitionIndex: 1, committedOffset: 43 }),
+        ]),
+      },
+    ]);
+    const refusedGroup = await emit<Parameters<typeof codes>[0]>(app, 'OffsetCommit', {
+      groupId: 'payments',
+      generationId: -1,
+      topics,
+    });
     expect(codes(refusedGroup)).toEqual({ 'orders-0': 30, 'orders-1': 30, 'secret-0': 30 });
   });
 
   it('OffsetFetch needs DESCRIBE GROUP; an all-topics fetch leaves out topics without DESCRIBE TOPIC, an explicit one answers 29', async () => {
     const app = await socketOf('app');
-    const all = await emit<{ errorCode: number; topics: { name: string }[] }>(app, 'OffsetFetch', { groupId: 'app-1', topics: null });
+    const all = await emit<{ errorCode: number; topics: { name: string }[] }>(app, 'OffsetFetch', {
+      groupId: 'app-1',
+      topics: null,
+    });
     expect(all.errorCode).toBe(0);
     expect(all.topics.map((t) => t.name)).toEqual(['orders']);
-    const explicit = await emit<Parameters<typeof codes>[0]>(app, 'OffsetFetch', { groupId: 'app-1', topics: [{ name: 'orders', partitionIndexes: [0] }, { name: 'secret', partitionIndexes: [0] }] });
+    const explicit = await emit<Parameters<typeof codes>[0]>(app, 'OffsetFetch', {
+      groupId: 'app-1',
+      topics: [
+        { name: 'orders', partitionIndexes: [0] },
+        { name: 'secret', partitionIndexes: [0] },
+      ],
+    });
     expect(codes(explicit)).toEqual({ 'orders-0': 0, 'secret-0': 29 });
-    expect(await emit(await socketOf('nobody'), 'OffsetFetch', { groupId: 'app-1', topics: null })).toMatchObject({ errorCode: 30 });
+    expect(await emit(await socketOf('nobody'), 'OffsetFetch', { groupId: 'app-1', topics: null })).toMatchObject({
+      errorCode: 30,
+    });
   });
 
   it('OffsetDelete needs DELETE GROUP, then READ TOPIC per topic', async () => {
-    expect(await emit(await socketOf('app'), 'OffsetDelete', { groupId: 'app-1', topics: [{ name: 'orders', partitions: [{ partitionIndex: 0 }] }] })).toMatchObject({ errorCode: 30 });
+    expect(
+      await emit(await socketOf('app'), 'OffsetDelete', {
+        groupId: 'app-1',
+        topics: [{ name: 'orders', partitions: [{ partitionIndex: 0 }] }],
+      }),
+    ).toMatchObject({ errorCode: 30 });
     const ops = await socketOf('ops');
-    const deleted = await emit<Parameters<typeof codes>[0]>(ops, 'OffsetDelete', { groupId: 'app-1', topics: [{ name: 'orders', partitions: [{ partitionIndex: 1 }] }, { name: 'secret', partitions: [{ partitionIndex: 1 }] }] });
+    const deleted = await emit<Parameters<typeof codes>[0]>(ops, 'OffsetDelete', {
+      groupId: 'app-1',
+      topics: [
+        { name: 'orders', partitions: [{ partitionIndex: 1 }] },
+        { name: 'secret', partitions: [{ partitionIndex: 1 }] },
+      ],
+    });
     expect(codes(deleted)).toEqual({ 'orders-1': 0, 'secret-1': 29 });
-    expect(audit).toContainEqual(expect.objectContaining({ principal: 'User:ops', operation: 'DELETE', resourceType: 'GROUP', resourceName: 'app-1', request: 'OffsetDelete', outcome: 'SUCCEEDED' }));
+    expect(audit).toContainEqual(
+      expect.objectContaining({
+        principal: 'User:ops',
+        operation: 'DELETE',
+        resourceType: 'GROUP',
+        resourceName: 'app-1',
+        request: 'OffsetDelete',
+        outcome: 'SUCCEEDED',
+      }),
+    );
   });
 
   it('DescribeGroups answers 30 per group the caller may not describe, and describes the others', async () => {
-    const described = await emit<{ groups: { groupId: string; errorCode: number }[] }>(await socketOf('app'), 'DescribeGroups', { groups: ['zzz', 'app-1'] });
-    expect(described.groups.map((g) => [g.groupId, g.errorCode])).toEqual([['zzz', 30], ['app-1', 0]]);
+    const described = await emit<{ groups: { groupId: string; errorCode: number }[] }>(
+      await socketOf('app'),
+      'DescribeGroups',
+      { groups: ['zzz', 'app-1'] },
+    );
+    expect(described.groups.map((g) => [g.groupId, g.errorCode])).toEqual([
+      ['zzz', 30],
+      ['app-1', 0],
+    ]);
   });
 
   it('ListGroups lists every group with DESCRIBE CLUSTER, else only the groups the caller may describe, and never fails', async () => {
-    await emit(await socketOf('admin'), 'OffsetCommit', { groupId: 'zzz-listed', generationId: -1, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }] });
-    const names = async (principal: keyof typeof TOKENS) => (await emit<{ errorCode: number; groups: { groupId: string }[] }>(await socketOf(principal), 'ListGroups', {})).groups.map((g) => g.groupId).sort();
+    await emit(await socketOf('admin'), 'OffsetCommit', {
+      groupId: 'zzz-listed',
+      generationId: -1,
+      topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }],
+    });
+    const names = async (principal: keyof typeof TOKENS) =>
+      (
+        await emit<{ errorCode: number; groups: { groupId: string }[] }>(await socketOf(principal), 'ListGroups', {})
+      ).groups
+        .map((g) => g.groupId)
+        .sort();
     expect(await names('app')).toEqual(expect.arrayContaining(['app-1', 'app-commit']));
     expect((await names('app')).every((g) => g.startsWith('app-'))).toBe(true);
     expect(await names('ops')).toEqual(expect.arrayContaining(['app-1', 'zzz-listed']));
@@ -148,57 +256,304 @@ describe('socket.io events', () => {
 
   it('DeleteGroups answers 30 per group without DELETE GROUP and deletes the others', async () => {
     const admin = await socketOf('admin');
-    await emit(admin, 'OffsetCommit', { groupId: 'app-gone', generationId: -1, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }] });
-    const byApp = await emit<{ results: { groupId: string; errorCode: number }[] }>(await socketOf('app'), 'DeleteGroups', { groupsNames: ['app-gone'] });
+    await emit(admin, 'OffsetCommit', {
+      groupId: 'app-gone',
+      generationId: -1,
+      topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }],
+    });
+    const byApp = await emit<{ results: { groupId: string; errorCode: number }[] }>(
+      await socketOf('app'),
+      'DeleteGroups',
+      { groupsNames: ['app-gone'] },
+    );
     expect(byApp.results).toEqual([{ groupId: 'app-gone', errorCode: 30 }]);
-    const byOps = await emit<{ results: { groupId: string; errorCode: number }[] }>(await socketOf('ops'), 'DeleteGroups', { groupsNames: ['app-gone'] });
+    const byOps = await emit<{ results: { groupId: string; errorCode: number }[] }>(
+      await socketOf('ops'),
+      'DeleteGroups',
+      { groupsNames: ['app-gone'] },
+    );
     expect(byOps.results).toEqual([{ groupId: 'app-gone', errorCode: 0 }]);
-    expect(audit).toContainEqual(expect.objectContaining({ principal: 'User:app', operation: 'DELETE', resourceName: 'app-gone', outcome: 'DENIED' }));
-    expect(audit).toContainEqual(expect.objectContaining({ principal: 'User:ops', operation: 'DELETE', resourceName: 'app-gone', request: 'DeleteGroups', outcome: 'SUCCEEDED' }));
+    expect(audit).toContainEqual(
+      expect.objectContaining({
+        principal: 'User:app',
+        operation: 'DELETE',
+        resourceName: 'app-gone',
+        outcome: 'DENIED',
+      }),
+    );
+    expect(audit).toContainEqual(
+      expect.objectContaining({
+        principal: 'User:ops',
+        operation: 'DELETE',
+        resourceName: 'app-gone',
+        request: 'DeleteGroups',
+        outcome: 'SUCCEEDED',
+      }),
+    );
   });
 
   it('Metadata answers 29 per topic without DESCRIBE TOPIC (existence not revealed) and leaves such topics out of an all-topics request', async () => {
     const app = await socketOf('app');
     const all = await emit<{ topics: { name: string }[] }>(app, 'Metadata', { topics: null });
     expect(all.topics.map((t) => t.name)).toEqual(['orders']);
-    const named = await emit<{ topics: { name: string; errorCode: number }[] }>(app, 'Metadata', { topics: ['orders', 'secret', 'ghost'] });
-    expect(named.topics.map((t) => [t.name, t.errorCode])).toEqual([['orders', 0], ['secret', 29], ['ghost', 29]]);
+    const named = await emit<{ topics: { name: string; errorCode: number }[] }>(app, 'Metadata', {
+      topics: ['orders', 'secret', 'ghost'],
+    });
+    expect(named.topics.map((t) => [t.name, t.errorCode])).toEqual([
+      ['orders', 0],
+      ['secret', 29],
+      ['ghost', 29],
+    ]);
   });
 });
 
 describe('REST routes', () => {
-  const cases: { route: string; send: (who: keyof typeof TOKENS) => request.Test; denied: keyof typeof TOKENS; code: number; allowed: keyof typeof TOKENS; status: number }[] = [
-    { route: 'GET /v1/groups/:groupId', send: (w) => http().get('/v1/groups/app-1').set(as(w)), denied: 'nobody', code: 30, allowed: 'app', status: 200 },
-    { route: 'GET /v1/groups/:groupId/rebalances', send: (w) => http().get('/v1/groups/app-1/rebalances').set(as(w)), denied: 'nobody', code: 30, allowed: 'app', status: 200 },
-    { route: 'GET /v1/groups/:groupId/offsets', send: (w) => http().get('/v1/groups/app-1/offsets').set(as(w)), denied: 'nobody', code: 30, allowed: 'app', status: 200 },
-    { route: 'GET /v1/groups/:groupId/lag', send: (w) => http().get('/v1/groups/app-1/lag').set(as(w)), denied: 'nobody', code: 30, allowed: 'app', status: 200 },
-    { route: 'POST /v1/groups/:groupId/offsets/reset (topic)', send: (w) => http().post('/v1/groups/app-1/offsets/reset').set(as(w)).send({ topics: [{ name: 'secret' }], strategy: 'earliest' }), denied: 'app', code: 29, allowed: 'admin', status: 200 },
-    { route: 'POST /v1/groups/:groupId/offsets/reset (all topics)', send: (w) => http().post('/v1/groups/app-1/offsets/reset').set(as(w)).send({ allTopics: true, strategy: 'earliest' }), denied: 'app', code: 29, allowed: 'admin', status: 200 },
-    { route: 'POST /v1/groups/:groupId/offsets/reset (group)', send: (w) => http().post('/v1/groups/app-1/offsets/reset').set(as(w)).send({ topics: [{ name: 'orders' }], strategy: 'earliest' }), denied: 'nobody', code: 30, allowed: 'app', status: 200 },
-    { route: 'POST /v1/groups/:groupId/offsets (topic)', send: (w) => http().post('/v1/groups/app-set/offsets').set(as(w)).send({ topics: [{ name: 'secret', partitions: [{ partitionIndex: 0, committedOffset: 5 }] }] }), denied: 'app', code: 29, allowed: 'admin', status: 200 },
-    { route: 'POST /v1/groups/:groupId/offsets (group)', send: (w) => http().post('/v1/groups/app-set/offsets').set(as(w)).send({ topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 5 }] }] }), denied: 'nobody', code: 30, allowed: 'app', status: 200 },
-    { route: 'DELETE /v1/groups/:groupId/offsets', send: (w) => http().delete('/v1/groups/app-set/offsets?topic=orders').set(as(w)), denied: 'app', code: 30, allowed: 'ops', status: 200 },
-    { route: 'DELETE /v1/groups/:groupId', send: (w) => http().delete('/v1/groups/app-set').set(as(w)), denied: 'app', code: 30, allowed: 'ops', status: 204 },
-    { route: 'GET /v1/topics/:name', send: (w) => http().get('/v1/topics/secret').set(as(w)), denied: 'app', code: 29, allowed: 'ops', status: 200 },
-    { route: 'POST /v1/topics', send: (w) => http().post('/v1/topics').set(as(w)).send({ name: 'fresh', partitions: 1 }), denied: 'app', code: 29, allowed: 'admin', status: 201 },
-    { route: 'PATCH /v1/topics/:name', send: (w) => http().patch('/v1/topics/orders').set(as(w)).send({ partitions: 3 }), denied: 'app', code: 29, allowed: 'admin', status: 200 },
-    { route: 'PUT /v1/topics/:name/end-offsets', send: (w) => http().put('/v1/topics/orders/end-offsets').set(as(w)).send({ partitions: [{ partition: 0, endOffset: 50 }] }), denied: 'ops', code: 29, allowed: 'app', status: 200 },
-    { route: 'GET /v1/coordinator', send: (w) => http().get('/v1/coordinator?groupId=app-1').set(as(w)), denied: 'nobody', code: 30, allowed: 'app', status: 200 },
-    { route: 'GET /v1/cluster', send: (w) => http().get('/v1/cluster').set(as(w)), denied: 'app', code: 31, allowed: 'ops', status: 200 },
-    { route: 'GET /v1/cluster/partitions', send: (w) => http().get('/v1/cluster/partitions').set(as(w)), denied: 'app', code: 31, allowed: 'ops', status: 200 },
-    { route: 'GET /v1/assignors', send: (w) => http().get('/v1/assignors').set(as(w)), denied: 'app', code: 31, allowed: 'ops', status: 200 },
-    { route: 'POST /v1/assignors/:name/assign', send: (w) => http().post('/v1/assignors/range/assign').set(as(w)).send({ partitionsPerTopic: { t: 2 }, members: [{ memberId: 'm', topics: ['t'] }] }), denied: 'app', code: 31, allowed: 'ops', status: 200 },
-    { route: 'GET /metrics', send: (w) => http().get('/metrics').set(as(w)), denied: 'app', code: 31, allowed: 'ops', status: 200 },
-    { route: 'GET /v1/acls', send: (w) => http().get('/v1/acls').set(as(w)), denied: 'app', code: 31, allowed: 'ops', status: 200 },
-    { route: 'POST /v1/acls', send: (w) => http().post('/v1/acls').set(as(w)).send({ acls: [allow('User:x', 'READ', 'GROUP', 'x')] }), denied: 'ops', code: 31, allowed: 'admin', status: 201 },
-    { route: 'DELETE /v1/acls', send: (w) => http().delete('/v1/acls').set(as(w)).send({ filters: [{ principal: 'User:x' }] }), denied: 'ops', code: 31, allowed: 'admin', status: 200 },
+  const cases: {
+    route: string;
+    send: (who: keyof typeof TOKENS) => request.Test;
+    denied: keyof typeof TOKENS;
+    code: number;
+    allowed: keyof typeof TOKENS;
+    status: number;
+  }[] = [
+    {
+      route: 'GET /v1/groups/:groupId',
+      send: (w) => http().get('/v1/groups/app-1').set(as(w)),
+      denied: 'nobody',
+      code: 30,
+      allowed: 'app',
+      status: 200,
+    },
+    {
+      route: 'GET /v1/groups/:groupId/rebalances',
+      send: (w) => http().get('/v1/groups/app-1/rebalances').set(as(w)),
+      denied: 'nobody',
+      code: 30,
+      allowed: 'app',
+      status: 200,
+    },
+    {
+      route: 'GET /v1/groups/:groupId/offsets',
+      send: (w) => http().get('/v1/groups/app-1/offsets').set(as(w)),
+      denied: 'nobody',
+      code: 30,
+      allowed: 'app',
+      status: 200,
+    },
+    {
+      route: 'GET /v1/groups/:groupId/lag',
+      send: (w) => http().get('/v1/groups/app-1/lag').set(as(w)),
+      denied: 'nobody',
+      code: 30,
+      allowed: 'app',
+      status: 200,
+    },
+    {
+      route: 'POST /v1/groups/:groupId/offsets/reset (topic)',
+      send: (w) =>
+        http()
+          .post('/v1/groups/app-1/offsets/reset')
+          .set(as(w))
+          .send({ topics: [{ name: 'secret' }], strategy: 'earliest' }),
+      denied: 'app',
+      code: 29,
+      allowed: 'admin',
+      status: 200,
+    },
+    {
+      route: 'POST /v1/groups/:groupId/offsets/reset (all topics)',
+      send: (w) =>
+        http().post('/v1/groups/app-1/offsets/reset').set(as(w)).send({ allTopics: true, strategy: 'earliest' }),
+      denied: 'app',
+      code: 29,
+      allowed: 'admin',
+      status: 200,
+    },
+    {
+      route: 'POST /v1/groups/:groupId/offsets/reset (group)',
+      send: (w) =>
+        http()
+          .post('/v1/groups/app-1/offsets/reset')
+          .set(as(w))
+          .send({ topics: [{ name: 'orders' }], strategy: 'earliest' }),
+      denied: 'nobody',
+      code: 30,
+      allowed: 'app',
+      status: 200,
+    },
+    {
+      route: 'POST /v1/groups/:groupId/offsets (topic)',
+      send: (w) =>
+        http()
+          .post('/v1/groups/app-set/offsets')
+          .set(as(w))
+          .send({ topics: [{ name: 'secret', partitions: [{ partitionIndex: 0, committedOffset: 5 }] }] }),
+      denied: 'app',
+      code: 29,
+      allowed: 'admin',
+      status: 200,
+    },
+    {
+      route: 'POST /v1/groups/:groupId/offsets (group)',
+      send: (w) =>
+        http()
+          .post('/v1/groups/app-set/offsets')
+          .set(as(w))
+          .send({ topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 5 }] }] }),
+      denied: 'nobody',
+      code: 30,
+      allowed: 'app',
+      status: 200,
+    },
+    {
+      route: 'DELETE /v1/groups/:groupId/offsets',
+      send: (w) => http().delete('/v1/groups/app-set/offsets?topic=orders').set(as(w)),
+      denied: 'app',
+      code: 30,
+      allowed: 'ops',
+      status: 200,
+    },
+    {
+      route: 'DELETE /v1/groups/:groupId',
+      send: (w) => http().delete('/v1/groups/app-set').set(as(w)),
+      denied: 'app',
+      code: 30,
+      allowed: 'ops',
+      status: 204,
+    },
+    {
+      route: 'GET /v1/topics/:name',
+      send: (w) => http().get('/v1/topics/secret').set(as(w)),
+      denied: 'app',
+      code: 29,
+      allowed: 'ops',
+      status: 200,
+    },
+    {
+      route: 'POST /v1/topics',
+      send: (w) => http().post('/v1/topics').set(as(w)).send({ name: 'fresh', partitions: 1 }),
+      denied: 'app',
+      code: 29,
+      allowed: 'admin',
+      status: 201,
+    },
+    {
+      route: 'PATCH /v1/topics/:name',
+      send: (w) => http().patch('/v1/topics/orders').set(as(w)).send({ partitions: 3 }),
+      denied: 'app',
+      code: 29,
+      allowed: 'admin',
+      status: 200,
+    },
+    {
+      route: 'PUT /v1/topics/:name/end-offsets',
+      send: (w) =>
+        http()
+          .put('/v1/topics/orders/end-offsets')
+          .set(as(w))
+          .send({ partitions: [{ partition: 0, endOffset: 50 }] }),
+      denied: 'ops',
+      code: 29,
+      allowed: 'app',
+      status: 200,
+    },
+    {
+      route: 'GET /v1/coordinator',
+      send: (w) => http().get('/v1/coordinator?groupId=app-1').set(as(w)),
+      denied: 'nobody',
+      code: 30,
+      allowed: 'app',
+      status: 200,
+    },
+    {
+      route: 'GET /v1/cluster',
+      send: (w) => http().get('/v1/cluster').set(as(w)),
+      denied: 'app',
+      code: 31,
+      allowed: 'ops',
+      status: 200,
+    },
+    {
+      route: 'GET /v1/cluster/partitions',
+      send: (w) => http().get('/v1/cluster/partitions').set(as(w)),
+      denied: 'app',
+      code: 31,
+      allowed: 'ops',
+      status: 200,
+    },
+    {
+      route: 'GET /v1/assignors',
+      send: (w) => http().get('/v1/assignors').set(as(w)),
+      denied: 'app',
+      code: 31,
+      allowed: 'ops',
+      status: 200,
+    },
+    {
+      route: 'POST /v1/assignors/:name/assign',
+      send: (w) =>
+        http()
+          .post('/v1/assignors/range/assign')
+          .set(as(w))
+          .send({ partitionsPerTopic: { t: 2 }, members: [{ memberId: 'm', topics: ['t'] }] }),
+      denied: 'app',
+      code: 31,
+      allowed: 'ops',
+      status: 200,
+    },
+    {
+      route: 'GET /metrics',
+      send: (w) => http().get('/metrics').set(as(w)),
+      denied: 'app',
+      code: 31,
+      allowed: 'ops',
+      status: 200,
+    },
+    {
+      route: 'GET /v1/acls',
+      send: (w) => http().get('/v1/acls').set(as(w)),
+      denied: 'app',
+      code: 31,
+      allowed: 'ops',
+      status: 200,
+    },
+    {
+      route: 'POST /v1/acls',
+      send: (w) =>
+        http()
+          .post('/v1/acls')
+          .set(as(w))
+          .send({ acls: [allow('User:x', 'READ', 'GROUP', 'x')] }),
+      denied: 'ops',
+      code: 31,
+      allowed: 'admin',
+      status: 201,
+    },
+    {
+      route: 'DELETE /v1/acls',
+      send: (w) =>
+        http()
+          .delete('/v1/acls')
+          .set(as(w))
+          .send({ filters: [{ principal: 'User:x' }] }),
+      denied: 'ops',
+      code: 31,
+      allowed: 'admin',
+      status: 200,
+    },
   ];
 
-  it.each(cases)('$route: 403 $code without the ACL, $status with it', async ({ send, denied, code, allowed, status }) => {
-    const refused = await send(denied);
-    expect({ status: refused.status, body: refused.body }).toMatchObject({ status: 403, body: { statusCode: 403, errorCode: code } });
-    expect((await send(allowed)).status).toBe(status);
-  });
+  it.each(cases)(
+    '$route: 403 $code without the ACL, $status with it',
+    async ({ send, denied, code, allowed, status }) => {
+      const refused = await send(denied);
+      expect({ status: refused.status, body: refused.body }).toMatchObject({
+        status: 403,
+        body: { statusCode: 403, errorCode: code },
+      });
+      expect((await send(allowed)).status).toBe(status);
+    },
+  );
 
   it('lists only the groups and topics the caller may describe, and offsets only of such topics', async () => {
     const groups = await http().get('/v1/groups').set(as('app')).expect(200);
@@ -222,25 +577,66 @@ describe('REST routes', () => {
 
   it('audits a REST denial and a REST administrative change with principal, host, operation, resource and outcome', async () => {
     await http().delete('/v1/groups/app-1').set(as('app')).expect(403);
-    expect(audit).toContainEqual(expect.objectContaining({ principal: 'User:app', host: expect.stringMatching(/127\.0\.0\.1|::1/), operation: 'DELETE', resourceType: 'GROUP', resourceName: 'app-1', outcome: 'DENIED' }));
+    expect(audit).toContainEqual(
+      expect.objectContaining({
+        principal: 'User:app',
+        host: expect.stringMatching(/127\.0\.0\.1|::1/),
+        operation: 'DELETE',
+        resourceType: 'GROUP',
+        resourceName: 'app-1',
+        outcome: 'DENIED',
+      }),
+    );
     await http().patch('/v1/topics/orders').set(as('admin')).send({ partitions: 4 }).expect(200);
-    expect(audit).toContainEqual(expect.objectContaining({ principal: 'User:admin', operation: 'ALTER', resourceType: 'TOPIC', resourceName: 'orders', request: 'PATCH /v1/topics/:name', outcome: 'SUCCEEDED' }));
-    await http().post('/v1/acls').set(as('admin')).send({ acls: [allow('User:y', 'DESCRIBE', 'TOPIC', 'orders')] }).expect(201);
-    expect(audit).toContainEqual(expect.objectContaining({ principal: 'User:admin', operation: 'ALTER', resourceType: 'CLUSTER', request: 'CreateAcls', outcome: 'SUCCEEDED', detail: expect.stringContaining('User:y DESCRIBE on TOPIC:LITERAL:orders') }));
+    expect(audit).toContainEqual(
+      expect.objectContaining({
+        principal: 'User:admin',
+        operation: 'ALTER',
+        resourceType: 'TOPIC',
+        resourceName: 'orders',
+        request: 'PATCH /v1/topics/:name',
+        outcome: 'SUCCEEDED',
+      }),
+    );
+    await http()
+      .post('/v1/acls')
+      .set(as('admin'))
+      .send({ acls: [allow('User:y', 'DESCRIBE', 'TOPIC', 'orders')] })
+      .expect(201);
+    expect(audit).toContainEqual(
+      expect.objectContaining({
+        principal: 'User:admin',
+        operation: 'ALTER',
+        resourceType: 'CLUSTER',
+        request: 'CreateAcls',
+        outcome: 'SUCCEEDED',
+        detail: expect.stringContaining('User:y DESCRIBE on TOPIC:LITERAL:orders'),
+      }),
+    );
   });
 
   it('enforces an ACL change at once: a new grant lets the next request through, its removal stops the one after', async () => {
     await http().get('/v1/cluster').set(as('app')).expect(403);
-    await http().post('/v1/acls').set(as('admin')).send({ acls: [allow('User:app', 'DESCRIBE', 'CLUSTER', 'kafka-cluster')] }).expect(201);
+    await http()
+      .post('/v1/acls')
+      .set(as('admin'))
+      .send({ acls: [allow('User:app', 'DESCRIBE', 'CLUSTER', 'kafka-cluster')] })
+      .expect(201);
     await http().get('/v1/cluster').set(as('app')).expect(200);
-    const removed = await http().delete('/v1/acls').set(as('admin')).send({ filters: [{ principal: 'User:app', resourceType: 'CLUSTER' }] }).expect(200);
+    const removed = await http()
+      .delete('/v1/acls')
+      .set(as('admin'))
+      .send({ filters: [{ principal: 'User:app', resourceType: 'CLUSTER' }] })
+      .expect(200);
     expect(removed.body).toEqual({ deleted: [allow('User:app', 'DESCRIBE', 'CLUSTER', 'kafka-cluster')] });
     await http().get('/v1/cluster').set(as('app')).expect(403);
   });
 
   it('lists bindings by filter', async () => {
     const listed = await http().get('/v1/acls?principal=User:ops&resourceType=TOPIC').set(as('admin')).expect(200);
-    expect(listed.body).toEqual(expect.arrayContaining([allow('User:ops', 'READ', 'TOPIC', '*'), deny('User:ops', 'READ', 'TOPIC', 'secret')]));
+    expect(listed.body).toEqual(
+      expect.arrayContaining([allow('User:ops', 'READ', 'TOPIC', '*'), deny('User:ops', 'READ', 'TOPIC', 'secret')]),
+    );
     expect(listed.body).toHaveLength(2);
     const bad = await http().get('/v1/acls?resourceType=USER').set(as('admin')).expect(400);
     expect(bad.body).toMatchObject({ errorCode: 42, error: 'INVALID_REQUEST' });
@@ -249,27 +645,63 @@ describe('REST routes', () => {
 
 describe('fuzzed ACL bodies', () => {
   const FIELDS = ['principal', 'host', 'resourceType', 'resourceName', 'patternType', 'operation', 'permission'];
-  const nonString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }));
+  const nonString = fc.oneof(
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.string(), { maxLength: 2 }),
+    fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }),
+  );
   /** A near-valid binding or filter with at least one field of the wrong type: never a valid one. */
   const broken = fc
-    .tuple(fc.record({ principal: fc.constantFrom('User:a', 'User:*', 'a'), resourceType: fc.constantFrom('GROUP', 'TOPIC', 'X'), operation: fc.constantFrom('READ', 'ALL') }, { requiredKeys: [] }), fc.constantFrom(...FIELDS), nonString)
+    .tuple(
+      fc.record(
+        {
+          principal: fc.constantFrom('User:a', 'User:*', 'a'),
+          resourceType: fc.constantFrom('GROUP', 'TOPIC', 'X'),
+          operation: fc.constantFrom('READ', 'ALL'),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.constantFrom(...FIELDS),
+      nonString,
+    )
     .map(([base, field, value]) => ({ ...base, [field]: value }));
   const bodies = (field: 'acls' | 'filters') =>
     fc.oneof(
       fc.jsonValue().filter((v) => typeof v !== 'object' || v === null || Array.isArray(v) || !(field in v)),
-      fc.record({ [field]: fc.oneof(fc.jsonValue().filter((v) => !Array.isArray(v)), fc.constant([])) }),
+      fc.record({
+        [field]: fc.oneof(
+          fc.jsonValue().filter((v) => !Array.isArray(v)),
+          fc.constant([]),
+        ),
+      }),
       fc.record({ [field]: fc.array(broken, { minLength: 1, maxLength: 3 }) }),
-      fc.record({ [field]: fc.array(fc.oneof(fc.integer(), fc.string(), fc.constant(null)), { minLength: 1, maxLength: 3 }) }),
+      fc.record({
+        [field]: fc.array(fc.oneof(fc.integer(), fc.string(), fc.constant(null)), { minLength: 1, maxLength: 3 }),
+      }),
     );
 
   it('answers every malformed POST and DELETE with a clear 400 INVALID_REQUEST, changes nothing and keeps serving', async () => {
     const before = (await http().get('/v1/acls').set(as('admin')).expect(200)).body;
-    for (const [method, field] of [['post', 'acls'], ['delete', 'filters']] as const) {
+    for (const [method, field] of [
+      ['post', 'acls'],
+      ['delete', 'filters'],
+    ] as const) {
       await fc.assert(
         fc.asyncProperty(bodies(field), async (body) => {
-          const response = await http()[method]('/v1/acls').set(as('admin')).set('Content-Type', 'application/json').send(JSON.stringify(body));
+          const client = http();
+          const response = await client[method]('/v1/acls')
+            .set(as('admin'))
+            .set('Content-Type', 'application/json')
+            .send(JSON.stringify(body));
           expect({ body, status: response.status }).toEqual({ body, status: 400 });
-          expect(response.body).toMatchObject({ statusCode: 400, errorCode: 42, error: 'INVALID_REQUEST', message: expect.any(String) });
+          expect(response.body).toMatchObject({
+            statusCode: 400,
+            errorCode: 42,
+            error: 'INVALID_REQUEST',
+            message: expect.any(String),
+          });
         }),
         { numRuns: 40 },
       );
@@ -280,7 +712,12 @@ describe('fuzzed ACL bodies', () => {
 
   it('stores none of a request whose bindings are valid but one', async () => {
     const before = (await http().get('/v1/acls').set(as('admin')).expect(200)).body;
-    const response = await http().post('/v1/acls').set(as('admin')).send({ acls: [allow('User:z', 'READ', 'GROUP', 'z'), { ...allow('User:z', 'READ', 'GROUP', 'z'), operation: 'WRITE' }] });
+    const response = await http()
+      .post('/v1/acls')
+      .set(as('admin'))
+      .send({
+        acls: [allow('User:z', 'READ', 'GROUP', 'z'), { ...allow('User:z', 'READ', 'GROUP', 'z'), operation: 'WRITE' }],
+      });
     expect(response.status).toBe(400);
     expect(response.body.message).toContain('acls.1.operation WRITE does not apply to GROUP');
     expect((await http().get('/v1/acls').set(as('admin')).expect(200)).body).toEqual(before);

@@ -21,7 +21,10 @@ interface Ran {
 async function cohort(url: string, args: string[], env: Record<string, string> = {}): Promise<Ran> {
   let out = '';
   let err = '';
-  const code = await runCli(['--url', url, ...args], { io: { out: (t) => void (out += t), err: (t) => void (err += t) }, env });
+  const code = await runCli(['--url', url, ...args], {
+    io: { out: (t) => void (out += t), err: (t) => void (err += t) },
+    env,
+  });
   return { code, out, err };
 }
 
@@ -45,16 +48,32 @@ describe('the cohort command (e2e)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('manages topics, with tables and JSON', async () => {
-    expect(await cohort(app.url, ['topics', 'create', 'audit', '--partitions', '2'])).toMatchObject({ code: 0, out: 'Created topic audit with 2 partitions.\n' });
+    expect(await cohort(app.url, ['topics', 'create', 'audit', '--partitions', '2'])).toMatchObject({
+      code: 0,
+      out: 'Created topic audit with 2 partitions.\n',
+    });
     expect((await cohort(app.url, ['topics', 'alter', 'audit', '--partitions', '3'])).code).toBe(0);
     const listed = await cohort(app.url, ['topics', 'list']);
-    expect(rows(listed.out)).toEqual([['TOPIC', 'PARTITIONS'], ['audit', '3'], ['orders', '3']]);
-    await app.http().put('/v1/topics/audit/end-offsets').send({ partitions: [{ partition: 1, endOffset: 40, startOffset: 4 }] }).expect(200);
+    expect(rows(listed.out)).toEqual([
+      ['TOPIC', 'PARTITIONS'],
+      ['audit', '3'],
+      ['orders', '3'],
+    ]);
+    await app
+      .http()
+      .put('/v1/topics/audit/end-offsets')
+      .send({ partitions: [{ partition: 1, endOffset: 40, startOffset: 4 }] })
+      .expect(200);
     const described = rows((await cohort(app.url, ['topics', 'describe', 'audit'])).out);
     expect(described[0]).toEqual(['TOPIC', 'PARTITION', 'START-OFFSET', 'END-OFFSET', 'REPORTED-AT']);
     expect(described[2].slice(0, 4)).toEqual(['audit', '1', '4', '40']);
     const json = await cohort(app.url, ['--output', 'json', 'topics', 'describe', 'audit']);
-    expect(JSON.parse(json.out)).toMatchObject({ name: 'audit', partitions: 3, endOffsets: { 1: 40 }, startOffsets: { 1: 4 } });
+    expect(JSON.parse(json.out)).toMatchObject({
+      name: 'audit',
+      partitions: 3,
+      endOffsets: { 1: 40 },
+      startOffsets: { 1: 4 },
+    });
   });
 
   it("describes a live group with kafka-consumer-groups.sh's columns", async () => {
@@ -62,10 +81,24 @@ describe('the cohort command (e2e)', () => {
     member.start();
     await eventually(() => settledTogether([member]), 'the member settled', 30_000);
     expect((await member.commit([{ topic: 'orders', partition: 0, offset: 5 }])).errorCode).toBe(0);
-    await app.http().put('/v1/topics/orders/end-offsets').send({ partitions: [{ partition: 0, endOffset: 12 }] }).expect(200);
+    await app
+      .http()
+      .put('/v1/topics/orders/end-offsets')
+      .send({ partitions: [{ partition: 0, endOffset: 12 }] })
+      .expect(200);
 
     const offsets = rows((await cohort(app.url, ['groups', 'describe', 'billing'])).out);
-    expect(offsets[0]).toEqual(['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'CONSUMER-ID', 'HOST', 'CLIENT-ID']);
+    expect(offsets[0]).toEqual([
+      'GROUP',
+      'TOPIC',
+      'PARTITION',
+      'CURRENT-OFFSET',
+      'LOG-END-OFFSET',
+      'LAG',
+      'CONSUMER-ID',
+      'HOST',
+      'CLIENT-ID',
+    ]);
     expect(offsets.slice(1).map((r) => r.slice(0, 6))).toEqual([
       ['billing', 'orders', '0', '5', '12', '7'],
       ['billing', 'orders', '1', '-', '-', '-'],
@@ -79,7 +112,10 @@ describe('the cohort command (e2e)', () => {
     expect(members[0]).toEqual(['GROUP', 'CONSUMER-ID', 'GROUP-INSTANCE-ID', 'HOST', 'CLIENT-ID', '#PARTITIONS']);
     expect(members[1]).toEqual(['billing', member.memberId, '-', expect.any(String), 'billing-app', '3']);
     const state = rows((await cohort(app.url, ['groups', 'describe', 'billing', '--state'])).out);
-    expect(state).toEqual([['GROUP', 'COORDINATOR (ID)', 'ASSIGNMENT-STRATEGY', 'STATE', '#MEMBERS'], ['billing', `${app.url} (0)`, 'range', 'Stable', '1']]);
+    expect(state).toEqual([
+      ['GROUP', 'COORDINATOR (ID)', 'ASSIGNMENT-STRATEGY', 'STATE', '#MEMBERS'],
+      ['billing', `${app.url} (0)`, 'range', 'Stable', '1'],
+    ]);
 
     const listed = rows((await cohort(app.url, ['groups', 'list', '--state', 'Stable'])).out);
     expect(listed).toContainEqual(['billing', 'consumer', 'Stable', '1', '0']);
@@ -91,7 +127,14 @@ describe('the cohort command (e2e)', () => {
     expect(rebalances[1].slice(0, 1)).toEqual(['1']);
 
     // A reset is refused while the member is there: the server's error, exit status 1.
-    const refused = await cohort(app.url, ['offsets', 'reset', 'billing', '--all-topics', '--to-earliest', '--execute']);
+    const refused = await cohort(app.url, [
+      'offsets',
+      'reset',
+      'billing',
+      '--all-topics',
+      '--to-earliest',
+      '--execute',
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/^Error: NON_EMPTY_GROUP: /);
     expect((await cohort(app.url, ['groups', 'delete', 'billing'])).err).toMatch(/NON_EMPTY_GROUP/);
@@ -99,18 +142,58 @@ describe('the cohort command (e2e)', () => {
   });
 
   it('previews a reset, executes it, deletes offsets and the group', async () => {
-    await app.http().post('/v1/groups/ledger/offsets').send({ topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 9 }, { partitionIndex: 1, committedOffset: 3 }] }] }).expect(200);
+    await app
+      .http()
+      .post('/v1/groups/ledger/offsets')
+      .send({
+        topics: [
+          {
+            name: 'orders',
+            partitions: [
+              { partitionIndex: 0, committedOffset: 9 },
+              { partitionIndex: 1, committedOffset: 3 },
+            ],
+          },
+        ],
+      })
+      .expect(200);
     const preview = await cohort(app.url, ['offsets', 'reset', 'ledger', '--topic', 'orders:0', '--shift-by', '-4']);
     expect(preview.code).toBe(0);
-    expect(rows(preview.out)).toEqual([['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'NEW-OFFSET'], ['ledger', 'orders', '0', '9', '5']]);
+    expect(rows(preview.out)).toEqual([
+      ['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'NEW-OFFSET'],
+      ['ledger', 'orders', '0', '9', '5'],
+    ]);
     expect(preview.err).toContain('Dry run');
-    const executed = await cohort(app.url, ['--output', 'json', 'offsets', 'reset', 'ledger', '--topic', 'orders:0', '--shift-by', '-4', '--execute']);
-    expect(JSON.parse(executed.out)).toEqual({ groupId: 'ledger', dryRun: false, offsets: [{ topic: 'orders', partition: 0, currentOffset: 9, newOffset: 5 }] });
+    const executed = await cohort(app.url, [
+      '--output',
+      'json',
+      'offsets',
+      'reset',
+      'ledger',
+      '--topic',
+      'orders:0',
+      '--shift-by',
+      '-4',
+      '--execute',
+    ]);
+    expect(JSON.parse(executed.out)).toEqual({
+      groupId: 'ledger',
+      dryRun: false,
+      offsets: [{ topic: 'orders', partition: 0, currentOffset: 9, newOffset: 5 }],
+    });
     const described = rows((await cohort(app.url, ['groups', 'describe', 'ledger'])).out);
-    expect(described.slice(1).map((r) => r.slice(1, 4))).toEqual([['orders', '0', '5'], ['orders', '1', '3']]);
+    expect(described.slice(1).map((r) => r.slice(1, 4))).toEqual([
+      ['orders', '0', '5'],
+      ['orders', '1', '3'],
+    ]);
 
-    expect(rows((await cohort(app.url, ['offsets', 'delete', 'ledger', '--topic', 'orders:1'])).out)).toEqual([['TOPIC', 'PARTITION', 'STATUS'], ['orders', '1', 'Successful']]);
-    expect((await cohort(app.url, ['groups', 'delete', 'ledger'])).out).toBe("Deletion of group 'ledger' was successful.\n");
+    expect(rows((await cohort(app.url, ['offsets', 'delete', 'ledger', '--topic', 'orders:1'])).out)).toEqual([
+      ['TOPIC', 'PARTITION', 'STATUS'],
+      ['orders', '1', 'Successful'],
+    ]);
+    expect((await cohort(app.url, ['groups', 'delete', 'ledger'])).out).toBe(
+      "Deletion of group 'ledger' was successful.\n",
+    );
     const gone = await cohort(app.url, ['groups', 'describe', 'ledger']);
     expect(gone).toMatchObject({ code: 1, out: '' });
     expect(gone.err).toMatch(/^Error: GROUP_ID_NOT_FOUND: /);
@@ -118,15 +201,37 @@ describe('the cohort command (e2e)', () => {
 
   it('shows the cluster and the assignors, and dry-runs an assignment from a file', async () => {
     const cluster = rows((await cohort(app.url, ['cluster', 'describe'])).out);
-    expect(cluster).toEqual([['CLUSTER-ID', 'NODE-ID', 'URL', 'ALIVE', 'CONTROLLER'], ['cohort', '0', app.url, 'true', 'yes']]);
+    expect(cluster).toEqual([
+      ['CLUSTER-ID', 'NODE-ID', 'URL', 'ALIVE', 'CONTROLLER'],
+      ['cohort', '0', app.url, 'true', 'yes'],
+    ]);
     const partitions = rows((await cohort(app.url, ['cluster', 'partitions'])).out);
     expect(partitions).toHaveLength(51);
-    expect(partitions[1]).toEqual(['0', '0', expect.any(String), '0', '0', expect.any(String), expect.any(String), 'no']);
-    expect(rows((await cohort(app.url, ['assignors', 'list'])).out)).toContainEqual(['cooperative-sticky', 'yes', 'cooperative,eager']);
+    expect(partitions[1]).toEqual([
+      '0',
+      '0',
+      expect.any(String),
+      '0',
+      '0',
+      expect.any(String),
+      expect.any(String),
+      'no',
+    ]);
+    expect(rows((await cohort(app.url, ['assignors', 'list'])).out)).toContainEqual([
+      'cooperative-sticky',
+      'yes',
+      'cooperative,eager',
+    ]);
     const input = join(dir, 'group.json');
-    writeFileSync(input, JSON.stringify({ partitionsPerTopic: { orders: 2 }, members: [{ memberId: 'a', topics: ['orders', 'gone'] }] }));
+    writeFileSync(
+      input,
+      JSON.stringify({ partitionsPerTopic: { orders: 2 }, members: [{ memberId: 'a', topics: ['orders', 'gone'] }] }),
+    );
     const assigned = await cohort(app.url, ['assignors', 'assign', 'range', '--input', input]);
-    expect(rows(assigned.out)).toEqual([['MEMBER', 'TOPIC', 'PARTITIONS'], ['a', 'orders', '0,1']]);
+    expect(rows(assigned.out)).toEqual([
+      ['MEMBER', 'TOPIC', 'PARTITIONS'],
+      ['a', 'orders', '0,1'],
+    ]);
     expect(assigned.err).toContain('gone');
   });
 
@@ -138,14 +243,29 @@ describe('the cohort command (e2e)', () => {
       request.on('end', () => {
         seen.push({ method: request.method!, url: request.url!, authorization: request.headers.authorization, body });
         response.setHeader('content-type', 'application/json');
-        response.end(request.method === 'DELETE' ? JSON.stringify({ deleted: [] }) : request.method === 'GET' ? '[]' : '{}');
+        response.end(
+          request.method === 'DELETE' ? JSON.stringify({ deleted: [] }) : request.method === 'GET' ? '[]' : '{}',
+        );
       });
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      expect((await cohort(url, ['acls', 'list', '--principal', 'User:ops'], { COHORT_TOKEN: 'from-env' })).code).toBe(0);
-      const add = ['acls', 'add', '--principal', 'User:ops', '--resource-type', 'GROUP', '--resource-name', 'billing', '--operation', 'read'];
+      expect((await cohort(url, ['acls', 'list', '--principal', 'User:ops'], { COHORT_TOKEN: 'from-env' })).code).toBe(
+        0,
+      );
+      const add = [
+        'acls',
+        'add',
+        '--principal',
+        'User:ops',
+        '--resource-type',
+        'GROUP',
+        '--resource-name',
+        'billing',
+        '--operation',
+        'read',
+      ];
       expect((await cohort(url, ['--token', 's3cret', ...add])).code).toBe(0);
       expect((await cohort(url, ['acls', 'remove', '--principal', 'User:ops'])).code).toBe(0);
       expect((await cohort(url, ['acls', 'remove'])).code).toBe(2); // would delete everything
@@ -155,7 +275,17 @@ describe('the cohort command (e2e)', () => {
         ['DELETE', '/v1/acls', undefined],
       ]);
       expect(JSON.parse(seen[1].body)).toEqual({
-        acls: [{ principal: 'User:ops', host: '*', resourceType: 'GROUP', resourceName: 'billing', patternType: 'LITERAL', operation: 'READ', permission: 'ALLOW' }],
+        acls: [
+          {
+            principal: 'User:ops',
+            host: '*',
+            resourceType: 'GROUP',
+            resourceName: 'billing',
+            patternType: 'LITERAL',
+            operation: 'READ',
+            permission: 'ALLOW',
+          },
+        ],
       });
       expect(JSON.parse(seen[2].body)).toEqual({ filters: [{ principal: 'User:ops' }] });
     } finally {
@@ -181,7 +311,9 @@ describe('the cohort command (e2e)', () => {
       expect([args, ran.code]).toEqual([args, 2]);
       expect(ran.err).toContain('Usage: cohort');
     }
-    const paths = commandPaths(buildProgram({ io: { out: () => {}, err: () => {} }, env: {} })).filter((p) => p[p.length - 1] !== 'help');
+    const paths = commandPaths(buildProgram({ io: { out: () => {}, err: () => {} }, env: {} })).filter(
+      (p) => p[p.length - 1] !== 'help',
+    );
     expect(paths).toHaveLength(24);
     for (const path of [[], ...paths]) {
       const ran = await cohort(app.url, [...path, '--help']);
@@ -194,7 +326,9 @@ describe('the cohort command (e2e)', () => {
     const bin = resolve(__dirname, '../../node_modules/.bin/cohort');
     const exec = (args: string[]) =>
       new Promise<Ran>((done) =>
-        execFile(bin, args, { env: { ...process.env, COHORT_URL: app.url } }, (error, out, err) => done({ code: error ? Number(error.code) : 0, out, err })),
+        execFile(bin, args, { env: { ...process.env, COHORT_URL: app.url } }, (error, out, err) =>
+          done({ code: error ? Number(error.code) : 0, out, err }),
+        ),
       );
     const listed = await exec(['--output', 'json', 'topics', 'list']);
     expect(listed.code).toBe(0);

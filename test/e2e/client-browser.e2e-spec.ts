@@ -52,7 +52,8 @@ interface Snapshot {
   timeline: { event: string; partitions?: TopicPartitions[]; name?: string; message?: string }[];
 }
 
-const partitionsOf = (assignment: TopicPartitions[]): number[] => assignment.flatMap((tp) => tp.partitions).sort((a, b) => a - b);
+const partitionsOf = (assignment: TopicPartitions[]): number[] =>
+  assignment.flatMap((tp) => tp.partitions).sort((a, b) => a - b);
 
 /** A member in Debian's Chromium, from the browser bundle, beside a Node member of the same group. */
 describe('@cohort/client in a browser (e2e)', () => {
@@ -72,11 +73,19 @@ describe('@cohort/client in a browser (e2e)', () => {
     });
     // The page is on another origin than the node: it must be allowed, as a real deployment allows it.
     node = await startApp({ DATA_DIR: data.dir, CORS_ORIGINS: site.origin });
-    await fetch(`${node.url}/v1/topics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: TOPIC, partitions: 4 }) });
+    await fetch(`${node.url}/v1/topics`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: TOPIC, partitions: 4 }),
+    });
     browser = await launchChromium();
     page = await browser.newPage();
     await page.goto(`${site.origin}/`);
-    await page.waitForFunction(() => (globalThis as unknown as { document: { title: string } }).document.title === 'ready', undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => (globalThis as unknown as { document: { title: string } }).document.title === 'ready',
+      undefined,
+      { timeout: 30_000 },
+    );
   });
   afterAll(async () => {
     await nodeClient?.close().catch(() => undefined);
@@ -86,10 +95,13 @@ describe('@cohort/client in a browser (e2e)', () => {
     data.remove();
   });
 
-  const snapshot = (): Promise<Snapshot> => page.evaluate(() => (globalThis as unknown as { cohortTest: { snapshot(): Snapshot } }).cohortTest.snapshot());
+  const snapshot = (): Promise<Snapshot> =>
+    page.evaluate(() => (globalThis as unknown as { cohortTest: { snapshot(): Snapshot } }).cohortTest.snapshot());
 
   it('loads the bundle as a script global and as an ES module', async () => {
-    const bundles = await page.evaluate(() => (globalThis as unknown as { cohortTest: { bundles: unknown } }).cohortTest.bundles);
+    const bundles = await page.evaluate(
+      () => (globalThis as unknown as { cohortTest: { bundles: unknown } }).cohortTest.bundles,
+    );
     expect(bundles).toEqual({ global: 'function', module: 'function', error: 'function' });
   });
 
@@ -100,30 +112,61 @@ describe('@cohort/client in a browser (e2e)', () => {
     expect(partitionsOf(nodeMember.assignment)).toEqual([0, 1, 2, 3]);
 
     const pageMemberId = await page.evaluate(
-      ([url, group, topic]) => (globalThis as unknown as { cohortTest: { start(u: string, g: string, t: string): Promise<string> } }).cohortTest.start(url, group, topic),
+      ([url, group, topic]) =>
+        (
+          globalThis as unknown as { cohortTest: { start(u: string, g: string, t: string): Promise<string> } }
+        ).cohortTest.start(url, group, topic),
       [node.url, GROUP, TOPIC] as const,
     );
     expect(pageMemberId).toMatch(/\S/);
     // Shared: two partitions each, none held by both (cooperative-sticky moves two of the Node member's).
-    await eventually(async () => partitionsOf((await snapshot()).assignment).length === 2 && partitionsOf(nodeMember.assignment).length === 2, 'a 2 + 2 split', 30_000);
+    await eventually(
+      async () =>
+        partitionsOf((await snapshot()).assignment).length === 2 && partitionsOf(nodeMember.assignment).length === 2,
+      'a 2 + 2 split',
+      30_000,
+    );
     const mine = partitionsOf((await snapshot()).assignment);
     expect([...mine, ...partitionsOf(nodeMember.assignment)].sort()).toEqual([0, 1, 2, 3]);
 
-    const committed = await page.evaluate((base) => (globalThis as unknown as { cohortTest: { commit(b: number): Promise<unknown> } }).cohortTest.commit(base), 100);
-    expect(committed).toEqual(expect.arrayContaining(mine.map((partition) => expect.objectContaining({ topic: TOPIC, partition, offset: 100 + partition }))));
-    const stored = (await (await fetch(`${node.url}/v1/groups/${GROUP}/offsets`)).json()) as { offsets: { partition: number; committedOffset: number }[] };
-    expect(stored.offsets.filter((o) => mine.includes(o.partition)).map((o) => [o.partition, o.committedOffset])).toEqual(mine.map((p) => [p, 100 + p]));
+    const committed = await page.evaluate(
+      (base) =>
+        (globalThis as unknown as { cohortTest: { commit(b: number): Promise<unknown> } }).cohortTest.commit(base),
+      100,
+    );
+    expect(committed).toEqual(
+      expect.arrayContaining(
+        mine.map((partition) => expect.objectContaining({ topic: TOPIC, partition, offset: 100 + partition })),
+      ),
+    );
+    const stored = (await (await fetch(`${node.url}/v1/groups/${GROUP}/offsets`)).json()) as {
+      offsets: { partition: number; committedOffset: number }[];
+    };
+    expect(
+      stored.offsets.filter((o) => mine.includes(o.partition)).map((o) => [o.partition, o.committedOffset]),
+    ).toEqual(mine.map((p) => [p, 100 + p]));
 
     await nodeMember.stop();
-    await eventually(async () => partitionsOf((await snapshot()).assignment).length === 4, 'the tab to take every partition', 30_000);
+    await eventually(
+      async () => partitionsOf((await snapshot()).assignment).length === 4,
+      'the tab to take every partition',
+      30_000,
+    );
     const after = await snapshot();
     expect(after.state).toBe('stable');
     expect(after.timeline.filter((entry) => entry.event === 'crash' || entry.event === 'lost')).toEqual([]);
     // The tab never gave up what it held: it only gained (cooperative), and its first partitions stayed.
-    expect(after.timeline.filter((entry) => entry.event === 'revoked').flatMap((entry) => partitionsOf(entry.partitions ?? []))).toEqual([]);
+    expect(
+      after.timeline
+        .filter((entry) => entry.event === 'revoked')
+        .flatMap((entry) => partitionsOf(entry.partitions ?? [])),
+    ).toEqual([]);
 
     await page.evaluate(() => (globalThis as unknown as { cohortTest: { stop(): Promise<void> } }).cohortTest.stop());
-    const group = (await (await fetch(`${node.url}/v1/groups/${GROUP}`)).json()) as { state: string; members: unknown[] };
+    const group = (await (await fetch(`${node.url}/v1/groups/${GROUP}`)).json()) as {
+      state: string;
+      members: unknown[];
+    };
     expect(group).toMatchObject({ state: 'Empty', members: [] });
     expect(browser.errors).toEqual([]);
   });

@@ -26,10 +26,21 @@ describe('@cohort/client in a 3-node cluster (e2e)', () => {
     await cluster.formed(0, 'all partitions led with a full ISR');
     const urls = [...cluster.nodes.values()].map((n) => n.url);
     await request(urls[0]).post('/v1/topics').send({ name: 'ledger', partitions: 4 }).expect(201);
-    for (const url of urls) await eventually(async () => (await request(url).get('/v1/topics/ledger')).status === 200, 'the topic on every node');
+    for (const url of urls)
+      await eventually(
+        async () => (await request(url).get('/v1/topics/ledger')).status === 200,
+        'the topic on every node',
+      );
 
     const groupId = 'sdk-ledger';
-    const options = { groupId, topics: ['ledger'], autoCommit: false as const, sessionTimeoutMs: 15_000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 30_000 };
+    const options = {
+      groupId,
+      topics: ['ledger'],
+      autoCommit: false as const,
+      sessionTimeoutMs: 15_000,
+      heartbeatIntervalMs: 500,
+      rebalanceTimeoutMs: 30_000,
+    };
     const errors: CohortError[] = [];
     const crashes: CohortError[] = [];
     const members = [0, 1].map(() => {
@@ -46,7 +57,11 @@ describe('@cohort/client in a 3-node cluster (e2e)', () => {
     // Each member commits what it owns; every commit is acknowledged.
     const acknowledged = new Map<number, number>();
     for (const member of members) {
-      const offsets = member.assignment[0].partitions.map((partition) => ({ topic: 'ledger', partition, offset: 1000 + partition }));
+      const offsets = member.assignment[0].partitions.map((partition) => ({
+        topic: 'ledger',
+        partition,
+        offset: 1000 + partition,
+      }));
       await member.commit(offsets);
       for (const o of offsets) acknowledged.set(o.partition, o.offset);
     }
@@ -78,10 +93,18 @@ describe('@cohort/client in a 3-node cluster (e2e)', () => {
         const results = await Promise.all(
           members.map((m) =>
             m.state === 'stable'
-              ? m.commit(m.assignment[0].partitions.map((partition) => ({ topic: 'ledger', partition, offset: 2000 + partition }))).then(
-                  () => true,
-                  () => false,
-                )
+              ? m
+                  .commit(
+                    m.assignment[0].partitions.map((partition) => ({
+                      topic: 'ledger',
+                      partition,
+                      offset: 2000 + partition,
+                    })),
+                  )
+                  .then(
+                    () => true,
+                    () => false,
+                  )
               : false,
           ),
         );
@@ -92,7 +115,9 @@ describe('@cohort/client in a 3-node cluster (e2e)', () => {
     );
     expect(crashes).toEqual([]);
     expect(members.every((m) => m.state === 'stable')).toBe(true);
-    const { body: moved } = await request([...cluster.nodes.values()][0].url).get(`/v1/coordinator?groupId=${groupId}`).expect(200);
+    const { body: moved } = await request([...cluster.nodes.values()][0].url)
+      .get(`/v1/coordinator?groupId=${groupId}`)
+      .expect(200);
     expect(moved.nodeId).not.toBe(coordinator.nodeId);
     // What they met on the way was retriable, and reported as such.
     expect(errors.every((e) => e.retriable)).toBe(true);

@@ -25,7 +25,13 @@ describe('@cohort/client commits and assignors (e2e)', () => {
     async (assignor) => {
       const groupId = `resume-${assignor}`;
       // An interval far longer than the test: only the commit before the revoke can store the marks.
-      const options = { groupId, topics: ['orders'], assignors: [assignor], autoCommit: { intervalMs: 600_000 }, ...fast };
+      const options = {
+        groupId,
+        topics: ['orders'],
+        assignors: [assignor],
+        autoCommit: { intervalMs: 600_000 },
+        ...fast,
+      };
       const first = client().member(options);
       await first.start();
       for (const p of [0, 1, 2, 3]) first.markProcessed({ topic: 'orders', partition: p, offset: 100 + p });
@@ -41,7 +47,9 @@ describe('@cohort/client commits and assignors (e2e)', () => {
       // The listener runs once the assignment is held; its OffsetFetch may still be on its way.
       await eventually(() => moved.every((p) => p in resumedAt), 'the new owner read its starting offsets');
       expect(moved).toHaveLength(2);
-      expect(Object.fromEntries(moved.map((p) => [p, resumedAt[p]]))).toEqual(Object.fromEntries(moved.map((p) => [p, 100 + p])));
+      expect(Object.fromEntries(moved.map((p) => [p, resumedAt[p]]))).toEqual(
+        Object.fromEntries(moved.map((p) => [p, 100 + p])),
+      );
     },
   );
 
@@ -70,12 +78,19 @@ describe('@cohort/client commits and assignors (e2e)', () => {
   });
 
   it('stop() commits what was marked (auto-commit), then leaves', async () => {
-    const member = client().member({ groupId: 'on-stop', topics: ['audit'], autoCommit: { intervalMs: 600_000 }, ...fast });
+    const member = client().member({
+      groupId: 'on-stop',
+      topics: ['audit'],
+      autoCommit: { intervalMs: 600_000 },
+      ...fast,
+    });
     await member.start();
     member.markProcessed({ topic: 'audit', partition: 1, offset: 9 });
     await member.stop();
     const { body } = await app.http().get('/v1/groups/on-stop/offsets').expect(200);
-    expect(body.offsets.map((o: { partition: number; committedOffset: number }) => [o.partition, o.committedOffset])).toEqual([[1, 9]]);
+    expect(
+      body.offsets.map((o: { partition: number; committedOffset: number }) => [o.partition, o.committedOffset]),
+    ).toEqual([[1, 9]]);
   });
 
   it('a plugin assignor object runs on the leader, with its subscription user data and onAssignment', async () => {
@@ -87,15 +102,39 @@ describe('@cohort/client commits and assignors (e2e)', () => {
       subscriptionUserData: () => ({ role }),
       assign(cluster, members) {
         seenUserData.push(...members.map((m) => m.subscription.userData));
-        const primary = members.find((m) => (m.subscription.userData as { role?: string })?.role === 'primary') ?? members[0];
+        const primary =
+          members.find((m) => (m.subscription.userData as { role?: string })?.role === 'primary') ?? members[0];
         return Object.fromEntries(
-          members.map((m) => [m.memberId, { partitions: m === primary ? [{ topic: 'orders', partitions: Array.from({ length: cluster.partitionsPerTopic.orders }, (_, i) => i) }] : [] }]),
+          members.map((m) => [
+            m.memberId,
+            {
+              partitions:
+                m === primary
+                  ? [
+                      {
+                        topic: 'orders',
+                        partitions: Array.from({ length: cluster.partitionsPerTopic.orders }, (_, i) => i),
+                      },
+                    ]
+                  : [],
+            },
+          ]),
         );
       },
       onAssignment: (_assignment, generationId) => generations.push(generationId),
     });
-    const standby = client().member({ groupId: 'plugin', topics: ['orders'], assignors: [primaryFirst('standby')], ...fast });
-    const primary = client().member({ groupId: 'plugin', topics: ['orders'], assignors: [primaryFirst('primary')], ...fast });
+    const standby = client().member({
+      groupId: 'plugin',
+      topics: ['orders'],
+      assignors: [primaryFirst('standby')],
+      ...fast,
+    });
+    const primary = client().member({
+      groupId: 'plugin',
+      topics: ['orders'],
+      assignors: [primaryFirst('primary')],
+      ...fast,
+    });
     await Promise.all([standby.start(), primary.start()]);
     await eventually(() => settled([standby, primary], 4), 'the group settled');
     expect(primary.assignment).toEqual([{ topic: 'orders', partitions: [0, 1, 2, 3] }]);

@@ -14,12 +14,17 @@ describe('@cohort/client membership (e2e)', () => {
   const app = appPerFile({ topics: { orders: 4 } });
   const clients: CohortClient[] = [];
   const client = (sockets?: SdkSockets): CohortClient => {
-    const c = new CohortClient({ urls: [app.url], clientId: 'e2e', ...(sockets ? { socketFactory: sockets.factory } : {}) });
+    const c = new CohortClient({
+      urls: [app.url],
+      clientId: 'e2e',
+      ...(sockets ? { socketFactory: sockets.factory } : {}),
+    });
     clients.push(c);
     return c;
   };
   const fast = { sessionTimeoutMs: 6000, heartbeatIntervalMs: 300, rebalanceTimeoutMs: 10_000 };
-  const rebalances = async (groupId: string): Promise<number> => ((await app.http().get(`/v1/groups/${groupId}/rebalances`).expect(200)).body as unknown[]).length;
+  const rebalances = async (groupId: string): Promise<number> =>
+    ((await app.http().get(`/v1/groups/${groupId}/rebalances`).expect(200)).body as unknown[]).length;
 
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.close()));
@@ -59,18 +64,40 @@ describe('@cohort/client membership (e2e)', () => {
   it('a session that expires while the member is unreachable: lost (nothing committed), then a fresh join', async () => {
     const groupId = 'expiry';
     const sockets = new SdkSockets();
-    const survivor = client().member({ groupId, topics: ['orders'], ...fast, sessionTimeoutMs: 2500, autoCommit: { intervalMs: 100 } });
-    const hung = client(sockets).member({ groupId, topics: ['orders'], ...fast, sessionTimeoutMs: 2500, autoCommit: { intervalMs: 100 } });
+    const survivor = client().member({
+      groupId,
+      topics: ['orders'],
+      ...fast,
+      sessionTimeoutMs: 2500,
+      autoCommit: { intervalMs: 100 },
+    });
+    const hung = client(sockets).member({
+      groupId,
+      topics: ['orders'],
+      ...fast,
+      sessionTimeoutMs: 2500,
+      autoCommit: { intervalMs: 100 },
+    });
     const lost: { partitions: string[]; reason: string }[] = [];
-    hung.on('lost', (e) => lost.push({ partitions: e.partitions.flatMap((p) => p.partitions.map((n) => `${p.topic}-${n}`)), reason: e.reason }));
+    hung.on('lost', (e) =>
+      lost.push({
+        partitions: e.partitions.flatMap((p) => p.partitions.map((n) => `${p.topic}-${n}`)),
+        reason: e.reason,
+      }),
+    );
     await Promise.all([survivor.start(), hung.start()]);
     await eventually(() => settled([survivor, hung], 4), 'two members share four partitions');
     const heldBefore = holdings({ hung }).hung;
     const oldMemberId = hung.memberId;
 
     sockets.freeze();
-    for (const p of hung.assignment[0].partitions) expect(hung.markProcessed({ topic: 'orders', partition: p, offset: 500 })).toBe(true);
-    await eventually(() => survivor.assignment[0]?.partitions.length === 4 && survivor.state === 'stable', 'the survivor takes all four partitions', 20_000);
+    for (const p of hung.assignment[0].partitions)
+      expect(hung.markProcessed({ topic: 'orders', partition: p, offset: 500 })).toBe(true);
+    await eventually(
+      () => survivor.assignment[0]?.partitions.length === 4 && survivor.state === 'stable',
+      'the survivor takes all four partitions',
+      20_000,
+    );
     sockets.thaw();
 
     await eventually(() => lost.length > 0, 'the hung member learns it lost its partitions', 20_000);
@@ -99,7 +126,11 @@ describe('@cohort/client membership (e2e)', () => {
     // Past the server's 3 s grace from the drop: the member was rebound to its new connection, not removed.
     await new Promise((resolve) => setTimeout(resolve, 3500));
     expect(await rebalances(groupId)).toBe(count);
-    expect({ generation: flaky.generationId, memberId: flaky.memberId, state: flaky.state }).toEqual({ generation, memberId, state: 'stable' });
+    expect({ generation: flaky.generationId, memberId: flaky.memberId, state: flaky.state }).toEqual({
+      generation,
+      memberId,
+      state: 'stable',
+    });
     expect(flakyRebalancing).toEqual([]);
     const { body } = await app.http().get(`/v1/groups/${groupId}`).expect(200);
     expect(body).toMatchObject({ state: 'Stable', generationId: generation });
@@ -115,7 +146,9 @@ describe('@cohort/client membership (e2e)', () => {
       throw new Error('the application failed');
     });
     await member.start();
-    expect(errors).toEqual([expect.objectContaining({ name: 'LISTENER_FAILED', message: expect.stringContaining('the application failed') })]);
+    expect(errors).toEqual([
+      expect.objectContaining({ name: 'LISTENER_FAILED', message: expect.stringContaining('the application failed') }),
+    ]);
     expect(member.state).toBe('stable');
     expect(member.assignment).toEqual([{ topic: 'orders', partitions: [0, 1, 2, 3] }]);
     const generation = member.generationId;

@@ -42,7 +42,7 @@ function readmeConsumer(): string {
   const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## Quick start: a consumer with the SDK'));
   const block = /```js\n([\s\S]*?)```/.exec(section);
-  if (!block) throw new Error("README.md has no JavaScript block in its SDK quick start");
+  if (!block) throw new Error('README.md has no JavaScript block in its SDK quick start');
   return block[1];
 }
 
@@ -81,18 +81,46 @@ describe('packed @cohort packages (e2e)', () => {
     const appDir = join(project, 'app');
     mkdirSync(tarballs);
     mkdirSync(appDir);
-    for (const name of PACKAGES) await run('npm', ['pack', '--silent', '--pack-destination', tarballs], { cwd: join(REPO_ROOT, 'libs', name) });
-    writeFileSync(join(appDir, 'package.json'), JSON.stringify({ name: 'cohort-pack-check', version: '1.0.0', private: true }));
+    for (const name of PACKAGES)
+      await run('npm', ['pack', '--silent', '--pack-destination', tarballs], { cwd: join(REPO_ROOT, 'libs', name) });
+    writeFileSync(
+      join(appDir, 'package.json'),
+      JSON.stringify({ name: 'cohort-pack-check', version: '1.0.0', private: true }),
+    );
     const packed = readdirSync(tarballs).map((file) => join(tarballs, file));
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', ...packed], { cwd: appDir });
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', ...packed], {
+      cwd: appDir,
+    });
     writeFileSync(join(appDir, 'readme-consumer.mjs'), readmeConsumer());
-    writeFileSync(join(appDir, 'consumer.mjs'), consumer("import { CohortClient, CohortError } from '@cohort/client';\nimport { partitionFor } from '@cohort/protocol';"));
-    writeFileSync(join(appDir, 'consumer.cjs'), consumer("const { CohortClient, CohortError } = require('@cohort/client');\nconst { partitionFor } = require('@cohort/protocol');"));
+    writeFileSync(
+      join(appDir, 'consumer.mjs'),
+      consumer(
+        "import { CohortClient, CohortError } from '@cohort/client';\nimport { partitionFor } from '@cohort/protocol';",
+      ),
+    );
+    writeFileSync(
+      join(appDir, 'consumer.cjs'),
+      consumer(
+        "const { CohortClient, CohortError } = require('@cohort/client');\nconst { partitionFor } = require('@cohort/protocol');",
+      ),
+    );
     // The same consumer as CommonJS (.ts) and as an ES module (.mts): each resolves its own declarations.
     writeFileSync(join(appDir, 'typed-consumer.ts'), TYPED_CONSUMER);
     writeFileSync(join(appDir, 'typed-consumer.mts'), TYPED_CONSUMER);
-    const compilerOptions = { noEmit: true, strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false };
-    writeFileSync(join(appDir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['typed-consumer.ts', 'typed-consumer.mts'] }));
+    const compilerOptions = {
+      noEmit: true,
+      strict: true,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      lib: ['es2022', 'dom'],
+      types: [],
+      skipLibCheck: false,
+    };
+    writeFileSync(
+      join(appDir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions, files: ['typed-consumer.ts', 'typed-consumer.mts'] }),
+    );
   });
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
@@ -100,39 +128,70 @@ describe('packed @cohort packages (e2e)', () => {
     ['an ES module (import)', 'consumer.mjs', 'pack-esm'],
     ['a CommonJS script (require)', 'consumer.cjs', 'pack-cjs'],
   ])('%s joins a group, gets every partition and commits', async (_, script, groupId) => {
-    const { stdout } = await run(process.execPath, [script, app.url, groupId], { cwd: join(project, 'app'), timeout: 60_000 });
+    const { stdout } = await run(process.execPath, [script, app.url, groupId], {
+      cwd: join(project, 'app'),
+      timeout: 60_000,
+    });
     const result = JSON.parse(stdout.trim().split('\n').pop()!);
     expect(result.state).toBe('stable');
     expect(result.events).toEqual([['assigned', [{ topic: 'orders', partitions: [0, 1, 2] }]]]);
     expect(result.committed).toEqual(
-      expect.arrayContaining([0, 1, 2].map((partition) => expect.objectContaining({ topic: 'orders', partition, offset: 10 + partition }))),
+      expect.arrayContaining(
+        [0, 1, 2].map((partition) => expect.objectContaining({ topic: 'orders', partition, offset: 10 + partition })),
+      ),
     );
     expect(result.kafkaError).toEqual({ isCohortError: true, name: 'GROUP_ID_NOT_FOUND', code: 69 });
     expect(result.placement).toBe(partitionFor(groupId, 50));
     // What the node stored, read over REST independently of the SDK.
     const offsets = await app.http().get(`/v1/groups/${groupId}/offsets`).expect(200);
-    expect(offsets.body.offsets.map((o: { partition: number; committedOffset: number }) => [o.partition, o.committedOffset])).toEqual([
+    expect(
+      offsets.body.offsets.map((o: { partition: number; committedOffset: number }) => [o.partition, o.committedOffset]),
+    ).toEqual([
       [0, 10],
       [1, 11],
       [2, 12],
     ]);
-    await app.http().get(`/v1/groups/${groupId}`).expect(200).expect((r) => expect(r.body.state).toBe('Empty'));
+    await app
+      .http()
+      .get(`/v1/groups/${groupId}`)
+      .expect(200)
+      .expect((r) => expect(r.body.state).toBe('Empty'));
   });
 
   it("runs README.md's quick-start consumer as pasted: it joins, commits as it goes, and leaves on Ctrl-C", async () => {
-    const child = spawn(process.execPath, ['readme-consumer.mjs'], { cwd: join(project, 'app'), env: { ...process.env, COHORT_URL: app.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['readme-consumer.mjs'], {
+      cwd: join(project, 'app'),
+      env: { ...process.env, COHORT_URL: app.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      await eventually(() => output.includes('assigned'), `the consumer's first assignment (output: ${output})`, 60_000);
+      await eventually(
+        () => output.includes('assigned'),
+        `the consumer's first assignment (output: ${output})`,
+        60_000,
+      );
       // Auto-commit every 5 s: wait for a commit of every partition, read over REST.
-      const committed = async () => ((await app.http().get('/v1/groups/my-group/offsets')).body.offsets ?? []) as { partition: number; committedOffset: number }[];
-      await eventually(async () => (await committed()).filter((o) => o.committedOffset > 0).length === 3, 'auto-commits of all three partitions', 60_000);
+      const committed = async () =>
+        ((await app.http().get('/v1/groups/my-group/offsets')).body.offsets ?? []) as {
+          partition: number;
+          committedOffset: number;
+        }[];
+      await eventually(
+        async () => (await committed()).filter((o) => o.committedOffset > 0).length === 3,
+        'auto-commits of all three partitions',
+        60_000,
+      );
       child.kill('SIGINT');
       expect(await exited).toBe(0);
-      await app.http().get('/v1/groups/my-group').expect(200).expect((r) => expect(r.body).toMatchObject({ state: 'Empty', members: [] }));
+      await app
+        .http()
+        .get('/v1/groups/my-group')
+        .expect(200)
+        .expect((r) => expect(r.body).toMatchObject({ state: 'Empty', members: [] }));
       expect(output).not.toMatch(/stopped:|retrying after/);
     } finally {
       child.kill('SIGKILL');
@@ -152,7 +211,9 @@ describe('packed @cohort packages (e2e)', () => {
 
   it("type-checks a TypeScript consumer against the packages' declarations, without Node's types", async () => {
     const tsc = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
-    const result = await run(process.execPath, [tsc, '-p', '.'], { cwd: join(project, 'app') }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }));
+    const result = await run(process.execPath, [tsc, '-p', '.'], { cwd: join(project, 'app') }).catch(
+      (error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }),
+    );
     expect(result.stdout).toBe('');
   });
 });

@@ -56,7 +56,10 @@ describe('@cohort/client rebalances (e2e)', () => {
     expect(timeline.doubleOwnership()).toEqual([]);
     expect(after.c.length).toBe(2);
     // Only what moved was revoked: a and b gave up exactly what c got, and kept the rest throughout.
-    const moved = [...before.a.filter((p) => !after.a.includes(p)), ...before.b.filter((p) => !after.b.includes(p))].sort();
+    const moved = [
+      ...before.a.filter((p) => !after.a.includes(p)),
+      ...before.b.filter((p) => !after.b.includes(p)),
+    ].sort();
     expect(moved).toEqual(after.c);
     expect([...timeline.revokedBy('a', mark), ...timeline.revokedBy('b', mark)].sort()).toEqual(moved);
     expect(timeline.entries.filter((e) => e.kind === 'lost')).toEqual([]);
@@ -85,7 +88,14 @@ describe('@cohort/client rebalances (e2e)', () => {
     const revokes = round.filter((e) => e.kind === 'revoked');
     // a and b each revoked all they held, and both did so before the first assignment of the new generation.
     expect(revokes.map((e) => e.member).sort()).toEqual(['a', 'b']);
-    expect(revokes.flatMap((e) => e.partitions).sort()).toEqual(['orders-0', 'orders-1', 'orders-2', 'orders-3', 'orders-4', 'orders-5']);
+    expect(revokes.flatMap((e) => e.partitions).sort()).toEqual([
+      'orders-0',
+      'orders-1',
+      'orders-2',
+      'orders-3',
+      'orders-4',
+      'orders-5',
+    ]);
     expect(round.slice(0, firstAssigned).filter((e) => e.kind === 'revoked')).toHaveLength(2);
     expect(Object.values(holdings({ a, b, c })).map((held) => held.length)).toEqual([2, 2, 2]);
   });

@@ -29,7 +29,16 @@ let harness: ClusterHarness;
 beforeAll(async () => {
   writeFileSync(join(secrets.dir, 'cluster.secret'), randomBytes(48).toString('base64'));
   const tokensFile = writeTokensFile(secrets.dir, { 'User:admin': 'admin-token', 'User:app': 'app-token' });
-  harness = new ClusterHarness(TEST_REDIS_URL, { AUTH_TOKENS_FILE: tokensFile, CLUSTER_SECRET_FILE: join(secrets.dir, 'cluster.secret'), SUPER_USERS: 'User:admin', MAX_GROUPS_PER_PRINCIPAL: '2' }, ADMIN);
+  harness = new ClusterHarness(
+    TEST_REDIS_URL,
+    {
+      AUTH_TOKENS_FILE: tokensFile,
+      CLUSTER_SECRET_FILE: join(secrets.dir, 'cluster.secret'),
+      SUPER_USERS: 'User:admin',
+      MAX_GROUPS_PER_PRINCIPAL: '2',
+    },
+    ADMIN,
+  );
   for (const id of [0, 1, 2]) await harness.startNode(id);
   await harness.formed(0, 'a formed cluster with authentication');
 });
@@ -42,7 +51,11 @@ afterAll(async () => {
 /** Until every node in `ids` decides `expected` for the caller's DESCRIBE CLUSTER, checked in process every 20 ms. */
 async function enforced(ids: number[], expected: boolean): Promise<void> {
   const services = ids.map((id) => harness.nodes.get(id)!.app.get(AuthorizationService));
-  await eventually(() => services.every((s) => s.allows(CALLER, 'DESCRIBE', 'CLUSTER', 'kafka-cluster') === expected), `nodes ${ids.join(',')} enforcing ${expected}`, 10_000);
+  await eventually(
+    () => services.every((s) => s.allows(CALLER, 'DESCRIBE', 'CLUSTER', 'kafka-cluster') === expected),
+    `nodes ${ids.join(',')} enforcing ${expected}`,
+    10_000,
+  );
 }
 
 it('enforces an ACL added on one node on the other nodes within a second, and its removal too', async () => {
@@ -52,13 +65,26 @@ it('enforces an ACL added on one node on the other nodes within a second, and it
   try {
     expect(await emit(socket, 'FindCoordinator', { key: 'late-1' })).toMatchObject({ errorCode: 30 });
 
-    await request(n0.url).post('/v1/acls').set(ADMIN).send({ acls: [allow('User:app', 'DESCRIBE', 'CLUSTER', 'kafka-cluster'), allow('User:app', 'READ', 'GROUP', 'late-', 'PREFIXED')] }).expect(201);
+    await request(n0.url)
+      .post('/v1/acls')
+      .set(ADMIN)
+      .send({
+        acls: [
+          allow('User:app', 'DESCRIBE', 'CLUSTER', 'kafka-cluster'),
+          allow('User:app', 'READ', 'GROUP', 'late-', 'PREFIXED'),
+        ],
+      })
+      .expect(201);
     await enforced([1, 2], true);
     for (const node of [n1, n2]) await request(node.url).get('/v1/cluster').set(APP).expect(200);
     expect(await emit(socket, 'FindCoordinator', { key: 'late-1' })).toMatchObject({ errorCode: 0 });
     expect((await request(n1.url).get('/v1/acls').set(ADMIN).expect(200)).body).toHaveLength(2);
 
-    await request(n2.url).delete('/v1/acls').set(ADMIN).send({ filters: [{ principal: 'User:app' }] }).expect(200);
+    await request(n2.url)
+      .delete('/v1/acls')
+      .set(ADMIN)
+      .send({ filters: [{ principal: 'User:app' }] })
+      .expect(200);
     await enforced([0, 1], false);
     for (const node of [n0, n1]) await request(node.url).get('/v1/cluster').set(APP).expect(403);
   } finally {
@@ -70,19 +96,34 @@ it('enforces an ACL added on one node on the other nodes within a second, and it
 function groupCoordinatedBy(prefix: string, coordinator: number): string {
   const node = harness.nodes.get(0)!.app.get<CohortNode>(COHORT_NODE);
   for (let i = 0; ; i++) {
-    if (node.cluster.leaderOf(node.coordinator.partitionFor(`${prefix}${i}`))?.nodeId === coordinator) return `${prefix}${i}`;
+    if (node.cluster.leaderOf(node.coordinator.partitionFor(`${prefix}${i}`))?.nodeId === coordinator)
+      return `${prefix}${i}`;
   }
 }
 
 it('counts the groups a principal creates across the cluster (MAX_GROUPS_PER_PRINCIPAL), whichever node coordinates them', async () => {
-  await request(harness.nodes.get(0)!.url).post('/v1/acls').set(ADMIN).send({ acls: [allow('User:app', 'READ', 'GROUP', 'quota-', 'PREFIXED')] }).expect(201);
+  await request(harness.nodes.get(0)!.url)
+    .post('/v1/acls')
+    .set(ADMIN)
+    .send({ acls: [allow('User:app', 'READ', 'GROUP', 'quota-', 'PREFIXED')] })
+    .expect(201);
   const services = [0, 1, 2].map((id) => harness.nodes.get(id)!.app.get(AuthorizationService));
-  await eventually(() => services.every((s) => s.allows(CALLER, 'READ', 'GROUP', 'quota-x')), 'every node enforcing READ on quota-*', 10_000);
+  await eventually(
+    () => services.every((s) => s.allows(CALLER, 'READ', 'GROUP', 'quota-x')),
+    'every node enforcing READ on quota-*',
+    10_000,
+  );
   const join = async (coordinator: number) => {
     const socket = await connect(harness.nodes.get(coordinator)!.url, { token: 'app-token' });
     try {
       const groupId = groupCoordinatedBy('quota-', coordinator);
-      return await emit<{ errorCode: number; errorMessage?: string }>(socket, 'JoinGroup', { groupId, sessionTimeoutMs: 10_000, memberId: '', protocolType: 'consumer', protocols: [{ name: 'range', metadata: { topics: ['t'] } }] });
+      return await emit<{ errorCode: number; errorMessage?: string }>(socket, 'JoinGroup', {
+        groupId,
+        sessionTimeoutMs: 10_000,
+        memberId: '',
+        protocolType: 'consumer',
+        protocols: [{ name: 'range', metadata: { topics: ['t'] } }],
+      });
     } finally {
       socket.disconnect();
     }

@@ -10,7 +10,8 @@ type PartitionRow = { partition: number; leader: number | null; replicas: number
 
 /** A group id whose offsets partition is `partition`. */
 function groupOn(partition: number): string {
-  for (let i = 0; ; i++) if (partitionFor(`controller-death-${i}`, PARTITIONS) === partition) return `controller-death-${i}`;
+  for (let i = 0; ; i++)
+    if (partitionFor(`controller-death-${i}`, PARTITIONS) === partition) return `controller-death-${i}`;
 }
 
 /**
@@ -36,8 +37,14 @@ describe('cluster mode (e2e): the controller dies', () => {
     const coordinator = cluster.nodes.get(target.leader!)!;
     const group = groupOn(target.partition);
     const client = await cluster.socketTo(coordinator.url);
-    await eventually(async () => (await request(coordinator.url).get('/v1/topics/ledger')).status === 200, 'the topic on the coordinator');
-    await eventually(async () => commitErrors(await emit(client, 'OffsetCommit', commitRequest(group, [1]))).every((e) => e === 0), 'the coordinator serving');
+    await eventually(
+      async () => (await request(coordinator.url).get('/v1/topics/ledger')).status === 200,
+      'the topic on the coordinator',
+    );
+    await eventually(
+      async () => commitErrors(await emit(client, 'OffsetCommit', commitRequest(group, [1]))).every((e) => e === 0),
+      'the coordinator serving',
+    );
 
     const crashedAt = Date.now();
     await cluster.crash(victim);
@@ -45,17 +52,26 @@ describe('cluster mode (e2e): the controller dies', () => {
     const latencies: number[] = [];
     for (let i = 2; i < 22; i++) {
       const sent = Date.now();
-      answers.push(await emit<Parameters<typeof commitErrors>[0]>(client, 'OffsetCommit', commitRequest(group, [i])).then(commitErrors, () => 'no answer' as const));
+      answers.push(
+        await emit<Parameters<typeof commitErrors>[0]>(client, 'OffsetCommit', commitRequest(group, [i])).then(
+          commitErrors,
+          () => 'no answer' as const,
+        ),
+      );
       latencies.push(Date.now() - sent);
     }
     // The figure the issue asks about (reported, not asserted: timings belong to benchmarks).
-    console.log(`controller SIGKILL: first commit after it answered ${latencies[0]} ms after sending, ${Date.now() - crashedAt} ms for all 20; slowest ${Math.max(...latencies)} ms`);
+    console.log(
+      `controller SIGKILL: first commit after it answered ${latencies[0]} ms after sending, ${Date.now() - crashedAt} ms for all 20; slowest ${Math.max(...latencies)} ms`,
+    );
     expect(answers).toEqual(answers.map(() => [0, 0]));
     expect(committedOffsets(await emit(client, 'OffsetFetch', { groupId: group, topics: null }))).toEqual([21]);
     // A new controller took the dead node out of the ISR.
     const { body: after } = await request(coordinator.url).get('/v1/cluster').expect(200);
     expect(after.controllerId).not.toBe(victim);
-    const row = ((await request(coordinator.url).get('/v1/cluster/partitions').expect(200)).body as PartitionRow[]).find((p) => p.partition === target.partition)!;
+    const row = (
+      (await request(coordinator.url).get('/v1/cluster/partitions').expect(200)).body as PartitionRow[]
+    ).find((p) => p.partition === target.partition)!;
     expect(row.isr).not.toContain(victim);
   });
 });

@@ -23,7 +23,10 @@ export interface RunningNode {
   app: INestApplication;
 }
 
-export type Fetched = { errorCode: number; topics: { partitions: { partitionIndex: number; committedOffset: number }[] }[] };
+export type Fetched = {
+  errorCode: number;
+  topics: { partitions: { partitionIndex: number; committedOffset: number }[] }[];
+};
 
 export class ClusterHarness {
   readonly clusterId = `e2e-cluster-${process.pid}-${process.hrtime.bigint().toString(36)}`;
@@ -69,7 +72,11 @@ export class ClusterHarness {
     await eventually(
       async () => {
         const { body } = await request(this.nodes.get(nodeId)!.url).get('/v1/cluster/partitions').set(this.headers);
-        return Array.isArray(body) && body.length === PARTITIONS && body.every((p: { leader: number | null; isr: number[] }) => p.leader !== null && p.isr.length === 3);
+        return (
+          Array.isArray(body) &&
+          body.length === PARTITIONS &&
+          body.every((p: { leader: number | null; isr: number[] }) => p.leader !== null && p.isr.length === 3)
+        );
       },
       what,
       60_000,
@@ -105,7 +112,11 @@ export class ClusterHarness {
     await eventually(
       async () => {
         const entry = [...this.nodes.values()][0];
-        const found = await emit<{ errorCode: number; nodeId: number }>(await this.socketTo(entry.url), 'FindCoordinator', { key: groupId });
+        const found = await emit<{ errorCode: number; nodeId: number }>(
+          await this.socketTo(entry.url),
+          'FindCoordinator',
+          { key: groupId },
+        );
         at = this.nodes.get(found.nodeId);
         if (found.errorCode !== ErrorCode.NONE) seen.push(errorName(found.errorCode));
         if (found.errorCode !== ErrorCode.NONE || !at) {
@@ -126,7 +137,11 @@ export class ClusterHarness {
   async dispose(): Promise<void> {
     for (const s of this.sockets) s.disconnect();
     await Promise.all([...this.nodes.values()].map((n) => n.app.close().catch(() => undefined)));
-    const admin = new Redis(this.redisUrl, { disconnectTimeout: 100, maxRetriesPerRequest: 1, retryStrategy: () => null });
+    const admin = new Redis(this.redisUrl, {
+      disconnectTimeout: 100,
+      maxRetriesPerRequest: 1,
+      retryStrategy: () => null,
+    });
     try {
       const keys = await admin.keys(`${this.clusterId}:*`);
       if (keys.length > 0) await admin.del(...keys);
@@ -143,7 +158,16 @@ export function commitRequest(groupId: string, offsets: number[]) {
     groupId,
     generationId: -1,
     memberId: '',
-    topics: [{ name: 'ledger', partitions: offsets.map((committedOffset, partitionIndex) => ({ partitionIndex, committedOffset, committedMetadata: `m${committedOffset}` })) }],
+    topics: [
+      {
+        name: 'ledger',
+        partitions: offsets.map((committedOffset, partitionIndex) => ({
+          partitionIndex,
+          committedOffset,
+          committedMetadata: `m${committedOffset}`,
+        })),
+      },
+    ],
   };
 }
 
@@ -151,7 +175,10 @@ export function commitRequest(groupId: string, offsets: number[]) {
  * The group-level error code followed by every partition's. A refusal of the whole request (89 when a
  * closed loop outruns RATE_LIMIT_SOCKET_EVENTS_PER_SECOND) carries no topics.
  */
-export function commitErrors(response: { errorCode: number; topics?: { partitions: { errorCode: number }[] }[] }): number[] {
+export function commitErrors(response: {
+  errorCode: number;
+  topics?: { partitions: { errorCode: number }[] }[];
+}): number[] {
   return [response.errorCode, ...(response.topics ?? []).flatMap((t) => t.partitions.map((p) => p.errorCode))];
 }
 

@@ -24,7 +24,11 @@ describe('cluster mode (e2e): operator endpoints across a coordinator failover',
     for (const id of [0, 1, 2]) await cluster.startNode(id);
     await cluster.formed(0, 'all partitions led with a full ISR');
     await request(url(0)).post('/v1/topics').send({ name: 'ledger', partitions: 2 }).expect(201);
-    await eventually(async () => (await request(url(2)).get('/v1/topics/ledger')).status === 200, 'the topic on every node', 60_000);
+    await eventually(
+      async () => (await request(url(2)).get('/v1/topics/ledger')).status === 200,
+      'the topic on every node',
+      60_000,
+    );
     const { body: found } = await request(url(0)).get('/v1/coordinator').query({ groupId: GROUP }).expect(200);
     const coordinatorId: number = found.nodeId;
     const other = [0, 1, 2].find((id) => id !== coordinatorId)!;
@@ -35,12 +39,18 @@ describe('cluster mode (e2e): operator endpoints across a coordinator failover',
     await eventually(() => settledTogether([member!]), 'the member settled', 60_000);
     await member.stop();
     member = null;
-    const rebalances = async (at: number) => (await request(url(at)).get(`/v1/groups/${GROUP}/rebalances`)).body as { completedAt: number | null }[];
+    const rebalances = async (at: number) =>
+      (await request(url(at)).get(`/v1/groups/${GROUP}/rebalances`)).body as { completedAt: number | null }[];
     await eventually(
       async () => {
         const group = await request(url(other)).get(`/v1/groups/${GROUP}`);
         const history = await rebalances(other);
-        return group.body.state === 'Empty' && Array.isArray(history) && history.length >= 2 && history.every((r) => r.completedAt !== null);
+        return (
+          group.body.state === 'Empty' &&
+          Array.isArray(history) &&
+          history.length >= 2 &&
+          history.every((r) => r.completedAt !== null)
+        );
       },
       'the group Empty after its rebalances, read through another node',
       60_000,
@@ -48,8 +58,19 @@ describe('cluster mode (e2e): operator endpoints across a coordinator failover',
     const before = await rebalances(coordinatorId);
 
     // Lag and a reset through a node that does not coordinate the group.
-    await request(url(other)).put('/v1/topics/ledger/end-offsets').send({ partitions: [{ partition: 0, endOffset: 40, startOffset: 3 }, { partition: 1, endOffset: 9 }] }).expect(200);
-    const reset = await request(url(other)).post(`/v1/groups/${GROUP}/offsets/reset`).send({ topics: [{ name: 'ledger' }], strategy: 'earliest', dryRun: false }).expect(200);
+    await request(url(other))
+      .put('/v1/topics/ledger/end-offsets')
+      .send({
+        partitions: [
+          { partition: 0, endOffset: 40, startOffset: 3 },
+          { partition: 1, endOffset: 9 },
+        ],
+      })
+      .expect(200);
+    const reset = await request(url(other))
+      .post(`/v1/groups/${GROUP}/offsets/reset`)
+      .send({ topics: [{ name: 'ledger' }], strategy: 'earliest', dryRun: false })
+      .expect(200);
     expect(reset.body.offsets.map((o: { newOffset: number }) => o.newOffset)).toEqual([3, 0]);
     await eventually(
       async () => (await request(url(other)).get(`/v1/groups/${GROUP}/lag`)).body.totalLag === 37 + 9,

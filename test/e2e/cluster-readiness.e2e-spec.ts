@@ -52,12 +52,21 @@ describe('cluster mode (e2e): readiness', () => {
 });
 
 /** Every partition `node` leads answers an OffsetFetch at once (no load in progress, no NOT_COORDINATOR). */
-async function expectServesWhatItLeads(node: RunningNode, partitions: Array<{ partition: number; leader: number | null }>): Promise<void> {
+async function expectServesWhatItLeads(
+  node: RunningNode,
+  partitions: Array<{ partition: number; leader: number | null }>,
+): Promise<void> {
   const socket = await connect(node.url);
   try {
     for (const p of partitions.filter((x) => x.leader === node.nodeId)) {
-      const fetched = await emit<{ errorCode: number }>(socket, 'OffsetFetch', { groupId: groupOn(p.partition), topics: null });
-      expect({ partition: p.partition, errorCode: fetched.errorCode }).toEqual({ partition: p.partition, errorCode: ErrorCode.NONE });
+      const fetched = await emit<{ errorCode: number }>(socket, 'OffsetFetch', {
+        groupId: groupOn(p.partition),
+        topics: null,
+      });
+      expect({ partition: p.partition, errorCode: fetched.errorCode }).toEqual({
+        partition: p.partition,
+        errorCode: ErrorCode.NONE,
+      });
     }
   } finally {
     socket.disconnect();

@@ -23,15 +23,23 @@ describe('cluster mode (e2e): the REST group API from any node', () => {
     for (const id of [0, 1, 2]) await cluster.startNode(id);
     await cluster.formed(0, 'all partitions led with a full ISR');
     await request(url(0)).post('/v1/topics').send({ name: 'ledger', partitions: 4 }).expect(201);
-    await eventually(async () => (await request(url(2)).get('/v1/topics/ledger')).status === 200, 'the topic on every node');
+    await eventually(
+      async () => (await request(url(2)).get('/v1/topics/ledger')).status === 200,
+      'the topic on every node',
+    );
     for (let i = 0; groupOn.size < 3 && i < 200; i++) {
-      const { body } = await request(url(0)).get('/v1/coordinator').query({ groupId: `audit-${i}` }).expect(200);
+      const { body } = await request(url(0))
+        .get('/v1/coordinator')
+        .query({ groupId: `audit-${i}` })
+        .expect(200);
       if (!groupOn.has(body.nodeId)) groupOn.set(body.nodeId, `audit-${i}`);
     }
     expect([...groupOn.keys()].sort()).toEqual([0, 1, 2]);
     for (const [nodeId, groupId] of groupOn) {
       const socket = await cluster.socketTo(url(nodeId));
-      expect(commitErrors(await emit(socket, 'OffsetCommit', commitRequest(groupId, [nodeId, 10, 20, 30])))).toEqual([0, 0, 0, 0, 0]);
+      expect(commitErrors(await emit(socket, 'OffsetCommit', commitRequest(groupId, [nodeId, 10, 20, 30])))).toEqual([
+        0, 0, 0, 0, 0,
+      ]);
     }
   });
 
@@ -39,7 +47,9 @@ describe('cluster mode (e2e): the REST group API from any node', () => {
     for (const asked of [0, 1, 2]) {
       const { body, headers } = await request(url(asked)).get('/v1/groups').expect(200);
       const listed = (body as { groupId: string; coordinator: number }[]).filter((g) => g.groupId.startsWith('audit-'));
-      expect(listed.map((g) => [g.groupId, g.coordinator])).toEqual([...groupOn].map(([nodeId, groupId]) => [groupId, nodeId]).sort());
+      expect(listed.map((g) => [g.groupId, g.coordinator])).toEqual(
+        [...groupOn].map(([nodeId, groupId]) => [groupId, nodeId]).sort(),
+      );
       expect(headers['x-cohort-unreachable-nodes']).toBeUndefined();
     }
     // A bad filter is refused as on one node.
@@ -64,12 +74,16 @@ describe('cluster mode (e2e): the REST group API from any node', () => {
       .send({ topics: [{ name: 'ledger', partitions: [{ partitionIndex: 0, committedOffset: 77 }] }] })
       .expect(200);
     const coordinator = await cluster.socketTo(url(1));
-    expect(committedOffsets(await emit<Fetched>(coordinator, 'OffsetFetch', { groupId, topics: null }))).toEqual([77, 10, 20, 30]);
+    expect(committedOffsets(await emit<Fetched>(coordinator, 'OffsetFetch', { groupId, topics: null }))).toEqual([
+      77, 10, 20, 30,
+    ]);
     // Validation happens where the request is answered; its refusal comes back as it is.
     const bad = await request(url(2)).post(`/v1/groups/${groupId}/offsets`).send({ topics: 'all' }).expect(400);
     expect(bad.body.errorCode).toBe(ErrorCode.INVALID_REQUEST);
     await request(url(2)).delete(`/v1/groups/${groupId}/offsets`).query({ topic: 'ledger', partition: 3 }).expect(200);
-    expect(committedOffsets(await emit<Fetched>(coordinator, 'OffsetFetch', { groupId, topics: null }))).toEqual([77, 10, 20]);
+    expect(committedOffsets(await emit<Fetched>(coordinator, 'OffsetFetch', { groupId, topics: null }))).toEqual([
+      77, 10, 20,
+    ]);
     await request(url(0)).delete(`/v1/groups/${groupId}`).expect(204);
     await request(url(2)).get(`/v1/groups/${groupId}`).expect(404);
   });

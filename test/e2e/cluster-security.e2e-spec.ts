@@ -31,7 +31,11 @@ beforeAll(async () => {
   const tokensFile = writeTokensFile(secrets.dir, { 'User:operator': 'operator-token' });
   harness = new ClusterHarness(
     redis.url,
-    { AUTH_TOKENS_FILE: tokensFile, CLUSTER_SECRET_FILE: join(secrets.dir, 'cluster.secret'), SUPER_USERS: 'User:operator' },
+    {
+      AUTH_TOKENS_FILE: tokensFile,
+      CLUSTER_SECRET_FILE: join(secrets.dir, 'cluster.secret'),
+      SUPER_USERS: 'User:operator',
+    },
     AUTH,
   );
   for (const id of [0, 1, 2]) await harness.startNode(id);
@@ -65,9 +69,32 @@ describe('authenticated nodes', () => {
   it('a process with a wrong cluster secret, or none, can neither fetch from a leader nor change ISR; with the secret it is served', async () => {
     const leaderId = 0;
     const leader = harness.nodes.get(leaderId)!.app.get(COHORT_NODE) as ClusterNode;
-    const endpoint = { nodeId: leaderId, endpoint: (leader as unknown as { parts: { transport: NetworkTransport } }).parts.transport.endpoint };
-    const fetch = { replicaId: 2, replicaEpoch: 1, maxWaitMs: 0, partitions: Array.from({ length: PARTITIONS }, (_, partition) => ({ partition, currentLeaderEpoch: 0, fetchOffset: 0, lastFetchedEpoch: -1, logStartOffset: 0, maxRecords: 100 })) };
-    const alter = { nodeId: 2, nodeEpoch: 1, partition: 0, leaderEpoch: 99, partitionEpoch: 99, newIsr: [{ nodeId: 2, epoch: 1 }], leaderRecoveryState: 'RECOVERED' };
+    const endpoint = {
+      nodeId: leaderId,
+      endpoint: (leader as unknown as { parts: { transport: NetworkTransport } }).parts.transport.endpoint,
+    };
+    const fetch = {
+      replicaId: 2,
+      replicaEpoch: 1,
+      maxWaitMs: 0,
+      partitions: Array.from({ length: PARTITIONS }, (_, partition) => ({
+        partition,
+        currentLeaderEpoch: 0,
+        fetchOffset: 0,
+        lastFetchedEpoch: -1,
+        logStartOffset: 0,
+        maxRecords: 100,
+      })),
+    };
+    const alter = {
+      nodeId: 2,
+      nodeEpoch: 1,
+      partition: 0,
+      leaderEpoch: 99,
+      partitionEpoch: 99,
+      newIsr: [{ nodeId: 2, epoch: 1 }],
+      leaderRecoveryState: 'RECOVERED',
+    };
     const wrong = { secret: Buffer.from(randomBytes(48).toString('base64')), randomBytes };
     for (const auth of [wrong, undefined]) {
       const t = await attacker(auth);
@@ -83,12 +110,25 @@ describe('authenticated nodes', () => {
     const groupId = 'secured-group';
     const found = await tryConnect(harness.nodes.get(0)!.url, { token: 'operator-token' });
     if (!found.connected) throw new Error(found.message);
-    const coordinator = (await found.socket.timeout(5000).emitWithAck('FindCoordinator', { key: groupId })) as { nodeId: number; url: string };
+    const coordinator = (await found.socket.timeout(5000).emitWithAck('FindCoordinator', { key: groupId })) as {
+      nodeId: number;
+      url: string;
+    };
     found.socket.close();
-    await request(harness.nodes.get(0)!.url).post('/v1/topics').set(AUTH).send({ name: 'ledger', partitions: 2 }).expect(201);
+    await request(harness.nodes.get(0)!.url)
+      .post('/v1/topics')
+      .set(AUTH)
+      .send({ name: 'ledger', partitions: 2 })
+      .expect(201);
     const member = await tryConnect(coordinator.url, { token: 'operator-token' });
     if (!member.connected) throw new Error(member.message);
-    await eventually(async () => commitErrors(await member.socket.timeout(5000).emitWithAck('OffsetCommit', commitRequest(groupId, [5, 7]))).every((e) => e === 0), 'a commit');
+    await eventually(
+      async () =>
+        commitErrors(
+          await member.socket.timeout(5000).emitWithAck('OffsetCommit', commitRequest(groupId, [5, 7])),
+        ).every((e) => e === 0),
+      'a commit',
+    );
     member.socket.close();
     // Any node answers for the group: the others forward to its coordinator with a signed call.
     for (const node of harness.nodes.values()) {
@@ -104,11 +144,18 @@ describe('authenticated nodes', () => {
 
   it('refuses a call that claims to be forwarded by a node but carries no valid signature', async () => {
     const url = harness.nodes.get(1)!.url;
-    const forged = await request(url).get('/v1/groups').set('x-cohort-forwarded-by', '0').set('x-cohort-principal', 'User:operator');
+    const forged = await request(url)
+      .get('/v1/groups')
+      .set('x-cohort-forwarded-by', '0')
+      .set('x-cohort-principal', 'User:operator');
     expect(forged.status).toBe(401);
     expect(forged.body.errorCode).toBe(58);
     const badMac = `v1 node=0,ts=${Date.now()},nonce=${'0'.repeat(32)},mac=${'0'.repeat(64)}`;
-    const wrong = await request(url).get('/v1/groups').set('x-cohort-forwarded-by', '0').set('x-cohort-node-auth', badMac).set('x-cohort-principal', 'User:operator');
+    const wrong = await request(url)
+      .get('/v1/groups')
+      .set('x-cohort-forwarded-by', '0')
+      .set('x-cohort-node-auth', badMac)
+      .set('x-cohort-principal', 'User:operator');
     expect(wrong.status).toBe(401);
   });
 });

@@ -103,7 +103,9 @@ describe('a Sentinel failover to a replica that missed the controller write, wit
           clusterId,
           recoveryWindowMs: 0,
           maxReconnectDelayMs: 100,
-          events: { onForkRepaired: (stored, seen, repaired) => void repairs.push({ by: i + 1, stored, seen, repaired }) },
+          events: {
+            onForkRepaired: (stored, seen, repaired) => void repairs.push({ by: i + 1, stored, seen, repaired }),
+          },
         }),
       ),
     );
@@ -119,7 +121,12 @@ describe('a Sentinel failover to a replica that missed the controller write, wit
   /** What a replica that stopped replicating now would hold: every key of the cluster with its TTL. */
   async function replicaCopy(): Promise<[string, number, Buffer][]> {
     const keys = await admin.keys(`${clusterId}:*`);
-    return Promise.all(keys.map(async (key) => [key, Math.max(0, await admin.pttl(key)), (await admin.dumpBuffer(key))!] as [string, number, Buffer]));
+    return Promise.all(
+      keys.map(
+        async (key) =>
+          [key, Math.max(0, await admin.pttl(key)), (await admin.dumpBuffer(key))!] as [string, number, Buffer],
+      ),
+    );
   }
 
   /** The master dies and Sentinel promotes the replica: Redis now holds the copy, with the lease of the dead controller expired. */
@@ -173,7 +180,10 @@ describe('a Sentinel failover to a replica that missed the controller write, wit
   async function newControllerWrites(writes: PartitionState[]): Promise<void> {
     links[2].restore();
     const c3 = stores[2];
-    const lease = await until('node 3 is controller', async () => (await c3.acquireControllerLease(3, 60_000)) ?? undefined);
+    const lease = await until(
+      'node 3 is controller',
+      async () => (await c3.acquireControllerLease(3, 60_000)) ?? undefined,
+    );
     let expected = (await c3.getPartition(0))!.partitionEpoch;
     for (const next of writes) {
       expect(await c3.compareAndSetPartition(expected, next, lease.controllerEpoch)).toMatchObject({ ok: true });
@@ -212,7 +222,7 @@ describe('a Sentinel failover to a replica that missed the controller write, wit
     expect(repairs.map((r) => [r.by, r.seen])).toEqual([[2, lost]]);
   });
 
-  it('fences both leaders when the node hears of the new controller\'s writes before its restore runs', async () => {
+  it("fences both leaders when the node hears of the new controller's writes before its restore runs", async () => {
     const lost = await loseTheControllersWrite();
     const fork = { ...lost, leader: 3, isr: [member(2), member(3)], leaderEpoch: 1, partitionEpoch: 1 };
     await newControllerWrites([fork]);

@@ -35,7 +35,12 @@ describe('cluster mode (e2e): Redis behind Sentinel loses its master', () => {
   it('follows the promoted replica: the cluster keeps serving and keeps every acknowledged commit', async () => {
     const sessionMs = 6_000;
     // A creation limit makes topic creation go through the creation ledger, which lives in Redis too.
-    await cluster.startAll({ REDIS_SENTINELS: redis.sentinels, REDIS_SENTINEL_NAME: SENTINEL_MASTER_NAME, NODE_SESSION_TIMEOUT_MS: String(sessionMs), MAX_TOPICS_PER_PRINCIPAL: '10' });
+    await cluster.startAll({
+      REDIS_SENTINELS: redis.sentinels,
+      REDIS_SENTINEL_NAME: SENTINEL_MASTER_NAME,
+      NODE_SESSION_TIMEOUT_MS: String(sessionMs),
+      MAX_TOPICS_PER_PRINCIPAL: '10',
+    });
     await request(cluster.nodes.get(0)!.url).post('/v1/topics').send({ name: 'ledger', partitions: 4 }).expect(201);
     let { at } = await cluster.retryUntilServed(GROUP);
     let client: Socket = await cluster.socketTo(at.url);
@@ -46,7 +51,11 @@ describe('cluster mode (e2e): Redis behind Sentinel loses its master', () => {
     let stop = false;
     const load = (async () => {
       for (let offset = 1; !stop; offset++) {
-        const answer = await emit<{ errorCode: number; topics: { partitions: { errorCode: number }[] }[] }>(client, 'OffsetCommit', commitRequest(GROUP, [offset, offset, offset, offset])).catch(() => null);
+        const answer = await emit<{ errorCode: number; topics: { partitions: { errorCode: number }[] }[] }>(
+          client,
+          'OffsetCommit',
+          commitRequest(GROUP, [offset, offset, offset, offset]),
+        ).catch(() => null);
         if (answer && commitErrors(answer).every((e) => e === ErrorCode.NONE)) {
           acks.push({ offset, at: Date.now() });
           continue;
@@ -60,7 +69,11 @@ describe('cluster mode (e2e): Redis behind Sentinel loses its master', () => {
 
     const killedAt = Date.now();
     await redis.killMaster();
-    await eventually(async () => (await redis.currentMasterPort().catch(() => 0)) === redis.replicaPort, 'Sentinel promotes the replica', 60_000);
+    await eventually(
+      async () => (await redis.currentMasterPort().catch(() => 0)) === redis.replicaPort,
+      'Sentinel promotes the replica',
+      60_000,
+    );
     const promotedAt = Date.now();
     // Past a whole session after the kill, a node that could not renew through the new master would
     // have fenced itself: commits acknowledged from then on prove the cluster follows the promotion.
@@ -74,14 +87,35 @@ describe('cluster mode (e2e): Redis behind Sentinel loses its master', () => {
     const { fetched } = await cluster.retryUntilServed(GROUP);
     expect(committedOffsets(fetched)).toEqual(Array(4).fill(acks.at(-1)!.offset));
     // Every node serves again and reads the metadata through the new master.
-    for (const n of cluster.nodes.values()) await eventually(async () => (await request(n.url).get('/health/ready')).status === 200, `node ${n.nodeId} ready`, 60_000);
+    for (const n of cluster.nodes.values())
+      await eventually(
+        async () => (await request(n.url).get('/health/ready')).status === 200,
+        `node ${n.nodeId} ready`,
+        60_000,
+      );
 
     // The ACL store and the creation ledger follow the promotion too: a binding written through one node
     // reaches the others, and a new topic is charged to its principal, through the new master.
     const [first, second] = [...cluster.nodes.values()];
     const binding = allow('User:after-failover', 'READ', 'GROUP', 'after-failover');
-    await eventually(async () => (await request(first.url).post('/v1/acls').send({ acls: [binding] })).status === 201, 'an ACL binding written after the promotion', 30_000);
-    await eventually(async () => ((await request(second.url).get('/v1/acls')).body as { principal: string }[]).some((b) => b.principal === 'User:after-failover'), 'the binding on another node', 30_000);
+    await eventually(
+      async () =>
+        (
+          await request(first.url)
+            .post('/v1/acls')
+            .send({ acls: [binding] })
+        ).status === 201,
+      'an ACL binding written after the promotion',
+      30_000,
+    );
+    await eventually(
+      async () =>
+        ((await request(second.url).get('/v1/acls')).body as { principal: string }[]).some(
+          (b) => b.principal === 'User:after-failover',
+        ),
+      'the binding on another node',
+      30_000,
+    );
     await request(second.url).post('/v1/topics').send({ name: 'after-failover', partitions: 1 }).expect(201);
 
     let gap = 0;

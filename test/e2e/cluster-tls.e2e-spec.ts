@@ -30,7 +30,10 @@ beforeAll(async () => {
   ca = certs.read('ca.crt');
   operator = certs.issue('operator', 'operator');
   // A node's certificate serves its port and is its client certificate when it calls the others.
-  writeFileSync(certs.path('node.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n');
+  writeFileSync(
+    certs.path('node.ext'),
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n',
+  );
   certs.issue('node', 'cohort-node', 'node.ext');
   writeFileSync(join(dir.dir, 'cluster.secret'), randomBytes(48).toString('base64'));
   harness = new ClusterHarness(TEST_REDIS_URL, {
@@ -45,7 +48,11 @@ beforeAll(async () => {
   await eventually(
     async () => {
       const { body } = await asOperator(request(httpsUrl(0)).get('/v1/cluster/partitions'));
-      return Array.isArray(body) && body.length === PARTITIONS && body.every((p: { leader: number | null; isr: number[] }) => p.leader !== null && p.isr.length === 3);
+      return (
+        Array.isArray(body) &&
+        body.length === PARTITIONS &&
+        body.every((p: { leader: number | null; isr: number[] }) => p.leader !== null && p.isr.length === 3)
+      );
     },
     'a formed cluster with mutual TLS',
     60_000,
@@ -73,7 +80,9 @@ it('forwards a group request through a node that does not coordinate the group, 
   // Set through node 0, answered by node 2 (the coordinator), which sees the operator's principal.
   await asOperator(request(httpsUrl(0)).post(`/v1/groups/${groupId}/offsets`).send(offsets)).expect(200);
   const fetched = await asOperator(request(httpsUrl(1)).get(`/v1/groups/${groupId}/offsets`)).expect(200);
-  expect(fetched.body.offsets).toEqual(expect.arrayContaining([expect.objectContaining({ topic: 'orders', partition: 0, committedOffset: 42 })]));
+  expect(fetched.body.offsets).toEqual(
+    expect.arrayContaining([expect.objectContaining({ topic: 'orders', partition: 0, committedOffset: 42 })]),
+  );
   const listed = await asOperator(request(httpsUrl(1)).get('/v1/groups')).expect(200);
   expect(listed.headers['x-cohort-unreachable-nodes']).toBeUndefined();
   expect(listed.body).toEqual(expect.arrayContaining([expect.objectContaining({ groupId })]));

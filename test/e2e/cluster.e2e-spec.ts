@@ -2,7 +2,14 @@ import request from 'supertest';
 import { ErrorCode, partitionFor } from '@cohort/protocol';
 import { eventually } from '../support/group-member';
 import { request as emit } from '../support/socket-client';
-import { ClusterHarness, PARTITIONS, commitErrors, commitRequest, committedOffsets, type RunningNode } from './cluster-harness';
+import {
+  ClusterHarness,
+  PARTITIONS,
+  commitErrors,
+  commitRequest,
+  committedOffsets,
+  type RunningNode,
+} from './cluster-harness';
 
 jest.setTimeout(180_000);
 
@@ -22,13 +29,21 @@ async function withCommits(cluster: ClusterHarness): Promise<{ coordinator: Runn
   const any = cluster.nodes.get(1)!;
   await request(any.url).post('/v1/topics').send({ name: 'ledger', partitions: 4 }).expect(201);
   await eventually(
-    async () => (await Promise.all([...cluster.nodes.values()].map((n) => request(n.url).get('/v1/topics/ledger')))).every((r) => r.status === 200),
+    async () =>
+      (await Promise.all([...cluster.nodes.values()].map((n) => request(n.url).get('/v1/topics/ledger')))).every(
+        (r) => r.status === 200,
+      ),
     'the topic on every node',
   );
   const { at: coordinator } = await cluster.retryUntilServed(GROUP);
   const client = await cluster.socketTo(coordinator.url);
-  const acknowledged = [[10, 11, 12, 13], [20, 21, 22, 23], [30, 31, 32, 33]];
-  for (const offsets of acknowledged) expect(commitErrors(await emit(client, 'OffsetCommit', commitRequest(GROUP, offsets)))).toEqual([0, 0, 0, 0, 0]);
+  const acknowledged = [
+    [10, 11, 12, 13],
+    [20, 21, 22, 23],
+    [30, 31, 32, 33],
+  ];
+  for (const offsets of acknowledged)
+    expect(commitErrors(await emit(client, 'OffsetCommit', commitRequest(GROUP, offsets)))).toEqual([0, 0, 0, 0, 0]);
   return { coordinator, acknowledged };
 }
 
@@ -51,12 +66,19 @@ describe('cluster mode (e2e): three nodes over Redis and the network transport',
 
   it('keeps acknowledged commits across the crash of the coordinator node, redirecting clients to the new one', async () => {
     const { coordinator, acknowledged } = await withCommits(cluster);
-    const asked = await emit<{ errorCode: number; nodeId: number; url: string }>(await cluster.socketTo(node(0).url), 'FindCoordinator', { key: GROUP });
+    const asked = await emit<{ errorCode: number; nodeId: number; url: string }>(
+      await cluster.socketTo(node(0).url),
+      'FindCoordinator',
+      { key: GROUP },
+    );
     expect(asked).toMatchObject({ errorCode: ErrorCode.NONE, nodeId: coordinator.nodeId, url: coordinator.url });
 
     // Another node does not coordinate this group and says so.
     const bystander = [...cluster.nodes.values()].find((n) => n !== coordinator)!;
-    const wrong = await emit<{ errorCode: number }>(await cluster.socketTo(bystander.url), 'OffsetFetch', { groupId: GROUP, topics: null });
+    const wrong = await emit<{ errorCode: number }>(await cluster.socketTo(bystander.url), 'OffsetFetch', {
+      groupId: GROUP,
+      topics: null,
+    });
     expect(wrong.errorCode).toBe(ErrorCode.NOT_COORDINATOR);
 
     // The coordinator's node dies.
@@ -69,15 +91,26 @@ describe('cluster mode (e2e): three nodes over Redis and the network transport',
 
     // Two of three replicas are enough (min ISR 2): commits are acknowledged again.
     const again = await cluster.socketTo(at.url);
-    expect(commitErrors(await emit(again, 'OffsetCommit', commitRequest(GROUP, [40, 41, 42, 43])))).toEqual([0, 0, 0, 0, 0]);
-    expect(committedOffsets(await emit(again, 'OffsetFetch', { groupId: GROUP, topics: null }))).toEqual([40, 41, 42, 43]);
+    expect(commitErrors(await emit(again, 'OffsetCommit', commitRequest(GROUP, [40, 41, 42, 43])))).toEqual([
+      0, 0, 0, 0, 0,
+    ]);
+    expect(committedOffsets(await emit(again, 'OffsetFetch', { groupId: GROUP, topics: null }))).toEqual([
+      40, 41, 42, 43,
+    ]);
     // The node serves the group because its replica leads; its cluster view learns the election from a
     // change hint of its own. Once the view names the new leader, it must also show the old one dead —
     // it was elected only because the old one's registration had expired.
     const partition = partitionFor(GROUP, PARTITIONS);
-    await eventually(async () => (await request(at.url).get('/v1/cluster/partitions')).body[partition]?.leader === at.nodeId, 'the view names the new leader');
+    await eventually(
+      async () => (await request(at.url).get('/v1/cluster/partitions')).body[partition]?.leader === at.nodeId,
+      'the view names the new leader',
+    );
     const { body } = await request(at.url).get('/v1/cluster').expect(200);
-    expect(body.nodes.find((n: { nodeId: number }) => n.nodeId === coordinator.nodeId)).toEqual({ nodeId: coordinator.nodeId, url: coordinator.url, alive: false });
+    expect(body.nodes.find((n: { nodeId: number }) => n.nodeId === coordinator.nodeId)).toEqual({
+      nodeId: coordinator.nodeId,
+      url: coordinator.url,
+      alive: false,
+    });
   });
 
   it('takes a crashed node back: it catches up from its own log into every ISR; a controlled shutdown then hands over', async () => {
@@ -86,10 +119,14 @@ describe('cluster mode (e2e): three nodes over Redis and the network transport',
     await cluster.crash(victim);
     await cluster.startNode(victim);
     await cluster.formed(victim, 'the restarted node back in every ISR');
-    const found = await emit<{ nodeId: number }>(await cluster.socketTo(node(victim).url), 'FindCoordinator', { key: GROUP });
+    const found = await emit<{ nodeId: number }>(await cluster.socketTo(node(victim).url), 'FindCoordinator', {
+      key: GROUP,
+    });
     const coordinator = node(found.nodeId);
     const client = await cluster.socketTo(coordinator.url);
-    expect(commitErrors(await emit(client, 'OffsetCommit', commitRequest(GROUP, [50, 51, 52, 53])))).toEqual([0, 0, 0, 0, 0]);
+    expect(commitErrors(await emit(client, 'OffsetCommit', commitRequest(GROUP, [50, 51, 52, 53])))).toEqual([
+      0, 0, 0, 0, 0,
+    ]);
 
     // SIGTERM: a controlled shutdown moves leadership away before the node stops.
     await coordinator.app.close();

@@ -23,15 +23,27 @@ let socket: Socket;
 const http = () => request(running.url);
 const as = (principal: keyof typeof TOKENS) => ({ Authorization: `Bearer ${TOKENS[principal]}` });
 const join = (groupId: string) =>
-  emit<{ errorCode: number; errorMessage?: string }>(socket, 'JoinGroup', { groupId, sessionTimeoutMs: 10_000, memberId: '', protocolType: 'consumer', protocols: [{ name: 'range', metadata: { topics: ['orders'] } }] });
-const commit = (groupId: string) =>
-  emit<{ errorCode: number; errorMessage?: string; topics: { partitions: { errorCode: number }[] }[] }>(socket, 'OffsetCommit', {
+  emit<{ errorCode: number; errorMessage?: string }>(socket, 'JoinGroup', {
     groupId,
-    generationId: -1,
+    sessionTimeoutMs: 10_000,
     memberId: '',
-    topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 7 }] }],
+    protocolType: 'consumer',
+    protocols: [{ name: 'range', metadata: { topics: ['orders'] } }],
   });
-const stateOf = async (groupId: string) => (await emit<{ groups: { groupState: string }[] }>(socket, 'DescribeGroups', { groups: [groupId] })).groups[0].groupState;
+const commit = (groupId: string) =>
+  emit<{ errorCode: number; errorMessage?: string; topics: { partitions: { errorCode: number }[] }[] }>(
+    socket,
+    'OffsetCommit',
+    {
+      groupId,
+      generationId: -1,
+      memberId: '',
+      topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 7 }] }],
+    },
+  );
+const stateOf = async (groupId: string) =>
+  (await emit<{ groups: { groupState: string }[] }>(socket, 'DescribeGroups', { groups: [groupId] })).groups[0]
+    .groupState;
 
 async function start(): Promise<void> {
   running = await startApp(env);
@@ -40,13 +52,26 @@ async function start(): Promise<void> {
 
 beforeAll(async () => {
   const tokensFile = writeTokensFile(dir.dir, { 'User:admin': TOKENS.admin, 'User:app': TOKENS.app });
-  env = { DATA_DIR: data.dir, AUTH_TOKENS_FILE: tokensFile, SUPER_USERS: 'User:admin', MAX_GROUPS_PER_PRINCIPAL: '2', MAX_TOPICS_PER_PRINCIPAL: '1' };
+  env = {
+    DATA_DIR: data.dir,
+    AUTH_TOKENS_FILE: tokensFile,
+    SUPER_USERS: 'User:admin',
+    MAX_GROUPS_PER_PRINCIPAL: '2',
+    MAX_TOPICS_PER_PRINCIPAL: '1',
+  };
   await start();
   await http().post('/v1/topics').set(as('admin')).send({ name: 'orders', partitions: 1 }).expect(201);
   await http()
     .post('/v1/acls')
     .set(as('admin'))
-    .send({ acls: [allow('User:app', 'READ', 'GROUP', '*'), allow('User:app', 'DESCRIBE', 'GROUP', '*'), allow('User:app', 'READ', 'TOPIC', 'orders'), allow('User:app', 'CREATE', 'CLUSTER', 'kafka-cluster')] })
+    .send({
+      acls: [
+        allow('User:app', 'READ', 'GROUP', '*'),
+        allow('User:app', 'DESCRIBE', 'GROUP', '*'),
+        allow('User:app', 'READ', 'TOPIC', 'orders'),
+        allow('User:app', 'CREATE', 'CLUSTER', 'kafka-cluster'),
+      ],
+    })
     .expect(201);
 });
 
@@ -60,7 +85,11 @@ afterAll(async () => {
 describe('MAX_GROUPS_PER_PRINCIPAL', () => {
   it('refuses a new group over the limit with 89, changing nothing, while existing groups stay joinable', async () => {
     // An admin's group (super users are not counted), and two groups User:app creates by committing.
-    await http().post('/v1/groups/shared/offsets').set(as('admin')).send({ topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }] }).expect(200);
+    await http()
+      .post('/v1/groups/shared/offsets')
+      .set(as('admin'))
+      .send({ topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }] })
+      .expect(200);
     for (const groupId of ['app-1', 'app-2']) expect((await commit(groupId)).errorCode).toBe(0);
 
     const refused = await join('app-3');
@@ -68,7 +97,10 @@ describe('MAX_GROUPS_PER_PRINCIPAL', () => {
     expect(refused.errorMessage).toContain('MAX_GROUPS_PER_PRINCIPAL=2');
     expect(await stateOf('app-3')).toBe('Dead');
     const refusedCommit = await commit('app-3');
-    expect([refusedCommit.errorCode, ...refusedCommit.topics.flatMap((t) => t.partitions.map((p) => p.errorCode))]).toEqual([89, 89]);
+    expect([
+      refusedCommit.errorCode,
+      ...refusedCommit.topics.flatMap((t) => t.partitions.map((p) => p.errorCode)),
+    ]).toEqual([89, 89]);
     expect(await stateOf('app-3')).toBe('Dead');
 
     // Joining groups that exist is no creation: its own, and one somebody else created.
@@ -86,9 +118,17 @@ describe('MAX_GROUPS_PER_PRINCIPAL', () => {
     const offsets = { topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 3 }] }] };
     const refused = await http().post('/v1/groups/app-5/offsets').set(as('app')).send(offsets).expect(429);
     expect(refused.body).toMatchObject({ errorCode: 89, error: 'THROTTLING_QUOTA_EXCEEDED' });
-    await http().post('/v1/groups/app-5/offsets/reset').set(as('app')).send({ topics: [{ name: 'orders' }], strategy: 'earliest', dryRun: false }).expect(429);
+    await http()
+      .post('/v1/groups/app-5/offsets/reset')
+      .set(as('app'))
+      .send({ topics: [{ name: 'orders' }], strategy: 'earliest', dryRun: false })
+      .expect(429);
     expect(await stateOf('app-5')).toBe('Dead');
-    await http().post('/v1/groups/app-5/offsets/reset').set(as('app')).send({ topics: [{ name: 'orders' }], strategy: 'earliest' }).expect(200);
+    await http()
+      .post('/v1/groups/app-5/offsets/reset')
+      .set(as('app'))
+      .send({ topics: [{ name: 'orders' }], strategy: 'earliest' })
+      .expect(200);
     await http().post('/v1/groups/app-2/offsets').set(as('app')).send(offsets).expect(200); // its own group: no creation
   });
 
@@ -105,7 +145,11 @@ describe('MAX_GROUPS_PER_PRINCIPAL', () => {
 describe('MAX_TOPICS_PER_PRINCIPAL', () => {
   it('answers POST /v1/topics over the limit with 429 and error 89, creating nothing', async () => {
     await http().post('/v1/topics').set(as('app')).send({ name: 'app-topic-1', partitions: 1 }).expect(201);
-    const refused = await http().post('/v1/topics').set(as('app')).send({ name: 'app-topic-2', partitions: 1 }).expect(429);
+    const refused = await http()
+      .post('/v1/topics')
+      .set(as('app'))
+      .send({ name: 'app-topic-2', partitions: 1 })
+      .expect(429);
     expect(refused.body).toMatchObject({ errorCode: 89, error: 'THROTTLING_QUOTA_EXCEEDED' });
     expect(refused.body.message).toContain('MAX_TOPICS_PER_PRINCIPAL=1');
     await http().get('/v1/topics/app-topic-2').set(as('admin')).expect(404);

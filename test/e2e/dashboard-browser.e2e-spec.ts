@@ -42,7 +42,11 @@ describe('dashboard in a browser (e2e)', () => {
   const shoot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
   it('lists a group, shows its members, assignments and lag, a join as a new rebalance live, and resets its offsets after a preview', async () => {
-    await app.http().put('/v1/topics/orders/end-offsets').send({ partitions: [0, 1, 2, 3].map((partition) => ({ partition, endOffset: 100 })) }).expect(200);
+    await app
+      .http()
+      .put('/v1/topics/orders/end-offsets')
+      .send({ partitions: [0, 1, 2, 3].map((partition) => ({ partition, endOffset: 100 })) })
+      .expect(200);
     const first = await pool.member('billing', { clientId: 'billing-a' });
     first.start();
     await eventually(() => settledTogether([first]), 'the first member settled');
@@ -52,13 +56,23 @@ describe('dashboard in a browser (e2e)', () => {
     for (const progress of [0, 10, 20]) {
       await eventually(() => Date.now() - lastCommitAt > LAG_MIN_DISTANCE_MS, 'a second since the last commit', 5000);
       lastCommitAt = Date.now();
-      const commit = await first.commit([0, 1, 2, 3].map((partition) => ({ topic: 'orders', partition, offset: 20 + progress + partition * 10 })));
+      const commit = await first.commit(
+        [0, 1, 2, 3].map((partition) => ({ topic: 'orders', partition, offset: 20 + progress + partition * 10 })),
+      );
       expect(commit.topics[0].partitions.every((p) => p.errorCode === 0)).toBe(true);
     }
     // Other groups beside it, Empty ones with offsets set over REST.
-    await app.http().put('/v1/topics/payments/end-offsets').send({ partitions: [{ partition: 0, endOffset: 9 }] }).expect(200);
+    await app
+      .http()
+      .put('/v1/topics/payments/end-offsets')
+      .send({ partitions: [{ partition: 0, endOffset: 9 }] })
+      .expect(200);
     for (const groupId of ['payments-eu', 'payments-us', 'search-indexer']) {
-      await app.http().post(`/v1/groups/${groupId}/offsets`).send({ topics: [{ name: 'payments', partitions: [{ partitionIndex: 0, committedOffset: 5 }] }] }).expect(200);
+      await app
+        .http()
+        .post(`/v1/groups/${groupId}/offsets`)
+        .send({ topics: [{ name: 'payments', partitions: [{ partitionIndex: 0, committedOffset: 5 }] }] })
+        .expect(200);
     }
 
     // The groups page lists it.
@@ -67,13 +81,21 @@ describe('dashboard in a browser (e2e)', () => {
     await row.waitFor({ timeout: UI_WAIT_MS });
     await expect(row.locator('td').nth(1).textContent()).resolves.toBe('Stable');
     await expect(row.locator('td').nth(2).textContent()).resolves.toBe('1');
-    await eventually(async () => (await page.locator('table.groups tbody tr').count()) === 4, 'all four groups listed', UI_WAIT_MS);
+    await eventually(
+      async () => (await page.locator('table.groups tbody tr').count()) === 4,
+      'all four groups listed',
+      UI_WAIT_MS,
+    );
     await row.locator('td.lag-status .badge').waitFor({ timeout: UI_WAIT_MS });
     await shoot('groups');
 
     // The text filter keeps the matching groups only.
     await page.locator('input[name="filter"]').fill('payments');
-    await eventually(async () => (await page.locator('table.groups tbody tr').count()) === 2, 'two groups match "payments"', UI_WAIT_MS);
+    await eventually(
+      async () => (await page.locator('table.groups tbody tr').count()) === 2,
+      'two groups match "payments"',
+      UI_WAIT_MS,
+    );
     await expect(page.locator('tr[data-group="payments-eu"] td').nth(1).textContent()).resolves.toBe('Empty');
     await page.locator('input[name="filter"]').fill('');
 
@@ -84,7 +106,8 @@ describe('dashboard in a browser (e2e)', () => {
     await eventually(async () => (await members.count()) === 1, 'one member shown', UI_WAIT_MS);
     await expect(members.first().textContent()).resolves.toContain('billing-a');
     await expect(members.first().locator('td.assignment').textContent()).resolves.toBe('orders: 0-3');
-    const lagOf = (partition: number) => page.locator(`table.lag tr[data-partition="orders-${partition}"] td.lag-value`);
+    const lagOf = (partition: number) =>
+      page.locator(`table.lag tr[data-partition="orders-${partition}"] td.lag-value`);
     await eventually(async () => (await lagOf(0).count()) === 1, 'lag rows shown', UI_WAIT_MS);
     await expect(lagOf(0).textContent()).resolves.toBe('60');
     await expect(lagOf(3).textContent()).resolves.toBe('30');
@@ -99,7 +122,11 @@ describe('dashboard in a browser (e2e)', () => {
     await eventually(async () => (await members.count()) === 2, 'two members shown', UI_WAIT_MS);
     await expect(page.locator('table.members').textContent()).resolves.toContain('billing-b');
     await expect(page.locator('ol.timeline li[data-generation="2"] .reason').textContent()).resolves.toMatch(/\S/);
-    await eventually(async () => (await page.locator('.group-state').textContent()) === 'Stable', 'Stable again', UI_WAIT_MS);
+    await eventually(
+      async () => (await page.locator('.group-state').textContent()) === 'Stable',
+      'Stable again',
+      UI_WAIT_MS,
+    );
     await shoot('group');
 
     // Deleting a group with members is refused, and the Kafka error says why.
@@ -114,7 +141,11 @@ describe('dashboard in a browser (e2e)', () => {
       await member.stop();
       await member.leave();
     }
-    await eventually(async () => (await page.locator('.group-state').textContent()) === 'Empty', 'the page shows the group Empty', UI_WAIT_MS);
+    await eventually(
+      async () => (await page.locator('.group-state').textContent()) === 'Empty',
+      'the page shows the group Empty',
+      UI_WAIT_MS,
+    );
     await page.getByRole('button', { name: 'Reset offsets…' }).click();
     const dialog = page.locator('dialog.reset');
     await dialog.locator('select[name="strategy"]').selectOption('offset');
@@ -132,7 +163,8 @@ describe('dashboard in a browser (e2e)', () => {
     await dialog.getByRole('button', { name: 'Execute…' }).click();
     await dialog.getByRole('button', { name: 'Yes, reset offsets' }).click();
     await page.locator('.notice').waitFor({ timeout: UI_WAIT_MS });
-    const committedOf = (partition: number) => page.locator(`table.lag tr[data-partition="orders-${partition}"] td.committed`);
+    const committedOf = (partition: number) =>
+      page.locator(`table.lag tr[data-partition="orders-${partition}"] td.committed`);
     await eventually(async () => (await committedOf(3).textContent()) === '25', 'the new offsets shown', UI_WAIT_MS);
     await expect(committedOf(0).textContent()).resolves.toBe('25');
     await expect(lagOf(0).textContent()).resolves.toBe('75');
@@ -169,7 +201,12 @@ describe('dashboard in a browser (e2e)', () => {
       return route.fulfill({
         status: 401,
         contentType: 'application/json',
-        body: JSON.stringify({ statusCode: 401, errorCode: 58, error: 'SASL_AUTHENTICATION_FAILED', message: 'a bearer token is required' }),
+        body: JSON.stringify({
+          statusCode: 401,
+          errorCode: 58,
+          error: 'SASL_AUTHENTICATION_FAILED',
+          message: 'a bearer token is required',
+        }),
       });
     });
     await page.goto(`${app.url}/ui/#/topics`);
@@ -190,7 +227,9 @@ describe('dashboard in a browser (e2e)', () => {
 });
 
 /** `GET /v1/groups/:id/offsets` committed offsets of `orders`, by partition. */
-function committedOffsets(body: { offsets: { topic: string; partition: number; committedOffset: number }[] }): number[] {
+function committedOffsets(body: {
+  offsets: { topic: string; partition: number; committedOffset: number }[];
+}): number[] {
   return body.offsets
     .filter((o) => o.topic === 'orders')
     .sort((a, b) => a.partition - b.partition)

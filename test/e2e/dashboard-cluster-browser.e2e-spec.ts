@@ -33,10 +33,16 @@ describe('dashboard in a browser, cluster mode (e2e)', () => {
 
   it("shows, on a node that does not coordinate it, a group's members; every node of the cluster; a stopped node's partitions under-replicated", async () => {
     await request(url(0)).post('/v1/topics').send({ name: 'ledger', partitions: 4 }).expect(201);
-    await eventually(async () => (await request(url(2)).get('/v1/topics/ledger')).status === 200, 'the topic on every node');
+    await eventually(
+      async () => (await request(url(2)).get('/v1/topics/ledger')).status === 200,
+      'the topic on every node',
+    );
     let groupId = '';
     for (let i = 0; !groupId && i < 200; i++) {
-      const { body } = await request(url(0)).get('/v1/coordinator').query({ groupId: `ledger-${i}` }).expect(200);
+      const { body } = await request(url(0))
+        .get('/v1/coordinator')
+        .query({ groupId: `ledger-${i}` })
+        .expect(200);
       if (body.nodeId === 2) groupId = `ledger-${i}`;
     }
     expect(groupId).not.toBe('');
@@ -60,9 +66,12 @@ describe('dashboard in a browser, cluster mode (e2e)', () => {
     const nodes = page.locator('table.nodes tbody tr');
     await eventually(async () => (await nodes.count()) === 3, 'three nodes', UI_WAIT_MS);
     await expect(page.locator('table.partitions tbody tr').count()).resolves.toBe(PARTITIONS);
-    for (const id of [0, 1, 2]) await expect(page.locator(`table.nodes tr[data-node="${id}"]`).textContent()).resolves.toContain('alive');
+    for (const id of [0, 1, 2])
+      await expect(page.locator(`table.nodes tr[data-node="${id}"]`).textContent()).resolves.toContain('alive');
     await expect(page.locator('.under-replicated-count').textContent()).resolves.toBe('0');
-    await expect(page.locator('table.partitions tr[data-partition="0"] td').nth(4).textContent()).resolves.toMatch(/^\d, \d, \d$/);
+    await expect(page.locator('table.partitions tr[data-partition="0"] td').nth(4).textContent()).resolves.toMatch(
+      /^\d, \d, \d$/,
+    );
     await page.screenshot({ path: join(SHOTS, 'cluster-three-nodes.png'), fullPage: true });
 
     // Node 0 stops: without reloading, the page shows it gone and its partitions under-replicated.
@@ -70,7 +79,11 @@ describe('dashboard in a browser, cluster mode (e2e)', () => {
     cluster.nodes.delete(0);
     await stopped.app.close();
     await page.locator('table.nodes tr[data-node="0"].bad').waitFor({ timeout: 60_000 });
-    await eventually(async () => Number(await page.locator('.under-replicated-count').textContent()) > 0, 'under-replicated partitions marked', 60_000);
+    await eventually(
+      async () => Number(await page.locator('.under-replicated-count').textContent()) > 0,
+      'under-replicated partitions marked',
+      60_000,
+    );
     await expect(page.locator('table.partitions tr.warn').count()).resolves.toBeGreaterThan(0);
     await expect(page.locator('table.partitions tr.warn').first().textContent()).resolves.toContain('under-replicated');
     await page.screenshot({ path: join(SHOTS, 'cluster-under-replicated.png'), fullPage: true });

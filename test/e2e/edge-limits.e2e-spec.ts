@@ -9,7 +9,9 @@ jest.setTimeout(30_000);
 
 // Rate limits and cross-site requests at the edges, on loopback (where protected mode lets everyone in).
 
-const limited = appPerFile({ env: { RATE_LIMIT_REST_PER_MINUTE: '5', RATE_LIMIT_SOCKET_EVENTS_PER_SECOND: '5', MAX_CONNECTIONS_PER_IP: '3' } });
+const limited = appPerFile({
+  env: { RATE_LIMIT_REST_PER_MINUTE: '5', RATE_LIMIT_SOCKET_EVENTS_PER_SECOND: '5', MAX_CONNECTIONS_PER_IP: '3' },
+});
 const site = appPerFile({ env: { CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' } });
 
 describe('limits', () => {
@@ -30,13 +32,21 @@ describe('limits', () => {
     const outcome = await tryConnect(limited.url);
     if (!outcome.connected) throw new Error(outcome.message);
     const socket = outcome.socket;
-    const acks = await Promise.all(Array.from({ length: 20 }, () => socket.timeout(5000).emitWithAck('ListGroups', {}) as Promise<{ errorCode: number; errorName?: string }>));
+    const acks = await Promise.all(
+      Array.from(
+        { length: 20 },
+        () => socket.timeout(5000).emitWithAck('ListGroups', {}) as Promise<{ errorCode: number; errorName?: string }>,
+      ),
+    );
     const throttled = acks.filter((a) => a.errorCode === 89);
     expect(throttled.length).toBeGreaterThan(0);
     expect(throttled[0].errorName).toBe('THROTTLING_QUOTA_EXCEEDED');
     expect(acks.filter((a) => a.errorCode === 0).length).toBeGreaterThan(0);
     expect(socket.connected).toBe(true);
-    await eventually(async () => ((await socket.timeout(5000).emitWithAck('ListGroups', {})) as { errorCode: number }).errorCode === 0, 'the bucket to refill');
+    await eventually(
+      async () => ((await socket.timeout(5000).emitWithAck('ListGroups', {})) as { errorCode: number }).errorCode === 0,
+      'the bucket to refill',
+    );
     socket.close();
   });
 
@@ -48,7 +58,10 @@ describe('limits', () => {
       open.push(outcome.socket);
     }
     const refused = await tryConnect(limited.url);
-    expect(refused).toMatchObject({ connected: false, data: { errorCode: 89, errorName: 'THROTTLING_QUOTA_EXCEEDED' } });
+    expect(refused).toMatchObject({
+      connected: false,
+      data: { errorCode: 89, errorName: 'THROTTLING_QUOTA_EXCEEDED' },
+    });
     if (!refused.connected) expect(refused.message).toContain('MAX_CONNECTIONS_PER_IP');
     // A raw client that ignores the refusal and would keep its connection open is cut off by the node.
     const frames: string[] = [];
@@ -78,22 +91,37 @@ describe('cross-site requests', () => {
     expect(foreign.status).toBe(403);
     expect(foreign.body).toMatchObject({ errorCode: 58, error: 'SASL_AUTHENTICATION_FAILED' });
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
-    for (const origin of ['https://app.example.com', 'http://localhost:5173', `http://127.0.0.1:${new URL(site.url).port}`]) {
+    for (const origin of [
+      'https://app.example.com',
+      'http://localhost:5173',
+      `http://127.0.0.1:${new URL(site.url).port}`,
+    ]) {
       const allowed = await site.http().get('/v1/groups').set('origin', origin);
       expect(allowed.status).toBe(200);
       expect(allowed.headers['access-control-allow-origin']).toBe(origin);
     }
     await site.http().get('/v1/groups').expect(200);
-    const preflight = await site.http().options('/v1/groups/g').set('origin', 'https://app.example.com').set('access-control-request-method', 'DELETE');
+    const preflight = await site
+      .http()
+      .options('/v1/groups/g')
+      .set('origin', 'https://app.example.com')
+      .set('access-control-request-method', 'DELETE');
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-methods']).toContain('DELETE');
-    const foreignPreflight = await site.http().options('/v1/groups/g').set('origin', 'http://127.0.0.1.evil.example').set('access-control-request-method', 'DELETE');
+    const foreignPreflight = await site
+      .http()
+      .options('/v1/groups/g')
+      .set('origin', 'http://127.0.0.1.evil.example')
+      .set('access-control-request-method', 'DELETE');
     expect(foreignPreflight.status).toBe(403);
   });
 
   it('refuses a socket.io handshake with a foreign Origin; an allowed one and none connect', async () => {
     const foreign = await tryConnect(site.url, {}, { origin: 'https://evil.example' });
-    expect(foreign).toMatchObject({ connected: false, data: { errorCode: 58, errorName: 'SASL_AUTHENTICATION_FAILED' } });
+    expect(foreign).toMatchObject({
+      connected: false,
+      data: { errorCode: 58, errorName: 'SASL_AUTHENTICATION_FAILED' },
+    });
     for (const headers of [{ origin: 'https://app.example.com' }, undefined]) {
       const outcome = await tryConnect(site.url, {}, headers);
       expect(outcome.connected).toBe(true);

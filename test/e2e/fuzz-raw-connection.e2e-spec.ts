@@ -18,7 +18,9 @@ async function serve(heartbeat: { pingInterval: number; pingTimeout: number }, o
   const http: HttpServer = createServer();
   const io = new Server(http, { ...heartbeat, transports: ['websocket'] });
   const reasons = new Map<string, string>();
-  io.engine.on('connection', (conn: { id: string; on(event: 'close', listener: (reason: string) => void): void }) => conn.on('close', (reason) => reasons.set(conn.id, reason)));
+  io.engine.on('connection', (conn: { id: string; on(event: 'close', listener: (reason: string) => void): void }) =>
+    conn.on('close', (reason) => reasons.set(conn.id, reason)),
+  );
   io.on('connection', onConnection);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
@@ -31,7 +33,9 @@ async function serve(heartbeat: { pingInterval: number; pingTimeout: number }, o
  */
 describe('the fuzzer raw connection (e2e)', () => {
   it('sees a close soon after the handshake as the server’s own, not a ping timeout', async () => {
-    const server = await serve({ pingInterval: 20_000, pingTimeout: 10_000 }, (socket) => socket.on('Close me', () => socket.disconnect(true)));
+    const server = await serve({ pingInterval: 20_000, pingTimeout: 10_000 }, (socket) =>
+      socket.on('Close me', () => socket.disconnect(true)),
+    );
     try {
       const raw = await RawConnection.open(server.url, 10_000);
       raw.send('42["Close me"]');

@@ -30,7 +30,11 @@ interface EngineConnection {
  * server is reached through the push sink, the one provider that holds it.)
  */
 function engineCloseReasons(app: INestApplication): (sid: string) => string | undefined {
-  const io = (app.get(SocketPushSink) as unknown as { server: { engine: { on(event: 'connection', listener: (conn: EngineConnection) => void): void } } | null }).server;
+  const io = (
+    app.get(SocketPushSink) as unknown as {
+      server: { engine: { on(event: 'connection', listener: (conn: EngineConnection) => void): void } } | null;
+    }
+  ).server;
   if (!io) throw new Error('the socket.io server is not attached to the push sink');
   const reasons = new Map<string, string>();
   io.engine.on('connection', (conn) => conn.on('close', (reason) => reasons.set(conn.id, reason)));
@@ -53,11 +57,18 @@ describe('fuzz (e2e)', () => {
       closeReason: engineCloseReasons(app.running.app),
       deadline: Date.now() + BUDGET_MS,
     });
-    const summary = formatReport(result.report, 'FUZZ_SEED=<seed> FUZZ_CASES=<cases> npx jest test/e2e/fuzz.e2e-spec.ts');
+    const summary = formatReport(
+      result.report,
+      'FUZZ_SEED=<seed> FUZZ_CASES=<cases> npx jest test/e2e/fuzz.e2e-spec.ts',
+    );
     // The seed is printed on every run, so that a failure seen only in a CI log can be replayed.
     process.stdout.write(`${summary}\n`);
     // Every case is sent: the fuzzer's encoders do not recurse, so no case is too deep for them.
-    expect({ seed, failures: result.report.failures, unsendable: result.report.sent.unsendable }).toEqual({ seed, failures: [], unsendable: 0 });
+    expect({ seed, failures: result.report.failures, unsendable: result.report.sent.unsendable }).toEqual({
+      seed,
+      failures: [],
+      unsendable: 0,
+    });
     expect(result.alive).toBe(true);
     expect(result.canaryAfter).toEqual(result.canaryBefore);
   });

@@ -25,7 +25,14 @@ describe('group membership (e2e)', () => {
     expect(a.held()).toHaveLength(3);
     expect((await a.heartbeat()).errorCode).toBe(0);
     const group = await http().get('/v1/groups/two').expect(200);
-    expect(group.body).toMatchObject({ groupId: 'two', state: 'Stable', protocolType: 'consumer', protocol: 'range', generationId: a.generationId, coordinator: 0 });
+    expect(group.body).toMatchObject({
+      groupId: 'two',
+      state: 'Stable',
+      protocolType: 'consumer',
+      protocol: 'range',
+      generationId: a.generationId,
+      coordinator: 0,
+    });
     expect(group.body.members).toHaveLength(2);
     expect(group.body.members[0]).toMatchObject({ clientId: 'test-member', subscription: { topics: ['events'] } });
   });
@@ -41,13 +48,20 @@ describe('group membership (e2e)', () => {
     await eventually(() => settledTogether([a, b, c]) && coverEvents([a, b, c]), 'three members settled');
     expect(a.generationId).toBeGreaterThan(before);
     for (const old of [a, b]) {
-      expect(old.pushes).toContainEqual(expect.objectContaining({ groupId: 'three', generationId: expect.any(Number), reason: expect.any(String) }));
+      expect(old.pushes).toContainEqual(
+        expect.objectContaining({ groupId: 'three', generationId: expect.any(Number), reason: expect.any(String) }),
+      );
     }
     expect([a, b, c].map((m) => m.held().length)).toEqual([2, 2, 2]);
     const history = await http().get('/v1/groups/three/rebalances').expect(200);
     expect(history.body.length).toBeGreaterThanOrEqual(2);
     const last = history.body.find((rebalance: { generationId: number }) => rebalance.generationId === a.generationId);
-    expect(last).toMatchObject({ generationId: a.generationId, members: 3, protocol: 'range', reason: expect.stringMatching(/.+/) });
+    expect(last).toMatchObject({
+      generationId: a.generationId,
+      members: 3,
+      protocol: 'range',
+      reason: expect.stringMatching(/.+/),
+    });
     expect(last.completedAt).toBeGreaterThanOrEqual(last.startedAt);
   });
 
@@ -60,7 +74,10 @@ describe('group membership (e2e)', () => {
     const left = await b.leave();
     expect(left.errorCode).toBe(0);
     expect(left.members).toEqual([expect.objectContaining({ memberId: b.memberId, errorCode: 0 })]);
-    await eventually(() => a.generationId > b.generationId && a.assignedGeneration === a.generationId && coverEvents([a]), 'the remaining member holds everything');
+    await eventually(
+      () => a.generationId > b.generationId && a.assignedGeneration === a.generationId && coverEvents([a]),
+      'the remaining member holds everything',
+    );
     const group = await http().get('/v1/groups/leave').expect(200);
     expect(group.body.members.map((m: { memberId: string }) => m.memberId)).toEqual([a.memberId]);
   });

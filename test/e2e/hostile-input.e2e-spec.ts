@@ -55,7 +55,11 @@ describe('hostile input (e2e)', () => {
     ];
     for (const [event, payload] of malformed) {
       const response = await emit(attacker, event, payload);
-      expect({ event, errorCode: response.errorCode, errorName: response.errorName }).toEqual({ event, errorCode: 42, errorName: 'INVALID_REQUEST' });
+      expect({ event, errorCode: response.errorCode, errorName: response.errorName }).toEqual({
+        event,
+        errorCode: 42,
+        errorName: 'INVALID_REQUEST',
+      });
     }
     expect(attacker.connected).toBe(true);
     expect(await snapshot()).toEqual(before);
@@ -63,10 +67,20 @@ describe('hostile input (e2e)', () => {
   });
 
   it('answers an empty group id with INVALID_GROUP_ID', async () => {
-    const join = { groupId: '', sessionTimeoutMs: 10_000, memberId: '', protocolType: 'consumer', protocols: [{ name: 'range', metadata: { topics: ['t'] } }] };
+    const join = {
+      groupId: '',
+      sessionTimeoutMs: 10_000,
+      memberId: '',
+      protocolType: 'consumer',
+      protocols: [{ name: 'range', metadata: { topics: ['t'] } }],
+    };
     expect(await emit(attacker, 'JoinGroup', join)).toMatchObject({ errorCode: 24, errorName: 'INVALID_GROUP_ID' });
-    expect(await emit(attacker, 'SyncGroup', { groupId: '', generationId: 1, memberId: 'm', assignments: [] })).toMatchObject({ errorCode: 24 });
-    expect(await emit(attacker, 'Heartbeat', { groupId: '', generationId: 1, memberId: 'm' })).toMatchObject({ errorCode: 24 });
+    expect(
+      await emit(attacker, 'SyncGroup', { groupId: '', generationId: 1, memberId: 'm', assignments: [] }),
+    ).toMatchObject({ errorCode: 24 });
+    expect(await emit(attacker, 'Heartbeat', { groupId: '', generationId: 1, memberId: 'm' })).toMatchObject({
+      errorCode: 24,
+    });
     expect(attacker.connected).toBe(true);
   });
 
@@ -82,14 +96,29 @@ describe('hostile input (e2e)', () => {
       ['JoinGroup', { ...victim.joinRequest(), memberId: '', sessionTimeoutMs: 10 }, 26],
       ['JoinGroup', { ...victim.joinRequest(), memberId: '', protocolType: 'connect' }, 23],
       ['JoinGroup', { ...victim.joinRequest(), memberId: 'impostor', groupId: 'no-such-group' }, 25],
-      ['OffsetCommit', { ...g, memberId: 'impostor', topics: [{ name: 't', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }] }, 25],
+      [
+        'OffsetCommit',
+        {
+          ...g,
+          memberId: 'impostor',
+          topics: [{ name: 't', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }],
+        },
+        25,
+      ],
     ];
     for (const [event, payload, code] of expectations) {
-      const response = await emit<{ errorCode: number; topics?: { partitions: { errorCode: number }[] }[] }>(attacker, event, payload);
+      const response = await emit<{ errorCode: number; topics?: { partitions: { errorCode: number }[] }[] }>(
+        attacker,
+        event,
+        payload,
+      );
       const got = response.errorCode !== 0 ? response.errorCode : response.topics?.[0]?.partitions[0]?.errorCode;
       expect({ event, payload, got }).toEqual({ event, payload, got: code });
     }
-    const leave = await emit<{ members: { errorCode: number }[] }>(attacker, 'LeaveGroup', { groupId: 'victim', members: [{ memberId: 'impostor' }] });
+    const leave = await emit<{ members: { errorCode: number }[] }>(attacker, 'LeaveGroup', {
+      groupId: 'victim',
+      members: [{ memberId: 'impostor' }],
+    });
     expect(leave.members[0].errorCode).toBe(25);
     expect(attacker.connected).toBe(true);
     expect(await snapshot()).toEqual(before);
@@ -98,7 +127,13 @@ describe('hostile input (e2e)', () => {
   it('survives a flood of requests over the payload limit from one socket while others are served', async () => {
     const { victim } = await stableVictim();
     const closed = new Promise<void>((resolve) => attacker.once('disconnect', () => resolve()));
-    for (let i = 0; i < 5; i++) attacker.emit('OffsetCommit', { groupId: 'victim', generationId: 1, memberId: 'x', topics: [{ name: 'x'.repeat(70_000), partitions: [] }] });
+    for (let i = 0; i < 5; i++)
+      attacker.emit('OffsetCommit', {
+        groupId: 'victim',
+        generationId: 1,
+        memberId: 'x',
+        topics: [{ name: 'x'.repeat(70_000), partitions: [] }],
+      });
     await closed;
     expect((await victim.heartbeat()).errorCode).toBe(0);
     await app.http().get('/health/live').expect(200);

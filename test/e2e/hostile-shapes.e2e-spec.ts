@@ -58,7 +58,13 @@ describe('hostile shapes (e2e)', () => {
       ['FindCoordinator', { key: nestedObject(3_000) }],
       ['Metadata', { topics: nestedArray(3_000) }],
       ['Heartbeat', { ...g, groupInstanceId: nestedObject(3_000) }],
-      ['JoinGroup', { ...member.joinRequest(), protocols: [{ name: 'range', metadata: { topics: ['t'], userData: nestedObject(3_000) } }] }],
+      [
+        'JoinGroup',
+        {
+          ...member.joinRequest(),
+          protocols: [{ name: 'range', metadata: { topics: ['t'], userData: nestedObject(3_000) } }],
+        },
+      ],
       ['SyncGroup', { ...g, assignments: [{ memberId: member.memberId, assignment: nestedArray(3_000) }] }],
       ['OffsetCommit', { ...g, topics: nestedArray(3_000) }],
       ['OffsetFetch', { groupId: 'deep', topics: [{ name: 't', partitionIndexes: nestedArray(3_000) }] }],
@@ -68,7 +74,11 @@ describe('hostile shapes (e2e)', () => {
     ];
     for (const [event, payload] of cases) {
       const response = await emit(attacker, event, payload);
-      expect({ event, errorCode: response.errorCode, errorName: response.errorName }).toEqual({ event, errorCode: 42, errorName: 'INVALID_REQUEST' });
+      expect({ event, errorCode: response.errorCode, errorName: response.errorName }).toEqual({
+        event,
+        errorCode: 42,
+        errorName: 'INVALID_REQUEST',
+      });
       expect(response.errorMessage).toMatch(/nested deeper than \d+ levels/);
     }
     expect(attacker.connected).toBe(true);
@@ -77,16 +87,31 @@ describe('hostile shapes (e2e)', () => {
   });
 
   it('answers REST bodies nested 3,000 levels deep with 400 INVALID_REQUEST and logs no error', async () => {
-    const topic = await app.http().post('/v1/topics').send({ name: 'deep-topic', partitions: nestedObject(3_000) }).expect(400);
+    const topic = await app
+      .http()
+      .post('/v1/topics')
+      .send({ name: 'deep-topic', partitions: nestedObject(3_000) })
+      .expect(400);
     expect(topic.body).toMatchObject({ statusCode: 400, errorCode: 42, error: 'INVALID_REQUEST' });
     expect(topic.body.message).toMatch(/nested deeper than \d+ levels/);
     await app.http().get('/v1/topics/deep-topic').expect(404);
-    const members = await app.http().post('/v1/assignors/range/assign').send({ partitionsPerTopic: { t: 2 }, members: nestedArray(3_000) }).expect(400);
+    const members = await app
+      .http()
+      .post('/v1/assignors/range/assign')
+      .send({ partitionsPerTopic: { t: 2 }, members: nestedArray(3_000) })
+      .expect(400);
     expect(members.body).toMatchObject({ statusCode: 400, errorCode: 42, error: 'INVALID_REQUEST' });
-    const userData = { partitionsPerTopic: { t: 2 }, members: [{ memberId: 'm', topics: ['t'], userData: nestedObject(3_000) }] };
+    const userData = {
+      partitionsPerTopic: { t: 2 },
+      members: [{ memberId: 'm', topics: ['t'], userData: nestedObject(3_000) }],
+    };
     expect((await app.http().post('/v1/assignors/range/assign').send(userData).expect(400)).body.errorCode).toBe(42);
     // Shallow input still works on both routes.
-    await app.http().post('/v1/assignors/range/assign').send({ partitionsPerTopic: { t: 2 }, members: [{ memberId: 'm', topics: ['t'], userData: nestedObject(10) }] }).expect(200);
+    await app
+      .http()
+      .post('/v1/assignors/range/assign')
+      .send({ partitionsPerTopic: { t: 2 }, members: [{ memberId: 'm', topics: ['t'], userData: nestedObject(10) }] })
+      .expect(200);
     expect(errors.lines()).toEqual([]);
   });
 
@@ -105,18 +130,33 @@ describe('hostile shapes (e2e)', () => {
       [{ topics: null }, 'protocols[0].metadata.topics'],
       [{ topics: [null] }, 'protocols[0].metadata.topics[0]'],
       [{ topics: ['t'], ownedPartitions: 5 }, 'protocols[0].metadata.ownedPartitions'],
-      [{ topics: ['t'], ownedPartitions: [{ topic: 't', partitions: ['0'] }] }, 'protocols[0].metadata.ownedPartitions[0].partitions[0]'],
-      [{ topics: ['t'], ownedPartitions: [{ topic: 7, partitions: [0] }] }, 'protocols[0].metadata.ownedPartitions[0].topic'],
+      [
+        { topics: ['t'], ownedPartitions: [{ topic: 't', partitions: ['0'] }] },
+        'protocols[0].metadata.ownedPartitions[0].partitions[0]',
+      ],
+      [
+        { topics: ['t'], ownedPartitions: [{ topic: 7, partitions: [0] }] },
+        'protocols[0].metadata.ownedPartitions[0].topic',
+      ],
       [{ topics: ['t'], generationId: 'one' }, 'protocols[0].metadata.generationId'],
       [{ topics: ['t'], rackId: 9 }, 'protocols[0].metadata.rackId'],
     ];
     for (const [metadata, field] of bad) {
-      const response = await emit(attacker, 'JoinGroup', { ...member.joinRequest(), protocols: [{ name: 'range', metadata }] });
+      const response = await emit(attacker, 'JoinGroup', {
+        ...member.joinRequest(),
+        protocols: [{ name: 'range', metadata }],
+      });
       expect({ metadata, errorCode: response.errorCode }).toEqual({ metadata, errorCode: 42 });
       expect(response.errorMessage).toContain(field);
     }
     for (const serverAssignor of ['range', null]) {
-      const fresh = await emit(attacker, 'JoinGroup', { ...member.joinRequest(), groupId: 'subs-new', memberId: '', serverAssignor, protocols: [{ name: 'range', metadata: 7 }] });
+      const fresh = await emit(attacker, 'JoinGroup', {
+        ...member.joinRequest(),
+        groupId: 'subs-new',
+        memberId: '',
+        serverAssignor,
+        protocols: [{ name: 'range', metadata: 7 }],
+      });
       expect(fresh).toMatchObject({ errorCode: 42, errorName: 'INVALID_REQUEST' });
     }
     expect(await snapshot('subs')).toEqual(before);
@@ -130,7 +170,12 @@ describe('hostile shapes (e2e)', () => {
     expect([joinedA.errorCode, joinedB.errorCode]).toEqual([0, 0]);
     const leader = joinedA.leader === a.memberId ? a : b;
     const follower = leader === a ? b : a;
-    const followerSync = emit(follower.socket, 'SyncGroup', { groupId: 'assign', generationId: follower.generationId, memberId: follower.memberId, assignments: [] }, 30_000);
+    const followerSync = emit(
+      follower.socket,
+      'SyncGroup',
+      { groupId: 'assign', generationId: follower.generationId, memberId: follower.memberId, assignments: [] },
+      30_000,
+    );
     const bad: unknown[] = [
       5,
       [],
@@ -169,13 +214,25 @@ describe('hostile shapes (e2e)', () => {
     expect(await followerSync).toMatchObject({ errorCode: 0, assignment: good });
   });
 
-  it.each(['Foo', 'joingroup', 'JoinGroup ', 'ApiVersions', 'toString', '__proto__', 'constructor', 'hasOwnProperty', '', 'RebalanceInProgress'])(
-    'answers the unknown event %j with INVALID_REQUEST naming it',
-    async (event) => {
-      const response = await emit(attacker, event, { groupId: 'x' });
-      expect(response).toEqual({ errorCode: 42, errorName: 'INVALID_REQUEST', errorMessage: `unknown event ${JSON.stringify(event)}` });
-      expect(await emit(attacker, event)).toMatchObject({ errorCode: 42 });
-      expect(attacker.connected).toBe(true);
-    },
-  );
+  it.each([
+    'Foo',
+    'joingroup',
+    'JoinGroup ',
+    'ApiVersions',
+    'toString',
+    '__proto__',
+    'constructor',
+    'hasOwnProperty',
+    '',
+    'RebalanceInProgress',
+  ])('answers the unknown event %j with INVALID_REQUEST naming it', async (event) => {
+    const response = await emit(attacker, event, { groupId: 'x' });
+    expect(response).toEqual({
+      errorCode: 42,
+      errorName: 'INVALID_REQUEST',
+      errorMessage: `unknown event ${JSON.stringify(event)}`,
+    });
+    expect(await emit(attacker, event)).toMatchObject({ errorCode: 42 });
+    expect(attacker.connected).toBe(true);
+  });
 });

@@ -7,9 +7,17 @@ const FIXTURE = join(ROOT, 'test/fixtures/house-rules');
 /** `npm run lint`'s house rules, run over a small tree that breaks them (test/fixtures/house-rules). */
 describe('house rules', () => {
   it('fail when production code imports a testing entry point, a testing/ folder or test/, and name each file', () => {
-    const run = spawnSync(process.execPath, [join(ROOT, 'scripts/check-house-rules.js')], { cwd: FIXTURE, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [join(ROOT, 'scripts/check-house-rules.js')], {
+      cwd: FIXTURE,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(run.status).toBe(1);
-    const lines = run.stderr.trim().split('\n').filter((line) => line.includes('test machinery')).sort();
+    const lines = run.stderr
+      .trim()
+      .split('\n')
+      .filter((line) => line.includes('test machinery'))
+      .sort();
     expect(lines).toEqual([
       'libs/demo/src/imports-entry-point.ts: production code must not import test machinery (@cohort/demo/testing)',
       'libs/demo/src/requires-deep-testing.ts: production code must not import test machinery (@cohort/other/log/testing/temp-dir)',

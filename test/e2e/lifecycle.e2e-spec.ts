@@ -18,7 +18,9 @@ describe('lifecycle (e2e)', () => {
   it('refuses to start when an assignor plugin cannot be loaded, naming it', async () => {
     const data = tempDataDir();
     try {
-      await expect(createCohortApp({ ...TEST_ENV, DATA_DIR: data.dir, ASSIGNOR_PLUGINS: './no/such-plugin.js' })).rejects.toThrow(/ASSIGNOR_PLUGINS: plugin '.\/no\/such-plugin.js'/);
+      await expect(
+        createCohortApp({ ...TEST_ENV, DATA_DIR: data.dir, ASSIGNOR_PLUGINS: './no/such-plugin.js' }),
+      ).rejects.toThrow(/ASSIGNOR_PLUGINS: plugin '.\/no\/such-plugin.js'/);
     } finally {
       data.remove();
     }
@@ -38,12 +40,16 @@ describe('lifecycle (e2e)', () => {
       const loops = sockets.map(async (socket, i) => {
         const groupId = `inflight-${i}`;
         for (let offset = 1; ; offset++) {
-          const response = await emit<{ errorCode: number; topics?: { partitions: { errorCode: number }[] }[] }>(socket, 'OffsetCommit', {
-            groupId,
-            generationId: -1,
-            memberId: '',
-            topics: [{ name: 'inflight', partitions: [{ partitionIndex: i, committedOffset: offset }] }],
-          }).catch(() => null);
+          const response = await emit<{ errorCode: number; topics?: { partitions: { errorCode: number }[] }[] }>(
+            socket,
+            'OffsetCommit',
+            {
+              groupId,
+              generationId: -1,
+              memberId: '',
+              topics: [{ name: 'inflight', partitions: [{ partitionIndex: i, committedOffset: offset }] }],
+            },
+          ).catch(() => null);
           if (response === null) {
             unanswered.set(groupId, offset);
             return;
@@ -65,13 +71,20 @@ describe('lifecycle (e2e)', () => {
       running = await startApp({ DATA_DIR: data.dir });
       const reader = await connect(running.url);
       for (const [groupId, offset] of acknowledged) {
-        const fetched = await emit<{ topics: { partitions: { committedOffset: number }[] }[] }>(reader, 'OffsetFetch', { groupId, topics: null });
+        const fetched = await emit<{ topics: { partitions: { committedOffset: number }[] }[] }>(reader, 'OffsetFetch', {
+          groupId,
+          topics: null,
+        });
         const kept = fetched.topics[0].partitions[0].committedOffset;
         // Everything acknowledged is there; a commit that failed during shutdown may also have been kept.
         expect(kept).toBeGreaterThanOrEqual(offset);
         // A kept commit was one the node acted on, and every one it acted on was answered: the commit
         // left unanswered by the closing socket must not have been written (the node never read it).
-        expect({ groupId, kept, unanswered: unanswered.get(groupId) }).toEqual({ groupId, kept: Math.min(kept, answered.get(groupId)!), unanswered: unanswered.get(groupId) });
+        expect({ groupId, kept, unanswered: unanswered.get(groupId) }).toEqual({
+          groupId,
+          kept: Math.min(kept, answered.get(groupId)!),
+          unanswered: unanswered.get(groupId),
+        });
       }
       reader.disconnect();
       await running.close();

@@ -10,7 +10,9 @@ describe('member expiry (e2e)', () => {
   const pool = app.members({ topics: ['clicks'] });
   const http = app.http;
   const memberIds = async (groupId: string): Promise<string[]> =>
-    (await http().get(`/v1/groups/${groupId}`).expect(200)).body.members.map((m: { memberId: string }) => m.memberId).sort();
+    (await http().get(`/v1/groups/${groupId}`).expect(200)).body.members
+      .map((m: { memberId: string }) => m.memberId)
+      .sort();
 
   it('removes a member whose session times out, and the others rebalance without it', async () => {
     const a = await pool.member('session', { sessionTimeoutMs: 60_000 });
@@ -21,7 +23,10 @@ describe('member expiry (e2e)', () => {
     await b.stop(); // alive socket, no more heartbeats
     await eventually(async () => (await memberIds('session')).length === 1, 'the silent member to expire', 5_000);
     expect(await memberIds('session')).toEqual([a.memberId]);
-    await eventually(() => a.generationId > b.generationId && a.assignedGeneration === a.generationId && a.held().length === 4, 'the survivor to hold everything');
+    await eventually(
+      () => a.generationId > b.generationId && a.assignedGeneration === a.generationId && a.held().length === 4,
+      'the survivor to hold everything',
+    );
   });
 
   it('removes a dynamic member soon after its socket closes, long before its session would expire', async () => {
@@ -45,12 +50,22 @@ describe('member expiry (e2e)', () => {
     await eventually(() => settledTogether([a, b, c]), 'three members settled');
     await Promise.all([b.vanish(), c.vanish()]);
     // c goes once the disconnect grace has passed; b, static, is still a member then: it waits for its session.
-    await eventually(async () => !(await memberIds('static-vanish')).includes(c.memberId), 'the dynamic member to leave', 15_000);
+    await eventually(
+      async () => !(await memberIds('static-vanish')).includes(c.memberId),
+      'the dynamic member to leave',
+      15_000,
+    );
     expect(await memberIds('static-vanish')).toContain(b.memberId);
-    await eventually(async () => (await memberIds('static-vanish')).length === 1, 'the static member to expire', 15_000);
+    await eventually(
+      async () => (await memberIds('static-vanish')).length === 1,
+      'the static member to expire',
+      15_000,
+    );
     expect(await memberIds('static-vanish')).toEqual([a.memberId]);
     // As the coordinator recorded it: c left for its closed connection, b never did.
-    const reasons = ((await http().get('/v1/groups/static-vanish/rebalances').expect(200)).body as { reason: string }[]).map((r) => r.reason).join('\n');
+    const reasons = ((await http().get('/v1/groups/static-vanish/rebalances').expect(200)).body as { reason: string }[])
+      .map((r) => r.reason)
+      .join('\n');
     expect(reasons).toContain(`member ${c.memberId} left: its connection closed`);
     expect(reasons).not.toContain(`member ${b.memberId} left: its connection closed`);
   });

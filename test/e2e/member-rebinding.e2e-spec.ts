@@ -22,7 +22,9 @@ describe('a member moves to a new connection (e2e)', () => {
 
     const moved = await connect(app.url, { clientId: 'moved' });
     try {
-      expect(await emit(moved, 'Heartbeat', { groupId: 'moving', generationId, memberId: a.memberId })).toMatchObject({ errorCode: 0 });
+      expect(await emit(moved, 'Heartbeat', { groupId: 'moving', generationId, memberId: a.memberId })).toMatchObject({
+        errorCode: 0,
+      });
       // Only the new socket of `a` hears about the next rebalance.
       const pushedToNew = nextPush<{ generationId: number }>(moved, 'RebalanceInProgress');
       const before = a.pushes.length;
@@ -40,12 +42,20 @@ describe('a member moves to a new connection (e2e)', () => {
     expect((await a.sync(await a.join())).errorCode).toBe(0);
     const replacement = await connect(app.url, { clientId: 'replacement' });
     try {
-      expect(await emit(replacement, 'Heartbeat', { groupId: 'grace', generationId: a.generationId, memberId: a.memberId })).toMatchObject({ errorCode: 0 });
+      expect(
+        await emit(replacement, 'Heartbeat', { groupId: 'grace', generationId: a.generationId, memberId: a.memberId }),
+      ).toMatchObject({ errorCode: 0 });
       await a.vanish(); // the old socket closes; the member is bound to `replacement`
       // Heartbeat on the bound socket past the grace: the member is still there, same generation.
       for (let i = 0; i < 4; i++) {
         await new Promise((resolve) => setTimeout(resolve, 1000));
-        expect(await emit(replacement, 'Heartbeat', { groupId: 'grace', generationId: a.generationId, memberId: a.memberId })).toMatchObject({ errorCode: 0 });
+        expect(
+          await emit(replacement, 'Heartbeat', {
+            groupId: 'grace',
+            generationId: a.generationId,
+            memberId: a.memberId,
+          }),
+        ).toMatchObject({ errorCode: 0 });
       }
       const { body } = await app.http().get('/v1/groups/grace').expect(200);
       expect(body).toMatchObject({ state: 'Stable', generationId: a.generationId });

@@ -19,7 +19,15 @@ describe('lag metrics (e2e)', () => {
   const http = app.http;
 
   it('lag series appear after a commit and change with the next one', async () => {
-    await http().put('/v1/topics/orders/end-offsets').send({ partitions: [{ partition: 0, endOffset: 100 }, { partition: 1, endOffset: 50 }] }).expect(200);
+    await http()
+      .put('/v1/topics/orders/end-offsets')
+      .send({
+        partitions: [
+          { partition: 0, endOffset: 100 },
+          { partition: 1, endOffset: 50 },
+        ],
+      })
+      .expect(200);
     const scrape = async () => (await http().get('/metrics').expect(200)).text;
     expect(sample(await scrape(), 'cohort_group_lag', { group: 'metered' })).toBeUndefined();
 
@@ -30,14 +38,21 @@ describe('lag metrics (e2e)', () => {
           groupId: 'metered',
           generationId: -1,
           memberId: '',
-          topics: [{ name: 'orders', partitions: offsets.map((committedOffset, partitionIndex) => ({ partitionIndex, committedOffset })) }],
+          topics: [
+            {
+              name: 'orders',
+              partitions: offsets.map((committedOffset, partitionIndex) => ({ partitionIndex, committedOffset })),
+            },
+          ],
         });
       await commit([10, 45]);
       let text = await scrape();
       expect(sample(text, 'cohort_group_lag', { group: 'metered', topic: 'orders' })).toBe(90 + 5);
       expect(sample(text, 'cohort_group_max_lag', { group: 'metered' })).toBe(90);
       expect(sample(text, 'cohort_group_partition_lag', { group: 'metered', topic: 'orders', partition: '1' })).toBe(5);
-      const statuses = ['OK', 'WARN', 'ERR', 'STOP', 'STALL', 'UNKNOWN'].map((status) => sample(text, 'cohort_group_lag_status', { group: 'metered', status }));
+      const statuses = ['OK', 'WARN', 'ERR', 'STOP', 'STALL', 'UNKNOWN'].map((status) =>
+        sample(text, 'cohort_group_lag_status', { group: 'metered', status }),
+      );
       expect(statuses.filter((v) => v === 1)).toHaveLength(1);
       expect(statuses.filter((v) => v === 0)).toHaveLength(5);
 

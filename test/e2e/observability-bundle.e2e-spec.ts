@@ -44,21 +44,44 @@ describe('observability bundle (e2e)', () => {
     const { groups } = parse(read('alerts.yml')) as { groups: { name: string; rules: Rule[] }[] };
     const rules = groups.flatMap((g) => g.rules);
     expect(rules.map((r) => r.alert).sort()).toEqual(
-      ['CohortCommitWriteFailures', 'CohortGroupLagError', 'CohortGroupLagStalled', 'CohortGroupLagStopped', 'CohortPartitionsOffline', 'CohortPartitionsUnderReplicated', 'CohortRebalanceStorm'].sort(),
+      [
+        'CohortCommitWriteFailures',
+        'CohortGroupLagError',
+        'CohortGroupLagStalled',
+        'CohortGroupLagStopped',
+        'CohortPartitionsOffline',
+        'CohortPartitionsUnderReplicated',
+        'CohortRebalanceStorm',
+      ].sort(),
     );
     for (const rule of rules) {
-      expect([rule.alert, typeof rule.expr, rule.for, rule.labels?.severity, typeof rule.annotations?.summary]).toEqual([rule.alert, 'string', expect.stringMatching(/^\d+m$/), expect.stringMatching(/^(warning|critical)$/), 'string']);
+      expect([rule.alert, typeof rule.expr, rule.for, rule.labels?.severity, typeof rule.annotations?.summary]).toEqual(
+        [
+          rule.alert,
+          'string',
+          expect.stringMatching(/^\d+m$/),
+          expect.stringMatching(/^(warning|critical)$/),
+          'string',
+        ],
+      );
       const used = metricsOf(rule.expr);
       expect(used.length).toBeGreaterThan(0);
       for (const metric of used) expect([rule.alert, metric, exported.has(metric)]).toEqual([rule.alert, metric, true]);
     }
-    const prometheus = parse(read('prometheus.yml')) as { rule_files: string[]; scrape_configs: { job_name: string }[] };
+    const prometheus = parse(read('prometheus.yml')) as {
+      rule_files: string[];
+      scrape_configs: { job_name: string }[];
+    };
     expect(prometheus.rule_files).toEqual(['/etc/prometheus/alerts.yml']);
     expect(prometheus.scrape_configs.map((c) => c.job_name)).toEqual(['cohort']);
   });
 
   it("the Grafana dashboard parses, uses the dashboard's data source, and reads only exported metrics", () => {
-    const dashboard = JSON.parse(read('grafana/dashboards/cohort.json')) as { uid: string; panels: Panel[]; templating: { list: { name: string; query: unknown }[] } };
+    const dashboard = JSON.parse(read('grafana/dashboards/cohort.json')) as {
+      uid: string;
+      panels: Panel[];
+      templating: { list: { name: string; query: unknown }[] };
+    };
     const panels = dashboard.panels.flatMap((p) => [p, ...(p.panels ?? [])]).filter((p) => p.type !== 'row');
     expect(panels.length).toBeGreaterThanOrEqual(15);
     const variables = dashboard.templating.list.map((v) => v.name);
@@ -70,19 +93,37 @@ describe('observability bundle (e2e)', () => {
     }
     for (const metric of used) expect([metric, exported.has(metric)]).toEqual([metric, true]);
     // What the bundle is for: lag, lag status, partition health, requests, rebalances.
-    for (const metric of ['cohort_group_lag', 'cohort_group_max_lag', 'cohort_group_lag_status', 'cohort_partition_under_replicated', 'cohort_partition_offline', 'cohort_partition_isr_size', 'cohort_requests_total', 'cohort_request_duration_seconds', 'cohort_rebalances_total']) {
+    for (const metric of [
+      'cohort_group_lag',
+      'cohort_group_max_lag',
+      'cohort_group_lag_status',
+      'cohort_partition_under_replicated',
+      'cohort_partition_offline',
+      'cohort_partition_isr_size',
+      'cohort_requests_total',
+      'cohort_request_duration_seconds',
+      'cohort_rebalances_total',
+    ]) {
       expect([metric, used.has(metric)]).toEqual([metric, true]);
     }
   });
 
   it('the compose file starts Prometheus and Grafana only in the observability profile, with the bundle mounted', () => {
-    const compose = parse(readFileSync(resolve(BUNDLE, '../compose.yml'), 'utf8')) as { services: Record<string, { profiles?: string[]; volumes?: string[] }> };
+    const compose = parse(readFileSync(resolve(BUNDLE, '../compose.yml'), 'utf8')) as {
+      services: Record<string, { profiles?: string[]; volumes?: string[] }>;
+    };
     expect(compose.services.prometheus.profiles).toEqual(['observability']);
     expect(compose.services.grafana.profiles).toEqual(['observability']);
     expect(compose.services['node-0'].profiles).toBeUndefined();
     expect(compose.services.prometheus.volumes).toContain('./observability/alerts.yml:/etc/prometheus/alerts.yml:ro');
-    expect(compose.services.grafana.volumes).toContain('./observability/grafana/provisioning:/etc/grafana/provisioning:ro');
-    const provider = parse(read('grafana/provisioning/dashboards/cohort.yml')) as { providers: { options: { path: string } }[] };
-    expect(compose.services.grafana.volumes).toContain(`./observability/grafana/dashboards:${provider.providers[0].options.path}:ro`);
+    expect(compose.services.grafana.volumes).toContain(
+      './observability/grafana/provisioning:/etc/grafana/provisioning:ro',
+    );
+    const provider = parse(read('grafana/provisioning/dashboards/cohort.yml')) as {
+      providers: { options: { path: string } }[];
+    };
+    expect(compose.services.grafana.volumes).toContain(
+      `./observability/grafana/dashboards:${provider.providers[0].options.path}:ro`,
+    );
   });
 });

@@ -17,25 +17,52 @@ describe('operations REST (e2e)', () => {
   /** A group with offsets 10/20/30 on orders, and reports: starts 5/0/25, ends 100/200/300. */
   async function seed(groupId: string): Promise<void> {
     const partitions = [10, 20, 30].map((committedOffset, partitionIndex) => ({ partitionIndex, committedOffset }));
-    await http().post(`/v1/groups/${groupId}/offsets`).send({ topics: [{ name: 'orders', partitions }] }).expect(200);
+    await http()
+      .post(`/v1/groups/${groupId}/offsets`)
+      .send({ topics: [{ name: 'orders', partitions }] })
+      .expect(200);
     await http()
       .put('/v1/topics/orders/end-offsets')
-      .send({ partitions: [{ partition: 0, endOffset: 100, startOffset: 5 }, { partition: 1, endOffset: 200 }, { partition: 2, endOffset: 300, startOffset: 25 }] })
+      .send({
+        partitions: [
+          { partition: 0, endOffset: 100, startOffset: 5 },
+          { partition: 1, endOffset: 200 },
+          { partition: 2, endOffset: 300, startOffset: 25 },
+        ],
+      })
       .expect(200);
   }
   const offsetsOf = async (groupId: string) =>
-    ((await http().get(`/v1/groups/${groupId}/offsets`).expect(200)).body.offsets as { partition: number; committedOffset: number }[]).map((o) => o.committedOffset);
+    (
+      (await http().get(`/v1/groups/${groupId}/offsets`).expect(200)).body.offsets as {
+        partition: number;
+        committedOffset: number;
+      }[]
+    ).map((o) => o.committedOffset);
   const reset = (groupId: string, body: object) => http().post(`/v1/groups/${groupId}/offsets/reset`).send(body);
 
   it('keeps start offsets and when each report arrived', async () => {
     const before = Date.now();
-    await http().put('/v1/topics/audit/end-offsets').send({ partitions: [{ partition: 0, endOffset: 50, startOffset: 7 }] }).expect(200);
-    const { body } = await http().put('/v1/topics/audit/end-offsets').send({ partitions: [{ partition: 0, endOffset: 60 }] }).expect(200);
+    await http()
+      .put('/v1/topics/audit/end-offsets')
+      .send({ partitions: [{ partition: 0, endOffset: 50, startOffset: 7 }] })
+      .expect(200);
+    const { body } = await http()
+      .put('/v1/topics/audit/end-offsets')
+      .send({ partitions: [{ partition: 0, endOffset: 60 }] })
+      .expect(200);
     expect(body).toMatchObject({ name: 'audit', endOffsets: { 0: 60 }, startOffsets: { 0: 7 } });
     expect(body.reportedAt[0]).toBeGreaterThanOrEqual(before);
     expect(body.reportedAt[0]).toBeLessThanOrEqual(Date.now());
-    const refused = await http().put('/v1/topics/audit/end-offsets').send({ partitions: [{ partition: 0, endOffset: 5, startOffset: 9 }] }).expect(400);
-    expect(refused.body).toMatchObject({ statusCode: 400, errorCode: ErrorCode.INVALID_REQUEST, error: 'INVALID_REQUEST' });
+    const refused = await http()
+      .put('/v1/topics/audit/end-offsets')
+      .send({ partitions: [{ partition: 0, endOffset: 5, startOffset: 9 }] })
+      .expect(400);
+    expect(refused.body).toMatchObject({
+      statusCode: 400,
+      errorCode: ErrorCode.INVALID_REQUEST,
+      error: 'INVALID_REQUEST',
+    });
   });
 
   it.each([
@@ -54,7 +81,12 @@ describe('operations REST (e2e)', () => {
     expect(body).toEqual({
       groupId,
       dryRun: true,
-      offsets: expected.map((newOffset, partition) => ({ topic: 'orders', partition, currentOffset: [10, 20, 30][partition], newOffset })),
+      offsets: expected.map((newOffset, partition) => ({
+        topic: 'orders',
+        partition,
+        currentOffset: [10, 20, 30][partition],
+        newOffset,
+      })),
     });
     expect(await offsetsOf(groupId)).toEqual([10, 20, 30]);
   });
@@ -79,7 +111,11 @@ describe('operations REST (e2e)', () => {
     member.start();
     await eventually(() => settledTogether([member]), 'the member settled', 30_000);
     const refused = await reset('busy', { allTopics: true, strategy: 'latest', dryRun: false }).expect(409);
-    expect(refused.body).toMatchObject({ statusCode: 409, errorCode: ErrorCode.NON_EMPTY_GROUP, error: 'NON_EMPTY_GROUP' });
+    expect(refused.body).toMatchObject({
+      statusCode: 409,
+      errorCode: ErrorCode.NON_EMPTY_GROUP,
+      error: 'NON_EMPTY_GROUP',
+    });
     expect(refused.body.message).toContain('Stable');
     await reset('busy', { allTopics: true, strategy: 'latest' }).expect(200);
     expect(await offsetsOf('busy')).toEqual([10, 20, 30]);
@@ -92,11 +128,18 @@ describe('operations REST (e2e)', () => {
     ['offset without a value', { allTopics: true, strategy: 'offset' }, 400],
     ['a value that is not an integer', { allTopics: true, strategy: 'shift', value: 1.5 }, 400],
     ['an unknown topic', { topics: [{ name: 'ghost' }], strategy: 'earliest' }, 404],
-    ['a partition the topic does not have', { topics: [{ name: 'orders', partitions: [3] }], strategy: 'earliest' }, 404],
+    [
+      'a partition the topic does not have',
+      { topics: [{ name: 'orders', partitions: [3] }], strategy: 'earliest' },
+      404,
+    ],
   ])('answers %s (%j) with %i and changes nothing', async (_label, body, status) => {
     await seed('bad-input');
     const { body: error } = await reset('bad-input', { ...body, dryRun: false }).expect(status);
-    expect(error).toMatchObject({ statusCode: status, errorCode: status === 400 ? ErrorCode.INVALID_REQUEST : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
+    expect(error).toMatchObject({
+      statusCode: status,
+      errorCode: status === 400 ? ErrorCode.INVALID_REQUEST : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    });
     expect(await offsetsOf('bad-input')).toEqual([10, 20, 30]);
   });
 
@@ -105,7 +148,13 @@ describe('operations REST (e2e)', () => {
     const { body } = await http().get('/v1/groups/lagging/lag').expect(200);
     expect(body).toMatchObject({ groupId: 'lagging', totalLag: 90 + 180 + 270, maxLag: 270 });
     expect(['OK', 'WARN', 'ERR', 'STOP', 'STALL']).toContain(body.status);
-    expect(body.partitions[0]).toMatchObject({ topic: 'orders', partition: 0, committedOffset: 10, logEndOffset: 100, lag: 90 });
+    expect(body.partitions[0]).toMatchObject({
+      topic: 'orders',
+      partition: 0,
+      committedOffset: 10,
+      logEndOffset: 100,
+      lag: 90,
+    });
     expect(body.partitions[0].history.at(-1)).toMatchObject({ committedOffset: 10, logEndOffset: 100, lag: 90 });
     await http().get('/v1/groups/nobody/lag').expect(404);
   });
@@ -113,8 +162,17 @@ describe('operations REST (e2e)', () => {
   it('previews an assignment whose members subscribe to a topic that does not exist', async () => {
     const { body } = await http()
       .post('/v1/assignors/range/assign')
-      .send({ partitionsPerTopic: { orders: 2 }, members: [{ memberId: 'a', topics: ['orders', 'deleted'] }, { memberId: 'b', topics: ['orders'] }] })
+      .send({
+        partitionsPerTopic: { orders: 2 },
+        members: [
+          { memberId: 'a', topics: ['orders', 'deleted'] },
+          { memberId: 'b', topics: ['orders'] },
+        ],
+      })
       .expect(200);
-    expect(body).toEqual({ assignments: { a: [{ topic: 'orders', partitions: [0] }], b: [{ topic: 'orders', partitions: [1] }] }, unknownTopics: ['deleted'] });
+    expect(body).toEqual({
+      assignments: { a: [{ topic: 'orders', partitions: [0] }], b: [{ topic: 'orders', partitions: [1] }] },
+      unknownTopics: ['deleted'],
+    });
   });
 });

@@ -25,7 +25,11 @@ const portOf = (app: INestApplication) => (app.getHttpServer().address() as Addr
 beforeAll(async () => {
   ns = NetworkNamespace.create();
   const tokens = writeTokensFile(dirs[2].dir, { 'User:remote': 'remote-token' });
-  for (const [i, env] of [{}, { PROTECTED_MODE: 'false' }, { AUTH_TOKENS_FILE: tokens, SUPER_USERS: 'User:remote' }].entries()) {
+  for (const [i, env] of [
+    {},
+    { PROTECTED_MODE: 'false' },
+    { AUTH_TOKENS_FILE: tokens, SUPER_USERS: 'User:remote' },
+  ].entries()) {
     const app = await createCohortApp({ ...TEST_ENV, HOST: '0.0.0.0', DATA_DIR: dirs[i].dir, ...env });
     await app.listen(0, '0.0.0.0'); // every address of this namespace, the veth end included
     apps.push(app);
@@ -46,8 +50,12 @@ describe('protected mode (no authentication configured)', () => {
     expect(probe.rest.body.errorCode).toBe(58);
     expect(probe.rest.body.message).toContain(`protected mode`);
     expect(probe.rest.body.message).toContain(ns.clientAddress);
-    for (const variable of ['AUTH_TOKENS_FILE', 'AUTH_JWT_SECRET', 'PROTECTED_MODE=false']) expect(probe.rest.body.message).toContain(variable);
-    expect(probe.socket).toMatchObject({ connected: false, data: { errorCode: 58, errorName: 'SASL_AUTHENTICATION_FAILED' } });
+    for (const variable of ['AUTH_TOKENS_FILE', 'AUTH_JWT_SECRET', 'PROTECTED_MODE=false'])
+      expect(probe.rest.body.message).toContain(variable);
+    expect(probe.socket).toMatchObject({
+      connected: false,
+      data: { errorCode: 58, errorName: 'SASL_AUTHENTICATION_FAILED' },
+    });
     expect(probe.socket.message).toContain('protected mode');
   });
 
@@ -67,7 +75,9 @@ describe('protected mode (no authentication configured)', () => {
 
   it('with authentication on, the far client gets in with a token and is refused without one', async () => {
     const url = `http://${ns.hostAddress}:${portOf(apps[2])}`;
-    const withToken = await ns.node<Probe>(probeScript(url, { authorization: 'Bearer remote-token' }, { token: 'remote-token' }));
+    const withToken = await ns.node<Probe>(
+      probeScript(url, { authorization: 'Bearer remote-token' }, { token: 'remote-token' }),
+    );
     expect(withToken.rest.status).toBe(200);
     expect(withToken.socket.connected).toBe(true);
     const without = await ns.node<Probe>(probeScript(url));

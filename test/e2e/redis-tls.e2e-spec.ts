@@ -24,8 +24,43 @@ let certs: TestCertificates;
 beforeAll(async () => {
   certs = TestCertificates.create(dir.dir);
   port = await freePort();
-  redis = spawn('redis-server', ['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--tls-cert-file', certs.path('server.crt'), '--tls-key-file', certs.path('server.key'), '--tls-ca-cert-file', certs.path('ca.crt'), '--tls-auth-clients', 'no', '--requirepass', PASSWORD, '--save', '', '--appendonly', 'no', '--dir', dir.dir], { stdio: 'ignore' });
-  const probe = new Redis({ host: '127.0.0.1', port, password: PASSWORD, tls: { ca: certs.read('ca.crt') }, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis = spawn(
+    'redis-server',
+    [
+      '--port',
+      '0',
+      '--tls-port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--tls-cert-file',
+      certs.path('server.crt'),
+      '--tls-key-file',
+      certs.path('server.key'),
+      '--tls-ca-cert-file',
+      certs.path('ca.crt'),
+      '--tls-auth-clients',
+      'no',
+      '--requirepass',
+      PASSWORD,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir.dir,
+    ],
+    { stdio: 'ignore' },
+  );
+  const probe = new Redis({
+    host: '127.0.0.1',
+    port,
+    password: PASSWORD,
+    tls: { ca: certs.read('ca.crt') },
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await until('redis-server with TLS to answer', async () => {
       if (probe.status !== 'ready') await probe.connect().catch(() => probe.disconnect());
@@ -53,13 +88,19 @@ import { RedisMetadataStore } from './libs/replication/src/metadata/redis/redis-
 })().catch((e) => { console.log(JSON.stringify({ ok: false, error: String(e && e.message) })); process.exit(0); });
 `;
   const env = { ...process.env, REDIS_URL: url, ...(trustCa ? { NODE_EXTRA_CA_CERTS: certs.path('ca.crt') } : {}) };
-  const { stdout } = await run(join('node_modules', '.bin', 'tsx'), ['--eval', script], { cwd: process.cwd(), env, timeout: 30_000 });
+  const { stdout } = await run(join('node_modules', '.bin', 'tsx'), ['--eval', script], {
+    cwd: process.cwd(),
+    env,
+    timeout: 30_000,
+  });
   return JSON.parse(stdout.trim().split('\n').pop()!);
 }
 
 describe('Redis over TLS with a password', () => {
   it('the metadata store connects with rediss://:password@ and the CA trusted', async () => {
-    expect(await storeConnects(`rediss://:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`, true)).toEqual({ ok: true });
+    expect(await storeConnects(`rediss://:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`, true)).toEqual({
+      ok: true,
+    });
   });
 
   it('fails with a wrong password, or when the server certificate is not trusted', async () => {

@@ -26,7 +26,10 @@ describe('restart (e2e)', () => {
 
   async function start(): Promise<RunningApp> {
     running = await startApp({ DATA_DIR: data.dir });
-    await eventually(async () => (await request(running!.url).get('/health/ready')).status === 200, 'readiness after start');
+    await eventually(
+      async () => (await request(running!.url).get('/health/ready')).status === 200,
+      'readiness after start',
+    );
     return running;
   }
 
@@ -43,7 +46,11 @@ describe('restart (e2e)', () => {
   }
 
   /** A settled member of `groupId` on topic `ledger` that has committed `offsets`; the member is gone afterwards. */
-  async function commitAsMember(url: string, groupId: string, offsets: { topic: string; partition: number; offset: number; metadata?: string }[]): Promise<number> {
+  async function commitAsMember(
+    url: string,
+    groupId: string,
+    offsets: { topic: string; partition: number; offset: number; metadata?: string }[],
+  ): Promise<number> {
     const member = await GroupMember.connect(url, groupId, { topics: ['ledger'] });
     member.start();
     await eventually(() => settledTogether([member]), 'the member settled');
@@ -56,13 +63,23 @@ describe('restart (e2e)', () => {
   it('keeps topics, groups and committed offsets across a restart', async () => {
     let app = await start();
     await request(app.url).post('/v1/topics').send({ name: 'ledger', partitions: 3 }).expect(201);
-    await request(app.url).put('/v1/topics/ledger/end-offsets').send({ partitions: [{ partition: 0, endOffset: 50 }] }).expect(200);
-    const generation = await commitAsMember(app.url, 'durable', [{ topic: 'ledger', partition: 0, offset: 42, metadata: 'kept' }, { topic: 'ledger', partition: 2, offset: 7 }]);
+    await request(app.url)
+      .put('/v1/topics/ledger/end-offsets')
+      .send({ partitions: [{ partition: 0, endOffset: 50 }] })
+      .expect(200);
+    const generation = await commitAsMember(app.url, 'durable', [
+      { topic: 'ledger', partition: 0, offset: 42, metadata: 'kept' },
+      { topic: 'ledger', partition: 2, offset: 7 },
+    ]);
     const offsetsBefore = await committed(app.url, 'durable');
     await stop();
 
     app = await start();
-    expect((await request(app.url).get('/v1/topics/ledger').expect(200)).body).toMatchObject({ name: 'ledger', partitions: 3, endOffsets: { 0: 50 } });
+    expect((await request(app.url).get('/v1/topics/ledger').expect(200)).body).toMatchObject({
+      name: 'ledger',
+      partitions: 3,
+      endOffsets: { 0: 50 },
+    });
     expect(await committed(app.url, 'durable')).toEqual(offsetsBefore);
     const group = await request(app.url).get('/v1/groups/durable').expect(200);
     expect(group.body.generationId).toBeGreaterThanOrEqual(generation);
@@ -74,18 +91,30 @@ describe('restart (e2e)', () => {
   it('recovers from a torn tail: garbage after the last record of every segment is dropped, committed data kept', async () => {
     let app = await start();
     await request(app.url).post('/v1/topics').send({ name: 'ledger', partitions: 3 }).expect(201);
-    await commitAsMember(app.url, 'torn', [{ topic: 'ledger', partition: 0, offset: 42, metadata: 'kept' }, { topic: 'ledger', partition: 2, offset: 7 }]);
+    await commitAsMember(app.url, 'torn', [
+      { topic: 'ledger', partition: 0, offset: 42, metadata: 'kept' },
+      { topic: 'ledger', partition: 2, offset: 7 },
+    ]);
     const before = await committed(app.url, 'torn');
     // What the tear must not lose, so that the comparison below cannot pass on two empty answers.
     expect(before).toMatchObject({
       errorCode: 0,
-      topics: [{ name: 'ledger', partitions: expect.arrayContaining([expect.objectContaining({ partitionIndex: 0, committedOffset: 42, metadata: 'kept' }), expect.objectContaining({ partitionIndex: 2, committedOffset: 7 })]) }],
+      topics: [
+        {
+          name: 'ledger',
+          partitions: expect.arrayContaining([
+            expect.objectContaining({ partitionIndex: 0, committedOffset: 42, metadata: 'kept' }),
+            expect.objectContaining({ partitionIndex: 2, committedOffset: 7 }),
+          ]),
+        },
+      ],
     });
     await stop();
 
     const segments = findSegments(data.dir).filter((file) => statSync(file).size > 0);
     expect(segments.length).toBeGreaterThan(0);
-    for (const file of segments) appendFileSync(file, Buffer.from('\u0000\u0000\u0001torn write: not a batch\u00ff\u00fe'));
+    for (const file of segments)
+      appendFileSync(file, Buffer.from('\u0000\u0000\u0001torn write: not a batch\u00ff\u00fe'));
 
     app = await start();
     expect(await committed(app.url, 'torn')).toEqual(before);
@@ -98,7 +127,9 @@ describe('restart (e2e)', () => {
     await member.vanish();
     await stop();
     app = await start();
-    expect(await committed(app.url, 'after-tear')).toMatchObject({ topics: [{ name: 'ledger', partitions: [{ partitionIndex: 1, committedOffset: 1 }] }] });
+    expect(await committed(app.url, 'after-tear')).toMatchObject({
+      topics: [{ name: 'ledger', partitions: [{ partitionIndex: 1, committedOffset: 1 }] }],
+    });
   });
 });
 

@@ -23,7 +23,11 @@ beforeAll(async () => {
   ca = certs.read('ca.crt');
   alice = certs.issue('alice', 'alice');
   bob = certs.issue('bob', 'bob');
-  const tls = { TLS_CERT_FILE: certs.path('server.crt'), TLS_KEY_FILE: certs.path('server.key'), TLS_CA_FILE: certs.path('ca.crt') };
+  const tls = {
+    TLS_CERT_FILE: certs.path('server.crt'),
+    TLS_KEY_FILE: certs.path('server.key'),
+    TLS_CA_FILE: certs.path('ca.crt'),
+  };
   tlsOnly = await startApp({ DATA_DIR: data[0].dir, ...tls });
   mutual = await startApp({ DATA_DIR: data[1].dir, ...tls, TLS_CLIENT_AUTH: 'required', SUPER_USERS: 'User:alice' });
 }, 60_000);
@@ -35,7 +39,10 @@ afterAll(async () => {
 });
 
 function wss(url: string, options: { cert?: Buffer; key?: Buffer } = {}) {
-  const pem = { ca: ca.toString(), ...(options.cert ? { cert: options.cert.toString(), key: options.key?.toString() } : {}) };
+  const pem = {
+    ca: ca.toString(),
+    ...(options.cert ? { cert: options.cert.toString(), key: options.key?.toString() } : {}),
+  };
   const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true, ...pem });
   return new Promise<{ connected: boolean; socket: typeof socket; error?: string }>((resolve) => {
     socket.once('connect', () => resolve({ connected: true, socket }));
@@ -66,12 +73,16 @@ describe('TLS', () => {
     expect(asBob.body.errorCode).toBe(31);
     const aliceSocket = await wss(httpsUrl(mutual), alice);
     expect(aliceSocket.connected).toBe(true);
-    const described = (await aliceSocket.socket.timeout(5000).emitWithAck('DescribeGroups', { groups: ['g'] })) as { groups: { errorCode: number }[] };
+    const described = (await aliceSocket.socket.timeout(5000).emitWithAck('DescribeGroups', { groups: ['g'] })) as {
+      groups: { errorCode: number }[];
+    };
     expect(described.groups[0].errorCode).not.toBe(30);
     aliceSocket.socket.close();
     const bobSocket = await wss(httpsUrl(mutual), bob);
     expect(bobSocket.connected).toBe(true);
-    const refused = (await bobSocket.socket.timeout(5000).emitWithAck('DescribeGroups', { groups: ['g'] })) as { groups: { errorCode: number }[] };
+    const refused = (await bobSocket.socket.timeout(5000).emitWithAck('DescribeGroups', { groups: ['g'] })) as {
+      groups: { errorCode: number }[];
+    };
     expect(refused.groups[0].errorCode).toBe(30);
     bobSocket.socket.close();
   });

@@ -16,17 +16,41 @@ export class CanaryGroup {
   ) {}
 
   static async form(url: string): Promise<CanaryGroup> {
-    const created = await fetch(`${url}/v1/topics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: CanaryGroup.topic, partitions: 4 }) });
+    const created = await fetch(`${url}/v1/topics`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: CanaryGroup.topic, partitions: 4 }),
+    });
     if (created.status !== 201) throw new Error(`canary topic: ${created.status}`);
     // Long sessions: a node busy with the fuzzer must not expire the canary's members for being slow.
-    const options = { topics: [CanaryGroup.topic], sessionTimeoutMs: 60_000, rebalanceTimeoutMs: 60_000, heartbeatIntervalMs: 500 };
-    const members = [await GroupMember.connect(url, CanaryGroup.groupId, options), await GroupMember.connect(url, CanaryGroup.groupId, options)];
+    const options = {
+      topics: [CanaryGroup.topic],
+      sessionTimeoutMs: 60_000,
+      rebalanceTimeoutMs: 60_000,
+      heartbeatIntervalMs: 500,
+    };
+    const members = [
+      await GroupMember.connect(url, CanaryGroup.groupId, options),
+      await GroupMember.connect(url, CanaryGroup.groupId, options),
+    ];
     for (const member of members) member.start();
-    await eventually(() => settledTogether(members) && members.every((m) => m.held().length === 2), 'the canary group settled', 30_000);
+    await eventually(
+      () => settledTogether(members) && members.every((m) => m.held().length === 2),
+      'the canary group settled',
+      30_000,
+    );
     for (const [i, member] of members.entries()) {
-      const offsets = member.assignment!.partitions.flatMap((tp) => tp.partitions.map((partition) => ({ topic: tp.topic, partition, offset: 100 + partition + i, metadata: `canary-${partition}` })));
+      const offsets = member.assignment!.partitions.flatMap((tp) =>
+        tp.partitions.map((partition) => ({
+          topic: tp.topic,
+          partition,
+          offset: 100 + partition + i,
+          metadata: `canary-${partition}`,
+        })),
+      );
       const committed = await member.commit(offsets);
-      if (committed.errorCode !== 0 || committed.topics.some((t) => t.partitions.some((p) => p.errorCode !== 0))) throw new Error(`canary commit failed: ${JSON.stringify(committed)}`);
+      if (committed.errorCode !== 0 || committed.topics.some((t) => t.partitions.some((p) => p.errorCode !== 0)))
+        throw new Error(`canary commit failed: ${JSON.stringify(committed)}`);
     }
     return new CanaryGroup(url, members);
   }

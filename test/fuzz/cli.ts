@@ -16,19 +16,31 @@ async function main(): Promise<number> {
   console.log(`fuzz: building, then ${requests} requests with seed ${seed}`);
   buildApp();
   const startedAt = Date.now();
-  const node = await CohortProcess.start({ LOG_LEVEL: 'warn', GROUP_INITIAL_REBALANCE_DELAY_MS: '0', GROUP_MIN_SESSION_TIMEOUT_MS: '100' });
+  const node = await CohortProcess.start({
+    LOG_LEVEL: 'warn',
+    GROUP_INITIAL_REBALANCE_DELAY_MS: '0',
+    GROUP_MIN_SESSION_TIMEOUT_MS: '100',
+  });
   try {
     await node.post('/v1/topics', { name: 'fz-t', partitions: 4 });
     const minutes = Number(process.env.FUZZ_MAX_MINUTES ?? 0);
     const result = await fuzzSession(node.url, seed, requests, fuzzOnlyCases(), {
       deadline: minutes > 0 ? Date.now() + minutes * 60_000 : undefined,
-      onProgress: (started, report) => console.log(`  ${started} started, ${report.failures.length} failures, ${((Date.now() - startedAt) / 1000).toFixed(0)} s`),
+      onProgress: (started, report) =>
+        console.log(
+          `  ${started} started, ${report.failures.length} failures, ${((Date.now() - startedAt) / 1000).toFixed(0)} s`,
+        ),
     });
     console.log(formatReport(result.report, 'FUZZ_SEED=<seed> FUZZ_CASES=<cases> npm run fuzz'));
     const canaryUnchanged = isDeepStrictEqual(result.canaryAfter, result.canaryBefore);
     console.log(`  node alive after the run: ${result.alive}; canary group unchanged: ${canaryUnchanged}`);
-    if (!canaryUnchanged) console.log(`  canary before: ${JSON.stringify(result.canaryBefore)}\n  canary after:  ${JSON.stringify(result.canaryAfter)}`);
-    return result.report.failures.length === 0 && result.report.sent.unsendable === 0 && result.alive && canaryUnchanged ? 0 : 1;
+    if (!canaryUnchanged)
+      console.log(
+        `  canary before: ${JSON.stringify(result.canaryBefore)}\n  canary after:  ${JSON.stringify(result.canaryAfter)}`,
+      );
+    return result.report.failures.length === 0 && result.report.sent.unsendable === 0 && result.alive && canaryUnchanged
+      ? 0
+      : 1;
   } finally {
     await node.dispose();
   }

@@ -104,7 +104,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   };
   const indexes = options.only ?? Array.from({ length: options.requests }, (_, i) => i);
   let cursor = 0;
-  const lanes: Lane[] = Array.from({ length: options.concurrency ?? 32 }, () => ({ socket: null, raw: null, rawUnconfirmed: false, rawLeftNamespace: false, nextAckId: 1 }));
+  const lanes: Lane[] = Array.from({ length: options.concurrency ?? 32 }, () => ({
+    socket: null,
+    raw: null,
+    rawUnconfirmed: false,
+    rawLeftNamespace: false,
+    nextAckId: 1,
+  }));
   const fail = (index: number, kind: Kind, problem: string, request: unknown): void => {
     report.failures.push({ index, kind, problem, request: describe(request) });
   };
@@ -138,7 +144,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       const problem = ackProblem(response);
       if (problem) fail(index, 'socket', problem, c);
     } catch {
-      fail(index, 'socket', socket.connected ? `no ack within ${timeout} ms` : 'the server closed a socket.io connection', c);
+      fail(
+        index,
+        'socket',
+        socket.connected ? `no ack within ${timeout} ms` : 'the server closed a socket.io connection',
+        c,
+      );
     }
   }
 
@@ -154,7 +165,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     raw.send(c.frame);
     if (mayLeaveNamespace(c.frame)) lane.rawLeftNamespace = true;
     // socket.io closes a connection whose frame is over maxHttpBufferSize, by design: no ack is due.
-    if (c.ackId === undefined || c.frame.length > (options.maxPayloadBytes ?? 1_048_576)) return void (lane.rawUnconfirmed = true);
+    if (c.ackId === undefined || c.frame.length > (options.maxPayloadBytes ?? 1_048_576))
+      return void (lane.rawUnconfirmed = true);
     const since = Date.now();
     const outcome = await raw.ack(c.ackId, timeout);
     if (outcome !== 'closed' && outcome !== 'timeout') {
@@ -182,7 +194,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     await new Promise((resolve) => setImmediate(resolve));
     const reason = raw.sid === undefined ? undefined : options.closeReason?.(raw.sid);
     if (reason !== undefined ? reason !== 'ping timeout' : !raw.closeMayBePingTimeout) {
-      return fail(index, 'frame', `the server closed a clean connection instead of answering (${reason ?? `${raw.closeDescription}, too early for a ping timeout`})`, c.frame);
+      return fail(
+        index,
+        'frame',
+        `the server closed a clean connection instead of answering (${reason ?? `${raw.closeDescription}, too early for a ping timeout`})`,
+        c.frame,
+      );
     }
     // Then the same frame must be answered on a fresh connection.
     const fresh = (lane.raw = await RawConnection.open(options.url, timeout));
@@ -191,7 +208,14 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     if (again === 'closed' || again === 'timeout') {
       fresh.close();
       lane.raw = null;
-      return fail(index, 'frame', again === 'timeout' ? `no ack within ${timeout} ms on a fresh connection` : 'the server closed the connection instead of answering, twice', c.frame);
+      return fail(
+        index,
+        'frame',
+        again === 'timeout'
+          ? `no ack within ${timeout} ms on a fresh connection`
+          : 'the server closed the connection instead of answering, twice',
+        c.frame,
+      );
     }
     report.rawResent++;
     answered(since, index, c.frame);
@@ -213,8 +237,15 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     report.restStatuses[String(status)] = (report.restStatuses[String(status)] ?? 0) + 1;
     if (status >= 500) return fail(index, 'rest', `HTTP ${status}: ${text.slice(0, 300)}`, c);
     if (status >= 400 && c.method !== 'HEAD') {
-      const body = parseJson(text) as { statusCode?: unknown; errorCode?: unknown; error?: unknown; message?: unknown } | undefined;
-      if (!body || body.statusCode !== status || typeof body.errorCode !== 'number' || typeof body.error !== 'string' || typeof body.message !== 'string') {
+      const body = parseJson(text) as
+        { statusCode?: unknown; errorCode?: unknown; error?: unknown; message?: unknown } | undefined;
+      if (
+        !body ||
+        body.statusCode !== status ||
+        typeof body.errorCode !== 'number' ||
+        typeof body.error !== 'string' ||
+        typeof body.message !== 'string'
+      ) {
         fail(index, 'rest', `HTTP ${status} without the REST error shape: ${text.slice(0, 300)}`, c);
       } else if (body.errorCode === -1) fail(index, 'rest', `UNKNOWN_SERVER_ERROR: ${body.message}`, c);
     }
@@ -234,7 +265,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         // The fuzzer's encoders do not recurse (json-text.ts, socket-encoder.ts): a stack overflow here is
         // the fuzzer's own defect, counted apart (nothing reached the node) and failing the run.
         if (error instanceof RangeError && /call stack/.test(error.message)) report.sent.unsendable++;
-        else fail(index, kind, `the fuzzer could not send it: ${error instanceof Error ? error.message : String(error)}`, kind);
+        else
+          fail(
+            index,
+            kind,
+            `the fuzzer could not send it: ${error instanceof Error ? error.message : String(error)}`,
+            kind,
+          );
       }
     }
   }
@@ -262,7 +299,14 @@ export function pickKind(random: SeededRandom): Kind {
 }
 
 async function connectSocket(url: string, timeoutMs: number): Promise<Socket> {
-  const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true, timeout: timeoutMs, auth: { clientId: 'fuzzer' }, parser: iterativeParser });
+  const socket = io(url, {
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+    timeout: timeoutMs,
+    auth: { clientId: 'fuzzer' },
+    parser: iterativeParser,
+  });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', (error) => reject(error));
@@ -272,14 +316,19 @@ async function connectSocket(url: string, timeoutMs: number): Promise<Socket> {
 
 /** Why an ack breaks the rules: not a response object, or -1 anywhere in it (top level or per partition). */
 function ackProblem(response: unknown): string | null {
-  if (response === null || typeof response !== 'object' || typeof (response as { errorCode?: unknown }).errorCode !== 'number') {
+  if (
+    response === null ||
+    typeof response !== 'object' ||
+    typeof (response as { errorCode?: unknown }).errorCode !== 'number'
+  ) {
     return `the ack is not a response: ${describe(response)}`;
   }
   const stack: unknown[] = [response];
   while (stack.length > 0) {
     const value = stack.pop();
     if (value === null || typeof value !== 'object') continue;
-    if ((value as { errorCode?: unknown }).errorCode === -1) return `UNKNOWN_SERVER_ERROR in the ack: ${describe(response)}`;
+    if ((value as { errorCode?: unknown }).errorCode === -1)
+      return `UNKNOWN_SERVER_ERROR in the ack: ${describe(response)}`;
     stack.push(...Object.values(value));
   }
   return null;
@@ -294,7 +343,15 @@ function httpRequest(base: string, c: RestCase, timeoutMs: number): Promise<{ st
     const url = new URL(base);
     const body = c.body === undefined ? undefined : Buffer.from(c.body);
     const req = httpRequestRaw(
-      { host: url.hostname, port: url.port, method: c.method, path: c.path, agent: false, headers: { ...c.headers, ...(body ? { 'content-length': String(body.length) } : {}) }, timeout: timeoutMs },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: c.method,
+        path: c.path,
+        agent: false,
+        headers: { ...c.headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+        timeout: timeoutMs,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -319,7 +376,12 @@ function parseJson(text: string): unknown {
 function describe(value: unknown): string {
   let text: string;
   try {
-    text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? `<binary ${value.toString('hex')}>` : (jsonText(value) ?? String(value));
+    text =
+      typeof value === 'string'
+        ? value
+        : Buffer.isBuffer(value)
+          ? `<binary ${value.toString('hex')}>`
+          : (jsonText(value) ?? String(value));
   } catch {
     text = String(value);
   }
@@ -337,7 +399,9 @@ export function formatReport(report: FuzzReport, replayCommand: string): string 
     `  failures: ${report.failures.length}${report.stoppedAtDeadline ? ' (stopped at the time budget before the last cases)' : ''}`,
   ];
   for (const failure of report.failures.slice(0, 20)) {
-    lines.push(`  - case ${failure.index} (${failure.kind}): ${failure.problem}\n      request: ${failure.request}\n      replay: ${replayCommand.replace('<seed>', String(report.seed)).replace('<cases>', String(failure.index))}`);
+    lines.push(
+      `  - case ${failure.index} (${failure.kind}): ${failure.problem}\n      request: ${failure.request}\n      replay: ${replayCommand.replace('<seed>', String(report.seed)).replace('<cases>', String(failure.index))}`,
+    );
   }
   return lines.join('\n');
 }

@@ -26,12 +26,32 @@ export function fuzzOnlyCases(): number[] | undefined {
  * One fuzz run against a node at `url`: forms the canary group, runs the fuzzer, checks the canary and
  * the node's liveness after it. Used by the bounded run in `npm test` and the large one in `npm run fuzz`.
  */
-export async function fuzzSession(url: string, seed: number, requests: number, only?: number[], extra: Partial<FuzzOptions> = {}): Promise<FuzzSessionResult> {
+export async function fuzzSession(
+  url: string,
+  seed: number,
+  requests: number,
+  only?: number[],
+  extra: Partial<FuzzOptions> = {},
+): Promise<FuzzSessionResult> {
   const canary = await CanaryGroup.form(url);
   try {
     const canaryBefore = await canary.snapshot();
-    const report = await runFuzz({ ...extra, url, seed, requests, only, targets: { canaryGroup: CanaryGroup.groupId, canaryTopic: CanaryGroup.topic, canaryGeneration: canary.generationId } });
-    const alive = await fetch(`${url}/health/live`).then((r) => r.status === 200, () => false);
+    const report = await runFuzz({
+      ...extra,
+      url,
+      seed,
+      requests,
+      only,
+      targets: {
+        canaryGroup: CanaryGroup.groupId,
+        canaryTopic: CanaryGroup.topic,
+        canaryGeneration: canary.generationId,
+      },
+    });
+    const alive = await fetch(`${url}/health/live`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     const canaryAfter = await canary.snapshot();
     return { report, canaryBefore, canaryAfter, alive };
   } finally {

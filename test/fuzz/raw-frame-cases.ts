@@ -14,22 +14,85 @@ export interface FrameCase {
 }
 
 const MALFORMED = [
-  '', '4', '42', '42[', '42{}', '42{"a":1}', '42["x"', '42[]', '42[1]', '42[null]', '42[{}]', '42"JoinGroup"', '49', '4-', '4x',
-  '451-["Foo",{"_placeholder":true,"num":0}]', '450-["JoinGroup",{"_placeholder":true,"num":9}]', '45999999999-["Foo"]',
-  '42/nsp,["Foo"]', '42/nsp,7["Foo"]', '40/admin,', '40/nsp,{"token":1}', '40', '40{"x":1}', '41', '41/nsp,', '43["x"]', '431["x"]', '44{"message":"x"}', '46-[]',
-  '4299999999999999999999["Foo"]', '42-1["Foo"]', '421e3["Foo"]', '42["disconnect"]', '42["disconnecting"]', '42["connect"]', '42["newListener","x"]',
-  '42["error",{}]', '42["removeListener"]', '42[7,{}]', '42[["JoinGroup"],{}]', '1', '2', '2probe', '3', '3probe', '5', '6', '7', '0', '0{}', 'garbage', '\u0000\u0001',
+  '',
+  '4',
+  '42',
+  '42[',
+  '42{}',
+  '42{"a":1}',
+  '42["x"',
+  '42[]',
+  '42[1]',
+  '42[null]',
+  '42[{}]',
+  '42"JoinGroup"',
+  '49',
+  '4-',
+  '4x',
+  '451-["Foo",{"_placeholder":true,"num":0}]',
+  '450-["JoinGroup",{"_placeholder":true,"num":9}]',
+  '45999999999-["Foo"]',
+  '42/nsp,["Foo"]',
+  '42/nsp,7["Foo"]',
+  '40/admin,',
+  '40/nsp,{"token":1}',
+  '40',
+  '40{"x":1}',
+  '41',
+  '41/nsp,',
+  '43["x"]',
+  '431["x"]',
+  '44{"message":"x"}',
+  '46-[]',
+  '4299999999999999999999["Foo"]',
+  '42-1["Foo"]',
+  '421e3["Foo"]',
+  '42["disconnect"]',
+  '42["disconnecting"]',
+  '42["connect"]',
+  '42["newListener","x"]',
+  '42["error",{}]',
+  '42["removeListener"]',
+  '42[7,{}]',
+  '42[["JoinGroup"],{}]',
+  '1',
+  '2',
+  '2probe',
+  '3',
+  '3probe',
+  '5',
+  '6',
+  '7',
+  '0',
+  '0{}',
+  'garbage',
+  '\u0000\u0001',
 ];
 
 export function frameCase(random: SeededRandom, ackId: number): FrameCase {
   return random.weighted<() => FrameCase>([
     [5, () => ({ frame: random.pick(MALFORMED) })],
-    [4, () => {
-      const event = random.weighted([[4, random.pick(Object.values(RequestEvent))], [1, randomString(random).slice(0, 50)], [1, '__proto__']]);
-      const payload = random.weighted<() => string>([[3, () => jsonText(randomValue(random)) ?? 'null'], [1, () => deepJsonText(random, random.pick([101, 3_000, 200_000]))]])();
-      return { frame: `42${ackId}[${JSON.stringify(event)},${payload}]`, ackId };
-    }],
-    [1, () => ({ frame: `42${ackId}${JSON.stringify([random.pick(Object.values(RequestEvent))]).slice(0, -1)}${random.pick([',', ',{', ']]', '}'])}` })],
+    [
+      4,
+      () => {
+        const event = random.weighted([
+          [4, random.pick(Object.values(RequestEvent))],
+          [1, randomString(random).slice(0, 50)],
+          [1, '__proto__'],
+        ]);
+        const payload = random.weighted<() => string>([
+          [3, () => jsonText(randomValue(random)) ?? 'null'],
+          [1, () => deepJsonText(random, random.pick([101, 3_000, 200_000]))],
+        ])();
+        return { frame: `42${ackId}[${JSON.stringify(event)},${payload}]`, ackId };
+      },
+    ],
+    [
+      1,
+      () => ({
+        frame: `42${ackId}${JSON.stringify([random.pick(Object.values(RequestEvent))]).slice(0, -1)}${random.pick([',', ',{', ']]', '}'])}`,
+      }),
+    ],
     [1, () => ({ frame: Buffer.from(Array.from({ length: random.int(0, 64) }, () => random.int(0, 255))) })],
     [1, () => ({ frame: `4${random.int(0, 9)}${randomString(random).slice(0, 2_000)}` })],
   ])();

@@ -20,21 +20,51 @@ export interface SocketCase {
 export const MAX_FUZZ_REBALANCE_TIMEOUT_MS = 3_000;
 
 // socket.io-client refuses to emit its reserved names (connect, disconnect, disconnecting, ...): raw frames send those.
-const UNKNOWN_EVENTS = ['Foo', 'joingroup', 'JoinGroup ', 'ApiVersions', 'toString', '__proto__', 'constructor', '', 'RebalanceInProgress', 'CoordinatorMoved', 'error', 'exception'];
-const CLIENT_RESERVED = new Set(['connect', 'connect_error', 'disconnect', 'disconnecting', 'newListener', 'removeListener']);
+const UNKNOWN_EVENTS = [
+  'Foo',
+  'joingroup',
+  'JoinGroup ',
+  'ApiVersions',
+  'toString',
+  '__proto__',
+  'constructor',
+  '',
+  'RebalanceInProgress',
+  'CoordinatorMoved',
+  'error',
+  'exception',
+];
+const CLIENT_RESERVED = new Set([
+  'connect',
+  'connect_error',
+  'disconnect',
+  'disconnecting',
+  'newListener',
+  'removeListener',
+]);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A request that is valid (or nearly): the starting point of a mutation. */
 function validPayload(random: SeededRandom, event: string, t: FuzzTargets): unknown {
   const ownGroup = `fz-${random.int(0, 4)}`;
-  const groupId = random.weighted([[3, t.canaryGroup], [4, ownGroup], [1, randomString(random).slice(0, 300)]]);
+  const groupId = random.weighted([
+    [3, t.canaryGroup],
+    [4, ownGroup],
+    [1, randomString(random).slice(0, 300)],
+  ]);
   const topic = random.pick([t.canaryTopic, 'fz-t', 'no-such-topic']);
   const memberId = random.pick(['', 'impostor', `m-${random.int(0, 9)}`]);
   const generationId = random.pick([-1, 0, 1, t.canaryGeneration, t.canaryGeneration + 1]);
   // A static member joining the canary would rebalance it legitimately; only dynamic joins aim at it.
   const groupInstanceId = groupId === t.canaryGroup ? null : random.pick([null, `i-${random.int(0, 3)}`]);
-  const subscription = { topics: [topic], ownedPartitions: [{ topic, partitions: [0] }], generationId: 1, rackId: null, userData: { v: 1 } };
+  const subscription = {
+    topics: [topic],
+    ownedPartitions: [{ topic, partitions: [0] }],
+    generationId: 1,
+    rackId: null,
+    userData: { v: 1 },
+  };
   switch (event) {
     case RequestEvent.FindCoordinator:
       return { key: groupId, keyType: 0 };
@@ -72,10 +102,26 @@ function validPayload(random: SeededRandom, event: string, t: FuzzTargets): unkn
         generationId,
         memberId,
         groupInstanceId,
-        topics: [{ name: topic, partitions: [{ partitionIndex: random.int(0, 3), committedOffset: random.int(-1, 1_000), committedLeaderEpoch: -1, committedMetadata: 'm' }] }],
+        topics: [
+          {
+            name: topic,
+            partitions: [
+              {
+                partitionIndex: random.int(0, 3),
+                committedOffset: random.int(-1, 1_000),
+                committedLeaderEpoch: -1,
+                committedMetadata: 'm',
+              },
+            ],
+          },
+        ],
       };
     case RequestEvent.OffsetFetch:
-      return { groupId, topics: random.chance(0.3) ? null : [{ name: topic, partitionIndexes: [0, 1] }], requireStable: random.chance(0.5) };
+      return {
+        groupId,
+        topics: random.chance(0.3) ? null : [{ name: topic, partitionIndexes: [0, 1] }],
+        requireStable: random.chance(0.5),
+      };
     case RequestEvent.OffsetDelete:
       return { groupId, topics: [{ name: topic, partitions: [{ partitionIndex: 0 }] }] };
     case RequestEvent.DescribeGroups:
@@ -112,8 +158,14 @@ export function socketCase(random: SeededRandom, targets: FuzzTargets): SocketCa
     if (payload.groupId === targets.canaryGroup && payload.groupInstanceId != null) payload.groupInstanceId = null;
     // Kafka holds a JoinGroup for up to the group's rebalance timeout, which has no upper bound: keep the
     // fuzzer's own groups' timeouts short so that every ack is due within the runner's bound.
-    if (typeof payload.rebalanceTimeoutMs === 'number' && payload.rebalanceTimeoutMs > MAX_FUZZ_REBALANCE_TIMEOUT_MS) payload.rebalanceTimeoutMs = MAX_FUZZ_REBALANCE_TIMEOUT_MS;
-    if (payload.rebalanceTimeoutMs === undefined && typeof payload.sessionTimeoutMs === 'number' && payload.sessionTimeoutMs > MAX_FUZZ_REBALANCE_TIMEOUT_MS) payload.rebalanceTimeoutMs = MAX_FUZZ_REBALANCE_TIMEOUT_MS;
+    if (typeof payload.rebalanceTimeoutMs === 'number' && payload.rebalanceTimeoutMs > MAX_FUZZ_REBALANCE_TIMEOUT_MS)
+      payload.rebalanceTimeoutMs = MAX_FUZZ_REBALANCE_TIMEOUT_MS;
+    if (
+      payload.rebalanceTimeoutMs === undefined &&
+      typeof payload.sessionTimeoutMs === 'number' &&
+      payload.sessionTimeoutMs > MAX_FUZZ_REBALANCE_TIMEOUT_MS
+    )
+      payload.rebalanceTimeoutMs = MAX_FUZZ_REBALANCE_TIMEOUT_MS;
   }
   return { event, payload, withAck: random.chance(0.95) };
 }

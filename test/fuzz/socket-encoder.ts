@@ -2,7 +2,9 @@ import { createRequire } from 'node:module';
 import { jsonText } from './json-text';
 
 // The socket.io parser that socket.io-client itself loads (its own dependency, the same version).
-const parser = createRequire(require.resolve('socket.io-client'))('socket.io-parser') as typeof import('socket.io-parser');
+const parser = createRequire(require.resolve('socket.io-client'))(
+  'socket.io-parser',
+) as typeof import('socket.io-parser');
 
 type Packet = import('socket.io-parser').Packet;
 
@@ -15,7 +17,11 @@ type Packet = import('socket.io-parser').Packet;
  */
 class IterativeEncoder extends parser.Encoder {
   override encode(packet: Packet): unknown[] {
-    if ((packet.type !== parser.PacketType.EVENT && packet.type !== parser.PacketType.ACK) || !containsBinary(packet.data)) return [packetText(packet)];
+    if (
+      (packet.type !== parser.PacketType.EVENT && packet.type !== parser.PacketType.ACK) ||
+      !containsBinary(packet.data)
+    )
+      return [packetText(packet)];
     return super.encode(packet);
   }
 }
@@ -33,7 +39,8 @@ function containsBinary(value: unknown): boolean {
   while (stack.length > 0) {
     const v = stack.pop();
     if (v === null || typeof v !== 'object') continue;
-    if (v instanceof ArrayBuffer || ArrayBuffer.isView(v) || (typeof Blob === 'function' && v instanceof Blob)) return true;
+    if (v instanceof ArrayBuffer || ArrayBuffer.isView(v) || (typeof Blob === 'function' && v instanceof Blob))
+      return true;
     for (const child of Object.values(v)) stack.push(child);
   }
   return false;

@@ -2,12 +2,47 @@ import { jsonText } from './json-text';
 import type { SeededRandom } from './seeded-random';
 
 /** Strings a validator, a log line or a map key could trip on. */
-const NASTY_STRINGS = ['', ' ', 'x', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '..', '.', '\u0000', '\ud800', '💥', '%s%n', '${x}', 'a'.repeat(250), '-1', 'null', 'NaN', '[object Object]'];
-const NASTY_NUMBERS = [0, -0, -1, 1, 0.5, -2_147_483_648, 2_147_483_647, 2_147_483_648, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, 1e300, -1e300, 5e-324];
+const NASTY_STRINGS = [
+  '',
+  ' ',
+  'x',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  '..',
+  '.',
+  '\u0000',
+  '\ud800',
+  '💥',
+  '%s%n',
+  '${x}',
+  'a'.repeat(250),
+  '-1',
+  'null',
+  'NaN',
+  '[object Object]',
+];
+const NASTY_NUMBERS = [
+  0,
+  -0,
+  -1,
+  1,
+  0.5,
+  -2_147_483_648,
+  2_147_483_647,
+  2_147_483_648,
+  Number.MAX_SAFE_INTEGER,
+  Number.MAX_SAFE_INTEGER + 2,
+  1e300,
+  -1e300,
+  5e-324,
+];
 
 export function nested(random: SeededRandom, depth: number): unknown {
   let value: unknown = random.pick([1, 'x', null, {}, []]);
-  for (let i = 0; i < depth; i++) value = random.chance(0.5) ? [value] : { [random.pick(['a', 'topics', 'partitions', '__proto__'])]: value };
+  for (let i = 0; i < depth; i++)
+    value = random.chance(0.5) ? [value] : { [random.pick(['a', 'topics', 'partitions', '__proto__'])]: value };
   return value;
 }
 
@@ -16,7 +51,9 @@ export function nested(random: SeededRandom, depth: number): unknown {
  * hundreds of thousands of levels, sent as frames or bodies written by hand.
  */
 export function deepJsonText(random: SeededRandom, depth: number): string {
-  return random.chance(0.5) ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  return random.chance(0.5)
+    ? `${'['.repeat(depth)}1${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 }
 
 export function randomString(random: SeededRandom): string {
@@ -37,7 +74,16 @@ export function randomValue(random: SeededRandom, budget = 3): unknown {
     [4, () => random.pick(NASTY_NUMBERS)],
     [4, () => randomString(random)],
     [budget > 0 ? 3 : 0, () => Array.from({ length: random.int(0, 4) }, () => randomValue(random, budget - 1))],
-    [budget > 0 ? 3 : 0, () => Object.fromEntries(Array.from({ length: random.int(0, 4) }, () => [randomString(random).slice(0, 20), randomValue(random, budget - 1)]))],
+    [
+      budget > 0 ? 3 : 0,
+      () =>
+        Object.fromEntries(
+          Array.from({ length: random.int(0, 4) }, () => [
+            randomString(random).slice(0, 20),
+            randomValue(random, budget - 1),
+          ]),
+        ),
+    ],
     [1, () => nested(random, random.pick([50, 101, 2_000, 3_000]))],
     [1, () => Array.from({ length: random.pick([1_000, 20_000]) }, () => random.int(-1, 100))],
   ])();
@@ -61,7 +107,12 @@ export function mutate(random: SeededRandom, valid: unknown): unknown {
     const keys = Object.keys(target);
     if (keys.length === 0) {
       // As JSON.parse makes it: an own property, even when named `__proto__`.
-      Object.defineProperty(target, randomString(random).slice(0, 10), { value: randomValue(random), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(target, randomString(random).slice(0, 10), {
+        value: randomValue(random),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       continue;
     }
     const key = random.pick(keys);
@@ -72,7 +123,14 @@ export function mutate(random: SeededRandom, valid: unknown): unknown {
       [1, () => void (record[key] = Array.isArray(record[key]) ? [] : [record[key]])],
       // Distinct copies of a small value, in a payload still small: a later mutation of one shared
       // copy, or copies of copies, would make hundreds of megabytes.
-      [1, () => void (record[key] = (jsonText(record[key])?.length ?? 0) < 100 && (jsonText(root)?.length ?? 0) < 100_000 ? Array.from({ length: random.pick([100, 5_000]) }, () => copyOf(record[key])) : [])],
+      [
+        1,
+        () =>
+          void (record[key] =
+            (jsonText(record[key])?.length ?? 0) < 100 && (jsonText(root)?.length ?? 0) < 100_000
+              ? Array.from({ length: random.pick([100, 5_000]) }, () => copyOf(record[key]))
+              : []),
+      ],
       [1, () => void (record[key] = nested(random, random.pick([99, 200, 3_000])))],
     ])();
   }

@@ -11,7 +11,16 @@ import { runRandomSeed, type RandomRunResult } from './random-run';
  * partition leaders are killed; every acknowledged OffsetCommit and SyncGroup must survive).
  * Exits non-zero on the first violation, printing the seed and the trace.
  */
-function parseArgs(argv: string[]): { seeds: number; first: number; single?: number; brokenRule?: BrokenRule; faultPhaseMs?: number; verbose: boolean; coordinator: boolean; skipRules?: string[] } {
+function parseArgs(argv: string[]): {
+  seeds: number;
+  first: number;
+  single?: number;
+  brokenRule?: BrokenRule;
+  faultPhaseMs?: number;
+  verbose: boolean;
+  coordinator: boolean;
+  skipRules?: string[];
+} {
   const args = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -47,32 +56,49 @@ function parseArgs(argv: string[]): { seeds: number; first: number; single?: num
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
-  const seeds = opts.single !== undefined ? [opts.single] : Array.from({ length: opts.seeds }, (_, i) => opts.first + i);
+  const seeds =
+    opts.single !== undefined ? [opts.single] : Array.from({ length: opts.seeds }, (_, i) => opts.first + i);
   const started = Date.now();
   let steps = 0;
   for (const seed of seeds) {
-    const result = opts.coordinator ? await coordinatorSeed(seed, opts.brokenRule, opts.faultPhaseMs) : await runRandomSeed(seed, { brokenRule: opts.brokenRule, faultPhaseMs: opts.faultPhaseMs, skipRules: opts.skipRules });
+    const result = opts.coordinator
+      ? await coordinatorSeed(seed, opts.brokenRule, opts.faultPhaseMs)
+      : await runRandomSeed(seed, {
+          brokenRule: opts.brokenRule,
+          faultPhaseMs: opts.faultPhaseMs,
+          skipRules: opts.skipRules,
+        });
     steps += result.steps;
     if (!result.ok) {
       console.error(`\nseed ${seed} FAILED (${result.summary})`);
       console.error(result.violations.join('\n'));
       console.error(`\n--- trace (last lines) ---\n${result.trace}`);
-      console.error(`\nreplay: npm run sim -- --seed ${seed}${opts.coordinator ? ' --coordinator' : ''}${opts.brokenRule ? ` --break ${opts.brokenRule}` : ''}`);
+      console.error(
+        `\nreplay: npm run sim -- --seed ${seed}${opts.coordinator ? ' --coordinator' : ''}${opts.brokenRule ? ` --break ${opts.brokenRule}` : ''}`,
+      );
       process.exitCode = 1;
       return;
     }
     if (opts.verbose || opts.single !== undefined) {
-      console.log(`seed ${seed} ok: ${result.summary} steps=${result.steps} outcomes=${JSON.stringify(result.outcomes)}`);
+      console.log(
+        `seed ${seed} ok: ${result.summary} steps=${result.steps} outcomes=${JSON.stringify(result.outcomes)}`,
+      );
       if (opts.verbose) console.log(result.trace);
     } else if (seed % 50 === 0) {
       console.log(`... seed ${seed} ok (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     }
   }
-  console.log(`${seeds.length} seeds from ${seeds[0]} passed; ${steps} simulated steps in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `${seeds.length} seeds from ${seeds[0]} passed; ${steps} simulated steps in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 /** A coordinator run, reported in the same shape as a replication run. */
-async function coordinatorSeed(seed: number, brokenRule: BrokenRule | undefined, faultPhaseMs: number | undefined): Promise<RandomRunResult> {
+async function coordinatorSeed(
+  seed: number,
+  brokenRule: BrokenRule | undefined,
+  faultPhaseMs: number | undefined,
+): Promise<RandomRunResult> {
   const r = await runCoordinatorSeed(seed, { brokenRule, faultPhaseMs });
   return {
     seed,

@@ -64,7 +64,8 @@ export class InvariantChecker {
     for (const a of this.pendingAcks.splice(0)) {
       const c = this.canonical.get(a.partition)?.get(a.offset);
       if (!c) this.fail('I11', `acked p${a.partition}@${a.offset}=${a.value} but no replica holds it below its HW`);
-      else if (c.value !== a.value) this.fail('G1', `acked p${a.partition}@${a.offset}=${a.value} but the committed record there is ${c.value}`);
+      else if (c.value !== a.value)
+        this.fail('G1', `acked p${a.partition}@${a.offset}=${a.value} but the committed record there is ${c.value}`);
     }
   }
 
@@ -73,7 +74,9 @@ export class InvariantChecker {
     this.check();
     const states = this.sim.statesNow();
     for (const [partition, state] of states) {
-      const replicas = state.replicas.map((id) => this.sim.replica(id, partition)).filter((r): r is Partition => r !== undefined);
+      const replicas = state.replicas
+        .map((id) => this.sim.replica(id, partition))
+        .filter((r): r is Partition => r !== undefined);
       for (const r of replicas) this.checkEpochCache(r, `node? p${partition}`, true);
       const leader = this.sim.leaderOf(partition)?.replicas.partition(partition);
       if (!leader) continue;
@@ -86,7 +89,10 @@ export class InvariantChecker {
           if (offset >= upTo) continue;
           const theirs = leaderLog.get(offset);
           if (theirs && (theirs.value !== rec.value || theirs.epoch !== rec.epoch)) {
-            this.fail('G2', `p${partition}@${offset}: follower has ${rec.value}(e${rec.epoch}), leader ${theirs.value}(e${theirs.epoch})`);
+            this.fail(
+              'G2',
+              `p${partition}@${offset}: follower has ${rec.value}(e${rec.epoch}), leader ${theirs.value}(e${theirs.epoch})`,
+            );
           }
         }
       }
@@ -94,7 +100,10 @@ export class InvariantChecker {
         const rec = leaderLog.get(a.offset);
         if (rec?.value === a.value) continue;
         if (!rec && this.supersededIn(leaderLog, partition, a.offset)) continue;
-        this.fail('G1', `acked p${partition}@${a.offset}=${a.value} is not in the final leader's log (found ${rec?.value ?? 'nothing'})`);
+        this.fail(
+          'G1',
+          `acked p${partition}@${a.offset}=${a.value} is not in the final leader's log (found ${rec?.value ?? 'nothing'})`,
+        );
       }
     }
   }
@@ -105,19 +114,26 @@ export class InvariantChecker {
       const prev = this.lastStore.get(s.partition);
       const where = `store p${s.partition}`;
       if (!s.isr.every((m) => s.replicas.includes(m.nodeId))) this.fail('I16', `${where}: ISR not within replicas`);
-      if (s.leader !== -1 && !s.isr.some((m) => m.nodeId === s.leader)) this.fail('I16', `${where}: leader ${s.leader} not in ISR`);
-      if (s.isr.length === 0 && !config.eligibleLeaderReplicasEnable) this.fail('I22', `${where}: ISR emptied without ELR`);
+      if (s.leader !== -1 && !s.isr.some((m) => m.nodeId === s.leader))
+        this.fail('I16', `${where}: leader ${s.leader} not in ISR`);
+      if (s.isr.length === 0 && !config.eligibleLeaderReplicasEnable)
+        this.fail('I22', `${where}: ISR emptied without ELR`);
       if (prev && s.partitionEpoch !== prev.partitionEpoch) {
-        if (s.partitionEpoch < prev.partitionEpoch || s.leaderEpoch < prev.leaderEpoch) this.fail('I16', `${where}: epochs went backwards`);
-        if (s.leader !== prev.leader && s.leaderEpoch === prev.leaderEpoch) this.fail('I16', `${where}: leader changed without an epoch bump`);
+        if (s.partitionEpoch < prev.partitionEpoch || s.leaderEpoch < prev.leaderEpoch)
+          this.fail('I16', `${where}: epochs went backwards`);
+        if (s.leader !== prev.leader && s.leaderEpoch === prev.leaderEpoch)
+          this.fail('I16', `${where}: leader changed without an epoch bump`);
         const known = [...prev.isr, ...prev.elr].map((m) => m.nodeId);
         const byOperator = this.sim.adminElections.has(`${s.partition}:${s.partitionEpoch}`);
         if (s.leader !== -1 && s.leader !== prev.leader && !known.includes(s.leader) && !byOperator) {
-          if (!config.uncleanLeaderElectionEnable) this.fail('I22', `${where}: ${s.leader} elected from outside ISR/ELR with unclean election disabled`);
-          else if (s.isr.length !== 1 || s.leaderRecoveryState !== 'RECOVERING') this.fail('I22', `${where}: unclean election without ISR={leader}, RECOVERING`);
+          if (!config.uncleanLeaderElectionEnable)
+            this.fail('I22', `${where}: ${s.leader} elected from outside ISR/ELR with unclean election disabled`);
+          else if (s.isr.length !== 1 || s.leaderRecoveryState !== 'RECOVERING')
+            this.fail('I22', `${where}: unclean election without ISR={leader}, RECOVERING`);
         }
       }
-      if (prev && s.partitionEpoch !== prev.partitionEpoch && s.leaderEpoch === prev.leaderEpoch) this.checkExpansion(prev, s);
+      if (prev && s.partitionEpoch !== prev.partitionEpoch && s.leaderEpoch === prev.leaderEpoch)
+        this.checkExpansion(prev, s);
       this.lastStore.set(s.partition, s);
     }
   }
@@ -133,7 +149,10 @@ export class InvariantChecker {
       if (prev.isr.some((x) => x.nodeId === m.nodeId)) continue;
       const remote = leader.remotes.get(m.nodeId);
       if (!remote || remote.leo < leader.leaderEpochStartOffset) {
-        this.fail('I18', `p${next.partition}: node ${m.nodeId} joined the ISR at LEO ${remote?.leo} below the epoch start ${leader.leaderEpochStartOffset}`);
+        this.fail(
+          'I18',
+          `p${next.partition}: node ${m.nodeId} joined the ISR at LEO ${remote?.leo} below the epoch start ${leader.leaderEpochStartOffset}`,
+        );
       }
     }
   }
@@ -142,7 +161,8 @@ export class InvariantChecker {
     const where = `node ${node.id} p${p.partition}`;
     const key = `${node.id}:${p.partition}`;
     const log = p.log;
-    if (!(log.logStartOffset <= p.hw && p.hw <= log.logEndOffset)) this.fail('I8', `${where}: HW ${p.hw} outside [${log.logStartOffset}, ${log.logEndOffset}]`);
+    if (!(log.logStartOffset <= p.hw && p.hw <= log.logEndOffset))
+      this.fail('I8', `${where}: HW ${p.hw} outside [${log.logStartOffset}, ${log.logEndOffset}]`);
     this.checkEpochCache(p, where, false);
     const checked = this.checkedUpTo.get(key) ?? 0;
     if (log.logEndOffset < checked) {
@@ -159,12 +179,16 @@ export class InvariantChecker {
       this.seenLeaders.add(lk);
       const latest = p.epochCache.latestEntry();
       if (!latest || latest.epoch !== p.leaderEpoch || latest.startOffset > p.leaderEpochStartOffset) {
-        this.fail('I6', `${where}: leader of epoch ${p.leaderEpoch} (start ${p.leaderEpochStartOffset}) has epoch cache ${JSON.stringify(latest)}`);
+        this.fail(
+          'I6',
+          `${where}: leader of epoch ${p.leaderEpoch} (start ${p.leaderEpochStartOffset}) has epoch cache ${JSON.stringify(latest)}`,
+        );
       }
       this.checkHoldsCommitted(p, where);
     }
     const prevHw = this.leaderHw.get(lk);
-    if (prevHw !== undefined && p.hw < prevHw) this.fail('G3', `${where}: HW went down ${prevHw} → ${p.hw} in epoch ${p.leaderEpoch}`);
+    if (prevHw !== undefined && p.hw < prevHw)
+      this.fail('G3', `${where}: HW went down ${prevHw} → ${p.hw} in epoch ${p.leaderEpoch}`);
     if (prevHw !== undefined && p.hw > prevHw && p.isr.length < effectiveMinIsr(this.sim.config, p.replicas.length)) {
       this.fail('I10', `${where}: HW rose to ${p.hw} with committed ISR ${p.isr.map((m) => m.nodeId)}`);
     }
@@ -181,7 +205,10 @@ export class InvariantChecker {
       const rec = mine.get(offset);
       if (rec && rec.value === c.value) continue;
       if (!rec && this.supersededIn(mine, p.partition, offset)) continue;
-      this.fail(this.options.expectDataLoss ? 'G1(expected)' : 'I12', `${where}: new leader lacks committed @${offset}=${c.value} (has ${rec?.value ?? 'nothing'})`);
+      this.fail(
+        this.options.expectDataLoss ? 'G1(expected)' : 'I12',
+        `${where}: new leader lacks committed @${offset}=${c.value} (has ${rec?.value ?? 'nothing'})`,
+      );
       return;
     }
   }
@@ -209,14 +236,25 @@ export class InvariantChecker {
       if (batch.leaderEpoch < lastEpoch) this.fail('I2', `${where}: epochs decrease at ${batch.baseOffset}`);
       lastEpoch = batch.leaderEpoch;
       const cacheEpoch = p.epochCache.epochAt(batch.records[0].offset);
-      if (cacheEpoch !== batch.leaderEpoch) this.fail('G6', `${where}: batch at ${batch.baseOffset} has epoch ${batch.leaderEpoch}, cache says ${cacheEpoch}`);
+      if (cacheEpoch !== batch.leaderEpoch)
+        this.fail(
+          'G6',
+          `${where}: batch at ${batch.baseOffset} has epoch ${batch.leaderEpoch}, cache says ${cacheEpoch}`,
+        );
       for (const r of batch.records) {
         if (r.offset < from || r.offset >= p.hw) continue;
-        const rec = { key: r.key.toString(), value: r.value === null ? null : r.value.toString(), epoch: r.leaderEpoch };
+        const rec = {
+          key: r.key.toString(),
+          value: r.value === null ? null : r.value.toString(),
+          epoch: r.leaderEpoch,
+        };
         const c = committed.get(r.offset);
         if (!c) committed.set(r.offset, rec);
         else if (c.value !== rec.value || c.epoch !== rec.epoch) {
-          this.fail(this.options.expectDataLoss ? 'G5(expected)' : 'G5', `${where}: committed @${r.offset} is ${rec.value}(e${rec.epoch}) here but ${c.value}(e${c.epoch}) elsewhere`);
+          this.fail(
+            this.options.expectDataLoss ? 'G5(expected)' : 'G5',
+            `${where}: committed @${r.offset} is ${rec.value}(e${rec.epoch}) here but ${c.value}(e${c.epoch}) elsewhere`,
+          );
         }
       }
     }
@@ -232,11 +270,15 @@ export class InvariantChecker {
       }
     }
     const last = entries[entries.length - 1];
-    if (last && last.startOffset > p.log.logEndOffset) this.fail('I3', `${where}: epoch entry ${JSON.stringify(last)} beyond LEO ${p.log.logEndOffset}`);
+    if (last && last.startOffset > p.log.logEndOffset)
+      this.fail('I3', `${where}: epoch entry ${JSON.stringify(last)} beyond LEO ${p.log.logEndOffset}`);
     if (!deep) return;
     for (const b of p.log.read(0, p.log.logEndOffset, Number.MAX_SAFE_INTEGER)) {
       if (p.epochCache.epochAt(b.records[0].offset) !== b.leaderEpoch) {
-        this.fail('G6', `${where}: batch at ${b.baseOffset} epoch ${b.leaderEpoch} vs cache ${JSON.stringify(entries)}`);
+        this.fail(
+          'G6',
+          `${where}: batch at ${b.baseOffset} epoch ${b.leaderEpoch} vs cache ${JSON.stringify(entries)}`,
+        );
         return;
       }
     }
@@ -255,7 +297,8 @@ export class InvariantChecker {
     const key = `${nodeId}:${partition}`;
     this.checkedUpTo.set(key, Math.min(this.checkedUpTo.get(key) ?? 0, toOffset));
     const p = this.sim.replica(nodeId, partition);
-    if (p?.role === 'leader') this.fail('I5', `node ${nodeId} p${partition}: leader truncates its own log to ${toOffset}`);
+    if (p?.role === 'leader')
+      this.fail('I5', `node ${nodeId} p${partition}: leader truncates its own log to ${toOffset}`);
     if (toOffset < hw && !this.options.expectDataLoss && !this.sim.config.uncleanLeaderElectionEnable) {
       this.fail('I15', `node ${nodeId} p${partition}: truncation to ${toOffset} below HW ${hw}`);
     }
@@ -263,7 +306,8 @@ export class InvariantChecker {
 
   private fail(rule: string, message: string): void {
     if (this.options.skipRules?.includes(rule)) return;
-    if (this.violations.length < 50) this.violations.push(`[${rule}] t=${this.sim.clock.now() - 1_700_000_000_000}ms ${message}`);
+    if (this.violations.length < 50)
+      this.violations.push(`[${rule}] t=${this.sim.clock.now() - 1_700_000_000_000}ms ${message}`);
     this.sim.trace.add(this.sim.clock.now(), `VIOLATION [${rule}] ${message}`);
   }
 }
@@ -272,7 +316,12 @@ export class InvariantChecker {
 function recordsOf(p: Partition): Map<number, CanonicalRecord> {
   const out = new Map<number, CanonicalRecord>();
   for (const b of p.log.read(0, p.log.logEndOffset, Number.MAX_SAFE_INTEGER)) {
-    for (const r of b.records) out.set(r.offset, { key: r.key.toString(), value: r.value === null ? null : r.value.toString(), epoch: r.leaderEpoch });
+    for (const r of b.records)
+      out.set(r.offset, {
+        key: r.key.toString(),
+        value: r.value === null ? null : r.value.toString(),
+        epoch: r.leaderEpoch,
+      });
   }
   return out;
 }

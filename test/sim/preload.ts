@@ -13,7 +13,12 @@ export function preloadedNodeEpoch(nodeId: number): number {
  * values are `e<epoch>@<offset>` (same epoch and offset, same record — log matching). The node also remembers a previous registration epoch, so with
  * LOG_FLUSH_POLICY=always it vouches for its data when it registers.
  */
-export async function preloadReplica(sim: SimCluster, nodeId: number, partition: number, batches: Array<[number, number, number]>): Promise<void> {
+export async function preloadReplica(
+  sim: SimCluster,
+  nodeId: number,
+  partition: number,
+  batches: Array<[number, number, number]>,
+): Promise<void> {
   const disk = sim.disks.get(nodeId)!;
   const log = new MemoryLog({ clock: sim.clock, fsyncLatencyMs: 1 });
   const stored: StoredBatch[] = batches.map(([epoch, start, count]) => ({

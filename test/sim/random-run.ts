@@ -58,65 +58,68 @@ class RandomRun {
   }
 
   async execute(): Promise<RandomRunResult> {
-  const { seed, options } = this;
-  const rng = new SeededRandom(seed ^ 0x5bd1e995);
-  const nodes = 3 + rng.int(3);
-  const config: Partial<ReplicationConfig> = {
-    numPartitions: 2 + rng.int(3),
-    minInsyncReplicas: rng.next() < 0.8 ? 2 : 1,
-    eligibleLeaderReplicasEnable: rng.next() < 0.7,
-    logFlushPolicy: rng.next() < 0.5 ? 'always' : 'replicated',
-  };
-  const slowNet = rng.next() < 0.3;
-  const sim = new SimCluster({
-    seed,
-    nodes,
-    config,
-    network: slowNet ? { minDelayMs: 1, maxDelayMs: 40 } : { minDelayMs: 0, maxDelayMs: 3 },
-    brokenRule: options.brokenRule,
-  });
-  const checker = new InvariantChecker(sim, { skipRules: options.skipRules });
-  this.sim = sim;
-  this.checker = checker;
-  sim.afterEachStep = () => checker.check();
-  const shape = (this.shape = `nodes=${nodes} partitions=${sim.config.numPartitions} minIsr=${sim.config.minInsyncReplicas} elr=${sim.config.eligibleLeaderReplicasEnable} flush=${sim.config.logFlushPolicy} net=${slowNet ? 'slow' : 'fast'}`);
-  sim.trace.add(sim.clock.now(), `sim: seed ${seed} ${shape}`);
+    const { seed, options } = this;
+    const rng = new SeededRandom(seed ^ 0x5bd1e995);
+    const nodes = 3 + rng.int(3);
+    const config: Partial<ReplicationConfig> = {
+      numPartitions: 2 + rng.int(3),
+      minInsyncReplicas: rng.next() < 0.8 ? 2 : 1,
+      eligibleLeaderReplicasEnable: rng.next() < 0.7,
+      logFlushPolicy: rng.next() < 0.5 ? 'always' : 'replicated',
+    };
+    const slowNet = rng.next() < 0.3;
+    const sim = new SimCluster({
+      seed,
+      nodes,
+      config,
+      network: slowNet ? { minDelayMs: 1, maxDelayMs: 40 } : { minDelayMs: 0, maxDelayMs: 3 },
+      brokenRule: options.brokenRule,
+    });
+    const checker = new InvariantChecker(sim, { skipRules: options.skipRules });
+    this.sim = sim;
+    this.checker = checker;
+    sim.afterEachStep = () => checker.check();
+    const shape =
+      (this.shape = `nodes=${nodes} partitions=${sim.config.numPartitions} minIsr=${sim.config.minInsyncReplicas} elr=${sim.config.eligibleLeaderReplicasEnable} flush=${sim.config.logFlushPolicy} net=${slowNet ? 'slow' : 'fast'}`);
+    sim.trace.add(sim.clock.now(), `sim: seed ${seed} ${shape}`);
 
-  await sim.start();
-  const workload = new Workload(sim, checker, rng, `s${seed}`);
-  workload.start(5, 40);
-  const faults = new FaultSchedule(sim, rng);
-  const faultPhase = options.faultPhaseMs ?? 20_000;
-  const end = sim.clock.now() + faultPhase;
-  while (sim.clock.now() < end && checker.ok) {
-    const stepEnd = sim.clock.now() + 200 + rng.int(1_500);
-    while (sim.clock.now() < stepEnd && checker.ok) {
-      await sim.run(Math.min(20 + rng.int(60), stepEnd - sim.clock.now()));
-      faults.watch();
+    await sim.start();
+    const workload = new Workload(sim, checker, rng, `s${seed}`);
+    workload.start(5, 40);
+    const faults = new FaultSchedule(sim, rng);
+    const faultPhase = options.faultPhaseMs ?? 20_000;
+    const end = sim.clock.now() + faultPhase;
+    while (sim.clock.now() < end && checker.ok) {
+      const stepEnd = sim.clock.now() + 200 + rng.int(1_500);
+      while (sim.clock.now() < stepEnd && checker.ok) {
+        await sim.run(Math.min(20 + rng.int(60), stepEnd - sim.clock.now()));
+        faults.watch();
+      }
+      faults.step();
     }
-    faults.step();
-  }
-  workload.stop();
-  faults.healAll();
-  await sim.runUntil(() => sim.shuttingDown.size === 0, 30_000);
-  for (const id of sim.nodeIds) if (!sim.isUp(id)) sim.startNode(id);
-  await sim.runUntil(() => sim.fullyReplicated() || !checker.ok, 20_000);
-  // With ELR, a partition whose every ISR/ELR member restarted without vouching for its data stays
-  // offline (KIP-966) until an operator recovers it; in this fault model such restarts lost nothing.
-  for (const s of sim.statesNow().values()) if (s.leader === -1 && s.isr.length === 0) await sim.uncleanRecovery(s.partition);
-  const settled = await sim.runUntil(() => sim.fullyReplicated() || !checker.ok, 60_000);
-  if (!settled && checker.ok) checker.violations.push(`[liveness] cluster did not fully recover within 60 s after healing`);
-  await sim.run(1_000);
-  checker.final();
-  return {
-    seed,
-    ok: checker.ok,
-    violations: checker.violations,
-    trace: sim.trace.dump(),
-    summary: `${shape} acked=${checker.acked.length} faults=${faults.count}`,
-    steps: sim.clock.steps,
-    outcomes: workload.outcomes,
-  };
+    workload.stop();
+    faults.healAll();
+    await sim.runUntil(() => sim.shuttingDown.size === 0, 30_000);
+    for (const id of sim.nodeIds) if (!sim.isUp(id)) sim.startNode(id);
+    await sim.runUntil(() => sim.fullyReplicated() || !checker.ok, 20_000);
+    // With ELR, a partition whose every ISR/ELR member restarted without vouching for its data stays
+    // offline (KIP-966) until an operator recovers it; in this fault model such restarts lost nothing.
+    for (const s of sim.statesNow().values())
+      if (s.leader === -1 && s.isr.length === 0) await sim.uncleanRecovery(s.partition);
+    const settled = await sim.runUntil(() => sim.fullyReplicated() || !checker.ok, 60_000);
+    if (!settled && checker.ok)
+      checker.violations.push(`[liveness] cluster did not fully recover within 60 s after healing`);
+    await sim.run(1_000);
+    checker.final();
+    return {
+      seed,
+      ok: checker.ok,
+      violations: checker.violations,
+      trace: sim.trace.dump(),
+      summary: `${shape} acked=${checker.acked.length} faults=${faults.count}`,
+      steps: sim.clock.steps,
+      outcomes: workload.outcomes,
+    };
   }
 }
 
@@ -165,7 +168,10 @@ class FaultSchedule {
     } else if (r < 0.52 && canImpair) {
       // Cut one node off the metadata store only: it must fence itself; a controller there fails over.
       const controller = this.sim.upNodes().find((n) => n.isController)?.id;
-      const id = this.rng.next() < 0.5 && controller !== undefined && upHealthy.includes(controller) ? controller : pick(upHealthy)!;
+      const id =
+        this.rng.next() < 0.5 && controller !== undefined && upHealthy.includes(controller)
+          ? controller
+          : pick(upHealthy)!;
       this.impaired.add(id);
       this.sim.network.partition([id], [STORE_NODE_ID]);
       this.sim.trace.add(this.sim.clock.now(), `sim: cut node ${id} off the metadata store`);
@@ -198,7 +204,10 @@ class FaultSchedule {
   }
 
   private crash(id: number): void {
-    this.sim.crash(id, { powerLoss: this.powerCutAllowed() && this.rng.next() < 0.5, keepUnflushedBatches: this.rng.int(2) });
+    this.sim.crash(id, {
+      powerLoss: this.powerCutAllowed() && this.rng.next() < 0.5,
+      keepUnflushedBatches: this.rng.int(2),
+    });
   }
 
   /** Under `replicated`, a power cut is in the model only while everything else is in sync. */

@@ -29,7 +29,10 @@ export class Scenario {
     };
   }
 
-  static async start(options: Partial<SimOptions> & { nodes: number }, checkerOptions: CheckerOptions = {}): Promise<Scenario> {
+  static async start(
+    options: Partial<SimOptions> & { nodes: number },
+    checkerOptions: CheckerOptions = {},
+  ): Promise<Scenario> {
     const s = new Scenario(new SimCluster({ seed: 1, ...options }), checkerOptions);
     await s.sim.start();
     return s;
@@ -50,12 +53,21 @@ export class Scenario {
   /** Drops fetch traffic (requests and responses) between follower `follower` and leader `leader`. */
   blockFetches(follower: number, leader: number): () => void {
     return this.intercept((m) =>
-      m.kind === 'fetch' && ((m.from === follower && m.to === leader) || (m.from === leader && m.to === follower)) ? 'drop' : undefined,
+      m.kind === 'fetch' && ((m.from === follower && m.to === leader) || (m.from === leader && m.to === follower))
+        ? 'drop'
+        : undefined,
     );
   }
 
   /** Produces one record with a unique value on node `nodeId`; acks=all successes go to the checker. */
-  produce(nodeId: number, partition: number, value: string, acks: -1 | 1 = -1, key = value, timeoutMs = 5_000): Produced {
+  produce(
+    nodeId: number,
+    partition: number,
+    value: string,
+    acks: -1 | 1 = -1,
+    key = value,
+    timeoutMs = 5_000,
+  ): Produced {
     const out: Produced = { value, status: 'pending' };
     const node = this.sim.node(nodeId);
     if (!node) {
@@ -86,7 +98,11 @@ export class Scenario {
   /** Flushes a replica's log to its simulated disk, running the clock while the fsync completes. */
   async flush(nodeId: number, partition: number): Promise<void> {
     let done = false;
-    void this.sim.disks.get(nodeId)!.logs.get(partition)!.flush().finally(() => (done = true));
+    void this.sim.disks
+      .get(nodeId)!
+      .logs.get(partition)!
+      .flush()
+      .finally(() => (done = true));
     await this.until(() => done, 1_000, `flush of node ${nodeId} p${partition}`);
   }
 
@@ -120,7 +136,8 @@ export class Scenario {
     const r = this.sim.replica(nodeId, partition) ?? undefined;
     const log = r?.log ?? this.sim.disks.get(nodeId)!.logs.get(partition)!;
     const out: Array<string | null> = [];
-    for (const b of log.read(0, log.logEndOffset, Number.MAX_SAFE_INTEGER)) for (const rec of b.records) out[rec.offset] = rec.value?.toString() ?? null;
+    for (const b of log.read(0, log.logEndOffset, Number.MAX_SAFE_INTEGER))
+      for (const rec of b.records) out[rec.offset] = rec.value?.toString() ?? null;
     return out;
   }
 
@@ -138,14 +155,20 @@ export class Scenario {
    * An operator (or reassignment) changes a partition through the controller's compare-and-set: a new
    * leader (ElectLeaders) or, with the same leader, a forced leader-epoch bump.
    */
-  async adminChange(partition: number, change: (s: PartitionState) => Partial<PartitionState>): Promise<PartitionState> {
+  async adminChange(
+    partition: number,
+    change: (s: PartitionState) => Partial<PartitionState>,
+  ): Promise<PartitionState> {
     const s = this.state(partition);
     const lease = await this.sim.store.getControllerLease();
     if (!lease) throw new Error('no controller');
     const next = { ...s, ...change(s), partitionEpoch: s.partitionEpoch + 1 };
     const outcome = await this.sim.store.compareAndSetPartition(s.partitionEpoch, next, lease.controllerEpoch);
     if (!outcome.ok) throw new Error(`admin change refused: ${outcome.reason}`);
-    this.sim.trace.add(this.sim.clock.now(), `sim: operator changed p${partition}: leader ${next.leader} epoch ${next.leaderEpoch}`);
+    this.sim.trace.add(
+      this.sim.clock.now(),
+      `sim: operator changed p${partition}: leader ${next.leader} epoch ${next.leaderEpoch}`,
+    );
     return outcome.state;
   }
 
@@ -154,7 +177,13 @@ export class Scenario {
     return this.truncationLog;
   }
 
-  private readonly truncationLog: Array<{ nodeId: number; partition: number; toOffset: number; hw: number; reason: string }> = [];
+  private readonly truncationLog: Array<{
+    nodeId: number;
+    partition: number;
+    toOffset: number;
+    hw: number;
+    reason: string;
+  }> = [];
 
   private recordTruncations(): void {
     const previous = this.sim.onTruncate;

@@ -18,7 +18,9 @@ describe('S23 the follower that dies is also the controller', () => {
     it(`commits resume within the controller lease, not the session (crash ${crashAfterMs} ms in)`, async () => {
       const s = await Scenario.start({ nodes: 3, config });
       const X = s.sim.upNodes().find((n) => n.isController)!.id;
-      const p = [...s.sim.statesNow().values()].find((st) => st.leader !== X && st.isr.some((m) => m.nodeId === X))!.partition;
+      const p = [...s.sim.statesNow().values()].find(
+        (st) => st.leader !== X && st.isr.some((m) => m.nodeId === X),
+      )!.partition;
       const A = s.state(p).leader;
       const load = steadyWrites(s, A, p);
       await s.sim.run(crashAfterMs);

@@ -4,7 +4,6 @@ import { stageStaleHwJoin } from './staging';
 
 jest.setTimeout(60_000);
 
-
 /** Scenarios S5–S8 (docs/guarantees.md): who may join the ISR and who may be elected. */
 describe('ISR membership and elections', () => {
   it('S5 KAFKA-7128: a follower that reached only the stale HW of a new leader does not join the ISR', async () => {
@@ -22,7 +21,8 @@ describe('ISR membership and elections', () => {
     await s.until(() => s.sim.leaderOf(p)?.id === A, 30_000, 'A elected from the ELR');
     await s.sim.restart(B);
     await s.until(() => s.sim.fullyReplicated(), 30_000, 'converged');
-    for (const id of [A, B, C]) expect(s.values(id, p)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7', 'r8', 'r9']);
+    for (const id of [A, B, C])
+      expect(s.values(id, p)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7', 'r8', 'r9']);
     expect(await s.finish()).toEqual([]);
   });
 
@@ -31,7 +31,11 @@ describe('ISR membership and elections', () => {
     const [C, A, B] = [0, 1, 2];
     const p = s.partitionWithReplicas([C, A, B]);
     for (let i = 0; i < 10; i++) await s.produceAcked(C, p, `r${i}`);
-    await s.until(() => s.replica(A, p).log.logEndOffset === 10 && s.replica(B, p).log.logEndOffset === 10, 5_000, 'replicated');
+    await s.until(
+      () => s.replica(A, p).log.logEndOffset === 10 && s.replica(B, p).log.logEndOffset === 10,
+      5_000,
+      'replicated',
+    );
     const unblockA = s.blockFetches(A, C);
     const unblockB = s.blockFetches(B, C);
     const c10 = s.produce(C, p, 'c10', 1);
@@ -47,19 +51,29 @@ describe('ISR membership and elections', () => {
     let stateOnDivergence: unknown;
     s.intercept((m) => {
       const body = m.body as { partitions?: Array<{ partition: number; divergingEpoch?: unknown }> };
-      if (m.kind === 'fetch' && m.direction === 'response' && m.from === A && m.to === C && body.partitions?.some((x) => x.partition === p && x.divergingEpoch)) {
+      if (
+        m.kind === 'fetch' &&
+        m.direction === 'response' &&
+        m.from === A &&
+        m.to === C &&
+        body.partitions?.some((x) => x.partition === p && x.divergingEpoch)
+      ) {
         stateOnDivergence ??= { ...s.replica(A, p).remotes.get(C)! };
       }
       return undefined;
     });
     let cInIsrWhileDiverged = false;
     await s.sim.restart(C);
-    await s.until(() => {
-      const c = s.sim.replica(C, p);
-      const inIsr = s.state(p).isr.some((m) => m.nodeId === C);
-      if (inIsr && c && c.log.logEndOffset >= 12 && s.values(C, p)[10] !== 'a10') cInIsrWhileDiverged = true;
-      return inIsr;
-    }, 30_000, 'C back in the ISR');
+    await s.until(
+      () => {
+        const c = s.sim.replica(C, p);
+        const inIsr = s.state(p).isr.some((m) => m.nodeId === C);
+        if (inIsr && c && c.log.logEndOffset >= 12 && s.values(C, p)[10] !== 'a10') cInIsrWhileDiverged = true;
+        return inIsr;
+      },
+      30_000,
+      'C back in the ISR',
+    );
     expect(stateOnDivergence).toMatchObject({ leo: -1, lastFetchTimeMs: 0 });
     expect(s.truncations().find((t) => t.nodeId === C)).toMatchObject({ toOffset: 10 });
     expect(cInIsrWhileDiverged).toBe(false);
@@ -68,7 +82,10 @@ describe('ISR membership and elections', () => {
   });
 
   it('S7 KIP-903: a delayed ISR expansion for a node that restarted with an empty disk is refused', async () => {
-    const s = await Scenario.start({ nodes: 3, config: { numPartitions: 3, replicationFactor: 2, minInsyncReplicas: 1, eligibleLeaderReplicasEnable: false } });
+    const s = await Scenario.start({
+      nodes: 3,
+      config: { numPartitions: 3, replicationFactor: 2, minInsyncReplicas: 1, eligibleLeaderReplicasEnable: false },
+    });
     // A leader that is not the controller, so its AlterPartition travels over the (intercepted) network.
     const controller = s.sim.upNodes().find((n) => n.isController)!.id;
     const A = (controller + 1) % 3;
@@ -82,7 +99,8 @@ describe('ISR membership and elections', () => {
     let held = false;
     s.intercept((m) => {
       if (m.kind !== 'alterPartition') return undefined;
-      const proposesB = (body: unknown) => (body as { newIsr: Array<{ nodeId: number }> }).newIsr.some((x) => x.nodeId === B);
+      const proposesB = (body: unknown) =>
+        (body as { newIsr: Array<{ nodeId: number }> }).newIsr.some((x) => x.nodeId === B);
       if (m.direction === 'response' && m.to === A && proposesB(m.request)) {
         answers.push((m.body as { errorCode: number }).errorCode);
         return undefined;
@@ -113,7 +131,14 @@ describe('ISR membership and elections', () => {
   describe('S8 KIP-966 last replica standing', () => {
     async function stage(eligibleLeaderReplicasEnable: boolean) {
       const s = await Scenario.start(
-        { nodes: 3, config: { eligibleLeaderReplicasEnable, logFlushPolicy: 'replicated', highWatermarkCheckpointIntervalMs: 600_000 } },
+        {
+          nodes: 3,
+          config: {
+            eligibleLeaderReplicasEnable,
+            logFlushPolicy: 'replicated',
+            highWatermarkCheckpointIntervalMs: 600_000,
+          },
+        },
         { expectDataLoss: !eligibleLeaderReplicasEnable },
       );
       const [A, B, C] = [0, 1, 2];

@@ -12,13 +12,20 @@ describe('leader epochs decide truncation', () => {
   it('S1 KIP-101 #1: a follower restarted with a stale HW keeps the acknowledged record and leads with it', async () => {
     // RF 2 {A=0, B=1}, min ISR 1; LOG_FLUSH_POLICY=always so A's restart vouches for its data and
     // the controller keeps it in the ISR (the harness condition of the scenario).
-    const s = await Scenario.start({ nodes: 2, config: { numPartitions: 2, replicationFactor: 2, minInsyncReplicas: 1, logFlushPolicy: 'always' } });
+    const s = await Scenario.start({
+      nodes: 2,
+      config: { numPartitions: 2, replicationFactor: 2, minInsyncReplicas: 1, logFlushPolicy: 'always' },
+    });
     const [A, B] = [0, 1];
     const p = s.partitionWithReplicas([B, A]);
     await s.produceAcked(B, p, 'm1');
     await s.until(() => s.replica(A, p).hw === 1, 5_000, 'A learns HW 1');
     // A's fetch at offset 2 lets B commit m2; its answer (carrying the new HW) is lost.
-    s.intercept((m) => (m.kind === 'fetch' && m.from === B && m.to === A && m.direction === 'response' && fetchOffset(m.request, p) === 2 ? 'drop' : undefined));
+    s.intercept((m) =>
+      m.kind === 'fetch' && m.from === B && m.to === A && m.direction === 'response' && fetchOffset(m.request, p) === 2
+        ? 'drop'
+        : undefined,
+    );
     await s.produceAcked(B, p, 'm2');
     expect(s.replica(A, p).hw).toBe(1);
     // A's death reaches B silently (a cut link announces no closed connection), so B cannot shrink A out
@@ -44,7 +51,17 @@ describe('leader epochs decide truncation', () => {
     async function stage(logFlushPolicy: 'always' | 'replicated') {
       // RF 2 on {A=0, B=1}; node 2 only keeps the controller alive. No background flush.
       const s = await Scenario.start(
-        { nodes: 3, config: { numPartitions: 3, replicationFactor: 2, minInsyncReplicas: 1, eligibleLeaderReplicasEnable: false, logFlushPolicy, highWatermarkCheckpointIntervalMs: 600_000 } },
+        {
+          nodes: 3,
+          config: {
+            numPartitions: 3,
+            replicationFactor: 2,
+            minInsyncReplicas: 1,
+            eligibleLeaderReplicasEnable: false,
+            logFlushPolicy,
+            highWatermarkCheckpointIntervalMs: 600_000,
+          },
+        },
         { expectDataLoss: true },
       );
       const [A, B] = [0, 1];
@@ -70,7 +87,9 @@ describe('leader epochs decide truncation', () => {
       const { s, A, B, p } = await stage('replicated');
       expect(s.values(A, p)).toEqual(['m1', 'm3']);
       expect(s.values(B, p)).toEqual(['m1', 'm3']);
-      expect(s.truncations().some((t) => t.nodeId === A && t.toOffset === 1 && t.reason.startsWith('diverging epoch 0'))).toBe(true);
+      expect(
+        s.truncations().some((t) => t.nodeId === A && t.toOffset === 1 && t.reason.startsWith('diverging epoch 0')),
+      ).toBe(true);
       // The checker notices the loss of the acknowledged m2 — as an expected finding for this staging.
       expect(s.checker.violations.length).toBeGreaterThan(0);
       expect(s.checker.violations.every((v) => v.includes('(expected)') || v.includes('m2'))).toBe(true);
@@ -88,12 +107,36 @@ describe('leader epochs decide truncation', () => {
     // The caches of KIP-279's fast fail-over divergence, as three fast unclean elections leave them: leader A=0 holds
     // {(e0,0),(e2,3),(e4,8)}, follower C=1 holds {(e0,0),(e3,5)}, both with LEO 9.
     const s = new Scenario(
-      new SimCluster({ seed: 3, nodes: 2, config: { numPartitions: 1, replicationFactor: 2, minInsyncReplicas: 1, uncleanLeaderElectionEnable: true, logFlushPolicy: 'always' } }),
+      new SimCluster({
+        seed: 3,
+        nodes: 2,
+        config: {
+          numPartitions: 1,
+          replicationFactor: 2,
+          minInsyncReplicas: 1,
+          uncleanLeaderElectionEnable: true,
+          logFlushPolicy: 'always',
+        },
+      }),
     );
     const [A, C] = [0, 1];
-    await preloadReplica(s.sim, A, 0, [[0, 0, 3], [2, 3, 5], [4, 8, 1]]);
-    await preloadReplica(s.sim, C, 0, [[0, 0, 5], [3, 5, 4]]);
-    await s.sim.presetPartition({ partition: 0, replicas: [A, C], leader: A, leaderEpoch: 4, isr: [A], recovering: false });
+    await preloadReplica(s.sim, A, 0, [
+      [0, 0, 3],
+      [2, 3, 5],
+      [4, 8, 1],
+    ]);
+    await preloadReplica(s.sim, C, 0, [
+      [0, 0, 5],
+      [3, 5, 4],
+    ]);
+    await s.sim.presetPartition({
+      partition: 0,
+      replicas: [A, C],
+      leader: A,
+      leaderEpoch: 4,
+      isr: [A],
+      recovering: false,
+    });
     await s.sim.start();
     await s.until(() => s.sim.fullyReplicated(), 30_000, 'C converged');
     const cTruncations = s.truncations().filter((t) => t.nodeId === C);
@@ -114,21 +157,34 @@ describe('leader epochs decide truncation', () => {
     const [C, B, A] = [0, 1, 2];
     const p = s.partitionWithReplicas([B, A, C]);
     for (let i = 0; i < 5; i++) await s.produceAcked(B, p, `r${i}`);
-    await s.until(() => s.replica(A, p).log.logEndOffset === 5 && s.replica(C, p).log.logEndOffset === 5, 5_000, 'replicated');
+    await s.until(
+      () => s.replica(A, p).log.logEndOffset === 5 && s.replica(C, p).log.logEndOffset === 5,
+      5_000,
+      'replicated',
+    );
     const unblock = s.blockFetches(A, B); // A stays in the ISR but lags
     const x = s.produce(B, p, 'x');
     await s.until(() => s.replica(C, p).log.logEndOffset === 6, 2_000, 'C fetched x');
     s.sim.crash(B);
     unblock();
     let cacheAtElection: string | undefined;
-    await s.until(() => {
-      const a = s.sim.replica(A, p);
-      if (a?.role === 'leader' && cacheAtElection === undefined) cacheAtElection = JSON.stringify({ latest: a.epochCache.latestEntry(), leo: a.log.logEndOffset });
-      return a?.role === 'leader';
-    }, 30_000, 'A elected');
+    await s.until(
+      () => {
+        const a = s.sim.replica(A, p);
+        if (a?.role === 'leader' && cacheAtElection === undefined)
+          cacheAtElection = JSON.stringify({ latest: a.epochCache.latestEntry(), leo: a.log.logEndOffset });
+        return a?.role === 'leader';
+      },
+      30_000,
+      'A elected',
+    );
     const epoch = s.replica(A, p).leaderEpoch;
     expect(JSON.parse(cacheAtElection!)).toEqual({ latest: { epoch, startOffset: 5 }, leo: 5 });
-    await s.until(() => s.replica(C, p).log.logEndOffset === 5 || s.truncations().some((t) => t.nodeId === C), 10_000, 'C truncates x');
+    await s.until(
+      () => s.replica(C, p).log.logEndOffset === 5 || s.truncations().some((t) => t.nodeId === C),
+      10_000,
+      'C truncates x',
+    );
     expect(s.truncations().find((t) => t.nodeId === C)).toMatchObject({ toOffset: 5 });
     await s.until(() => x.status !== 'pending', 10_000, 'x settles');
     expect(x.status).not.toBe('NONE');
@@ -139,4 +195,3 @@ describe('leader epochs decide truncation', () => {
     expect(await s.finish()).toEqual([]);
   });
 });
-

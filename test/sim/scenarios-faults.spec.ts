@@ -9,7 +9,10 @@ describe('partitions, zombies and restarts', () => {
   describe('S9 Jepsen 2013', () => {
     it('a: with min ISR 1 and unclean election, acknowledged writes of an isolated sole leader are lost — and the checker sees it', async () => {
       const s = await Scenario.start(
-        { nodes: 3, config: { minInsyncReplicas: 1, uncleanLeaderElectionEnable: true, eligibleLeaderReplicasEnable: false } },
+        {
+          nodes: 3,
+          config: { minInsyncReplicas: 1, uncleanLeaderElectionEnable: true, eligibleLeaderReplicasEnable: false },
+        },
         { expectDataLoss: true },
       );
       const [A, B, C] = [0, 1, 2];
@@ -21,7 +24,8 @@ describe('partitions, zombies and restarts', () => {
       const seen: string[] = [];
       s.everyStep(() => {
         const st = s.state(p);
-        if (st.leader !== A && st.leader !== -1) seen.push(`${st.leader}:${st.leaderRecoveryState}:${st.isr.map((m) => m.nodeId)}`);
+        if (st.leader !== A && st.leader !== -1)
+          seen.push(`${st.leader}:${st.leaderRecoveryState}:${st.isr.map((m) => m.nodeId)}`);
       });
       s.sim.network.partition([A], [STORE_NODE_ID]);
       await s.until(() => s.sim.leaderOf(p) !== undefined && s.sim.leaderOf(p)!.id !== A, 30_000, 'unclean election');
@@ -78,7 +82,8 @@ describe('partitions, zombies and restarts', () => {
       const dropsC = !(m.body as { newIsr: Array<{ nodeId: number }> }).newIsr.some((x) => x.nodeId === C);
       if (!dropsC) return undefined;
       shrinkProposals.push('seen');
-      if (shrinkProposals.length === 1) return { replaceWith: { errorCode: ReplicationErrorCode.OPERATION_NOT_ATTEMPTED } };
+      if (shrinkProposals.length === 1)
+        return { replaceWith: { errorCode: ReplicationErrorCode.OPERATION_NOT_ATTEMPTED } };
       if (shrinkProposals.length === 2) return { delayMs: 1_500 };
       return undefined;
     });
@@ -120,9 +125,47 @@ describe('partitions, zombies and restarts', () => {
     expect(ackedAll).toEqual([]);
     // A stale AlterPartition from the zombie's epoch, and a fetch in the new epoch sent to the zombie.
     const probe = s.sim.network.connect(99);
-    const alter = await probeCall(s, probe.send({ nodeId: controller, endpoint: '' }, 'alterPartition', { nodeId: A, nodeEpoch: 0, partition: p, leaderEpoch: oldEpoch, partitionEpoch: 0, newIsr: [{ nodeId: A, nodeEpoch: 0 }], leaderRecoveryState: 'RECOVERED' }, 2_000));
+    const alter = await probeCall(
+      s,
+      probe.send(
+        { nodeId: controller, endpoint: '' },
+        'alterPartition',
+        {
+          nodeId: A,
+          nodeEpoch: 0,
+          partition: p,
+          leaderEpoch: oldEpoch,
+          partitionEpoch: 0,
+          newIsr: [{ nodeId: A, nodeEpoch: 0 }],
+          leaderRecoveryState: 'RECOVERED',
+        },
+        2_000,
+      ),
+    );
     expect(alter.errorCode).toBe(ReplicationErrorCode.FENCED_LEADER_EPOCH);
-    const fetch = await probeCall(s, probe.send({ nodeId: A, endpoint: '' }, 'fetch', { replicaId: B, replicaEpoch: 0, maxWaitMs: 0, partitions: [{ partition: p, currentLeaderEpoch: newEpoch, fetchOffset: 0, lastFetchedEpoch: -1, logStartOffset: 0, maxRecords: 10 }] }, 2_000));
+    const fetch = await probeCall(
+      s,
+      probe.send(
+        { nodeId: A, endpoint: '' },
+        'fetch',
+        {
+          replicaId: B,
+          replicaEpoch: 0,
+          maxWaitMs: 0,
+          partitions: [
+            {
+              partition: p,
+              currentLeaderEpoch: newEpoch,
+              fetchOffset: 0,
+              lastFetchedEpoch: -1,
+              logStartOffset: 0,
+              maxRecords: 10,
+            },
+          ],
+        },
+        2_000,
+      ),
+    );
     expect(fetch.partitions[0].errorCode).toBe(ReplicationErrorCode.UNKNOWN_LEADER_EPOCH);
     const tail = s.replica(A, p).log.logEndOffset;
     expect(tail).toBeGreaterThan(1); // the zombie appended in its old epoch
@@ -151,14 +194,19 @@ describe('partitions, zombies and restarts', () => {
       const read = await node.replicas.read(p, 0, highWatermark, 100);
       for (const r of read.records) {
         const v = r.value!.toString();
-        if (observed.has(r.offset) && observed.get(r.offset) !== v) throw new Error(`offset ${r.offset} seen as ${observed.get(r.offset)} and ${v}`);
+        if (observed.has(r.offset) && observed.get(r.offset) !== v)
+          throw new Error(`offset ${r.offset} seen as ${observed.get(r.offset)} and ${v}`);
         observed.set(r.offset, v);
       }
     };
     await poll();
     s.sim.crash(A);
     unblock.forEach((u) => u());
-    await s.until(() => s.sim.leaderOf(p) !== undefined && s.sim.leaderOf(p)!.replicas.partition(p)!.isLoadable(), 30_000, 'new leader');
+    await s.until(
+      () => s.sim.leaderOf(p) !== undefined && s.sim.leaderOf(p)!.replicas.partition(p)!.isLoadable(),
+      30_000,
+      'new leader',
+    );
     await s.produceAcked(s.state(p).leader, p, 'v');
     await poll();
     await s.sim.restart(A);
@@ -171,7 +219,10 @@ describe('partitions, zombies and restarts', () => {
   });
 
   it('S13 stale HW checkpoint: after kill -9 of every node nothing acknowledged is truncated, and LATEST waits for the epoch start', async () => {
-    const s = await Scenario.start({ nodes: 3, config: { highWatermarkCheckpointIntervalMs: 60_000, logFlushPolicy: 'always' } });
+    const s = await Scenario.start({
+      nodes: 3,
+      config: { highWatermarkCheckpointIntervalMs: 60_000, logFlushPolicy: 'always' },
+    });
     const p = 0;
     for (let i = 0; i < 20; i++) await s.produceAcked(s.state(p).leader, p, `r${i}`);
     for (const id of [0, 1, 2]) s.sim.crash(id);

@@ -59,7 +59,12 @@ describe('liveness: dead followers and preferred leaders', () => {
       await s.sim.run(1_000);
       // Within the node session timeout only the controller's fencing may take C out.
       expect(proposals.filter((isr) => isr.length < 2)).toEqual([]);
-      expect(s.state(p).isr.map((m) => m.nodeId).sort()).toEqual([A, C].sort());
+      expect(
+        s
+          .state(p)
+          .isr.map((m) => m.nodeId)
+          .sort(),
+      ).toEqual([A, C].sort());
       const refused = s.produce(A, p, 'while-alone');
       await s.until(() => refused.status !== 'pending', 30_000, 'the lone write settles');
       expect(refused.status).not.toBe('NONE');
@@ -81,7 +86,9 @@ describe('liveness: dead followers and preferred leaders', () => {
       s.everyStep(() => (removedAt ??= s.state(p).isr.some((m) => m.nodeId === C) ? undefined : s.sim.clock.now()));
       await s.until(() => removedAt !== undefined, 20_000, 'C leaves the ISR');
       // Its last fetch (caught up) came at most one long-poll before the cut.
-      expect(removedAt! - cutAt).toBeGreaterThanOrEqual(s.sim.config.replicaLagTimeMaxMs - s.sim.config.replicaFetchWaitMaxMs);
+      expect(removedAt! - cutAt).toBeGreaterThanOrEqual(
+        s.sim.config.replicaLagTimeMaxMs - s.sim.config.replicaFetchWaitMaxMs,
+      );
       s.sim.heal();
       await s.until(() => s.sim.fullyReplicated(), 30_000, 'healed');
       s.checker.final();

@@ -18,7 +18,9 @@ function replay(records: StoredRecord[]): Record<string, string> {
 async function readCommitted(s: Scenario, nodeId: number, partition: number): Promise<StoredRecord[]> {
   const node = s.sim.node(nodeId)!;
   let result: StoredRecord[] | undefined;
-  void node.replicas.read(partition, 0, node.replicas.offsets(partition).highWatermark, 10_000).then((r) => (result = r.records));
+  void node.replicas
+    .read(partition, 0, node.replicas.offsets(partition).highWatermark, 10_000)
+    .then((r) => (result = r.records));
   await s.until(() => result !== undefined, 1_000, 'read');
   return result!;
 }
@@ -26,7 +28,8 @@ async function readCommitted(s: Scenario, nodeId: number, partition: number): Pr
 function snapshot(s: Scenario, nodeId: number, partition: number): Map<number, string> {
   const out = new Map<number, string>();
   const log = s.replica(nodeId, partition).log;
-  for (const b of log.read(0, log.logEndOffset, Number.MAX_SAFE_INTEGER)) for (const r of b.records) out.set(r.offset, `${r.leaderEpoch}:${r.key}=${r.value}`);
+  for (const b of log.read(0, log.logEndOffset, Number.MAX_SAFE_INTEGER))
+    for (const r of b.records) out.set(r.offset, `${r.leaderEpoch}:${r.key}=${r.value}`);
   return out;
 }
 
@@ -39,7 +42,8 @@ describe('coordination, compaction and planned changes', () => {
     const events: string[] = [];
     for (const id of [A, B]) {
       s.sim.node(id)!.replicas.subscribe({
-        onBecomeLeader: (partition, epoch) => partition === p && events.push(`${id} leads ${epoch} @${s.sim.clock.now()}`),
+        onBecomeLeader: (partition, epoch) =>
+          partition === p && events.push(`${id} leads ${epoch} @${s.sim.clock.now()}`),
         onResign: (partition, epoch) => partition === p && events.push(`${id} resigns ${epoch} @${s.sim.clock.now()}`),
       });
     }
@@ -49,7 +53,9 @@ describe('coordination, compaction and planned changes', () => {
     const store = s.sim.node(A)!.replicas;
     const outcomes: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const { lastOffset } = store.append(p, epoch, [{ key: Buffer.from(`g${i}`), value: Buffer.from(`pending-${i}`), timestamp: s.sim.clock.now() }]);
+      const { lastOffset } = store.append(p, epoch, [
+        { key: Buffer.from(`g${i}`), value: Buffer.from(`pending-${i}`), timestamp: s.sim.clock.now() },
+      ]);
       store.awaitCommit(p, epoch, lastOffset, 30_000).then(
         () => outcomes.push('SUCCESS'),
         (e: { errorName?: string }) => outcomes.push(e.errorName ?? String(e)),
@@ -78,7 +84,9 @@ describe('coordination, compaction and planned changes', () => {
     await s.produceAcked(A, p, 'v2', 'k');
     const node = s.sim.node(A)!;
     let tombstoneAcked = false;
-    produce(node.replicas, p, [{ key: Buffer.from('k'), value: null, timestamp: s.sim.clock.now() }], -1, 5_000).then(() => (tombstoneAcked = true));
+    produce(node.replicas, p, [{ key: Buffer.from('k'), value: null, timestamp: s.sim.clock.now() }], -1, 5_000).then(
+      () => (tombstoneAcked = true),
+    );
     await s.until(() => tombstoneAcked, 5_000, 'tombstone acked');
     await s.produceAcked(A, p, 'v', 'j');
     await s.until(() => [B, C].every((id) => s.replica(id, p).hw === s.replica(A, p).hw), 5_000, 'HW everywhere');
@@ -105,7 +113,11 @@ describe('coordination, compaction and planned changes', () => {
     expect([...snapshot(s, A, p)].filter(([o]) => o >= hw)).toEqual(tailBefore);
     s.sim.crash(A);
     unblock.forEach((u) => u());
-    await s.until(() => s.sim.leaderOf(p) !== undefined && s.sim.leaderOf(p)!.replicas.partition(p)!.isLoadable(), 30_000, 'new leader');
+    await s.until(
+      () => s.sim.leaderOf(p) !== undefined && s.sim.leaderOf(p)!.replicas.partition(p)!.isLoadable(),
+      30_000,
+      'new leader',
+    );
     await s.sim.restart(A);
     await s.produceAcked(s.state(p).leader, p, 'w', 'x');
     await s.until(() => s.sim.fullyReplicated(), 30_000, 'converged');
@@ -144,7 +156,11 @@ describe('coordination, compaction and planned changes', () => {
     const s = await Scenario.start({ nodes: 3, config: { logFlushPolicy: 'always' } });
     const p = 0;
     for (let round = 0; round < 50; round++) {
-      await s.until(() => s.sim.leaderOf(p)?.replicas.partition(p)?.isLoadable() === true, 30_000, `leader in round ${round}`);
+      await s.until(
+        () => s.sim.leaderOf(p)?.replicas.partition(p)?.isLoadable() === true,
+        30_000,
+        `leader in round ${round}`,
+      );
       const leader = s.state(p).leader;
       const w = s.produce(leader, p, `r${round}`);
       const follower = s.state(p).replicas.find((id) => id !== leader)!;
@@ -186,7 +202,9 @@ describe('coordination, compaction and planned changes', () => {
       const frozenAt = s.sim.clock.now();
       const writes: Produced[] = [];
       let removedAt: number | undefined;
-      s.everyStep(() => (removedAt ??= s.state(p).isr.some((m) => m.nodeId === frozen) ? undefined : s.sim.clock.now()));
+      s.everyStep(
+        () => (removedAt ??= s.state(p).isr.some((m) => m.nodeId === frozen) ? undefined : s.sim.clock.now()),
+      );
       while (removedAt === undefined && s.sim.clock.now() < frozenAt + 3 * lag) {
         writes.push(s.produce(leader, p, `x${writes.length}`, -1, `x${writes.length}`, 20_000));
         await s.sim.run(100);
@@ -203,7 +221,10 @@ describe('coordination, compaction and planned changes', () => {
   });
 
   it('S19 a follower that lost committed data in a power cut is not electable until it has caught up', async () => {
-    const s = await Scenario.start({ nodes: 3, config: { logFlushPolicy: 'replicated', highWatermarkCheckpointIntervalMs: 600_000 } });
+    const s = await Scenario.start({
+      nodes: 3,
+      config: { logFlushPolicy: 'replicated', highWatermarkCheckpointIntervalMs: 600_000 },
+    });
     const [A, B, C] = [0, 1, 2];
     const p = s.partitionWithReplicas([A, B, C]);
     for (let i = 0; i < 10; i++) await s.produceAcked(A, p, `r${i}`);
@@ -266,6 +287,9 @@ describe('coordination, compaction and planned changes', () => {
 
 async function runCompaction(s: Scenario, nodeId: number, partition: number): Promise<void> {
   let done = false;
-  void s.sim.node(nodeId)!.replicas.compactNow(partition).finally(() => (done = true));
+  void s.sim
+    .node(nodeId)!
+    .replicas.compactNow(partition)
+    .finally(() => (done = true));
   await s.until(() => done, 1_000, `compaction on node ${nodeId}`);
 }

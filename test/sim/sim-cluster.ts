@@ -1,5 +1,20 @@
-import { controllerLeaseMsFor, DEFAULT_REPLICATION_CONFIG, ReplicationNode, SeededRandom, type PartitionState, type ReplicationConfig } from '@cohort/replication';
-import { InMemoryCheckpointStorage, InMemoryMetadataStore, InMemoryNetwork, MemoryLog, describePartitionState, type LinkConditions, type Partition } from '@cohort/replication/testing';
+import {
+  controllerLeaseMsFor,
+  DEFAULT_REPLICATION_CONFIG,
+  ReplicationNode,
+  SeededRandom,
+  type PartitionState,
+  type ReplicationConfig,
+} from '@cohort/replication';
+import {
+  InMemoryCheckpointStorage,
+  InMemoryMetadataStore,
+  InMemoryNetwork,
+  MemoryLog,
+  describePartitionState,
+  type LinkConditions,
+  type Partition,
+} from '@cohort/replication/testing';
 import { rulesFor, type BrokenRule } from './broken-rules';
 import { preloadedNodeEpoch } from './preload';
 import { SimScheduler } from './sim-scheduler';
@@ -80,8 +95,11 @@ export class SimCluster {
     const session = options.config?.nodeSessionTimeoutMs ?? SIM_CONFIG.nodeSessionTimeoutMs;
     this.config = { ...SIM_CONFIG, controllerLeaseMs: controllerLeaseMsFor(session), ...options.config };
     this.nodeIds = Array.from({ length: options.nodes }, (_, i) => i);
-    for (const id of this.nodeIds) this.disks.set(id, { logs: new Map(), checkpoints: new InMemoryCheckpointStorage() });
-    this.store.watch({ onPartitionChanged: (s) => this.trace.add(this.clock.now(), `store ${describePartitionState(s)}`) });
+    for (const id of this.nodeIds)
+      this.disks.set(id, { logs: new Map(), checkpoints: new InMemoryCheckpointStorage() });
+    this.store.watch({
+      onPartitionChanged: (s) => this.trace.add(this.clock.now(), `store ${describePartitionState(s)}`),
+    });
   }
 
   /** Starts every node and waits until all partitions have a leader that can serve. */
@@ -116,14 +134,21 @@ export class SimCluster {
       checkpoints: disk.checkpoints,
       openLog: async (partition) => {
         let log = disk.logs.get(partition);
-        if (!log) disk.logs.set(partition, (log = new MemoryLog({ clock: this.clock, fsyncLatencyMs: this.options.fsyncLatencyMs ?? 2 })));
+        if (!log)
+          disk.logs.set(
+            partition,
+            (log = new MemoryLog({ clock: this.clock, fsyncLatencyMs: this.options.fsyncLatencyMs ?? 2 })),
+          );
         return log;
       },
       rules: rulesFor(this.options.brokenRule),
       observer: {
         trace: (line) => this.trace.add(this.clock.now(), line),
         onTruncate: (nodeId, partition, toOffset, hw, reason) => {
-          this.trace.add(this.clock.now(), `node ${nodeId}: truncate p${partition} to ${toOffset} (hw ${hw}): ${reason}`);
+          this.trace.add(
+            this.clock.now(),
+            `node ${nodeId}: truncate p${partition} to ${toOffset} (hw ${hw}): ${reason}`,
+          );
           this.onTruncate?.(nodeId, partition, toOffset, hw, reason);
         },
         onError: (nodeId, error, context) => {
@@ -250,7 +275,8 @@ export class SimCluster {
       const r = this.replica(id, partition);
       if (!r || !nodes.has(id)) continue;
       const candidate = { id, leo: r.log.logEndOffset, epoch: r.epochCache.latestEpoch() };
-      if (!best || candidate.epoch > best.epoch || (candidate.epoch === best.epoch && candidate.leo > best.leo)) best = candidate;
+      if (!best || candidate.epoch > best.epoch || (candidate.epoch === best.epoch && candidate.leo > best.leo))
+        best = candidate;
     }
     const lease = await this.store.getControllerLease();
     if (!best || !lease) return undefined;
@@ -265,7 +291,10 @@ export class SimCluster {
     };
     this.adminElections.add(`${partition}:${next.partitionEpoch}`);
     const outcome = await this.store.compareAndSetPartition(s.partitionEpoch, next, lease.controllerEpoch);
-    this.trace.add(this.clock.now(), `sim: operator unclean recovery of p${partition} → node ${best.id} (LEO ${best.leo}): ${outcome.ok ? 'done' : outcome.reason}`);
+    this.trace.add(
+      this.clock.now(),
+      `sim: operator unclean recovery of p${partition} → node ${best.id} (LEO ${best.leo}): ${outcome.ok ? 'done' : outcome.reason}`,
+    );
     return outcome.ok ? best.id : undefined;
   }
 
@@ -273,7 +302,14 @@ export class SimCluster {
    * Creates a partition state before the nodes start (a history staged with `preloadReplica`); ISR
    * members carry their preloaded registration epochs.
    */
-  async presetPartition(p: { partition: number; replicas: number[]; leader: number; leaderEpoch: number; isr: number[]; recovering: boolean }): Promise<void> {
+  async presetPartition(p: {
+    partition: number;
+    replicas: number[];
+    leader: number;
+    leaderEpoch: number;
+    isr: number[];
+    recovering: boolean;
+  }): Promise<void> {
     const lease = await this.store.acquireControllerLease(-1, 1_000);
     if (!lease) throw new Error('cannot preset partitions while a controller runs');
     await this.store.createPartitions(

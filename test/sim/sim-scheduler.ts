@@ -119,7 +119,9 @@ export class SimScheduler implements Clock {
   private advanceTo(at: number): void {
     this.sameInstantSteps = at === this.current ? this.sameInstantSteps + 1 : 0;
     if (this.sameInstantSteps > this.maxStepsPerInstant) {
-      throw new Error(`livelock: more than ${this.maxStepsPerInstant} events at virtual time ${at} without time advancing`);
+      throw new Error(
+        `livelock: more than ${this.maxStepsPerInstant} events at virtual time ${at} without time advancing`,
+      );
     }
     this.current = at;
     this.steps++;

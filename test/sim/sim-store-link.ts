@@ -1,4 +1,11 @@
-import type { CasOutcome, ControllerLease, MetadataChangeListener, MetadataStore, NodeRegistration, PartitionState } from '@cohort/replication';
+import type {
+  CasOutcome,
+  ControllerLease,
+  MetadataChangeListener,
+  MetadataStore,
+  NodeRegistration,
+  PartitionState,
+} from '@cohort/replication';
 import type { InMemoryMetadataStore, InMemoryNetwork } from '@cohort/replication/testing';
 
 /** The pseudo node id of the metadata store on the simulated network (Redis, in cluster mode). */
@@ -22,7 +29,12 @@ export class SimStoreLink implements MetadataStore {
     private readonly timeoutMs: number,
   ) {}
 
-  registerNode(nodeId: number, endpoint: string, previousNodeEpoch: number, sessionTimeoutMs: number): Promise<NodeRegistration> {
+  registerNode(
+    nodeId: number,
+    endpoint: string,
+    previousNodeEpoch: number,
+    sessionTimeoutMs: number,
+  ): Promise<NodeRegistration> {
     return this.call(() => this.store.registerNode(nodeId, endpoint, previousNodeEpoch, sessionTimeoutMs));
   }
   renewNode(nodeId: number, nodeEpoch: number, sessionTimeoutMs: number): Promise<boolean> {
@@ -55,12 +67,17 @@ export class SimStoreLink implements MetadataStore {
   createPartitions(states: PartitionState[], controllerEpoch: number): Promise<number> {
     return this.call(() => this.store.createPartitions(states, controllerEpoch));
   }
-  compareAndSetPartition(expectedPartitionEpoch: number, next: PartitionState, controllerEpoch: number): Promise<CasOutcome> {
+  compareAndSetPartition(
+    expectedPartitionEpoch: number,
+    next: PartitionState,
+    controllerEpoch: number,
+  ): Promise<CasOutcome> {
     return this.call(() => this.store.compareAndSetPartition(expectedPartitionEpoch, next, controllerEpoch));
   }
 
   watch(listener: MetadataChangeListener): () => void {
-    const relay = (deliver: () => void) => this.network.deliver(STORE_NODE_ID, this.nodeId, () => !this.closed && deliver());
+    const relay = (deliver: () => void) =>
+      this.network.deliver(STORE_NODE_ID, this.nodeId, () => !this.closed && deliver());
     const unwatch = this.store.watch({
       onPartitionChanged: (s) => relay(() => listener.onPartitionChanged?.(s)),
       onNodesChanged: () => relay(() => listener.onNodesChanged?.()),

@@ -29,7 +29,11 @@ describe('the simulator catches broken replication rules', () => {
   });
 
   it('ISR expansion without the epoch-start check, staged as KAFKA-7128: the early member is elected and r9 is lost', async () => {
-    const s = await Scenario.start({ nodes: 3, config: { replicaFetchMaxRecords: 1, logFlushPolicy: 'always' }, brokenRule: 'isr-expand-without-epoch-start' });
+    const s = await Scenario.start({
+      nodes: 3,
+      config: { replicaFetchMaxRecords: 1, logFlushPolicy: 'always' },
+      brokenRule: 'isr-expand-without-epoch-start',
+    });
     const { p, C, joinedEarly, release } = await stageStaleHwJoin(s);
     await s.until(() => joinedEarly(), 5_000, 'C joins the ISR below the epoch start');
     s.sim.crash(s.state(p).leader);

@@ -3,12 +3,18 @@ import type { Produced, Scenario } from './scenario-kit';
 export type TimedWrite = Produced & { at: number; doneAt?: number };
 
 /** Keeps one acks=all write in flight on `nodeId` for `partition`, until stopped; records each latency. */
-export function steadyWrites(s: Scenario, nodeId: number, partition: number): { writes: TimedWrite[]; stop: () => void } {
+export function steadyWrites(
+  s: Scenario,
+  nodeId: number,
+  partition: number,
+): { writes: TimedWrite[]; stop: () => void } {
   const writes: TimedWrite[] = [];
   let stopped = false;
   const next = (): void => {
     if (stopped) return;
-    const w = Object.assign(s.produce(nodeId, partition, `w${writes.length}`, -1, `w${writes.length}`, 20_000), { at: s.sim.clock.now() }) as TimedWrite;
+    const w = Object.assign(s.produce(nodeId, partition, `w${writes.length}`, -1, `w${writes.length}`, 20_000), {
+      at: s.sim.clock.now(),
+    }) as TimedWrite;
     writes.push(w);
     void w.done?.finally(() => {
       w.doneAt = s.sim.clock.now();

@@ -48,14 +48,19 @@ export class Workload {
     const up = this.sim.upNodes();
     const target = (s && this.sim.node(s.leader)) ?? up[this.rng.int(up.length)];
     if (!target) return;
-    produce(target.replicas, partition, [{ key: Buffer.from(key), value: Buffer.from(value), timestamp: this.sim.clock.now() }], acks, 3_000)
-      .then(
-        (r) => {
-          this.count('NONE');
-          if (acks === -1) this.checker.ack({ partition, offset: r.baseOffset, value });
-        },
-        (e: unknown) => this.count(e instanceof KafkaError ? e.errorName : 'OTHER'),
-      );
+    produce(
+      target.replicas,
+      partition,
+      [{ key: Buffer.from(key), value: Buffer.from(value), timestamp: this.sim.clock.now() }],
+      acks,
+      3_000,
+    ).then(
+      (r) => {
+        this.count('NONE');
+        if (acks === -1) this.checker.ack({ partition, offset: r.baseOffset, value });
+      },
+      (e: unknown) => this.count(e instanceof KafkaError ? e.errorName : 'OTHER'),
+    );
   }
 
   private count(name: string): void {

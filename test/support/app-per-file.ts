@@ -16,7 +16,9 @@ export interface AppPerFile {
  * One real app for a whole test file, on its own DATA_DIR, with `topics` created: registers the
  * beforeAll/afterAll hooks that start and stop it, and returns accessors for the tests.
  */
-export function appPerFile(options: { env?: Record<string, string>; topics?: Record<string, number> } = {}): AppPerFile {
+export function appPerFile(
+  options: { env?: Record<string, string>; topics?: Record<string, number> } = {},
+): AppPerFile {
   const data = tempDataDir();
   let running: RunningApp | null = null;
   const current = (): RunningApp => {

@@ -16,7 +16,10 @@ export const BROWSER_BUNDLE = {
 };
 
 const STAMP = join(REPO_ROOT, 'libs/client/dist/.source-stamp');
-const LOCK = join(tmpdir(), `cohort-build-packages-${createHash('sha1').update(REPO_ROOT).digest('hex').slice(0, 12)}.lock`);
+const LOCK = join(
+  tmpdir(),
+  `cohort-build-packages-${createHash('sha1').update(REPO_ROOT).digest('hex').slice(0, 12)}.lock`,
+);
 const STALE_LOCK_MS = 10 * 60_000;
 
 function files(dir: string, out: string[] = []): string[] {
@@ -32,7 +35,10 @@ function files(dir: string, out: string[] = []): string[] {
 function sourceStamp(): string {
   const inputs = [join(REPO_ROOT, 'tsup.config.ts')];
   for (const name of PACKAGES) {
-    inputs.push(join(REPO_ROOT, 'libs', name, 'package.json'), ...files(join(REPO_ROOT, 'libs', name, 'src')).filter((f) => !f.endsWith('.spec.ts')));
+    inputs.push(
+      join(REPO_ROOT, 'libs', name, 'package.json'),
+      ...files(join(REPO_ROOT, 'libs', name, 'src')).filter((f) => !f.endsWith('.spec.ts')),
+    );
   }
   const hash = createHash('sha1');
   for (const file of inputs.sort()) hash.update(`${relative(REPO_ROOT, file)}\0`).update(readFileSync(file));

@@ -20,9 +20,13 @@ export interface Chromium {
  * tests share this so every one of them launches the same way (sandbox off for root in CI, no GPU, no
  * background traffic).
  */
-export async function launchChromium(options: { viewport?: { width: number; height: number } } = {}): Promise<Chromium> {
+export async function launchChromium(
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<Chromium> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`no Chromium at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH`);
+    throw new Error(
+      `no Chromium at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH`,
+    );
   }
   const profile = mkdtempSync(join(tmpdir(), 'cohort-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {

@@ -16,5 +16,9 @@ export function launchDashboardBrowser(): Promise<DashboardBrowser> {
  * newer than its sources, so the tests run today's sources on a clean clone where nothing was built.
  */
 export function buildDashboardAssets(): void {
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-ui.js'), '--if-stale'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-ui.js'), '--if-stale'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 60_000,
+  });
 }

@@ -89,11 +89,20 @@ export class GroupMember {
 
   /** SyncGroup; as leader, computes every member's assignment from the members' subscriptions. */
   async sync(joined: P.JoinGroupResponse): Promise<P.SyncGroupResponse> {
-    const assignments = joined.leader === this.memberId && !joined.skipAssignment ? await this.assign(joined.members) : [];
+    const assignments =
+      joined.leader === this.memberId && !joined.skipAssignment ? await this.assign(joined.members) : [];
     const response = await request<P.SyncGroupResponse>(
       this.socket,
       'SyncGroup',
-      { groupId: this.groupId, generationId: this.generationId, memberId: this.memberId, groupInstanceId: this.options.groupInstanceId ?? null, protocolType: 'consumer', protocolName: 'range', assignments },
+      {
+        groupId: this.groupId,
+        generationId: this.generationId,
+        memberId: this.memberId,
+        groupInstanceId: this.options.groupInstanceId ?? null,
+        protocolType: 'consumer',
+        protocolName: 'range',
+        assignments,
+      },
       30_000,
     );
     if (response.errorCode === 0) this.assigned(response.assignment, 'SyncGroup');
@@ -101,19 +110,42 @@ export class GroupMember {
   }
 
   heartbeat(generationId = this.generationId): Promise<P.HeartbeatResponse> {
-    return request(this.socket, 'Heartbeat', { groupId: this.groupId, generationId, memberId: this.memberId, groupInstanceId: this.options.groupInstanceId ?? null });
+    return request(this.socket, 'Heartbeat', {
+      groupId: this.groupId,
+      generationId,
+      memberId: this.memberId,
+      groupInstanceId: this.options.groupInstanceId ?? null,
+    });
   }
 
-  commit(offsets: { topic: string; partition: number; offset: number; metadata?: string }[], generationId = this.generationId): Promise<P.OffsetCommitResponse> {
+  commit(
+    offsets: { topic: string; partition: number; offset: number; metadata?: string }[],
+    generationId = this.generationId,
+  ): Promise<P.OffsetCommitResponse> {
     const topics = [...new Set(offsets.map((o) => o.topic))].map((name) => ({
       name,
-      partitions: offsets.filter((o) => o.topic === name).map((o) => ({ partitionIndex: o.partition, committedOffset: o.offset, committedMetadata: o.metadata ?? null })),
+      partitions: offsets
+        .filter((o) => o.topic === name)
+        .map((o) => ({
+          partitionIndex: o.partition,
+          committedOffset: o.offset,
+          committedMetadata: o.metadata ?? null,
+        })),
     }));
-    return request(this.socket, 'OffsetCommit', { groupId: this.groupId, generationId, memberId: this.memberId, groupInstanceId: this.options.groupInstanceId ?? null, topics });
+    return request(this.socket, 'OffsetCommit', {
+      groupId: this.groupId,
+      generationId,
+      memberId: this.memberId,
+      groupInstanceId: this.options.groupInstanceId ?? null,
+      topics,
+    });
   }
 
   leave(): Promise<P.LeaveGroupResponse> {
-    return request(this.socket, 'LeaveGroup', { groupId: this.groupId, members: [{ memberId: this.memberId, groupInstanceId: this.options.groupInstanceId ?? null }] });
+    return request(this.socket, 'LeaveGroup', {
+      groupId: this.groupId,
+      members: [{ memberId: this.memberId, groupInstanceId: this.options.groupInstanceId ?? null }],
+    });
   }
 
   private assigned(assignment: unknown, by: 'JoinGroup' | 'SyncGroup'): void {
@@ -173,7 +205,8 @@ export class GroupMember {
       } catch {
         if (!this.socket.connected) return; // the test closed it
       }
-      if (!this.needsRejoin && this.pushedGeneration < this.generationId) await this.pause(this.options.heartbeatIntervalMs ?? 100);
+      if (!this.needsRejoin && this.pushedGeneration < this.generationId)
+        await this.pause(this.options.heartbeatIntervalMs ?? 100);
     }
   }
 
@@ -198,17 +231,27 @@ export class GroupMember {
   }
 
   private async assign(members: P.JoinGroupMember[]): Promise<P.SyncGroupAssignment[]> {
-    const subscriptions = members.map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId, subscription: m.metadata as P.Subscription }));
+    const subscriptions = members.map((m) => ({
+      memberId: m.memberId,
+      groupInstanceId: m.groupInstanceId,
+      subscription: m.metadata as P.Subscription,
+    }));
     const topics = [...new Set(subscriptions.flatMap((s) => s.subscription.topics))];
     const metadata = await request<P.MetadataResponse>(this.socket, 'Metadata', { topics });
-    const partitionsPerTopic = Object.fromEntries(metadata.topics.filter((t) => t.errorCode === 0).map((t) => [t.name, t.partitions]));
+    const partitionsPerTopic = Object.fromEntries(
+      metadata.topics.filter((t) => t.errorCode === 0).map((t) => [t.name, t.partitions]),
+    );
     const result = range.assign({ partitionsPerTopic }, subscriptions);
     return Object.entries(result).map(([memberId, assignment]) => ({ memberId, assignment }));
   }
 }
 
 /** Waits until `condition` holds, polling; fails the test with `what` after `timeoutMs`. */
-export async function eventually(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+export async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await condition()) return;

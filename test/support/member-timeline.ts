@@ -21,10 +21,20 @@ export class MemberTimeline {
 
   watch(name: string, member: CohortMember): CohortMember {
     member.on('assigned', (e) => {
-      this.entries.push({ member: name, kind: 'assigned', partitions: keys(e.partitions), generationId: e.generationId });
+      this.entries.push({
+        member: name,
+        kind: 'assigned',
+        partitions: keys(e.partitions),
+        generationId: e.generationId,
+      });
     });
     member.on('revoked', (e) => {
-      this.entries.push({ member: name, kind: 'revoked', partitions: keys(e.partitions), generationId: e.generationId });
+      this.entries.push({
+        member: name,
+        kind: 'revoked',
+        partitions: keys(e.partitions),
+        generationId: e.generationId,
+      });
     });
     member.on('lost', (e) => {
       this.entries.push({ member: name, kind: 'lost', partitions: keys(e.partitions) });
@@ -40,7 +50,8 @@ export class MemberTimeline {
       for (const p of entry.partitions) {
         if (entry.kind === 'assigned') {
           const current = owner.get(p);
-          if (current !== undefined && current !== entry.member) problems.push(`#${index}: ${p} assigned to ${entry.member} while ${current} owns it`);
+          if (current !== undefined && current !== entry.member)
+            problems.push(`#${index}: ${p} assigned to ${entry.member} while ${current} owns it`);
           owner.set(p, entry.member);
         } else if (owner.get(p) === entry.member) {
           owner.delete(p);
@@ -52,7 +63,11 @@ export class MemberTimeline {
 
   /** Everything `member` was told it gave up, from entry `from` on. */
   revokedBy(member: string, from = 0): string[] {
-    return this.entries.slice(from).filter((e) => e.member === member && e.kind !== 'assigned').flatMap((e) => e.partitions).sort();
+    return this.entries
+      .slice(from)
+      .filter((e) => e.member === member && e.kind !== 'assigned')
+      .flatMap((e) => e.partitions)
+      .sort();
   }
 }
 

@@ -45,13 +45,19 @@ export class NetworkNamespace {
 
   /** Runs `node -e script` inside the namespace (cwd: the repository, so its packages resolve) and parses its last stdout line as JSON. */
   async node<T>(script: string, timeoutMs = 20_000): Promise<T> {
-    const { stdout } = await run('ip', ['netns', 'exec', this.name, process.execPath, '-e', script], { cwd: process.cwd(), timeout: timeoutMs });
+    const { stdout } = await run('ip', ['netns', 'exec', this.name, process.execPath, '-e', script], {
+      cwd: process.cwd(),
+      timeout: timeoutMs,
+    });
     return JSON.parse(stdout.trim().split('\n').pop() ?? 'null') as T;
   }
 
   remove(): void {
     // Deleting one end of a veth pair deletes both; deleting the namespace frees whatever is left in it.
-    for (const args of [['link', 'del', this.hostLink], ['netns', 'del', this.name]]) {
+    for (const args of [
+      ['link', 'del', this.hostLink],
+      ['netns', 'del', this.name],
+    ]) {
       try {
         execFileSync('ip', args, { stdio: 'pipe' });
       } catch {
@@ -62,7 +68,11 @@ export class NetworkNamespace {
 }
 
 /** A script for NetworkNamespace.node: one REST call and one socket.io handshake to `url`, printed as JSON. */
-export function probeScript(url: string, headers: Record<string, string> = {}, auth: Record<string, unknown> = {}): string {
+export function probeScript(
+  url: string,
+  headers: Record<string, string> = {},
+  auth: Record<string, unknown> = {},
+): string {
   return `
 const { io } = require('socket.io-client');
 (async () => {

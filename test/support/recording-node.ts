@@ -21,13 +21,29 @@ export class RecordingNode implements CohortNode {
 
   constructor(numPartitions = 50) {
     // Typed loosely on purpose: each canned answer is a valid response of its method.
-    const record = (method: string, answer: unknown) => async (...args: unknown[]): Promise<any> => {
-      this.calls.push({ method, args });
-      return answer;
-    };
+    const record =
+      (method: string, answer: unknown) =>
+      async (...args: unknown[]): Promise<any> => {
+        this.calls.push({ method, args });
+        return answer;
+      };
     this.coordinator = {
-      joinGroup: record('joinGroup', { errorCode: 0, generationId: 1, protocolType: 'consumer', protocolName: 'range', leader: 'm', skipAssignment: false, memberId: 'm', members: [] }),
-      syncGroup: record('syncGroup', { errorCode: 0, protocolType: 'consumer', protocolName: 'range', assignment: { partitions: [] } }),
+      joinGroup: record('joinGroup', {
+        errorCode: 0,
+        generationId: 1,
+        protocolType: 'consumer',
+        protocolName: 'range',
+        leader: 'm',
+        skipAssignment: false,
+        memberId: 'm',
+        members: [],
+      }),
+      syncGroup: record('syncGroup', {
+        errorCode: 0,
+        protocolType: 'consumer',
+        protocolName: 'range',
+        assignment: { partitions: [] },
+      }),
       heartbeat: record('heartbeat', { errorCode: 0 }),
       leaveGroup: record('leaveGroup', { errorCode: 0, members: [] }),
       offsetCommit: record('offsetCommit', { errorCode: 0, topics: [] }),
@@ -36,7 +52,8 @@ export class RecordingNode implements CohortNode {
       describeGroups: record('describeGroups', { errorCode: 0, groups: [] }),
       listGroups: record('listGroups', { errorCode: 0, groups: [] }),
       deleteGroups: record('deleteGroups', { errorCode: 0, results: [] }),
-      connectionClosed: (connectionId: string) => void this.calls.push({ method: 'connectionClosed', args: [connectionId] }),
+      connectionClosed: (connectionId: string) =>
+        void this.calls.push({ method: 'connectionClosed', args: [connectionId] }),
       partitionFor: (groupId: string) => partitionFor(groupId, numPartitions),
       isServing: () => this.ready,
       loadingPartitions: () => (this.ready ? [] : [0]),

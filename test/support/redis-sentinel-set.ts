@@ -28,8 +28,19 @@ export class RedisSentinelSet {
     this.masterPort = await freePort();
     this.replicaPort = await freePort();
     this.run('master', ['--port', String(this.masterPort), ...this.common('master')]);
-    this.run('replica', ['--port', String(this.replicaPort), '--replicaof', '127.0.0.1', String(this.masterPort), ...this.common('replica')]);
-    await until('the replica in sync', async () => /master_link_status:up/.test(await this.info(this.replicaPort, 'replication')), 20_000);
+    this.run('replica', [
+      '--port',
+      String(this.replicaPort),
+      '--replicaof',
+      '127.0.0.1',
+      String(this.masterPort),
+      ...this.common('replica'),
+    ]);
+    await until(
+      'the replica in sync',
+      async () => /master_link_status:up/.test(await this.info(this.replicaPort, 'replication')),
+      20_000,
+    );
     for (let i = 0; i < 3; i++) {
       const port = await freePort();
       this.sentinelPorts.push(port);
@@ -65,7 +76,12 @@ export class RedisSentinelSet {
 
   /** The port of the master the Sentinels name now. */
   async currentMasterPort(): Promise<number> {
-    const [, port] = (await this.command(this.sentinelPorts[0], 'SENTINEL', 'get-master-addr-by-name', SENTINEL_MASTER_NAME)) as [string, string];
+    const [, port] = (await this.command(
+      this.sentinelPorts[0],
+      'SENTINEL',
+      'get-master-addr-by-name',
+      SENTINEL_MASTER_NAME,
+    )) as [string, string];
     return Number(port);
   }
 
@@ -80,7 +96,18 @@ export class RedisSentinelSet {
   }
 
   private common(name: string): string[] {
-    return ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir, '--dbfilename', `${name}.rdb`];
+    return [
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      this.dir,
+      '--dbfilename',
+      `${name}.rdb`,
+    ];
   }
 
   private run(name: string, args: string[]): void {
@@ -102,7 +129,14 @@ export class RedisSentinelSet {
   }
 
   private async command(port: number, name: string, ...args: string[]): Promise<unknown> {
-    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, disconnectTimeout: 100 });
+    const client = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      disconnectTimeout: 100,
+    });
     client.on('error', () => undefined); // a process not up yet: the caller polls
     try {
       await client.connect();

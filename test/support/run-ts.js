@@ -16,7 +16,11 @@ Module._resolveFilename = function (request, ...rest) {
 require.extensions['.ts'] = (module, filename) => {
   const { code } = swc.transformSync(readFileSync(filename, 'utf8'), {
     filename,
-    jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022' },
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
     module: { type: 'commonjs' },
   });
   module._compile(code, filename);

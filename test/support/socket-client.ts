@@ -16,15 +16,29 @@ export async function connect(url: string, auth: Record<string, unknown> = {}): 
  * request event with a well-formed payload is typed by the protocol's event maps (`RequestResponseMap`,
  * the map behind `ClientToServerEvents`); anything else (unknown events, hostile payloads) goes out as is.
  */
-export function request<E extends RequestEventName>(socket: Socket, event: E, payload: RequestResponseMap[E][0], timeoutMs?: number): Promise<RequestResponseMap[E][1]>;
-export function request<T = Record<string, unknown>>(socket: Socket, event: string, payload?: unknown, timeoutMs?: number): Promise<T>;
+export function request<E extends RequestEventName>(
+  socket: Socket,
+  event: E,
+  payload: RequestResponseMap[E][0],
+  timeoutMs?: number,
+): Promise<RequestResponseMap[E][1]>;
+export function request<T = Record<string, unknown>>(
+  socket: Socket,
+  event: string,
+  payload?: unknown,
+  timeoutMs?: number,
+): Promise<T>;
 export function request(socket: Socket, event: string, payload?: unknown, timeoutMs = 5000): Promise<unknown> {
   const timed = socket.timeout(timeoutMs);
   return payload === undefined ? timed.emitWithAck(event) : timed.emitWithAck(event, payload);
 }
 
 /** Resolves with the next `event` pushed to this socket (typed by `ServerToClientEvents` for the protocol's pushes). */
-export function nextPush<E extends keyof ServerToClientEvents>(socket: Socket, event: E, timeoutMs?: number): Promise<Parameters<ServerToClientEvents[E]>[0]>;
+export function nextPush<E extends keyof ServerToClientEvents>(
+  socket: Socket,
+  event: E,
+  timeoutMs?: number,
+): Promise<Parameters<ServerToClientEvents[E]>[0]>;
 export function nextPush<T = Record<string, unknown>>(socket: Socket, event: string, timeoutMs?: number): Promise<T>;
 export function nextPush(socket: Socket, event: string, timeoutMs = 5000): Promise<unknown> {
   return new Promise((resolve, reject) => {

@@ -14,7 +14,15 @@ export interface LogLine {
 export function startNode(dataDir: string, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [resolve(__dirname, 'run-ts.js'), 'src/main.ts'], {
     cwd: resolve(__dirname, '../..'),
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', OFFSETS_TOPIC_NUM_PARTITIONS: '50', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      OFFSETS_TOPIC_NUM_PARTITIONS: '50',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

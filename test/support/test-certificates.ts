@@ -11,7 +11,23 @@ export class TestCertificates {
 
   static create(dir: string): TestCertificates {
     const certs = new TestCertificates(dir);
-    certs.openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', certs.path('ca.key'), '-out', certs.path('ca.crt'), '-subj', '/CN=Cohort test CA', '-days', '2');
+    certs.openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      certs.path('ca.key'),
+      '-out',
+      certs.path('ca.crt'),
+      '-subj',
+      '/CN=Cohort test CA',
+      '-days',
+      '2',
+    );
     writeFileSync(certs.path('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
     certs.issue('server', 'localhost', 'server.ext');
     return certs;
@@ -27,8 +43,36 @@ export class TestCertificates {
 
   /** `<name>.crt` / `<name>.key` signed by the CA, with subject CN `cn`. */
   issue(name: string, cn: string, extFile?: string): { cert: Buffer; key: Buffer } {
-    this.openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', this.path(`${name}.key`), '-out', this.path(`${name}.csr`), '-subj', `/CN=${cn}`);
-    this.openssl('x509', '-req', '-in', this.path(`${name}.csr`), '-CA', this.path('ca.crt'), '-CAkey', this.path('ca.key'), '-CAcreateserial', '-out', this.path(`${name}.crt`), '-days', '2', ...(extFile ? ['-extfile', this.path(extFile)] : []));
+    this.openssl(
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      this.path(`${name}.key`),
+      '-out',
+      this.path(`${name}.csr`),
+      '-subj',
+      `/CN=${cn}`,
+    );
+    this.openssl(
+      'x509',
+      '-req',
+      '-in',
+      this.path(`${name}.csr`),
+      '-CA',
+      this.path('ca.crt'),
+      '-CAkey',
+      this.path('ca.key'),
+      '-CAcreateserial',
+      '-out',
+      this.path(`${name}.crt`),
+      '-days',
+      '2',
+      ...(extFile ? ['-extfile', this.path(extFile)] : []),
+    );
     return { cert: this.read(`${name}.crt`), key: this.read(`${name}.key`) };
   }
 

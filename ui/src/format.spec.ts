@@ -8,10 +8,14 @@ describe('dashboard formatting', () => {
   });
 
   it('reads a consumer assignment and subscription, and nothing from another protocol', () => {
-    expect(assignedPartitions({ partitions: [{ topic: 'orders', partitions: [0, 1] }], userData: null })).toEqual([{ topic: 'orders', partitions: [0, 1] }]);
+    expect(assignedPartitions({ partitions: [{ topic: 'orders', partitions: [0, 1] }], userData: null })).toEqual([
+      { topic: 'orders', partitions: [0, 1] },
+    ]);
     expect(assignedPartitions('opaque bytes')).toBeNull();
     expect(assignedPartitions(null)).toBeNull();
-    expect(assignedPartitions({ partitions: [{ topic: 7 }, { topic: 'a', partitions: [2] }] })).toEqual([{ topic: 'a', partitions: [2] }]);
+    expect(assignedPartitions({ partitions: [{ topic: 7 }, { topic: 'a', partitions: [2] }] })).toEqual([
+      { topic: 'a', partitions: [2] },
+    ]);
     expect(subscribedTopics({ topics: ['orders', 3, 'payments'] })).toEqual(['orders', 'payments']);
     expect(subscribedTopics({})).toBeNull();
   });

@@ -1,9 +1,5 @@
 /** The dashboard's pages, addressed by the URL's hash so they can be bookmarked and linked. */
-export type Route =
-  | { page: 'cluster' }
-  | { page: 'groups' }
-  | { page: 'group'; groupId: string }
-  | { page: 'topics' };
+export type Route = { page: 'cluster' } | { page: 'groups' } | { page: 'group'; groupId: string } | { page: 'topics' };
 
 /** `#/groups/my%20group` → the group page of "my group"; anything unknown → the groups page. */
 export function parseRoute(hash: string): Route {

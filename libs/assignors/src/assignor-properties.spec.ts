@@ -3,7 +3,13 @@
 import fc from 'fast-check';
 import { KafkaError } from '@cohort/protocol';
 import type { MemberSubscription, PartitionAssignor } from './api/partition-assignor';
-import { isFullyBalanced, kafkaBalanceViolations, minimalMovesWhenUniform, movement, strictBalanceViolations } from './conformance/assignment-metrics';
+import {
+  isFullyBalanced,
+  kafkaBalanceViolations,
+  minimalMovesWhenUniform,
+  movement,
+  strictBalanceViolations,
+} from './conformance/assignment-metrics';
 import { createRangeAssignor } from './range/range-assignor';
 import { createRoundRobinAssignor } from './roundrobin/roundrobin-assignor';
 import { runAssignor } from './runner/run-assignor';
@@ -21,7 +27,13 @@ const factories: Record<string, () => PartitionAssignor> = {
 
 /** The sticky assignor reads ownership from user data; give it what a Java member would send. */
 function asStickyMembers(members: MemberSubscription[]): MemberSubscription[] {
-  return members.map((m) => ({ ...m, subscription: { ...m.subscription, userData: { previousAssignment: m.subscription.ownedPartitions ?? [], generation: m.subscription.generationId } } }));
+  return members.map((m) => ({
+    ...m,
+    subscription: {
+      ...m.subscription,
+      userData: { previousAssignment: m.subscription.ownedPartitions ?? [], generation: m.subscription.generationId },
+    },
+  }));
 }
 
 /**
@@ -47,7 +59,10 @@ function ownsRackMismatchedPartition(cluster: GroupCase['cluster'], members: Mem
 function changeMembership(members: MemberSubscription[], leave: boolean[], joiners: number): MemberSubscription[] {
   const kept = members.filter((_, i) => !leave[i % leave.length]);
   const template = members[0]?.subscription.topics ?? [];
-  const added = Array.from({ length: joiners }, (_, i) => ({ memberId: `new-${i}`, subscription: { topics: [...template], ownedPartitions: [], generationId: -1 } }));
+  const added = Array.from({ length: joiners }, (_, i) => ({
+    memberId: `new-${i}`,
+    subscription: { topics: [...template], ownedPartitions: [], generationId: -1 },
+  }));
   const next = [...kept, ...added];
   return next.length > 0 ? next : added.length > 0 ? added : members.slice(0, 1);
 }
@@ -77,7 +92,10 @@ describe('assignor properties (fast-check)', () => {
     });
 
     it('never crashes on malformed input: it answers INVALID_REQUEST or a valid assignment', () => {
-      const junk = fc.oneof(fc.anything(), fc.record({ partitionsPerTopic: fc.dictionary(fc.string(), fc.oneof(fc.integer(), fc.double(), fc.string())) }));
+      const junk = fc.oneof(
+        fc.anything(),
+        fc.record({ partitionsPerTopic: fc.dictionary(fc.string(), fc.oneof(fc.integer(), fc.double(), fc.string())) }),
+      );
       const junkMembers = fc.oneof(
         fc.anything(),
         fc.array(
@@ -87,7 +105,21 @@ describe('assignor properties (fast-check)', () => {
               groupInstanceId: fc.oneof(fc.string(), fc.constant(null), fc.integer()),
               subscription: fc.oneof(
                 fc.anything(),
-                fc.record({ topics: fc.oneof(fc.array(fc.string()), fc.anything()), ownedPartitions: fc.oneof(fc.anything(), fc.array(fc.record({ topic: fc.string(), partitions: fc.array(fc.oneof(fc.integer(), fc.double())) }))), generationId: fc.anything(), rackId: fc.anything(), userData: fc.anything() }, { requiredKeys: [] }),
+                fc.record(
+                  {
+                    topics: fc.oneof(fc.array(fc.string()), fc.anything()),
+                    ownedPartitions: fc.oneof(
+                      fc.anything(),
+                      fc.array(
+                        fc.record({ topic: fc.string(), partitions: fc.array(fc.oneof(fc.integer(), fc.double())) }),
+                      ),
+                    ),
+                    generationId: fc.anything(),
+                    rackId: fc.anything(),
+                    userData: fc.anything(),
+                  },
+                  { requiredKeys: [] },
+                ),
               ),
             },
             { requiredKeys: [] },
@@ -111,7 +143,8 @@ describe('assignor properties (fast-check)', () => {
   it('roundrobin and the sticky assignors are fully balanced with identical subscriptions', () => {
     fc.assert(
       fc.property(groupArbitrary({ uniform: true }), ({ cluster, members }) => {
-        for (const name of ['roundrobin', 'sticky', 'cooperative-sticky']) expect(isFullyBalanced(factories[name]().assign(cluster, members))).toBe(true);
+        for (const name of ['roundrobin', 'sticky', 'cooperative-sticky'])
+          expect(isFullyBalanced(factories[name]().assign(cluster, members))).toBe(true);
       }),
       { numRuns: 150 },
     );
@@ -134,17 +167,23 @@ describe('assignor properties (fast-check)', () => {
 
     it('moves no partition that balance does not need to move (identical subscriptions, members joining and leaving)', () => {
       fc.assert(
-        fc.property(groupArbitrary({ uniform: true }), fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), fc.integer({ min: 0, max: 3 }), (group, leave, joiners) => {
-          const before = assign(group);
-          const members = changeMembership(withOwned(group.members, before, 1), leave, joiners);
-          const next = { cluster: group.cluster, members };
-          let result = assign(next);
-          // The cooperative assignor revokes in the first round; what it revokes is what moves.
-          const { moved } = movement(next.cluster, members, result);
-          expect(moved).toBe(minimalMovesWhenUniform(next.cluster, members));
-          if (name === 'cooperative-sticky') result = assign({ cluster: next.cluster, members: withOwned(members, result, 1) });
-          expect(isFullyBalanced(result)).toBe(true);
-        }),
+        fc.property(
+          groupArbitrary({ uniform: true }),
+          fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }),
+          fc.integer({ min: 0, max: 3 }),
+          (group, leave, joiners) => {
+            const before = assign(group);
+            const members = changeMembership(withOwned(group.members, before, 1), leave, joiners);
+            const next = { cluster: group.cluster, members };
+            let result = assign(next);
+            // The cooperative assignor revokes in the first round; what it revokes is what moves.
+            const { moved } = movement(next.cluster, members, result);
+            expect(moved).toBe(minimalMovesWhenUniform(next.cluster, members));
+            if (name === 'cooperative-sticky')
+              result = assign({ cluster: next.cluster, members: withOwned(members, result, 1) });
+            expect(isFullyBalanced(result)).toBe(true);
+          },
+        ),
         { numRuns: 150 },
       );
     });
@@ -167,7 +206,13 @@ describe('assignor properties (fast-check)', () => {
       fc.property(groupArbitrary({ racks: true }), groupArbitrary({ racks: true }), (initial, later) => {
         // Owned partitions from one group state, then a different group (subscriptions, members, counts) rebalances.
         const previous = assignor.assign(initial.cluster, initial.members);
-        let members = withOwned(later.members, Object.fromEntries(later.members.map((m, i) => [m.memberId, previous[initial.members[i % initial.members.length].memberId]])), 1);
+        let members = withOwned(
+          later.members,
+          Object.fromEntries(
+            later.members.map((m, i) => [m.memberId, previous[initial.members[i % initial.members.length].memberId]]),
+          ),
+          1,
+        );
         // Two later members may now claim the same partition (same generation): the assignor must sort that out.
         const cluster = later.cluster;
         // Kafka's rack-aware general path revokes every owned partition whose replicas are not on its
@@ -178,13 +223,20 @@ describe('assignor properties (fast-check)', () => {
         let lastMismatchedRound = 0;
         for (let round = 0; round <= maxRounds; round++) {
           if (ownsRackMismatchedPartition(cluster, members)) lastMismatchedRound = round;
-          if (round - lastMismatchedRound > 4) throw new Error(`did not converge within 4 follow-up rounds (last rack-mismatched ownership in round ${lastMismatchedRound})`);
+          if (round - lastMismatchedRound > 4)
+            throw new Error(
+              `did not converge within 4 follow-up rounds (last rack-mismatched ownership in round ${lastMismatchedRound})`,
+            );
           const result = assignor.assign(cluster, members);
           expect(validateAssignment(cluster, members, result, { protocol: 'cooperative' }).violations).toEqual([]);
           // Kafka's test: a round revokes when some member owned a partition it is not assigned now.
           const revokes = members.some((m) => {
-            const assigned = new Set((result[m.memberId]?.partitions ?? []).flatMap((e) => e.partitions.map((p) => `${e.topic}-${p}`)));
-            return (m.subscription.ownedPartitions ?? []).some((e) => e.partitions.some((p) => !assigned.has(`${e.topic}-${p}`)));
+            const assigned = new Set(
+              (result[m.memberId]?.partitions ?? []).flatMap((e) => e.partitions.map((p) => `${e.topic}-${p}`)),
+            );
+            return (m.subscription.ownedPartitions ?? []).some((e) =>
+              e.partitions.some((p) => !assigned.has(`${e.topic}-${p}`)),
+            );
           });
           const complete = validateAssignment(cluster, members, result, { protocol: 'eager' }).valid;
           if (!revokes && complete) {

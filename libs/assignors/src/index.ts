@@ -9,11 +9,24 @@ export * from './api/partition-assignor';
 export { createRangeAssignor, RANGE_ASSIGNOR_NAME } from './range/range-assignor';
 export { createRoundRobinAssignor, ROUNDROBIN_ASSIGNOR_NAME } from './roundrobin/roundrobin-assignor';
 export { createStickyAssignor, STICKY_ASSIGNOR_NAME, type StickyAssignor } from './sticky/sticky-assignor';
-export { createCooperativeStickyAssignor, COOPERATIVE_STICKY_ASSIGNOR_NAME, type CooperativeStickyAssignor } from './sticky/cooperative-sticky-assignor';
+export {
+  createCooperativeStickyAssignor,
+  COOPERATIVE_STICKY_ASSIGNOR_NAME,
+  type CooperativeStickyAssignor,
+} from './sticky/cooperative-sticky-assignor';
 export type { StickyUserData, CooperativeUserData } from './sticky/member-data';
 export type { RackAwareOptions } from './common/rack-awareness';
-export { validateAssignment, type AssignmentValidation, type AssignmentValidationOptions } from './validation/validate-assignment';
-export { validateAssignorInput, DEFAULT_INPUT_LIMITS, type InputLimits, type InputValidationOptions } from './validation/validate-input';
+export {
+  validateAssignment,
+  type AssignmentValidation,
+  type AssignmentValidationOptions,
+} from './validation/validate-assignment';
+export {
+  validateAssignorInput,
+  DEFAULT_INPUT_LIMITS,
+  type InputLimits,
+  type InputValidationOptions,
+} from './validation/validate-input';
 export { AssignorRegistry, builtInAssignors, type RegisterOptions } from './registry/assignor-registry';
 export { assignorShapeProblem, isPartitionAssignor } from './registry/assignor-shape';
 export { runAssignor, type RunAssignorOptions } from './runner/run-assignor';

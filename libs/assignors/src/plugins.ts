@@ -3,4 +3,10 @@
  * ASSIGNOR_PLUGINS). Kept out of the main entry, which browser bundles (the SDK's leader-side
  * assignment) import and which must not reach `node:fs` or `require`.
  */
-export { loadAssignorPlugins, parsePluginList, exportedAssignors, resolveModuleSpec, type LoadPluginsOptions } from './registry/load-plugins';
+export {
+  loadAssignorPlugins,
+  parsePluginList,
+  exportedAssignors,
+  resolveModuleSpec,
+  type LoadPluginsOptions,
+} from './registry/load-plugins';

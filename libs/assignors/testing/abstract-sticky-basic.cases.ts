@@ -3,7 +3,18 @@
  */
 import { RACK_CONFIGS, SubscriptionMap, type RackConfig } from './kafka-fixtures';
 import { DEFAULT_GENERATION, StickyHarness, isFullyBalanced, ps, type StickyKind } from './sticky-harness';
-import { consumer1, consumer2, consumer3, consumer4, consumerId, topic, topic1, topic2, topic3, tp } from './abstract-sticky.shared';
+import {
+  consumer1,
+  consumer2,
+  consumer3,
+  consumer4,
+  consumerId,
+  topic,
+  topic1,
+  topic2,
+  topic3,
+  tp,
+} from './abstract-sticky.shared';
 
 export function defineBasicStickyTests(kind: StickyKind): void {
   let a: StickyHarness;
@@ -13,7 +24,6 @@ export function defineBasicStickyTests(kind: StickyKind): void {
     subscriptions = new SubscriptionMap();
   });
   const setup = (config: RackConfig): void => a.initializeRacks(config);
-
 
   describe.each([false, true])('with consumer rack = %s', (hasConsumerRack) => {
     it('one consumer, no topic', () => {
@@ -54,7 +64,15 @@ export function defineBasicStickyTests(kind: StickyKind): void {
 
     it('only assigns partitions from subscribed topics', () => {
       const cluster = a.put(a.cluster(), topic, 2);
-      subscriptions.set(consumerId, a.buildSubscriptionV2Above([topic], [tp(topic, 0), tp(topic, 1), tp('other', 0), tp('other', 1)], a.generationId, 0));
+      subscriptions.set(
+        consumerId,
+        a.buildSubscriptionV2Above(
+          [topic],
+          [tp(topic, 0), tp(topic, 1), tp('other', 0), tp('other', 1)],
+          a.generationId,
+          0,
+        ),
+      );
       const assignment = a.assignPartitions(cluster, subscriptions);
       expect(assignment[consumerId]).toEqual(ps(tp(topic, 0), tp(topic, 1)));
       expect(a.partitionsTransferringOwnership).toEqual({});
@@ -119,8 +137,14 @@ export function defineBasicStickyTests(kind: StickyKind): void {
     it('consumer owning minQuota, expected to get maxQuota', () => {
       const cluster = a.put(a.put(a.cluster(), topic1, 2), topic2, 3);
       const topics = [topic1, topic2];
-      subscriptions.set(consumer1, a.buildSubscriptionV2Above(topics, [tp(topic1, 0), tp(topic2, 1)], a.generationId, 0));
-      subscriptions.set(consumer2, a.buildSubscriptionV2Above(topics, [tp(topic1, 1), tp(topic2, 2)], a.generationId, 1));
+      subscriptions.set(
+        consumer1,
+        a.buildSubscriptionV2Above(topics, [tp(topic1, 0), tp(topic2, 1)], a.generationId, 0),
+      );
+      subscriptions.set(
+        consumer2,
+        a.buildSubscriptionV2Above(topics, [tp(topic1, 1), tp(topic2, 2)], a.generationId, 1),
+      );
       const assignment = a.assignPartitions(cluster, subscriptions);
       expect(assignment[consumer1]).toEqual(ps(tp(topic1, 0), tp(topic2, 1), tp(topic2, 0)));
       expect(assignment[consumer2]).toEqual(ps(tp(topic1, 1), tp(topic2, 2)));
@@ -132,8 +156,14 @@ export function defineBasicStickyTests(kind: StickyKind): void {
     it('more consumers owning maxQuota than expected (Java HashMap order decides who keeps it)', () => {
       const cluster = a.put(a.put(a.cluster(), topic1, 2), topic2, 2);
       const topics = [topic1, topic2];
-      subscriptions.set(consumer1, a.buildSubscriptionV2Above(topics, [tp(topic1, 0), tp(topic2, 0)], a.generationId, 0));
-      subscriptions.set(consumer2, a.buildSubscriptionV2Above(topics, [tp(topic1, 1), tp(topic2, 1)], a.generationId, 1));
+      subscriptions.set(
+        consumer1,
+        a.buildSubscriptionV2Above(topics, [tp(topic1, 0), tp(topic2, 0)], a.generationId, 0),
+      );
+      subscriptions.set(
+        consumer2,
+        a.buildSubscriptionV2Above(topics, [tp(topic1, 1), tp(topic2, 1)], a.generationId, 1),
+      );
       subscriptions.set(consumer3, a.buildSubscriptionV2Above(topics, [], a.generationId, 2));
       const assignment = a.assignPartitions(cluster, subscriptions);
       expect(a.partitionsTransferringOwnership).toEqual({ [tp(topic2, 0)]: consumer3 });
@@ -160,7 +190,10 @@ export function defineBasicStickyTests(kind: StickyKind): void {
 
     it('all consumers reach the expected quota and are considered filled', () => {
       const cluster = a.put(a.cluster(), topic, 4);
-      subscriptions.set(consumer1, a.buildSubscriptionV2Above([topic], [tp(topic, 0), tp(topic, 1)], a.generationId, 0));
+      subscriptions.set(
+        consumer1,
+        a.buildSubscriptionV2Above([topic], [tp(topic, 0), tp(topic, 1)], a.generationId, 0),
+      );
       subscriptions.set(consumer2, a.buildSubscriptionV2Above([topic], [tp(topic, 2)], a.generationId, 1));
       subscriptions.set(consumer3, a.buildSubscriptionV2Above([topic], [], a.generationId, 2));
       const assignment = a.assignPartitions(cluster, subscriptions);
@@ -188,8 +221,14 @@ export function defineBasicStickyTests(kind: StickyKind): void {
 
     it('a partition claimed by several consumers of one generation is transferring', () => {
       const cluster = a.put(a.cluster(), topic, 3);
-      subscriptions.set(consumer1, a.buildSubscriptionV2Above([topic], [tp(topic, 0), tp(topic, 1)], a.generationId, 0));
-      subscriptions.set(consumer2, a.buildSubscriptionV2Above([topic], [tp(topic, 0), tp(topic, 2)], a.generationId, 1));
+      subscriptions.set(
+        consumer1,
+        a.buildSubscriptionV2Above([topic], [tp(topic, 0), tp(topic, 1)], a.generationId, 0),
+      );
+      subscriptions.set(
+        consumer2,
+        a.buildSubscriptionV2Above([topic], [tp(topic, 0), tp(topic, 2)], a.generationId, 1),
+      );
       subscriptions.set(consumer3, a.buildSubscriptionV2Above([topic], [], a.generationId, 2));
       const assignment = a.assignPartitions(cluster, subscriptions);
       expect(a.partitionsTransferringOwnership).toEqual({ [tp(topic, 0)]: consumer3 });
@@ -202,9 +241,15 @@ export function defineBasicStickyTests(kind: StickyKind): void {
     it('partitions go to the member with the highest generation', () => {
       const cluster = a.put(a.put(a.put(a.cluster(), topic, 3), topic2, 3), topic3, 3);
       const all = [topic, topic2, topic3];
-      subscriptions.set(consumer1, a.buildSubscriptionV2Above(all, [tp(topic, 0), tp(topic2, 0), tp(topic3, 0)], 10, 0));
+      subscriptions.set(
+        consumer1,
+        a.buildSubscriptionV2Above(all, [tp(topic, 0), tp(topic2, 0), tp(topic3, 0)], 10, 0),
+      );
       subscriptions.set(consumer2, a.buildSubscriptionV2Above(all, [tp(topic, 1), tp(topic2, 1), tp(topic3, 1)], 9, 1));
-      subscriptions.set(consumer3, a.buildSubscriptionV2Above(all, [tp(topic2, 1), tp(topic3, 0), tp(topic3, 2)], 8, 1));
+      subscriptions.set(
+        consumer3,
+        a.buildSubscriptionV2Above(all, [tp(topic2, 1), tp(topic3, 0), tp(topic3, 2)], 8, 1),
+      );
       const assignment = a.assignPartitions(cluster, subscriptions);
       expect(assignment[consumer1]).toEqual(ps(tp(topic, 0), tp(topic2, 0), tp(topic3, 0)));
       expect(assignment[consumer2]).toEqual(ps(tp(topic, 1), tp(topic2, 1), tp(topic3, 1)));
@@ -218,7 +263,10 @@ export function defineBasicStickyTests(kind: StickyKind): void {
       const all = [topic, topic2, topic3, topic1];
       subscriptions.set(consumer1, a.buildSubscriptionV2Above(all, [], DEFAULT_GENERATION, 0));
       subscriptions.set(consumer2, a.buildSubscriptionV2Above(all, [tp(topic, 0), tp(topic2, 0), tp(topic1, 0)], 9, 1));
-      subscriptions.set(consumer3, a.buildSubscriptionV2Above(all, [tp(topic3, 2), tp(topic2, 2), tp(topic1, 1)], 8, 2));
+      subscriptions.set(
+        consumer3,
+        a.buildSubscriptionV2Above(all, [tp(topic3, 2), tp(topic2, 2), tp(topic1, 1)], 8, 2),
+      );
       subscriptions.set(consumer4, a.buildSubscriptionV2Above(all, [tp(topic3, 1), tp(topic, 1), tp(topic, 2)], 7, 3));
       const assignment = a.assignPartitions(cluster, subscriptions);
       expect(assignment[consumer1]).toEqual(ps(tp(topic1, 2), tp(topic2, 1), tp(topic3, 0)));
@@ -228,8 +276,14 @@ export function defineBasicStickyTests(kind: StickyKind): void {
 
     it('owned partitions are invalidated for a consumer with multiple generations', () => {
       const cluster = a.put(a.put(a.cluster(), topic, 3), topic2, 3);
-      subscriptions.set(consumer1, a.buildSubscriptionV2Above([topic, topic2], [tp(topic, 0), tp(topic2, 1), tp(topic, 1)], 10, 0));
-      subscriptions.set(consumer2, a.buildSubscriptionV2Above([topic, topic2], [tp(topic, 0), tp(topic2, 1), tp(topic2, 2)], 8, 1));
+      subscriptions.set(
+        consumer1,
+        a.buildSubscriptionV2Above([topic, topic2], [tp(topic, 0), tp(topic2, 1), tp(topic, 1)], 10, 0),
+      );
+      subscriptions.set(
+        consumer2,
+        a.buildSubscriptionV2Above([topic, topic2], [tp(topic, 0), tp(topic2, 1), tp(topic2, 2)], 8, 1),
+      );
       const assignment = a.assignPartitions(cluster, subscriptions);
       expect(assignment[consumer1]).toEqual(ps(tp(topic, 0), tp(topic2, 1), tp(topic, 1)));
       expect(assignment[consumer2]).toEqual(ps(tp(topic, 2), tp(topic2, 2), tp(topic2, 0)));
@@ -237,5 +291,4 @@ export function defineBasicStickyTests(kind: StickyKind): void {
       a.verifyValidityAndBalance(subscriptions, assignment, cluster);
     });
   });
-
 }

@@ -4,7 +4,21 @@
  */
 import { RACK_CONFIGS, SubscriptionMap, type RackConfig } from './kafka-fixtures';
 import { StickyHarness, isFullyBalanced, ps, seededRandom, type StickyKind } from './sticky-harness';
-import { consumer1, consumer2, consumer3, consumer4, consumerId, consumerName, countOf, topic, topic1, topic2, topic3, topicName, tp } from './abstract-sticky.shared';
+import {
+  consumer1,
+  consumer2,
+  consumer3,
+  consumer4,
+  consumerId,
+  consumerName,
+  countOf,
+  topic,
+  topic1,
+  topic2,
+  topic3,
+  topicName,
+  tp,
+} from './abstract-sticky.shared';
 
 export function defineReassignmentStickyTests(kind: StickyKind): void {
   let a: StickyHarness;
@@ -14,7 +28,6 @@ export function defineReassignmentStickyTests(kind: StickyKind): void {
     subscriptions = new SubscriptionMap();
   });
   const setup = (config: RackConfig): void => a.initializeRacks(config);
-
 
   describe.each(RACK_CONFIGS)('rack config %s', (config) => {
     beforeEach(() => setup(config));
@@ -96,7 +109,11 @@ export function defineReassignmentStickyTests(kind: StickyKind): void {
       subscriptions.set(consumer3, a.buildSubscriptionV2Above(allTopics, [], a.generationId, 2));
       subscriptions.set(consumer4, a.buildSubscriptionV2Above(allTopics, [], a.generationId, 3));
       assignment = a.assignPartitions(cluster, subscriptions);
-      expect(a.partitionsTransferringOwnership).toEqual({ [tp(topic1, 2)]: consumer3, [tp(topic2, 3)]: consumer3, [tp(topic2, 2)]: consumer4 });
+      expect(a.partitionsTransferringOwnership).toEqual({
+        [tp(topic1, 2)]: consumer3,
+        [tp(topic2, 3)]: consumer3,
+        [tp(topic2, 2)]: consumer4,
+      });
       a.verifyValidityAndBalance(subscriptions, assignment, cluster);
       expect(assignment[consumer1]).toEqual(ps(tp(topic1, 0), tp(topic2, 1)));
       expect(assignment[consumer2]).toEqual(ps(tp(topic2, 0), tp(topic1, 1)));
@@ -139,8 +156,14 @@ export function defineReassignmentStickyTests(kind: StickyKind): void {
       expect([first1.length, first2.length].sort()).toEqual([1, 2]);
 
       cluster = a.put(cluster, topic2, 3);
-      subscriptions.set(consumer1, a.buildSubscriptionV2Above([topic, topic2], assignment[consumer1], a.generationId, 0));
-      subscriptions.set(consumer2, a.buildSubscriptionV2Above([topic, topic2], assignment[consumer2], a.generationId, 1));
+      subscriptions.set(
+        consumer1,
+        a.buildSubscriptionV2Above([topic, topic2], assignment[consumer1], a.generationId, 0),
+      );
+      subscriptions.set(
+        consumer2,
+        a.buildSubscriptionV2Above([topic, topic2], assignment[consumer2], a.generationId, 1),
+      );
       assignment = a.assignPartitions(cluster, subscriptions);
       expect(a.partitionsTransferringOwnership).toEqual({});
       a.verifyValidityAndBalance(subscriptions, assignment, cluster);
@@ -175,7 +198,10 @@ export function defineReassignmentStickyTests(kind: StickyKind): void {
       a.verifyValidityAndBalance(subscriptions, assignment, cluster);
       for (let i = 1; i < 20; i++) {
         const consumer = consumerName(i, 20);
-        subscriptions.set(consumer, a.buildSubscriptionV2Above(subscriptions.get(consumer)!.topics, assignment[consumer], a.generationId, i));
+        subscriptions.set(
+          consumer,
+          a.buildSubscriptionV2Above(subscriptions.get(consumer)!.topics, assignment[consumer], a.generationId, i),
+        );
       }
       subscriptions.delete('c10');
       assignment = a.assignPartitions(cluster, subscriptions);
@@ -228,7 +254,10 @@ export function defineReassignmentStickyTests(kind: StickyKind): void {
       a.verifyValidityAndBalance(subscriptions, assignment, cluster);
       for (let i = 1; i < consumerCount; i++) {
         const consumer = consumerName(i, consumerCount);
-        subscriptions.set(consumer, a.buildSubscriptionV2Above(subscriptions.get(consumer)!.topics, assignment[consumer], a.generationId, i));
+        subscriptions.set(
+          consumer,
+          a.buildSubscriptionV2Above(subscriptions.get(consumer)!.topics, assignment[consumer], a.generationId, i),
+        );
       }
       for (let i = 0; i < 50; i++) subscriptions.delete(consumerName(random(consumerCount), consumerCount));
       assignment = a.assignPartitions(cluster, subscriptions);
@@ -256,8 +285,24 @@ export function defineReassignmentStickyTests(kind: StickyKind): void {
       let cluster = a.cluster();
       for (let i = 1; i <= 6; i++) cluster = a.put(cluster, `topic${i}`, 1);
       subscriptions.set(consumer1, a.buildSubscriptionV2Above([topic1, topic2], [tp(topic1, 0)], a.generationId, 0));
-      subscriptions.set(consumer2, a.buildSubscriptionV2Above([topic1, topic2, topic3, 'topic4'], [tp(topic2, 0), tp(topic3, 0)], a.generationId, 1));
-      subscriptions.set(consumer3, a.buildSubscriptionV2Above([topic2, topic3, 'topic4', 'topic5', 'topic6'], [tp('topic4', 0), tp('topic5', 0), tp('topic6', 0)], a.generationId, 2));
+      subscriptions.set(
+        consumer2,
+        a.buildSubscriptionV2Above(
+          [topic1, topic2, topic3, 'topic4'],
+          [tp(topic2, 0), tp(topic3, 0)],
+          a.generationId,
+          1,
+        ),
+      );
+      subscriptions.set(
+        consumer3,
+        a.buildSubscriptionV2Above(
+          [topic2, topic3, 'topic4', 'topic5', 'topic6'],
+          [tp('topic4', 0), tp('topic5', 0), tp('topic6', 0)],
+          a.generationId,
+          2,
+        ),
+      );
       const assignment = a.assignPartitions(cluster, subscriptions);
       expect(a.partitionsTransferringOwnership).toBeNull();
       a.verifyValidityAndBalance(subscriptions, assignment, cluster);
@@ -275,7 +320,9 @@ export function defineReassignmentStickyTests(kind: StickyKind): void {
         if (partitions.length === 1) previous.set(consumer, partitions[0]);
       }
       subscriptions.delete(consumer1);
-      [consumer2, consumer3, consumer4].forEach((c, i) => subscriptions.set(c, a.buildSubscriptionV2Above([topic1], assignment[c], a.generationId, i + 1)));
+      [consumer2, consumer3, consumer4].forEach((c, i) =>
+        subscriptions.set(c, a.buildSubscriptionV2Above([topic1], assignment[c], a.generationId, i + 1)),
+      );
       assignment = a.assignPartitions(cluster, subscriptions);
       expect(a.partitionsTransferringOwnership).toEqual({});
       a.verifyValidityAndBalance(subscriptions, assignment, cluster);
@@ -323,21 +370,23 @@ export function defineReassignmentStickyTests(kind: StickyKind): void {
         }
         const numConsumers = 20 + random(20);
         subscriptions = new SubscriptionMap();
-        for (let i = 0; i < numConsumers; i++) subscriptions.set(consumerName(i, 40), a.subscription(randomSublist(topics).sort(), i));
+        for (let i = 0; i < numConsumers; i++)
+          subscriptions.set(consumerName(i, 40), a.subscription(randomSublist(topics).sort(), i));
         a.reset();
         let assignment = a.assignPartitions(cluster, subscriptions);
         a.verifyValidityAndBalance(subscriptions, assignment, cluster);
         subscriptions = new SubscriptionMap();
         for (let i = 0; i < numConsumers; i++) {
           const consumer = consumerName(i, 40);
-          subscriptions.set(consumer, a.buildSubscriptionV2Above(randomSublist(topics).sort(), assignment[consumer], a.generationId, i));
+          subscriptions.set(
+            consumer,
+            a.buildSubscriptionV2Above(randomSublist(topics).sort(), assignment[consumer], a.generationId, i),
+          );
         }
         assignment = a.assignPartitions(cluster, subscriptions);
         a.verifyValidityAndBalance(subscriptions, assignment, cluster);
         expect(a.isSticky()).toBe(true);
       }
     }, 60_000); // seconds of CPU on a shared machine: an explicit bound, not Jest's 5 s default
-
   });
-
 }

@@ -15,4 +15,5 @@ export const topic3 = 'topic3';
 export const tp = (t: string, p: number): string => `${t}-${p}`;
 export const topicName = (i: number, max: number): string => canonicalName('t', i, max);
 export const consumerName = (i: number, max: number): string => canonicalName('c', i, max);
-export const countOf = (list: string[], t: string): number => list.filter((p) => p.slice(0, p.lastIndexOf('-')) === t).length;
+export const countOf = (list: string[], t: string): number =>
+  list.filter((p) => p.slice(0, p.lastIndexOf('-')) === t).length;

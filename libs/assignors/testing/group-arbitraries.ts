@@ -13,13 +13,18 @@ export interface GroupCase {
 
 const RACKS = ['a', 'b', 'c'];
 
-export function groupArbitrary(options: { uniform?: boolean; racks?: boolean; maxMembers?: number; maxTopics?: number } = {}): fc.Arbitrary<GroupCase> {
+export function groupArbitrary(
+  options: { uniform?: boolean; racks?: boolean; maxMembers?: number; maxTopics?: number } = {},
+): fc.Arbitrary<GroupCase> {
   const maxTopics = options.maxTopics ?? 5;
   return fc
     .record({
       counts: fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: maxTopics }),
       ids: fc.uniqueArray(fc.stringMatching(/^[a-e][0-9]{0,2}$/), { minLength: 1, maxLength: options.maxMembers ?? 8 }),
-      subscriptionSeeds: fc.array(fc.array(fc.boolean(), { minLength: maxTopics + 1, maxLength: maxTopics + 1 }), { minLength: 12, maxLength: 12 }),
+      subscriptionSeeds: fc.array(fc.array(fc.boolean(), { minLength: maxTopics + 1, maxLength: maxTopics + 1 }), {
+        minLength: 12,
+        maxLength: 12,
+      }),
       statics: fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
       rackSeeds: fc.array(fc.option(fc.constantFrom(...RACKS)), { minLength: 12, maxLength: 12 }),
       replicaSeeds: fc.array(fc.subarray(RACKS, { minLength: 1 }), { minLength: 1, maxLength: 8 }),
@@ -29,7 +34,12 @@ export function groupArbitrary(options: { uniform?: boolean; racks?: boolean; ma
       const partitionsPerTopic = Object.fromEntries(topics.map((t, i) => [t, counts[i]]));
       const cluster: ClusterView = { partitionsPerTopic };
       if (options.racks) {
-        cluster.partitionRacks = Object.fromEntries(topics.map((t, i) => [t, Array.from({ length: counts[i] }, (_, p) => replicaSeeds[(i + p) % replicaSeeds.length])]));
+        cluster.partitionRacks = Object.fromEntries(
+          topics.map((t, i) => [
+            t,
+            Array.from({ length: counts[i] }, (_, p) => replicaSeeds[(i + p) % replicaSeeds.length]),
+          ]),
+        );
       }
       const pick = (seed: boolean[]): string[] => {
         const chosen = topics.filter((_, t) => seed[t]);
@@ -50,6 +60,13 @@ export function groupArbitrary(options: { uniform?: boolean; racks?: boolean; ma
 }
 
 /** Members whose subscriptions now report `result` as owned, at one generation (Kafka's follow-up rebalance). */
-export function withOwned(members: MemberSubscription[], result: Record<string, { partitions: { topic: string; partitions: number[] }[] }>, generationId: number): MemberSubscription[] {
-  return members.map((m) => ({ ...m, subscription: { ...m.subscription, ownedPartitions: result[m.memberId]?.partitions ?? [], generationId } }));
+export function withOwned(
+  members: MemberSubscription[],
+  result: Record<string, { partitions: { topic: string; partitions: number[] }[] }>,
+  generationId: number,
+): MemberSubscription[] {
+  return members.map((m) => ({
+    ...m,
+    subscription: { ...m.subscription, ownedPartitions: result[m.memberId]?.partitions ?? [], generationId },
+  }));
 }

@@ -20,16 +20,28 @@ export function nullRacks(count: number): (string | null)[] {
 }
 
 /** Replica racks of each partition, as AbstractPartitionAssignorTest.partitionInfos lays replicas on brokers. */
-export function replicaRacksOf(partitions: number, replicationFactor: number, brokerRacks: (string | null)[], nextNodeIndex: number): (string | null)[][] {
+export function replicaRacksOf(
+  partitions: number,
+  replicationFactor: number,
+  brokerRacks: (string | null)[],
+  nextNodeIndex: number,
+): (string | null)[][] {
   return Array.from({ length: partitions }, (_, i) =>
     Array.from({ length: replicationFactor }, (_, j) => brokerRacks[(i + j + nextNodeIndex) % brokerRacks.length]),
   );
 }
 
 /** The numBrokerRacks flavour: rf brokers without racks, or numBrokerRacks × rf brokers on racks a, b, c, ... */
-export function replicaRacksWithRackCount(partitions: number, replicationFactor: number, numBrokerRacks: number, nextNodeIndex: number): (string | null)[][] {
+export function replicaRacksWithRackCount(
+  partitions: number,
+  replicationFactor: number,
+  numBrokerRacks: number,
+  nextNodeIndex: number,
+): (string | null)[][] {
   const brokers = numBrokerRacks <= 0 ? replicationFactor : numBrokerRacks * replicationFactor;
-  const brokerRacks = Array.from({ length: brokers }, (_, i) => (numBrokerRacks <= 0 ? null : ALL_RACKS[i % numBrokerRacks]));
+  const brokerRacks = Array.from({ length: brokers }, (_, i) =>
+    numBrokerRacks <= 0 ? null : ALL_RACKS[i % numBrokerRacks],
+  );
   return replicaRacksOf(partitions, replicationFactor, brokerRacks, nextNodeIndex);
 }
 
@@ -81,7 +93,7 @@ export function topicPartitions(value: string | readonly string[]): TopicPartiti
 
 /** A member's assignment as sorted "topic-p" strings, the way the Kafka tests compare them as sets. */
 export function flat(assignment: MemberAssignment | TopicPartitions[] | undefined): string[] {
-  const partitions = Array.isArray(assignment) ? assignment : assignment?.partitions ?? [];
+  const partitions = Array.isArray(assignment) ? assignment : (assignment?.partitions ?? []);
   return partitions.flatMap((entry) => entry.partitions.map((p) => tp(entry.topic, p))).sort();
 }
 
@@ -99,7 +111,10 @@ export function flatAll(result: Record<string, MemberAssignment>): Record<string
  * place, removing and adding it again moves it to the end. The order matters: it is the leader's
  * arrival order that our Java HashMap emulation starts from.
  */
-export class SubscriptionMap extends Map<string, MemberSubscription['subscription'] & { groupInstanceId?: string | null }> {
+export class SubscriptionMap extends Map<
+  string,
+  MemberSubscription['subscription'] & { groupInstanceId?: string | null }
+> {
   members(): MemberSubscription[] {
     return [...this].map(([memberId, subscription]) => {
       const { groupInstanceId, ...rest } = subscription;
@@ -137,7 +152,12 @@ export function verifyRackAssignment(
   const consumers = consumerRacks.map((_, i) => `consumer${i}`);
   const members = consumers.map((memberId, i) => ({
     memberId,
-    subscription: { topics: consumerTopics[i], ownedPartitions: owned && owned[i] ? topicPartitions(owned[i]) : [], generationId: -1, rackId: consumerRacks[i] },
+    subscription: {
+      topics: consumerTopics[i],
+      ownedPartitions: owned && owned[i] ? topicPartitions(owned[i]) : [],
+      generationId: -1,
+      rackId: consumerRacks[i],
+    },
   }));
   const result = assign(view, members);
   expect(consumers.map((c) => sortedString(result[c]))).toEqual(expected);

@@ -9,7 +9,15 @@ import type { ClusterView, MemberSubscription } from '@cohort/assignors/api/part
 import { readGroup } from '@cohort/assignors/common/group-input';
 import { cooperativeMemberData, stickyMemberData } from '@cohort/assignors/sticky/member-data';
 import { stickyAssign, withholdTransfers } from '@cohort/assignors/sticky/sticky-core';
-import { ALL_RACKS, ClusterBuilder, flatAll, replicaRacksWithRackCount, topicPartitions, type RackConfig, SubscriptionMap } from './kafka-fixtures';
+import {
+  ALL_RACKS,
+  ClusterBuilder,
+  flatAll,
+  replicaRacksWithRackCount,
+  topicPartitions,
+  type RackConfig,
+  SubscriptionMap,
+} from './kafka-fixtures';
 import { assignmentFromOwners } from '@cohort/assignors/common/assignment-output';
 
 export type StickyKind = 'sticky' | 'cooperative-sticky';
@@ -52,7 +60,11 @@ export class StickyHarness {
   /** AbstractStickyAssignorTest.partitionInfos: each call lays the topic out one broker further. */
   put(builder: ClusterBuilder, topic: string, partitions: number): ClusterBuilder {
     const nextIndex = this.nextPartitionIndex++;
-    return builder.put(topic, partitions, replicaRacksWithRackCount(partitions, this.replicationFactor, this.numBrokerRacks, nextIndex));
+    return builder.put(
+      topic,
+      partitions,
+      replicaRacksWithRackCount(partitions, this.replicationFactor, this.numBrokerRacks, nextIndex),
+    );
   }
 
   consumerRackId(consumerIndex: number): string | null {
@@ -61,34 +73,80 @@ export class StickyHarness {
   }
 
   subscription(topics: string[], consumerIndex: number): Sub {
-    return { topics: [...topics], ownedPartitions: [], generationId: DEFAULT_GENERATION, rackId: this.consumerRackId(consumerIndex) };
+    return {
+      topics: [...topics],
+      ownedPartitions: [],
+      generationId: DEFAULT_GENERATION,
+      rackId: this.consumerRackId(consumerIndex),
+    };
   }
 
-  buildSubscriptionV2Above(topics: string[], partitions: readonly string[], generation: number, consumerIndex: number): Sub {
+  buildSubscriptionV2Above(
+    topics: string[],
+    partitions: readonly string[],
+    generation: number,
+    consumerIndex: number,
+  ): Sub {
     const owned = topicPartitions(partitions);
     if (this.kind === 'sticky') {
-      return { topics: [...topics], userData: { previousAssignment: owned, generation }, ownedPartitions: owned, generationId: generation, rackId: null };
+      return {
+        topics: [...topics],
+        userData: { previousAssignment: owned, generation },
+        ownedPartitions: owned,
+        generationId: generation,
+        rackId: null,
+      };
     }
-    return { topics: [...topics], userData: { generation: this.cooperativeGeneration }, ownedPartitions: owned, generationId: generation, rackId: this.consumerRackId(consumerIndex) };
+    return {
+      topics: [...topics],
+      userData: { generation: this.cooperativeGeneration },
+      ownedPartitions: owned,
+      generationId: generation,
+      rackId: this.consumerRackId(consumerIndex),
+    };
   }
 
   buildSubscriptionV1(topics: string[], partitions: readonly string[], generation: number): Sub {
     const owned = topicPartitions(partitions);
     if (this.kind === 'sticky') {
-      return { topics: [...topics], userData: { previousAssignment: owned, generation }, ownedPartitions: owned, generationId: DEFAULT_GENERATION, rackId: null };
+      return {
+        topics: [...topics],
+        userData: { previousAssignment: owned, generation },
+        ownedPartitions: owned,
+        generationId: DEFAULT_GENERATION,
+        rackId: null,
+      };
     }
     this.cooperativeGeneration = this.generationId;
-    return { topics: [...topics], userData: { generation: this.cooperativeGeneration }, ownedPartitions: owned, generationId: DEFAULT_GENERATION, rackId: null };
+    return {
+      topics: [...topics],
+      userData: { generation: this.cooperativeGeneration },
+      ownedPartitions: owned,
+      generationId: DEFAULT_GENERATION,
+      rackId: null,
+    };
   }
 
   /** Only the sticky assignor reads V0 subscriptions (no ownedPartitions field). */
   buildSubscriptionV0(topics: string[], partitions: readonly string[], generation: number, consumerIndex: number): Sub {
-    return { topics: [...topics], userData: { previousAssignment: topicPartitions(partitions), generation }, ownedPartitions: [], generationId: DEFAULT_GENERATION, rackId: this.consumerRackId(consumerIndex) };
+    return {
+      topics: [...topics],
+      userData: { previousAssignment: topicPartitions(partitions), generation },
+      ownedPartitions: [],
+      generationId: DEFAULT_GENERATION,
+      rackId: this.consumerRackId(consumerIndex),
+    };
   }
 
   /** StickyAssignor user data in the V0 schema (no generation). */
   buildSubscriptionWithOldSchema(topics: string[], partitions: readonly string[], consumerIndex: number): Sub {
-    return { topics: [...topics], userData: { previousAssignment: topicPartitions(partitions) }, ownedPartitions: [], generationId: DEFAULT_GENERATION, rackId: this.consumerRackId(consumerIndex) };
+    return {
+      topics: [...topics],
+      userData: { previousAssignment: topicPartitions(partitions) },
+      ownedPartitions: [],
+      generationId: DEFAULT_GENERATION,
+      rackId: this.consumerRackId(consumerIndex),
+    };
   }
 
   assignPartitions(cluster: ClusterView | ClusterBuilder, subscriptions: SubscriptionMap): Assignment {
@@ -100,10 +158,14 @@ export class StickyHarness {
   assign(view: ClusterView, members: MemberSubscription[]): Record<string, MemberAssignment> {
     const input = readGroup(view, members);
     const readData = this.kind === 'sticky' ? stickyMemberData : cooperativeMemberData;
-    const outcome = stickyAssign(input, { preferRackAwareLogic: this.preferRackAwareLogic, memberData: (m) => readData(input.members[m].subscription) });
+    const outcome = stickyAssign(input, {
+      preferRackAwareLogic: this.preferRackAwareLogic,
+      memberData: (m) => readData(input.members[m].subscription),
+    });
     this.lastPath = outcome.path;
     this.sticky = outcome.isSticky;
-    const transferring = outcome.partitionsTransferringOwnership === null ? null : new Map(outcome.partitionsTransferringOwnership);
+    const transferring =
+      outcome.partitionsTransferringOwnership === null ? null : new Map(outcome.partitionsTransferringOwnership);
     if (this.kind === 'cooperative-sticky') withholdTransfers(input, outcome);
     const names = (id: number): string => {
       const { topics } = input;
@@ -111,7 +173,10 @@ export class StickyHarness {
       while (topics.base[t + 1] <= id) t++;
       return `${topics.names[t]}-${id - topics.base[t]}`;
     };
-    this.partitionsTransferringOwnership = transferring === null ? null : Object.fromEntries([...transferring].map(([id, m]) => [names(id), input.members[m].memberId]));
+    this.partitionsTransferringOwnership =
+      transferring === null
+        ? null
+        : Object.fromEntries([...transferring].map(([id, m]) => [names(id), input.members[m].memberId]));
     return assignmentFromOwners(input, outcome.owner);
   }
 
@@ -131,7 +196,10 @@ export class StickyHarness {
         for (const [consumer, partitions] of Object.entries(assignment)) {
           const old = subscriptions.get(consumer) as Sub;
           const rackIndex = old.rackId ? ALL_RACKS.indexOf(old.rackId) : -1;
-          subscriptions.set(consumer, this.buildSubscriptionV2Above(old.topics, partitions, this.generationId, rackIndex));
+          subscriptions.set(
+            consumer,
+            this.buildSubscriptionV2Above(old.topics, partitions, this.generationId, rackIndex),
+          );
         }
         const next = this.assignPartitions(cluster, subscriptions);
         for (const key of Object.keys(assignment)) delete assignment[key];
@@ -149,7 +217,9 @@ function verifyCooperativeValidity(subscriptions: SubscriptionMap, assignment: A
   const added = new Set<string>();
   const revoked = new Set<string>();
   for (const [consumer, partitions] of Object.entries(assignment)) {
-    const owned = new Set((subscriptions.get(consumer)?.ownedPartitions ?? []).flatMap((e) => e.partitions.map((p) => `${e.topic}-${p}`)));
+    const owned = new Set(
+      (subscriptions.get(consumer)?.ownedPartitions ?? []).flatMap((e) => e.partitions.map((p) => `${e.topic}-${p}`)),
+    );
     const assigned = new Set(partitions);
     for (const tp of owned) if (!assigned.has(tp)) revoked.add(tp);
     for (const tp of assigned) if (!owned.has(tp)) added.add(tp);
@@ -177,7 +247,8 @@ export function verifyKafkaValidityAndBalance(subscriptions: SubscriptionMap, as
     for (const tp of assignment[consumer]) {
       const topic = topicOf(tp);
       held.add(topic);
-      if (!subscribed.has(topic)) violations.push(`${tp} assigned to ${consumer}, which does not subscribe to ${topic}`);
+      if (!subscribed.has(topic))
+        violations.push(`${tp} assigned to ${consumer}, which does not subscribe to ${topic}`);
       const other = holder.get(tp);
       if (other !== undefined) violations.push(`${tp} assigned to both ${other} and ${consumer}`);
       holder.set(tp, consumer);
@@ -190,7 +261,10 @@ export function verifyKafkaValidityAndBalance(subscriptions: SubscriptionMap, as
       if (Math.abs(assignment[a].length - assignment[b].length) <= 1) continue;
       const other = topicsHeld.get(b) as Set<string>;
       for (const topic of topicsHeld.get(a) as Set<string>) {
-        if (other.has(topic)) violations.push(`${a} (${assignment[a].length}) and ${b} (${assignment[b].length}) both hold ${topic}: some partition could move for balance`);
+        if (other.has(topic))
+          violations.push(
+            `${a} (${assignment[a].length}) and ${b} (${assignment[b].length}) both hold ${topic}: some partition could move for balance`,
+          );
       }
     }
   }

@@ -26,22 +26,41 @@ interface GlobalOptions {
 }
 
 /** Every command with its flags; `--help` works at each level. */
-export function buildProgram({ io, env, createAdmin = (options) => new CohortAdmin(options) }: CliEnvironment): Command {
+export function buildProgram({
+  io,
+  env,
+  createAdmin = (options) => new CohortAdmin(options),
+}: CliEnvironment): Command {
   const program = new Command('cohort')
-    .description("Cohort's command line: consumer groups, offsets, lag, topics, the cluster, ACLs and assignors, over REST")
-    .addOption(new Option('--url <url>', 'a node of the cluster (several: comma-separated, tried in order)').env('COHORT_URL').default(env.COHORT_URL ?? DEFAULT_URL))
+    .description(
+      "Cohort's command line: consumer groups, offsets, lag, topics, the cluster, ACLs and assignors, over REST",
+    )
+    .addOption(
+      new Option('--url <url>', 'a node of the cluster (several: comma-separated, tried in order)')
+        .env('COHORT_URL')
+        .default(env.COHORT_URL ?? DEFAULT_URL),
+    )
     .addOption(new Option('--token <token>', 'bearer token').env('COHORT_TOKEN'))
-    .addOption(new Option('--output <format>', 'table for people, json for scripts').choices(['table', 'json']).default('table'));
+    .addOption(
+      new Option('--output <format>', 'table for people, json for scripts').choices(['table', 'json']).default('table'),
+    );
   let admin: AdminApi | null = null;
   const context: CommandContext = {
     admin: () => {
       const { url, token } = program.opts<GlobalOptions>();
-      admin ??= createAdmin({ urls: url.split(',').map((u) => u.trim()).filter((u) => u !== ''), token: token ?? env.COHORT_TOKEN });
+      admin ??= createAdmin({
+        urls: url
+          .split(',')
+          .map((u) => u.trim())
+          .filter((u) => u !== ''),
+        token: token ?? env.COHORT_TOKEN,
+      });
       return admin;
     },
     output: () => new Output(program.opts<GlobalOptions>().output, io),
   };
-  for (const command of [groupsCommand, offsetsCommand, topicsCommand, clusterCommand, aclsCommand, assignorsCommand]) program.addCommand(command(context));
+  for (const command of [groupsCommand, offsetsCommand, topicsCommand, clusterCommand, aclsCommand, assignorsCommand])
+    program.addCommand(command(context));
   configure(program, io);
   return program;
 }

@@ -31,16 +31,29 @@ export class CohortClient {
   private closed = false;
 
   constructor(private readonly options: CohortClientOptions) {
-    if (!Array.isArray(options?.urls) || options.urls.length === 0 || options.urls.some((u) => typeof u !== 'string' || u.length === 0)) {
+    if (
+      !Array.isArray(options?.urls) ||
+      options.urls.length === 0 ||
+      options.urls.some((u) => typeof u !== 'string' || u.length === 0)
+    ) {
       throw new RangeError('CohortClient needs `urls`: a non-empty array of node URLs');
     }
     this.retry = resolveRetry(options.retry);
     this.timers = options.timers ?? realTimers;
     const auth = async (): Promise<Record<string, unknown>> => {
       const token = typeof options.token === 'function' ? await options.token() : options.token;
-      return { ...(options.clientId !== undefined ? { clientId: options.clientId } : {}), ...(token !== undefined ? { token } : {}) };
+      return {
+        ...(options.clientId !== undefined ? { clientId: options.clientId } : {}),
+        ...(token !== undefined ? { token } : {}),
+      };
     };
-    this.pool = new ConnectionPool(options.urls.map(normalizeUrl), options.socketFactory ?? socketIoFactory, auth, this.timers, this.retry);
+    this.pool = new ConnectionPool(
+      options.urls.map(normalizeUrl),
+      options.socketFactory ?? socketIoFactory,
+      auth,
+      this.timers,
+      this.retry,
+    );
   }
 
   /** A new member of `options.groupId`; call `start()` on it to join. */
@@ -58,7 +71,10 @@ export class CohortClient {
 
   /** The operator calls over REST (same URLs and token). */
   admin(): CohortAdmin {
-    return new CohortAdmin({ urls: this.options.urls, ...(this.options.token !== undefined ? { token: this.options.token } : {}) });
+    return new CohortAdmin({
+      urls: this.options.urls,
+      ...(this.options.token !== undefined ? { token: this.options.token } : {}),
+    });
   }
 
   /** Stops every member (commit, revoke, leave) and closes the sockets. */

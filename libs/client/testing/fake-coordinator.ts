@@ -93,26 +93,59 @@ export class FakeCoordinator {
       case 'FindCoordinator':
         return { errorCode: 0, nodeId: 0, host: 'node-0', port: 1, url: 'http://node-0', partition: 0 };
       case 'Metadata':
-        return { errorCode: 0, topics: (payload.topics as string[]).map((name) => ({ name, partitions: this.partitions[name] ?? 0, errorCode: this.partitions[name] ? 0 : 3 })) };
+        return {
+          errorCode: 0,
+          topics: (payload.topics as string[]).map((name) => ({
+            name,
+            partitions: this.partitions[name] ?? 0,
+            errorCode: this.partitions[name] ? 0 : 3,
+          })),
+        };
       case 'JoinGroup':
         return this.join(payload);
       case 'SyncGroup': {
-        for (const a of payload.assignments as { memberId: string; assignment: unknown }[]) this.assignments.set(a.memberId, a.assignment);
-        return { errorCode: 0, protocolType: 'consumer', protocolName: payload.protocolName, assignment: this.assignments.get(payload.memberId) ?? { partitions: [] } };
+        for (const a of payload.assignments as { memberId: string; assignment: unknown }[])
+          this.assignments.set(a.memberId, a.assignment);
+        return {
+          errorCode: 0,
+          protocolType: 'consumer',
+          protocolName: payload.protocolName,
+          assignment: this.assignments.get(payload.memberId) ?? { partitions: [] },
+        };
       }
       case 'OffsetCommit':
-        for (const t of payload.topics) for (const p of t.partitions) this.committed.set(`${t.name}-${p.partitionIndex}`, p.committedOffset);
-        return { errorCode: 0, topics: payload.topics.map((t: any) => ({ name: t.name, partitions: t.partitions.map((p: any) => ({ partitionIndex: p.partitionIndex, errorCode: 0 })) })) };
+        for (const t of payload.topics)
+          for (const p of t.partitions) this.committed.set(`${t.name}-${p.partitionIndex}`, p.committedOffset);
+        return {
+          errorCode: 0,
+          topics: payload.topics.map((t: any) => ({
+            name: t.name,
+            partitions: t.partitions.map((p: any) => ({ partitionIndex: p.partitionIndex, errorCode: 0 })),
+          })),
+        };
       case 'OffsetFetch':
         return {
           errorCode: 0,
           topics: payload.topics.map((t: any) => ({
             name: t.name,
-            partitions: t.partitionIndexes.map((p: number) => ({ partitionIndex: p, committedOffset: this.committed.get(`${t.name}-${p}`) ?? -1, committedLeaderEpoch: -1, metadata: '', errorCode: 0 })),
+            partitions: t.partitionIndexes.map((p: number) => ({
+              partitionIndex: p,
+              committedOffset: this.committed.get(`${t.name}-${p}`) ?? -1,
+              committedLeaderEpoch: -1,
+              metadata: '',
+              errorCode: 0,
+            })),
           })),
         };
       case 'LeaveGroup':
-        return { errorCode: 0, members: payload.members.map((m: any) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId ?? null, errorCode: 0 })) };
+        return {
+          errorCode: 0,
+          members: payload.members.map((m: any) => ({
+            memberId: m.memberId,
+            groupInstanceId: m.groupInstanceId ?? null,
+            errorCode: 0,
+          })),
+        };
       default:
         return { errorCode: 0 };
     }
@@ -121,7 +154,17 @@ export class FakeCoordinator {
   /** A one-member group: KIP-394 for a dynamic newcomer, then a new generation led by it. */
   join(payload: any, members?: { memberId: string; metadata: unknown }[]): unknown {
     if (payload.memberId === '' && !payload.groupInstanceId) {
-      return { errorCode: 79, errorName: 'MEMBER_ID_REQUIRED', memberId: `m-${this.nextMemberId++}`, generationId: -1, protocolType: null, protocolName: null, leader: '', skipAssignment: false, members: [] };
+      return {
+        errorCode: 79,
+        errorName: 'MEMBER_ID_REQUIRED',
+        memberId: `m-${this.nextMemberId++}`,
+        generationId: -1,
+        protocolType: null,
+        protocolName: null,
+        leader: '',
+        skipAssignment: false,
+        members: [],
+      };
     }
     const memberId = payload.memberId || `static-${this.nextMemberId++}`;
     this.generation++;
@@ -133,7 +176,9 @@ export class FakeCoordinator {
       leader: memberId,
       skipAssignment: false,
       memberId,
-      members: members ?? [{ memberId, groupInstanceId: payload.groupInstanceId ?? null, metadata: payload.protocols[0].metadata }],
+      members: members ?? [
+        { memberId, groupInstanceId: payload.groupInstanceId ?? null, metadata: payload.protocols[0].metadata },
+      ],
     };
   }
 

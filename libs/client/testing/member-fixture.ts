@@ -9,12 +9,25 @@ import { FakeTimers } from './fake-timers';
 export function setup(options: Partial<MemberOptions> = {}) {
   const server = new FakeCoordinator();
   const timers = new FakeTimers();
-  const client = new CohortClient({ urls: ['http://bootstrap'], socketFactory: server.factory, timers, retry: { initialMs: 100, maxMs: 1000 } });
-  const member = client.member({ groupId: 'g', topics: ['orders'], sessionTimeoutMs: 10_000, heartbeatIntervalMs: 3000, rebalanceTimeoutMs: 30_000, ...options });
+  const client = new CohortClient({
+    urls: ['http://bootstrap'],
+    socketFactory: server.factory,
+    timers,
+    retry: { initialMs: 100, maxMs: 1000 },
+  });
+  const member = client.member({
+    groupId: 'g',
+    topics: ['orders'],
+    sessionTimeoutMs: 10_000,
+    heartbeatIntervalMs: 3000,
+    rebalanceTimeoutMs: 30_000,
+    ...options,
+  });
   const log: string[] = [];
   const errors: CohortError[] = [];
   const crashes: CohortError[] = [];
-  const parts = (list: { topic: string; partitions: number[] }[]) => list.flatMap((p) => p.partitions.map((n) => `${p.topic}-${n}`)).join(',');
+  const parts = (list: { topic: string; partitions: number[] }[]) =>
+    list.flatMap((p) => p.partitions.map((n) => `${p.topic}-${n}`)).join(',');
   member.on('joined', (e) => log.push(`joined g${e.generationId}${e.leader ? ' leader' : ''}`));
   member.on('assigned', (e) => log.push(`assigned [${parts(e.partitions)}] g${e.generationId}`));
   member.on('revoked', (e) => log.push(`revoked [${parts(e.partitions)}] g${e.generationId}`));

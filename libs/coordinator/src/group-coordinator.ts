@@ -128,7 +128,8 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     const routed = this.route(request.groupId, 'sync');
     if ('error' in routed) {
       // The rebalance in flight was lost with the old coordinator: rejoin without rediscovery (Kafka).
-      if (routed.error === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) return syncError(ErrorCode.REBALANCE_IN_PROGRESS, routed.message);
+      if (routed.error === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS)
+        return syncError(ErrorCode.REBALANCE_IN_PROGRESS, routed.message);
       return syncError(routed.error, routed.message);
     }
     const { shard } = routed;
@@ -145,10 +146,16 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     const routed = this.route(request.groupId, 'heartbeat');
     if ('error' in routed) {
       // Kafka answers blindly while loading: the member's session restarts once the group is loaded.
-      return routed.error === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS ? errorFields(ErrorCode.NONE) : errorFields(routed.error, routed.message);
+      return routed.error === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS
+        ? errorFields(ErrorCode.NONE)
+        : errorFields(routed.error, routed.message);
     }
     const { shard } = routed;
-    return this.write(shard, () => handleHeartbeat(shard.classic, request, context), (message) => errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message));
+    return this.write(
+      shard,
+      () => handleHeartbeat(shard.classic, request, context),
+      (message) => errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message),
+    );
   }
 
   async leaveGroup(request: P.LeaveGroupRequest, _context: RequestContext): Promise<P.LeaveGroupResponse> {
@@ -157,7 +164,11 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     const routed = this.route(request.groupId, 'leave');
     if ('error' in routed) return { ...errorFields(routed.error, routed.message), members: [] };
     const { shard } = routed;
-    return this.write(shard, () => handleLeaveGroup(shard.classic, request), (message) => ({ ...errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message), members: [] }));
+    return this.write(
+      shard,
+      () => handleLeaveGroup(shard.classic, request),
+      (message) => ({ ...errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message), members: [] }),
+    );
   }
 
   async offsetCommit(request: P.OffsetCommitRequest, context: RequestContext): Promise<P.OffsetCommitResponse> {
@@ -178,7 +189,10 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     if (invalid) return { ...errorFields(ErrorCode.INVALID_REQUEST, invalid), topics: [] };
     const routed = this.route(request.groupId, 'fetch');
     if ('error' in routed) return { ...errorFields(routed.error, routed.message), topics: [] };
-    return this.guard(() => handleOffsetFetch(routed.shard.groups, request), (message) => ({ ...errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message), topics: [] }));
+    return this.guard(
+      () => handleOffsetFetch(routed.shard.groups, request),
+      (message) => ({ ...errorFields(ErrorCode.UNKNOWN_SERVER_ERROR, message), topics: [] }),
+    );
   }
 
   async offsetDelete(request: P.OffsetDeleteRequest): Promise<P.OffsetDeleteResponse> {
@@ -199,7 +213,8 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     if (invalid) return { ...errorFields(ErrorCode.INVALID_REQUEST, invalid), groups: [] };
     const groups = request.groups.map((groupId): P.DescribedGroup => {
       const routed = this.route(groupId, 'describe');
-      if ('error' in routed) return { errorCode: routed.error, groupId, groupState: '', protocolType: '', protocolData: '', members: [] };
+      if ('error' in routed)
+        return { errorCode: routed.error, groupId, groupState: '', protocolType: '', protocolData: '', members: [] };
       return describeGroup(routed.shard.groups, groupId);
     });
     return { errorCode: 0, groups };
@@ -224,7 +239,11 @@ export class GroupCoordinator implements GroupCoordinatorApi {
         const routed = this.route(groupId, 'delete');
         if ('error' in routed) return { groupId, errorCode: routed.error };
         const { shard } = routed;
-        const errorCode = await this.write(shard, () => deleteGroup(shard.groups, shard.offsets, groupId), () => ErrorCode.UNKNOWN_SERVER_ERROR);
+        const errorCode = await this.write(
+          shard,
+          () => deleteGroup(shard.groups, shard.offsets, groupId),
+          () => ErrorCode.UNKNOWN_SERVER_ERROR,
+        );
         return { groupId, errorCode };
       }),
     );
@@ -235,7 +254,8 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     for (const shard of this.shards.all()) {
       if (!shard.isActive) continue;
       shard.step(() => {
-        for (const { group, member } of shard.connections.take(connectionId)) shard.classic.liveness.connectionClosed(group, member, connectionId);
+        for (const { group, member } of shard.connections.take(connectionId))
+          shard.classic.liveness.connectionClosed(group, member, connectionId);
       });
     }
   }
@@ -269,7 +289,8 @@ export class GroupCoordinator implements GroupCoordinatorApi {
   }
 
   listGroupSummaries(states?: P.GroupStateName[]): Promise<GroupSummaryView[]> {
-    if (!this.started) return Promise.reject(KafkaError.of('COORDINATOR_NOT_AVAILABLE', 'the coordinator is not started'));
+    if (!this.started)
+      return Promise.reject(KafkaError.of('COORDINATOR_NOT_AVAILABLE', 'the coordinator is not started'));
     return this.views.listGroupSummaries(states);
   }
 
@@ -319,7 +340,14 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     const shard = this.routeOrThrow(request.groupId, 'commit');
     return this.write(
       shard,
-      () => handleOffsetCommit(shard.classic, shard.offsets, request, { clientId: 'admin', clientHost: '' }, { adminReset: true }),
+      () =>
+        handleOffsetCommit(
+          shard.classic,
+          shard.offsets,
+          request,
+          { clientId: 'admin', clientHost: '' },
+          { adminReset: true },
+        ),
       (message) => commitFailure(request, ErrorCode.UNKNOWN_SERVER_ERROR, message),
     );
   }
@@ -332,7 +360,11 @@ export class GroupCoordinator implements GroupCoordinatorApi {
    * Kafka's `scheduleWriteOperation`: the handler runs as one synchronous step and returns its result;
    * the shard's runtime appends the records with its open batch and the reply leaves once they commit.
    */
-  private write<T>(shard: CoordinatorShard, handler: () => CoordinatorResult<T>, onBug: (message: string) => T): Promise<T> {
+  private write<T>(
+    shard: CoordinatorShard,
+    handler: () => CoordinatorResult<T>,
+    onBug: (message: string) => T,
+  ): Promise<T> {
     return this.park((resolve) => {
       void shard.run(handler()).then((response) => resolve(response as T));
     }, onBug);
@@ -347,6 +379,9 @@ export class GroupCoordinator implements GroupCoordinatorApi {
 function commitFailure(request: P.OffsetCommitRequest, error: number, message: string): P.OffsetCommitResponse {
   return {
     ...errorFields(error, message),
-    topics: request.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: error })) })),
+    topics: request.topics.map((t) => ({
+      name: t.name,
+      partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: error })),
+    })),
   };
 }

@@ -43,7 +43,8 @@ export class OperatorViews {
         groupInstanceId: m.groupInstanceId,
         clientId: m.clientId,
         clientHost: m.clientHost,
-        subscription: (group.protocolName !== null ? m.metadata(group.protocolName) : m.supportedProtocols[0]?.metadata) ?? null,
+        subscription:
+          (group.protocolName !== null ? m.metadata(group.protocolName) : m.supportedProtocols[0]?.metadata) ?? null,
         assignment: m.assignment,
       })),
     };
@@ -95,10 +96,15 @@ export class OperatorViews {
     const ends = new Map<string, Readonly<Record<number, number>> | undefined>();
     for (const shard of this.shards.all()) {
       if (!shard.isActive) continue;
-      for (const group of shard.groups.values()) if (group.offsets.hasCommitted) ranked.push({ group, totalLag: this.lag.totalLag(group, ends) });
+      for (const group of shard.groups.values())
+        if (group.offsets.hasCommitted) ranked.push({ group, totalLag: this.lag.totalLag(group, ends) });
     }
     if (ranked.length > limit) {
-      ranked.sort((a, b) => b.totalLag - a.totalLag || (a.group.groupId < b.group.groupId ? -1 : a.group.groupId > b.group.groupId ? 1 : 0));
+      ranked.sort(
+        (a, b) =>
+          b.totalLag - a.totalLag ||
+          (a.group.groupId < b.group.groupId ? -1 : a.group.groupId > b.group.groupId ? 1 : 0),
+      );
       ranked.length = Math.max(0, limit);
     }
     return ranked.map(({ group }) => this.lag.summarize(group, now, withPartitions));
@@ -116,7 +122,10 @@ export class OperatorViews {
     const dryRun = request.dryRun !== false;
     if (dryRun || offsets.length === 0) return { groupId, dryRun, offsets };
     if (group && !group.is('Empty') && !group.is('Dead')) {
-      throw KafkaError.of('NON_EMPTY_GROUP', `group '${groupId}' is ${group.state} with ${group.size} member(s); offsets can be reset only while it is Empty (stop its consumers first)`);
+      throw KafkaError.of(
+        'NON_EMPTY_GROUP',
+        `group '${groupId}' is ${group.state} with ${group.size} member(s); offsets can be reset only while it is Empty (stop its consumers first)`,
+      );
     }
     const byTopic = new Map<string, P.OffsetCommitTopic>();
     for (const { topic, partition, newOffset } of offsets) {
@@ -125,10 +134,17 @@ export class OperatorViews {
       entry.partitions.push({ partitionIndex: partition, committedOffset: newOffset });
     }
     const response = await this.resetOffsets(groupId, [...byTopic.values()]);
-    const failed = response.topics.flatMap((t) => t.partitions.filter((p) => p.errorCode !== 0).map((p) => `${t.name}-${p.partitionIndex}: ${errorName(p.errorCode)}`));
+    const failed = response.topics.flatMap((t) =>
+      t.partitions
+        .filter((p) => p.errorCode !== 0)
+        .map((p) => `${t.name}-${p.partitionIndex}: ${errorName(p.errorCode)}`),
+    );
     if (failed.length > 0) {
       const first = response.topics.flatMap((t) => t.partitions).find((p) => p.errorCode !== 0)!;
-      throw new KafkaError(first.errorCode as P.ErrorCodeValue, `cannot reset offsets of group '${groupId}': ${failed.join(', ')}`);
+      throw new KafkaError(
+        first.errorCode as P.ErrorCodeValue,
+        `cannot reset offsets of group '${groupId}': ${failed.join(', ')}`,
+      );
     }
     return { groupId, dryRun, offsets };
   }

@@ -144,18 +144,32 @@ export class CoordinatorHarness {
    * A dynamic member's first JoinGroup: KIP-394 answers MEMBER_ID_REQUIRED with an id, then the member
    * joins again with it. Returns the second (parked) JoinGroup.
    */
-  async joinNew(groupId: string, overrides: Partial<P.JoinGroupRequest> = {}, context = this.context()): Promise<{ memberId: string; join: Tracked<P.JoinGroupResponse> }> {
+  async joinNew(
+    groupId: string,
+    overrides: Partial<P.JoinGroupRequest> = {},
+    context = this.context(),
+  ): Promise<{ memberId: string; join: Tracked<P.JoinGroupResponse> }> {
     const first = await this.coordinator.joinGroup(this.joinRequest(groupId, overrides), context);
-    if (first.errorCode !== ErrorCode.MEMBER_ID_REQUIRED) throw new Error(`expected MEMBER_ID_REQUIRED, got ${JSON.stringify(first)}`);
+    if (first.errorCode !== ErrorCode.MEMBER_ID_REQUIRED)
+      throw new Error(`expected MEMBER_ID_REQUIRED, got ${JSON.stringify(first)}`);
     this.memberContexts.set(first.memberId, context);
-    const join = track(this.coordinator.joinGroup(this.joinRequest(groupId, { ...overrides, memberId: first.memberId }), context));
+    const join = track(
+      this.coordinator.joinGroup(this.joinRequest(groupId, { ...overrides, memberId: first.memberId }), context),
+    );
     await this.settle();
     return { memberId: first.memberId, join };
   }
 
-  join(groupId: string, memberId: string, overrides: Partial<P.JoinGroupRequest> = {}, context = this.contextOf(memberId)): Tracked<P.JoinGroupResponse> {
+  join(
+    groupId: string,
+    memberId: string,
+    overrides: Partial<P.JoinGroupRequest> = {},
+    context = this.contextOf(memberId),
+  ): Tracked<P.JoinGroupResponse> {
     const tracked = track(this.coordinator.joinGroup(this.joinRequest(groupId, { ...overrides, memberId }), context));
-    void tracked.promise.then((r) => void (r.memberId && !this.memberContexts.has(r.memberId) && this.memberContexts.set(r.memberId, context)));
+    void tracked.promise.then(
+      (r) => void (r.memberId && !this.memberContexts.has(r.memberId) && this.memberContexts.set(r.memberId, context)),
+    );
     return tracked;
   }
 
@@ -164,28 +178,62 @@ export class CoordinatorHarness {
     return this.memberContexts.get(memberId) ?? this.context();
   }
 
-  sync(groupId: string, memberId: string, generationId: number, assignments: P.SyncGroupAssignment[] = [], overrides: Partial<P.SyncGroupRequest> = {}): Tracked<P.SyncGroupResponse> {
-    return track(this.coordinator.syncGroup({ groupId, memberId, generationId, assignments, ...overrides }, this.contextOf(memberId)));
+  sync(
+    groupId: string,
+    memberId: string,
+    generationId: number,
+    assignments: P.SyncGroupAssignment[] = [],
+    overrides: Partial<P.SyncGroupRequest> = {},
+  ): Tracked<P.SyncGroupResponse> {
+    return track(
+      this.coordinator.syncGroup(
+        { groupId, memberId, generationId, assignments, ...overrides },
+        this.contextOf(memberId),
+      ),
+    );
   }
 
-  heartbeat(groupId: string, memberId: string, generationId: number, groupInstanceId?: string): Promise<P.HeartbeatResponse> {
+  heartbeat(
+    groupId: string,
+    memberId: string,
+    generationId: number,
+    groupInstanceId?: string,
+  ): Promise<P.HeartbeatResponse> {
     return this.coordinator.heartbeat({ groupId, memberId, generationId, groupInstanceId }, this.contextOf(memberId));
   }
 
-  commit(groupId: string, generationId: number, memberId: string, offsets: Record<string, Record<number, number>>, metadata?: string): Tracked<P.OffsetCommitResponse> {
+  commit(
+    groupId: string,
+    generationId: number,
+    memberId: string,
+    offsets: Record<string, Record<number, number>>,
+    metadata?: string,
+  ): Tracked<P.OffsetCommitResponse> {
     const topics = Object.entries(offsets).map(([name, partitions]) => ({
       name,
-      partitions: Object.entries(partitions).map(([p, offset]) => ({ partitionIndex: Number(p), committedOffset: offset, committedMetadata: metadata })),
+      partitions: Object.entries(partitions).map(([p, offset]) => ({
+        partitionIndex: Number(p),
+        committedOffset: offset,
+        committedMetadata: metadata,
+      })),
     }));
     return track(this.coordinator.offsetCommit({ groupId, generationId, memberId, topics }, this.contextOf(memberId)));
   }
 
-  async fetch(groupId: string, topics: P.OffsetFetchTopic[] | null = null, requireStable = false): Promise<P.OffsetFetchResponse> {
+  async fetch(
+    groupId: string,
+    topics: P.OffsetFetchTopic[] | null = null,
+    requireStable = false,
+  ): Promise<P.OffsetFetchResponse> {
     return this.coordinator.offsetFetch({ groupId, topics, requireStable });
   }
 
   /** Brings a group of `n` dynamic members to Stable (leader syncs `assignments`); returns ids and the generation. */
-  async stableGroup(groupId: string, n: number, overrides: Partial<P.JoinGroupRequest> = {}): Promise<{ memberIds: string[]; leader: string; generationId: number; contexts: RequestContext[] }> {
+  async stableGroup(
+    groupId: string,
+    n: number,
+    overrides: Partial<P.JoinGroupRequest> = {},
+  ): Promise<{ memberIds: string[]; leader: string; generationId: number; contexts: RequestContext[] }> {
     const contexts: RequestContext[] = [];
     const joins: { memberId: string; join: Tracked<P.JoinGroupResponse> }[] = [];
     for (let i = 0; i < n; i++) {
@@ -195,15 +243,27 @@ export class CoordinatorHarness {
     }
     // The initial delay is extended by each member that joined during it (KIP-134).
     await this.advance(0);
-    for (let i = 0; i <= n && !joins.every((j) => j.join.done); i++) await this.advance(this.config.groupInitialRebalanceDelayMs);
+    for (let i = 0; i <= n && !joins.every((j) => j.join.done); i++)
+      await this.advance(this.config.groupInitialRebalanceDelayMs);
     for (const { join } of joins) if (!join.done) throw new Error('join phase did not complete');
     const leader = joins[0].join.value.leader;
     const generationId = joins[0].join.value.generationId;
     const syncs = joins.map(({ memberId }) =>
-      this.sync(groupId, memberId, generationId, memberId === leader ? joins.map((j, i) => ({ memberId: j.memberId, assignment: { partitions: [{ topic: 'orders', partitions: [i] }] } })) : []),
+      this.sync(
+        groupId,
+        memberId,
+        generationId,
+        memberId === leader
+          ? joins.map((j, i) => ({
+              memberId: j.memberId,
+              assignment: { partitions: [{ topic: 'orders', partitions: [i] }] },
+            }))
+          : [],
+      ),
     );
     await this.settle();
-    for (const sync of syncs) if (!sync.done || sync.value.errorCode !== 0) throw new Error('sync phase did not complete');
+    for (const sync of syncs)
+      if (!sync.done || sync.value.errorCode !== 0) throw new Error('sync phase did not complete');
     return { memberIds: joins.map((j) => j.memberId), leader, generationId, contexts };
   }
 

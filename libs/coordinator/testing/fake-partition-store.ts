@@ -52,7 +52,8 @@ export class FakePartitionStore implements PartitionStore {
 
   append(partition: number, leaderEpoch: number, records: LogRecord[]): AppendResult {
     const p = this.partition(partition);
-    if (p.leaderEpoch !== leaderEpoch) throw KafkaError.of('NOT_COORDINATOR', `not the leader of ${partition} in epoch ${leaderEpoch}`);
+    if (p.leaderEpoch !== leaderEpoch)
+      throw KafkaError.of('NOT_COORDINATOR', `not the leader of ${partition} in epoch ${leaderEpoch}`);
     if (p.failNextAppend) {
       const error = p.failNextAppend;
       p.failNextAppend = null;
@@ -69,7 +70,8 @@ export class FakePartitionStore implements PartitionStore {
 
   awaitCommit(partition: number, leaderEpoch: number, lastOffset: number, timeoutMs: number): Promise<void> {
     const p = this.partition(partition);
-    if (p.leaderEpoch !== leaderEpoch) return Promise.reject(KafkaError.of('NOT_COORDINATOR', `not the leader of ${partition} in epoch ${leaderEpoch}`));
+    if (p.leaderEpoch !== leaderEpoch)
+      return Promise.reject(KafkaError.of('NOT_COORDINATOR', `not the leader of ${partition} in epoch ${leaderEpoch}`));
     if (p.highWatermark > lastOffset) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
@@ -90,7 +92,8 @@ export class FakePartitionStore implements PartitionStore {
     const p = this.partition(partition);
     const end = Math.min(upToOffset, p.logEndOffset);
     const records = p.records.filter((r) => r.offset >= fromOffset && r.offset < end).slice(0, maxRecords);
-    const nextOffset = records.length === maxRecords ? records[records.length - 1].offset + 1 : Math.max(end, fromOffset);
+    const nextOffset =
+      records.length === maxRecords ? records[records.length - 1].offset + 1 : Math.max(end, fromOffset);
     return { records: records.map((r) => ({ ...r })), nextOffset };
   }
 
@@ -101,7 +104,8 @@ export class FakePartitionStore implements PartitionStore {
 
   subscribe(listener: LeadershipListener): () => void {
     this.listeners.add(listener);
-    for (const [partition, p] of this.partitions) if (p.leaderEpoch !== null) listener.onBecomeLeader(partition, p.leaderEpoch);
+    for (const [partition, p] of this.partitions)
+      if (p.leaderEpoch !== null) listener.onBecomeLeader(partition, p.leaderEpoch);
     return () => void this.listeners.delete(listener);
   }
 
@@ -190,11 +194,21 @@ export class FakePartitionStore implements PartitionStore {
   private partition(partition: number): FakePartition {
     let p = this.partitions.get(partition);
     if (!p) {
-      p = { records: [], logStartOffset: 0, logEndOffset: 0, highWatermark: 0, leaderEpoch: null, lastEpoch: -1, waiters: [], failNextAppend: null };
+      p = {
+        records: [],
+        logStartOffset: 0,
+        logEndOffset: 0,
+        highWatermark: 0,
+        leaderEpoch: null,
+        lastEpoch: -1,
+        waiters: [],
+        failNextAppend: null,
+      };
       this.partitions.set(partition, p);
     }
     return p;
   }
 }
 
-export const NOT_ENOUGH_REPLICAS = (): KafkaError => new KafkaError(ErrorCode.NOT_ENOUGH_REPLICAS, 'ISR below MIN_INSYNC_REPLICAS');
+export const NOT_ENOUGH_REPLICAS = (): KafkaError =>
+  new KafkaError(ErrorCode.NOT_ENOUGH_REPLICAS, 'ISR below MIN_INSYNC_REPLICAS');

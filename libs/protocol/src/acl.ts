@@ -9,7 +9,16 @@ export const PATTERN_TYPES = ['LITERAL', 'PREFIXED'] as const;
 export type AclPatternType = (typeof PATTERN_TYPES)[number];
 
 /** Kafka's `AclOperation`s that mean something on Cohort's resources (`ALL` covers every one). */
-export const ACL_OPERATIONS = ['ALL', 'READ', 'WRITE', 'CREATE', 'DELETE', 'ALTER', 'DESCRIBE', 'CLUSTER_ACTION'] as const;
+export const ACL_OPERATIONS = [
+  'ALL',
+  'READ',
+  'WRITE',
+  'CREATE',
+  'DELETE',
+  'ALTER',
+  'DESCRIBE',
+  'CLUSTER_ACTION',
+] as const;
 export type AclOperation = (typeof ACL_OPERATIONS)[number];
 
 export const ACL_PERMISSIONS = ['ALLOW', 'DENY'] as const;

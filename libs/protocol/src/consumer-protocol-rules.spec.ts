@@ -3,7 +3,19 @@ import { assignmentProblems, subscriptionProblems } from './consumer-protocol-ru
 describe('consumer subscription rules', () => {
   it('accepts what a consumer sends, with or without the optional fields, and unknown extra fields', () => {
     expect(subscriptionProblems({ topics: [] }, 'm')).toEqual([]);
-    expect(subscriptionProblems({ topics: ['a', 'b'], userData: { any: [1] }, ownedPartitions: [{ topic: 'a', partitions: [0, 2] }], generationId: -1, rackId: null, future: 1 }, 'm')).toEqual([]);
+    expect(
+      subscriptionProblems(
+        {
+          topics: ['a', 'b'],
+          userData: { any: [1] },
+          ownedPartitions: [{ topic: 'a', partitions: [0, 2] }],
+          generationId: -1,
+          rackId: null,
+          future: 1,
+        },
+        'm',
+      ),
+    ).toEqual([]);
     expect(subscriptionProblems({ topics: ['a'], rackId: 'r1', generationId: 7 }, 'm')).toEqual([]);
   });
 
@@ -16,7 +28,13 @@ describe('consumer subscription rules', () => {
     [{ topics: [7, 'ok', null] }, ['m.topics[0] must be a string', 'm.topics[2] must be a string']],
     [{ topics: [], ownedPartitions: {} }, ['m.ownedPartitions must be an array of { topic, partitions }']],
     [{ topics: [], ownedPartitions: [5] }, ['m.ownedPartitions[0] must be an object { topic, partitions }']],
-    [{ topics: [], ownedPartitions: [{ topic: 1, partitions: [0.5] }] }, ['m.ownedPartitions[0].topic must be a string', 'm.ownedPartitions[0].partitions[0] must be an integer in [0, 2147483647]']],
+    [
+      { topics: [], ownedPartitions: [{ topic: 1, partitions: [0.5] }] },
+      [
+        'm.ownedPartitions[0].topic must be a string',
+        'm.ownedPartitions[0].partitions[0] must be an integer in [0, 2147483647]',
+      ],
+    ],
     [{ topics: [], generationId: 1.5 }, ['m.generationId must be an integer in [-1, 2147483647]']],
     [{ topics: [], generationId: -2 }, ['m.generationId must be an integer in [-1, 2147483647]']],
     [{ topics: [], rackId: 3 }, ['m.rackId must be a string or null']],
@@ -38,8 +56,14 @@ describe('consumer assignment rules', () => {
     [{}, 'a.partitions must be an array of { topic, partitions }'],
     [{ partitions: null }, 'a.partitions must be an array of { topic, partitions }'],
     [{ partitions: {} }, 'a.partitions must be an array of { topic, partitions }'],
-    [{ partitions: [{ topic: 't', partitions: 'x' }] }, 'a.partitions[0].partitions must be an array of partition indexes'],
-    [{ partitions: [{ topic: 't', partitions: [-1] }] }, 'a.partitions[0].partitions[0] must be an integer in [0, 2147483647]'],
+    [
+      { partitions: [{ topic: 't', partitions: 'x' }] },
+      'a.partitions[0].partitions must be an array of partition indexes',
+    ],
+    [
+      { partitions: [{ topic: 't', partitions: [-1] }] },
+      'a.partitions[0].partitions[0] must be an integer in [0, 2147483647]',
+    ],
   ])('refuses %j', (assignment, problem) => {
     expect(assignmentProblems(assignment, 'a')).toEqual([problem]);
   });

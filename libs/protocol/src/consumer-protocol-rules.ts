@@ -18,7 +18,8 @@ function stringArray(value: unknown, path: string, problems: string[]): void {
 function partitionIndexes(value: unknown, path: string, problems: string[]): void {
   if (!Array.isArray(value)) return void problems.push(`${path} must be an array of partition indexes`);
   value.forEach((item, i) => {
-    if (!Number.isInteger(item) || (item as number) < 0 || (item as number) > INT32_MAX) problems.push(`${path}[${i}] must be an integer in [0, ${INT32_MAX}]`);
+    if (!Number.isInteger(item) || (item as number) < 0 || (item as number) > INT32_MAX)
+      problems.push(`${path}[${i}] must be an integer in [0, ${INT32_MAX}]`);
   });
 }
 
@@ -38,13 +39,18 @@ export function subscriptionProblems(metadata: unknown, path: string): string[] 
   const problems: string[] = [];
   if (!isRecord(metadata)) return [`${path} must be a consumer subscription { topics: string[], ... }`];
   stringArray(metadata.topics, `${path}.topics`, problems);
-  if (metadata.ownedPartitions !== undefined) topicPartitionsList(metadata.ownedPartitions, `${path}.ownedPartitions`, problems);
+  if (metadata.ownedPartitions !== undefined)
+    topicPartitionsList(metadata.ownedPartitions, `${path}.ownedPartitions`, problems);
   const generationId = metadata.generationId;
-  if (generationId !== undefined && (!Number.isInteger(generationId) || (generationId as number) < -1 || (generationId as number) > INT32_MAX)) {
+  if (
+    generationId !== undefined &&
+    (!Number.isInteger(generationId) || (generationId as number) < -1 || (generationId as number) > INT32_MAX)
+  ) {
     problems.push(`${path}.generationId must be an integer in [-1, ${INT32_MAX}]`);
   }
   const rackId = metadata.rackId;
-  if (rackId !== undefined && rackId !== null && typeof rackId !== 'string') problems.push(`${path}.rackId must be a string or null`);
+  if (rackId !== undefined && rackId !== null && typeof rackId !== 'string')
+    problems.push(`${path}.rackId must be a string or null`);
   return problems;
 }
 

@@ -60,7 +60,10 @@ export interface RequestResponseMap {
 
 /** socket.io typed map for what clients emit (payload + ack). */
 export type ClientToServerEvents = {
-  [E in RequestEventName]: (payload: RequestResponseMap[E][0], ack: (response: RequestResponseMap[E][1]) => void) => void;
+  [E in RequestEventName]: (
+    payload: RequestResponseMap[E][0],
+    ack: (response: RequestResponseMap[E][1]) => void,
+  ) => void;
 };
 
 /** socket.io typed map for what the server pushes. */

@@ -8,7 +8,16 @@ function nested(depth: number, wrap: (inner: unknown) => unknown): unknown {
 
 describe('requestDepthProblem', () => {
   it('accepts scalars, shallow requests and exactly MAX_REQUEST_DEPTH levels', () => {
-    for (const value of [undefined, null, 0, 'x', true, [], {}, { groupId: 'g', topics: [{ name: 't', partitions: [{ partitionIndex: 0 }] }] }]) {
+    for (const value of [
+      undefined,
+      null,
+      0,
+      'x',
+      true,
+      [],
+      {},
+      { groupId: 'g', topics: [{ name: 't', partitions: [{ partitionIndex: 0 }] }] },
+    ]) {
       expect(requestDepthProblem(value)).toBeNull();
     }
     expect(requestDepthProblem(nested(MAX_REQUEST_DEPTH, (v) => [v]))).toBeNull();

@@ -15,10 +15,21 @@ export { SeededRandom, SystemRandom, type Random } from './time/random';
 
 // The coordinator's port.
 export type { LogRecord, StoredRecord } from './api/log-record';
-export type { AppendResult, LeadershipListener, PartitionOffsets, PartitionStore, ReadResult, RecordVisitor } from './api/partition-store.port';
+export type {
+  AppendResult,
+  LeadershipListener,
+  PartitionOffsets,
+  PartitionStore,
+  ReadResult,
+  RecordVisitor,
+} from './api/partition-store.port';
 
 // Embedded mode: one node, segment files.
-export { LocalPartitionStore, type LocalPartitionStoreOptions, type LogFlushPolicy } from './local/local-partition-store';
+export {
+  LocalPartitionStore,
+  type LocalPartitionStoreOptions,
+  type LogFlushPolicy,
+} from './local/local-partition-store';
 
 // Cluster mode: a replication node over a metadata store and a transport.
 export { controllerLeaseMsFor, DEFAULT_REPLICATION_CONFIG, type ReplicationConfig } from './replication-config';
@@ -31,9 +42,20 @@ export { FileCheckpointStorage } from './storage/file-checkpoint-storage';
 export { NO_LEADER, type IsrMember, type LeaderRecoveryState, type PartitionState } from './metadata/partition-state';
 export type { ControllerLease, NodeRegistration } from './metadata/node-registration';
 export type { CasOutcome, MetadataChangeListener, MetadataStore } from './metadata/metadata-store.port';
-export { RedisMetadataStore, type RedisMetadataStoreEvents, type RedisMetadataStoreOptions } from './metadata/redis/redis-metadata-store';
+export {
+  RedisMetadataStore,
+  type RedisMetadataStoreEvents,
+  type RedisMetadataStoreOptions,
+} from './metadata/redis/redis-metadata-store';
 export { MetadataStoreUnavailableError } from './metadata/redis/metadata-store-unavailable-error';
-export { connectWithin, describeRedisLocation, openRedis, type RedisConnectionSettings, type RedisLocation, type SentinelAddress } from './metadata/redis/redis-connections';
+export {
+  connectWithin,
+  describeRedisLocation,
+  openRedis,
+  type RedisConnectionSettings,
+  type RedisLocation,
+  type SentinelAddress,
+} from './metadata/redis/redis-connections';
 export { LuaScript } from './metadata/redis/lua-script';
 export type { PeerAddress, Transport } from './transport/transport.port';
 export { NetworkTransport, type NetworkTransportOptions } from './transport/network/network-transport';

@@ -69,7 +69,10 @@ export const DEFAULT_REPLICATION_CONFIG: ReplicationConfig = {
 };
 
 /** min(MIN_INSYNC_REPLICAS, replication factor): what acks=all and the HW gate actually require. */
-export function effectiveMinIsr(config: Pick<ReplicationConfig, 'minInsyncReplicas'>, replicationFactor: number): number {
+export function effectiveMinIsr(
+  config: Pick<ReplicationConfig, 'minInsyncReplicas'>,
+  replicationFactor: number,
+): number {
   return Math.min(config.minInsyncReplicas, replicationFactor);
 }
 

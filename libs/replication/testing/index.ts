@@ -8,13 +8,23 @@
 // In-memory doubles of the ports.
 export { MemoryLog, type MemoryLogOptions } from '@cohort/replication/log/memory-log';
 export { InMemoryMetadataStore } from '@cohort/replication/metadata/in-memory-metadata-store';
-export { InMemoryNetwork, type InterceptDecision, type InterceptedMessage, type Interceptor, type LinkConditions } from '@cohort/replication/transport/in-memory-network';
+export {
+  InMemoryNetwork,
+  type InterceptDecision,
+  type InterceptedMessage,
+  type Interceptor,
+  type LinkConditions,
+} from '@cohort/replication/transport/in-memory-network';
 export { InMemoryTransport } from '@cohort/replication/transport/in-memory-transport';
 export { InMemoryCheckpointStorage } from '@cohort/replication/storage/in-memory-checkpoint-storage';
 
 // Replica internals the simulator drives and checks.
 export { Partition, type PartitionRole } from '@cohort/replication/partition/partition';
-export { KAFKA_REPLICATION_RULES, type FollowingReplica, type ReplicationRules } from '@cohort/replication/partition/replication-rules';
+export {
+  KAFKA_REPLICATION_RULES,
+  type FollowingReplica,
+  type ReplicationRules,
+} from '@cohort/replication/partition/replication-rules';
 export { effectiveMinIsr } from '@cohort/replication/replication-config';
 export { describePartitionState } from '@cohort/replication/metadata/partition-state';
 export { ReplicationErrorCode } from '@cohort/replication/api/replication-error-code';

@@ -23,17 +23,29 @@ const KEYS = 5;
 
 export const logCommands: fc.Arbitrary<LogCommand[]> = fc.array(
   fc.oneof(
-    { weight: 6, arbitrary: fc.record({
-      kind: fc.constant('append' as const),
-      records: fc.array(fc.record({ key: fc.nat(KEYS - 1), value: fc.option(fc.nat(99), { freq: 4 }) }), { minLength: 1, maxLength: 4 }),
-      bumpEpoch: fc.integer({ min: 0, max: 6 }).map((n) => n === 0),
-    }) },
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        kind: fc.constant('append' as const),
+        records: fc.array(fc.record({ key: fc.nat(KEYS - 1), value: fc.option(fc.nat(99), { freq: 4 }) }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        bumpEpoch: fc.integer({ min: 0, max: 6 }).map((n) => n === 0),
+      }),
+    },
     { weight: 3, arbitrary: fc.constant({ kind: 'flush' as const }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('tick' as const), ms: fc.integer({ min: 1, max: 50 }) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }) },
-    { weight: 2, arbitrary: fc.record({
-      kind: fc.constant('compact' as const), at: fc.nat(), retentionMs: fc.constantFrom(0, 20, 1_000_000), appendMeanwhile: fc.boolean(),
-    }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('compact' as const),
+        at: fc.nat(),
+        retentionMs: fc.constantFrom(0, 20, 1_000_000),
+        appendMeanwhile: fc.boolean(),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('crash' as const), damage: fc.nat(), flip: fc.boolean() }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'reopen' as const }) },
   ),
@@ -72,12 +84,20 @@ export async function runLogCommands(harness: LogHarness, commands: LogCommand[]
         if (cmd.bumpEpoch) epoch++;
         // The model is what was asked for, at the offsets a log must give it; not what the log answered.
         const base = log.logEndOffset;
-        const expected = cmd.records.map((r, i): ModelRecord => ({ offset: base + i, epoch, key: `k${r.key}`, value: r.value === null ? null : `v${r.value}` }));
-        const batch = log.appendAsLeader(cmd.records.map((r) => ({
-          key: Buffer.from(`k${r.key}`),
-          value: r.value === null ? null : Buffer.from(`v${r.value}`),
-          timestamp: now,
-        })), epoch);
+        const expected = cmd.records.map((r, i): ModelRecord => ({
+          offset: base + i,
+          epoch,
+          key: `k${r.key}`,
+          value: r.value === null ? null : `v${r.value}`,
+        }));
+        const batch = log.appendAsLeader(
+          cmd.records.map((r) => ({
+            key: Buffer.from(`k${r.key}`),
+            value: r.value === null ? null : Buffer.from(`v${r.value}`),
+            timestamp: now,
+          })),
+          epoch,
+        );
         expect(batch.records.map(toModel)).toEqual(expected);
         model.push(...expected);
         break;
@@ -106,7 +126,10 @@ export async function runLogCommands(harness: LogHarness, commands: LogCommand[]
         if (cmd.appendMeanwhile) {
           // Appends go on while the cleaner works (it yields between slices of batches).
           const during: ModelRecord = { offset: log.logEndOffset, epoch, key: 'k0', value: 'during' };
-          const batch = log.appendAsLeader([{ key: Buffer.from('k0'), value: Buffer.from('during'), timestamp: now }], epoch);
+          const batch = log.appendAsLeader(
+            [{ key: Buffer.from('k0'), value: Buffer.from('during'), timestamp: now }],
+            epoch,
+          );
           expect(batch.records.map(toModel)).toEqual([during]);
           model.push(during);
         }
@@ -124,7 +147,9 @@ export async function runLogCommands(harness: LogHarness, commands: LogCommand[]
         expect(replayStored(readAll(after).filter((r) => r.offset < flushed))).toEqual(before);
         // What survived beyond the flushed offset is the new truth. Each record there must be the model's,
         // or one that a truncation since the last flush removed: the crash may have undone that truncation.
-        const beyond = readAll(after).filter((r) => r.offset >= flushed).map(toModel);
+        const beyond = readAll(after)
+          .filter((r) => r.offset >= flushed)
+          .map(toModel);
         for (const r of beyond) expect([...model, ...undone].filter((m) => m.offset === r.offset)).toContainEqual(r);
         model = [...model.filter((r) => r.offset < flushed), ...beyond];
         undone = [];
@@ -161,7 +186,12 @@ function readAll(log: PartitionLog): StoredRecord[] {
 }
 
 function toModel(r: StoredRecord): ModelRecord {
-  return { offset: r.offset, epoch: r.leaderEpoch, key: r.key.toString(), value: r.value === null ? null : r.value.toString() };
+  return {
+    offset: r.offset,
+    epoch: r.leaderEpoch,
+    key: r.key.toString(),
+    value: r.value === null ? null : r.value.toString(),
+  };
 }
 
 function replayModel(records: ModelRecord[]): Map<string, string> {

@@ -94,7 +94,9 @@ export function metadataStoreContract(name: string, harness: MetadataStoreHarnes
 
       it('hands out distinct epochs to concurrent registrations from several handles', async () => {
         const peer = await harness.peer(store);
-        const regs = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((id) => (id % 2 ? store : peer).registerNode(id, `tcp://n${id}:1`, -1, ttl)));
+        const regs = await Promise.all(
+          [1, 2, 3, 4, 5, 6, 7, 8].map((id) => (id % 2 ? store : peer).registerNode(id, `tcp://n${id}:1`, -1, ttl)),
+        );
         expect(new Set(regs.map((r) => r.nodeEpoch)).size).toBe(8);
         expect((await peer.listNodes()).map((n) => n.nodeId)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
       });
@@ -115,7 +117,9 @@ export function metadataStoreContract(name: string, harness: MetadataStoreHarnes
         expect(await store.requestShutdown(1, a.nodeEpoch + 100)).toBe(false);
         expect(await store.requestShutdown(1, a.nodeEpoch)).toBe(true);
         expect(await store.requestShutdown(1, a.nodeEpoch)).toBe(true);
-        expect(await store.listNodes()).toEqual([{ nodeId: 1, nodeEpoch: a.nodeEpoch, endpoint: 'tcp://a:1', shuttingDown: true, previousNodeEpoch: 7 }]);
+        expect(await store.listNodes()).toEqual([
+          { nodeId: 1, nodeEpoch: a.nodeEpoch, endpoint: 'tcp://a:1', shuttingDown: true, previousNodeEpoch: 7 },
+        ]);
         expect(await store.renewNode(1, a.nodeEpoch, ttl)).toBe(true);
       });
 
@@ -156,7 +160,9 @@ export function metadataStoreContract(name: string, harness: MetadataStoreHarnes
 
       it('lets exactly one of several racing nodes take a free lease', async () => {
         const peer = await harness.peer(store);
-        const results = await Promise.all([1, 2, 3, 4].map((id) => (id % 2 ? store : peer).acquireControllerLease(id, ttl)));
+        const results = await Promise.all(
+          [1, 2, 3, 4].map((id) => (id % 2 ? store : peer).acquireControllerLease(id, ttl)),
+        );
         const winners = results.filter((r) => r !== null);
         expect(winners).toHaveLength(1);
         expect(await peer.getControllerLease()).toEqual(winners[0]);
@@ -168,7 +174,9 @@ export function metadataStoreContract(name: string, harness: MetadataStoreHarnes
         const { controllerEpoch } = (await store.acquireControllerLease(1, ttl))!;
         expect(await store.createPartitions([partitionState(0)], controllerEpoch + 1)).toBe(0);
         expect(await store.createPartitions([partitionState(1), partitionState(0)], controllerEpoch)).toBe(2);
-        expect(await store.createPartitions([partitionState(0, { leader: 2 }), partitionState(2)], controllerEpoch)).toBe(1);
+        expect(
+          await store.createPartitions([partitionState(0, { leader: 2 }), partitionState(2)], controllerEpoch),
+        ).toBe(1);
         expect(await store.listPartitions()).toEqual([partitionState(0), partitionState(1), partitionState(2)]);
         expect(await store.getPartition(0)).toEqual(partitionState(0));
         expect(await store.getPartition(9)).toBeNull();
@@ -177,16 +185,31 @@ export function metadataStoreContract(name: string, harness: MetadataStoreHarnes
       it('compares and sets on the partition epoch, fenced by the controller epoch', async () => {
         const { controllerEpoch } = (await store.acquireControllerLease(1, ttl))!;
         await store.createPartitions([partitionState(0)], controllerEpoch);
-        const next = partitionState(0, { leader: 2, leaderEpoch: 1, partitionEpoch: 1, isr: [{ nodeId: 2, nodeEpoch: 2 }] });
-        expect(await store.compareAndSetPartition(0, next, controllerEpoch - 1)).toEqual({ ok: false, reason: 'NOT_CONTROLLER', current: null });
-        expect(await store.compareAndSetPartition(0, partitionState(5, { partitionEpoch: 1 }), controllerEpoch)).toEqual({
+        const next = partitionState(0, {
+          leader: 2,
+          leaderEpoch: 1,
+          partitionEpoch: 1,
+          isr: [{ nodeId: 2, nodeEpoch: 2 }],
+        });
+        expect(await store.compareAndSetPartition(0, next, controllerEpoch - 1)).toEqual({
+          ok: false,
+          reason: 'NOT_CONTROLLER',
+          current: null,
+        });
+        expect(
+          await store.compareAndSetPartition(0, partitionState(5, { partitionEpoch: 1 }), controllerEpoch),
+        ).toEqual({
           ok: false,
           reason: 'UNKNOWN_PARTITION',
           current: null,
         });
         expect(await store.compareAndSetPartition(0, next, controllerEpoch)).toEqual({ ok: true, state: next });
         const replay = partitionState(0, { leader: NO_LEADER, partitionEpoch: 1 });
-        expect(await store.compareAndSetPartition(0, replay, controllerEpoch)).toEqual({ ok: false, reason: 'STALE_PARTITION_EPOCH', current: next });
+        expect(await store.compareAndSetPartition(0, replay, controllerEpoch)).toEqual({
+          ok: false,
+          reason: 'STALE_PARTITION_EPOCH',
+          current: next,
+        });
         expect(await store.getPartition(0)).toEqual(next);
       });
 
@@ -206,12 +229,20 @@ export function metadataStoreContract(name: string, harness: MetadataStoreHarnes
         const { controllerEpoch } = (await store.acquireControllerLease(1, ttl))!;
         await store.createPartitions([partitionState(0)], controllerEpoch);
         const outcomes = await Promise.all(
-          [1, 2, 3, 4, 5, 6].map((leader) => (leader % 2 ? store : peer).compareAndSetPartition(0, partitionState(0, { leader, partitionEpoch: 1 }), controllerEpoch)),
+          [1, 2, 3, 4, 5, 6].map((leader) =>
+            (leader % 2 ? store : peer).compareAndSetPartition(
+              0,
+              partitionState(0, { leader, partitionEpoch: 1 }),
+              controllerEpoch,
+            ),
+          ),
         );
         const won = outcomes.filter((o) => o.ok);
         expect(won).toHaveLength(1);
         expect(await peer.getPartition(0)).toEqual(won[0].ok && won[0].state);
-        for (const o of outcomes) if (!o.ok) expect(o).toEqual({ ok: false, reason: 'STALE_PARTITION_EPOCH', current: won[0].ok && won[0].state });
+        for (const o of outcomes)
+          if (!o.ok)
+            expect(o).toEqual({ ok: false, reason: 'STALE_PARTITION_EPOCH', current: won[0].ok && won[0].state });
       });
 
       it('hands out copies that callers cannot use to change the store', async () => {
@@ -265,7 +296,11 @@ export function metadataStoreContract(name: string, harness: MetadataStoreHarnes
         staying.events.length = 0;
         gone.events.length = 0;
         await store.compareAndSetPartition(5, partitionState(0, { partitionEpoch: 6 }), controllerEpoch);
-        await store.compareAndSetPartition(0, partitionState(0, { partitionEpoch: 1, leaderEpoch: 1 }), controllerEpoch);
+        await store.compareAndSetPartition(
+          0,
+          partitionState(0, { partitionEpoch: 1, leaderEpoch: 1 }),
+          controllerEpoch,
+        );
         await hintsUntil(staying, 'partition 0@1');
         expect(staying.events).toEqual(['partition 0@1']);
         expect(gone.events).toEqual([]);

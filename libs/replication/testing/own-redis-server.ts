@@ -13,7 +13,11 @@ export function pause(ms: number): Promise<void> {
 }
 
 /** Polls `probe` (errors count as "not yet") until it returns something truthy; fails after `limitMs`. */
-export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false | 0>, limitMs = 15_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false | 0>,
+  limitMs = 15_000,
+): Promise<T> {
   const deadline = clock.now() + limitMs;
   for (;;) {
     try {
@@ -52,8 +56,28 @@ export class OwnRedisServer {
 
   async start(): Promise<void> {
     const persistence = this.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir, ...persistence, ...(this.password ? ['--requirepass', this.password] : [])], { stdio: 'ignore' });
-    const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, disconnectTimeout: 100 });
+    this.child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--dir',
+        this.dir,
+        ...persistence,
+        ...(this.password ? ['--requirepass', this.password] : []),
+      ],
+      { stdio: 'ignore' },
+    );
+    const probe = new Redis(this.url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      disconnectTimeout: 100,
+    });
     try {
       await until('redis-server to answer', async () => {
         if (probe.status !== 'ready') await probe.connect().catch(() => probe.disconnect());

@@ -1,4 +1,13 @@
-import { type BigIntStats, fstatSync, readdirSync, readFileSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  type BigIntStats,
+  fstatSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 
@@ -30,17 +39,19 @@ export class PageCacheModel {
       // The spy's own `this` is the FileHandle, so the model is reached through a name of its own.
       // eslint-disable-next-line @typescript-eslint/no-this-alias
       const model = this;
-      this.spies.push(jest.spyOn(proto, method).mockImplementation(async function (this: FileHandle) {
-        calls[method]++;
-        const id = identity(fstatSync(this.fd, { bigint: true }));
-        const size = fstatSync(this.fd).size;
-        const started = ++model.started;
-        await original.call(this);
-        // What the file held when the sync began is durable now (a truncation included), unless a sync
-        // that began later has already finished (syncs of one file may overlap and finish out of order).
-        const known = durable.get(id);
-        if (!model.frozen && (!known || known.started < started)) durable.set(id, { size, started });
-      }));
+      this.spies.push(
+        jest.spyOn(proto, method).mockImplementation(async function (this: FileHandle) {
+          calls[method]++;
+          const id = identity(fstatSync(this.fd, { bigint: true }));
+          const size = fstatSync(this.fd).size;
+          const started = ++model.started;
+          await original.call(this);
+          // What the file held when the sync began is durable now (a truncation included), unless a sync
+          // that began later has already finished (syncs of one file may overlap and finish out of order).
+          const known = durable.get(id);
+          if (!model.frozen && (!known || known.started < started)) durable.set(id, { size, started });
+        }),
+      );
     }
   }
 

@@ -8,7 +8,13 @@ export function rec(key: string, value: string | null, timestamp = 1_000): LogRe
 
 /** Offsets, keys and values of what `read` returned, flattened, for readable assertions. */
 export function flatten(batches: StoredBatch[]): Array<[number, string, string | null]> {
-  return batches.flatMap((b) => b.records.map((r): [number, string, string | null] => [r.offset, r.key.toString(), r.value === null ? null : r.value.toString()]));
+  return batches.flatMap((b) =>
+    b.records.map((r): [number, string, string | null] => [
+      r.offset,
+      r.key.toString(),
+      r.value === null ? null : r.value.toString(),
+    ]),
+  );
 }
 
 /** Key → latest value (tombstones delete), replaying batches the way the coordinator loads a partition. */

@@ -24,7 +24,8 @@ export class AclIndex {
 
   constructor(bindings: readonly AclBinding[]) {
     const build = {} as Record<AclResourceType, ResourceSection>;
-    for (const type of RESOURCE_TYPES) build[type] = section(bindings.filter((binding) => binding.resourceType === type));
+    for (const type of RESOURCE_TYPES)
+      build[type] = section(bindings.filter((binding) => binding.resourceType === type));
     this.sections = build;
     this.hostSensitive = bindings.some((binding) => binding.host !== '*');
   }

@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import { type AclBinding, ErrorCode, KafkaError } from '@cohort/protocol';
 import { validateBinding, validateFilter } from './acl-validation';
 
-const GOOD: AclBinding = { principal: 'User:alice', host: '*', resourceType: 'GROUP', resourceName: 'payments', patternType: 'LITERAL', operation: 'READ', permission: 'ALLOW' };
+const GOOD: AclBinding = {
+  principal: 'User:alice',
+  host: '*',
+  resourceType: 'GROUP',
+  resourceName: 'payments',
+  patternType: 'LITERAL',
+  operation: 'READ',
+  permission: 'ALLOW',
+};
 
 function refusal(run: () => unknown): string {
   try {
@@ -20,8 +28,14 @@ describe('ACL binding validation', () => {
     expect(validateBinding({ ...GOOD }, 'acls.0')).toEqual(GOOD);
     expect(validateBinding({ ...GOOD, host: '10.1.2.3' }, 'acls.0').host).toBe('10.1.2.3');
     expect(validateBinding({ ...GOOD, host: '::1' }, 'acls.0').host).toBe('::1');
-    expect(validateBinding({ ...GOOD, principal: 'User:*', resourceName: '*' }, 'acls.0')).toMatchObject({ principal: 'User:*', resourceName: '*' });
-    expect(validateBinding({ ...GOOD, resourceType: 'CLUSTER', resourceName: 'kafka-cluster', operation: 'ALTER' }, 'acls.0').resourceType).toBe('CLUSTER');
+    expect(validateBinding({ ...GOOD, principal: 'User:*', resourceName: '*' }, 'acls.0')).toMatchObject({
+      principal: 'User:*',
+      resourceName: '*',
+    });
+    expect(
+      validateBinding({ ...GOOD, resourceType: 'CLUSTER', resourceName: 'kafka-cluster', operation: 'ALTER' }, 'acls.0')
+        .resourceType,
+    ).toBe('CLUSTER');
   });
 
   it.each([
@@ -54,15 +68,43 @@ describe('ACL binding validation', () => {
 
   it('accepts filters with any subset of fields, checking the ones given', () => {
     expect(validateFilter({}, 'filters.0')).toEqual({});
-    expect(validateFilter({ principal: 'User:alice', resourceType: 'TOPIC' }, 'filters.0')).toEqual({ principal: 'User:alice', resourceType: 'TOPIC' });
-    expect(refusal(() => validateFilter({ resourceType: 'USER' }, 'filters.1'))).toContain('filters.1.resourceType must be one of');
+    expect(validateFilter({ principal: 'User:alice', resourceType: 'TOPIC' }, 'filters.0')).toEqual({
+      principal: 'User:alice',
+      resourceType: 'TOPIC',
+    });
+    expect(refusal(() => validateFilter({ resourceType: 'USER' }, 'filters.1'))).toContain(
+      'filters.1.resourceType must be one of',
+    );
   });
 
   it('never throws anything but INVALID_REQUEST, and returns only valid bindings, for arbitrary input', () => {
-    const field = fc.oneof(fc.constantFrom(...Object.values(GOOD), 'CLUSTER', 'kafka-cluster', 'PREFIXED', 'DENY', 'ALL', 'User:*', '10.0.0.1'), fc.anything());
+    const field = fc.oneof(
+      fc.constantFrom(
+        ...Object.values(GOOD),
+        'CLUSTER',
+        'kafka-cluster',
+        'PREFIXED',
+        'DENY',
+        'ALL',
+        'User:*',
+        '10.0.0.1',
+      ),
+      fc.anything(),
+    );
     const candidate = fc.oneof(
       fc.anything(),
-      fc.record({ principal: field, host: field, resourceType: field, resourceName: field, patternType: field, operation: field, permission: field }, { requiredKeys: [] }),
+      fc.record(
+        {
+          principal: field,
+          host: field,
+          resourceType: field,
+          resourceName: field,
+          patternType: field,
+          operation: field,
+          permission: field,
+        },
+        { requiredKeys: [] },
+      ),
     );
     fc.assert(
       fc.property(candidate, (value) => {

@@ -73,7 +73,9 @@ function fieldProblem(field: Field, value: unknown): string | null {
     case 'resourceType':
       return oneOf(value, RESOURCE_TYPES);
     case 'resourceName':
-      return value.length >= 1 && value.length <= MAX_ACL_NAME_LENGTH ? null : `must be 1-${MAX_ACL_NAME_LENGTH} characters`;
+      return value.length >= 1 && value.length <= MAX_ACL_NAME_LENGTH
+        ? null
+        : `must be 1-${MAX_ACL_NAME_LENGTH} characters`;
     case 'patternType':
       return oneOf(value, PATTERN_TYPES);
     case 'operation':
@@ -87,13 +89,20 @@ function combinationProblems(binding: AclBinding, path: string): string[] {
   const problems: string[] = [];
   const supported = SUPPORTED_OPERATIONS[binding.resourceType];
   if (!supported.includes(binding.operation)) {
-    problems.push(`${path}.operation ${binding.operation} does not apply to ${binding.resourceType} (one of ${supported.join(', ')})`);
+    problems.push(
+      `${path}.operation ${binding.operation} does not apply to ${binding.resourceType} (one of ${supported.join(', ')})`,
+    );
   }
-  if (binding.resourceType === 'CLUSTER' && (binding.resourceName !== CLUSTER_RESOURCE_NAME || binding.patternType !== 'LITERAL')) {
+  if (
+    binding.resourceType === 'CLUSTER' &&
+    (binding.resourceName !== CLUSTER_RESOURCE_NAME || binding.patternType !== 'LITERAL')
+  ) {
     problems.push(`${path}: the CLUSTER resource is LITERAL '${CLUSTER_RESOURCE_NAME}'`);
   }
   if (binding.patternType === 'PREFIXED' && binding.resourceName === WILDCARD_RESOURCE) {
-    problems.push(`${path}: for every ${binding.resourceType.toLowerCase()} use patternType LITERAL with resourceName '*'`);
+    problems.push(
+      `${path}: for every ${binding.resourceType.toLowerCase()} use patternType LITERAL with resourceName '*'`,
+    );
   }
   return problems;
 }

@@ -5,17 +5,32 @@ const ALICE = 'User:alice';
 const BOB = 'User:bob';
 const HOST = '10.0.0.7';
 
-function acl(partial: Partial<AclBinding> & Pick<AclBinding, 'resourceType' | 'resourceName' | 'operation'>): AclBinding {
+function acl(
+  partial: Partial<AclBinding> & Pick<AclBinding, 'resourceType' | 'resourceName' | 'operation'>,
+): AclBinding {
   return { principal: ALICE, host: '*', patternType: 'LITERAL', permission: 'ALLOW', ...partial };
 }
 
-function authorizer(bindings: AclBinding[], options: { superUsers?: string[]; allowEveryoneIfNoAclFound?: boolean } = {}): Authorizer {
-  const result = new Authorizer({ superUsers: options.superUsers ?? [], allowEveryoneIfNoAclFound: options.allowEveryoneIfNoAclFound ?? false });
+function authorizer(
+  bindings: AclBinding[],
+  options: { superUsers?: string[]; allowEveryoneIfNoAclFound?: boolean } = {},
+): Authorizer {
+  const result = new Authorizer({
+    superUsers: options.superUsers ?? [],
+    allowEveryoneIfNoAclFound: options.allowEveryoneIfNoAclFound ?? false,
+  });
   result.setAcls(bindings);
   return result;
 }
 
-function can(a: Authorizer, operation: AclOperation, resourceType: AclResourceType, name: string, principal = ALICE, host = HOST): boolean {
+function can(
+  a: Authorizer,
+  operation: AclOperation,
+  resourceType: AclResourceType,
+  name: string,
+  principal = ALICE,
+  host = HOST,
+): boolean {
   return a.authorize(principal, host, operation, resourceType, name);
 }
 
@@ -26,7 +41,9 @@ describe('Authorizer', () => {
   });
 
   it('allows everyone when no binding of anyone matches the resource and ALLOW_EVERYONE_IF_NO_ACL_FOUND is on [testAllowEveryoneIfNoAclFoundConfigEnabled]', () => {
-    const a = authorizer([acl({ principal: BOB, resourceType: 'GROUP', resourceName: 'bobs', operation: 'READ' })], { allowEveryoneIfNoAclFound: true });
+    const a = authorizer([acl({ principal: BOB, resourceType: 'GROUP', resourceName: 'bobs', operation: 'READ' })], {
+      allowEveryoneIfNoAclFound: true,
+    });
     expect(can(a, 'READ', 'GROUP', 'free')).toBe(true);
     // A binding of another principal on the resource means the resource has ACLs: no default any more.
     expect(can(a, 'READ', 'GROUP', 'bobs')).toBe(false);
@@ -42,15 +59,21 @@ describe('Authorizer', () => {
     expect(can(a, 'READ', 'GROUP', 'payments', BOB)).toBe(false);
   });
 
-  it.each<AclOperation>(['READ', 'WRITE', 'DELETE', 'ALTER'])('lets an ALLOW of %s imply DESCRIBE, and nothing else', (operation) => {
-    const a = authorizer([acl({ resourceType: 'TOPIC', resourceName: 't', operation })]);
-    expect(can(a, 'DESCRIBE', 'TOPIC', 't')).toBe(true);
-    const others: AclOperation[] = ['READ', 'WRITE', 'DELETE', 'ALTER', 'CREATE'];
-    for (const other of others.filter((o) => o !== operation)) expect(can(a, other, 'TOPIC', 't')).toBe(false);
-  });
+  it.each<AclOperation>(['READ', 'WRITE', 'DELETE', 'ALTER'])(
+    'lets an ALLOW of %s imply DESCRIBE, and nothing else',
+    (operation) => {
+      const a = authorizer([acl({ resourceType: 'TOPIC', resourceName: 't', operation })]);
+      expect(can(a, 'DESCRIBE', 'TOPIC', 't')).toBe(true);
+      const others: AclOperation[] = ['READ', 'WRITE', 'DELETE', 'ALTER', 'CREATE'];
+      for (const other of others.filter((o) => o !== operation)) expect(can(a, other, 'TOPIC', 't')).toBe(false);
+    },
+  );
 
   it('does not let CREATE or DESCRIBE imply anything', () => {
-    const a = authorizer([acl({ resourceType: 'TOPIC', resourceName: 't', operation: 'CREATE' }), acl({ resourceType: 'GROUP', resourceName: 'g', operation: 'DESCRIBE' })]);
+    const a = authorizer([
+      acl({ resourceType: 'TOPIC', resourceName: 't', operation: 'CREATE' }),
+      acl({ resourceType: 'GROUP', resourceName: 'g', operation: 'DESCRIBE' }),
+    ]);
     expect(can(a, 'DESCRIBE', 'TOPIC', 't')).toBe(false);
     expect(can(a, 'READ', 'GROUP', 'g')).toBe(false);
   });
@@ -66,12 +89,14 @@ describe('Authorizer', () => {
 
   it('lets ALL cover every operation, for ALLOW and for DENY [testDenyPrecedenceWithOperationAll]', () => {
     const allowAll = authorizer([acl({ resourceType: 'GROUP', resourceName: 'g', operation: 'ALL' })]);
-    for (const operation of ['READ', 'DESCRIBE', 'DELETE'] as const) expect(can(allowAll, operation, 'GROUP', 'g')).toBe(true);
+    for (const operation of ['READ', 'DESCRIBE', 'DELETE'] as const)
+      expect(can(allowAll, operation, 'GROUP', 'g')).toBe(true);
     const denyAll = authorizer([
       acl({ resourceType: 'GROUP', resourceName: 'g', operation: 'READ' }),
       acl({ resourceType: 'GROUP', resourceName: 'g', operation: 'ALL', permission: 'DENY' }),
     ]);
-    for (const operation of ['READ', 'DESCRIBE', 'DELETE'] as const) expect(can(denyAll, operation, 'GROUP', 'g')).toBe(false);
+    for (const operation of ['READ', 'DESCRIBE', 'DELETE'] as const)
+      expect(can(denyAll, operation, 'GROUP', 'g')).toBe(false);
   });
 
   it('lets DENY win over any number of ALLOWs, literal, prefixed or wildcard [testDenyPrecedence]', () => {
@@ -84,7 +109,13 @@ describe('Authorizer', () => {
     expect(can(authorizer(allows), 'READ', 'TOPIC', 'orders')).toBe(true);
     for (const deny of [
       acl({ resourceType: 'TOPIC', resourceName: 'orders', operation: 'READ', permission: 'DENY' }),
-      acl({ resourceType: 'TOPIC', resourceName: 'or', patternType: 'PREFIXED', operation: 'READ', permission: 'DENY' }),
+      acl({
+        resourceType: 'TOPIC',
+        resourceName: 'or',
+        patternType: 'PREFIXED',
+        operation: 'READ',
+        permission: 'DENY',
+      }),
       acl({ resourceType: 'TOPIC', resourceName: '*', operation: 'READ', permission: 'DENY' }),
       acl({ principal: 'User:*', resourceType: 'TOPIC', resourceName: 'orders', operation: 'ALL', permission: 'DENY' }),
     ]) {
@@ -125,7 +156,9 @@ describe('Authorizer', () => {
   });
 
   it('lets the principal User:* match every principal, anonymous included', () => {
-    const a = authorizer([acl({ principal: 'User:*', resourceType: 'GROUP', resourceName: 'open', operation: 'READ' })]);
+    const a = authorizer([
+      acl({ principal: 'User:*', resourceType: 'GROUP', resourceName: 'open', operation: 'READ' }),
+    ]);
     expect(can(a, 'READ', 'GROUP', 'open', BOB)).toBe(true);
     expect(can(a, 'READ', 'GROUP', 'open', 'User:ANONYMOUS')).toBe(true);
   });
@@ -149,7 +182,18 @@ describe('Authorizer', () => {
   });
 
   it('lets a super user pass every check, even a DENY, and only that principal', () => {
-    const a = authorizer([acl({ principal: 'User:*', resourceType: 'CLUSTER', resourceName: 'kafka-cluster', operation: 'ALL', permission: 'DENY' })], { superUsers: ['User:admin', 'User:ops'] });
+    const a = authorizer(
+      [
+        acl({
+          principal: 'User:*',
+          resourceType: 'CLUSTER',
+          resourceName: 'kafka-cluster',
+          operation: 'ALL',
+          permission: 'DENY',
+        }),
+      ],
+      { superUsers: ['User:admin', 'User:ops'] },
+    );
     expect(can(a, 'ALTER', 'CLUSTER', 'kafka-cluster', 'User:ops')).toBe(true);
     expect(can(a, 'READ', 'GROUP', 'whatever', 'User:admin')).toBe(true);
     expect(can(a, 'ALTER', 'CLUSTER', 'kafka-cluster', ALICE)).toBe(false);
@@ -173,7 +217,13 @@ describe('Authorizer', () => {
   });
 
   it('keeps cached decisions apart whatever characters principals and names hold', () => {
-    const a = authorizer([acl({ resourceType: 'GROUP', resourceName: 'g', operation: 'READ' }), acl({ principal: 'User:x\u0000', resourceType: 'GROUP', resourceName: '\u0000g', operation: 'READ' })], { allowEveryoneIfNoAclFound: true });
+    const a = authorizer(
+      [
+        acl({ resourceType: 'GROUP', resourceName: 'g', operation: 'READ' }),
+        acl({ principal: 'User:x\u0000', resourceType: 'GROUP', resourceName: '\u0000g', operation: 'READ' }),
+      ],
+      { allowEveryoneIfNoAclFound: true },
+    );
     expect(can(a, 'READ', 'GROUP', 'g')).toBe(true);
     expect(can(a, 'READ', 'GROUP', 'g', 'User:alice READ GROUP')).toBe(false);
     expect(can(a, 'READ', 'GROUP', '\u0000g', 'User:x')).toBe(false);
@@ -201,15 +251,32 @@ describe('Authorizer', () => {
       const bindings = Array.from({ length: 1 + (round % 6) }, () => {
         const patternType = pick(['LITERAL', 'PREFIXED'] as const);
         const resourceName = patternType === 'PREFIXED' ? pick(names.slice(0, 4)) : pick(names);
-        return acl({ principal: pick(principals), resourceType: 'TOPIC', resourceName, patternType, operation: pick(operations), permission: pick(['ALLOW', 'DENY'] as const) });
+        return acl({
+          principal: pick(principals),
+          resourceType: 'TOPIC',
+          resourceName,
+          patternType,
+          operation: pick(operations),
+          permission: pick(['ALLOW', 'DENY'] as const),
+        });
       });
       const everyone = round % 2 === 0;
       const a = authorizer(bindings, { allowEveryoneIfNoAclFound: everyone });
       for (const name of ['a', 'ab', 'abc', 'abcd', 'b', 'c']) {
         for (const operation of operations.filter((o) => o !== 'ALL')) {
           for (const principal of [ALICE, BOB]) {
-            expect({ bindings, name, operation, principal, allowed: can(a, operation, 'TOPIC', name, principal) }).toEqual({
-              bindings, name, operation, principal, allowed: referenceDecision(bindings, principal, operation, name, everyone),
+            expect({
+              bindings,
+              name,
+              operation,
+              principal,
+              allowed: can(a, operation, 'TOPIC', name, principal),
+            }).toEqual({
+              bindings,
+              name,
+              operation,
+              principal,
+              allowed: referenceDecision(bindings, principal, operation, name, everyone),
             });
           }
         }
@@ -218,11 +285,26 @@ describe('Authorizer', () => {
   });
 });
 
-function referenceDecision(bindings: AclBinding[], principal: string, operation: AclOperation, name: string, everyone: boolean): boolean {
-  const onResource = bindings.filter((b) => (b.patternType === 'PREFIXED' ? name.startsWith(b.resourceName) : b.resourceName === name || b.resourceName === '*'));
+function referenceDecision(
+  bindings: AclBinding[],
+  principal: string,
+  operation: AclOperation,
+  name: string,
+  everyone: boolean,
+): boolean {
+  const onResource = bindings.filter((b) =>
+    b.patternType === 'PREFIXED' ? name.startsWith(b.resourceName) : b.resourceName === name || b.resourceName === '*',
+  );
   const mine = onResource.filter((b) => b.principal === principal || b.principal === 'User:*');
   if (mine.some((b) => b.permission === 'DENY' && (b.operation === operation || b.operation === 'ALL'))) return false;
   const implied = operation === 'DESCRIBE' ? ['READ', 'WRITE', 'DELETE', 'ALTER'] : [];
-  if (mine.some((b) => b.permission === 'ALLOW' && (b.operation === operation || b.operation === 'ALL' || implied.includes(b.operation)))) return true;
+  if (
+    mine.some(
+      (b) =>
+        b.permission === 'ALLOW' &&
+        (b.operation === operation || b.operation === 'ALL' || implied.includes(b.operation)),
+    )
+  )
+    return true;
   return onResource.length === 0 && everyone;
 }

@@ -21,7 +21,16 @@ const ALLOWED = 2;
 const DENIED = -1;
 
 /** A small slot per (operation, resource type), so the cache needs no concatenated key. */
-const OPERATION_SLOT: Readonly<Record<AclOperation, number>> = { ALL: 0, READ: 1, WRITE: 2, CREATE: 3, DELETE: 4, ALTER: 5, DESCRIBE: 6, CLUSTER_ACTION: 7 };
+const OPERATION_SLOT: Readonly<Record<AclOperation, number>> = {
+  ALL: 0,
+  READ: 1,
+  WRITE: 2,
+  CREATE: 3,
+  DELETE: 4,
+  ALTER: 5,
+  DESCRIBE: 6,
+  CLUSTER_ACTION: 7,
+};
 const TYPE_SLOT: Readonly<Record<AclResourceType, number>> = { GROUP: 0, TOPIC: 1, CLUSTER: 2 };
 
 const DEFAULT_CACHE_SIZE = 100_000;
@@ -74,7 +83,13 @@ export class Authorizer {
     return this.superUsers.has(principal);
   }
 
-  authorize(principal: string, host: string, operation: AclOperation, resourceType: AclResourceType, resourceName: string): boolean {
+  authorize(
+    principal: string,
+    host: string,
+    operation: AclOperation,
+    resourceType: AclResourceType,
+    resourceName: string,
+  ): boolean {
     if (this.superUsers.has(principal)) return true;
     const callerKey = this.index.hostSensitive ? `${host} ${principal}` : principal;
     const slot = OPERATION_SLOT[operation] * 3 + TYPE_SLOT[resourceType];
@@ -93,7 +108,13 @@ export class Authorizer {
     return allowed;
   }
 
-  private decide(principal: string, host: string, operation: AclOperation, section: ResourceSection, name: string): boolean {
+  private decide(
+    principal: string,
+    host: string,
+    operation: AclOperation,
+    section: ResourceSection,
+    name: string,
+  ): boolean {
     let flags = 0;
     const literal = section.literal.get(name);
     if (literal) {

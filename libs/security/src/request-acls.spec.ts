@@ -14,14 +14,40 @@ const TABLE: { request: RequestName; needs: Need[]; widerGrant?: Need }[] = [
   { request: 'SyncGroup', needs: [{ resourceType: 'GROUP', operation: 'READ', errorCode: 30 }] },
   { request: 'Heartbeat', needs: [{ resourceType: 'GROUP', operation: 'READ', errorCode: 30 }] },
   { request: 'LeaveGroup', needs: [{ resourceType: 'GROUP', operation: 'READ', errorCode: 30 }] },
-  { request: 'OffsetCommit', needs: [{ resourceType: 'GROUP', operation: 'READ', errorCode: 30 }, { resourceType: 'TOPIC', operation: 'READ', errorCode: 29 }] },
-  { request: 'OffsetFetch', needs: [{ resourceType: 'GROUP', operation: 'DESCRIBE', errorCode: 30 }, { resourceType: 'TOPIC', operation: 'DESCRIBE', errorCode: 29 }] },
-  { request: 'OffsetDelete', needs: [{ resourceType: 'GROUP', operation: 'DELETE', errorCode: 30 }, { resourceType: 'TOPIC', operation: 'READ', errorCode: 29 }] },
+  {
+    request: 'OffsetCommit',
+    needs: [
+      { resourceType: 'GROUP', operation: 'READ', errorCode: 30 },
+      { resourceType: 'TOPIC', operation: 'READ', errorCode: 29 },
+    ],
+  },
+  {
+    request: 'OffsetFetch',
+    needs: [
+      { resourceType: 'GROUP', operation: 'DESCRIBE', errorCode: 30 },
+      { resourceType: 'TOPIC', operation: 'DESCRIBE', errorCode: 29 },
+    ],
+  },
+  {
+    request: 'OffsetDelete',
+    needs: [
+      { resourceType: 'GROUP', operation: 'DELETE', errorCode: 30 },
+      { resourceType: 'TOPIC', operation: 'READ', errorCode: 29 },
+    ],
+  },
   { request: 'DescribeGroups', needs: [{ resourceType: 'GROUP', operation: 'DESCRIBE', errorCode: 30 }] },
-  { request: 'ListGroups', needs: [{ resourceType: 'GROUP', operation: 'DESCRIBE', errorCode: 30 }], widerGrant: { resourceType: 'CLUSTER', operation: 'DESCRIBE', errorCode: 31 } },
+  {
+    request: 'ListGroups',
+    needs: [{ resourceType: 'GROUP', operation: 'DESCRIBE', errorCode: 30 }],
+    widerGrant: { resourceType: 'CLUSTER', operation: 'DESCRIBE', errorCode: 31 },
+  },
   { request: 'DeleteGroups', needs: [{ resourceType: 'GROUP', operation: 'DELETE', errorCode: 30 }] },
   { request: 'Metadata', needs: [{ resourceType: 'TOPIC', operation: 'DESCRIBE', errorCode: 29 }] },
-  { request: 'CreateTopic', needs: [{ resourceType: 'TOPIC', operation: 'CREATE', errorCode: 29 }], widerGrant: { resourceType: 'CLUSTER', operation: 'CREATE', errorCode: 31 } },
+  {
+    request: 'CreateTopic',
+    needs: [{ resourceType: 'TOPIC', operation: 'CREATE', errorCode: 29 }],
+    widerGrant: { resourceType: 'CLUSTER', operation: 'CREATE', errorCode: 31 },
+  },
   { request: 'AlterTopic', needs: [{ resourceType: 'TOPIC', operation: 'ALTER', errorCode: 29 }] },
   { request: 'ReportEndOffsets', needs: [{ resourceType: 'TOPIC', operation: 'WRITE', errorCode: 29 }] },
   { request: 'DescribeCluster', needs: [{ resourceType: 'CLUSTER', operation: 'DESCRIBE', errorCode: 31 }] },
@@ -36,14 +62,23 @@ const HOST = '192.0.2.10';
 const NAMES: Record<AclResourceType, string> = { GROUP: 'payments', TOPIC: 'orders', CLUSTER: CLUSTER_RESOURCE_NAME };
 
 function grant(need: Need, principal = CLIENT, permission: AclBinding['permission'] = 'ALLOW'): AclBinding {
-  return { principal, host: '*', resourceType: need.resourceType, resourceName: NAMES[need.resourceType], patternType: 'LITERAL', operation: need.operation, permission };
+  return {
+    principal,
+    host: '*',
+    resourceType: need.resourceType,
+    resourceName: NAMES[need.resourceType],
+    patternType: 'LITERAL',
+    operation: need.operation,
+    permission,
+  };
 }
 
 /** The first need the client fails, as the edge would answer it; 0 when every check passes. */
 function answer(bindings: AclBinding[], row: (typeof TABLE)[number], principal = CLIENT): number {
   const authorizer = new Authorizer({ superUsers: [ADMIN], allowEveryoneIfNoAclFound: false });
   authorizer.setAcls(bindings);
-  const check = (need: Need) => authorizer.authorize(principal, HOST, need.operation, need.resourceType, NAMES[need.resourceType]);
+  const check = (need: Need) =>
+    authorizer.authorize(principal, HOST, need.operation, need.resourceType, NAMES[need.resourceType]);
   if (row.widerGrant && check(row.widerGrant)) return 0;
   const failed = row.needs.find((need) => !check(need));
   return failed ? AUTHORIZATION_ERRORS[failed.resourceType] : 0;
@@ -54,7 +89,12 @@ describe('the per-request ACL table', () => {
     const expected = Object.fromEntries(
       TABLE.map((row) => [
         row.request,
-        Object.fromEntries([...row.needs, ...(row.widerGrant ? [row.widerGrant] : [])].map((need) => [need.resourceType.toLowerCase(), need.operation])),
+        Object.fromEntries(
+          [...row.needs, ...(row.widerGrant ? [row.widerGrant] : [])].map((need) => [
+            need.resourceType.toLowerCase(),
+            need.operation,
+          ]),
+        ),
       ]),
     );
     expect(REQUEST_ACLS).toEqual(expected);
@@ -69,15 +109,21 @@ describe('the per-request ACL table', () => {
       expect(answer(minimal, row)).toBe(0);
     });
 
-    it.each(row.needs.map((need, index) => ({ need, index })))('is denied with $need.errorCode without $need.operation $need.resourceType', ({ need, index }) => {
-      const missingOne = [...minimal.filter((_, i) => i !== index), ...others];
-      expect(answer(missingOne, row)).toBe(need.errorCode);
-    });
+    it.each(row.needs.map((need, index) => ({ need, index })))(
+      'is denied with $need.errorCode without $need.operation $need.resourceType',
+      ({ need, index }) => {
+        const missingOne = [...minimal.filter((_, i) => i !== index), ...others];
+        expect(answer(missingOne, row)).toBe(need.errorCode);
+      },
+    );
 
-    it.each(row.needs.map((need) => ({ need })))('is denied with $need.errorCode by a DENY of $need.operation $need.resourceType', ({ need }) => {
-      expect(answer([...minimal, grant(need, CLIENT, 'DENY')], row)).toBe(need.errorCode);
-      expect(answer([...minimal, grant(need, 'User:*', 'DENY')], row)).toBe(need.errorCode);
-    });
+    it.each(row.needs.map((need) => ({ need })))(
+      'is denied with $need.errorCode by a DENY of $need.operation $need.resourceType',
+      ({ need }) => {
+        expect(answer([...minimal, grant(need, CLIENT, 'DENY')], row)).toBe(need.errorCode);
+        expect(answer([...minimal, grant(need, 'User:*', 'DENY')], row)).toBe(need.errorCode);
+      },
+    );
 
     it('is allowed for a super user with no ACLs at all, and for nobody else', () => {
       expect(answer([], row, ADMIN)).toBe(0);

@@ -7,7 +7,14 @@ import { AuditLogger } from '../../security/audit-logger';
 import { AuthorizationService, type Caller } from '../../security/authorization/authorization.service';
 import { callerOfSocket } from '../../security/authorization/caller-of';
 import { CreationLimits } from '../../security/limits/creation-limits';
-import { mergeByGroup, mergeTopics, refusal, refusedFetchTopic, refusedGroup, refusedPartitions } from './partial-responses';
+import {
+  mergeByGroup,
+  mergeTopics,
+  refusal,
+  refusedFetchTopic,
+  refusedGroup,
+  refusedPartitions,
+} from './partial-responses';
 
 type GroupRequest = 'FindCoordinator' | 'JoinGroup' | 'SyncGroup' | 'Heartbeat' | 'LeaveGroup';
 
@@ -27,13 +34,20 @@ export class GatewayAuthorization {
   ) {}
 
   /** JoinGroup: READ GROUP (30); a member without id joining a group that does not exist creates it, within MAX_GROUPS_PER_PRINCIPAL (89). */
-  joinGroup(socket: Socket, request: P.JoinGroupRequest, join: () => Promise<P.JoinGroupResponse>): Promise<P.JoinGroupResponse> {
+  joinGroup(
+    socket: Socket,
+    request: P.JoinGroupRequest,
+    join: () => Promise<P.JoinGroupResponse>,
+  ): Promise<P.JoinGroupResponse> {
     this.requireGroup(socket, 'JoinGroup', request.groupId);
     if (request.memberId !== '') return join();
-    return this.limits.creatingGroup(callerOfSocket(socket), request.groupId, 'JoinGroup', join).catch((error: unknown) => {
-      if (error instanceof P.KafkaError && error.errorCode === ErrorCode.THROTTLING_QUOTA_EXCEEDED) throw refusal('JoinGroup', error.errorCode, error.message);
-      throw error;
-    });
+    return this.limits
+      .creatingGroup(callerOfSocket(socket), request.groupId, 'JoinGroup', join)
+      .catch((error: unknown) => {
+        if (error instanceof P.KafkaError && error.errorCode === ErrorCode.THROTTLING_QUOTA_EXCEEDED)
+          throw refusal('JoinGroup', error.errorCode, error.message);
+        throw error;
+      });
   }
 
   /** FindCoordinator (DESCRIBE GROUP) and the member requests (READ GROUP): 30 for the whole request. */
@@ -42,121 +56,247 @@ export class GatewayAuthorization {
     const operation = REQUEST_ACLS[request].group;
     const caller = callerOfSocket(socket);
     if (!this.authorization.check(caller, operation, 'GROUP', groupId, request)) {
-      throw refusal(request, ErrorCode.GROUP_AUTHORIZATION_FAILED, `${caller.principal} may not ${operation} group '${groupId}'`);
+      throw refusal(
+        request,
+        ErrorCode.GROUP_AUTHORIZATION_FAILED,
+        `${caller.principal} may not ${operation} group '${groupId}'`,
+      );
     }
   }
 
   /** Metadata: the topics to answer for and those refused (29); an all-topics request leaves refused topics out. */
-  metadataTopics(socket: Socket, requested: string[] | null, all: () => string[]): { names: string[]; refused: ReadonlySet<string> } {
+  metadataTopics(
+    socket: Socket,
+    requested: string[] | null,
+    all: () => string[],
+  ): { names: string[]; refused: ReadonlySet<string> } {
     if (!this.authorization.enabled) return { names: requested ?? all(), refused: new Set() };
     const caller = callerOfSocket(socket);
-    if (requested === null) return { names: this.authorization.filter(caller, 'DESCRIBE', 'TOPIC', all(), (name) => name), refused: new Set() };
-    const refused = new Set(requested.filter((name) => !this.authorization.check(caller, 'DESCRIBE', 'TOPIC', name, 'Metadata')));
+    if (requested === null)
+      return {
+        names: this.authorization.filter(caller, 'DESCRIBE', 'TOPIC', all(), (name) => name),
+        refused: new Set(),
+      };
+    const refused = new Set(
+      requested.filter((name) => !this.authorization.check(caller, 'DESCRIBE', 'TOPIC', name, 'Metadata')),
+    );
     return { names: requested, refused };
   }
 
-  async offsetCommit(socket: Socket, request: P.OffsetCommitRequest, commitAllowed: (allowed: P.OffsetCommitRequest) => Promise<P.OffsetCommitResponse>): Promise<P.OffsetCommitResponse> {
+  async offsetCommit(
+    socket: Socket,
+    request: P.OffsetCommitRequest,
+    commitAllowed: (allowed: P.OffsetCommitRequest) => Promise<P.OffsetCommitResponse>,
+  ): Promise<P.OffsetCommitResponse> {
     const caller = callerOfSocket(socket);
     // Generation -1 (a simple consumer, an admin) creates the group when it does not exist: counted.
-    const commit = (allowed: P.OffsetCommitRequest) => (request.generationId < 0 ? this.creatingByCommit(caller, allowed, commitAllowed) : commitAllowed(allowed));
+    const commit = (allowed: P.OffsetCommitRequest) =>
+      request.generationId < 0 ? this.creatingByCommit(caller, allowed, commitAllowed) : commitAllowed(allowed);
     if (!this.authorization.enabled) return commit(request);
     // Kafka: a refused group refuses every partition with 30, with no top-level error.
     if (!this.authorization.check(caller, 'READ', 'GROUP', request.groupId, 'OffsetCommit')) {
-      return { errorCode: ErrorCode.NONE, topics: refusedPartitions(request.topics, ErrorCode.GROUP_AUTHORIZATION_FAILED) };
+      return {
+        errorCode: ErrorCode.NONE,
+        topics: refusedPartitions(request.topics, ErrorCode.GROUP_AUTHORIZATION_FAILED),
+      };
     }
     const [allowed, refused] = this.splitTopics(caller, 'READ', request.topics, 'OffsetCommit');
     if (refused.length === 0) return commit(request);
-    const answered = allowed.length > 0 ? await commit({ ...request, topics: allowed }) : { errorCode: ErrorCode.NONE, topics: [] };
-    return { ...answered, topics: mergeTopics(request.topics, answered.topics, refusedPartitions(refused, ErrorCode.TOPIC_AUTHORIZATION_FAILED)) };
+    const answered =
+      allowed.length > 0 ? await commit({ ...request, topics: allowed }) : { errorCode: ErrorCode.NONE, topics: [] };
+    return {
+      ...answered,
+      topics: mergeTopics(
+        request.topics,
+        answered.topics,
+        refusedPartitions(refused, ErrorCode.TOPIC_AUTHORIZATION_FAILED),
+      ),
+    };
   }
 
-  async offsetFetch(socket: Socket, request: P.OffsetFetchRequest, fetch: (allowed: P.OffsetFetchRequest) => Promise<P.OffsetFetchResponse>): Promise<P.OffsetFetchResponse> {
+  async offsetFetch(
+    socket: Socket,
+    request: P.OffsetFetchRequest,
+    fetch: (allowed: P.OffsetFetchRequest) => Promise<P.OffsetFetchResponse>,
+  ): Promise<P.OffsetFetchResponse> {
     if (!this.authorization.enabled) return fetch(request);
     const caller = callerOfSocket(socket);
     if (!this.authorization.check(caller, 'DESCRIBE', 'GROUP', request.groupId, 'OffsetFetch')) {
-      throw refusal('OffsetFetch', ErrorCode.GROUP_AUTHORIZATION_FAILED, `${caller.principal} may not DESCRIBE group '${request.groupId}'`);
+      throw refusal(
+        'OffsetFetch',
+        ErrorCode.GROUP_AUTHORIZATION_FAILED,
+        `${caller.principal} may not DESCRIBE group '${request.groupId}'`,
+      );
     }
     if (request.topics === null) {
       // All topics: those the caller may not describe are dropped silently, as Kafka does.
       const answered = await fetch(request);
-      return { ...answered, topics: this.authorization.filter(caller, 'DESCRIBE', 'TOPIC', answered.topics, (topic) => topic.name) };
+      return {
+        ...answered,
+        topics: this.authorization.filter(caller, 'DESCRIBE', 'TOPIC', answered.topics, (topic) => topic.name),
+      };
     }
     const [allowed, refused] = this.splitTopics(caller, 'DESCRIBE', request.topics, 'OffsetFetch');
     if (refused.length === 0) return fetch(request);
-    const answered = allowed.length > 0 ? await fetch({ ...request, topics: allowed }) : { errorCode: ErrorCode.NONE, topics: [] };
+    const answered =
+      allowed.length > 0 ? await fetch({ ...request, topics: allowed }) : { errorCode: ErrorCode.NONE, topics: [] };
     return { ...answered, topics: mergeTopics(request.topics, answered.topics, refused.map(refusedFetchTopic)) };
   }
 
-  async offsetDelete(socket: Socket, request: P.OffsetDeleteRequest, remove: (allowed: P.OffsetDeleteRequest) => Promise<P.OffsetDeleteResponse>): Promise<P.OffsetDeleteResponse> {
+  async offsetDelete(
+    socket: Socket,
+    request: P.OffsetDeleteRequest,
+    remove: (allowed: P.OffsetDeleteRequest) => Promise<P.OffsetDeleteResponse>,
+  ): Promise<P.OffsetDeleteResponse> {
     const caller = callerOfSocket(socket);
-    if (this.authorization.enabled && !this.authorization.check(caller, 'DELETE', 'GROUP', request.groupId, 'OffsetDelete')) {
-      throw refusal('OffsetDelete', ErrorCode.GROUP_AUTHORIZATION_FAILED, `${caller.principal} may not DELETE group '${request.groupId}'`);
+    if (
+      this.authorization.enabled &&
+      !this.authorization.check(caller, 'DELETE', 'GROUP', request.groupId, 'OffsetDelete')
+    ) {
+      throw refusal(
+        'OffsetDelete',
+        ErrorCode.GROUP_AUTHORIZATION_FAILED,
+        `${caller.principal} may not DELETE group '${request.groupId}'`,
+      );
     }
-    const [allowed, refused] = this.authorization.enabled ? this.splitTopics(caller, 'READ', request.topics, 'OffsetDelete') : [request.topics, []];
-    const answered = refused.length === 0 ? await remove(request) : allowed.length > 0 ? await remove({ ...request, topics: allowed }) : { errorCode: ErrorCode.NONE, topics: [] };
-    if (allowed.length > 0) this.auditChange(caller, 'DELETE', request.groupId, 'OffsetDelete', answered.errorCode, `topics ${allowed.map((t) => t.name).join(',')}`);
+    const [allowed, refused] = this.authorization.enabled
+      ? this.splitTopics(caller, 'READ', request.topics, 'OffsetDelete')
+      : [request.topics, []];
+    const answered =
+      refused.length === 0
+        ? await remove(request)
+        : allowed.length > 0
+          ? await remove({ ...request, topics: allowed })
+          : { errorCode: ErrorCode.NONE, topics: [] };
+    if (allowed.length > 0)
+      this.auditChange(
+        caller,
+        'DELETE',
+        request.groupId,
+        'OffsetDelete',
+        answered.errorCode,
+        `topics ${allowed.map((t) => t.name).join(',')}`,
+      );
     if (refused.length === 0) return answered;
-    return { ...answered, topics: mergeTopics(request.topics, answered.topics, refusedPartitions(refused, ErrorCode.TOPIC_AUTHORIZATION_FAILED)) };
+    return {
+      ...answered,
+      topics: mergeTopics(
+        request.topics,
+        answered.topics,
+        refusedPartitions(refused, ErrorCode.TOPIC_AUTHORIZATION_FAILED),
+      ),
+    };
   }
 
-  async describeGroups(socket: Socket, request: P.DescribeGroupsRequest, describe: (allowed: P.DescribeGroupsRequest) => Promise<P.DescribeGroupsResponse>): Promise<P.DescribeGroupsResponse> {
+  async describeGroups(
+    socket: Socket,
+    request: P.DescribeGroupsRequest,
+    describe: (allowed: P.DescribeGroupsRequest) => Promise<P.DescribeGroupsResponse>,
+  ): Promise<P.DescribeGroupsResponse> {
     if (!this.authorization.enabled) return describe(request);
     const [allowed, refused] = this.splitGroups(callerOfSocket(socket), 'DESCRIBE', request.groups, 'DescribeGroups');
     if (refused.length === 0) return describe(request);
-    const answered = allowed.length > 0 ? await describe({ groups: allowed }) : { errorCode: ErrorCode.NONE, groups: [] };
+    const answered =
+      allowed.length > 0 ? await describe({ groups: allowed }) : { errorCode: ErrorCode.NONE, groups: [] };
     return { ...answered, groups: mergeByGroup(request.groups, answered.groups, refused.map(refusedGroup)) };
   }
 
   async listGroups(socket: Socket, list: () => Promise<P.ListGroupsResponse>): Promise<P.ListGroupsResponse> {
     const answered = await list();
     if (!this.authorization.enabled) return answered;
-    return { ...answered, groups: this.authorization.visibleGroups(callerOfSocket(socket), answered.groups, (group) => group.groupId) };
+    return {
+      ...answered,
+      groups: this.authorization.visibleGroups(callerOfSocket(socket), answered.groups, (group) => group.groupId),
+    };
   }
 
-  async deleteGroups(socket: Socket, request: P.DeleteGroupsRequest, remove: (allowed: P.DeleteGroupsRequest) => Promise<P.DeleteGroupsResponse>): Promise<P.DeleteGroupsResponse> {
+  async deleteGroups(
+    socket: Socket,
+    request: P.DeleteGroupsRequest,
+    remove: (allowed: P.DeleteGroupsRequest) => Promise<P.DeleteGroupsResponse>,
+  ): Promise<P.DeleteGroupsResponse> {
     const caller = callerOfSocket(socket);
-    const [allowed, refused] = this.authorization.enabled ? this.splitGroups(caller, 'DELETE', request.groupsNames, 'DeleteGroups') : [request.groupsNames, []];
-    const answered = refused.length === 0 ? await remove(request) : allowed.length > 0 ? await remove({ groupsNames: allowed }) : { errorCode: ErrorCode.NONE, results: [] };
-    for (const result of answered.results) this.auditChange(caller, 'DELETE', result.groupId, 'DeleteGroups', result.errorCode);
+    const [allowed, refused] = this.authorization.enabled
+      ? this.splitGroups(caller, 'DELETE', request.groupsNames, 'DeleteGroups')
+      : [request.groupsNames, []];
+    const answered =
+      refused.length === 0
+        ? await remove(request)
+        : allowed.length > 0
+          ? await remove({ groupsNames: allowed })
+          : { errorCode: ErrorCode.NONE, results: [] };
+    for (const result of answered.results)
+      this.auditChange(caller, 'DELETE', result.groupId, 'DeleteGroups', result.errorCode);
     if (refused.length === 0) return answered;
     const refusedResults = refused.map((groupId) => ({ groupId, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED }));
     return { ...answered, results: mergeByGroup(request.groupsNames, answered.results, refusedResults) };
   }
 
   /** A commit that may create its group: over MAX_GROUPS_PER_PRINCIPAL every partition is refused with 89, nothing committed. */
-  private async creatingByCommit(caller: Caller, request: P.OffsetCommitRequest, commit: (allowed: P.OffsetCommitRequest) => Promise<P.OffsetCommitResponse>): Promise<P.OffsetCommitResponse> {
+  private async creatingByCommit(
+    caller: Caller,
+    request: P.OffsetCommitRequest,
+    commit: (allowed: P.OffsetCommitRequest) => Promise<P.OffsetCommitResponse>,
+  ): Promise<P.OffsetCommitResponse> {
     try {
       return await this.limits.creatingGroup(caller, request.groupId, 'OffsetCommit', () => commit(request));
     } catch (error) {
       if (!(error instanceof P.KafkaError) || error.errorCode !== ErrorCode.THROTTLING_QUOTA_EXCEEDED) throw error;
-      return { errorCode: error.errorCode, errorName: 'THROTTLING_QUOTA_EXCEEDED', errorMessage: error.message, topics: refusedPartitions(request.topics, error.errorCode) };
+      return {
+        errorCode: error.errorCode,
+        errorName: 'THROTTLING_QUOTA_EXCEEDED',
+        errorMessage: error.message,
+        topics: refusedPartitions(request.topics, error.errorCode),
+      };
     }
   }
 
   /** Topics split into those the caller may `operation` and the others (names checked once each). */
-  private splitTopics<T extends { name: string }>(caller: Caller, operation: P.AclOperation, topics: readonly T[], request: string): [T[], T[]] {
+  private splitTopics<T extends { name: string }>(
+    caller: Caller,
+    operation: P.AclOperation,
+    topics: readonly T[],
+    request: string,
+  ): [T[], T[]] {
     const verdicts = new Map<string, boolean>();
     const allowed: T[] = [];
     const refused: T[] = [];
     for (const topic of topics) {
       let ok = verdicts.get(topic.name);
-      if (ok === undefined) verdicts.set(topic.name, (ok = this.authorization.check(caller, operation, 'TOPIC', topic.name, request)));
+      if (ok === undefined)
+        verdicts.set(topic.name, (ok = this.authorization.check(caller, operation, 'TOPIC', topic.name, request)));
       (ok ? allowed : refused).push(topic);
     }
     return [allowed, refused];
   }
 
   /** Distinct group ids split into those the caller may `operation` and the others. */
-  private splitGroups(caller: Caller, operation: P.AclOperation, groups: readonly string[], request: string): [string[], string[]] {
+  private splitGroups(
+    caller: Caller,
+    operation: P.AclOperation,
+    groups: readonly string[],
+    request: string,
+  ): [string[], string[]] {
     const allowed: string[] = [];
     const refused: string[] = [];
-    for (const groupId of new Set(groups)) (this.authorization.check(caller, operation, 'GROUP', groupId, request) ? allowed : refused).push(groupId);
+    for (const groupId of new Set(groups))
+      (this.authorization.check(caller, operation, 'GROUP', groupId, request) ? allowed : refused).push(groupId);
     return [allowed, refused];
   }
 
-  private auditChange(caller: Caller, operation: string, groupId: string, request: string, errorCode: number, detail?: string): void {
+  private auditChange(
+    caller: Caller,
+    operation: string,
+    groupId: string,
+    request: string,
+    errorCode: number,
+    detail?: string,
+  ): void {
     const failed = errorCode !== ErrorCode.NONE;
     const why = [detail, failed ? P.errorName(errorCode) : undefined].filter(Boolean).join('; ');
-    this.audit.changed({ ...caller, operation, resourceType: 'GROUP', resourceName: groupId, request, ...(why ? { detail: why } : {}) }, failed);
+    this.audit.changed(
+      { ...caller, operation, resourceType: 'GROUP', resourceName: groupId, request, ...(why ? { detail: why } : {}) },
+      failed,
+    );
   }
 }

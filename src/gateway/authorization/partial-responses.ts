@@ -9,8 +9,14 @@ import { ErrorCode, errorName } from '@cohort/protocol';
 type Named = { name: string };
 
 /** Every partition of the refused topics with `errorCode` (29, or 30 when the group itself is refused). */
-export function refusedPartitions(topics: readonly { name: string; partitions: readonly { partitionIndex: number }[] }[], errorCode: number): P.TopicPartitionErrors[] {
-  return topics.map((topic) => ({ name: topic.name, partitions: topic.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) }));
+export function refusedPartitions(
+  topics: readonly { name: string; partitions: readonly { partitionIndex: number }[] }[],
+  errorCode: number,
+): P.TopicPartitionErrors[] {
+  return topics.map((topic) => ({
+    name: topic.name,
+    partitions: topic.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })),
+  }));
 }
 
 /** An explicit OffsetFetch topic the caller may not describe: 29 per partition, nothing committed shown. */
@@ -29,11 +35,22 @@ export function refusedFetchTopic(topic: P.OffsetFetchTopic): P.OffsetFetchRespo
 
 /** A DescribeGroups entry for a group the caller may not describe. */
 export function refusedGroup(groupId: string): P.DescribedGroup {
-  return { errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, groupId, groupState: '', protocolType: '', protocolData: '', members: [] };
+  return {
+    errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED,
+    groupId,
+    groupState: '',
+    protocolType: '',
+    protocolData: '',
+    members: [],
+  };
 }
 
 /** The coordinator's topics and the refused ones, in the request's order (a topic named twice keeps its answers). */
-export function mergeTopics<T extends Named>(requested: readonly Named[], answered: readonly T[], refused: readonly T[]): T[] {
+export function mergeTopics<T extends Named>(
+  requested: readonly Named[],
+  answered: readonly T[],
+  refused: readonly T[],
+): T[] {
   const byName = new Map<string, T[]>();
   for (const topic of [...answered, ...refused]) byName.set(topic.name, [...(byName.get(topic.name) ?? []), topic]);
   const merged: T[] = [];
@@ -44,9 +61,15 @@ export function mergeTopics<T extends Named>(requested: readonly Named[], answer
 }
 
 /** Per-group results (DescribeGroups, DeleteGroups) in the request's order. */
-export function mergeByGroup<T extends { groupId: string }>(requested: readonly string[], answered: readonly T[], refused: readonly T[]): T[] {
+export function mergeByGroup<T extends { groupId: string }>(
+  requested: readonly string[],
+  answered: readonly T[],
+  refused: readonly T[],
+): T[] {
   const byId = new Map([...answered, ...refused].map((entry) => [entry.groupId, entry]));
-  const merged = [...new Set(requested)].map((groupId) => byId.get(groupId)).filter((entry): entry is T => entry !== undefined);
+  const merged = [...new Set(requested)]
+    .map((groupId) => byId.get(groupId))
+    .filter((entry): entry is T => entry !== undefined);
   for (const entry of answered) if (!merged.includes(entry)) merged.push(entry);
   return merged;
 }
@@ -57,7 +80,15 @@ export function mergeByGroup<T extends { groupId: string }>(requested: readonly 
  */
 export const REFUSED_RESPONSE_FIELDS = {
   FindCoordinator: { nodeId: -1, host: '', port: -1, url: '' },
-  JoinGroup: { generationId: -1, protocolType: null, protocolName: null, leader: '', skipAssignment: false, memberId: '', members: [] },
+  JoinGroup: {
+    generationId: -1,
+    protocolType: null,
+    protocolName: null,
+    leader: '',
+    skipAssignment: false,
+    memberId: '',
+    members: [],
+  },
   SyncGroup: { protocolType: null, protocolName: null, assignment: null },
   Heartbeat: {},
   LeaveGroup: { members: [] },
@@ -66,6 +97,12 @@ export const REFUSED_RESPONSE_FIELDS = {
 } as const;
 
 /** The error a request-level refusal carries on its ack, with the response's other fields. */
-export function refusal(request: keyof typeof REFUSED_RESPONSE_FIELDS, errorCode: number, message: string): P.KafkaError {
-  return new P.KafkaError(errorCode as P.ErrorCodeValue, message || errorName(errorCode), { ...REFUSED_RESPONSE_FIELDS[request] });
+export function refusal(
+  request: keyof typeof REFUSED_RESPONSE_FIELDS,
+  errorCode: number,
+  message: string,
+): P.KafkaError {
+  return new P.KafkaError(errorCode as P.ErrorCodeValue, message || errorName(errorCode), {
+    ...REFUSED_RESPONSE_FIELDS[request],
+  });
 }

@@ -3,15 +3,22 @@ import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@coh
 
 /** The identity every request of a group member carries (Heartbeat, SyncGroup): group, generation, member. */
 export class GroupMemberRequestDto {
-  @IsString() @MaxLength(MAX_ID_LENGTH)
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   groupId: string;
 
-  @IsInt() @Min(INT32_MIN) @Max(INT32_MAX)
+  @IsInt()
+  @Min(INT32_MIN)
+  @Max(INT32_MAX)
   generationId: number;
 
-  @IsString() @MaxLength(MAX_ID_LENGTH)
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   memberId: string;
 
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_TOPIC_NAME_LENGTH)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MAX_TOPIC_NAME_LENGTH)
   groupInstanceId?: string | null;
 }

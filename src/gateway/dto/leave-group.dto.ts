@@ -4,20 +4,29 @@ import type { LeaveGroupMember, LeaveGroupRequest } from '@cohort/protocol';
 import { MAX_ID_LENGTH, MAX_REASON_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 class LeaveGroupMemberDto implements LeaveGroupMember {
-  @IsString() @MaxLength(MAX_ID_LENGTH)
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   memberId: string;
 
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_TOPIC_NAME_LENGTH)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MAX_TOPIC_NAME_LENGTH)
   groupInstanceId?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(MAX_REASON_LENGTH)
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_REASON_LENGTH)
   reason?: string | null;
 }
 
 export class LeaveGroupDto implements LeaveGroupRequest {
-  @IsString() @MaxLength(MAX_ID_LENGTH)
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   groupId: string;
 
-  @IsArray() @ValidateNested({ each: true }) @Type(() => LeaveGroupMemberDto)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => LeaveGroupMemberDto)
   members: LeaveGroupMemberDto[];
 }

@@ -5,6 +5,8 @@ import { MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 export class MetadataDto implements MetadataRequest {
   /** null asks for every topic; the field itself is required, as in Kafka's request. */
   @ValidateIf((dto: MetadataDto) => dto.topics !== null)
-  @IsArray() @IsString({ each: true }) @MaxLength(MAX_TOPIC_NAME_LENGTH, { each: true })
+  @IsArray()
+  @IsString({ each: true })
+  @MaxLength(MAX_TOPIC_NAME_LENGTH, { each: true })
   topics: string[] | null;
 }

@@ -4,43 +4,64 @@ import type { OffsetCommitPartition, OffsetCommitRequest, OffsetCommitTopic } fr
 import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 class OffsetCommitPartitionDto implements OffsetCommitPartition {
-  @IsInt() @Min(0) @Max(INT32_MAX)
+  @IsInt()
+  @Min(0)
+  @Max(INT32_MAX)
   partitionIndex: number;
 
   /** int64 in Kafka; JSON numbers are exact up to 2^53 - 1, which bounds what we accept. */
-  @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER)
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   committedOffset: number;
 
-  @IsOptional() @IsInt() @Min(-1) @Max(INT32_MAX)
+  @IsOptional()
+  @IsInt()
+  @Min(-1)
+  @Max(INT32_MAX)
   committedLeaderEpoch?: number;
 
   /** Size is the coordinator's check (OFFSET_METADATA_TOO_LARGE), not a validation failure. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   committedMetadata?: string | null;
 }
 
 class OffsetCommitTopicDto implements OffsetCommitTopic {
-  @IsString() @MaxLength(MAX_TOPIC_NAME_LENGTH)
+  @IsString()
+  @MaxLength(MAX_TOPIC_NAME_LENGTH)
   name: string;
 
-  @IsArray() @ValidateNested({ each: true }) @Type(() => OffsetCommitPartitionDto)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => OffsetCommitPartitionDto)
   partitions: OffsetCommitPartitionDto[];
 }
 
 export class OffsetCommitDto implements OffsetCommitRequest {
-  @IsString() @MaxLength(MAX_ID_LENGTH)
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   groupId: string;
 
   /** -1 for a simple consumer that is not a group member. */
-  @IsInt() @Min(INT32_MIN) @Max(INT32_MAX)
+  @IsInt()
+  @Min(INT32_MIN)
+  @Max(INT32_MAX)
   generationId: number;
 
-  @IsOptional() @IsString() @MaxLength(MAX_ID_LENGTH)
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   memberId?: string;
 
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_TOPIC_NAME_LENGTH)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MAX_TOPIC_NAME_LENGTH)
   groupInstanceId?: string | null;
 
-  @IsArray() @ValidateNested({ each: true }) @Type(() => OffsetCommitTopicDto)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => OffsetCommitTopicDto)
   topics: OffsetCommitTopicDto[];
 }

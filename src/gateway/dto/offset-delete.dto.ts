@@ -4,22 +4,30 @@ import type { OffsetDeleteRequest, OffsetDeleteTopic } from '@cohort/protocol';
 import { INT32_MAX, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 class OffsetDeletePartitionDto {
-  @IsInt() @Min(0) @Max(INT32_MAX)
+  @IsInt()
+  @Min(0)
+  @Max(INT32_MAX)
   partitionIndex: number;
 }
 
 class OffsetDeleteTopicDto implements OffsetDeleteTopic {
-  @IsString() @MaxLength(MAX_TOPIC_NAME_LENGTH)
+  @IsString()
+  @MaxLength(MAX_TOPIC_NAME_LENGTH)
   name: string;
 
-  @IsArray() @ValidateNested({ each: true }) @Type(() => OffsetDeletePartitionDto)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => OffsetDeletePartitionDto)
   partitions: OffsetDeletePartitionDto[];
 }
 
 export class OffsetDeleteDto implements OffsetDeleteRequest {
-  @IsString() @MaxLength(MAX_ID_LENGTH)
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   groupId: string;
 
-  @IsArray() @ValidateNested({ each: true }) @Type(() => OffsetDeleteTopicDto)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => OffsetDeleteTopicDto)
   topics: OffsetDeleteTopicDto[];
 }

@@ -1,25 +1,44 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import type { OffsetFetchRequest, OffsetFetchTopic } from '@cohort/protocol';
 import { INT32_MAX, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 class OffsetFetchTopicDto implements OffsetFetchTopic {
-  @IsString() @MaxLength(MAX_TOPIC_NAME_LENGTH)
+  @IsString()
+  @MaxLength(MAX_TOPIC_NAME_LENGTH)
   name: string;
 
-  @IsArray() @IsInt({ each: true }) @Min(0, { each: true }) @Max(INT32_MAX, { each: true })
+  @IsArray()
+  @IsInt({ each: true })
+  @Min(0, { each: true })
+  @Max(INT32_MAX, { each: true })
   partitionIndexes: number[];
 }
 
 export class OffsetFetchDto implements OffsetFetchRequest {
-  @IsString() @MaxLength(MAX_ID_LENGTH)
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   groupId: string;
 
   /** null fetches every committed offset of the group; the field itself is required. */
   @ValidateIf((dto: OffsetFetchDto) => dto.topics !== null)
-  @IsArray() @ValidateNested({ each: true }) @Type(() => OffsetFetchTopicDto)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => OffsetFetchTopicDto)
   topics: OffsetFetchTopicDto[] | null;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   requireStable?: boolean;
 }

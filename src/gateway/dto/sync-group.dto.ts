@@ -5,7 +5,8 @@ import { MAX_ID_LENGTH } from '@cohort/protocol';
 import { GroupMemberRequestDto } from './group-member-request.dto';
 
 class SyncGroupAssignmentDto implements SyncGroupAssignment {
-  @IsString() @MaxLength(MAX_ID_LENGTH)
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   memberId: string;
 
   @IsDefined()
@@ -13,12 +14,18 @@ class SyncGroupAssignmentDto implements SyncGroupAssignment {
 }
 
 export class SyncGroupDto extends GroupMemberRequestDto implements SyncGroupRequest {
-  @IsOptional() @IsString() @MaxLength(MAX_ID_LENGTH)
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   protocolType?: string | null;
 
-  @IsOptional() @IsString() @MaxLength(MAX_ID_LENGTH)
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   protocolName?: string | null;
 
-  @IsArray() @ValidateNested({ each: true }) @Type(() => SyncGroupAssignmentDto)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => SyncGroupAssignmentDto)
   assignments: SyncGroupAssignmentDto[];
 }

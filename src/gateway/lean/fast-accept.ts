@@ -1,4 +1,15 @@
-import type { HeartbeatRequest, JoinGroupProtocol, JoinGroupRequest, OffsetCommitPartition, OffsetCommitRequest, OffsetCommitTopic, OffsetFetchRequest, OffsetFetchTopic, SyncGroupAssignment, SyncGroupRequest } from '@cohort/protocol';
+import type {
+  HeartbeatRequest,
+  JoinGroupProtocol,
+  JoinGroupRequest,
+  OffsetCommitPartition,
+  OffsetCommitRequest,
+  OffsetCommitTopic,
+  OffsetFetchRequest,
+  OffsetFetchTopic,
+  SyncGroupAssignment,
+  SyncGroupRequest,
+} from '@cohort/protocol';
 import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_REASON_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 /**
@@ -14,14 +25,26 @@ import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_REASON_LENGTH, MAX_TOPIC_NAME_
 export function acceptHeartbeat(value: unknown): HeartbeatRequest | null {
   if (!hasOnlyKeys(value, MEMBER_KEYS)) return null;
   const { groupId, generationId, memberId, groupInstanceId } = value;
-  if (!isId(groupId) || !isInt(generationId, INT32_MIN, INT32_MAX) || !isId(memberId) || !isOptionalInstanceId(groupInstanceId)) return null;
+  if (
+    !isId(groupId) ||
+    !isInt(generationId, INT32_MIN, INT32_MAX) ||
+    !isId(memberId) ||
+    !isOptionalInstanceId(groupInstanceId)
+  )
+    return null;
   return withDefined({ groupId, generationId, memberId }, 'groupInstanceId', groupInstanceId);
 }
 
 export function acceptOffsetCommit(value: unknown): OffsetCommitRequest | null {
   if (!hasOnlyKeys(value, COMMIT_KEYS)) return null;
   const { groupId, generationId, memberId, groupInstanceId, topics } = value;
-  if (!isId(groupId) || !isInt(generationId, INT32_MIN, INT32_MAX) || !isOptional(memberId, isId) || !isOptionalInstanceId(groupInstanceId)) return null;
+  if (
+    !isId(groupId) ||
+    !isInt(generationId, INT32_MIN, INT32_MAX) ||
+    !isOptional(memberId, isId) ||
+    !isOptionalInstanceId(groupInstanceId)
+  )
+    return null;
   if (!Array.isArray(topics)) return null;
   const accepted: OffsetCommitTopic[] = [];
   for (const topic of topics as unknown[]) {
@@ -42,7 +65,8 @@ export function acceptOffsetFetch(value: unknown): OffsetFetchRequest | null {
     if (!Array.isArray(topics)) return null;
     accepted = [];
     for (const topic of topics as unknown[]) {
-      if (!hasOnlyKeys(topic, FETCH_TOPIC_KEYS) || !isTopicName(topic.name) || !Array.isArray(topic.partitionIndexes)) return null;
+      if (!hasOnlyKeys(topic, FETCH_TOPIC_KEYS) || !isTopicName(topic.name) || !Array.isArray(topic.partitionIndexes))
+        return null;
       const indexes = topic.partitionIndexes as unknown[];
       if (!indexes.every((i) => isInt(i, 0, INT32_MAX))) return null;
       accepted.push({ name: topic.name, partitionIndexes: indexes as number[] });
@@ -60,15 +84,26 @@ export function acceptOffsetFetch(value: unknown): OffsetFetchRequest | null {
 export function acceptSyncGroup(value: unknown): SyncGroupRequest | null {
   if (!hasOnlyKeys(value, SYNC_KEYS)) return null;
   const { groupId, generationId, memberId, groupInstanceId, protocolType, protocolName, assignments } = value;
-  if (!isId(groupId) || !isInt(generationId, INT32_MIN, INT32_MAX) || !isId(memberId) || !isOptionalInstanceId(groupInstanceId)) return null;
+  if (
+    !isId(groupId) ||
+    !isInt(generationId, INT32_MIN, INT32_MAX) ||
+    !isId(memberId) ||
+    !isOptionalInstanceId(groupInstanceId)
+  )
+    return null;
   if (!isOptional(protocolType, isId) || !isOptional(protocolName, isId) || !Array.isArray(assignments)) return null;
   const accepted: SyncGroupAssignment[] = [];
   for (const entry of assignments as unknown[]) {
-    if (!hasOnlyKeys(entry, SYNC_ASSIGNMENT_KEYS) || !isId(entry.memberId) || !isDefinedJson(entry.assignment)) return null;
+    if (!hasOnlyKeys(entry, SYNC_ASSIGNMENT_KEYS) || !isId(entry.memberId) || !isDefinedJson(entry.assignment))
+      return null;
     accepted.push({ memberId: entry.memberId, assignment: entry.assignment });
   }
   const request: SyncGroupRequest = { groupId, generationId, memberId, assignments: accepted };
-  return withDefined(withDefined(withDefined(request, 'groupInstanceId', groupInstanceId), 'protocolType', protocolType), 'protocolName', protocolName);
+  return withDefined(
+    withDefined(withDefined(request, 'groupInstanceId', groupInstanceId), 'protocolType', protocolType),
+    'protocolName',
+    protocolName,
+  );
 }
 
 /**
@@ -79,17 +114,41 @@ export function acceptSyncGroup(value: unknown): SyncGroupRequest | null {
  */
 export function acceptJoinGroup(value: unknown): JoinGroupRequest | null {
   if (!hasOnlyKeys(value, JOIN_KEYS)) return null;
-  const { groupId, sessionTimeoutMs, rebalanceTimeoutMs, memberId, groupInstanceId, protocolType, protocols, reason, serverAssignor } = value;
-  if (!isId(groupId) || !isInt(sessionTimeoutMs, INT32_MIN, INT32_MAX) || !isOptional(rebalanceTimeoutMs, (v) => isInt(v, INT32_MIN, INT32_MAX))) return null;
-  if (!isId(memberId) || !isOptionalInstanceId(groupInstanceId) || !isId(protocolType) || !Array.isArray(protocols)) return null;
-  if (!isOptional(reason, (v) => typeof v === 'string' && v.length <= MAX_REASON_LENGTH) || !isOptional(serverAssignor, isId)) return null;
+  const {
+    groupId,
+    sessionTimeoutMs,
+    rebalanceTimeoutMs,
+    memberId,
+    groupInstanceId,
+    protocolType,
+    protocols,
+    reason,
+    serverAssignor,
+  } = value;
+  if (
+    !isId(groupId) ||
+    !isInt(sessionTimeoutMs, INT32_MIN, INT32_MAX) ||
+    !isOptional(rebalanceTimeoutMs, (v) => isInt(v, INT32_MIN, INT32_MAX))
+  )
+    return null;
+  if (!isId(memberId) || !isOptionalInstanceId(groupInstanceId) || !isId(protocolType) || !Array.isArray(protocols))
+    return null;
+  if (
+    !isOptional(reason, (v) => typeof v === 'string' && v.length <= MAX_REASON_LENGTH) ||
+    !isOptional(serverAssignor, isId)
+  )
+    return null;
   const accepted: JoinGroupProtocol[] = [];
   for (const entry of protocols as unknown[]) {
     if (!hasOnlyKeys(entry, JOIN_PROTOCOL_KEYS) || !isId(entry.name) || !isDefinedJson(entry.metadata)) return null;
     accepted.push({ name: entry.name, metadata: entry.metadata });
   }
   let request: JoinGroupRequest = { groupId, sessionTimeoutMs, memberId, protocolType, protocols: accepted };
-  request = withDefined(withDefined(request, 'rebalanceTimeoutMs', rebalanceTimeoutMs), 'groupInstanceId', groupInstanceId);
+  request = withDefined(
+    withDefined(request, 'rebalanceTimeoutMs', rebalanceTimeoutMs),
+    'groupInstanceId',
+    groupInstanceId,
+  );
   return withDefined(withDefined(request, 'reason', reason), 'serverAssignor', serverAssignor);
 }
 
@@ -115,28 +174,62 @@ function isPlainJson(value: unknown, depth: number): boolean {
 }
 
 function acceptCommitTopic(topic: unknown): OffsetCommitTopic | null {
-  if (!hasOnlyKeys(topic, COMMIT_TOPIC_KEYS) || !isTopicName(topic.name) || !Array.isArray(topic.partitions)) return null;
+  if (!hasOnlyKeys(topic, COMMIT_TOPIC_KEYS) || !isTopicName(topic.name) || !Array.isArray(topic.partitions))
+    return null;
   const partitions: OffsetCommitPartition[] = [];
   for (const p of topic.partitions as unknown[]) {
     if (!hasOnlyKeys(p, COMMIT_PARTITION_KEYS)) return null;
     const { partitionIndex, committedOffset, committedLeaderEpoch, committedMetadata } = p;
     if (!isInt(partitionIndex, 0, INT32_MAX) || !isInt(committedOffset, 0, Number.MAX_SAFE_INTEGER)) return null;
-    if (!isOptional(committedLeaderEpoch, (v) => isInt(v, -1, INT32_MAX)) || !isOptional(committedMetadata, (v) => typeof v === 'string')) return null;
+    if (
+      !isOptional(committedLeaderEpoch, (v) => isInt(v, -1, INT32_MAX)) ||
+      !isOptional(committedMetadata, (v) => typeof v === 'string')
+    )
+      return null;
     const partition: OffsetCommitPartition = { partitionIndex, committedOffset };
-    partitions.push(withDefined(withDefined(partition, 'committedLeaderEpoch', committedLeaderEpoch), 'committedMetadata', committedMetadata));
+    partitions.push(
+      withDefined(
+        withDefined(partition, 'committedLeaderEpoch', committedLeaderEpoch),
+        'committedMetadata',
+        committedMetadata,
+      ),
+    );
   }
   return { name: topic.name, partitions };
 }
 
 const MEMBER_KEYS = new Set(['groupId', 'generationId', 'memberId', 'groupInstanceId']);
-const JOIN_KEYS = new Set(['groupId', 'sessionTimeoutMs', 'rebalanceTimeoutMs', 'memberId', 'groupInstanceId', 'protocolType', 'protocols', 'reason', 'serverAssignor']);
+const JOIN_KEYS = new Set([
+  'groupId',
+  'sessionTimeoutMs',
+  'rebalanceTimeoutMs',
+  'memberId',
+  'groupInstanceId',
+  'protocolType',
+  'protocols',
+  'reason',
+  'serverAssignor',
+]);
 const JOIN_PROTOCOL_KEYS = new Set(['name', 'metadata']);
-const SYNC_KEYS = new Set(['groupId', 'generationId', 'memberId', 'groupInstanceId', 'protocolType', 'protocolName', 'assignments']);
+const SYNC_KEYS = new Set([
+  'groupId',
+  'generationId',
+  'memberId',
+  'groupInstanceId',
+  'protocolType',
+  'protocolName',
+  'assignments',
+]);
 const SYNC_ASSIGNMENT_KEYS = new Set(['memberId', 'assignment']);
 const SPECIAL_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const COMMIT_KEYS = new Set(['groupId', 'generationId', 'memberId', 'groupInstanceId', 'topics']);
 const COMMIT_TOPIC_KEYS = new Set(['name', 'partitions']);
-const COMMIT_PARTITION_KEYS = new Set(['partitionIndex', 'committedOffset', 'committedLeaderEpoch', 'committedMetadata']);
+const COMMIT_PARTITION_KEYS = new Set([
+  'partitionIndex',
+  'committedOffset',
+  'committedLeaderEpoch',
+  'committedMetadata',
+]);
 const FETCH_KEYS = new Set(['groupId', 'topics', 'requireStable']);
 const FETCH_TOPIC_KEYS = new Set(['name', 'partitionIndexes']);
 
@@ -165,9 +258,13 @@ function isTopicName(value: unknown): value is string {
  * a variation selector as one, so a string with either is left to it (its length could be below 1).
  */
 function isOptionalInstanceId(value: unknown): boolean {
-  // Lone high surrogates and variation selectors are what the class looks for, one code unit at a time.
-  // eslint-disable-next-line no-misleading-character-class
-  return value === undefined || value === null || (isTopicName(value) && value.length >= 1 && !/[\uD800-\uDBFF\uFE0E\uFE0F]/.test(value));
+  return (
+    value === undefined ||
+    value === null ||
+    // Lone high surrogates and variation selectors are what the class looks for, one code unit at a time.
+    // eslint-disable-next-line no-misleading-character-class
+    (isTopicName(value) && value.length >= 1 && !/[\uD800-\uDBFF\uFE0E\uFE0F]/.test(value))
+  );
 }
 
 /** @IsOptional: undefined and null skip the field's other rules. */

@@ -33,7 +33,11 @@ describe('PacketFastLane', () => {
   /** The message packets the client received, as engine.io hands them over. */
   const received: string[] = [];
 
-  const answer = (args: unknown[]): unknown => ({ errorCode: 0, got: args.filter((a) => typeof a !== 'function'), text: 'é✓ "quoted" \u2028' });
+  const answer = (args: unknown[]): unknown => ({
+    errorCode: 0,
+    got: args.filter((a) => typeof a !== 'function'),
+    text: 'é✓ "quoted" \u2028',
+  });
 
   beforeAll(async () => {
     http = createServer();
@@ -42,7 +46,8 @@ describe('PacketFastLane', () => {
       socket.use((packet, next) => {
         seen.push(String(packet[0]));
         const ack = packet[packet.length - 1];
-        if ((packet[1] as { refuse?: boolean } | undefined)?.refuse && typeof ack === 'function') return void ack({ errorCode: 58 });
+        if ((packet[1] as { refuse?: boolean } | undefined)?.refuse && typeof ack === 'function')
+          return void ack({ errorCode: 58 });
         next();
       });
       const lane = PacketFastLane.of(socket);
@@ -149,8 +154,16 @@ describe('PacketFastLane through a WritePacer', () => {
   it('writes the answers and the push in the order they were due, over several turns', async () => {
     const order: string[] = [];
     client.on('Pushed', () => order.push('push'));
-    const parks = [0, 1, 2, 3].map((i) => client.timeout(5000).emitWithAck('Park', { i }).then((r: { parked: number }) => order.push(`park ${r.parked}`)));
-    const released = client.timeout(5000).emitWithAck('Release', {}).then((r: { released: number }) => order.push(`release ${r.released}`));
+    const parks = [0, 1, 2, 3].map((i) =>
+      client
+        .timeout(5000)
+        .emitWithAck('Park', { i })
+        .then((r: { parked: number }) => order.push(`park ${r.parked}`)),
+    );
+    const released = client
+      .timeout(5000)
+      .emitWithAck('Release', {})
+      .then((r: { released: number }) => order.push(`release ${r.released}`));
     await Promise.all([...parks, released]);
     await new Promise((done) => setTimeout(done, 50)); // the push is not acknowledged: give it time to arrive if it was sent late
     expect(order).toEqual(['park 0', 'park 1', 'park 2', 'park 3', 'push', 'release 4']);

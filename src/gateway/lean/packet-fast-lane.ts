@@ -68,7 +68,8 @@ export class PacketFastLane {
     const internals = socket as unknown as SocketInternals;
     const client = internals.client;
     const conn = client?.conn;
-    if (!conn || typeof client.ondata !== 'function' || !(client.nsps instanceof Map) || !Array.isArray(internals.fns)) return null;
+    if (!conn || typeof client.ondata !== 'function' || !(client.nsps instanceof Map) || !Array.isArray(internals.fns))
+      return null;
     const existing = PacketFastLane.lanes.get(conn);
     if (existing) {
       // The main namespace connected again on the same connection: the lane serves its new socket.
@@ -101,7 +102,8 @@ export class PacketFastLane {
     const event = data.slice(i + 2, close);
     const handler = this.handlers.get(event);
     const socket = this.socket;
-    if (handler === undefined || this.client.decoder.reconstructor || this.client.nsps.get('/') !== socket) return false;
+    if (handler === undefined || this.client.decoder.reconstructor || this.client.nsps.get('/') !== socket)
+      return false;
     if (!socket.connected || (socket._anyListeners !== undefined && socket._anyListeners.length > 0)) return false;
     let args: unknown;
     try {

@@ -23,33 +23,49 @@ const MAX_DRY_RUN_MEMBERS = 10_000;
 
 class OwnedPartitionsDto {
   @ApiProperty({ example: 'orders' })
-  @IsString() @MaxLength(MAX_TOPIC_NAME_LENGTH)
+  @IsString()
+  @MaxLength(MAX_TOPIC_NAME_LENGTH)
   topic: string;
 
   @ApiProperty({ example: [0, 1] })
-  @IsArray() @IsInt({ each: true }) @Min(0, { each: true }) @Max(MAX_TOPIC_PARTITIONS, { each: true })
+  @IsArray()
+  @IsInt({ each: true })
+  @Min(0, { each: true })
+  @Max(MAX_TOPIC_PARTITIONS, { each: true })
   partitions: number[];
 }
 
 class DryRunMemberDto {
   @ApiProperty({ example: 'm1' })
-  @IsString() @MaxLength(MAX_ID_LENGTH)
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   memberId: string;
 
   @ApiPropertyOptional({ example: null, nullable: true })
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_TOPIC_NAME_LENGTH)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MAX_TOPIC_NAME_LENGTH)
   groupInstanceId?: string | null;
 
   @ApiProperty({ example: ['orders'] })
-  @IsArray() @IsString({ each: true }) @MaxLength(MAX_TOPIC_NAME_LENGTH, { each: true })
+  @IsArray()
+  @IsString({ each: true })
+  @MaxLength(MAX_TOPIC_NAME_LENGTH, { each: true })
   topics: string[];
 
   @ApiPropertyOptional({ type: () => [OwnedPartitionsDto] })
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => OwnedPartitionsDto)
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => OwnedPartitionsDto)
   ownedPartitions?: OwnedPartitionsDto[];
 
   @ApiPropertyOptional({ example: 3 })
-  @IsOptional() @IsInt() @Min(INT32_MIN) @Max(INT32_MAX)
+  @IsOptional()
+  @IsInt()
+  @Min(INT32_MIN)
+  @Max(INT32_MAX)
   generationId?: number;
 
   @ApiPropertyOptional({ description: "Assignor-specific data, as the member's subscription carries it." })
@@ -57,7 +73,9 @@ class DryRunMemberDto {
   userData?: unknown;
 
   @ApiPropertyOptional({ example: 'rack-a', nullable: true, description: 'For rack-aware assignment (KIP-881).' })
-  @IsOptional() @IsString() @MaxLength(MAX_ID_LENGTH)
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   rackId?: string | null;
 }
 
@@ -71,16 +89,24 @@ export class AssignDryRunDto implements DryRunRequest {
         value !== null &&
         !Array.isArray(value) &&
         Object.values(value).every((count) => Number.isInteger(count) && count >= 0 && count <= MAX_TOPIC_PARTITIONS),
-      defaultMessage: () => `partitionsPerTopic must map topic names to partition counts between 0 and ${MAX_TOPIC_PARTITIONS}`,
+      defaultMessage: () =>
+        `partitionsPerTopic must map topic names to partition counts between 0 and ${MAX_TOPIC_PARTITIONS}`,
     },
   })
   partitionsPerTopic: Record<string, number>;
 
-  @ApiPropertyOptional({ description: 'topic → one entry per partition → racks of its replicas (KIP-881)', example: { orders: [['rack-a'], ['rack-b']] } })
-  @IsOptional() @IsObject()
+  @ApiPropertyOptional({
+    description: 'topic → one entry per partition → racks of its replicas (KIP-881)',
+    example: { orders: [['rack-a'], ['rack-b']] },
+  })
+  @IsOptional()
+  @IsObject()
   partitionRacks?: Record<string, (string | null)[][]>;
 
   @ApiProperty({ type: () => [DryRunMemberDto] })
-  @IsArray() @ArrayMaxSize(MAX_DRY_RUN_MEMBERS) @ValidateNested({ each: true }) @Type(() => DryRunMemberDto)
+  @IsArray()
+  @ArrayMaxSize(MAX_DRY_RUN_MEMBERS)
+  @ValidateNested({ each: true })
+  @Type(() => DryRunMemberDto)
   members: DryRunMemberDto[];
 }

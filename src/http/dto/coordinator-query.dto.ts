@@ -4,6 +4,7 @@ import { MAX_ID_LENGTH } from '@cohort/protocol';
 
 export class CoordinatorQueryDto {
   @ApiProperty({ example: 'my-group' })
-  @IsString() @MaxLength(MAX_ID_LENGTH)
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
   groupId: string;
 }

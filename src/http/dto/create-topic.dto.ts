@@ -8,6 +8,8 @@ export class CreateTopicDto {
   name: string;
 
   @ApiProperty({ example: 12, minimum: 1, maximum: MAX_TOPIC_PARTITIONS })
-  @IsInt() @Min(1) @Max(MAX_TOPIC_PARTITIONS)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_TOPIC_PARTITIONS)
   partitions: number;
 }

@@ -6,26 +6,35 @@ import { INT32_MAX, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 class ResetPartitionDto {
   @ApiProperty({ example: 0 })
-  @IsInt() @Min(0) @Max(INT32_MAX)
+  @IsInt()
+  @Min(0)
+  @Max(INT32_MAX)
   partitionIndex: number;
 
   @ApiProperty({ example: 42 })
-  @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER)
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   committedOffset: number;
 }
 
 class ResetTopicDto implements OffsetCommitTopic {
   @ApiProperty({ example: 'orders' })
-  @IsString() @MaxLength(MAX_TOPIC_NAME_LENGTH)
+  @IsString()
+  @MaxLength(MAX_TOPIC_NAME_LENGTH)
   name: string;
 
   @ApiProperty({ type: () => [ResetPartitionDto] })
-  @IsArray() @ValidateNested({ each: true }) @Type(() => ResetPartitionDto)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ResetPartitionDto)
   partitions: ResetPartitionDto[];
 }
 
 export class ResetOffsetsDto {
   @ApiProperty({ type: () => [ResetTopicDto] })
-  @IsArray() @ValidateNested({ each: true }) @Type(() => ResetTopicDto)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ResetTopicDto)
   topics: ResetTopicDto[];
 }

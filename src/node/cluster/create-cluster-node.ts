@@ -1,6 +1,14 @@
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { type Clock, FileCheckpointStorage, FileLog, NetworkTransport, RealClock, RedisMetadataStore, ReplicationNode } from '@cohort/replication';
+import {
+  type Clock,
+  FileCheckpointStorage,
+  FileLog,
+  NetworkTransport,
+  RealClock,
+  RedisMetadataStore,
+  ReplicationNode,
+} from '@cohort/replication';
 import type { CohortNode } from '../cohort-node';
 import { createAssignorCatalog } from '../create-assignor-catalog';
 import type { NodeDeps } from '../node-deps';
@@ -34,7 +42,8 @@ async function assemble(deps: NodeDeps, clock: Clock, opened: Array<() => Promis
   const { config, address } = deps;
   const logger = new Logger('ClusterNode');
   const replication = replicationConfigOf(config);
-  const report = (context: string) => (error: unknown) => logger.error(`${context}: ${error instanceof Error ? error.message : String(error)}`);
+  const report = (context: string) => (error: unknown) =>
+    logger.error(`${context}: ${error instanceof Error ? error.message : String(error)}`);
 
   const redis = { url: config.redisUrl, sentinels: config.redisSentinels, sentinelName: config.redisSentinelName };
   const store = await RedisMetadataStore.connect({
@@ -61,7 +70,12 @@ async function assemble(deps: NodeDeps, clock: Clock, opened: Array<() => Promis
     authentication: peerAuthenticationOf(config),
   });
   opened.push(() => transport.close());
-  const topics = await RedisTopicRegistry.connect({ ...redis, clusterId: config.clusterId, clock, onError: report('topic registry') });
+  const topics = await RedisTopicRegistry.connect({
+    ...redis,
+    clusterId: config.clusterId,
+    clock,
+    onError: report('topic registry'),
+  });
   opened.push(() => topics.close());
   const assignors = await createAssignorCatalog(config.assignorPlugins);
 
@@ -90,7 +104,8 @@ async function assemble(deps: NodeDeps, clock: Clock, opened: Array<() => Promis
     replicas: node.replicas,
     clock,
     refreshIntervalMs: replication.nodeHeartbeatIntervalMs,
-    onError: (error) => logger.warn(`cluster view keeps its last answers: ${error instanceof Error ? error.message : String(error)}`),
+    onError: (error) =>
+      logger.warn(`cluster view keeps its last answers: ${error instanceof Error ? error.message : String(error)}`),
   });
   opened.push(async () => cluster.close());
   const led = new Set<number>();

@@ -1,4 +1,12 @@
-import type { Clock, ControllerLease, MetadataStore, NodeRegistration, PartitionState, ReplicaManager, TimerHandle } from '@cohort/replication';
+import type {
+  Clock,
+  ControllerLease,
+  MetadataStore,
+  NodeRegistration,
+  PartitionState,
+  ReplicaManager,
+  TimerHandle,
+} from '@cohort/replication';
 import { NO_LEADER } from '@cohort/replication';
 import type { ClusterStatus, NodeView, PartitionView, ReplicaStateView } from '../cluster-status';
 import { advertisedUrlOf } from './node-endpoint';
@@ -112,7 +120,11 @@ export class MetadataClusterStatus implements ClusterStatus {
     if (!hosted) return [];
     const self = { nodeId: this.nodeId, logEndOffset: localLogEndOffset, lastCaughtUpMs: this.options.clock.now() };
     if (hosted.role !== 'leader') return [self];
-    const remotes = [...hosted.remotes.values()].map((r) => ({ nodeId: r.nodeId, logEndOffset: r.leo, lastCaughtUpMs: r.lastCaughtUpTimeMs }));
+    const remotes = [...hosted.remotes.values()].map((r) => ({
+      nodeId: r.nodeId,
+      logEndOffset: r.leo,
+      lastCaughtUpMs: r.lastCaughtUpTimeMs,
+    }));
     return [self, ...remotes].sort((a, b) => a.nodeId - b.nodeId);
   }
 
@@ -136,7 +148,11 @@ export class MetadataClusterStatus implements ClusterStatus {
   }
 
   private async refreshAll(): Promise<void> {
-    const [, , states] = await Promise.all([this.refreshNodes(), this.refreshLease(), this.options.store.listPartitions()]);
+    const [, , states] = await Promise.all([
+      this.refreshNodes(),
+      this.refreshLease(),
+      this.options.store.listPartitions(),
+    ]);
     for (const s of states) this.apply(s);
   }
 

@@ -13,7 +13,14 @@ let clusterId: string;
 const opened: RedisTopicRegistry[] = [];
 
 async function registry(): Promise<RedisTopicRegistry> {
-  const r = await RedisTopicRegistry.connect({ url, clusterId, clock: new RealClock(), onError: (e) => { throw e; } });
+  const r = await RedisTopicRegistry.connect({
+    url,
+    clusterId,
+    clock: new RealClock(),
+    onError: (e) => {
+      throw e;
+    },
+  });
   opened.push(r);
   return r;
 }
@@ -54,9 +61,29 @@ describe('RedisTopicRegistry', () => {
     const b = await registry();
     const heardOnB: TopicInfo[] = [];
     b.onPartitionsChanged((t) => heardOnB.push(t));
-    expect(await a.create('orders', 3)).toEqual({ name: 'orders', partitions: 3, endOffsets: {}, startOffsets: {}, reportedAt: {} });
-    await eventually(() => expect(b.get('orders')).toEqual({ name: 'orders', partitions: 3, endOffsets: {}, startOffsets: {}, reportedAt: {} }));
-    expect(await b.setPartitions('orders', 5)).toEqual({ name: 'orders', partitions: 5, endOffsets: {}, startOffsets: {}, reportedAt: {} });
+    expect(await a.create('orders', 3)).toEqual({
+      name: 'orders',
+      partitions: 3,
+      endOffsets: {},
+      startOffsets: {},
+      reportedAt: {},
+    });
+    await eventually(() =>
+      expect(b.get('orders')).toEqual({
+        name: 'orders',
+        partitions: 3,
+        endOffsets: {},
+        startOffsets: {},
+        reportedAt: {},
+      }),
+    );
+    expect(await b.setPartitions('orders', 5)).toEqual({
+      name: 'orders',
+      partitions: 5,
+      endOffsets: {},
+      startOffsets: {},
+      reportedAt: {},
+    });
     await eventually(() => expect(a.get('orders')?.partitions).toBe(5));
     expect([a.partitionCount('orders'), a.partitionCount('missing')]).toEqual([5, undefined]);
     expect(heardOnB.map((t) => t.partitions)).toEqual([3, 5]);
@@ -64,7 +91,15 @@ describe('RedisTopicRegistry', () => {
     await eventually(() => expect(b.get('orders')?.endOffsets).toEqual({ 4: 120 }));
     // A node that starts later loads everything.
     const c = await registry();
-    expect(c.list()).toEqual([{ name: 'orders', partitions: 5, endOffsets: { 4: 120 }, startOffsets: {}, reportedAt: { 4: expect.any(Number) } }]);
+    expect(c.list()).toEqual([
+      {
+        name: 'orders',
+        partitions: 5,
+        endOffsets: { 4: 120 },
+        startOffsets: {},
+        reportedAt: { 4: expect.any(Number) },
+      },
+    ]);
   });
 
   it('refuses what the embedded registry refuses, with the same errors, and changes nothing', async () => {

@@ -42,17 +42,30 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
   ) {
     super();
     const prefix = `${options.clusterId}:`;
-    this.keys = { topics: `${prefix}topics`, changes: `${prefix}topic-changes`, endOffsetsPrefix: `${prefix}topic-end-offsets:` };
+    this.keys = {
+      topics: `${prefix}topics`,
+      changes: `${prefix}topic-changes`,
+      endOffsetsPrefix: `${prefix}topic-end-offsets:`,
+    };
   }
 
   static async connect(options: RedisTopicRegistryOptions): Promise<RedisTopicRegistry> {
-    const settings = { url: options.url, sentinels: options.sentinels, sentinelName: options.sentinelName, commandTimeoutMs: 5_000, maxReconnectDelayMs: 1_000 };
+    const settings = {
+      url: options.url,
+      sentinels: options.sentinels,
+      sentinelName: options.sentinelName,
+      commandTimeoutMs: 5_000,
+      maxReconnectDelayMs: 1_000,
+    };
     const redis = openRedis({ ...settings, connectionName: `cohort-${options.clusterId}-topics` });
     const subscriber = openRedis({ ...settings, connectionName: `cohort-${options.clusterId}-topic-changes` });
     const where = `topic registry in Redis at ${describeRedisLocation(options)}`;
     const timeout = options.connectTimeoutMs ?? 10_000;
     try {
-      await Promise.all([connectWithin(redis, options.clock, timeout, where), connectWithin(subscriber, options.clock, timeout, where)]);
+      await Promise.all([
+        connectWithin(redis, options.clock, timeout, where),
+        connectWithin(subscriber, options.clock, timeout, where),
+      ]);
       const registry = new RedisTopicRegistry(redis, subscriber, options);
       await subscriber.subscribe(registry.keys.changes);
       await registry.reloadAll();
@@ -67,7 +80,9 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
 
   async create(name: string, partitions: number): Promise<TopicInfo> {
     this.checkNewTopic(name, partitions);
-    const created = await this.write(() => CREATE_TOPIC.run(this.redis, [this.keys.topics, this.keys.changes], [name, partitions]));
+    const created = await this.write(() =>
+      CREATE_TOPIC.run(this.redis, [this.keys.topics, this.keys.changes], [name, partitions]),
+    );
     if (created !== 1) throw KafkaError.of('INVALID_REQUEST', `topic '${name}' already exists`);
     return copyTopic(this.learn({ name, partitions, endOffsets: {} }));
   }
@@ -76,7 +91,9 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
     const current = requireTopic(name, await this.reload(name));
     validateGrowth(current, partitions);
     if (partitions === current.partitions) return copyTopic(current);
-    const count = Number(await this.write(() => GROW_TOPIC.run(this.redis, [this.keys.topics, this.keys.changes], [name, partitions])));
+    const count = Number(
+      await this.write(() => GROW_TOPIC.run(this.redis, [this.keys.topics, this.keys.changes], [name, partitions])),
+    );
     if (count < 0) throw KafkaError.of('UNKNOWN_TOPIC_OR_PARTITION', `topic '${name}' does not exist`);
     return copyTopic(this.learn({ ...current, partitions: count }));
   }
@@ -87,9 +104,16 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
     // Merged here (a report without a start offset keeps the known one), stored per partition as one value.
     const merged = copyTopic(current);
     applyEndOffsets(merged, endOffsets, this.options.clock.now());
-    const args = [name, ...endOffsets.flatMap(({ partition }) => [partition, encodePartitionOffsets(merged, partition)])];
+    const args = [
+      name,
+      ...endOffsets.flatMap(({ partition }) => [partition, encodePartitionOffsets(merged, partition)]),
+    ];
     // Counts only grow, so partitions that existed when validated still exist: -1 only if Redis lost the topic.
-    const outcome = Number(await this.write(() => SET_END_OFFSETS.run(this.redis, [this.keys.topics, this.endOffsetsKey(name), this.keys.changes], args)));
+    const outcome = Number(
+      await this.write(() =>
+        SET_END_OFFSETS.run(this.redis, [this.keys.topics, this.endOffsetsKey(name), this.keys.changes], args),
+      ),
+    );
     if (outcome !== 0) throw KafkaError.of('UNKNOWN_TOPIC_OR_PARTITION', `topic '${name}' changed meanwhile; retry`);
     return copyTopic((await this.reload(name)) ?? { name, partitions: 0, endOffsets: {} });
   }
@@ -114,7 +138,9 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
 
   /** The topic as Redis has it now (also refreshing this node's copy). */
   private async reload(name: string): Promise<TopicInfo | undefined> {
-    const [count, offsets] = await this.write(() => Promise.all([this.redis.hget(this.keys.topics, name), this.redis.hgetall(this.endOffsetsKey(name))]));
+    const [count, offsets] = await this.write(() =>
+      Promise.all([this.redis.hget(this.keys.topics, name), this.redis.hgetall(this.endOffsetsKey(name))]),
+    );
     if (count === null) return undefined;
     const topic: TopicInfo = { name, partitions: Number(count), endOffsets: {}, startOffsets: {}, reportedAt: {} };
     for (const [p, value] of Object.entries(offsets)) decodePartitionOffsets(topic, Number(p), value);
@@ -132,15 +158,28 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
   /** After Redis lost its data: put back every topic this node knows (counts only grow). */
   private async restore(): Promise<void> {
     for (const t of this.topics.values()) {
-      const args = [t.name, t.partitions, ...Object.keys(t.endOffsets).flatMap((p) => [p, encodePartitionOffsets(t, Number(p))])];
+      const args = [
+        t.name,
+        t.partitions,
+        ...Object.keys(t.endOffsets).flatMap((p) => [p, encodePartitionOffsets(t, Number(p))]),
+      ];
       await RESTORE_TOPIC.run(this.redis, [this.keys.topics, this.endOffsetsKey(t.name), this.keys.changes], args);
     }
   }
 
   private watchConnections(): void {
-    this.subscriber.on('message', (_channel: string, message: string) => void this.reload(message.slice(1)).catch(this.options.onError));
+    this.subscriber.on(
+      'message',
+      (_channel: string, message: string) => void this.reload(message.slice(1)).catch(this.options.onError),
+    );
     // Back after an outage: hints were missed, and Redis may have come back empty.
-    this.redis.on('ready', () => void this.restore().then(() => this.reloadAll()).catch(this.options.onError));
+    this.redis.on(
+      'ready',
+      () =>
+        void this.restore()
+          .then(() => this.reloadAll())
+          .catch(this.options.onError),
+    );
     this.subscriber.on('ready', () => void this.reloadAll().catch(this.options.onError));
     this.redis.on('error', () => undefined); // reported through the failing calls; ioredis reconnects
     this.subscriber.on('error', () => undefined);
@@ -156,7 +195,10 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
       return await call();
     } catch (error) {
       if (error instanceof KafkaError) throw error;
-      throw KafkaError.of('COORDINATOR_NOT_AVAILABLE', `topic registry unavailable: ${error instanceof Error ? error.message : String(error)}`);
+      throw KafkaError.of(
+        'COORDINATOR_NOT_AVAILABLE',
+        `topic registry unavailable: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

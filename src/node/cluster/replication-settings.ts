@@ -18,7 +18,10 @@ export function replicationConfigOf(config: CohortConfig): ReplicationConfig {
     leaderImbalanceCheckIntervalMs: config.leaderImbalanceCheckIntervalSeconds * 1000,
     nodeSessionTimeoutMs: session,
     // A node renews several times per session and fences itself one heartbeat before it would expire.
-    nodeHeartbeatIntervalMs: Math.max(1, Math.min(DEFAULT_REPLICATION_CONFIG.nodeHeartbeatIntervalMs, Math.floor(session / 4))),
+    nodeHeartbeatIntervalMs: Math.max(
+      1,
+      Math.min(DEFAULT_REPLICATION_CONFIG.nodeHeartbeatIntervalMs, Math.floor(session / 4)),
+    ),
     // A third of a session, at least a second: ISR shrinks proposed when the dead controller's
     // connections closed wait for its successor (issue #13).
     controllerLeaseMs: controllerLeaseMsFor(session),
@@ -36,6 +39,7 @@ export function replicationPortOf(config: CohortConfig): number {
   if (config.replicationPort !== null) return config.replicationPort;
   if (config.port === 0) return 0;
   const derived = config.port + 1000;
-  if (derived > 65_535) throw new Error(`PORT ${config.port} leaves no room for the replication port PORT+1000; set REPLICATION_PORT`);
+  if (derived > 65_535)
+    throw new Error(`PORT ${config.port} leaves no room for the replication port PORT+1000; set REPLICATION_PORT`);
   return derived;
 }

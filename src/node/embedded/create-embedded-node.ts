@@ -21,7 +21,14 @@ export async function createEmbeddedNode(deps: NodeDeps): Promise<CohortNode> {
   const topics = new InMemoryTopicRegistry({ topics: topicFile.load(), persist: (all) => topicFile.save(all), clock });
   const assignors = await createAssignorCatalog(config.assignorPlugins);
   const store = await openLocalStore(config, clock, deps.logMetrics);
-  const cluster = new EmbeddedClusterStatus(config.clusterId, config.nodeId, config.offsetsTopicNumPartitions, store, address, clock);
+  const cluster = new EmbeddedClusterStatus(
+    config.clusterId,
+    config.nodeId,
+    config.offsetsTopicNumPartitions,
+    store,
+    address,
+    clock,
+  );
   const coordinator = startCoordinator(store, clock, topics, assignors, deps);
   return new EmbeddedNode({
     coordinator,

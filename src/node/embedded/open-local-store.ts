@@ -10,7 +10,11 @@ import type { LogFlushMetrics } from '../node-deps';
  * epoch. Recoveries that dropped bytes or replayed the journal are logged, since they mean the previous
  * run crashed.
  */
-export function openLocalStore(config: CohortConfig, clock: Clock, logMetrics?: LogFlushMetrics): Promise<LocalPartitionStore> {
+export function openLocalStore(
+  config: CohortConfig,
+  clock: Clock,
+  logMetrics?: LogFlushMetrics,
+): Promise<LocalPartitionStore> {
   const logger = new Logger('LocalPartitionStore');
   return LocalPartitionStore.open({
     dataDir: config.dataDir,
@@ -18,7 +22,8 @@ export function openLocalStore(config: CohortConfig, clock: Clock, logMetrics?: 
     numPartitions: config.offsetsTopicNumPartitions,
     flushPolicy: config.logFlushPolicy,
     onRecovery: (partition, report) => {
-      if (!report.clean) logger.warn(`__consumer_offsets-${partition} recovered after an unclean stop: ${JSON.stringify(report)}`);
+      if (!report.clean)
+        logger.warn(`__consumer_offsets-${partition} recovered after an unclean stop: ${JSON.stringify(report)}`);
     },
     onLogFlush: logMetrics && ((durationMs, bytes) => logMetrics.onLogFlush(durationMs, bytes)),
     onJournalRecovery: (report) => {

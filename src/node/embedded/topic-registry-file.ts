@@ -17,7 +17,8 @@ export class TopicRegistryFile {
   load(): TopicInfo[] {
     const parsed = this.file.read();
     if (parsed === undefined) return [];
-    if (!isTopicFile(parsed)) throw new Error(`${this.file.path} is not a topic registry file; move it away to start with no topics`);
+    if (!isTopicFile(parsed))
+      throw new Error(`${this.file.path} is not a topic registry file; move it away to start with no topics`);
     return parsed.topics;
   }
 
@@ -32,7 +33,10 @@ function isTopicFile(value: unknown): value is { topics: TopicInfo[] } {
     Array.isArray(topics) &&
     topics.every(
       (topic: Partial<TopicInfo>) =>
-        typeof topic?.name === 'string' && Number.isInteger(topic.partitions) && typeof topic.endOffsets === 'object' && topic.endOffsets !== null,
+        typeof topic?.name === 'string' &&
+        Number.isInteger(topic.partitions) &&
+        typeof topic.endOffsets === 'object' &&
+        topic.endOffsets !== null,
     )
   );
 }

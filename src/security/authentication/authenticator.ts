@@ -32,7 +32,10 @@ export class Authenticator implements OnModuleDestroy {
             this.logger.log(`AUTH_TOKENS_FILE re-read: ${count} principal(s)`);
             for (const listener of this.changeListeners) listener();
           },
-          onReloadFailed: (error) => this.logger.error(`AUTH_TOKENS_FILE changed but cannot be used (the previous tokens stay in force): ${error.message}`),
+          onReloadFailed: (error) =>
+            this.logger.error(
+              `AUTH_TOKENS_FILE changed but cannot be used (the previous tokens stay in force): ${error.message}`,
+            ),
         })
       : null;
     this.tokens?.watch();
@@ -41,7 +44,10 @@ export class Authenticator implements OnModuleDestroy {
           keys: security.jwtKeys,
           issuer: security.jwtIssuer ?? undefined,
           audience: security.jwtAudience ?? undefined,
-          onKeysReloadFailed: (error) => this.logger.error(`AUTH_JWT_JWKS_FILE changed but cannot be used (the previous keys stay in force): ${error.message}`),
+          onKeysReloadFailed: (error) =>
+            this.logger.error(
+              `AUTH_JWT_JWKS_FILE changed but cannot be used (the previous keys stay in force): ${error.message}`,
+            ),
         })
       : null;
     this.certificates = security.tlsClientAuth === 'required';
@@ -56,7 +62,8 @@ export class Authenticator implements OnModuleDestroy {
     if (!this.enabled) return { kind: 'anonymous', principal: ANONYMOUS_PRINCIPAL };
     const { token } = presented;
     if (token !== undefined && token !== null && token !== '') return this.authenticateToken(token);
-    if (this.certificates && presented.certificateCn) return { kind: 'certificate', principal: `User:${presented.certificateCn}` };
+    if (this.certificates && presented.certificateCn)
+      return { kind: 'certificate', principal: `User:${presented.certificateCn}` };
     throw new AuthenticationFailed('no credentials presented', 'none');
   }
 
@@ -79,8 +86,13 @@ export class Authenticator implements OnModuleDestroy {
   }
 
   private async authenticateToken(token: unknown): Promise<Credential> {
-    if (typeof token !== 'string') throw new AuthenticationFailed(`the token is a ${Array.isArray(token) ? 'array' : typeof token}, not a string`, 'token');
-    if (token.length > MAX_TOKEN_LENGTH) throw new AuthenticationFailed(`a token of ${token.length} characters (at most ${MAX_TOKEN_LENGTH})`, 'token');
+    if (typeof token !== 'string')
+      throw new AuthenticationFailed(
+        `the token is a ${Array.isArray(token) ? 'array' : typeof token}, not a string`,
+        'token',
+      );
+    if (token.length > MAX_TOKEN_LENGTH)
+      throw new AuthenticationFailed(`a token of ${token.length} characters (at most ${MAX_TOKEN_LENGTH})`, 'token');
     if (this.tokens) {
       const digest = sha256(token);
       const principal = this.tokens.principalOfDigest(digest);

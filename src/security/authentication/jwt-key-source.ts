@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
 
 /** Which JWT keys a node accepts, from exactly one of the three AUTH_JWT_* key variables. */
-export type JwtKeySetting = { kind: 'secret'; secret: string } | { kind: 'public-key'; path: string } | { kind: 'jwks'; path: string };
+export type JwtKeySetting =
+  { kind: 'secret'; secret: string } | { kind: 'public-key'; path: string } | { kind: 'jwks'; path: string };
 
 /** A key (or key-set lookup) for jose's jwtVerify plus the algorithms it may be used with, pinned. */
 export interface JwtKey {
@@ -31,9 +32,12 @@ export function loadJwtKey(setting: JwtKeySetting): JwtKey {
       throw new Error(`not JSON: ${(error as Error).message}`);
     }
     const keys = (document as { keys?: unknown } | null)?.keys;
-    if (!Array.isArray(keys) || keys.length === 0) throw new Error('expected a JWKS document { "keys": [ ... ] } with at least one key');
+    if (!Array.isArray(keys) || keys.length === 0)
+      throw new Error('expected a JWKS document { "keys": [ ... ] } with at least one key');
     if (keys.some((k) => typeof k !== 'object' || k === null || (k as { kty?: unknown }).kty === 'oct')) {
-      throw new Error('every key must be a public key object (symmetric "oct" keys are not accepted; use AUTH_JWT_SECRET)');
+      throw new Error(
+        'every key must be a public key object (symmetric "oct" keys are not accepted; use AUTH_JWT_SECRET)',
+      );
     }
     return { key: createLocalJWKSet(document as Parameters<typeof createLocalJWKSet>[0]), algorithms: ASYMMETRIC };
   }
@@ -51,5 +55,7 @@ function algorithmOf(key: KeyObject): string {
   if (type === 'rsa') return 'RS256';
   if (type === 'ed25519') return 'EdDSA';
   if (type === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ES256';
-  throw new Error(`a ${type}${key.asymmetricKeyDetails?.namedCurve ? ` (${key.asymmetricKeyDetails.namedCurve})` : ''} key: expected RSA (RS256), EC P-256 (ES256) or Ed25519 (EdDSA)`);
+  throw new Error(
+    `a ${type}${key.asymmetricKeyDetails?.namedCurve ? ` (${key.asymmetricKeyDetails.namedCurve})` : ''} key: expected RSA (RS256), EC P-256 (ES256) or Ed25519 (EdDSA)`,
+  );
 }

@@ -17,8 +17,15 @@ let dir: string;
 beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'cohort-jwt-'))));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function sign(key: Parameters<SignJWT['sign']>[0], alg: string, claims: JWTPayload = {}, kid?: string): Promise<string> {
-  return new SignJWT({ sub: 'alice', exp: seconds(NOW) + 60, iat: seconds(NOW), ...claims }).setProtectedHeader({ alg, ...(kid ? { kid } : {}) }).sign(key);
+function sign(
+  key: Parameters<SignJWT['sign']>[0],
+  alg: string,
+  claims: JWTPayload = {},
+  kid?: string,
+): Promise<string> {
+  return new SignJWT({ sub: 'alice', exp: seconds(NOW) + 60, iat: seconds(NOW), ...claims })
+    .setProtectedHeader({ alg, ...(kid ? { kid } : {}) })
+    .sign(key);
 }
 
 async function rejection(verifier: JwtVerifier, token: string): Promise<string> {
@@ -32,11 +39,19 @@ async function rejection(verifier: JwtVerifier, token: string): Promise<string> 
 }
 
 describe('JwtVerifier', () => {
-  const hs = new JwtVerifier({ keys: { kind: 'secret', secret: SECRET }, issuer: 'iss-1', audience: ['cohort', 'other'], now });
+  const hs = new JwtVerifier({
+    keys: { kind: 'secret', secret: SECRET },
+    issuer: 'iss-1',
+    audience: ['cohort', 'other'],
+    now,
+  });
   const secretKey = new TextEncoder().encode(SECRET);
 
   it('accepts a valid HS256 token: principal User:<sub>, expiry from exp', async () => {
-    await expect(hs.verify(await sign(secretKey, 'HS256', { iss: 'iss-1', aud: 'cohort' }))).resolves.toEqual({ principal: 'User:alice', expiresAtMs: (seconds(NOW) + 60) * 1000 });
+    await expect(hs.verify(await sign(secretKey, 'HS256', { iss: 'iss-1', aud: 'cohort' }))).resolves.toEqual({
+      principal: 'User:alice',
+      expiresAtMs: (seconds(NOW) + 60) * 1000,
+    });
   });
 
   it.each([
@@ -55,13 +70,22 @@ describe('JwtVerifier', () => {
   });
 
   it('tolerates 30 s of clock skew on nbf', async () => {
-    await expect(hs.verify(await sign(secretKey, 'HS256', { iss: 'iss-1', aud: 'cohort', nbf: seconds(NOW) + 20 }))).resolves.toBeDefined();
+    await expect(
+      hs.verify(await sign(secretKey, 'HS256', { iss: 'iss-1', aud: 'cohort', nbf: seconds(NOW) + 20 })),
+    ).resolves.toBeDefined();
   });
 
   it('refuses another secret, alg none and a tampered payload', async () => {
-    expect(await rejection(hs, await sign(new TextEncoder().encode('y'.repeat(32)), 'HS256', { iss: 'iss-1', aud: 'cohort' }))).toMatch(/signature/);
+    expect(
+      await rejection(
+        hs,
+        await sign(new TextEncoder().encode('y'.repeat(32)), 'HS256', { iss: 'iss-1', aud: 'cohort' }),
+      ),
+    ).toMatch(/signature/);
     const header = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({ sub: 'admin', exp: seconds(NOW) + 60, iss: 'iss-1', aud: 'cohort' })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({ sub: 'admin', exp: seconds(NOW) + 60, iss: 'iss-1', aud: 'cohort' }),
+    ).toString('base64url');
     expect(await rejection(hs, `${header}.${payload}.`)).not.toBe('accepted');
     const good = await sign(secretKey, 'HS256', { iss: 'iss-1', aud: 'cohort' });
     const [h, , s] = good.split('.');
@@ -94,7 +118,10 @@ describe('JwtVerifier', () => {
       await expect(verifier.verify(await sign(first.privateKey, 'ES256', {}, 'k1'))).resolves.toBeDefined();
       const rotated = await sign(second.privateKey, 'EdDSA', {}, 'k2');
       expect(await rejection(verifier, rotated)).toMatch(/ERR_JWKS_NO_MATCHING_KEY/);
-      writeFileSync(path, JSON.stringify({ keys: [await jwk(first.publicKey, 'k1'), await jwk(second.publicKey, 'k2')] }));
+      writeFileSync(
+        path,
+        JSON.stringify({ keys: [await jwk(first.publicKey, 'k1'), await jwk(second.publicKey, 'k2')] }),
+      );
       for (let i = 0; (await rejection(verifier, rotated)) !== 'accepted'; i++) {
         if (i > 200) throw new Error('the rotated key was not picked up');
         await new Promise((resolve) => setTimeout(resolve, 25));
@@ -110,9 +137,14 @@ describe('JwtVerifier', () => {
       return join(dir, name);
     };
     expect(() => loadJwtKey({ kind: 'public-key', path: write('bad.pem', 'hello') })).toThrow(/not a PEM public key/);
-    const p384 = generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).publicKey.export({ type: 'spki', format: 'pem' }) as string;
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).publicKey.export({
+      type: 'spki',
+      format: 'pem',
+    }) as string;
     expect(() => loadJwtKey({ kind: 'public-key', path: write('p384.pem', p384) })).toThrow(/secp384r1.*expected RSA/);
     expect(() => loadJwtKey({ kind: 'jwks', path: write('j1.json', '{"keys":[]}') })).toThrow(/at least one key/);
-    expect(() => loadJwtKey({ kind: 'jwks', path: write('j2.json', '{"keys":[{"kty":"oct","k":"abc"}]}') })).toThrow(/oct/);
+    expect(() => loadJwtKey({ kind: 'jwks', path: write('j2.json', '{"keys":[{"kty":"oct","k":"abc"}]}') })).toThrow(
+      /oct/,
+    );
   });
 });

@@ -74,7 +74,8 @@ export class JwtVerifier {
     }
     const expiresAtMs = (payload.exp as number) * 1000;
     if (!(expiresAtMs > nowMs)) throw new JwtRejected('"exp" claim timestamp check failed (expired)');
-    if (typeof payload.sub !== 'string' || payload.sub === '' || /[\s;]/.test(payload.sub)) throw new JwtRejected('"sub" must be a non-empty name without spaces or ";"');
+    if (typeof payload.sub !== 'string' || payload.sub === '' || /[\s;]/.test(payload.sub))
+      throw new JwtRejected('"sub" must be a non-empty name without spaces or ";"');
     return { principal: `User:${payload.sub}`, expiresAtMs };
   }
 

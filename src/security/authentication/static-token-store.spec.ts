@@ -17,9 +17,20 @@ describe('parseTokensFile', () => {
     ['not JSON', '{', /not JSON/],
     ['no principals array', '{"users":[]}', /expected \{ "principals"/],
     ['a name that is not a principal', file([{ name: 'billing', tokenSha256: hex('x') }]), /principals\[0\]\.name/],
-    ['a digest that is not 64 hex digits', file([{ name: 'User:a', tokenSha256: 'abc' }]), /principals\[0\]\.tokenSha256/],
+    [
+      'a digest that is not 64 hex digits',
+      file([{ name: 'User:a', tokenSha256: 'abc' }]),
+      /principals\[0\]\.tokenSha256/,
+    ],
     ['a plain token instead of its digest', file([{ name: 'User:a', token: 'secret' }]), /tokenSha256/],
-    ['the same token twice', file([{ name: 'User:a', tokenSha256: hex('x') }, { name: 'User:b', tokenSha256: hex('x') }]), /twice/],
+    [
+      'the same token twice',
+      file([
+        { name: 'User:a', tokenSha256: hex('x') },
+        { name: 'User:b', tokenSha256: hex('x') },
+      ]),
+      /twice/,
+    ],
   ])('refuses %s, naming the problem', (_what, text, message) => {
     expect(() => parseTokensFile(text)).toThrow(message);
   });
@@ -32,7 +43,13 @@ describe('StaticTokenStore', () => {
 
   it('finds the principal of a token and of a digest; unknown and near-miss tokens find none', () => {
     const path = join(dir, 't.json');
-    writeFileSync(path, file([{ name: 'User:a', tokenSha256: hex('alpha') }, { name: 'User:b', tokenSha256: hex('beta') }]));
+    writeFileSync(
+      path,
+      file([
+        { name: 'User:a', tokenSha256: hex('alpha') },
+        { name: 'User:b', tokenSha256: hex('beta') },
+      ]),
+    );
     const store = new StaticTokenStore(path);
     expect(store.principalOf('alpha')).toBe('User:a');
     expect(store.principalOf('beta')).toBe('User:b');
@@ -45,8 +62,17 @@ describe('StaticTokenStore', () => {
     writeFileSync(path, file([{ name: 'User:a', tokenSha256: hex('alpha') }]));
     const reloaded: number[] = [];
     const failed: string[] = [];
-    const store = new StaticTokenStore(path, { onReloaded: (n) => reloaded.push(n), onReloadFailed: (e) => failed.push(e.message) });
-    writeFileSync(path, file([{ name: 'User:b', tokenSha256: hex('beta') }, { name: 'User:c', tokenSha256: hex('gamma') }]));
+    const store = new StaticTokenStore(path, {
+      onReloaded: (n) => reloaded.push(n),
+      onReloadFailed: (e) => failed.push(e.message),
+    });
+    writeFileSync(
+      path,
+      file([
+        { name: 'User:b', tokenSha256: hex('beta') },
+        { name: 'User:c', tokenSha256: hex('gamma') },
+      ]),
+    );
     store.reload();
     expect([store.principalOf('alpha'), store.principalOf('beta')]).toEqual([null, 'User:b']);
     writeFileSync(path, 'garbage');

@@ -22,12 +22,15 @@ export function parseTokensFile(text: string): TokenEntry[] {
     throw new Error(`not JSON: ${(error as Error).message}`);
   }
   const principals = (document as { principals?: unknown } | null)?.principals;
-  if (!Array.isArray(principals)) throw new Error('expected { "principals": [{ "name": "User:...", "tokenSha256": "<64 hex digits>" }] }');
+  if (!Array.isArray(principals))
+    throw new Error('expected { "principals": [{ "name": "User:...", "tokenSha256": "<64 hex digits>" }] }');
   const seen = new Set<string>();
   return principals.map((entry: unknown, index) => {
     const { name, tokenSha256 } = (entry ?? {}) as { name?: unknown; tokenSha256?: unknown };
-    if (typeof name !== 'string' || !PRINCIPAL.test(name)) throw new Error(`principals[${index}].name must be a principal such as "User:billing"`);
-    if (typeof tokenSha256 !== 'string' || !SHA256_HEX.test(tokenSha256)) throw new Error(`principals[${index}].tokenSha256 must be 64 hex digits (the SHA-256 of the token)`);
+    if (typeof name !== 'string' || !PRINCIPAL.test(name))
+      throw new Error(`principals[${index}].name must be a principal such as "User:billing"`);
+    if (typeof tokenSha256 !== 'string' || !SHA256_HEX.test(tokenSha256))
+      throw new Error(`principals[${index}].tokenSha256 must be 64 hex digits (the SHA-256 of the token)`);
     const key = tokenSha256.toLowerCase();
     if (seen.has(key)) throw new Error(`principals[${index}]: the same token is listed twice`);
     seen.add(key);

@@ -36,8 +36,18 @@ export class AclGuard implements CanActivate {
     const acl = this.reflector.getAllAndOverride<RouteAcl | undefined>(ROUTE_ACL, targets);
     if (!acl) {
       if (this.authorization.isSuperUser(caller)) return true;
-      this.audit.denied({ ...caller, operation: 'ALL', resourceType: 'CLUSTER', resourceName: CLUSTER_RESOURCE_NAME, request: route, detail: 'the route declares no ACL requirement' });
-      throw KafkaError.of('CLUSTER_AUTHORIZATION_FAILED', `${route} declares no ACL requirement, so only super users may call it`);
+      this.audit.denied({
+        ...caller,
+        operation: 'ALL',
+        resourceType: 'CLUSTER',
+        resourceName: CLUSTER_RESOURCE_NAME,
+        request: route,
+        detail: 'the route declares no ACL requirement',
+      });
+      throw KafkaError.of(
+        'CLUSTER_AUTHORIZATION_FAILED',
+        `${route} declares no ACL requirement, so only super users may call it`,
+      );
     }
     this.authorize(caller, acl, request, route);
     return true;
@@ -47,7 +57,10 @@ export class AclGuard implements CanActivate {
     const needs: RequestAcl = REQUEST_ACLS[acl.request];
     if (needs.cluster && !needs.group && !needs.topic) {
       if (!this.authorization.checkCluster(caller, needs.cluster, route)) {
-        throw KafkaError.of('CLUSTER_AUTHORIZATION_FAILED', `${caller.principal} may not ${needs.cluster} the cluster (${route})`);
+        throw KafkaError.of(
+          'CLUSTER_AUTHORIZATION_FAILED',
+          `${caller.principal} may not ${needs.cluster} the cluster (${route})`,
+        );
       }
       return;
     }
@@ -55,13 +68,26 @@ export class AclGuard implements CanActivate {
     // rather than let the route through unchecked (unless the handler filters what it returns).
     const unchecked = !acl.filtered && ((needs.group && !acl.group) || (needs.topic && !acl.topics));
     if (unchecked && !this.authorization.isSuperUser(caller)) {
-      this.audit.denied({ ...caller, operation: 'ALL', resourceType: 'CLUSTER', resourceName: CLUSTER_RESOURCE_NAME, request: route, detail: `the route's ${acl.request} declaration names no resource` });
-      throw KafkaError.of('CLUSTER_AUTHORIZATION_FAILED', `${route} declares ${acl.request} without saying where its resource names are, so only super users may call it`);
+      this.audit.denied({
+        ...caller,
+        operation: 'ALL',
+        resourceType: 'CLUSTER',
+        resourceName: CLUSTER_RESOURCE_NAME,
+        request: route,
+        detail: `the route's ${acl.request} declaration names no resource`,
+      });
+      throw KafkaError.of(
+        'CLUSTER_AUTHORIZATION_FAILED',
+        `${route} declares ${acl.request} without saying where its resource names are, so only super users may call it`,
+      );
     }
     if (needs.group) {
       for (const group of acl.group?.(request) ?? []) {
         if (!this.authorization.check(caller, needs.group, 'GROUP', group, route)) {
-          throw KafkaError.of('GROUP_AUTHORIZATION_FAILED', `${caller.principal} may not ${needs.group} group '${group}'`);
+          throw KafkaError.of(
+            'GROUP_AUTHORIZATION_FAILED',
+            `${caller.principal} may not ${needs.group} group '${group}'`,
+          );
         }
       }
     }
@@ -69,9 +95,14 @@ export class AclGuard implements CanActivate {
     if (topicOperation) {
       // A wider grant on the cluster (CREATE CLUSTER for a topic creation) makes the topic check unnecessary.
       if (needs.cluster && this.authorization.allows(caller, needs.cluster, 'CLUSTER', CLUSTER_RESOURCE_NAME)) return;
-      const denied = (acl.topics?.(request) ?? []).filter((topic) => !this.authorization.check(caller, topicOperation, 'TOPIC', topic, route));
+      const denied = (acl.topics?.(request) ?? []).filter(
+        (topic) => !this.authorization.check(caller, topicOperation, 'TOPIC', topic, route),
+      );
       if (denied.length > 0) {
-        throw KafkaError.of('TOPIC_AUTHORIZATION_FAILED', `${caller.principal} may not ${topicOperation} topic${denied.length > 1 ? 's' : ''} ${denied.map((t) => `'${t}'`).join(', ')}`);
+        throw KafkaError.of(
+          'TOPIC_AUTHORIZATION_FAILED',
+          `${caller.principal} may not ${topicOperation} topic${denied.length > 1 ? 's' : ''} ${denied.map((t) => `'${t}'`).join(', ')}`,
+        );
       }
     }
   }

@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Post, Query, Req, UseInterceptors, UsePipes } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Post,
+  Query,
+  Req,
+  UseInterceptors,
+  UsePipes,
+} from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { AclBinding, CreateAclsResponse, DeleteAclsResponse } from '@cohort/protocol';
 import { validateBinding, validateFilter } from '@cohort/security';
@@ -36,7 +48,9 @@ export class AclsController {
   @Post()
   @HttpCode(HttpStatus.CREATED)
   @RequireAcl({ request: 'AlterAcls' })
-  @ApiCreatedResponse({ description: '{ created: [binding] }; 400 INVALID_REQUEST naming every bad field (nothing is stored then).' })
+  @ApiCreatedResponse({
+    description: '{ created: [binding] }; 400 INVALID_REQUEST naming every bad field (nothing is stored then).',
+  })
   async create(@Body() body: CreateAclsDto, @Req() request: PrincipalRequest): Promise<CreateAclsResponse> {
     const bindings = body.acls.map((acl, index) => validateBinding(acl, `acls.${index}`));
     return { created: await this.authorization.create(callerOfRequest(request), bindings) };

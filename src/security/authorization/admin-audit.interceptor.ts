@@ -24,7 +24,10 @@ export class AdminAuditInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const acl = context.getType() === 'http' ? this.reflector.get<RouteAcl | undefined>(ROUTE_ACL, context.getHandler()) : undefined;
+    const acl =
+      context.getType() === 'http'
+        ? this.reflector.get<RouteAcl | undefined>(ROUTE_ACL, context.getHandler())
+        : undefined;
     if (!acl?.change) return next.handle();
     const request = context.switchToHttp().getRequest<HttpRequest>();
     const needs: RequestAcl = REQUEST_ACLS[acl.request];
@@ -42,7 +45,11 @@ export class AdminAuditInterceptor implements NestInterceptor {
     return next.handle().pipe(
       tap({
         next: () => this.audit.changed(event),
-        error: (error: unknown) => this.audit.changed({ ...event, detail: [event.detail, kafkaErrorOf(error).errorName].filter(Boolean).join('; ') }, true),
+        error: (error: unknown) =>
+          this.audit.changed(
+            { ...event, detail: [event.detail, kafkaErrorOf(error).errorName].filter(Boolean).join('; ') },
+            true,
+          ),
       }),
     );
   }

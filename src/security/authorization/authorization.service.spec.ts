@@ -4,8 +4,24 @@ import { AuditLogger, type AuditEvent } from '../audit-logger';
 import type { AclStore } from './acl-store.port';
 import { AuthorizationService } from './authorization.service';
 
-const DENY_ALL: AclBinding = { principal: 'User:*', host: '*', resourceType: 'GROUP', resourceName: '*', patternType: 'LITERAL', operation: 'ALL', permission: 'DENY' };
-const READ_G: AclBinding = { principal: 'User:a', host: '*', resourceType: 'GROUP', resourceName: 'g', patternType: 'LITERAL', operation: 'READ', permission: 'ALLOW' };
+const DENY_ALL: AclBinding = {
+  principal: 'User:*',
+  host: '*',
+  resourceType: 'GROUP',
+  resourceName: '*',
+  patternType: 'LITERAL',
+  operation: 'ALL',
+  permission: 'DENY',
+};
+const READ_G: AclBinding = {
+  principal: 'User:a',
+  host: '*',
+  resourceType: 'GROUP',
+  resourceName: 'g',
+  patternType: 'LITERAL',
+  operation: 'READ',
+  permission: 'ALLOW',
+};
 const CALLER = { principal: 'User:a', host: '10.0.0.1' };
 
 /** A store in memory that can also announce a change made "on another node". */
@@ -33,7 +49,10 @@ class MemoryStore implements AclStore {
 async function service(authenticationEnabled: boolean, store = new MemoryStore()) {
   const lines: AuditEvent[] = [];
   const audit = new AuditLogger({ info: (fields) => void lines.push((fields as { audit: AuditEvent }).audit) });
-  const config = { authenticationEnabled, security: { superUsers: ['User:root'], allowEveryoneIfNoAclFound: false } } as unknown as CohortConfig;
+  const config = {
+    authenticationEnabled,
+    security: { superUsers: ['User:root'], allowEveryoneIfNoAclFound: false },
+  } as unknown as CohortConfig;
   const result = new AuthorizationService(config, store, audit);
   await result.onModuleInit();
   return { authorization: result, lines, store };
@@ -57,8 +76,19 @@ describe('AuthorizationService', () => {
     const { authorization, lines } = await service(true, store);
     expect(authorization.check(CALLER, 'READ', 'GROUP', 'g', 'JoinGroup')).toBe(true);
     expect(authorization.check(CALLER, 'DELETE', 'GROUP', 'g', 'DeleteGroups')).toBe(false);
-    expect(lines).toEqual([{ ...CALLER, operation: 'DELETE', resourceType: 'GROUP', resourceName: 'g', request: 'DeleteGroups', outcome: 'DENIED' }]);
-    expect(authorization.check({ principal: 'User:root', host: '' }, 'DELETE', 'GROUP', 'g', 'DeleteGroups')).toBe(true);
+    expect(lines).toEqual([
+      {
+        ...CALLER,
+        operation: 'DELETE',
+        resourceType: 'GROUP',
+        resourceName: 'g',
+        request: 'DeleteGroups',
+        outcome: 'DENIED',
+      },
+    ]);
+    expect(authorization.check({ principal: 'User:root', host: '' }, 'DELETE', 'GROUP', 'g', 'DeleteGroups')).toBe(
+      true,
+    );
   });
 
   it('applies a change made elsewhere as soon as the store reports it', async () => {

@@ -1,5 +1,11 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { type AclBinding, type AclBindingFilter, type AclOperation, type AclResourceType, CLUSTER_RESOURCE_NAME } from '@cohort/protocol';
+import {
+  type AclBinding,
+  type AclBindingFilter,
+  type AclOperation,
+  type AclResourceType,
+  CLUSTER_RESOURCE_NAME,
+} from '@cohort/protocol';
 import { Authorizer, matchesFilter } from '@cohort/security';
 import { CohortConfig } from '../../config/cohort-config';
 import { AuditLogger } from '../audit-logger';
@@ -29,7 +35,10 @@ export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
     private readonly audit: AuditLogger,
   ) {
     this.enabled = config.authenticationEnabled;
-    this.authorizer = new Authorizer({ superUsers: config.security.superUsers, allowEveryoneIfNoAclFound: config.security.allowEveryoneIfNoAclFound });
+    this.authorizer = new Authorizer({
+      superUsers: config.security.superUsers,
+      allowEveryoneIfNoAclFound: config.security.allowEveryoneIfNoAclFound,
+    });
   }
 
   async onModuleInit(): Promise<void> {
@@ -47,11 +56,19 @@ export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
 
   /** A check whose denial is not logged (list filters, as Kafka's logIfDenied=false). */
   allows(caller: Caller, operation: AclOperation, resourceType: AclResourceType, resourceName: string): boolean {
-    return !this.enabled || this.authorizer.authorize(caller.principal, caller.host, operation, resourceType, resourceName);
+    return (
+      !this.enabled || this.authorizer.authorize(caller.principal, caller.host, operation, resourceType, resourceName)
+    );
   }
 
   /** A check of `request` whose denial is one audit line. */
-  check(caller: Caller, operation: AclOperation, resourceType: AclResourceType, resourceName: string, request: string): boolean {
+  check(
+    caller: Caller,
+    operation: AclOperation,
+    resourceType: AclResourceType,
+    resourceName: string,
+    request: string,
+  ): boolean {
     if (this.allows(caller, operation, resourceType, resourceName)) return true;
     this.audit.denied({ ...caller, operation, resourceType, resourceName, request });
     return false;
@@ -62,7 +79,13 @@ export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The items the caller may see: DESCRIBE (or `operation`) on each one's resource; nothing is logged. */
-  filter<T>(caller: Caller, operation: AclOperation, resourceType: AclResourceType, items: readonly T[], nameOf: (item: T) => string): T[] {
+  filter<T>(
+    caller: Caller,
+    operation: AclOperation,
+    resourceType: AclResourceType,
+    items: readonly T[],
+    nameOf: (item: T) => string,
+  ): T[] {
     if (!this.enabled) return [...items];
     return items.filter((item) => this.allows(caller, operation, resourceType, nameOf(item)));
   }
@@ -87,7 +110,9 @@ export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
   /** Removes every binding that matches one of the filters; one audit line per removed binding. */
   async delete(caller: Caller, filters: readonly AclBindingFilter[]): Promise<AclBinding[]> {
     // Matched against the stored set, not this node's copy, which may be a moment behind another node's change.
-    const matching = (await this.store.load()).filter((binding) => filters.some((filter) => matchesFilter(binding, filter)));
+    const matching = (await this.store.load()).filter((binding) =>
+      filters.some((filter) => matchesFilter(binding, filter)),
+    );
     const { removed, all } = await this.store.remove(matching);
     this.authorizer.setAcls(all);
     for (const binding of removed) this.auditChange(caller, 'DeleteAcls', binding);
@@ -96,6 +121,13 @@ export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
 
   private auditChange(caller: Caller, request: string, binding: AclBinding): void {
     const detail = `${binding.permission} ${binding.principal} ${binding.operation} on ${binding.resourceType}:${binding.patternType}:${binding.resourceName} from host ${binding.host}`;
-    this.audit.changed({ ...caller, operation: 'ALTER', resourceType: 'CLUSTER', resourceName: CLUSTER_RESOURCE_NAME, request, detail });
+    this.audit.changed({
+      ...caller,
+      operation: 'ALTER',
+      resourceType: 'CLUSTER',
+      resourceName: CLUSTER_RESOURCE_NAME,
+      request,
+      detail,
+    });
   }
 }

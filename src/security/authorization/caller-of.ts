@@ -1,5 +1,11 @@
 import type { Socket } from 'socket.io';
-import { hostOfRequest, hostOfSocket, principalOfRequest, principalOfSocket, type PrincipalRequest } from '../principal';
+import {
+  hostOfRequest,
+  hostOfSocket,
+  principalOfRequest,
+  principalOfSocket,
+  type PrincipalRequest,
+} from '../principal';
 import type { Caller } from './authorization.service';
 
 export function callerOfRequest(request: PrincipalRequest): Caller {
@@ -11,7 +17,8 @@ const socketCallers = new WeakMap<object, Caller>();
 
 export function callerOfSocket(socket: Pick<Socket, 'data' | 'handshake'>): Caller {
   let caller = socketCallers.get(socket);
-  if (!caller) socketCallers.set(socket, (caller = { principal: principalOfSocket(socket), host: hostOfSocket(socket) }));
+  if (!caller)
+    socketCallers.set(socket, (caller = { principal: principalOfSocket(socket), host: hostOfSocket(socket) }));
   return caller;
 }
 

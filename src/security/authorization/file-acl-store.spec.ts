@@ -4,7 +4,15 @@ import type { AclBinding } from '@cohort/protocol';
 import { tempDataDir } from '../../../test/support/test-app';
 import { FileAclStore } from './file-acl-store';
 
-const READ: AclBinding = { principal: 'User:a', host: '*', resourceType: 'GROUP', resourceName: 'g', patternType: 'LITERAL', operation: 'READ', permission: 'ALLOW' };
+const READ: AclBinding = {
+  principal: 'User:a',
+  host: '*',
+  resourceType: 'GROUP',
+  resourceName: 'g',
+  patternType: 'LITERAL',
+  operation: 'READ',
+  permission: 'ALLOW',
+};
 const DENY: AclBinding = { ...READ, operation: 'DELETE', permission: 'DENY' };
 
 describe('FileAclStore', () => {
@@ -20,7 +28,9 @@ describe('FileAclStore', () => {
     const dir = dataDir();
     const store = new FileAclStore(dir);
     expect(await store.load()).toEqual([]);
-    expect(await store.add([READ, DENY, READ])).toEqual([READ, DENY].sort((a, b) => (a.operation < b.operation ? -1 : 1)));
+    expect(await store.add([READ, DENY, READ])).toEqual(
+      [READ, DENY].sort((a, b) => (a.operation < b.operation ? -1 : 1)),
+    );
     const { removed, all } = await store.remove([DENY, { ...DENY, resourceName: 'absent' }]);
     expect(removed).toEqual([DENY]);
     expect(all).toEqual([READ]);
@@ -41,7 +51,9 @@ describe('FileAclStore', () => {
   it('refuses to start from a file that does not hold valid bindings, naming the file and the binding', async () => {
     const dir = dataDir();
     writeFileSync(join(dir, 'acls.json'), JSON.stringify({ acls: [READ, { ...READ, operation: 'FLY' }] }));
-    await expect(new FileAclStore(dir).load()).rejects.toThrow(/acls\.json: invalid ACL binding: acls\.1\.operation must be one of/);
+    await expect(new FileAclStore(dir).load()).rejects.toThrow(
+      /acls\.json: invalid ACL binding: acls\.1\.operation must be one of/,
+    );
     writeFileSync(join(dir, 'acls.json'), '[]');
     await expect(new FileAclStore(dir).load()).rejects.toThrow(/is not an ACL file/);
     expect(JSON.parse(readFileSync(join(dir, 'acls.json'), 'utf8'))).toEqual([]);

@@ -22,7 +22,8 @@ export class FileAclStore implements AclStore {
   async load(): Promise<AclBinding[]> {
     const parsed = this.file.read() as { acls?: unknown } | undefined;
     if (parsed === undefined) return [];
-    if (!Array.isArray(parsed?.acls)) throw new Error(`${this.file.path} is not an ACL file ({ "acls": [...] }); move it away to start with no ACLs`);
+    if (!Array.isArray(parsed?.acls))
+      throw new Error(`${this.file.path} is not an ACL file ({ "acls": [...] }); move it away to start with no ACLs`);
     const loaded = new Map<string, AclBinding>();
     parsed.acls.forEach((value: unknown, index: number) => {
       try {

@@ -3,7 +3,15 @@ import type { AclBinding } from '@cohort/protocol';
 import { TEST_REDIS_URL, uniqueClusterId } from '@cohort/replication/testing';
 import { RedisAclStore } from './redis-acl-store';
 
-const READ: AclBinding = { principal: 'User:a', host: '*', resourceType: 'TOPIC', resourceName: 't', patternType: 'PREFIXED', operation: 'READ', permission: 'ALLOW' };
+const READ: AclBinding = {
+  principal: 'User:a',
+  host: '*',
+  resourceType: 'TOPIC',
+  resourceName: 't',
+  patternType: 'PREFIXED',
+  operation: 'READ',
+  permission: 'ALLOW',
+};
 
 /** Two nodes' stores over one cluster's keys in the test machine's Redis. */
 describe('RedisAclStore', () => {
@@ -11,7 +19,12 @@ describe('RedisAclStore', () => {
   const stores: RedisAclStore[] = [];
   const errors: unknown[] = [];
   const open = async (pollIntervalMs = 500) => {
-    const store = await RedisAclStore.connect({ url: TEST_REDIS_URL, clusterId, pollIntervalMs, onError: (e) => errors.push(e) });
+    const store = await RedisAclStore.connect({
+      url: TEST_REDIS_URL,
+      clusterId,
+      pollIntervalMs,
+      onError: (e) => errors.push(e),
+    });
     stores.push(store);
     return store;
   };
@@ -44,7 +57,11 @@ describe('RedisAclStore', () => {
     // Written behind the store's back, without a hint: only the version tells.
     const admin = new Redis(TEST_REDIS_URL);
     const binding = { ...READ, resourceName: 'polled' };
-    await admin.multi().hset(`${clusterId}:acls`, 'x', JSON.stringify(binding)).incr(`${clusterId}:acls-version`).exec();
+    await admin
+      .multi()
+      .hset(`${clusterId}:acls`, 'x', JSON.stringify(binding))
+      .incr(`${clusterId}:acls-version`)
+      .exec();
     admin.disconnect();
     expect(await seen).toEqual([binding]);
   });
@@ -55,7 +72,8 @@ describe('RedisAclStore', () => {
     d.watch(() => undefined);
     const admin = new Redis(TEST_REDIS_URL);
     await admin.del(`${clusterId}:acls`, `${clusterId}:acls-version`);
-    for (let i = 0; i < 200 && (await admin.hlen(`${clusterId}:acls`)) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && (await admin.hlen(`${clusterId}:acls`)) === 0; i++)
+      await new Promise((r) => setTimeout(r, 25));
     expect((await d.load()).map((b) => b.resourceName).sort()).toEqual(['kept', 'polled'].sort());
     admin.disconnect();
   });

@@ -41,14 +41,23 @@ export class RedisAclStore implements AclStore {
   }
 
   static async connect(options: RedisAclStoreOptions): Promise<RedisAclStore> {
-    const settings = { url: options.url, sentinels: options.sentinels, sentinelName: options.sentinelName, commandTimeoutMs: 5_000, maxReconnectDelayMs: 1_000 };
+    const settings = {
+      url: options.url,
+      sentinels: options.sentinels,
+      sentinelName: options.sentinelName,
+      commandTimeoutMs: 5_000,
+      maxReconnectDelayMs: 1_000,
+    };
     const redis = openRedis({ ...settings, connectionName: `cohort-${options.clusterId}-acls` });
     const subscriber = openRedis({ ...settings, connectionName: `cohort-${options.clusterId}-acl-changes` });
     const where = `ACL store in Redis at ${describeRedisLocation(options)}`;
     const timeout = options.connectTimeoutMs ?? 10_000;
     const clock = new RealClock();
     try {
-      await Promise.all([connectWithin(redis, clock, timeout, where), connectWithin(subscriber, clock, timeout, where)]);
+      await Promise.all([
+        connectWithin(redis, clock, timeout, where),
+        connectWithin(subscriber, clock, timeout, where),
+      ]);
       const store = new RedisAclStore(redis, subscriber, options);
       await subscriber.subscribe(store.keys.changes);
       return store;
@@ -72,7 +81,13 @@ export class RedisAclStore implements AclStore {
     return unavailableAs503(async () => {
       if (bindings.length > 0) {
         const fields = bindings.flatMap((binding) => [bindingKey(binding), JSON.stringify(binding)]);
-        await this.redis.multi().hset(this.keys.acls, ...fields).incr(this.keys.version).publish(this.keys.changes, 'A').exec().then(failOnError);
+        await this.redis
+          .multi()
+          .hset(this.keys.acls, ...fields)
+          .incr(this.keys.version)
+          .publish(this.keys.changes, 'A')
+          .exec()
+          .then(failOnError);
       }
       return this.load();
     });
@@ -134,13 +149,24 @@ export class RedisAclStore implements AclStore {
   /** Redis lost the bindings: put back the set this node enforces (another node may do the same; it is idempotent). */
   private async restore(): Promise<void> {
     const fields = this.known.flatMap((binding) => [bindingKey(binding), JSON.stringify(binding)]);
-    await this.redis.multi().hset(this.keys.acls, ...fields).set(this.keys.version, String(this.version), 'NX').exec().then(failOnError);
-    this.options.onError(new Error(`the ACLs were missing from Redis; put back the ${this.known.length} this node enforces`));
+    await this.redis
+      .multi()
+      .hset(this.keys.acls, ...fields)
+      .set(this.keys.version, String(this.version), 'NX')
+      .exec()
+      .then(failOnError);
+    this.options.onError(
+      new Error(`the ACLs were missing from Redis; put back the ${this.known.length} this node enforces`),
+    );
   }
 
   private async read(): Promise<[number | null, AclBinding[]]> {
-    const [version, hash] = failOnError(await this.redis.multi().get(this.keys.version).hgetall(this.keys.acls).exec()) as [string | null, Record<string, string>];
-    const bindings = Object.values(hash).map((text, index) => validateBinding(JSON.parse(text), `${this.keys.acls}[${index}]`));
+    const [version, hash] = failOnError(
+      await this.redis.multi().get(this.keys.version).hgetall(this.keys.acls).exec(),
+    ) as [string | null, Record<string, string>];
+    const bindings = Object.values(hash).map((text, index) =>
+      validateBinding(JSON.parse(text), `${this.keys.acls}[${index}]`),
+    );
     return [version === null ? null : Number(version), bindings.sort(compareBindings)];
   }
 }
@@ -151,7 +177,10 @@ async function unavailableAs503<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (error instanceof KafkaError) throw error;
-    throw KafkaError.of('COORDINATOR_NOT_AVAILABLE', `ACL store unavailable: ${error instanceof Error ? error.message : String(error)}`);
+    throw KafkaError.of(
+      'COORDINATOR_NOT_AVAILABLE',
+      `ACL store unavailable: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

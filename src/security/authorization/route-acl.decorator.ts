@@ -39,12 +39,17 @@ export const PUBLIC_ROUTE = 'cohort:public-route';
  * The OpenAPI document shows the requirement as the route's 403 answer.
  */
 export const RequireAcl = (acl: RouteAcl) =>
-  acl.filtered ? SetMetadata(ROUTE_ACL, acl) : applyDecorators(SetMetadata(ROUTE_ACL, acl), ApiForbiddenResponse({ description: requirementOf(acl) }));
+  acl.filtered
+    ? SetMetadata(ROUTE_ACL, acl)
+    : applyDecorators(SetMetadata(ROUTE_ACL, acl), ApiForbiddenResponse({ description: requirementOf(acl) }));
 
 function requirementOf(acl: RouteAcl): string {
   const needs: RequestAcl = REQUEST_ACLS[acl.request];
   const parts = [
-    needs.cluster && (needs.topic ? `${needs.cluster} on the cluster, or` : `${needs.cluster} on the cluster (31 CLUSTER_AUTHORIZATION_FAILED)`),
+    needs.cluster &&
+      (needs.topic
+        ? `${needs.cluster} on the cluster, or`
+        : `${needs.cluster} on the cluster (31 CLUSTER_AUTHORIZATION_FAILED)`),
     needs.group && `${needs.group} on the group (30 GROUP_AUTHORIZATION_FAILED)`,
     needs.topic && `${needs.topic} on each topic (29 TOPIC_AUTHORIZATION_FAILED)`,
   ].filter(Boolean);
@@ -77,7 +82,9 @@ export const fromBodyTopics =
   (field = 'topics'): NameSource =>
   (request) => {
     const topics = (request.body as Record<string, unknown> | undefined)?.[field];
-    return Array.isArray(topics) ? strings(topics.map((topic: unknown) => (topic as { name?: unknown } | null)?.name)) : [];
+    return Array.isArray(topics)
+      ? strings(topics.map((topic: unknown) => (topic as { name?: unknown } | null)?.name))
+      : [];
   };
 
 function strings(values: unknown[]): string[] {

@@ -9,7 +9,10 @@ const MIN_SECRET_BYTES = 32;
  */
 export function readClusterSecret(text: string): Buffer {
   const secret = Buffer.from(text.trim(), 'utf8');
-  if (secret.length < MIN_SECRET_BYTES) throw new Error(`the secret is ${secret.length} bytes; it must be at least ${MIN_SECRET_BYTES} (e.g. openssl rand -base64 48)`);
+  if (secret.length < MIN_SECRET_BYTES)
+    throw new Error(
+      `the secret is ${secret.length} bytes; it must be at least ${MIN_SECRET_BYTES} (e.g. openssl rand -base64 48)`,
+    );
   return secret;
 }
 

@@ -15,8 +15,14 @@ function signer(secret: string): NodeRequestSigner {
   return new NodeRequestSigner(new CohortConfig(validateEnvironment({ CLUSTER_SECRET_FILE: path })));
 }
 
-const hex = (bytes: number) => fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => Buffer.from(b).toString('hex'));
-const call: SignedRequest = { method: 'POST', url: '/v1/groups/g/offsets', body: '{"topics":[]}', principal: 'User:alice' };
+const hex = (bytes: number) =>
+  fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => Buffer.from(b).toString('hex'));
+const call: SignedRequest = {
+  method: 'POST',
+  url: '/v1/groups/g/offsets',
+  body: '{"topics":[]}',
+  principal: 'User:alice',
+};
 
 describe('NodeRequestSigner', () => {
   const a = signer('a'.repeat(40));
@@ -30,8 +36,15 @@ describe('NodeRequestSigner', () => {
 
   it('refuses another secret and any change to method, URL, body or principal', () => {
     const other = signer('b'.repeat(40));
-    expect(other.verify(a.headersFor(3, call)[NODE_AUTH_HEADER], call)).toEqual({ refused: 'the signature does not prove the cluster secret' });
-    for (const changed of [{ method: 'DELETE' }, { url: '/v1/groups/h/offsets' }, { body: '{"topics":[1]}' }, { principal: 'User:admin' }]) {
+    expect(other.verify(a.headersFor(3, call)[NODE_AUTH_HEADER], call)).toEqual({
+      refused: 'the signature does not prove the cluster secret',
+    });
+    for (const changed of [
+      { method: 'DELETE' },
+      { url: '/v1/groups/h/offsets' },
+      { body: '{"topics":[1]}' },
+      { principal: 'User:admin' },
+    ]) {
       expect(a.verify(a.headersFor(3, call)[NODE_AUTH_HEADER], { ...call, ...changed })).toHaveProperty('refused');
     }
   });
@@ -40,7 +53,14 @@ describe('NodeRequestSigner', () => {
     const old = signer('c'.repeat(40));
     old.now = () => Date.now() - 60_000;
     expect(a.verify(old.headersFor(1, call)[NODE_AUTH_HEADER], call)).toHaveProperty('refused');
-    for (const header of [undefined, '', 'v1 node=1', ['v1'], `v1 node=1,ts=1,nonce=${'z'.repeat(32)},mac=${'0'.repeat(64)}`]) expect(a.verify(header, call)).toHaveProperty('refused');
+    for (const header of [
+      undefined,
+      '',
+      'v1 node=1',
+      ['v1'],
+      `v1 node=1,ts=1,nonce=${'z'.repeat(32)},mac=${'0'.repeat(64)}`,
+    ])
+      expect(a.verify(header, call)).toHaveProperty('refused');
   });
 
   it('fuzzed headers are refused with a reason, never thrown on', () => {

@@ -47,7 +47,10 @@ export class NodeRequestSigner {
     const ts = String(this.now());
     const nonce = randomBytes(16).toString('hex');
     const mac = this.mac(String(nodeId), ts, nonce, request).toString('hex');
-    return { [NODE_AUTH_HEADER]: `v1 node=${nodeId},ts=${ts},nonce=${nonce},mac=${mac}`, [FORWARDED_PRINCIPAL_HEADER]: request.principal };
+    return {
+      [NODE_AUTH_HEADER]: `v1 node=${nodeId},ts=${ts},nonce=${nonce},mac=${mac}`,
+      [FORWARDED_PRINCIPAL_HEADER]: request.principal,
+    };
   }
 
   /** The sending node's id when `header` proves the secret for this request; otherwise the reason it does not. */
@@ -58,8 +61,10 @@ export class NodeRequestSigner {
     if (!match) return { refused: `malformed ${NODE_AUTH_HEADER} header` };
     const [, node, ts, nonce, mac] = match;
     const now = this.now();
-    if (Math.abs(now - Number(ts)) > FRESHNESS_MS) return { refused: 'stale signature (clocks more than 30 s apart, or a replay)' };
-    if (!timingSafeEqual(this.mac(node, ts, nonce, request), Buffer.from(mac, 'hex'))) return { refused: 'the signature does not prove the cluster secret' };
+    if (Math.abs(now - Number(ts)) > FRESHNESS_MS)
+      return { refused: 'stale signature (clocks more than 30 s apart, or a replay)' };
+    if (!timingSafeEqual(this.mac(node, ts, nonce, request), Buffer.from(mac, 'hex')))
+      return { refused: 'the signature does not prove the cluster secret' };
     this.forgetOld(now);
     if (this.seen.has(nonce)) return { refused: 'replayed request' };
     this.seen.set(nonce, now);
@@ -68,7 +73,16 @@ export class NodeRequestSigner {
 
   private mac(node: string, ts: string, nonce: string, request: SignedRequest): Buffer {
     const bodyDigest = createHash('sha256').update(request.body).digest('hex');
-    const text = ['cohort-node-request-v1', node, ts, nonce, request.method.toUpperCase(), request.url, bodyDigest, request.principal].join('\n');
+    const text = [
+      'cohort-node-request-v1',
+      node,
+      ts,
+      nonce,
+      request.method.toUpperCase(),
+      request.url,
+      bodyDigest,
+      request.principal,
+    ].join('\n');
     return createHmac('sha256', this.secret!).update(text).digest();
   }
 
@@ -82,6 +96,7 @@ export class NodeRequestSigner {
 
 /** The body text a forwarding node signs and sends for a parsed JSON body ('' when there is none). */
 export function signedBodyOf(method: string, body: unknown): string {
-  const hasBody = method !== 'GET' && method !== 'HEAD' && typeof body === 'object' && body !== null && Object.keys(body).length > 0;
+  const hasBody =
+    method !== 'GET' && method !== 'HEAD' && typeof body === 'object' && body !== null && Object.keys(body).length > 0;
   return hasBody ? JSON.stringify(body) : '';
 }

@@ -7,7 +7,12 @@ import { RedisCreationLedger } from './redis-creation-ledger';
 export async function createCreationLedger(config: CohortConfig): Promise<CreationLedger> {
   if (config.security.maxGroupsPerPrincipal === 0 && config.security.maxTopicsPerPrincipal === 0) return NO_LEDGER;
   if (config.clusterMode === 'embedded') return new FileCreationLedger(config.dataDir);
-  return RedisCreationLedger.connect({ url: config.redisUrl, sentinels: config.redisSentinels, sentinelName: config.redisSentinelName, clusterId: config.clusterId });
+  return RedisCreationLedger.connect({
+    url: config.redisUrl,
+    sentinels: config.redisSentinels,
+    sentinelName: config.redisSentinelName,
+    clusterId: config.clusterId,
+  });
 }
 
 /** Both limits off: nothing is counted, and no file or Redis connection is opened. */

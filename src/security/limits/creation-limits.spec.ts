@@ -14,7 +14,8 @@ class MemoryLedger implements CreationLedger {
   claim(kind: CreatedKind, principal: string, name: string, max: number): Promise<ClaimOutcome> {
     const key = `${kind}:${name}`;
     if (this.owners.get(key) === principal) return Promise.resolve('held');
-    if ([...this.owners].filter(([k, p]) => k.startsWith(`${kind}:`) && p === principal).length >= max) return Promise.resolve('full');
+    if ([...this.owners].filter(([k, p]) => k.startsWith(`${kind}:`) && p === principal).length >= max)
+      return Promise.resolve('full');
     this.owners.set(key, principal);
     return Promise.resolve('claimed');
   }
@@ -23,7 +24,11 @@ class MemoryLedger implements CreationLedger {
     return Promise.resolve();
   }
   held(kind: CreatedKind, principal: string): Promise<string[]> {
-    return Promise.resolve([...this.owners].filter(([k, p]) => k.startsWith(`${kind}:`) && p === principal).map(([k]) => k.slice(kind.length + 1)));
+    return Promise.resolve(
+      [...this.owners]
+        .filter(([k, p]) => k.startsWith(`${kind}:`) && p === principal)
+        .map(([k]) => k.slice(kind.length + 1)),
+    );
   }
   close(): Promise<void> {
     return Promise.resolve();
@@ -39,14 +44,26 @@ function setUp(maxGroups = 2) {
   const node = {
     coordinator: {
       describeGroups: (request: DescribeGroupsRequest): Promise<DescribeGroupsResponse> =>
-        Promise.resolve({ errorCode: 0, groups: request.groups.map((groupId) => ({ errorCode: 0, groupId, groupState: groups.has(groupId) ? 'Empty' : 'Dead', protocolType: '', protocolData: '', members: [] })) }),
+        Promise.resolve({
+          errorCode: 0,
+          groups: request.groups.map((groupId) => ({
+            errorCode: 0,
+            groupId,
+            groupState: groups.has(groupId) ? 'Empty' : 'Dead',
+            protocolType: '',
+            protocolData: '',
+            members: [],
+          })),
+        }),
       partitionFor: () => 0,
       isServing: () => true,
     },
     topics: { get: (name: string) => (topics.has(name) ? { name } : undefined) },
   } as unknown as CohortNode;
   const config = { security: { maxGroupsPerPrincipal: maxGroups, maxTopicsPerPrincipal: 1 } } as CohortConfig;
-  const authorization = { isSuperUser: (caller: { principal: string }) => caller.principal === 'User:admin' } as unknown as AuthorizationService;
+  const authorization = {
+    isSuperUser: (caller: { principal: string }) => caller.principal === 'User:admin',
+  } as unknown as AuthorizationService;
   const audits: AuditEvent[] = [];
   const audit = { denied: (event: AuditEvent) => void audits.push(event) } as unknown as AuditLogger;
   const ledger = new MemoryLedger();
@@ -66,9 +83,20 @@ describe('CreationLimits', () => {
     await limits.creatingGroup(APP, 'g2', 'JoinGroup', create('g2'));
     const refused = limits.creatingGroup(APP, 'g3', 'JoinGroup', create('g3'));
     await expect(refused).rejects.toThrow(KafkaError);
-    await expect(refused).rejects.toMatchObject({ errorCode: 89, message: expect.stringContaining('MAX_GROUPS_PER_PRINCIPAL=2') });
+    await expect(refused).rejects.toMatchObject({
+      errorCode: 89,
+      message: expect.stringContaining('MAX_GROUPS_PER_PRINCIPAL=2'),
+    });
     expect(groups.has('g3')).toBe(false);
-    expect(audits).toEqual([expect.objectContaining({ principal: 'User:app', operation: 'CREATE', resourceType: 'GROUP', resourceName: 'g3', request: 'JoinGroup' })]);
+    expect(audits).toEqual([
+      expect.objectContaining({
+        principal: 'User:app',
+        operation: 'CREATE',
+        resourceType: 'GROUP',
+        resourceName: 'g3',
+        request: 'JoinGroup',
+      }),
+    ]);
   });
 
   it('does not count joining a group that exists, nor a super user', async () => {
@@ -82,7 +110,7 @@ describe('CreationLimits', () => {
     expect([...ledger.owners]).toEqual([['group:mine', 'User:app']]);
   });
 
-  it("gives the slot back when the request left no group, when the coordinator removes the group, and when a group vanished unreported", async () => {
+  it('gives the slot back when the request left no group, when the coordinator removes the group, and when a group vanished unreported', async () => {
     const { limits, ledger, groups, removals, create } = setUp(1);
     await limits.creatingGroup(APP, 'refused', 'JoinGroup', () => Promise.resolve('INVALID_SESSION_TIMEOUT'));
     expect(ledger.owners.size).toBe(0);
@@ -101,10 +129,15 @@ describe('CreationLimits', () => {
 
   it('counts topics the principal creates, and gives back the slot of a creation that failed', async () => {
     const { limits, ledger, topics } = setUp();
-    await expect(limits.creatingTopic(APP, 'bad name', () => Promise.reject(KafkaError.of('INVALID_REQUEST', 'not legal')))).rejects.toMatchObject({ errorCode: 42 });
+    await expect(
+      limits.creatingTopic(APP, 'bad name', () => Promise.reject(KafkaError.of('INVALID_REQUEST', 'not legal'))),
+    ).rejects.toMatchObject({ errorCode: 42 });
     expect(ledger.owners.size).toBe(0);
     await limits.creatingTopic(APP, 't1', () => Promise.resolve(topics.add('t1')));
-    await expect(limits.creatingTopic(APP, 't2', () => Promise.resolve(topics.add('t2')))).rejects.toMatchObject({ errorCode: 89, message: expect.stringContaining('MAX_TOPICS_PER_PRINCIPAL=1') });
+    await expect(limits.creatingTopic(APP, 't2', () => Promise.resolve(topics.add('t2')))).rejects.toMatchObject({
+      errorCode: 89,
+      message: expect.stringContaining('MAX_TOPICS_PER_PRINCIPAL=1'),
+    });
     expect(topics.has('t2')).toBe(false);
   });
 });

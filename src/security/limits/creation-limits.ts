@@ -88,7 +88,14 @@ export class CreationLimits implements OnApplicationShutdown {
     }
     if (outcome !== 'full') return;
     const message = `${caller.principal} has created ${max} ${kind}s, the most ${VARIABLE[kind]}=${max} allows; delete one to create '${name}'`;
-    this.audit.denied({ ...caller, operation: 'CREATE', resourceType: kind.toUpperCase(), resourceName: name, request, detail: `${VARIABLE[kind]}=${max}` });
+    this.audit.denied({
+      ...caller,
+      operation: 'CREATE',
+      resourceType: kind.toUpperCase(),
+      resourceName: name,
+      request,
+      detail: `${VARIABLE[kind]}=${max}`,
+    });
     throw KafkaError.of('THROTTLING_QUOTA_EXCEEDED', message);
   }
 
@@ -99,7 +106,9 @@ export class CreationLimits implements OnApplicationShutdown {
    */
   private async forgetRemovedGroups(principal: string): Promise<boolean> {
     const coordinator = this.node.coordinator;
-    const local = (await this.ledger.held('group', principal)).filter((groupId) => coordinator.isServing(coordinator.partitionFor(groupId)));
+    const local = (await this.ledger.held('group', principal)).filter((groupId) =>
+      coordinator.isServing(coordinator.partitionFor(groupId)),
+    );
     let released = false;
     for (const groupId of local) {
       if ((await this.groupExists(groupId, true)) !== false) continue;
@@ -127,7 +136,9 @@ export class CreationLimits implements OnApplicationShutdown {
       await this.ledger.release(kind, name);
     } catch (error) {
       // Counted too many, never too few: the principal may be refused one creation early.
-      this.logger.warn(`could not give back ${kind} '${name}' to its creator's count: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `could not give back ${kind} '${name}' to its creator's count: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

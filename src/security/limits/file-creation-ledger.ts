@@ -18,7 +18,10 @@ export class FileCreationLedger implements CreationLedger {
     this.file = new AtomicJsonFile(join(dataDir, 'created.json'));
     const parsed = this.file.read() as { groups?: unknown; topics?: unknown } | undefined;
     if (parsed === undefined) return;
-    this.owners = { group: ownersOf(parsed.groups, `${this.file.path}: groups`), topic: ownersOf(parsed.topics, `${this.file.path}: topics`) };
+    this.owners = {
+      group: ownersOf(parsed.groups, `${this.file.path}: groups`),
+      topic: ownersOf(parsed.topics, `${this.file.path}: topics`),
+    };
   }
 
   claim(kind: CreatedKind, principal: string, name: string, max: number): Promise<ClaimOutcome> {
@@ -56,7 +59,11 @@ export class FileCreationLedger implements CreationLedger {
     const next = new Map(this.owners[kind]);
     change(next);
     const owners = { ...this.owners, [kind]: next };
-    await this.file.save({ version: 1, groups: Object.fromEntries(owners.group), topics: Object.fromEntries(owners.topic) });
+    await this.file.save({
+      version: 1,
+      groups: Object.fromEntries(owners.group),
+      topics: Object.fromEntries(owners.topic),
+    });
     this.owners = owners;
   }
 }
@@ -69,8 +76,10 @@ function countOf(owners: Map<string, string>, principal: string): number {
 
 function ownersOf(value: unknown, where: string): Map<string, string> {
   if (value === undefined) return new Map();
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${where} is not an object of name → principal`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`${where} is not an object of name → principal`);
   const entries = Object.entries(value as Record<string, unknown>);
-  for (const [name, owner] of entries) if (typeof owner !== 'string') throw new Error(`${where}: '${name}' has no principal`);
+  for (const [name, owner] of entries)
+    if (typeof owner !== 'string') throw new Error(`${where}: '${name}' has no principal`);
   return new Map(entries as [string, string][]);
 }

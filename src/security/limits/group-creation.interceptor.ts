@@ -6,7 +6,8 @@ import { ROUTE_ACL, type RouteAcl, type RouteRequest } from '../authorization/ro
 import type { PrincipalRequest } from '../principal';
 import { CreationLimits } from './creation-limits';
 
-type HttpRequest = PrincipalRequest & RouteRequest & { method?: string; route?: { path?: string }; path?: string; body?: unknown };
+type HttpRequest = PrincipalRequest &
+  RouteRequest & { method?: string; route?: { path?: string }; path?: string; body?: unknown };
 
 /**
  * The REST routes that set a group's offsets (`POST /v1/groups/:groupId/offsets`, an executed
@@ -22,13 +23,22 @@ export class GroupCreationInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const acl = context.getType() === 'http' ? this.reflector.get<RouteAcl | undefined>(ROUTE_ACL, context.getHandler()) : undefined;
+    const acl =
+      context.getType() === 'http'
+        ? this.reflector.get<RouteAcl | undefined>(ROUTE_ACL, context.getHandler())
+        : undefined;
     if (acl?.request !== 'OffsetCommit' || !acl.group) return next.handle();
     const request = context.switchToHttp().getRequest<HttpRequest>();
     const [groupId] = acl.group(request);
     const route = routeOf(request);
     // A reset is a dry run unless `dryRun: false`: it only reads.
-    if (groupId === undefined || (route.endsWith('/reset') && (request.body as { dryRun?: unknown } | undefined)?.dryRun !== false)) return next.handle();
-    return from(this.limits.creatingGroup(callerOfRequest(request), groupId, route, () => lastValueFrom(next.handle())));
+    if (
+      groupId === undefined ||
+      (route.endsWith('/reset') && (request.body as { dryRun?: unknown } | undefined)?.dryRun !== false)
+    )
+      return next.handle();
+    return from(
+      this.limits.creatingGroup(callerOfRequest(request), groupId, route, () => lastValueFrom(next.handle())),
+    );
   }
 }

@@ -46,15 +46,37 @@ export class RedisCreationLedger implements CreationLedger {
 
   static async connect(options: RedisCreationLedgerOptions): Promise<RedisCreationLedger> {
     const location = { url: options.url, sentinels: options.sentinels, sentinelName: options.sentinelName };
-    const redis = openRedis({ ...location, commandTimeoutMs: 5_000, maxReconnectDelayMs: 1_000, connectionName: `cohort-${options.clusterId}-created` });
-    await connectWithin(redis, new RealClock(), options.connectTimeoutMs ?? 10_000, `creation ledger in Redis at ${describeRedisLocation(location)}`);
+    const redis = openRedis({
+      ...location,
+      commandTimeoutMs: 5_000,
+      maxReconnectDelayMs: 1_000,
+      connectionName: `cohort-${options.clusterId}-created`,
+    });
+    await connectWithin(
+      redis,
+      new RealClock(),
+      options.connectTimeoutMs ?? 10_000,
+      `creation ledger in Redis at ${describeRedisLocation(location)}`,
+    );
     redis.on('error', () => undefined); // reported through failing calls; ioredis reconnects
     return new RedisCreationLedger(redis, `${options.clusterId}:`);
   }
 
   claim(kind: CreatedKind, principal: string, name: string, max: number): Promise<ClaimOutcome> {
     const [owners, sets] = this.keys(kind);
-    return unavailableAs503(() => this.redis.eval(CLAIM, 2, owners, sets + principal, name, principal, String(max), sets) as Promise<ClaimOutcome>);
+    return unavailableAs503(
+      () =>
+        this.redis.eval(
+          CLAIM,
+          2,
+          owners,
+          sets + principal,
+          name,
+          principal,
+          String(max),
+          sets,
+        ) as Promise<ClaimOutcome>,
+    );
   }
 
   async release(kind: CreatedKind, name: string): Promise<void> {
@@ -81,6 +103,9 @@ async function unavailableAs503<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw KafkaError.of('COORDINATOR_NOT_AVAILABLE', `creation ledger unavailable: ${error instanceof Error ? error.message : String(error)}`);
+    throw KafkaError.of(
+      'COORDINATOR_NOT_AVAILABLE',
+      `creation ledger unavailable: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -11,14 +11,18 @@ export function normalizeOrigin(value: string): string | null {
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) return null;
+  if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash)
+    return null;
   return url.origin;
 }
 
 /** CORS_ORIGINS: comma-separated origins; throws naming the first one that is not an origin. */
 export function parseOrigins(list: string): string[] {
   const origins: string[] = [];
-  for (const entry of list.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+  for (const entry of list
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
     const origin = normalizeOrigin(entry);
     if (origin === null) throw new Error(`"${entry}" is not an origin (scheme://host[:port], no path)`);
     origins.push(origin);

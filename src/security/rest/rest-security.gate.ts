@@ -6,7 +6,12 @@ import { AuditLogger } from '../audit-logger';
 import { Authenticator } from '../authentication/authenticator';
 import { certificateCnOf } from '../authentication/certificate-cn';
 import { AuthenticationFailed, AUTHENTICATION_FAILED_MESSAGE, type Credential } from '../authentication/credential';
-import { FORWARDED_PRINCIPAL_HEADER, NODE_AUTH_HEADER, NodeRequestSigner, signedBodyOf } from '../cluster/node-request-signer';
+import {
+  FORWARDED_PRINCIPAL_HEADER,
+  NODE_AUTH_HEADER,
+  NodeRequestSigner,
+  signedBodyOf,
+} from '../cluster/node-request-signer';
 import { OriginPolicy } from '../origin/origin-policy';
 import { ANONYMOUS_PRINCIPAL, hostOfRequest } from '../principal';
 import { protectedModeRefusal } from '../protected-mode';
@@ -58,7 +63,9 @@ export class RestSecurityGate {
       (admitted) => admitted && next(),
       (error: unknown) => {
         // A fault of ours, not the client's credential: logged, and the request refused (fail closed).
-        this.logger.error(`authentication check failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        this.logger.error(
+          `authentication check failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
         refuse(response, 401, AUTHENTICATION_FAILED_MESSAGE);
       },
     );
@@ -67,9 +74,14 @@ export class RestSecurityGate {
   private async admit(request: GateRequest, response: GateResponse): Promise<boolean> {
     if (OPEN_PATHS.test(request.originalUrl)) return true;
     if (!this.origins.allows(request.headers.origin)) {
-      return refuse(response, 403, `Origin ${String(request.headers.origin)} is not allowed (allowed: this node's own origin and CORS_ORIGINS)`);
+      return refuse(
+        response,
+        403,
+        `Origin ${String(request.headers.origin)} is not allowed (allowed: this node's own origin and CORS_ORIGINS)`,
+      );
     }
-    if (request.headers[FORWARDED_HEADER] !== undefined && this.signer.enabled) return this.admitNode(request, response);
+    if (request.headers[FORWARDED_HEADER] !== undefined && this.signer.enabled)
+      return this.admitNode(request, response);
     const protectedMode = protectedModeRefusal(this.config.security, hostOfRequest(request));
     if (protectedMode) return refuse(response, 403, protectedMode);
     if (!this.authenticator.enabled) return true;
@@ -98,7 +110,8 @@ export class RestSecurityGate {
   /** A call that says it comes from another node: it must prove the cluster secret; the caller's principal travels with it. */
   private admitNode(request: GateRequest, response: GateResponse): boolean {
     const principalHeader = request.headers[FORWARDED_PRINCIPAL_HEADER];
-    const principal = typeof principalHeader === 'string' && principalHeader !== '' ? principalHeader : ANONYMOUS_PRINCIPAL;
+    const principal =
+      typeof principalHeader === 'string' && principalHeader !== '' ? principalHeader : ANONYMOUS_PRINCIPAL;
     const verified = this.signer.verify(request.headers[NODE_AUTH_HEADER], {
       method: request.method,
       url: request.originalUrl,

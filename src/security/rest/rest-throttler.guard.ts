@@ -18,8 +18,14 @@ export class RestThrottlerGuard extends ThrottlerGuard {
     return request.fromClusterNode !== undefined || request.originalUrl.startsWith('/health/');
   }
 
-  protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+  protected override async throwThrottlingException(
+    _context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
     const seconds = Math.max(1, Math.ceil(detail.timeToBlockExpire));
-    throw KafkaError.of('THROTTLING_QUOTA_EXCEEDED', `over ${detail.limit} requests a minute from this address (RATE_LIMIT_REST_PER_MINUTE); retry in ${seconds} s`);
+    throw KafkaError.of(
+      'THROTTLING_QUOTA_EXCEEDED',
+      `over ${detail.limit} requests a minute from this address (RATE_LIMIT_REST_PER_MINUTE); retry in ${seconds} s`,
+    );
   }
 }

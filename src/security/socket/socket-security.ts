@@ -52,19 +52,27 @@ export class SocketSecurity implements OnModuleDestroy {
 
   attach(server: Server): void {
     // Counted per engine.io connection, which is what holds the resources, and released when it closes.
-    server.engine.on('connection', (connection: { remoteAddress: string; once(event: 'close', fn: () => void): void }) => {
-      const address = connection.remoteAddress;
-      this.connections.opened(address);
-      connection.once('close', () => this.connections.closed(address));
-    });
+    server.engine.on(
+      'connection',
+      (connection: { remoteAddress: string; once(event: 'close', fn: () => void): void }) => {
+        const address = connection.remoteAddress;
+        this.connections.opened(address);
+        connection.once('close', () => this.connections.closed(address));
+      },
+    );
     server.use(
       (socket, next) =>
         void this.admit(socket).then(
           () => next(),
           (error: Error) => {
             // A refusal carries its Kafka code; anything else is a fault of ours: logged, and the connection refused (fail closed).
-            if ((error as { data?: unknown }).data === undefined) this.logger.error(`handshake check failed: ${error.stack ?? error.message}`);
-            next((error as { data?: unknown }).data !== undefined ? error : refusal('SASL_AUTHENTICATION_FAILED', AUTHENTICATION_FAILED_MESSAGE));
+            if ((error as { data?: unknown }).data === undefined)
+              this.logger.error(`handshake check failed: ${error.stack ?? error.message}`);
+            next(
+              (error as { data?: unknown }).data !== undefined
+                ? error
+                : refusal('SASL_AUTHENTICATION_FAILED', AUTHENTICATION_FAILED_MESSAGE),
+            );
             // Then the underlying connection goes too (once the connect_error is flushed), as Kafka closes a
             // connection that failed authentication: a client that ignores the refusal holds nothing, so
             // MAX_CONNECTIONS_PER_IP bounds what one address can hold open.
@@ -84,13 +92,19 @@ export class SocketSecurity implements OnModuleDestroy {
     const { address, headers } = socket.handshake;
     const security = this.config.security;
     if (!this.origins.allows(headers.origin)) {
-      throw refusal('SASL_AUTHENTICATION_FAILED', `Origin ${String(headers.origin)} is not allowed to connect (allowed: this node's own origin and CORS_ORIGINS)`);
+      throw refusal(
+        'SASL_AUTHENTICATION_FAILED',
+        `Origin ${String(headers.origin)} is not allowed to connect (allowed: this node's own origin and CORS_ORIGINS)`,
+      );
     }
     const protectedMode = protectedModeRefusal(security, address);
     if (protectedMode) throw refusal('SASL_AUTHENTICATION_FAILED', protectedMode);
     const max = security.maxConnectionsPerIp;
     if (max > 0 && this.connections.count(address) > max) {
-      throw refusal('THROTTLING_QUOTA_EXCEEDED', `too many connections from ${address}: at most ${max} (MAX_CONNECTIONS_PER_IP)`);
+      throw refusal(
+        'THROTTLING_QUOTA_EXCEEDED',
+        `too many connections from ${address}: at most ${max} (MAX_CONNECTIONS_PER_IP)`,
+      );
     }
     const credential = await this.authenticate(socket);
     (socket.data as { principal?: string }).principal = credential.principal;
@@ -133,7 +147,10 @@ export class SocketSecurity implements OnModuleDestroy {
   private armExpiry(session: Session, expiresAtMs: number): void {
     const delay = expiresAtMs - Date.now();
     if (delay <= 0) return this.close(session, 'its JWT expired');
-    session.expiry = setTimeout(() => (delay > MAX_TIMER_MS ? this.armExpiry(session, expiresAtMs) : this.close(session, 'its JWT expired')), Math.min(delay, MAX_TIMER_MS));
+    session.expiry = setTimeout(
+      () => (delay > MAX_TIMER_MS ? this.armExpiry(session, expiresAtMs) : this.close(session, 'its JWT expired')),
+      Math.min(delay, MAX_TIMER_MS),
+    );
     session.expiry.unref();
   }
 

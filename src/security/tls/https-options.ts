@@ -7,7 +7,9 @@ import type { SecurityConfig } from '../../config/security-config';
  * signed or the TLS handshake fails; its CN is then the principal. Socket.io shares the server, so
  * WSS comes with HTTPS.
  */
-export function httpsOptionsOf(security: SecurityConfig): { cert: Buffer; key: Buffer; ca?: Buffer; requestCert: boolean; rejectUnauthorized: boolean } | undefined {
+export function httpsOptionsOf(
+  security: SecurityConfig,
+): { cert: Buffer; key: Buffer; ca?: Buffer; requestCert: boolean; rejectUnauthorized: boolean } | undefined {
   if (!security.tls) return undefined;
   const required = security.tlsClientAuth === 'required';
   return {

@@ -41,17 +41,24 @@ export class CommitLedger {
   /** An OffsetFetch answered NONE with `fetched`; `ackedBefore` was the highest ack when it was sent. */
   checkFetched(group: string, partition: number, fetched: number, ackedBefore: number, where: string): void {
     const attempted = this.attempted.get(`${group}/${partition}`);
-    if (fetched < ackedBefore) this.violations.push(`${where}: ${group}/${partition} committed ${fetched} but ${ackedBefore} was acknowledged`);
-    if (fetched !== -1 && !attempted?.has(fetched)) this.violations.push(`${where}: ${group}/${partition} committed ${fetched}, which nobody wrote`);
+    if (fetched < ackedBefore)
+      this.violations.push(`${where}: ${group}/${partition} committed ${fetched} but ${ackedBefore} was acknowledged`);
+    if (fetched !== -1 && !attempted?.has(fetched))
+      this.violations.push(`${where}: ${group}/${partition} committed ${fetched}, which nobody wrote`);
   }
 
   /** A group as a coordinator describes it: an acknowledged assignment must still be there. */
   checkGroup(group: string, generation: number, assignments: unknown[], where: string): void {
     const acked = this.syncs.get(group);
     if (!acked) return;
-    if (generation < acked.generation) this.violations.push(`${where}: ${group} is at generation ${generation} but SyncGroup of ${acked.generation} was acknowledged`);
+    if (generation < acked.generation)
+      this.violations.push(
+        `${where}: ${group} is at generation ${generation} but SyncGroup of ${acked.generation} was acknowledged`,
+      );
     if (generation === acked.generation && !assignments.some((a) => JSON.stringify(a) === acked.assignment)) {
-      this.violations.push(`${where}: ${group} generation ${generation} lost its acknowledged assignment ${acked.assignment}`);
+      this.violations.push(
+        `${where}: ${group} generation ${generation} lost its acknowledged assignment ${acked.assignment}`,
+      );
     }
   }
 }

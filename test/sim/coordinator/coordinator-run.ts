@@ -19,7 +19,11 @@ export interface CoordinatorRunResult {
 }
 
 /** What a coordinator may answer while leadership moves or it loads: the client retries elsewhere. */
-const RETRIABLE = new Set<number>([ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.COORDINATOR_NOT_AVAILABLE]);
+const RETRIABLE = new Set<number>([
+  ErrorCode.NOT_COORDINATOR,
+  ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+  ErrorCode.COORDINATOR_NOT_AVAILABLE,
+]);
 const RETRIABLE_NAMES = new Set(['NOT_COORDINATOR', 'COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE']);
 
 /**
@@ -28,9 +32,17 @@ const RETRIABLE_NAMES = new Set(['NOT_COORDINATOR', 'COORDINATOR_LOAD_IN_PROGRES
  * power cut) and restarted again and again, and a verifier keeps asking the current coordinator for
  * every group's offsets and assignment. Nothing acknowledged may ever be missing.
  */
-export async function runCoordinatorSeed(seed: number, options: { faultPhaseMs?: number; groups?: number; brokenRule?: BrokenRule } = {}): Promise<CoordinatorRunResult> {
+export async function runCoordinatorSeed(
+  seed: number,
+  options: { faultPhaseMs?: number; groups?: number; brokenRule?: BrokenRule } = {},
+): Promise<CoordinatorRunResult> {
   const rng = new SeededRandom(seed ^ 0x2545f491);
-  const sim = new SimCluster({ seed, nodes: 3, config: { numPartitions: 3, logFlushPolicy: rng.next() < 0.5 ? 'always' : 'replicated' }, brokenRule: options.brokenRule });
+  const sim = new SimCluster({
+    seed,
+    nodes: 3,
+    config: { numPartitions: 3, logFlushPolicy: rng.next() < 0.5 ? 'always' : 'replicated' },
+    brokenRule: options.brokenRule,
+  });
   const checker = new InvariantChecker(sim);
   sim.afterEachStep = () => checker.check();
   await sim.start();
@@ -48,12 +60,24 @@ export async function runCoordinatorSeed(seed: number, options: { faultPhaseMs?:
       const node = coordinators.coordinatorNodeFor(groupId);
       const before = [0, 1, 2, 3].map((p) => ledger.snapshot(groupId, p));
       const syncedBefore = ledger.hasAckedSync(groupId);
-      const fetched = await coordinators.call(node, (c) => c.offsetFetch({ groupId, topics: [{ name: 'orders', partitionIndexes: [0, 1, 2, 3] }] }), 5_000);
+      const fetched = await coordinators.call(
+        node,
+        (c) => c.offsetFetch({ groupId, topics: [{ name: 'orders', partitionIndexes: [0, 1, 2, 3] }] }),
+        5_000,
+      );
       if (fetched.ok && fetched.value.errorCode === ErrorCode.NONE) {
         verifiedAnswers++;
         for (const p of fetched.value.topics[0]?.partitions ?? []) {
-          if (p.errorCode !== ErrorCode.NONE) ledger.violations.push(`${where} node ${node}: ${groupId}/${p.partitionIndex} answered ${p.errorCode}`);
-          else ledger.checkFetched(groupId, p.partitionIndex, p.committedOffset, before[p.partitionIndex], `${where} node ${node}`);
+          if (p.errorCode !== ErrorCode.NONE)
+            ledger.violations.push(`${where} node ${node}: ${groupId}/${p.partitionIndex} answered ${p.errorCode}`);
+          else
+            ledger.checkFetched(
+              groupId,
+              p.partitionIndex,
+              p.committedOffset,
+              before[p.partitionIndex],
+              `${where} node ${node}`,
+            );
         }
       } else if (fetched.ok && !RETRIABLE.has(fetched.value.errorCode)) {
         // Anything but "not here / not yet" is a coordinator failing a client that did nothing wrong.
@@ -67,17 +91,28 @@ export async function runCoordinatorSeed(seed: number, options: { faultPhaseMs?:
             // A group nobody joined yet does not exist; once a SyncGroup was acknowledged it must.
             (e: unknown) => ({
               group: null,
-              failure: e instanceof KafkaError && (RETRIABLE_NAMES.has(e.errorName) || (e.errorName === 'GROUP_ID_NOT_FOUND' && !syncedBefore)) ? undefined : String(e),
+              failure:
+                e instanceof KafkaError &&
+                (RETRIABLE_NAMES.has(e.errorName) || (e.errorName === 'GROUP_ID_NOT_FOUND' && !syncedBefore))
+                  ? undefined
+                  : String(e),
             }),
           ),
         5_000,
       );
       if (described.ok && described.value.failure !== undefined) {
-        ledger.violations.push(`${where} node ${node}: DescribeGroups of ${groupId} failed: ${described.value.failure}`);
+        ledger.violations.push(
+          `${where} node ${node}: DescribeGroups of ${groupId} failed: ${described.value.failure}`,
+        );
       } else if (described.ok && described.value.group) {
         verifiedAnswers++;
         const group = described.value.group;
-        ledger.checkGroup(groupId, group.generationId, group.members.map((m) => m.assignment), `${where} node ${node}`);
+        ledger.checkGroup(
+          groupId,
+          group.generationId,
+          group.members.map((m) => m.assignment),
+          `${where} node ${node}`,
+        );
       }
     }
   };
@@ -95,7 +130,9 @@ export async function runCoordinatorSeed(seed: number, options: { faultPhaseMs?:
     const partition = rng.int(sim.config.numPartitions);
     const leader = sim.state(partition).leader;
     if (leader < 0 || !sim.isUp(leader)) continue;
-    const healthy = sim.upNodes().length === sim.nodeIds.length && [...sim.statesNow().values()].every((s) => s.isr.length === s.replicas.length);
+    const healthy =
+      sim.upNodes().length === sim.nodeIds.length &&
+      [...sim.statesNow().values()].every((s) => s.isr.length === s.replicas.length);
     const powerLoss = healthy && sim.config.logFlushPolicy === 'replicated' && rng.next() < 0.3;
     sim.crash(leader, { powerLoss });
     leaderKills++;
@@ -106,8 +143,14 @@ export async function runCoordinatorSeed(seed: number, options: { faultPhaseMs?:
   }
   for (const id of sim.nodeIds) if (!sim.isUp(id)) sim.startNode(id);
   coordinators.sync();
-  const converged = await sim.runUntil(() => sim.fullyReplicated() && [0, 1, 2].every((p) => coordinators.coordinator(sim.state(p).leader)?.isServing(p)), 60_000);
-  if (!converged) ledger.violations.push('the cluster did not converge (every replica in sync, every partition served) within 60 s after the faults');
+  const converged = await sim.runUntil(
+    () => sim.fullyReplicated() && [0, 1, 2].every((p) => coordinators.coordinator(sim.state(p).leader)?.isServing(p)),
+    60_000,
+  );
+  if (!converged)
+    ledger.violations.push(
+      'the cluster did not converge (every replica in sync, every partition served) within 60 s after the faults',
+    );
   await sim.run(3_000);
   consumers.forEach((c) => c.stop());
   stopVerifier = true;
@@ -115,5 +158,13 @@ export async function runCoordinatorSeed(seed: number, options: { faultPhaseMs?:
   await verify('final');
   checker.final();
   if (verifiedAnswers === 0) ledger.violations.push('the verifier never got an answer to check');
-  return { seed, violations: [...checker.violations, ...ledger.violations], ledger, leaderKills, trace: sim.trace.dump(), steps: sim.clock.steps, verifiedAnswers };
+  return {
+    seed,
+    violations: [...checker.violations, ...ledger.violations],
+    ledger,
+    leaderKills,
+    trace: sim.trace.dump(),
+    steps: sim.clock.steps,
+    verifiedAnswers,
+  };
 }

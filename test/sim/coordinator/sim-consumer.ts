@@ -7,7 +7,12 @@ import type { CallOutcome, SimCoordinators } from './sim-coordinators';
 
 const TOPIC = 'orders';
 const PARTITIONS = [0, 1, 2, 3];
-const REJOIN = new Set<number>([ErrorCode.ILLEGAL_GENERATION, ErrorCode.UNKNOWN_MEMBER_ID, ErrorCode.REBALANCE_IN_PROGRESS, ErrorCode.FENCED_INSTANCE_ID]);
+const REJOIN = new Set<number>([
+  ErrorCode.ILLEGAL_GENERATION,
+  ErrorCode.UNKNOWN_MEMBER_ID,
+  ErrorCode.REBALANCE_IN_PROGRESS,
+  ErrorCode.FENCED_INSTANCE_ID,
+]);
 
 /**
  * A one-member consumer group as a client drives it: FindCoordinator (from the metadata), JoinGroup
@@ -48,9 +53,12 @@ export class SimConsumer {
   }
 
   /** Sends to the group's coordinator as the metadata names it, counting the "not here yet" answers. */
-  private async send<R extends { errorCode: number }>(request: (c: GroupCoordinator) => Promise<R>): Promise<CallOutcome<R>> {
+  private async send<R extends { errorCode: number }>(
+    request: (c: GroupCoordinator) => Promise<R>,
+  ): Promise<CallOutcome<R>> {
     const outcome = await this.coordinators.call(this.coordinators.coordinatorNodeFor(this.groupId), request, 10_000);
-    if (outcome.ok && outcome.value.errorCode === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) this.ledger.loadInProgressAnswers++;
+    if (outcome.ok && outcome.value.errorCode === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS)
+      this.ledger.loadInProgressAnswers++;
     if (outcome.ok && outcome.value.errorCode === ErrorCode.NOT_COORDINATOR) this.ledger.notCoordinatorAnswers++;
     return outcome;
   }
@@ -106,7 +114,9 @@ export class SimConsumer {
 
   private async heartbeat(): Promise<void> {
     this.lastHeartbeat = this.sim.clock.now();
-    const r = await this.send((c) => c.heartbeat({ groupId: this.groupId, generationId: this.generation, memberId: this.memberId }, this.context()));
+    const r = await this.send((c) =>
+      c.heartbeat({ groupId: this.groupId, generationId: this.generation, memberId: this.memberId }, this.context()),
+    );
     if (r.ok && REJOIN.has(r.value.errorCode)) this.stable = false;
   }
 
@@ -119,7 +129,12 @@ export class SimConsumer {
           groupId: this.groupId,
           generationId: this.generation,
           memberId: this.memberId,
-          topics: [{ name: TOPIC, partitions: PARTITIONS.map((partitionIndex) => ({ partitionIndex, committedOffset: offset })) }],
+          topics: [
+            {
+              name: TOPIC,
+              partitions: PARTITIONS.map((partitionIndex) => ({ partitionIndex, committedOffset: offset })),
+            },
+          ],
         },
         this.context(),
       ),

@@ -1,4 +1,10 @@
-import { coordinatorConfig, GroupCoordinator, InMemoryTopicRegistry, StaticAssignorLookup, type CoordinatorConfig } from '@cohort/coordinator';
+import {
+  coordinatorConfig,
+  GroupCoordinator,
+  InMemoryTopicRegistry,
+  StaticAssignorLookup,
+  type CoordinatorConfig,
+} from '@cohort/coordinator';
 import type { ReplicationNode } from '@cohort/replication';
 import { SeededRandom } from '@cohort/replication';
 import { partitionFor } from '@cohort/protocol';
@@ -28,7 +34,12 @@ export class SimCoordinators {
     overrides: Partial<CoordinatorConfig> = {},
   ) {
     // Small load chunks: with simulated read latency a replay takes several steps.
-    this.config = coordinatorConfig({ numPartitions: sim.config.numPartitions, groupInitialRebalanceDelayMs: 0, loadBatchRecords: 20, ...overrides });
+    this.config = coordinatorConfig({
+      numPartitions: sim.config.numPartitions,
+      groupInitialRebalanceDelayMs: 0,
+      loadBatchRecords: 20,
+      ...overrides,
+    });
   }
 
   /** Gives every newly started node its coordinator and forgets the dead ones. Call after (re)starts and crashes. */
@@ -71,7 +82,8 @@ export class SimCoordinators {
    */
   call<R>(nodeId: number, request: (c: GroupCoordinator) => Promise<R>, timeoutMs: number): Promise<CallOutcome<R>> {
     const incarnation = this.incarnations.get(nodeId);
-    if (!incarnation || this.sim.node(nodeId) !== incarnation.node) return Promise.resolve({ ok: false, reason: 'unreachable' });
+    if (!incarnation || this.sim.node(nodeId) !== incarnation.node)
+      return Promise.resolve({ ok: false, reason: 'unreachable' });
     return new Promise((resolve) => {
       let settled = false;
       const timer = this.sim.clock.schedule(timeoutMs, () => {

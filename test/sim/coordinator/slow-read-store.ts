@@ -1,4 +1,12 @@
-import type { AppendResult, Clock, LeadershipListener, LogRecord, PartitionOffsets, PartitionStore, ReadResult } from '@cohort/replication';
+import type {
+  AppendResult,
+  Clock,
+  LeadershipListener,
+  LogRecord,
+  PartitionOffsets,
+  PartitionStore,
+  ReadResult,
+} from '@cohort/replication';
 
 /**
  * A node's PartitionStore whose reads take simulated disk time, so that a coordinator's replay spans

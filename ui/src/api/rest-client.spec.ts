@@ -44,7 +44,11 @@ describe('the dashboard REST client', () => {
   });
 
   it('turns an error body into a RestError named by its Kafka error, and tells listeners of a 401', async () => {
-    answer = () => Response.json({ statusCode: 401, errorCode: 58, error: 'SASL_AUTHENTICATION_FAILED', message: 'a bearer token is required' }, { status: 401 });
+    answer = () =>
+      Response.json(
+        { statusCode: 401, errorCode: 58, error: 'SASL_AUTHENTICATION_FAILED', message: 'a bearer token is required' },
+        { status: 401 },
+      );
     const rest = client();
     let told = 0;
     rest.onUnauthorized(() => told++);
@@ -55,11 +59,22 @@ describe('the dashboard REST client', () => {
     expect(told).toBe(1);
   });
 
-  it('names a body that is not Cohort\'s by its HTTP status, joins validation messages, and reads a 204 as nothing', async () => {
+  it("names a body that is not Cohort's by its HTTP status, joins validation messages, and reads a 204 as nothing", async () => {
     answer = () => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' });
     await expect(client().get('/v1/cluster').catch(describeError)).resolves.toBe('HTTP_502: Bad Gateway');
-    answer = () => Response.json({ statusCode: 400, errorCode: 42, error: 'INVALID_REQUEST', message: ['value must be an integer', 'strategy is required'] }, { status: 400 });
-    await expect(client().post('/v1/groups/g/offsets/reset', {}).catch(describeError)).resolves.toBe('INVALID_REQUEST: value must be an integer; strategy is required');
+    answer = () =>
+      Response.json(
+        {
+          statusCode: 400,
+          errorCode: 42,
+          error: 'INVALID_REQUEST',
+          message: ['value must be an integer', 'strategy is required'],
+        },
+        { status: 400 },
+      );
+    await expect(client().post('/v1/groups/g/offsets/reset', {}).catch(describeError)).resolves.toBe(
+      'INVALID_REQUEST: value must be an integer; strategy is required',
+    );
     expect(calls[1].init.body).toBe('{}');
     answer = () => new Response(null, { status: 204 });
     await expect(client().delete('/v1/groups/g')).resolves.toBeUndefined();

@@ -34,7 +34,12 @@ export class RestClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     // no-cache: always ask, but let the node answer 304 to an unchanged list (its ETag), which keeps
     // polling a 10,000-group list cheap on the wire.
-    const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-cache' });
+    const response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-cache',
+    });
     if (response.status === 401) for (const listener of this.unauthorizedListeners) listener();
     if (!response.ok) throw await RestError.fromResponse(response);
     if (response.status === 204) return undefined as T;

@@ -17,10 +17,18 @@ export class RestError extends Error {
   }
 
   static async fromResponse(response: Response): Promise<RestError> {
-    const body = (await response.json().catch(() => null)) as { errorCode?: unknown; error?: unknown; message?: unknown } | null;
+    const body = (await response.json().catch(() => null)) as {
+      errorCode?: unknown;
+      error?: unknown;
+      message?: unknown;
+    } | null;
     const name = typeof body?.error === 'string' ? body.error : `HTTP_${response.status}`;
     const code = typeof body?.errorCode === 'number' ? body.errorCode : null;
-    const message = Array.isArray(body?.message) ? body.message.join('; ') : typeof body?.message === 'string' ? body.message : response.statusText;
+    const message = Array.isArray(body?.message)
+      ? body.message.join('; ')
+      : typeof body?.message === 'string'
+        ? body.message
+        : response.statusText;
     return new RestError(response.status, name, code, message);
   }
 }

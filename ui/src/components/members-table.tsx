@@ -7,7 +7,9 @@ import { PAGE_SIZE, Pager } from './pager';
 export function MembersTable({ members, leader }: { members: GroupMember[]; leader: string | null }) {
   const [page, setPage] = useState(0);
   if (members.length === 0) return <p class="muted">No members: the group is not consuming.</p>;
-  const sorted = [...members].sort((a, b) => a.clientId.localeCompare(b.clientId) || a.memberId.localeCompare(b.memberId));
+  const sorted = [...members].sort(
+    (a, b) => a.clientId.localeCompare(b.clientId) || a.memberId.localeCompare(b.memberId),
+  );
   const current = Math.min(page, Math.max(0, Math.ceil(sorted.length / PAGE_SIZE) - 1));
   return (
     <>
@@ -31,7 +33,11 @@ export function MembersTable({ members, leader }: { members: GroupMember[]; lead
                 <td class="mono">
                   {member.memberId}
                   {member.memberId === leader && <span class="tag">leader</span>}
-                  {member.groupInstanceId && <span class="tag" title="static member (group.instance.id)">{member.groupInstanceId}</span>}
+                  {member.groupInstanceId && (
+                    <span class="tag" title="static member (group.instance.id)">
+                      {member.groupInstanceId}
+                    </span>
+                  )}
                 </td>
                 <td>{member.clientId}</td>
                 <td class="mono">{member.clientHost}</td>

@@ -69,7 +69,9 @@ export function OffsetResetDialog({ groupId, topics, members, onClose, onReset }
       setBusy(false);
     }
   };
-  const valueValid = !needsValue || (value.trim() !== '' && Number.isSafeInteger(Number(value)) && (strategy === 'shift' || Number(value) >= 0));
+  const valueValid =
+    !needsValue ||
+    (value.trim() !== '' && Number.isSafeInteger(Number(value)) && (strategy === 'shift' || Number(value) >= 0));
   const canPreview = valueValid && (allTopics || chosen.size > 0) && !busy;
 
   return (
@@ -78,7 +80,11 @@ export function OffsetResetDialog({ groupId, topics, members, onClose, onReset }
       <div class="form">
         <label>
           Strategy
-          <select name="strategy" value={strategy} onChange={(e) => changed(() => setStrategy(e.currentTarget.value as ResetStrategy))}>
+          <select
+            name="strategy"
+            value={strategy}
+            onChange={(e) => changed(() => setStrategy(e.currentTarget.value as ResetStrategy))}
+          >
             {STRATEGIES.map((s) => (
               <option key={s.value} value={s.value}>
                 {s.label}
@@ -89,13 +95,23 @@ export function OffsetResetDialog({ groupId, topics, members, onClose, onReset }
         {needsValue && (
           <label>
             {strategy === 'offset' ? 'Offset' : 'Shift by'}
-            <input name="value" type="number" value={value} onInput={(e) => changed(() => setValue(e.currentTarget.value))} />
+            <input
+              name="value"
+              type="number"
+              value={value}
+              onInput={(e) => changed(() => setValue(e.currentTarget.value))}
+            />
           </label>
         )}
         <fieldset>
           <legend>Topics</legend>
           <label class="inline">
-            <input type="checkbox" name="allTopics" checked={allTopics} onChange={(e) => changed(() => setAllTopics(e.currentTarget.checked))} />
+            <input
+              type="checkbox"
+              name="allTopics"
+              checked={allTopics}
+              onChange={(e) => changed(() => setAllTopics(e.currentTarget.checked))}
+            />
             all topics of the group
           </label>
           {!allTopics &&
@@ -106,7 +122,12 @@ export function OffsetResetDialog({ groupId, topics, members, onClose, onReset }
                   checked={chosen.has(topic)}
                   onChange={(e) => {
                     const checked = e.currentTarget.checked;
-                    changed(() => setChosen((previous) => new Set(checked ? [...previous, topic] : [...previous].filter((t) => t !== topic))));
+                    changed(() =>
+                      setChosen(
+                        (previous) =>
+                          new Set(checked ? [...previous, topic] : [...previous].filter((t) => t !== topic)),
+                      ),
+                    );
                   }}
                 />
                 {topic}
@@ -116,16 +137,16 @@ export function OffsetResetDialog({ groupId, topics, members, onClose, onReset }
       </div>
       {members > 0 && (
         <p class="warning">
-          The group has {members} member{members === 1 ? '' : 's'}: a preview works, but the node executes a reset only once the
-          group is Empty (stop its consumers first).
+          The group has {members} member{members === 1 ? '' : 's'}: a preview works, but the node executes a reset only
+          once the group is Empty (stop its consumers first).
         </p>
       )}
       <ErrorBanner error={error} />
       {preview && <ResetPreview result={preview} />}
       {confirming && preview && (
         <p class="warning">
-          Write these {formatNumber(preview.offsets.length)} offsets to group <strong>{groupId}</strong>? Its consumers start from them
-          when they next join.
+          Write these {formatNumber(preview.offsets.length)} offsets to group <strong>{groupId}</strong>? Its consumers
+          start from them when they next join.
         </p>
       )}
       <div class="actions">
@@ -136,7 +157,12 @@ export function OffsetResetDialog({ groupId, topics, members, onClose, onReset }
           Preview
         </button>
         {preview && !confirming && (
-          <button type="button" class="primary" onClick={() => setConfirming(true)} disabled={busy || preview.offsets.length === 0}>
+          <button
+            type="button"
+            class="primary"
+            onClick={() => setConfirming(true)}
+            disabled={busy || preview.offsets.length === 0}
+          >
             Execute…
           </button>
         )}

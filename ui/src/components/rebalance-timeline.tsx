@@ -10,7 +10,11 @@ export function RebalanceTimeline({ rebalances }: { rebalances: RebalanceRecord[
   return (
     <ol class="timeline">
       {sorted.map((r) => (
-        <li key={`${r.generationId}-${r.startedAt}`} data-generation={r.generationId} class={r.completedAt === null ? 'open' : ''}>
+        <li
+          key={`${r.generationId}-${r.startedAt}`}
+          data-generation={r.generationId}
+          class={r.completedAt === null ? 'open' : ''}
+        >
           <div class="when">
             <strong>{formatClock(r.startedAt)}</strong>
             <span class="muted">{formatAgo(r.startedAt, now)}</span>
@@ -22,9 +26,13 @@ export function RebalanceTimeline({ rebalances }: { rebalances: RebalanceRecord[
             </div>
             <div class="muted">
               {r.members} member{r.members === 1 ? '' : 's'}
-              {r.protocol ? ` · ${r.protocol}` : ''} · {r.completedAt === null ? 'in progress' : `took ${formatDuration(r.durationMs)}`}
+              {r.protocol ? ` · ${r.protocol}` : ''} ·{' '}
+              {r.completedAt === null ? 'in progress' : `took ${formatDuration(r.durationMs)}`}
             </div>
-            <div class="bar" style={{ width: `${r.durationMs === null ? 100 : Math.max(2, (r.durationMs / longest) * 100)}%` }} />
+            <div
+              class="bar"
+              style={{ width: `${r.durationMs === null ? 100 : Math.max(2, (r.durationMs / longest) * 100)}%` }}
+            />
           </div>
         </li>
       ))}

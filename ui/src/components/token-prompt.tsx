@@ -13,11 +13,18 @@ export function TokenPrompt({ onToken, rejected }: { onToken(token: string): voi
     >
       <h2>This node requires authentication</h2>
       <p>
-        Paste a bearer token (a static token or a JWT accepted by the node). It is kept in this tab only
-        and sent as <code>Authorization: Bearer …</code>.
+        Paste a bearer token (a static token or a JWT accepted by the node). It is kept in this tab only and sent as{' '}
+        <code>Authorization: Bearer …</code>.
       </p>
       {rejected && <div class="error">SASL_AUTHENTICATION_FAILED: the node did not accept the token</div>}
-      <input type="password" name="token" autocomplete="off" placeholder="token" value={token} onInput={(e) => setToken(e.currentTarget.value)} />
+      <input
+        type="password"
+        name="token"
+        autocomplete="off"
+        placeholder="token"
+        value={token}
+        onInput={(e) => setToken(e.currentTarget.value)}
+      />
       <button type="submit" class="primary">
         Use token
       </button>

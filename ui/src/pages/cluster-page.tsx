@@ -15,7 +15,10 @@ export function partitionHealth(p: PartitionInfo): 'offline' | 'under-replicated
 }
 
 async function loadCluster(): Promise<{ cluster: ClusterInfo; partitions: PartitionInfo[] }> {
-  const [cluster, partitions] = await Promise.all([api.get<ClusterInfo>('/v1/cluster'), api.get<PartitionInfo[]>('/v1/cluster/partitions')]);
+  const [cluster, partitions] = await Promise.all([
+    api.get<ClusterInfo>('/v1/cluster'),
+    api.get<PartitionInfo[]>('/v1/cluster/partitions'),
+  ]);
   return { cluster, partitions };
 }
 
@@ -23,19 +26,24 @@ async function loadCluster(): Promise<{ cluster: ClusterInfo; partitions: Partit
 export function ClusterPage() {
   const polled = usePolling(loadCluster, CLUSTER_POLL_MS, []);
   const [onlyUnhealthy, setOnlyUnhealthy] = useState(false);
-  if (!polled.data) return <section>{polled.error ? <ErrorBanner error={polled.error} /> : <p class="muted">Loading…</p>}</section>;
+  if (!polled.data)
+    return <section>{polled.error ? <ErrorBanner error={polled.error} /> : <p class="muted">Loading…</p>}</section>;
   const { cluster, partitions } = polled.data;
   const alive = cluster.nodes.filter((n) => n.alive).length;
   const under = partitions.filter((p) => partitionHealth(p) === 'under-replicated').length;
   const offline = partitions.filter((p) => partitionHealth(p) === 'offline').length;
-  const shown = [...partitions].sort((a, b) => a.partition - b.partition).filter((p) => !onlyUnhealthy || partitionHealth(p) !== 'ok');
+  const shown = [...partitions]
+    .sort((a, b) => a.partition - b.partition)
+    .filter((p) => !onlyUnhealthy || partitionHealth(p) !== 'ok');
   return (
     <section>
       <div class="page-head">
         <h1>
           Cluster <span class="mono muted">{cluster.clusterId}</span>
         </h1>
-        <span class="muted updated">{polled.updatedAt ? `updated ${formatAgo(polled.updatedAt, Date.now())}` : ''}</span>
+        <span class="muted updated">
+          {polled.updatedAt ? `updated ${formatAgo(polled.updatedAt, Date.now())}` : ''}
+        </span>
       </div>
       <ErrorBanner error={polled.error} />
       <div class="tiles">
@@ -106,7 +114,11 @@ export function ClusterPage() {
           {shown.map((p) => {
             const health = partitionHealth(p);
             return (
-              <tr key={p.partition} data-partition={p.partition} class={health === 'ok' ? '' : health === 'offline' ? 'bad' : 'warn'}>
+              <tr
+                key={p.partition}
+                data-partition={p.partition}
+                class={health === 'ok' ? '' : health === 'offline' ? 'bad' : 'warn'}
+              >
                 <td class="num">{p.partition}</td>
                 <td class="num">{p.leader ?? 'none'}</td>
                 <td class="num">{p.leaderEpoch}</td>
@@ -114,7 +126,13 @@ export function ClusterPage() {
                 <td class="mono">{p.isr.join(', ')}</td>
                 <td class="num">{formatNumber(p.highWatermark)}</td>
                 <td class="num">{formatNumber(p.logEndOffset)}</td>
-                <td>{health === 'ok' ? <span class="muted">in sync</span> : <span class={`badge ${health === 'offline' ? 'bad' : 'warn'}`}>{health}</span>}</td>
+                <td>
+                  {health === 'ok' ? (
+                    <span class="muted">in sync</span>
+                  ) : (
+                    <span class={`badge ${health === 'offline' ? 'bad' : 'warn'}`}>{health}</span>
+                  )}
+                </td>
               </tr>
             );
           })}

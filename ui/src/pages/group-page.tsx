@@ -88,7 +88,8 @@ export function GroupPage({ groupId }: { groupId: string }) {
   const owners = new Map<string, string>();
   for (const member of group.members) {
     for (const entry of assignedPartitions(member.assignment) ?? []) {
-      for (const partition of entry.partitions) owners.set(`${entry.topic}-${partition}`, member.clientId || member.memberId);
+      for (const partition of entry.partitions)
+        owners.set(`${entry.topic}-${partition}`, member.clientId || member.memberId);
     }
   }
   const topics = [...new Set((lag?.partitions ?? []).map((p) => p.topic))].sort();
@@ -170,8 +171,8 @@ export function GroupPage({ groupId }: { groupId: string }) {
           }}
         >
           <p>
-            Its committed offsets are removed for good. Only an Empty group can be deleted: stop its consumers first (the node
-            answers NON_EMPTY_GROUP otherwise).
+            Its committed offsets are removed for good. Only an Empty group can be deleted: stop its consumers first
+            (the node answers NON_EMPTY_GROUP otherwise).
           </p>
         </ConfirmDialog>
       )}

@@ -22,7 +22,10 @@ export function GroupsPage() {
   const [filter, setFilter] = useState('');
   const [state, setState] = useState('');
   const [page, setPage] = useState(0);
-  const sorted = useMemo(() => [...(polled.data ?? [])].sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0)), [polled.data]);
+  const sorted = useMemo(
+    () => [...(polled.data ?? [])].sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0)),
+    [polled.data],
+  );
   const matching = useMemo(() => {
     const needle = filter.trim().toLowerCase();
     return sorted.filter((g) => (!state || g.state === state) && (!needle || g.groupId.toLowerCase().includes(needle)));
@@ -44,7 +47,9 @@ export function GroupsPage() {
     <section>
       <div class="page-head">
         <h1>Groups</h1>
-        <span class="muted updated">{polled.updatedAt ? `updated ${formatAgo(polled.updatedAt, Date.now())}` : ''}</span>
+        <span class="muted updated">
+          {polled.updatedAt ? `updated ${formatAgo(polled.updatedAt, Date.now())}` : ''}
+        </span>
       </div>
       <ErrorBanner error={polled.error} />
       <div class="toolbar">
@@ -98,7 +103,9 @@ export function GroupsPage() {
                   <Badge value={g.state} />
                 </td>
                 <td class="num">{g.members}</td>
-                <td class="lag-status">{statuses.has(g.groupId) ? <Badge value={statuses.get(g.groupId)} /> : <span class="muted">…</span>}</td>
+                <td class="lag-status">
+                  {statuses.has(g.groupId) ? <Badge value={statuses.get(g.groupId)} /> : <span class="muted">…</span>}
+                </td>
                 <td>{g.protocolType || '—'}</td>
                 <td class="num">{g.coordinator ?? '—'}</td>
               </tr>

@@ -9,7 +9,13 @@ import { usePolling } from '../hooks/use-polling';
 /** Ten seconds: partition counts change rarely; end offsets as often as producers report them. */
 export const TOPICS_POLL_MS = 10_000;
 
-function summary(topic: TopicInfo): { reported: number; endSum: number; startReported: number; startSum: number; latestReport: number | null } {
+function summary(topic: TopicInfo): {
+  reported: number;
+  endSum: number;
+  startReported: number;
+  startSum: number;
+  latestReport: number | null;
+} {
   const ends = Object.values(topic.endOffsets ?? {});
   const starts = Object.values(topic.startOffsets ?? {});
   const times = Object.values(topic.reportedAt ?? {});
@@ -29,7 +35,9 @@ export function TopicsPage() {
   const [page, setPage] = useState(0);
   const matching = useMemo(() => {
     const needle = filter.trim().toLowerCase();
-    return [...(polled.data ?? [])].filter((t) => !needle || t.name.toLowerCase().includes(needle)).sort((a, b) => a.name.localeCompare(b.name));
+    return [...(polled.data ?? [])]
+      .filter((t) => !needle || t.name.toLowerCase().includes(needle))
+      .sort((a, b) => a.name.localeCompare(b.name));
   }, [polled.data, filter]);
   const lastPage = Math.max(0, Math.ceil(matching.length / PAGE_SIZE) - 1);
   const current = Math.min(page, lastPage);
@@ -86,7 +94,9 @@ export function TopicsPage() {
           </tbody>
         </table>
       )}
-      {polled.data && matching.length === 0 && <p class="muted">No topic{filter ? ' matches' : ' yet: create one with POST /v1/topics'}.</p>}
+      {polled.data && matching.length === 0 && (
+        <p class="muted">No topic{filter ? ' matches' : ' yet: create one with POST /v1/topics'}.</p>
+      )}
     </section>
   );
 }

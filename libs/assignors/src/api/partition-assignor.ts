@@ -47,5 +47,7 @@ export interface AssignorDescription {
 }
 
 export function supportedProtocolsOf(assignor: Pick<PartitionAssignor, 'supportedProtocols'>): RebalanceProtocol[] {
-  return assignor.supportedProtocols && assignor.supportedProtocols.length > 0 ? [...assignor.supportedProtocols] : ['eager'];
+  return assignor.supportedProtocols && assignor.supportedProtocols.length > 0
+    ? [...assignor.supportedProtocols]
+    : ['eager'];
 }

@@ -12,7 +12,11 @@ import type { GroupInput, GroupMember, GroupTopics } from './group-input';
 import { prototypeKeys, setOwn } from './own-property';
 import { singlePartitionPool, type SinglePartitionPool } from './single-partition-entries';
 
-export function assignmentFromOwners(input: GroupInput, owner: Int32Array, pool: SinglePartitionPool = singlePartitionPool): Record<string, MemberAssignment> {
+export function assignmentFromOwners(
+  input: GroupInput,
+  owner: Int32Array,
+  pool: SinglePartitionPool = singlePartitionPool,
+): Record<string, MemberAssignment> {
   const { members, topics } = input;
   // Each member's list is allocated at its final length (growing 2,000 lists by push at this scale
   // makes garbage several times their size): count the topics each member gets partitions of.
@@ -76,7 +80,13 @@ function resultOf(members: readonly GroupMember[], lists: TopicPartitions[][]): 
 }
 
 /** Every entry from the pool, topic by topic; false (lists partly filled) when a topic is too large for the pool. */
-function handOutAllSingles(owner: Int32Array, topics: GroupTopics, pool: SinglePartitionPool, lists: TopicPartitions[][], filled: Int32Array): boolean {
+function handOutAllSingles(
+  owner: Int32Array,
+  topics: GroupTopics,
+  pool: SinglePartitionPool,
+  lists: TopicPartitions[][],
+  filled: Int32Array,
+): boolean {
   for (let t = 0; t < topics.names.length; t++) {
     const topic = topics.names[t];
     const slots = pool.slots(topic);
@@ -86,10 +96,21 @@ function handOutAllSingles(owner: Int32Array, topics: GroupTopics, pool: SingleP
 }
 
 /** Any shape: one-partition entries from the pool, runs of partitions in entries of their own. */
-function handOutAll(owner: Int32Array, topics: GroupTopics, pool: SinglePartitionPool, lists: TopicPartitions[][], filled: Int32Array): void {
+function handOutAll(
+  owner: Int32Array,
+  topics: GroupTopics,
+  pool: SinglePartitionPool,
+  lists: TopicPartitions[][],
+  filled: Int32Array,
+): void {
   const memberCount = lists.length;
-  const scratch: TopicScratch = { first: new Int32Array(memberCount).fill(-1), runs: new Array(memberCount), touched: new Int32Array(memberCount) };
-  for (let t = 0; t < topics.names.length; t++) handOutTopic(owner, topics.names[t], topics.base[t], topics.counts[t], pool, lists, filled, scratch);
+  const scratch: TopicScratch = {
+    first: new Int32Array(memberCount).fill(-1),
+    runs: new Array(memberCount),
+    touched: new Int32Array(memberCount),
+  };
+  for (let t = 0; t < topics.names.length; t++)
+    handOutTopic(owner, topics.names[t], topics.base[t], topics.counts[t], pool, lists, filled, scratch);
 }
 
 /**

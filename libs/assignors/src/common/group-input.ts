@@ -7,7 +7,11 @@
  */
 import type { Subscription, TopicPartitions } from '@cohort/protocol';
 import type { ClusterView, MemberSubscription } from '../api/partition-assignor';
-import { validateAssignorInput, validateAssignorInputButOwnedPartitions, type InputValidationOptions } from '../validation/validate-input';
+import {
+  validateAssignorInput,
+  validateAssignorInputButOwnedPartitions,
+  type InputValidationOptions,
+} from '../validation/validate-input';
 import { isValidatedInput } from '../validation/validated-inputs';
 import { getOwn } from './own-property';
 import { sameList } from './same-list';
@@ -53,7 +57,12 @@ export interface GroupInput {
  * `ownedPartitions: 'checked-when-read'`: the members' owned partitions are left out of validation, for an
  * assignor that reads them all and checks them as it does (cooperative-sticky: checkedPartitionIdsOf).
  */
-export function readGroup(cluster: ClusterView, members: MemberSubscription[], options?: InputValidationOptions, ownedPartitions: 'validated' | 'checked-when-read' = 'validated'): GroupInput {
+export function readGroup(
+  cluster: ClusterView,
+  members: MemberSubscription[],
+  options?: InputValidationOptions,
+  ownedPartitions: 'validated' | 'checked-when-read' = 'validated',
+): GroupInput {
   if (!isValidatedInput(cluster, members)) {
     if (ownedPartitions === 'validated') validateAssignorInput(cluster, members, options);
     else validateAssignorInputButOwnedPartitions(cluster, members, options);
@@ -123,13 +132,18 @@ class Subscriptions {
   }
 }
 
-function groupMembers(members: MemberSubscription[], subscriptions: Subscriptions, likePrevious: Uint8Array): GroupMember[] {
+function groupMembers(
+  members: MemberSubscription[],
+  subscriptions: Subscriptions,
+  likePrevious: Uint8Array,
+): GroupMember[] {
   const grouped: GroupMember[] = [];
   let normalized: NormalizedSubscription | null = null;
   for (let memberIndex = 0; memberIndex < members.length; memberIndex++) {
     const member = members[memberIndex];
     const subscription = member.subscription;
-    if (normalized === null || likePrevious[memberIndex] === 0) normalized = subscriptions.normalize(subscription.topics);
+    if (normalized === null || likePrevious[memberIndex] === 0)
+      normalized = subscriptions.normalize(subscription.topics);
     const { topicNames, topicNameSet, topics } = normalized;
     grouped.push({
       index: memberIndex,
@@ -161,7 +175,11 @@ export const MAX_PRESIZED_LIST = 100_000;
  * are dropped (Kafka drops the former; it keeps the latter and then fails or hands out nonexistent
  * partitions, quirk Q2).
  */
-export function partitionIdsOf(list: readonly TopicPartitions[] | undefined, topics: GroupTopics, dedupe = true): number[] {
+export function partitionIdsOf(
+  list: readonly TopicPartitions[] | undefined,
+  topics: GroupTopics,
+  dedupe = true,
+): number[] {
   if (!list) return [];
   // Sized up front, at one partition per entry (what large groups list: one partition of each of
   // many topics), rather than grown from empty: a rejoining group lists every partition here, and

@@ -31,7 +31,10 @@ describe('Java HashMap/HashSet order emulation, checked against the JDK', () => 
       while (ids.size < n) ids.add(randomId());
       cases.push([...ids]);
     }
-    cases.push(['consumer1', 'consumer2', 'consumer3', 'consumer4'], Array.from({ length: 40 }, (_, i) => `c${String(i).padStart(2, '0')}`));
+    cases.push(
+      ['consumer1', 'consumer2', 'consumer3', 'consumer4'],
+      Array.from({ length: 40 }, (_, i) => `c${String(i).padStart(2, '0')}`),
+    );
     const expected = runOracle(cases.map((ids) => `MAP ${ids.join('\t')}`));
     expect(cases.map((ids) => javaHashMapOrder(ids).join(' '))).toEqual(expected);
   }, 120_000);

@@ -6,7 +6,8 @@
 import type { GroupInput, GroupMember } from './group-input';
 
 export function compareMembers(a: GroupMember, b: GroupMember): number {
-  if (a.groupInstanceId !== null && b.groupInstanceId !== null) return compareStrings(a.groupInstanceId, b.groupInstanceId);
+  if (a.groupInstanceId !== null && b.groupInstanceId !== null)
+    return compareStrings(a.groupInstanceId, b.groupInstanceId);
   if (a.groupInstanceId !== null) return -1;
   if (b.groupInstanceId !== null) return 1;
   return compareStrings(a.memberId, b.memberId);

@@ -17,7 +17,8 @@ export function getOwn<T>(record: Record<string, T>, key: string): T | undefined
  * frozen prototype), so only those names take the slow path.
  */
 export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  if (Object.getPrototypeOf(record) === objectPrototype && !(key in objectPrototype) && !hasOwn.call(record, key)) record[key] = value;
+  if (Object.getPrototypeOf(record) === objectPrototype && !(key in objectPrototype) && !hasOwn.call(record, key))
+    record[key] = value;
   else Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }
 

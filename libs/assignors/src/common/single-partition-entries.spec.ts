@@ -62,7 +62,11 @@ describe('assignment results: frozen entries, one-partition entries shared', () 
     const input = readGroup({ partitionsPerTopic: { a: 3 } }, members(3, ['a']));
     const owner = Int32Array.from([2, 0, 1]);
     const result = assignmentFromOwners(input, owner, pool);
-    expect(result).toEqual({ c0: { partitions: [{ topic: 'a', partitions: [1] }] }, c1: { partitions: [{ topic: 'a', partitions: [2] }] }, c2: { partitions: [{ topic: 'a', partitions: [0] }] } });
+    expect(result).toEqual({
+      c0: { partitions: [{ topic: 'a', partitions: [1] }] },
+      c1: { partitions: [{ topic: 'a', partitions: [2] }] },
+      c2: { partitions: [{ topic: 'a', partitions: [0] }] },
+    });
     expect(Object.isFrozen(result.c0.partitions[0])).toBe(true);
   });
 

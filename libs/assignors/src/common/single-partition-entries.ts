@@ -75,7 +75,15 @@ export class SinglePartitionPool {
    * that makes them and another that hands them out. Returns false, handing out nothing, when the
    * topic alone would take more than half the pool (the caller then asks entry() per partition).
    */
-  handOut(slots: SinglePartitionSlots, topic: string, count: number, owner: Int32Array, base: number, lists: TopicPartitions[][], filled: Int32Array): boolean {
+  handOut(
+    slots: SinglePartitionSlots,
+    topic: string,
+    count: number,
+    owner: Int32Array,
+    base: number,
+    lists: TopicPartitions[][],
+    filled: Int32Array,
+  ): boolean {
     const known = this.complete.get(slots) ?? 0;
     if (known < count) {
       if (2 * count > this.capacity) return false;

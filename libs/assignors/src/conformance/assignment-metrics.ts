@@ -15,7 +15,9 @@ import type { ClusterView, MemberSubscription } from '../api/partition-assignor'
 type Result = Record<string, MemberAssignment>;
 
 function sizes(result: Result): Map<string, number> {
-  return new Map(Object.entries(result).map(([id, a]) => [id, a.partitions.reduce((n, e) => n + e.partitions.length, 0)]));
+  return new Map(
+    Object.entries(result).map(([id, a]) => [id, a.partitions.reduce((n, e) => n + e.partitions.length, 0)]),
+  );
 }
 
 export function isFullyBalanced(result: Result): boolean {
@@ -45,7 +47,11 @@ export function kafkaBalanceViolations(result: Result): string[] {
 }
 
 /** Topics whose most loaded holder has two or more partitions more than their least loaded subscriber. */
-export function strictBalanceViolations(cluster: ClusterView, members: readonly MemberSubscription[], result: Result): string[] {
+export function strictBalanceViolations(
+  cluster: ClusterView,
+  members: readonly MemberSubscription[],
+  result: Result,
+): string[] {
   const size = sizes(result);
   const violations: string[] = [];
   const topics = new Set(members.flatMap((m) => m.subscription.topics));
@@ -80,12 +86,15 @@ export function movement(cluster: ClusterView, members: readonly MemberSubscript
   const claims = new Map<string, number>();
   const key = (topic: string, p: number): string => `${topic}\u0000${p}`;
   for (const m of members) {
-    for (const e of m.subscription.ownedPartitions ?? []) for (const p of e.partitions) claims.set(key(e.topic, p), (claims.get(key(e.topic, p)) ?? 0) + 1);
+    for (const e of m.subscription.ownedPartitions ?? [])
+      for (const p of e.partitions) claims.set(key(e.topic, p), (claims.get(key(e.topic, p)) ?? 0) + 1);
   }
   let moved = 0;
   let forced = 0;
   for (const m of members) {
-    const assigned = new Set((result[m.memberId]?.partitions ?? []).flatMap((e) => e.partitions.map((p) => key(e.topic, p))));
+    const assigned = new Set(
+      (result[m.memberId]?.partitions ?? []).flatMap((e) => e.partitions.map((p) => key(e.topic, p))),
+    );
     let keepable = 0;
     for (const e of m.subscription.ownedPartitions ?? []) {
       if (!m.subscription.topics.includes(e.topic)) continue;
@@ -113,7 +122,11 @@ export function minimalMovesWhenUniform(cluster: ClusterView, members: readonly 
   const minQuota = Math.floor(total / count);
   let extra = total % count;
   const owned = members
-    .map((m) => (m.subscription.ownedPartitions ?? []).filter((e) => topics.has(e.topic)).reduce((n, e) => n + e.partitions.filter((p) => p < (cluster.partitionsPerTopic[e.topic] ?? 0)).length, 0))
+    .map((m) =>
+      (m.subscription.ownedPartitions ?? [])
+        .filter((e) => topics.has(e.topic))
+        .reduce((n, e) => n + e.partitions.filter((p) => p < (cluster.partitionsPerTopic[e.topic] ?? 0)).length, 0),
+    )
     .sort((a, b) => b - a);
   let moves = 0;
   for (const n of owned) {

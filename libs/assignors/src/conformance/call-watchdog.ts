@@ -16,7 +16,12 @@ export interface WatchdogOptions {
   callTimeoutMs: number;
 }
 
-export function runWithWatchdog(argv: string[], cwd: string, out: (line: string) => void, options: WatchdogOptions): Promise<number> {
+export function runWithWatchdog(
+  argv: string[],
+  cwd: string,
+  out: (line: string) => void,
+  options: WatchdogOptions,
+): Promise<number> {
   const cli = path.join(__dirname, 'cli.ts');
   // The child runs from the repository root so that tsx finds tsconfig.json (the @cohort/* aliases);
   // the plugin is still resolved from the caller's directory.

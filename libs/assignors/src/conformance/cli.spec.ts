@@ -31,17 +31,34 @@ describe('assignor conformance kit (npm run assignor:check)', () => {
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'cohort-check-'));
     const plugin = (file: string, name: string, body: string, extra = ''): void =>
-      writeFileSync(path.join(dir, file), `module.exports = { name: '${name}'${extra}, assign(cluster, ms) { ${body} } };`);
+      writeFileSync(
+        path.join(dir, file),
+        `module.exports = { name: '${name}'${extra}, assign(cluster, ms) { ${body} } };`,
+      );
     plugin('valid.js', 'first', `${firstSubscriber} return result;`);
-    plugin('twice.js', 'twice', `${firstSubscriber} const ids = Object.keys(result); if (ids.length > 1) result[ids[1]].partitions = result[ids[0]].partitions; return result;`);
+    plugin(
+      'twice.js',
+      'twice',
+      `${firstSubscriber} const ids = Object.keys(result); if (ids.length > 1) result[ids[1]].partitions = result[ids[0]].partitions; return result;`,
+    );
     // Swaps two members' assignments on every other call: the same input, a different answer.
-    plugin('flaky.js', 'flaky', `${firstSubscriber} const ids = Object.keys(result); if (++globalThis.__flakyCalls % 2 === 0 && ids.length > 1) [result[ids[0]], result[ids[1]]] = [result[ids[1]], result[ids[0]]]; return result;`);
+    plugin(
+      'flaky.js',
+      'flaky',
+      `${firstSubscriber} const ids = Object.keys(result); if (++globalThis.__flakyCalls % 2 === 0 && ids.length > 1) [result[ids[0]], result[ids[1]]] = [result[ids[1]], result[ids[0]]]; return result;`,
+    );
     (globalThis as { __flakyCalls?: number }).__flakyCalls = 0;
     plugin('throws.js', 'thrower', "throw new Error('not today');");
     plugin('hasty.js', 'hasty', `${firstSubscriber} return result;`, ", supportedProtocols: ['cooperative']");
     // Answers twice, then never returns.
-    writeFileSync(path.join(dir, 'hang.js'), `let calls = 0; module.exports = { name: 'stuck', assign(cluster, ms) { if (++calls === 3) for (;;) {} ${firstSubscriber} return result; } };`);
-    writeFileSync(path.join(dir, 'two.js'), `exports.assignors = [require('./valid.js'), { ...require('./valid.js'), name: 'second' }];`);
+    writeFileSync(
+      path.join(dir, 'hang.js'),
+      `let calls = 0; module.exports = { name: 'stuck', assign(cluster, ms) { if (++calls === 3) for (;;) {} ${firstSubscriber} return result; } };`,
+    );
+    writeFileSync(
+      path.join(dir, 'two.js'),
+      `exports.assignors = [require('./valid.js'), { ...require('./valid.js'), name: 'second' }];`,
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -49,7 +66,8 @@ describe('assignor conformance kit (npm run assignor:check)', () => {
     const { code, output } = check(['examples/assignor-plugin/least-loaded-assignor.ts'], repoRoot);
     expect(code).toBe(0);
     expect(output).toContain("Conformance report for assignor 'least-loaded'");
-    for (const dimension of ['validity', 'determinism', 'balance', 'stickiness', 'static', 'cooperative', 'time']) expect(output).toMatch(new RegExp(`^\\S*\\s+${dimension}`, 'm'));
+    for (const dimension of ['validity', 'determinism', 'balance', 'stickiness', 'static', 'cooperative', 'time'])
+      expect(output).toMatch(new RegExp(`^\\S*\\s+${dimension}`, 'm'));
     expect(output).toMatch(/RESULT: PASS$/);
   });
 
@@ -70,7 +88,11 @@ describe('assignor conformance kit (npm run assignor:check)', () => {
     ['assigns a partition twice', './twice.js', 'is assigned twice'],
     ['is not deterministic', './flaky.js', 'the same input gave a different assignment the second time'],
     ['throws', './throws.js', 'assign threw: not today'],
-    ['declares cooperative but moves partitions in one round', './hasty.js', 'in the same round as it is revoked, which the cooperative protocol forbids'],
+    [
+      'declares cooperative but moves partitions in one round',
+      './hasty.js',
+      'in the same round as it is revoked, which the cooperative protocol forbids',
+    ],
   ])('fails with exit code 1 for a plugin that %s', (_label, module, message) => {
     const { code, output } = check([module, '--seed', '7'], dir);
     expect(code).toBe(1);
@@ -81,7 +103,11 @@ describe('assignor conformance kit (npm run assignor:check)', () => {
   it('prints JSON on request', () => {
     const { code, output } = check(['./valid.js', '--json'], dir);
     expect(code).toBe(0);
-    const [report] = JSON.parse(output) as { assignor: string; violationCount: number; determinism: { total: number } }[];
+    const [report] = JSON.parse(output) as {
+      assignor: string;
+      violationCount: number;
+      determinism: { total: number };
+    }[];
     expect(report.assignor).toBe('first');
     expect(report.violationCount).toBe(0);
     expect(report.determinism.total).toBeGreaterThan(10);

@@ -12,7 +12,8 @@ import { formatReport } from './format-report';
 import { CALL_DONE_MARK, CALL_MARK, runWithWatchdog } from './call-watchdog';
 import { runConformance, type ConformanceHooks } from './run-conformance';
 
-const USAGE = 'usage: npm run assignor:check -- <plugin module | builtin:<name>> [--seed N] [--json] [--call-timeout S]';
+const USAGE =
+  'usage: npm run assignor:check -- <plugin module | builtin:<name>> [--seed N] [--json] [--call-timeout S]';
 /** Flags followed by a value. */
 const VALUE_FLAGS = new Set(['--seed', '--cwd', '--call-timeout']);
 const DEFAULT_CALL_TIMEOUT_S = 30;

@@ -27,7 +27,8 @@ export function formatReport(report: ConformanceReport, source: string): string 
   if (report.violations.length > 0) {
     lines.push('', 'Violations:');
     for (const v of report.violations) lines.push(`  - ${v}`);
-    if (report.violationCount > report.violations.length) lines.push(`  ... and ${report.violationCount - report.violations.length} more`);
+    if (report.violationCount > report.violations.length)
+      lines.push(`  ... and ${report.violationCount - report.violations.length} more`);
   }
   lines.push('', report.violationCount === 0 ? 'RESULT: PASS' : `RESULT: FAIL (${report.violationCount} violation(s))`);
   return lines.join('\n');

@@ -7,9 +7,20 @@
  * onAssignment/subscriptionUserData hooks are called for it.
  */
 import type { MemberAssignment } from '@cohort/protocol';
-import { supportedProtocolsOf, type MemberSubscription, type PartitionAssignor, type RebalanceProtocol } from '../api/partition-assignor';
+import {
+  supportedProtocolsOf,
+  type MemberSubscription,
+  type PartitionAssignor,
+  type RebalanceProtocol,
+} from '../api/partition-assignor';
 import { validateAssignment } from '../validation/validate-assignment';
-import { isFullyBalanced, kafkaBalanceViolations, minimalMovesWhenUniform, movement, strictBalanceViolations } from './assignment-metrics';
+import {
+  isFullyBalanced,
+  kafkaBalanceViolations,
+  minimalMovesWhenUniform,
+  movement,
+  strictBalanceViolations,
+} from './assignment-metrics';
 import { generateScenarios, type Group, type Scenario } from './scenarios';
 
 type Result = Record<string, MemberAssignment>;
@@ -38,7 +49,10 @@ function canonical(result: unknown): string {
   if (typeof result !== 'object' || result === null) return JSON.stringify(result);
   const entries = Object.entries(result as Result)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([id, a]) => [id, (a?.partitions ?? []).map((e) => `${e.topic}:${[...e.partitions].sort((x, y) => x - y).join(',')}`).sort()]);
+    .map(([id, a]) => [
+      id,
+      (a?.partitions ?? []).map((e) => `${e.topic}:${[...e.partitions].sort((x, y) => x - y).join(',')}`).sort(),
+    ]);
   return JSON.stringify(entries);
 }
 
@@ -150,7 +164,10 @@ export function runConformance(assignor: PartitionAssignor, seed = 1, hooks: Con
       if (assignor.subscriptionUserData) {
         // One plugin object stands for every member: give it this member's history before asking.
         assignor.onAssignment?.(existed ? previous[member.memberId] : { partitions: [] }, existed ? generation : -1);
-        return { ...member, subscription: { ...subscription, userData: assignor.subscriptionUserData([...member.subscription.topics]) } };
+        return {
+          ...member,
+          subscription: { ...subscription, userData: assignor.subscriptionUserData([...member.subscription.topics]) },
+        };
       }
       return { ...member, subscription };
     });
@@ -164,15 +181,26 @@ export function runConformance(assignor: PartitionAssignor, seed = 1, hooks: Con
     let result = first;
     for (let round = 0; ; round++) {
       const revoking = members.some((m) => {
-        const assigned = new Set((result[m.memberId]?.partitions ?? []).flatMap((e) => e.partitions.map((p) => `${e.topic}-${p}`)));
-        return (m.subscription.ownedPartitions ?? []).some((e) => e.partitions.some((p) => !assigned.has(`${e.topic}-${p}`)));
+        const assigned = new Set(
+          (result[m.memberId]?.partitions ?? []).flatMap((e) => e.partitions.map((p) => `${e.topic}-${p}`)),
+        );
+        return (m.subscription.ownedPartitions ?? []).some((e) =>
+          e.partitions.some((p) => !assigned.has(`${e.topic}-${p}`)),
+        );
       });
       if (!revoking) break;
       if (round === MAX_FOLLOW_UPS) {
         violation(where, `still revoking partitions after ${MAX_FOLLOW_UPS} follow-up rebalances`);
         return null;
       }
-      members = members.map((m) => ({ ...m, subscription: { ...m.subscription, ownedPartitions: result[m.memberId]?.partitions ?? [], generationId: generation } }));
+      members = members.map((m) => ({
+        ...m,
+        subscription: {
+          ...m.subscription,
+          ownedPartitions: result[m.memberId]?.partitions ?? [],
+          generationId: generation,
+        },
+      }));
       const next = call({ cluster: input.cluster, members }, `${where} (follow-up ${round + 1})`);
       if (next === null) return null;
       const validation = validateAssignment(input.cluster, members, next, { protocol: 'cooperative' });

@@ -56,7 +56,10 @@ const join =
   (count: number, random: RandomInt): Change =>
   (group) => {
     const template = group.members[random(group.members.length)].subscription.topics;
-    const joiners = Array.from({ length: count }, (_, i) => ({ memberId: `joiner-${i}-${random(1000)}`, subscription: { topics: [...template] } }));
+    const joiners = Array.from({ length: count }, (_, i) => ({
+      memberId: `joiner-${i}-${random(1000)}`,
+      subscription: { topics: [...template] },
+    }));
     return { cluster: group.cluster, members: [...group.members, ...joiners] };
   };
 
@@ -73,7 +76,8 @@ const grow =
   (group) => {
     const partitionsPerTopic = { ...group.cluster.partitionsPerTopic };
     const topics = Object.keys(partitionsPerTopic);
-    for (let i = 0; i < Math.max(1, topics.length >> 2); i++) partitionsPerTopic[topics[random(topics.length)]] += 1 + random(4);
+    for (let i = 0; i < Math.max(1, topics.length >> 2); i++)
+      partitionsPerTopic[topics[random(topics.length)]] += 1 + random(4);
     return { cluster: { partitionsPerTopic }, members: group.members };
   };
 
@@ -81,7 +85,11 @@ const resubscribe =
   (random: RandomInt): Change =>
   (group) => {
     const topics = Object.keys(group.cluster.partitionsPerTopic);
-    const members = group.members.map((m) => (random(4) === 0 ? { ...m, subscription: { ...m.subscription, topics: topics.filter(() => random(2) === 0).concat(topics[0]) } } : m));
+    const members = group.members.map((m) =>
+      random(4) === 0
+        ? { ...m, subscription: { ...m.subscription, topics: topics.filter(() => random(2) === 0).concat(topics[0]) } }
+        : m,
+    );
     return { cluster: group.cluster, members };
   };
 
@@ -99,7 +107,14 @@ const restartStatics =
 
 const subscribeToMissingTopic: Change = (group) => ({
   cluster: { partitionsPerTopic: { ...group.cluster.partitionsPerTopic, 'empty-topic': 0 } },
-  members: group.members.map((m, i) => (i % 2 === 0 ? { ...m, subscription: { ...m.subscription, topics: [...m.subscription.topics, 'missing-topic', 'empty-topic'] } } : m)),
+  members: group.members.map((m, i) =>
+    i % 2 === 0
+      ? {
+          ...m,
+          subscription: { ...m.subscription, topics: [...m.subscription.topics, 'missing-topic', 'empty-topic'] },
+        }
+      : m,
+  ),
 });
 
 export function generateScenarios(seed: number): Scenario[] {

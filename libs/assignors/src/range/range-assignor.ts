@@ -37,7 +37,11 @@ export function rangeAssign(input: GroupInput, options: RackAwareOptions = {}): 
 
 type Assign = (state: RangeTopicState, consumer: number, partitions: number[]) => void;
 
-function assignRanges(state: RangeTopicState, assign: Assign, mayAssign?: (consumer: number, partition: number) => boolean): void {
+function assignRanges(
+  state: RangeTopicState,
+  assign: Assign,
+  mayAssign?: (consumer: number, partition: number) => boolean,
+): void {
   for (const consumer of state.consumers) {
     if (!state.hasUnassigned) break;
     const accept = mayAssign ? (p: number) => mayAssign(consumer, p) : undefined;
@@ -65,7 +69,9 @@ function assignCoPartitioned(group: RangeTopicState[], assign: Assign): void {
   const remaining = [...group[0].consumers];
   const partitions = group[0].rackGroupSize;
   for (let p = 0; p < partitions && remaining.length > 0; p++) {
-    const consumer = remaining.find((c) => group.every((state) => state.racksMatch(c, p) && state.maxAssignable(c) > 0));
+    const consumer = remaining.find((c) =>
+      group.every((state) => state.racksMatch(c, p) && state.maxAssignable(c) > 0),
+    );
     if (consumer === undefined) continue;
     for (const state of group) assign(state, consumer, [p]);
     if (group.every((state) => state.maxAssignable(consumer) <= 0)) remaining.splice(remaining.indexOf(consumer), 1);

@@ -51,7 +51,12 @@ export class RangeTopicState {
       for (const rack of racks) allRacks.add(rack);
       this.partitionRacks.push(racks);
     }
-    this.needsRackAwareAssignment = useRackAwareAssignment(consumerRacks, allRacks, this.partitionRacks, preferRackAwareLogic);
+    this.needsRackAwareAssignment = useRackAwareAssignment(
+      consumerRacks,
+      allRacks,
+      this.partitionRacks,
+      preferRackAwareLogic,
+    );
   }
 
   /** Key that groups co-partitioned topics: Kafka groups by partitionRacks.size(), 0 without consumer racks. */
@@ -97,6 +102,7 @@ export class RangeTopicState {
         this.unassignedCount--;
       }
     }
-    while (this.firstUnassigned < this.partitionCount && this.unassigned[this.firstUnassigned] === 0) this.firstUnassigned++;
+    while (this.firstUnassigned < this.partitionCount && this.unassigned[this.firstUnassigned] === 0)
+      this.firstUnassigned++;
   }
 }

@@ -2,7 +2,10 @@ import { KafkaError } from '@cohort/protocol';
 import type { PartitionAssignor } from '../api/partition-assignor';
 import { AssignorRegistry } from './assignor-registry';
 
-const custom: PartitionAssignor = { name: 'custom', assign: (_c, members) => Object.fromEntries(members.map((m) => [m.memberId, { partitions: [] }])) };
+const custom: PartitionAssignor = {
+  name: 'custom',
+  assign: (_c, members) => Object.fromEntries(members.map((m) => [m.memberId, { partitions: [] }])),
+};
 
 describe('AssignorRegistry', () => {
   it('lists the four built-ins with their protocols', () => {
@@ -28,9 +31,15 @@ describe('AssignorRegistry', () => {
 
   it('refuses malformed assignors', () => {
     const registry = new AssignorRegistry();
-    expect(() => registry.register({ name: '', assign: custom.assign })).toThrow('cannot register assignor: its name must be a non-empty string');
-    expect(() => registry.register({ name: 'x' } as PartitionAssignor)).toThrow("'x' has no assign(cluster, members) function");
-    expect(() => registry.register({ ...custom, name: 'y', supportedProtocols: ['sideways' as 'eager'] })).toThrow("'y': supportedProtocols must be an array");
+    expect(() => registry.register({ name: '', assign: custom.assign })).toThrow(
+      'cannot register assignor: its name must be a non-empty string',
+    );
+    expect(() => registry.register({ name: 'x' } as PartitionAssignor)).toThrow(
+      "'x' has no assign(cluster, members) function",
+    );
+    expect(() => registry.register({ ...custom, name: 'y', supportedProtocols: ['sideways' as 'eager'] })).toThrow(
+      "'y': supportedProtocols must be an array",
+    );
   });
 
   it('answers UNSUPPORTED_ASSIGNOR for an unknown name', () => {
@@ -42,13 +51,18 @@ describe('AssignorRegistry', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(KafkaError);
       expect((error as KafkaError).errorCode).toBe(112);
-      expect((error as KafkaError).message).toBe("unknown assignor 'nope'; registered: range, roundrobin, sticky, cooperative-sticky");
+      expect((error as KafkaError).message).toBe(
+        "unknown assignor 'nope'; registered: range, roundrobin, sticky, cooperative-sticky",
+      );
     }
   });
 
-  it.each(['range', 'roundrobin', 'sticky', 'cooperative-sticky'])('gives an empty group an empty assignment (%s; Kafka divides by zero)', (name) => {
-    expect(new AssignorRegistry().run(name, { partitionsPerTopic: { t: 3 } }, [])).toEqual({});
-  });
+  it.each(['range', 'roundrobin', 'sticky', 'cooperative-sticky'])(
+    'gives an empty group an empty assignment (%s; Kafka divides by zero)',
+    (name) => {
+      expect(new AssignorRegistry().run(name, { partitionsPerTopic: { t: 3 } }, [])).toEqual({});
+    },
+  );
 
   it('runs a registered assignor through the safe runner', () => {
     const registry = new AssignorRegistry();
@@ -56,6 +70,9 @@ describe('AssignorRegistry', () => {
       { memberId: 'a', subscription: { topics: ['t'] } },
       { memberId: 'b', subscription: { topics: ['t'] } },
     ]);
-    expect(result).toEqual({ a: { partitions: [{ topic: 't', partitions: [0, 1] }] }, b: { partitions: [{ topic: 't', partitions: [2] }] } });
+    expect(result).toEqual({
+      a: { partitions: [{ topic: 't', partitions: [0, 1] }] },
+      b: { partitions: [{ topic: 't', partitions: [2] }] },
+    });
   });
 });

@@ -5,7 +5,13 @@
  */
 import type { MemberAssignment } from '@cohort/protocol';
 import { KafkaError } from '@cohort/protocol';
-import { supportedProtocolsOf, type AssignorDescription, type ClusterView, type MemberSubscription, type PartitionAssignor } from '../api/partition-assignor';
+import {
+  supportedProtocolsOf,
+  type AssignorDescription,
+  type ClusterView,
+  type MemberSubscription,
+  type PartitionAssignor,
+} from '../api/partition-assignor';
 import { createCooperativeStickyAssignor } from '../sticky/cooperative-sticky-assignor';
 import { createRangeAssignor } from '../range/range-assignor';
 import { createRoundRobinAssignor } from '../roundrobin/roundrobin-assignor';
@@ -33,7 +39,8 @@ export class AssignorRegistry {
   private readonly entries = new Map<string, Entry>();
 
   constructor(options: { builtIns?: boolean } = {}) {
-    if (options.builtIns ?? true) for (const assignor of builtInAssignors()) this.register(assignor, { builtIn: true, source: 'built-in' });
+    if (options.builtIns ?? true)
+      for (const assignor of builtInAssignors()) this.register(assignor, { builtIn: true, source: 'built-in' });
   }
 
   /** Throws an Error naming the assignor (and its source) when it is malformed or its name is taken. */
@@ -43,7 +50,9 @@ export class AssignorRegistry {
     if (problem) throw new Error(`cannot register assignor${from}: ${problem}`);
     const existing = this.entries.get(assignor.name);
     if (existing) {
-      const what = existing.builtIn ? 'a built-in assignor' : `an assignor already registered${existing.source ? ` from ${existing.source}` : ''}`;
+      const what = existing.builtIn
+        ? 'a built-in assignor'
+        : `an assignor already registered${existing.source ? ` from ${existing.source}` : ''}`;
       throw new Error(`cannot register assignor '${assignor.name}'${from}: the name clashes with ${what}`);
     }
     this.entries.set(assignor.name, { assignor, builtIn: options.builtIn ?? false, source: options.source });
@@ -64,16 +73,29 @@ export class AssignorRegistry {
   /** The assignor, or KafkaError UNSUPPORTED_ASSIGNOR (the REST layer answers 404). */
   require(name: string): PartitionAssignor {
     const entry = this.entries.get(name);
-    if (!entry) throw KafkaError.of('UNSUPPORTED_ASSIGNOR', `unknown assignor '${name}'; registered: ${[...this.entries.keys()].join(', ')}`);
+    if (!entry)
+      throw KafkaError.of(
+        'UNSUPPORTED_ASSIGNOR',
+        `unknown assignor '${name}'; registered: ${[...this.entries.keys()].join(', ')}`,
+      );
     return entry.assignor;
   }
 
   list(): AssignorDescription[] {
-    return [...this.entries.values()].map(({ assignor, builtIn }) => ({ name: assignor.name, supportedProtocols: supportedProtocolsOf(assignor), builtIn }));
+    return [...this.entries.values()].map(({ assignor, builtIn }) => ({
+      name: assignor.name,
+      supportedProtocols: supportedProtocolsOf(assignor),
+      builtIn,
+    }));
   }
 
   /** runAssignor for a registered assignor; built-ins are trusted not to mutate their input. */
-  run(name: string, cluster: ClusterView, members: MemberSubscription[], options: RunAssignorOptions = {}): Record<string, MemberAssignment> {
+  run(
+    name: string,
+    cluster: ClusterView,
+    members: MemberSubscription[],
+    options: RunAssignorOptions = {},
+  ): Record<string, MemberAssignment> {
     const assignor = this.require(name);
     return runAssignor(assignor, cluster, members, { isolateInput: !this.isBuiltIn(name), ...options });
   }

@@ -8,9 +8,11 @@ const PROTOCOLS = new Set(['eager', 'cooperative']);
 
 /** Why `candidate` is not an assignor, or null when it is one. */
 export function assignorShapeProblem(candidate: unknown): string | null {
-  if (typeof candidate !== 'object' || candidate === null) return `expected an assignor object, got ${candidate === null ? 'null' : typeof candidate}`;
+  if (typeof candidate !== 'object' || candidate === null)
+    return `expected an assignor object, got ${candidate === null ? 'null' : typeof candidate}`;
   const assignor = candidate as Partial<PartitionAssignor>;
-  if (typeof assignor.name !== 'string' || assignor.name.trim().length === 0) return 'its name must be a non-empty string';
+  if (typeof assignor.name !== 'string' || assignor.name.trim().length === 0)
+    return 'its name must be a non-empty string';
   if (typeof assignor.assign !== 'function') return `'${assignor.name}' has no assign(cluster, members) function`;
   if (assignor.supportedProtocols !== undefined) {
     if (!Array.isArray(assignor.supportedProtocols) || assignor.supportedProtocols.some((p) => !PROTOCOLS.has(p))) {
@@ -18,7 +20,8 @@ export function assignorShapeProblem(candidate: unknown): string | null {
     }
   }
   for (const hook of ['subscriptionUserData', 'onAssignment'] as const) {
-    if (assignor[hook] !== undefined && typeof assignor[hook] !== 'function') return `'${assignor.name}': ${hook} must be a function when present`;
+    if (assignor[hook] !== undefined && typeof assignor[hook] !== 'function')
+      return `'${assignor.name}': ${hook} must be a function when present`;
   }
   return null;
 }

@@ -18,7 +18,7 @@ export interface LoadPluginsOptions {
 
 /** "a, b" → ["a", "b"]; arrays are trimmed the same way. */
 export function parsePluginList(specs: string | readonly string[] | undefined): string[] {
-  const list = typeof specs === 'string' ? specs.split(',') : specs ?? [];
+  const list = typeof specs === 'string' ? specs.split(',') : (specs ?? []);
   return list.map((spec) => spec.trim()).filter((spec) => spec.length > 0);
 }
 
@@ -36,7 +36,13 @@ export function resolveModuleSpec(spec: string, cwd: string): string {
 export function exportedAssignors(moduleExports: unknown): unknown[] {
   let exported: unknown = moduleExports;
   for (let depth = 0; depth < 3; depth++) {
-    if (typeof exported !== 'object' || exported === null || Array.isArray(exported) || assignorShapeProblem(exported) === null) break;
+    if (
+      typeof exported !== 'object' ||
+      exported === null ||
+      Array.isArray(exported) ||
+      assignorShapeProblem(exported) === null
+    )
+      break;
     const record = exported as Record<string, unknown>;
     if (record.assignors !== undefined) exported = record.assignors;
     else if (record.default !== undefined) exported = record.default;
@@ -46,7 +52,11 @@ export function exportedAssignors(moduleExports: unknown): unknown[] {
 }
 
 /** The registry is taken structurally: `@cohort/assignors/plugins` ships its own copy of the type. */
-export async function loadAssignorPlugins(registry: Pick<AssignorRegistry, 'register'>, specs: string | readonly string[] | undefined, options: LoadPluginsOptions = {}): Promise<string[]> {
+export async function loadAssignorPlugins(
+  registry: Pick<AssignorRegistry, 'register'>,
+  specs: string | readonly string[] | undefined,
+  options: LoadPluginsOptions = {},
+): Promise<string[]> {
   const cwd = options.cwd ?? process.cwd();
   const loaded: string[] = [];
   for (const spec of parsePluginList(specs)) {

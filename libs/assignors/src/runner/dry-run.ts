@@ -51,7 +51,10 @@ function toMember(raw: unknown, index: number, stickyUserDataFromOwned: boolean)
   // A Java StickyAssignor member reports its previous assignment and generation in user data, and
   // the assignor reads nothing else; the dry run builds that user data from the body's fields.
   if (stickyUserDataFromOwned && data === undefined && Array.isArray(ownedPartitions)) {
-    data = typeof generationId === 'number' && generationId >= 0 ? { previousAssignment: ownedPartitions, generation: generationId } : { previousAssignment: ownedPartitions };
+    data =
+      typeof generationId === 'number' && generationId >= 0
+        ? { previousAssignment: ownedPartitions, generation: generationId }
+        : { previousAssignment: ownedPartitions };
   }
   return {
     memberId: memberId as string,
@@ -66,28 +69,40 @@ function toMember(raw: unknown, index: number, stickyUserDataFromOwned: boolean)
   };
 }
 
-export function dryRunAssign(registry: AssignorRegistry, name: string, body: unknown, options: RunAssignorOptions = {}): DryRunResponse {
+export function dryRunAssign(
+  registry: AssignorRegistry,
+  name: string,
+  body: unknown,
+  options: RunAssignorOptions = {},
+): DryRunResponse {
   registry.require(name);
   if (!isPlainObject(body)) throw invalid('body: must be { partitionsPerTopic, members }');
   if (!Array.isArray(body.members)) throw invalid('members: must be an array');
   const fromOwned = name === STICKY_ASSIGNOR_NAME && registry.isBuiltIn(name);
   const members = body.members.map((member, index) => toMember(member, index, fromOwned));
-  const cluster = { partitionsPerTopic: body.partitionsPerTopic as Record<string, number>, partitionRacks: body.partitionRacks as DryRunRequest['partitionRacks'] };
+  const cluster = {
+    partitionsPerTopic: body.partitionsPerTopic as Record<string, number>,
+    partitionRacks: body.partitionRacks as DryRunRequest['partitionRacks'],
+  };
   try {
     const result = registry.run(name, cluster, members, { unknownTopics: 'ignore', ...options });
     return {
-      assignments: Object.fromEntries(Object.entries(result).map(([memberId, assignment]) => [memberId, assignment.partitions])),
+      assignments: Object.fromEntries(
+        Object.entries(result).map(([memberId, assignment]) => [memberId, assignment.partitions]),
+      ),
       unknownTopics: unknownTopicsOf(members, cluster.partitionsPerTopic),
     };
   } catch (error) {
     // Field names in the body are flat: members[i].topics, not members[i].subscription.topics.
-    if (error instanceof KafkaError && error.errorName === 'INVALID_REQUEST') throw invalid(error.message.replace(/(members\[\d+\])\.subscription\./g, '$1.'));
+    if (error instanceof KafkaError && error.errorName === 'INVALID_REQUEST')
+      throw invalid(error.message.replace(/(members\[\d+\])\.subscription\./g, '$1.'));
     throw error;
   }
 }
 
 function unknownTopicsOf(members: MemberSubscription[], partitionsPerTopic: Record<string, number>): string[] {
   const unknown = new Set<string>();
-  for (const member of members) for (const topic of member.subscription.topics) if (!Object.hasOwn(partitionsPerTopic, topic)) unknown.add(topic);
+  for (const member of members)
+    for (const topic of member.subscription.topics) if (!Object.hasOwn(partitionsPerTopic, topic)) unknown.add(topic);
   return [...unknown].sort();
 }

@@ -168,7 +168,8 @@ class ConstrainedBuilder {
     this.owner[id] = m;
     const assigned = ++this.count[m];
     const previous = this.maybeRevoked === null ? -1 : this.maybeRevoked[id];
-    if ((previous >= 0 && previous !== m) || (this.multiplyClaimed !== null && this.multiplyClaimed[id] === 1)) this.transferring.set(id, m);
+    if ((previous >= 0 && previous !== m) || (this.multiplyClaimed !== null && this.multiplyClaimed[id] === 1))
+      this.transferring.set(id, m);
     return assigned;
   }
 
@@ -176,7 +177,9 @@ class ConstrainedBuilder {
   dealByRack(rack: StickyRackInfo, unassigned: ArrayLike<number> | null): number[] {
     const { count, minQuota, maxQuota, expectedOverMin } = this;
     const underMin = this.underMin;
-    const sorted = rack.sortByRackConsumers(unassigned === null ? Array.from({ length: this.total }, (_, id) => id) : Array.from(unassigned));
+    const sorted = rack.sortByRackConsumers(
+      unassigned === null ? Array.from({ length: this.total }, (_, id) => id) : Array.from(unassigned),
+    );
     let next = 0;
     const remaining: number[] = [];
     for (const id of sorted) {
@@ -253,8 +256,11 @@ class ConstrainedBuilder {
     }
     const stillUnder = round.filter((m) => removed[m] === 0);
     if (stillUnder.length > 0) {
-      if (this.overMin !== this.expectedOverMin) throw new Error('sticky assignor internal error: fewer members than expected reached maxQuota');
-      for (const m of stillUnder) if (this.count[m] !== minQuota) throw new Error(`sticky assignor internal error: member ${this.input.members[m].memberId} is below minQuota`);
+      if (this.overMin !== this.expectedOverMin)
+        throw new Error('sticky assignor internal error: fewer members than expected reached maxQuota');
+      for (const m of stillUnder)
+        if (this.count[m] !== minQuota)
+          throw new Error(`sticky assignor internal error: member ${this.input.members[m].memberId} is below minQuota`);
     }
   }
 }

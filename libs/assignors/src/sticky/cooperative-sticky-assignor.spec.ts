@@ -1,7 +1,14 @@
 // Kafka's CooperativeStickyAssignorTest: the shared AbstractStickyAssignorTest cases (checked after
 // Kafka's follow-up rebalances) plus the cooperative-only ones.
 import type { Subscription } from '@cohort/protocol';
-import { RACK_CONFIGS, SubscriptionMap, topicPartitions, StickyHarness, isFullyBalanced, defineAbstractStickyAssignorTests } from '@cohort/assignors/testing';
+import {
+  RACK_CONFIGS,
+  SubscriptionMap,
+  topicPartitions,
+  StickyHarness,
+  isFullyBalanced,
+  defineAbstractStickyAssignorTests,
+} from '@cohort/assignors/testing';
 import { createCooperativeStickyAssignor } from './cooperative-sticky-assignor';
 import { cooperativeMemberData } from './member-data';
 
@@ -17,9 +24,13 @@ describe('cooperative-sticky assignor (Kafka CooperativeStickyAssignorTest)', ()
 
   it('encodes and decodes its generation', () => {
     const assignor = createCooperativeStickyAssignor();
-    expect(cooperativeMemberData({ topics: ['topic'], userData: assignor.subscriptionUserData(['topic']) }).generation).toBe(-1);
+    expect(
+      cooperativeMemberData({ topics: ['topic'], userData: assignor.subscriptionUserData(['topic']) }).generation,
+    ).toBe(-1);
     assignor.onAssignment({ partitions: [] }, 10);
-    expect(cooperativeMemberData({ topics: ['topic'], userData: assignor.subscriptionUserData(['topic']) }).generation).toBe(10);
+    expect(
+      cooperativeMemberData({ topics: ['topic'], userData: assignor.subscriptionUserData(['topic']) }).generation,
+    ).toBe(10);
   });
 
   it('has no generation without user data', () => {
@@ -29,7 +40,11 @@ describe('cooperative-sticky assignor (Kafka CooperativeStickyAssignorTest)', ()
   it('takes owned partitions from the subscription and the generation from user data when the field is absent', () => {
     const assignor = createCooperativeStickyAssignor();
     assignor.onAssignment({ partitions: topicPartitions(['topic-1']) }, 1);
-    const subscription: Subscription = { topics: ['topic'], userData: assignor.subscriptionUserData(['topic']), ownedPartitions: topicPartitions(['topic-0']) };
+    const subscription: Subscription = {
+      topics: ['topic'],
+      userData: assignor.subscriptionUserData(['topic']),
+      ownedPartitions: topicPartitions(['topic-0']),
+    };
     expect(cooperativeMemberData(subscription)).toEqual({ partitions: topicPartitions(['topic-0']), generation: 1 });
   });
 
@@ -37,7 +52,12 @@ describe('cooperative-sticky assignor (Kafka CooperativeStickyAssignorTest)', ()
     ['an equal', 1],
     ['a higher', 0],
   ])('prefers the subscription over user data with %s generation field', (_label, userDataGeneration) => {
-    const subscription: Subscription = { topics: ['topic'], userData: { generation: userDataGeneration }, ownedPartitions: [], generationId: 1 };
+    const subscription: Subscription = {
+      topics: ['topic'],
+      userData: { generation: userDataGeneration },
+      ownedPartitions: [],
+      generationId: 1,
+    };
     expect(cooperativeMemberData(subscription)).toEqual({ partitions: [], generation: 1 });
   });
 
@@ -68,15 +88,24 @@ describe('cooperative-sticky assignor (Kafka CooperativeStickyAssignorTest)', ()
     it.each([
       [3, { consumer1: ['topic-1'], consumer2: ['topic-2'], consumer3: [] }],
       [4, { consumer1: ['topic-1', 'topic-3'], consumer2: ['topic-2'], consumer3: [] }],
-    ])('holds back a partition claimed by two members of one generation until both revoke it (%i partitions)', (partitions, expected) => {
-      const cluster = a.put(a.cluster(), 'topic', partitions);
-      subscriptions.set('consumer1', a.buildSubscriptionV2Above(['topic'], ['topic-0', 'topic-1'], a.generationId, 0));
-      subscriptions.set('consumer2', a.buildSubscriptionV2Above(['topic'], ['topic-0', 'topic-2'], a.generationId, 1));
-      subscriptions.set('consumer3', a.buildSubscriptionV2Above(['topic'], [], a.generationId, 2));
-      const assignment = a.assignPartitions(cluster, subscriptions);
-      expect(assignment).toEqual(expected);
-      a.verifyValidityAndBalance(subscriptions, assignment, cluster);
-      expect(isFullyBalanced(assignment)).toBe(true);
-    });
+    ])(
+      'holds back a partition claimed by two members of one generation until both revoke it (%i partitions)',
+      (partitions, expected) => {
+        const cluster = a.put(a.cluster(), 'topic', partitions);
+        subscriptions.set(
+          'consumer1',
+          a.buildSubscriptionV2Above(['topic'], ['topic-0', 'topic-1'], a.generationId, 0),
+        );
+        subscriptions.set(
+          'consumer2',
+          a.buildSubscriptionV2Above(['topic'], ['topic-0', 'topic-2'], a.generationId, 1),
+        );
+        subscriptions.set('consumer3', a.buildSubscriptionV2Above(['topic'], [], a.generationId, 2));
+        const assignment = a.assignPartitions(cluster, subscriptions);
+        expect(assignment).toEqual(expected);
+        a.verifyValidityAndBalance(subscriptions, assignment, cluster);
+        expect(isFullyBalanced(assignment)).toBe(true);
+      },
+    );
   });
 });

@@ -36,7 +36,11 @@ export function createCooperativeStickyAssignor(options: RackAwareOptions = {}):
     assign(cluster: ClusterView, members: MemberSubscription[]): Record<string, MemberAssignment> {
       // Every owned partition is read once: checked as it is read rather than validated beforehand.
       const input = readGroup(cluster, members, undefined, 'checked-when-read');
-      const outcome = stickyAssign(input, { ...options, memberData: (m) => readMemberData(input.members[m].subscription), ownedPartitionsUnchecked: true });
+      const outcome = stickyAssign(input, {
+        ...options,
+        memberData: (m) => readMemberData(input.members[m].subscription),
+        ownedPartitionsUnchecked: true,
+      });
       withholdTransfers(input, outcome);
       return assignmentFromOwners(input, outcome.owner);
     },

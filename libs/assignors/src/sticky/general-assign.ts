@@ -34,7 +34,10 @@ function subscribes(topics: Int32Array, topic: number): boolean {
 }
 
 /** Members with the same subscription (and rack, when racks are used) share a heap in the LoadIndex. */
-function buildClasses(input: GroupInput, rack: StickyRackInfo): { classOf: Int32Array; classesOfTopic: Int32Array[]; classRack: (string | null)[] } {
+function buildClasses(
+  input: GroupInput,
+  rack: StickyRackInfo,
+): { classOf: Int32Array; classesOfTopic: Int32Array[]; classRack: (string | null)[] } {
   const classOf = new Int32Array(input.members.length);
   const keys = new Map<string, number>();
   const classRack: (string | null)[] = [];
@@ -66,7 +69,9 @@ export function generalAssign(input: GroupInput, prep: OwnedPartitions, rack: St
   for (const member of members) for (const t of member.topics) consumersOfTopic[t]++;
 
   // Partitions ordered by (number of potential consumers of the topic, topic, partition).
-  const topicOrder = Array.from({ length: topicCount }, (_, t) => t).sort((a, b) => consumersOfTopic[a] - consumersOfTopic[b] || a - b);
+  const topicOrder = Array.from({ length: topicCount }, (_, t) => t).sort(
+    (a, b) => consumersOfTopic[a] - consumersOfTopic[b] || a - b,
+  );
   const sortedAll = new Int32Array(topics.total);
   let fill = 0;
   for (const t of topicOrder) for (let id = topics.base[t]; id < topics.base[t + 1]; id++) sortedAll[fill++] = id;
@@ -111,7 +116,12 @@ export function generalAssign(input: GroupInput, prep: OwnedPartitions, rack: St
   const { classOf, classesOfTopic, classRack } = buildClasses(input, rack);
   const index = new LoadIndex(classOf, classesOfTopic, classRack, memberIdRanks(members), initialLoad, topics.total);
   const topicHashes = Int32Array.from(topics.names, javaStringHashCode);
-  const movements = new PartitionMovements(topics.total, members.length, topicOf, partitionHasher(topicHashes, topicOf, topics.base));
+  const movements = new PartitionMovements(
+    topics.total,
+    members.length,
+    topicOf,
+    partitionHasher(topicHashes, topicOf, topics.base),
+  );
   const balancer = new GeneralBalancer({
     input,
     rack,

@@ -116,7 +116,12 @@ export class GeneralBalancer {
         // Deviations (quirk Q3 and an upstream bug): Kafka fails with a NullPointerException when the
         // previous owner was set aside, and hands the partition back even if that member no longer
         // subscribes to the topic; we skip the hand-back in both cases.
-        if (previous >= 0 && index.isParticipating(previous) && subscribes(previous, topic) && load[current] > load[previous] + 1) {
+        if (
+          previous >= 0 &&
+          index.isParticipating(previous) &&
+          subscribes(previous, topic) &&
+          load[current] > load[previous] + 1
+        ) {
           this.reassign(id, previous);
           performed = modified = true;
           continue;

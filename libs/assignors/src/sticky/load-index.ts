@@ -48,7 +48,8 @@ export class LoadIndex {
       this.position[m] = this.heapSize[c]++;
       this.levelCount[this.load[m]]++;
     }
-    for (let c = 0; c < this.heaps.length; c++) for (let i = (this.heapSize[c] >> 1) - 1; i >= 0; i--) this.siftDown(c, i);
+    for (let c = 0; c < this.heaps.length; c++)
+      for (let i = (this.heapSize[c] >> 1) - 1; i >= 0; i--) this.siftDown(c, i);
     this.recomputeExtremes();
   }
 
@@ -118,7 +119,8 @@ export class LoadIndex {
     this.levelCount.fill(0);
     this.load.set(loads);
     for (let m = 0; m < this.load.length; m++) if (this.participating[m] === 1) this.levelCount[this.load[m]]++;
-    for (let c = 0; c < this.heaps.length; c++) for (let i = (this.heapSize[c] >> 1) - 1; i >= 0; i--) this.siftDown(c, i);
+    for (let c = 0; c < this.heaps.length; c++)
+      for (let i = (this.heapSize[c] >> 1) - 1; i >= 0; i--) this.siftDown(c, i);
     this.recomputeExtremes();
   }
 
@@ -134,8 +136,10 @@ export class LoadIndex {
     if (to > this.maxLevel) this.maxLevel = to;
     if (to < this.minLevel) this.minLevel = to;
     if (this.levelCount[from] === 0) {
-      if (from === this.minLevel) while (this.minLevel < this.maxLevel && this.levelCount[this.minLevel] === 0) this.minLevel++;
-      if (from === this.maxLevel) while (this.maxLevel > this.minLevel && this.levelCount[this.maxLevel] === 0) this.maxLevel--;
+      if (from === this.minLevel)
+        while (this.minLevel < this.maxLevel && this.levelCount[this.minLevel] === 0) this.minLevel++;
+      if (from === this.maxLevel)
+        while (this.maxLevel > this.minLevel && this.levelCount[this.maxLevel] === 0) this.maxLevel--;
     }
   }
 

@@ -65,7 +65,10 @@ export function stickyMemberData(subscription: Subscription): MemberData {
   if (userData === undefined || userData === null) return { partitions: NO_PARTITIONS, generation: undefined };
   if (typeof userData === 'object' && isTopicPartitionsList((userData as StickyUserData).previousAssignment)) {
     const generation = (userData as StickyUserData).generation;
-    return { partitions: (userData as StickyUserData).previousAssignment, generation: Number.isInteger(generation) ? generation : undefined };
+    return {
+      partitions: (userData as StickyUserData).previousAssignment,
+      generation: Number.isInteger(generation) ? generation : undefined,
+    };
   }
   return { partitions: NO_PARTITIONS, generation: DEFAULT_GENERATION };
 }

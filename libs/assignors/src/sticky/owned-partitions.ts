@@ -103,7 +103,11 @@ class ClaimTable {
  * `listsUnchecked`: the members' lists were left out of validation (validateAssignorInputButOwnedPartitions)
  * and are checked here as they are read, and reported as the validator would report them.
  */
-export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: number) => MemberData, listsUnchecked = false): OwnedPartitions {
+export function resolveOwnedPartitions(
+  input: GroupInput,
+  readMemberData: (m: number) => MemberData,
+  listsUnchecked = false,
+): OwnedPartitions {
   const { members, topics } = input;
   const hashOrder = javaHashMapOrder(members.map((member) => member.memberId));
   // Allocated on the first claim: a group joining for the first time owns nothing.
@@ -120,17 +124,27 @@ export function resolveOwnedPartitions(input: GroupInput, readMemberData: (m: nu
     // readGroup shares one set between identical subscriptions, so most are told equal without a call.
     const topicNameSet = members[m].topicNameSet;
     if (reference === null) reference = topicNameSet;
-    else if (allSubscriptionsEqual && reference !== topicNameSet && !sameTopics(reference, topicNameSet)) allSubscriptionsEqual = false;
+    else if (allSubscriptionsEqual && reference !== topicNameSet && !sameTopics(reference, topicNameSet))
+      allSubscriptionsEqual = false;
     const data = readMemberData(m);
     memberData[m] = data;
     const generation = data.generation ?? NO_GENERATION;
     if (generation > maxGeneration) maxGeneration = generation;
-    const ids = listsUnchecked ? checkedIdsOfPartitions(data.partitions, topics) : idsOfPartitions(data.partitions, topics, false);
+    const ids = listsUnchecked
+      ? checkedIdsOfPartitions(data.partitions, topics)
+      : idsOfPartitions(data.partitions, topics, false);
     if (ids === null) throwInvalidOwnedPartitions(members);
     claims[m] = ids;
     if (ids.length > 0) (table ??= new ClaimTable(members, topics.total)).claim(m, ids, generation);
   }
   // Uncontested claims are kept as listed; otherwise each partition stays with its keeper only.
   if (table !== null && table.contested) table.keepSettled(claims);
-  return { allSubscriptionsEqual, hashOrder, owned: claims, multiplyClaimed: table === null ? null : table.multiplyClaimed, memberData, maxGeneration };
+  return {
+    allSubscriptionsEqual,
+    hashOrder,
+    owned: claims,
+    multiplyClaimed: table === null ? null : table.multiplyClaimed,
+    memberData,
+    maxGeneration,
+  };
 }

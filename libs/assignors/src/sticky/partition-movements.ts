@@ -91,6 +91,10 @@ export class PartitionMovements {
 }
 
 /** Java TopicPartition.hashCode for partition ids, given each topic's String.hashCode. */
-export function partitionHasher(topicHashes: Int32Array, topicOf: Int32Array, base: Int32Array): (partition: number) => number {
+export function partitionHasher(
+  topicHashes: Int32Array,
+  topicOf: Int32Array,
+  base: Int32Array,
+): (partition: number) => number {
   return (id) => topicPartitionHashCode(topicHashes[topicOf[id]], id - base[topicOf[id]]);
 }

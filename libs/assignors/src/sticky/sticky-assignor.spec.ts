@@ -1,6 +1,14 @@
 // Kafka's StickyAssignorTest: the shared AbstractStickyAssignorTest cases plus the sticky-only ones.
 import type { Subscription } from '@cohort/protocol';
-import { RACK_CONFIGS, SubscriptionMap, topicPartitions, StickyHarness, isFullyBalanced, ps, defineAbstractStickyAssignorTests } from '@cohort/assignors/testing';
+import {
+  RACK_CONFIGS,
+  SubscriptionMap,
+  topicPartitions,
+  StickyHarness,
+  isFullyBalanced,
+  ps,
+  defineAbstractStickyAssignorTests,
+} from '@cohort/assignors/testing';
 import { stickyMemberData } from './member-data';
 import { createStickyAssignor } from './sticky-assignor';
 
@@ -17,7 +25,11 @@ describe('sticky assignor (Kafka StickyAssignorTest)', () => {
 
   it('reads member data from every subscription version', () => {
     const owned = [tp('topic1', 0), tp('topic2', 1)];
-    for (const subscription of [a.buildSubscriptionV0(['topic'], owned, 1, 0), a.buildSubscriptionV1(['topic'], owned, 1), a.buildSubscriptionV2Above(['topic'], owned, 1, 2)]) {
+    for (const subscription of [
+      a.buildSubscriptionV0(['topic'], owned, 1, 0),
+      a.buildSubscriptionV1(['topic'], owned, 1),
+      a.buildSubscriptionV2Above(['topic'], owned, 1, 2),
+    ]) {
       const data = stickyMemberData(subscription);
       expect(data.partitions).toEqual(topicPartitions(owned));
       expect(data.generation).toBe(1);
@@ -27,13 +39,22 @@ describe('sticky assignor (Kafka StickyAssignorTest)', () => {
   it('honours the user data over inconsistent ownedPartitions', () => {
     const assignor = createStickyAssignor();
     assignor.onAssignment({ partitions: topicPartitions(['topic-1']) }, 1);
-    const subscription: Subscription = { topics: ['topic'], userData: assignor.subscriptionUserData(['topic']), ownedPartitions: topicPartitions(['topic-0']) };
+    const subscription: Subscription = {
+      topics: ['topic'],
+      userData: assignor.subscriptionUserData(['topic']),
+      ownedPartitions: topicPartitions(['topic-0']),
+    };
     expect(stickyMemberData(subscription)).toEqual({ partitions: topicPartitions(['topic-1']), generation: 1 });
   });
 
   it('always honours the user data, even with a different generationId field', () => {
     const owned = ['topic1-0', 'topic2-1'];
-    const subscription: Subscription = { topics: ['topic'], userData: { previousAssignment: topicPartitions(owned), generation: 0 }, ownedPartitions: [], generationId: 1 };
+    const subscription: Subscription = {
+      topics: ['topic'],
+      userData: { previousAssignment: topicPartitions(owned), generation: 0 },
+      ownedPartitions: [],
+      generationId: 1,
+    };
     expect(stickyMemberData(subscription)).toEqual({ partitions: topicPartitions(owned), generation: 0 });
   });
 
@@ -41,12 +62,17 @@ describe('sticky assignor (Kafka StickyAssignorTest)', () => {
     const assignor = createStickyAssignor();
     expect(assignor.subscriptionUserData(['t'])).toBeNull();
     assignor.onAssignment({ partitions: [{ topic: 't', partitions: [0, 2] }] }, 7);
-    expect(assignor.subscriptionUserData(['t'])).toEqual({ previousAssignment: [{ topic: 't', partitions: [0, 2] }], generation: 7 });
+    expect(assignor.subscriptionUserData(['t'])).toEqual({
+      previousAssignment: [{ topic: 't', partitions: [0, 2] }],
+      generation: 7,
+    });
   });
 
   it('treats unreadable user data as no partitions and generation -1, and no user data as nothing owned', () => {
     expect(stickyMemberData({ topics: ['t'], userData: 'garbage' })).toEqual({ partitions: [], generation: -1 });
-    expect(stickyMemberData({ topics: ['t'], ownedPartitions: [{ topic: 't', partitions: [0] }], generationId: 3 })).toEqual({ partitions: [], generation: undefined });
+    expect(
+      stickyMemberData({ topics: ['t'], ownedPartitions: [{ topic: 't', partitions: [0] }], generationId: 3 }),
+    ).toEqual({ partitions: [], generation: undefined });
   });
 
   it('assigns with old subscription versions', () => {
@@ -164,7 +190,9 @@ describe('sticky assignor (Kafka StickyAssignorTest)', () => {
         subscriptions.set('consumer1', a.subscription(c1Topics, 0));
         subscriptions.set('consumer2', a.subscription(c2Topics, 1));
         subscriptions.set('consumer3', a.subscription(all, 2));
-        const c1p0 = allEqual ? ['topic-0', 'topic-1', 'topic-2', 'topic2-2', 'topic2-3', 'topic3-0'] : ['topic-0', 'topic-1', 'topic-2', 'topic-3'];
+        const c1p0 = allEqual
+          ? ['topic-0', 'topic-1', 'topic-2', 'topic2-2', 'topic2-3', 'topic3-0']
+          : ['topic-0', 'topic-1', 'topic-2', 'topic-3'];
         const c2p0 = ['topic-0', 'topic-1', 'topic2-0', 'topic2-1', 'topic2-2', 'topic2-3'];
         const c3p0 = ['topic-2', 'topic-3', 'topic3-0', 'topic3-1', 'topic3-2', 'topic3-3'];
         subscriptions.set('consumer1', a.buildSubscriptionV2Above(c1Topics, c1p0, 1, 0));

@@ -26,15 +26,23 @@ export function createStickyAssignor(options: RackAwareOptions = {}): StickyAssi
     supportedProtocols: ['eager'],
     subscriptionUserData(): StickyUserData | null {
       if (memberAssignment === null) return null;
-      return generation === undefined ? { previousAssignment: memberAssignment } : { previousAssignment: memberAssignment, generation };
+      return generation === undefined
+        ? { previousAssignment: memberAssignment }
+        : { previousAssignment: memberAssignment, generation };
     },
     onAssignment(assignment: MemberAssignment, generationId: number): void {
-      memberAssignment = assignment.partitions.map((entry) => ({ topic: entry.topic, partitions: [...entry.partitions] }));
+      memberAssignment = assignment.partitions.map((entry) => ({
+        topic: entry.topic,
+        partitions: [...entry.partitions],
+      }));
       generation = generationId;
     },
     assign(cluster: ClusterView, members: MemberSubscription[]): Record<string, MemberAssignment> {
       const input = readGroup(cluster, members);
-      const outcome = stickyAssign(input, { ...options, memberData: (m) => stickyMemberData(input.members[m].subscription) });
+      const outcome = stickyAssign(input, {
+        ...options,
+        memberData: (m) => stickyMemberData(input.members[m].subscription),
+      });
       return assignmentFromOwners(input, outcome.owner);
     },
   };

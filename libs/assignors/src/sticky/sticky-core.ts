@@ -30,15 +30,31 @@ export interface StickyOptions extends RackAwareOptions {
 }
 
 export function stickyAssign(input: GroupInput, options: StickyOptions): StickyOutcome {
-  if (input.members.length === 0) return { owner: new Int32Array(input.topics.total).fill(-1), partitionsTransferringOwnership: new Map(), path: 'constrained', isSticky: true };
+  if (input.members.length === 0)
+    return {
+      owner: new Int32Array(input.topics.total).fill(-1),
+      partitionsTransferringOwnership: new Map(),
+      path: 'constrained',
+      isSticky: true,
+    };
   const prep = resolveOwnedPartitions(input, options.memberData, options.ownedPartitionsUnchecked ?? false);
   const rack = new StickyRackInfo(input, options.preferRackAwareLogic ?? false);
   if (prep.allSubscriptionsEqual) {
     const result = constrainedAssign(input, prep, rack);
-    return { owner: result.owner, partitionsTransferringOwnership: result.transferring, path: 'constrained', isSticky: true };
+    return {
+      owner: result.owner,
+      partitionsTransferringOwnership: result.transferring,
+      path: 'constrained',
+      isSticky: true,
+    };
   }
   const result = generalAssign(input, prep, rack);
-  return { owner: result.owner, partitionsTransferringOwnership: null, path: 'general', isSticky: result.movements.isSticky() };
+  return {
+    owner: result.owner,
+    partitionsTransferringOwnership: null,
+    path: 'general',
+    isSticky: result.movements.isSticky(),
+  };
 }
 
 /**

@@ -46,7 +46,12 @@ export class StickyRackInfo {
         this.partitionRacks.push(set);
       }
     }
-    this.enabled = useRackAwareAssignment(new Set(consumersByRack.keys()), allRacks, interned.values(), preferRackAwareLogic);
+    this.enabled = useRackAwareAssignment(
+      new Set(consumersByRack.keys()),
+      allRacks,
+      interned.values(),
+      preferRackAwareLogic,
+    );
     this.consumerRack = input.members.map((member) => (this.enabled ? member.rackId : null));
     if (this.enabled) {
       this.consumersOnPartitionRacks = Int32Array.from(this.partitionRacks, (racks) => {
@@ -71,7 +76,10 @@ export class StickyRackInfo {
   sortByRackConsumers(partitions: number[]): number[] {
     const counts = this.consumersOnPartitionRacks;
     if (counts === null) return partitions;
-    return partitions.map((p, i) => [p, i] as const).sort((a, b) => counts[a[0]] - counts[b[0]] || a[1] - b[1]).map(([p]) => p);
+    return partitions
+      .map((p, i) => [p, i] as const)
+      .sort((a, b) => counts[a[0]] - counts[b[0]] || a[1] - b[1])
+      .map(([p]) => p);
   }
 
   /** Index in `consumers`, starting at `firstIndex` and wrapping, of the first one on a replica's rack; -1 if none. */

@@ -9,13 +9,26 @@ const members: MemberSubscription[] = [
 
 describe('assignment validation', () => {
   it('accepts a complete, valid assignment', () => {
-    const result = { a: { partitions: [{ topic: 't', partitions: [0, 1] }] }, b: { partitions: [{ topic: 't', partitions: [2] }, { topic: 'u', partitions: [0] }] } };
+    const result = {
+      a: { partitions: [{ topic: 't', partitions: [0, 1] }] },
+      b: {
+        partitions: [
+          { topic: 't', partitions: [2] },
+          { topic: 'u', partitions: [0] },
+        ],
+      },
+    };
     expect(validateAssignment(cluster, members, result)).toEqual({ valid: true, violationCount: 0, violations: [] });
   });
 
   it('names every kind of violation', () => {
     const result = {
-      a: { partitions: [{ topic: 't', partitions: [0, 0, 7] }, { topic: 'u', partitions: [0] }] },
+      a: {
+        partitions: [
+          { topic: 't', partitions: [0, 0, 7] },
+          { topic: 'u', partitions: [0] },
+        ],
+      },
       ghost: { partitions: [] },
     };
     const validation = validateAssignment(cluster, members, result);
@@ -32,15 +45,35 @@ describe('assignment validation', () => {
   });
 
   it('rejects results that are not objects', () => {
-    expect(validateAssignment(cluster, members, null).violations).toEqual(['the result must be an object of member id → { partitions }, got null']);
+    expect(validateAssignment(cluster, members, null).violations).toEqual([
+      'the result must be an object of member id → { partitions }, got null',
+    ]);
     expect(validateAssignment(cluster, members, [1]).violations[0]).toContain('got an array');
   });
 
   it('lets a cooperative round leave a revoked partition unassigned but not move it in the same round', () => {
-    const withheld = { a: { partitions: [{ topic: 't', partitions: [0] }] }, b: { partitions: [{ topic: 't', partitions: [2] }, { topic: 'u', partitions: [0] }] } };
+    const withheld = {
+      a: { partitions: [{ topic: 't', partitions: [0] }] },
+      b: {
+        partitions: [
+          { topic: 't', partitions: [2] },
+          { topic: 'u', partitions: [0] },
+        ],
+      },
+    };
     expect(validateAssignment(cluster, members, withheld, { protocol: 'cooperative' }).valid).toBe(true);
-    expect(validateAssignment(cluster, members, withheld, { protocol: 'eager' }).violations).toEqual(['t-1 is subscribed but assigned to nobody']);
-    const moved = { a: { partitions: [{ topic: 't', partitions: [0] }] }, b: { partitions: [{ topic: 't', partitions: [1, 2] }, { topic: 'u', partitions: [0] }] } };
+    expect(validateAssignment(cluster, members, withheld, { protocol: 'eager' }).violations).toEqual([
+      't-1 is subscribed but assigned to nobody',
+    ]);
+    const moved = {
+      a: { partitions: [{ topic: 't', partitions: [0] }] },
+      b: {
+        partitions: [
+          { topic: 't', partitions: [1, 2] },
+          { topic: 'u', partitions: [0] },
+        ],
+      },
+    };
     expect(validateAssignment(cluster, members, moved, { protocol: 'cooperative' }).violations).toEqual([
       "t-1 moves to 'b' in the same round as it is revoked, which the cooperative protocol forbids",
     ]);

@@ -45,7 +45,9 @@ export function validateAssignment(
   };
   const done = (): AssignmentValidation => ({ valid: violationCount === 0, violationCount, violations });
   if (!isPlainObject(result)) {
-    report(`the result must be an object of member id → { partitions }, got ${result === null ? 'null' : Array.isArray(result) ? 'an array' : typeof result}`);
+    report(
+      `the result must be an object of member id → { partitions }, got ${result === null ? 'null' : Array.isArray(result) ? 'an array' : typeof result}`,
+    );
     return done();
   }
 
@@ -108,9 +110,15 @@ export function validateAssignment(
           report(`member '${member.memberId}' is assigned ${partitionName(topic, p)}, which does not exist`);
           continue;
         }
-        if (!isSubscribed) report(`member '${member.memberId}' is assigned ${partitionName(topic, p)} but does not subscribe to '${topic}'`);
+        if (!isSubscribed)
+          report(
+            `member '${member.memberId}' is assigned ${partitionName(topic, p)} but does not subscribe to '${topic}'`,
+          );
         const id = base[t] + p;
-        if (holder[id] >= 0) report(`${partitionName(topic, p)} is assigned twice (to '${members[holder[id]].memberId}' and '${member.memberId}')`);
+        if (holder[id] >= 0)
+          report(
+            `${partitionName(topic, p)} is assigned twice (to '${members[holder[id]].memberId}' and '${member.memberId}')`,
+          );
         else holder[id] = m;
       }
     }
@@ -149,12 +157,15 @@ export function validateAssignment(
     if (!subscribedTopics.has(topic)) continue;
     for (let p = 0; p < counts[t]; p++) {
       const id = base[t] + p;
-      if (holder[id] < 0 && !(cooperative && ownedBy[id] >= 0)) report(`${topic}-${p} is subscribed but assigned to nobody`);
+      if (holder[id] < 0 && !(cooperative && ownedBy[id] >= 0))
+        report(`${topic}-${p} is subscribed but assigned to nobody`);
     }
   }
   if (cooperative) {
     const owns = (m: number, topic: string, p: number): boolean =>
-      (members[m].subscription.ownedPartitions ?? []).some((item) => item.topic === topic && item.partitions.includes(p));
+      (members[m].subscription.ownedPartitions ?? []).some(
+        (item) => item.topic === topic && item.partitions.includes(p),
+      );
     for (const [topic, t] of topicIndex) {
       for (let p = 0; p < counts[t]; p++) {
         const id = base[t] + p;
@@ -163,7 +174,9 @@ export function validateAssignment(
         // Added to newOwner (it did not own it) while revoked from its owner: moved in one round.
         const movedFromSingleOwner = ownedBy[id] !== newOwner && ownedTwice[id] === 0;
         if (movedFromSingleOwner || (ownedTwice[id] === 1 && !owns(newOwner, topic, p))) {
-          report(`${topic}-${p} moves to '${members[newOwner].memberId}' in the same round as it is revoked, which the cooperative protocol forbids`);
+          report(
+            `${topic}-${p} moves to '${members[newOwner].memberId}' in the same round as it is revoked, which the cooperative protocol forbids`,
+          );
         }
       }
     }

@@ -30,7 +30,8 @@ function filterOf(flags: AclFlags): Partial<AclBinding> {
 }
 
 const COLUMNS = ['PRINCIPAL', 'HOST', 'RESOURCE-TYPE', 'RESOURCE-NAME', 'PATTERN-TYPE', 'OPERATION', 'PERMISSION'];
-const rowsOf = (acls: AclBinding[]) => acls.map((a) => [a.principal, a.host, a.resourceType, a.resourceName, a.patternType, a.operation, a.permission]);
+const rowsOf = (acls: AclBinding[]) =>
+  acls.map((a) => [a.principal, a.host, a.resourceType, a.resourceName, a.patternType, a.operation, a.permission]);
 
 export function aclsCommand(context: CommandContext): Command {
   const acls = new Command('acls').description('access control lists (Kafka ACL bindings)');
@@ -44,8 +45,13 @@ export function aclsCommand(context: CommandContext): Command {
 
   withBindingFlags(acls.command('add').description('create a binding')).action(
     run(async (flags: AclFlags) => {
-      const missing = ['principal', 'resourceType', 'resourceName', 'operation'].filter((k) => flags[k as keyof AclFlags] === undefined);
-      if (missing.length > 0) throw new UsageError(`add needs ${missing.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`);
+      const missing = ['principal', 'resourceType', 'resourceName', 'operation'].filter(
+        (k) => flags[k as keyof AclFlags] === undefined,
+      );
+      if (missing.length > 0)
+        throw new UsageError(
+          `add needs ${missing.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`,
+        );
       const binding: AclBinding = {
         principal: flags.principal!,
         host: flags.host ?? '*',
@@ -63,7 +69,8 @@ export function aclsCommand(context: CommandContext): Command {
   withBindingFlags(acls.command('remove').description('delete every binding matching the filter flags')).action(
     run(async (flags: AclFlags) => {
       const filter = filterOf(flags);
-      if (Object.keys(filter).length === 0) throw new UsageError('remove needs at least one filter flag (it would delete every binding)');
+      if (Object.keys(filter).length === 0)
+        throw new UsageError('remove needs at least one filter flag (it would delete every binding)');
       const { deleted } = await context.admin().deleteAcls([filter]);
       context.output().result({ deleted }, (r) => ({ columns: COLUMNS, rows: rowsOf(r.deleted) }));
     }),

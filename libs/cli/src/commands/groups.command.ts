@@ -16,7 +16,17 @@ function owners(group: GroupDescription): Map<string, GroupDescription['members'
   return byPartition;
 }
 
-const OFFSET_COLUMNS = ['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'CONSUMER-ID', 'HOST', 'CLIENT-ID'];
+const OFFSET_COLUMNS = [
+  'GROUP',
+  'TOPIC',
+  'PARTITION',
+  'CURRENT-OFFSET',
+  'LOG-END-OFFSET',
+  'LAG',
+  'CONSUMER-ID',
+  'HOST',
+  'CLIENT-ID',
+];
 
 /** kafka-consumer-groups.sh --describe --offsets: committed and assigned partitions, with their owner. */
 function offsetRows(group: GroupDescription, offsets: GroupOffsets): unknown[][] {
@@ -24,96 +34,170 @@ function offsetRows(group: GroupDescription, offsets: GroupOffsets): unknown[][]
   const rows = new Map<string, unknown[]>();
   for (const o of offsets.offsets) {
     const owner = held.get(`${o.topic}:${o.partition}`);
-    rows.set(`${o.topic}:${o.partition}`, [group.groupId, o.topic, o.partition, o.committedOffset, o.logEndOffset, o.lag, owner?.memberId, owner?.clientHost, owner?.clientId]);
+    rows.set(`${o.topic}:${o.partition}`, [
+      group.groupId,
+      o.topic,
+      o.partition,
+      o.committedOffset,
+      o.logEndOffset,
+      o.lag,
+      owner?.memberId,
+      owner?.clientHost,
+      owner?.clientId,
+    ]);
   }
   // Assigned partitions without a committed offset yet, as Kafka lists them: no offset, no lag.
   for (const [key, owner] of held) {
     if (rows.has(key)) continue;
     const colon = key.lastIndexOf(':');
-    rows.set(key, [group.groupId, key.slice(0, colon), Number(key.slice(colon + 1)), null, null, null, owner.memberId, owner.clientHost, owner.clientId]);
+    rows.set(key, [
+      group.groupId,
+      key.slice(0, colon),
+      Number(key.slice(colon + 1)),
+      null,
+      null,
+      null,
+      owner.memberId,
+      owner.clientHost,
+      owner.clientId,
+    ]);
   }
-  return [...rows.values()].sort((a, b) => String(a[1]).localeCompare(String(b[1])) || (a[2] as number) - (b[2] as number));
+  return [...rows.values()].sort(
+    (a, b) => String(a[1]).localeCompare(String(b[1])) || (a[2] as number) - (b[2] as number),
+  );
 }
 
 export function groupsCommand(context: CommandContext): Command {
-  const groups = new Command('groups').description('list, describe and delete consumer groups; rebalance history and lag');
+  const groups = new Command('groups').description(
+    'list, describe and delete consumer groups; rebalance history and lag',
+  );
 
   groups
     .command('list')
     .description('every group of the cluster')
     .option('--state <states>', 'only groups in these states (comma-separated: Empty,Stable,...)')
-    .action(run(async (options: { state?: string }) => {
-      const states = options.state?.split(',').map((s) => s.trim()).filter((s) => s !== '');
-      const listed = await context.admin().listGroups({ states });
-      context.output().result(listed, (all) => ({
-        columns: ['GROUP', 'PROTOCOL-TYPE', 'STATE', 'MEMBERS', 'COORDINATOR'],
-        rows: all.map((g) => [g.groupId, g.protocolType, g.state, g.members, g.coordinator]),
-      }));
-    }));
+    .action(
+      run(async (options: { state?: string }) => {
+        const states = options.state
+          ?.split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
+        const listed = await context.admin().listGroups({ states });
+        context.output().result(listed, (all) => ({
+          columns: ['GROUP', 'PROTOCOL-TYPE', 'STATE', 'MEMBERS', 'COORDINATOR'],
+          rows: all.map((g) => [g.groupId, g.protocolType, g.state, g.members, g.coordinator]),
+        }));
+      }),
+    );
 
   groups
     .command('describe <group>')
-    .description("a group as kafka-consumer-groups.sh --describe shows it (its offsets unless --members or --state)")
+    .description('a group as kafka-consumer-groups.sh --describe shows it (its offsets unless --members or --state)')
     .option('--offsets', 'partitions with committed offset, log end offset, lag and owner (the default)')
     .option('--members', 'members with their host, client id and partition count')
     .option('--state', 'coordinator, assignment strategy, state and member count')
-    .action(run(async (groupId: string, options: { offsets?: boolean; members?: boolean; state?: boolean }, command: Command) => {
-      if ([options.offsets, options.members, options.state].filter(Boolean).length > 1) command.error('error: choose one of --offsets, --members, --state', { exitCode: 2 });
-      const admin = context.admin();
-      const group = await admin.describeGroup(groupId);
-      const out = context.output();
-      if (options.members) {
-        out.result(group, (g) => ({
-          columns: ['GROUP', 'CONSUMER-ID', 'GROUP-INSTANCE-ID', 'HOST', 'CLIENT-ID', '#PARTITIONS'],
-          rows: g.members.map((m) => [g.groupId, m.memberId, m.groupInstanceId, m.clientHost, m.clientId, ((m.assignment as Assignment)?.partitions ?? []).reduce((n, t) => n + t.partitions.length, 0)]),
-        }));
-        return;
-      }
-      if (options.state) {
-        const cluster = await admin.cluster();
-        const node = cluster.nodes.find((n) => n.nodeId === group.coordinator);
-        out.result(group, (g) => ({
-          columns: ['GROUP', 'COORDINATOR (ID)', 'ASSIGNMENT-STRATEGY', 'STATE', '#MEMBERS'],
-          rows: [[g.groupId, node ? `${node.url} (${node.nodeId})` : g.coordinator, g.protocol, g.state, g.members.length]],
-        }));
-        return;
-      }
-      const offsets = await admin.fetchOffsets(groupId);
-      out.result({ ...offsets, group }, () => ({ columns: OFFSET_COLUMNS, rows: offsetRows(group, offsets) }));
-    }));
+    .action(
+      run(
+        async (
+          groupId: string,
+          options: { offsets?: boolean; members?: boolean; state?: boolean },
+          command: Command,
+        ) => {
+          if ([options.offsets, options.members, options.state].filter(Boolean).length > 1)
+            command.error('error: choose one of --offsets, --members, --state', { exitCode: 2 });
+          const admin = context.admin();
+          const group = await admin.describeGroup(groupId);
+          const out = context.output();
+          if (options.members) {
+            out.result(group, (g) => ({
+              columns: ['GROUP', 'CONSUMER-ID', 'GROUP-INSTANCE-ID', 'HOST', 'CLIENT-ID', '#PARTITIONS'],
+              rows: g.members.map((m) => [
+                g.groupId,
+                m.memberId,
+                m.groupInstanceId,
+                m.clientHost,
+                m.clientId,
+                ((m.assignment as Assignment)?.partitions ?? []).reduce((n, t) => n + t.partitions.length, 0),
+              ]),
+            }));
+            return;
+          }
+          if (options.state) {
+            const cluster = await admin.cluster();
+            const node = cluster.nodes.find((n) => n.nodeId === group.coordinator);
+            out.result(group, (g) => ({
+              columns: ['GROUP', 'COORDINATOR (ID)', 'ASSIGNMENT-STRATEGY', 'STATE', '#MEMBERS'],
+              rows: [
+                [
+                  g.groupId,
+                  node ? `${node.url} (${node.nodeId})` : g.coordinator,
+                  g.protocol,
+                  g.state,
+                  g.members.length,
+                ],
+              ],
+            }));
+            return;
+          }
+          const offsets = await admin.fetchOffsets(groupId);
+          out.result({ ...offsets, group }, () => ({ columns: OFFSET_COLUMNS, rows: offsetRows(group, offsets) }));
+        },
+      ),
+    );
 
   groups
     .command('delete <group>')
     .description('delete an Empty group and its offsets')
-    .action(run(async (groupId: string) => {
-      await context.admin().deleteGroup(groupId);
-      context.output().result({ groupId, deleted: true }, () => `Deletion of group '${groupId}' was successful.\n`);
-    }));
+    .action(
+      run(async (groupId: string) => {
+        await context.admin().deleteGroup(groupId);
+        context.output().result({ groupId, deleted: true }, () => `Deletion of group '${groupId}' was successful.\n`);
+      }),
+    );
 
   groups
     .command('rebalances <group>')
     .description('the recent rebalances of a group with their reasons, newest first')
-    .action(run(async (groupId: string) => {
-      const history = await context.admin().groupRebalances(groupId);
-      context.output().result(history, (all) => ({
-        columns: ['GENERATION', 'STARTED', 'DURATION-MS', 'MEMBERS', 'PROTOCOL', 'REASON'],
-        rows: all.map((r) => [r.generationId, new Date(r.startedAt).toISOString(), r.durationMs ?? 'in progress', r.members, r.protocol, r.reason]),
-      }));
-    }));
+    .action(
+      run(async (groupId: string) => {
+        const history = await context.admin().groupRebalances(groupId);
+        context.output().result(history, (all) => ({
+          columns: ['GENERATION', 'STARTED', 'DURATION-MS', 'MEMBERS', 'PROTOCOL', 'REASON'],
+          rows: all.map((r) => [
+            r.generationId,
+            new Date(r.startedAt).toISOString(),
+            r.durationMs ?? 'in progress',
+            r.members,
+            r.protocol,
+            r.reason,
+          ]),
+        }));
+      }),
+    );
 
   groups
     .command('lag <group>')
     .description("lag per partition with Burrow's status (OK, WARN, ERR, STOP, STALL, UNKNOWN)")
-    .action(run(async (groupId: string) => {
-      const lag = await context.admin().groupLag(groupId);
-      context.output().result(lag, (l) => ({
-        columns: ['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'STATUS'],
-        rows: [
-          ...l.partitions.map((p) => [l.groupId, p.topic, p.partition, p.committedOffset, p.logEndOffset, p.lag, p.status]),
-          [l.groupId, '(all)', null, null, null, l.totalLag, l.status],
-        ],
-      }));
-    }));
+    .action(
+      run(async (groupId: string) => {
+        const lag = await context.admin().groupLag(groupId);
+        context.output().result(lag, (l) => ({
+          columns: ['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'STATUS'],
+          rows: [
+            ...l.partitions.map((p) => [
+              l.groupId,
+              p.topic,
+              p.partition,
+              p.committedOffset,
+              p.logEndOffset,
+              p.lag,
+              p.status,
+            ]),
+            [l.groupId, '(all)', null, null, null, l.totalLag, l.status],
+          ],
+        }));
+      }),
+    );
 
   return groups;
 }

@@ -15,7 +15,8 @@ export function parseTopicSelection(value: string): TopicSelection {
   }
   const name = value.slice(0, colon);
   const list = value.slice(colon + 1).split(',');
-  if (name === '' || list.some((p) => !/^\d+$/.test(p))) throw new UsageError(`--topic ${value}: expected TOPIC or TOPIC:PARTITION,PARTITION,...`);
+  if (name === '' || list.some((p) => !/^\d+$/.test(p)))
+    throw new UsageError(`--topic ${value}: expected TOPIC or TOPIC:PARTITION,PARTITION,...`);
   return { name, partitions: list.map(Number) };
 }
 
@@ -23,7 +24,9 @@ export function parseTopicSelection(value: string): TopicSelection {
 export function integer(min = Number.MIN_SAFE_INTEGER): (value: string) => number {
   return (value) => {
     if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < min) {
-      throw new InvalidArgumentError(`expected an integer${min === Number.MIN_SAFE_INTEGER ? '' : ` of at least ${min}`}.`);
+      throw new InvalidArgumentError(
+        `expected an integer${min === Number.MIN_SAFE_INTEGER ? '' : ` of at least ${min}`}.`,
+      );
     }
     return Number(value);
   };

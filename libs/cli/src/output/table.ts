@@ -11,6 +11,10 @@ export function cell(value: unknown): string {
 export function renderTable(columns: readonly string[], rows: readonly unknown[][]): string {
   const cells = rows.map((row) => row.map(cell));
   const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((row) => row[i]?.length ?? 0)));
-  const line = (values: readonly string[]) => values.map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (values: readonly string[]) =>
+    values
+      .map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(columns), ...cells.map(line)].join('\n') + '\n';
 }

@@ -23,7 +23,8 @@ function fakeFetch(answers: Answer[]): { fetch: typeof fetch; seen: SeenRequest[
     const answer = answers.shift();
     if (!answer) throw new Error('unexpected request');
     if (!('status' in answer)) throw answer;
-    const text = answer.body === undefined ? null : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    const text =
+      answer.body === undefined ? null : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
     return new Response(text, { status: answer.status, headers: { 'content-type': 'application/json' } });
   };
   return { fetch: fetchImpl as typeof fetch, seen };
@@ -31,7 +32,9 @@ function fakeFetch(answers: Answer[]): { fetch: typeof fetch; seen: SeenRequest[
 
 /** What Node's fetch throws when nothing listens on the port. */
 function refused(): Error {
-  return new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+  return new TypeError('fetch failed', {
+    cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+  });
 }
 
 function timedOut(): DOMException {
@@ -62,7 +65,10 @@ describe('CohortAdmin', () => {
     await admin.alterTopic('orders', 6);
     await admin.reportOffsets('orders', [{ partition: 0, endOffset: 5 }]);
     await admin.deleteAcls([{ principal: 'User:bob' }]);
-    await admin.assign('range', { partitionsPerTopic: { orders: 6 }, members: [{ memberId: 'a', topics: ['orders'] }] });
+    await admin.assign('range', {
+      partitionsPerTopic: { orders: 6 },
+      members: [{ memberId: 'a', topics: ['orders'] }],
+    });
     expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual([
       'GET http://node-a:3000/v1/groups?state=Stable%2CEmpty',
       'GET http://node-a:3000/v1/groups/g%2F1',
@@ -91,18 +97,35 @@ describe('CohortAdmin', () => {
   });
 
   it('leaves out filters that are not given', async () => {
-    const { fetch, seen } = fakeFetch([{ status: 200, body: [] }, { status: 200, body: [] }]);
+    const { fetch, seen } = fakeFetch([
+      { status: 200, body: [] },
+      { status: 200, body: [] },
+    ]);
     const admin = new CohortAdmin({ urls: ['http://a'], fetch });
     await admin.listGroups();
     await admin.listAcls({ resourceType: 'GROUP', resourceName: 'payments' });
-    expect(seen.map((r) => r.url)).toEqual(['http://a/v1/groups', 'http://a/v1/acls?resourceType=GROUP&resourceName=payments']);
+    expect(seen.map((r) => r.url)).toEqual([
+      'http://a/v1/groups',
+      'http://a/v1/acls?resourceType=GROUP&resourceName=payments',
+    ]);
   });
 
   it('rejects with a CohortError named after the Kafka error of the REST body', async () => {
-    const { fetch } = fakeFetch([{ status: 404, body: { statusCode: 404, errorCode: 69, error: 'GROUP_ID_NOT_FOUND', message: "group 'x' does not exist" } }]);
+    const { fetch } = fakeFetch([
+      {
+        status: 404,
+        body: { statusCode: 404, errorCode: 69, error: 'GROUP_ID_NOT_FOUND', message: "group 'x' does not exist" },
+      },
+    ]);
     const error = await new CohortAdmin({ urls: ['http://a'], fetch }).describeGroup('x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CohortError);
-    expect(error).toMatchObject({ code: 69, name: 'GROUP_ID_NOT_FOUND', status: 404, retriable: false, message: "group 'x' does not exist" });
+    expect(error).toMatchObject({
+      code: 69,
+      name: 'GROUP_ID_NOT_FOUND',
+      status: 404,
+      retriable: false,
+      message: "group 'x' does not exist",
+    });
   });
 
   it('turns an error answer without a Kafka body into a CohortError by its HTTP status', async () => {
@@ -112,7 +135,10 @@ describe('CohortAdmin', () => {
   });
 
   it('sends the token as a bearer header, asking a token function before every call', async () => {
-    const { fetch, seen } = fakeFetch([{ status: 200, body: [] }, { status: 200, body: [] }]);
+    const { fetch, seen } = fakeFetch([
+      { status: 200, body: [] },
+      { status: 200, body: [] },
+    ]);
     let issued = 0;
     const admin = new CohortAdmin({ urls: ['http://a'], fetch, token: async () => `jwt-${++issued}` });
     await admin.listTopics();
@@ -122,7 +148,11 @@ describe('CohortAdmin', () => {
 
   it('reports a failing token function as an authentication error without calling the node', async () => {
     const { fetch, seen } = fakeFetch([]);
-    const admin = new CohortAdmin({ urls: ['http://a'], fetch, token: () => Promise.reject(new Error('vault sealed')) });
+    const admin = new CohortAdmin({
+      urls: ['http://a'],
+      fetch,
+      token: () => Promise.reject(new Error('vault sealed')),
+    });
     await expect(admin.listTopics()).rejects.toMatchObject({ name: 'SASL_AUTHENTICATION_FAILED', code: 58 });
     expect(seen).toHaveLength(0);
   });
@@ -136,7 +166,9 @@ describe('CohortAdmin', () => {
   });
 
   it('does not move on after an HTTP error: the node answered', async () => {
-    const { fetch, seen } = fakeFetch([{ status: 409, body: { statusCode: 409, errorCode: 68, error: 'NON_EMPTY_GROUP', message: 'busy' } }]);
+    const { fetch, seen } = fakeFetch([
+      { status: 409, body: { statusCode: 409, errorCode: 68, error: 'NON_EMPTY_GROUP', message: 'busy' } },
+    ]);
     const admin = new CohortAdmin({ urls: ['http://a', 'http://b'], fetch });
     await expect(admin.deleteGroup('g')).rejects.toMatchObject({ name: 'NON_EMPTY_GROUP', status: 409 });
     expect(seen).toHaveLength(1);
@@ -153,17 +185,24 @@ describe('CohortAdmin', () => {
 
   it('retries a timed-out read on the next node but not a timed-out write, which may have been applied', async () => {
     const read = fakeFetch([timedOut(), { status: 200, body: [] }]);
-    await expect(new CohortAdmin({ urls: ['http://a', 'http://b'], fetch: read.fetch }).listTopics()).resolves.toEqual([]);
+    await expect(new CohortAdmin({ urls: ['http://a', 'http://b'], fetch: read.fetch }).listTopics()).resolves.toEqual(
+      [],
+    );
     expect(read.seen).toHaveLength(2);
     const write = fakeFetch([timedOut(), { status: 201, body: {} }]);
-    const error = new CohortAdmin({ urls: ['http://a', 'http://b'], fetch: write.fetch, timeoutMs: 50 }).createTopic('t', 1);
+    const error = new CohortAdmin({ urls: ['http://a', 'http://b'], fetch: write.fetch, timeoutMs: 50 }).createTopic(
+      't',
+      1,
+    );
     await expect(error).rejects.toMatchObject({ name: 'REQUEST_TIMED_OUT', code: 7, retriable: true });
     expect(write.seen).toHaveLength(1);
   });
 
   it('gives up on a node that does not answer within timeoutMs', async () => {
     const hanging = ((_: unknown, init: RequestInit) =>
-      new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)))) as typeof fetch;
+      new Promise<Response>((_resolve, reject) =>
+        init.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+      )) as typeof fetch;
     const admin = new CohortAdmin({ urls: ['http://a'], fetch: hanging, timeoutMs: 20 });
     await expect(admin.listGroups()).rejects.toMatchObject({ name: 'REQUEST_TIMED_OUT' });
   });

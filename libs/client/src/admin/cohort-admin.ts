@@ -106,7 +106,11 @@ export class CohortAdmin {
 
   listAcls(filter: Partial<AclBinding> = {}): Promise<AclBinding[]> {
     const { principal, resourceType, resourceName, patternType, operation, permission, host } = filter;
-    return this.rest.request({ method: 'GET', path: '/v1/acls', query: { principal, resourceType, resourceName, patternType, operation, permission, host } });
+    return this.rest.request({
+      method: 'GET',
+      path: '/v1/acls',
+      query: { principal, resourceType, resourceName, patternType, operation, permission, host },
+    });
   }
 
   createAcls(acls: AclBinding[]): Promise<unknown> {

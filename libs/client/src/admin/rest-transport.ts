@@ -39,11 +39,15 @@ export class RestTransport {
   constructor(private readonly options: RestTransportOptions) {
     const urls = (options.urls ?? []).map((url) => url.replace(/\/+$/, ''));
     if (urls.length === 0 || urls.some((url) => !/^https?:\/\/[^/]/.test(url))) {
-      throw CohortError.of('INVALID_REQUEST', `urls must list at least one http(s) URL, got ${JSON.stringify(options.urls)}`);
+      throw CohortError.of(
+        'INVALID_REQUEST',
+        `urls must list at least one http(s) URL, got ${JSON.stringify(options.urls)}`,
+      );
     }
     const globalFetch = typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined;
     const chosen = options.fetch ?? globalFetch;
-    if (!chosen) throw CohortError.of('INVALID_REQUEST', 'no fetch: pass options.fetch on a runtime without a global fetch');
+    if (!chosen)
+      throw CohortError.of('INVALID_REQUEST', 'no fetch: pass options.fetch on a runtime without a global fetch');
     this.urls = urls;
     this.fetch = chosen;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -62,7 +66,12 @@ export class RestTransport {
       const url = this.urls[index] + call.path + queryString(call.query);
       let response: Response;
       try {
-        response = await this.fetch(url, { method: call.method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+        response = await this.fetch(url, {
+          method: call.method,
+          headers,
+          body,
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
       } catch (error) {
         const timeout = isTimeout(error);
         timedOut ||= timeout;
@@ -98,7 +107,11 @@ async function parse<T>(response: Response, what: string): Promise<T> {
   }
   if (response.ok) {
     if (json === undefined && text !== '') {
-      throw new CohortError(ErrorCode.UNKNOWN_SERVER_ERROR, `${what}: the answer is not JSON (HTTP ${response.status})`, { status: response.status });
+      throw new CohortError(
+        ErrorCode.UNKNOWN_SERVER_ERROR,
+        `${what}: the answer is not JSON (HTTP ${response.status})`,
+        { status: response.status },
+      );
     }
     return json as T;
   }

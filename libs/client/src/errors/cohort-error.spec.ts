@@ -2,9 +2,20 @@ import { CohortError } from './cohort-error';
 
 describe('CohortError', () => {
   it('is built from a failed socket.io response, keeping the Kafka name and the extra fields', () => {
-    const error = CohortError.fromResponse({ errorCode: 79, errorName: 'MEMBER_ID_REQUIRED', errorMessage: 'join again', memberId: 'm-1' });
+    const error = CohortError.fromResponse({
+      errorCode: 79,
+      errorName: 'MEMBER_ID_REQUIRED',
+      errorMessage: 'join again',
+      memberId: 'm-1',
+    });
     expect(error).toBeInstanceOf(Error);
-    expect(error).toMatchObject({ code: 79, name: 'MEMBER_ID_REQUIRED', message: 'join again', retriable: false, details: { memberId: 'm-1' } });
+    expect(error).toMatchObject({
+      code: 79,
+      name: 'MEMBER_ID_REQUIRED',
+      message: 'join again',
+      retriable: false,
+      details: { memberId: 'm-1' },
+    });
   });
 
   it.each([
@@ -30,7 +41,9 @@ describe('CohortError', () => {
   });
 
   it('is built from a REST error body with its HTTP status; 5xx and 429 are worth a retry', () => {
-    expect(CohortError.fromRest({ statusCode: 409, errorCode: 68, error: 'NON_EMPTY_GROUP', message: 'not empty' }, 409)).toMatchObject({
+    expect(
+      CohortError.fromRest({ statusCode: 409, errorCode: 68, error: 'NON_EMPTY_GROUP', message: 'not empty' }, 409),
+    ).toMatchObject({
       code: 68,
       name: 'NON_EMPTY_GROUP',
       status: 409,
@@ -38,7 +51,11 @@ describe('CohortError', () => {
       retriable: false,
     });
     expect(CohortError.fromRest(undefined, 503)).toMatchObject({ code: 15, status: 503, retriable: true });
-    expect(CohortError.fromRest({ message: ['a is bad', 'b is bad'] }, 400)).toMatchObject({ code: 42, message: 'a is bad; b is bad', retriable: false });
+    expect(CohortError.fromRest({ message: ['a is bad', 'b is bad'] }, 400)).toMatchObject({
+      code: 42,
+      message: 'a is bad; b is bad',
+      retriable: false,
+    });
   });
 
   it('names errors the SDK raises itself and matches them by name', () => {

@@ -32,7 +32,13 @@ export class CohortError extends Error {
   constructor(
     code: number,
     message?: string,
-    options: { name?: string; status?: number; details?: Record<string, unknown>; cause?: unknown; retriable?: boolean } = {},
+    options: {
+      name?: string;
+      status?: number;
+      details?: Record<string, unknown>;
+      cause?: unknown;
+      retriable?: boolean;
+    } = {},
   ) {
     const name = options.name ?? errorName(code);
     super(message ?? name, options.cause === undefined ? undefined : { cause: options.cause });
@@ -46,7 +52,10 @@ export class CohortError extends Error {
   /** From a failed socket.io response; the rest of the response travels as `details`. */
   static fromResponse(response: WireErrorFields & Record<string, unknown>): CohortError {
     const { errorCode, errorName: name, errorMessage, ...details } = response;
-    return new CohortError(errorCode, errorMessage ?? name ?? errorName(errorCode), { name: name ?? errorName(errorCode), details });
+    return new CohortError(errorCode, errorMessage ?? name ?? errorName(errorCode), {
+      name: name ?? errorName(errorCode),
+      details,
+    });
   }
 
   /** From a REST error body and its HTTP status. */
@@ -55,7 +64,11 @@ export class CohortError extends Error {
     const message = Array.isArray(body?.message) ? body.message.join('; ') : body?.message;
     // 5xx and 429 answers are worth another try whatever their code says; a client mistake is not.
     const retriable = isRetriable(code) || status === 429 || status === 502 || status === 503 || status === 504;
-    return new CohortError(code, message ?? body?.error ?? `HTTP ${status}`, { name: body?.error ?? errorName(code), status, retriable });
+    return new CohortError(code, message ?? body?.error ?? `HTTP ${status}`, {
+      name: body?.error ?? errorName(code),
+      status,
+      retriable,
+    });
   }
 
   /** An error the SDK raises itself (a timeout, a lost connection, a bad option). */
@@ -66,7 +79,11 @@ export class CohortError extends Error {
   /** `error` itself when it is a CohortError, else one wrapping it (code -1, not retriable). */
   static from(error: unknown): CohortError {
     if (error instanceof CohortError) return error;
-    return new CohortError(-1, error instanceof Error ? error.message : String(error), { name: 'UNKNOWN_SERVER_ERROR', retriable: false, cause: error });
+    return new CohortError(-1, error instanceof Error ? error.message : String(error), {
+      name: 'UNKNOWN_SERVER_ERROR',
+      retriable: false,
+      cause: error,
+    });
   }
 
   /** `true` when `error` is a CohortError with one of the given Kafka names. */

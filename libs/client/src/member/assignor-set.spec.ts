@@ -5,7 +5,9 @@ describe('AssignorSet: choosing the rebalance protocol as Kafka does (testSelect
     expect(new AssignorSet(['cooperative-sticky'], null).protocol).toBe('cooperative');
     expect(new AssignorSet(['cooperative-sticky', 'sticky'], null).protocol).toBe('eager');
     expect(new AssignorSet(['range'], null).protocol).toBe('eager');
-    expect(new AssignorSet([{ name: 'mine', supportedProtocols: ['cooperative'], assign: () => ({}) }], null).protocol).toBe('cooperative');
+    expect(
+      new AssignorSet([{ name: 'mine', supportedProtocols: ['cooperative'], assign: () => ({}) }], null).protocol,
+    ).toBe('cooperative');
     expect(new AssignorSet([{ name: 'default-eager', assign: () => ({}) }], null).protocol).toBe('eager');
   });
 

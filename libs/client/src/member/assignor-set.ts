@@ -38,18 +38,24 @@ export class AssignorSet {
     this.assignors = configured.map((entry) => {
       if (typeof entry === 'string') {
         const create = BUILT_INS[entry];
-        if (!create) throw new RangeError(`unknown assignor '${entry}': built-in names are ${Object.keys(BUILT_INS).join(', ')}; pass other assignors as objects`);
+        if (!create)
+          throw new RangeError(
+            `unknown assignor '${entry}': built-in names are ${Object.keys(BUILT_INS).join(', ')}; pass other assignors as objects`,
+          );
         const assignor = create();
         this.builtIn.add(assignor);
         return assignor;
       }
-      if (!isPartitionAssignor(entry)) throw new RangeError(`an assignor must be a built-in name or an object with a name and an assign function`);
+      if (!isPartitionAssignor(entry))
+        throw new RangeError(`an assignor must be a built-in name or an object with a name and an assign function`);
       return entry;
     });
     const names = this.assignors.map((a) => a.name);
     const duplicate = names.find((name, i) => names.indexOf(name) !== i);
     if (duplicate) throw new RangeError(`assignor '${duplicate}' is configured twice`);
-    const common = (['cooperative', 'eager'] as const).filter((protocol) => this.assignors.every((a) => supportedProtocolsOf(a).includes(protocol)));
+    const common = (['cooperative', 'eager'] as const).filter((protocol) =>
+      this.assignors.every((a) => supportedProtocolsOf(a).includes(protocol)),
+    );
     if (common.length === 0) throw new RangeError(`the assignors ${names.join(', ')} share no rebalance protocol`);
     this.protocol = common[0];
   }

@@ -33,7 +33,10 @@ describe('CohortMember offsets (under a fake clock)', () => {
     const ctx = setup({ autoCommit: false });
     await stable(ctx);
     ctx.server.answer('OffsetCommit', () => ({ errorCode: 25, errorName: 'UNKNOWN_MEMBER_ID', topics: [] }));
-    await expect(ctx.member.commit([{ topic: 'orders', partition: 0, offset: 1 }])).rejects.toMatchObject({ code: 25, retriable: false });
+    await expect(ctx.member.commit([{ topic: 'orders', partition: 0, offset: 1 }])).rejects.toMatchObject({
+      code: 25,
+      retriable: false,
+    });
     await ctx.timers.until(() => ctx.member.generationId === 2 && ctx.member.state === 'stable');
     expect(ctx.log).toContain('lost [orders-0,orders-1,orders-2,orders-3]');
   });
@@ -55,7 +58,17 @@ describe('CohortMember offsets (under a fake clock)', () => {
     const ctx = setup();
     await stable(ctx);
     ctx.server.committed.set('orders-1', 44);
-    ctx.server.answer('OffsetFetch', () => ({ errorCode: 0, topics: [{ name: 'orders', partitions: [{ partitionIndex: 1, committedOffset: -1, committedLeaderEpoch: -1, metadata: '', errorCode: 88 }] }] }));
+    ctx.server.answer('OffsetFetch', () => ({
+      errorCode: 0,
+      topics: [
+        {
+          name: 'orders',
+          partitions: [
+            { partitionIndex: 1, committedOffset: -1, committedLeaderEpoch: -1, metadata: '', errorCode: 88 },
+          ],
+        },
+      ],
+    }));
     const fetched = ctx.member.committed([{ topic: 'orders', partitions: [0, 1] }]);
     await ctx.timers.advance(500);
     expect(await fetched).toEqual([
@@ -72,7 +85,10 @@ describe('CohortMember offsets (under a fake clock)', () => {
     ctx.member.start().catch(() => undefined);
     await ctx.timers.until(() => ctx.server.held.length === 1);
     expect(ctx.member.state).toBe('joining');
-    await expect(ctx.member.commit([{ topic: 'orders', partition: 0, offset: 1 }])).rejects.toMatchObject({ name: 'REBALANCE_IN_PROGRESS', retriable: true });
+    await expect(ctx.member.commit([{ topic: 'orders', partition: 0, offset: 1 }])).rejects.toMatchObject({
+      name: 'REBALANCE_IN_PROGRESS',
+      retriable: true,
+    });
     expect(ctx.server.sent('OffsetCommit')).toEqual([]);
   });
 

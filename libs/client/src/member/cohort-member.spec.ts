@@ -22,8 +22,19 @@ describe('CohortMember (state machine under a fake clock)', () => {
     await stable(ctx);
     const join = ctx.server.sent('JoinGroup')[1];
     expect(join.protocols.map((p: { name: string }) => p.name)).toEqual(['cooperative-sticky', 'range']);
-    expect(join.protocols[0].metadata).toEqual({ topics: ['orders'], ownedPartitions: [], generationId: -1, rackId: 'r1', userData: { generation: -1 } });
-    expect(join).toMatchObject({ sessionTimeoutMs: 10_000, rebalanceTimeoutMs: 30_000, protocolType: 'consumer', reason: 'initial join' });
+    expect(join.protocols[0].metadata).toEqual({
+      topics: ['orders'],
+      ownedPartitions: [],
+      generationId: -1,
+      rackId: 'r1',
+      userData: { generation: -1 },
+    });
+    expect(join).toMatchObject({
+      sessionTimeoutMs: 10_000,
+      rebalanceTimeoutMs: 30_000,
+      protocolType: 'consumer',
+      reason: 'initial join',
+    });
   });
 
   it('heartbeats on its own timer every interval while stable', async () => {
@@ -53,8 +64,17 @@ describe('CohortMember (state machine under a fake clock)', () => {
     ctx.server.answer('Heartbeat', () => ({ errorCode: 25, errorName: 'UNKNOWN_MEMBER_ID' }));
     await ctx.timers.until(() => ctx.log.some((l) => l.startsWith('lost')));
     await ctx.timers.until(() => ctx.member.state === 'stable' && ctx.member.generationId === 2);
-    expect(ctx.log.slice(2)).toEqual(['lost [orders-0,orders-1,orders-2,orders-3]', 'joined g2 leader', 'assigned [orders-0,orders-1,orders-2,orders-3] g2']);
-    expect(ctx.server.sent('JoinGroup').slice(2).map((j) => j.memberId)).toEqual(['', 'm-2']);
+    expect(ctx.log.slice(2)).toEqual([
+      'lost [orders-0,orders-1,orders-2,orders-3]',
+      'joined g2 leader',
+      'assigned [orders-0,orders-1,orders-2,orders-3] g2',
+    ]);
+    expect(
+      ctx.server
+        .sent('JoinGroup')
+        .slice(2)
+        .map((j) => j.memberId),
+    ).toEqual(['', 'm-2']);
   });
 
   it('heartbeat ILLEGAL_GENERATION: the partitions are lost and the member rejoins keeping its id (testIllegalGeneration)', async () => {
@@ -91,7 +111,12 @@ describe('CohortMember (state machine under a fake clock)', () => {
     await ctx.timers.until(() => ctx.member.generationId === 2 && ctx.member.state === 'stable');
     expect(ctx.server.sent('JoinGroup').at(-1).reason).toBe('member x joined');
     // Eager: everything revoked before the JoinGroup, then everything assigned again.
-    expect(ctx.log.slice(2)).toEqual(['rebalancing g1', 'revoked [orders-0,orders-1,orders-2,orders-3] g1', 'joined g2 leader', 'assigned [orders-0,orders-1,orders-2,orders-3] g2']);
+    expect(ctx.log.slice(2)).toEqual([
+      'rebalancing g1',
+      'revoked [orders-0,orders-1,orders-2,orders-3] g1',
+      'joined g2 leader',
+      'assigned [orders-0,orders-1,orders-2,orders-3] g2',
+    ]);
   });
 
   it('eager: revokes once per rebalance, not once per JoinGroup retry (needsJoinPrepare)', async () => {
@@ -100,7 +125,12 @@ describe('CohortMember (state machine under a fake clock)', () => {
     ctx.server.answer('JoinGroup', () => ({ errorCode: 15, errorName: 'COORDINATOR_NOT_AVAILABLE' }));
     ctx.server.push('RebalanceInProgress', { groupId: 'g', generationId: 1, reason: 'scaling' });
     await ctx.timers.until(() => ctx.member.generationId === 2 && ctx.member.state === 'stable');
-    expect(ctx.log.slice(2)).toEqual(['rebalancing g1', 'revoked [orders-0,orders-1,orders-2,orders-3] g1', 'joined g2 leader', 'assigned [orders-0,orders-1,orders-2,orders-3] g2']);
+    expect(ctx.log.slice(2)).toEqual([
+      'rebalancing g1',
+      'revoked [orders-0,orders-1,orders-2,orders-3] g1',
+      'joined g2 leader',
+      'assigned [orders-0,orders-1,orders-2,orders-3] g2',
+    ]);
     expect(ctx.server.sent('JoinGroup').at(-1).reason).toMatch(/^rebalance failed due to COORDINATOR_NOT_AVAILABLE/);
   });
 
@@ -108,7 +138,9 @@ describe('CohortMember (state machine under a fake clock)', () => {
     const ctx = setup();
     await stable(ctx);
     // Round 1: the leader is told another member exists and gives it nothing yet; this member keeps 0 and 1.
-    ctx.server.answer('SyncGroup', () => FakeCoordinator.syncAnswer({ partitions: [{ topic: 'orders', partitions: [0, 1] }] }));
+    ctx.server.answer('SyncGroup', () =>
+      FakeCoordinator.syncAnswer({ partitions: [{ topic: 'orders', partitions: [0, 1] }] }),
+    );
     ctx.server.push('RebalanceInProgress', { groupId: 'g', generationId: 1, reason: 'member n joined' });
     await ctx.timers.until(() => ctx.member.generationId === 3 && ctx.member.state === 'stable');
     expect(ctx.log.slice(2)).toEqual([
@@ -183,16 +215,19 @@ describe('CohortMember (state machine under a fake clock)', () => {
     [81, 'GROUP_MAX_SIZE_REACHED'],
     [23, 'INCONSISTENT_GROUP_PROTOCOL'],
     [30, 'GROUP_AUTHORIZATION_FAILED'],
-  ])('%i %s on JoinGroup is fatal: crash, and start() rejects (testInvalidSessionTimeout, testGroupMaxSizeExceptionIsFatal)', async (code, name) => {
-    const ctx = setup();
-    ctx.server.always('JoinGroup', () => ({ errorCode: code, errorName: name }));
-    const started = ctx.member.start();
-    started.catch(() => undefined);
-    await ctx.timers.until(() => ctx.member.state === 'stopped');
-    await expect(started).rejects.toMatchObject({ code, name, retriable: false });
-    expect(ctx.crashes.map((e) => e.name)).toEqual([name]);
-    expect(ctx.server.sent('JoinGroup')).toHaveLength(1);
-  });
+  ])(
+    '%i %s on JoinGroup is fatal: crash, and start() rejects (testInvalidSessionTimeout, testGroupMaxSizeExceptionIsFatal)',
+    async (code, name) => {
+      const ctx = setup();
+      ctx.server.always('JoinGroup', () => ({ errorCode: code, errorName: name }));
+      const started = ctx.member.start();
+      started.catch(() => undefined);
+      await ctx.timers.until(() => ctx.member.state === 'stopped');
+      await expect(started).rejects.toMatchObject({ code, name, retriable: false });
+      expect(ctx.crashes.map((e) => e.name)).toEqual([name]);
+      expect(ctx.server.sent('JoinGroup')).toHaveLength(1);
+    },
+  );
 
   it('FENCED_INSTANCE_ID on a heartbeat is fatal for a static member: crash, partitions lost, no LeaveGroup (testHeartbeatRequestWithFencedInstanceIdException)', async () => {
     const ctx = setup({ groupInstanceId: 'i-1' });
@@ -214,7 +249,9 @@ describe('CohortMember (state machine under a fake clock)', () => {
     expect(ctx.server.committed.get('orders-2')).toBe(17);
     const order = ctx.server.requests.map((r) => r.event).filter((e) => e === 'OffsetCommit' || e === 'LeaveGroup');
     expect(order).toEqual(['OffsetCommit', 'LeaveGroup']);
-    expect(ctx.server.sent('LeaveGroup')).toEqual([{ groupId: 'g', members: [{ memberId: 'm-1', reason: 'the member was stopped' }] }]);
+    expect(ctx.server.sent('LeaveGroup')).toEqual([
+      { groupId: 'g', members: [{ memberId: 'm-1', reason: 'the member was stopped' }] },
+    ]);
     expect(ctx.member.state).toBe('stopped');
   });
 
@@ -246,7 +283,12 @@ describe('CohortMember (state machine under a fake clock)', () => {
           name: 'mover',
           supportedProtocols: ['cooperative'],
           assign: (_cluster, members) =>
-            Object.fromEntries(members.map((m, i) => [m.memberId, { partitions: i === 0 ? [] : [{ topic: 'orders', partitions: [0] }] }])),
+            Object.fromEntries(
+              members.map((m, i) => [
+                m.memberId,
+                { partitions: i === 0 ? [] : [{ topic: 'orders', partitions: [0] }] },
+              ]),
+            ),
         },
       ],
     });
@@ -285,7 +327,9 @@ describe('CohortMember (state machine under a fake clock)', () => {
     const stopped = ctx.member.stop();
     await ctx.timers.advance(100);
     await stopped;
-    expect(ctx.log.filter((l) => l.startsWith('lost') || l.startsWith('revoked'))).toEqual(['lost [orders-0,orders-1,orders-2,orders-3]']);
+    expect(ctx.log.filter((l) => l.startsWith('lost') || l.startsWith('revoked'))).toEqual([
+      'lost [orders-0,orders-1,orders-2,orders-3]',
+    ]);
     expect(ctx.server.sent('OffsetCommit')).toEqual([]);
     expect(ctx.server.sent('LeaveGroup')).toHaveLength(1);
     expect(ctx.member.state).toBe('stopped');
@@ -294,9 +338,22 @@ describe('CohortMember (state machine under a fake clock)', () => {
   it('rejects options that cannot work, naming them', () => {
     const ctx = setup();
     expect(() => ctx.client.member({ groupId: '', topics: [] })).toThrow(/groupId.*topics/);
-    expect(() => ctx.client.member({ groupId: 'g', topics: ['t'], sessionTimeoutMs: 3000, heartbeatIntervalMs: 3000 })).toThrow(/heartbeatIntervalMs \(3000\) must be below sessionTimeoutMs/);
-    expect(() => ctx.client.member({ groupId: 'g', topics: ['t'], assignors: ['nope'] })).toThrow(/unknown assignor 'nope'/);
-    expect(() => ctx.client.member({ groupId: 'g', topics: ['t'], assignors: [{ name: 'e', supportedProtocols: ['eager'], assign: () => ({}) }, { name: 'c', supportedProtocols: ['cooperative'], assign: () => ({}) }] })).toThrow(/share no rebalance protocol/);
+    expect(() =>
+      ctx.client.member({ groupId: 'g', topics: ['t'], sessionTimeoutMs: 3000, heartbeatIntervalMs: 3000 }),
+    ).toThrow(/heartbeatIntervalMs \(3000\) must be below sessionTimeoutMs/);
+    expect(() => ctx.client.member({ groupId: 'g', topics: ['t'], assignors: ['nope'] })).toThrow(
+      /unknown assignor 'nope'/,
+    );
+    expect(() =>
+      ctx.client.member({
+        groupId: 'g',
+        topics: ['t'],
+        assignors: [
+          { name: 'e', supportedProtocols: ['eager'], assign: () => ({}) },
+          { name: 'c', supportedProtocols: ['cooperative'], assign: () => ({}) },
+        ],
+      }),
+    ).toThrow(/share no rebalance protocol/);
   });
 });
 

@@ -65,31 +65,53 @@ export class CohortMember {
   private firstAssignment: Promise<void> | null = null;
   private unwatchVisibility: () => void = () => undefined;
 
-  constructor(options: MemberOptions, private readonly runtime: MemberRuntime) {
+  constructor(
+    options: MemberOptions,
+    private readonly runtime: MemberRuntime,
+  ) {
     this.options = resolveMemberOptions(options);
     this.groupId = this.options.groupId;
     this.assignors = new AssignorSet(this.options.assignors, this.options.serverAssignor);
     this.membership = new Membership(this.options.groupInstanceId);
     this.events = new Emitter<MemberEvents>((event, error) => this.listeners.failed(String(event), error));
-    this.listeners = new ListenerRunner(this.events, runtime.timers, this.options.rebalanceTimeoutMs, (error) => this.reportError(error));
+    this.listeners = new ListenerRunner(this.events, runtime.timers, this.options.rebalanceTimeoutMs, (error) =>
+      this.reportError(error),
+    );
     const { timers, retry } = runtime;
     this.loopBackoff = new Backoff(retry, timers);
     const requestTimeoutMs = Math.max(this.options.sessionTimeoutMs, 5000);
-    this.link = new CoordinatorLink(this.groupId, runtime.pool, timers, retry, requestTimeoutMs, {
-      push: (message) => this.onPush(message),
-      reconnected: () => this.heartbeat.now(),
-      activity: () => this.heartbeat.poke(),
-      error: (error) => this.reportError(error),
-      stopping: () => this.stopping !== null,
-    }, this.wake);
+    this.link = new CoordinatorLink(
+      this.groupId,
+      runtime.pool,
+      timers,
+      retry,
+      requestTimeoutMs,
+      {
+        push: (message) => this.onPush(message),
+        reconnected: () => this.heartbeat.now(),
+        activity: () => this.heartbeat.poke(),
+        error: (error) => this.reportError(error),
+        stopping: () => this.stopping !== null,
+      },
+      this.wake,
+    );
     this.calls = new GroupCalls(this.options, this.assignors, this.link);
-    this.heartbeat = new MemberHeartbeat(timers, retry, this.options.heartbeatIntervalMs, this.options.sessionTimeoutMs, this.membership, this.calls, this.link, {
-      isStable: () => this.currentState === 'stable',
-      rebalancing: () => this.requestRejoin('group is already rebalancing'),
-      reset: (reason, resetMemberId) => this.resetGeneration(reason, resetMemberId),
-      fenced: (error) => this.crash(error),
-      report: (error) => this.reportError(error),
-    });
+    this.heartbeat = new MemberHeartbeat(
+      timers,
+      retry,
+      this.options.heartbeatIntervalMs,
+      this.options.sessionTimeoutMs,
+      this.membership,
+      this.calls,
+      this.link,
+      {
+        isStable: () => this.currentState === 'stable',
+        rebalancing: () => this.requestRejoin('group is already rebalancing'),
+        reset: (reason, resetMemberId) => this.resetGeneration(reason, resetMemberId),
+        fenced: (error) => this.crash(error),
+        report: (error) => this.reportError(error),
+      },
+    );
     this.round = new JoinRound(this.membership, this.calls, this.assignors, {
       resetGeneration: (reason, resetMemberId) => this.resetGeneration(reason, resetMemberId),
       requestRejoin: (reason) => this.requestRejoin(reason),
@@ -97,7 +119,8 @@ export class CohortMember {
     const committer = new OffsetCommitter(this.groupId, this.link, timers, retry, requestTimeoutMs, {
       identity: () => this.membership.identity(),
       generationLost: (identity, error) => {
-        if (this.membership.isCurrent(identity)) this.resetGeneration(`OffsetCommit answered ${error.name}`, error.code === ErrorCode.UNKNOWN_MEMBER_ID);
+        if (this.membership.isCurrent(identity))
+          this.resetGeneration(`OffsetCommit answered ${error.name}`, error.code === ErrorCode.UNKNOWN_MEMBER_ID);
       },
       rebalanceInProgress: () => this.requestRejoin('OffsetCommit answered REBALANCE_IN_PROGRESS'),
       fenced: (error) => this.crash(error),
@@ -158,7 +181,8 @@ export class CohortMember {
   start(): Promise<void> {
     if (this.crashed) return Promise.reject(this.crashed);
     if (this.loop) return this.firstAssignment ?? Promise.resolve();
-    if (this.stopping) return Promise.reject(CohortError.of('INVALID_REQUEST', 'the member was stopped; create a new one'));
+    if (this.stopping)
+      return Promise.reject(CohortError.of('INVALID_REQUEST', 'the member was stopped; create a new one'));
     this.firstAssignment = new Promise<void>((resolve, reject) => (this.started = { resolve, reject }));
     this.setState('joining');
     this.unwatchVisibility = watchVisibility(() => this.heartbeat.poke());
@@ -174,7 +198,10 @@ export class CohortMember {
   /** Commits `offsets`, or every marked offset not yet committed; rejects with CohortError. */
   async commit(offsets?: ProcessedOffset[]): Promise<void> {
     if (this.membership.generationId < 0 || (this.currentState !== 'stable' && this.currentState !== 'stopping')) {
-      throw CohortError.of('REBALANCE_IN_PROGRESS', `cannot commit while the member is ${this.currentState}; commit again once it is stable`);
+      throw CohortError.of(
+        'REBALANCE_IN_PROGRESS',
+        `cannot commit while the member is ${this.currentState}; commit again once it is stable`,
+      );
     }
     await this.offsets.commit(offsets);
   }
@@ -230,8 +257,16 @@ export class CohortMember {
     this.setState('syncing');
     this.heartbeat.start();
     const leader = join.leader === this.membership.memberId;
-    this.events.emit('joined', { memberId: this.membership.memberId, generationId: this.membership.generationId, leader, protocol: this.membership.protocolName });
-    const assignment = this.options.serverAssignor !== null ? (join.assignment as MemberAssignment | undefined) : await this.round.sync(join);
+    this.events.emit('joined', {
+      memberId: this.membership.memberId,
+      generationId: this.membership.generationId,
+      leader,
+      protocol: this.membership.protocolName,
+    });
+    const assignment =
+      this.options.serverAssignor !== null
+        ? (join.assignment as MemberAssignment | undefined)
+        : await this.round.sync(join);
     await this.completeJoin(assignment ?? { partitions: [] });
   }
 
@@ -288,7 +323,11 @@ export class CohortMember {
 
   /** `revoked` (awaited), then commit what was marked for those partitions, then forget them. */
   private async giveUp(partitions: PartitionSet, always: boolean): Promise<void> {
-    if (partitions.size > 0 || always) await this.listeners.run('revoked', { partitions: partitions.toList(), generationId: this.membership.generationId });
+    if (partitions.size > 0 || always)
+      await this.listeners.run('revoked', {
+        partitions: partitions.toList(),
+        generationId: this.membership.generationId,
+      });
     if (this.membership.generationId >= 0) await this.offsets.commitMarked(partitions);
     this.offsets.forget(partitions);
     this.owned = this.owned.minus(partitions);
@@ -329,8 +368,13 @@ export class CohortMember {
       await this.offsets.commitMarked(this.owned);
     }
     if (!this.crashed && this.owned.size > 0) {
-      if (wasStable && this.lostReason === null && this.membership.generationId >= 0) await this.giveUp(this.owned, false);
-      else await this.listeners.run('lost', { partitions: this.owned.toList(), reason: this.lostReason ?? 'the member stopped during a rebalance' });
+      if (wasStable && this.lostReason === null && this.membership.generationId >= 0)
+        await this.giveUp(this.owned, false);
+      else
+        await this.listeners.run('lost', {
+          partitions: this.owned.toList(),
+          reason: this.lostReason ?? 'the member stopped during a rebalance',
+        });
     }
     this.owned = new PartitionSet();
     await this.offsets.drain();
@@ -350,7 +394,9 @@ export class CohortMember {
     this.link.close();
     this.wake.fire();
     this.setState('stopped');
-    this.started?.reject(this.crashed ?? CohortError.of('INVALID_REQUEST', 'the member was stopped before it got an assignment'));
+    this.started?.reject(
+      this.crashed ?? CohortError.of('INVALID_REQUEST', 'the member was stopped before it got an assignment'),
+    );
     this.started = null;
     this.runtime.onStopped(this);
   }
@@ -364,14 +410,16 @@ export class CohortMember {
     // The partitions are not ours any more; the group moves on without this member.
     const lost = this.owned;
     this.owned = new PartitionSet();
-    if (lost.size > 0) this.events.emit('lost', { partitions: lost.toList(), reason: `the member crashed: ${error.name}` });
+    if (lost.size > 0)
+      this.events.emit('lost', { partitions: lost.toList(), reason: `the member crashed: ${error.name}` });
     this.finish();
   }
 
   // ---- helpers ----
 
   private requestRejoin(reason: string, announce = true): void {
-    if (announce && this.rejoinReason === null && this.currentState === 'stable') this.events.emit('rebalancing', { generationId: this.membership.generationId, reason });
+    if (announce && this.rejoinReason === null && this.currentState === 'stable')
+      this.events.emit('rebalancing', { generationId: this.membership.generationId, reason });
     this.rejoinReason ??= reason;
     this.wake.fire();
   }

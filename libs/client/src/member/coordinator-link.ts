@@ -65,12 +65,20 @@ export class CoordinatorLink {
    * One request to the coordinator. A lost connection or a 15/16 answer (at the top level) forgets the
    * coordinator so that the next call finds it again; the response or error goes back to the caller.
    */
-  async request<E extends RequestEventName>(event: E, payload: RequestResponseMap[E][0], timeoutMs: number): Promise<RequestResponseMap[E][1]> {
+  async request<E extends RequestEventName>(
+    event: E,
+    payload: RequestResponseMap[E][0],
+    timeoutMs: number,
+  ): Promise<RequestResponseMap[E][1]> {
     const connection = await this.connection();
     try {
       const response = await connection.request(event, payload, timeoutMs);
       const code = (response as { errorCode?: number }).errorCode;
-      if ((code === ErrorCode.NOT_COORDINATOR || code === ErrorCode.COORDINATOR_NOT_AVAILABLE) && this.current === connection) this.markUnknown();
+      if (
+        (code === ErrorCode.NOT_COORDINATOR || code === ErrorCode.COORDINATOR_NOT_AVAILABLE) &&
+        this.current === connection
+      )
+        this.markUnknown();
       return response;
     } catch (error) {
       if (this.current === connection) this.markUnknown();
@@ -103,7 +111,9 @@ export class CoordinatorLink {
         this.events.error(error);
       } catch (error) {
         if (error instanceof CohortError && !error.retriable) throw error;
-        this.events.error(error instanceof CohortError ? error : CohortError.of('NETWORK_EXCEPTION', String(error), error));
+        this.events.error(
+          error instanceof CohortError ? error : CohortError.of('NETWORK_EXCEPTION', String(error), error),
+        );
       }
       await sleep(this.timers, this.backoff.next(), this.wake);
     }

@@ -1,4 +1,11 @@
-import type { HeartbeatResponse, JoinGroupResponse, LeaveGroupResponse, Subscription, SyncGroupAssignment, SyncGroupResponse } from '@cohort/protocol';
+import type {
+  HeartbeatResponse,
+  JoinGroupResponse,
+  LeaveGroupResponse,
+  Subscription,
+  SyncGroupAssignment,
+  SyncGroupResponse,
+} from '@cohort/protocol';
 import { CONSUMER_PROTOCOL_TYPE } from '@cohort/protocol';
 import type { AssignorSet } from './assignor-set';
 import type { CoordinatorLink } from './coordinator-link';
@@ -43,20 +50,38 @@ export class GroupCalls {
     );
   }
 
-  sync(identity: Identity, protocolName: string | null, assignments: SyncGroupAssignment[]): Promise<SyncGroupResponse> {
+  sync(
+    identity: Identity,
+    protocolName: string | null,
+    assignments: SyncGroupAssignment[],
+  ): Promise<SyncGroupResponse> {
     return this.link.request(
       'SyncGroup',
-      { groupId: this.options.groupId, ...this.who(identity), protocolType: CONSUMER_PROTOCOL_TYPE, protocolName, assignments },
+      {
+        groupId: this.options.groupId,
+        ...this.who(identity),
+        protocolType: CONSUMER_PROTOCOL_TYPE,
+        protocolName,
+        assignments,
+      },
       this.rebalanceAckMs,
     );
   }
 
   heartbeat(identity: Identity): Promise<HeartbeatResponse> {
-    return this.link.request('Heartbeat', { groupId: this.options.groupId, ...this.who(identity) }, this.options.sessionTimeoutMs);
+    return this.link.request(
+      'Heartbeat',
+      { groupId: this.options.groupId, ...this.who(identity) },
+      this.options.sessionTimeoutMs,
+    );
   }
 
   leave(memberId: string, reason: string): Promise<LeaveGroupResponse> {
-    return this.link.request('LeaveGroup', { groupId: this.options.groupId, members: [{ memberId, reason }] }, this.requestTimeoutMs);
+    return this.link.request(
+      'LeaveGroup',
+      { groupId: this.options.groupId, members: [{ memberId, reason }] },
+      this.requestTimeoutMs,
+    );
   }
 
   metadata(topics: string[]) {

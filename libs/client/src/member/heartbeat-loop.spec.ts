@@ -23,7 +23,8 @@ describe('HeartbeatLoop', () => {
       now: () => timers.now(),
       random: () => 0.5,
       clearTimeout: (h: unknown) => timers.clearTimeout(h),
-      setTimeout: (callback: () => void, ms: number) => timers.setTimeout(callback, Math.ceil((timers.now() - start + ms) / 60_000) * 60_000 - (timers.now() - start)),
+      setTimeout: (callback: () => void, ms: number) =>
+        timers.setTimeout(callback, Math.ceil((timers.now() - start + ms) / 60_000) * 60_000 - (timers.now() - start)),
     };
     const sent: number[] = [];
     const loop = new HeartbeatLoop(throttled, 3000, async () => void sent.push(timers.now() - start));

@@ -62,10 +62,13 @@ export class HeartbeatLoop {
   private schedule(): void {
     if (!this.running) return;
     if (this.timer !== null) this.timers.clearTimeout(this.timer);
-    this.timer = this.timers.setTimeout(() => {
-      this.timer = null;
-      this.fire();
-    }, Math.max(0, this.dueAt() - this.timers.now()));
+    this.timer = this.timers.setTimeout(
+      () => {
+        this.timer = null;
+        this.fire();
+      },
+      Math.max(0, this.dueAt() - this.timers.now()),
+    );
   }
 
   private fire(): void {

@@ -44,7 +44,8 @@ export class JoinRound {
           continue;
         case 'reset':
           // An UNKNOWN_MEMBER_ID about an id the member no longer uses is stale.
-          if (!action.resetMemberId || sentMemberId === m.memberId) this.hooks.resetGeneration(action.reason, action.resetMemberId);
+          if (!action.resetMemberId || sentMemberId === m.memberId)
+            this.hooks.resetGeneration(action.reason, action.resetMemberId);
           throw new RejoinNow();
         case 'fail':
           throw action.error;
@@ -57,7 +58,13 @@ export class JoinRound {
     const generationId = m.generationId;
     const assignments =
       join.leader === m.memberId && !join.skipAssignment
-        ? await leaderAssignment(join, this.assignors.byName(join.protocolName), this.assignors.protocol, this.isTrusted(join.protocolName), (topics) => this.calls.metadata(topics))
+        ? await leaderAssignment(
+            join,
+            this.assignors.byName(join.protocolName),
+            this.assignors.protocol,
+            this.isTrusted(join.protocolName),
+            (topics) => this.calls.metadata(topics),
+          )
         : [];
     const response = await this.calls.sync(m.identity(), m.protocolName, assignments);
     // The heartbeat may have reset the generation meanwhile (Kafka raises ILLEGAL_GENERATION itself then).

@@ -1,5 +1,16 @@
-import { runAssignor, type MemberSubscription, type PartitionAssignor, type RebalanceProtocol } from '@cohort/assignors';
-import type { JoinGroupResponse, MemberAssignment, MetadataResponse, Subscription, SyncGroupAssignment } from '@cohort/protocol';
+import {
+  runAssignor,
+  type MemberSubscription,
+  type PartitionAssignor,
+  type RebalanceProtocol,
+} from '@cohort/assignors';
+import type {
+  JoinGroupResponse,
+  MemberAssignment,
+  MetadataResponse,
+  Subscription,
+  SyncGroupAssignment,
+} from '@cohort/protocol';
 import { CohortError } from '../errors/cohort-error';
 
 /**
@@ -16,7 +27,11 @@ export async function leaderAssignment(
   trusted: boolean,
   fetchMetadata: (topics: string[]) => Promise<MetadataResponse>,
 ): Promise<SyncGroupAssignment[]> {
-  if (!assignor) throw CohortError.of('INCONSISTENT_GROUP_PROTOCOL', `the group chose protocol '${join.protocolName}', which this member does not have`);
+  if (!assignor)
+    throw CohortError.of(
+      'INCONSISTENT_GROUP_PROTOCOL',
+      `the group chose protocol '${join.protocolName}', which this member does not have`,
+    );
   const members: MemberSubscription[] = join.members.map((m) => ({
     memberId: m.memberId,
     groupInstanceId: m.groupInstanceId,
@@ -27,12 +42,17 @@ export async function leaderAssignment(
   if (metadata.errorCode !== 0) throw CohortError.fromResponse(metadata as never);
   const partitionsPerTopic: Record<string, number> = Object.create(null) as Record<string, number>;
   // A topic that does not exist (yet) is left out, as Kafka does: nobody gets it.
-  for (const topic of metadata.topics) if (topic.errorCode === 0 && topic.partitions > 0) partitionsPerTopic[topic.name] = topic.partitions;
+  for (const topic of metadata.topics)
+    if (topic.errorCode === 0 && topic.partitions > 0) partitionsPerTopic[topic.name] = topic.partitions;
   let result: Record<string, MemberAssignment>;
   try {
     result = runAssignor(assignor, { partitionsPerTopic }, members, { protocol, isolateInput: !trusted });
   } catch (error) {
-    throw new CohortError(-1, error instanceof Error ? error.message : String(error), { name: 'ASSIGNOR_FAILED', retriable: false, cause: error });
+    throw new CohortError(-1, error instanceof Error ? error.message : String(error), {
+      name: 'ASSIGNOR_FAILED',
+      retriable: false,
+      cause: error,
+    });
   }
   return members.map((m) => ({ memberId: m.memberId, assignment: result[m.memberId] ?? { partitions: [] } }));
 }

@@ -23,17 +23,23 @@ export class ListenerRunner {
 
   async run<K extends 'assigned' | 'revoked' | 'lost'>(event: K, payload: MemberEvents[K]): Promise<void> {
     let timer: unknown = null;
-    const timedOut = new Promise<'timeout'>((resolve) => (timer = this.timers.setTimeout(() => resolve('timeout'), this.limitMs)));
+    const timedOut = new Promise<'timeout'>(
+      (resolve) => (timer = this.timers.setTimeout(() => resolve('timeout'), this.limitMs)),
+    );
     const listeners = this.events.emitAndWait(event, payload);
     this.busy = listeners;
     const outcome = await Promise.race([listeners.then(() => 'done' as const), timedOut]);
     this.timers.clearTimeout(timer);
     if (outcome === 'timeout') {
       this.report(
-        new CohortError(ErrorCode.REQUEST_TIMED_OUT, `the '${event}' listeners did not finish within rebalanceTimeoutMs (${this.limitMs} ms); the member went on without them`, {
-          name: 'LISTENER_TIMEOUT',
-          retriable: false,
-        }),
+        new CohortError(
+          ErrorCode.REQUEST_TIMED_OUT,
+          `the '${event}' listeners did not finish within rebalanceTimeoutMs (${this.limitMs} ms); the member went on without them`,
+          {
+            name: 'LISTENER_TIMEOUT',
+            retriable: false,
+          },
+        ),
       );
     }
   }
@@ -42,6 +48,12 @@ export class ListenerRunner {
   failed(event: string, error: unknown): void {
     if (event === 'error') return; // an error listener that throws must not loop
     const message = error instanceof Error ? error.message : String(error);
-    this.report(new CohortError(-1, `a '${event}' listener threw: ${message}`, { name: 'LISTENER_FAILED', retriable: false, cause: error }));
+    this.report(
+      new CohortError(-1, `a '${event}' listener threw: ${message}`, {
+        name: 'LISTENER_FAILED',
+        retriable: false,
+        cause: error,
+      }),
+    );
   }
 }

@@ -70,7 +70,8 @@ export class MemberHeartbeat {
       if (action.kind === 'alive') {
         this.lastOk = this.timers.now();
         this.backoff.reset();
-        if (action.rebalancing && this.hooks.isStable() && this.membership.isCurrent(identity)) this.hooks.rebalancing();
+        if (action.rebalancing && this.hooks.isStable() && this.membership.isCurrent(identity))
+          this.hooks.rebalancing();
         return;
       }
       if (!this.membership.isCurrent(identity)) return; // an answer about a generation the member has left already

@@ -41,7 +41,8 @@ export class MemberOffsets {
   }
 
   mark(offset: ProcessedOffset): boolean {
-    if (!Number.isInteger(offset?.offset) || offset.offset < 0) throw new RangeError(`markProcessed needs a non-negative integer offset (got ${String(offset?.offset)})`);
+    if (!Number.isInteger(offset?.offset) || offset.offset < 0)
+      throw new RangeError(`markProcessed needs a non-negative integer offset (got ${String(offset?.offset)})`);
     return this.book.mark(offset, this.deps.owned());
   }
 
@@ -88,7 +89,9 @@ export class MemberOffsets {
     try {
       const done = await this.deps.committer.commit(offsets, deadlineMs);
       this.book.acknowledged(done);
-      this.deps.committed(done.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, metadata: o.metadata ?? null })));
+      this.deps.committed(
+        done.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset, metadata: o.metadata ?? null })),
+      );
     } catch (error) {
       const failure = CohortError.from(error);
       if (rethrow) throw failure;

@@ -23,7 +23,13 @@ export class OffsetBook {
       entry.offset = offset.offset;
       entry.metadata = offset.metadata ?? null;
     } else {
-      this.entries.set(key, { topic: offset.topic, partition: offset.partition, offset: offset.offset, metadata: offset.metadata ?? null, committed: -1 });
+      this.entries.set(key, {
+        topic: offset.topic,
+        partition: offset.partition,
+        offset: offset.offset,
+        metadata: offset.metadata ?? null,
+        committed: -1,
+      });
     }
     return true;
   }
@@ -63,7 +69,11 @@ export function toCommitTopics(offsets: ProcessedOffset[]): OffsetCommitTopic[] 
   for (const o of offsets) {
     let topic = byTopic.get(o.topic);
     if (!topic) byTopic.set(o.topic, (topic = { name: o.topic, partitions: [] }));
-    topic.partitions.push({ partitionIndex: o.partition, committedOffset: o.offset, ...(o.metadata != null ? { committedMetadata: o.metadata } : {}) });
+    topic.partitions.push({
+      partitionIndex: o.partition,
+      committedOffset: o.offset,
+      ...(o.metadata != null ? { committedMetadata: o.metadata } : {}),
+    });
   }
   return [...byTopic.values()];
 }

@@ -102,8 +102,12 @@ export class OffsetCommitter {
     );
     const code = response.errorCode !== ErrorCode.NONE ? response.errorCode : firstPartitionError(response.topics);
     if (code === ErrorCode.NONE) return;
-    const error = response.errorCode !== ErrorCode.NONE ? CohortError.fromResponse(response as never) : new CohortError(code, `OffsetCommit failed for a partition`);
-    if (code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.ILLEGAL_GENERATION) this.hooks.generationLost(identity, error);
+    const error =
+      response.errorCode !== ErrorCode.NONE
+        ? CohortError.fromResponse(response as never)
+        : new CohortError(code, `OffsetCommit failed for a partition`);
+    if (code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.ILLEGAL_GENERATION)
+      this.hooks.generationLost(identity, error);
     else if (code === ErrorCode.REBALANCE_IN_PROGRESS) this.hooks.rebalanceInProgress();
     else if (code === ErrorCode.FENCED_INSTANCE_ID) this.hooks.fenced(error);
     throw error;
@@ -117,14 +121,26 @@ export class OffsetCommitter {
     for (;;) {
       let error: CohortError;
       try {
-        const response = await this.link.request('OffsetFetch', { groupId: this.groupId, topics, requireStable: true }, this.requestTimeoutMs);
+        const response = await this.link.request(
+          'OffsetFetch',
+          { groupId: this.groupId, topics, requireStable: true },
+          this.requestTimeoutMs,
+        );
         const code = response.errorCode !== ErrorCode.NONE ? response.errorCode : firstPartitionError(response.topics);
         if (code === ErrorCode.NONE) {
           return response.topics.flatMap((t) =>
-            t.partitions.map((p) => ({ topic: t.name, partition: p.partitionIndex, offset: p.committedOffset < 0 ? null : p.committedOffset, metadata: p.metadata })),
+            t.partitions.map((p) => ({
+              topic: t.name,
+              partition: p.partitionIndex,
+              offset: p.committedOffset < 0 ? null : p.committedOffset,
+              metadata: p.metadata,
+            })),
           );
         }
-        error = response.errorCode !== ErrorCode.NONE ? CohortError.fromResponse(response as never) : new CohortError(code, 'OffsetFetch failed for a partition');
+        error =
+          response.errorCode !== ErrorCode.NONE
+            ? CohortError.fromResponse(response as never)
+            : new CohortError(code, 'OffsetFetch failed for a partition');
       } catch (e) {
         error = e instanceof CohortError ? e : CohortError.of('NETWORK_EXCEPTION', String(e), e);
       }
@@ -139,6 +155,7 @@ export class OffsetCommitter {
 }
 
 function firstPartitionError(topics: { partitions: { errorCode: number }[] }[]): number {
-  for (const topic of topics ?? []) for (const p of topic.partitions) if (p.errorCode !== ErrorCode.NONE) return p.errorCode;
+  for (const topic of topics ?? [])
+    for (const p of topic.partitions) if (p.errorCode !== ErrorCode.NONE) return p.errorCode;
   return ErrorCode.NONE;
 }

@@ -33,7 +33,8 @@ export class PartitionSet {
   /** The members of this set that are not in `other`. */
   minus(other: PartitionSet): PartitionSet {
     const out = new PartitionSet();
-    for (const [topic, partitions] of this.byTopic) for (const p of partitions) if (!other.has(topic, p)) out.add(topic, p);
+    for (const [topic, partitions] of this.byTopic)
+      for (const p of partitions) if (!other.has(topic, p)) out.add(topic, p);
     return out;
   }
 

@@ -22,7 +22,13 @@ export function joinAction(response: JoinGroupResponse): JoinAction {
     case ErrorCode.NONE:
       if (response.protocolType !== null && response.protocolType !== CONSUMER_PROTOCOL_TYPE) {
         // KIP-559: a type mismatch is raised by the client itself.
-        return { kind: 'fail', error: CohortError.of('INCONSISTENT_GROUP_PROTOCOL', `the group's protocol type is '${response.protocolType}', not 'consumer'`) };
+        return {
+          kind: 'fail',
+          error: CohortError.of(
+            'INCONSISTENT_GROUP_PROTOCOL',
+            `the group's protocol type is '${response.protocolType}', not 'consumer'`,
+          ),
+        };
       }
       return { kind: 'joined', response };
     case ErrorCode.MEMBER_ID_REQUIRED:
@@ -49,7 +55,13 @@ export function syncAction(response: SyncGroupResponse, protocolName: string | n
   switch (response.errorCode) {
     case ErrorCode.NONE:
       if (response.protocolName !== null && protocolName !== null && response.protocolName !== protocolName) {
-        return { kind: 'fail', error: CohortError.of('INCONSISTENT_GROUP_PROTOCOL', `SyncGroup answered protocol '${response.protocolName}', JoinGroup '${protocolName}'`) };
+        return {
+          kind: 'fail',
+          error: CohortError.of(
+            'INCONSISTENT_GROUP_PROTOCOL',
+            `SyncGroup answered protocol '${response.protocolName}', JoinGroup '${protocolName}'`,
+          ),
+        };
       }
       return { kind: 'synced', assignment: (response.assignment as MemberAssignment | null) ?? { partitions: [] } };
     case ErrorCode.REBALANCE_IN_PROGRESS:

@@ -3,8 +3,12 @@ import { Backoff, resolveRetry } from './backoff';
 describe('Backoff (KIP-580)', () => {
   it('doubles from the initial wait up to the maximum, with ±jitter around each step (testCoordinatorDiscoveryExponentialBackoff)', () => {
     const draws = [0, 1, 0.5, 0.5, 0.5, 0.5];
-    const backoff = new Backoff(resolveRetry({ initialMs: 10, maxMs: 100, multiplier: 2, jitter: 0.2 }), { random: () => draws.shift() ?? 0.5 });
-    expect([backoff.next(), backoff.next(), backoff.next(), backoff.next(), backoff.next(), backoff.next()]).toEqual([8, 24, 40, 80, 100, 100]);
+    const backoff = new Backoff(resolveRetry({ initialMs: 10, maxMs: 100, multiplier: 2, jitter: 0.2 }), {
+      random: () => draws.shift() ?? 0.5,
+    });
+    expect([backoff.next(), backoff.next(), backoff.next(), backoff.next(), backoff.next(), backoff.next()]).toEqual([
+      8, 24, 40, 80, 100, 100,
+    ]);
     backoff.reset();
     expect(backoff.next()).toBe(10);
   });

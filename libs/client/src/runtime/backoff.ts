@@ -17,9 +17,13 @@ export const DEFAULT_RETRY: ResolvedRetry = { initialMs: 100, maxMs: 1000, multi
 
 export function resolveRetry(options: RetryOptions = {}): ResolvedRetry {
   const retry = { ...DEFAULT_RETRY, ...stripUndefined(options) };
-  const bad = (Object.keys(DEFAULT_RETRY) as (keyof ResolvedRetry)[]).filter((key) => !Number.isFinite(retry[key]) || retry[key] < 0);
+  const bad = (Object.keys(DEFAULT_RETRY) as (keyof ResolvedRetry)[]).filter(
+    (key) => !Number.isFinite(retry[key]) || retry[key] < 0,
+  );
   if (bad.length > 0 || retry.multiplier < 1 || retry.jitter > 1) {
-    throw new RangeError(`retry options must be finite, non-negative numbers with multiplier >= 1 and jitter <= 1 (got ${JSON.stringify(options)})`);
+    throw new RangeError(
+      `retry options must be finite, non-negative numbers with multiplier >= 1 and jitter <= 1 (got ${JSON.stringify(options)})`,
+    );
   }
   return retry;
 }

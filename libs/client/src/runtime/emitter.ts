@@ -28,7 +28,11 @@ export class Emitter<Events extends { [K in keyof Events]: unknown }> {
 
   off<K extends keyof Events>(event: K, listener: Listener<Events[K]>): this {
     const list = this.listeners.get(event);
-    if (list) this.listeners.set(event, list.filter((l) => l !== listener));
+    if (list)
+      this.listeners.set(
+        event,
+        list.filter((l) => l !== listener),
+      );
     return this;
   }
 

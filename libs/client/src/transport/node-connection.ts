@@ -8,7 +8,9 @@ import type { AuthProvider, SocketFactory, SocketLike } from './socket-like';
 type PushEventName = keyof ServerToClientEvents;
 
 /** One push of the protocol's server-to-client event map, tagged with its event. */
-export type PushMessage = { [E in PushEventName]: { event: E; push: Parameters<ServerToClientEvents[E]>[0] } }[PushEventName];
+export type PushMessage = {
+  [E in PushEventName]: { event: E; push: Parameters<ServerToClientEvents[E]>[0] };
+}[PushEventName];
 
 export interface ConnectionListener {
   push?(message: PushMessage): void;
@@ -53,7 +55,9 @@ export class NodeConnection {
     this.socket = factory(url, { auth, onActivity: () => this.onActivity() });
     this.socket.on('connect', () => this.onConnect());
     this.socket.on('disconnect', (reason: string) => this.onDisconnect(reason));
-    this.socket.on('connect_error', (error: Error & { data?: { errorCode?: number; errorName?: string } }) => this.onConnectError(error));
+    this.socket.on('connect_error', (error: Error & { data?: { errorCode?: number; errorName?: string } }) =>
+      this.onConnectError(error),
+    );
     this.onPush(PushEvent.RebalanceInProgress, (push) => this.dispatch({ event: 'RebalanceInProgress', push }));
     this.onPush(PushEvent.CoordinatorMoved, (push) => this.dispatch({ event: 'CoordinatorMoved', push }));
   }
@@ -85,13 +89,20 @@ export class NodeConnection {
    * means for them). Rejects with a retriable CohortError when the socket is not connected within
    * `timeoutMs`, drops while waiting, or the ack does not come within `timeoutMs`.
    */
-  async request<E extends RequestEventName>(event: E, payload: RequestResponseMap[E][0], timeoutMs: number): Promise<RequestResponseMap[E][1]> {
+  async request<E extends RequestEventName>(
+    event: E,
+    payload: RequestResponseMap[E][0],
+    timeoutMs: number,
+  ): Promise<RequestResponseMap[E][1]> {
     const deadline = this.timers.now() + timeoutMs;
     if (!this.socket.connected) await this.whenConnected(timeoutMs);
     return new Promise((resolve, reject) => {
       const entry: Pending = { reject: (error) => finish(() => reject(error)) };
       const timer = this.timers.setTimeout(
-        () => entry.reject(CohortError.of('REQUEST_TIMED_OUT', `no answer to ${event} from ${this.url} within ${timeoutMs} ms`)),
+        () =>
+          entry.reject(
+            CohortError.of('REQUEST_TIMED_OUT', `no answer to ${event} from ${this.url} within ${timeoutMs} ms`),
+          ),
         Math.max(0, deadline - this.timers.now()),
       );
       const finish = (settle: () => void): void => {
@@ -100,13 +111,16 @@ export class NodeConnection {
         settle();
       };
       this.pending.add(entry);
-      this.socket.emit(event, payload, (response: unknown) => finish(() => resolve(response as RequestResponseMap[E][1])));
+      this.socket.emit(event, payload, (response: unknown) =>
+        finish(() => resolve(response as RequestResponseMap[E][1])),
+      );
     });
   }
 
   /** Resolves once connected; rejects after `timeoutMs` or when the handshake is refused for good. */
   whenConnected(timeoutMs: number): Promise<void> {
-    if (this.closed) return Promise.reject(CohortError.of('NETWORK_EXCEPTION', `the connection to ${this.url} is closed`));
+    if (this.closed)
+      return Promise.reject(CohortError.of('NETWORK_EXCEPTION', `the connection to ${this.url} is closed`));
     if (this.socket.connected) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const waiter = {
@@ -123,7 +137,9 @@ export class NodeConnection {
       };
       const timer = this.timers.setTimeout(() => {
         const cause = this.lastConnectError ? `: ${this.lastConnectError.message}` : '';
-        waiter.reject(CohortError.of('NETWORK_EXCEPTION', `not connected to ${this.url} within ${timeoutMs} ms${cause}`));
+        waiter.reject(
+          CohortError.of('NETWORK_EXCEPTION', `not connected to ${this.url} within ${timeoutMs} ms${cause}`),
+        );
       }, timeoutMs);
       this.connectWaiters.add(waiter);
     });
@@ -134,7 +150,8 @@ export class NodeConnection {
     this.closed = true;
     if (this.reconnectTimer !== null) this.timers.clearTimeout(this.reconnectTimer);
     this.failPending(CohortError.of('NETWORK_EXCEPTION', `the connection to ${this.url} was closed`));
-    for (const waiter of [...this.connectWaiters]) waiter.reject(CohortError.of('NETWORK_EXCEPTION', `the connection to ${this.url} was closed`));
+    for (const waiter of [...this.connectWaiters])
+      waiter.reject(CohortError.of('NETWORK_EXCEPTION', `the connection to ${this.url} was closed`));
     this.listeners.clear();
     this.socket.disconnect();
   }
@@ -156,11 +173,15 @@ export class NodeConnection {
     const data = error.data;
     this.lastConnectError =
       typeof data?.errorCode === 'number'
-        ? new CohortError(data.errorCode, `${this.url} refused the connection: ${error.message}`, { name: data.errorName, retriable: false })
+        ? new CohortError(data.errorCode, `${this.url} refused the connection: ${error.message}`, {
+            name: data.errorName,
+            retriable: false,
+          })
         : CohortError.of('NETWORK_EXCEPTION', `cannot connect to ${this.url}: ${error.message}`, error);
     // A handshake refused with a Kafka code (authentication, origin) is fatal for whoever waits, as
     // Kafka's authentication errors are; the socket still tries again later, with a fresh token.
-    if (typeof data?.errorCode === 'number') for (const waiter of [...this.connectWaiters]) waiter.reject(this.lastConnectError);
+    if (typeof data?.errorCode === 'number')
+      for (const waiter of [...this.connectWaiters]) waiter.reject(this.lastConnectError);
     if (!this.closed && this.socket.active === false) this.scheduleReconnect();
   }
 

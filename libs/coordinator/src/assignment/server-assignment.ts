@@ -6,8 +6,7 @@ import type { TopicRegistry } from '../ports/topic-registry.port';
 import { jsonProblem } from '../validation/json-value';
 
 export type ServerAssignmentResult =
-  | { ok: true; assignments: Map<string, MemberAssignment> }
-  | { ok: false; message: string };
+  { ok: true; assignments: Map<string, MemberAssignment> } | { ok: false; message: string };
 
 /**
  * The server-side assignor of a `consumer` group, when every member's last JoinGroup named the same
@@ -43,7 +42,10 @@ export function computeServerAssignment(
   for (const member of group.allMembers()) {
     const subscription = parseSubscription(member.metadata(protocol));
     if (!subscription) {
-      return { ok: false, message: `member ${member.memberId} sent no consumer subscription for protocol '${protocol}'` };
+      return {
+        ok: false,
+        message: `member ${member.memberId} sent no consumer subscription for protocol '${protocol}'`,
+      };
     }
     members.push({ memberId: member.memberId, groupInstanceId: member.groupInstanceId, subscription });
     for (const topic of subscription.topics) {
@@ -56,10 +58,14 @@ export function computeServerAssignment(
   try {
     raw = assignor.assign({ partitionsPerTopic }, members);
   } catch (error) {
-    return { ok: false, message: `server assignor '${name}' failed: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      message: `server assignor '${name}' failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const checked = checkAssignment(raw, members, partitionsPerTopic);
-  if (typeof checked === 'string') return { ok: false, message: `server assignor '${name}' returned an invalid assignment: ${checked}` };
+  if (typeof checked === 'string')
+    return { ok: false, message: `server assignor '${name}' returned an invalid assignment: ${checked}` };
   return { ok: true, assignments: checked };
 }
 
@@ -92,7 +98,8 @@ function checkAssignment(
     for (let i = 0; i < entries.length; i++) {
       const entry = (entries[i] ?? {}) as TopicPartitions;
       const { topic, partitions: indexes } = entry;
-      if (typeof topic !== 'string' || !Array.isArray(indexes)) return `'${memberId}' has an entry that is not { topic, partitions }`;
+      if (typeof topic !== 'string' || !Array.isArray(indexes))
+        return `'${memberId}' has an entry that is not { topic, partitions }`;
       if (!subscribed.topics.has(topic)) return `'${memberId}' got topic '${topic}' it does not subscribe to`;
       const count = partitionsPerTopic[topic];
       if (count === undefined) return `'${memberId}' got topic '${topic}', which does not exist`;
@@ -100,8 +107,10 @@ function checkAssignment(
       if (!holder) holders.set(topic, (holder = new Int32Array(count).fill(-1)));
       for (let k = 0; k < indexes.length; k++) {
         const index = indexes[k];
-        if (!Number.isInteger(index) || index < 0 || index >= count) return `'${memberId}' got ${topic}-${String(index)}, which does not exist`;
-        if (holder[index] >= 0) return `${topic}-${index} is assigned to both '${members[holder[index]].memberId}' and '${memberId}'`;
+        if (!Number.isInteger(index) || index < 0 || index >= count)
+          return `'${memberId}' got ${topic}-${String(index)}, which does not exist`;
+        if (holder[index] >= 0)
+          return `${topic}-${index} is assigned to both '${members[holder[index]].memberId}' and '${memberId}'`;
         holder[index] = subscribed.index;
       }
       // A frozen entry cannot change under us (the built-ins return frozen, shared entries): keep it.

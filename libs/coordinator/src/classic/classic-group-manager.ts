@@ -38,7 +38,15 @@ export class ClassicGroupManager {
     this.liveness = new MemberLiveness({ groups, effects, connections, env, removal });
     this.membership = new Membership({ groups, connections, liveness: this.liveness, env, rebalance });
     this.syncs = new SyncPhase({ groups, effects, liveness: this.liveness, removal, rebalance, env });
-    this.joins = new JoinPhase({ partition, groups, effects, liveness: this.liveness, membership: this.membership, syncs: this.syncs, env });
+    this.joins = new JoinPhase({
+      partition,
+      groups,
+      effects,
+      liveness: this.liveness,
+      membership: this.membership,
+      syncs: this.syncs,
+      env,
+    });
     this.unloader = new GroupUnloader(partition, groups, env);
   }
 

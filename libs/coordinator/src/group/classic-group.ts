@@ -142,7 +142,8 @@ export class ClassicGroup {
   }
 
   add(member: MemberMetadata, callback: JoinCallback | null): void {
-    if (this.members.has(member.memberId)) throw new Error(`member ${member.memberId} is already a member of group ${this.groupId}`);
+    if (this.members.has(member.memberId))
+      throw new Error(`member ${member.memberId} is already a member of group ${this.groupId}`);
     if (member.groupInstanceId !== null) {
       if (this.staticMembers.has(member.groupInstanceId)) {
         throw new Error(`static member ${member.groupInstanceId} is already a member of group ${this.groupId}`);
@@ -310,7 +311,10 @@ export class ClassicGroup {
    */
   supportsProtocols(protocolType: string, protocols: string[]): boolean {
     if (this.is('Empty')) return protocolType.length > 0 && protocols.length > 0;
-    return this.protocolType === protocolType && protocols.some((p) => this.protocolSupport.isSupportedByAll(p, this.members.size));
+    return (
+      this.protocolType === protocolType &&
+      protocols.some((p) => this.protocolSupport.isSupportedByAll(p, this.members.size))
+    );
   }
 
   /** The protocol the members would vote for now. */

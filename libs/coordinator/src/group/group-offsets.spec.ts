@@ -1,6 +1,14 @@
 import { GroupOffsets } from './group-offsets';
 
-const value = (offset: number, extra: Partial<{ leaderEpoch: number; metadata: string; commitTimestamp: number; expireTimestamp: number | null }> = {}) => ({
+const value = (
+  offset: number,
+  extra: Partial<{
+    leaderEpoch: number;
+    metadata: string;
+    commitTimestamp: number;
+    expireTimestamp: number | null;
+  }> = {},
+) => ({
   offset,
   leaderEpoch: extra.leaderEpoch ?? 3,
   metadata: extra.metadata ?? '',
@@ -8,7 +16,7 @@ const value = (offset: number, extra: Partial<{ leaderEpoch: number; metadata: s
   expireTimestamp: extra.expireTimestamp ?? null,
 });
 
-describe('GroupOffsets (a group\'s committed offsets)', () => {
+describe("GroupOffsets (a group's committed offsets)", () => {
   it('keeps every field of each commit, metadata and a legacy expiry included, and a later record wins over an earlier one', () => {
     const offsets = new GroupOffsets();
     offsets.applyRecord('orders', 0, value(10, { metadata: 'm0', leaderEpoch: -1 }), 5);
@@ -54,16 +62,36 @@ describe('GroupOffsets (a group\'s committed offsets)', () => {
   it('lists offsets by topic then partition, and scans them in the order partitions were first committed', () => {
     const offsets = new GroupOffsets();
     let log = 0;
-    for (const [topic, partition] of [['payments', 2], ['orders', 5], ['orders', 1], ['payments', 0], ['orders', 3]] as const) {
+    for (const [topic, partition] of [
+      ['payments', 2],
+      ['orders', 5],
+      ['orders', 1],
+      ['payments', 0],
+      ['orders', 3],
+    ] as const) {
       offsets.applyRecord(topic, partition, value(partition), log++);
     }
     offsets.applyRecord('orders', 5, null, log++);
     offsets.applyRecord('orders', 5, value(50), log++);
     offsets.applyRecord('orders', 1, value(10), log++);
-    expect(offsets.all().map((o) => `${o.topic}-${o.partition}:${o.value.offset}`)).toEqual(['orders-1:10', 'orders-3:3', 'orders-5:50', 'payments-0:0', 'payments-2:2']);
+    expect(offsets.all().map((o) => `${o.topic}-${o.partition}:${o.value.offset}`)).toEqual([
+      'orders-1:10',
+      'orders-3:3',
+      'orders-5:50',
+      'payments-0:0',
+      'payments-2:2',
+    ]);
     const scanned: string[] = [];
-    offsets.forEachCommitted((topic, partition, offset, commitTimestamp) => scanned.push(`${topic}-${partition}:${offset}@${commitTimestamp}`));
-    expect(scanned).toEqual(['payments-2:2@1002', 'payments-0:0@1000', 'orders-1:10@1010', 'orders-3:3@1003', 'orders-5:50@1050']);
+    offsets.forEachCommitted((topic, partition, offset, commitTimestamp) =>
+      scanned.push(`${topic}-${partition}:${offset}@${commitTimestamp}`),
+    );
+    expect(scanned).toEqual([
+      'payments-2:2@1002',
+      'payments-0:0@1000',
+      'orders-1:10@1010',
+      'orders-3:3@1003',
+      'orders-5:50@1050',
+    ]);
   });
 
   it('marks a partition staged until its own write commits or fails, and counts staged writes as offsets', () => {
@@ -93,21 +121,69 @@ describe('GroupOffsets, partitions committed in and out of order', () => {
 
   it('keeps the same offsets in the same scan order as a map of entries, whatever the order of commits and deletions', () => {
     const sequences: [number, number | null][][] = [
-      [[0, 1], [1, 2], [2, 3]],
-      [[0, 1], [1, 2], [2, 3], [2, null], [2, 4]],
-      [[0, 1], [1, 2], [2, 3], [0, null], [0, 5], [3, 6]],
-      [[0, 1], [1, 2], [2, 3], [1, null], [3, 7], [1, 8]],
-      [[2, 1], [0, 2], [1, 3], [2, null]],
-      [[0, 1], [2, 2], [1, 3], [3, 4], [0, null], [1, null], [2, null], [3, null], [0, 9]],
-      [[-1, 1], [0, 2], [5, 3]],
+      [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+      ],
+      [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [2, null],
+        [2, 4],
+      ],
+      [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [0, null],
+        [0, 5],
+        [3, 6],
+      ],
+      [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [1, null],
+        [3, 7],
+        [1, 8],
+      ],
+      [
+        [2, 1],
+        [0, 2],
+        [1, 3],
+        [2, null],
+      ],
+      [
+        [0, 1],
+        [2, 2],
+        [1, 3],
+        [3, 4],
+        [0, null],
+        [1, null],
+        [2, null],
+        [3, null],
+        [0, 9],
+      ],
+      [
+        [-1, 1],
+        [0, 2],
+        [5, 3],
+      ],
     ];
     // Pseudo-random sequences too (a fixed linear congruential sequence, so every run checks the same cases).
     let seed = 7;
     const next = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % n;
-    for (let s = 0; s < 200; s++) sequences.push(Array.from({ length: 1 + next(30) }, (_, i) => [next(8), next(4) === 0 ? null : i] as [number, number | null]));
+    for (let s = 0; s < 200; s++)
+      sequences.push(
+        Array.from({ length: 1 + next(30) }, (_, i) => [next(8), next(4) === 0 ? null : i] as [number, number | null]),
+      );
     for (const ops of sequences) {
       const offsets = new GroupOffsets();
-      ops.forEach(([partition, offset], log) => offsets.applyRecord('t', partition, offset === null ? null : value(offset), log));
+      ops.forEach(([partition, offset], log) =>
+        offsets.applyRecord('t', partition, offset === null ? null : value(offset), log),
+      );
       const scanned: string[] = [];
       offsets.forEachCommitted((_topic, partition, offset) => scanned.push(`${partition}:${offset}`));
       expect(scanned).toEqual(model(ops));

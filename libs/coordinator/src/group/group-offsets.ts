@@ -49,7 +49,10 @@ export class GroupOffsets {
    * metrics) reads — the offset and its commit time, not an object per partition.
    */
   forEachCommitted(visit: (topic: string, partition: number, offset: number, commitTimestamp: number) => void): void {
-    for (const [topic, byPartition] of this.committed) byPartition.forEachOffset((partition, offset, commitTimestamp) => visit(topic, partition, offset, commitTimestamp));
+    for (const [topic, byPartition] of this.committed)
+      byPartition.forEachOffset((partition, offset, commitTimestamp) =>
+        visit(topic, partition, offset, commitTimestamp),
+      );
   }
 
   /** At least one committed offset (cheaper than `size > 0`). */
@@ -75,7 +78,8 @@ export class GroupOffsets {
   /** Partitions with a write in flight. */
   stagedPartitions(): { topic: string; partition: number }[] {
     const out: { topic: string; partition: number }[] = [];
-    for (const [topic, byPartition] of this.staged ?? []) for (const partition of byPartition.keys()) out.push({ topic, partition });
+    for (const [topic, byPartition] of this.staged ?? [])
+      for (const partition of byPartition.keys()) out.push({ topic, partition });
     return out;
   }
 
@@ -92,7 +96,13 @@ export class GroupOffsets {
    * The record of `write` committed at `logOffset`: an offset replaces an older one, a tombstone (null)
    * removes an older one; anything newer already installed is kept.
    */
-  onCommitted(topic: string, partition: number, write: StagedWrite, value: OffsetAndMetadata | null, logOffset: number): void {
+  onCommitted(
+    topic: string,
+    partition: number,
+    write: StagedWrite,
+    value: OffsetAndMetadata | null,
+    logOffset: number,
+  ): void {
     this.applyRecord(topic, partition, value, logOffset);
     this.unstage(topic, partition, write);
   }

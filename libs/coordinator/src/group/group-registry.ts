@@ -51,7 +51,13 @@ export class GroupRegistry {
    * no offsets, never persisted (Kafka leaves it for the next purge; this keeps the cache clean at once).
    */
   dropIfUnused(group: ClassicGroup): void {
-    if (group.is('Empty') && group.size === 0 && group.numPending === 0 && !group.offsets.hasOffsets && group.generationId === 0) {
+    if (
+      group.is('Empty') &&
+      group.size === 0 &&
+      group.numPending === 0 &&
+      !group.offsets.hasOffsets &&
+      group.generationId === 0
+    ) {
       this.markDead(group);
     }
   }

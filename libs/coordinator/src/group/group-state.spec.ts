@@ -13,17 +13,19 @@ describe('group states', () => {
   });
 
   it('can rebalance exactly from Stable, CompletingRebalance and Empty', () => {
-    expect(['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead'].filter((s) => canRebalanceFrom(s as never))).toEqual([
-      'Empty',
-      'CompletingRebalance',
-      'Stable',
-    ]);
+    expect(
+      ['Empty', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead'].filter((s) =>
+        canRebalanceFrom(s as never),
+      ),
+    ).toEqual(['Empty', 'CompletingRebalance', 'Stable']);
   });
 
   it('refuses an illegal transition and leaves the state unchanged', () => {
     const group = new ClassicGroup('g', 'Empty', 0, 10);
     expect(isValidTransition('Empty', 'Stable')).toBe(false);
-    expect(() => group.transitionTo('Stable', 1)).toThrow(/should be in CompletingRebalance before moving to Stable; it is Empty/);
+    expect(() => group.transitionTo('Stable', 1)).toThrow(
+      /should be in CompletingRebalance before moving to Stable; it is Empty/,
+    );
     expect(group.state).toBe('Empty');
     group.transitionTo('PreparingRebalance', 5);
     expect(group.state).toBe('PreparingRebalance');

@@ -69,7 +69,11 @@ export class ParkedReplies {
   }
 
   /** Answers every parked reply, each member's JoinGroup before its SyncGroup, in `members`' order. */
-  failAll(members: Iterable<MemberMetadata>, join: (member: MemberMetadata) => JoinGroupResponse, sync: (member: MemberMetadata) => SyncGroupResponse): void {
+  failAll(
+    members: Iterable<MemberMetadata>,
+    join: (member: MemberMetadata) => JoinGroupResponse,
+    sync: (member: MemberMetadata) => SyncGroupResponse,
+  ): void {
     for (const member of members) {
       this.completeJoin(member, join(member));
       this.completeSync(member, sync(member));

@@ -2,7 +2,9 @@ import { canonicalJson, parseSubscription } from './protocol-metadata';
 
 describe('protocol metadata', () => {
   it('compares metadata by content, whatever the key order', () => {
-    expect(canonicalJson({ topics: ['a'], userData: { x: 1, y: [2, { b: 1, a: 2 }] } })).toBe(canonicalJson({ userData: { y: [2, { a: 2, b: 1 }], x: 1 }, topics: ['a'] }));
+    expect(canonicalJson({ topics: ['a'], userData: { x: 1, y: [2, { b: 1, a: 2 }] } })).toBe(
+      canonicalJson({ userData: { y: [2, { a: 2, b: 1 }], x: 1 }, topics: ['a'] }),
+    );
     expect(canonicalJson({ topics: ['a', 'b'] })).not.toBe(canonicalJson({ topics: ['b', 'a'] }));
     expect(canonicalJson(undefined)).toBe('null');
   });

@@ -21,7 +21,15 @@ export class RebalanceHistory {
   started(generationId: number, reason: string, at: number, members: number): void {
     const last = this.entries[this.entries.length - 1];
     if (last && last.completedAt === null) return;
-    this.entries.push({ generationId, reason, startedAt: at, completedAt: null, durationMs: null, members, protocol: null });
+    this.entries.push({
+      generationId,
+      reason,
+      startedAt: at,
+      completedAt: null,
+      durationMs: null,
+      members,
+      protocol: null,
+    });
     if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
   }
 
@@ -44,8 +52,11 @@ export class RebalanceHistory {
   persisted(generationId: number, at: number, members: number, protocol: string | null): RebalanceView[] {
     return this.entries.map((e) => {
       // A reason naming every member of a large group would make each record of the group large.
-      const reason = e.reason.length > MAX_PERSISTED_REASON ? `${e.reason.slice(0, MAX_PERSISTED_REASON - 1)}…` : e.reason;
-      return e.completedAt !== null ? { ...e, reason } : { ...e, reason, generationId, completedAt: at, durationMs: at - e.startedAt, members, protocol };
+      const reason =
+        e.reason.length > MAX_PERSISTED_REASON ? `${e.reason.slice(0, MAX_PERSISTED_REASON - 1)}…` : e.reason;
+      return e.completedAt !== null
+        ? { ...e, reason }
+        : { ...e, reason, generationId, completedAt: at, durationMs: at - e.startedAt, members, protocol };
     });
   }
 

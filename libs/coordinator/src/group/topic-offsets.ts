@@ -97,8 +97,11 @@ export class TopicOffsets {
   /** What a scan of every group (lag, metrics) reads of each partition, without a copy of the rest. */
   forEachOffset(visit: (partition: number, offset: number, commitTimestamp: number) => void): void {
     const v = this.values;
-    if (this.slots === undefined) for (let p = 0; p < this.size; p++) visit(p, v[p * STRIDE + OFFSET], v[p * STRIDE + COMMIT_TIMESTAMP]);
-    else for (const [partition, slot] of this.slots) visit(partition, v[slot * STRIDE + OFFSET], v[slot * STRIDE + COMMIT_TIMESTAMP]);
+    if (this.slots === undefined)
+      for (let p = 0; p < this.size; p++) visit(p, v[p * STRIDE + OFFSET], v[p * STRIDE + COMMIT_TIMESTAMP]);
+    else
+      for (const [partition, slot] of this.slots)
+        visit(partition, v[slot * STRIDE + OFFSET], v[slot * STRIDE + COMMIT_TIMESTAMP]);
   }
 
   private slotOf(partition: number): number | undefined {

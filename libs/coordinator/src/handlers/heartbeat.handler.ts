@@ -11,11 +11,19 @@ import { validateCurrentMember } from './member-validation';
  * Kafka's `handleHeartbeat`: keeps the session alive; REBALANCE_IN_PROGRESS tells the member to rejoin.
  * The result writes nothing; it carries the re-armed session timer.
  */
-export function handleHeartbeat(classic: ClassicGroupManager, request: HeartbeatRequest, context: RequestContext): CoordinatorResult<HeartbeatResponse> {
+export function handleHeartbeat(
+  classic: ClassicGroupManager,
+  request: HeartbeatRequest,
+  context: RequestContext,
+): CoordinatorResult<HeartbeatResponse> {
   return classic.finish(answer(heartbeat(classic, request, context)));
 }
 
-function heartbeat(classic: ClassicGroupManager, request: HeartbeatRequest, context: RequestContext): HeartbeatResponse {
+function heartbeat(
+  classic: ClassicGroupManager,
+  request: HeartbeatRequest,
+  context: RequestContext,
+): HeartbeatResponse {
   const group = classic.groups.get(request.groupId);
   if (!group) return errorFields(ErrorCode.UNKNOWN_MEMBER_ID, `group ${request.groupId} does not exist`);
   if (group.is('Dead')) return errorFields(ErrorCode.COORDINATOR_NOT_AVAILABLE);
@@ -25,7 +33,10 @@ function heartbeat(classic: ClassicGroupManager, request: HeartbeatRequest, cont
   const member = group.get(request.memberId)!;
   classic.connections.bind(group, member, context.connectionId);
   if (request.generationId !== group.generationId) {
-    return errorFields(ErrorCode.ILLEGAL_GENERATION, `generation ${request.generationId} is not the group's ${group.generationId}`);
+    return errorFields(
+      ErrorCode.ILLEGAL_GENERATION,
+      `generation ${request.generationId} is not the group's ${group.generationId}`,
+    );
   }
   switch (group.state) {
     case 'Empty':

@@ -26,4 +26,3 @@ export function memberInit(args: JoinArgs, memberId: string): MemberInit {
     serverAssignor: args.serverAssignor,
   };
 }
-

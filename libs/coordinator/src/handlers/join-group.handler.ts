@@ -18,14 +18,27 @@ import { joinKnownStaticInstance } from './static-member-join';
  * once through `respond`); the result carries what the join writes (a static member's new id, and what
  * a phase it completes writes) and the timers it schedules or cancels.
  */
-export function handleJoinGroup(classic: ClassicGroupManager, request: JoinGroupRequest, context: RequestContext, respond: JoinCallback): CoordinatorResult<never> {
+export function handleJoinGroup(
+  classic: ClassicGroupManager,
+  request: JoinGroupRequest,
+  context: RequestContext,
+  respond: JoinCallback,
+): CoordinatorResult<never> {
   return classic.finish(joinGroup(classic, request, context, respond));
 }
 
-function joinGroup(classic: ClassicGroupManager, request: JoinGroupRequest, context: RequestContext, respond: JoinCallback): CoordinatorResult<never> {
+function joinGroup(
+  classic: ClassicGroupManager,
+  request: JoinGroupRequest,
+  context: RequestContext,
+  respond: JoinCallback,
+): CoordinatorResult<never> {
   const { config, assignors } = classic.env;
   const memberId = request.memberId;
-  if (request.sessionTimeoutMs < config.groupMinSessionTimeoutMs || request.sessionTimeoutMs > config.groupMaxSessionTimeoutMs) {
+  if (
+    request.sessionTimeoutMs < config.groupMinSessionTimeoutMs ||
+    request.sessionTimeoutMs > config.groupMaxSessionTimeoutMs
+  ) {
     respond(
       joinError(
         memberId,
@@ -37,7 +50,9 @@ function joinGroup(classic: ClassicGroupManager, request: JoinGroupRequest, cont
   }
   const serverAssignor = request.serverAssignor ?? null;
   if (serverAssignor !== null && request.protocolType !== CONSUMER_PROTOCOL_TYPE) {
-    respond(joinError(memberId, ErrorCode.INVALID_REQUEST, `serverAssignor needs protocolType '${CONSUMER_PROTOCOL_TYPE}'`));
+    respond(
+      joinError(memberId, ErrorCode.INVALID_REQUEST, `serverAssignor needs protocolType '${CONSUMER_PROTOCOL_TYPE}'`),
+    );
     return PARKED;
   }
   if (serverAssignor !== null && !assignors.get(serverAssignor)) {
@@ -71,7 +86,13 @@ function joinGroup(classic: ClassicGroupManager, request: JoinGroupRequest, cont
   let result: CoordinatorResult<never> = PARKED;
   if (!acceptJoiningMember(group, memberId, config.groupMaxSize)) {
     classic.membership.drop(group, memberId);
-    respond(joinError('', ErrorCode.GROUP_MAX_SIZE_REACHED, `group ${group.groupId} has reached its max size of ${config.groupMaxSize}`));
+    respond(
+      joinError(
+        '',
+        ErrorCode.GROUP_MAX_SIZE_REACHED,
+        `group ${group.groupId} has reached its max size of ${config.groupMaxSize}`,
+      ),
+    );
   } else if (isUnknownMember) {
     result = joinNewMember(classic, group, args, respond);
   } else {
@@ -87,7 +108,12 @@ function joinReason(args: JoinArgs): string {
 }
 
 /** Kafka's `doNewMemberJoinGroup`. */
-function joinNewMember(classic: ClassicGroupManager, group: ClassicGroup, args: JoinArgs, respond: JoinCallback): CoordinatorResult<never> {
+function joinNewMember(
+  classic: ClassicGroupManager,
+  group: ClassicGroup,
+  args: JoinArgs,
+  respond: JoinCallback,
+): CoordinatorResult<never> {
   const { request, context } = args;
   if (group.is('Dead')) {
     respond(joinError('', ErrorCode.COORDINATOR_NOT_AVAILABLE));
@@ -116,12 +142,19 @@ function joinNewMember(classic: ClassicGroupManager, group: ClassicGroup, args: 
   // KIP-394: a dynamic member gets its id first and must come back with it within its session timeout.
   group.addPendingMember(newMemberId);
   classic.liveness.expectPendingMember(group, newMemberId, request.sessionTimeoutMs);
-  respond(joinError(newMemberId, ErrorCode.MEMBER_ID_REQUIRED, 'join again with the memberId of this response (KIP-394)'));
+  respond(
+    joinError(newMemberId, ErrorCode.MEMBER_ID_REQUIRED, 'join again with the memberId of this response (KIP-394)'),
+  );
   return PARKED;
 }
 
 /** Kafka's `doCurrentMemberJoinGroup`. */
-function joinCurrentMember(classic: ClassicGroupManager, group: ClassicGroup, args: JoinArgs, respond: JoinCallback): void {
+function joinCurrentMember(
+  classic: ClassicGroupManager,
+  group: ClassicGroup,
+  args: JoinArgs,
+  respond: JoinCallback,
+): void {
   const { request, context } = args;
   const memberId = request.memberId;
   if (group.is('Dead')) {
@@ -134,7 +167,13 @@ function joinCurrentMember(classic: ClassicGroupManager, group: ClassicGroup, ar
   }
   if (group.isPendingMember(memberId)) {
     if (args.groupInstanceId !== null) {
-      respond(joinError(memberId, ErrorCode.INVALID_REQUEST, 'a KIP-394 pending member id belongs to a dynamic member; drop groupInstanceId'));
+      respond(
+        joinError(
+          memberId,
+          ErrorCode.INVALID_REQUEST,
+          'a KIP-394 pending member id belongs to a dynamic member; drop groupInstanceId',
+        ),
+      );
       return;
     }
     classic.membership.addMemberAndRebalance(
@@ -156,7 +195,15 @@ function joinCurrentMember(classic: ClassicGroupManager, group: ClassicGroup, ar
   const unchanged = member.matches(request.protocols) && member.serverAssignor === args.serverAssignor;
   const rebalance = (reason: string): void => {
     member.serverAssignor = args.serverAssignor;
-    classic.membership.updateMemberAndRebalance(group, member, request.protocols, args.rebalanceTimeoutMs, request.sessionTimeoutMs, respond, `${reason}; client reason: ${joinReason(args)}`);
+    classic.membership.updateMemberAndRebalance(
+      group,
+      member,
+      request.protocols,
+      args.rebalanceTimeoutMs,
+      request.sessionTimeoutMs,
+      respond,
+      `${reason}; client reason: ${joinReason(args)}`,
+    );
   };
   switch (group.state) {
     case 'PreparingRebalance':
@@ -165,7 +212,15 @@ function joinCurrentMember(classic: ClassicGroupManager, group: ClassicGroup, ar
     case 'CompletingRebalance':
       if (!unchanged) rebalance(`Updating metadata for member ${memberId} during CompletingRebalance`);
       // The server-side assignment of this generation is being written: wait for it with the others.
-      else if (group.serverAssignor !== null) classic.membership.updateMember(group, member, request.protocols, member.rebalanceTimeoutMs, member.sessionTimeoutMs, respond);
+      else if (group.serverAssignor !== null)
+        classic.membership.updateMember(
+          group,
+          member,
+          request.protocols,
+          member.rebalanceTimeoutMs,
+          member.sessionTimeoutMs,
+          respond,
+        );
       // Same metadata: its JoinGroup reply was probably lost; answer with the current generation again.
       else respond(joinSuccess(group, member, { includeMembers: group.isLeader(memberId) }));
       return;

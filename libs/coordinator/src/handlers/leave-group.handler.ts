@@ -13,19 +13,29 @@ import { validateCurrentMember } from './member-validation';
  * the timers the removals cancel or arm and, as `followUps`, what a rebalance they complete writes (the
  * Empty group's metadata, a server-side assignment); the reply does not wait for those writes.
  */
-export function handleLeaveGroup(classic: ClassicGroupManager, request: LeaveGroupRequest): CoordinatorResult<LeaveGroupResponse> {
+export function handleLeaveGroup(
+  classic: ClassicGroupManager,
+  request: LeaveGroupRequest,
+): CoordinatorResult<LeaveGroupResponse> {
   return classic.finish(answer(leaveGroup(classic, request)));
 }
 
 function leaveGroup(classic: ClassicGroupManager, request: LeaveGroupRequest): LeaveGroupResponse {
   const group = classic.groups.get(request.groupId);
-  const answer = (memberId: string, groupInstanceId: string | null | undefined, errorCode: number): LeaveGroupMemberResponse => ({
+  const answer = (
+    memberId: string,
+    groupInstanceId: string | null | undefined,
+    errorCode: number,
+  ): LeaveGroupMemberResponse => ({
     memberId,
     groupInstanceId: groupInstanceId ?? null,
     errorCode,
   });
   if (!group) {
-    return { errorCode: 0, members: request.members.map((m) => answer(m.memberId, m.groupInstanceId, ErrorCode.UNKNOWN_MEMBER_ID)) };
+    return {
+      errorCode: 0,
+      members: request.members.map((m) => answer(m.memberId, m.groupInstanceId, ErrorCode.UNKNOWN_MEMBER_ID)),
+    };
   }
   if (group.is('Dead')) return { ...errorFields(ErrorCode.COORDINATOR_NOT_AVAILABLE), members: [] };
   const members = request.members.map((leaving) => {
@@ -42,7 +52,8 @@ function leaveGroup(classic: ClassicGroupManager, request: LeaveGroupRequest): L
       return answer(leaving.memberId, leaving.groupInstanceId, ErrorCode.NONE);
     }
     const error = validateCurrentMember(group, leaving.memberId, leaving.groupInstanceId);
-    if (error === ErrorCode.NONE) classic.membership.removeMemberAndUpdateGroup(group, group.get(leaving.memberId)!, reason);
+    if (error === ErrorCode.NONE)
+      classic.membership.removeMemberAndUpdateGroup(group, group.get(leaving.memberId)!, reason);
     return answer(leaving.memberId, leaving.groupInstanceId, error);
   });
   return { errorCode: 0, members };

@@ -5,7 +5,11 @@ import type { ClassicGroup } from '../group/classic-group';
  * Kafka's `validateCurrentMember`: a static member's instance id must map to this member id
  * (FENCED_INSTANCE_ID otherwise, UNKNOWN_MEMBER_ID when the instance is unknown), and the member must exist.
  */
-export function validateCurrentMember(group: ClassicGroup, memberId: string, groupInstanceId: string | null | undefined): number {
+export function validateCurrentMember(
+  group: ClassicGroup,
+  memberId: string,
+  groupInstanceId: string | null | undefined,
+): number {
   if (groupInstanceId !== null && groupInstanceId !== undefined) {
     const current = group.staticMemberId(groupInstanceId);
     if (current === undefined) return ErrorCode.UNKNOWN_MEMBER_ID;

@@ -52,18 +52,28 @@ function offsetCommit(
     t.partitions.map((p) => {
       const item: CommitItem = { topic: t.name, partitionIndex: p.partitionIndex, errorCode: ErrorCode.NONE };
       if (!knownPartition(topics, t.name, p.partitionIndex)) item.errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-      else if (Buffer.byteLength(p.committedMetadata ?? '', 'utf8') > config.offsetMetadataMaxBytes) item.errorCode = ErrorCode.OFFSET_METADATA_TOO_LARGE;
+      else if (Buffer.byteLength(p.committedMetadata ?? '', 'utf8') > config.offsetMetadataMaxBytes)
+        item.errorCode = ErrorCode.OFFSET_METADATA_TOO_LARGE;
       else {
         item.entry = {
           topic: t.name,
           partition: p.partitionIndex,
-          value: { offset: p.committedOffset, leaderEpoch: p.committedLeaderEpoch ?? -1, metadata: p.committedMetadata ?? '', commitTimestamp: now, expireTimestamp: null },
+          value: {
+            offset: p.committedOffset,
+            leaderEpoch: p.committedLeaderEpoch ?? -1,
+            metadata: p.committedMetadata ?? '',
+            commitTimestamp: now,
+            expireTimestamp: null,
+          },
         };
       }
       return item;
     }),
   );
-  const finish = (topLevelError: number, message?: string): OffsetCommitResponse => ({ ...errorFields(topLevelError, message), topics: byTopic(items) });
+  const finish = (topLevelError: number, message?: string): OffsetCommitResponse => ({
+    ...errorFields(topLevelError, message),
+    topics: byTopic(items),
+  });
   const failAll = (error: number, message?: string): CoordinatorResult<OffsetCommitResponse> => {
     for (const item of items) if (item.errorCode !== ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) item.errorCode = error;
     return answer(finish(error, message));
@@ -72,11 +82,15 @@ function offsetCommit(
 
   let group = classic.groups.get(request.groupId);
   if (group && options.adminReset && !group.is('Empty')) {
-    return failAll(ErrorCode.NON_EMPTY_GROUP, `group ${request.groupId} is ${group.state}; offsets can be set only while it is Empty`);
+    return failAll(
+      ErrorCode.NON_EMPTY_GROUP,
+      `group ${request.groupId} is ${group.state}; offsets can be set only while it is Empty`,
+    );
   }
   if (!group) {
     // A simple consumer (manual assignment) or an admin commits with generation -1: create an Empty group.
-    if (request.generationId >= 0) return failAll(ErrorCode.ILLEGAL_GENERATION, `group ${request.groupId} does not exist`);
+    if (request.generationId >= 0)
+      return failAll(ErrorCode.ILLEGAL_GENERATION, `group ${request.groupId} does not exist`);
     group = classic.groups.create(request.groupId);
   }
   const error = validateOffsetCommit(group, request);

@@ -21,9 +21,16 @@ export function handleOffsetDelete(
   request: OffsetDeleteRequest,
 ): CoordinatorResult<OffsetDeleteResponse> {
   const group = groups.get(request.groupId);
-  if (!group || group.is('Dead')) return answer({ ...errorFields(ErrorCode.GROUP_ID_NOT_FOUND, `group ${request.groupId} does not exist`), topics: [] });
+  if (!group || group.is('Dead'))
+    return answer({
+      ...errorFields(ErrorCode.GROUP_ID_NOT_FOUND, `group ${request.groupId} does not exist`),
+      topics: [],
+    });
   if (!group.is('Empty') && !group.isConsumerGroup) {
-    return answer({ ...errorFields(ErrorCode.NON_EMPTY_GROUP, `group ${request.groupId} is ${group.state}`), topics: [] });
+    return answer({
+      ...errorFields(ErrorCode.NON_EMPTY_GROUP, `group ${request.groupId} is ${group.state}`),
+      topics: [],
+    });
   }
   const topics: TopicPartitionErrors[] = request.topics.map((t) => ({
     name: t.name,
@@ -34,9 +41,13 @@ export function handleOffsetDelete(
       return { partitionIndex, errorCode };
     }),
   }));
-  const eligible = topics.flatMap((t) => t.partitions.filter((p) => p.errorCode === ErrorCode.NONE).map((p) => ({ topic: t.name, p })));
+  const eligible = topics.flatMap((t) =>
+    t.partitions.filter((p) => p.errorCode === ErrorCode.NONE).map((p) => ({ topic: t.name, p })),
+  );
   const withOffsets: PartitionRef[] = eligible
-    .filter(({ topic, p }) => group.offsets.has(topic, p.partitionIndex) || group.offsets.isStaged(topic, p.partitionIndex))
+    .filter(
+      ({ topic, p }) => group.offsets.has(topic, p.partitionIndex) || group.offsets.isStaged(topic, p.partitionIndex),
+    )
     .map(({ topic, p }) => ({ topic, partition: p.partitionIndex }));
   const reply = (error: number): OffsetDeleteResponse => {
     for (const { p } of eligible) p.errorCode = error;

@@ -20,18 +20,25 @@ export function handleOffsetFetch(groups: GroupRegistry, request: OffsetFetchReq
   if (!group || group.is('Dead')) {
     return {
       errorCode: 0,
-      topics: (request.topics ?? []).map((t) => ({ name: t.name, partitions: t.partitionIndexes.map((p) => NO_OFFSET(p)) })),
+      topics: (request.topics ?? []).map((t) => ({
+        name: t.name,
+        partitions: t.partitionIndexes.map((p) => NO_OFFSET(p)),
+      })),
     };
   }
   const requested =
     request.topics ??
-    [...groupBy(group.offsets.all().map((o) => [o.topic, o.partition] as const))].map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
+    [...groupBy(group.offsets.all().map((o) => [o.topic, o.partition] as const))].map(([name, partitionIndexes]) => ({
+      name,
+      partitionIndexes,
+    }));
   return {
     errorCode: 0,
     topics: requested.map((t) => ({
       name: t.name,
       partitions: t.partitionIndexes.map((partitionIndex) => {
-        if (request.requireStable && group.offsets.isStaged(t.name, partitionIndex)) return NO_OFFSET(partitionIndex, ErrorCode.UNSTABLE_OFFSET_COMMIT);
+        if (request.requireStable && group.offsets.isStaged(t.name, partitionIndex))
+          return NO_OFFSET(partitionIndex, ErrorCode.UNSTABLE_OFFSET_COMMIT);
         const committed = group.offsets.get(t.name, partitionIndex);
         if (!committed) return NO_OFFSET(partitionIndex);
         return {

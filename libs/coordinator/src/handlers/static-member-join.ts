@@ -38,7 +38,14 @@ export function joinKnownStaticInstance(
     serverAssignor: member.serverAssignor,
   };
   member.serverAssignor = args.serverAssignor;
-  classic.membership.updateMember(group, member, request.protocols, args.rebalanceTimeoutMs, request.sessionTimeoutMs, respond);
+  classic.membership.updateMember(
+    group,
+    member,
+    request.protocols,
+    args.rebalanceTimeoutMs,
+    request.sessionTimeoutMs,
+    respond,
+  );
   const reason = `static member ${newMemberId} with instance id ${instanceId} rejoined; client reason: ${request.reason ?? 'not provided'}`;
   switch (group.state) {
     case 'Stable': {
@@ -52,14 +59,22 @@ export function joinKnownStaticInstance(
         if (!classic.groups.owns(group) || group.get(newMemberId) !== member) return;
         if (error !== ErrorCode.NONE) {
           // Undo: the old id stays the member's, as the log still says.
-          classic.env.logger.warn(`failed to persist the new member id of static member ${instanceId} in group ${group.groupId}: error ${error}`);
+          classic.env.logger.warn(
+            `failed to persist the new member id of static member ${instanceId} in group ${group.groupId}: error ${error}`,
+          );
           const callback = group.parked.takeJoin(member);
           group.updateMember(member, old.protocols, old.rebalanceTimeoutMs, old.sessionTimeoutMs, null);
           member.serverAssignor = old.serverAssignor;
           classic.effects.cancel(heartbeatKey(group.groupId, newMemberId));
           group.replaceStaticMember(instanceId, newMemberId, oldMemberId);
           classic.liveness.heartbeat(group, member);
-          callback?.({ ...joinError('', error), generationId: group.generationId, protocolType: group.protocolType, protocolName: group.protocolName, leader: currentLeader ?? '' });
+          callback?.({
+            ...joinError('', error),
+            generationId: group.generationId,
+            protocolType: group.protocolType,
+            protocolName: group.protocolName,
+            leader: currentLeader ?? '',
+          });
           return;
         }
         // A rebalance that started meanwhile has taken this JoinGroup over; it will answer it.

@@ -15,11 +15,21 @@ import { validateCurrentMember } from './member-validation';
  * group's `ParkedReplies` (or answered at once through `respond`); the leader's SyncGroup returns the write of the
  * generation's assignment, whose appendFuture answers every parked SyncGroup.
  */
-export function handleSyncGroup(classic: ClassicGroupManager, request: SyncGroupRequest, context: RequestContext, respond: SyncCallback): CoordinatorResult<never> {
+export function handleSyncGroup(
+  classic: ClassicGroupManager,
+  request: SyncGroupRequest,
+  context: RequestContext,
+  respond: SyncCallback,
+): CoordinatorResult<never> {
   return classic.finish(syncGroup(classic, request, context, respond));
 }
 
-function syncGroup(classic: ClassicGroupManager, request: SyncGroupRequest, context: RequestContext, respond: SyncCallback): CoordinatorResult<never> {
+function syncGroup(
+  classic: ClassicGroupManager,
+  request: SyncGroupRequest,
+  context: RequestContext,
+  respond: SyncCallback,
+): CoordinatorResult<never> {
   const group = classic.groups.get(request.groupId);
   if (!group) {
     respond(syncError(ErrorCode.UNKNOWN_MEMBER_ID, `group ${request.groupId} does not exist`));
@@ -38,11 +48,21 @@ function syncGroup(classic: ClassicGroupManager, request: SyncGroupRequest, cont
   const member = group.get(request.memberId)!;
   classic.connections.bind(group, member, context.connectionId);
   if (request.generationId !== group.generationId) {
-    respond(syncError(ErrorCode.ILLEGAL_GENERATION, `generation ${request.generationId} is not the group's ${group.generationId}`));
+    respond(
+      syncError(
+        ErrorCode.ILLEGAL_GENERATION,
+        `generation ${request.generationId} is not the group's ${group.generationId}`,
+      ),
+    );
     return PARKED;
   }
-  if (isProtocolInconsistent(request.protocolType, group.protocolType) || isProtocolInconsistent(request.protocolName, group.protocolName)) {
-    respond(syncError(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, `the group uses ${group.protocolType}/${group.protocolName}`));
+  if (
+    isProtocolInconsistent(request.protocolType, group.protocolType) ||
+    isProtocolInconsistent(request.protocolName, group.protocolName)
+  ) {
+    respond(
+      syncError(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, `the group uses ${group.protocolType}/${group.protocolName}`),
+    );
     return PARKED;
   }
   // Before anything is parked: a malformed assignment changes nothing, whoever sends it.
@@ -60,12 +80,15 @@ function syncGroup(classic: ClassicGroupManager, request: SyncGroupRequest, cont
       return PARKED;
     case 'CompletingRebalance': {
       // Everyone waits until the assignment is committed; a repeated SyncGroup replaces the older one.
-      group.parked.parkSync(member, respond, () => syncError(ErrorCode.REBALANCE_IN_PROGRESS, 'superseded by a newer SyncGroup of the same member'));
+      group.parked.parkSync(member, respond, () =>
+        syncError(ErrorCode.REBALANCE_IN_PROGRESS, 'superseded by a newer SyncGroup of the same member'),
+      );
       classic.syncs.removePendingSyncMember(group, member.memberId);
       if (group.serverAssignor === null && group.isLeader(member.memberId)) {
         const assignments = new Map<string, unknown>();
         for (const entry of request.assignments) assignments.set(entry.memberId, entry.assignment);
-        for (const m of group.allMembers()) if (!assignments.has(m.memberId)) assignments.set(m.memberId, emptyAssignment(group.protocolType));
+        for (const m of group.allMembers())
+          if (!assignments.has(m.memberId)) assignments.set(m.memberId, emptyAssignment(group.protocolType));
         return classic.syncs.storeLeaderAssignment(group, member.memberId, assignments);
       }
       return PARKED;
@@ -73,7 +96,12 @@ function syncGroup(classic: ClassicGroupManager, request: SyncGroupRequest, cont
     case 'Stable':
       // A late follower, or a member re-syncing: the stored assignment, and a fresh session.
       classic.syncs.removePendingSyncMember(group, member.memberId);
-      respond({ errorCode: 0, protocolType: group.protocolType, protocolName: group.protocolName, assignment: member.assignment });
+      respond({
+        errorCode: 0,
+        protocolType: group.protocolType,
+        protocolName: group.protocolName,
+        assignment: member.assignment,
+      });
       classic.liveness.heartbeat(group, member);
       return PARKED;
   }

@@ -19,8 +19,23 @@ export class GroupLagEvaluator {
   describe(group: ClassicGroup, now: number): GroupLag {
     const partitions: PartitionLag[] = [];
     for (const { topic, partition, value } of group.offsets.all()) {
-      const { logEndOffset, lag, status, window, reportedAt } = this.partition(group, topic, partition, value.offset, value.commitTimestamp, now);
-      partitions.push({ topic, partition, committedOffset: value.offset, logEndOffset, lag, status, history: history(window, value.offset, logEndOffset, lag, reportedAt) });
+      const { logEndOffset, lag, status, window, reportedAt } = this.partition(
+        group,
+        topic,
+        partition,
+        value.offset,
+        value.commitTimestamp,
+        now,
+      );
+      partitions.push({
+        topic,
+        partition,
+        committedOffset: value.offset,
+        logEndOffset,
+        lag,
+        status,
+        history: history(window, value.offset, logEndOffset, lag, reportedAt),
+      });
     }
     return groupLagOf(group.groupId, partitions);
   }
@@ -40,7 +55,14 @@ export class GroupLagEvaluator {
       maxLag = Math.max(maxLag, lag);
       if (withPartitions) partitions.push({ topic, partition, lag });
     });
-    return { groupId: group.groupId, status: worstStatus(statuses), totalLag, maxLag, topicLag, ...(withPartitions ? { partitions } : {}) };
+    return {
+      groupId: group.groupId,
+      status: worstStatus(statuses),
+      totalLag,
+      maxLag,
+      topicLag,
+      ...(withPartitions ? { partitions } : {}),
+    };
   }
 
   /**
@@ -58,22 +80,49 @@ export class GroupLagEvaluator {
     return total;
   }
 
-  private partition(group: ClassicGroup, topic: string, partition: number, committed: number, commitTimestamp: number, now: number) {
+  private partition(
+    group: ClassicGroup,
+    topic: string,
+    partition: number,
+    committed: number,
+    commitTimestamp: number,
+    now: number,
+  ) {
     const reported = this.topics.partitionOffsets(topic, partition);
     const logEndOffset = reported?.endOffset ?? null;
     const lag = logEndOffset === null ? null : Math.max(0, logEndOffset - committed);
     const kept = group.lagWindows.entries(topic, partition);
-    const window: readonly LagWindowEntry[] = kept.length > 0 ? kept : [{ timestamp: commitTimestamp, offset: committed, logEndOffset, lag }];
-    const status: LagStatus = lag === null ? 'UNKNOWN' : evaluatePartition(window.every((entry) => entry.lag !== null) ? window : window.filter((entry) => entry.lag !== null), lag, now);
+    const window: readonly LagWindowEntry[] =
+      kept.length > 0 ? kept : [{ timestamp: commitTimestamp, offset: committed, logEndOffset, lag }];
+    const status: LagStatus =
+      lag === null
+        ? 'UNKNOWN'
+        : evaluatePartition(
+            window.every((entry) => entry.lag !== null) ? window : window.filter((entry) => entry.lag !== null),
+            lag,
+            now,
+          );
     return { logEndOffset, lag, status, window, reportedAt: reported?.reportedAt ?? null };
   }
 }
 
 /** The window as samples, plus the latest report when it came after the last commit (the lag as it is now). */
-function history(window: readonly LagWindowEntry[], committed: number, logEndOffset: number | null, lag: number | null, reportedAt: number | null): LagSample[] {
-  const samples: LagSample[] = window.map((e) => ({ timestamp: e.timestamp, committedOffset: e.offset, logEndOffset: e.logEndOffset, lag: e.lag }));
+function history(
+  window: readonly LagWindowEntry[],
+  committed: number,
+  logEndOffset: number | null,
+  lag: number | null,
+  reportedAt: number | null,
+): LagSample[] {
+  const samples: LagSample[] = window.map((e) => ({
+    timestamp: e.timestamp,
+    committedOffset: e.offset,
+    logEndOffset: e.logEndOffset,
+    lag: e.lag,
+  }));
   const last = window[window.length - 1];
-  if (reportedAt !== null && (!last || reportedAt > last.timestamp)) samples.push({ timestamp: reportedAt, committedOffset: committed, logEndOffset, lag });
+  if (reportedAt !== null && (!last || reportedAt > last.timestamp))
+    samples.push({ timestamp: reportedAt, committedOffset: committed, logEndOffset, lag });
   return samples;
 }
 

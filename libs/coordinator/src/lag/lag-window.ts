@@ -28,7 +28,14 @@ export type LagWindow = number[];
 const STRIDE = 3;
 
 /** The window with the commit added: `window` changed in place, or a new array when it grows or slides. */
-export function addToWindow(window: LagWindow | undefined, capacity: number, minDistanceMs: number, timestamp: number, offset: number, logEndOffset: number | null): LagWindow {
+export function addToWindow(
+  window: LagWindow | undefined,
+  capacity: number,
+  minDistanceMs: number,
+  timestamp: number,
+  offset: number,
+  logEndOffset: number | null,
+): LagWindow {
   const end = logEndOffset === null ? Number.NaN : logEndOffset;
   if (window === undefined || window.length === 0) return [timestamp, offset, end];
   const last = window.length - STRIDE;
@@ -49,7 +56,12 @@ export function windowEntries(window: LagWindow): LagWindowEntry[] {
     const offset = window[i + 1];
     const end = window[i + 2];
     const logEndOffset = Number.isNaN(end) ? null : end;
-    out.push({ timestamp: window[i], offset, logEndOffset, lag: logEndOffset === null ? null : Math.max(0, logEndOffset - offset) });
+    out.push({
+      timestamp: window[i],
+      offset,
+      logEndOffset,
+      lag: logEndOffset === null ? null : Math.max(0, logEndOffset - offset),
+    });
   }
   return out;
 }

@@ -24,7 +24,11 @@ describe('loading a data directory written with JSON offset values', () => {
 
   it('serves the offsets of JSON records, with later binary records and tombstones applied over them', async () => {
     const store = await LocalPartitionStore.open({ dataDir, clock, numPartitions: 1, cleaner: false });
-    const json = (partition: number, value: object) => ({ key: offsetCommitKey('g', 'orders', partition), value: Buffer.from(JSON.stringify(value)), timestamp: 1 });
+    const json = (partition: number, value: object) => ({
+      key: offsetCommitKey('g', 'orders', partition),
+      value: Buffer.from(JSON.stringify(value)),
+      timestamp: 1,
+    });
     store.append(0, store.leaderEpoch, [
       json(0, { v: 3, offset: 10, leaderEpoch: 2, metadata: 'old', commitTimestamp: 100 }),
       json(1, { v: 3, offset: 11, leaderEpoch: 2, metadata: '', commitTimestamp: 100 }),
@@ -32,13 +36,26 @@ describe('loading a data directory written with JSON offset values', () => {
       json(3, { v: 3, offset: 13, leaderEpoch: 2, metadata: '', commitTimestamp: 100 }),
     ]);
     store.append(0, store.leaderEpoch, [
-      offsetCommitRecord('g', 'orders', 1, { offset: 21, leaderEpoch: 3, metadata: 'new', commitTimestamp: 200, expireTimestamp: null }),
+      offsetCommitRecord('g', 'orders', 1, {
+        offset: 21,
+        leaderEpoch: 3,
+        metadata: 'new',
+        commitTimestamp: 200,
+        expireTimestamp: null,
+      }),
       offsetTombstone('g', 'orders', 3, 200),
     ]);
     await store.close();
 
     const reopened = await LocalPartitionStore.open({ dataDir, clock, numPartitions: 1, cleaner: false });
-    const coordinator = new GroupCoordinator({ store: reopened, clock, config, topics, assignors: new StaticAssignorLookup(), push: new RecordingPushSink() });
+    const coordinator = new GroupCoordinator({
+      store: reopened,
+      clock,
+      config,
+      topics,
+      assignors: new StaticAssignorLookup(),
+      push: new RecordingPushSink(),
+    });
     try {
       coordinator.start();
       await until(() => coordinator.servingPartitions().length === 1);

@@ -20,7 +20,14 @@ export class PartitionReplay {
   private readonly offsets = new Map<string, GroupOffsets>();
   private readonly keys = new KeyReader();
   /** Every offset record is decoded into this one entry, whose fields `GroupOffsets.install` copies. */
-  private readonly entry: CommittedOffset = { offset: 0, leaderEpoch: -1, metadata: '', commitTimestamp: 0, expireTimestamp: null, logOffset: -1 };
+  private readonly entry: CommittedOffset = {
+    offset: 0,
+    leaderEpoch: -1,
+    metadata: '',
+    commitTimestamp: 0,
+    expireTimestamp: null,
+    logOffset: -1,
+  };
   /** The offsets of the group of the previous record: the records of one commit are of one group. */
   private lastGroupId: string | undefined;
   private lastOffsets: GroupOffsets | undefined;
@@ -42,7 +49,12 @@ export class PartitionReplay {
       if (decoded.type === 'offset-commit') {
         const offsets = this.offsetsOf(decoded.groupId);
         if (value === null) offsets.remove(decoded.topic, decoded.partition, offset);
-        else offsets.install(decoded.topic, decoded.partition, decodeCommittedOffsetInto(this.entry, value, offset, valueStart, valueEnd));
+        else
+          offsets.install(
+            decoded.topic,
+            decoded.partition,
+            decodeCommittedOffsetInto(this.entry, value, offset, valueStart, valueEnd),
+          );
       } else if (decoded.type === 'group-metadata') {
         if (value === null) this.groupRecords.delete(decoded.groupId);
         else this.groupRecords.set(decoded.groupId, decodeGroupMetadataValue(value.subarray(valueStart, valueEnd)));
@@ -105,7 +117,13 @@ export class PartitionReplay {
 }
 
 /** Kafka's `GroupMetadata.loadGroup`: members keep only the chosen protocol's subscription and their assignment. */
-function groupFromRecord(groupId: string, record: GroupMetadataRecord, now: number, historySize: number, offsets: GroupOffsets): ClassicGroup {
+function groupFromRecord(
+  groupId: string,
+  record: GroupMetadataRecord,
+  now: number,
+  historySize: number,
+  offsets: GroupOffsets,
+): ClassicGroup {
   const group = new ClassicGroup(groupId, record.members.length === 0 ? 'Empty' : 'Stable', now, historySize, offsets);
   group.generationId = record.generation;
   group.protocolType = record.protocolType === '' ? null : record.protocolType;

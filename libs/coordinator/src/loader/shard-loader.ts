@@ -38,7 +38,8 @@ export function loadShard(shard: LoadTarget, store: PartitionStore): void {
         ? await store.scan(shard.partition, next, logEndOffset, config.loadBatchRecords, replay.visit)
         : await readAndApply(store, shard.partition, next, logEndOffset, config.loadBatchRecords, replay);
       if (!stillLoading()) return;
-      if (nextOffset <= next) throw new Error(`read of partition ${shard.partition} made no progress at offset ${next}`);
+      if (nextOffset <= next)
+        throw new Error(`read of partition ${shard.partition} made no progress at offset ${next}`);
       next = nextOffset;
     }
     await awaitCommitted(shard, store, logEndOffset, stillLoading);
@@ -56,7 +57,9 @@ export function loadShard(shard: LoadTarget, store: PartitionStore): void {
   const run = (): void => {
     attempt().catch((error: unknown) => {
       if (!stillLoading()) return;
-      logger.error(`loading __consumer_offsets-${shard.partition} failed, retrying in ${RETRY_AFTER_MS} ms: ${String(error)}`);
+      logger.error(
+        `loading __consumer_offsets-${shard.partition} failed, retrying in ${RETRY_AFTER_MS} ms: ${String(error)}`,
+      );
       shard.timers.set(LOAD_RETRY_KEY, RETRY_AFTER_MS, () => {
         if (stillLoading()) run();
       });
@@ -65,18 +68,35 @@ export function loadShard(shard: LoadTarget, store: PartitionStore): void {
   run();
 }
 
-async function readAndApply(store: PartitionStore, partition: number, from: number, upTo: number, maxRecords: number, replay: PartitionReplay): Promise<number> {
+async function readAndApply(
+  store: PartitionStore,
+  partition: number,
+  from: number,
+  upTo: number,
+  maxRecords: number,
+  replay: PartitionReplay,
+): Promise<number> {
   const { records, nextOffset } = await store.read(partition, from, upTo, maxRecords);
   for (const record of records) replay.apply(record);
   return nextOffset;
 }
 
 /** Waits for the high watermark to pass `endOffset - 1`; a timeout only means "not yet". */
-async function awaitCommitted(shard: LoadTarget, store: PartitionStore, endOffset: number, stillLoading: () => boolean): Promise<void> {
+async function awaitCommitted(
+  shard: LoadTarget,
+  store: PartitionStore,
+  endOffset: number,
+  stillLoading: () => boolean,
+): Promise<void> {
   if (endOffset <= 0 || store.offsets(shard.partition).highWatermark >= endOffset) return;
   for (;;) {
     try {
-      await store.awaitCommit(shard.partition, shard.leaderEpoch, endOffset - 1, shard.env.config.offsetsCommitTimeoutMs);
+      await store.awaitCommit(
+        shard.partition,
+        shard.leaderEpoch,
+        endOffset - 1,
+        shard.env.config.offsetsCommitTimeoutMs,
+      );
       return;
     } catch (error) {
       if (!stillLoading()) return;

@@ -46,7 +46,9 @@ export class OffsetWrites {
           return;
         }
         if (!group.is('Dead')) {
-          entries.forEach((e, i) => group.offsets.onCommitted(e.topic, e.partition, staged[i], e.value, outcome.baseOffset + i));
+          entries.forEach((e, i) =>
+            group.offsets.onCommitted(e.topic, e.partition, staged[i], e.value, outcome.baseOffset + i),
+          );
           for (const e of entries) {
             const logEndOffset = this.env.topics.partitionOffsets(e.topic, e.partition)?.endOffset ?? null;
             group.lagWindows.record(e.topic, e.partition, e.value.commitTimestamp, e.value.offset, logEndOffset);
@@ -88,8 +90,11 @@ export class OffsetWrites {
           partitions.forEach((p, i) => group.offsets.onFailed(p.topic, p.partition, staged[i]));
           return;
         }
-        partitions.forEach((p, i) => group.offsets.onCommitted(p.topic, p.partition, staged[i], null, outcome.baseOffset + i));
-        if (this.groups.owns(group) && group.is('Empty') && group.numPending === 0 && !group.offsets.hasOffsets) this.groups.markDead(group);
+        partitions.forEach((p, i) =>
+          group.offsets.onCommitted(p.topic, p.partition, staged[i], null, outcome.baseOffset + i),
+        );
+        if (this.groups.owns(group) && group.is('Empty') && group.numPending === 0 && !group.offsets.hasOffsets)
+          this.groups.markDead(group);
       },
     };
   }

@@ -23,7 +23,8 @@ export function planOffsetReset(
 ): ResetOffsetsEntry[] {
   const { strategy, value } = request;
   if (!RESET_STRATEGIES.includes(strategy)) throw invalid(`strategy must be one of ${RESET_STRATEGIES.join(', ')}`);
-  if ((strategy === 'offset' || strategy === 'shift') && !Number.isSafeInteger(value)) throw invalid(`strategy '${strategy}' needs an integer value`);
+  if ((strategy === 'offset' || strategy === 'shift') && !Number.isSafeInteger(value))
+    throw invalid(`strategy '${strategy}' needs an integer value`);
   if (strategy === 'offset' && value! < 0) throw invalid('an offset cannot be negative');
   const current = new Map(committed.map((o) => [key(o.topic, o.partition), o.committedOffset]));
   return partitionsToReset(request, committed, topics).map(({ topic, partition }) => {
@@ -32,7 +33,10 @@ export function planOffsetReset(
     const start = reported?.startOffset ?? 0;
     const end = reported?.endOffset ?? null;
     const needEnd = (): number => {
-      if (end === null) throw invalid(`no end offset has been reported for ${topic}-${partition} (PUT /v1/topics/${topic}/end-offsets)`);
+      if (end === null)
+        throw invalid(
+          `no end offset has been reported for ${topic}-${partition} (PUT /v1/topics/${topic}/end-offsets)`,
+        );
       return end;
     };
     const clamp = (offset: number): number => Math.max(start, end === null ? offset : Math.min(end, offset));
@@ -48,7 +52,8 @@ export function planOffsetReset(
         newOffset = clamp(value!);
         break;
       case 'shift':
-        if (currentOffset === null) throw invalid(`cannot shift ${topic}-${partition}: the group has no committed offset there`);
+        if (currentOffset === null)
+          throw invalid(`cannot shift ${topic}-${partition}: the group has no committed offset there`);
         newOffset = clamp(currentOffset + value!);
         break;
       case 'current':
@@ -65,16 +70,22 @@ function partitionsToReset(
   topics: Pick<TopicRegistry, 'partitionCount'>,
 ): { topic: string; partition: number }[] {
   const named = request.topics !== undefined && request.topics.length > 0;
-  if (named === (request.allTopics === true)) throw invalid('name the topics to reset or set allTopics, not both and not neither');
+  if (named === (request.allTopics === true))
+    throw invalid('name the topics to reset or set allTopics, not both and not neither');
   if (!named) return committed.map(({ topic, partition }) => ({ topic, partition }));
   const seen = new Set<string>();
   const out: { topic: string; partition: number }[] = [];
   for (const { name, partitions } of request.topics!) {
     const count = topics.partitionCount(name);
     if (count === undefined) throw KafkaError.of('UNKNOWN_TOPIC_OR_PARTITION', `topic '${name}' does not exist`);
-    for (const partition of partitions && partitions.length > 0 ? partitions : Array.from({ length: count }, (_, i) => i)) {
+    for (const partition of partitions && partitions.length > 0
+      ? partitions
+      : Array.from({ length: count }, (_, i) => i)) {
       if (!Number.isInteger(partition) || partition < 0 || partition >= count) {
-        throw KafkaError.of('UNKNOWN_TOPIC_OR_PARTITION', `topic '${name}' has no partition ${partition} (it has ${count})`);
+        throw KafkaError.of(
+          'UNKNOWN_TOPIC_OR_PARTITION',
+          `topic '${name}' has no partition ${partition} (it has ${count})`,
+        );
       }
       if (seen.has(key(name, partition))) continue;
       seen.add(key(name, partition));

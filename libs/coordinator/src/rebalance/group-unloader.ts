@@ -22,7 +22,11 @@ export class GroupUnloader {
       group.pendingJoin = null;
       group.offsets.clearStaged();
       const members = group.allMembers();
-      group.parked.failAll(members, (member) => joinError(member.memberId, ErrorCode.NOT_COORDINATOR, message), () => syncError(ErrorCode.NOT_COORDINATOR, message));
+      group.parked.failAll(
+        members,
+        (member) => joinError(member.memberId, ErrorCode.NOT_COORDINATOR, message),
+        () => syncError(ErrorCode.NOT_COORDINATOR, message),
+      );
       const connectionIds = new Set<string>();
       for (const member of members) if (member.connectionId !== undefined) connectionIds.add(member.connectionId);
       if (connectionIds.size === 0) continue;

@@ -127,14 +127,18 @@ export class JoinPhase implements RebalanceTrigger {
       // Nobody waits on this write; if it is lost the previous generation comes back on failover and expires.
       syncs.write(
         syncs.storeGroup(group, new Map(), (error) => {
-          if (error !== ErrorCode.NONE) env.logger.warn(`failed to write empty metadata for group ${group.groupId}: error ${error}`);
+          if (error !== ErrorCode.NONE)
+            env.logger.warn(`failed to write empty metadata for group ${group.groupId}: error ${error}`);
         }),
       );
       return;
     }
     env.logger.info(`stabilized group ${group.groupId} generation ${group.generationId} with ${group.size} members`);
     for (const member of group.allMembers()) {
-      group.parked.completeJoin(member, joinSuccess(group, member, { includeMembers: group.isLeader(member.memberId) }));
+      group.parked.completeJoin(
+        member,
+        joinSuccess(group, member, { includeMembers: group.isLeader(member.memberId) }),
+      );
       liveness.heartbeat(group, member);
       member.isNew = false;
       group.addPendingSyncMember(member.memberId);
@@ -157,7 +161,10 @@ export class JoinPhase implements RebalanceTrigger {
     if (!result.ok) {
       env.logger.warn(`server-side assignment of group ${group.groupId} failed: ${result.message}`);
       for (const member of group.allMembers()) {
-        if (!group.parked.completeJoin(member, joinError(member.memberId, ErrorCode.UNKNOWN_SERVER_ERROR, result.message))) continue;
+        if (
+          !group.parked.completeJoin(member, joinError(member.memberId, ErrorCode.UNKNOWN_SERVER_ERROR, result.message))
+        )
+          continue;
         // It is no longer parked, so it must heartbeat (and hear REBALANCE_IN_PROGRESS) like any member.
         member.isNew = false;
         liveness.heartbeat(group, member);
@@ -181,10 +188,16 @@ export class JoinPhase implements RebalanceTrigger {
    * join started the rebalance). Sent once, when preparing starts; nothing is pushed when the phase ends.
    */
   private pushRebalance(group: ClassicGroup, reason: string): void {
-    const connectionIds = [...new Set(group.notYetRejoinedMembers().flatMap((m) => (m.connectionId === undefined ? [] : [m.connectionId])))];
+    const connectionIds = [
+      ...new Set(group.notYetRejoinedMembers().flatMap((m) => (m.connectionId === undefined ? [] : [m.connectionId]))),
+    ];
     if (connectionIds.length === 0) return;
     try {
-      this.deps.env.push.rebalanceInProgress(connectionIds, { groupId: group.groupId, generationId: group.generationId, reason });
+      this.deps.env.push.rebalanceInProgress(connectionIds, {
+        groupId: group.groupId,
+        generationId: group.generationId,
+        reason,
+      });
     } catch (error) {
       this.deps.env.logger.warn(`RebalanceInProgress push for group ${group.groupId} failed: ${String(error)}`);
     }

@@ -54,8 +54,15 @@ export class MemberLiveness {
   connectionClosed(group: ClassicGroup, member: MemberMetadata, connectionId: string): void {
     if (member.isStatic) return;
     const remove = (): void => {
-      if (!this.deps.groups.owns(group) || group.get(member.memberId) !== member || member.connectionId !== connectionId) return;
-      this.deps.removal().removeMemberAndUpdateGroup(group, member, `member ${member.memberId} left: its connection closed`);
+      if (
+        !this.deps.groups.owns(group) ||
+        group.get(member.memberId) !== member ||
+        member.connectionId !== connectionId
+      )
+        return;
+      this.deps
+        .removal()
+        .removeMemberAndUpdateGroup(group, member, `member ${member.memberId} left: its connection closed`);
     };
     const grace = this.deps.env.config.memberDisconnectGraceMs;
     if (grace <= 0) remove();
@@ -68,6 +75,8 @@ export class MemberLiveness {
     if (!member || group.hasSatisfiedHeartbeat(member)) return;
     this.deps.env.logger.info(`member ${memberId} of group ${group.groupId} has failed (session timeout), removing it`);
     this.deps.env.metrics.onMemberExpired?.(group.groupId);
-    this.deps.removal().removeMemberAndUpdateGroup(group, member, `removing member ${memberId} on heartbeat expiration`);
+    this.deps
+      .removal()
+      .removeMemberAndUpdateGroup(group, member, `removing member ${memberId} on heartbeat expiration`);
   }
 }

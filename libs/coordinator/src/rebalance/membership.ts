@@ -31,7 +31,13 @@ export class Membership implements MemberRemoval {
     return `${groupInstanceId ?? clientId}-${uuid(this.deps.env.random.next.bind(this.deps.env.random))}`;
   }
 
-  addMemberAndRebalance(group: ClassicGroup, init: MemberInit, callback: JoinCallback, connectionId: string | undefined, reason: string): MemberMetadata {
+  addMemberAndRebalance(
+    group: ClassicGroup,
+    init: MemberInit,
+    callback: JoinCallback,
+    connectionId: string | undefined,
+    reason: string,
+  ): MemberMetadata {
     const member = new MemberMetadata(init);
     member.isNew = true;
     // A member joining during the initial delay extends it (KIP-134). Kafka 4.x asks whether the
@@ -73,7 +79,11 @@ export class Membership implements MemberRemoval {
     if (callback !== null && group.isAwaitingJoin(member)) {
       group.parked.completeJoin(
         member,
-        joinError(member.memberId, ErrorCode.REBALANCE_IN_PROGRESS, 'superseded by a newer JoinGroup of the same member'),
+        joinError(
+          member.memberId,
+          ErrorCode.REBALANCE_IN_PROGRESS,
+          'superseded by a newer JoinGroup of the same member',
+        ),
       );
     }
     group.updateMember(member, protocols, rebalanceTimeoutMs, sessionTimeoutMs, callback);
@@ -84,10 +94,16 @@ export class Membership implements MemberRemoval {
    * UNKNOWN_MEMBER_ID, and the group rebalances (or completes the join phase it was waiting on).
    */
   removeMemberAndUpdateGroup(group: ClassicGroup, member: MemberMetadata, reason: string): void {
-    group.parked.completeJoin(member, joinError('', ErrorCode.UNKNOWN_MEMBER_ID, `member ${member.memberId} was removed: ${reason}`));
+    group.parked.completeJoin(
+      member,
+      joinError('', ErrorCode.UNKNOWN_MEMBER_ID, `member ${member.memberId} was removed: ${reason}`),
+    );
     // Kafka leaves a parked SyncGroup of a removed member unanswered; a closed connection can remove
     // a member that waits on one here, so it is answered too.
-    group.parked.completeSync(member, syncError(ErrorCode.UNKNOWN_MEMBER_ID, `member ${member.memberId} was removed: ${reason}`));
+    group.parked.completeSync(
+      member,
+      syncError(ErrorCode.UNKNOWN_MEMBER_ID, `member ${member.memberId} was removed: ${reason}`),
+    );
     this.drop(group, member.memberId);
     switch (group.state) {
       case 'Stable':

@@ -38,7 +38,9 @@ export class SyncPhase {
   /** DelayedSync: members of the new generation must send SyncGroup within the rebalance timeout. */
   schedulePendingSync(group: ClassicGroup): void {
     const generationId = group.generationId;
-    this.deps.effects.schedule(syncKey(group.groupId), group.rebalanceTimeoutMs, () => this.onExpirePendingSync(group, generationId));
+    this.deps.effects.schedule(syncKey(group.groupId), group.rebalanceTimeoutMs, () =>
+      this.onExpirePendingSync(group, generationId),
+    );
   }
 
   removePendingSyncMember(group: ClassicGroup, memberId: string): void {
@@ -57,21 +59,33 @@ export class SyncPhase {
     if (group.hasReceivedSyncFromAllMembers) return;
     const missing = group.allPendingSyncMembers();
     for (const memberId of missing) this.deps.removal().drop(group, memberId);
-    this.deps.rebalance().prepareRebalance(group, `Removing [${missing.join(', ')}] on pending sync request expiration`);
+    this.deps
+      .rebalance()
+      .prepareRebalance(group, `Removing [${missing.join(', ')}] on pending sync request expiration`);
   }
 
   /**
    * The leader's SyncGroup: the result persists its assignment; its appendFuture completes every parked
    * SyncGroup (Kafka's `classicGroupSyncToClassicGroup` with `replayRecords = false`).
    */
-  storeLeaderAssignment(group: ClassicGroup, leaderId: string, assignments: Map<string, unknown>): CoordinatorResult<never> {
+  storeLeaderAssignment(
+    group: ClassicGroup,
+    leaderId: string,
+    assignments: Map<string, unknown>,
+  ): CoordinatorResult<never> {
     const generationId = group.generationId;
     return this.storeGroup(group, assignments, (error) => {
       // Another member may have joined meanwhile: act only if this generation is still being completed.
-      if (!this.deps.groups.owns(group) || !group.is('CompletingRebalance') || group.generationId !== generationId) return;
+      if (!this.deps.groups.owns(group) || !group.is('CompletingRebalance') || group.generationId !== generationId)
+        return;
       if (error !== ErrorCode.NONE) {
         this.resetAndPropagateAssignmentError(group, error);
-        this.deps.rebalance().maybePrepareRebalance(group, `Error ${errorName(error)} when storing group assignment during SyncGroup (member: ${leaderId})`);
+        this.deps
+          .rebalance()
+          .maybePrepareRebalance(
+            group,
+            `Error ${errorName(error)} when storing group assignment during SyncGroup (member: ${leaderId})`,
+          );
         return;
       }
       this.setAndPropagateAssignment(group, assignments);
@@ -83,32 +97,49 @@ export class SyncPhase {
   /** docs/protocol.md: persist the server-computed assignment; the parked JoinGroups (and any SyncGroups) get it on commit. */
   storeServerAssignment(group: ClassicGroup, assignments: Map<string, unknown>): void {
     const generationId = group.generationId;
-    this.write(this.storeGroup(group, assignments, (error) => {
-      if (!this.deps.groups.owns(group) || !group.is('CompletingRebalance') || group.generationId !== generationId) return;
-      if (error !== ErrorCode.NONE) {
+    this.write(
+      this.storeGroup(group, assignments, (error) => {
+        if (!this.deps.groups.owns(group) || !group.is('CompletingRebalance') || group.generationId !== generationId)
+          return;
+        if (error !== ErrorCode.NONE) {
+          for (const member of group.allMembers()) {
+            if (
+              group.parked.completeJoin(
+                member,
+                joinError(member.memberId, error, 'storing the server-side assignment failed'),
+              )
+            ) {
+              this.deps.liveness.heartbeat(group, member);
+            }
+          }
+          this.resetAndPropagateAssignmentError(group, error);
+          this.deps
+            .rebalance()
+            .maybePrepareRebalance(group, `Error ${errorName(error)} when storing the server-side assignment`);
+          return;
+        }
+        for (const member of group.allMembers())
+          member.assignment = assignments.get(member.memberId) ?? emptyAssignment(group.protocolType);
+        group.transitionTo('Stable', this.now);
         for (const member of group.allMembers()) {
-          if (group.parked.completeJoin(member, joinError(member.memberId, error, 'storing the server-side assignment failed'))) {
+          if (
+            group.parked.completeJoin(
+              member,
+              joinSuccess(group, member, { includeMembers: group.isLeader(member.memberId) }),
+            )
+          ) {
             this.deps.liveness.heartbeat(group, member);
           }
         }
-        this.resetAndPropagateAssignmentError(group, error);
-        this.deps.rebalance().maybePrepareRebalance(group, `Error ${errorName(error)} when storing the server-side assignment`);
-        return;
-      }
-      for (const member of group.allMembers()) member.assignment = assignments.get(member.memberId) ?? emptyAssignment(group.protocolType);
-      group.transitionTo('Stable', this.now);
-      for (const member of group.allMembers()) {
-        if (group.parked.completeJoin(member, joinSuccess(group, member, { includeMembers: group.isLeader(member.memberId) }))) {
-          this.deps.liveness.heartbeat(group, member);
-        }
-      }
-      this.propagateAssignment(group, ErrorCode.NONE);
-      this.recordRebalanceCompleted(group);
-    }));
+        this.propagateAssignment(group, ErrorCode.NONE);
+        this.recordRebalanceCompleted(group);
+      }),
+    );
   }
 
   setAndPropagateAssignment(group: ClassicGroup, assignments: Map<string, unknown>): void {
-    for (const member of group.allMembers()) member.assignment = assignments.get(member.memberId) ?? emptyAssignment(group.protocolType);
+    for (const member of group.allMembers())
+      member.assignment = assignments.get(member.memberId) ?? emptyAssignment(group.protocolType);
     this.propagateAssignment(group, ErrorCode.NONE);
   }
 
@@ -122,7 +153,12 @@ export class SyncPhase {
     for (const member of group.allMembers()) {
       const response: SyncGroupResponse =
         error === ErrorCode.NONE
-          ? { errorCode: 0, protocolType: group.protocolType, protocolName: group.protocolName, assignment: member.assignment }
+          ? {
+              errorCode: 0,
+              protocolType: group.protocolType,
+              protocolName: group.protocolName,
+              assignment: member.assignment,
+            }
           : syncError(error);
       if (group.parked.completeSync(member, response)) this.deps.liveness.heartbeat(group, member);
     }
@@ -132,8 +168,13 @@ export class SyncPhase {
    * Kafka's `storeGroup`: the result that writes the group's GroupMetadata record with `assignments`;
    * its appendFuture gives `onDone` the client-facing error code.
    */
-  storeGroup(group: ClassicGroup, assignments: ReadonlyMap<string, unknown>, onDone: (error: number) => void): CoordinatorResult<never> {
-    const appendFuture = (outcome: WriteOutcome): void => onDone(outcome.ok ? ErrorCode.NONE : groupWriteError(outcome.storeError));
+  storeGroup(
+    group: ClassicGroup,
+    assignments: ReadonlyMap<string, unknown>,
+    onDone: (error: number) => void,
+  ): CoordinatorResult<never> {
+    const appendFuture = (outcome: WriteOutcome): void =>
+      onDone(outcome.ok ? ErrorCode.NONE : groupWriteError(outcome.storeError));
     try {
       return { records: [groupMetadataRecord(group, assignments, this.now)], appendFuture };
     } catch (error) {

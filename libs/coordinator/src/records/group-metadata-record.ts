@@ -54,7 +54,8 @@ export function decodeGroupMetadataValue(bytes: Buffer): GroupMetadataRecord {
     generation: requireField(o, 'generation', isInteger, WHAT),
     protocol: requireField(o, 'protocol', isNullableString, WHAT),
     leader: requireField(o, 'leader', isNullableString, WHAT),
-    currentStateTimestamp: o.currentStateTimestamp === undefined ? null : requireField(o, 'currentStateTimestamp', isNullableInteger, WHAT),
+    currentStateTimestamp:
+      o.currentStateTimestamp === undefined ? null : requireField(o, 'currentStateTimestamp', isNullableInteger, WHAT),
     members: members.map(decodeMember),
     serverAssignor: o.serverAssignor === undefined ? null : requireField(o, 'serverAssignor', isNullableString, WHAT),
     rebalances: Array.isArray(o.rebalances) ? o.rebalances.flatMap(decodeRebalance) : [],
@@ -83,7 +84,8 @@ function decodeMember(raw: unknown): GroupMetadataMemberRecord {
   const m = requireObject(raw, what);
   return {
     memberId: requireField(m, 'memberId', isString, what),
-    groupInstanceId: m.groupInstanceId === undefined ? null : requireField(m, 'groupInstanceId', isNullableString, what),
+    groupInstanceId:
+      m.groupInstanceId === undefined ? null : requireField(m, 'groupInstanceId', isNullableString, what),
     clientId: requireField(m, 'clientId', isString, what),
     clientHost: requireField(m, 'clientHost', isString, what),
     rebalanceTimeout: requireField(m, 'rebalanceTimeout', isInteger, what),

@@ -1,7 +1,7 @@
 import { KeyReader } from './key-reader';
 import { decodeKey, groupMetadataKey, offsetCommitKey, RecordDecodeError } from './record-codec';
 
-describe('KeyReader (the loader\'s key decoder)', () => {
+describe("KeyReader (the loader's key decoder)", () => {
   it('decodes every key exactly as decodeKey does, escapes, odd forms and bad keys included', () => {
     const keys = [
       offsetCommitKey('g', 'orders', 3),
@@ -26,7 +26,16 @@ describe('KeyReader (the loader\'s key decoder)', () => {
 
   it('decodes a key that starts like the previous one exactly as decodeKey does, however it ends', () => {
     const reader = new KeyReader();
-    const valid = ['[1,"g","t",5]', '[1,"g","t",6]', '[1,"g","t",0]', '[1,"g","t",123456789012345]', '[1,"g","t",1234567890123456]', '[1,"g","t",7,8]', '[1,"g","t",9]', '[1,"g","t",]'];
+    const valid = [
+      '[1,"g","t",5]',
+      '[1,"g","t",6]',
+      '[1,"g","t",0]',
+      '[1,"g","t",123456789012345]',
+      '[1,"g","t",1234567890123456]',
+      '[1,"g","t",7,8]',
+      '[1,"g","t",9]',
+      '[1,"g","t",]',
+    ];
     for (const key of valid) {
       const bytes = Buffer.from(key);
       let expected: unknown;
@@ -58,8 +67,8 @@ describe('KeyReader (the loader\'s key decoder)', () => {
     const b = reader.decode(offsetCommitKey('group-a', 'orders', 1));
     const c = reader.decode(offsetCommitKey('group-b', 'invoices', 0));
     const d = reader.decode(offsetCommitKey('group-c', 'orders', 0));
-    expect([a, b, c, d].map((k) => (k.type === 'offset-commit' ? `${k.groupId}/${k.topic}/${k.partition}` : k.type))).toEqual([
-      'group-a/orders/0', 'group-a/orders/1', 'group-b/invoices/0', 'group-c/orders/0',
-    ]);
+    expect(
+      [a, b, c, d].map((k) => (k.type === 'offset-commit' ? `${k.groupId}/${k.topic}/${k.partition}` : k.type)),
+    ).toEqual(['group-a/orders/0', 'group-a/orders/1', 'group-b/invoices/0', 'group-c/orders/0']);
   });
 });

@@ -48,7 +48,12 @@ export class KeyReader {
   decodeAt(bytes: Buffer, start: number, end: number): DecodedKey {
     // The next key of the same group and topic: `[1,"<group>","<topic>",` as the previous key, byte for byte.
     const prefix = this.prefixLength;
-    if (prefix > 0 && end - start > prefix + 1 && bytes[end - 1] === CLOSE_BRACKET && sameBytes(bytes, start, start + prefix, this.previous!, this.prefixStart, this.prefixStart + prefix)) {
+    if (
+      prefix > 0 &&
+      end - start > prefix + 1 &&
+      bytes[end - 1] === CLOSE_BRACKET &&
+      sameBytes(bytes, start, start + prefix, this.previous!, this.prefixStart, this.prefixStart + prefix)
+    ) {
       const partition = digits(bytes, start + prefix, end - 1);
       if (partition >= 0) {
         this.previous = bytes;
@@ -75,7 +80,8 @@ export class KeyReader {
     if (groupEnd < 0 || bytes[groupEnd + 1] !== COMMA || bytes[groupEnd + 2] !== QUOTE) return slow(bytes, start, end);
     const topicStart = groupEnd + 3;
     const topicEnd = stringEnd(bytes, topicStart, end);
-    if (topicEnd < 0 || bytes[topicEnd + 1] !== COMMA || bytes[end - 1] !== CLOSE_BRACKET) return slow(bytes, start, end);
+    if (topicEnd < 0 || bytes[topicEnd + 1] !== COMMA || bytes[end - 1] !== CLOSE_BRACKET)
+      return slow(bytes, start, end);
     const partition = digits(bytes, topicEnd + 2, end - 1);
     if (partition < 0) return slow(bytes, start, end);
     const previous = this.previous;
@@ -84,7 +90,8 @@ export class KeyReader {
         ? this.groupId
         : bytes.toString('utf8', groupStart, groupEnd);
     let topic: string;
-    if (previous !== undefined && sameBytes(bytes, topicStart, topicEnd, previous, this.topicStart, this.topicEnd)) topic = this.topic;
+    if (previous !== undefined && sameBytes(bytes, topicStart, topicEnd, previous, this.topicStart, this.topicEnd))
+      topic = this.topic;
     else {
       const read = bytes.toString('utf8', topicStart, topicEnd);
       topic = this.topics.get(read) ?? read;

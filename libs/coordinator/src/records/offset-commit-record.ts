@@ -1,5 +1,13 @@
 import type { CommittedOffset, OffsetAndMetadata } from '../group/group-offsets';
-import { isInteger, isNullableInteger, isString, parseJson, RecordDecodeError, requireField, requireObject } from './record-codec';
+import {
+  isInteger,
+  isNullableInteger,
+  isString,
+  parseJson,
+  RecordDecodeError,
+  requireField,
+  requireObject,
+} from './record-codec';
 
 /**
  * OffsetCommitValue as written: Kafka's own binary layout (`OffsetCommitValue.json`), an int16 version
@@ -40,8 +48,19 @@ export function decodeOffsetCommitValue(bytes: Buffer): OffsetAndMetadata {
 }
 
 /** The value of the record at `logOffset` as a committed offset; the value is `bytes[start, end)` (the whole buffer by default). */
-export function decodeCommittedOffset(bytes: Buffer, logOffset: number, start = 0, end = bytes.length): CommittedOffset {
-  return decodeCommittedOffsetInto({ offset: 0, leaderEpoch: -1, metadata: '', commitTimestamp: 0, expireTimestamp: null, logOffset }, bytes, logOffset, start, end);
+export function decodeCommittedOffset(
+  bytes: Buffer,
+  logOffset: number,
+  start = 0,
+  end = bytes.length,
+): CommittedOffset {
+  return decodeCommittedOffsetInto(
+    { offset: 0, leaderEpoch: -1, metadata: '', commitTimestamp: 0, expireTimestamp: null, logOffset },
+    bytes,
+    logOffset,
+    start,
+    end,
+  );
 }
 
 /**
@@ -49,7 +68,13 @@ export function decodeCommittedOffset(bytes: Buffer, logOffset: number, start = 
  * with, into one entry whose fields `GroupOffsets.install` copies, so a load makes no object per
  * record. The value `bytes[start, end)` is read in place.
  */
-export function decodeCommittedOffsetInto(into: CommittedOffset, bytes: Buffer, logOffset: number, start: number, end: number): CommittedOffset {
+export function decodeCommittedOffsetInto(
+  into: CommittedOffset,
+  bytes: Buffer,
+  logOffset: number,
+  start: number,
+  end: number,
+): CommittedOffset {
   if (end > start && bytes[start] === OPEN_BRACE) {
     const json = decodeJsonValue(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
     into.offset = json.offset;
@@ -75,7 +100,8 @@ export function decodeCommittedOffsetInto(into: CommittedOffset, bytes: Buffer, 
   if (hasEpoch) p += 4;
   const metadataBytes = int16At(bytes, p);
   p += 2;
-  if (metadataBytes < 0 || end !== p + metadataBytes + 8 + (hasExpiry ? 8 : 0)) throw new RecordDecodeError(`${WHAT} v${version} has the wrong length`);
+  if (metadataBytes < 0 || end !== p + metadataBytes + 8 + (hasExpiry ? 8 : 0))
+    throw new RecordDecodeError(`${WHAT} v${version} has the wrong length`);
   const metadata = metadataBytes === 0 ? '' : bytes.toString('utf8', p, p + metadataBytes);
   p += metadataBytes;
   const commitTimestamp = int64At(bytes, p);
@@ -105,7 +131,8 @@ function encodeJsonValue(value: OffsetAndMetadata): Buffer {
 function decodeJsonValue(bytes: Buffer): OffsetAndMetadata {
   const o = requireObject(parseJson(bytes, 'value'), WHAT);
   const leaderEpoch = o.leaderEpoch === undefined ? -1 : requireField(o, 'leaderEpoch', isInteger, WHAT);
-  const expireTimestamp = o.expireTimestamp === undefined ? null : requireField(o, 'expireTimestamp', isNullableInteger, WHAT);
+  const expireTimestamp =
+    o.expireTimestamp === undefined ? null : requireField(o, 'expireTimestamp', isNullableInteger, WHAT);
   return {
     offset: requireField(o, 'offset', isInteger, WHAT),
     leaderEpoch,

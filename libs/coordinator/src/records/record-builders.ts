@@ -10,7 +10,11 @@ import { groupMetadataKey, offsetCommitKey } from './record-codec';
  * The GroupMetadata record of a group as it will be once `assignments` are stored (Kafka's
  * `groupMetadataValue`): every member with its subscription for the chosen protocol and its assignment.
  */
-export function groupMetadataValue(group: ClassicGroup, assignments: ReadonlyMap<string, unknown>, now: number): GroupMetadataRecord {
+export function groupMetadataValue(
+  group: ClassicGroup,
+  assignments: ReadonlyMap<string, unknown>,
+  now: number,
+): GroupMetadataRecord {
   return {
     // Cohort: the rebalance history travels with the group, so a new coordinator still shows it. The
     // rebalance this record completes is written as completed now, with the generation it produced.
@@ -35,7 +39,11 @@ export function groupMetadataValue(group: ClassicGroup, assignments: ReadonlyMap
   };
 }
 
-export function groupMetadataRecord(group: ClassicGroup, assignments: ReadonlyMap<string, unknown>, now: number): LogRecord {
+export function groupMetadataRecord(
+  group: ClassicGroup,
+  assignments: ReadonlyMap<string, unknown>,
+  now: number,
+): LogRecord {
   return {
     key: groupMetadataKey(group.groupId),
     value: encodeGroupMetadataValue(groupMetadataValue(group, assignments, now)),
@@ -47,8 +55,17 @@ export function groupTombstone(groupId: string, now: number): LogRecord {
   return { key: groupMetadataKey(groupId), value: null, timestamp: now };
 }
 
-export function offsetCommitRecord(groupId: string, topic: string, partition: number, value: OffsetAndMetadata): LogRecord {
-  return { key: offsetCommitKey(groupId, topic, partition), value: encodeOffsetCommitValue(value), timestamp: value.commitTimestamp };
+export function offsetCommitRecord(
+  groupId: string,
+  topic: string,
+  partition: number,
+  value: OffsetAndMetadata,
+): LogRecord {
+  return {
+    key: offsetCommitKey(groupId, topic, partition),
+    value: encodeOffsetCommitValue(value),
+    timestamp: value.commitTimestamp,
+  };
 }
 
 export function offsetTombstone(groupId: string, topic: string, partition: number, now: number): LogRecord {

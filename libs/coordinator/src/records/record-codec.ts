@@ -32,7 +32,8 @@ export function groupMetadataKey(groupId: string): Buffer {
 
 export function decodeKey(key: Buffer): DecodedKey {
   const parsed = parseJson(key, 'key');
-  if (!Array.isArray(parsed) || parsed.length === 0) throw new RecordDecodeError('a record key must be a non-empty JSON array');
+  if (!Array.isArray(parsed) || parsed.length === 0)
+    throw new RecordDecodeError('a record key must be a non-empty JSON array');
   const [version] = parsed;
   if ((version === 0 || version === RecordType.OFFSET_COMMIT) && parsed.length === 4) {
     const [, groupId, topic, partition] = parsed;

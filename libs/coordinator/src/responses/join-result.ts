@@ -14,7 +14,11 @@ export interface JoinSuccessOptions {
  * A successful JoinGroup reply for the group's current generation. When the server computed the
  * assignment (docs/protocol.md) the reply carries it and `skipAssignment`, so nobody runs an assignor.
  */
-export function joinSuccess(group: ClassicGroup, member: MemberMetadata, options: JoinSuccessOptions): JoinGroupResponse {
+export function joinSuccess(
+  group: ClassicGroup,
+  member: MemberMetadata,
+  options: JoinSuccessOptions,
+): JoinGroupResponse {
   const serverAssigned = group.serverAssignor !== null;
   const response: JoinGroupResponse = {
     errorCode: 0,
@@ -26,7 +30,8 @@ export function joinSuccess(group: ClassicGroup, member: MemberMetadata, options
     memberId: member.memberId,
     members: options.includeMembers ? group.currentMemberMetadata() : [],
   };
-  if (serverAssigned && group.is('Stable')) response.assignment = member.assignment ?? emptyAssignment(group.protocolType);
+  if (serverAssigned && group.is('Stable'))
+    response.assignment = member.assignment ?? emptyAssignment(group.protocolType);
   return response;
 }
 

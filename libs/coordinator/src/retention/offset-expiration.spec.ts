@@ -7,7 +7,10 @@ const MINUTE = 60_000;
 async function harness(): Promise<{ h: CoordinatorHarness; expired: number[] }> {
   const expired: number[] = [];
   const h = new CoordinatorHarness({
-    topics: [{ name: 'orders', partitions: 2 }, { name: 'legacy', partitions: 1 }],
+    topics: [
+      { name: 'orders', partitions: 2 },
+      { name: 'legacy', partitions: 1 },
+    ],
     config: { offsetsRetentionMinutes: 10, offsetsRetentionCheckIntervalMs: MINUTE },
     metrics: { onOffsetsExpired: (n) => expired.push(n) },
   });
@@ -77,7 +80,10 @@ describe('offset retention (KIP-211)', () => {
 
   it('a group that is rebalancing never loses offsets', async () => {
     const { h } = await harness();
-    const { memberIds, generationId } = await h.stableGroup('g', 2, { sessionTimeoutMs: 1_800_000, rebalanceTimeoutMs: 1_800_000 });
+    const { memberIds, generationId } = await h.stableGroup('g', 2, {
+      sessionTimeoutMs: 1_800_000,
+      rebalanceTimeoutMs: 1_800_000,
+    });
     h.commit('g', generationId, memberIds[0], { legacy: { 0: 1 } });
     await h.settle();
     h.join('g', memberIds[0], { sessionTimeoutMs: 1_800_000, rebalanceTimeoutMs: 1_800_000 });
@@ -94,7 +100,9 @@ describe('offset retention (KIP-211)', () => {
     h.store.autoCommit = false;
     h.commit('simple', -1, '', { orders: { 0: 2 } });
     await h.advance(2 * MINUTE);
-    expect((await h.fetch('simple', [{ name: 'orders', partitionIndexes: [0] }])).topics[0].partitions[0].committedOffset).toBe(1);
+    expect(
+      (await h.fetch('simple', [{ name: 'orders', partitionIndexes: [0] }])).topics[0].partitions[0].committedOffset,
+    ).toBe(1);
     expect(h.store.records(h.partitionOf('simple')).filter((r) => r.value === null)).toEqual([]);
   });
 
@@ -103,7 +111,13 @@ describe('offset retention (KIP-211)', () => {
     const partition = h.partitionOf('simple');
     const now = h.clock.now();
     h.store.append(partition, h.store.leaderEpoch(partition)!, [
-      { key: offsetCommitKey('simple', 'legacy', 0), value: Buffer.from(JSON.stringify({ v: 1, offset: 3, metadata: '', commitTimestamp: now, expireTimestamp: now + 2 * MINUTE })), timestamp: now },
+      {
+        key: offsetCommitKey('simple', 'legacy', 0),
+        value: Buffer.from(
+          JSON.stringify({ v: 1, offset: 3, metadata: '', commitTimestamp: now, expireTimestamp: now + 2 * MINUTE }),
+        ),
+        timestamp: now,
+      },
     ]);
     await h.restart();
     await h.advance(2 * MINUTE);

@@ -38,7 +38,9 @@ export class OffsetRetention {
       if (expired.length === 0 && !emptyAndUnused) continue;
       void this.sink.complete(this.offsets.delete(group, expired, false)).then((error) => {
         if (error !== 0) {
-          logger.warn(`expiring ${expired.length} offsets of group ${group.groupId} failed (error ${error}); retrying next cycle`);
+          logger.warn(
+            `expiring ${expired.length} offsets of group ${group.groupId} failed (error ${error}); retrying next cycle`,
+          );
           return;
         }
         if (expired.length > 0) {

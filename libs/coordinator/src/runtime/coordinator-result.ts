@@ -3,8 +3,7 @@ import type { TimerOp } from '../timers/timer-op';
 
 /** How the records of one operation ended: committed at these log offsets, or failed with a store error. */
 export type WriteOutcome =
-  | { ok: true; baseOffset: number; lastOffset: number }
-  | { ok: false; storeError: number; message: string };
+  { ok: true; baseOffset: number; lastOffset: number } | { ok: false; storeError: number; message: string };
 
 /**
  * What every coordinator handler returns to the shard's runtime (Kafka's `CoordinatorResult`,

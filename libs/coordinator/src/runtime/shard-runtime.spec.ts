@@ -20,7 +20,12 @@ describe('ShardRuntime', () => {
     store = new FakePartitionStore(clock);
     const epoch = store.elect(3);
     failures = [];
-    writer = new ShardRuntime(store, clock, 3, epoch, 1000, { onFailure: (code) => failures.push(code), onCallbackError: (e) => { throw e; } });
+    writer = new ShardRuntime(store, clock, 3, epoch, 1000, {
+      onFailure: (code) => failures.push(code),
+      onCallbackError: (e) => {
+        throw e;
+      },
+    });
   });
 
   it('reports a write only once it is committed, with the offsets it got', async () => {
@@ -45,7 +50,10 @@ describe('ShardRuntime', () => {
     writer.write([record], (r) => results.push(r));
     clock.advance(1000);
     await settle();
-    expect(results.map((r) => (r.ok ? 0 : r.storeError))).toEqual([ErrorCode.NOT_ENOUGH_REPLICAS, ErrorCode.REQUEST_TIMED_OUT]);
+    expect(results.map((r) => (r.ok ? 0 : r.storeError))).toEqual([
+      ErrorCode.NOT_ENOUGH_REPLICAS,
+      ErrorCode.REQUEST_TIMED_OUT,
+    ]);
     expect(failures).toEqual([ErrorCode.NOT_ENOUGH_REPLICAS, ErrorCode.REQUEST_TIMED_OUT]);
   });
 
@@ -54,7 +62,9 @@ describe('ShardRuntime', () => {
     writer.write([record], (r) => results.push(r));
     await settle();
     writer.close();
-    expect(results).toEqual([{ ok: false, storeError: ErrorCode.NOT_COORDINATOR, message: 'this node no longer leads the partition' }]);
+    expect(results).toEqual([
+      { ok: false, storeError: ErrorCode.NOT_COORDINATOR, message: 'this node no longer leads the partition' },
+    ]);
     store.advanceHighWatermark(3);
     await settle();
     expect(results).toHaveLength(1);
@@ -102,7 +112,12 @@ describe('ShardRuntime', () => {
   });
 
   it("appends every shard's batch of one turn before any of them wakes a waiter (a fetch parked on all of them sees them all)", async () => {
-    const other = new ShardRuntime(store, clock, 4, store.elect(4), 1000, { onFailure: () => undefined, onCallbackError: (e) => { throw e; } });
+    const other = new ShardRuntime(store, clock, 4, store.elect(4), 1000, {
+      onFailure: () => undefined,
+      onCallbackError: (e) => {
+        throw e;
+      },
+    });
     // What a parked follower fetch does: woken by an append, it answers after the current step.
     const seenByWaiter: number[][] = [];
     const append = store.append.bind(store);
@@ -131,7 +146,10 @@ describe('ShardRuntime', () => {
     writer.write([record], (r) => results.push(r));
     writer.write([record], (r) => results.push(r));
     await settle();
-    expect(results.map((r) => (r.ok ? 0 : r.storeError))).toEqual([ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.NOT_LEADER_OR_FOLLOWER]);
+    expect(results.map((r) => (r.ok ? 0 : r.storeError))).toEqual([
+      ErrorCode.NOT_LEADER_OR_FOLLOWER,
+      ErrorCode.NOT_LEADER_OR_FOLLOWER,
+    ]);
     expect(store.records(3)).toEqual([]);
   });
 

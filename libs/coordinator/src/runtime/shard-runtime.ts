@@ -71,7 +71,8 @@ export class ShardRuntime {
           resolve(outcome.ok || !result.onFailure ? result.response : result.onFailure(outcome));
         }
       };
-      if (result.unwritable !== undefined) this.failBeforeAppend(ErrorCode.UNKNOWN_SERVER_ERROR, result.unwritable, onSettled);
+      if (result.unwritable !== undefined)
+        this.failBeforeAppend(ErrorCode.UNKNOWN_SERVER_ERROR, result.unwritable, onSettled);
       else this.write(result.records, onSettled);
     });
   }
@@ -207,7 +208,11 @@ function runTurnTasks(): void {
 
 function failure(error: unknown): WriteOutcome {
   if (error instanceof KafkaError) return { ok: false, storeError: error.errorCode, message: error.message };
-  return { ok: false, storeError: ErrorCode.UNKNOWN_SERVER_ERROR, message: error instanceof Error ? error.message : String(error) };
+  return {
+    ok: false,
+    storeError: ErrorCode.UNKNOWN_SERVER_ERROR,
+    message: error instanceof Error ? error.message : String(error),
+  };
 }
 
 function notCoordinator(message: string): WriteOutcome {

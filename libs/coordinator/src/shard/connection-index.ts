@@ -24,7 +24,7 @@ export class ConnectionIndex {
 
   /** Records that `member` of `group` last used `connectionId` (no-op without one). */
   bind(group: ClassicGroup, member: MemberMetadata, connectionId: string | undefined): void {
-    if (connectionId === undefined || member.connectionId === connectionId && this.entries.has(member)) return;
+    if (connectionId === undefined || (member.connectionId === connectionId && this.entries.has(member))) return;
     const moved = member.connectionId !== undefined && member.connectionId !== connectionId;
     this.unbind(member);
     if (moved) this.onRebind(group, member);
@@ -53,7 +53,8 @@ export class ConnectionIndex {
     const out: BoundMember[] = [];
     for (const entry of set) {
       this.entries.delete(entry.member);
-      if (entry.member.connectionId === connectionId && entry.group.get(entry.member.memberId) === entry.member) out.push(entry);
+      if (entry.member.connectionId === connectionId && entry.group.get(entry.member.memberId) === entry.member)
+        out.push(entry);
     }
     return out;
   }

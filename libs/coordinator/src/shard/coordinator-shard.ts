@@ -36,7 +36,9 @@ export class CoordinatorShard {
   /** What the current step asked for (timers, phase-completion writes), until `run` applies it. */
   readonly effects = new OperationEffects();
   // A member that rebinds to a new connection keeps its membership: its disconnect grace is cancelled.
-  readonly connections = new ConnectionIndex((group, member) => this.effects.cancel(disconnectKey(group.groupId, member.memberId)));
+  readonly connections = new ConnectionIndex((group, member) =>
+    this.effects.cancel(disconnectKey(group.groupId, member.memberId)),
+  );
   readonly classic: ClassicGroupManager;
   readonly offsets: OffsetWrites;
   private readonly retention: OffsetRetention;
@@ -48,17 +50,26 @@ export class CoordinatorShard {
     store: PartitionStore,
   ) {
     this.timers = new ShardTimers(env.clock, (fire) => this.step(fire));
-    this.groups = new GroupRegistry(env.clock, env.config.rebalanceHistorySize, (groupId) => env.metrics.onGroupRemoved?.(groupId));
+    this.groups = new GroupRegistry(env.clock, env.config.rebalanceHistorySize, (groupId) =>
+      env.metrics.onGroupRemoved?.(groupId),
+    );
     this.runtime = new ShardRuntime(store, env.clock, partition, leaderEpoch, env.config.offsetsCommitTimeoutMs, {
       onFailure: (code, message) => {
         env.metrics.onWriteFailed?.(partition, code);
         env.logger.warn(`write to __consumer_offsets-${partition} (epoch ${leaderEpoch}) failed: ${message}`);
       },
-      onCallbackError: (error) => env.logger.error(`write completion on partition ${partition} threw: ${String(error)}`),
+      onCallbackError: (error) =>
+        env.logger.error(`write completion on partition ${partition} threw: ${String(error)}`),
     });
     this.classic = new ClassicGroupManager(partition, this.groups, this.effects, this.connections, env);
     this.offsets = new OffsetWrites(this.groups, env);
-    this.retention = new OffsetRetention(this.groups, this.offsets, this.timers, { complete: (result) => this.run(result) }, env);
+    this.retention = new OffsetRetention(
+      this.groups,
+      this.offsets,
+      this.timers,
+      { complete: (result) => this.run(result) },
+      env,
+    );
   }
 
   /**

@@ -21,7 +21,9 @@ export class ShardRegistry implements LeadershipListener {
 
   onBecomeLeader(partition: number, leaderEpoch: number): void {
     if (!Number.isInteger(partition) || partition < 0 || partition >= this.env.config.numPartitions) {
-      this.env.logger.warn(`ignoring leadership of __consumer_offsets-${partition}: outside [0, ${this.env.config.numPartitions})`);
+      this.env.logger.warn(
+        `ignoring leadership of __consumer_offsets-${partition}: outside [0, ${this.env.config.numPartitions})`,
+      );
       return;
     }
     const existing = this.shards.get(partition);
@@ -47,10 +49,16 @@ export class ShardRegistry implements LeadershipListener {
     const partition = partitionFor(groupId, this.env.config.numPartitions);
     const shard = this.shards.get(partition);
     if (!shard || shard.status === 'CLOSED') {
-      return { error: ErrorCode.NOT_COORDINATOR, message: `this node does not coordinate __consumer_offsets-${partition}` };
+      return {
+        error: ErrorCode.NOT_COORDINATOR,
+        message: `this node does not coordinate __consumer_offsets-${partition}`,
+      };
     }
     if (shard.status === 'LOADING') {
-      return { error: ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, message: `__consumer_offsets-${partition} is still loading` };
+      return {
+        error: ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+        message: `__consumer_offsets-${partition} is still loading`,
+      };
     }
     return { shard };
   }

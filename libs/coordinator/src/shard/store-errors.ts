@@ -7,11 +7,17 @@ import { ErrorCode } from '@cohort/protocol';
  * (REQUEST_TIMED_OUT), a group write makes the members rejoin (REBALANCE_IN_PROGRESS).
  */
 export function groupWriteError(storeError: number): number {
-  return coordinatorError(storeError) ?? (storeError === ErrorCode.REQUEST_TIMED_OUT ? ErrorCode.REBALANCE_IN_PROGRESS : ErrorCode.UNKNOWN_SERVER_ERROR);
+  return (
+    coordinatorError(storeError) ??
+    (storeError === ErrorCode.REQUEST_TIMED_OUT ? ErrorCode.REBALANCE_IN_PROGRESS : ErrorCode.UNKNOWN_SERVER_ERROR)
+  );
 }
 
 export function offsetWriteError(storeError: number): number {
-  return coordinatorError(storeError) ?? (storeError === ErrorCode.REQUEST_TIMED_OUT ? ErrorCode.REQUEST_TIMED_OUT : ErrorCode.UNKNOWN_SERVER_ERROR);
+  return (
+    coordinatorError(storeError) ??
+    (storeError === ErrorCode.REQUEST_TIMED_OUT ? ErrorCode.REQUEST_TIMED_OUT : ErrorCode.UNKNOWN_SERVER_ERROR)
+  );
 }
 
 /** Errors that mean "ask the coordinator again" (15) or "find the coordinator again" (16). */

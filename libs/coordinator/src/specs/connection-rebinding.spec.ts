@@ -19,11 +19,16 @@ describe('rebinding a member to its newest connection', () => {
   it('pushes follow a member that heartbeated over a new connection; the old connection hears nothing', async () => {
     const { h, memberIds, contexts, generationId } = await stableOfTwo();
     const moved = h.context('conn-moved');
-    expect((await h.coordinator.heartbeat({ groupId: 'g', memberId: memberIds[0], generationId }, moved)).errorCode).toBe(ErrorCode.NONE);
+    expect(
+      (await h.coordinator.heartbeat({ groupId: 'g', memberId: memberIds[0], generationId }, moved)).errorCode,
+    ).toBe(ErrorCode.NONE);
     h.push.rebalances.length = 0;
     await h.joinNew('g', {}, h.context('conn-newcomer'));
     expect(h.push.rebalances).toEqual([
-      { connectionIds: [contexts[1].connectionId, 'conn-moved'].sort(), push: expect.objectContaining({ groupId: 'g', generationId }) },
+      {
+        connectionIds: [contexts[1].connectionId, 'conn-moved'].sort(),
+        push: expect.objectContaining({ groupId: 'g', generationId }),
+      },
     ]);
   });
 
@@ -56,7 +61,12 @@ describe('rebinding a member to its newest connection', () => {
     h.coordinator.connectionClosed(contexts[0].connectionId!);
     await h.advance(GRACE - 500);
     const commit = await h.coordinator.offsetCommit(
-      { groupId: 'g', generationId, memberId: memberIds[0], topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 5 }] }] },
+      {
+        groupId: 'g',
+        generationId,
+        memberId: memberIds[0],
+        topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 5 }] }],
+      },
       h.context('conn-reconnected'),
     );
     expect(commit.errorCode).toBe(ErrorCode.NONE);
@@ -72,7 +82,10 @@ describe('rebinding a member to its newest connection', () => {
 
   it('a known member binds even when its request is refused for a stale generation', async () => {
     const { h, memberIds, contexts, generationId } = await stableOfTwo();
-    const stale = await h.coordinator.heartbeat({ groupId: 'g', memberId: memberIds[0], generationId: generationId - 1 }, h.context('conn-moved'));
+    const stale = await h.coordinator.heartbeat(
+      { groupId: 'g', memberId: memberIds[0], generationId: generationId - 1 },
+      h.context('conn-moved'),
+    );
     expect(stale.errorCode).toBe(ErrorCode.ILLEGAL_GENERATION);
     h.coordinator.connectionClosed(contexts[0].connectionId!);
     await h.advance(GRACE + 1);
@@ -81,7 +94,10 @@ describe('rebinding a member to its newest connection', () => {
 
   it('an unknown member id binds nothing: closing its connection leaves the group alone', async () => {
     const { h, contexts } = await stableOfTwo();
-    const unknown = await h.coordinator.heartbeat({ groupId: 'g', memberId: 'nobody', generationId: 1 }, h.context('conn-stranger'));
+    const unknown = await h.coordinator.heartbeat(
+      { groupId: 'g', memberId: 'nobody', generationId: 1 },
+      h.context('conn-stranger'),
+    );
     expect(unknown.errorCode).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
     h.coordinator.connectionClosed('conn-stranger');
     await h.advance(GRACE + 1);

@@ -18,7 +18,12 @@ describe('hostile input never wedges a group (docs/guarantees.md: a clear error,
   });
 
   it('JoinGroup metadata nested deeper than can be stored is INVALID_REQUEST naming the field, and no group is created', async () => {
-    const response = await h.coordinator.joinGroup(h.joinRequest('g', { protocols: [{ name: 'range', metadata: { topics: ['orders'], userData: nested(20_000) } }] }), h.context());
+    const response = await h.coordinator.joinGroup(
+      h.joinRequest('g', {
+        protocols: [{ name: 'range', metadata: { topics: ['orders'], userData: nested(20_000) } }],
+      }),
+      h.context(),
+    );
     expect(response.errorCode).toBe(ErrorCode.INVALID_REQUEST);
     expect(response.errorMessage).toContain('protocols[0].metadata');
     expect((await h.describe('g')).groupState).toBe('Dead');
@@ -30,13 +35,20 @@ describe('hostile input never wedges a group (docs/guarantees.md: a clear error,
     h.sync('g', follower, 1);
     await h.settle();
     expect(sync.value.errorCode).toBe(0);
-    for (const [metadata, field] of [[{ topics: 5 }, 'metadata.topics'], [{ topics: [null] }, 'metadata.topics[0]'], [7, 'metadata']] as const) {
+    for (const [metadata, field] of [
+      [{ topics: 5 }, 'metadata.topics'],
+      [{ topics: [null] }, 'metadata.topics[0]'],
+      [7, 'metadata'],
+    ] as const) {
       const join = h.join('g', follower, { protocols: [{ name: 'range', metadata }] });
       await h.settle();
       expect(join.value).toMatchObject({ errorCode: ErrorCode.INVALID_REQUEST });
       expect(join.value.errorMessage).toContain(`protocols[0].${field}`);
     }
-    const joinWithAssignor = await h.coordinator.joinGroup(h.joinRequest('other', { serverAssignor: 'range', protocols: [{ name: 'range', metadata: 7 }] }), h.context());
+    const joinWithAssignor = await h.coordinator.joinGroup(
+      h.joinRequest('other', { serverAssignor: 'range', protocols: [{ name: 'range', metadata: 7 }] }),
+      h.context(),
+    );
     expect(joinWithAssignor.errorCode).toBe(ErrorCode.INVALID_REQUEST);
     expect(await h.describe('g')).toMatchObject({ groupState: 'Stable' });
     expect((await h.describe('other')).groupState).toBe('Dead');
@@ -52,8 +64,15 @@ describe('hostile input never wedges a group (docs/guarantees.md: a clear error,
   });
 
   it('JoinGroup metadata that is not JSON (binary, a class instance) is INVALID_REQUEST', async () => {
-    for (const metadata of [Buffer.from('abc'), new Map([['topics', ['orders']]]), { topics: ['orders'], n: Number.NaN }]) {
-      const response = await h.coordinator.joinGroup(h.joinRequest('g', { protocols: [{ name: 'range', metadata }] }), h.context());
+    for (const metadata of [
+      Buffer.from('abc'),
+      new Map([['topics', ['orders']]]),
+      { topics: ['orders'], n: Number.NaN },
+    ]) {
+      const response = await h.coordinator.joinGroup(
+        h.joinRequest('g', { protocols: [{ name: 'range', metadata }] }),
+        h.context(),
+      );
       expect(response.errorCode).toBe(ErrorCode.INVALID_REQUEST);
     }
   });
@@ -66,10 +85,15 @@ describe('hostile input never wedges a group (docs/guarantees.md: a clear error,
     expect(bad.value.errorCode).toBe(ErrorCode.INVALID_REQUEST);
     expect(bad.value.errorMessage).toContain('assignments[0].assignment');
     expect(followerSync.done).toBe(false);
-    const good = h.sync('g', leader, 1, [{ memberId: follower, assignment: { partitions: [{ topic: 'orders', partitions: [0] }] } }]);
+    const good = h.sync('g', leader, 1, [
+      { memberId: follower, assignment: { partitions: [{ topic: 'orders', partitions: [0] }] } },
+    ]);
     await h.settle();
     expect(good.value.errorCode).toBe(0);
-    expect(followerSync.value).toMatchObject({ errorCode: 0, assignment: { partitions: [{ topic: 'orders', partitions: [0] }] } });
+    expect(followerSync.value).toMatchObject({
+      errorCode: 0,
+      assignment: { partitions: [{ topic: 'orders', partitions: [0] }] },
+    });
     expect((await h.describe('g')).groupState).toBe('Stable');
   });
 
@@ -77,7 +101,12 @@ describe('hostile input never wedges a group (docs/guarantees.md: a clear error,
     const bigUserData: ServerAssignor = {
       name: 'big',
       assign: (_cluster, members) =>
-        Object.fromEntries(members.map((m): [string, MemberAssignment] => [m.memberId, { partitions: [], userData: { weight: BigInt(1) } }])),
+        Object.fromEntries(
+          members.map((m): [string, MemberAssignment] => [
+            m.memberId,
+            { partitions: [], userData: { weight: BigInt(1) } },
+          ]),
+        ),
     };
     const withPlugin = new CoordinatorHarness({ assignors: [bigUserData] });
     await withPlugin.settle();
@@ -98,7 +127,9 @@ describe('a group record that cannot be encoded (defence in depth behind the req
     await h.settle();
     const { leader, follower } = await h.completingGroup('g');
     // White box: a value no request can bring in any more, planted to stand for a future gap in the checks.
-    h.shardOf('g').group('g')!.get(follower)!.supportedProtocols = [{ name: 'range', metadata: { topics: ['orders'], n: BigInt(1) } }];
+    h.shardOf('g').group('g')!.get(follower)!.supportedProtocols = [
+      { name: 'range', metadata: { topics: ['orders'], n: BigInt(1) } },
+    ];
     const followerSync = h.sync('g', follower, 1);
     const leaderSync = h.sync('g', leader, 1, []);
     await h.settle();
@@ -111,13 +142,30 @@ describe('a group record that cannot be encoded (defence in depth behind the req
 describe('odd but well-formed input', () => {
   let h: CoordinatorHarness;
   beforeEach(async () => {
-    h = new CoordinatorHarness({ topics: [{ name: 'orders', partitions: 4 }, { name: '__proto__', partitions: 1 }] });
+    h = new CoordinatorHarness({
+      topics: [
+        { name: 'orders', partitions: 4 },
+        { name: '__proto__', partitions: 1 },
+      ],
+    });
     await h.settle();
   });
 
   it('a partition named twice in one OffsetCommit: both entries are answered and the later one is the committed offset', async () => {
     const response = await h.coordinator.offsetCommit(
-      { groupId: 'simple', generationId: -1, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 5 }, { partitionIndex: 0, committedOffset: 9 }] }] },
+      {
+        groupId: 'simple',
+        generationId: -1,
+        topics: [
+          {
+            name: 'orders',
+            partitions: [
+              { partitionIndex: 0, committedOffset: 5 },
+              { partitionIndex: 0, committedOffset: 9 },
+            ],
+          },
+        ],
+      },
       h.context(),
     );
     expect(response.topics[0].partitions).toEqual([
@@ -127,7 +175,9 @@ describe('odd but well-formed input', () => {
     const fetched = await h.fetch('simple', [{ name: 'orders', partitionIndexes: [0] }], true);
     expect(fetched.topics[0].partitions[0]).toMatchObject({ committedOffset: 9, errorCode: 0 });
     await h.restart();
-    expect((await h.fetch('simple', [{ name: 'orders', partitionIndexes: [0] }])).topics[0].partitions[0].committedOffset).toBe(9);
+    expect(
+      (await h.fetch('simple', [{ name: 'orders', partitionIndexes: [0] }])).topics[0].partitions[0].committedOffset,
+    ).toBe(9);
   });
 
   it("a member named twice in the leader's assignments gets the later one; an unknown member id in them is ignored", async () => {
@@ -144,7 +194,9 @@ describe('odd but well-formed input', () => {
   });
 
   it('`__proto__` works as a group id, a member id in assignments, a topic and a metadata key', async () => {
-    const a = await h.joinNew('__proto__', { protocols: [{ name: 'range', metadata: JSON.parse('{"topics":["__proto__"],"__proto__":{"x":1}}') as unknown }] });
+    const a = await h.joinNew('__proto__', {
+      protocols: [{ name: 'range', metadata: JSON.parse('{"topics":["__proto__"],"__proto__":{"x":1}}') as unknown }],
+    });
     await h.advance(0);
     expect(a.join.value.errorCode).toBe(0);
     const sync = h.sync('__proto__', a.memberId, 1, [
@@ -154,13 +206,21 @@ describe('odd but well-formed input', () => {
     await h.settle();
     expect(sync.value.assignment).toEqual({ partitions: [{ topic: '__proto__', partitions: [0] }] });
     const commit = await h.coordinator.offsetCommit(
-      { groupId: '__proto__', generationId: 1, memberId: a.memberId, topics: [{ name: '__proto__', partitions: [{ partitionIndex: 0, committedOffset: 3 }] }] },
+      {
+        groupId: '__proto__',
+        generationId: 1,
+        memberId: a.memberId,
+        topics: [{ name: '__proto__', partitions: [{ partitionIndex: 0, committedOffset: 3 }] }],
+      },
       h.contextOf(a.memberId),
     );
     expect(commit.topics[0].partitions[0].errorCode).toBe(0);
     await h.restart();
     expect((await h.fetch('__proto__', null)).topics).toEqual([
-      { name: '__proto__', partitions: [{ partitionIndex: 0, committedOffset: 3, committedLeaderEpoch: -1, metadata: '', errorCode: 0 }] },
+      {
+        name: '__proto__',
+        partitions: [{ partitionIndex: 0, committedOffset: 3, committedLeaderEpoch: -1, metadata: '', errorCode: 0 }],
+      },
     ]);
     const subscription = (await h.coordinator.describeGroup('__proto__')).members[0].subscription as object;
     expect(Object.getOwnPropertyDescriptor(subscription, '__proto__')?.value).toEqual({ x: 1 });

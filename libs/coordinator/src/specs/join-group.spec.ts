@@ -12,7 +12,9 @@ describe('JoinGroup', () => {
     const response = await h.coordinator.joinGroup(h.joinRequest('g'), h.context(undefined, 'billing-app'));
     expect(response.errorCode).toBe(ErrorCode.MEMBER_ID_REQUIRED);
     expect(response.errorName).toBe('MEMBER_ID_REQUIRED');
-    expect(response.memberId).toMatch(/^billing-app-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(response.memberId).toMatch(
+      /^billing-app-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect((await h.describe('g')).members).toEqual([]);
     expect((await h.describe('g')).groupState).toBe('Empty');
   });
@@ -44,30 +46,51 @@ describe('JoinGroup', () => {
     expect((await h.describe('nope')).groupState).toBe('Dead');
   });
 
-  it.each([5999, 1_800_001])('a session timeout of %i ms is outside the allowed range: INVALID_SESSION_TIMEOUT', async (sessionTimeoutMs) => {
-    const response = await h.coordinator.joinGroup(h.joinRequest('g', { sessionTimeoutMs }), h.context());
-    expect(response.errorCode).toBe(ErrorCode.INVALID_SESSION_TIMEOUT);
-    expect(response.errorMessage).toContain('[6000, 1800000]');
-  });
+  it.each([5999, 1_800_001])(
+    'a session timeout of %i ms is outside the allowed range: INVALID_SESSION_TIMEOUT',
+    async (sessionTimeoutMs) => {
+      const response = await h.coordinator.joinGroup(h.joinRequest('g', { sessionTimeoutMs }), h.context());
+      expect(response.errorCode).toBe(ErrorCode.INVALID_SESSION_TIMEOUT);
+      expect(response.errorMessage).toContain('[6000, 1800000]');
+    },
+  );
 
   it('an empty group id is INVALID_GROUP_ID; a malformed request is INVALID_REQUEST naming the fields', async () => {
     expect((await h.coordinator.joinGroup(h.joinRequest(''), h.context())).errorCode).toBe(ErrorCode.INVALID_GROUP_ID);
-    const bad = await h.coordinator.joinGroup({ ...h.joinRequest('g'), sessionTimeoutMs: 'soon' as never, protocols: 'range' as never }, h.context());
+    const bad = await h.coordinator.joinGroup(
+      { ...h.joinRequest('g'), sessionTimeoutMs: 'soon' as never, protocols: 'range' as never },
+      h.context(),
+    );
     expect(bad.errorCode).toBe(ErrorCode.INVALID_REQUEST);
     expect(bad.errorMessage).toContain('sessionTimeoutMs');
     expect(bad.errorMessage).toContain('protocols');
-    const dup = await h.coordinator.joinGroup(h.joinRequest('g', { protocols: [{ name: 'range', metadata: {} }, { name: 'range', metadata: {} }] }), h.context());
+    const dup = await h.coordinator.joinGroup(
+      h.joinRequest('g', {
+        protocols: [
+          { name: 'range', metadata: {} },
+          { name: 'range', metadata: {} },
+        ],
+      }),
+      h.context(),
+    );
     expect(dup.errorMessage).toContain('distinct');
     expect((await h.describe('g')).groupState).toBe('Dead');
   });
 
   it('the first member must name a protocol type and protocols; later members must share the type and one protocol', async () => {
-    expect((await h.coordinator.joinGroup(h.joinRequest('g', { protocols: [] }), h.context())).errorCode).toBe(ErrorCode.INCONSISTENT_GROUP_PROTOCOL);
-    expect((await h.coordinator.joinGroup(h.joinRequest('g', { protocolType: '' }), h.context())).errorCode).toBe(ErrorCode.INCONSISTENT_GROUP_PROTOCOL);
+    expect((await h.coordinator.joinGroup(h.joinRequest('g', { protocols: [] }), h.context())).errorCode).toBe(
+      ErrorCode.INCONSISTENT_GROUP_PROTOCOL,
+    );
+    expect((await h.coordinator.joinGroup(h.joinRequest('g', { protocolType: '' }), h.context())).errorCode).toBe(
+      ErrorCode.INCONSISTENT_GROUP_PROTOCOL,
+    );
     await h.stableGroup('g', 1);
     const otherType = await h.coordinator.joinGroup(h.joinRequest('g', { protocolType: 'connect' }), h.context());
     expect(otherType.errorCode).toBe(ErrorCode.INCONSISTENT_GROUP_PROTOCOL);
-    const noCommon = await h.coordinator.joinGroup(h.joinRequest('g', { protocols: [{ name: 'sticky', metadata: { topics: ['orders'] } }] }), h.context());
+    const noCommon = await h.coordinator.joinGroup(
+      h.joinRequest('g', { protocols: [{ name: 'sticky', metadata: { topics: ['orders'] } }] }),
+      h.context(),
+    );
     expect(noCommon.errorCode).toBe(ErrorCode.INCONSISTENT_GROUP_PROTOCOL);
     expect((await h.describe('g')).groupState).toBe('Stable');
   });
@@ -89,7 +112,10 @@ describe('JoinGroup', () => {
 
   it('only the leader receives member metadata (for the chosen protocol, with instance ids)', async () => {
     const a = await h.joinNew('g', { protocols: [{ name: 'range', metadata: { topics: ['orders'], userData: 'a' } }] });
-    const s = h.join('g', '', { groupInstanceId: 'static-1', protocols: [{ name: 'range', metadata: { topics: ['orders'], userData: 's' } }] });
+    const s = h.join('g', '', {
+      groupInstanceId: 'static-1',
+      protocols: [{ name: 'range', metadata: { topics: ['orders'], userData: 's' } }],
+    });
     await h.advance(0);
     expect(a.join.value.leader).toBe(a.memberId);
     expect(a.join.value.members).toEqual([

@@ -23,7 +23,8 @@ describe('GET /v1/groups/:groupId/lag: Burrow evaluation of a scripted history',
     }
   }
 
-  const statusOf = async (partition = 0) => (await h.coordinator.groupLag('g')).partitions.find((p) => p.partition === partition)!.status;
+  const statusOf = async (partition = 0) =>
+    (await h.coordinator.groupLag('g')).partitions.find((p) => p.partition === partition)!.status;
 
   it('rule 1: lag that reached zero anywhere in the window is OK, even if it grows again', async () => {
     await script([10, 20, 30, 40], [20, 20, 50, 70]);
@@ -65,7 +66,9 @@ describe('GET /v1/groups/:groupId/lag: Burrow evaluation of a scripted history',
     expect(await h.coordinator.groupLag('g')).toMatchObject({
       status: 'UNKNOWN',
       totalLag: 0,
-      partitions: [{ topic: 'orders', partition: 1, committedOffset: 5, logEndOffset: null, lag: null, status: 'UNKNOWN' }],
+      partitions: [
+        { topic: 'orders', partition: 1, committedOffset: 5, logEndOffset: null, lag: null, status: 'UNKNOWN' },
+      ],
     });
   });
 

@@ -40,7 +40,10 @@ describe('LeaveGroup (batched, KIP-345)', () => {
   });
 
   it('for a group that does not exist, every member is UNKNOWN_MEMBER_ID and the request succeeds', async () => {
-    const response = await h.coordinator.leaveGroup({ groupId: 'nope', members: [{ memberId: 'a' }, { memberId: '', groupInstanceId: 'b' }] }, h.context());
+    const response = await h.coordinator.leaveGroup(
+      { groupId: 'nope', members: [{ memberId: 'a' }, { memberId: '', groupInstanceId: 'b' }] },
+      h.context(),
+    );
     expect(response).toEqual({
       errorCode: 0,
       members: [
@@ -69,7 +72,13 @@ describe('LeaveGroup (batched, KIP-345)', () => {
     await h.settle();
     expect((await h.describe('g')).groupState).toBe('Empty');
     const records = h.store.records(h.partitionOf('g')).filter((r) => decodeKey(r.key).type === 'group-metadata');
-    expect(decodeGroupMetadataValue(records.at(-1)!.value!)).toMatchObject({ generation: generationId + 1, protocolType: 'consumer', protocol: null, leader: null, members: [] });
+    expect(decodeGroupMetadataValue(records.at(-1)!.value!)).toMatchObject({
+      generation: generationId + 1,
+      protocolType: 'consumer',
+      protocol: null,
+      leader: null,
+      members: [],
+    });
     await h.restart();
     expect((await h.coordinator.describeGroup('g')).generationId).toBe(generationId + 1);
   });

@@ -18,7 +18,11 @@ describe('loading a partition (failover, restart)', () => {
     const after = await h.coordinator.describeGroup('g');
     expect(after).toEqual(before);
     expect(after).toMatchObject({ state: 'Stable', generationId, leader, protocol: 'range' });
-    expect((await h.fetch('g', [{ name: 'orders', partitionIndexes: [1, 2] }])).topics[0].partitions.map((p) => p.committedOffset)).toEqual([11, 22]);
+    expect(
+      (await h.fetch('g', [{ name: 'orders', partitionIndexes: [1, 2] }])).topics[0].partitions.map(
+        (p) => p.committedOffset,
+      ),
+    ).toEqual([11, 22]);
     // Members carry on with the same generation.
     expect((await h.heartbeat('g', memberIds[0], generationId)).errorCode).toBe(0);
     const sync = h.sync('g', memberIds[2], generationId);
@@ -48,7 +52,10 @@ describe('loading a partition (failover, restart)', () => {
   it('deleted groups and offsets stay deleted; offsets without a group record make an Empty offsets-only group', async () => {
     h.commit('simple', -1, '', { orders: { 0: 5, 1: 6 } });
     await h.settle();
-    await h.coordinator.offsetDelete({ groupId: 'simple', topics: [{ name: 'orders', partitions: [{ partitionIndex: 1 }] }] });
+    await h.coordinator.offsetDelete({
+      groupId: 'simple',
+      topics: [{ name: 'orders', partitions: [{ partitionIndex: 1 }] }],
+    });
     const { memberIds } = await h.stableGroup('gone', 1);
     await h.coordinator.leaveGroup({ groupId: 'gone', members: [{ memberId: memberIds[0] }] }, h.context());
     await h.settle();
@@ -57,7 +64,10 @@ describe('loading a partition (failover, restart)', () => {
     expect((await h.describe('gone')).groupState).toBe('Dead');
     expect(await h.describe('simple')).toMatchObject({ groupState: 'Empty', protocolType: '' });
     expect((await h.fetch('simple', null)).topics).toEqual([
-      { name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 5, committedLeaderEpoch: -1, metadata: '', errorCode: 0 }] },
+      {
+        name: 'orders',
+        partitions: [{ partitionIndex: 0, committedOffset: 5, committedLeaderEpoch: -1, metadata: '', errorCode: 0 }],
+      },
     ]);
   });
 
@@ -71,7 +81,9 @@ describe('loading a partition (failover, restart)', () => {
     await h.settle();
     expect(h.coordinator.isServing(partition)).toBe(false);
     expect(h.coordinator.loadingPartitions()).toEqual([partition]);
-    expect((await h.coordinator.joinGroup(h.joinRequest('g'), h.context())).errorCode).toBe(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS);
+    expect((await h.coordinator.joinGroup(h.joinRequest('g'), h.context())).errorCode).toBe(
+      ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+    );
     expect((await h.heartbeat('g', memberIds[0], generationId)).errorCode).toBe(ErrorCode.NONE);
     const sync = h.sync('g', memberIds[0], generationId);
     await h.settle();
@@ -83,7 +95,9 @@ describe('loading a partition (failover, restart)', () => {
     h.store.commitAll();
     await h.settle();
     expect(h.coordinator.isServing(partition)).toBe(true);
-    expect((await h.fetch('g', [{ name: 'orders', partitionIndexes: [0] }])).topics[0].partitions[0].committedOffset).toBe(1);
+    expect(
+      (await h.fetch('g', [{ name: 'orders', partitionIndexes: [0] }])).topics[0].partitions[0].committedOffset,
+    ).toBe(1);
   });
 
   it('a partition resigned while loading never serves; a later epoch loads afresh', async () => {
@@ -91,7 +105,9 @@ describe('loading a partition (failover, restart)', () => {
     const partition = h.partitionOf('g');
     h.store.autoCommit = false;
     // An uncommitted tail keeps the next load waiting for the high watermark.
-    h.store.append(partition, h.store.leaderEpoch(partition)!, [{ key: offsetCommitKey('g', 'orders', 0), value: null, timestamp: 1 }]);
+    h.store.append(partition, h.store.leaderEpoch(partition)!, [
+      { key: offsetCommitKey('g', 'orders', 0), value: null, timestamp: 1 },
+    ]);
     h.store.elect(partition);
     await h.settle();
     expect(h.coordinator.loadingPartitions()).toEqual([partition]);
@@ -114,11 +130,17 @@ describe('loading a partition (failover, restart)', () => {
       { key: Buffer.from('not json'), value: Buffer.from('{}'), timestamp: 1 },
       { key: offsetCommitKey('g', 'orders', 0), value: Buffer.from('{"v":3,"offset":"NaN"}'), timestamp: 1 },
       { key: groupMetadataKey('broken'), value: Buffer.from('[]'), timestamp: 1 },
-      { key: offsetCommitKey('g', 'orders', 1), value: Buffer.from('{"v":3,"offset":4,"leaderEpoch":2,"metadata":"m","commitTimestamp":5}'), timestamp: 1 },
+      {
+        key: offsetCommitKey('g', 'orders', 1),
+        value: Buffer.from('{"v":3,"offset":4,"leaderEpoch":2,"metadata":"m","commitTimestamp":5}'),
+        timestamp: 1,
+      },
     ]);
     await h.restart();
     expect(h.coordinator.isServing(partition)).toBe(true);
-    expect(await h.coordinator.committedOffsets('g')).toEqual([{ topic: 'orders', partition: 1, committedOffset: 4, leaderEpoch: 2, metadata: 'm', commitTimestamp: 5 }]);
+    expect(await h.coordinator.committedOffsets('g')).toEqual([
+      { topic: 'orders', partition: 1, committedOffset: 4, leaderEpoch: 2, metadata: 'm', commitTimestamp: 5 },
+    ]);
     expect((await h.describe('broken')).groupState).toBe('Dead');
   });
 
@@ -136,10 +158,28 @@ describe('loading a partition (failover, restart)', () => {
       subscription: { topics: ['orders'] },
       assignment: { partitions: [] },
     });
-    const group = (members: object[]) => Buffer.from(JSON.stringify({ v: 3, protocolType: 'consumer', generation: 4, protocol: 'range', leader: 'm-1', currentStateTimestamp: 1, members }));
+    const group = (members: object[]) =>
+      Buffer.from(
+        JSON.stringify({
+          v: 3,
+          protocolType: 'consumer',
+          generation: 4,
+          protocol: 'range',
+          leader: 'm-1',
+          currentStateTimestamp: 1,
+          members,
+        }),
+      );
     h.store.append(partition, h.store.leaderEpoch(partition)!, [
       { key: groupMetadataKey('twins-9'), value: group([member('m-1'), member('m-2')]), timestamp: 1 },
-      { key: groupMetadataKey('dup-21'), value: group([{ ...member('m-1'), groupInstanceId: null }, { ...member('m-1'), groupInstanceId: null }]), timestamp: 1 },
+      {
+        key: groupMetadataKey('dup-21'),
+        value: group([
+          { ...member('m-1'), groupInstanceId: null },
+          { ...member('m-1'), groupInstanceId: null },
+        ]),
+        timestamp: 1,
+      },
     ]);
     await h.restart();
     expect(h.coordinator.isServing(partition)).toBe(true);

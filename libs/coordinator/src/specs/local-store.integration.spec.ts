@@ -24,7 +24,14 @@ describe('GroupCoordinator over LocalPartitionStore', () => {
 
   async function open(): Promise<{ store: LocalPartitionStore; coordinator: GroupCoordinator }> {
     const store = await LocalPartitionStore.open({ dataDir, clock, numPartitions: 4, cleaner: false });
-    const coordinator = new GroupCoordinator({ store, clock, config, topics, assignors: new StaticAssignorLookup(), push: new RecordingPushSink() });
+    const coordinator = new GroupCoordinator({
+      store,
+      clock,
+      config,
+      topics,
+      assignors: new StaticAssignorLookup(),
+      push: new RecordingPushSink(),
+    });
     coordinator.start();
     await until(() => coordinator.servingPartitions().length === 4);
     return { store, coordinator };
@@ -34,17 +41,36 @@ describe('GroupCoordinator over LocalPartitionStore', () => {
     const first = await open();
     const join = (memberId: string): Promise<P.JoinGroupResponse> =>
       first.coordinator.joinGroup(
-        { groupId: 'g', memberId, sessionTimeoutMs: 30_000, protocolType: 'consumer', protocols: [{ name: 'range', metadata: { topics: ['orders'] } }] },
+        {
+          groupId: 'g',
+          memberId,
+          sessionTimeoutMs: 30_000,
+          protocolType: 'consumer',
+          protocols: [{ name: 'range', metadata: { topics: ['orders'] } }],
+        },
         context,
       );
     const required = await join('');
     const joined = await join(required.memberId);
     expect(joined).toMatchObject({ errorCode: 0, generationId: 1 });
     const assignment = { partitions: [{ topic: 'orders', partitions: [0, 1, 2, 3] }] };
-    const synced = await first.coordinator.syncGroup({ groupId: 'g', memberId: joined.memberId, generationId: 1, assignments: [{ memberId: joined.memberId, assignment }] }, context);
+    const synced = await first.coordinator.syncGroup(
+      {
+        groupId: 'g',
+        memberId: joined.memberId,
+        generationId: 1,
+        assignments: [{ memberId: joined.memberId, assignment }],
+      },
+      context,
+    );
     expect(synced.assignment).toEqual(assignment);
     const committed = await first.coordinator.offsetCommit(
-      { groupId: 'g', generationId: 1, memberId: joined.memberId, topics: [{ name: 'orders', partitions: [{ partitionIndex: 2, committedOffset: 77, committedMetadata: 'm' }] }] },
+      {
+        groupId: 'g',
+        generationId: 1,
+        memberId: joined.memberId,
+        topics: [{ name: 'orders', partitions: [{ partitionIndex: 2, committedOffset: 77, committedMetadata: 'm' }] }],
+      },
       context,
     );
     expect(committed.errorCode).toBe(0);
@@ -56,9 +82,16 @@ describe('GroupCoordinator over LocalPartitionStore', () => {
       const view = await second.coordinator.describeGroup('g');
       expect(view).toMatchObject({ state: 'Stable', generationId: 1, leader: joined.memberId, protocol: 'range' });
       expect(view.members[0].assignment).toEqual(assignment);
-      const fetched = await second.coordinator.offsetFetch({ groupId: 'g', topics: [{ name: 'orders', partitionIndexes: [2] }], requireStable: true });
+      const fetched = await second.coordinator.offsetFetch({
+        groupId: 'g',
+        topics: [{ name: 'orders', partitionIndexes: [2] }],
+        requireStable: true,
+      });
       expect(fetched.topics[0].partitions[0]).toMatchObject({ committedOffset: 77, metadata: 'm', errorCode: 0 });
-      expect((await second.coordinator.heartbeat({ groupId: 'g', memberId: joined.memberId, generationId: 1 }, context)).errorCode).toBe(0);
+      expect(
+        (await second.coordinator.heartbeat({ groupId: 'g', memberId: joined.memberId, generationId: 1 }, context))
+          .errorCode,
+      ).toBe(0);
     } finally {
       second.coordinator.close();
       await second.store.close();

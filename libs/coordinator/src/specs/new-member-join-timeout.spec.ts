@@ -12,7 +12,10 @@ describe('new-member join timeout (Kafka: testNewMemberJoinExpiration, testNewMe
   });
 
   it('a new member whose JoinGroup hangs in a protracted rebalance is dropped after the join timeout, with UNKNOWN_MEMBER_ID', async () => {
-    const timeouts = { sessionTimeoutMs: NEW_MEMBER_JOIN_TIMEOUT + 5000, rebalanceTimeoutMs: 2 * NEW_MEMBER_JOIN_TIMEOUT };
+    const timeouts = {
+      sessionTimeoutMs: NEW_MEMBER_JOIN_TIMEOUT + 5000,
+      rebalanceTimeoutMs: 2 * NEW_MEMBER_JOIN_TIMEOUT,
+    };
     const first = await h.joinNew('g', timeouts);
     await h.advance(0);
     expect(first.join.value.leader).toBe(first.memberId);

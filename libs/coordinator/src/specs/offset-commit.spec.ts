@@ -1,14 +1,26 @@
 import { ErrorCode, KafkaError } from '@cohort/protocol';
 import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
-async function fetchOne(h: CoordinatorHarness, groupId: string, topic: string, partition: number, requireStable = false) {
-  return (await h.fetch(groupId, [{ name: topic, partitionIndexes: [partition] }], requireStable)).topics[0].partitions[0];
+async function fetchOne(
+  h: CoordinatorHarness,
+  groupId: string,
+  topic: string,
+  partition: number,
+  requireStable = false,
+) {
+  return (await h.fetch(groupId, [{ name: topic, partitionIndexes: [partition] }], requireStable)).topics[0]
+    .partitions[0];
 }
 
 describe('OffsetCommit and OffsetFetch', () => {
   let h: CoordinatorHarness;
   beforeEach(async () => {
-    h = new CoordinatorHarness({ topics: [{ name: 'orders', partitions: 4 }, { name: 'audit', partitions: 1 }] });
+    h = new CoordinatorHarness({
+      topics: [
+        { name: 'orders', partitions: 4 },
+        { name: 'audit', partitions: 1 },
+      ],
+    });
     await h.settle();
   });
 
@@ -19,12 +31,24 @@ describe('OffsetCommit and OffsetFetch', () => {
     await h.settle();
     expect(commit.done).toBe(false);
     expect(await fetchOne(h, 'g', 'orders', 0)).toMatchObject({ committedOffset: -1, errorCode: 0 });
-    expect(await fetchOne(h, 'g', 'orders', 0, true)).toMatchObject({ committedOffset: -1, errorCode: ErrorCode.UNSTABLE_OFFSET_COMMIT });
+    expect(await fetchOne(h, 'g', 'orders', 0, true)).toMatchObject({
+      committedOffset: -1,
+      errorCode: ErrorCode.UNSTABLE_OFFSET_COMMIT,
+    });
     expect(await h.coordinator.committedOffsets('g')).toEqual([]);
     h.store.commitAll();
     await h.settle();
-    expect(commit.value).toEqual({ errorCode: 0, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, errorCode: 0 }] }] });
-    expect(await fetchOne(h, 'g', 'orders', 0, true)).toEqual({ partitionIndex: 0, committedOffset: 10, committedLeaderEpoch: -1, metadata: 'checkpoint-1', errorCode: 0 });
+    expect(commit.value).toEqual({
+      errorCode: 0,
+      topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, errorCode: 0 }] }],
+    });
+    expect(await fetchOne(h, 'g', 'orders', 0, true)).toEqual({
+      partitionIndex: 0,
+      committedOffset: 10,
+      committedLeaderEpoch: -1,
+      metadata: 'checkpoint-1',
+      errorCode: 0,
+    });
   });
 
   it('metadata longer than OFFSET_METADATA_MAX_BYTES fails only that partition', async () => {
@@ -60,7 +84,13 @@ describe('OffsetCommit and OffsetFetch', () => {
     const commit = h.commit('g', generationId, memberIds[0], { orders: { 3: 5, 4: 6 }, ghosts: { 0: 1 } });
     await h.settle();
     expect(commit.value.topics).toEqual([
-      { name: 'orders', partitions: [{ partitionIndex: 3, errorCode: 0 }, { partitionIndex: 4, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION }] },
+      {
+        name: 'orders',
+        partitions: [
+          { partitionIndex: 3, errorCode: 0 },
+          { partitionIndex: 4, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION },
+        ],
+      },
       { name: 'ghosts', partitions: [{ partitionIndex: 0, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION }] },
     ]);
   });
@@ -154,7 +184,13 @@ describe('OffsetCommit and OffsetFetch', () => {
     const all = await h.fetch('g', null);
     expect(all.topics.map((t) => [t.name, t.partitions.map((p) => [p.partitionIndex, p.committedOffset])])).toEqual([
       ['audit', [[0, 9]]],
-      ['orders', [[0, 3], [2, 5]]],
+      [
+        'orders',
+        [
+          [0, 3],
+          [2, 5],
+        ],
+      ],
     ]);
     expect(await h.fetch('missing', null)).toEqual({ errorCode: 0, topics: [] });
     expect((await fetchOne(h, 'missing', 'orders', 1)).committedOffset).toBe(-1);
@@ -163,24 +199,57 @@ describe('OffsetCommit and OffsetFetch', () => {
   it("keeps the committer's leader epoch and metadata, stamps the commit with the coordinator's clock, and all of it survives a restart", async () => {
     await h.advance(12_345);
     const response = await h.coordinator.offsetCommit(
-      { groupId: 'simple', generationId: -1, topics: [{ name: 'orders', partitions: [{ partitionIndex: 2, committedOffset: 77, committedLeaderEpoch: 9, committedMetadata: 'ckpt' }] }] },
+      {
+        groupId: 'simple',
+        generationId: -1,
+        topics: [
+          {
+            name: 'orders',
+            partitions: [
+              { partitionIndex: 2, committedOffset: 77, committedLeaderEpoch: 9, committedMetadata: 'ckpt' },
+            ],
+          },
+        ],
+      },
       h.context(),
     );
     expect(response.errorCode).toBe(0);
     const committedAt = h.clock.now();
     await h.advance(1000);
     await h.restart();
-    expect(await fetchOne(h, 'simple', 'orders', 2)).toEqual({ partitionIndex: 2, committedOffset: 77, committedLeaderEpoch: 9, metadata: 'ckpt', errorCode: 0 });
-    expect(await h.coordinator.committedOffsets('simple')).toEqual([{ topic: 'orders', partition: 2, committedOffset: 77, leaderEpoch: 9, metadata: 'ckpt', commitTimestamp: committedAt }]);
+    expect(await fetchOne(h, 'simple', 'orders', 2)).toEqual({
+      partitionIndex: 2,
+      committedOffset: 77,
+      committedLeaderEpoch: 9,
+      metadata: 'ckpt',
+      errorCode: 0,
+    });
+    expect(await h.coordinator.committedOffsets('simple')).toEqual([
+      {
+        topic: 'orders',
+        partition: 2,
+        committedOffset: 77,
+        leaderEpoch: 9,
+        metadata: 'ckpt',
+        commitTimestamp: committedAt,
+      },
+    ]);
   });
 
   it.each([
     ['an offset below -1', { committedOffset: -2 }, 'committedOffset'],
     ['an offset beyond what JSON numbers hold exactly', { committedOffset: 2 ** 53 }, 'committedOffset'],
     ['a fractional leader epoch', { committedOffset: 1, committedLeaderEpoch: 0.5 }, 'committedLeaderEpoch'],
-    ['metadata that is not a string', { committedOffset: 1, committedMetadata: 7 as unknown as string }, 'committedMetadata'],
+    [
+      'metadata that is not a string',
+      { committedOffset: 1, committedMetadata: 7 as unknown as string },
+      'committedMetadata',
+    ],
   ])('%s is INVALID_REQUEST naming the field', async (_what, fields, field) => {
-    const response = await h.coordinator.offsetCommit({ groupId: 'g', generationId: -1, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, ...fields }] }] }, h.context());
+    const response = await h.coordinator.offsetCommit(
+      { groupId: 'g', generationId: -1, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, ...fields }] }] },
+      h.context(),
+    );
     expect(response.errorCode).toBe(ErrorCode.INVALID_REQUEST);
     expect(response.errorMessage).toContain(field);
     expect((await h.describe('g')).groupState).toBe('Dead');
@@ -188,7 +257,11 @@ describe('OffsetCommit and OffsetFetch', () => {
 
   it('a malformed commit is INVALID_REQUEST and changes nothing', async () => {
     const response = await h.coordinator.offsetCommit(
-      { groupId: 'g', generationId: -1, topics: [{ name: 'orders', partitions: [{ partitionIndex: -1, committedOffset: 1.5 }] }] },
+      {
+        groupId: 'g',
+        generationId: -1,
+        topics: [{ name: 'orders', partitions: [{ partitionIndex: -1, committedOffset: 1.5 }] }],
+      },
       h.context(),
     );
     expect(response.errorCode).toBe(ErrorCode.INVALID_REQUEST);

@@ -34,7 +34,9 @@ describe('server pushes and closed connections (docs/protocol.md)', () => {
     await h.settle();
     expect(rejoin.done).toBe(false);
     const follower = contexts[memberIds.indexOf(leader) === 0 ? 1 : 0].connectionId;
-    expect(h.push.rebalances).toEqual([{ connectionIds: [follower], push: expect.objectContaining({ groupId: 'g', generationId }) }]);
+    expect(h.push.rebalances).toEqual([
+      { connectionIds: [follower], push: expect.objectContaining({ groupId: 'g', generationId }) },
+    ]);
   });
 
   it('an existing member that has not rejoined gets exactly one push per rebalance, however many members join meanwhile', async () => {
@@ -42,7 +44,8 @@ describe('server pushes and closed connections (docs/protocol.md)', () => {
     await h.settle();
     const { memberIds, contexts } = await h.stableGroup('g', 2);
     h.push.rebalances.length = 0;
-    const pushesTo = (connectionId: string | undefined) => h.push.rebalances.filter((r) => r.connectionIds.includes(connectionId!)).map((r) => r.push.generationId);
+    const pushesTo = (connectionId: string | undefined) =>
+      h.push.rebalances.filter((r) => r.connectionIds.includes(connectionId!)).map((r) => r.push.generationId);
 
     // Rebalance 1 (generation 1 ends): two newcomers join one after the other, then the old members rejoin.
     const c = await h.joinNew('g', {}, h.context('conn-c'));
@@ -55,7 +58,14 @@ describe('server pushes and closed connections (docs/protocol.md)', () => {
     expect(generation2).toBe(2);
     const leader = rejoins[0].value.leader;
     const everyone = [...memberIds, c.memberId, d.memberId];
-    const syncs = everyone.map((id) => h.sync('g', id, generation2, id === leader ? everyone.map((memberId) => ({ memberId, assignment: { partitions: [] } })) : []));
+    const syncs = everyone.map((id) =>
+      h.sync(
+        'g',
+        id,
+        generation2,
+        id === leader ? everyone.map((memberId) => ({ memberId, assignment: { partitions: [] } })) : [],
+      ),
+    );
     await h.settle();
     expect(syncs.every((s) => s.value.errorCode === 0)).toBe(true);
     expect((await h.describe('g')).groupState).toBe('Stable');
@@ -63,7 +73,8 @@ describe('server pushes and closed connections (docs/protocol.md)', () => {
     // Rebalance 2 (generation 2 ends): the topic grows; nobody has rejoined, so all four hear of it once.
     await h.topics.setPartitions('orders', 8);
     await h.settle();
-    for (const connectionId of [contexts[0].connectionId, contexts[1].connectionId]) expect(pushesTo(connectionId)).toEqual([1, 2]);
+    for (const connectionId of [contexts[0].connectionId, contexts[1].connectionId])
+      expect(pushesTo(connectionId)).toEqual([1, 2]);
     for (const connectionId of ['conn-c', 'conn-d']) expect(pushesTo(connectionId)).toEqual([2]);
   });
 
@@ -81,17 +92,36 @@ describe('server pushes and closed connections (docs/protocol.md)', () => {
     // The laggard never rejoins: its session expires, which completes the join phase without it.
     await h.advance(10_000);
     expect(rejoin.value).toMatchObject({ errorCode: 0, generationId: 2 });
-    const syncs = [leader, rejoiner].map((id) => h.sync('g', id, 2, id === leader ? [leader, rejoiner].map((memberId) => ({ memberId, assignment: { partitions: [] } })) : []));
+    const syncs = [leader, rejoiner].map((id) =>
+      h.sync(
+        'g',
+        id,
+        2,
+        id === leader ? [leader, rejoiner].map((memberId) => ({ memberId, assignment: { partitions: [] } })) : [],
+      ),
+    );
     await h.settle();
     expect(leaderJoin.value.errorCode).toBe(0);
     expect(syncs.map((s) => s.value.errorCode)).toEqual([0, 0]);
     expect((await h.describe('g')).groupState).toBe('Stable');
     const connectionOf = (id: string) => contexts[memberIds.indexOf(id)].connectionId;
-    expect(h.push.rebalances).toEqual([{ connectionIds: [connectionOf(rejoiner), connectionOf(laggard)].sort(), push: expect.objectContaining({ generationId: 1 }) }]);
+    expect(h.push.rebalances).toEqual([
+      {
+        connectionIds: [connectionOf(rejoiner), connectionOf(laggard)].sort(),
+        push: expect.objectContaining({ generationId: 1 }),
+      },
+    ]);
   });
 
   it('members whose JoinGroups are already parked get no push when the group goes back to preparing (server-side assignment, topic grows before it commits)', async () => {
-    const h = new CoordinatorHarness({ assignors: [{ name: 'all-to-first', assign: (_cluster, members) => Object.fromEntries(members.map((m) => [m.memberId, { partitions: [] }])) }] });
+    const h = new CoordinatorHarness({
+      assignors: [
+        {
+          name: 'all-to-first',
+          assign: (_cluster, members) => Object.fromEntries(members.map((m) => [m.memberId, { partitions: [] }])),
+        },
+      ],
+    });
     await h.settle();
     h.store.autoCommit = false;
     const a = await h.joinNew('g', { serverAssignor: 'all-to-first' });
@@ -139,7 +169,14 @@ describe('server pushes and closed connections (docs/protocol.md)', () => {
     h.coordinator.connectionClosed(contexts[1].connectionId!);
     await h.advance(3000);
     // Member 0 reconnects and heartbeats on a new socket within the grace.
-    expect((await h.coordinator.heartbeat({ groupId: 'g', memberId: memberIds[0], generationId }, h.context('conn-reconnected'))).errorCode).toBe(0);
+    expect(
+      (
+        await h.coordinator.heartbeat(
+          { groupId: 'g', memberId: memberIds[0], generationId },
+          h.context('conn-reconnected'),
+        )
+      ).errorCode,
+    ).toBe(0);
     await h.advance(2000);
     expect((await h.describe('g')).members.map((m) => m.memberId)).toEqual([memberIds[0]]);
   });

@@ -31,11 +31,25 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 3, arbitrary: slot.map((s) => ({ kind: 'heartbeat' as const, slot: s })) },
   { weight: 1, arbitrary: slot.map((s) => ({ kind: 'leave' as const, slot: s })) },
   { weight: 1, arbitrary: slot.map((s) => ({ kind: 'close' as const, slot: s })) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('commit' as const), slot, partition: fc.integer({ min: 0, max: 1 }) }) },
-  { weight: 1, arbitrary: fc.integer({ min: 0, max: 1 }).map((partition) => ({ kind: 'deleteOffset' as const, partition })) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('commit' as const), slot, partition: fc.integer({ min: 0, max: 1 }) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 0, max: 1 }).map((partition) => ({ kind: 'deleteOffset' as const, partition })),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: 'deleteGroup' as const }) },
   // Mostly short steps (members keep up), sometimes long enough for sessions and rebalances to time out.
-  { weight: 3, arbitrary: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 2000 }) }, { weight: 1, arbitrary: fc.integer({ min: 2000, max: 25_000 }) }).map((ms) => ({ kind: 'advance' as const, ms })) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .oneof(
+        { weight: 4, arbitrary: fc.integer({ min: 0, max: 2000 }) },
+        { weight: 1, arbitrary: fc.integer({ min: 2000, max: 25_000 }) },
+      )
+      .map((ms) => ({ kind: 'advance' as const, ms })),
+  },
   { weight: 1, arbitrary: fc.boolean().map((auto) => ({ kind: 'hw' as const, auto })) },
   { weight: 1, arbitrary: fc.boolean().map((loseTail) => ({ kind: 'failover' as const, loseTail })) },
   { weight: 1, arbitrary: fc.constant({ kind: 'restart' as const }) },
@@ -52,7 +66,10 @@ const STATES = new Set(['Empty', 'PreparingRebalance', 'CompletingRebalance', 'S
 const seen = { states: new Set<string>(), acknowledgedCommits: 0, failovers: 0 };
 
 async function run(actions: Action[]): Promise<void> {
-  const h = new CoordinatorHarness({ config: { groupInitialRebalanceDelayMs: 1000 }, topics: [{ name: 'orders', partitions: 2 }] });
+  const h = new CoordinatorHarness({
+    config: { groupInitialRebalanceDelayMs: 1000 },
+    topics: [{ name: 'orders', partitions: 2 }],
+  });
   await h.settle();
   const partition = h.partitionOf('g');
   const members: (Member | undefined)[] = [];
@@ -67,8 +84,10 @@ async function run(actions: Action[]): Promise<void> {
   const remember = <T>(t: Tracked<T>): Tracked<T> => (pending.push(t as Tracked<unknown>), t);
   const onJoin = (i: number, connection: string) => (r: P.JoinGroupResponse) => {
     if (r.errorCode === 0) members[i] = { memberId: r.memberId, generationId: r.generationId, connection };
-    else if (r.errorCode === ErrorCode.MEMBER_ID_REQUIRED) members[i] = { memberId: r.memberId, generationId: -1, connection };
-    else if (r.errorCode === ErrorCode.UNKNOWN_MEMBER_ID || r.errorCode === ErrorCode.FENCED_INSTANCE_ID) members[i] = undefined;
+    else if (r.errorCode === ErrorCode.MEMBER_ID_REQUIRED)
+      members[i] = { memberId: r.memberId, generationId: -1, connection };
+    else if (r.errorCode === ErrorCode.UNKNOWN_MEMBER_ID || r.errorCode === ErrorCode.FENCED_INSTANCE_ID)
+      members[i] = undefined;
   };
 
   for (const a of actions) {
@@ -78,19 +97,44 @@ async function run(actions: Action[]): Promise<void> {
         const connection = m?.connection ?? `conn-${a.slot}-${nextOffset}`;
         const isStatic = a.slot === 2;
         const memberId = isStatic && a.restart ? '' : (m?.memberId ?? '');
-        const request = h.joinRequest('g', { memberId, rebalanceTimeoutMs: 20_000, groupInstanceId: isStatic ? 'static-2' : undefined });
+        const request = h.joinRequest('g', {
+          memberId,
+          rebalanceTimeoutMs: 20_000,
+          groupInstanceId: isStatic ? 'static-2' : undefined,
+        });
         const t = remember(track(h.coordinator.joinGroup(request, h.context(connection))));
         void t.promise.then(onJoin(a.slot, connection));
         break;
       }
       case 'sync':
-        if (m) remember(track(h.coordinator.syncGroup({ groupId: 'g', memberId: m.memberId, generationId: m.generationId, assignments: [] }, h.context(m.connection))));
+        if (m)
+          remember(
+            track(
+              h.coordinator.syncGroup(
+                { groupId: 'g', memberId: m.memberId, generationId: m.generationId, assignments: [] },
+                h.context(m.connection),
+              ),
+            ),
+          );
         break;
       case 'heartbeat':
-        if (m) remember(track(h.coordinator.heartbeat({ groupId: 'g', memberId: m.memberId, generationId: m.generationId }, h.context(m.connection))));
+        if (m)
+          remember(
+            track(
+              h.coordinator.heartbeat(
+                { groupId: 'g', memberId: m.memberId, generationId: m.generationId },
+                h.context(m.connection),
+              ),
+            ),
+          );
         break;
       case 'leave':
-        if (m) remember(track(h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: m.memberId }] }, h.context(m.connection))));
+        if (m)
+          remember(
+            track(
+              h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: m.memberId }] }, h.context(m.connection)),
+            ),
+          );
         break;
       case 'close':
         if (m) h.coordinator.connectionClosed(m.connection);
@@ -101,7 +145,14 @@ async function run(actions: Action[]): Promise<void> {
         const topics = [{ name: 'orders', partitions: [{ partitionIndex: a.partition, committedOffset: offset }] }];
         const write = { partition: a.partition, value: offset, acked: false };
         writes.push(write);
-        const t = remember(track(h.coordinator.offsetCommit({ groupId: 'g', generationId, memberId: m?.memberId ?? '', topics }, h.context(m?.connection))));
+        const t = remember(
+          track(
+            h.coordinator.offsetCommit(
+              { groupId: 'g', generationId, memberId: m?.memberId ?? '', topics },
+              h.context(m?.connection),
+            ),
+          ),
+        );
         void t.promise.then((r) => {
           if (r.topics[0]?.partitions[0]?.errorCode !== 0) return;
           seen.acknowledgedCommits++;
@@ -112,8 +163,17 @@ async function run(actions: Action[]): Promise<void> {
       case 'deleteOffset': {
         const write = { partition: a.partition, value: -1, acked: false };
         writes.push(write);
-        const t = remember(track(h.coordinator.offsetDelete({ groupId: 'g', topics: [{ name: 'orders', partitions: [{ partitionIndex: a.partition }] }] })));
-        void t.promise.then((r) => void (r.errorCode === 0 && r.topics[0].partitions[0].errorCode === 0 && (write.acked = true)));
+        const t = remember(
+          track(
+            h.coordinator.offsetDelete({
+              groupId: 'g',
+              topics: [{ name: 'orders', partitions: [{ partitionIndex: a.partition }] }],
+            }),
+          ),
+        );
+        void t.promise.then(
+          (r) => void (r.errorCode === 0 && r.topics[0].partitions[0].errorCode === 0 && (write.acked = true)),
+        );
         break;
       }
       case 'deleteGroup': {
@@ -180,7 +240,10 @@ describe('random workloads', () => {
   it('answer every request, keep a valid state and never lose an acknowledged commit', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 5, maxLength: 60 }), (actions) => run(actions)),
-      { numRuns: Number(process.env.COORDINATOR_FUZZ_RUNS ?? 60), seed: process.env.COORDINATOR_FUZZ_SEED ? Number(process.env.COORDINATOR_FUZZ_SEED) : 20_240_601 },
+      {
+        numRuns: Number(process.env.COORDINATOR_FUZZ_RUNS ?? 60),
+        seed: process.env.COORDINATOR_FUZZ_SEED ? Number(process.env.COORDINATOR_FUZZ_SEED) : 20_240_601,
+      },
     );
     expect([...seen.states].sort()).toEqual(['CompletingRebalance', 'Dead', 'Empty', 'PreparingRebalance', 'Stable']);
     expect(seen.acknowledgedCommits).toBeGreaterThan(50);

@@ -23,7 +23,10 @@ async function inState(state: StateName): Promise<Fixture> {
   const follower = memberIds.find((m) => m !== leader)!;
   switch (state) {
     case 'Empty':
-      await h.coordinator.leaveGroup({ groupId: 'g', members: memberIds.map((memberId) => ({ memberId })) }, h.context());
+      await h.coordinator.leaveGroup(
+        { groupId: 'g', members: memberIds.map((memberId) => ({ memberId })) },
+        h.context(),
+      );
       await h.settle();
       return { h, member: follower, leader, generationId: generationId + 1 };
     case 'PreparingRebalance':
@@ -137,16 +140,26 @@ describe('request behaviour by group state', () => {
       const sync = h.sync('g', member, generationId);
       await h.settle();
       expect(sync.done).toBe(false);
-      h.sync('g', leader, generationId, [{ memberId: member, assignment: { partitions: [{ topic: 'orders', partitions: [3] }] } }]);
+      h.sync('g', leader, generationId, [
+        { memberId: member, assignment: { partitions: [{ topic: 'orders', partitions: [3] }] } },
+      ]);
       await h.settle();
-      expect(sync.value).toMatchObject({ errorCode: 0, assignment: { partitions: [{ topic: 'orders', partitions: [3] }] } });
+      expect(sync.value).toMatchObject({
+        errorCode: 0,
+        assignment: { partitions: [{ topic: 'orders', partitions: [3] }] },
+      });
     });
 
     it('Stable: the stored assignment', async () => {
       const { h, member, generationId } = await inState('Stable');
       const sync = h.sync('g', member, generationId);
       await h.settle();
-      expect(sync.value).toMatchObject({ errorCode: 0, protocolType: 'consumer', protocolName: 'range', assignment: { partitions: [{ topic: 'orders', partitions: [1] }] } });
+      expect(sync.value).toMatchObject({
+        errorCode: 0,
+        protocolType: 'consumer',
+        protocolName: 'range',
+        assignment: { partitions: [{ topic: 'orders', partitions: [1] }] },
+      });
     });
   });
 
@@ -182,7 +195,9 @@ describe('request behaviour by group state', () => {
       const commit = h.commit('g', -1, '', { orders: { 1: 42 } });
       await h.settle();
       expect(commit.value.errorCode).toBe(0);
-      expect((await h.fetch('g', [{ name: 'orders', partitionIndexes: [1] }])).topics[0].partitions[0].committedOffset).toBe(42);
+      expect(
+        (await h.fetch('g', [{ name: 'orders', partitionIndexes: [1] }])).topics[0].partitions[0].committedOffset,
+      ).toBe(42);
     });
   });
 });

@@ -8,7 +8,9 @@ const dealer: ServerAssignor = {
   name: 'dealer',
   assign(cluster, members) {
     const sorted = [...members].sort((a, b) => (a.memberId < b.memberId ? -1 : 1));
-    const out: Record<string, MemberAssignment> = Object.fromEntries(sorted.map((m) => [m.memberId, { partitions: [] }]));
+    const out: Record<string, MemberAssignment> = Object.fromEntries(
+      sorted.map((m) => [m.memberId, { partitions: [] }]),
+    );
     let i = 0;
     for (const topic of Object.keys(cluster.partitionsPerTopic).sort()) {
       for (let p = 0; p < cluster.partitionsPerTopic[topic]; p++) {
@@ -40,7 +42,9 @@ const flaky: ServerAssignor = {
     }
     if (failNext === 'duplicate') {
       failNext = null;
-      return Object.fromEntries(members.map((m) => [m.memberId, { partitions: [{ topic: 'orders', partitions: [0] }] }]));
+      return Object.fromEntries(
+        members.map((m) => [m.memberId, { partitions: [{ topic: 'orders', partitions: [0] }] }]),
+      );
     }
     return dealer.assign(cluster, members);
   },
@@ -52,7 +56,10 @@ describe('server-side assignment (docs/protocol.md)', () => {
   beforeEach(async () => {
     failNext = null;
     reported = [];
-    h = new CoordinatorHarness({ assignors: [dealer, flaky], metrics: { onServerAssignment: (assignor, outcome) => reported.push([assignor, outcome]) } });
+    h = new CoordinatorHarness({
+      assignors: [dealer, flaky],
+      metrics: { onServerAssignment: (assignor, outcome) => reported.push([assignor, outcome]) },
+    });
     await h.settle();
   });
 
@@ -65,7 +72,12 @@ describe('server-side assignment (docs/protocol.md)', () => {
     h.store.commitAll();
     await h.settle();
     const [first, second] = [a, b].sort((x, y) => (x.memberId < y.memberId ? -1 : 1));
-    expect(first.join.value).toMatchObject({ errorCode: 0, generationId: 1, skipAssignment: true, assignment: { partitions: [{ topic: 'orders', partitions: [0, 2] }] } });
+    expect(first.join.value).toMatchObject({
+      errorCode: 0,
+      generationId: 1,
+      skipAssignment: true,
+      assignment: { partitions: [{ topic: 'orders', partitions: [0, 2] }] },
+    });
     expect(second.join.value.assignment).toEqual({ partitions: [{ topic: 'orders', partitions: [1, 3] }] });
     expect(reported).toEqual([['dealer', 'ok']]);
     expect((await h.describe('g')).groupState).toBe('Stable');
@@ -74,7 +86,9 @@ describe('server-side assignment (docs/protocol.md)', () => {
     expect(sync.value.assignment).toEqual({ partitions: [{ topic: 'orders', partitions: [1, 3] }] });
     await h.restart();
     const described = await h.coordinator.describeGroup('g');
-    expect(described.members.find((m) => m.memberId === first.memberId)!.assignment).toEqual({ partitions: [{ topic: 'orders', partitions: [0, 2] }] });
+    expect(described.members.find((m) => m.memberId === first.memberId)!.assignment).toEqual({
+      partitions: [{ topic: 'orders', partitions: [0, 2] }],
+    });
   });
 
   it('members that do not all name the same assignor get the classic leader-side protocol', async () => {
@@ -90,7 +104,10 @@ describe('server-side assignment (docs/protocol.md)', () => {
     const unknown = await h.coordinator.joinGroup(h.joinRequest('g', { serverAssignor: 'nope' }), h.context());
     expect(unknown.errorCode).toBe(ErrorCode.INCONSISTENT_GROUP_PROTOCOL);
     expect(unknown.errorMessage).toContain('registered: dealer, flaky');
-    const connect = await h.coordinator.joinGroup(h.joinRequest('g', { serverAssignor: 'dealer', protocolType: 'connect' }), h.context());
+    const connect = await h.coordinator.joinGroup(
+      h.joinRequest('g', { serverAssignor: 'dealer', protocolType: 'connect' }),
+      h.context(),
+    );
     expect(connect.errorCode).toBe(ErrorCode.INVALID_REQUEST);
   });
 
@@ -100,26 +117,29 @@ describe('server-side assignment (docs/protocol.md)', () => {
     // The members subscribe to 'ghost', which the topic registry does not know.
     ['ghost-topic', /got topic 'ghost', which does not exist/],
     ['out-of-range', /got orders-4, which does not exist/],
-  ])('an assignor that fails (%s) fails the rebalance cleanly: members get UNKNOWN_SERVER_ERROR, no generation starts, a rejoin retries', async (mode, message) => {
-    const protocols = [{ name: 'range', metadata: { topics: ['orders', 'ghost'] } }];
-    const a = await h.joinNew('g', { serverAssignor: 'flaky', protocols });
-    const b = await h.joinNew('g', { serverAssignor: 'flaky', protocols });
-    failNext = mode;
-    await h.advance(0);
-    expect(a.join.value.errorCode).toBe(ErrorCode.UNKNOWN_SERVER_ERROR);
-    expect(a.join.value.errorMessage).toMatch(message);
-    expect(b.join.value.errorCode).toBe(ErrorCode.UNKNOWN_SERVER_ERROR);
-    expect(reported).toEqual([['flaky', 'failed']]);
-    const described = await h.describe('g');
-    expect(described.groupState).toBe('PreparingRebalance');
-    expect(described.members).toHaveLength(2);
-    expect(h.store.records(h.partitionOf('g'))).toEqual([]);
-    const ra = h.join('g', a.memberId, { serverAssignor: 'flaky', protocols });
-    const rb = h.join('g', b.memberId, { serverAssignor: 'flaky', protocols });
-    await h.settle();
-    expect(ra.value).toMatchObject({ errorCode: 0, generationId: 1 });
-    expect(rb.value.assignment).toBeDefined();
-  });
+  ])(
+    'an assignor that fails (%s) fails the rebalance cleanly: members get UNKNOWN_SERVER_ERROR, no generation starts, a rejoin retries',
+    async (mode, message) => {
+      const protocols = [{ name: 'range', metadata: { topics: ['orders', 'ghost'] } }];
+      const a = await h.joinNew('g', { serverAssignor: 'flaky', protocols });
+      const b = await h.joinNew('g', { serverAssignor: 'flaky', protocols });
+      failNext = mode;
+      await h.advance(0);
+      expect(a.join.value.errorCode).toBe(ErrorCode.UNKNOWN_SERVER_ERROR);
+      expect(a.join.value.errorMessage).toMatch(message);
+      expect(b.join.value.errorCode).toBe(ErrorCode.UNKNOWN_SERVER_ERROR);
+      expect(reported).toEqual([['flaky', 'failed']]);
+      const described = await h.describe('g');
+      expect(described.groupState).toBe('PreparingRebalance');
+      expect(described.members).toHaveLength(2);
+      expect(h.store.records(h.partitionOf('g'))).toEqual([]);
+      const ra = h.join('g', a.memberId, { serverAssignor: 'flaky', protocols });
+      const rb = h.join('g', b.memberId, { serverAssignor: 'flaky', protocols });
+      await h.settle();
+      expect(ra.value).toMatchObject({ errorCode: 0, generationId: 1 });
+      expect(rb.value.assignment).toBeDefined();
+    },
+  );
 
   it('a subscribed topic that grows rebalances the group and the new partitions are assigned', async () => {
     const a = await h.joinNew('g', { serverAssignor: 'dealer' });
@@ -129,6 +149,9 @@ describe('server-side assignment (docs/protocol.md)', () => {
     await h.settle();
     const rejoin = h.join('g', a.memberId, { serverAssignor: 'dealer' });
     await h.settle();
-    expect(rejoin.value).toMatchObject({ generationId: 2, assignment: { partitions: [{ topic: 'orders', partitions: [0, 1, 2, 3, 4, 5] }] } });
+    expect(rejoin.value).toMatchObject({
+      generationId: 2,
+      assignment: { partitions: [{ topic: 'orders', partitions: [0, 1, 2, 3, 4, 5] }] },
+    });
   });
 });

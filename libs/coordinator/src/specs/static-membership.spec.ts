@@ -9,7 +9,9 @@ describe('static membership (KIP-345)', () => {
   });
 
   /** Two static members a-1 (leader) and b-1 in Stable. */
-  async function staticGroup(overrides: { sessionTimeoutMs?: number; rebalanceTimeoutMs?: number } = {}): Promise<{ a: string; b: string; generationId: number }> {
+  async function staticGroup(
+    overrides: { sessionTimeoutMs?: number; rebalanceTimeoutMs?: number } = {},
+  ): Promise<{ a: string; b: string; generationId: number }> {
     const ja = h.join('g', '', { groupInstanceId: 'a-1', ...overrides });
     await h.settle();
     const jb = h.join('g', '', { groupInstanceId: 'b-1', ...overrides });
@@ -76,7 +78,9 @@ describe('static membership (KIP-345)', () => {
     const jb = h.join('g', '', { groupInstanceId: 'b-1' });
     await h.advance(0);
     const [a, generationId] = [ja.value.memberId, ja.value.generationId];
-    h.sync('g', a, generationId, [{ memberId: a, assignment: { partitions: [{ topic: 'orders', partitions: [0, 1] }] } }]);
+    h.sync('g', a, generationId, [
+      { memberId: a, assignment: { partitions: [{ topic: 'orders', partitions: [0, 1] }] } },
+    ]);
     await h.settle();
     expect((await h.describe('g')).groupState).toBe('Stable');
     // b restarts before it ever sent SyncGroup under its first id.
@@ -123,7 +127,13 @@ describe('static membership (KIP-345)', () => {
   it('an operator removes a static member by instance id (LeaveGroup with an empty member id)', async () => {
     const { a } = await staticGroup();
     const response = await h.coordinator.leaveGroup(
-      { groupId: 'g', members: [{ memberId: '', groupInstanceId: 'b-1', reason: 'decommissioned' }, { memberId: '', groupInstanceId: 'zz-9' }] },
+      {
+        groupId: 'g',
+        members: [
+          { memberId: '', groupInstanceId: 'b-1', reason: 'decommissioned' },
+          { memberId: '', groupInstanceId: 'zz-9' },
+        ],
+      },
       h.context(),
     );
     expect(response.members).toEqual([
@@ -139,7 +149,10 @@ describe('static membership (KIP-345)', () => {
     const { a, b, generationId } = await staticGroup();
     expect((await h.heartbeat('g', a, generationId, 'b-1')).errorCode).toBe(ErrorCode.FENCED_INSTANCE_ID);
     expect((await h.heartbeat('g', b, generationId, 'c-1')).errorCode).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
-    const leave = await h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: a, groupInstanceId: 'b-1' }] }, h.context());
+    const leave = await h.coordinator.leaveGroup(
+      { groupId: 'g', members: [{ memberId: a, groupInstanceId: 'b-1' }] },
+      h.context(),
+    );
     expect(leave.members[0].errorCode).toBe(ErrorCode.FENCED_INSTANCE_ID);
   });
 });

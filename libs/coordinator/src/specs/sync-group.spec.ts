@@ -15,11 +15,15 @@ describe('SyncGroup', () => {
   it("writes the group's assignment as one GroupMetadata record before anyone is answered", async () => {
     h.store.autoCommit = false;
     const { leader, follower } = await completing();
-    const sync = h.sync('g', leader, 1, [{ memberId: leader, assignment: { partitions: [{ topic: 'orders', partitions: [0, 1] }] } }]);
+    const sync = h.sync('g', leader, 1, [
+      { memberId: leader, assignment: { partitions: [{ topic: 'orders', partitions: [0, 1] }] } },
+    ]);
     await h.settle();
     expect(sync.done).toBe(false);
     const records = h.store.records(h.partitionOf('g'));
-    const group = records.filter((r) => decodeKey(r.key).type === 'group-metadata').map((r) => decodeGroupMetadataValue(r.value!));
+    const group = records
+      .filter((r) => decodeKey(r.key).type === 'group-metadata')
+      .map((r) => decodeGroupMetadataValue(r.value!));
     expect(group).toHaveLength(1);
     expect(group[0]).toMatchObject({ generation: 1, protocolType: 'consumer', protocol: 'range', leader });
     // The member the leader left out gets an empty assignment.
@@ -63,7 +67,7 @@ describe('SyncGroup', () => {
     expect((await h.describe('g')).groupState).toBe('CompletingRebalance');
   });
 
-  it("names a protocol while the group has none chosen yet: REBALANCE_IN_PROGRESS, not INCONSISTENT_GROUP_PROTOCOL (Kafka compares only when both name one)", async () => {
+  it('names a protocol while the group has none chosen yet: REBALANCE_IN_PROGRESS, not INCONSISTENT_GROUP_PROTOCOL (Kafka compares only when both name one)', async () => {
     const slow = new CoordinatorHarness({ config: { groupInitialRebalanceDelayMs: 3000 } });
     await slow.settle();
     const { memberId } = await slow.joinNew('g');
@@ -75,11 +79,18 @@ describe('SyncGroup', () => {
 
   it('a late follower in Stable gets the stored assignment at once', async () => {
     const { leader, follower } = await completing();
-    h.sync('g', leader, 1, [{ memberId: follower, assignment: { partitions: [{ topic: 'orders', partitions: [2] }] } }]);
+    h.sync('g', leader, 1, [
+      { memberId: follower, assignment: { partitions: [{ topic: 'orders', partitions: [2] }] } },
+    ]);
     await h.settle();
     const late = h.sync('g', follower, 1);
     await h.settle();
-    expect(late.value).toEqual({ errorCode: 0, protocolType: 'consumer', protocolName: 'range', assignment: { partitions: [{ topic: 'orders', partitions: [2] }] } });
+    expect(late.value).toEqual({
+      errorCode: 0,
+      protocolType: 'consumer',
+      protocolName: 'range',
+      assignment: { partitions: [{ topic: 'orders', partitions: [2] }] },
+    });
   });
 
   it('opaque protocols: assignments of any JSON pass through unchanged', async () => {

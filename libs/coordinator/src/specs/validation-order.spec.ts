@@ -26,16 +26,29 @@ describe('validation order and codes (Kafka validateGroupStatus / validateMember
     const fenced = { groupInstanceId: 'b-1' };
     const join = h.join('g', a, fenced);
     const sync = h.sync('g', a, generationId + 5, [], fenced);
-    const heartbeat = await h.coordinator.heartbeat({ groupId: 'g', memberId: a, generationId: generationId + 5, ...fenced }, h.context());
+    const heartbeat = await h.coordinator.heartbeat(
+      { groupId: 'g', memberId: a, generationId: generationId + 5, ...fenced },
+      h.context(),
+    );
     const leave = await h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: a, ...fenced }] }, h.context());
     const commit = await h.coordinator.offsetCommit(
-      { groupId: 'g', generationId: generationId + 5, memberId: a, ...fenced, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }] },
+      {
+        groupId: 'g',
+        generationId: generationId + 5,
+        memberId: a,
+        ...fenced,
+        topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }],
+      },
       h.context(),
     );
     await h.settle();
-    expect([join.value.errorCode, sync.value.errorCode, heartbeat.errorCode, leave.members[0].errorCode, commit.topics[0].partitions[0].errorCode]).toEqual(
-      Array(5).fill(ErrorCode.FENCED_INSTANCE_ID),
-    );
+    expect([
+      join.value.errorCode,
+      sync.value.errorCode,
+      heartbeat.errorCode,
+      leave.members[0].errorCode,
+      commit.topics[0].partitions[0].errorCode,
+    ]).toEqual(Array(5).fill(ErrorCode.FENCED_INSTANCE_ID));
     expect((await h.describe('g')).groupState).toBe('Stable');
   });
 
@@ -44,13 +57,27 @@ describe('validation order and codes (Kafka validateGroupStatus / validateMember
     const stranger = { groupInstanceId: 'z-9' };
     const join = h.join('g', a, stranger);
     const sync = h.sync('g', a, generationId, [], stranger);
-    const heartbeat = await h.coordinator.heartbeat({ groupId: 'g', memberId: a, generationId, ...stranger }, h.context());
+    const heartbeat = await h.coordinator.heartbeat(
+      { groupId: 'g', memberId: a, generationId, ...stranger },
+      h.context(),
+    );
     const commit = await h.coordinator.offsetCommit(
-      { groupId: 'g', generationId, memberId: a, ...stranger, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }] },
+      {
+        groupId: 'g',
+        generationId,
+        memberId: a,
+        ...stranger,
+        topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }],
+      },
       h.context(),
     );
     await h.settle();
-    expect([join.value.errorCode, sync.value.errorCode, heartbeat.errorCode, commit.topics[0].partitions[0].errorCode]).toEqual(Array(4).fill(ErrorCode.UNKNOWN_MEMBER_ID));
+    expect([
+      join.value.errorCode,
+      sync.value.errorCode,
+      heartbeat.errorCode,
+      commit.topics[0].partitions[0].errorCode,
+    ]).toEqual(Array(4).fill(ErrorCode.UNKNOWN_MEMBER_ID));
   });
 
   it('JoinGroup checks the protocol before the member: a fenced member with a foreign protocol type is INCONSISTENT_GROUP_PROTOCOL', async () => {
@@ -76,40 +103,71 @@ describe('validation order and codes (Kafka validateGroupStatus / validateMember
     it('an empty group id is INVALID_GROUP_ID for Join, Sync, Heartbeat, Leave and OffsetDelete, even on a stopped coordinator', async () => {
       h.coordinator.close();
       const join = await h.coordinator.joinGroup(h.joinRequest(''), h.context());
-      const sync = await h.coordinator.syncGroup({ groupId: '', generationId: 1, memberId: 'm', assignments: [] }, h.context());
+      const sync = await h.coordinator.syncGroup(
+        { groupId: '', generationId: 1, memberId: 'm', assignments: [] },
+        h.context(),
+      );
       const heartbeat = await h.coordinator.heartbeat({ groupId: '', generationId: 1, memberId: 'm' }, h.context());
       const leave = await h.coordinator.leaveGroup({ groupId: '', members: [{ memberId: 'm' }] }, h.context());
       const offsetDelete = await h.coordinator.offsetDelete({ groupId: '', topics: [] });
-      expect([join, sync, heartbeat, leave, offsetDelete].map((r) => r.errorCode)).toEqual(Array(5).fill(ErrorCode.INVALID_GROUP_ID));
+      expect([join, sync, heartbeat, leave, offsetDelete].map((r) => r.errorCode)).toEqual(
+        Array(5).fill(ErrorCode.INVALID_GROUP_ID),
+      );
     });
 
     it('an empty group id is a group like any other for OffsetCommit, OffsetFetch, DescribeGroups and DeleteGroups', async () => {
-      const commit = await h.coordinator.offsetCommit({ groupId: '', generationId: -1, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 4 }] }] }, h.context());
+      const commit = await h.coordinator.offsetCommit(
+        {
+          groupId: '',
+          generationId: -1,
+          topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 4 }] }],
+        },
+        h.context(),
+      );
       expect(commit.errorCode).toBe(0);
-      expect((await h.fetch('', [{ name: 'orders', partitionIndexes: [0] }])).topics[0].partitions[0].committedOffset).toBe(4);
+      expect(
+        (await h.fetch('', [{ name: 'orders', partitionIndexes: [0] }])).topics[0].partitions[0].committedOffset,
+      ).toBe(4);
       expect((await h.describe('')).groupState).toBe('Empty');
-      expect((await h.coordinator.deleteGroups({ groupsNames: [''] })).results).toEqual([{ groupId: '', errorCode: 0 }]);
+      expect((await h.coordinator.deleteGroups({ groupsNames: [''] })).results).toEqual([
+        { groupId: '', errorCode: 0 },
+      ]);
     });
 
     it('a stopped coordinator answers COORDINATOR_NOT_AVAILABLE', async () => {
       h.coordinator.close();
       const heartbeat = await h.coordinator.heartbeat({ groupId: 'g', generationId: 1, memberId: 'm' }, h.context());
       const fetch = await h.fetch('g');
-      expect([heartbeat.errorCode, fetch.errorCode]).toEqual([ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.COORDINATOR_NOT_AVAILABLE]);
+      expect([heartbeat.errorCode, fetch.errorCode]).toEqual([
+        ErrorCode.COORDINATOR_NOT_AVAILABLE,
+        ErrorCode.COORDINATOR_NOT_AVAILABLE,
+      ]);
     });
 
     it('a partition led elsewhere is NOT_COORDINATOR for every group request', async () => {
       h.store.resign(h.partitionOf('g'));
       await h.settle();
       const join = await h.coordinator.joinGroup(h.joinRequest('g'), h.context());
-      const sync = await h.coordinator.syncGroup({ groupId: 'g', generationId: 1, memberId: 'm', assignments: [] }, h.context());
+      const sync = await h.coordinator.syncGroup(
+        { groupId: 'g', generationId: 1, memberId: 'm', assignments: [] },
+        h.context(),
+      );
       const heartbeat = await h.coordinator.heartbeat({ groupId: 'g', generationId: 1, memberId: 'm' }, h.context());
       const leave = await h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: 'm' }] }, h.context());
-      const commit = await h.coordinator.offsetCommit({ groupId: 'g', generationId: -1, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }] }, h.context());
+      const commit = await h.coordinator.offsetCommit(
+        {
+          groupId: 'g',
+          generationId: -1,
+          topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }],
+        },
+        h.context(),
+      );
       const fetch = await h.fetch('g');
       const offsetDelete = await h.coordinator.offsetDelete({ groupId: 'g', topics: [] });
       const deleted = await h.coordinator.deleteGroups({ groupsNames: ['g'] });
-      expect([join, sync, heartbeat, leave, commit, fetch, offsetDelete].map((r) => r.errorCode)).toEqual(Array(7).fill(ErrorCode.NOT_COORDINATOR));
+      expect([join, sync, heartbeat, leave, commit, fetch, offsetDelete].map((r) => r.errorCode)).toEqual(
+        Array(7).fill(ErrorCode.NOT_COORDINATOR),
+      );
       expect(deleted.results[0].errorCode).toBe(ErrorCode.NOT_COORDINATOR);
       expect(commit.topics[0].partitions[0].errorCode).toBe(ErrorCode.NOT_COORDINATOR);
     });

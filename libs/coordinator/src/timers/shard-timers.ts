@@ -80,7 +80,8 @@ const NOT_YET_ARMED: TimerHandle = { cancel: () => undefined };
 /** A member's session (or KIP-394 pending-id) expiry. */
 export const heartbeatKey = (groupId: string, memberId: string): string => `heartbeat\u0000${groupId}\u0000${memberId}`;
 /** A member's removal after its connection closed (MEMBER_DISCONNECT_GRACE_MS). */
-export const disconnectKey = (groupId: string, memberId: string): string => `disconnect\u0000${groupId}\u0000${memberId}`;
+export const disconnectKey = (groupId: string, memberId: string): string =>
+  `disconnect\u0000${groupId}\u0000${memberId}`;
 /** DelayedJoin / InitialDelayedJoin of a group. */
 export const joinKey = (groupId: string): string => `join\u0000${groupId}`;
 /** DelayedSync of a group. */

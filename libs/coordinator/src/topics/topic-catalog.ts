@@ -8,7 +8,10 @@ import { copyTopic, sortedTopicCopies, validatePartitionCount, validateTopicName
  * passes before the store is asked. The embedded and the Redis registry differ only in how they store
  * and share changes.
  */
-export abstract class TopicCatalog implements Pick<TopicRegistry, 'get' | 'partitionCount' | 'list' | 'partitionOffsets' | 'endOffsetsOf'> {
+export abstract class TopicCatalog implements Pick<
+  TopicRegistry,
+  'get' | 'partitionCount' | 'list' | 'partitionOffsets' | 'endOffsetsOf'
+> {
   protected readonly topics = new Map<string, TopicInfo>();
 
   get(name: string): TopicInfo | undefined {
@@ -24,7 +27,11 @@ export abstract class TopicCatalog implements Pick<TopicRegistry, 'get' | 'parti
     const topic = this.topics.get(name);
     const endOffset = topic?.endOffsets[partition];
     if (endOffset === undefined) return undefined;
-    return { endOffset, startOffset: topic!.startOffsets?.[partition] ?? null, reportedAt: topic!.reportedAt?.[partition] ?? null };
+    return {
+      endOffset,
+      startOffset: topic!.startOffsets?.[partition] ?? null,
+      reportedAt: topic!.reportedAt?.[partition] ?? null,
+    };
   }
 
   endOffsetsOf(name: string): Readonly<Record<number, number>> | undefined {

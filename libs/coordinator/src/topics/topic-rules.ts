@@ -19,7 +19,10 @@ export function validateTopicName(name: string): void {
 
 export function validatePartitionCount(partitions: number): void {
   if (!Number.isInteger(partitions) || partitions < 1 || partitions > 1_000_000) {
-    throw KafkaError.of('INVALID_REQUEST', `partitions must be an integer between 1 and 1000000, got ${String(partitions)}`);
+    throw KafkaError.of(
+      'INVALID_REQUEST',
+      `partitions must be an integer between 1 and 1000000, got ${String(partitions)}`,
+    );
   }
 }
 
@@ -48,8 +51,14 @@ export function validateEndOffsets(topic: TopicInfo, endOffsets: EndOffsetReport
     if (!Number.isSafeInteger(endOffset) || endOffset < 0) {
       throw KafkaError.of('INVALID_REQUEST', `endOffset of partition ${partition} must be a non-negative integer`);
     }
-    if (startOffset !== undefined && (!Number.isSafeInteger(startOffset) || startOffset < 0 || startOffset > endOffset)) {
-      throw KafkaError.of('INVALID_REQUEST', `startOffset of partition ${partition} must be an integer from 0 to its endOffset (${endOffset})`);
+    if (
+      startOffset !== undefined &&
+      (!Number.isSafeInteger(startOffset) || startOffset < 0 || startOffset > endOffset)
+    ) {
+      throw KafkaError.of(
+        'INVALID_REQUEST',
+        `startOffset of partition ${partition} must be an integer from 0 to its endOffset (${endOffset})`,
+      );
     }
   }
 }

@@ -25,7 +25,8 @@ export function jsonProblem(value: unknown): string | null {
       continue;
     }
     const proto = Object.getPrototypeOf(v) as unknown;
-    if (proto !== Object.prototype && proto !== null) return `a ${(v as object).constructor?.name ?? 'non-plain object'} is not JSON`;
+    if (proto !== Object.prototype && proto !== null)
+      return `a ${(v as object).constructor?.name ?? 'non-plain object'} is not JSON`;
     for (const key of Object.keys(v)) stack.push({ value: (v as Record<string, unknown>)[key], depth: depth + 1 });
   }
   return null;

@@ -29,11 +29,21 @@ function string(value: unknown, field: string): Check {
 }
 
 function optionalString(value: unknown, field: string): Check {
-  return (p) => void (value !== undefined && value !== null && typeof value !== 'string' && p.push(`${field} must be a string or null`));
+  return (p) =>
+    void (
+      value !== undefined &&
+      value !== null &&
+      typeof value !== 'string' &&
+      p.push(`${field} must be a string or null`)
+    );
 }
 
 function integer(value: unknown, field: string, min: number, max = Number.MAX_SAFE_INTEGER): Check {
-  return (p) => void ((!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max) && p.push(`${field} must be an integer in [${min}, ${max}]`));
+  return (p) =>
+    void (
+      (!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max) &&
+      p.push(`${field} must be an integer in [${min}, ${max}]`)
+    );
 }
 
 /** Opaque JSON that can be stored and compared (see json-value.ts). */
@@ -73,7 +83,10 @@ export function validateJoinGroup(r: unknown): string | null {
       string(o.groupId, 'groupId'),
       string(o.memberId, 'memberId'),
       integer(o.sessionTimeoutMs, 'sessionTimeoutMs', 0, INT32_MAX),
-      (p) => void (o.rebalanceTimeoutMs !== undefined && integer(o.rebalanceTimeoutMs, 'rebalanceTimeoutMs', 1, INT32_MAX)(p)),
+      (p) =>
+        void (
+          o.rebalanceTimeoutMs !== undefined && integer(o.rebalanceTimeoutMs, 'rebalanceTimeoutMs', 1, INT32_MAX)(p)
+        ),
       instanceId(o.groupInstanceId, 'groupInstanceId'),
       string(o.protocolType, 'protocolType'),
       array(o.protocols, 'protocols', (item, path) =>
@@ -81,7 +94,11 @@ export function validateJoinGroup(r: unknown): string | null {
           string(pr.name, `${path}.name`),
           json(pr.metadata, `${path}.metadata`),
           // The coordinator reads a consumer group's metadata as a subscription (topics, owned partitions, rack).
-          (p) => void (o.protocolType === CONSUMER_PROTOCOL_TYPE && p.push(...subscriptionProblems(pr.metadata, `${path}.metadata`))),
+          (p) =>
+            void (
+              o.protocolType === CONSUMER_PROTOCOL_TYPE &&
+              p.push(...subscriptionProblems(pr.metadata, `${path}.metadata`))
+            ),
         ]),
       ),
       (p) => {
@@ -101,7 +118,9 @@ export function validateSyncGroup(r: unknown): string | null {
       ...memberOfGeneration(o),
       optionalString(o.protocolType, 'protocolType'),
       optionalString(o.protocolName, 'protocolName'),
-      array(o.assignments, 'assignments', (item, path) => object(item, path, (a) => [string(a.memberId, `${path}.memberId`), json(a.assignment, `${path}.assignment`)])),
+      array(o.assignments, 'assignments', (item, path) =>
+        object(item, path, (a) => [string(a.memberId, `${path}.memberId`), json(a.assignment, `${path}.assignment`)]),
+      ),
     ]),
   );
 }
@@ -111,7 +130,12 @@ export function validateSyncGroup(r: unknown): string | null {
  * only to its shard, so the shard asks once it has found the group).
  */
 export function validateConsumerAssignments(assignments: readonly { assignment: unknown }[]): string | null {
-  return run([(p) => assignments.forEach((entry, i) => p.push(...assignmentProblems(entry.assignment, `assignments[${i}].assignment`)))]);
+  return run([
+    (p) =>
+      assignments.forEach((entry, i) =>
+        p.push(...assignmentProblems(entry.assignment, `assignments[${i}].assignment`)),
+      ),
+  ]);
 }
 
 export function validateHeartbeat(r: unknown): string | null {
@@ -133,15 +157,25 @@ export function validateLeaveGroup(r: unknown): string | null {
     object(r, 'request', (o) => [
       string(o.groupId, 'groupId'),
       array(o.members, 'members', (item, path) =>
-        object(item, path, (m) => [string(m.memberId, `${path}.memberId`), instanceId(m.groupInstanceId, `${path}.groupInstanceId`), optionalString(m.reason, `${path}.reason`)]),
+        object(item, path, (m) => [
+          string(m.memberId, `${path}.memberId`),
+          instanceId(m.groupInstanceId, `${path}.groupInstanceId`),
+          optionalString(m.reason, `${path}.reason`),
+        ]),
       ),
     ]),
   );
 }
 
-function topicPartitionsCheck(topics: unknown, partitionFields: (p: Record<string, unknown>, path: string) => Check[]): Check {
+function topicPartitionsCheck(
+  topics: unknown,
+  partitionFields: (p: Record<string, unknown>, path: string) => Check[],
+): Check {
   return array(topics, 'topics', (item, path) =>
-    object(item, path, (t) => [string(t.name, `${path}.name`), array(t.partitions, `${path}.partitions`, (pp, ppath) => object(pp, ppath, (x) => partitionFields(x, ppath)))]),
+    object(item, path, (t) => [
+      string(t.name, `${path}.name`),
+      array(t.partitions, `${path}.partitions`, (pp, ppath) => object(pp, ppath, (x) => partitionFields(x, ppath))),
+    ]),
   );
 }
 
@@ -155,7 +189,11 @@ export function validateOffsetCommit(r: unknown): string | null {
       topicPartitionsCheck(o.topics, (x, path) => [
         integer(x.partitionIndex, `${path}.partitionIndex`, 0, INT32_MAX),
         integer(x.committedOffset, `${path}.committedOffset`, -1),
-        (p) => void (x.committedLeaderEpoch !== undefined && integer(x.committedLeaderEpoch, `${path}.committedLeaderEpoch`, -1, INT32_MAX)(p)),
+        (p) =>
+          void (
+            x.committedLeaderEpoch !== undefined &&
+            integer(x.committedLeaderEpoch, `${path}.committedLeaderEpoch`, -1, INT32_MAX)(p)
+          ),
         optionalString(x.committedMetadata, `${path}.committedMetadata`),
       ]),
     ]),
@@ -175,7 +213,12 @@ export function validateOffsetFetch(r: unknown): string | null {
           ]),
         )(p);
       },
-      (p) => void (o.requireStable !== undefined && typeof o.requireStable !== 'boolean' && p.push('requireStable must be a boolean')),
+      (p) =>
+        void (
+          o.requireStable !== undefined &&
+          typeof o.requireStable !== 'boolean' &&
+          p.push('requireStable must be a boolean')
+        ),
     ]),
   );
 }
@@ -196,7 +239,10 @@ export function validateGroupIds(ids: unknown, field: string): string | null {
 export function validateListGroups(r: unknown): string | null {
   return run(
     object(r ?? {}, 'request', (o) => [
-      (p) => void (o.statesFilter !== undefined && array(o.statesFilter, 'statesFilter', (item, path) => [string(item, path)])(p)),
+      (p) =>
+        void (
+          o.statesFilter !== undefined && array(o.statesFilter, 'statesFilter', (item, path) => [string(item, path)])(p)
+        ),
     ]),
   );
 }

@@ -23,7 +23,9 @@ function errorFields(): JsonSchema {
     { errorCode: int(`Kafka error code, 0 = NONE: ${table}.`, { enum: codes.map(([, code]) => code) }) },
     {
       errorName: str('The Kafka name of errorCode; present when it is not 0.', { enum: codes.map(([name]) => name) }),
-      errorMessage: str('What went wrong, naming the bad fields for 42 INVALID_REQUEST; present when errorCode is not 0.'),
+      errorMessage: str(
+        'What went wrong, naming the bad fields for 42 INVALID_REQUEST; present when errorCode is not 0.',
+      ),
     },
     'Carried by every acknowledgement.',
   );
@@ -53,7 +55,11 @@ export function buildAsyncApiDocument(options: AsyncApiOptions = {}): Record<str
     schemas[`${event}Request`] = request;
     schemas[`${event}Response`] = response;
     messages[event] = { name: event, title: `${event} request`, summary, payload: ref(`${event}Request`) };
-    messages[`${event}Response`] = { name: `${event}Response`, title: `${event} acknowledgement`, payload: ref(`${event}Response`) };
+    messages[`${event}Response`] = {
+      name: `${event}Response`,
+      title: `${event} acknowledgement`,
+      payload: ref(`${event}Response`),
+    };
     channelMessages[event] = { $ref: `#/components/messages/${event}` };
     channelMessages[`${event}Response`] = { $ref: `#/components/messages/${event}Response` };
     operations[event] = {
@@ -87,7 +93,8 @@ export function buildAsyncApiDocument(options: AsyncApiOptions = {}): Record<str
       [CHANNEL]: {
         address: '/',
         title: 'Default namespace',
-        description: 'One socket per client connection; a member is bound to the connection that carried its last request.',
+        description:
+          'One socket per client connection; a member is bound to the connection that carried its last request.',
         messages: channelMessages,
       },
     },

@@ -1,10 +1,25 @@
 /** A few builders for the JSON Schemas of the AsyncAPI document, so each message reads as its fields. */
 export type JsonSchema = Record<string, unknown>;
 
-export const str = (description?: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', ...(description ? { description } : {}), ...extra });
-export const int = (description?: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', ...(description ? { description } : {}), ...extra });
-export const bool = (description?: string): JsonSchema => ({ type: 'boolean', ...(description ? { description } : {}) });
-export const arr = (items: JsonSchema, description?: string): JsonSchema => ({ type: 'array', items, ...(description ? { description } : {}) });
+export const str = (description?: string, extra: JsonSchema = {}): JsonSchema => ({
+  type: 'string',
+  ...(description ? { description } : {}),
+  ...extra,
+});
+export const int = (description?: string, extra: JsonSchema = {}): JsonSchema => ({
+  type: 'integer',
+  ...(description ? { description } : {}),
+  ...extra,
+});
+export const bool = (description?: string): JsonSchema => ({
+  type: 'boolean',
+  ...(description ? { description } : {}),
+});
+export const arr = (items: JsonSchema, description?: string): JsonSchema => ({
+  type: 'array',
+  items,
+  ...(description ? { description } : {}),
+});
 export const ref = (schema: string): JsonSchema => ({ $ref: `#/components/schemas/${schema}` });
 /** Any JSON value (opaque metadata of non-`consumer` protocol types). */
 export const anyJson = (description: string): JsonSchema => ({ description });
@@ -16,7 +31,11 @@ export function nullable(schema: JsonSchema): JsonSchema {
 }
 
 /** An object with these required and optional properties; unknown properties are ignored by the node. */
-export function obj(required: Record<string, JsonSchema>, optional: Record<string, JsonSchema> = {}, description?: string): JsonSchema {
+export function obj(
+  required: Record<string, JsonSchema>,
+  optional: Record<string, JsonSchema> = {},
+  description?: string,
+): JsonSchema {
   const names = Object.keys(required);
   return {
     type: 'object',

@@ -14,11 +14,23 @@ export interface RequestMessage {
 }
 
 const groupId = str('The group id.', { maxLength: MAX_ID_LENGTH });
-const memberId = str("The member id the coordinator gave (empty on a new member's first JoinGroup).", { maxLength: MAX_ID_LENGTH });
+const memberId = str("The member id the coordinator gave (empty on a new member's first JoinGroup).", {
+  maxLength: MAX_ID_LENGTH,
+});
 const generationId = int('The generation the member belongs to (-1 for a simple consumer that is not a member).');
-const groupInstanceId = nullable(str('Static membership (KIP-345): a stable id of this consumer instance.', { minLength: 1, maxLength: MAX_TOPIC_NAME_LENGTH }));
+const groupInstanceId = nullable(
+  str('Static membership (KIP-345): a stable id of this consumer instance.', {
+    minLength: 1,
+    maxLength: MAX_TOPIC_NAME_LENGTH,
+  }),
+);
 const partitionIndex = int('Partition number.', { minimum: 0 });
-const partitionErrors = arr(obj({ name: str('Topic.'), partitions: arr(obj({ partitionIndex, errorCode: int('Per-partition error code (0 = NONE).') })) }));
+const partitionErrors = arr(
+  obj({
+    name: str('Topic.'),
+    partitions: arr(obj({ partitionIndex, errorCode: int('Per-partition error code (0 = NONE).') })),
+  }),
+);
 
 export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
   FindCoordinator: {
@@ -35,7 +47,15 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
   Metadata: {
     summary: 'Partition counts of topics from the topic registry.',
     request: obj({ topics: nullable(arr(str(), 'Topic names; null for every topic.')) }),
-    response: response({ topics: arr(obj({ name: str(), partitions: int('Partition count.'), errorCode: int('3 UNKNOWN_TOPIC_OR_PARTITION when unknown.') })) }),
+    response: response({
+      topics: arr(
+        obj({
+          name: str(),
+          partitions: int('Partition count.'),
+          errorCode: int('3 UNKNOWN_TOPIC_OR_PARTITION when unknown.'),
+        }),
+      ),
+    }),
   },
   JoinGroup: {
     summary:
@@ -46,13 +66,18 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
         sessionTimeoutMs: int('Within GROUP_MIN/MAX_SESSION_TIMEOUT_MS, else 26 INVALID_SESSION_TIMEOUT.'),
         memberId,
         protocolType: str("'consumer' for consumer groups; others are opaque to the coordinator."),
-        protocols: arr(obj({ name: str('Assignor (protocol) name, e.g. cooperative-sticky.'), metadata: ref('Subscription') }), 'In order of preference; the group votes.'),
+        protocols: arr(
+          obj({ name: str('Assignor (protocol) name, e.g. cooperative-sticky.'), metadata: ref('Subscription') }),
+          'In order of preference; the group votes.',
+        ),
       },
       {
         rebalanceTimeoutMs: int('How long the coordinator waits for members to rejoin; defaults to sessionTimeoutMs.'),
         groupInstanceId,
         reason: nullable(str('Why the member (re)joins, for the rebalance history.', { maxLength: MAX_REASON_LENGTH })),
-        serverAssignor: nullable(str('Ask the coordinator to assign with this registered assignor (all members must name the same).')),
+        serverAssignor: nullable(
+          str('Ask the coordinator to assign with this registered assignor (all members must name the same).'),
+        ),
       },
     ),
     response: response({
@@ -60,19 +85,34 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
       protocolType: nullable(str()),
       protocolName: nullable(str('The chosen assignor.')),
       leader: str('Member id of the leader, who computes the assignment.'),
-      skipAssignment: bool('True when the leader must not assign (server-side assignment or a static leader rejoining unchanged).'),
+      skipAssignment: bool(
+        'True when the leader must not assign (server-side assignment or a static leader rejoining unchanged).',
+      ),
       memberId,
       members: arr(obj({ memberId, groupInstanceId, metadata: ref('Subscription') }), 'Only the leader receives them.'),
       assignment: ref('MemberAssignment'),
     }),
   },
   SyncGroup: {
-    summary: "Complete a rebalance: the leader sends every member's assignment; each member receives its own. The ack is held until the leader's SyncGroup arrives.",
+    summary:
+      "Complete a rebalance: the leader sends every member's assignment; each member receives its own. The ack is held until the leader's SyncGroup arrives.",
     request: obj(
-      { groupId, generationId, memberId, assignments: arr(obj({ memberId, assignment: ref('MemberAssignment') }), 'Only the leader sends assignments; others send [].') },
+      {
+        groupId,
+        generationId,
+        memberId,
+        assignments: arr(
+          obj({ memberId, assignment: ref('MemberAssignment') }),
+          'Only the leader sends assignments; others send [].',
+        ),
+      },
       { groupInstanceId, protocolType: nullable(str()), protocolName: nullable(str()) },
     ),
-    response: response({ protocolType: nullable(str()), protocolName: nullable(str()), assignment: ref('MemberAssignment') }),
+    response: response({
+      protocolType: nullable(str()),
+      protocolName: nullable(str()),
+      assignment: ref('MemberAssignment'),
+    }),
   },
   Heartbeat: {
     summary: 'Keep the membership alive; 27 REBALANCE_IN_PROGRESS tells the member to rejoin.',
@@ -85,15 +125,25 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
     response: response({ members: arr(obj({ memberId, groupInstanceId, errorCode: int() })) }),
   },
   OffsetCommit: {
-    summary: 'Commit offsets (the next offset to consume). Acknowledged only once the write is committed in the replicated log.',
+    summary:
+      'Commit offsets (the next offset to consume). Acknowledged only once the write is committed in the replicated log.',
     request: obj(
       {
         groupId,
         generationId,
         topics: arr(
-          obj(
-            { name: str(), partitions: arr(obj({ partitionIndex, committedOffset: int('Next offset to consume.', { minimum: 0 }) }, { committedLeaderEpoch: int(undefined, { minimum: -1 }), committedMetadata: nullable(str('At most OFFSET_METADATA_MAX_BYTES.')) })) },
-          ),
+          obj({
+            name: str(),
+            partitions: arr(
+              obj(
+                { partitionIndex, committedOffset: int('Next offset to consume.', { minimum: 0 }) },
+                {
+                  committedLeaderEpoch: int(undefined, { minimum: -1 }),
+                  committedMetadata: nullable(str('At most OFFSET_METADATA_MAX_BYTES.')),
+                },
+              ),
+            ),
+          }),
         ),
       },
       { memberId, groupInstanceId },
@@ -103,20 +153,34 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
   OffsetFetch: {
     summary: 'Read committed offsets (-1 where nothing is committed).',
     request: obj(
-      { groupId, topics: nullable(arr(obj({ name: str(), partitionIndexes: arr(int()) }), 'null for every committed offset of the group.')) },
+      {
+        groupId,
+        topics: nullable(
+          arr(obj({ name: str(), partitionIndexes: arr(int()) }), 'null for every committed offset of the group.'),
+        ),
+      },
       { requireStable: bool('Answer 88 UNSTABLE_OFFSET_COMMIT while a commit is pending.') },
     ),
     response: response({
       topics: arr(
         obj({
           name: str(),
-          partitions: arr(obj({ partitionIndex, committedOffset: int('-1 when none.'), committedLeaderEpoch: int(), metadata: nullable(str()), errorCode: int() })),
+          partitions: arr(
+            obj({
+              partitionIndex,
+              committedOffset: int('-1 when none.'),
+              committedLeaderEpoch: int(),
+              metadata: nullable(str()),
+              errorCode: int(),
+            }),
+          ),
         }),
       ),
     }),
   },
   OffsetDelete: {
-    summary: 'Delete committed offsets of topics the group no longer consumes (86 GROUP_SUBSCRIBED_TO_TOPIC otherwise).',
+    summary:
+      'Delete committed offsets of topics the group no longer consumes (86 GROUP_SUBSCRIBED_TO_TOPIC otherwise).',
     request: obj({ groupId, topics: arr(obj({ name: str(), partitions: arr(obj({ partitionIndex })) })) }),
     response: response({ topics: partitionErrors }),
   },
@@ -131,7 +195,16 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
           groupState: str('Empty, PreparingRebalance, CompletingRebalance, Stable, Dead (or empty when unknown).'),
           protocolType: str(),
           protocolData: str('The chosen protocol (assignor) name.'),
-          members: arr(obj({ memberId, groupInstanceId, clientId: str(), clientHost: str(), memberMetadata: ref('Subscription'), memberAssignment: ref('MemberAssignment') })),
+          members: arr(
+            obj({
+              memberId,
+              groupInstanceId,
+              clientId: str(),
+              clientHost: str(),
+              memberMetadata: ref('Subscription'),
+              memberAssignment: ref('MemberAssignment'),
+            }),
+          ),
         }),
       ),
     }),
@@ -148,13 +221,22 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
   },
 };
 
-export const PUSH_MESSAGES: Record<'RebalanceInProgress' | 'CoordinatorMoved', { summary: string; payload: JsonSchema }> = {
+export const PUSH_MESSAGES: Record<
+  'RebalanceInProgress' | 'CoordinatorMoved',
+  { summary: string; payload: JsonSchema }
+> = {
   RebalanceInProgress: {
-    summary: 'Sent to every member as soon as its group starts preparing a rebalance: rejoin now (as on Heartbeat error 27) if the generation is yours.',
-    payload: obj({ groupId, generationId: int('The generation that is ending.'), reason: str('Why the group rebalances.') }),
+    summary:
+      'Sent to every member as soon as its group starts preparing a rebalance: rejoin now (as on Heartbeat error 27) if the generation is yours.',
+    payload: obj({
+      groupId,
+      generationId: int('The generation that is ending.'),
+      reason: str('Why the group rebalances.'),
+    }),
   },
   CoordinatorMoved: {
-    summary: 'This node stopped coordinating the group: find the coordinator again (as on 16 NOT_COORDINATOR), keeping member id and generation.',
+    summary:
+      'This node stopped coordinating the group: find the coordinator again (as on 16 NOT_COORDINATOR), keeping member id and generation.',
     payload: obj({ groupId }),
   },
 };

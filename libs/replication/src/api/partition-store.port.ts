@@ -40,7 +40,13 @@ export interface PartitionStore {
    * coordinator's load): visits the records `read` would return, in order, as their bytes in place — no
    * record object, no copy — and resolves with the `nextOffset` `read` would give.
    */
-  scan?(partition: number, fromOffset: number, upToOffset: number, maxRecords: number, visit: RecordVisitor): Promise<number>;
+  scan?(
+    partition: number,
+    fromOffset: number,
+    upToOffset: number,
+    maxRecords: number,
+    visit: RecordVisitor,
+  ): Promise<number>;
 
   /** Offsets of this node's log of `partition`. */
   offsets(partition: number): PartitionOffsets;
@@ -56,7 +62,15 @@ export interface PartitionStore {
  * One record of a `scan`: its key is `key[keyStart, keyEnd)`, its value `value[valueStart, valueEnd)`
  * or a tombstone when `value` is null. The buffers are only valid during the call.
  */
-export type RecordVisitor = (offset: number, key: Buffer, keyStart: number, keyEnd: number, value: Buffer | null, valueStart: number, valueEnd: number) => void;
+export type RecordVisitor = (
+  offset: number,
+  key: Buffer,
+  keyStart: number,
+  keyEnd: number,
+  value: Buffer | null,
+  valueStart: number,
+  valueEnd: number,
+) => void;
 
 export interface AppendResult {
   baseOffset: number;

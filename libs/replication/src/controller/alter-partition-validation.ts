@@ -18,7 +18,8 @@ export function decideAlterPartition(
   config: Pick<ReplicationConfig, 'minInsyncReplicas' | 'eligibleLeaderReplicasEnable'>,
 ): AlterPartitionDecision {
   if (!state) return { errorCode: E.UNKNOWN_TOPIC_OR_PARTITION };
-  if (req.leaderEpoch > state.leaderEpoch || req.partitionEpoch > state.partitionEpoch) return { errorCode: E.NOT_CONTROLLER };
+  if (req.leaderEpoch > state.leaderEpoch || req.partitionEpoch > state.partitionEpoch)
+    return { errorCode: E.NOT_CONTROLLER };
   if (req.leaderEpoch < state.leaderEpoch) return { errorCode: E.FENCED_LEADER_EPOCH };
   if (req.nodeId !== state.leader) return { errorCode: E.INVALID_REQUEST };
   if (req.partitionEpoch < state.partitionEpoch) return { errorCode: E.INVALID_UPDATE_VERSION };
@@ -45,7 +46,13 @@ export function decideAlterPartition(
     next: {
       ...state,
       isr: newIsr,
-      elr: nextElr({ ...config, uncleanLeaderElectionEnable: false }, state.replicas.length, newIsr, elrCandidates, leaving),
+      elr: nextElr(
+        { ...config, uncleanLeaderElectionEnable: false },
+        state.replicas.length,
+        newIsr,
+        elrCandidates,
+        leaving,
+      ),
       leaderRecoveryState: req.leaderRecoveryState,
       partitionEpoch: state.partitionEpoch + 1,
     },

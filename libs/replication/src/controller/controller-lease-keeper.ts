@@ -45,7 +45,8 @@ export class ControllerLeaseKeeper {
       lease = await this.store.acquireControllerLease(this.nodeId, this.config.controllerLeaseMs);
     } catch {
       if (this.scope.closed) return;
-      if (this.controller && this.scope.clock.now() - this.lastRenewedAt >= this.config.controllerLeaseMs) void this.stop(false);
+      if (this.controller && this.scope.clock.now() - this.lastRenewedAt >= this.config.controllerLeaseMs)
+        void this.stop(false);
       return;
     }
     if (this.scope.closed) return;

@@ -6,7 +6,13 @@ import type { AlterPartitionRequest, AlterPartitionResponse, DescribeLogEndsResp
 import type { TaskScope } from '../node/task-scope';
 import { decideAlterPartition } from './alter-partition-validation';
 import { preferredLeaderElections } from './leader-imbalance';
-import { initialPartitionStates, reconcilePartition, recoverWith, uncleanRecoveryCandidates, type LiveNodes } from './partition-change';
+import {
+  initialPartitionStates,
+  reconcilePartition,
+  recoverWith,
+  uncleanRecoveryCandidates,
+  type LiveNodes,
+} from './partition-change';
 
 export interface ControllerDeps {
   nodeId: number;
@@ -47,8 +53,12 @@ export class Controller {
     });
     this.requestReconcile();
     // Expiry of registrations is not notified: poll well within the session timeout.
-    scope.every(Math.max(1, Math.floor(Math.min(config.nodeHeartbeatIntervalMs, config.nodeSessionTimeoutMs / 3))), () => this.requestReconcile());
-    if (config.autoLeaderRebalanceEnable) scope.every(config.leaderImbalanceCheckIntervalMs, () => void this.enqueue(() => this.rebalanceLeaders()));
+    scope.every(
+      Math.max(1, Math.floor(Math.min(config.nodeHeartbeatIntervalMs, config.nodeSessionTimeoutMs / 3))),
+      () => this.requestReconcile(),
+    );
+    if (config.autoLeaderRebalanceEnable)
+      scope.every(config.leaderImbalanceCheckIntervalMs, () => void this.enqueue(() => this.rebalanceLeaders()));
   }
 
   stop(): void {
@@ -111,7 +121,14 @@ export class Controller {
   private async recoverUncleanly(state: PartitionState, nodes: LiveNodes): Promise<void> {
     const candidates = uncleanRecoveryCandidates(state, nodes);
     if (!candidates) return;
-    const answers = await Promise.all(candidates.map((id) => this.deps.describeLogEnds(id, [state.partition]).then((r) => ({ id, r }), () => undefined)));
+    const answers = await Promise.all(
+      candidates.map((id) =>
+        this.deps.describeLogEnds(id, [state.partition]).then(
+          (r) => ({ id, r }),
+          () => undefined,
+        ),
+      ),
+    );
     const ends = answers.flatMap((a) => {
       const e = a?.r.ends.find((x) => x.partition === state.partition);
       return a && e ? [{ nodeId: a.id, logEndOffset: e.logEndOffset, lastEpoch: e.lastEpoch }] : [];
@@ -127,7 +144,11 @@ export class Controller {
   private async rebalanceLeaders(): Promise<void> {
     const [nodes, partitions] = await Promise.all([this.liveNodes(), this.deps.store.listPartitions()]);
     const current = new Map(partitions.map((s) => [s.partition, s]));
-    for (const next of preferredLeaderElections(partitions, nodes, this.deps.config.leaderImbalancePerBrokerPercentage)) {
+    for (const next of preferredLeaderElections(
+      partitions,
+      nodes,
+      this.deps.config.leaderImbalancePerBrokerPercentage,
+    )) {
       await this.write(current.get(next.partition)!, next, 'preferred election');
     }
   }

@@ -4,13 +4,25 @@ import { leaderImbalanceOf, preferredLeaderElections } from './leader-imbalance'
 import type { LiveNodes } from './partition-change';
 
 const live: LiveNodes = new Map(
-  [0, 1, 2].map((nodeId) => [nodeId, { nodeId, nodeEpoch: 10 + nodeId, endpoint: '', shuttingDown: false, previousNodeEpoch: -1 } as NodeRegistration]),
+  [0, 1, 2].map((nodeId) => [
+    nodeId,
+    { nodeId, nodeEpoch: 10 + nodeId, endpoint: '', shuttingDown: false, previousNodeEpoch: -1 } as NodeRegistration,
+  ]),
 );
 
 /** Partition `p` with replicas rotated from `p % 3` and the given leader; every replica in the ISR. */
 function state(p: number, leader: number): PartitionState {
   const replicas = [p % 3, (p + 1) % 3, (p + 2) % 3];
-  return { partition: p, replicas, isr: replicas.map((nodeId) => ({ nodeId, nodeEpoch: 10 + nodeId })), elr: [], leader, leaderEpoch: 4, partitionEpoch: 9, leaderRecoveryState: 'RECOVERED' };
+  return {
+    partition: p,
+    replicas,
+    isr: replicas.map((nodeId) => ({ nodeId, nodeEpoch: 10 + nodeId })),
+    elr: [],
+    leader,
+    leaderEpoch: 4,
+    partitionEpoch: 9,
+    leaderRecoveryState: 'RECOVERED',
+  };
 }
 
 describe('preferred-leader rebalancing (auto.leader.rebalance.enable)', () => {
@@ -39,9 +51,17 @@ describe('preferred-leader rebalancing (auto.leader.rebalance.enable)', () => {
   });
 
   it('never elects a preferred replica that is out of the ISR or registered with another incarnation', () => {
-    const states = balanced.map((s) => (s.replicas[0] === 0 ? { ...s, leader: 1, isr: s.isr.filter((m) => m.nodeId !== 0) } : s));
+    const states = balanced.map((s) =>
+      s.replicas[0] === 0 ? { ...s, leader: 1, isr: s.isr.filter((m) => m.nodeId !== 0) } : s,
+    );
     expect(preferredLeaderElections(states, live, 10)).toEqual([]);
     const restarted: LiveNodes = new Map([...live, [0, { ...live.get(0)!, nodeEpoch: 99 }]]);
-    expect(preferredLeaderElections(balanced.map((s) => (s.replicas[0] === 0 ? { ...s, leader: 1 } : s)), restarted, 10)).toEqual([]);
+    expect(
+      preferredLeaderElections(
+        balanced.map((s) => (s.replicas[0] === 0 ? { ...s, leader: 1 } : s)),
+        restarted,
+        10,
+      ),
+    ).toEqual([]);
   });
 });

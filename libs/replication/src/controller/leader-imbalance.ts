@@ -9,7 +9,11 @@ import { preferredLeaderChange, type LiveNodes } from './partition-change';
  * live ISR member with its admitted incarnation) gets a PREFERRED election — a new leader epoch, so the
  * old leader is fenced as in any election. Returns the changes to write.
  */
-export function preferredLeaderElections(states: PartitionState[], nodes: LiveNodes, imbalancePercentage: number): PartitionState[] {
+export function preferredLeaderElections(
+  states: PartitionState[],
+  nodes: LiveNodes,
+  imbalancePercentage: number,
+): PartitionState[] {
   const byPreferred = new Map<number, PartitionState[]>();
   for (const s of states) {
     const preferred = s.replicas[0];

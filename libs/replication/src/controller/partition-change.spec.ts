@@ -1,11 +1,23 @@
 import type { NodeRegistration } from '../metadata/node-registration';
 import type { PartitionState } from '../metadata/partition-state';
-import { initialPartitionStates, preferredLeaderChange, reconcilePartition, recoverWith, uncleanRecoveryCandidates, type LiveNodes } from './partition-change';
+import {
+  initialPartitionStates,
+  preferredLeaderChange,
+  reconcilePartition,
+  recoverWith,
+  uncleanRecoveryCandidates,
+  type LiveNodes,
+} from './partition-change';
 
 const config = { minInsyncReplicas: 2, uncleanLeaderElectionEnable: false, eligibleLeaderReplicasEnable: false };
 
 function nodes(...list: Array<[number, number, Partial<NodeRegistration>?]>): LiveNodes {
-  return new Map(list.map(([nodeId, nodeEpoch, extra]) => [nodeId, { nodeId, nodeEpoch, endpoint: '', shuttingDown: false, previousNodeEpoch: -1, ...extra }]));
+  return new Map(
+    list.map(([nodeId, nodeEpoch, extra]) => [
+      nodeId,
+      { nodeId, nodeEpoch, endpoint: '', shuttingDown: false, previousNodeEpoch: -1, ...extra },
+    ]),
+  );
 }
 
 function state(over: Partial<PartitionState> = {}): PartitionState {
@@ -82,7 +94,16 @@ describe('controller partition changes', () => {
 
   it('with ELR, members that leave while the ISR is below the minimum become eligible leaders and one is elected later', () => {
     const elrConfig = { ...config, eligibleLeaderReplicasEnable: true };
-    const shrunk = reconcilePartition(state({ isr: [{ nodeId: 0, nodeEpoch: 10 }, { nodeId: 1, nodeEpoch: 11 }] }), nodes([2, 12]), elrConfig)!;
+    const shrunk = reconcilePartition(
+      state({
+        isr: [
+          { nodeId: 0, nodeEpoch: 10 },
+          { nodeId: 1, nodeEpoch: 11 },
+        ],
+      }),
+      nodes([2, 12]),
+      elrConfig,
+    )!;
     expect(shrunk).toMatchObject({ leader: -1, isr: [] });
     expect(shrunk.elr.map((m) => m.nodeId)).toEqual([0, 1]);
     const back = reconcilePartition(shrunk, nodes([1, 11], [2, 12]), elrConfig)!;
@@ -109,7 +130,13 @@ describe('controller partition changes', () => {
   });
 
   it('initial assignment spreads leaders over the nodes and waits for enough of them', () => {
-    const live = [0, 1, 2].map((nodeId) => ({ nodeId, nodeEpoch: nodeId + 1, endpoint: '', shuttingDown: false, previousNodeEpoch: -1 }));
+    const live = [0, 1, 2].map((nodeId) => ({
+      nodeId,
+      nodeEpoch: nodeId + 1,
+      endpoint: '',
+      shuttingDown: false,
+      previousNodeEpoch: -1,
+    }));
     const states = initialPartitionStates(live, 6, 3)!;
     expect(states.map((s) => s.leader)).toEqual([0, 1, 2, 0, 1, 2]);
     expect(states[1].replicas).toEqual([1, 2, 0]);

@@ -5,7 +5,10 @@ import { effectiveMinIsr, type ReplicationConfig } from '../replication-config';
 /** Live registrations by node id, as the controller sees them. */
 export type LiveNodes = ReadonlyMap<number, NodeRegistration>;
 
-type ElectionConfig = Pick<ReplicationConfig, 'minInsyncReplicas' | 'uncleanLeaderElectionEnable' | 'eligibleLeaderReplicasEnable'>;
+type ElectionConfig = Pick<
+  ReplicationConfig,
+  'minInsyncReplicas' | 'uncleanLeaderElectionEnable' | 'eligibleLeaderReplicasEnable'
+>;
 
 /** Registered and not in controlled shutdown: may lead or be (re)admitted (PartitionChangeBuilder.acceptable). */
 export function acceptable(nodes: LiveNodes, nodeId: number): boolean {
@@ -38,7 +41,13 @@ function sameMembers(a: IsrMember[], b: IsrMember[]): boolean {
  * become eligible leader replicas — they hold every committed record, because the HW stopped when the
  * ISR went below the minimum. At or above the minimum the ELR is cleared.
  */
-function nextElr(config: ElectionConfig, rf: number, isr: IsrMember[], elr: IsrMember[], leaving: IsrMember[]): IsrMember[] {
+function nextElr(
+  config: ElectionConfig,
+  rf: number,
+  isr: IsrMember[],
+  elr: IsrMember[],
+  leaving: IsrMember[],
+): IsrMember[] {
   if (!config.eligibleLeaderReplicasEnable || isr.length >= effectiveMinIsr(config, rf)) return [];
   const out: IsrMember[] = [];
   for (const m of [...elr, ...leaving]) {
@@ -53,14 +62,23 @@ function nextElr(config: ElectionConfig, rf: number, isr: IsrMember[], elr: IsrM
  * plus leader election when the leader is no longer valid (PartitionChangeBuilder).
  * Returns the next state (epochs bumped as KRaft's PartitionChangeBuilder bumps them) or null when nothing changes.
  */
-export function reconcilePartition(state: PartitionState, nodes: LiveNodes, config: ElectionConfig): PartitionState | null {
+export function reconcilePartition(
+  state: PartitionState,
+  nodes: LiveNodes,
+  config: ElectionConfig,
+): PartitionState | null {
   if (noKnownGoodMember(state, nodes)) {
     // Nobody is known to hold every committed record any more: some members restarted without
     // vouching for their data and the rest are gone. Keep them all, lead with none, and let the
     // controller compare their logs once they are all back (`uncleanRecoveryCandidates`) — dropping the
     // restarted ones now could leave exactly the one that lost its tail as the last member.
     if (state.leader === NO_LEADER) return null;
-    return { ...state, leader: NO_LEADER, leaderEpoch: state.leaderEpoch + 1, partitionEpoch: state.partitionEpoch + 1 };
+    return {
+      ...state,
+      leader: NO_LEADER,
+      leaderEpoch: state.leaderEpoch + 1,
+      partitionEpoch: state.partitionEpoch + 1,
+    };
   }
   const rf = state.replicas.length;
   const isr: IsrMember[] = [];
@@ -86,7 +104,10 @@ export function reconcilePartition(state: PartitionState, nodes: LiveNodes, conf
   }
   let elr = nextElr(config, rf, isr, elrBefore, leaving);
   const leaderValid =
-    state.leader !== NO_LEADER && !restartedLeader.value && acceptable(nodes, state.leader) && isr.some((m) => m.nodeId === state.leader);
+    state.leader !== NO_LEADER &&
+    !restartedLeader.value &&
+    acceptable(nodes, state.leader) &&
+    isr.some((m) => m.nodeId === state.leader);
   let leader = state.leader;
   let recovery = state.leaderRecoveryState;
   let finalIsr = isr;
@@ -122,7 +143,13 @@ interface Election {
  * its admitted incarnation; else, with an empty ISR, an ELR member (which becomes the ISR); else, when
  * enabled, any live replica (unclean: ISR = {it}, RECOVERING); else no leader.
  */
-function electLeader(replicas: number[], isr: IsrMember[], elr: IsrMember[], nodes: LiveNodes, config: ElectionConfig): Election {
+function electLeader(
+  replicas: number[],
+  isr: IsrMember[],
+  elr: IsrMember[],
+  nodes: LiveNodes,
+  config: ElectionConfig,
+): Election {
   const live = (m: IsrMember) => acceptable(nodes, m.nodeId) && nodes.get(m.nodeId)!.nodeEpoch === m.nodeEpoch;
   for (const id of replicas) {
     const m = isr.find((x) => x.nodeId === id);
@@ -136,7 +163,8 @@ function electLeader(replicas: number[], isr: IsrMember[], elr: IsrMember[], nod
   }
   if (config.uncleanLeaderElectionEnable) {
     for (const id of replicas) {
-      if (acceptable(nodes, id)) return { leader: id, isr: [{ nodeId: id, nodeEpoch: nodes.get(id)!.nodeEpoch }], elr: [], unclean: true };
+      if (acceptable(nodes, id))
+        return { leader: id, isr: [{ nodeId: id, nodeEpoch: nodes.get(id)!.nodeEpoch }], elr: [], unclean: true };
     }
   }
   return { leader: NO_LEADER };
@@ -166,12 +194,17 @@ export function uncleanRecoveryCandidates(state: PartitionState, nodes: LiveNode
 }
 
 /** The recovered partition: the candidate with the most recent history leads alone (its ISR grows as the others catch up). */
-export function recoverWith(state: PartitionState, nodes: LiveNodes, ends: Array<{ nodeId: number; logEndOffset: number; lastEpoch: number }>): PartitionState | null {
+export function recoverWith(
+  state: PartitionState,
+  nodes: LiveNodes,
+  ends: Array<{ nodeId: number; logEndOffset: number; lastEpoch: number }>,
+): PartitionState | null {
   let best: (typeof ends)[number] | undefined;
   for (const id of state.replicas) {
     const e = ends.find((x) => x.nodeId === id);
     if (!e) continue;
-    if (!best || e.lastEpoch > best.lastEpoch || (e.lastEpoch === best.lastEpoch && e.logEndOffset > best.logEndOffset)) best = e;
+    if (!best || e.lastEpoch > best.lastEpoch || (e.lastEpoch === best.lastEpoch && e.logEndOffset > best.logEndOffset))
+      best = e;
   }
   const registration = best && nodes.get(best.nodeId);
   if (!best || !registration || registration.shuttingDown) return null;
@@ -201,7 +234,11 @@ export function preferredLeaderChange(state: PartitionState, nodes: LiveNodes): 
  * Replica assignment when the controller first creates the partitions: consecutive live nodes starting
  * at the partition number, so leaders (replicas[0]) spread evenly. Null when too few nodes are live.
  */
-export function initialPartitionStates(nodes: NodeRegistration[], numPartitions: number, replicationFactor: number): PartitionState[] | null {
+export function initialPartitionStates(
+  nodes: NodeRegistration[],
+  numPartitions: number,
+  replicationFactor: number,
+): PartitionState[] | null {
   const live = [...nodes].filter((n) => !n.shuttingDown).sort((a, b) => a.nodeId - b.nodeId);
   if (live.length < replicationFactor) return null;
   const states: PartitionState[] = [];

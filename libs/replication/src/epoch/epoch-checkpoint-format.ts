@@ -18,7 +18,8 @@ export function parseEpochCheckpoint(text: string): EpochEntry[] {
   }
   return lines.slice(2).map((line) => {
     const [epoch, startOffset] = line.split(' ').map(Number);
-    if (!Number.isInteger(epoch) || !Number.isInteger(startOffset)) throw new Error(`leader-epoch-checkpoint: bad line ${JSON.stringify(line)}`);
+    if (!Number.isInteger(epoch) || !Number.isInteger(startOffset))
+      throw new Error(`leader-epoch-checkpoint: bad line ${JSON.stringify(line)}`);
     return { epoch, startOffset };
   });
 }

@@ -21,7 +21,8 @@ export function truncationPoint(
   if (leader.endOffset < 0) return { offset: Math.min(fetchOffset, ownLogEndOffset), iterate: false };
   if (leader.epoch < 0) return { offset: Math.min(leader.endOffset, ownLogEndOffset), iterate: false };
   const own = ownEndFor(leader.epoch);
-  if (own.epoch < 0 || own.endOffset < 0) return { offset: Math.min(leader.endOffset, ownLogEndOffset), iterate: false };
+  if (own.epoch < 0 || own.endOffset < 0)
+    return { offset: Math.min(leader.endOffset, ownLogEndOffset), iterate: false };
   if (own.epoch !== leader.epoch) return { offset: Math.min(own.endOffset, ownLogEndOffset), iterate: true };
   return { offset: Math.min(leader.endOffset, own.endOffset, ownLogEndOffset), iterate: false };
 }

@@ -23,7 +23,9 @@ function readEpoch(checkpoints: CheckpointStorage): number {
   const [version, value] = content.split('\n');
   const epoch = Number(value);
   if (version !== FORMAT_VERSION || !Number.isInteger(epoch) || epoch < 0) {
-    throw new Error(`${EMBEDDED_EPOCH_CHECKPOINT}: unreadable checkpoint ${JSON.stringify(content)} (expected "0\\n<epoch>\\n")`);
+    throw new Error(
+      `${EMBEDDED_EPOCH_CHECKPOINT}: unreadable checkpoint ${JSON.stringify(content)} (expected "0\\n<epoch>\\n")`,
+    );
   }
   return epoch;
 }

@@ -43,20 +43,25 @@ describe('LocalPartitionStore', () => {
     const early = recordingListener();
     store.subscribe(early.listener);
     expect(early.events).toEqual([]);
-    expect(() => store.append(0, 0, [rec('a', '1')])).toThrow(expect.objectContaining({ errorCode: ErrorCode.NOT_COORDINATOR }));
+    expect(() => store.append(0, 0, [rec('a', '1')])).toThrow(
+      expect.objectContaining({ errorCode: ErrorCode.NOT_COORDINATOR }),
+    );
     await store.start();
     expect(early.events).toEqual(['lead 0@0', 'lead 1@0', 'lead 2@0']);
     const late = recordingListener();
     store.subscribe(late.listener);
     expect(late.events).toEqual(['lead 0@0', 'lead 1@0', 'lead 2@0']);
-    expect(readdirSync(dataDir).filter((f) => f.startsWith('__consumer_offsets-')).sort()).toEqual([
-      '__consumer_offsets-0', '__consumer_offsets-1', '__consumer_offsets-2',
-    ]);
+    expect(
+      readdirSync(dataDir)
+        .filter((f) => f.startsWith('__consumer_offsets-'))
+        .sort(),
+    ).toEqual(['__consumer_offsets-0', '__consumer_offsets-1', '__consumer_offsets-2']);
   });
 
   it('commits with LOG_FLUSH_POLICY=always only once an fsync of the log journal covered the records', async () => {
     const store = await open({ flushPolicy: 'always' });
-    const handle = (store as unknown as { partitions: Array<{ log: { segments: Array<{ handle: object }> } }> }).partitions[1].log.segments[0].handle;
+    const handle = (store as unknown as { partitions: Array<{ log: { segments: Array<{ handle: object }> } }> })
+      .partitions[1].log.segments[0].handle;
     const datasync = jest.spyOn(Object.getPrototypeOf(handle), 'datasync');
     const { baseOffset, lastOffset } = store.append(1, 0, [rec('a', '1'), rec('b', '1')]);
     expect([baseOffset, lastOffset]).toEqual([0, 1]);
@@ -75,18 +80,26 @@ describe('LocalPartitionStore', () => {
     const disk = new PageCacheModel();
     await disk.install(dataDir);
     try {
-      for (const [round, next] of [[0, 'always'], [1, 'replicated']] as const) {
+      for (const [round, next] of [
+        [0, 'always'],
+        [1, 'replicated'],
+      ] as const) {
         const store = await open({ flushPolicy: 'always' });
         for (let p = 0; p < 3; p++) {
           const { lastOffset } = store.append(p, store.leaderEpoch, [rec(`k${round}-${p}`, `v${round}`)]);
           await store.awaitCommit(p, store.leaderEpoch, lastOffset, 5_000);
         }
         // The process dies: nothing more reaches the disk, and whatever was not synced is lost.
-        const internals = store as unknown as { partitions: Array<{ log: { abort(): Promise<void> } }>; journal: { abort(): Promise<void> } };
+        const internals = store as unknown as {
+          partitions: Array<{ log: { abort(): Promise<void> } }>;
+          journal: { abort(): Promise<void> };
+        };
         await Promise.all(internals.partitions.map((p) => p.log.abort()));
         await internals.journal.abort();
         stores.splice(stores.indexOf(store), 1);
-        for (const dir of readdirSync(dataDir)) if (dir.startsWith('__consumer_offsets-') || dir === 'log-journal') disk.loseUnsynced(path.join(dataDir, dir));
+        for (const dir of readdirSync(dataDir))
+          if (dir.startsWith('__consumer_offsets-') || dir === 'log-journal')
+            disk.loseUnsynced(path.join(dataDir, dir));
 
         const reports: unknown[] = [];
         const reopened = await open({ flushPolicy: next, onJournalRecovery: (r) => reports.push(r) });
@@ -108,7 +121,8 @@ describe('LocalPartitionStore', () => {
     const store = await open({ flushPolicy: 'replicated' });
     store.append(0, 0, [rec('warm', 'up')]);
     await store.awaitCommit(0, 0, 0, 5_000);
-    const handle = (store as unknown as { partitions: Array<{ log: { segments: Array<{ handle: object }> } }> }).partitions[0].log.segments[0].handle;
+    const handle = (store as unknown as { partitions: Array<{ log: { segments: Array<{ handle: object }> } }> })
+      .partitions[0].log.segments[0].handle;
     const sync = jest.spyOn(Object.getPrototypeOf(handle), 'sync');
     const { lastOffset } = store.append(0, 0, [rec('a', '1')]);
     expect(store.offsets(0).highWatermark).toBe(1);
@@ -137,10 +151,15 @@ describe('LocalPartitionStore', () => {
     const second = await open();
     expect(second.leaderEpoch).toBe(1);
     const read = await second.read(2, 0, ALL, 100);
-    expect(read.records.map((r) => [r.offset, r.leaderEpoch, r.value?.toString()])).toEqual([[0, 0, 'v1'], [1, 0, 'v2']]);
+    expect(read.records.map((r) => [r.offset, r.leaderEpoch, r.value?.toString()])).toEqual([
+      [0, 0, 'v1'],
+      [1, 0, 'v2'],
+    ]);
     expect(read.nextOffset).toBe(2);
     expect(second.offsets(2)).toEqual({ logStartOffset: 0, logEndOffset: 2, highWatermark: 2 });
-    expect(() => second.append(2, 0, [rec('g', 'v3')])).toThrow(expect.objectContaining({ errorCode: ErrorCode.NOT_COORDINATOR }));
+    expect(() => second.append(2, 0, [rec('g', 'v3')])).toThrow(
+      expect.objectContaining({ errorCode: ErrorCode.NOT_COORDINATOR }),
+    );
     expect(second.append(2, 1, [rec('g', 'v3')]).baseOffset).toBe(2);
     await second.close();
     expect((await open()).leaderEpoch).toBe(2);
@@ -157,7 +176,11 @@ describe('LocalPartitionStore', () => {
 
     const reports: Array<[number, RecoveryReport]> = [];
     const second = await open({ onRecovery: (p, r) => reports.push([p, r]) });
-    expect(reports.map(([p, r]) => [p, r.clean])).toEqual([[0, true], [1, false], [2, true]]);
+    expect(reports.map(([p, r]) => [p, r.clean])).toEqual([
+      [0, true],
+      [1, false],
+      [2, true],
+    ]);
     expect(reports[1][1].truncatedTails).toEqual([expect.objectContaining({ file, keptUpToOffset: 1 })]);
     expect(second.offsets(1).logEndOffset).toBe(1);
   });
@@ -171,7 +194,9 @@ describe('LocalPartitionStore', () => {
     await store.close();
     await expect(pending).rejects.toMatchObject({ errorCode: ErrorCode.NOT_COORDINATOR });
     expect(events.slice(3)).toEqual(['resign 0@0', 'resign 1@0', 'resign 2@0']);
-    expect(() => store.append(0, 0, [rec('b', '1')])).toThrow(expect.objectContaining({ errorCode: ErrorCode.NOT_COORDINATOR }));
+    expect(() => store.append(0, 0, [rec('b', '1')])).toThrow(
+      expect.objectContaining({ errorCode: ErrorCode.NOT_COORDINATOR }),
+    );
     await expect(store.awaitCommit(0, 0, 0, 10)).rejects.toMatchObject({ errorCode: ErrorCode.NOT_COORDINATOR });
     await expect(store.read(0, 0, ALL, 10)).rejects.toMatchObject({ errorCode: ErrorCode.NOT_COORDINATOR });
 
@@ -184,22 +209,32 @@ describe('LocalPartitionStore', () => {
     const store = await open({ onError: (_e, context) => errors.push(context) });
     const { events, listener } = recordingListener();
     store.subscribe(listener);
-    const log = (store as unknown as { partitions: Array<{ log: { segments: Array<{ handle: { close(): Promise<void> } }> } }> }).partitions[2].log;
+    const log = (
+      store as unknown as { partitions: Array<{ log: { segments: Array<{ handle: { close(): Promise<void> } }> } }> }
+    ).partitions[2].log;
     await log.segments[0].handle.close();
     const { lastOffset } = store.append(2, 0, [rec('a', '1')]);
-    await expect(store.awaitCommit(2, 0, lastOffset, 60_000)).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR });
+    await expect(store.awaitCommit(2, 0, lastOffset, 60_000)).rejects.toMatchObject({
+      errorCode: ErrorCode.KAFKA_STORAGE_ERROR,
+    });
     expect(events).toContain('resign 2@0');
     expect(errors).toEqual(['partition 2 log failed']);
-    expect(() => store.append(2, 0, [rec('b', '1')])).toThrow(expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }));
+    expect(() => store.append(2, 0, [rec('b', '1')])).toThrow(
+      expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }),
+    );
     const other = store.append(1, 0, [rec('c', '1')]);
     await store.awaitCommit(1, 0, other.lastOffset, 1_000);
   });
 
   it('rejects bad input with a Kafka error code and appends nothing', async () => {
     const store = await open();
-    expect(() => store.append(7, 0, [rec('a', '1')])).toThrow(expect.objectContaining({ errorCode: ErrorCode.INVALID_REQUEST }));
+    expect(() => store.append(7, 0, [rec('a', '1')])).toThrow(
+      expect.objectContaining({ errorCode: ErrorCode.INVALID_REQUEST }),
+    );
     expect(() => store.append(0, 0, [])).toThrow(expect.objectContaining({ errorCode: ErrorCode.INVALID_REQUEST }));
-    expect(() => store.append(0, 3, [rec('a', '1')])).toThrow(expect.objectContaining({ errorCode: ErrorCode.NOT_COORDINATOR }));
+    expect(() => store.append(0, 3, [rec('a', '1')])).toThrow(
+      expect.objectContaining({ errorCode: ErrorCode.NOT_COORDINATOR }),
+    );
     await expect(store.awaitCommit(0, 0, 5, 10)).rejects.toMatchObject({ errorCode: ErrorCode.INVALID_REQUEST });
     expect(store.offsets(0).logEndOffset).toBe(0);
   });
@@ -226,13 +261,16 @@ describe('LocalPartitionStore', () => {
   it('compacts a log whose store is reopened more often than the cleaner interval (a crash loop under load)', async () => {
     const sizeOnDisk = () => {
       const dir = path.join(dataDir, '__consumer_offsets-0');
-      return readdirSync(dir).filter((f) => f.endsWith('.log')).reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0);
+      return readdirSync(dir)
+        .filter((f) => f.endsWith('.log'))
+        .reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0);
     };
     const sizes: number[] = [];
     for (let round = 0; round < 6; round++) {
       const store = await open({ segmentBytes: 2_000, cleaner: { checkIntervalMs: 15_000 } });
       let last = 0;
-      for (let i = 0; i < 200; i++) last = store.append(0, store.leaderEpoch, [rec(`k${i % 5}`, `round-${round}-value-${i}`)]).lastOffset;
+      for (let i = 0; i < 200; i++)
+        last = store.append(0, store.leaderEpoch, [rec(`k${i % 5}`, `round-${round}-value-${i}`)]).lastOffset;
       await store.awaitCommit(0, store.leaderEpoch, last, 1_000);
       clock.advance(5_000); // each round lives a third of the cleaner's interval
       for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));

@@ -1,7 +1,14 @@
 import * as path from 'node:path';
 import { KafkaError } from '@cohort/protocol';
 import type { LogRecord } from '../api/log-record';
-import type { AppendResult, LeadershipListener, PartitionOffsets, PartitionStore, ReadResult, RecordVisitor } from '../api/partition-store.port';
+import type {
+  AppendResult,
+  LeadershipListener,
+  PartitionOffsets,
+  PartitionStore,
+  ReadResult,
+  RecordVisitor,
+} from '../api/partition-store.port';
 import { FileLog } from '../log/file/file-log';
 import { LogJournal, type JournalRecoveryReport } from '../log/file/log-journal';
 import type { RecoveryReport } from '../log/file/log-recovery';
@@ -104,7 +111,10 @@ export class LocalPartitionStore implements PartitionStore {
     try {
       p = this.leaderOf(partition, leaderEpoch);
       if (!Number.isSafeInteger(lastOffset) || lastOffset < 0 || lastOffset >= p.log.logEndOffset) {
-        throw KafkaError.of('INVALID_REQUEST', `offset ${lastOffset} was never appended to partition ${partition} (log end ${p.log.logEndOffset})`);
+        throw KafkaError.of(
+          'INVALID_REQUEST',
+          `offset ${lastOffset} was never appended to partition ${partition} (log end ${p.log.logEndOffset})`,
+        );
       }
       if (!(timeoutMs >= 0)) throw KafkaError.of('INVALID_REQUEST', `timeoutMs must be >= 0, got ${timeoutMs}`);
     } catch (error) {
@@ -120,7 +130,13 @@ export class LocalPartitionStore implements PartitionStore {
     return readRecords(p.log, fromOffset, upToOffset, maxRecords);
   }
 
-  async scan(partition: number, fromOffset: number, upToOffset: number, maxRecords: number, visit: RecordVisitor): Promise<number> {
+  async scan(
+    partition: number,
+    fromOffset: number,
+    upToOffset: number,
+    maxRecords: number,
+    visit: RecordVisitor,
+  ): Promise<number> {
     const p = this.hosted(partition);
     if (this.closing) throw KafkaError.of('NOT_COORDINATOR', 'the store is closing');
     return scanRecords(p.log, fromOffset, upToOffset, maxRecords, visit);
@@ -193,7 +209,8 @@ export class LocalPartitionStore implements PartitionStore {
         this.options.onError?.(error, `compacting ${name}`);
       },
     });
-    for (const p of this.partitions) this.cleaner.register(`${OFFSETS_TOPIC_NAME}-${p.partition}`, p.log, () => p.highWatermark);
+    for (const p of this.partitions)
+      this.cleaner.register(`${OFFSETS_TOPIC_NAME}-${p.partition}`, p.log, () => p.highWatermark);
     if (this.options.cleaner !== false) this.cleaner.start();
     for (const p of this.partitions) for (const l of [...this.listeners]) this.notify(l, 'onBecomeLeader', p);
   }
@@ -202,7 +219,11 @@ export class LocalPartitionStore implements PartitionStore {
     await this.starting?.catch(() => undefined);
     await this.cleaner?.stop();
     for (const p of this.partitions) this.resign(p, 'NOT_COORDINATOR', 'the store is closing');
-    await Promise.all(this.partitions.map((p) => p.log.close().catch((e: unknown) => this.options.onError?.(e, `closing partition ${p.partition}`))));
+    await Promise.all(
+      this.partitions.map((p) =>
+        p.log.close().catch((e: unknown) => this.options.onError?.(e, `closing partition ${p.partition}`)),
+      ),
+    );
     await this.journal?.close().catch((e: unknown) => this.options.onError?.(e, 'closing the log journal'));
   }
 
@@ -241,9 +262,13 @@ export class LocalPartitionStore implements PartitionStore {
   private leaderOf(partition: number, leaderEpoch: number): LocalPartition {
     const p = this.hosted(partition);
     if (p.failure) throw p.failure;
-    if (!p.leading || this.closing) throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is no longer led by this node`);
+    if (!p.leading || this.closing)
+      throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is no longer led by this node`);
     if (p.leaderEpoch !== leaderEpoch) {
-      throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is led in epoch ${p.leaderEpoch}, not ${leaderEpoch}`);
+      throw KafkaError.of(
+        'NOT_COORDINATOR',
+        `partition ${partition} is led in epoch ${p.leaderEpoch}, not ${leaderEpoch}`,
+      );
     }
     return p;
   }

@@ -31,7 +31,10 @@ export function validateLeaderEpoch(leaderEpoch: number, latestEpoch: number): v
     throw KafkaError.of('INVALID_REQUEST', `leader epoch ${leaderEpoch} is not an int32 >= 0`);
   }
   if (leaderEpoch < latestEpoch) {
-    throw KafkaError.of('FENCED_LEADER_EPOCH', `append in epoch ${leaderEpoch} but the log already holds epoch ${latestEpoch}`);
+    throw KafkaError.of(
+      'FENCED_LEADER_EPOCH',
+      `append in epoch ${leaderEpoch} but the log already holds epoch ${latestEpoch}`,
+    );
   }
 }
 
@@ -50,15 +53,24 @@ export function validateFollowerBatches(batches: StoredBatch[], logEndOffset: nu
     validateRecords(batch.records);
     validateLeaderEpoch(batch.leaderEpoch, epoch);
     if (!Number.isSafeInteger(batch.baseOffset) || batch.baseOffset < next) {
-      throw KafkaError.of('INVALID_REQUEST', `follower batch at offset ${batch.baseOffset} but the log end offset is ${next}`);
+      throw KafkaError.of(
+        'INVALID_REQUEST',
+        `follower batch at offset ${batch.baseOffset} but the log end offset is ${next}`,
+      );
     }
     let previous = batch.baseOffset - 1;
     for (const r of batch.records) {
       if (!Number.isSafeInteger(r.offset) || r.offset <= previous || r.offset - batch.baseOffset > 0xffff_ffff) {
-        throw KafkaError.of('INVALID_REQUEST', `follower batch at ${batch.baseOffset}: record offset ${r.offset} out of order`);
+        throw KafkaError.of(
+          'INVALID_REQUEST',
+          `follower batch at ${batch.baseOffset}: record offset ${r.offset} out of order`,
+        );
       }
       if (r.leaderEpoch !== batch.leaderEpoch) {
-        throw KafkaError.of('INVALID_REQUEST', `follower batch at ${batch.baseOffset}: record epoch differs from the batch epoch`);
+        throw KafkaError.of(
+          'INVALID_REQUEST',
+          `follower batch at ${batch.baseOffset}: record epoch differs from the batch epoch`,
+        );
       }
       previous = r.offset;
     }

@@ -80,10 +80,31 @@ export function encodeBatchInto(batch: StoredBatch, buf: Buffer, start: number):
  * per batch), with Buffer keys, Buffer or null values and offsets within 2^32 after the base offset.
  */
 export function fitsBatchFormat(b: StoredBatch): boolean {
-  if (b === null || typeof b !== 'object' || !Number.isSafeInteger(b.baseOffset) || typeof b.leaderEpoch !== 'number' || !Array.isArray(b.records) || b.records.length === 0) return false;
+  if (
+    b === null ||
+    typeof b !== 'object' ||
+    !Number.isSafeInteger(b.baseOffset) ||
+    typeof b.leaderEpoch !== 'number' ||
+    !Array.isArray(b.records) ||
+    b.records.length === 0
+  )
+    return false;
   for (const r of b.records) {
-    if (r === null || typeof r !== 'object' || r.leaderEpoch !== b.leaderEpoch || !Buffer.isBuffer(r.key) || (r.value !== null && !Buffer.isBuffer(r.value))) return false;
-    if (!Number.isSafeInteger(r.offset) || typeof r.timestamp !== 'number' || r.offset < b.baseOffset || r.offset - b.baseOffset > 0xffff_ffff) return false;
+    if (
+      r === null ||
+      typeof r !== 'object' ||
+      r.leaderEpoch !== b.leaderEpoch ||
+      !Buffer.isBuffer(r.key) ||
+      (r.value !== null && !Buffer.isBuffer(r.value))
+    )
+      return false;
+    if (
+      !Number.isSafeInteger(r.offset) ||
+      typeof r.timestamp !== 'number' ||
+      r.offset < b.baseOffset ||
+      r.offset - b.baseOffset > 0xffff_ffff
+    )
+      return false;
   }
   return true;
 }
@@ -95,7 +116,8 @@ export function fitsBatchFormat(b: StoredBatch): boolean {
 export function readValidHeader(buf: Buffer, pos: number, end = buf.length): BatchHeader | undefined {
   if (end - pos < 4) return undefined;
   const length = buf.readUInt32BE(pos);
-  if (length < BATCH_HEADER_BYTES - 4 + RECORD_HEADER_BYTES || length > MAX_BATCH_BYTES || pos + 4 + length > end) return undefined;
+  if (length < BATCH_HEADER_BYTES - 4 + RECORD_HEADER_BYTES || length > MAX_BATCH_BYTES || pos + 4 + length > end)
+    return undefined;
   if (buf.readUInt8(pos + 8) !== FORMAT_MAGIC) return undefined;
   if (crc32(buf.subarray(pos + 8, pos + 4 + length)) !== buf.readUInt32BE(pos + 4)) return undefined;
   const baseOffset = buf.readUInt32BE(pos + 9) * TWO_POW_32 + buf.readUInt32BE(pos + 13);
@@ -126,7 +148,8 @@ export function decodeBatch(buf: Buffer, pos: number, header: BatchHeader, share
   let p = pos + BATCH_HEADER_BYTES;
   const end = pos + header.size;
   for (let i = 0; i < header.recordCount; i++) {
-    if (p + RECORD_HEADER_BYTES > end) throw new Error(`batch at offset ${header.baseOffset} has a malformed record ${i}`);
+    if (p + RECORD_HEADER_BYTES > end)
+      throw new Error(`batch at offset ${header.baseOffset} has a malformed record ${i}`);
     const offset = header.baseOffset + buf.readUInt32BE(p);
     const timestamp = buf.readDoubleBE(p + 4);
     const keyLength = buf.readUInt32BE(p + 12);
@@ -150,17 +173,13 @@ export function decodeBatch(buf: Buffer, pos: number, header: BatchHeader, share
  * Visits each record of a frame that `readValidHeader` accepted as positions in `buf`, with no record
  * object and no copy (a tombstone's value start is -1): what the coordinator's load reads with.
  */
-export function forEachRecordInPlace(
-  buf: Buffer,
-  pos: number,
-  header: BatchHeader,
-  visit: InPlaceVisitor,
-): void {
+export function forEachRecordInPlace(buf: Buffer, pos: number, header: BatchHeader, visit: InPlaceVisitor): void {
   let p = pos + BATCH_HEADER_BYTES;
   const end = pos + header.size;
   // Fields read by hand (bounds checked above each read): Buffer's readers cost several times more, a million times.
   for (let i = 0; i < header.recordCount; i++) {
-    if (p + RECORD_HEADER_BYTES > end) throw new Error(`batch at offset ${header.baseOffset} has a malformed record ${i}`);
+    if (p + RECORD_HEADER_BYTES > end)
+      throw new Error(`batch at offset ${header.baseOffset} has a malformed record ${i}`);
     const offset = header.baseOffset + uint32At(buf, p);
     const keyStart = p + 16;
     const keyEnd = keyStart + uint32At(buf, p + 12);

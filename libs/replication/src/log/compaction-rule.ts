@@ -67,4 +67,3 @@ export function latestOffsetByKey(
 export function keyOf(key: Buffer): string {
   return key.toString('latin1');
 }
-

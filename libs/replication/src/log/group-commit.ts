@@ -38,7 +38,10 @@ export class GroupCommit {
     );
   }
 
-  private finish(batch: Array<{ resolve: () => void; reject: (e: unknown) => void }>, settle: (w: (typeof batch)[0]) => void): void {
+  private finish(
+    batch: Array<{ resolve: () => void; reject: (e: unknown) => void }>,
+    settle: (w: (typeof batch)[0]) => void,
+  ): void {
     this.running = false;
     for (const w of batch) settle(w);
     this.runNext();

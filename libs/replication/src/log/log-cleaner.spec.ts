@@ -9,7 +9,12 @@ describe('LogCleaner', () => {
   it('compacts a registered log below its HW on the clock once the dirty ratio reaches the threshold', async () => {
     const clock = new ManualClock();
     const cleaned: string[] = [];
-    const cleaner = new LogCleaner({ clock, checkIntervalMs: 1_000, minCleanableDirtyRatio: 0.5, onCleaned: (name) => cleaned.push(name) });
+    const cleaner = new LogCleaner({
+      clock,
+      checkIntervalMs: 1_000,
+      minCleanableDirtyRatio: 0.5,
+      onCleaned: (name) => cleaned.push(name),
+    });
     const log = new MemoryLog();
     let hw = 0;
     cleaner.register('p0', log, () => hw);

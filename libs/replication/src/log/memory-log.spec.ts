@@ -12,8 +12,15 @@ describe('MemoryLog', () => {
     const a = log.appendAsLeader([rec('a', '1'), rec('b', '1')], 3);
     const b = log.appendAsLeader([rec('a', '2')], 3);
     expect([a.baseOffset, b.baseOffset, log.logEndOffset]).toEqual([0, 2, 3]);
-    expect(a.records.map((r) => [r.offset, r.leaderEpoch])).toEqual([[0, 3], [1, 3]]);
-    expect(flatten(log.read(0, ALL, 100))).toEqual([[0, 'a', '1'], [1, 'b', '1'], [2, 'a', '2']]);
+    expect(a.records.map((r) => [r.offset, r.leaderEpoch])).toEqual([
+      [0, 3],
+      [1, 3],
+    ]);
+    expect(flatten(log.read(0, ALL, 100))).toEqual([
+      [0, 'a', '1'],
+      [1, 'b', '1'],
+      [2, 'a', '2'],
+    ]);
   });
 
   it('reads whole batches from the one holding fromOffset, at least one batch, stopping near maxRecords', () => {
@@ -60,7 +67,12 @@ describe('MemoryLog', () => {
     const second = log.flush();
     const third = log.flush();
     const done: string[] = [];
-    for (const [name, p] of [['first', first], ['second', second], ['third', third]] as const) void p.then(() => done.push(name));
+    for (const [name, p] of [
+      ['first', first],
+      ['second', second],
+      ['third', third],
+    ] as const)
+      void p.then(() => done.push(name));
     clock.advance(5);
     await settle();
     expect(done).toEqual(['first']);
@@ -85,7 +97,9 @@ describe('MemoryLog', () => {
     log.appendAsLeader([rec('b', '1')], 0);
     const flushing = log.flush();
     log.truncateTo(1);
-    log.appendAsFollower([{ baseOffset: 1, leaderEpoch: 1, records: [{ ...rec('x', '1'), offset: 1, leaderEpoch: 1 }] }]);
+    log.appendAsFollower([
+      { baseOffset: 1, leaderEpoch: 1, records: [{ ...rec('x', '1'), offset: 1, leaderEpoch: 1 }] },
+    ]);
     clock.advance(5);
     await flushing;
     expect(log.flushedOffset).toBe(1);
@@ -97,7 +111,10 @@ describe('MemoryLog', () => {
     log.appendAsLeader([rec('d', '1')], 0);
     log.truncateTo(2);
     expect(log.logEndOffset).toBe(2);
-    expect(flatten(log.read(0, ALL, 100))).toEqual([[0, 'a', '1'], [1, 'b', '1']]);
+    expect(flatten(log.read(0, ALL, 100))).toEqual([
+      [0, 'a', '1'],
+      [1, 'b', '1'],
+    ]);
     log.truncateTo(5);
     expect(log.logEndOffset).toBe(2);
   });
@@ -105,25 +122,50 @@ describe('MemoryLog', () => {
   it('takes follower batches with the leader offsets and epochs, starting at or after the log end', () => {
     const log = new MemoryLog();
     log.appendAsLeader([rec('a', '1')], 1);
-    log.appendAsFollower([{ baseOffset: 1, leaderEpoch: 2, records: [{ ...rec('b', '1'), offset: 1, leaderEpoch: 2 }, { ...rec('c', '1'), offset: 3, leaderEpoch: 2 }] }]);
+    log.appendAsFollower([
+      {
+        baseOffset: 1,
+        leaderEpoch: 2,
+        records: [
+          { ...rec('b', '1'), offset: 1, leaderEpoch: 2 },
+          { ...rec('c', '1'), offset: 3, leaderEpoch: 2 },
+        ],
+      },
+    ]);
     expect(log.logEndOffset).toBe(4);
-    expect(log.read(1, ALL, 10)[0].records.map((r) => [r.offset, r.leaderEpoch])).toEqual([[1, 2], [3, 2]]);
+    expect(log.read(1, ALL, 10)[0].records.map((r) => [r.offset, r.leaderEpoch])).toEqual([
+      [1, 2],
+      [3, 2],
+    ]);
     const before = flatten(log.read(0, ALL, 100));
-    const atWrongOffset = [{ baseOffset: 2, leaderEpoch: 2, records: [{ ...rec('d', '1'), offset: 2, leaderEpoch: 2 }] }];
+    const atWrongOffset = [
+      { baseOffset: 2, leaderEpoch: 2, records: [{ ...rec('d', '1'), offset: 2, leaderEpoch: 2 }] },
+    ];
     expect(() => log.appendAsFollower(atWrongOffset)).toThrow(KafkaError);
     const olderEpoch = [{ baseOffset: 4, leaderEpoch: 1, records: [{ ...rec('d', '1'), offset: 4, leaderEpoch: 1 }] }];
-    expect(() => log.appendAsFollower(olderEpoch)).toThrow(expect.objectContaining({ errorCode: ErrorCode.FENCED_LEADER_EPOCH }));
+    expect(() => log.appendAsFollower(olderEpoch)).toThrow(
+      expect.objectContaining({ errorCode: ErrorCode.FENCED_LEADER_EPOCH }),
+    );
     expect(flatten(log.read(0, ALL, 100))).toEqual(before);
   });
 
   it('rejects malformed appends with INVALID_REQUEST and an older epoch with FENCED_LEADER_EPOCH, changing nothing', () => {
     const log = new MemoryLog();
     log.appendAsLeader([rec('a', '1')], 5);
-    const bad: unknown[] = [[], [{ key: 'a', value: null, timestamp: 1 }], [{ key: Buffer.from('a'), value: 'x', timestamp: 1 }], [{ key: Buffer.from('a'), value: null, timestamp: NaN }]];
+    const bad: unknown[] = [
+      [],
+      [{ key: 'a', value: null, timestamp: 1 }],
+      [{ key: Buffer.from('a'), value: 'x', timestamp: 1 }],
+      [{ key: Buffer.from('a'), value: null, timestamp: NaN }],
+    ];
     for (const records of bad) {
-      expect(() => log.appendAsLeader(records as never, 5)).toThrow(expect.objectContaining({ errorCode: ErrorCode.INVALID_REQUEST }));
+      expect(() => log.appendAsLeader(records as never, 5)).toThrow(
+        expect.objectContaining({ errorCode: ErrorCode.INVALID_REQUEST }),
+      );
     }
-    expect(() => log.appendAsLeader([rec('b', '1')], 4)).toThrow(expect.objectContaining({ errorCode: ErrorCode.FENCED_LEADER_EPOCH }));
+    expect(() => log.appendAsLeader([rec('b', '1')], 4)).toThrow(
+      expect.objectContaining({ errorCode: ErrorCode.FENCED_LEADER_EPOCH }),
+    );
     expect(log.logEndOffset).toBe(1);
   });
 
@@ -135,8 +177,17 @@ describe('MemoryLog', () => {
     await log.flush();
     log.appendAsLeader([rec('c', '2')], 1);
     const stats = await log.compact(ALL, 2_000, 10_000);
-    expect(flatten(log.read(0, ALL, 100))).toEqual([[2, 'a', '2'], [3, 'b', '2'], [4, 'c', '1'], [5, 'c', '2']]);
-    expect(log.read(0, ALL, 100).map((b) => [b.baseOffset, b.leaderEpoch])).toEqual([[2, 1], [3, 1], [5, 1]]);
+    expect(flatten(log.read(0, ALL, 100))).toEqual([
+      [2, 'a', '2'],
+      [3, 'b', '2'],
+      [4, 'c', '1'],
+      [5, 'c', '2'],
+    ]);
+    expect(log.read(0, ALL, 100).map((b) => [b.baseOffset, b.leaderEpoch])).toEqual([
+      [2, 1],
+      [3, 1],
+      [5, 1],
+    ]);
     expect(stats).toMatchObject({ recordsBefore: 6, recordsAfter: 4 });
     expect(stats.bytesAfter).toBeLessThan(stats.bytesBefore);
     expect(log.logEndOffset).toBe(6);
@@ -149,7 +200,10 @@ describe('MemoryLog', () => {
     log.appendAsLeader([rec('a', null, 1_000)], 0);
     await log.flush();
     await log.compact(ALL, 1_500, 1_000);
-    expect(flatten(log.read(0, ALL, 100))).toEqual([[1, 'b', '1'], [2, 'a', null]]);
+    expect(flatten(log.read(0, ALL, 100))).toEqual([
+      [1, 'b', '1'],
+      [2, 'a', null],
+    ]);
     await log.compact(ALL, 2_000, 1_000);
     expect(flatten(log.read(0, ALL, 100))).toEqual([[1, 'b', '1']]);
     expect(replay(log.read(0, ALL, 100))).toEqual(new Map([['b', '1']]));
@@ -174,7 +228,9 @@ describe('MemoryLog', () => {
     const log = new MemoryLog();
     log.appendAsLeader([rec('a', '1')], 0);
     log.failDisk();
-    expect(() => log.appendAsLeader([rec('b', '1')], 0)).toThrow(expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }));
+    expect(() => log.appendAsLeader([rec('b', '1')], 0)).toThrow(
+      expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }),
+    );
     await expect(log.flush()).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR });
     log.crash();
     expect(log.logEndOffset).toBe(0);

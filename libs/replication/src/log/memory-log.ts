@@ -85,7 +85,11 @@ export class MemoryLog implements CleanableLog {
       this.push({
         baseOffset: b.baseOffset,
         leaderEpoch: b.leaderEpoch,
-        records: b.records.map((r) => ({ ...r, key: Buffer.from(r.key), value: r.value === null ? null : Buffer.from(r.value) })),
+        records: b.records.map((r) => ({
+          ...r,
+          key: Buffer.from(r.key),
+          value: r.value === null ? null : Buffer.from(r.value),
+        })),
       });
     }
   }
@@ -241,7 +245,12 @@ export class MemoryLog implements CleanableLog {
 
 function toEntry(batch: StoredBatch): Entry {
   const records = batch.records;
-  return { batch, firstOffset: records[0].offset, lastOffset: records[records.length - 1].offset, bytes: encodedBatchSize(batch) };
+  return {
+    batch,
+    firstOffset: records[0].offset,
+    lastOffset: records[records.length - 1].offset,
+    bytes: encodedBatchSize(batch),
+  };
 }
 
 /** Readers get their own arrays, so nothing they do can change the log. */

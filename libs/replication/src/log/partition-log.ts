@@ -52,7 +52,14 @@ export interface PartitionLog {
 }
 
 /** One record of a frame in place: key `buf[keyStart, keyEnd)`, value `buf[valueStart, valueEnd)` (valueStart -1: tombstone). */
-export type InPlaceVisitor = (offset: number, buf: Buffer, keyStart: number, keyEnd: number, valueStart: number, valueEnd: number) => void;
+export type InPlaceVisitor = (
+  offset: number,
+  buf: Buffer,
+  keyStart: number,
+  keyEnd: number,
+  valueStart: number,
+  valueEnd: number,
+) => void;
 
 export interface ReadOptions {
   /**

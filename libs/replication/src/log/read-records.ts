@@ -30,7 +30,13 @@ export function readRecords(log: PartitionLog, fromOffset: number, upToOffset: n
  * bytes in place (without a record object or a copy, where the log can: the segment files), and the
  * same `nextOffset`.
  */
-export function scanRecords(log: PartitionLog, fromOffset: number, upToOffset: number, maxRecords: number, visit: RecordVisitor): number {
+export function scanRecords(
+  log: PartitionLog,
+  fromOffset: number,
+  upToOffset: number,
+  maxRecords: number,
+  visit: RecordVisitor,
+): number {
   const limit = Math.min(upToOffset, log.logEndOffset);
   if (fromOffset >= limit) return fromOffset;
   let lastRead = -1;
@@ -45,7 +51,8 @@ export function scanRecords(log: PartitionLog, fromOffset: number, upToOffset: n
     for (const batch of log.read(fromOffset, limit, maxRecords)) {
       for (const r of batch.records) {
         lastRead = r.offset;
-        if (r.offset >= fromOffset && r.offset < limit) visit(r.offset, r.key, 0, r.key.length, r.value, 0, r.value === null ? 0 : r.value.length);
+        if (r.offset >= fromOffset && r.offset < limit)
+          visit(r.offset, r.key, 0, r.key.length, r.value, 0, r.value === null ? 0 : r.value.length);
       }
     }
   }

@@ -2,7 +2,16 @@ import { ManualClock } from '../time/manual-clock';
 import { InMemoryMetadataStore } from './in-memory-metadata-store';
 import type { PartitionState } from './partition-state';
 
-const p0: PartitionState = { partition: 0, replicas: [1], isr: [{ nodeId: 1, nodeEpoch: 1 }], elr: [], leader: 1, leaderEpoch: 0, partitionEpoch: 0, leaderRecoveryState: 'RECOVERED' };
+const p0: PartitionState = {
+  partition: 0,
+  replicas: [1],
+  isr: [{ nodeId: 1, nodeEpoch: 1 }],
+  elr: [],
+  leader: 1,
+  leaderEpoch: 0,
+  partitionEpoch: 0,
+  leaderRecoveryState: 'RECOVERED',
+};
 
 describe('InMemoryMetadataStore', () => {
   it('registrations get increasing epochs, expire without renewal, and a re-registration replaces the old one', async () => {
@@ -38,8 +47,13 @@ describe('InMemoryMetadataStore', () => {
     expect(await store.createPartitions([p0], lease.controllerEpoch)).toBe(1);
     const next = { ...p0, partitionEpoch: 1, isr: [] };
     expect(await store.compareAndSetPartition(0, next, lease.controllerEpoch)).toMatchObject({ ok: true });
-    expect(await store.compareAndSetPartition(0, next, lease.controllerEpoch)).toMatchObject({ ok: false, reason: 'STALE_PARTITION_EPOCH' });
-    expect(await store.compareAndSetPartition(1, { ...next, partitionEpoch: 2 }, lease.controllerEpoch + 1)).toMatchObject({ ok: false, reason: 'NOT_CONTROLLER' });
+    expect(await store.compareAndSetPartition(0, next, lease.controllerEpoch)).toMatchObject({
+      ok: false,
+      reason: 'STALE_PARTITION_EPOCH',
+    });
+    expect(
+      await store.compareAndSetPartition(1, { ...next, partitionEpoch: 2 }, lease.controllerEpoch + 1),
+    ).toMatchObject({ ok: false, reason: 'NOT_CONTROLLER' });
     expect((await store.getPartition(0))!.partitionEpoch).toBe(1);
   });
 

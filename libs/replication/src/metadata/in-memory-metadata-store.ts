@@ -26,7 +26,12 @@ export class InMemoryMetadataStore implements MetadataStore {
 
   constructor(private readonly clock: Clock) {}
 
-  async registerNode(nodeId: number, endpoint: string, previousNodeEpoch: number, sessionTimeoutMs: number): Promise<NodeRegistration> {
+  async registerNode(
+    nodeId: number,
+    endpoint: string,
+    previousNodeEpoch: number,
+    sessionTimeoutMs: number,
+  ): Promise<NodeRegistration> {
     const registration: Registration = {
       nodeId,
       nodeEpoch: ++this.lastNodeEpoch,
@@ -119,7 +124,11 @@ export class InMemoryMetadataStore implements MetadataStore {
     return created;
   }
 
-  async compareAndSetPartition(expectedPartitionEpoch: number, next: PartitionState, controllerEpoch: number): Promise<CasOutcome> {
+  async compareAndSetPartition(
+    expectedPartitionEpoch: number,
+    next: PartitionState,
+    controllerEpoch: number,
+  ): Promise<CasOutcome> {
     if (!this.holdsLease(controllerEpoch)) return { ok: false, reason: 'NOT_CONTROLLER', current: null };
     const current = this.partitions.get(next.partition);
     if (!current) return { ok: false, reason: 'UNKNOWN_PARTITION', current: null };
@@ -178,5 +187,11 @@ export class InMemoryMetadataStore implements MetadataStore {
 }
 
 function publicRegistration(r: Registration): NodeRegistration {
-  return { nodeId: r.nodeId, nodeEpoch: r.nodeEpoch, endpoint: r.endpoint, shuttingDown: r.shuttingDown, previousNodeEpoch: r.previousNodeEpoch };
+  return {
+    nodeId: r.nodeId,
+    nodeEpoch: r.nodeEpoch,
+    endpoint: r.endpoint,
+    shuttingDown: r.shuttingDown,
+    previousNodeEpoch: r.previousNodeEpoch,
+  };
 }

@@ -25,7 +25,12 @@ export interface MetadataStore {
    * restarted process), alive for `sessionTimeoutMs` unless renewed. `previousNodeEpoch` is stored as
    * given (see NodeRegistration).
    */
-  registerNode(nodeId: number, endpoint: string, previousNodeEpoch: number, sessionTimeoutMs: number): Promise<NodeRegistration>;
+  registerNode(
+    nodeId: number,
+    endpoint: string,
+    previousNodeEpoch: number,
+    sessionTimeoutMs: number,
+  ): Promise<NodeRegistration>;
 
   /**
    * Extends the registration by `sessionTimeoutMs` from now. Returns false — and changes nothing — when
@@ -75,7 +80,11 @@ export interface MetadataStore {
    * `expectedPartitionEpoch` and `controllerEpoch` is the current lease's epoch. The caller sets
    * `next.partitionEpoch = expectedPartitionEpoch + 1`.
    */
-  compareAndSetPartition(expectedPartitionEpoch: number, next: PartitionState, controllerEpoch: number): Promise<CasOutcome>;
+  compareAndSetPartition(
+    expectedPartitionEpoch: number,
+    next: PartitionState,
+    controllerEpoch: number,
+  ): Promise<CasOutcome>;
 
   // ---- notification ---------------------------------------------------------------------------
 

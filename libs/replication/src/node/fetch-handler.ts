@@ -18,7 +18,14 @@ export function serveFetch(
     const p = lookup(req.partition);
     if (!p) {
       answerNow = true;
-      return { partition: req.partition, errorCode: E.UNKNOWN_TOPIC_OR_PARTITION, highWatermark: -1, logStartOffset: -1, logEndOffset: -1, batches: [] };
+      return {
+        partition: req.partition,
+        errorCode: E.UNKNOWN_TOPIC_OR_PARTITION,
+        highWatermark: -1,
+        logStartOffset: -1,
+        logEndOffset: -1,
+        batches: [],
+      };
     }
     const outcome = serveFollowerFetch(p, req, request.replicaId, request.replicaEpoch, updateState);
     if (updateState) afterChange(p);

@@ -8,7 +8,14 @@ function leader(partitions: number[]) {
   const logEnds = new Map(partitions.map((p) => [p, 0]));
   const reread = (): FetchResponse => ({
     errorCode: 0,
-    partitions: partitions.map((partition) => ({ partition, errorCode: 0, highWatermark: 0, logStartOffset: 0, logEndOffset: logEnds.get(partition)!, batches: [] })),
+    partitions: partitions.map((partition) => ({
+      partition,
+      errorCode: 0,
+      highWatermark: 0,
+      logStartOffset: 0,
+      logEndOffset: logEnds.get(partition)!,
+      batches: [],
+    })),
   });
   return { logEnds, reread };
 }

@@ -8,7 +8,9 @@ export class RegistrationCache {
 
   /** Records the lease; true when a controller other than the one known before holds it. */
   setController(lease: ControllerLease | null): boolean {
-    const moved = lease !== null && (lease.nodeId !== this.controller?.nodeId || lease.controllerEpoch !== this.controller.controllerEpoch);
+    const moved =
+      lease !== null &&
+      (lease.nodeId !== this.controller?.nodeId || lease.controllerEpoch !== this.controller.controllerEpoch);
     this.controller = lease;
     return moved;
   }

@@ -89,7 +89,8 @@ export class ReplicaFetcher {
         continue;
       }
       try {
-        if (config.logFlushPolicy === 'always') await Promise.all(ready.map(([p]) => (p.log.flushedOffset < p.log.logEndOffset ? p.log.flush() : undefined)));
+        if (config.logFlushPolicy === 'always')
+          await Promise.all(ready.map(([p]) => (p.log.flushedOffset < p.log.logEndOffset ? p.log.flush() : undefined)));
       } catch (e) {
         this.host.onError(e, `flush before fetching from ${this.leaderId}`);
         this.backOff(ready.map(([p]) => p.partition));
@@ -105,7 +106,8 @@ export class ReplicaFetcher {
     const out: Array<[Partition, FetchState]> = [];
     for (const [id, s] of this.states) {
       const p = this.host.partition(id);
-      if (!p || p.role !== 'follower' || p.leaderId !== this.leaderId || s.awaitingMetadata || s.delayedUntil > now) continue;
+      if (!p || p.role !== 'follower' || p.leaderId !== this.leaderId || s.awaitingMetadata || s.delayedUntil > now)
+        continue;
       out.push([p, s]);
     }
     return out;
@@ -116,13 +118,22 @@ export class ReplicaFetcher {
     const { config, transport, scope } = this.host;
     const peer = this.host.peer(this.leaderId);
     if (!peer) return this.backOff(ready.map(([p]) => p.partition));
-    const sent = ready.map(([p, s]) => ({ partition: p, generation: s.generation, request: followerFetchRequest(p, config.replicaFetchMaxRecords) }));
+    const sent = ready.map(([p, s]) => ({
+      partition: p,
+      generation: s.generation,
+      request: followerFetchRequest(p, config.replicaFetchMaxRecords),
+    }));
     let response: FetchResponse;
     try {
       response = await transport.send(
         peer,
         'fetch',
-        { replicaId: this.host.nodeId, replicaEpoch: this.host.nodeEpoch(), maxWaitMs: config.replicaFetchWaitMaxMs, partitions: sent.map((s) => s.request) },
+        {
+          replicaId: this.host.nodeId,
+          replicaEpoch: this.host.nodeEpoch(),
+          maxWaitMs: config.replicaFetchWaitMaxMs,
+          partitions: sent.map((s) => s.request),
+        },
         config.requestTimeoutMs + config.replicaFetchWaitMaxMs,
       );
     } catch {
@@ -139,7 +150,12 @@ export class ReplicaFetcher {
     }
   }
 
-  private applyOne(p: Partition, state: FetchState, request: FetchPartitionRequest, answer: Parameters<typeof applyFetchResponse>[2]): void {
+  private applyOne(
+    p: Partition,
+    state: FetchState,
+    request: FetchPartitionRequest,
+    answer: Parameters<typeof applyFetchResponse>[2],
+  ): void {
     try {
       const next = applyFetchResponse(p, request, answer);
       if (next === 'backoff') state.delayedUntil = this.host.scope.clock.now() + this.host.config.replicaFetchBackoffMs;
@@ -163,7 +179,8 @@ export class ReplicaFetcher {
   private idle(): Promise<void> {
     const now = this.host.scope.clock.now();
     let wait = this.host.config.replicaFetchBackoffMs;
-    for (const s of this.states.values()) if (!s.awaitingMetadata && s.delayedUntil > now) wait = Math.min(wait, s.delayedUntil - now);
+    for (const s of this.states.values())
+      if (!s.awaitingMetadata && s.delayedUntil > now) wait = Math.min(wait, s.delayedUntil - now);
     return new Promise<void>((resolve) => {
       const timer = this.host.scope.schedule(Math.max(1, wait), () => finish());
       const finish = () => {

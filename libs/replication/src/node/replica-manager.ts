@@ -1,5 +1,12 @@
 import type { LogRecord } from '../api/log-record';
-import type { AppendResult, LeadershipListener, PartitionOffsets, PartitionStore, ReadResult, RecordVisitor } from '../api/partition-store.port';
+import type {
+  AppendResult,
+  LeadershipListener,
+  PartitionOffsets,
+  PartitionStore,
+  ReadResult,
+  RecordVisitor,
+} from '../api/partition-store.port';
 import { ReplicationErrorCode as E } from '../api/replication-error-code';
 import { LeaderEpochCache } from '../epoch/leader-epoch-cache';
 import type { PartitionLog } from '../log/partition-log';
@@ -73,7 +80,14 @@ export class ReplicaManager implements PartitionStore {
   constructor(private readonly deps: ReplicaManagerDeps) {
     this.purgatory = new FetchPurgatory(deps.scope);
     this.notifier = new LeadershipNotifier((e) => this.reportError(e, 'a leadership listener threw'));
-    this.sender = new AlterPartitionSender(deps.scope, deps.config, deps.transport, this.cluster, deps.controller, (p) => this.afterChange(p));
+    this.sender = new AlterPartitionSender(
+      deps.scope,
+      deps.config,
+      deps.transport,
+      this.cluster,
+      deps.controller,
+      (p) => this.afterChange(p),
+    );
     this.cleaner = new LogCleanerTask(deps.scope, deps.config, (e, c) => this.reportError(e, c));
     this.hwCheckpoint = readHighWatermarks(deps.checkpoints);
   }
@@ -134,7 +148,11 @@ export class ReplicaManager implements PartitionStore {
     if (flush) {
       this.checkpointHighWatermarks();
       // close() flushes what is left and releases the files; a failed disk must not block the stop.
-      await Promise.all([...this.partitions.values()].map((p) => p.log.close().catch((e) => this.reportError(e, `closing partition ${p.partition}`))));
+      await Promise.all(
+        [...this.partitions.values()].map((p) =>
+          p.log.close().catch((e) => this.reportError(e, `closing partition ${p.partition}`)),
+        ),
+      );
     }
     this.deps.scope.close();
     await this.deps.transport.close();
@@ -177,7 +195,11 @@ export class ReplicaManager implements PartitionStore {
       do {
         this.refreshAgain = false;
         const { store } = this.deps;
-        const [nodes, lease, states] = await Promise.all([store.listNodes(), store.getControllerLease(), store.listPartitions()]);
+        const [nodes, lease, states] = await Promise.all([
+          store.listNodes(),
+          store.getControllerLease(),
+          store.listPartitions(),
+        ]);
         if (this.deps.scope.closed) return;
         this.cluster.setNodes(nodes);
         const controllerMoved = this.cluster.setController(lease);
@@ -202,7 +224,8 @@ export class ReplicaManager implements PartitionStore {
     if (state.partitionEpoch === p.partitionEpoch && role === p.role) return;
     if (role === 'leader') {
       this.fetchers.get(p.leaderId)?.remove(p.partition);
-      if (p.makeLeader(state)) this.trace(`leads p${p.partition} in epoch ${state.leaderEpoch} from offset ${p.leaderEpochStartOffset}`);
+      if (p.makeLeader(state))
+        this.trace(`leads p${p.partition} in epoch ${state.leaderEpoch} from offset ${p.leaderEpochStartOffset}`);
       maybeProposeRecovery(p);
     } else {
       const previousLeader = p.leaderId;
@@ -233,7 +256,13 @@ export class ReplicaManager implements PartitionStore {
       const cache = new LeaderEpochCache(this.deps.checkpoints, `partition-${state.partition}/leader-epoch-checkpoint`);
       // Entries beyond the recovered log end belong to writes that did not survive.
       cache.truncateFromEnd(log.logEndOffset);
-      const partition = new Partition(state.partition, log, cache, this.hwCheckpoint.get(state.partition) ?? 0, this.partitionContext());
+      const partition = new Partition(
+        state.partition,
+        log,
+        cache,
+        this.hwCheckpoint.get(state.partition) ?? 0,
+        this.partitionContext(),
+      );
       this.partitions.set(state.partition, partition);
       // A first cleaning as the log opens, not one interval later: a node restarted more often than
       // the interval (a crash loop) would otherwise never compact and load ever slower.
@@ -287,10 +316,25 @@ export class ReplicaManager implements PartitionStore {
   private handleFetch(request: FetchRequest): Promise<FetchResponse> {
     if (this.deps.scope.closed) return Promise.resolve({ errorCode: E.NOT_LEADER_OR_FOLLOWER, partitions: [] });
     this.disconnected.delete(request.replicaId);
-    const first = serveFetch((id) => this.partitions.get(id), request, true, (p) => this.afterChange(p));
+    const first = serveFetch(
+      (id) => this.partitions.get(id),
+      request,
+      true,
+      (p) => this.afterChange(p),
+    );
     if (first.answerNow || request.maxWaitMs <= 0) return Promise.resolve(first.response);
-    const reread = () => serveFetch((id) => this.partitions.get(id), request, false, () => undefined).response;
-    return this.purgatory.park(request.partitions.map((p) => p.partition), request.maxWaitMs, reread);
+    const reread = () =>
+      serveFetch(
+        (id) => this.partitions.get(id),
+        request,
+        false,
+        () => undefined,
+      ).response;
+    return this.purgatory.park(
+      request.partitions.map((p) => p.partition),
+      request.maxWaitMs,
+      reread,
+    );
   }
 
   /** How far this node's logs of `partitions` go (those it has opened), for the controller's unclean recovery. */
@@ -318,7 +362,8 @@ export class ReplicaManager implements PartitionStore {
     writeHighWatermarks(this.deps.checkpoints, this.hwCheckpoint);
     if (this.deps.config.logFlushPolicy === 'replicated') {
       // Kafka flushes on segment roll; we flush at the checkpoint so a power cut loses a bounded tail.
-      for (const p of this.partitions.values()) p.log.flush().catch((e) => this.reportError(e, `flushing partition ${p.partition}`));
+      for (const p of this.partitions.values())
+        p.log.flush().catch((e) => this.reportError(e, `flushing partition ${p.partition}`));
     }
   }
 
@@ -336,7 +381,13 @@ export class ReplicaManager implements PartitionStore {
     return readUpTo(this.partitions.get(partition), this.nodeId, partition, fromOffset, upToOffset, maxRecords);
   }
 
-  async scan(partition: number, fromOffset: number, upToOffset: number, maxRecords: number, visit: RecordVisitor): Promise<number> {
+  async scan(
+    partition: number,
+    fromOffset: number,
+    upToOffset: number,
+    maxRecords: number,
+    visit: RecordVisitor,
+  ): Promise<number> {
     return scanUpTo(this.partitions.get(partition), this.nodeId, partition, fromOffset, upToOffset, maxRecords, visit);
   }
 
@@ -369,7 +420,8 @@ export class ReplicaManager implements PartitionStore {
         afterChange: (p) => this.afterChange(p),
         onTruncate: (partition, toOffset, hw, reason) => {
           this.deps.observer?.onTruncate?.(this.nodeId, partition, toOffset, hw, reason);
-          if (toOffset < hw) this.trace(`WARNING truncating p${partition} to ${toOffset} below its HW ${hw} (${reason})`);
+          if (toOffset < hw)
+            this.trace(`WARNING truncating p${partition} to ${toOffset} below its HW ${hw} (${reason})`);
         },
         reportError: (e, c) => this.reportError(e, c),
       }),

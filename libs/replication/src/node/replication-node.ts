@@ -46,7 +46,14 @@ export class ReplicationNode {
 
   constructor(private readonly deps: ReplicationNodeDeps) {
     this.scope = new TaskScope(deps.clock);
-    this.keeper = new ControllerLeaseKeeper(deps.nodeId, deps.store, deps.config, this.scope, (nodeId, partitions) => this.describeLogEnds(nodeId, partitions), deps.observer?.trace?.bind(deps.observer));
+    this.keeper = new ControllerLeaseKeeper(
+      deps.nodeId,
+      deps.store,
+      deps.config,
+      this.scope,
+      (nodeId, partitions) => this.describeLogEnds(nodeId, partitions),
+      deps.observer?.trace?.bind(deps.observer),
+    );
     this.replicas = new ReplicaManager({
       nodeId: deps.nodeId,
       config: deps.config,
@@ -89,7 +96,8 @@ export class ReplicationNode {
     const clean = checkpoints.read(CLEAN_SHUTDOWN_FILE) === String(last);
     checkpoints.remove(CLEAN_SHUTDOWN_FILE);
     const previous = last >= 0 && (clean || config.logFlushPolicy === 'always') ? last : -1;
-    while (!this.scope.closed && !(await this.register(previous))) await this.scope.sleep(config.nodeHeartbeatIntervalMs);
+    while (!this.scope.closed && !(await this.register(previous)))
+      await this.scope.sleep(config.nodeHeartbeatIntervalMs);
     if (this.scope.closed) return;
     this.replicas.start(this.nodeEpoch);
     this.scope.every(config.nodeHeartbeatIntervalMs, () => void this.heartbeat());
@@ -140,7 +148,11 @@ export class ReplicationNode {
   /** The controller's question to a node (possibly this one) about its log ends. */
   private async describeLogEnds(nodeId: number, partitions: number[]): Promise<DescribeLogEndsResponse> {
     if (nodeId === this.deps.nodeId) return this.replicas.describeLogEnds(partitions);
-    const peer = this.replicas.cluster.peer(nodeId) ?? (await this.deps.store.listNodes()).map((n) => ({ nodeId: n.nodeId, endpoint: n.endpoint })).find((n) => n.nodeId === nodeId);
+    const peer =
+      this.replicas.cluster.peer(nodeId) ??
+      (await this.deps.store.listNodes())
+        .map((n) => ({ nodeId: n.nodeId, endpoint: n.endpoint }))
+        .find((n) => n.nodeId === nodeId);
     if (!peer) throw new Error(`node ${nodeId} is not registered`);
     return this.deps.transport.send(peer, 'describeLogEnds', { partitions }, this.deps.config.requestTimeoutMs);
   }
@@ -150,19 +162,28 @@ export class ReplicationNode {
     const me = this.deps.nodeId;
     // Done when nothing is led here and no ISR still counts on us — except an ISR we are the last member
     // of, which the controller never empties (the partition waits for us to come back).
-    return states.every((s) => s.leader !== me && (!s.isr.some((m) => m.nodeId === me) || (s.isr.length === 1 && s.leader === NO_LEADER)));
+    return states.every(
+      (s) => s.leader !== me && (!s.isr.some((m) => m.nodeId === me) || (s.isr.length === 1 && s.leader === NO_LEADER)),
+    );
   }
 
   private async register(previousNodeEpoch: number): Promise<boolean> {
     const sentAt = this.deps.clock.now();
     try {
-      const r = await this.deps.store.registerNode(this.deps.nodeId, this.deps.endpoint, previousNodeEpoch, this.deps.config.nodeSessionTimeoutMs);
+      const r = await this.deps.store.registerNode(
+        this.deps.nodeId,
+        this.deps.endpoint,
+        previousNodeEpoch,
+        this.deps.config.nodeSessionTimeoutMs,
+      );
       if (this.scope.closed) return false;
       this.nodeEpoch = r.nodeEpoch;
       this.deps.checkpoints.write(LAST_EPOCH_FILE, String(r.nodeEpoch));
       this.lastRenewSentAt = sentAt;
       this.needsRegistration = false;
-      this.deps.observer?.trace?.(`node ${this.deps.nodeId}: registered with epoch ${r.nodeEpoch} (previous ${previousNodeEpoch})`);
+      this.deps.observer?.trace?.(
+        `node ${this.deps.nodeId}: registered with epoch ${r.nodeEpoch} (previous ${previousNodeEpoch})`,
+      );
       return true;
     } catch {
       return false;

@@ -52,13 +52,21 @@ export class CommitWaiters {
   complete(leaderEpoch: number, hw: number, enoughReplicas: boolean): void {
     // Waiters are kept in offset order and all belong to the current epoch, so the completed ones are a prefix.
     let n = 0;
-    while (n < this.waiters.length && this.waiters[n].leaderEpoch === leaderEpoch && hw >= this.waiters[n].requiredOffset) n++;
+    while (
+      n < this.waiters.length &&
+      this.waiters[n].leaderEpoch === leaderEpoch &&
+      hw >= this.waiters[n].requiredOffset
+    )
+      n++;
     if (n === 0) return;
     const done = this.waiters.splice(0, n);
     for (const w of done) {
       w.timer.cancel();
       if (enoughReplicas) w.resolve();
-      else w.reject(KafkaError.of('NOT_ENOUGH_REPLICAS_AFTER_APPEND', 'committed, but the ISR fell below MIN_INSYNC_REPLICAS'));
+      else
+        w.reject(
+          KafkaError.of('NOT_ENOUGH_REPLICAS_AFTER_APPEND', 'committed, but the ISR fell below MIN_INSYNC_REPLICAS'),
+        );
     }
   }
 

@@ -27,8 +27,17 @@ export function followerFetchRequest(p: Partition, maxRecords: number): FetchPar
  * offsets and epochs (I7); the follower's HW becomes a clamped copy of the leader's (I13). A response
  * to a fetch from another offset or epoch than the current one is stale and dropped.
  */
-export function applyFetchResponse(p: Partition, request: FetchPartitionRequest, response: FetchPartitionResponse): FollowerNext {
-  if (p.role !== 'follower' || request.currentLeaderEpoch !== p.leaderEpoch || request.fetchOffset !== p.log.logEndOffset) return 'fetch';
+export function applyFetchResponse(
+  p: Partition,
+  request: FetchPartitionRequest,
+  response: FetchPartitionResponse,
+): FollowerNext {
+  if (
+    p.role !== 'follower' ||
+    request.currentLeaderEpoch !== p.leaderEpoch ||
+    request.fetchOffset !== p.log.logEndOffset
+  )
+    return 'fetch';
   switch (response.errorCode) {
     case E.NONE:
       if (response.divergingEpoch) truncateOnDivergence(p, request, response.divergingEpoch);
@@ -48,7 +57,11 @@ export function applyFetchResponse(p: Partition, request: FetchPartitionRequest,
   }
 }
 
-function truncateOnDivergence(p: Partition, request: FetchPartitionRequest, diverging: { epoch: number; endOffset: number }): void {
+function truncateOnDivergence(
+  p: Partition,
+  request: FetchPartitionRequest,
+  diverging: { epoch: number; endOffset: number },
+): void {
   const leo = p.log.logEndOffset;
   const point = truncationPoint(diverging, (epoch) => p.epochCache.endOffsetFor(epoch, leo), leo, request.fetchOffset);
   p.truncateTo(point.offset, `diverging epoch ${diverging.epoch} ends at ${diverging.endOffset}`);
@@ -90,7 +103,11 @@ function trimToLogEnd(batches: StoredBatch[], logEndOffset: number): StoredBatch
   for (const b of batches) {
     const records = b.records.filter((r) => r.offset >= logEndOffset);
     if (records.length === 0) continue;
-    out.push(records.length === b.records.length && b.baseOffset >= logEndOffset ? b : { ...b, baseOffset: Math.max(b.baseOffset, logEndOffset), records });
+    out.push(
+      records.length === b.records.length && b.baseOffset >= logEndOffset
+        ? b
+        : { ...b, baseOffset: Math.max(b.baseOffset, logEndOffset), records },
+    );
   }
   return out;
 }

@@ -36,17 +36,27 @@ describe('computeLeaderHighWatermark', () => {
 
   it('waits for a caught-up, eligible replica outside the ISR, so the HW cannot run away from a joiner', () => {
     const joiner = remote(3, 4, 99_000);
-    expect(computeLeaderHighWatermark(inputs({ maximalIsr: new Set([0, 1]), remotes: [remote(1, 8), joiner] }))).toBe(4);
+    expect(computeLeaderHighWatermark(inputs({ maximalIsr: new Set([0, 1]), remotes: [remote(1, 8), joiner] }))).toBe(
+      4,
+    );
   });
 
   it('ignores a lagging non-member and an ineligible one (KAFKA-15021: a shutting-down replica does not stall it)', () => {
     const lagging = remote(3, 1, 50_000);
     const leaving = remote(4, 2, 99_000);
-    const hw = computeLeaderHighWatermark(inputs({ maximalIsr: new Set([0, 1]), remotes: [remote(1, 8), lagging, leaving], isIsrEligible: (r) => r.nodeId !== 4 }));
+    const hw = computeLeaderHighWatermark(
+      inputs({
+        maximalIsr: new Set([0, 1]),
+        remotes: [remote(1, 8), lagging, leaving],
+        isIsrEligible: (r) => r.nodeId !== 4,
+      }),
+    );
     expect(hw).toBe(8);
   });
 
   it('counts a pending expansion at once: the maximal ISR includes the member being added', () => {
-    expect(computeLeaderHighWatermark(inputs({ maximalIsr: new Set([0, 1, 2]), remotes: [remote(1, 8), remote(2, 3, 0)] }))).toBe(3);
+    expect(
+      computeLeaderHighWatermark(inputs({ maximalIsr: new Set([0, 1, 2]), remotes: [remote(1, 8), remote(2, 3, 0)] })),
+    ).toBe(3);
   });
 });

@@ -16,7 +16,13 @@ export function maybeExpandIsr(p: Partition, remote: RemoteReplicaState): void {
   if (!p.isIsrEligible(remote) || remote.nodeEpoch < 0) return;
   if (!p.ctx.rules.mayJoinIsr(remote.leo, p.hw, p.leaderEpochStartOffset)) return;
   const proposed = [...p.isrState.isr, { nodeId: remote.nodeId, nodeEpoch: remote.nodeEpoch }];
-  p.isrState = { kind: 'pendingExpand', isr: p.isrState.isr, recovery: p.isrState.recovery, proposed, newMember: remote.nodeId };
+  p.isrState = {
+    kind: 'pendingExpand',
+    isr: p.isrState.isr,
+    recovery: p.isrState.recovery,
+    proposed,
+    newMember: remote.nodeId,
+  };
   p.ctx.events.onIsrProposal(p.partition);
 }
 
@@ -38,7 +44,13 @@ export function maybeShrinkIsr(p: Partition): void {
     });
   if (outOfSync.length === 0) return;
   const proposed = p.isrState.isr.filter((m) => !outOfSync.includes(m.nodeId));
-  p.isrState = { kind: 'pendingShrink', isr: p.isrState.isr, recovery: p.isrState.recovery, proposed, removed: outOfSync };
+  p.isrState = {
+    kind: 'pendingShrink',
+    isr: p.isrState.isr,
+    recovery: p.isrState.recovery,
+    proposed,
+    removed: outOfSync,
+  };
   p.ctx.events.onIsrProposal(p.partition);
 }
 
@@ -93,7 +105,11 @@ export function alterPartitionRequest(p: Partition): { request: AlterPartitionRe
  * The controller's answer to a proposal. Returns 'retry' when the same proposal should
  * be sent again (controller unavailable or moved), 'done' otherwise.
  */
-export function applyAlterPartitionResponse(p: Partition, sent: IsrState, response: AlterPartitionResponse | undefined): 'done' | 'retry' {
+export function applyAlterPartitionResponse(
+  p: Partition,
+  sent: IsrState,
+  response: AlterPartitionResponse | undefined,
+): 'done' | 'retry' {
   if (p.isrState !== sent || p.role !== 'leader') return 'done'; // newer metadata overrode the proposal
   if (!response) return 'retry';
   switch (response.errorCode) {

@@ -25,7 +25,13 @@ export function serveFollowerFetch(
   updateState: boolean,
 ): FollowerFetchOutcome {
   const log = p.log;
-  const base = { partition: p.partition, highWatermark: p.hw, logStartOffset: log.logStartOffset, logEndOffset: log.logEndOffset, batches: [] };
+  const base = {
+    partition: p.partition,
+    highWatermark: p.hw,
+    logStartOffset: log.logStartOffset,
+    logEndOffset: log.logEndOffset,
+    batches: [],
+  };
   const fail = (errorCode: number): FollowerFetchOutcome => ({ response: { ...base, errorCode }, answerNow: true });
 
   // Epochs first, as Kafka's localLogWithEpochOrThrow: a zombie that missed the new epoch answers
@@ -50,21 +56,34 @@ export function serveFollowerFetch(
     if (end.epoch < 0 || end.endOffset < 0) return fail(E.OFFSET_OUT_OF_RANGE);
     if (end.epoch < req.lastFetchedEpoch || end.endOffset < req.fetchOffset) {
       return {
-        response: { ...base, errorCode: E.NONE, highWatermark: initialHw, divergingEpoch: { epoch: end.epoch, endOffset: end.endOffset } },
+        response: {
+          ...base,
+          errorCode: E.NONE,
+          highWatermark: initialHw,
+          divergingEpoch: { epoch: end.epoch, endOffset: end.endOffset },
+        },
         answerNow: true,
       };
     }
   }
   if (req.fetchOffset > initialLeo) return fail(E.OFFSET_OUT_OF_RANGE);
 
-  const batches = req.fetchOffset < initialLeo ? log.read(req.fetchOffset, initialLeo, Math.max(1, req.maxRecords)) : [];
+  const batches =
+    req.fetchOffset < initialLeo ? log.read(req.fetchOffset, initialLeo, Math.max(1, req.maxRecords)) : [];
   if (updateState) {
     const leoBefore = remote.leo;
     updateFetchState(remote, req.fetchOffset, req.logStartOffset, p.ctx.clock.now(), initialLeo, replicaEpoch);
     maybeExpandIsr(p, remote);
     if (remote.leo !== leoBefore) p.maybeIncrementHighWatermark();
   }
-  const response: FetchPartitionResponse = { partition: p.partition, errorCode: E.NONE, highWatermark: initialHw, logStartOffset: initialLogStart, logEndOffset: initialLeo, batches };
+  const response: FetchPartitionResponse = {
+    partition: p.partition,
+    errorCode: E.NONE,
+    highWatermark: initialHw,
+    logStartOffset: initialLogStart,
+    logEndOffset: initialLeo,
+    batches,
+  };
   if (batches.length > 0) {
     const lastBatch = batches[batches.length - 1].records;
     const last = lastBatch[lastBatch.length - 1].offset;

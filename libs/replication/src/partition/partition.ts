@@ -64,7 +64,12 @@ export class Partition {
    */
   makeLeader(state: PartitionState): boolean {
     if (state.partitionEpoch < this.partitionEpoch) return false;
-    if (this.role === 'leader' && state.partitionEpoch === this.partitionEpoch && state.leaderEpoch === this.leaderEpoch) return false;
+    if (
+      this.role === 'leader' &&
+      state.partitionEpoch === this.partitionEpoch &&
+      state.leaderEpoch === this.leaderEpoch
+    )
+      return false;
     const now = this.ctx.clock.now();
     const wasLeader = this.role === 'leader';
     const newEpoch = !wasLeader || state.leaderEpoch > this.leaderEpoch;
@@ -134,10 +139,16 @@ export class Partition {
    */
   appendAsLeader(records: LogRecord[], acks: -1 | 0 | 1, leaderEpoch?: number): AppendResult {
     if (this.role !== 'leader' || (leaderEpoch !== undefined && leaderEpoch !== this.leaderEpoch)) {
-      throw KafkaError.of('NOT_LEADER_OR_FOLLOWER', `node ${this.ctx.nodeId} does not lead partition ${this.partition}${leaderEpoch === undefined ? '' : ` in epoch ${leaderEpoch}`}`);
+      throw KafkaError.of(
+        'NOT_LEADER_OR_FOLLOWER',
+        `node ${this.ctx.nodeId} does not lead partition ${this.partition}${leaderEpoch === undefined ? '' : ` in epoch ${leaderEpoch}`}`,
+      );
     }
     if (acks === -1 && this.isrState.isr.length < this.minIsr()) {
-      throw KafkaError.of('NOT_ENOUGH_REPLICAS', `ISR of partition ${this.partition} has ${this.isrState.isr.length} < ${this.minIsr()} replicas`);
+      throw KafkaError.of(
+        'NOT_ENOUGH_REPLICAS',
+        `ISR of partition ${this.partition} has ${this.isrState.isr.length} < ${this.minIsr()} replicas`,
+      );
     }
     this.epochCache.assign(this.leaderEpoch, this.log.logEndOffset);
     const batch = this.log.appendAsLeader(records, this.leaderEpoch);
@@ -150,11 +161,15 @@ export class Partition {
   /** Resolves when the HW passes `lastOffset` in `leaderEpoch` (DelayedProduce). */
   awaitCommit(leaderEpoch: number, lastOffset: number, timeoutMs: number): Promise<void> {
     if (this.role !== 'leader' || leaderEpoch !== this.leaderEpoch) {
-      return Promise.reject(KafkaError.of('NOT_LEADER_OR_FOLLOWER', `partition ${this.partition} is not led here in epoch ${leaderEpoch}`));
+      return Promise.reject(
+        KafkaError.of('NOT_LEADER_OR_FOLLOWER', `partition ${this.partition} is not led here in epoch ${leaderEpoch}`),
+      );
     }
     if (this.hw > lastOffset) {
       if (maximalIsr(this.isrState).size >= this.minIsr()) return Promise.resolve();
-      return Promise.reject(KafkaError.of('NOT_ENOUGH_REPLICAS_AFTER_APPEND', 'committed, but the ISR fell below MIN_INSYNC_REPLICAS'));
+      return Promise.reject(
+        KafkaError.of('NOT_ENOUGH_REPLICAS_AFTER_APPEND', 'committed, but the ISR fell below MIN_INSYNC_REPLICAS'),
+      );
     }
     return this.waiters.wait(leaderEpoch, lastOffset + 1, timeoutMs);
   }
@@ -186,7 +201,8 @@ export class Partition {
     };
     const newHw = this.ctx.rules.leaderHighWatermark(inputs);
     if (newHw <= this.hw) return false;
-    if (newHw > this.log.logEndOffset) throw new Error(`HW ${newHw} beyond LEO ${this.log.logEndOffset} on partition ${this.partition}`);
+    if (newHw > this.log.logEndOffset)
+      throw new Error(`HW ${newHw} beyond LEO ${this.log.logEndOffset} on partition ${this.partition}`);
     this.hw = newHw;
     this.ctx.events.onHighWatermark(this.partition, this.leaderEpoch, newHw);
     this.waiters.complete(this.leaderEpoch, newHw, maximalIsr(this.isrState).size >= this.minIsr());
@@ -200,7 +216,12 @@ export class Partition {
    */
   isIsrEligible(r: RemoteReplicaState): boolean {
     const registered = this.ctx.registeredEpoch(r.nodeId);
-    return registered !== undefined && this.ctx.isAcceptable(r.nodeId) && this.ctx.isConnected(r.nodeId) && (r.nodeEpoch === -1 || r.nodeEpoch === registered);
+    return (
+      registered !== undefined &&
+      this.ctx.isAcceptable(r.nodeId) &&
+      this.ctx.isConnected(r.nodeId) &&
+      (r.nodeEpoch === -1 || r.nodeEpoch === registered)
+    );
   }
 
   isIsrChangePending(): boolean {
@@ -228,4 +249,3 @@ export class Partition {
     return this.role === 'leader' && this.hw >= this.leaderEpochStartOffset;
   }
 }
-

@@ -20,7 +20,15 @@ export interface RemoteReplicaState {
 }
 
 export function newRemoteReplica(nodeId: number): RemoteReplicaState {
-  return { nodeId, leo: -1, logStartOffset: -1, lastFetchLeaderLogEndOffset: -1, lastFetchTimeMs: 0, lastCaughtUpTimeMs: 0, nodeEpoch: -1 };
+  return {
+    nodeId,
+    leo: -1,
+    logStartOffset: -1,
+    lastFetchLeaderLogEndOffset: -1,
+    lastFetchTimeMs: 0,
+    lastCaughtUpTimeMs: 0,
+    nodeEpoch: -1,
+  };
 }
 
 /**
@@ -38,7 +46,8 @@ export function updateFetchState(
   nodeEpoch: number,
 ): void {
   if (fetchOffset >= leaderLogEndOffset) s.lastCaughtUpTimeMs = Math.max(s.lastCaughtUpTimeMs, fetchTimeMs);
-  else if (fetchOffset >= s.lastFetchLeaderLogEndOffset) s.lastCaughtUpTimeMs = Math.max(s.lastCaughtUpTimeMs, s.lastFetchTimeMs);
+  else if (fetchOffset >= s.lastFetchLeaderLogEndOffset)
+    s.lastCaughtUpTimeMs = Math.max(s.lastCaughtUpTimeMs, s.lastFetchTimeMs);
   s.leo = fetchOffset;
   s.logStartOffset = followerLogStartOffset;
   s.nodeEpoch = nodeEpoch;
@@ -47,7 +56,12 @@ export function updateFetchState(
 }
 
 /** Caught up = at the leader's LEO, or was at it within the last `maxLagMs`. */
-export function isCaughtUp(s: RemoteReplicaState, leaderLogEndOffset: number, nowMs: number, maxLagMs: number): boolean {
+export function isCaughtUp(
+  s: RemoteReplicaState,
+  leaderLogEndOffset: number,
+  nowMs: number,
+  maxLagMs: number,
+): boolean {
   return s.leo === leaderLogEndOffset || nowMs - s.lastCaughtUpTimeMs <= maxLagMs;
 }
 

@@ -30,5 +30,6 @@ export interface ReplicationRules {
 export const KAFKA_REPLICATION_RULES: ReplicationRules = {
   leaderHighWatermark: computeLeaderHighWatermark,
   onStartFollowing: () => {},
-  mayJoinIsr: (followerLeo, highWatermark, leaderEpochStartOffset) => followerLeo >= highWatermark && followerLeo >= leaderEpochStartOffset,
+  mayJoinIsr: (followerLeo, highWatermark, leaderEpochStartOffset) =>
+    followerLeo >= highWatermark && followerLeo >= leaderEpochStartOffset,
 };

@@ -43,7 +43,8 @@ export class FileCheckpointStorage implements CheckpointStorage {
 
   private pathOf(name: string): string {
     const resolved = path.resolve(this.dir, name);
-    if (!resolved.startsWith(path.resolve(this.dir) + path.sep)) throw new Error(`checkpoint name escapes the data directory: ${name}`);
+    if (!resolved.startsWith(path.resolve(this.dir) + path.sep))
+      throw new Error(`checkpoint name escapes the data directory: ${name}`);
     return resolved;
   }
 }

@@ -65,10 +65,11 @@ export class InMemoryNetwork implements InMemoryLink {
 
   /** Cuts every link between the two groups, both directions. */
   partition(groupA: readonly number[], groupB: readonly number[]): void {
-    for (const a of groupA) for (const b of groupB) {
-      this.cut.add(key(a, b));
-      this.cut.add(key(b, a));
-    }
+    for (const a of groupA)
+      for (const b of groupB) {
+        this.cut.add(key(a, b));
+        this.cut.add(key(b, a));
+      }
   }
 
   /** Cuts only `from → to` (asymmetric partitions). */
@@ -87,10 +88,11 @@ export class InMemoryNetwork implements InMemoryLink {
 
   /** Restores the links between the two groups. */
   healBetween(groupA: readonly number[], groupB: readonly number[]): void {
-    for (const a of groupA) for (const b of groupB) {
-      this.cut.delete(key(a, b));
-      this.cut.delete(key(b, a));
-    }
+    for (const a of groupA)
+      for (const b of groupB) {
+        this.cut.delete(key(a, b));
+        this.cut.delete(key(b, a));
+      }
   }
 
   /**

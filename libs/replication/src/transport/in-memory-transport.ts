@@ -27,7 +27,12 @@ export class InMemoryTransport implements Transport {
     this.handler = handler;
   }
 
-  send<K extends RpcKind>(to: PeerAddress, kind: K, body: RpcMap[K]['request'], timeoutMs: number): Promise<RpcMap[K]['response']> {
+  send<K extends RpcKind>(
+    to: PeerAddress,
+    kind: K,
+    body: RpcMap[K]['request'],
+    timeoutMs: number,
+  ): Promise<RpcMap[K]['response']> {
     if (this.closed) return Promise.reject(new TransportError('CLOSED'));
     this.contacted.add(to.nodeId);
     return new Promise<RpcMap[K]['response']>((resolve, reject) => {
@@ -40,22 +45,31 @@ export class InMemoryTransport implements Transport {
         fn();
       };
       const fail = (e: TransportError) => settle(() => reject(e));
-      const timer = this.network.clock.schedule(timeoutMs, () => fail(new TransportError('TIMEOUT', `${kind} to node ${to.nodeId} timed out`)));
+      const timer = this.network.clock.schedule(timeoutMs, () =>
+        fail(new TransportError('TIMEOUT', `${kind} to node ${to.nodeId} timed out`)),
+      );
       this.inFlight.add(fail);
       const request = { kind, body } as RpcRequest;
       this.intercepted({ from: this.nodeId, to: to.nodeId, kind, direction: 'request', body }, (replaced) => {
         if (replaced !== undefined) {
           // The interceptor answered in the target's place: the target never sees the request.
-          this.network.deliver(to.nodeId, this.nodeId, () => !this.closed && settle(() => resolve(replaced as RpcMap[K]['response'])));
+          this.network.deliver(
+            to.nodeId,
+            this.nodeId,
+            () => !this.closed && settle(() => resolve(replaced as RpcMap[K]['response'])),
+          );
           return;
         }
         const target = this.network.endpoint(to.nodeId);
         if (!target) return; // nobody listening: the request is lost, the sender times out
         target.receive(this.nodeId, request).then(
           (response) =>
-            this.intercepted({ from: to.nodeId, to: this.nodeId, kind, direction: 'response', body: response, request: body }, (replaced) => {
-              if (!this.closed) settle(() => resolve((replaced ?? response) as RpcMap[K]['response']));
-            }),
+            this.intercepted(
+              { from: to.nodeId, to: this.nodeId, kind, direction: 'response', body: response, request: body },
+              (replaced) => {
+                if (!this.closed) settle(() => resolve((replaced ?? response) as RpcMap[K]['response']));
+              },
+            ),
           (error: unknown) =>
             this.network.deliver(to.nodeId, this.nodeId, () => {
               if (!this.closed) fail(new TransportError('REMOTE_FAILURE', String(error)));
@@ -89,7 +103,9 @@ export class InMemoryTransport implements Transport {
     if (decision === 'drop') return;
     if (decision === 'deliver') return this.network.deliver(message.from, message.to, () => arrive());
     if ('delayMs' in decision) {
-      this.network.clock.schedule(decision.delayMs, () => this.network.deliver(message.from, message.to, () => arrive()));
+      this.network.clock.schedule(decision.delayMs, () =>
+        this.network.deliver(message.from, message.to, () => arrive()),
+      );
       return;
     }
     this.network.deliver(message.from, message.to, () => arrive(decision.replaceWith));

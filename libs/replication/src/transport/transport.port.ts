@@ -31,7 +31,12 @@ export interface Transport {
   readonly nodeId: number;
   /** Installs the handler for requests addressed to this node (replacing any earlier one). */
   listen(handler: RpcHandler): void;
-  send<K extends RpcKind>(to: PeerAddress, kind: K, body: RpcMap[K]['request'], timeoutMs: number): Promise<RpcMap[K]['response']>;
+  send<K extends RpcKind>(
+    to: PeerAddress,
+    kind: K,
+    body: RpcMap[K]['request'],
+    timeoutMs: number,
+  ): Promise<RpcMap[K]['response']>;
   /** Stops serving and fails requests in flight from this node. */
   close(): Promise<void>;
   /**

@@ -15,7 +15,10 @@ export class AclBindingDto {
   @ApiProperty({ enum: RESOURCE_TYPES, example: 'GROUP' })
   resourceType: string;
 
-  @ApiProperty({ example: 'billing-', description: "a name, '*' (LITERAL) for every resource, 'kafka-cluster' for CLUSTER" })
+  @ApiProperty({
+    example: 'billing-',
+    description: "a name, '*' (LITERAL) for every resource, 'kafka-cluster' for CLUSTER",
+  })
   resourceName: string;
 
   @ApiProperty({ enum: PATTERN_TYPES, example: 'PREFIXED' })

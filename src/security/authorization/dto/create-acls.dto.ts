@@ -7,6 +7,9 @@ export const MAX_ACLS_PER_REQUEST = 1_000;
 
 export class CreateAclsDto {
   @ApiProperty({ type: AclBindingDto, isArray: true })
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_ACLS_PER_REQUEST) @IsObject({ each: true })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_ACLS_PER_REQUEST)
+  @IsObject({ each: true })
   acls: Record<string, unknown>[];
 }

@@ -7,8 +7,12 @@ export class DeleteAclsDto {
   @ApiProperty({
     type: AclBindingDto,
     isArray: true,
-    description: 'Partial bindings: every field given must match, a field left out matches anything ({} matches every binding).',
+    description:
+      'Partial bindings: every field given must match, a field left out matches anything ({} matches every binding).',
   })
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_ACLS_PER_REQUEST) @IsObject({ each: true })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_ACLS_PER_REQUEST)
+  @IsObject({ each: true })
   filters: Record<string, unknown>[];
 }

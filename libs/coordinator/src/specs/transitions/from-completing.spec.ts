@@ -3,7 +3,10 @@ import { ErrorCode, KafkaError } from '@cohort/protocol';
 import { CoordinatorHarness } from '@cohort/coordinator/testing';
 
 /** Two dynamic members whose join phase just completed: the group is CompletingRebalance, nobody synced. */
-async function completing(h: CoordinatorHarness, overrides: Partial<P.JoinGroupRequest> = {}): ReturnType<CoordinatorHarness['completingGroup']> {
+async function completing(
+  h: CoordinatorHarness,
+  overrides: Partial<P.JoinGroupRequest> = {},
+): ReturnType<CoordinatorHarness['completingGroup']> {
   const completing = await h.completingGroup('g', overrides);
   expect((await h.describe('g')).groupState).toBe('CompletingRebalance');
   return completing;
@@ -91,7 +94,9 @@ describe('transitions out of CompletingRebalance', () => {
     expect((await h.describe('g')).groupState).toBe('PreparingRebalance');
     expect(a.join.value.errorCode).toBe(0);
     // The replaced member id is fenced.
-    expect((await h.heartbeat('g', s.value.memberId, s.value.generationId, 'instance-1')).errorCode).toBe(ErrorCode.FENCED_INSTANCE_ID);
+    expect((await h.heartbeat('g', s.value.memberId, s.value.generationId, 'instance-1')).errorCode).toBe(
+      ErrorCode.FENCED_INSTANCE_ID,
+    );
   });
 
   it("CompletingRebalance → PreparingRebalance when storing the leader's assignment fails", async () => {
@@ -108,7 +113,10 @@ describe('transitions out of CompletingRebalance', () => {
   });
 
   it('CompletingRebalance → PreparingRebalance when the sync timeout expires, without the members that never synced', async () => {
-    const { leader, follower, generationId } = await completing(h, { rebalanceTimeoutMs: 15_000, sessionTimeoutMs: 30_000 });
+    const { leader, follower, generationId } = await completing(h, {
+      rebalanceTimeoutMs: 15_000,
+      sessionTimeoutMs: 30_000,
+    });
     h.sync('g', follower, generationId);
     await h.advance(15_000);
     const described = await h.describe('g');

@@ -70,7 +70,11 @@ describe('transitions out of Empty and PreparingRebalance', () => {
     const { leader, memberIds } = await h.stableGroup('g', 2, { rebalanceTimeoutMs: 20_000, sessionTimeoutMs: 30_000 });
     const follower = memberIds.find((m) => m !== leader)!;
     // A changed subscription starts the rebalance; the leader never rejoins.
-    const join = h.join('g', follower, { rebalanceTimeoutMs: 20_000, sessionTimeoutMs: 30_000, protocols: [{ name: 'range', metadata: { topics: ['orders', 'more'] } }] });
+    const join = h.join('g', follower, {
+      rebalanceTimeoutMs: 20_000,
+      sessionTimeoutMs: 30_000,
+      protocols: [{ name: 'range', metadata: { topics: ['orders', 'more'] } }],
+    });
     await h.settle();
     expect(join.done).toBe(false);
     await h.advance(20_000);
@@ -114,7 +118,10 @@ describe('transitions out of Empty and PreparingRebalance', () => {
     const b = await h.joinNew('g', { rebalanceTimeoutMs: 3000 });
     await h.advance(2000);
     expect(a.join.value.generationId).toBe(1);
-    await h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: a.memberId }, { memberId: b.memberId }] }, h.context());
+    await h.coordinator.leaveGroup(
+      { groupId: 'g', members: [{ memberId: a.memberId }, { memberId: b.memberId }] },
+      h.context(),
+    );
     await h.settle();
     const c = await h.joinNew('g', { rebalanceTimeoutMs: 10_000 });
     await h.advance(3000);

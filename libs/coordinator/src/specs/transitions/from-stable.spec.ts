@@ -4,7 +4,12 @@ import { CoordinatorHarness } from '@cohort/coordinator/testing';
 describe('transitions out of Stable', () => {
   let h: CoordinatorHarness;
   beforeEach(async () => {
-    h = new CoordinatorHarness({ topics: [{ name: 'orders', partitions: 4 }, { name: 'other', partitions: 2 }] });
+    h = new CoordinatorHarness({
+      topics: [
+        { name: 'orders', partitions: 4 },
+        { name: 'other', partitions: 2 },
+      ],
+    });
     await h.settle();
   });
 
@@ -40,7 +45,10 @@ describe('transitions out of Stable', () => {
 
   it('Stable → PreparingRebalance on LeaveGroup', async () => {
     const { memberIds } = await h.stableGroup('g', 2);
-    await h.coordinator.leaveGroup({ groupId: 'g', members: [{ memberId: memberIds[1], reason: 'shutting down' }] }, h.context());
+    await h.coordinator.leaveGroup(
+      { groupId: 'g', members: [{ memberId: memberIds[1], reason: 'shutting down' }] },
+      h.context(),
+    );
     const described = await h.describe('g');
     expect(described.groupState).toBe('PreparingRebalance');
     expect(described.members.map((m) => m.memberId)).toEqual([memberIds[0]]);
@@ -114,7 +122,8 @@ describe('transitions out of Stable', () => {
     const small = new CoordinatorHarness({ config: { groupMaxSize: max }, elect: false });
     const partition = h.partitionOf('g');
     small.store.elect(partition);
-    for (const record of h.store.records(partition)) small.store.append(partition, small.store.leaderEpoch(partition)!, [record]);
+    for (const record of h.store.records(partition))
+      small.store.append(partition, small.store.leaderEpoch(partition)!, [record]);
     small.store.commitAll();
     small.store.resign(partition);
     small.store.elect(partition);

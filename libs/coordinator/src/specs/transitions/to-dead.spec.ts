@@ -35,11 +35,15 @@ describe('transitions to Dead', () => {
     await h.settle();
     // Nothing is gone before the tombstones are committed.
     expect((await h.describe('g')).groupState).toBe('Empty');
-    expect((await h.fetch('g', [{ name: 'orders', partitionIndexes: [0] }])).topics[0].partitions[0].committedOffset).toBe(10);
+    expect(
+      (await h.fetch('g', [{ name: 'orders', partitionIndexes: [0] }])).topics[0].partitions[0].committedOffset,
+    ).toBe(10);
     h.store.commitAll();
     expect((await deleting).results).toEqual([{ groupId: 'g', errorCode: 0 }]);
     expect((await h.describe('g')).groupState).toBe('Dead');
-    expect((await h.fetch('g', [{ name: 'orders', partitionIndexes: [0] }])).topics[0].partitions[0].committedOffset).toBe(-1);
+    expect(
+      (await h.fetch('g', [{ name: 'orders', partitionIndexes: [0] }])).topics[0].partitions[0].committedOffset,
+    ).toBe(-1);
     expect(tombstoneKinds(h).sort()).toEqual(['group-metadata', 'offset-commit', 'offset-commit']);
   });
 
@@ -54,10 +58,16 @@ describe('transitions to Dead', () => {
 
   it('Empty → Dead when OffsetDelete removes the last offsets', async () => {
     await emptyGroupWithOffsets(h);
-    const first = await h.coordinator.offsetDelete({ groupId: 'g', topics: [{ name: 'orders', partitions: [{ partitionIndex: 0 }] }] });
+    const first = await h.coordinator.offsetDelete({
+      groupId: 'g',
+      topics: [{ name: 'orders', partitions: [{ partitionIndex: 0 }] }],
+    });
     expect(first.topics[0].partitions[0].errorCode).toBe(0);
     expect((await h.describe('g')).groupState).toBe('Empty');
-    await h.coordinator.offsetDelete({ groupId: 'g', topics: [{ name: 'orders', partitions: [{ partitionIndex: 1 }] }] });
+    await h.coordinator.offsetDelete({
+      groupId: 'g',
+      topics: [{ name: 'orders', partitions: [{ partitionIndex: 1 }] }],
+    });
     expect((await h.describe('g')).groupState).toBe('Dead');
   });
 

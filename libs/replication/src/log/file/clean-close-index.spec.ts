@@ -1,4 +1,13 @@
-import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { flatten, makeTempDir, rec, removeDir } from '@cohort/replication/testing';
 import { CLEAN_CLOSE_INDEX } from './clean-close-index';
@@ -25,7 +34,10 @@ describe('FileLog after a clean close', () => {
     await log.close();
     return before;
   };
-  const segmentsOnDisk = () => readdirSync(dir).filter((f) => f.endsWith('.log')).sort();
+  const segmentsOnDisk = () =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.log'))
+      .sort();
 
   beforeEach(() => {
     dir = makeTempDir();
@@ -41,7 +53,12 @@ describe('FileLog after a clean close', () => {
     expect(existsSync(path.join(dir, CLEAN_CLOSE_INDEX))).toBe(true);
 
     const reopened = await openLog();
-    expect(reopened.recovery).toMatchObject({ clean: true, fromCleanClose: true, logEndOffset: before.end, segments: segmentsOnDisk().length });
+    expect(reopened.recovery).toMatchObject({
+      clean: true,
+      fromCleanClose: true,
+      logEndOffset: before.end,
+      segments: segmentsOnDisk().length,
+    });
     expect(reopened.latestEpoch).toBe(before.epoch);
     expect(flatten(reopened.read(0, ALL, 1000))).toEqual(before.records);
     expect(reopened.appendAsLeader([rec('next', '1')], 3).baseOffset).toBe(before.end);
@@ -54,16 +71,22 @@ describe('FileLog after a clean close', () => {
     ['a segment grew', () => appendFileSync(path.join(dir, segmentsOnDisk()[1]), Buffer.alloc(7))],
     ['a segment was removed', () => unlinkSync(path.join(dir, segmentsOnDisk().at(-1)!))],
     ['a segment was added', () => writeFileSync(path.join(dir, segmentFileName(1_000)), '')],
-    ['a segment was rewritten in place, keeping its size', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const victim = path.join(dir, segmentsOnDisk()[0]);
-      writeFileSync(victim, readFileSync(victim));
-    }],
-    ['the index is damaged', () => {
-      const index = readFileSync(path.join(dir, CLEAN_CLOSE_INDEX));
-      index[20] ^= 1;
-      writeFileSync(path.join(dir, CLEAN_CLOSE_INDEX), index);
-    }],
+    [
+      'a segment was rewritten in place, keeping its size',
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const victim = path.join(dir, segmentsOnDisk()[0]);
+        writeFileSync(victim, readFileSync(victim));
+      },
+    ],
+    [
+      'the index is damaged',
+      () => {
+        const index = readFileSync(path.join(dir, CLEAN_CLOSE_INDEX));
+        index[20] ^= 1;
+        writeFileSync(path.join(dir, CLEAN_CLOSE_INDEX), index);
+      },
+    ],
   ])('reads the whole log instead when %s since the close', async (_what, change) => {
     const before = await closedLog();
     await change();
@@ -113,7 +136,7 @@ describe('FileLog after a clean close', () => {
     expect(recovered.logEndOffset).toBe(offsets.at(-1)! + 1);
   });
 
-  it("keeps how far the cleaner got, so a restart does not compact the whole log again; a crash starts it over", async () => {
+  it('keeps how far the cleaner got, so a restart does not compact the whole log again; a crash starts it over', async () => {
     const log = await openLog();
     for (let i = 0; i < 20; i++) log.appendAsLeader([rec('k', `v${i}`)], 1);
     await log.flush();

@@ -29,7 +29,11 @@ export interface ClosedLog {
 }
 
 /** Writes the index of `segments`, which must all be durable in full: call it after the close's last fsync. */
-export async function writeCleanCloseIndex(dir: string, segments: readonly Segment[], firstDirtyOffset: number): Promise<void> {
+export async function writeCleanCloseIndex(
+  dir: string,
+  segments: readonly Segment[],
+  firstDirtyOffset: number,
+): Promise<void> {
   const modified = await Promise.all(segments.map(async (s) => (await s.handle!.stat()).mtimeMs));
   const bytes = encode(segments, modified, firstDirtyOffset);
   const handle = await open(inDir(dir, WRITING), 'w');
@@ -76,7 +80,8 @@ async function openListed(dir: string, names: string[], bytes: Buffer): Promise<
   const files = names.map(parsePartitionFile).filter((f) => f !== undefined);
   const bases = new Set(listed.map((s) => s.segment.baseOffset));
   // Only segments, and exactly the listed ones: a swap or leftover means a compaction to finish.
-  if (files.length !== listed.length || files.some((f) => f.kind !== 'segment' || !bases.has(f.baseOffset))) return undefined;
+  if (files.length !== listed.length || files.some((f) => f.kind !== 'segment' || !bases.has(f.baseOffset)))
+    return undefined;
   const opened: Segment[] = [];
   try {
     for (const { segment, modified } of listed) {
@@ -133,8 +138,12 @@ function encode(segments: readonly Segment[], modified: number[], firstDirtyOffs
  * tile each segment from its start to its size with offsets rising across the log: what recovery
  * would have found reading the files, short of their CRCs.
  */
-function decode(dir: string, bytes: Buffer): { segments: Array<{ segment: Segment; modified: number }>; firstDirtyOffset: number } | undefined {
-  if (bytes.length < HEADER_BYTES + 4 || bytes.readUInt32BE(0) !== MAGIC || bytes.readUInt32BE(4) !== VERSION) return undefined;
+function decode(
+  dir: string,
+  bytes: Buffer,
+): { segments: Array<{ segment: Segment; modified: number }>; firstDirtyOffset: number } | undefined {
+  if (bytes.length < HEADER_BYTES + 4 || bytes.readUInt32BE(0) !== MAGIC || bytes.readUInt32BE(4) !== VERSION)
+    return undefined;
   if (crc32(bytes.subarray(0, bytes.length - 4)) !== bytes.readUInt32BE(bytes.length - 4)) return undefined;
   const count = bytes.readUInt32BE(8);
   const segments: Array<{ segment: Segment; modified: number }> = [];
@@ -148,7 +157,13 @@ function decode(dir: string, bytes: Buffer): { segments: Array<{ segment: Segmen
     const modified = bytes.readDoubleBE(p + 16);
     const batches = bytes.readUInt32BE(p + 24);
     p += SEGMENT_BYTES;
-    if (!Number.isSafeInteger(baseOffset) || baseOffset <= lastBase || baseOffset <= lastOffset || p + BATCH_BYTES * batches > bytes.length - 4) return undefined;
+    if (
+      !Number.isSafeInteger(baseOffset) ||
+      baseOffset <= lastBase ||
+      baseOffset <= lastOffset ||
+      p + BATCH_BYTES * batches > bytes.length - 4
+    )
+      return undefined;
     const segment = new Segment(baseOffset, inDir(dir, segmentFileName(baseOffset)));
     let position = 0;
     let last = Math.max(lastOffset, baseOffset - 1);
@@ -157,7 +172,15 @@ function decode(dir: string, bytes: Buffer): { segments: Array<{ segment: Segmen
       const end = bytes.readDoubleBE(p + 8);
       const at = bytes.readDoubleBE(p + 16);
       const frame = bytes.readUInt32BE(p + 24);
-      if (at !== position || frame === 0 || !Number.isSafeInteger(first) || !Number.isSafeInteger(end) || first <= last || end < first) return undefined;
+      if (
+        at !== position ||
+        frame === 0 ||
+        !Number.isSafeInteger(first) ||
+        !Number.isSafeInteger(end) ||
+        first <= last ||
+        end < first
+      )
+        return undefined;
       segment.index.add(first, end, at, frame, bytes.readInt32BE(p + 28));
       position += frame;
       last = end;

@@ -4,14 +4,23 @@ import * as fc from 'fast-check';
 import { readValidHeader } from '../batch-codec';
 import { encodeTruncateEntry } from './journal-entries';
 import { LogJournal } from './log-journal';
-import { logCommands, runLogCommands, type LogHarness, makeTempDir, PageCacheModel, removeDir } from '@cohort/replication/testing';
+import {
+  logCommands,
+  runLogCommands,
+  type LogHarness,
+  makeTempDir,
+  PageCacheModel,
+  removeDir,
+} from '@cohort/replication/testing';
 import { FileLog } from './file-log';
 
 const SEGMENT_BYTES = 160;
 
 /** Byte ranges of the segment files from the first frame that may hold unflushed data onwards. */
 function unflushedRegion(dir: string, flushedOffset: number): Array<{ file: string; from: number; size: number }> {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.log')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.log'))
+    .sort();
   const region: Array<{ file: string; from: number; size: number }> = [];
   let reached = false;
   for (const name of files) {
@@ -19,7 +28,8 @@ function unflushedRegion(dir: string, flushedOffset: number): Array<{ file: stri
     const bytes = readFileSync(file);
     let pos = 0;
     if (!reached) {
-      for (let h = readValidHeader(bytes, pos); h && h.lastOffset < flushedOffset; h = readValidHeader(bytes, pos)) pos += h.size;
+      for (let h = readValidHeader(bytes, pos); h && h.lastOffset < flushedOffset; h = readValidHeader(bytes, pos))
+        pos += h.size;
       reached = pos < bytes.length;
       if (!reached) continue;
     }
@@ -29,7 +39,11 @@ function unflushedRegion(dir: string, flushedOffset: number): Array<{ file: stri
 }
 
 /** Tears off (`flip` false) or flips one byte of the region, picked by `damage`. */
-function damageRegion(region: Array<{ file: string; from: number; size: number }>, damage: number, flip: boolean): void {
+function damageRegion(
+  region: Array<{ file: string; from: number; size: number }>,
+  damage: number,
+  flip: boolean,
+): void {
   const total = region.reduce((n, r) => n + r.size - r.from, 0);
   let at = total === 0 ? 0 : damage % total;
   for (const r of region) {
@@ -95,7 +109,10 @@ class JournaledHarness implements LogHarness {
 
   async open(): Promise<this> {
     this.journal = await LogJournal.open(this.journalDir, { maxFileBytes: 400 });
-    this.log = await FileLog.open(this.logDir, { segmentBytes: SEGMENT_BYTES, journal: { journal: this.journal, journalId: 7 } });
+    this.log = await FileLog.open(this.logDir, {
+      segmentBytes: SEGMENT_BYTES,
+      journal: { journal: this.journal, journalId: 7 },
+    });
     await this.journal.recover();
     return this;
   }
@@ -104,9 +121,13 @@ class JournaledHarness implements LogHarness {
     await this.log.abort();
     await this.journal.abort();
     this.disk.crash(this.dir, (unsynced) => damage % (unsynced + 1), flip);
-    const files = readdirSync(this.journalDir).filter((f) => f.endsWith('.journal')).sort().map((f) => path.join(this.journalDir, f));
+    const files = readdirSync(this.journalDir)
+      .filter((f) => f.endsWith('.journal'))
+      .sort()
+      .map((f) => path.join(this.journalDir, f));
     // A write to the journal that the crash tore: never synced, so never acknowledged.
-    if (!flip && files.length > 0) appendFileSync(files[files.length - 1], encodeTruncateEntry(7, 0).subarray(0, 1 + (damage % 20)));
+    if (!flip && files.length > 0)
+      appendFileSync(files[files.length - 1], encodeTruncateEntry(7, 0).subarray(0, 1 + (damage % 20)));
     await this.open();
   }
 

@@ -32,7 +32,12 @@ describe('FileLog', () => {
     log.appendAsLeader([rec('d', '4')], 1);
     const shared = log.read(0, ALL, 100, { shareBuffers: true });
     expect(flatten(shared)).toEqual(flatten(log.read(0, ALL, 100)));
-    expect(flatten(shared)).toEqual([[0, 'a', '1'], [1, 'b', null], [2, 'c', 'three'], [3, 'd', '4']]);
+    expect(flatten(shared)).toEqual([
+      [0, 'a', '1'],
+      [1, 'b', null],
+      [2, 'c', 'three'],
+      [3, 'd', '4'],
+    ]);
   });
 
   it('makes appends readable at once and keeps them, offsets and epochs across a reopen', async () => {
@@ -40,7 +45,11 @@ describe('FileLog', () => {
     expect(log.recovery.clean).toBe(true);
     log.appendAsLeader([rec('a', '1'), rec('b', null, 7)], 2);
     log.appendAsLeader([rec('a', '2')], 3);
-    expect(flatten(log.read(0, ALL, 100))).toEqual([[0, 'a', '1'], [1, 'b', null], [2, 'a', '2']]);
+    expect(flatten(log.read(0, ALL, 100))).toEqual([
+      [0, 'a', '1'],
+      [1, 'b', null],
+      [2, 'a', '2'],
+    ]);
     expect(log.flushedOffset).toBe(0);
     await log.flush();
     expect(log.flushedOffset).toBe(3);
@@ -49,17 +58,24 @@ describe('FileLog', () => {
     const reopened = await openLog();
     expect(reopened.recovery).toMatchObject({ clean: true, logEndOffset: 3, batches: 2 });
     const batches = reopened.read(0, ALL, 100);
-    expect(batches.map((b) => [b.baseOffset, b.leaderEpoch])).toEqual([[0, 2], [2, 3]]);
+    expect(batches.map((b) => [b.baseOffset, b.leaderEpoch])).toEqual([
+      [0, 2],
+      [2, 3],
+    ]);
     expect(batches[0].records[1]).toMatchObject({ offset: 1, leaderEpoch: 2, value: null, timestamp: 7 });
     expect(reopened.appendAsLeader([rec('c', '1')], 3).baseOffset).toBe(3);
-    expect(() => reopened.appendAsLeader([rec('c', '1')], 2)).toThrow(expect.objectContaining({ errorCode: ErrorCode.FENCED_LEADER_EPOCH }));
+    expect(() => reopened.appendAsLeader([rec('c', '1')], 2)).toThrow(
+      expect.objectContaining({ errorCode: ErrorCode.FENCED_LEADER_EPOCH }),
+    );
   });
 
   it('rolls segments at the configured size, named by base offset, and reads across them', async () => {
     const log = await openLog(200);
     for (let i = 0; i < 30; i++) log.appendAsLeader([rec(`k${i}`, 'v'.repeat(20))], 0);
     await log.flush();
-    const files = readdirSync(dir).filter((f) => f.endsWith('.log')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.log'))
+      .sort();
     expect(files.length).toBeGreaterThan(5);
     expect(files[0]).toBe(segmentFileName(0));
     for (const f of files) expect(statSync(path.join(dir, f)).size).toBeLessThanOrEqual(200);
@@ -83,7 +99,12 @@ describe('FileLog', () => {
     const reopened = await openLog();
     expect(reopened.recovery.clean).toBe(false);
     expect(reopened.recovery.truncatedTails).toEqual([
-      expect.objectContaining({ file, segmentBaseOffset: 0, keptUpToOffset: 1, droppedBytes: size - 3 - statSync(file).size }),
+      expect.objectContaining({
+        file,
+        segmentBaseOffset: 0,
+        keptUpToOffset: 1,
+        droppedBytes: size - 3 - statSync(file).size,
+      }),
     ]);
     expect(reopened.logEndOffset).toBe(1);
     expect(flatten(reopened.read(0, ALL, 100))).toEqual([[0, 'a', '1']]);
@@ -95,7 +116,9 @@ describe('FileLog', () => {
     for (let i = 0; i < 12; i++) log.appendAsLeader([rec(`k${i}`, 'value-' + i)], 0);
     await log.flush();
     await log.abort();
-    const files = readdirSync(dir).filter((f) => f.endsWith('.log')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.log'))
+      .sort();
     expect(files.length).toBeGreaterThan(3);
     const victim = path.join(dir, files[1]);
     const bytes = readFileSync(victim);
@@ -116,7 +139,9 @@ describe('FileLog', () => {
     const log = await openLog();
     log.appendAsLeader([rec('warm', 'up')], 0);
     await log.flush();
-    const handleProto = Object.getPrototypeOf((logs[0] as unknown as { segments: Array<{ handle: object }> }).segments[0].handle);
+    const handleProto = Object.getPrototypeOf(
+      (logs[0] as unknown as { segments: Array<{ handle: object }> }).segments[0].handle,
+    );
     const sync = jest.spyOn(handleProto, 'sync');
     const flushes: Promise<void>[] = [];
     for (let i = 0; i < 100; i++) {
@@ -139,7 +164,9 @@ describe('FileLog', () => {
     expect(log.flushedOffset).toBe(7);
     expect(log.segmentCount).toBeLessThan(segmentsBefore);
     expect(flatten(log.read(0, ALL, 100)).map(([o]) => o)).toEqual([0, 1, 2, 3, 4, 5, 6]);
-    log.appendAsFollower([{ baseOffset: 7, leaderEpoch: 4, records: [{ ...rec('new', '1'), offset: 7, leaderEpoch: 4 }] }]);
+    log.appendAsFollower([
+      { baseOffset: 7, leaderEpoch: 4, records: [{ ...rec('new', '1'), offset: 7, leaderEpoch: 4 }] },
+    ]);
     await log.close();
 
     const reopened = await openLog(150);
@@ -165,7 +192,8 @@ describe('FileLog', () => {
     expect(replay(after)).toEqual(expected);
     const belowActive = flatten(after).filter(([o]) => o < lastSegmentBase);
     expect(new Set(belowActive.map(([, k]) => k)).size).toBe(belowActive.length);
-    for (const b of after) for (const r of b.records) expect(r.leaderEpoch).toBe(r.offset === 40 ? 3 : Math.floor(r.offset / 10));
+    for (const b of after)
+      for (const r of b.records) expect(r.leaderEpoch).toBe(r.offset === 40 ? 3 : Math.floor(r.offset / 10));
     expect(log.logEndOffset).toBe(leo);
     await log.close();
 
@@ -199,7 +227,9 @@ describe('FileLog', () => {
         if (d === cleanDir) await l.compact(ALL, 0, 1);
         await l.close();
       }
-      const cleaned = readdirSync(cleanDir).filter((f) => f.endsWith('.log')).sort();
+      const cleaned = readdirSync(cleanDir)
+        .filter((f) => f.endsWith('.log'))
+        .sort();
       const next = Number(cleaned[1].slice(0, 20));
       copyFileSync(path.join(cleanDir, cleaned[0]), path.join(dir, swapFileName(0, next)));
       writeFileSync(path.join(dir, '00000000000000000000.cleaned'), 'partial');
@@ -208,7 +238,9 @@ describe('FileLog', () => {
 
       const reopened = await openLog(80);
       expect(reopened.recovery.completedSwaps).toHaveLength(1);
-      expect(reopened.recovery.removedFiles).toEqual([expect.objectContaining({ reason: 'incomplete compaction output' })]);
+      expect(reopened.recovery.removedFiles).toEqual([
+        expect.objectContaining({ reason: 'incomplete compaction output' }),
+      ]);
       expect(flatten(reopened.read(0, ALL, 100))).toEqual(flatten(expected.read(0, ALL, 100)));
     } finally {
       removeDir(cleanDir);
@@ -234,14 +266,18 @@ describe('FileLog', () => {
     await (log as unknown as { segments: Array<{ handle: { close(): Promise<void> } }> }).segments[0].handle.close();
     log.appendAsLeader([rec('b', '1')], 0);
     await expect(log.flush()).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR });
-    expect(() => log.appendAsLeader([rec('c', '1')], 0)).toThrow(expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }));
+    expect(() => log.appendAsLeader([rec('c', '1')], 0)).toThrow(
+      expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }),
+    );
     expect(log.flushedOffset).toBe(1);
   });
 
   it('refuses appends after close with KAFKA_STORAGE_ERROR', async () => {
     const log = await openLog();
     await log.close();
-    expect(() => log.appendAsLeader([rec('a', '1')], 0)).toThrow(expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }));
+    expect(() => log.appendAsLeader([rec('a', '1')], 0)).toThrow(
+      expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }),
+    );
   });
 
   it('keeps the log end when a truncation lands in a compaction gap', async () => {

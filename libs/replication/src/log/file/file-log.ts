@@ -114,7 +114,13 @@ export class FileLog implements CleanableLog, JournaledLog {
     const batch: StoredBatch = {
       baseOffset,
       leaderEpoch,
-      records: records.map((r, i) => ({ offset: baseOffset + i, leaderEpoch, key: r.key, value: r.value, timestamp: r.timestamp })),
+      records: records.map((r, i) => ({
+        offset: baseOffset + i,
+        leaderEpoch,
+        key: r.key,
+        value: r.value,
+        timestamp: r.timestamp,
+      })),
     };
     this.appendFrames([batch], [this.encodeChecked(batch)]);
     return batch;
@@ -141,7 +147,11 @@ export class FileLog implements CleanableLog, JournaledLog {
   /** The records of the batches `read` would return, visited in place: no record object, no copy. */
   scan(fromOffset: number, upToOffset: number, maxRecords: number, visit: InPlaceVisitor): void {
     if (this.closed) throw KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} is closed`);
-    this.reading(() => forEachBatchRange(this.segments, fromOffset, upToOffset, maxRecords, (segment, from, to) => segment.scanBatches(from, to, visit)));
+    this.reading(() =>
+      forEachBatchRange(this.segments, fromOffset, upToOffset, maxRecords, (segment, from, to) =>
+        segment.scanBatches(from, to, visit),
+      ),
+    );
   }
 
   /**
@@ -174,17 +184,25 @@ export class FileLog implements CleanableLog, JournaledLog {
     }
     active.truncateBatches(i);
     const size = active.size;
-    void this.io.run(async () => {
-      if (active.deleted) return;
-      await active.handle!.truncate(size);
-      this.dirtySegments.add(active);
-    }).catch(noop);
+    void this.io
+      .run(async () => {
+        if (active.deleted) return;
+        await active.handle!.truncate(size);
+        this.dirtySegments.add(active);
+      })
+      .catch(noop);
     // Appends from now on are written by a write operation queued after this truncation.
     this.truncations++;
     this.queuedWrite = undefined;
     if (trimmed) {
       const records = trimmed.records;
-      active.append(encodeBatch(trimmed), records[0].offset, records[records.length - 1].offset, trimmed.leaderEpoch, this.truncations);
+      active.append(
+        encodeBatch(trimmed),
+        records[0].offset,
+        records[records.length - 1].offset,
+        trimmed.leaderEpoch,
+        this.truncations,
+      );
       void this.scheduleWrite();
     }
     this._logEndOffset = target;
@@ -230,7 +248,8 @@ export class FileLog implements CleanableLog, JournaledLog {
     await this.io.idle();
     // Unless something failed, the close's sync above made every byte durable. Without the index the
     // next open reads the whole log: slower, never wrong, so a failure to write it is not the close's.
-    if (!this.failure && !this.readFailed) await writeCleanCloseIndex(this.dir, this.segments, this.firstDirtyOffset).catch(() => undefined);
+    if (!this.failure && !this.readFailed)
+      await writeCleanCloseIndex(this.dir, this.segments, this.firstDirtyOffset).catch(() => undefined);
     await this.releaseFiles();
   }
 
@@ -273,7 +292,12 @@ export class FileLog implements CleanableLog, JournaledLog {
         }
       },
     };
-    const { stats, cleanedUpTo } = await cleanSegments(context, this.compactionLimit(upToOffset), now, tombstoneRetentionMs);
+    const { stats, cleanedUpTo } = await cleanSegments(
+      context,
+      this.compactionLimit(upToOffset),
+      now,
+      tombstoneRetentionMs,
+    );
     this.firstDirtyOffset = Math.max(this.firstDirtyOffset, cleanedUpTo);
     return stats;
   }
@@ -286,7 +310,10 @@ export class FileLog implements CleanableLog, JournaledLog {
   private encodeChecked(batch: StoredBatch): Buffer {
     const frame = encodeBatch(batch);
     if (frame.length > MAX_BATCH_BYTES) {
-      throw KafkaError.of('INVALID_REQUEST', `batch of ${frame.length} bytes exceeds the ${MAX_BATCH_BYTES}-byte limit`);
+      throw KafkaError.of(
+        'INVALID_REQUEST',
+        `batch of ${frame.length} bytes exceeds the ${MAX_BATCH_BYTES}-byte limit`,
+      );
     }
     return frame;
   }
@@ -309,25 +336,29 @@ export class FileLog implements CleanableLog, JournaledLog {
   private roll(baseOffset: number): Segment {
     const segment = new Segment(baseOffset, inDir(this.dir, segmentFileName(baseOffset)));
     this.segments.push(segment);
-    void this.io.run(async () => {
-      if (segment.deleted) return;
-      segment.handle = await open(segment.path, 'w+');
-      this.dirChanged = true;
-      this.dirtySegments.add(segment);
-      if (segment.pending.length > 0) void this.scheduleWrite();
-    }).catch(noop);
+    void this.io
+      .run(async () => {
+        if (segment.deleted) return;
+        segment.handle = await open(segment.path, 'w+');
+        this.dirChanged = true;
+        this.dirtySegments.add(segment);
+        if (segment.pending.length > 0) void this.scheduleWrite();
+      })
+      .catch(noop);
     return segment;
   }
 
   private deleteSegment(segment: Segment): void {
     segment.deleted = true;
     this.dirtySegments.delete(segment);
-    void this.io.run(async () => {
-      await segment.handle?.close();
-      segment.handle = undefined;
-      await unlink(segment.path).catch(ignoreMissing);
-      this.dirChanged = true;
-    }).catch(noop);
+    void this.io
+      .run(async () => {
+        await segment.handle?.close();
+        segment.handle = undefined;
+        await unlink(segment.path).catch(ignoreMissing);
+        this.dirChanged = true;
+      })
+      .catch(noop);
   }
 
   /**

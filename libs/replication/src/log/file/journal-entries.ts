@@ -15,7 +15,8 @@ import { readValidHeader } from '../batch-codec';
  * frame it covers only the length and CRC fields: the frame's own CRC, checked on decoding, covers
  * the rest, so an append does not checksum its batch a second time.
  */
-export type JournalEntry = { kind: 'batch'; logId: number; frame: Buffer } | { kind: 'truncate'; logId: number; offset: number };
+export type JournalEntry =
+  { kind: 'batch'; logId: number; frame: Buffer } | { kind: 'truncate'; logId: number; offset: number };
 
 const HEADER_BYTES = 13;
 /** How much of the payload the entry's CRC covers: all of a truncation's, a frame's length and CRC fields. */

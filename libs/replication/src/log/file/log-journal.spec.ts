@@ -17,9 +17,13 @@ describe('LogJournal', () => {
   /** Opens the journal and logs 0 .. n-1 beside it, then recovers, as the embedded store does. */
   const syncs: Array<{ durationMs: number; bytes: number }> = [];
   const openAll = async (n: number, maxFileBytes?: number) => {
-    const journal = await LogJournal.open(path.join(dir, 'journal'), { maxFileBytes, onSync: (durationMs, bytes) => syncs.push({ durationMs, bytes }) });
+    const journal = await LogJournal.open(path.join(dir, 'journal'), {
+      maxFileBytes,
+      onSync: (durationMs, bytes) => syncs.push({ durationMs, bytes }),
+    });
     const logs: FileLog[] = [];
-    for (let p = 0; p < n; p++) logs.push(await FileLog.open(path.join(dir, `p${p}`), { segmentBytes: 400, journal: { journal, journalId: p } }));
+    for (let p = 0; p < n; p++)
+      logs.push(await FileLog.open(path.join(dir, `p${p}`), { segmentBytes: 400, journal: { journal, journalId: p } }));
     const report = await journal.recover();
     open2.push({ logs, journal });
     return { logs, journal, report };
@@ -65,7 +69,14 @@ describe('LogJournal', () => {
 
     const { logs, report } = await openAll(3);
     expect(logs.map((l) => flatten(l.read(0, ALL, ALL)))).toEqual(expected);
-    expect(report).toMatchObject({ files: 1, entries: 20, batchesKept: 0, batchesRedone: 20, truncationsRedone: 0, tornBytes: 0 });
+    expect(report).toMatchObject({
+      files: 1,
+      entries: 20,
+      batchesKept: 0,
+      batchesRedone: 20,
+      truncationsRedone: 0,
+      tornBytes: 0,
+    });
     // The replayed batches are in the segment files now, durably: the old journal is gone, and a
     // second power cut at once loses nothing.
     expect(journalFiles()).toHaveLength(1);
@@ -92,7 +103,10 @@ describe('LogJournal', () => {
     copyFileSync(`${segment}.before`, segment);
 
     const { logs, report } = await openAll(1);
-    expect(flatten(logs[0].read(0, ALL, ALL))).toEqual([[0, 'a', '1'], [1, 'b', '2']]);
+    expect(flatten(logs[0].read(0, ALL, ALL))).toEqual([
+      [0, 'a', '1'],
+      [1, 'b', '2'],
+    ]);
     expect(logs[0].read(0, ALL, ALL).map((b) => b.leaderEpoch)).toEqual([0, 1]);
     // The trimmed batch the truncation leaves (offset 0) is the truncation's own work, redone with it.
     expect(report).toMatchObject({ batchesKept: 1, batchesRedone: 1, truncationsRedone: 1 });
@@ -109,7 +123,10 @@ describe('LogJournal', () => {
     await crash(first);
     model.loseUnsynced(dir);
     const { logs, report } = await openAll(1);
-    expect(flatten(logs[0].read(0, ALL, ALL))).toEqual([[0, 'a', '1'], [1, 'b', '1']]);
+    expect(flatten(logs[0].read(0, ALL, ALL))).toEqual([
+      [0, 'a', '1'],
+      [1, 'b', '1'],
+    ]);
     expect(report).toMatchObject({ truncationsRedone: 1 });
   });
 
@@ -171,9 +188,14 @@ describe('LogJournal', () => {
       const p = i % 4;
       const key = `k${i}`;
       first.logs[p].appendAsLeader([rec(key, 'v'.repeat(i % 9))], 0);
-      flushes.push(first.logs[p].flush().then(() => {
-        if (!cut) acked.push([p, key]);
-      }, () => undefined));
+      flushes.push(
+        first.logs[p].flush().then(
+          () => {
+            if (!cut) acked.push([p, key]);
+          },
+          () => undefined,
+        ),
+      );
       if (i % 3 === 0) await new Promise((r) => setImmediate(r));
     }
     cut = true;
@@ -201,7 +223,10 @@ describe('LogJournal', () => {
 
     const journal = await LogJournal.open(path.join(dir, 'journal'));
     const only0 = await FileLog.open(path.join(dir, 'p0'), { journal: { journal, journalId: 0 } });
-    await expect(journal.recover()).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR, message: expect.stringContaining('log 1') });
+    await expect(journal.recover()).rejects.toMatchObject({
+      errorCode: ErrorCode.KAFKA_STORAGE_ERROR,
+      message: expect.stringContaining('log 1'),
+    });
     await only0.abort();
     await journal.abort();
 
@@ -211,7 +236,10 @@ describe('LogJournal', () => {
     truncateSync(path.join(dir, 'p0', segmentFileName(0)), 0);
     const bytes = readFileSync(file);
     writeFileSync(file, bytes.subarray(firstEntrySize(bytes)));
-    await expect(openAll(2)).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR, message: expect.stringContaining('records in between are lost') });
+    await expect(openAll(2)).rejects.toMatchObject({
+      errorCode: ErrorCode.KAFKA_STORAGE_ERROR,
+      message: expect.stringContaining('records in between are lost'),
+    });
   });
 
   it('after a clean close leaves no journal behind, and the logs reopen clean', async () => {

@@ -119,7 +119,8 @@ export class LogJournal {
 
   /** Attaches a log under `logId` (stable across restarts: the partition number). */
   attach(logId: number, log: JournaledLog): JournalChannel {
-    if (!Number.isInteger(logId) || logId < 0 || logId > 0xffff_ffff) throw new Error(`journal log id must be a u32, got ${logId}`);
+    if (!Number.isInteger(logId) || logId < 0 || logId > 0xffff_ffff)
+      throw new Error(`journal log id must be a u32, got ${logId}`);
     if (this.logs.has(logId)) throw new Error(`journal log id ${logId} is attached twice`);
     this.logs.set(logId, log);
     let attached = true;
@@ -151,13 +152,22 @@ export class LogJournal {
     this.replay = undefined;
     this.replaying = true;
     const report: JournalRecoveryReport = {
-      directory: this.dir, files: replay.files.length, entries: replay.entries.length,
-      batchesKept: 0, batchesRedone: 0, truncationsRedone: 0, tornBytes: replay.tornBytes,
+      directory: this.dir,
+      files: replay.files.length,
+      entries: replay.entries.length,
+      batchesKept: 0,
+      batchesRedone: 0,
+      truncationsRedone: 0,
+      tornBytes: replay.tornBytes,
     };
     try {
       for (const entry of replay.entries) {
         const log = this.logs.get(entry.logId);
-        if (!log) throw KafkaError.of('KAFKA_STORAGE_ERROR', `the journal in ${this.dir} holds records of log ${entry.logId}, which is not open`);
+        if (!log)
+          throw KafkaError.of(
+            'KAFKA_STORAGE_ERROR',
+            `the journal in ${this.dir} holds records of log ${entry.logId}, which is not open`,
+          );
         if (entry.kind === 'batch') {
           if (redoBatch(log, entry.frame)) report.batchesRedone++;
           else report.batchesKept++;
@@ -227,7 +237,11 @@ export class LogJournal {
   /** One group-commit round: the queue goes to the current file in one write, then one fdatasync. */
   private async syncOnce(): Promise<void> {
     if (this.failure) throw this.failure;
-    if (!this.current) throw KafkaError.of('KAFKA_STORAGE_ERROR', `the journal in ${this.dir} is ${this.closed ? 'closed' : 'not recovered yet'}`);
+    if (!this.current)
+      throw KafkaError.of(
+        'KAFKA_STORAGE_ERROR',
+        `the journal in ${this.dir} is ${this.closed ? 'closed' : 'not recovered yet'}`,
+      );
     if (this.queue.length === 0) return;
     try {
       if (this.current.size > 0 && this.current.size + this.queuedBytes > this.maxFileBytes) await this.rotate();
@@ -238,12 +252,16 @@ export class LogJournal {
       this.queuedBytes = 0;
       // A synchronous write to the page cache, as the logs' own writes are; only the fdatasync waits for the disk.
       let done = 0;
-      while (done < bytes.length) done += writeSync(current.handle.fd, bytes, done, bytes.length - done, current.size + done);
+      while (done < bytes.length)
+        done += writeSync(current.handle.fd, bytes, done, bytes.length - done, current.size + done);
       current.size += bytes.length;
       await current.handle.datasync();
       reportSync(this.onSync, performance.now() - started, bytes.length);
     } catch (error) {
-      this.failure ??= KafkaError.of('KAFKA_STORAGE_ERROR', `the journal in ${this.dir} failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.failure ??= KafkaError.of(
+        'KAFKA_STORAGE_ERROR',
+        `the journal in ${this.dir} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
       throw this.failure;
     }
   }
@@ -291,14 +309,21 @@ function redoBatch(log: JournaledLog, frame: Buffer): boolean {
     log.truncateTo(first);
   }
   if (first !== log.logEndOffset) {
-    throw KafkaError.of('KAFKA_STORAGE_ERROR', `the journal of ${log.dir} continues at offset ${first} but the log ends at ${log.logEndOffset}: records in between are lost`);
+    throw KafkaError.of(
+      'KAFKA_STORAGE_ERROR',
+      `the journal of ${log.dir} continues at offset ${first} but the log ends at ${log.logEndOffset}: records in between are lost`,
+    );
   }
   log.appendFrame(frame);
   return true;
 }
 
 /** A metrics callback that throws must not fail the journal. */
-function reportSync(onSync: ((durationMs: number, bytes: number) => void) | undefined, durationMs: number, bytes: number): void {
+function reportSync(
+  onSync: ((durationMs: number, bytes: number) => void) | undefined,
+  durationMs: number,
+  bytes: number,
+): void {
   try {
     onSync?.(durationMs, bytes);
   } catch {

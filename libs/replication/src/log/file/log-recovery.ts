@@ -3,7 +3,14 @@ import { dirname } from 'node:path';
 import { firstRecordOffset, readValidHeader } from '../batch-codec';
 import { openFromCleanCloseIndex } from './clean-close-index';
 import { Segment } from './segment';
-import { fsyncDirectory, ignoreMissing, inDir, parsePartitionFile, segmentFileName, type PartitionFile } from './segment-files';
+import {
+  fsyncDirectory,
+  ignoreMissing,
+  inDir,
+  parsePartitionFile,
+  segmentFileName,
+  type PartitionFile,
+} from './segment-files';
 
 /** A tail cut off a segment on open because it was torn by a crash or corrupt. */
 export interface TruncatedTail {
@@ -50,8 +57,17 @@ export async function recoverSegments(dir: string): Promise<{ segments: Segment[
   // A new partition directory is itself an entry in DATA_DIR: make it durable too.
   if ((await mkdir(dir, { recursive: true })) !== undefined) await fsyncDirectory(dirname(dir));
   const report: RecoveryReport = {
-    directory: dir, clean: true, segments: 0, batches: 0, logStartOffset: 0, logEndOffset: 0,
-    truncatedTails: [], removedFiles: [], completedSwaps: [], fromCleanClose: false, firstDirtyOffset: 0,
+    directory: dir,
+    clean: true,
+    segments: 0,
+    batches: 0,
+    logStartOffset: 0,
+    logEndOffset: 0,
+    truncatedTails: [],
+    removedFiles: [],
+    completedSwaps: [],
+    fromCleanClose: false,
+    firstDirtyOffset: 0,
   };
   const closedCleanly = await openFromCleanCloseIndex(dir);
   if (closedCleanly) {
@@ -59,12 +75,15 @@ export async function recoverSegments(dir: string): Promise<{ segments: Segment[
     summarize(report, closedCleanly.segments);
     // The cleaner's position only saves work: outside the log it is the log start (nothing cleaned yet).
     const cleaned = closedCleanly.firstDirtyOffset;
-    if (Number.isSafeInteger(cleaned) && cleaned >= report.logStartOffset && cleaned <= report.logEndOffset) report.firstDirtyOffset = cleaned;
+    if (Number.isSafeInteger(cleaned) && cleaned >= report.logStartOffset && cleaned <= report.logEndOffset)
+      report.firstDirtyOffset = cleaned;
     return { segments: closedCleanly.segments, report };
   }
   let dirChanged = await finishInterruptedCompaction(dir, report);
 
-  const files = (await readdir(dir)).map(parsePartitionFile).filter((f): f is PartitionFile & { kind: 'segment' } => f?.kind === 'segment');
+  const files = (await readdir(dir))
+    .map(parsePartitionFile)
+    .filter((f): f is PartitionFile & { kind: 'segment' } => f?.kind === 'segment');
   files.sort((a, b) => a.baseOffset - b.baseOffset);
   const segments: Segment[] = [];
   let previousLast = -1;
@@ -89,7 +108,8 @@ export async function recoverSegments(dir: string): Promise<{ segments: Segment[
     dirChanged = true;
   }
   if (dirChanged) await fsyncDirectory(dir);
-  report.clean = report.truncatedTails.length === 0 && report.removedFiles.length === 0 && report.completedSwaps.length === 0;
+  report.clean =
+    report.truncatedTails.length === 0 && report.removedFiles.length === 0 && report.completedSwaps.length === 0;
   return { segments, report: summarize(report, segments) };
 }
 
@@ -122,7 +142,12 @@ async function finishInterruptedCompaction(dir: string, report: RecoveryReport):
   for (const swap of entries) {
     if (swap.kind !== 'swap') continue;
     for (const seg of entries) {
-      if (seg.kind === 'segment' && seg.baseOffset >= swap.baseOffset && seg.baseOffset < swap.nextBaseOffset && seg.baseOffset !== swap.baseOffset) {
+      if (
+        seg.kind === 'segment' &&
+        seg.baseOffset >= swap.baseOffset &&
+        seg.baseOffset < swap.nextBaseOffset &&
+        seg.baseOffset !== swap.baseOffset
+      ) {
         await unlink(inDir(dir, seg.name)).catch(ignoreMissing);
       }
     }
@@ -133,7 +158,12 @@ async function finishInterruptedCompaction(dir: string, report: RecoveryReport):
   return changed;
 }
 
-async function loadSegment(path: string, baseOffset: number, previousLast: number, report: RecoveryReport): Promise<Segment> {
+async function loadSegment(
+  path: string,
+  baseOffset: number,
+  previousLast: number,
+  report: RecoveryReport,
+): Promise<Segment> {
   const segment = new Segment(baseOffset, path);
   const handle = await open(path, 'r+');
   segment.handle = handle;
@@ -165,8 +195,12 @@ async function loadSegment(path: string, baseOffset: number, previousLast: numbe
   }
   if (pos < size) {
     report.truncatedTails.push({
-      file: path, segmentBaseOffset: baseOffset, position: pos, droppedBytes: size - pos,
-      keptUpToOffset: Math.max(baseOffset, last + 1), reason: reason ?? 'short read',
+      file: path,
+      segmentBaseOffset: baseOffset,
+      position: pos,
+      droppedBytes: size - pos,
+      keptUpToOffset: Math.max(baseOffset, last + 1),
+      reason: reason ?? 'short read',
     });
     await handle.truncate(pos);
   }

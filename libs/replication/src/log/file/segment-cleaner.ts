@@ -1,5 +1,12 @@
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { decodeBatch, encodeBatch, firstRecordOffset, forEachRecordKey, readValidHeader, type BatchHeader } from '../batch-codec';
+import {
+  decodeBatch,
+  encodeBatch,
+  firstRecordOffset,
+  forEachRecordKey,
+  readValidHeader,
+  type BatchHeader,
+} from '../batch-codec';
 import { keyOf, recordSurvives } from '../compaction-rule';
 import type { CompactionStats } from '../partition-log';
 import type { IoQueue } from './io-queue';
@@ -86,13 +93,20 @@ export async function cleanSegments(
         stats.recordsAfter += kept;
         if (kept === header.recordCount) {
           const first = firstRecordOffset(raw, pos, header);
-          frames.push({ bytes: raw.subarray(pos, pos + header.size), firstOffset: first, lastOffset: header.lastOffset, epoch: header.leaderEpoch });
+          frames.push({
+            bytes: raw.subarray(pos, pos + header.size),
+            firstOffset: first,
+            lastOffset: header.lastOffset,
+            epoch: header.leaderEpoch,
+          });
           return;
         }
         changed = true;
         if (kept === 0) return;
         const batch = decodeBatch(raw, pos, header);
-        const survivors = batch.records.filter((r) => recordSurvives(r.offset, keyOf(r.key), r.value === null, r.timestamp, latest, deleteBefore));
+        const survivors = batch.records.filter((r) =>
+          recordSurvives(r.offset, keyOf(r.key), r.value === null, r.timestamp, latest, deleteBefore),
+        );
         frames.push({
           bytes: encodeBatch({ ...batch, records: survivors }),
           firstOffset: survivors[0].offset,
@@ -121,7 +135,12 @@ export async function cleanSegments(
 }
 
 /** Calls `visit` for each batch `from` .. `to - 1` of `segment`, checking each frame's CRC again. */
-function forEachFrame(segment: Segment, from: number, to: number, visit: (raw: Buffer, pos: number, header: BatchHeader) => void): void {
+function forEachFrame(
+  segment: Segment,
+  from: number,
+  to: number,
+  visit: (raw: Buffer, pos: number, header: BatchHeader) => void,
+): void {
   if (from >= to) return;
   const start = segment.index.position(from);
   const raw = segment.readRange(start, segment.index.position(to - 1) + segment.index.size(to - 1));

@@ -91,7 +91,8 @@ export class Segment {
   /** Whether this segment holds a batch that starts at `offset` and is exactly `frame` (journal replay). */
   holdsFrameAt(offset: number, frame: Buffer): boolean {
     const i = this.index.firstEndingAtOrAfter(offset);
-    if (i >= this.index.length || this.index.firstOffset(i) !== offset || this.index.size(i) !== frame.length) return false;
+    if (i >= this.index.length || this.index.firstOffset(i) !== offset || this.index.size(i) !== frame.length)
+      return false;
     const position = this.index.position(i);
     return this.readRange(position, position + frame.length).equals(frame);
   }
@@ -113,7 +114,8 @@ export class Segment {
     for (let i = from; i < to; i++) {
       const pos = this.index.position(i) - start;
       const header = readValidHeader(bytes, pos);
-      if (!header) throw new Error(`${this.path}: batch at position ${this.index.position(i)} fails its checksum on read`);
+      if (!header)
+        throw new Error(`${this.path}: batch at position ${this.index.position(i)} fails its checksum on read`);
       forEachRecordInPlace(bytes, pos, header, visit);
     }
   }
@@ -124,7 +126,8 @@ export class Segment {
     for (let i = from; i < to; i++) {
       const pos = this.index.position(i) - start;
       const header = readValidHeader(bytes, pos);
-      if (!header) throw new Error(`${this.path}: batch at position ${this.index.position(i)} fails its checksum on read`);
+      if (!header)
+        throw new Error(`${this.path}: batch at position ${this.index.position(i)} fails its checksum on read`);
       out.push(decodeBatch(bytes, pos, header, share));
     }
     return out;

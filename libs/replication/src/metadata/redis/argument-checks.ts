@@ -4,5 +4,6 @@ export function requireInt(name: string, value: number): void {
 }
 
 export function requirePositiveInt(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive integer (ms), got ${value}`);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new RangeError(`${name} must be a positive integer (ms), got ${value}`);
 }

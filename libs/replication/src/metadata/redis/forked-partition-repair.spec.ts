@@ -4,7 +4,13 @@ import { isForked, repairForkedPartition } from './forked-partition-repair';
 const m = (nodeId: number, nodeEpoch = nodeId) => ({ nodeId, nodeEpoch });
 
 describe('repairing a partition whose write Redis lost', () => {
-  const stored = partitionState(0, { replicas: [1, 2, 3], isr: [m(1), m(2), m(3)], leader: 1, leaderEpoch: 4, partitionEpoch: 7 });
+  const stored = partitionState(0, {
+    replicas: [1, 2, 3],
+    isr: [m(1), m(2), m(3)],
+    leader: 1,
+    leaderEpoch: 4,
+    partitionEpoch: 7,
+  });
 
   it('sees a fork when a node saw a newer state, or a different one of the same partition epoch', () => {
     expect(isForked(stored, stored)).toBe(false);
@@ -24,7 +30,12 @@ describe('repairing a partition whose write Redis lost', () => {
   it('moves past both copies in partition and leader epoch, keeping only members both ISRs agree on', () => {
     // The lost write had shrunk the ISR to {1, 2} and moved leadership to 2 in epoch 5.
     const seen = { ...stored, isr: [m(1), m(2)], leader: 2, leaderEpoch: 5, partitionEpoch: 8 };
-    expect(repairForkedPartition(stored, seen)).toMatchObject({ isr: [m(1), m(2)], leader: 1, leaderEpoch: 6, partitionEpoch: 9 });
+    expect(repairForkedPartition(stored, seen)).toMatchObject({
+      isr: [m(1), m(2)],
+      leader: 1,
+      leaderEpoch: 6,
+      partitionEpoch: 9,
+    });
     // Node 1 dropped on the seen side: the stored leader may lack what was committed there.
     const without1 = { ...seen, isr: [m(2), m(3)] };
     expect(repairForkedPartition(stored, without1)).toMatchObject({ isr: [m(2), m(3)], leader: 2 });

@@ -18,7 +18,8 @@ export function repairForkedPartition(stored: PartitionState, seen: PartitionSta
   const same = (a: IsrMember, b: IsrMember) => a.nodeId === b.nodeId && a.nodeEpoch === b.nodeEpoch;
   const isr = stored.isr.filter((m) => seen.isr.some((o) => same(m, o)));
   const inIsr = (id: number) => isr.some((m) => m.nodeId === id);
-  const leader = [stored.leader, seen.leader, ...stored.replicas].find((id) => id !== NO_LEADER && inIsr(id)) ?? NO_LEADER;
+  const leader =
+    [stored.leader, seen.leader, ...stored.replicas].find((id) => id !== NO_LEADER && inIsr(id)) ?? NO_LEADER;
   return {
     ...stored,
     // Never empty (I22): with nothing in common, Redis's members stay and nobody leads.
@@ -40,5 +41,7 @@ export function repairForkedPartition(stored: PartitionState, seen: PartitionSta
 export function isForked(stored: PartitionState, seen: PartitionState): boolean {
   if (seen.partitionEpoch > stored.partitionEpoch) return true;
   if (seen.partitionEpoch === stored.partitionEpoch) return encodePartitionState(seen) !== encodePartitionState(stored);
-  return stored.leaderEpoch < seen.leaderEpoch || (stored.leaderEpoch === seen.leaderEpoch && stored.leader !== seen.leader);
+  return (
+    stored.leaderEpoch < seen.leaderEpoch || (stored.leaderEpoch === seen.leaderEpoch && stored.leader !== seen.leader)
+  );
 }

@@ -42,12 +42,17 @@ export class MetadataRestorer {
     for (const s of this.seen.partitionStates()) args.push(s.partition, s.partitionEpoch, encodePartitionState(s));
     let outcome: [string, number, ...string[]];
     try {
-      outcome = (await RESTORE_METADATA.run(this.redis, [k.alive, k.nodeEpoch, k.controllerEpoch, k.partitions, k.changes], args)) as [string, number, ...string[]];
+      outcome = (await RESTORE_METADATA.run(
+        this.redis,
+        [k.alive, k.nodeEpoch, k.controllerEpoch, k.partitions, k.changes],
+        args,
+      )) as [string, number, ...string[]];
     } catch (error) {
       throw describeFailure(this.where, RESTORE_METADATA, error);
     }
     const [mode, restored, ...stored] = outcome;
-    if (mode === 'initialized' || (mode === 'merged' && Number(restored) > 0)) this.events?.onRestored?.(mode, Number(restored));
+    if (mode === 'initialized' || (mode === 'merged' && Number(restored) > 0))
+      this.events?.onRestored?.(mode, Number(restored));
     await this.repairForks(stored);
   }
 
@@ -65,7 +70,11 @@ export class MetadataRestorer {
       const repaired = repairForkedPartition(stored, mine);
       const repairedJson = encodePartitionState(repaired);
       const k = this.keys;
-      const done = await REPAIR_PARTITION.run(this.redis, [k.alive, k.partitions, k.changes], [stored.partition, json, repairedJson]).catch((e: unknown) => {
+      const done = await REPAIR_PARTITION.run(
+        this.redis,
+        [k.alive, k.partitions, k.changes],
+        [stored.partition, json, repairedJson],
+      ).catch((e: unknown) => {
         throw describeFailure(this.where, REPAIR_PARTITION, e);
       });
       if (done === 1) {

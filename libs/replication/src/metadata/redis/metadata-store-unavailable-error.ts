@@ -7,7 +7,9 @@ export class MetadataStoreUnavailableError extends Error {
   readonly code = 'METADATA_STORE_UNAVAILABLE';
 
   constructor(where: string, cause: unknown) {
-    super(`metadata store unavailable (${where}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`metadata store unavailable (${where}): ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
     this.name = 'MetadataStoreUnavailableError';
   }
 }

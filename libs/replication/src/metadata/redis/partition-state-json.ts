@@ -55,7 +55,9 @@ function isPartitionState(v: unknown): v is PartitionState {
 }
 
 function isMembers(v: unknown): boolean {
-  return Array.isArray(v) && v.every((m) => typeof m === 'object' && m !== null && isInt(m.nodeId) && isInt(m.nodeEpoch));
+  return (
+    Array.isArray(v) && v.every((m) => typeof m === 'object' && m !== null && isInt(m.nodeId) && isInt(m.nodeEpoch))
+  );
 }
 
 function isInt(v: unknown): v is number {

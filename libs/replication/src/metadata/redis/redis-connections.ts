@@ -47,7 +47,8 @@ export function openRedis(settings: RedisConnectionSettings): Redis {
           role: 'master' as const,
           // No +switch-master detector: it disconnects the client in the middle of a reconnect, which
           // could leave it connecting forever; the reconnect after the master's loss asks the Sentinels.
-          sentinelRetryStrategy: (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 10), settings.maxReconnectDelayMs),
+          sentinelRetryStrategy: (attempt: number) =>
+            Math.min(50 * 2 ** Math.min(attempt, 10), settings.maxReconnectDelayMs),
         }
       : {};
   return new Redis(settings.url, {

@@ -16,7 +16,9 @@ export function describeFailure(where: string, script: LuaScript, error: unknown
 export function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return true;
   if (error.name !== 'ReplyError') return true;
-  return /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/.test(error.message) || isMetadataLost(error);
+  return (
+    /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/.test(error.message) || isMetadataLost(error)
+  );
 }
 
 export function isMetadataLost(error: unknown): boolean {

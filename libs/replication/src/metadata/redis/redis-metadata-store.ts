@@ -52,7 +52,14 @@ export class RedisMetadataStore implements MetadataStore {
     this.keys = new RedisMetadataKeys(options.clusterId);
     this.where = `Redis at ${describeRedisLocation(options)}, cluster ${options.clusterId}`;
     this.recoveryWindowMs = options.recoveryWindowMs ?? 3_000;
-    this.restorer = new MetadataRestorer(redis, this.keys, this.seen, this.recoveryWindowMs, this.where, options.events);
+    this.restorer = new MetadataRestorer(
+      redis,
+      this.keys,
+      this.seen,
+      this.recoveryWindowMs,
+      this.where,
+      options.events,
+    );
   }
 
   /** Connects both connections, subscribes to the change channel and initializes or restores the metadata. */
@@ -70,26 +77,40 @@ export class RedisMetadataStore implements MetadataStore {
     const store = new RedisMetadataStore(redis, subscriber, clock, options);
     const timeout = options.connectTimeoutMs ?? 10_000;
     try {
-      await Promise.all([connectWithin(redis, clock, timeout, store.where), connectWithin(subscriber, clock, timeout, store.where)]);
+      await Promise.all([
+        connectWithin(redis, clock, timeout, store.where),
+        connectWithin(subscriber, clock, timeout, store.where),
+      ]);
       await subscriber.subscribe(store.keys.changes);
       await store.restorer.restore();
     } catch (error) {
       redis.disconnect();
       subscriber.disconnect();
-      throw error instanceof MetadataStoreUnavailableError ? error : new MetadataStoreUnavailableError(store.where, error);
+      throw error instanceof MetadataStoreUnavailableError
+        ? error
+        : new MetadataStoreUnavailableError(store.where, error);
     }
     store.watchConnections();
     return store;
   }
 
-  async registerNode(nodeId: number, endpoint: string, previousNodeEpoch: number, sessionTimeoutMs: number): Promise<NodeRegistration> {
+  async registerNode(
+    nodeId: number,
+    endpoint: string,
+    previousNodeEpoch: number,
+    sessionTimeoutMs: number,
+  ): Promise<NodeRegistration> {
     requireInt('nodeId', nodeId);
     requireInt('previousNodeEpoch', previousNodeEpoch);
     requirePositiveInt('sessionTimeoutMs', sessionTimeoutMs);
     if (typeof endpoint !== 'string') throw new TypeError('endpoint must be a string');
     const k = this.keys;
     const nodeEpoch = Number(
-      await this.call(REGISTER_NODE, [k.alive, k.nodeEpoch, k.nodes, k.node(nodeId), k.changes], [nodeId, endpoint, previousNodeEpoch, sessionTimeoutMs, this.seen.maxNodeEpoch]),
+      await this.call(
+        REGISTER_NODE,
+        [k.alive, k.nodeEpoch, k.nodes, k.node(nodeId), k.changes],
+        [nodeId, endpoint, previousNodeEpoch, sessionTimeoutMs, this.seen.maxNodeEpoch],
+      ),
     );
     this.seen.observeNodeEpoch(nodeEpoch);
     return { nodeId, nodeEpoch, endpoint, shuttingDown: false, previousNodeEpoch };
@@ -98,7 +119,9 @@ export class RedisMetadataStore implements MetadataStore {
   async renewNode(nodeId: number, nodeEpoch: number, sessionTimeoutMs: number): Promise<boolean> {
     requireInt('nodeId', nodeId);
     requirePositiveInt('sessionTimeoutMs', sessionTimeoutMs);
-    return (await this.call(RENEW_NODE, [this.keys.alive, this.keys.node(nodeId)], [nodeEpoch, sessionTimeoutMs])) === 1;
+    return (
+      (await this.call(RENEW_NODE, [this.keys.alive, this.keys.node(nodeId)], [nodeEpoch, sessionTimeoutMs])) === 1
+    );
   }
 
   async requestShutdown(nodeId: number, nodeEpoch: number): Promise<boolean> {
@@ -114,7 +137,11 @@ export class RedisMetadataStore implements MetadataStore {
   }
 
   async listNodes(): Promise<NodeRegistration[]> {
-    const rows = (await this.call(LIST_NODES, [this.keys.alive, this.keys.nodes], [this.keys.nodePrefix])) as string[][];
+    const rows = (await this.call(
+      LIST_NODES,
+      [this.keys.alive, this.keys.nodes],
+      [this.keys.nodePrefix],
+    )) as string[][];
     const nodes = rows.map(([id, epoch, endpoint, shuttingDown, previous]) => ({
       nodeId: Number(id),
       nodeEpoch: Number(epoch),
@@ -131,7 +158,11 @@ export class RedisMetadataStore implements MetadataStore {
     requirePositiveInt('leaseMs', leaseMs);
     const k = this.keys;
     const epoch = Number(
-      await this.call(ACQUIRE_LEASE, [k.alive, k.controller, k.controllerEpoch, k.changes], [nodeId, leaseMs, this.seen.maxControllerEpoch, this.recoveryWindowMs]),
+      await this.call(
+        ACQUIRE_LEASE,
+        [k.alive, k.controller, k.controllerEpoch, k.changes],
+        [nodeId, leaseMs, this.seen.maxControllerEpoch, this.recoveryWindowMs],
+      ),
     );
     if (epoch < 0) return null;
     this.seen.observeControllerEpoch(epoch);
@@ -140,7 +171,11 @@ export class RedisMetadataStore implements MetadataStore {
 
   async releaseControllerLease(nodeId: number, controllerEpoch: number): Promise<void> {
     requireInt('nodeId', nodeId);
-    await this.call(RELEASE_LEASE, [this.keys.alive, this.keys.controller, this.keys.changes], [nodeId, controllerEpoch]);
+    await this.call(
+      RELEASE_LEASE,
+      [this.keys.alive, this.keys.controller, this.keys.changes],
+      [nodeId, controllerEpoch],
+    );
   }
 
   async getControllerLease(): Promise<ControllerLease | null> {
@@ -160,7 +195,8 @@ export class RedisMetadataStore implements MetadataStore {
 
   async getPartition(partition: number): Promise<PartitionState | null> {
     requireInt('partition', partition);
-    const json = (await this.call(GET_PARTITION, [this.keys.alive, this.keys.partitions], [partition])) as string | null;
+    const json = (await this.call(GET_PARTITION, [this.keys.alive, this.keys.partitions], [partition])) as
+      string | null;
     if (json === null) return null;
     const state = decodePartitionState(json);
     this.seen.observePartition(state);
@@ -176,7 +212,11 @@ export class RedisMetadataStore implements MetadataStore {
     return Number(await this.call(CREATE_PARTITIONS, [k.alive, k.controller, k.partitions, k.changes], args));
   }
 
-  async compareAndSetPartition(expectedPartitionEpoch: number, next: PartitionState, controllerEpoch: number): Promise<CasOutcome> {
+  async compareAndSetPartition(
+    expectedPartitionEpoch: number,
+    next: PartitionState,
+    controllerEpoch: number,
+  ): Promise<CasOutcome> {
     checkPartitionState(next);
     const json = encodePartitionState(next);
     const k = this.keys;
@@ -263,9 +303,11 @@ export class RedisMetadataStore implements MetadataStore {
 
   /** Once both connections are back after the subscriber dropped: every hint again, from a fresh read. */
   private maybeResync(): void {
-    if (!this.resyncPending || this.closed || this.redis.status !== 'ready' || this.subscriber.status !== 'ready') return;
+    if (!this.resyncPending || this.closed || this.redis.status !== 'ready' || this.subscriber.status !== 'ready')
+      return;
     this.resyncPending = false;
-    const resync = this.restorer.restore()
+    const resync = this.restorer
+      .restore()
       .then(() => this.listPartitions())
       .then((states) => {
         this.feed.nodesChanged();

@@ -49,7 +49,10 @@ describe('RedisMetadataStore restoring lost metadata', () => {
     const keys = await admin.keys(`${clusterId}:*`);
     await admin.del(...keys);
     const [seconds, micros] = await admin.time();
-    await admin.set(`${clusterId}:alive`, String(Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - aliveSinceMs));
+    await admin.set(
+      `${clusterId}:alive`,
+      String(Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - aliveSinceMs),
+    );
     await admin.hset(`${clusterId}:partitions`, String(stateInRedis.partition), encodePartitionState(stateInRedis));
   }
 
@@ -105,10 +108,16 @@ describe('RedisMetadataStore restoring lost metadata', () => {
     // The controller, acting on the copy Redis now holds (epoch 1), proposes another epoch-2 state.
     let outcome: Awaited<ReturnType<RedisMetadataStore['compareAndSetPartition']>> | undefined;
     for (let i = 0; i < 300 && !outcome; i++) {
-      outcome = await writer.compareAndSetPartition(1, partitionState(0, { leader: 1, leaderEpoch: 2, partitionEpoch: 2 }), controllerEpoch).catch(() => undefined);
+      outcome = await writer
+        .compareAndSetPartition(1, partitionState(0, { leader: 1, leaderEpoch: 2, partitionEpoch: 2 }), controllerEpoch)
+        .catch(() => undefined);
       if (!outcome) await sleep(10);
     }
-    expect(outcome).toMatchObject({ ok: false, reason: 'STALE_PARTITION_EPOCH', current: { partitionEpoch: 3, leaderEpoch: 3 } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      reason: 'STALE_PARTITION_EPOCH',
+      current: { partitionEpoch: 3, leaderEpoch: 3 },
+    });
   });
 
   it('restores before answering when an operation finds the metadata gone without any reconnect', async () => {

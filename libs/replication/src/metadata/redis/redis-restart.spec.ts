@@ -19,15 +19,26 @@ class Hints implements MetadataChangeListener {
   }
 }
 
-function storeOptions(redis: OwnRedisServer, events: Record<string, unknown[]>, over: Partial<RedisMetadataStoreOptions> = {}): RedisMetadataStoreOptions {
-  const record = (name: string) => (...args: unknown[]) => void (events[name] ??= []).push(args);
+function storeOptions(
+  redis: OwnRedisServer,
+  events: Record<string, unknown[]>,
+  over: Partial<RedisMetadataStoreOptions> = {},
+): RedisMetadataStoreOptions {
+  const record =
+    (name: string) =>
+    (...args: unknown[]) =>
+      void (events[name] ??= []).push(args);
   return {
     url: redis.url,
     clusterId: 'restart',
     recoveryWindowMs: 1_000,
     commandTimeoutMs: 1_000,
     maxReconnectDelayMs: 200,
-    events: { onDisconnected: record('disconnected'), onReconnected: record('reconnected'), onRestored: record('restored') },
+    events: {
+      onDisconnected: record('disconnected'),
+      onReconnected: record('reconnected'),
+      onRestored: record('restored'),
+    },
     ...over,
   };
 }
@@ -64,7 +75,10 @@ describe('RedisMetadataStore across a restart of Redis', () => {
     await redis.stop('SIGKILL');
     // Rejected at once, not queued until Redis returns and not left to the command timeout: the cause
     // is the closed connection (no offline queue), never a timeout.
-    const down = await a.listPartitions().then(() => null, (e: unknown) => e);
+    const down = await a.listPartitions().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(down).toBeInstanceOf(MetadataStoreUnavailableError);
     expect(String((down as Error).message)).not.toMatch(/timed? ?out/i);
     await expect(b.renewNode(2, reg2.nodeEpoch, 10_000)).rejects.toThrow(`Redis at ${redis.url}`);
@@ -75,7 +89,11 @@ describe('RedisMetadataStore across a restart of Redis', () => {
 
     // The partition states are back, put back by the stores from what they had seen.
     expect(await b.listPartitions()).toEqual([p0, partitionState(1)]);
-    expect([...(eventsA.restored ?? []), ...(eventsB.restored ?? [])].some((args) => (args as unknown[])[0] === 'initialized')).toBe(true);
+    expect(
+      [...(eventsA.restored ?? []), ...(eventsB.restored ?? [])].some(
+        (args) => (args as unknown[])[0] === 'initialized',
+      ),
+    ).toBe(true);
     // Registrations are not: the nodes are fenced and register again, with larger epochs than before.
     expect(await a.renewNode(1, reg1.nodeEpoch, 10_000)).toBe(false);
     const again = await a.registerNode(1, 'tcp://127.0.0.1:1', reg1.nodeEpoch, 10_000);
@@ -84,10 +102,15 @@ describe('RedisMetadataStore across a restart of Redis', () => {
     expect(await a.getControllerLease()).toBeNull();
     const next = await until('a controller after the restart', () => b.acquireControllerLease(2, 10_000));
     expect(next.controllerEpoch).toBeGreaterThan(lease.controllerEpoch);
-    expect((await a.compareAndSetPartition(1, partitionState(1, { partitionEpoch: 1 }), lease.controllerEpoch)).ok).toBe(false);
+    expect(
+      (await a.compareAndSetPartition(1, partitionState(1, { partitionEpoch: 1 }), lease.controllerEpoch)).ok,
+    ).toBe(false);
 
     // The watcher was told to re-read (hints during the outage are lost), and hints flow again.
-    await until('the resync hints', async () => hints.events.includes('nodes') && hints.events.includes('partition 0@1'));
+    await until(
+      'the resync hints',
+      async () => hints.events.includes('nodes') && hints.events.includes('partition 0@1'),
+    );
     const p1 = partitionState(1, { leader: 3, leaderEpoch: 1, partitionEpoch: 1 });
     expect((await b.compareAndSetPartition(0, p1, next.controllerEpoch)).ok).toBe(true);
     await until('a hint after the restart', async () => hints.events.includes('partition 1@1'));

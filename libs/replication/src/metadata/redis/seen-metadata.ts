@@ -18,7 +18,8 @@ export class SeenMetadata {
    */
   observePartition(state: PartitionState): void {
     const known = this.partitions.get(state.partition);
-    if (!known || (known.partitionEpoch < state.partitionEpoch && !isForked(state, known))) this.partitions.set(state.partition, copyPartitionState(state));
+    if (!known || (known.partitionEpoch < state.partitionEpoch && !isForked(state, known)))
+      this.partitions.set(state.partition, copyPartitionState(state));
   }
 
   observeNodeEpoch(epoch: number): void {

@@ -1,4 +1,11 @@
-import { BATCH_HEADER_BYTES, decodeBatch, encodeBatchInto, encodedBatchSize, fitsBatchFormat, readValidHeader } from '../../log/batch-codec';
+import {
+  BATCH_HEADER_BYTES,
+  decodeBatch,
+  encodeBatchInto,
+  encodedBatchSize,
+  fitsBatchFormat,
+  readValidHeader,
+} from '../../log/batch-codec';
 import type { StoredBatch } from '../../log/partition-log';
 import type { FetchPartitionRequest, FetchPartitionResponse, FetchRequest, FetchResponse } from '../messages';
 
@@ -33,14 +40,20 @@ const HAS_EPOCH_STARTS = 2;
 
 export function encodeFetchRequest(request: FetchRequest, start = 0): Buffer | undefined {
   const { partitions } = request;
-  if (!allNumbers(request.replicaId, request.replicaEpoch, request.maxWaitMs) || !Array.isArray(partitions)) return undefined;
+  if (!allNumbers(request.replicaId, request.replicaEpoch, request.maxWaitMs) || !Array.isArray(partitions))
+    return undefined;
   const buf = Buffer.allocUnsafe(start + 3 * F64 + U32 + partitions.length * REQUEST_PARTITION_BYTES);
   let at = buf.writeDoubleBE(request.replicaId, start);
   at = buf.writeDoubleBE(request.replicaEpoch, at);
   at = buf.writeDoubleBE(request.maxWaitMs, at);
   at = buf.writeUInt32BE(partitions.length, at);
   for (const p of partitions) {
-    if (p === null || typeof p !== 'object' || !allNumbers(p.partition, p.currentLeaderEpoch, p.fetchOffset, p.lastFetchedEpoch, p.logStartOffset, p.maxRecords)) return undefined;
+    if (
+      p === null ||
+      typeof p !== 'object' ||
+      !allNumbers(p.partition, p.currentLeaderEpoch, p.fetchOffset, p.lastFetchedEpoch, p.logStartOffset, p.maxRecords)
+    )
+      return undefined;
     at = buf.writeDoubleBE(p.partition, at);
     at = buf.writeDoubleBE(p.currentLeaderEpoch, at);
     at = buf.writeDoubleBE(p.fetchOffset, at);
@@ -60,7 +73,14 @@ export function decodeFetchRequest(buf: Buffer): FetchRequest {
   const count = r.count(REQUEST_PARTITION_BYTES);
   const partitions: FetchPartitionRequest[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    partitions[i] = { partition: r.f64(), currentLeaderEpoch: r.f64(), fetchOffset: r.f64(), lastFetchedEpoch: r.f64(), logStartOffset: r.f64(), maxRecords: r.f64() };
+    partitions[i] = {
+      partition: r.f64(),
+      currentLeaderEpoch: r.f64(),
+      fetchOffset: r.f64(),
+      lastFetchedEpoch: r.f64(),
+      logStartOffset: r.f64(),
+      maxRecords: r.f64(),
+    };
   }
   r.end();
   return { replicaId, replicaEpoch, maxWaitMs, partitions };
@@ -71,14 +91,21 @@ export function encodeFetchResponse(response: FetchResponse, start = 0): Buffer 
   if (!allNumbers(response.errorCode) || !Array.isArray(partitions)) return undefined;
   let size = start + F64 + U32;
   for (const p of partitions) {
-    if (p === null || typeof p !== 'object' || !allNumbers(p.partition, p.errorCode, p.highWatermark, p.logStartOffset, p.logEndOffset) || !Array.isArray(p.batches)) return undefined;
+    if (
+      p === null ||
+      typeof p !== 'object' ||
+      !allNumbers(p.partition, p.errorCode, p.highWatermark, p.logStartOffset, p.logEndOffset) ||
+      !Array.isArray(p.batches)
+    )
+      return undefined;
     size += RESPONSE_PARTITION_BYTES;
     if (p.divergingEpoch !== undefined) {
       if (!allNumbers(p.divergingEpoch.epoch, p.divergingEpoch.endOffset)) return undefined;
       size += 2 * F64;
     }
     if (p.epochStarts !== undefined) {
-      if (!Array.isArray(p.epochStarts) || !p.epochStarts.every((e) => allNumbers(e.epoch, e.startOffset))) return undefined;
+      if (!Array.isArray(p.epochStarts) || !p.epochStarts.every((e) => allNumbers(e.epoch, e.startOffset)))
+        return undefined;
       size += U32 + p.epochStarts.length * 2 * F64;
     }
     for (const b of p.batches) {
@@ -120,7 +147,14 @@ export function decodeFetchResponse(buf: Buffer): FetchResponse {
   const count = r.count(RESPONSE_PARTITION_BYTES);
   const partitions: FetchPartitionResponse[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    const p: FetchPartitionResponse = { partition: r.f64(), errorCode: r.f64(), highWatermark: r.f64(), logStartOffset: r.f64(), logEndOffset: r.f64(), batches: [] };
+    const p: FetchPartitionResponse = {
+      partition: r.f64(),
+      errorCode: r.f64(),
+      highWatermark: r.f64(),
+      logStartOffset: r.f64(),
+      logEndOffset: r.f64(),
+      batches: [],
+    };
     const flags = r.u8();
     if (flags & ~(HAS_DIVERGING | HAS_EPOCH_STARTS)) throw new Error(`unknown fetch partition flags ${flags}`);
     if (flags & HAS_DIVERGING) p.divergingEpoch = { epoch: r.f64(), endOffset: r.f64() };

@@ -17,7 +17,16 @@ import { toWire, fromWire } from './wire-value';
  * negotiation in peer-connection.ts and inbound-connection.ts), so nodes of older versions, which
  * know only the JSON frames, still replicate with this one.
  */
-export const FrameType = { Request: 1, Response: 2, Error: 3, Challenge: 4, Proof: 5, Accepted: 6, FetchRequest: 7, FetchResponse: 8 } as const;
+export const FrameType = {
+  Request: 1,
+  Response: 2,
+  Error: 3,
+  Challenge: 4,
+  Proof: 5,
+  Accepted: 6,
+  FetchRequest: 7,
+  FetchResponse: 8,
+} as const;
 export type FrameType = (typeof FrameType)[keyof typeof FrameType];
 
 /** Set in a JSON fetch request's envelope (`{ kind, body, … }`): the sender reads fetch responses in the fixed layout. */
@@ -40,7 +49,13 @@ export class FrameError extends Error {
   override readonly name = 'FrameError';
 }
 
-export function encodeFrame(type: FrameType, requestId: number, from: number, payload: unknown, maxFrameBytes: number): Buffer {
+export function encodeFrame(
+  type: FrameType,
+  requestId: number,
+  from: number,
+  payload: unknown,
+  maxFrameBytes: number,
+): Buffer {
   const wire = toWire(payload);
   const jsonBytes = Buffer.byteLength(wire.json);
   const frame = allocateFrame(type, requestId, from, jsonBytes, wire.blobBytes, maxFrameBytes);
@@ -51,21 +66,45 @@ export function encodeFrame(type: FrameType, requestId: number, from: number, pa
 }
 
 /** A fetch request in the fixed layout, or undefined when the layout cannot carry it (send it as JSON). */
-export function encodeFetchRequestFrame(requestId: number, from: number, request: FetchRequest, maxFrameBytes: number): Buffer | undefined {
+export function encodeFetchRequestFrame(
+  requestId: number,
+  from: number,
+  request: FetchRequest,
+  maxFrameBytes: number,
+): Buffer | undefined {
   const frame = encodeFetchRequest(request, HEADER_BYTES);
   return frame && writeHeader(frame, FrameType.FetchRequest, requestId, from, 0, maxFrameBytes);
 }
 
 /** A fetch response in the fixed layout, or undefined when the layout cannot carry it (send it as JSON). */
-export function encodeFetchResponseFrame(requestId: number, from: number, response: FetchResponse, maxFrameBytes: number): Buffer | undefined {
+export function encodeFetchResponseFrame(
+  requestId: number,
+  from: number,
+  response: FetchResponse,
+  maxFrameBytes: number,
+): Buffer | undefined {
   const frame = encodeFetchResponse(response, HEADER_BYTES);
   return frame && writeHeader(frame, FrameType.FetchResponse, requestId, from, 0, maxFrameBytes);
 }
 
-function allocateFrame(type: FrameType, requestId: number, from: number, jsonBytes: number, restBytes: number, maxFrameBytes: number): Buffer {
+function allocateFrame(
+  type: FrameType,
+  requestId: number,
+  from: number,
+  jsonBytes: number,
+  restBytes: number,
+  maxFrameBytes: number,
+): Buffer {
   // Refused before allocating: an oversized payload must not cost its size in memory first.
   checkFrameSize(HEADER_BYTES + jsonBytes + restBytes, maxFrameBytes);
-  return writeHeader(Buffer.allocUnsafe(HEADER_BYTES + jsonBytes + restBytes), type, requestId, from, jsonBytes, maxFrameBytes);
+  return writeHeader(
+    Buffer.allocUnsafe(HEADER_BYTES + jsonBytes + restBytes),
+    type,
+    requestId,
+    from,
+    jsonBytes,
+    maxFrameBytes,
+  );
 }
 
 function checkFrameSize(total: number, maxFrameBytes: number): void {
@@ -73,7 +112,14 @@ function checkFrameSize(total: number, maxFrameBytes: number): void {
 }
 
 /** Fills in the header of a whole frame (its first HEADER_BYTES bytes), refusing one over the limit. */
-function writeHeader(frame: Buffer, type: FrameType, requestId: number, from: number, jsonBytes: number, maxFrameBytes: number): Buffer {
+function writeHeader(
+  frame: Buffer,
+  type: FrameType,
+  requestId: number,
+  from: number,
+  jsonBytes: number,
+  maxFrameBytes: number,
+): Buffer {
   checkFrameSize(frame.length, maxFrameBytes);
   frame.writeUInt32BE(frame.length - 4, 0);
   frame.writeUInt8(type, 4);
@@ -102,7 +148,8 @@ export class FrameReader {
     for (;;) {
       if (this.buffered < 4) break;
       const length = this.peekLength();
-      if (length > this.maxFrameBytes || length < HEADER_BYTES - 4) throw new FrameError(`frame length ${length} out of bounds`);
+      if (length > this.maxFrameBytes || length < HEADER_BYTES - 4)
+        throw new FrameError(`frame length ${length} out of bounds`);
       if (this.buffered < 4 + length) break;
       frames.push(decodeFrame(this.take(4 + length)));
     }
@@ -140,15 +187,38 @@ export class FrameReader {
 
 function decodeFrame(frame: Buffer): Frame {
   const type = frame.readUInt8(4) as FrameType;
-  if (!(type >= FrameType.Request && type <= FrameType.FetchResponse)) throw new FrameError(`unknown frame type ${type}`);
+  if (!(type >= FrameType.Request && type <= FrameType.FetchResponse))
+    throw new FrameError(`unknown frame type ${type}`);
   const jsonBytes = frame.readUInt32BE(13);
   if (HEADER_BYTES + jsonBytes > frame.length) throw new FrameError('JSON section overruns the frame');
   const requestId = frame.readUInt32BE(5);
   const from = frame.readInt32BE(9);
   try {
-    if (type === FrameType.FetchRequest) return { type: FrameType.Request, requestId, from, payload: { kind: 'fetch', body: decodeFetchRequest(frame.subarray(HEADER_BYTES)) }, fixedLayout: true };
-    if (type === FrameType.FetchResponse) return { type: FrameType.Response, requestId, from, payload: decodeFetchResponse(frame.subarray(HEADER_BYTES)), fixedLayout: true };
-    return { type, requestId, from, payload: fromWire(frame.toString('utf8', HEADER_BYTES, HEADER_BYTES + jsonBytes), frame.subarray(HEADER_BYTES + jsonBytes)) };
+    if (type === FrameType.FetchRequest)
+      return {
+        type: FrameType.Request,
+        requestId,
+        from,
+        payload: { kind: 'fetch', body: decodeFetchRequest(frame.subarray(HEADER_BYTES)) },
+        fixedLayout: true,
+      };
+    if (type === FrameType.FetchResponse)
+      return {
+        type: FrameType.Response,
+        requestId,
+        from,
+        payload: decodeFetchResponse(frame.subarray(HEADER_BYTES)),
+        fixedLayout: true,
+      };
+    return {
+      type,
+      requestId,
+      from,
+      payload: fromWire(
+        frame.toString('utf8', HEADER_BYTES, HEADER_BYTES + jsonBytes),
+        frame.subarray(HEADER_BYTES + jsonBytes),
+      ),
+    };
   } catch (error) {
     throw new FrameError(`undecodable payload: ${(error as Error).message}`);
   }

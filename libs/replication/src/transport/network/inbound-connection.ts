@@ -1,7 +1,14 @@
 import type { Socket } from 'node:net';
 import type { FetchResponse, RpcKind, RpcMap, RpcRequest } from '../messages';
 import type { Clock } from '../../time/clock';
-import { encodeFetchResponseFrame, encodeFrame, FrameReader, FrameType, type Frame, READS_FIXED_LAYOUT_FETCH } from './frames';
+import {
+  encodeFetchResponseFrame,
+  encodeFrame,
+  FrameReader,
+  FrameType,
+  type Frame,
+  READS_FIXED_LAYOUT_FETCH,
+} from './frames';
 import type { PeerAuthentication } from './peer-authentication';
 import { InboundHandshake } from './peer-handshake';
 
@@ -34,7 +41,13 @@ export class InboundConnection {
     socket.on('error', () => socket.destroy());
     socket.on('close', () => this.handshake?.close());
     this.handshake = authentication
-      ? new InboundHandshake(authentication.auth, nodeId, authentication.clock, (type, payload) => this.reply(type, 0, payload), () => this.close())
+      ? new InboundHandshake(
+          authentication.auth,
+          nodeId,
+          authentication.clock,
+          (type, payload) => this.reply(type, 0, payload),
+          () => this.close(),
+        )
       : null;
   }
 
@@ -59,7 +72,8 @@ export class InboundConnection {
         if (!this.handshake.onFrame(frame)) return void this.socket.end();
         continue;
       }
-      if (frame.type !== FrameType.Request || (this.handshake && frame.from !== this.handshake.peer)) return this.close();
+      if (frame.type !== FrameType.Request || (this.handshake && frame.from !== this.handshake.peer))
+        return this.close();
       this.serve(frame);
     }
   }
@@ -78,11 +92,18 @@ export class InboundConnection {
     } catch (error) {
       return this.reply(FrameType.Error, frame.requestId, { message: describe(error) });
     }
-    if (!pending) return this.reply(FrameType.Error, frame.requestId, { message: `node ${this.nodeId} is not serving requests` });
+    if (!pending)
+      return this.reply(FrameType.Error, frame.requestId, { message: `node ${this.nodeId} is not serving requests` });
     // A fetch is answered in the fixed layout when the follower sent it so, or said that it reads it.
-    const fixedLayout = request.kind === 'fetch' && (frame.fixedLayout === true || (request as unknown as Record<string, unknown>)[READS_FIXED_LAYOUT_FETCH] === true);
+    const fixedLayout =
+      request.kind === 'fetch' &&
+      (frame.fixedLayout === true ||
+        (request as unknown as Record<string, unknown>)[READS_FIXED_LAYOUT_FETCH] === true);
     pending.then(
-      (response) => (fixedLayout ? this.replyFixedLayout(frame.requestId, response as FetchResponse) : this.reply(FrameType.Response, frame.requestId, response)),
+      (response) =>
+        fixedLayout
+          ? this.replyFixedLayout(frame.requestId, response as FetchResponse)
+          : this.reply(FrameType.Response, frame.requestId, response),
       (error: unknown) => this.reply(FrameType.Error, frame.requestId, { message: describe(error) }),
     );
   }

@@ -30,11 +30,21 @@ async function client(nodeId = 2): Promise<NetworkTransport> {
 const peer = (t: NetworkTransport): PeerAddress => ({ nodeId: t.nodeId, endpoint: t.endpoint });
 
 function fetchBody(maxWaitMs = 0) {
-  return { replicaId: 2, replicaEpoch: 5, maxWaitMs, partitions: [{ partition: 0, currentLeaderEpoch: 1, fetchOffset: 0, lastFetchedEpoch: -1, logStartOffset: 0, maxRecords: 10 }] };
+  return {
+    replicaId: 2,
+    replicaEpoch: 5,
+    maxWaitMs,
+    partitions: [
+      { partition: 0, currentLeaderEpoch: 1, fetchOffset: 0, lastFetchedEpoch: -1, logStartOffset: 0, maxRecords: 10 },
+    ],
+  };
 }
 
 function response(tag: number): FetchResponse {
-  return { errorCode: 0, partitions: [{ partition: 0, errorCode: 0, highWatermark: tag, logStartOffset: 0, logEndOffset: tag, batches: [] }] };
+  return {
+    errorCode: 0,
+    partitions: [{ partition: 0, errorCode: 0, highWatermark: tag, logStartOffset: 0, logEndOffset: tag, batches: [] }],
+  };
 }
 
 function reasonOf(promise: Promise<unknown>): Promise<string> {
@@ -49,7 +59,9 @@ afterEach(async () => {
 });
 
 /** A TCP server on a free loopback port; `onFrame` gets each frame a client sends and may answer on its socket. */
-async function rawPeer(onFrame: (frame: Frame, answer: (bytes: Buffer) => void) => void): Promise<{ endpoint: string; close: () => void }> {
+async function rawPeer(
+  onFrame: (frame: Frame, answer: (bytes: Buffer) => void) => void,
+): Promise<{ endpoint: string; close: () => void }> {
   const server = createServer((socket) => {
     const reader = new FrameReader(1 << 20);
     socket.on('error', () => socket.destroy());
@@ -78,10 +90,26 @@ async function responsesTo(leader: NetworkTransport, requests: Buffer[]): Promis
 
 describe('NetworkTransport', () => {
   it('delivers requests and responses between processes byte-exactly, naming the sender', async () => {
-    const records = Array.from({ length: 50 }, (_, i) => ({ key: randomBytes(30), value: i % 7 ? randomBytes(1000) : null, timestamp: 1_700_000_000_000 + i, offset: 100 + i, leaderEpoch: 4 }));
+    const records = Array.from({ length: 50 }, (_, i) => ({
+      key: randomBytes(30),
+      value: i % 7 ? randomBytes(1000) : null,
+      timestamp: 1_700_000_000_000 + i,
+      offset: 100 + i,
+      leaderEpoch: 4,
+    }));
     const answer: FetchResponse = {
       errorCode: 0,
-      partitions: [{ partition: 7, errorCode: 0, highWatermark: 120, logStartOffset: 0, logEndOffset: 150, divergingEpoch: { epoch: 3, endOffset: 99 }, batches: [{ baseOffset: 100, leaderEpoch: 4, records }] }],
+      partitions: [
+        {
+          partition: 7,
+          errorCode: 0,
+          highWatermark: 120,
+          logStartOffset: 0,
+          logEndOffset: 150,
+          divergingEpoch: { epoch: 3, endOffset: 99 },
+          batches: [{ baseOffset: 100, leaderEpoch: 4, records }],
+        },
+      ],
     };
     const seen: Array<{ from: number; request: RpcRequest }> = [];
     const leader = await serving(1, async (from, request) => {
@@ -90,7 +118,15 @@ describe('NetworkTransport', () => {
     });
     const follower = await client(2);
     expect(await follower.send(peer(leader), 'fetch', fetchBody(), 5_000)).toEqual(answer);
-    const alter = { nodeId: 2, nodeEpoch: 9, partition: 7, leaderEpoch: 4, partitionEpoch: 11, newIsr: [{ nodeId: 1, nodeEpoch: 3 }], leaderRecoveryState: 'RECOVERED' as const };
+    const alter = {
+      nodeId: 2,
+      nodeEpoch: 9,
+      partition: 7,
+      leaderEpoch: 4,
+      partitionEpoch: 11,
+      newIsr: [{ nodeId: 1, nodeEpoch: 3 }],
+      leaderRecoveryState: 'RECOVERED' as const,
+    };
     expect(await follower.send(peer(leader), 'alterPartition', alter, 5_000)).toEqual({ errorCode: 0 });
     expect(seen).toEqual([
       { from: 2, request: { kind: 'fetch', body: fetchBody() } },
@@ -107,8 +143,16 @@ describe('NetworkTransport', () => {
     });
     const follower = await client();
     const order: number[] = [];
-    const first = follower.send(peer(leader), 'fetch', fetchBody(400), 5_000).then((r) => order.push(r.partitions[0].highWatermark));
-    await Promise.all([1, 2, 3].map(() => follower.send(peer(leader), 'fetch', fetchBody(0), 5_000).then((r) => order.push(r.partitions[0].highWatermark))));
+    const first = follower
+      .send(peer(leader), 'fetch', fetchBody(400), 5_000)
+      .then((r) => order.push(r.partitions[0].highWatermark));
+    await Promise.all(
+      [1, 2, 3].map(() =>
+        follower
+          .send(peer(leader), 'fetch', fetchBody(0), 5_000)
+          .then((r) => order.push(r.partitions[0].highWatermark)),
+      ),
+    );
     releaseHeld();
     await first;
     expect(order).toEqual([0, 0, 0, 400]);
@@ -120,7 +164,9 @@ describe('NetworkTransport', () => {
     await gone.close();
     const follower = await client();
     expect(await reasonOf(follower.send({ nodeId: 1, endpoint }, 'fetch', fetchBody(), 10_000))).toBe('UNREACHABLE');
-    expect(await reasonOf(follower.send({ nodeId: 1, endpoint: 'not an endpoint' }, 'fetch', fetchBody(), 10_000))).toBe('UNREACHABLE');
+    expect(
+      await reasonOf(follower.send({ nodeId: 1, endpoint: 'not an endpoint' }, 'fetch', fetchBody(), 10_000)),
+    ).toBe('UNREACHABLE');
   });
 
   it('times out a request that gets no answer, and drops the answer when it comes late', async () => {
@@ -153,10 +199,14 @@ describe('NetworkTransport', () => {
     expect(await inFlight).toBe('UNREACHABLE');
 
     // The peer comes back on the same address: the next request opens a new connection.
-    const restarted = await serving(1, async () => {
-      handled++;
-      return response(1);
-    }, port);
+    const restarted = await serving(
+      1,
+      async () => {
+        handled++;
+        return response(1);
+      },
+      port,
+    );
     expect(await follower.send(peer(restarted), 'fetch', fetchBody(), 5_000)).toEqual(response(1));
     expect(handled).toBe(2);
   });
@@ -167,7 +217,9 @@ describe('NetworkTransport', () => {
     });
     const silent = await serving(3);
     const follower = await client();
-    const error = await follower.send(peer(failing), 'fetch', fetchBody(), 5_000).catch((e: unknown) => e as TransportError);
+    const error = await follower
+      .send(peer(failing), 'fetch', fetchBody(), 5_000)
+      .catch((e: unknown) => e as TransportError);
     expect(error).toBeInstanceOf(TransportError);
     expect(error).toMatchObject({ reason: 'REMOTE_FAILURE', message: expect.stringContaining('disk on fire') });
     expect(await reasonOf(follower.send(peer(silent), 'fetch', fetchBody(), 5_000))).toBe('REMOTE_FAILURE');
@@ -207,7 +259,9 @@ describe('NetworkTransport', () => {
   });
 
   it('fails requests with UNREACHABLE when the peer answers with garbage', async () => {
-    const fake = createServer((socket) => socket.on('data', () => socket.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 1, 2, 3]))));
+    const fake = createServer((socket) =>
+      socket.on('data', () => socket.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 1, 2, 3]))),
+    );
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
     try {
       const follower = await client();
@@ -240,7 +294,8 @@ describe('NetworkTransport', () => {
       const endpoint = `tcp://127.0.0.1:${(proxy.address() as { port: number }).port}`;
       try {
         const follower = await client();
-        for (let i = 0; i < 3; i++) expect(await follower.send({ nodeId: 1, endpoint }, 'fetch', fetchBody(), 5_000)).toEqual(response(7));
+        for (let i = 0; i < 3; i++)
+          expect(await follower.send({ nodeId: 1, endpoint }, 'fetch', fetchBody(), 5_000)).toEqual(response(7));
         expect(seen).toEqual([false, true, true]);
       } finally {
         proxy.close();
@@ -255,7 +310,10 @@ describe('NetworkTransport', () => {
       });
       try {
         const follower = await client();
-        for (let i = 0; i < 3; i++) expect(await follower.send({ nodeId: 1, endpoint: oldLeader.endpoint }, 'fetch', fetchBody(), 5_000)).toEqual(response(3));
+        for (let i = 0; i < 3; i++)
+          expect(await follower.send({ nodeId: 1, endpoint: oldLeader.endpoint }, 'fetch', fetchBody(), 5_000)).toEqual(
+            response(3),
+          );
         expect(requests.map((f) => f.fixedLayout ?? false)).toEqual([false, false, false]);
         expect(requests.map((f) => (f.payload as { kind: string }).kind)).toEqual(['fetch', 'fetch', 'fetch']);
       } finally {
@@ -271,12 +329,27 @@ describe('NetworkTransport', () => {
       });
       const [old, current] = await responsesTo(leader, [
         encodeFrame(FrameType.Request, 1, 2, { kind: 'fetch', body: fetchBody() }, 1 << 20),
-        encodeFrame(FrameType.Request, 2, 2, { kind: 'fetch', body: fetchBody(), readsFixedLayoutFetch: true }, 1 << 20),
+        encodeFrame(
+          FrameType.Request,
+          2,
+          2,
+          { kind: 'fetch', body: fetchBody(), readsFixedLayoutFetch: true },
+          1 << 20,
+        ),
       ]);
       expect(old).toEqual({ type: FrameType.Response, requestId: 1, from: 1, payload: response(5) });
-      expect(current).toEqual({ type: FrameType.Response, requestId: 2, from: 1, payload: response(5), fixedLayout: true });
+      expect(current).toEqual({
+        type: FrameType.Response,
+        requestId: 2,
+        from: 1,
+        payload: response(5),
+        fixedLayout: true,
+      });
       // The handler sees the request alone, never what the envelope said about its sender.
-      expect(seen).toEqual([{ kind: 'fetch', body: fetchBody() }, { kind: 'fetch', body: fetchBody() }]);
+      expect(seen).toEqual([
+        { kind: 'fetch', body: fetchBody() },
+        { kind: 'fetch', body: fetchBody() },
+      ]);
     });
   });
 });

@@ -86,7 +86,12 @@ export class NetworkTransport implements Transport {
     this.handler = handler;
   }
 
-  send<K extends RpcKind>(to: PeerAddress, kind: K, body: RpcMap[K]['request'], timeoutMs: number): Promise<RpcMap[K]['response']> {
+  send<K extends RpcKind>(
+    to: PeerAddress,
+    kind: K,
+    body: RpcMap[K]['request'],
+    timeoutMs: number,
+  ): Promise<RpcMap[K]['response']> {
     if (this.closed) return Promise.reject(new TransportError('CLOSED'));
     let connection: PeerConnection;
     try {
@@ -120,9 +125,17 @@ export class NetworkTransport implements Transport {
     const current = this.peers.get(to.nodeId);
     if (current && current.endpoint === to.endpoint && !current.connection.isDone) return current.connection;
     current?.connection.close('UNREACHABLE', `node ${to.nodeId} moved to ${to.endpoint}`);
-    const connection = new PeerConnection(this.nodeId, to.nodeId, parsePeerEndpoint(to.endpoint), this.options.clock, this.maxFrameBytes, (done) => {
-      if (this.peers.get(to.nodeId)?.connection === done) this.peers.delete(to.nodeId);
-    }, this.options.authentication);
+    const connection = new PeerConnection(
+      this.nodeId,
+      to.nodeId,
+      parsePeerEndpoint(to.endpoint),
+      this.options.clock,
+      this.maxFrameBytes,
+      (done) => {
+        if (this.peers.get(to.nodeId)?.connection === done) this.peers.delete(to.nodeId);
+      },
+      this.options.authentication,
+    );
     this.peers.set(to.nodeId, { endpoint: to.endpoint, connection });
     return connection;
   }
@@ -144,7 +157,13 @@ export class NetworkTransport implements Transport {
   private accept(socket: Socket): void {
     if (this.closed) return void socket.destroy();
     const { authentication, clock } = this.options;
-    const connection = new InboundConnection(socket, this.nodeId, this.maxFrameBytes, (from, request) => this.handler?.(from, request), authentication && { auth: authentication, clock });
+    const connection = new InboundConnection(
+      socket,
+      this.nodeId,
+      this.maxFrameBytes,
+      (from, request) => this.handler?.(from, request),
+      authentication && { auth: authentication, clock },
+    );
     this.inbound.add(connection);
     socket.on('close', () => {
       this.inbound.delete(connection);

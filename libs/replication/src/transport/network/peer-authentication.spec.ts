@@ -14,8 +14,17 @@ const open: NetworkTransport[] = [];
 const secretA: PeerAuthentication = { secret: Buffer.from('a'.repeat(40)), randomBytes, handshakeTimeoutMs: 2_000 };
 const secretB: PeerAuthentication = { secret: Buffer.from('b'.repeat(40)), randomBytes, handshakeTimeoutMs: 2_000 };
 
-async function transport(nodeId: number, authentication?: PeerAuthentication, listen = true): Promise<NetworkTransport> {
-  const t = await NetworkTransport.start({ nodeId, clock, authentication, ...(listen ? { listen: { host: '127.0.0.1', port: 0 } } : {}) });
+async function transport(
+  nodeId: number,
+  authentication?: PeerAuthentication,
+  listen = true,
+): Promise<NetworkTransport> {
+  const t = await NetworkTransport.start({
+    nodeId,
+    clock,
+    authentication,
+    ...(listen ? { listen: { host: '127.0.0.1', port: 0 } } : {}),
+  });
   open.push(t);
   return t;
 }
@@ -42,7 +51,9 @@ describe('NetworkTransport with a cluster secret', () => {
       return { errorCode: 0 };
     });
     const follower = await transport(2, secretA, false);
-    const answers = await Promise.all([1, 2, 3].map(() => follower.send(peer(leader), 'produce' as never, produce as never, 5_000)));
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => follower.send(peer(leader), 'produce' as never, produce as never, 5_000)),
+    );
     expect(answers).toEqual([{ errorCode: 0 }, { errorCode: 0 }, { errorCode: 0 }]);
     expect(seen).toEqual([2, 2, 2]);
   });
@@ -55,7 +66,9 @@ describe('NetworkTransport with a cluster secret', () => {
       return { errorCode: 0 };
     });
     const wrong = await transport(7, secretB, false);
-    expect(await outcome(wrong.send(peer(leader), 'produce' as never, produce as never, 5_000))).toMatch(/^UNREACHABLE: node 1 refused the connection: the cluster secret was not proven/);
+    expect(await outcome(wrong.send(peer(leader), 'produce' as never, produce as never, 5_000))).toMatch(
+      /^UNREACHABLE: node 1 refused the connection: the cluster secret was not proven/,
+    );
     const none = await transport(8, undefined, false);
     expect(await outcome(none.send(peer(leader), 'produce' as never, produce as never, 5_000))).toMatch(/^UNREACHABLE/);
     expect(served).toBe(0);
@@ -71,8 +84,12 @@ describe('NetworkTransport with a cluster secret', () => {
     const plain = await transport(3);
     plain.listen(async () => ({ errorCode: 0 }));
     const follower = await transport(2, secretA, false);
-    expect(await outcome(follower.send(peer(impostor), 'produce' as never, produce as never, 5_000))).toMatch(/^UNREACHABLE/);
-    expect(await outcome(follower.send(peer(plain), 'produce' as never, produce as never, 5_000))).toMatch(/^UNREACHABLE/);
+    expect(await outcome(follower.send(peer(impostor), 'produce' as never, produce as never, 5_000))).toMatch(
+      /^UNREACHABLE/,
+    );
+    expect(await outcome(follower.send(peer(plain), 'produce' as never, produce as never, 5_000))).toMatch(
+      /^UNREACHABLE/,
+    );
     expect(served).toBe(0);
   });
 
@@ -84,7 +101,9 @@ describe('NetworkTransport with a cluster secret', () => {
       return { errorCode: 0 };
     });
     const closed = await new Promise<boolean>((resolve) => {
-      const socket = connect(leader.address.port, '127.0.0.1', () => socket.write(encodeFrame(FrameType.Request, 1, 2, { kind: 'produce', body: produce }, 1 << 20)));
+      const socket = connect(leader.address.port, '127.0.0.1', () =>
+        socket.write(encodeFrame(FrameType.Request, 1, 2, { kind: 'produce', body: produce }, 1 << 20)),
+      );
       const reader = new FrameReader(1 << 20);
       socket.on('data', (chunk) => reader.push(chunk));
       socket.on('close', () => resolve(true));

@@ -25,7 +25,14 @@ export interface PeerAuthentication {
 export const NONCE_BYTES = 32;
 export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 5_000;
 
-export function handshakeProof(secret: Buffer, side: 'client' | 'server', serverNonce: Buffer, clientNonce: Buffer, from: number, to: number): Buffer {
+export function handshakeProof(
+  secret: Buffer,
+  side: 'client' | 'server',
+  serverNonce: Buffer,
+  clientNonce: Buffer,
+  from: number,
+  to: number,
+): Buffer {
   return createHmac('sha256', secret)
     .update(`cohort-replication-v1|${side}|${from}|${to}|`)
     .update(serverNonce)

@@ -2,7 +2,14 @@ import { connect, type Socket } from 'node:net';
 import type { Clock, TimerHandle } from '../../time/clock';
 import { TransportError } from '../transport.port';
 import type { FetchRequest } from '../messages';
-import { encodeFetchRequestFrame, encodeFrame, FrameReader, FrameType, type Frame, READS_FIXED_LAYOUT_FETCH } from './frames';
+import {
+  encodeFetchRequestFrame,
+  encodeFrame,
+  FrameReader,
+  FrameType,
+  type Frame,
+  READS_FIXED_LAYOUT_FETCH,
+} from './frames';
 import type { PeerAuthentication } from './peer-authentication';
 import { OutboundHandshake } from './peer-handshake';
 import type { PeerEndpoint } from './peer-endpoint';
@@ -53,8 +60,13 @@ export class PeerConnection {
     this.socket.on('error', (error) => this.fail(error.message));
     this.socket.on('close', () => this.fail('connection closed by the peer'));
     this.handshake = auth
-      ? new OutboundHandshake(auth, fromNodeId, toNodeId, clock, (type, payload) => this.write(encodeFrame(type, 0, fromNodeId, payload, maxFrameBytes)), (why) =>
-          this.close('UNREACHABLE', why),
+      ? new OutboundHandshake(
+          auth,
+          fromNodeId,
+          toNodeId,
+          clock,
+          (type, payload) => this.write(encodeFrame(type, 0, fromNodeId, payload, maxFrameBytes)),
+          (why) => this.close('UNREACHABLE', why),
         )
       : null;
   }
@@ -64,17 +76,21 @@ export class PeerConnection {
   }
 
   request(kind: string, body: unknown, timeoutMs: number): Promise<unknown> {
-    if (this.done) return Promise.reject(new TransportError('UNREACHABLE', `connection to node ${this.toNodeId} is closed`));
+    if (this.done)
+      return Promise.reject(new TransportError('UNREACHABLE', `connection to node ${this.toNodeId} is closed`));
     const id = (this.nextId = (this.nextId + 1) >>> 0);
     let frame: Buffer;
     try {
       frame = this.encodeRequest(id, kind, body);
     } catch (error) {
-      return Promise.reject(new TransportError('REMOTE_FAILURE', `${kind} to node ${this.toNodeId} not sent: ${(error as Error).message}`));
+      return Promise.reject(
+        new TransportError('REMOTE_FAILURE', `${kind} to node ${this.toNodeId} not sent: ${(error as Error).message}`),
+      );
     }
     return new Promise((resolve, reject) => {
       const timer = this.clock.schedule(timeoutMs, () => {
-        if (this.pending.delete(id)) reject(new TransportError('TIMEOUT', `${kind} to node ${this.toNodeId} timed out after ${timeoutMs} ms`));
+        if (this.pending.delete(id))
+          reject(new TransportError('TIMEOUT', `${kind} to node ${this.toNodeId} timed out after ${timeoutMs} ms`));
       });
       this.pending.set(id, { resolve, reject, timer });
       if (this.handshake && !this.handshake.open) this.queued.push(frame);
@@ -83,9 +99,21 @@ export class PeerConnection {
   }
 
   private encodeRequest(id: number, kind: string, body: unknown): Buffer {
-    if (kind !== 'fetch') return encodeFrame(FrameType.Request, id, this.fromNodeId, { kind, body }, this.maxFrameBytes);
-    const fixed = this.peerReadsFixedLayout ? encodeFetchRequestFrame(id, this.fromNodeId, body as FetchRequest, this.maxFrameBytes) : undefined;
-    return fixed ?? encodeFrame(FrameType.Request, id, this.fromNodeId, { kind, body, [READS_FIXED_LAYOUT_FETCH]: true }, this.maxFrameBytes);
+    if (kind !== 'fetch')
+      return encodeFrame(FrameType.Request, id, this.fromNodeId, { kind, body }, this.maxFrameBytes);
+    const fixed = this.peerReadsFixedLayout
+      ? encodeFetchRequestFrame(id, this.fromNodeId, body as FetchRequest, this.maxFrameBytes)
+      : undefined;
+    return (
+      fixed ??
+      encodeFrame(
+        FrameType.Request,
+        id,
+        this.fromNodeId,
+        { kind, body, [READS_FIXED_LAYOUT_FETCH]: true },
+        this.maxFrameBytes,
+      )
+    );
   }
 
   /** Fails every request in flight with `reason` and closes the socket. */

@@ -1,6 +1,13 @@
 import type { Clock, TimerHandle } from '../../time/clock';
 import { type Frame, FrameType } from './frames';
-import { bytesOfHex, DEFAULT_HANDSHAKE_TIMEOUT_MS, handshakeProof, NONCE_BYTES, type PeerAuthentication, sameProof } from './peer-authentication';
+import {
+  bytesOfHex,
+  DEFAULT_HANDSHAKE_TIMEOUT_MS,
+  handshakeProof,
+  NONCE_BYTES,
+  type PeerAuthentication,
+  sameProof,
+} from './peer-authentication';
 
 type Send = (type: FrameType, payload: unknown) => void;
 
@@ -30,13 +37,30 @@ export class InboundHandshake {
   onFrame(frame: Frame): boolean {
     const payload = (frame.payload ?? {}) as { nonce?: unknown; proof?: unknown };
     const clientNonce = frame.type === FrameType.Proof ? bytesOfHex(payload.nonce, NONCE_BYTES) : null;
-    if (!clientNonce || !sameProof(payload.proof, handshakeProof(this.auth.secret, 'client', this.serverNonce, clientNonce, frame.from, this.nodeId))) {
-      this.send(FrameType.Error, { message: `node ${this.nodeId} refused the connection: the cluster secret was not proven` });
+    if (
+      !clientNonce ||
+      !sameProof(
+        payload.proof,
+        handshakeProof(this.auth.secret, 'client', this.serverNonce, clientNonce, frame.from, this.nodeId),
+      )
+    ) {
+      this.send(FrameType.Error, {
+        message: `node ${this.nodeId} refused the connection: the cluster secret was not proven`,
+      });
       return false;
     }
     this.timer.cancel();
     this.peer = frame.from;
-    this.send(FrameType.Accepted, { proof: handshakeProof(this.auth.secret, 'server', this.serverNonce, clientNonce, frame.from, this.nodeId).toString('hex') });
+    this.send(FrameType.Accepted, {
+      proof: handshakeProof(
+        this.auth.secret,
+        'server',
+        this.serverNonce,
+        clientNonce,
+        frame.from,
+        this.nodeId,
+      ).toString('hex'),
+    });
     return true;
   }
 
@@ -62,22 +86,37 @@ export class OutboundHandshake {
   ) {
     this.clientNonce = auth.randomBytes(NONCE_BYTES);
     const timeoutMs = auth.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
-    this.timer = clock.schedule(timeoutMs, () => fail(`no cluster-secret handshake from node ${toNodeId} within ${timeoutMs} ms (does it have the same CLUSTER_SECRET_FILE?)`));
+    this.timer = clock.schedule(timeoutMs, () =>
+      fail(
+        `no cluster-secret handshake from node ${toNodeId} within ${timeoutMs} ms (does it have the same CLUSTER_SECRET_FILE?)`,
+      ),
+    );
   }
 
   /** Takes a frame that arrived before the handshake completed; a string is why the connection must be cut. */
   onFrame(frame: Frame): string | null {
     const payload = (frame.payload ?? {}) as { nonce?: unknown; proof?: unknown; message?: unknown };
-    if (frame.type === FrameType.Error) return typeof payload.message === 'string' ? payload.message : `node ${this.toNodeId} refused the connection`;
+    if (frame.type === FrameType.Error)
+      return typeof payload.message === 'string' ? payload.message : `node ${this.toNodeId} refused the connection`;
     if (frame.type === FrameType.Challenge && this.serverNonce === null) {
       this.serverNonce = bytesOfHex(payload.nonce, NONCE_BYTES);
       if (!this.serverNonce) return `node ${this.toNodeId} sent a malformed challenge`;
-      const proof = handshakeProof(this.auth.secret, 'client', this.serverNonce, this.clientNonce, this.fromNodeId, this.toNodeId);
+      const proof = handshakeProof(
+        this.auth.secret,
+        'client',
+        this.serverNonce,
+        this.clientNonce,
+        this.fromNodeId,
+        this.toNodeId,
+      );
       this.send(FrameType.Proof, { nonce: this.clientNonce.toString('hex'), proof: proof.toString('hex') });
       return null;
     }
-    const expected = this.serverNonce && handshakeProof(this.auth.secret, 'server', this.serverNonce, this.clientNonce, this.fromNodeId, this.toNodeId);
-    if (frame.type !== FrameType.Accepted || !expected || !sameProof(payload.proof, expected)) return `node ${this.toNodeId} did not prove the cluster secret`;
+    const expected =
+      this.serverNonce &&
+      handshakeProof(this.auth.secret, 'server', this.serverNonce, this.clientNonce, this.fromNodeId, this.toNodeId);
+    if (frame.type !== FrameType.Accepted || !expected || !sameProof(payload.proof, expected))
+      return `node ${this.toNodeId} did not prove the cluster secret`;
     this.timer.cancel();
     this.open = true;
     return null;

@@ -12,13 +12,30 @@ const batch = edgeCaseBatch;
 
 describe('wire values', () => {
   it('carries record batches byte-exactly, tombstones, empty keys and sparse offsets included', () => {
-    const response = { errorCode: 0, partitions: [{ partition: 3, errorCode: 0, highWatermark: 9, logStartOffset: 0, logEndOffset: 2 ** 40, batches: [batch(2 ** 40 - 10, 7), batch(5, 0)] }] };
+    const response = {
+      errorCode: 0,
+      partitions: [
+        {
+          partition: 3,
+          errorCode: 0,
+          highWatermark: 9,
+          logStartOffset: 0,
+          logEndOffset: 2 ** 40,
+          batches: [batch(2 ** 40 - 10, 7), batch(5, 0)],
+        },
+      ],
+    };
     expect(roundTrip(response)).toEqual(response);
   });
 
   it('carries loose Buffers and Uint8Arrays byte-exactly and drops undefined fields like JSON', () => {
     const big = randomBytes(1 << 20);
-    const decoded = roundTrip({ a: big, b: [new Uint8Array([1, 2, 3]), null], c: undefined, d: { e: 'x', f: -1.5 } }) as Record<string, unknown>;
+    const decoded = roundTrip({
+      a: big,
+      b: [new Uint8Array([1, 2, 3]), null],
+      c: undefined,
+      d: { e: 'x', f: -1.5 },
+    }) as Record<string, unknown>;
     expect(Buffer.compare(decoded.a as Buffer, big)).toBe(0);
     expect(decoded.b).toEqual([Buffer.from([1, 2, 3]), null]);
     expect('c' in decoded).toBe(false);
@@ -26,7 +43,11 @@ describe('wire values', () => {
   });
 
   it('keeps a batch whose records do not match the log format as plain data', () => {
-    const odd = { baseOffset: 1, leaderEpoch: 2, records: [{ key: Buffer.from('k'), value: null, timestamp: 1, offset: 1, leaderEpoch: 3 }] };
+    const odd = {
+      baseOffset: 1,
+      leaderEpoch: 2,
+      records: [{ key: Buffer.from('k'), value: null, timestamp: 1, offset: 1, leaderEpoch: 3 }],
+    };
     expect(roundTrip({ batches: [odd] })).toEqual({ batches: [odd] });
   });
 
@@ -40,11 +61,14 @@ describe('wire values', () => {
 
 describe('frames', () => {
   it('reassembles frames cut into arbitrary chunks, several per chunk', () => {
-    const frames = [1, 2, 3].map((id) => encodeFrame(FrameType.Request, id, 4, { kind: 'fetch', body: { n: id, data: randomBytes(1000) } }, 1 << 20));
+    const frames = [1, 2, 3].map((id) =>
+      encodeFrame(FrameType.Request, id, 4, { kind: 'fetch', body: { n: id, data: randomBytes(1000) } }, 1 << 20),
+    );
     const stream = Buffer.concat(frames);
     const reader = new FrameReader(1 << 20);
     const seen: number[] = [];
-    for (let at = 0; at < stream.length; at += 7) for (const f of reader.push(stream.subarray(at, at + 7))) seen.push(f.requestId);
+    for (let at = 0; at < stream.length; at += 7)
+      for (const f of reader.push(stream.subarray(at, at + 7))) seen.push(f.requestId);
     expect(seen).toEqual([1, 2, 3]);
   });
 

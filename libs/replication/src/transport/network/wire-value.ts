@@ -87,7 +87,8 @@ function restoreBuffers(v: unknown, blobs: Buffer): unknown {
 }
 
 function blobRange(ref: unknown, blobs: Buffer): [number, number] {
-  if (!Array.isArray(ref) || ref.length !== 2 || !Number.isSafeInteger(ref[0]) || !Number.isSafeInteger(ref[1])) throw new Error('malformed blob reference');
+  if (!Array.isArray(ref) || ref.length !== 2 || !Number.isSafeInteger(ref[0]) || !Number.isSafeInteger(ref[1]))
+    throw new Error('malformed blob reference');
   const [offset, length] = ref as [number, number];
   if (offset < 0 || length < 0 || offset + length > blobs.length) throw new Error('blob reference out of range');
   return [offset, length];
