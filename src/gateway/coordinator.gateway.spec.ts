@@ -217,10 +217,12 @@ describe('CoordinatorGateway', () => {
         { name: 'orders', partitions: 3, errorCode: 0 },
         { name: 'nope', partitions: 0, errorCode: 3 },
       ],
+      nodes: [{ nodeId: 0, url: 'http://127.0.0.1:1' }],
     });
     expect(await request(socket, 'Metadata', { topics: null })).toEqual({
       errorCode: 0,
       topics: [{ name: 'orders', partitions: 3, errorCode: 0 }],
+      nodes: [{ nodeId: 0, url: 'http://127.0.0.1:1' }],
     });
   });
 });

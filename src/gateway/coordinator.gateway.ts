@@ -11,12 +11,13 @@ import {
 import type { Socket } from 'socket.io';
 import type { RequestContext } from '@cohort/coordinator';
 import * as P from '@cohort/protocol';
-import { ErrorCode, RequestEvent } from '@cohort/protocol';
+import { RequestEvent } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
 import { CohortMetrics } from '../metrics/cohort-metrics';
 import { measureAcks } from '../metrics/socket-ack-metrics';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { findCoordinator } from '../node/find-coordinator';
+import { metadataAnswer } from '../node/metadata-answer';
 import { authenticateConnection, type ConnectionData } from './connection-auth';
 import { guardRequests } from './request-guard';
 import { DeleteGroupsDto } from './dto/delete-groups.dto';
@@ -131,19 +132,7 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     const { names, refused } = this.acl.metadataTopics(socket, request.topics, () =>
       this.node.topics.list().map((topic) => topic.name),
     );
-    return {
-      errorCode: ErrorCode.NONE,
-      topics: names.map((name) => {
-        // Refused before existence is looked at, so a caller cannot probe which topics exist.
-        if (refused.has(name)) return { name, partitions: 0, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED };
-        const partitions = this.node.topics.partitionCount(name);
-        return {
-          name,
-          partitions: partitions ?? 0,
-          errorCode: partitions === undefined ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.NONE,
-        };
-      }),
-    };
+    return metadataAnswer(this.node, names, refused);
   }
 
   /** Bound in handleConnection (lean path), not by @SubscribeMessage: every member sends it twice per rebalance. */

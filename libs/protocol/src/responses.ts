@@ -16,8 +16,17 @@ export interface MetadataTopic {
   errorCode: number;
 }
 
+/** A live node of the cluster, as Kafka's MetadataResponse lists its brokers: where clients reach it. */
+export interface MetadataNode {
+  nodeId: number;
+  /** The node's advertised URL (its ADVERTISED_URL). */
+  url: string;
+}
+
 export interface MetadataResponse extends ErrorFields {
   topics: MetadataTopic[];
+  /** Every live node, so a client that reached one node learns the others (Kafka's `brokers`). */
+  nodes: MetadataNode[];
 }
 
 export interface JoinGroupMember {

@@ -45,8 +45,9 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
     }),
   },
   Metadata: {
-    summary: 'Partition counts of topics from the topic registry.',
-    request: obj({ topics: nullable(arr(str(), 'Topic names; null for every topic.')) }),
+    summary:
+      'Partition counts of topics from the topic registry, and the live nodes of the cluster (how a client given one URL learns the others).',
+    request: obj({ topics: nullable(arr(str(), 'Topic names; null for every topic, [] for none.')) }),
     response: response({
       topics: arr(
         obj({
@@ -54,6 +55,10 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
           partitions: int('Partition count.'),
           errorCode: int('3 UNKNOWN_TOPIC_OR_PARTITION when unknown.'),
         }),
+      ),
+      nodes: arr(
+        obj({ nodeId: int('Node id (NODE_ID).'), url: str("The node's advertised URL (ADVERTISED_URL).") }),
+        "Every live node of the cluster, as Kafka's MetadataResponse lists its brokers.",
       ),
     }),
   },
