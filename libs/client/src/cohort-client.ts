@@ -1,23 +1,35 @@
+import type { MetadataNode } from '@cohort/protocol';
 import { CohortAdmin } from './admin/cohort-admin';
 import { resolveRetry, type ResolvedRetry, type RetryOptions } from './runtime/backoff';
 import { realTimers, type Timers } from './runtime/timers';
 import { CohortMember } from './member/cohort-member';
 import type { MemberOptions } from './member/member-options';
-import { ConnectionPool, normalizeUrl } from './transport/connection-pool';
+import { ClusterMetadata } from './transport/cluster-metadata';
+import { ConnectionPool } from './transport/connection-pool';
 import { socketIoFactory, type SocketFactory } from './transport/socket-like';
 
 export interface CohortClientOptions {
-  /** Any nodes of the cluster; FindCoordinator locates each group's coordinator from them. */
+  /**
+   * Bootstrap URLs: one node of the cluster is enough. The client learns every live node from the first
+   * one it reaches (Metadata) and locates each group's coordinator through any of them.
+   */
   urls: string[];
   clientId?: string;
   /** A bearer token, or a function asked again on every (re)connect (e.g. to refresh a JWT). */
   token?: string | (() => string | Promise<string>);
   retry?: RetryOptions;
+  /** Kafka's `metadata.max.age.ms`: how often (at least) the node list is refreshed while members run; default 300000, at least 1000. */
+  metadataMaxAgeMs?: number;
   /** For tests and special transports: how sockets are made (default socket.io-client over WebSocket). */
   socketFactory?: SocketFactory;
   /** For tests: the clock, timers and randomness the members use. */
   timers?: Timers;
 }
+
+/** Kafka's `metadata.max.age.ms` default. */
+const DEFAULT_METADATA_MAX_AGE_MS = 300_000;
+/** One Metadata request's wait: as FindCoordinator's, short, so that a dead node costs little. */
+const METADATA_TIMEOUT_MS = 3000;
 
 /**
  * The entry point of @cohort/client: owns one socket per node, shared by the members it creates,
@@ -25,6 +37,7 @@ export interface CohortClientOptions {
  */
 export class CohortClient {
   private readonly pool: ConnectionPool;
+  private readonly cluster: ClusterMetadata;
   private readonly members = new Set<CohortMember>();
   private readonly retry: ResolvedRetry;
   private readonly timers: Timers;
@@ -38,6 +51,9 @@ export class CohortClient {
     ) {
       throw new RangeError('CohortClient needs `urls`: a non-empty array of node URLs');
     }
+    const maxAgeMs = options.metadataMaxAgeMs ?? DEFAULT_METADATA_MAX_AGE_MS;
+    if (!Number.isInteger(maxAgeMs) || maxAgeMs < 1000)
+      throw new RangeError(`metadataMaxAgeMs must be an integer of at least 1000 (got ${String(maxAgeMs)})`);
     this.retry = resolveRetry(options.retry);
     this.timers = options.timers ?? realTimers;
     const auth = async (): Promise<Record<string, unknown>> => {
@@ -47,20 +63,23 @@ export class CohortClient {
         ...(token !== undefined ? { token } : {}),
       };
     };
-    this.pool = new ConnectionPool(
-      options.urls.map(normalizeUrl),
-      options.socketFactory ?? socketIoFactory,
-      auth,
-      this.timers,
-      this.retry,
-    );
+    this.pool = new ConnectionPool(options.socketFactory ?? socketIoFactory, auth, this.timers, this.retry);
+    this.cluster = new ClusterMetadata(options.urls, this.pool, this.timers, this.retry, {
+      maxAgeMs,
+      requestTimeoutMs: METADATA_TIMEOUT_MS,
+    });
+  }
+
+  /** The live nodes learned from the cluster (`{ nodeId, url }`, advertised URLs); empty before the first answer. */
+  get nodes(): readonly MetadataNode[] {
+    return this.cluster.nodes;
   }
 
   /** A new member of `options.groupId`; call `start()` on it to join. */
   member(options: MemberOptions): CohortMember {
     if (this.closed) throw new RangeError('the client is closed');
     const member = new CohortMember(options, {
-      pool: this.pool,
+      cluster: this.cluster,
       timers: this.timers,
       retry: this.retry,
       onStopped: (m) => this.members.delete(m),
@@ -82,6 +101,7 @@ export class CohortClient {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.members].map((m) => m.stop().catch(() => undefined)));
+    this.cluster.close();
     this.pool.close();
   }
 }

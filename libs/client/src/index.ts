@@ -20,4 +20,4 @@ export type { Timers } from './runtime/timers';
 export type { SocketLike, SocketFactory, SocketFactoryOptions } from './transport/socket-like';
 export { CohortAdmin, type AdminOptions } from './admin/cohort-admin';
 export type { PartitionAssignor, RebalanceProtocol, ClusterView, MemberSubscription } from '@cohort/assignors';
-export type { TopicPartitions, Subscription, MemberAssignment } from '@cohort/protocol';
+export type { TopicPartitions, Subscription, MemberAssignment, MetadataNode } from '@cohort/protocol';

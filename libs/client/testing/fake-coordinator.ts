@@ -14,7 +14,9 @@ type Handler = (payload: any, url: string) => unknown;
  * A scripted coordinator behind fake sockets, for the member's unit tests. By default it behaves as a
  * one-member group on one node (KIP-394 join, the member leads, SyncGroup hands back what the leader
  * sent, every other request succeeds); a test replaces a handler to answer what it needs. A handler
- * returning `HOLD` keeps the request unanswered until `release`.
+ * returning `HOLD` keeps the request unanswered until `release`. Every URL answers as a node of the
+ * same cluster (`nodes` is what Metadata lists, `coordinator` what FindCoordinator names); `kill(url)`
+ * makes one unreachable, as a SIGKILLed node is, until `revive(url)`.
  */
 export class FakeCoordinator {
   static readonly HOLD = Symbol('hold');
@@ -22,6 +24,11 @@ export class FakeCoordinator {
   readonly sockets: FakeSocket[] = [];
   readonly held: { event: string; payload: any; ack: (response: unknown) => void }[] = [];
   partitions: Record<string, number> = { orders: 4 };
+  /** The live nodes Metadata lists (one node, the coordinator, by default). */
+  nodes: { nodeId: number; url: string }[] = [{ nodeId: 0, url: 'http://node-0' }];
+  /** What FindCoordinator answers. */
+  coordinator = { nodeId: 0, url: 'http://node-0' };
+  private readonly dead = new Set<string>();
   generation = 0;
   private nextMemberId = 1;
   private assignments = new Map<string, unknown>();
@@ -70,6 +77,21 @@ export class FakeCoordinator {
     for (const socket of this.sockets) if (!socket.connected && !socket.closedByClient) socket.serverConnect();
   }
 
+  /** The node at `url` dies: its sockets drop and every connection attempt to it fails until `revive`. */
+  kill(url: string): void {
+    this.dead.add(url);
+    for (const socket of this.sockets)
+      if (socket.url === url && socket.connected) socket.serverDisconnect('transport close');
+  }
+
+  revive(url: string): void {
+    this.dead.delete(url);
+  }
+
+  isDead(url: string): boolean {
+    return this.dead.has(url);
+  }
+
   release(event: string, response: unknown): void {
     const index = this.held.findIndex((h) => h.event === event);
     if (index < 0) throw new Error(`no held ${event}`);
@@ -91,7 +113,14 @@ export class FakeCoordinator {
   private defaultAnswer(event: string, payload: any): unknown {
     switch (event) {
       case 'FindCoordinator':
-        return { errorCode: 0, nodeId: 0, host: 'node-0', port: 1, url: 'http://node-0', partition: 0 };
+        return {
+          errorCode: 0,
+          nodeId: this.coordinator.nodeId,
+          host: new URL(this.coordinator.url).hostname,
+          port: 1,
+          url: this.coordinator.url,
+          partition: 0,
+        };
       case 'Metadata':
         return {
           errorCode: 0,
@@ -100,6 +129,7 @@ export class FakeCoordinator {
             partitions: this.partitions[name] ?? 0,
             errorCode: this.partitions[name] ? 0 : 3,
           })),
+          nodes: this.nodes,
         };
       case 'JoinGroup':
         return this.join(payload);
@@ -237,13 +267,19 @@ export class FakeSocket implements SocketLike {
 
   serverConnect(): void {
     if (this.connected || this.closedByClient) return;
+    if (this.server.isDead(this.url)) {
+      // socket.io would keep trying by itself; the fake leaves that to the SDK's own reconnect.
+      this.active = false;
+      this.fire('connect_error', new Error(`connect ECONNREFUSED ${this.url}`));
+      return;
+    }
     this.connected = true;
     this.fire('connect');
   }
 
   serverDisconnect(reason: string): void {
     this.connected = false;
-    if (reason === 'io server disconnect') this.active = false;
+    if (reason === 'io server disconnect' || this.server.isDead(this.url)) this.active = false;
     this.fire('disconnect', reason);
   }
 

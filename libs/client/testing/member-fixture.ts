@@ -1,12 +1,13 @@
-import { CohortClient, type CohortError, type MemberOptions } from '@cohort/client';
+import { CohortClient, type CohortClientOptions, type CohortError, type MemberOptions } from '@cohort/client';
 import { FakeCoordinator } from './fake-coordinator';
 import { FakeTimers } from './fake-timers';
 
 /**
  * One member of group `g` on topic `orders` under fake timers and a scripted coordinator, with its
- * events written to `log` as the member specs assert them.
+ * events written to `log` as the member specs assert them. `clientOptions` override the client's
+ * (its bootstrap `urls`, `metadataMaxAgeMs`, or timers that wrap the fake ones).
  */
-export function setup(options: Partial<MemberOptions> = {}) {
+export function setup(options: Partial<MemberOptions> = {}, clientOptions: Partial<CohortClientOptions> = {}) {
   const server = new FakeCoordinator();
   const timers = new FakeTimers();
   const client = new CohortClient({
@@ -14,6 +15,7 @@ export function setup(options: Partial<MemberOptions> = {}) {
     socketFactory: server.factory,
     timers,
     retry: { initialMs: 100, maxMs: 1000 },
+    ...clientOptions,
   });
   const member = client.member({
     groupId: 'g',

@@ -1,29 +1,30 @@
 import type { MemberAssignment, TopicPartitions } from '@cohort/protocol';
-import { ErrorCode } from '@cohort/protocol';
 import { CohortError } from '../errors/cohort-error';
 import { Backoff, type ResolvedRetry } from '../runtime/backoff';
 import { Emitter, type Listener } from '../runtime/emitter';
 import type { Timers } from '../runtime/timers';
 import { watchVisibility } from '../runtime/visibility-watch';
 import { sleep, WakeSignal } from '../runtime/wake-signal';
-import type { ConnectionPool } from '../transport/connection-pool';
+import type { ClusterMetadata } from '../transport/cluster-metadata';
 import type { PushMessage } from '../transport/node-connection';
 import { AssignorSet } from './assignor-set';
-import { GroupCalls } from './group-calls';
+import type { CoordinatorLink } from './coordinator-link';
+import type { GroupCalls } from './group-calls';
+import type { JoinRound } from './join-round';
 import { ListenerRunner } from './listener-runner';
-import { CoordinatorLink } from './coordinator-link';
-import { MemberHeartbeat } from './member-heartbeat';
 import type { CommittedOffset, MemberEvents, MemberState, ProcessedOffset } from './member-events';
+import type { MemberHeartbeat } from './member-heartbeat';
+import type { MemberOffsets } from './member-offsets';
 import { resolveMemberOptions, type MemberOptions, type ResolvedMemberOptions } from './member-options';
-import { OffsetCommitter } from './offset-committer';
-import { MemberOffsets } from './member-offsets';
-import { PartitionSet } from './partition-set';
-import { JoinRound } from './join-round';
+import { wireMember } from './member-wiring';
 import { Membership } from './membership';
+import { PartitionSet } from './partition-set';
 import { RejoinNow } from './rejoin-now';
+import type { SessionFence } from './session-fence';
 
 export interface MemberRuntime {
-  pool: ConnectionPool;
+  /** The client's view of the cluster: where lookups go. */
+  cluster: ClusterMetadata;
   timers: Timers;
   retry: ResolvedRetry;
   /** Called once the member has stopped, so the client forgets it. */
@@ -47,6 +48,8 @@ export class CohortMember {
   private readonly listeners: ListenerRunner;
   private readonly wake = new WakeSignal();
   private readonly loopBackoff: Backoff;
+  private readonly fence: SessionFence;
+  private releaseCluster: () => void = () => undefined;
 
   private currentState: MemberState = 'idle';
   private readonly membership: Membership;
@@ -77,65 +80,29 @@ export class CohortMember {
     this.listeners = new ListenerRunner(this.events, runtime.timers, this.options.rebalanceTimeoutMs, (error) =>
       this.reportError(error),
     );
-    const { timers, retry } = runtime;
-    this.loopBackoff = new Backoff(retry, timers);
-    const requestTimeoutMs = Math.max(this.options.sessionTimeoutMs, 5000);
-    this.link = new CoordinatorLink(
-      this.groupId,
-      runtime.pool,
-      timers,
-      retry,
-      requestTimeoutMs,
+    this.loopBackoff = new Backoff(runtime.retry, runtime.timers);
+    ({
+      fence: this.fence,
+      link: this.link,
+      calls: this.calls,
+      heartbeat: this.heartbeat,
+      round: this.round,
+      offsets: this.offsets,
+    } = wireMember(
+      { ...runtime, options: this.options, membership: this.membership, assignors: this.assignors, wake: this.wake },
       {
         push: (message) => this.onPush(message),
-        reconnected: () => this.heartbeat.now(),
-        activity: () => this.heartbeat.poke(),
-        error: (error) => this.reportError(error),
-        stopping: () => this.stopping !== null,
-      },
-      this.wake,
-    );
-    this.calls = new GroupCalls(this.options, this.assignors, this.link);
-    this.heartbeat = new MemberHeartbeat(
-      timers,
-      retry,
-      this.options.heartbeatIntervalMs,
-      this.options.sessionTimeoutMs,
-      this.membership,
-      this.calls,
-      this.link,
-      {
-        isStable: () => this.currentState === 'stable',
-        rebalancing: () => this.requestRejoin('group is already rebalancing'),
-        reset: (reason, resetMemberId) => this.resetGeneration(reason, resetMemberId),
-        fenced: (error) => this.crash(error),
         report: (error) => this.reportError(error),
+        isStopping: () => this.stopping !== null,
+        isStable: () => this.currentState === 'stable',
+        requestRejoin: (reason) => this.requestRejoin(reason),
+        resetGeneration: (reason, resetMemberId) => this.resetGeneration(reason, resetMemberId),
+        crash: (error) => this.crash(error),
+        sessionExpired: () => this.sessionExpired(),
+        owned: () => this.owned,
+        committed: (offsets) => this.events.emit('committed', { offsets }),
       },
-    );
-    this.round = new JoinRound(this.membership, this.calls, this.assignors, {
-      resetGeneration: (reason, resetMemberId) => this.resetGeneration(reason, resetMemberId),
-      requestRejoin: (reason) => this.requestRejoin(reason),
-    });
-    const committer = new OffsetCommitter(this.groupId, this.link, timers, retry, requestTimeoutMs, {
-      identity: () => this.membership.identity(),
-      generationLost: (identity, error) => {
-        if (this.membership.isCurrent(identity))
-          this.resetGeneration(`OffsetCommit answered ${error.name}`, error.code === ErrorCode.UNKNOWN_MEMBER_ID);
-      },
-      rebalanceInProgress: () => this.requestRejoin('OffsetCommit answered REBALANCE_IN_PROGRESS'),
-      fenced: (error) => this.crash(error),
-      retrying: (error) => this.reportError(error),
-    });
-    this.offsets = new MemberOffsets({
-      committer,
-      timers,
-      retryForMs: this.options.rebalanceTimeoutMs,
-      autoCommitIntervalMs: this.options.autoCommitIntervalMs,
-      owned: () => this.owned,
-      isStable: () => this.currentState === 'stable',
-      committed: (offsets) => this.events.emit('committed', { offsets }),
-      report: (error) => this.reportError(error),
-    });
+    ));
   }
 
   // ---- public surface (names fixed by docs/protocol.md and the README) ----
@@ -186,17 +153,24 @@ export class CohortMember {
     this.firstAssignment = new Promise<void>((resolve, reject) => (this.started = { resolve, reject }));
     this.setState('joining');
     this.unwatchVisibility = watchVisibility(() => this.heartbeat.poke());
+    this.releaseCluster = this.runtime.cluster.retain();
     this.loop = this.run();
     return this.firstAssignment;
   }
 
-  /** Marks `offset` (the next one to process) of an owned partition; auto-commit sends it. False when the partition is not owned. */
+  /**
+   * Marks `offset` (the next one to process) of an owned partition; auto-commit sends it. False when the
+   * partition is not owned; throws SESSION_EXPIRED once the member's session ran out, until it holds a
+   * new assignment (its partitions were reported `lost` and may belong to someone else).
+   */
   markProcessed(offset: ProcessedOffset): boolean {
+    this.fence.refuse(`cannot mark ${offset?.topic}-${offset?.partition} as processed`);
     return this.offsets.mark(offset);
   }
 
   /** Commits `offsets`, or every marked offset not yet committed; rejects with CohortError. */
   async commit(offsets?: ProcessedOffset[]): Promise<void> {
+    this.fence.refuse('cannot commit');
     if (this.membership.generationId < 0 || (this.currentState !== 'stable' && this.currentState !== 'stopping')) {
       throw CohortError.of(
         'REBALANCE_IN_PROGRESS',
@@ -272,17 +246,7 @@ export class CohortMember {
 
   /** Kafka's onJoinPrepare: commit, then revoke everything (eager) — or report it lost when the generation is gone. */
   private async prepareJoin(): Promise<void> {
-    if (this.lostReason !== null) {
-      const lost = this.owned;
-      this.owned = new PartitionSet();
-      this.offsets.forget(lost);
-      this.offsets.stopAutoCommit();
-      const reason = this.lostReason;
-      this.lostReason = null;
-      this.needsJoinPrepare = false;
-      if (lost.size > 0) await this.listeners.run('lost', { partitions: lost.toList(), reason });
-      return;
-    }
+    if (this.lostReason !== null) return this.reportLost();
     if (!this.needsJoinPrepare || this.membership.generationId < 0) return;
     this.needsJoinPrepare = false;
     this.offsets.stopAutoCommit();
@@ -310,15 +274,31 @@ export class CohortMember {
     this.setState('stable');
     if (revoked.size > 0) {
       await this.giveUp(revoked, false);
+      // The session ran out during the listener: the partitions were reported lost, nothing is taken.
+      if (this.membership.generationId !== generationId) throw new RejoinNow();
       // The second round of the same rebalance: no new 'rebalancing' event.
       this.requestRejoin('need to revoke partitions and re-join', false);
     }
     this.owned = assigned;
+    this.fence.renewed();
     this.needsJoinPrepare = true;
     await this.listeners.run('assigned', { partitions: added.toList(), generationId });
-    if (!this.stopping) this.offsets.scheduleAutoCommit();
+    if (!this.stopping && this.membership.generationId === generationId) this.offsets.scheduleAutoCommit();
     this.started?.resolve();
     this.started = null;
+  }
+
+  /** The membership is gone (lostReason set): everything owned is given up unseen, as `lost`, and nothing is committed for it. */
+  private async reportLost(): Promise<void> {
+    const reason = this.lostReason;
+    if (reason === null) return;
+    const lost = this.owned;
+    this.owned = new PartitionSet();
+    this.offsets.forget(lost);
+    this.offsets.stopAutoCommit();
+    this.lostReason = null;
+    this.needsJoinPrepare = false;
+    if (lost.size > 0) await this.listeners.run('lost', { partitions: lost.toList(), reason });
   }
 
   /** `revoked` (awaited), then commit what was marked for those partitions, then forget them. */
@@ -345,8 +325,6 @@ export class CohortMember {
     // Kafka's rule for a heartbeat's REBALANCE_IN_PROGRESS: act only when stable in that generation.
     if (generationId === this.membership.generationId && this.currentState === 'stable') this.requestRejoin(reason);
   }
-
-  // ---- commits ----
 
   // ---- stop ----
 
@@ -389,6 +367,8 @@ export class CohortMember {
 
   private finish(): void {
     this.unwatchVisibility();
+    this.releaseCluster();
+    this.fence.disarm();
     this.heartbeat.stop();
     this.offsets.stopAutoCommit();
     this.link.close();
@@ -404,6 +384,7 @@ export class CohortMember {
   private crash(error: CohortError): void {
     if (this.crashed || this.currentState === 'stopped') return;
     this.crashed = error;
+    this.fence.disarm();
     this.events.emit('crash', error);
     this.started?.reject(error);
     this.started = null;
@@ -430,10 +411,26 @@ export class CohortMember {
     this.membership.generationId = -1;
     if (resetMemberId) this.membership.memberId = '';
     this.needsJoinPrepare = true;
+    this.fence.disarm();
     this.heartbeat.stop();
     this.offsets.stopAutoCommit();
     if (this.currentState === 'stable' || this.currentState === 'syncing') this.setState('joining');
     this.requestRejoin(reason);
+  }
+
+  /**
+   * The session fence fell: no heartbeat was answered for the session timeout, so the coordinator may
+   * be about to give the partitions away (or has, unreachable). The membership is treated as gone now —
+   * `lost` at once, without waiting to reach anyone — and the member joins again when it can, keeping
+   * its member id (the coordinator may still know it).
+   */
+  private sessionExpired(): void {
+    if (this.crashed || this.currentState === 'stopped') return;
+    this.resetGeneration(
+      `no heartbeat was answered within the session timeout (${this.options.sessionTimeoutMs} ms): the coordinator may give the partitions to another member`,
+      false,
+    );
+    void this.reportLost();
   }
 
   private reportError(error: CohortError): void {

@@ -3,8 +3,8 @@ import { CohortError } from '../errors/cohort-error';
 import { Backoff, type ResolvedRetry } from '../runtime/backoff';
 import type { Timers } from '../runtime/timers';
 import { sleep, type WakeSignal } from '../runtime/wake-signal';
-import type { ConnectionPool } from '../transport/connection-pool';
-import type { ConnectionListener, NodeConnection } from '../transport/node-connection';
+import type { ClusterMetadata } from '../transport/cluster-metadata';
+import type { ConnectionListener, NodeConnection, RequestOptions } from '../transport/node-connection';
 
 export interface LinkEvents {
   /** A push for this link's group arrived from its coordinator. */
@@ -21,10 +21,12 @@ export interface LinkEvents {
 const DISCOVERY_TIMEOUT_MS = 3000;
 
 /**
- * Where a group's coordinator is, found with FindCoordinator from any bootstrap node, and found again
- * (Kafka's markCoordinatorUnknown) on NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, a CoordinatorMoved
- * push or a lost connection. Losing the coordinator keeps the member id and generation: the member
- * carries on with the new coordinator in the same generation.
+ * Where a group's coordinator is, found with FindCoordinator through any node the client knows (see
+ * ClusterMetadata: the bootstrap URLs only until the first answer), and found again (Kafka's
+ * markCoordinatorUnknown) on NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, a CoordinatorMoved push or a
+ * lost connection. Losing the coordinator keeps the member id and generation: the member carries on
+ * with the new coordinator in the same generation. Nothing here is specific to one kind of member: any
+ * group member (classic, KIP-848, share) reaches its coordinator through one of these.
  */
 export class CoordinatorLink {
   private current: NodeConnection | null = null;
@@ -34,7 +36,7 @@ export class CoordinatorLink {
 
   constructor(
     private readonly groupId: string,
-    private readonly pool: ConnectionPool,
+    private readonly cluster: ClusterMetadata,
     private readonly timers: Timers,
     retry: ResolvedRetry,
     private readonly requestTimeoutMs: number,
@@ -69,10 +71,16 @@ export class CoordinatorLink {
     event: E,
     payload: RequestResponseMap[E][0],
     timeoutMs: number,
+    options?: RequestOptions,
   ): Promise<RequestResponseMap[E][1]> {
     const connection = await this.connection();
+    let refused: CohortError | null = null;
+    const beforeSend = options?.beforeSend;
     try {
-      const response = await connection.request(event, payload, timeoutMs);
+      const response = await connection.request(event, payload, timeoutMs, {
+        ...options,
+        ...(beforeSend ? { beforeSend: () => (refused = beforeSend()) } : {}),
+      });
       const code = (response as { errorCode?: number }).errorCode;
       if (
         (code === ErrorCode.NOT_COORDINATOR || code === ErrorCode.COORDINATOR_NOT_AVAILABLE) &&
@@ -81,7 +89,11 @@ export class CoordinatorLink {
         this.markUnknown();
       return response;
     } catch (error) {
-      if (this.current === connection) this.markUnknown();
+      if (refused === null && this.current === connection) {
+        // A lost connection or a timeout: the node may be gone, so the node list is worth refreshing.
+        this.cluster.requestUpdate();
+        this.markUnknown();
+      }
       throw error;
     }
   }
@@ -93,24 +105,36 @@ export class CoordinatorLink {
   private async discover(): Promise<NodeConnection> {
     for (;;) {
       if (this.events.stopping()) throw CohortError.of('NETWORK_EXCEPTION', 'the member is stopping');
-      const bootstrap = this.pool.bootstrap();
-      // A short wait per bootstrap node, so that a dead one in the list costs seconds, not a session.
+      // The node list is refreshed beside the lookup (on the first one, from the node it goes to).
+      void this.cluster.refreshIfDue();
+      const node = this.cluster.pick();
+      let asked = node.url;
+      // A short wait per node, and none for a node that refuses connections, so that a dead one in the
+      // list costs seconds, not a session.
       const timeoutMs = Math.min(this.requestTimeoutMs, DISCOVERY_TIMEOUT_MS);
       try {
-        const found = await bootstrap.request('FindCoordinator', { key: this.groupId, keyType: 0 }, timeoutMs);
+        const found = await node.request('FindCoordinator', { key: this.groupId, keyType: 0 }, timeoutMs, {
+          failFast: true,
+        });
+        this.cluster.succeeded(node.url);
         if (found.errorCode === ErrorCode.NONE) {
-          const connection = this.pool.get(found.url);
+          const connection = this.cluster.connection(found.url);
+          asked = connection.url;
           // Reach it before calling it the coordinator: a dead node may still be named until it is fenced.
-          await connection.whenConnected(timeoutMs);
+          await connection.whenConnected(timeoutMs, true);
+          this.cluster.succeeded(connection.url);
           this.adopt(connection);
           this.backoff.reset();
+          this.cluster.tidy();
           return connection;
         }
         const error = CohortError.fromResponse(found as never);
         if (!error.retriable) throw error;
+        this.cluster.requestUpdate();
         this.events.error(error);
       } catch (error) {
         if (error instanceof CohortError && !error.retriable) throw error;
+        this.cluster.failed(asked);
         this.events.error(
           error instanceof CohortError ? error : CohortError.of('NETWORK_EXCEPTION', String(error), error),
         );
@@ -133,6 +157,7 @@ export class CoordinatorLink {
         // again (the same node after a blip, where discovery waits for the reconnect; another one
         // after a failover), keeping member id and generation.
         if (this.current === connection) {
+          this.cluster.requestUpdate();
           this.markUnknown();
           this.events.reconnected();
         }

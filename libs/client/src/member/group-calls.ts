@@ -68,11 +68,13 @@ export class GroupCalls {
     );
   }
 
-  heartbeat(identity: Identity): Promise<HeartbeatResponse> {
+  /** `sent` learns when the Heartbeat actually went out (after any wait for the coordinator). */
+  heartbeat(identity: Identity, sent?: (at: number) => void): Promise<HeartbeatResponse> {
     return this.link.request(
       'Heartbeat',
       { groupId: this.options.groupId, ...this.who(identity) },
       this.options.sessionTimeoutMs,
+      sent ? { onSent: sent } : undefined,
     );
   }
 

@@ -6,6 +6,7 @@ import type { Membership } from './membership';
 import type { PartitionSet } from './partition-set';
 import { RejoinNow } from './rejoin-now';
 import { joinAction, syncAction } from './response-actions';
+import type { SessionFence } from './session-fence';
 
 export interface JoinRoundHooks {
   /** The membership is gone: the owned partitions are lost, and the member joins afresh. */
@@ -23,10 +24,27 @@ export class JoinRound {
     private readonly membership: Membership,
     private readonly calls: GroupCalls,
     private readonly assignors: AssignorSet,
+    private readonly fence: SessionFence,
     private readonly hooks: JoinRoundHooks,
   ) {}
 
+  /**
+   * JoinGroup until joined. The session fence holds meanwhile (the coordinator keeps a member whose
+   * JoinGroup it holds), restarts when joined, and runs on from the JoinGroup's sending if it fails.
+   */
   async join(reason: string, owned: PartitionSet): Promise<JoinGroupResponse> {
+    this.fence.hold();
+    try {
+      const response = await this.joinGroup(reason, owned);
+      this.fence.joined();
+      return response;
+    } catch (error) {
+      this.fence.release();
+      throw error;
+    }
+  }
+
+  private async joinGroup(reason: string, owned: PartitionSet): Promise<JoinGroupResponse> {
     const m = this.membership;
     for (;;) {
       const sentMemberId = m.memberId;

@@ -6,6 +6,7 @@ import type { GroupCalls } from './group-calls';
 import { HeartbeatLoop } from './heartbeat-loop';
 import type { Membership } from './membership';
 import { heartbeatAction } from './response-actions';
+import type { SessionFence } from './session-fence';
 
 export interface MemberHeartbeatHooks {
   isStable(): boolean;
@@ -20,7 +21,8 @@ export interface MemberHeartbeatHooks {
  * The member's heartbeat (Kafka's HeartbeatThread): beats on its own timer while the member has a
  * generation, treats REBALANCE_IN_PROGRESS as a live session, ignores answers about a generation the
  * member has left, backs off exponentially after failures, and forgets the coordinator when no beat has
- * succeeded for a whole session (the client-side session timer).
+ * succeeded for a whole session (the client-side session timer). Every answered beat moves the
+ * session fence on, from the moment that beat was sent.
  */
 export class MemberHeartbeat {
   private readonly loop: HeartbeatLoop;
@@ -35,6 +37,7 @@ export class MemberHeartbeat {
     private readonly membership: Membership,
     private readonly calls: GroupCalls,
     private readonly link: CoordinatorLink,
+    private readonly fence: SessionFence,
     private readonly hooks: MemberHeartbeatHooks,
   ) {
     this.backoff = new Backoff(retry, timers);
@@ -51,8 +54,9 @@ export class MemberHeartbeat {
     this.loop.stop();
   }
 
-  /** Beat now if one is overdue (a throttled tab got a task). */
+  /** Beat now if one is overdue (a throttled tab got a task); fence first if the session ran out meanwhile. */
   poke(): void {
+    this.fence.check();
     this.loop.poke();
   }
 
@@ -65,11 +69,13 @@ export class MemberHeartbeat {
     const identity = this.membership.identity();
     if (identity.generationId < 0) return;
     if (this.timers.now() - this.lastOk > this.sessionTimeoutMs) this.link.markUnknown();
+    const sent: { at: number | null } = { at: null };
     try {
-      const action = heartbeatAction(await this.calls.heartbeat(identity));
+      const action = heartbeatAction(await this.calls.heartbeat(identity, (at) => (sent.at = at)));
       if (action.kind === 'alive') {
         this.lastOk = this.timers.now();
         this.backoff.reset();
+        if (sent.at !== null && this.membership.isCurrent(identity)) this.fence.alive(sent.at);
         if (action.rebalancing && this.hooks.isStable() && this.membership.isCurrent(identity))
           this.hooks.rebalancing();
         return;

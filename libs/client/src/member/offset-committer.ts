@@ -80,11 +80,12 @@ export class OffsetCommitter {
       );
       if (error === null) return offsets;
       const now = this.timers.now();
-      const current = this.hooks.identity();
-      const sameGeneration = current.generationId === identity.generationId && current.memberId === identity.memberId;
+      const sameGeneration = sameIdentity(this.hooks.identity(), identity);
       if (!RETRIED.has(error.code) || !sameGeneration || now >= deadlineMs) throw error;
       this.hooks.retrying(error);
       await sleep(this.timers, Math.min(backoff.next(), Math.max(0, deadlineMs - now)));
+      // The generation may have ended while waiting (a lost membership, the session fence): stop there.
+      if (!sameIdentity(this.hooks.identity(), identity)) throw error;
     }
   }
 
@@ -99,6 +100,9 @@ export class OffsetCommitter {
         topics: toCommitTopics(offsets),
       },
       this.requestTimeoutMs,
+      // A commit that waited (for the coordinator to be found) past the end of its generation — the
+      // membership lost, the session fence fallen — is not sent: its partitions may be someone else's.
+      { beforeSend: () => (sameIdentity(this.hooks.identity(), identity) ? null : generationEnded(identity)) },
     );
     const code = response.errorCode !== ErrorCode.NONE ? response.errorCode : firstPartitionError(response.topics);
     if (code === ErrorCode.NONE) return;
@@ -158,4 +162,16 @@ function firstPartitionError(topics: { partitions: { errorCode: number }[] }[]):
   for (const topic of topics ?? [])
     for (const p of topic.partitions) if (p.errorCode !== ErrorCode.NONE) return p.errorCode;
   return ErrorCode.NONE;
+}
+
+function generationEnded(identity: CommitIdentity): CohortError {
+  return new CohortError(
+    ErrorCode.ILLEGAL_GENERATION,
+    `generation ${identity.generationId} ended before this commit could be sent; nothing was committed`,
+    { retriable: false },
+  );
+}
+
+function sameIdentity(a: CommitIdentity, b: CommitIdentity): boolean {
+  return a.generationId === b.generationId && a.memberId === b.memberId;
 }

@@ -11,23 +11,21 @@ export function normalizeUrl(url: string): string {
 
 /**
  * One NodeConnection per node URL for a whole client, so members of one client share their sockets
- * (and the server binds each member to the one it last spoke on).
+ * (and the server binds each member to the one it last spoke on). Which node to ask is ClusterMetadata's
+ * business; this only makes, finds and closes connections.
  */
 export class ConnectionPool {
   private readonly connections = new Map<string, NodeConnection>();
-  private bootstrapIndex = 0;
   private closed = false;
 
   constructor(
-    private readonly bootstrapUrls: string[],
     private readonly factory: SocketFactory,
     private readonly auth: AuthProvider,
     private readonly timers: Timers,
     private readonly retry: ResolvedRetry,
-  ) {
-    if (bootstrapUrls.length === 0) throw new RangeError('CohortClient needs at least one URL in `urls`');
-  }
+  ) {}
 
+  /** The connection to `url`, opened on first use (and again after it was closed). */
   get(url: string): NodeConnection {
     if (this.closed) throw CohortError.of('NETWORK_EXCEPTION', 'the client is closed');
     const key = normalizeUrl(url);
@@ -39,18 +37,22 @@ export class ConnectionPool {
     return connection;
   }
 
+  /** The open connection to `url`, if there is one (without opening it). */
+  peek(url: string): NodeConnection | undefined {
+    const connection = this.connections.get(normalizeUrl(url));
+    return connection && !connection.isClosed ? connection : undefined;
+  }
+
   /**
-   * A connection to some bootstrap node: one already connected if there is one, otherwise the next in
-   * turn, so that one dead URL does not stop discovery (each failed call moves on to the next URL).
+   * Closes the idle connections to URLs not in `keep` (nodes that left the cluster, a bootstrap URL
+   * once the nodes are known): no socket stays open, reconnecting for ever, to a node nobody needs.
    */
-  bootstrap(): NodeConnection {
-    for (const url of this.bootstrapUrls) {
-      const existing = this.connections.get(normalizeUrl(url));
-      if (existing?.connected) return existing;
+  prune(keep: ReadonlySet<string>): void {
+    for (const [url, connection] of this.connections) {
+      if (keep.has(url) || !connection.isIdle) continue;
+      connection.close();
+      this.connections.delete(url);
     }
-    const url = this.bootstrapUrls[this.bootstrapIndex % this.bootstrapUrls.length];
-    this.bootstrapIndex++;
-    return this.get(url);
   }
 
   /** Every open connection, e.g. to hear `visibilitychange` or close them. */

@@ -22,6 +22,15 @@ export interface ConnectionListener {
   activity?(): void;
 }
 
+export interface RequestOptions {
+  /** Called as the request goes out on the socket, with the time (e.g. a heartbeat's send time). */
+  onSent?(at: number): void;
+  /** Fail at the first failed connect attempt instead of waiting the whole timeout (lookups). */
+  failFast?: boolean;
+  /** Asked just before the request goes out: an error returned fails it unsent (e.g. its generation ended while it waited). */
+  beforeSend?(): CohortError | null;
+}
+
 interface Pending {
   reject(error: CohortError): void;
 }
@@ -38,10 +47,16 @@ export class NodeConnection {
   private readonly socket: SocketLike;
   private readonly listeners = new Set<ConnectionListener>();
   private readonly pending = new Set<Pending>();
-  private readonly connectWaiters = new Set<{ resolve(): void; reject(error: CohortError): void }>();
+  private readonly connectWaiters = new Set<{
+    failFast: boolean;
+    resolve(): void;
+    reject(error: CohortError): void;
+  }>();
   private readonly reconnectBackoff: Backoff;
   private reconnectTimer: unknown = null;
   private lastConnectError: CohortError | null = null;
+  /** When the socket dropped or a connect attempt failed, while it has not connected since. */
+  private unreachableSince: number | null = null;
   private closed = false;
 
   constructor(
@@ -79,6 +94,16 @@ export class NodeConnection {
     return this.closed;
   }
 
+  /** Since when the node has been unreachable (the socket dropped or could not connect); null while it is not known to be. */
+  get downSince(): number | null {
+    return this.unreachableSince;
+  }
+
+  /** Nobody listens on it and nothing is in flight on it or waiting for it: it may be closed without loss. */
+  get isIdle(): boolean {
+    return this.listeners.size === 0 && this.pending.size === 0 && this.connectWaiters.size === 0;
+  }
+
   subscribe(listener: ConnectionListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -93,10 +118,13 @@ export class NodeConnection {
     event: E,
     payload: RequestResponseMap[E][0],
     timeoutMs: number,
+    options: RequestOptions = {},
   ): Promise<RequestResponseMap[E][1]> {
     const deadline = this.timers.now() + timeoutMs;
-    if (!this.socket.connected) await this.whenConnected(timeoutMs);
+    if (!this.socket.connected) await this.whenConnected(timeoutMs, options.failFast);
     return new Promise((resolve, reject) => {
+      const refused = options.beforeSend?.();
+      if (refused) return reject(refused);
       const entry: Pending = { reject: (error) => finish(() => reject(error)) };
       const timer = this.timers.setTimeout(
         () =>
@@ -111,19 +139,24 @@ export class NodeConnection {
         settle();
       };
       this.pending.add(entry);
+      options.onSent?.(this.timers.now());
       this.socket.emit(event, payload, (response: unknown) =>
         finish(() => resolve(response as RequestResponseMap[E][1])),
       );
     });
   }
 
-  /** Resolves once connected; rejects after `timeoutMs` or when the handshake is refused for good. */
-  whenConnected(timeoutMs: number): Promise<void> {
+  /**
+   * Resolves once connected; rejects after `timeoutMs` or when the handshake is refused for good, and,
+   * with `failFast`, at the first failed attempt (a lookup would rather ask another node than wait).
+   */
+  whenConnected(timeoutMs: number, failFast = false): Promise<void> {
     if (this.closed)
       return Promise.reject(CohortError.of('NETWORK_EXCEPTION', `the connection to ${this.url} is closed`));
     if (this.socket.connected) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const waiter = {
+        failFast,
         resolve: () => {
           this.timers.clearTimeout(timer);
           this.connectWaiters.delete(waiter);
@@ -159,11 +192,13 @@ export class NodeConnection {
   private onConnect(): void {
     this.reconnectBackoff.reset();
     this.lastConnectError = null;
+    this.unreachableSince = null;
     for (const waiter of [...this.connectWaiters]) waiter.resolve();
     for (const listener of [...this.listeners]) listener.connected?.();
   }
 
   private onDisconnect(reason: string): void {
+    this.unreachableSince ??= this.timers.now();
     this.failPending(CohortError.of('NETWORK_EXCEPTION', `the connection to ${this.url} dropped (${reason})`));
     for (const listener of [...this.listeners]) listener.disconnected?.(reason);
     if (!this.closed && this.socket.active === false) this.scheduleReconnect();
@@ -178,10 +213,11 @@ export class NodeConnection {
             retriable: false,
           })
         : CohortError.of('NETWORK_EXCEPTION', `cannot connect to ${this.url}: ${error.message}`, error);
+    this.unreachableSince ??= this.timers.now();
     // A handshake refused with a Kafka code (authentication, origin) is fatal for whoever waits, as
     // Kafka's authentication errors are; the socket still tries again later, with a fresh token.
-    if (typeof data?.errorCode === 'number')
-      for (const waiter of [...this.connectWaiters]) waiter.reject(this.lastConnectError);
+    const refused = typeof data?.errorCode === 'number';
+    for (const waiter of [...this.connectWaiters]) if (refused || waiter.failFast) waiter.reject(this.lastConnectError);
     if (!this.closed && this.socket.active === false) this.scheduleReconnect();
   }
 
