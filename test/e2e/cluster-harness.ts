@@ -1,4 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
+import type { Server } from 'node:http';
+import type { Socket as TcpSocket } from 'node:net';
 import { Redis } from 'ioredis';
 import type { Socket } from 'socket.io-client';
 import request from 'supertest';
@@ -21,6 +23,8 @@ export interface RunningNode {
   nodeId: number;
   url: string;
   app: INestApplication;
+  /** Every TCP connection of its listener (clients' sockets included), for `kill`. */
+  connections: Set<TcpSocket>;
 }
 
 export type Fetched = {
@@ -62,7 +66,12 @@ export class ClusterHarness {
       ...env,
     });
     await app.listen(port, '127.0.0.1');
-    const node = { nodeId, url: `http://127.0.0.1:${port}`, app };
+    const connections = new Set<TcpSocket>();
+    (app.getHttpServer() as Server).on('connection', (socket: TcpSocket) => {
+      connections.add(socket);
+      socket.once('close', () => connections.delete(socket));
+    });
+    const node = { nodeId, url: `http://127.0.0.1:${port}`, app, connections };
     this.nodes.set(nodeId, node);
     return node;
   }
@@ -94,6 +103,22 @@ export class ClusterHarness {
     const node = this.nodes.get(nodeId)!;
     await (node.app.get(COHORT_NODE) as ClusterNode).crash();
     await node.app.close();
+    this.nodes.delete(nodeId);
+    return node;
+  }
+
+  /**
+   * SIGKILL as every peer sees it, clients included: the listener stops accepting and every open TCP
+   * connection is cut at once (a killed process's sockets are closed by the kernel, with no goodbye
+   * and no push), then the node crashes as `crash` does.
+   */
+  async kill(nodeId: number): Promise<RunningNode> {
+    const node = this.nodes.get(nodeId)!;
+    const server = node.app.getHttpServer() as Server;
+    server.close();
+    for (const socket of node.connections) socket.destroy();
+    await (node.app.get(COHORT_NODE) as ClusterNode).crash();
+    await node.app.close().catch(() => undefined);
     this.nodes.delete(nodeId);
     return node;
   }

@@ -5,6 +5,15 @@ export interface TimelineEntry {
   kind: 'assigned' | 'revoked' | 'lost';
   partitions: string[];
   generationId?: number;
+  /** When the listener ran (`performance.now()`: one clock for every member of the test process). */
+  at: number;
+}
+
+/** How long two members owned one partition at once. */
+export interface Overlap {
+  partition: string;
+  members: [string, string];
+  ms: number;
 }
 
 function keys(partitions: TopicPartitions[]): string[] {
@@ -26,6 +35,7 @@ export class MemberTimeline {
         kind: 'assigned',
         partitions: keys(e.partitions),
         generationId: e.generationId,
+        at: performance.now(),
       });
     });
     member.on('revoked', (e) => {
@@ -34,10 +44,11 @@ export class MemberTimeline {
         kind: 'revoked',
         partitions: keys(e.partitions),
         generationId: e.generationId,
+        at: performance.now(),
       });
     });
     member.on('lost', (e) => {
-      this.entries.push({ member: name, kind: 'lost', partitions: keys(e.partitions) });
+      this.entries.push({ member: name, kind: 'lost', partitions: keys(e.partitions), at: performance.now() });
     });
     return member;
   }
@@ -59,6 +70,59 @@ export class MemberTimeline {
       }
     });
     return problems;
+  }
+
+  /**
+   * Every stretch of time during which two members owned one partition, by the listeners' own times
+   * (a member owns a partition from its `assigned` until its `revoked`/`lost`; one still owned is owned
+   * until now). Empty when ownership never overlapped.
+   */
+  overlaps(now = performance.now()): Overlap[] {
+    const spans = new Map<string, { member: string; from: number; to: number }[]>();
+    const open = new Map<string, { member: string; from: number; to: number }>();
+    for (const entry of this.entries) {
+      for (const p of entry.partitions) {
+        const key = `${entry.member}\u0000${p}`;
+        if (entry.kind === 'assigned') {
+          if (open.has(key)) continue;
+          const span = { member: entry.member, from: entry.at, to: Number.POSITIVE_INFINITY };
+          open.set(key, span);
+          spans.set(p, [...(spans.get(p) ?? []), span]);
+        } else {
+          const span = open.get(key);
+          if (span) span.to = entry.at;
+          open.delete(key);
+        }
+      }
+    }
+    const overlaps: Overlap[] = [];
+    for (const [partition, list] of spans)
+      for (let i = 0; i < list.length; i++)
+        for (let j = i + 1; j < list.length; j++) {
+          const [a, b] = [list[i], list[j]];
+          if (a.member === b.member) continue;
+          const ms = Math.min(a.to, b.to, now) - Math.max(a.from, b.from);
+          if (ms > 0) overlaps.push({ partition, members: [a.member, b.member], ms });
+        }
+    return overlaps;
+  }
+
+  /**
+   * For each partition `from` gave up and `to` got after it: how long (ms) between the end of `from`'s
+   * `revoked`/`lost` and the start of `to`'s `assigned` (negative would be an overlap).
+   */
+  handovers(from: string, to: string): { partition: string; gapMs: number }[] {
+    const out: { partition: string; gapMs: number }[] = [];
+    this.entries.forEach((released, index) => {
+      if (released.member !== from || released.kind === 'assigned') return;
+      for (const partition of released.partitions) {
+        const taken = this.entries
+          .slice(index + 1)
+          .find((e) => e.member === to && e.kind === 'assigned' && e.partitions.includes(partition));
+        if (taken) out.push({ partition, gapMs: taken.at - released.at });
+      }
+    });
+    return out;
   }
 
   /** Everything `member` was told it gave up, from entry `from` on. */
