@@ -305,6 +305,16 @@ describe('socket.io events', () => {
       ['ghost', 29],
     ]);
   });
+
+  it('Metadata lists the live nodes to any authenticated caller, as Kafka lists its brokers: a client must find the cluster before anything else', async () => {
+    const nobody = await socketOf('nobody');
+    const answer = await emit<{ errorCode: number; topics: unknown[]; nodes: { nodeId: number; url: string }[] }>(
+      nobody,
+      'Metadata',
+      { topics: [] },
+    );
+    expect(answer).toEqual({ errorCode: 0, topics: [], nodes: [{ nodeId: 0, url: running.url }] });
+  });
 });
 
 describe('REST routes', () => {
