@@ -98,6 +98,16 @@ export class CohortMetrics implements CoordinatorMetrics {
     help: 'Bytes made durable by the flushes of the embedded log journal.',
     registers: [this.registry],
   });
+  private readonly storageFaults = new Counter({
+    name: 'cohort_storage_faults_total',
+    help: 'Times the storage of DATA_DIR failed a write (no space, I/O error), after which writes were refused with KAFKA_STORAGE_ERROR until it healed.',
+    registers: [this.registry],
+  });
+  private readonly storageFault = new Gauge({
+    name: 'cohort_storage_fault',
+    help: '1 while writes are refused because the storage of DATA_DIR failed (reads are still served), else 0.',
+    registers: [this.registry],
+  });
   private readonly partitionLoadSeconds = new Histogram({
     name: 'cohort_partition_load_duration_seconds',
     help: 'Time to replay a __consumer_offsets partition on becoming its leader.',
@@ -180,6 +190,15 @@ export class CohortMetrics implements CoordinatorMetrics {
   onLogFlush(durationMs: number, bytes: number): void {
     this.logFlushSeconds.observe(durationMs / 1000);
     this.logFlushBytes.inc(bytes);
+  }
+
+  onStorageFault(): void {
+    this.storageFaults.inc();
+    this.storageFault.set(1);
+  }
+
+  onStorageHealed(): void {
+    this.storageFault.set(0);
   }
 
   onPartitionLoaded(_partition: number, durationMs: number): void {

@@ -4,6 +4,9 @@ import type { NodeAddress } from './node-address';
 
 export interface LogFlushMetrics {
   onLogFlush(durationMs: number, bytes: number): void;
+  /** The storage of DATA_DIR failed: writes are refused until it heals (cohort_storage_faults_total, cohort_storage_fault). */
+  onStorageFault?(): void;
+  onStorageHealed?(): void;
 }
 
 /** What building a node takes from the app, whatever the mode. */

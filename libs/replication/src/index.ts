@@ -30,6 +30,12 @@ export {
   type LocalPartitionStoreOptions,
   type LogFlushPolicy,
 } from './local/local-partition-store';
+export {
+  errnoCode,
+  STORAGE_RETRY_MAX_MS,
+  type StorageFaultEvents,
+  type StorageFaultInfo,
+} from './local/storage-faults';
 
 // Cluster mode: a replication node over a metadata store and a transport.
 export { controllerLeaseMsFor, DEFAULT_REPLICATION_CONFIG, type ReplicationConfig } from './replication-config';

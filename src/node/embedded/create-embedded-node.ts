@@ -36,6 +36,7 @@ export async function createEmbeddedNode(deps: NodeDeps): Promise<CohortNode> {
     cluster,
     assignors,
     numPartitions: config.offsetsTopicNumPartitions,
+    storageFault: () => store.storageFault,
     closeStore: () => store.close(),
   });
 }

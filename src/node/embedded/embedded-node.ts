@@ -1,4 +1,5 @@
 import type { GroupCoordinator, TopicRegistry } from '@cohort/coordinator';
+import type { StorageFaultInfo } from '@cohort/replication';
 import type { AssignorCatalog } from '../assignor-catalog';
 import type { CohortNode } from '../cohort-node';
 import type { EmbeddedClusterStatus } from './embedded-cluster-status';
@@ -10,6 +11,8 @@ export interface EmbeddedNodeParts {
   cluster: EmbeddedClusterStatus;
   assignors: AssignorCatalog;
   numPartitions: number;
+  /** The storage fault writes are refused for, while there is one. */
+  storageFault(): StorageFaultInfo | undefined;
   /** Closes the local log (flushes, then closes the segment files). */
   closeStore(): Promise<void>;
 }
@@ -27,9 +30,20 @@ export class EmbeddedNode implements CohortNode {
     ({ coordinator: this.coordinator, topics: this.topics, cluster: this.cluster, assignors: this.assignors } = parts);
   }
 
-  /** This node leads every partition, so it is ready once it serves them all. */
+  /**
+   * This node leads every partition, so it is ready once it serves them all, and while its storage
+   * takes writes: during a storage fault it still answers reads, but refuses every write.
+   */
   isReady(): boolean {
-    return !this.closing && this.coordinator.servingPartitions().length === this.parts.numPartitions;
+    return this.notReadyReason() === undefined;
+  }
+
+  notReadyReason(): string | undefined {
+    if (this.closing) return 'shutting down';
+    const fault = this.parts.storageFault();
+    if (fault) return `storage fault${fault.code ? ` (${fault.code})` : ''}: ${fault.error.message}`;
+    if (this.coordinator.servingPartitions().length !== this.parts.numPartitions) return 'loading partitions';
+    return undefined;
   }
 
   close(): Promise<void> {

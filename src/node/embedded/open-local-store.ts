@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { type Clock, LocalPartitionStore } from '@cohort/replication';
+import { type Clock, LocalPartitionStore, STORAGE_RETRY_MAX_MS } from '@cohort/replication';
 import type { CohortConfig } from '../../config/cohort-config';
 import type { LogFlushMetrics } from '../node-deps';
 
@@ -32,5 +32,18 @@ export function openLocalStore(
       }
     },
     onError: (error, context) => logger.error(`${context}: ${error instanceof Error ? error.message : String(error)}`),
+    // One line when the storage fails and one when it heals, however many writes fail in between.
+    onStorageFault: (fault) => {
+      logger.error(
+        `storage fault in DATA_DIR ${config.dataDir}${fault.code ? ` (${fault.code})` : ''}: writes are answered KAFKA_STORAGE_ERROR and reads are still served until it takes writes again, tried every ${STORAGE_RETRY_MAX_MS / 1000} s at most without a restart. ${fault.error.message}`,
+      );
+      logMetrics?.onStorageFault?.();
+    },
+    onStorageHealed: (fault, downMs, attempts) => {
+      logger.log(
+        `storage of DATA_DIR ${config.dataDir} takes writes again after ${(downMs / 1000).toFixed(1)} s (${attempts} attempt${attempts === 1 ? '' : 's'}): writes resumed${fault.code ? ` after ${fault.code}` : ''}`,
+      );
+      logMetrics?.onStorageHealed?.();
+    },
   });
 }

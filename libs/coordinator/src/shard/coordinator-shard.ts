@@ -11,6 +11,7 @@ import { ShardRuntime } from '../runtime/shard-runtime';
 import { disconnectKey, ShardTimers } from '../timers/shard-timers';
 import { ConnectionIndex } from './connection-index';
 import type { ShardEnv } from './shard-env';
+import { logsEachFailedWrite } from './store-errors';
 
 /** Kafka's coordinator runtime states for one partition (K:RT), without INITIAL and FAILED. */
 export type ShardStatus = 'LOADING' | 'ACTIVE' | 'CLOSED';
@@ -56,7 +57,8 @@ export class CoordinatorShard {
     this.runtime = new ShardRuntime(store, env.clock, partition, leaderEpoch, env.config.offsetsCommitTimeoutMs, {
       onFailure: (code, message) => {
         env.metrics.onWriteFailed?.(partition, code);
-        env.logger.warn(`write to __consumer_offsets-${partition} (epoch ${leaderEpoch}) failed: ${message}`);
+        if (logsEachFailedWrite(code))
+          env.logger.warn(`write to __consumer_offsets-${partition} (epoch ${leaderEpoch}) failed: ${message}`);
       },
       onCallbackError: (error) =>
         env.logger.error(`write completion on partition ${partition} threw: ${String(error)}`),

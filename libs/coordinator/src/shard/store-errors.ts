@@ -5,6 +5,11 @@ import { ErrorCode } from '@cohort/protocol';
  * (group writes: `GroupMetadataManager.storeGroup`; offset writes: `maybeConvertOffsetCommitError`).
  * They differ only for a timeout, whose outcome is unknown: an offset commit passes it through
  * (REQUEST_TIMED_OUT), a group write makes the members rejoin (REBALANCE_IN_PROGRESS).
+ *
+ * One departure from Kafka: a storage fault (the disk is full or failing) stays KAFKA_STORAGE_ERROR
+ * (56, retriable), where Kafka answers NOT_COORDINATOR because its broker gives the partition up.
+ * Here the node keeps the partition and serves its reads, and takes writes again once the storage
+ * heals, so the client should retry the same coordinator rather than look for another.
  */
 export function groupWriteError(storeError: number): number {
   return (
@@ -30,10 +35,19 @@ function coordinatorError(storeError: number): number | undefined {
       return ErrorCode.COORDINATOR_NOT_AVAILABLE;
     case ErrorCode.NOT_LEADER_OR_FOLLOWER:
     case ErrorCode.NOT_COORDINATOR:
-    case ErrorCode.KAFKA_STORAGE_ERROR:
     case ErrorCode.FENCED_LEADER_EPOCH:
       return ErrorCode.NOT_COORDINATOR;
+    case ErrorCode.KAFKA_STORAGE_ERROR:
+      return ErrorCode.KAFKA_STORAGE_ERROR;
     default:
       return undefined;
   }
+}
+
+/**
+ * Whether a failed write is worth a line of its own: a storage fault fails every write until it heals,
+ * and the store reports the fault once (and its end), so each write it fails is counted, not logged.
+ */
+export function logsEachFailedWrite(storeError: number): boolean {
+  return storeError !== ErrorCode.KAFKA_STORAGE_ERROR;
 }

@@ -18,10 +18,11 @@ import { FileCheckpointStorage } from '../storage/file-checkpoint-storage';
 import type { Clock } from '../time/clock';
 import { nextEmbeddedEpoch } from './embedded-leader-epoch';
 import { LocalPartition } from './local-partition';
+import { StorageFaults, type StorageFaultEvents, type StorageFaultInfo } from './storage-faults';
 
 export type LogFlushPolicy = 'always' | 'replicated';
 
-export interface LocalPartitionStoreOptions {
+export interface LocalPartitionStoreOptions extends StorageFaultEvents {
   /** DATA_DIR: partition `p` lives in `<dataDir>/__consumer_offsets-<p>/`. */
   dataDir: string;
   clock: Clock;
@@ -65,6 +66,9 @@ export class LocalPartitionStore implements PartitionStore {
   private starting: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   private _leaderEpoch = -1;
+  private readonly faults: StorageFaults;
+  /** Bumped by each storage fault: a durability callback from before it no longer moves a HW. */
+  private generation = 0;
 
   static async open(options: LocalPartitionStoreOptions): Promise<LocalPartitionStore> {
     const store = new LocalPartitionStore(options);
@@ -81,6 +85,12 @@ export class LocalPartitionStore implements PartitionStore {
     if (this.flushPolicy !== 'always' && this.flushPolicy !== 'replicated') {
       throw new Error(`flushPolicy must be 'always' or 'replicated', got ${String(options.flushPolicy)}`);
     }
+    this.faults = new StorageFaults(options.dataDir, options.clock, () => this.heal(), options);
+  }
+
+  /** The storage fault writes are refused for (KAFKA_STORAGE_ERROR), while there is one; reads go on. */
+  get storageFault(): StorageFaultInfo | undefined {
+    return this.faults.info;
   }
 
   /** The epoch this node leads every partition in (-1 before start). */
@@ -96,12 +106,18 @@ export class LocalPartitionStore implements PartitionStore {
 
   append(partition: number, leaderEpoch: number, records: LogRecord[]): AppendResult {
     const p = this.leaderOf(partition, leaderEpoch);
+    const refused = this.faults.current;
+    if (refused) throw refused;
     const batch = p.log.appendAsLeader(records, leaderEpoch);
     const lastOffset = batch.baseOffset + batch.records.length - 1;
     const durable = this.flushPolicy === 'always' ? p.log.flush() : p.log.awaitWritten();
+    const generation = this.generation;
     durable.then(
-      () => p.advanceTo(lastOffset + 1),
-      (error: unknown) => this.fail(p, error),
+      () => {
+        // Made durable after a fault failed it: the heal drops it rather than commit what was refused.
+        if (generation === this.generation) p.advanceTo(lastOffset + 1);
+      },
+      (error: unknown) => this.onStorageFault(toStorageError(error), error),
     );
     return { baseOffset: batch.baseOffset, lastOffset };
   }
@@ -169,13 +185,18 @@ export class LocalPartitionStore implements PartitionStore {
     const { dataDir, clock } = this.options;
     // Under `always`, one fsync of one journal covers the appends of every partition at that moment (see
     // LogJournal). It is opened and replayed under any policy: a previous run may have used `always`.
-    const journal = await LogJournal.open(path.join(dataDir, LOG_JOURNAL_DIR), { onSync: this.options.onLogFlush });
+    const onFault = (fault: KafkaError, cause: unknown) => this.onStorageFault(fault, cause);
+    const journal = await LogJournal.open(path.join(dataDir, LOG_JOURNAL_DIR), {
+      onSync: this.options.onLogFlush,
+      onFault,
+    });
     this.journal = journal;
     const opened = await Promise.allSettled(
       Array.from({ length: this.numPartitions }, (_, p) =>
         FileLog.open(path.join(dataDir, `${OFFSETS_TOPIC_NAME}-${p}`), {
           segmentBytes: this.options.segmentBytes ?? DEFAULT_LOCAL_SEGMENT_BYTES,
           journal: { journal, journalId: p },
+          onFault,
         }),
       ),
     );
@@ -206,7 +227,8 @@ export class LocalPartitionStore implements PartitionStore {
       clock,
       onError: (name, error) => {
         cleanerOptions.onError?.(name, error);
-        this.options.onError?.(error, `compacting ${name}`);
+        // While the storage is failed every log fails to compact: the fault was reported once already.
+        if (!this.faults.current) this.options.onError?.(error, `compacting ${name}`);
       },
     });
     for (const p of this.partitions)
@@ -217,6 +239,7 @@ export class LocalPartitionStore implements PartitionStore {
 
   private async doClose(): Promise<void> {
     await this.starting?.catch(() => undefined);
+    this.faults.close();
     await this.cleaner?.stop();
     for (const p of this.partitions) this.resign(p, 'NOT_COORDINATOR', 'the store is closing');
     await Promise.all(
@@ -227,15 +250,33 @@ export class LocalPartitionStore implements PartitionStore {
     await this.journal?.close().catch((e: unknown) => this.options.onError?.(e, 'closing the log journal'));
   }
 
-  /** The log failed (I/O error): its commits fail KAFKA_STORAGE_ERROR and the partition is given up. */
-  private fail(p: LocalPartition, error: unknown): void {
-    if (!p.leading || p.failure) return;
-    p.failure = error instanceof KafkaError ? error : KafkaError.of('KAFKA_STORAGE_ERROR', String(error));
-    this.options.onError?.(error, `partition ${p.partition} log failed`);
-    this.resign(p, 'KAFKA_STORAGE_ERROR', p.failure.message);
+  /**
+   * A write or fsync failed (no space, EIO). The storage is shared by every partition (and under
+   * `always` so is the journal), so the whole store stops taking writes: pending commits fail
+   * KAFKA_STORAGE_ERROR, appends are refused with it, reads go on, and `faults` tries to heal.
+   */
+  private onStorageFault(fault: KafkaError, cause: unknown): void {
+    if (this.closing || !this.faults.enter(fault, cause)) return;
+    this.generation++;
+    const refused = this.faults.current!;
+    for (const p of this.partitions) p.waiters.failAll('KAFKA_STORAGE_ERROR', refused.message);
   }
 
-  private resign(p: LocalPartition, error: 'NOT_COORDINATOR' | 'KAFKA_STORAGE_ERROR', reason: string): void {
+  /**
+   * One attempt to take writes again: the journal and every log write again what failed (so their files
+   * are whole), then every log is cut back to its HW — what the fault failed was answered
+   * KAFKA_STORAGE_ERROR and must not be committed later — and that is made durable too.
+   */
+  private async heal(): Promise<void> {
+    await this.journal?.heal();
+    for (const p of this.partitions) await p.log.heal();
+    for (const p of this.partitions) p.log.truncateTo(p.highWatermark);
+    await Promise.all(
+      this.partitions.map((p) => (this.flushPolicy === 'always' ? p.log.flush() : p.log.awaitWritten())),
+    );
+  }
+
+  private resign(p: LocalPartition, error: 'NOT_COORDINATOR', reason: string): void {
     if (!p.leading) return;
     p.leading = false;
     p.waiters.failAll(error, reason);
@@ -261,7 +302,6 @@ export class LocalPartitionStore implements PartitionStore {
 
   private leaderOf(partition: number, leaderEpoch: number): LocalPartition {
     const p = this.hosted(partition);
-    if (p.failure) throw p.failure;
     if (!p.leading || this.closing)
       throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is no longer led by this node`);
     if (p.leaderEpoch !== leaderEpoch) {
@@ -272,4 +312,8 @@ export class LocalPartitionStore implements PartitionStore {
     }
     return p;
   }
+}
+
+function toStorageError(error: unknown): KafkaError {
+  return error instanceof KafkaError ? error : KafkaError.of('KAFKA_STORAGE_ERROR', String(error));
 }

@@ -1,4 +1,3 @@
-import type { KafkaError } from '@cohort/protocol';
 import type { FileLog } from '../log/file/file-log';
 import { CommitWaiters } from '../partition/commit-waiters';
 import type { Clock } from '../time/clock';
@@ -8,7 +7,6 @@ export class LocalPartition {
   leading = true;
   /** Committed below this: flushed (always) or written to the OS (replicated). Never goes down. */
   highWatermark: number;
-  failure: KafkaError | undefined;
   readonly waiters: CommitWaiters;
 
   constructor(

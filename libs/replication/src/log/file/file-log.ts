@@ -24,6 +24,11 @@ export interface FileLogOptions {
    * the log is appended to.
    */
   journal?: { journal: LogJournal; journalId: number };
+  /**
+   * The log's storage failed (an I/O error: no space, EIO): called once per fault, with the error
+   * appends and flushes now fail with and the I/O error itself. The log is then read-only until `heal()`.
+   */
+  onFault?: (fault: KafkaError, cause: unknown) => void;
 }
 
 export const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
@@ -55,7 +60,9 @@ export class FileLog implements CleanableLog, JournaledLog {
   private truncations = 0;
   private readonly dirtySegments = new Set<Segment>();
   private dirChanged = false;
-  private failure: KafkaError | undefined;
+  /** Set while the storage is failed: appends and flushes fail with it until `heal()` (see IoQueue). */
+  private fault: KafkaError | undefined;
+  private readonly onFault: ((fault: KafkaError, cause: unknown) => void) | undefined;
   private closed = false;
   private readFailed = false;
   private compaction: Promise<unknown> = Promise.resolve();
@@ -78,6 +85,7 @@ export class FileLog implements CleanableLog, JournaledLog {
     this._flushedOffset = recovery.logEndOffset;
     this.firstDirtyOffset = recovery.firstDirtyOffset;
     this._latestEpoch = this.lastBatchEpoch();
+    this.onFault = options.onFault;
     this.io = new IoQueue((error) => this.fail(error));
     this.groupCommit = new GroupCommit(() => this.syncOnce());
     // First in the queue, so no file of the log changes while a crash could still find the index.
@@ -215,8 +223,34 @@ export class FileLog implements CleanableLog, JournaledLog {
   }
 
   flush(): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
+    if (this.fault) return Promise.reject(this.fault);
     return this.groupCommit.request();
+  }
+
+  /** The storage error appends fail with until `heal()` succeeds; undefined while the log is writable. */
+  get storageFault(): KafkaError | undefined {
+    return this.fault;
+  }
+
+  /**
+   * After a storage fault: writes again what never reached the files (at the same positions, so a
+   * partial write is overwritten) and runs every file operation held since, then takes appends again.
+   * Rejects, the log still failed, when the storage still fails; a failure that cannot be retried
+   * (a compaction swap cut short) keeps the log failed until it is reopened.
+   */
+  async heal(): Promise<void> {
+    if (this.closed) throw KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} is closed`);
+    const fault = this.fault;
+    if (!fault) return;
+    if (this.io.isBroken) throw fault;
+    // The held write and the writes queued behind it take their chunks again.
+    for (const s of this.segments) for (const c of s.pending) c.issued = false;
+    this.fault = undefined;
+    try {
+      await this.io.resume();
+    } catch (error) {
+      throw this.fail(error);
+    }
   }
 
   compact(upToOffset: number, now: number, tombstoneRetentionMs: number): Promise<CompactionStats> {
@@ -241,16 +275,21 @@ export class FileLog implements CleanableLog, JournaledLog {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // A failed log gives up what it holds (see fail()); the next open recovers the files as they are.
+    if (this.fault) this.io.abandon(this.fault);
     await this.compaction;
+    let failed: unknown;
     // With a journal, making the segment files durable covers everything: the journal need not be synced too.
-    if (!this.failure) await (this.journal ? this.checkpointFiles() : this.groupCommit.request());
-    this.journal?.detach(!this.failure);
+    if (!this.fault)
+      await (this.journal ? this.checkpointFiles() : this.groupCommit.request()).catch((e: unknown) => (failed = e));
+    this.journal?.detach(!this.fault);
     await this.io.idle();
     // Unless something failed, the close's sync above made every byte durable. Without the index the
     // next open reads the whole log: slower, never wrong, so a failure to write it is not the close's.
-    if (!this.failure && !this.readFailed)
+    if (!this.fault && !this.readFailed)
       await writeCleanCloseIndex(this.dir, this.segments, this.firstDirtyOffset).catch(() => undefined);
     await this.releaseFiles();
+    if (failed !== undefined) throw failed;
   }
 
   /**
@@ -366,7 +405,7 @@ export class FileLog implements CleanableLog, JournaledLog {
    * LOG_FLUSH_POLICY=replicated waits for, as Kafka counts an append once it is in the page cache.
    */
   awaitWritten(): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
+    if (this.fault) return Promise.reject(this.fault);
     return this.scheduleWrite();
   }
 
@@ -402,7 +441,7 @@ export class FileLog implements CleanableLog, JournaledLog {
    * without one, write what is queued and fsync every touched file and the directory.
    */
   private async syncOnce(): Promise<void> {
-    if (this.failure) throw this.failure;
+    if (this.fault) throw this.fault;
     const target = this._logEndOffset;
     this.truncatedDuringSync = Infinity;
     if (this.journal) {
@@ -426,17 +465,20 @@ export class FileLog implements CleanableLog, JournaledLog {
   private async syncFiles(barrier: number): Promise<void> {
     await this.writePending(barrier);
     const toSync = [...this.dirtySegments].filter((s) => !s.deleted && s.handle);
-    this.dirtySegments.clear();
+    const dirChanged = this.dirChanged;
     await Promise.all(toSync.map((s) => s.handle!.sync()));
-    if (this.dirChanged) {
-      this.dirChanged = false;
+    // Only once they are synced: a failed sync runs again on heal() and must find them still dirty.
+    for (const s of toSync) this.dirtySegments.delete(s);
+    if (dirChanged) {
       await fsyncDirectory(this.dir);
+      this.dirChanged = false;
     }
   }
 
   /** The journal retires a file (or this log closes): the segment files must now hold, durably, all that was appended. */
   checkpointFiles(): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
+    // While failed, the checkpoint waits in the I/O queue: it runs once the log heals, or fails if it never does.
+    if (this.closed && this.fault) return Promise.reject(this.fault);
     const barrier = this.truncations;
     return this.io.run(() => this.syncFiles(barrier));
   }
@@ -473,15 +515,30 @@ export class FileLog implements CleanableLog, JournaledLog {
   }
 
   private checkWritable(): void {
-    if (this.failure) throw this.failure;
+    if (this.fault) throw this.fault;
     if (this.closed) throw KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} is closed`);
   }
 
-  /** The first I/O error fails the log for good: appends throw and flushes reject with this. */
+  /**
+   * An I/O error fails the log until `heal()`: appends throw and flushes reject with the returned error,
+   * and the owner is told once. A closing log does not wait for its storage: it gives up at once.
+   */
   private fail(error: unknown): KafkaError {
+    if (error instanceof KafkaError && error === this.fault) return error;
     const message = error instanceof Error ? error.message : String(error);
-    this.failure = KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} failed: ${message}`);
-    return this.failure;
+    const first = this.fault === undefined;
+    this.fault ??= KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} failed: ${message}`);
+    if (this.closed) this.io.abandon(this.fault);
+    else if (first) this.reportFault(this.fault, error);
+    return this.fault;
+  }
+
+  private reportFault(fault: KafkaError, cause: unknown): void {
+    try {
+      this.onFault?.(fault, cause);
+    } catch {
+      // the owner's bookkeeping must not change how the log fails
+    }
   }
 }
 

@@ -11,6 +11,11 @@ export interface LogJournalOptions {
   maxFileBytes?: number;
   /** After each fdatasync of the journal: how long the write and the sync took, and how many bytes they made durable. */
   onSync?: (durationMs: number, bytes: number) => void;
+  /**
+   * A write or fdatasync of the journal failed (no space, EIO): called once per fault, with the error
+   * syncs now fail with and the I/O error itself. The failed write waits for `heal()`.
+   */
+  onFault?: (fault: KafkaError, cause: unknown) => void;
 }
 
 export const DEFAULT_JOURNAL_FILE_BYTES = 32 * 1024 * 1024;
@@ -82,10 +87,16 @@ export class LogJournal {
   private current: { file: JournalFile; handle: FileHandle; size: number } | undefined;
   private queue: Buffer[] = [];
   private queuedBytes = 0;
+  /** The bytes of the write under way and where they go: a write that failed is written again there. */
+  private round: { bytes: Buffer; position: number } | undefined;
   private retiring: Promise<void> = Promise.resolve();
   /** A log stopped without its files being made durable (abort): the journal must stay for the next start. */
   private keepFiles = false;
+  /** Set while a failed write waits for `heal()`: new syncs fail with it. */
+  private fault: KafkaError | undefined;
+  /** Set for good (closed or aborted while failed): every sync fails with it. */
   private failure: KafkaError | undefined;
+  private readonly onFault: ((fault: KafkaError, cause: unknown) => void) | undefined;
   private closed = false;
 
   static async open(dir: string, options: LogJournalOptions = {}): Promise<LogJournal> {
@@ -114,6 +125,7 @@ export class LogJournal {
     this.replay = replay;
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_JOURNAL_FILE_BYTES;
     this.onSync = options.onSync;
+    this.onFault = options.onFault;
     this.groupCommit = new GroupCommit(() => this.syncOnce());
   }
 
@@ -188,7 +200,26 @@ export class LogJournal {
   }
 
   sync(): Promise<void> {
+    const failed = this.failure ?? this.fault;
+    if (failed) return Promise.reject(failed);
+    return this.groupCommit.request();
+  }
+
+  /** The storage error syncs fail with until `heal()` succeeds; undefined while the journal is writable. */
+  get storageFault(): KafkaError | undefined {
+    return this.failure ?? this.fault;
+  }
+
+  /**
+   * After a storage fault: writes the failed write again, at the same position (so a partial write is
+   * overwritten and the journal stays one unbroken history), with whatever was journaled since, and
+   * fdatasyncs it. Resolves once it is durable; rejects, the journal still failed, when the storage
+   * still fails.
+   */
+  heal(): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
+    if (!this.fault) return Promise.resolve();
+    this.fault = undefined;
     return this.groupCommit.request();
   }
 
@@ -199,6 +230,8 @@ export class LogJournal {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // A failed journal does not wait for its storage: the failed write is given up, the files kept.
+    if (this.fault) this.failure ??= this.fault;
     if (!this.failure && this.current) await this.groupCommit.request().catch(() => undefined);
     await this.retiring;
     const current = this.current;
@@ -218,7 +251,7 @@ export class LogJournal {
     if (this.closed) return;
     this.closed = true;
     this.keepFiles = true;
-    this.failure ??= KafkaError.of('KAFKA_STORAGE_ERROR', `the journal in ${this.dir} was aborted`);
+    this.failure ??= this.fault ?? KafkaError.of('KAFKA_STORAGE_ERROR', `the journal in ${this.dir} was aborted`);
     await this.retiring;
     const current = this.current;
     this.current = undefined;
@@ -234,36 +267,53 @@ export class LogJournal {
     }
   }
 
-  /** One group-commit round: the queue goes to the current file in one write, then one fdatasync. */
+  /**
+   * One group-commit round: the queue goes to the current file in one write, then one fdatasync. A
+   * round that fails fails its callers, and its bytes are written again, at the same position, by the
+   * next round (`heal()`), before anything journaled after them.
+   */
   private async syncOnce(): Promise<void> {
-    if (this.failure) throw this.failure;
+    const failed = this.failure ?? this.fault;
+    if (failed) throw failed;
     if (!this.current)
       throw KafkaError.of(
         'KAFKA_STORAGE_ERROR',
         `the journal in ${this.dir} is ${this.closed ? 'closed' : 'not recovered yet'}`,
       );
-    if (this.queue.length === 0) return;
     try {
-      if (this.current.size > 0 && this.current.size + this.queuedBytes > this.maxFileBytes) await this.rotate();
-      const current = this.current;
-      const started = performance.now();
-      const bytes = Buffer.concat(this.queue, this.queuedBytes);
-      this.queue = [];
-      this.queuedBytes = 0;
-      // A synchronous write to the page cache, as the logs' own writes are; only the fdatasync waits for the disk.
-      let done = 0;
-      while (done < bytes.length)
-        done += writeSync(current.handle.fd, bytes, done, bytes.length - done, current.size + done);
-      current.size += bytes.length;
-      await current.handle.datasync();
-      reportSync(this.onSync, performance.now() - started, bytes.length);
+      while (this.round || this.queue.length > 0) await this.writeRound();
     } catch (error) {
-      this.failure ??= KafkaError.of(
+      const fault = KafkaError.of(
         'KAFKA_STORAGE_ERROR',
         `the journal in ${this.dir} failed: ${error instanceof Error ? error.message : String(error)}`,
       );
-      throw this.failure;
+      if (this.closed) this.failure ??= fault;
+      else {
+        this.fault = fault;
+        reportFault(this.onFault, fault, error);
+      }
+      throw fault;
     }
+  }
+
+  /** Writes the round under way (or makes one of the queue) and fdatasyncs it. */
+  private async writeRound(): Promise<void> {
+    if (!this.round) {
+      if (this.current!.size > 0 && this.current!.size + this.queuedBytes > this.maxFileBytes) await this.rotate();
+      this.round = { bytes: Buffer.concat(this.queue, this.queuedBytes), position: this.current!.size };
+      this.queue = [];
+      this.queuedBytes = 0;
+    }
+    const { bytes, position } = this.round;
+    const current = this.current!;
+    const started = performance.now();
+    // A synchronous write to the page cache, as the logs' own writes are; only the fdatasync waits for the disk.
+    let done = 0;
+    while (done < bytes.length) done += writeSync(current.handle.fd, bytes, done, bytes.length - done, position + done);
+    current.size = position + bytes.length;
+    await current.handle.datasync();
+    this.round = undefined;
+    reportSync(this.onSync, performance.now() - started, bytes.length);
   }
 
   /**
@@ -273,7 +323,8 @@ export class LogJournal {
   private async rotate(): Promise<void> {
     const full = this.current!;
     await this.startFile(full.file.seq + 1);
-    await full.handle.close();
+    // The new file is in place: from here nothing may fail the rotation, or the full file would never retire.
+    await full.handle.close().catch(() => undefined);
     const logs = [...this.logs.values()];
     this.retiring = this.retiring.then(async () => {
       try {
@@ -316,6 +367,19 @@ function redoBatch(log: JournaledLog, frame: Buffer): boolean {
   }
   log.appendFrame(frame);
   return true;
+}
+
+/** The owner's bookkeeping must not change how the journal fails. */
+function reportFault(
+  onFault: ((fault: KafkaError, cause: unknown) => void) | undefined,
+  fault: KafkaError,
+  cause: unknown,
+): void {
+  try {
+    onFault?.(fault, cause);
+  } catch {
+    // ignored
+  }
 }
 
 /** A metrics callback that throws must not fail the journal. */

@@ -201,7 +201,8 @@ async function swapIn(ctx: CleanerContext, group: Group): Promise<boolean> {
     await rename(swapPath, finalPath);
     await fsyncDirectory(ctx.dir);
     return true;
-  });
+    // Not run twice: once the segments are replaced, running it again would find the swap half done.
+  }, { retriable: false });
 }
 
 /** The group is still in the log, consecutive, closed (not the last segment) and unchanged in size. */
