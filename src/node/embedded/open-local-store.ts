@@ -35,7 +35,7 @@ export function openLocalStore(
     // One line when the storage fails and one when it heals, however many writes fail in between.
     onStorageFault: (fault) => {
       logger.error(
-        `storage fault in DATA_DIR ${config.dataDir}${fault.code ? ` (${fault.code})` : ''}: writes are answered KAFKA_STORAGE_ERROR and reads are still served until it takes writes again, tried every ${STORAGE_RETRY_MAX_MS / 1000} s at most without a restart. ${fault.error.message}`,
+        `storage fault in DATA_DIR ${config.dataDir}${fault.code ? ` (${fault.code})` : ''}: ${fault.cause}. Writes are answered KAFKA_STORAGE_ERROR and reads are still served; writes resume by themselves once the storage takes them again (tried every ${STORAGE_RETRY_MAX_MS / 1000} s at most, no restart needed)`,
       );
       logMetrics?.onStorageFault?.();
     },

@@ -8,6 +8,8 @@ export interface StorageFaultInfo {
   error: KafkaError;
   /** The I/O error's code when it had one (`ENOSPC`, `EIO`, `EROFS`...). */
   code: string | undefined;
+  /** What failed first, e.g. `the journal in <dir> failed: ENOSPC: no space left on device, write`. */
+  cause: string;
   /** When it started (clock time). */
   since: number;
 }
@@ -63,6 +65,7 @@ export class StorageFaults {
         `writes are refused until the storage of DATA_DIR ${this.dataDir} accepts them again: ${error.message}`,
       ),
       code,
+      cause: error.message,
       since: this.clock.now(),
     };
     this.attempts = 0;
