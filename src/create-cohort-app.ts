@@ -9,6 +9,7 @@ import { CohortIoAdapter } from './gateway/cohort-io.adapter';
 import { QuietStartupLogger } from './logging/quiet-startup-logger';
 import { SecurityConfig } from './config/security-config';
 import { validateEnvironment } from './config/validate-environment';
+import { prepareDataDir } from './node/storage/data-dir-preflight';
 import { OriginPolicy } from './security/origin/origin-policy';
 import { RestSecurityGate } from './security/rest/rest-security.gate';
 import { httpsOptionsOf } from './security/tls/https-options';
@@ -20,16 +21,25 @@ import { httpsOptionsOf } from './security/tls/https-options';
  */
 export async function createCohortApp(env: Record<string, string | undefined>): Promise<INestApplication> {
   const root = await AppModule.forRoot(env);
-  const app = await NestFactory.create<NestExpressApplication>(root, {
-    // TLS_* variables: HTTPS (and so WSS) on PORT; read here because the server is made before any provider.
-    httpsOptions: httpsOptionsOf(new SecurityConfig(validateEnvironment(env))),
-    bufferLogs: true,
-    // Fail with the error instead of process.abort(), so main can print the config message and exit 1.
-    abortOnError: false,
-    // Keep-alive HTTP connections must not hold app.close() open.
-    forceCloseConnections: true,
-  });
-  return configureCohortApp(app);
+  const validated = validateEnvironment(env);
+  // One node per DATA_DIR, and one that takes writes: checked before Nest starts, so that a refusal is
+  // one line (main.ts) rather than a stack trace. NodeLifecycle releases the lock when the node stops.
+  const lock = prepareDataDir(new CohortConfig(validated).dataDir);
+  try {
+    const app = await NestFactory.create<NestExpressApplication>(root, {
+      // TLS_* variables: HTTPS (and so WSS) on PORT; read here because the server is made before any provider.
+      httpsOptions: httpsOptionsOf(new SecurityConfig(validated)),
+      bufferLogs: true,
+      // Fail with the error instead of process.abort(), so main can print the config message and exit 1.
+      abortOnError: false,
+      // Keep-alive HTTP connections must not hold app.close() open.
+      forceCloseConnections: true,
+    });
+    return configureCohortApp(app);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }
 
 /** Logging, body limit, socket.io options and the OpenAPI document: everything that is set on the app, not in modules. */

@@ -2,6 +2,7 @@ import { createCohortApp } from './create-cohort-app';
 import { CohortConfig } from './config/cohort-config';
 import { ConfigurationError } from './config/validate-environment';
 import { logStartupSummary } from './logging/startup-summary';
+import { StorageStartError } from './node/storage/storage-start-error';
 
 /** `npm start`: one node from process.env, stopped gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -14,6 +15,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // DATA_DIR held by another node, full or unwritable: the operator's to fix, in one line.
+  if (error instanceof StorageStartError) {
+    process.stderr.write(`cohort: failed to start: ${error.message}\n`);
+    process.exit(1);
+  }
   // A bad configuration is the operator's to fix: say which variables, without a stack trace.
   const message =
     error instanceof ConfigurationError

@@ -1,5 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { CohortConfig } from '../config/cohort-config';
 import { COHORT_NODE, type CohortNode } from './cohort-node';
+import { DataDirLock } from './storage/data-dir-lock';
 
 /**
  * Graceful shutdown (enableShutdownHooks): readiness goes down first so a load balancer stops sending
@@ -11,7 +13,10 @@ export class NodeLifecycle implements BeforeApplicationShutdown {
   private readonly logger = new Logger('NodeLifecycle');
   private closing = false;
 
-  constructor(@Inject(COHORT_NODE) private readonly node: CohortNode) {}
+  constructor(
+    @Inject(COHORT_NODE) private readonly node: CohortNode,
+    private readonly config: CohortConfig,
+  ) {}
 
   get shuttingDown(): boolean {
     return this.closing;
@@ -20,7 +25,12 @@ export class NodeLifecycle implements BeforeApplicationShutdown {
   async beforeApplicationShutdown(signal?: string): Promise<void> {
     this.closing = true;
     this.logger.log(`shutting down${signal ? ` on ${signal}` : ''}: closing the coordinator and the log`);
-    await this.node.close();
+    try {
+      await this.node.close();
+    } finally {
+      // The node no longer writes DATA_DIR: another may take it (a no-op when the app did not lock it).
+      DataDirLock.releaseFor(this.config.dataDir);
+    }
     this.logger.log('log closed');
   }
 }

@@ -48,5 +48,5 @@ export function startNode(dataDir: string, env: Record<string, string> = {}) {
     child.kill(signal);
     await exited;
   };
-  return { lines, summary, stop, stdout: () => stdout };
+  return { lines, summary, stop, stdout: () => stdout, stderr: () => stderr, exited, pid: child.pid! };
 }

@@ -33,6 +33,11 @@ export class TmpfsMount {
     execFileSync('mount', ['-o', `remount,size=${size}`, this.dir], { stdio: 'pipe' });
   }
 
+  /** Remounts read-only (`ro`) or read-write (`rw`). */
+  remount(mode: 'ro' | 'rw'): void {
+    execFileSync('mount', ['-o', `remount,${mode}`, this.dir], { stdio: 'pipe' });
+  }
+
   remove(): void {
     try {
       execFileSync('umount', ['-l', this.dir], { stdio: 'pipe' });
