@@ -50,20 +50,22 @@ export async function writeCleanCloseIndex(
 /**
  * The segments as the last clean close left them, opened for writing, or undefined when there is no
  * index or it does not match the directory exactly (a file added, removed, grown or cut since, or an
- * unfinished compaction): then the index is already gone, durably, and the caller recovers the log by
- * reading it. A log opened from the index must `forgetCleanCloseIndex` before its files change.
+ * unfinished compaction): then the caller recovers the log by reading it, and deletes the index
+ * (`forgetCleanCloseIndex`) before it changes any file. `listedEnd` is the log end the index lists,
+ * whether or not it matches: every offset below it was durable at that close, which is what tells a
+ * corrupt segment from a torn tail. A log opened from the index must `forgetCleanCloseIndex` before its
+ * files change.
  */
-export async function openFromCleanCloseIndex(dir: string): Promise<ClosedLog | undefined> {
+export async function openFromCleanCloseIndex(
+  dir: string,
+): Promise<{ closed: ClosedLog | undefined; listedEnd: number | undefined }> {
   const names = await readdir(dir);
-  const hasIndex = names.includes(CLEAN_CLOSE_INDEX);
-  if (!hasIndex && !names.includes(WRITING)) return undefined;
-  let closed: ClosedLog | undefined;
-  try {
-    if (hasIndex) closed = await openListed(dir, names, await readFile(inDir(dir, CLEAN_CLOSE_INDEX)));
-  } finally {
-    if (!closed) await forgetCleanCloseIndex(dir);
-  }
-  return closed;
+  if (!names.includes(CLEAN_CLOSE_INDEX)) return { closed: undefined, listedEnd: undefined };
+  const decoded = decode(dir, await readFile(inDir(dir, CLEAN_CLOSE_INDEX)));
+  if (!decoded) return { closed: undefined, listedEnd: undefined };
+  const last = decoded.segments[decoded.segments.length - 1].segment;
+  const listedEnd = last.endOffset ?? last.baseOffset;
+  return { closed: await openListed(names, decoded), listedEnd };
 }
 
 /** Deletes the index (and any unfinished one) durably: from then on a crash leaves nothing to trust. */
@@ -73,9 +75,10 @@ export async function forgetCleanCloseIndex(dir: string): Promise<void> {
   await fsyncDirectory(dir);
 }
 
-async function openListed(dir: string, names: string[], bytes: Buffer): Promise<ClosedLog | undefined> {
-  const decoded = decode(dir, bytes);
-  if (!decoded) return undefined;
+async function openListed(
+  names: string[],
+  decoded: NonNullable<ReturnType<typeof decode>>,
+): Promise<ClosedLog | undefined> {
   const listed = decoded.segments;
   const files = names.map(parsePartitionFile).filter((f) => f !== undefined);
   const bases = new Set(listed.map((s) => s.segment.baseOffset));

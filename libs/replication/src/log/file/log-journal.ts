@@ -281,7 +281,10 @@ export class LogJournal {
         `the journal in ${this.dir} is ${this.closed ? 'closed' : 'not recovered yet'}`,
       );
     try {
-      while (this.round || this.queue.length > 0) await this.writeRound();
+      // A write that failed first, at its place, then what is queued now (not what comes meanwhile:
+      // those callers wait for the next round, and this round's must not wait for them).
+      if (this.round) await this.writeRound();
+      if (this.queue.length > 0) await this.writeRound();
     } catch (error) {
       const fault = KafkaError.of(
         'KAFKA_STORAGE_ERROR',

@@ -1,7 +1,7 @@
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { firstRecordOffset, readValidHeader } from '../batch-codec';
-import { openFromCleanCloseIndex } from './clean-close-index';
+import { forgetCleanCloseIndex, openFromCleanCloseIndex } from './clean-close-index';
 import { Segment } from './segment';
 import {
   fsyncDirectory,
@@ -25,6 +25,36 @@ export interface TruncatedTail {
 }
 
 /**
+ * Damage that cuts records known to have been written: a batch fails its checks where a clean close
+ * had listed more of the log, or where whole batches follow it (in its segment or in later ones). A
+ * crash only tears the tail of what was being written, so this is corruption: cutting there loses
+ * `[from, to)` (at least: offsets past `to` may have been lost with the damage).
+ */
+export interface LogDamage {
+  directory: string;
+  file: string;
+  position: number;
+  /** The first offset the cut removes: the log would end here. */
+  from: number;
+  /** The end of what is known to have been written past the damage. */
+  to: number;
+  reason: string;
+}
+
+/** What to do with damage that cuts known records: cut the log there (Kafka's recovery), or open nothing. */
+export type DamagePolicy = (damage: LogDamage) => 'truncate' | 'refuse';
+
+/** A log recovery refused to cut known records (`DamagePolicy`): nothing was changed on disk. */
+export class LogDamagedError extends Error {
+  constructor(readonly damage: LogDamage) {
+    super(
+      `${damage.directory}: ${damage.reason} at position ${damage.position} of ${damage.file}; opening it would cut offsets ${damage.from}..${damage.to - 1}, which were written`,
+    );
+    this.name = 'LogDamagedError';
+  }
+}
+
+/**
  * What opening a log found and repaired. Nothing is dropped silently: every cut tail and every
  * removed file is listed here, and `clean` says whether anything had to be repaired at all.
  */
@@ -44,6 +74,8 @@ export interface RecoveryReport {
   fromCleanClose: boolean;
   /** Where the log's cleaner goes on from: as far as it had got before a clean close, else the log start. */
   firstDirtyOffset: number;
+  /** Damage that cut known records, when the policy let the cut happen. */
+  damage?: LogDamage;
 }
 
 /**
@@ -52,8 +84,15 @@ export interface RecoveryReport {
  * this finishes interrupted compaction swaps, deletes incomplete compaction output, validates every batch (length, CRC,
  * increasing offsets), cuts each segment back to its last good batch and, like Kafka's LogLoader,
  * drops every segment after a damaged one so the log stays a gap-free prefix of what was written.
+ *
+ * Before anything is cut, damage that would lose records known to have been written (see LogDamage)
+ * goes to `onDamage`; when it refuses, this throws LogDamagedError and leaves every file as it was.
+ * Without a policy the cut is made (and reported in `damage`), as Kafka does.
  */
-export async function recoverSegments(dir: string): Promise<{ segments: Segment[]; report: RecoveryReport }> {
+export async function recoverSegments(
+  dir: string,
+  onDamage: DamagePolicy = () => 'truncate',
+): Promise<{ segments: Segment[]; report: RecoveryReport }> {
   // A new partition directory is itself an entry in DATA_DIR: make it durable too.
   if ((await mkdir(dir, { recursive: true })) !== undefined) await fsyncDirectory(dirname(dir));
   const report: RecoveryReport = {
@@ -69,7 +108,7 @@ export async function recoverSegments(dir: string): Promise<{ segments: Segment[
     fromCleanClose: false,
     firstDirtyOffset: 0,
   };
-  const closedCleanly = await openFromCleanCloseIndex(dir);
+  const { closed: closedCleanly, listedEnd } = await openFromCleanCloseIndex(dir);
   if (closedCleanly) {
     report.fromCleanClose = true;
     summarize(report, closedCleanly.segments);
@@ -79,27 +118,32 @@ export async function recoverSegments(dir: string): Promise<{ segments: Segment[
       report.firstDirtyOffset = cleaned;
     return { segments: closedCleanly.segments, report };
   }
-  let dirChanged = await finishInterruptedCompaction(dir, report);
 
-  const files = (await readdir(dir))
-    .map(parsePartitionFile)
-    .filter((f): f is PartitionFile & { kind: 'segment' } => f?.kind === 'segment');
-  files.sort((a, b) => a.baseOffset - b.baseOffset);
+  // A finished swap loses nothing (it was complete and durable), and the segments must be read as it left them.
+  let dirChanged = await finishInterruptedCompaction(dir, report);
+  const scanned = await scanSegments(dir, listedEnd);
+  if (scanned.damage && scanned.damage.to > scanned.damage.from && onDamage(scanned.damage) === 'refuse') {
+    await Promise.all(scanned.loaded.map((l) => l.segment.handle?.close()));
+    throw new LogDamagedError(scanned.damage);
+  }
+  if (scanned.damage && scanned.damage.to > scanned.damage.from) report.damage = scanned.damage;
+
+  // From here segments change: an index the directory no longer matches must be gone first.
+  await forgetCleanCloseIndex(dir);
   const segments: Segment[] = [];
-  let previousLast = -1;
-  let damaged = false;
-  for (const file of files) {
-    const path = inDir(dir, file.name);
-    if (damaged) {
-      report.removedFiles.push({ file: path, bytes: (await stat(path)).size, reason: 'follows a damaged segment' });
-      await unlink(path);
-      dirChanged = true;
-      continue;
+  for (const { segment, tail } of scanned.loaded) {
+    if (tail) {
+      report.truncatedTails.push(tail);
+      await segment.handle!.truncate(tail.position);
     }
-    const segment = await loadSegment(path, file.baseOffset, previousLast, report);
-    damaged = report.truncatedTails.some((t) => t.file === path);
+    // Whatever the previous run left in the page cache is made durable before it is reported as flushed.
+    await segment.handle!.sync();
     segments.push(segment);
-    previousLast = segment.endOffset !== undefined ? segment.endOffset - 1 : previousLast;
+  }
+  for (const path of scanned.dropped) {
+    report.removedFiles.push({ file: path, bytes: (await stat(path)).size, reason: 'follows a damaged segment' });
+    await unlink(path);
+    dirChanged = true;
   }
   if (segments.length === 0) {
     const segment = new Segment(0, inDir(dir, segmentFileName(0)));
@@ -123,6 +167,74 @@ function summarize(report: RecoveryReport, segments: Segment[]): RecoveryReport 
   report.firstDirtyOffset = report.logStartOffset;
   report.logEndOffset = Math.max(segments[segments.length - 1].baseOffset, lastOffset + 1);
   return report;
+}
+
+interface Scan {
+  /** The segments up to the first damaged one, each with the tail to cut off, if any. */
+  loaded: Array<{ segment: Segment; tail: TruncatedTail | undefined }>;
+  /** Segment files after the damaged one: dropped with the cut. */
+  dropped: string[];
+  damage: LogDamage | undefined;
+}
+
+/**
+ * Reads and checks every segment, changing nothing: the segments up to the first damage, and what the
+ * damage would cut.
+ */
+async function scanSegments(dir: string, listedEnd: number | undefined): Promise<Scan> {
+  const files = (await readdir(dir))
+    .map(parsePartitionFile)
+    .filter((f): f is PartitionFile & { kind: 'segment' } => f?.kind === 'segment');
+  files.sort((a, b) => a.baseOffset - b.baseOffset);
+  const scan: Scan = { loaded: [], dropped: [], damage: undefined };
+  let previousLast = -1;
+  let writtenEnd = listedEnd ?? 0;
+  for (const file of files) {
+    const path = inDir(dir, file.name);
+    if (scan.damage) {
+      // A later segment: its whole batches are records the cut would drop.
+      scan.dropped.push(path);
+      writtenEnd = Math.max(writtenEnd, lastWholeBatchEnd(await readFile(path), 0, -1), file.baseOffset);
+      continue;
+    }
+    const loaded = await loadSegment(path, file.baseOffset, previousLast);
+    scan.loaded.push({ segment: loaded.segment, tail: loaded.tail });
+    if (loaded.tail) {
+      const tail = loaded.tail;
+      writtenEnd = Math.max(writtenEnd, loaded.wholeBatchesAfterTail);
+      scan.damage = {
+        directory: dir,
+        file: path,
+        position: tail.position,
+        from: tail.keptUpToOffset,
+        to: tail.keptUpToOffset,
+        reason: tail.reason,
+      };
+    }
+    previousLast = loaded.segment.endOffset !== undefined ? loaded.segment.endOffset - 1 : previousLast;
+  }
+  if (scan.damage) scan.damage.to = Math.max(scan.damage.from, writtenEnd);
+  return scan;
+}
+
+/**
+ * Offset after the last whole batch found in `bytes` from `from` on, past any damage (each position is
+ * tried for a batch header whose checksum holds, with offsets above `after`); -1 when there is none.
+ */
+function lastWholeBatchEnd(bytes: Buffer, from: number, after: number): number {
+  let end = -1;
+  let pos = from;
+  while (pos < bytes.length) {
+    const header = readValidHeader(bytes, pos);
+    if (header && header.lastOffset > after && firstRecordOffset(bytes, pos, header) > after) {
+      end = header.lastOffset + 1;
+      after = header.lastOffset;
+      pos += header.size;
+    } else {
+      pos++;
+    }
+  }
+  return end;
 }
 
 /**
@@ -158,12 +270,12 @@ async function finishInterruptedCompaction(dir: string, report: RecoveryReport):
   return changed;
 }
 
+/** Reads one segment and indexes its batches up to the first that fails a check; changes nothing. */
 async function loadSegment(
   path: string,
   baseOffset: number,
   previousLast: number,
-  report: RecoveryReport,
-): Promise<Segment> {
+): Promise<{ segment: Segment; tail: TruncatedTail | undefined; wholeBatchesAfterTail: number }> {
   const segment = new Segment(baseOffset, path);
   const handle = await open(path, 'r+');
   segment.handle = handle;
@@ -193,20 +305,20 @@ async function loadSegment(
     last = header.lastOffset;
     pos += header.size;
   }
-  if (pos < size) {
-    report.truncatedTails.push({
+  segment.size = pos;
+  segment.writtenSize = pos;
+  if (pos >= size) return { segment, tail: undefined, wholeBatchesAfterTail: -1 };
+  const keptUpToOffset = Math.max(baseOffset, last + 1);
+  return {
+    segment,
+    tail: {
       file: path,
       segmentBaseOffset: baseOffset,
       position: pos,
       droppedBytes: size - pos,
-      keptUpToOffset: Math.max(baseOffset, last + 1),
+      keptUpToOffset,
       reason: reason ?? 'short read',
-    });
-    await handle.truncate(pos);
-  }
-  // Whatever the previous run left in the page cache is made durable before it is reported as flushed.
-  await handle.sync();
-  segment.size = pos;
-  segment.writtenSize = pos;
-  return segment;
+    },
+    wholeBatchesAfterTail: lastWholeBatchEnd(bytes.subarray(0, read), pos + 1, keptUpToOffset - 1),
+  };
 }
