@@ -31,6 +31,8 @@ export class CohortConfig {
   readonly replicaFetchWaitMaxMs: number;
   readonly nodeSessionTimeoutMs: number;
   readonly logFlushPolicy: 'always' | 'replicated';
+  /** LOG_RECOVERY_TRUNCATE_ON_CORRUPTION: cut a corrupt log on start, losing written records, instead of leaving its partition unserved. */
+  readonly logRecoveryTruncateOnCorruption: boolean;
   readonly autoLeaderRebalanceEnable: boolean;
   readonly leaderImbalancePerBrokerPercentage: number;
   readonly leaderImbalanceCheckIntervalSeconds: number;
@@ -80,6 +82,7 @@ export class CohortConfig {
     this.replicaFetchWaitMaxMs = env.REPLICA_FETCH_WAIT_MAX_MS;
     this.nodeSessionTimeoutMs = env.NODE_SESSION_TIMEOUT_MS;
     this.logFlushPolicy = replication.logFlushPolicy;
+    this.logRecoveryTruncateOnCorruption = env.LOG_RECOVERY_TRUNCATE_ON_CORRUPTION;
     this.autoLeaderRebalanceEnable = env.AUTO_LEADER_REBALANCE_ENABLE;
     this.leaderImbalancePerBrokerPercentage = env.LEADER_IMBALANCE_PER_BROKER_PERCENTAGE;
     this.leaderImbalanceCheckIntervalSeconds = env.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS;

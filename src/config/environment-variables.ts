@@ -150,6 +150,16 @@ export class EnvironmentVariables extends SecurityVariables {
   @IsIn(['always', 'replicated'])
   LOG_FLUSH_POLICY?: 'always' | 'replicated';
 
+  /**
+   * Whether a log damaged where records known to be written are (a corrupt segment, not a torn tail)
+   * is cut there on start and served (Kafka's recovery), losing those records, or left unserved until
+   * the operator decides (the default).
+   */
+  @Expose()
+  @EnvBoolean()
+  @IsBoolean()
+  LOG_RECOVERY_TRUNCATE_ON_CORRUPTION: boolean = false;
+
   /** Kafka's auto.leader.rebalance.enable: move leadership back to preferred replicas (cluster mode). */
   @Expose()
   @EnvBoolean()

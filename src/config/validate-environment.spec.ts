@@ -32,6 +32,7 @@ describe('configuration (the configuration table of README.md)', () => {
       replicaFetchWaitMaxMs: 500,
       nodeSessionTimeoutMs: 6000,
       logFlushPolicy: 'always',
+      logRecoveryTruncateOnCorruption: false,
       groupMinSessionTimeoutMs: 6000,
       groupMaxSessionTimeoutMs: 1800000,
       groupInitialRebalanceDelayMs: 3000,
@@ -107,6 +108,7 @@ describe('configuration (the configuration table of README.md)', () => {
       REDIS_URL: 'http://x',
       LOG_FLUSH_POLICY: 'sometimes',
       MAX_PAYLOAD_BYTES: '1.5',
+      LOG_RECOVERY_TRUNCATE_ON_CORRUPTION: 'maybe',
     });
     expect(problems).toEqual([
       'PORT="abc": PORT must be an integer number',
@@ -115,6 +117,7 @@ describe('configuration (the configuration table of README.md)', () => {
       'OFFSETS_TOPIC_NUM_PARTITIONS="0": OFFSETS_TOPIC_NUM_PARTITIONS must not be less than 1',
       'UNCLEAN_LEADER_ELECTION_ENABLE="yes": UNCLEAN_LEADER_ELECTION_ENABLE must be a boolean value',
       'LOG_FLUSH_POLICY="sometimes": LOG_FLUSH_POLICY must be one of the following values: always, replicated',
+      'LOG_RECOVERY_TRUNCATE_ON_CORRUPTION="maybe": LOG_RECOVERY_TRUNCATE_ON_CORRUPTION must be a boolean value',
       'MAX_PAYLOAD_BYTES="1.5": MAX_PAYLOAD_BYTES must be an integer number',
     ]);
   });

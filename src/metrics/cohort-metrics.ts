@@ -108,6 +108,16 @@ export class CohortMetrics implements CoordinatorMetrics {
     help: '1 while writes are refused because the storage of DATA_DIR failed (reads are still served), else 0.',
     registers: [this.registry],
   });
+  private readonly damagedPartitions = new Gauge({
+    name: 'cohort_log_damaged_partitions',
+    help: 'Partitions not served because their log is damaged where written records are (see LOG_RECOVERY_TRUNCATE_ON_CORRUPTION).',
+    registers: [this.registry],
+  });
+  private readonly offsetsCut = new Counter({
+    name: 'cohort_log_recovery_offsets_cut_total',
+    help: 'Written offsets lost because a damaged log was cut on start, as LOG_RECOVERY_TRUNCATE_ON_CORRUPTION=true allows.',
+    registers: [this.registry],
+  });
   private readonly partitionLoadSeconds = new Histogram({
     name: 'cohort_partition_load_duration_seconds',
     help: 'Time to replay a __consumer_offsets partition on becoming its leader.',
@@ -199,6 +209,14 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   onStorageHealed(): void {
     this.storageFault.set(0);
+  }
+
+  onLogCut(offsets: number): void {
+    this.offsetsCut.inc(offsets);
+  }
+
+  setDamagedPartitions(count: number): void {
+    this.damagedPartitions.set(count);
   }
 
   onPartitionLoaded(_partition: number, durationMs: number): void {

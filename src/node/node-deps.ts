@@ -7,6 +7,10 @@ export interface LogFlushMetrics {
   /** The storage of DATA_DIR failed: writes are refused until it heals (cohort_storage_faults_total, cohort_storage_fault). */
   onStorageFault?(): void;
   onStorageHealed?(): void;
+  /** A damaged log was cut on start (LOG_RECOVERY_TRUNCATE_ON_CORRUPTION=true), losing `offsets` written offsets. */
+  onLogCut?(offsets: number): void;
+  /** How many partitions are not served because their log is damaged (cohort_log_damaged_partitions). */
+  setDamagedPartitions?(count: number): void;
 }
 
 /** What building a node takes from the app, whatever the mode. */

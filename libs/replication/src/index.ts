@@ -43,6 +43,7 @@ export { ReplicationNode, type ReplicationNodeDeps } from './node/replication-no
 export type { ReplicaManager, ReplicaObserver } from './node/replica-manager';
 export type { PartitionLog, StoredBatch } from './log/partition-log';
 export { FileLog, type FileLogOptions } from './log/file/file-log';
+export type { LogDamage, RecoveryReport } from './log/file/log-recovery';
 export type { CheckpointStorage } from './storage/checkpoint-storage.port';
 export { FileCheckpointStorage } from './storage/file-checkpoint-storage';
 export { NO_LEADER, type IsrMember, type LeaderRecoveryState, type PartitionState } from './metadata/partition-state';

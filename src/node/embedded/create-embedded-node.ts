@@ -21,6 +21,7 @@ export async function createEmbeddedNode(deps: NodeDeps): Promise<CohortNode> {
   const topics = new InMemoryTopicRegistry({ topics: topicFile.load(), persist: (all) => topicFile.save(all), clock });
   const assignors = await createAssignorCatalog(config.assignorPlugins);
   const store = await openLocalStore(config, clock, deps.logMetrics);
+  deps.logMetrics?.setDamagedPartitions?.(store.damagedPartitions.size);
   const cluster = new EmbeddedClusterStatus(
     config.clusterId,
     config.nodeId,
@@ -37,6 +38,7 @@ export async function createEmbeddedNode(deps: NodeDeps): Promise<CohortNode> {
     assignors,
     numPartitions: config.offsetsTopicNumPartitions,
     storageFault: () => store.storageFault,
+    damagedPartitions: () => store.damagedPartitions,
     closeStore: () => store.close(),
   });
 }

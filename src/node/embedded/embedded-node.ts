@@ -1,5 +1,5 @@
 import type { GroupCoordinator, TopicRegistry } from '@cohort/coordinator';
-import type { StorageFaultInfo } from '@cohort/replication';
+import type { LogDamage, StorageFaultInfo } from '@cohort/replication';
 import type { AssignorCatalog } from '../assignor-catalog';
 import type { CohortNode } from '../cohort-node';
 import type { EmbeddedClusterStatus } from './embedded-cluster-status';
@@ -13,6 +13,8 @@ export interface EmbeddedNodeParts {
   numPartitions: number;
   /** The storage fault writes are refused for, while there is one. */
   storageFault(): StorageFaultInfo | undefined;
+  /** Partitions left unserved because their log is damaged where written records are. */
+  damagedPartitions(): ReadonlyMap<number, LogDamage>;
   /** Closes the local log (flushes, then closes the segment files). */
   closeStore(): Promise<void>;
 }
@@ -42,6 +44,9 @@ export class EmbeddedNode implements CohortNode {
     if (this.closing) return 'shutting down';
     const fault = this.parts.storageFault();
     if (fault) return `storage fault${fault.code ? ` (${fault.code})` : ''}: ${fault.error.message}`;
+    const damaged = [...this.parts.damagedPartitions()];
+    if (damaged.length > 0)
+      return `damaged log, not served: ${damaged.map(([p, d]) => `__consumer_offsets-${p} (offsets ${d.from}..${d.to - 1} would be lost)`).join(', ')}; see LOG_RECOVERY_TRUNCATE_ON_CORRUPTION`;
     if (this.coordinator.servingPartitions().length !== this.parts.numPartitions) return 'loading partitions';
     return undefined;
   }

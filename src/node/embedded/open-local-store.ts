@@ -21,9 +21,22 @@ export function openLocalStore(
     clock,
     numPartitions: config.offsetsTopicNumPartitions,
     flushPolicy: config.logFlushPolicy,
+    truncateOnCorruption: config.logRecoveryTruncateOnCorruption,
     onRecovery: (partition, report) => {
-      if (!report.clean)
+      const damage = report.damage;
+      if (damage) {
+        // Allowed by LOG_RECOVERY_TRUNCATE_ON_CORRUPTION, and still a loss the operator must know of.
+        logger.error(
+          `__consumer_offsets-${partition}: ${damage.reason} at position ${damage.position} of ${damage.file}; the log was cut there as LOG_RECOVERY_TRUNCATE_ON_CORRUPTION=true allows, losing offsets ${damage.from}..${damage.to - 1}, which had been written`,
+        );
+        logMetrics?.onLogCut?.(damage.to - damage.from);
+      } else if (!report.clean)
         logger.warn(`__consumer_offsets-${partition} recovered after an unclean stop: ${JSON.stringify(report)}`);
+    },
+    onDamagedPartition: (partition, damage) => {
+      logger.error(
+        `__consumer_offsets-${partition} is not served: ${damage.reason} at position ${damage.position} of ${damage.file}, and cutting the log there would lose offsets ${damage.from}..${damage.to - 1}, which had been written. Its files are left as they are: restore them, or restart with LOG_RECOVERY_TRUNCATE_ON_CORRUPTION=true to cut the log and lose those offsets`,
+      );
     },
     onLogFlush: logMetrics && ((durationMs, bytes) => logMetrics.onLogFlush(durationMs, bytes)),
     onJournalRecovery: (report) => {

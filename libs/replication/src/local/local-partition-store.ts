@@ -9,7 +9,6 @@ import type {
   ReadResult,
   RecordVisitor,
 } from '../api/partition-store.port';
-import { FileLog } from '../log/file/file-log';
 import { LogJournal, type JournalRecoveryReport } from '../log/file/log-journal';
 import type { RecoveryReport } from '../log/file/log-recovery';
 import { LogCleaner, type LogCleanerOptions } from '../log/log-cleaner';
@@ -19,6 +18,8 @@ import type { Clock } from '../time/clock';
 import { nextEmbeddedEpoch } from './embedded-leader-epoch';
 import { LocalPartition } from './local-partition';
 import { StorageFaults, type StorageFaultEvents, type StorageFaultInfo } from './storage-faults';
+import { openPartitionLogs, type OpenedPartitionLogs } from './open-partition-logs';
+import type { LogDamage } from '../log/file/log-recovery';
 
 export type LogFlushPolicy = 'always' | 'replicated';
 
@@ -38,6 +39,13 @@ export interface LocalPartitionStoreOptions extends StorageFaultEvents {
   onRecovery?: (partition: number, report: RecoveryReport) => void;
   /** Under `always`, after each fdatasync of the log journal: its duration and the bytes it made durable (metrics). */
   onLogFlush?: (durationMs: number, bytes: number) => void;
+  /**
+   * LOG_RECOVERY_TRUNCATE_ON_CORRUPTION: a partition whose log is damaged where records known to be
+   * written are (a corrupt segment, not a torn tail) is cut there and served, instead of left unserved.
+   */
+  truncateOnCorruption?: boolean;
+  /** A partition left unserved because opening it would have cut records known to be written (see truncateOnCorruption). */
+  onDamagedPartition?: (partition: number, damage: LogDamage) => void;
   /** What replaying the log journal did at start (nothing to replay after a clean stop, or without `always`). */
   onJournalRecovery?: (report: JournalRecoveryReport) => void;
   /** Failures nobody awaits: a log that failed, a listener that threw, a compaction error. */
@@ -57,7 +65,10 @@ export const LOG_JOURNAL_DIR = 'log-journal';
  * offset written to the OS — like Kafka with one replica, which counts page-cache writes.
  */
 export class LocalPartitionStore implements PartitionStore {
+  /** The partitions served (every one but the damaged), and the same by partition number. */
   private partitions: LocalPartition[] = [];
+  private readonly byNumber = new Map<number, LocalPartition>();
+  private damaged = new Map<number, LogDamage>();
   private readonly listeners = new Set<LeadershipListener>();
   private readonly numPartitions: number;
   private readonly flushPolicy: LogFlushPolicy;
@@ -86,6 +97,11 @@ export class LocalPartitionStore implements PartitionStore {
       throw new Error(`flushPolicy must be 'always' or 'replicated', got ${String(options.flushPolicy)}`);
     }
     this.faults = new StorageFaults(options.dataDir, options.clock, () => this.heal(), options);
+  }
+
+  /** Partitions not served because their log is damaged where records known to be written are. */
+  get damagedPartitions(): ReadonlyMap<number, LogDamage> {
+    return this.damaged;
   }
 
   /** The storage fault writes are refused for (KAFKA_STORAGE_ERROR), while there is one; reads go on. */
@@ -159,7 +175,7 @@ export class LocalPartitionStore implements PartitionStore {
   }
 
   offsets(partition: number): PartitionOffsets {
-    const p = this.partitions[partition];
+    const p = this.byNumber.get(partition);
     if (!p) return { logStartOffset: 0, logEndOffset: 0, highWatermark: 0 };
     return { logStartOffset: p.log.logStartOffset, logEndOffset: p.log.logEndOffset, highWatermark: p.highWatermark };
   }
@@ -191,21 +207,25 @@ export class LocalPartitionStore implements PartitionStore {
       onFault,
     });
     this.journal = journal;
-    const opened = await Promise.allSettled(
-      Array.from({ length: this.numPartitions }, (_, p) =>
-        FileLog.open(path.join(dataDir, `${OFFSETS_TOPIC_NAME}-${p}`), {
-          segmentBytes: this.options.segmentBytes ?? DEFAULT_LOCAL_SEGMENT_BYTES,
-          journal: { journal, journalId: p },
-          onFault,
-        }),
-      ),
-    );
-    const logs = opened.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    let opened: OpenedPartitionLogs;
+    try {
+      opened = await openPartitionLogs({
+        dataDir,
+        numPartitions: this.numPartitions,
+        segmentBytes: this.options.segmentBytes ?? DEFAULT_LOCAL_SEGMENT_BYTES,
+        topic: OFFSETS_TOPIC_NAME,
+        journal,
+        truncateOnCorruption: this.options.truncateOnCorruption === true,
+        onFault,
+      });
+    } catch (error) {
+      await journal.close();
+      throw error;
+    }
+    const logs = [...opened.logs.values()];
     let journalRecovery: JournalRecoveryReport;
     try {
-      const failed = opened.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed) throw failed.reason;
-      journalRecovery = await journal.recover();
+      journalRecovery = await journal.recover({ skip: new Set(opened.damaged.keys()), cut: opened.cut });
       if (this.flushPolicy !== 'always') {
         await Promise.all(logs.map((l) => l.leaveJournal()));
         await journal.close();
@@ -216,11 +236,14 @@ export class LocalPartitionStore implements PartitionStore {
       await journal.close();
       throw error;
     }
-    logs.forEach((log, p) => this.options.onRecovery?.(p, log.recovery));
+    for (const [p, log] of opened.logs) this.options.onRecovery?.(p, log.recovery);
+    this.damaged = opened.damaged;
+    for (const [p, damage] of opened.damaged) this.options.onDamagedPartition?.(p, damage);
     this.options.onJournalRecovery?.(journalRecovery);
     const latestInLogs = Math.max(-1, ...logs.map((l) => l.latestEpoch));
     this._leaderEpoch = nextEmbeddedEpoch(new FileCheckpointStorage(dataDir), latestInLogs);
-    this.partitions = logs.map((log, p) => new LocalPartition(p, log, this._leaderEpoch, clock));
+    this.partitions = [...opened.logs].map(([p, log]) => new LocalPartition(p, log, this._leaderEpoch, clock));
+    for (const p of this.partitions) this.byNumber.set(p.partition, p);
     const cleanerOptions = this.options.cleaner || {};
     this.cleaner = new LogCleaner({
       ...cleanerOptions,
@@ -295,7 +318,13 @@ export class LocalPartitionStore implements PartitionStore {
     if (!Number.isInteger(partition) || partition < 0 || partition >= this.numPartitions) {
       throw KafkaError.of('INVALID_REQUEST', `partition ${partition} is not in [0, ${this.numPartitions})`);
     }
-    const p = this.partitions[partition];
+    const damage = this.damaged.get(partition);
+    if (damage)
+      throw KafkaError.of(
+        'KAFKA_STORAGE_ERROR',
+        `partition ${partition} is not served: its log is damaged where offsets ${damage.from}..${damage.to - 1} were written`,
+      );
+    const p = this.byNumber.get(partition);
     if (!p) throw KafkaError.of('NOT_COORDINATOR', `partition ${partition} is not open yet`);
     return p;
   }

@@ -10,7 +10,7 @@ import { forEachBatchRange, segmentIndexFor } from './batch-ranges';
 import { IoQueue } from './io-queue';
 import type { JournalChannel, JournaledLog, LogJournal } from './log-journal';
 import { forgetCleanCloseIndex, writeCleanCloseIndex } from './clean-close-index';
-import { recoverSegments, type RecoveryReport } from './log-recovery';
+import { type DamagePolicy, recoverSegments, type RecoveryReport } from './log-recovery';
 import { Segment } from './segment';
 import { cleanSegments, type CleanerContext } from './segment-cleaner';
 import { fsyncDirectory, ignoreMissing, inDir, segmentFileName } from './segment-files';
@@ -29,6 +29,12 @@ export interface FileLogOptions {
    * appends and flushes now fail with and the I/O error itself. The log is then read-only until `heal()`.
    */
   onFault?: (fault: KafkaError, cause: unknown) => void;
+  /**
+   * What opening does with damage that would cut records known to have been written (a corrupt
+   * segment, not a torn tail): cut it (the default, as Kafka does) or refuse, when `open` rejects with
+   * LogDamagedError and changes nothing.
+   */
+  onDamage?: DamagePolicy;
 }
 
 export const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
@@ -69,7 +75,7 @@ export class FileLog implements CleanableLog, JournaledLog {
   private journal: JournalChannel | undefined;
 
   static async open(dir: string, options: FileLogOptions = {}): Promise<FileLog> {
-    const { segments, report } = await recoverSegments(dir);
+    const { segments, report } = await recoverSegments(dir, options.onDamage);
     return new FileLog(dir, segments, report, options);
   }
 

@@ -46,6 +46,18 @@ export interface JournalRecoveryReport {
   truncationsRedone: number;
   /** Bytes after the last whole entry: a write that a crash tore, never synced, so never acknowledged. */
   tornBytes: number;
+  /** Entries of logs that were not replayed: refused (`skip`), or past a hole in a log that was cut (`cut`). */
+  entriesSkipped: number;
+}
+
+export interface JournalRecoverOptions {
+  /** Logs not opened (refused as damaged): their entries are left out instead of failing the replay. */
+  skip?: ReadonlySet<number>;
+  /**
+   * Logs that recovery cut where records known to be written were damaged, as the operator allowed:
+   * replay goes on as far as it can from the cut and stops at the first hole, instead of failing.
+   */
+  cut?: ReadonlySet<number>;
 }
 
 /** One log's handle on the journal. */
@@ -158,7 +170,7 @@ export class LogJournal {
    * logs' files durable, deletes the old journal files and starts a new one. Nothing is journaled
    * before this has run: appends made meanwhile would be lost to a crash.
    */
-  async recover(): Promise<JournalRecoveryReport> {
+  async recover(options: JournalRecoverOptions = {}): Promise<JournalRecoveryReport> {
     const replay = this.replay;
     if (!replay) throw new Error('the journal has already been recovered');
     this.replay = undefined;
@@ -171,9 +183,15 @@ export class LogJournal {
       batchesRedone: 0,
       truncationsRedone: 0,
       tornBytes: replay.tornBytes,
+      entriesSkipped: 0,
     };
+    const stopped = new Set<number>();
     try {
       for (const entry of replay.entries) {
+        if (options.skip?.has(entry.logId) || stopped.has(entry.logId)) {
+          report.entriesSkipped++;
+          continue;
+        }
         const log = this.logs.get(entry.logId);
         if (!log)
           throw KafkaError.of(
@@ -181,6 +199,12 @@ export class LogJournal {
             `the journal in ${this.dir} holds records of log ${entry.logId}, which is not open`,
           );
         if (entry.kind === 'batch') {
+          if (options.cut?.has(entry.logId) && firstOffsetOf(entry.frame) > log.logEndOffset) {
+            // A log cut on purpose (its records past the cut are given up): the journal cannot continue it.
+            stopped.add(entry.logId);
+            report.entriesSkipped++;
+            continue;
+          }
           if (redoBatch(log, entry.frame)) report.batchesRedone++;
           else report.batchesKept++;
         } else if (entry.offset < log.logEndOffset) {
@@ -197,6 +221,37 @@ export class LogJournal {
     for (const f of replay.files) await unlink(f.path);
     await fsyncDirectory(this.dir);
     return report;
+  }
+
+  /**
+   * How far replaying the journal would take log `logId` if it now ended at `logEnd` (before `recover`):
+   * the offset it would end at, or -1 when a hole stops it first. Tells whether a cut log gets back
+   * everything from the journal.
+   */
+  replayReach(logId: number, logEnd: number): number {
+    if (!this.replay) throw new Error('the journal has already been recovered');
+    let end = logEnd;
+    for (const entry of this.replay.entries) {
+      if (entry.logId !== logId) continue;
+      if (entry.kind === 'truncate') {
+        end = Math.min(end, entry.offset);
+        continue;
+      }
+      const first = firstOffsetOf(entry.frame);
+      if (first > end) return -1;
+      end = Math.max(end, readValidHeader(entry.frame, 0)!.lastOffset + 1);
+    }
+    return end;
+  }
+
+  /** The end of the last batch the journal holds for log `logId` (-1 when none), before `recover`. */
+  journaledEnd(logId: number): number {
+    if (!this.replay) throw new Error('the journal has already been recovered');
+    let end = -1;
+    for (const entry of this.replay.entries)
+      if (entry.logId === logId && entry.kind === 'batch')
+        end = Math.max(end, readValidHeader(entry.frame, 0)!.lastOffset + 1);
+    return end;
   }
 
   sync(): Promise<void> {
@@ -356,7 +411,7 @@ export class LogJournal {
  * end means records in between are gone from both the log and the journal.
  */
 function redoBatch(log: JournaledLog, frame: Buffer): boolean {
-  const first = firstRecordOffset(frame, 0, readValidHeader(frame, 0)!);
+  const first = firstOffsetOf(frame);
   if (first < log.logStartOffset) return false;
   if (first < log.logEndOffset) {
     if (log.holdsFrameAt(first, frame)) return false;
@@ -370,6 +425,11 @@ function redoBatch(log: JournaledLog, frame: Buffer): boolean {
   }
   log.appendFrame(frame);
   return true;
+}
+
+/** The first record's offset of a frame the journal's decoding accepted. */
+function firstOffsetOf(frame: Buffer): number {
+  return firstRecordOffset(frame, 0, readValidHeader(frame, 0)!);
 }
 
 /** The owner's bookkeeping must not change how the journal fails. */

@@ -41,7 +41,10 @@ export interface LogDamage {
   reason: string;
 }
 
-/** What to do with damage that cuts known records: cut the log there (Kafka's recovery), or open nothing. */
+/**
+ * What to do with damage found on open: cut the log there (Kafka's recovery), or open nothing. It may
+ * raise `to` with what it knows was written beyond the files (a journal).
+ */
 export type DamagePolicy = (damage: LogDamage) => 'truncate' | 'refuse';
 
 /** A log recovery refused to cut known records (`DamagePolicy`): nothing was changed on disk. */
@@ -122,7 +125,8 @@ export async function recoverSegments(
   // A finished swap loses nothing (it was complete and durable), and the segments must be read as it left them.
   let dirChanged = await finishInterruptedCompaction(dir, report);
   const scanned = await scanSegments(dir, listedEnd);
-  if (scanned.damage && scanned.damage.to > scanned.damage.from && onDamage(scanned.damage) === 'refuse') {
+  // The policy sees every damage, a torn tail too (`to` = `from`): it may know more of what was written.
+  if (scanned.damage && onDamage(scanned.damage) === 'refuse') {
     await Promise.all(scanned.loaded.map((l) => l.segment.handle?.close()));
     throw new LogDamagedError(scanned.damage);
   }
