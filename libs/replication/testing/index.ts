@@ -35,6 +35,7 @@ export { formatEpochCheckpoint } from '@cohort/replication/epoch/epoch-checkpoin
 // Helpers.
 export { produce } from './produce';
 export { makeTempDir, removeDir } from './temp-dir';
+export { failSyncs } from './failing-syncs';
 export { edgeCaseBatch, flatten, rec, replay } from './record-fixtures';
 export { logCommands, runLogCommands, type LogCommand, type LogHarness } from './log-properties';
 export { metadataStoreContract, partitionState, type MetadataStoreHarness } from './metadata-store-contract';

@@ -1,9 +1,10 @@
-import { readdirSync, statSync, truncateSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ErrorCode } from '@cohort/protocol';
 import type { LeadershipListener } from '../api/partition-store.port';
-import type { RecoveryReport } from '../log/file/log-recovery';
-import { rec, makeTempDir, PageCacheModel, removeDir } from '@cohort/replication/testing';
+import { CLEAN_CLOSE_INDEX } from '../log/file/clean-close-index';
+import type { LogDamage, RecoveryReport } from '../log/file/log-recovery';
+import { failSyncs, rec, makeTempDir, PageCacheModel, removeDir } from '@cohort/replication/testing';
 import { ManualClock } from '../time/manual-clock';
 import { LocalPartitionStore, type LocalPartitionStoreOptions } from './local-partition-store';
 
@@ -32,7 +33,10 @@ describe('LocalPartitionStore', () => {
     dataDir = makeTempDir('cohort-store-');
     clock = new ManualClock();
   });
+  let restoreDisk: (() => void) | undefined;
   afterEach(async () => {
+    restoreDisk?.();
+    restoreDisk = undefined;
     await Promise.all(stores.splice(0).map((s) => s.close()));
     removeDir(dataDir);
   });
@@ -171,6 +175,8 @@ describe('LocalPartitionStore', () => {
     const { lastOffset } = first.append(1, 0, [rec('b', '1')]);
     await first.awaitCommit(1, 0, lastOffset, 1_000);
     await first.close();
+    // As a crash would leave it: no index of a clean close, and the last write torn.
+    rmSync(path.join(dataDir, '__consumer_offsets-1', CLEAN_CLOSE_INDEX));
     const file = path.join(dataDir, '__consumer_offsets-1', '00000000000000000000.log');
     truncateSync(file, statSync(file).size - 5);
 
@@ -183,6 +189,35 @@ describe('LocalPartitionStore', () => {
     ]);
     expect(reports[1][1].truncatedTails).toEqual([expect.objectContaining({ file, keptUpToOffset: 1 })]);
     expect(second.offsets(1).logEndOffset).toBe(1);
+  });
+
+  it('leaves unserved, files untouched, a partition whose log lost what a clean close had listed, unless cutting it is allowed', async () => {
+    const first = await open();
+    for (const key of ['a', 'b', 'c']) first.append(1, 0, [rec(key, '1')]);
+    const last = first.append(0, 0, [rec('other', '1')]);
+    await first.awaitCommit(0, 0, last.lastOffset, 1_000);
+    await first.close();
+    const file = path.join(dataDir, '__consumer_offsets-1', '00000000000000000000.log');
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 30] ^= 1;
+    writeFileSync(file, bytes);
+
+    const damaged: Array<[number, LogDamage]> = [];
+    const second = await open({ onDamagedPartition: (p, d) => damaged.push([p, d]) });
+    expect(damaged).toEqual([[1, expect.objectContaining({ file, from: 2, to: 3 })]]);
+    expect(second.damagedPartitions.get(1)).toEqual(damaged[0][1]);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+    expect(() => second.append(1, second.leaderEpoch, [rec('d', '1')])).toThrow(
+      expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }),
+    );
+    expect((await second.read(0, 0, ALL, 10)).records.map((r) => r.key.toString())).toEqual(['other']);
+    await second.close();
+
+    const reports: RecoveryReport[] = [];
+    const third = await open({ truncateOnCorruption: true, onRecovery: (p, r) => p === 1 && reports.push(r) });
+    expect(third.damagedPartitions.size).toBe(0);
+    expect(reports[0].damage).toEqual(expect.objectContaining({ from: 2, to: 3 }));
+    expect((await third.read(1, 0, ALL, 10)).records.map((r) => r.key.toString())).toEqual(['a', 'b']);
   });
 
   it('on close resigns every partition, failing pending commits with NOT_COORDINATOR, and refuses further work', async () => {
@@ -204,27 +239,74 @@ describe('LocalPartitionStore', () => {
     expect((await reopened.read(0, 0, ALL, 10)).records.map((r) => r.key.toString())).toEqual(['a']);
   });
 
-  it('gives up a partition whose log fails: its commits fail KAFKA_STORAGE_ERROR and it resigns', async () => {
-    const errors: string[] = [];
-    const store = await open({ onError: (_e, context) => errors.push(context) });
-    const { events, listener } = recordingListener();
-    store.subscribe(listener);
-    const log = (
-      store as unknown as { partitions: Array<{ log: { segments: Array<{ handle: { close(): Promise<void> } }> } }> }
-    ).partitions[2].log;
-    await log.segments[0].handle.close();
-    const { lastOffset } = store.append(2, 0, [rec('a', '1')]);
-    await expect(store.awaitCommit(2, 0, lastOffset, 60_000)).rejects.toMatchObject({
-      errorCode: ErrorCode.KAFKA_STORAGE_ERROR,
-    });
-    expect(events).toContain('resign 2@0');
-    expect(errors).toEqual(['partition 2 log failed']);
-    expect(() => store.append(2, 0, [rec('b', '1')])).toThrow(
-      expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }),
-    );
-    const other = store.append(1, 0, [rec('c', '1')]);
-    await store.awaitCommit(1, 0, other.lastOffset, 1_000);
-  });
+  it.each(['always', 'replicated'] as const)(
+    'under %s, a storage fault fails pending commits and refuses writes with KAFKA_STORAGE_ERROR, serves reads, and heals by itself: what failed is dropped, nothing committed is lost',
+    async (flushPolicy) => {
+      const faults: string[] = [];
+      const healed: number[] = [];
+      const store = await open({
+        flushPolicy,
+        onStorageFault: (fault) => faults.push(fault.code ?? '?'),
+        onStorageHealed: (_fault, _downMs, attempts) => healed.push(attempts),
+      });
+      const { events, listener } = recordingListener();
+      store.subscribe(listener);
+      const committed = store.append(2, 0, [rec('a', '1')]);
+      await store.awaitCommit(2, 0, committed.lastOffset, 1_000);
+
+      // `always` fsyncs the journal; `replicated` only fsyncs on a checkpoint: fail the write itself there.
+      const disk = await failSyncs(dataDir);
+      let full = true;
+      restoreDisk = () => disk.restore();
+      const log = (store as unknown as { byNumber: Map<number, { log: { awaitWritten(): Promise<void> } }> }).byNumber.get(
+        2,
+      )!.log;
+      if (flushPolicy === 'replicated') {
+        const io = (log as unknown as { io: { run(op: () => Promise<void>): Promise<void> } }).io;
+        // A write that fails while the disk is full, and is written again once it is not.
+        void io
+          .run(async () => {
+            if (full) throw Object.assign(new Error('ENOSPC: no space left'), { code: 'ENOSPC' });
+          })
+          .catch(() => undefined);
+      }
+      const pending = store.append(2, 0, [rec('b', '2')]);
+      await expect(store.awaitCommit(2, 0, pending.lastOffset, 60_000)).rejects.toMatchObject({
+        errorCode: ErrorCode.KAFKA_STORAGE_ERROR,
+      });
+      expect(faults).toEqual(['ENOSPC']);
+      expect(store.storageFault?.error.errorCode).toBe(ErrorCode.KAFKA_STORAGE_ERROR);
+      expect(() => store.append(1, 0, [rec('c', '3')])).toThrow(
+        expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }),
+      );
+      expect((await store.read(2, 0, ALL, 10)).records.map((r) => r.key.toString())).toContain('a');
+      // Nothing resigned: the partitions stay led and served.
+      expect(events).toEqual(['lead 0@0', 'lead 1@0', 'lead 2@0']);
+
+      // Still failing: the retries on the clock do not heal it.
+      for (let i = 0; i < 3; i++) {
+        clock.advance(5_000);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(store.storageFault).toBeDefined();
+      disk.restore();
+      full = false;
+      for (let i = 0; i < 20 && store.storageFault; i++) {
+        clock.advance(5_000);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(store.storageFault).toBeUndefined();
+      expect(healed).toHaveLength(1);
+      // The write that failed was cut away, and the next one takes its offset.
+      expect(store.offsets(2)).toEqual({ logStartOffset: 0, logEndOffset: 1, highWatermark: 1 });
+      const next = store.append(2, 0, [rec('d', '4')]);
+      expect(next.baseOffset).toBe(1);
+      await store.awaitCommit(2, 0, next.lastOffset, 1_000);
+      await store.close();
+      const reopened = await open({ flushPolicy });
+      expect((await reopened.read(2, 0, ALL, 10)).records.map((r) => r.key.toString())).toEqual(['a', 'd']);
+    },
+  );
 
   it('rejects bad input with a Kafka error code and appends nothing', async () => {
     const store = await open();

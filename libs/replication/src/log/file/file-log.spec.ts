@@ -1,7 +1,7 @@
 import { copyFileSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ErrorCode } from '@cohort/protocol';
-import { flatten, rec, replay, makeTempDir, removeDir } from '@cohort/replication/testing';
+import { failSyncs, flatten, rec, replay, makeTempDir, removeDir } from '@cohort/replication/testing';
 import { CLEAN_CLOSE_INDEX } from './clean-close-index';
 import { FileLog } from './file-log';
 import { segmentFileName, swapFileName } from './segment-files';
@@ -270,6 +270,40 @@ describe('FileLog', () => {
       expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }),
     );
     expect(log.flushedOffset).toBe(1);
+  });
+
+  it('holds a file operation that fails (a full disk) and runs it again on heal(): failed meanwhile, nothing lost after', async () => {
+    const faults: string[] = [];
+    const log = await FileLog.open(dir, { onFault: (fault) => faults.push(fault.message) });
+    logs.push(log);
+    log.appendAsLeader([rec('a', '1')], 0);
+    await log.flush();
+    const disk = await failSyncs(dir);
+    log.appendAsLeader([rec('b', '2')], 0);
+    await expect(log.flush()).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR });
+    expect(faults).toEqual([expect.stringContaining('ENOSPC')]);
+    expect(log.storageFault?.errorCode).toBe(ErrorCode.KAFKA_STORAGE_ERROR);
+    expect(() => log.appendAsLeader([rec('c', '3')], 0)).toThrow(
+      expect.objectContaining({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR }),
+    );
+    // Reads go on, the unsynced append included.
+    expect(flatten(log.read(0, ALL, ALL))).toEqual([
+      [0, 'a', '1'],
+      [1, 'b', '2'],
+    ]);
+    await expect(log.heal()).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR });
+    disk.restore();
+    await log.heal();
+    expect(log.storageFault).toBeUndefined();
+    // The fault was told once, however many attempts failed.
+    expect(faults).toHaveLength(1);
+    log.appendAsLeader([rec('c', '3')], 0);
+    await log.flush();
+    expect(log.flushedOffset).toBe(3);
+    await log.close();
+    const reopened = await openLog();
+    expect(reopened.recovery.fromCleanClose).toBe(true);
+    expect(flatten(reopened.read(0, ALL, ALL)).map(([, key]) => key)).toEqual(['a', 'b', 'c']);
   });
 
   it('refuses appends after close with KAFKA_STORAGE_ERROR', async () => {

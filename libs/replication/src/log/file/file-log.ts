@@ -69,6 +69,8 @@ export class FileLog implements CleanableLog, JournaledLog {
   /** Set while the storage is failed: appends and flushes fail with it until `heal()` (see IoQueue). */
   private fault: KafkaError | undefined;
   private readonly onFault: ((fault: KafkaError, cause: unknown) => void) | undefined;
+  /** A heal() is under way: a failure then is the same fault going on, not a new one to report. */
+  private healing = false;
   private closed = false;
   private readFailed = false;
   private compaction: Promise<unknown> = Promise.resolve();
@@ -252,10 +254,13 @@ export class FileLog implements CleanableLog, JournaledLog {
     // The held write and the writes queued behind it take their chunks again.
     for (const s of this.segments) for (const c of s.pending) c.issued = false;
     this.fault = undefined;
+    this.healing = true;
     try {
       await this.io.resume();
     } catch (error) {
       throw this.fail(error);
+    } finally {
+      this.healing = false;
     }
   }
 
@@ -535,7 +540,7 @@ export class FileLog implements CleanableLog, JournaledLog {
     const first = this.fault === undefined;
     this.fault ??= KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} failed: ${message}`);
     if (this.closed) this.io.abandon(this.fault);
-    else if (first) this.reportFault(this.fault, error);
+    else if (first && !this.healing) this.reportFault(this.fault, error);
     return this.fault;
   }
 
