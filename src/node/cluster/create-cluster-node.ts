@@ -1,9 +1,7 @@
-import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import {
   type Clock,
   FileCheckpointStorage,
-  FileLog,
   NetworkTransport,
   RealClock,
   RedisMetadataStore,
@@ -14,6 +12,7 @@ import { createAssignorCatalog } from '../create-assignor-catalog';
 import type { NodeDeps } from '../node-deps';
 import { peerAuthenticationOf } from '../../security/cluster/peer-authentication-of';
 import { startCoordinator } from '../start-coordinator';
+import { ClusterLogStorage } from './cluster-log-storage';
 import { ClusterNode } from './cluster-node';
 import { MetadataClusterStatus } from './metadata-cluster-status';
 import { formatNodeEndpoint } from './node-endpoint';
@@ -79,6 +78,7 @@ async function assemble(deps: NodeDeps, clock: Clock, opened: Array<() => Promis
   opened.push(() => topics.close());
   const assignors = await createAssignorCatalog(config.assignorPlugins);
 
+  const logs = new ClusterLogStorage(config.dataDir, logger, deps.logMetrics);
   const advertisedUrl = address.url();
   const endpoint = formatNodeEndpoint({
     replicationHost: new URL(advertisedUrl).hostname.replace(/^\[(.*)\]$/, '$1'),
@@ -93,8 +93,13 @@ async function assemble(deps: NodeDeps, clock: Clock, opened: Array<() => Promis
     store,
     transport,
     checkpoints: new FileCheckpointStorage(config.dataDir),
-    openLog: (partition) => FileLog.open(join(config.dataDir, `__consumer_offsets-${partition}`)),
-    observer: { onError: (_nodeId, error, context) => report(`replication (${context})`)(error) },
+    openLog: (partition) => logs.open(partition),
+    observer: {
+      onError: (_nodeId, error, context) => {
+        if (!logs.isToldFault(error)) report(`replication (${context})`)(error);
+      },
+      onLogHealed: (_nodeId, partition) => logs.onHealed(partition),
+    },
   });
   const cluster = new MetadataClusterStatus({
     clusterId: config.clusterId,

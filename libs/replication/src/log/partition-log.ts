@@ -49,6 +49,11 @@ export interface PartitionLog {
   compact(upToOffset: number, now: number, tombstoneRetentionMs: number): Promise<CompactionStats>;
 
   close(): Promise<void>;
+
+  /** Set while the log's storage has failed (appends and flushes fail KAFKA_STORAGE_ERROR); file logs only. */
+  readonly storageFault?: unknown;
+  /** Tries to take writes again after a storage fault; rejects while the storage still fails. File logs only. */
+  heal?(): Promise<void>;
 }
 
 /** One record of a frame in place: key `buf[keyStart, keyEnd)`, value `buf[valueStart, valueEnd)` (valueStart -1: tombstone). */

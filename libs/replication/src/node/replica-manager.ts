@@ -51,7 +51,12 @@ export interface ReplicaObserver {
   trace?(line: string): void;
   onTruncate?(nodeId: number, partition: number, toOffset: number, hw: number, reason: string): void;
   onError?(nodeId: number, error: unknown, context: string): void;
+  /** A partition's log took writes again after a storage fault. */
+  onLogHealed?(nodeId: number, partition: number): void;
 }
+
+/** How often a node tries again to write to a log whose storage failed (a full disk). */
+export const LOG_HEAL_INTERVAL_MS = 1_000;
 
 /**
  * One node's replicas (Kafka's ReplicaManager): hosts a Partition per assigned partition, applies the
@@ -116,6 +121,7 @@ export class ReplicaManager implements PartitionStore {
     scope.every(config.nodeHeartbeatIntervalMs, () => void this.refresh());
     scope.every(Math.max(1, Math.floor(config.replicaLagTimeMaxMs / 2)), () => this.expireIsr());
     scope.every(config.highWatermarkCheckpointIntervalMs, () => this.checkpointHighWatermarks());
+    scope.every(LOG_HEAL_INTERVAL_MS, () => this.healLogs());
     this.cleaner.start(() => [...this.partitions.values()]);
   }
 
@@ -357,13 +363,36 @@ export class ReplicaManager implements PartitionStore {
     }
   }
 
+  /**
+   * Logs whose storage failed (a full disk) refuse appends with KAFKA_STORAGE_ERROR and keep serving
+   * reads, so a leader's followers go on fetching what it acknowledged; this writes again what failed,
+   * and the log takes appends again once that works. Nothing is cut: a follower may hold those records.
+   */
+  private healLogs(): void {
+    for (const p of this.partitions.values()) {
+      if (!p.log.storageFault || !p.log.heal) continue;
+      p.log
+        .heal()
+        // Under LOG_FLUSH_POLICY=always the leader counts only flushed records towards the HW.
+        .then(() => p.log.flush())
+        .then(
+          () => {
+            this.deps.observer?.onLogHealed?.(this.nodeId, p.partition);
+            if (p.maybeIncrementHighWatermark()) this.afterChange(p);
+          },
+          () => undefined,
+        );
+    }
+  }
+
   private checkpointHighWatermarks(): void {
     for (const p of this.partitions.values()) this.hwCheckpoint.set(p.partition, p.hw);
     writeHighWatermarks(this.deps.checkpoints, this.hwCheckpoint);
     if (this.deps.config.logFlushPolicy === 'replicated') {
       // Kafka flushes on segment roll; we flush at the checkpoint so a power cut loses a bounded tail.
       for (const p of this.partitions.values())
-        p.log.flush().catch((e) => this.reportError(e, `flushing partition ${p.partition}`));
+        if (!p.log.storageFault)
+          p.log.flush().catch((e) => this.reportError(e, `flushing partition ${p.partition}`));
     }
   }
 

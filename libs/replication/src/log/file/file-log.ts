@@ -71,6 +71,7 @@ export class FileLog implements CleanableLog, JournaledLog {
   private readonly onFault: ((fault: KafkaError, cause: unknown) => void) | undefined;
   /** A heal() is under way: a failure then is the same fault going on, not a new one to report. */
   private healing = false;
+  private healAttempt: Promise<void> | undefined;
   private closed = false;
   private readFailed = false;
   private compaction: Promise<unknown> = Promise.resolve();
@@ -246,7 +247,13 @@ export class FileLog implements CleanableLog, JournaledLog {
    * Rejects, the log still failed, when the storage still fails; a failure that cannot be retried
    * (a compaction swap cut short) keeps the log failed until it is reopened.
    */
-  async heal(): Promise<void> {
+  heal(): Promise<void> {
+    // One attempt at a time: a second caller shares it rather than see the fault cleared under way.
+    this.healAttempt ??= this.attemptHeal().finally(() => (this.healAttempt = undefined));
+    return this.healAttempt;
+  }
+
+  private async attemptHeal(): Promise<void> {
     if (this.closed) throw KafkaError.of('KAFKA_STORAGE_ERROR', `log ${this.dir} is closed`);
     const fault = this.fault;
     if (!fault) return;
