@@ -34,7 +34,10 @@ describe('a corrupted byte in a segment (e2e, real process)', () => {
       // One byte flipped in the middle of the group's segment, well before its last batch.
       const partition = partitionFor(DAMAGED_GROUP, PARTITIONS);
       const dir = join(data.dir, `__consumer_offsets-${partition}`);
-      const segment = join(dir, readdirSync(dir).find((f) => f.endsWith('.log'))!);
+      const segment = join(
+        dir,
+        readdirSync(dir).find((f) => f.endsWith('.log'))!,
+      );
       const bytes = readFileSync(segment);
       bytes[Math.floor(bytes.length / 2)] ^= 0x20;
       writeFileSync(segment, bytes);

@@ -5,10 +5,7 @@ import { open, type FileHandle } from 'node:fs/promises';
  * `restore()`, as a disk that is full or failing would; whatever mocked them before (a PageCacheModel)
  * is put back by `restore()`.
  */
-export async function failSyncs(
-  dir: string,
-  code = 'ENOSPC',
-): Promise<{ restore(): void; readonly failures: number }> {
+export async function failSyncs(dir: string, code = 'ENOSPC'): Promise<{ restore(): void; readonly failures: number }> {
   const probe = await open(`${dir}/.sync-probe`, 'w');
   const proto = Object.getPrototypeOf(probe) as FileHandle;
   await probe.close();

@@ -21,7 +21,7 @@ export function prepareDataDir(dataDir: string): DataDirLock {
   try {
     fd = openSync(probe, 'w');
     const bytes = Buffer.alloc(START_PROBE_BYTES);
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, done);
+    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, done);
     fsyncSync(fd);
   } catch (error) {
     lock.release();

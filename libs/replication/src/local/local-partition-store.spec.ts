@@ -258,9 +258,9 @@ describe('LocalPartitionStore', () => {
       const disk = await failSyncs(dataDir);
       let full = true;
       restoreDisk = () => disk.restore();
-      const log = (store as unknown as { byNumber: Map<number, { log: { awaitWritten(): Promise<void> } }> }).byNumber.get(
-        2,
-      )!.log;
+      const log = (
+        store as unknown as { byNumber: Map<number, { log: { awaitWritten(): Promise<void> } }> }
+      ).byNumber.get(2)!.log;
       if (flushPolicy === 'replicated') {
         const io = (log as unknown as { io: { run(op: () => Promise<void>): Promise<void> } }).io;
         // A write that fails while the disk is full, and is written again once it is not.

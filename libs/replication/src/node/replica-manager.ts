@@ -391,8 +391,7 @@ export class ReplicaManager implements PartitionStore {
     if (this.deps.config.logFlushPolicy === 'replicated') {
       // Kafka flushes on segment roll; we flush at the checkpoint so a power cut loses a bounded tail.
       for (const p of this.partitions.values())
-        if (!p.log.storageFault)
-          p.log.flush().catch((e) => this.reportError(e, `flushing partition ${p.partition}`));
+        if (!p.log.storageFault) p.log.flush().catch((e) => this.reportError(e, `flushing partition ${p.partition}`));
     }
   }
 

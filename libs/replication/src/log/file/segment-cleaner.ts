@@ -177,32 +177,35 @@ async function swapIn(ctx: CleanerContext, group: Group): Promise<boolean> {
   replacement.size = position;
   replacement.writtenSize = position;
 
-  return ctx.io.run(async () => {
-    const discard = async (path: string) => {
-      await handle.close();
-      await unlink(path);
+  return ctx.io.run(
+    async () => {
+      const discard = async (path: string) => {
+        await handle.close();
+        await unlink(path);
+        await fsyncDirectory(ctx.dir);
+        return false;
+      };
+      if (!isIntact(ctx.segments(), group.segments, group.sizes)) return discard(cleanedPath);
+      const list = ctx.segments();
+      const after = list[list.indexOf(group.segments[group.segments.length - 1]) + 1];
+      const swapPath = inDir(ctx.dir, swapFileName(first, after.baseOffset));
+      await rename(cleanedPath, swapPath);
       await fsyncDirectory(ctx.dir);
-      return false;
-    };
-    if (!isIntact(ctx.segments(), group.segments, group.sizes)) return discard(cleanedPath);
-    const list = ctx.segments();
-    const after = list[list.indexOf(group.segments[group.segments.length - 1]) + 1];
-    const swapPath = inDir(ctx.dir, swapFileName(first, after.baseOffset));
-    await rename(cleanedPath, swapPath);
-    await fsyncDirectory(ctx.dir);
-    // From here a crash completes the swap on reopen; re-check, since a truncation may have run meanwhile.
-    if (!isIntact(ctx.segments(), group.segments, group.sizes)) return discard(swapPath);
-    ctx.replace(group.segments, replacement);
-    for (const old of group.segments) {
-      await old.handle?.close();
-      old.handle = undefined;
-      if (old.path !== finalPath) await unlink(old.path);
-    }
-    await rename(swapPath, finalPath);
-    await fsyncDirectory(ctx.dir);
-    return true;
-    // Not run twice: once the segments are replaced, running it again would find the swap half done.
-  }, { retriable: false });
+      // From here a crash completes the swap on reopen; re-check, since a truncation may have run meanwhile.
+      if (!isIntact(ctx.segments(), group.segments, group.sizes)) return discard(swapPath);
+      ctx.replace(group.segments, replacement);
+      for (const old of group.segments) {
+        await old.handle?.close();
+        old.handle = undefined;
+        if (old.path !== finalPath) await unlink(old.path);
+      }
+      await rename(swapPath, finalPath);
+      await fsyncDirectory(ctx.dir);
+      return true;
+      // Not run twice: once the segments are replaced, running it again would find the swap half done.
+    },
+    { retriable: false },
+  );
 }
 
 /** The group is still in the log, consecutive, closed (not the last segment) and unchanged in size. */
