@@ -1,9 +1,9 @@
 import { writeSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { KafkaError } from '@cohort/protocol';
-import { firstRecordOffset, readValidHeader } from '../batch-codec';
 import { GroupCommit } from '../group-commit';
 import { decodeJournalEntries, encodeBatchEntry, encodeTruncateEntry, type JournalEntry } from './journal-entries';
+import { firstOffsetOf, journaledEnd, type JournaledLog, redoBatch, replayReach } from './journal-replay';
 import { fsyncDirectory, inDir } from './segment-files';
 
 export interface LogJournalOptions {
@@ -20,19 +20,7 @@ export interface LogJournalOptions {
 
 export const DEFAULT_JOURNAL_FILE_BYTES = 32 * 1024 * 1024;
 
-/** What a log must offer its journal: what replay needs, and a way to make its own files durable. */
-export interface JournaledLog {
-  readonly dir: string;
-  readonly logStartOffset: number;
-  readonly logEndOffset: number;
-  /** Whether the log holds a batch that starts at `offset` and is exactly `frame`. */
-  holdsFrameAt(offset: number, frame: Buffer): boolean;
-  truncateTo(offset: number): void;
-  /** Appends a frame the journal holds at the log end, with the offsets and epoch it was written with. */
-  appendFrame(frame: Buffer): void;
-  /** Writes and fsyncs everything appended to the log so far into its own segment files. */
-  checkpointFiles(): Promise<void>;
-}
+export type { JournaledLog } from './journal-replay';
 
 /** What replaying the journal did, for the operator's log after an unclean stop. */
 export interface JournalRecoveryReport {
@@ -225,33 +213,20 @@ export class LogJournal {
 
   /**
    * How far replaying the journal would take log `logId` if it now ended at `logEnd` (before `recover`):
-   * the offset it would end at, or -1 when a hole stops it first. Tells whether a cut log gets back
-   * everything from the journal.
+   * the offset it would end at, or -1 when a hole stops it first.
    */
   replayReach(logId: number, logEnd: number): number {
-    if (!this.replay) throw new Error('the journal has already been recovered');
-    let end = logEnd;
-    for (const entry of this.replay.entries) {
-      if (entry.logId !== logId) continue;
-      if (entry.kind === 'truncate') {
-        end = Math.min(end, entry.offset);
-        continue;
-      }
-      const first = firstOffsetOf(entry.frame);
-      if (first > end) return -1;
-      end = Math.max(end, readValidHeader(entry.frame, 0)!.lastOffset + 1);
-    }
-    return end;
+    return replayReach(this.entriesToReplay(), logId, logEnd);
   }
 
   /** The end of the last batch the journal holds for log `logId` (-1 when none), before `recover`. */
   journaledEnd(logId: number): number {
+    return journaledEnd(this.entriesToReplay(), logId);
+  }
+
+  private entriesToReplay(): JournalEntry[] {
     if (!this.replay) throw new Error('the journal has already been recovered');
-    let end = -1;
-    for (const entry of this.replay.entries)
-      if (entry.logId === logId && entry.kind === 'batch')
-        end = Math.max(end, readValidHeader(entry.frame, 0)!.lastOffset + 1);
-    return end;
+    return this.replay.entries;
   }
 
   sync(): Promise<void> {
@@ -403,33 +378,6 @@ export class LogJournal {
     await fsyncDirectory(this.dir);
     this.current = { file, handle, size: 0 };
   }
-}
-
-/**
- * Replay of one batch entry: the log must hold `frame` at the frame's first offset. Kept (false) when
- * it does; otherwise the log is cut there and the frame appended again (true). A frame past the log
- * end means records in between are gone from both the log and the journal.
- */
-function redoBatch(log: JournaledLog, frame: Buffer): boolean {
-  const first = firstOffsetOf(frame);
-  if (first < log.logStartOffset) return false;
-  if (first < log.logEndOffset) {
-    if (log.holdsFrameAt(first, frame)) return false;
-    log.truncateTo(first);
-  }
-  if (first !== log.logEndOffset) {
-    throw KafkaError.of(
-      'KAFKA_STORAGE_ERROR',
-      `the journal of ${log.dir} continues at offset ${first} but the log ends at ${log.logEndOffset}: records in between are lost`,
-    );
-  }
-  log.appendFrame(frame);
-  return true;
-}
-
-/** The first record's offset of a frame the journal's decoding accepted. */
-function firstOffsetOf(frame: Buffer): number {
-  return firstRecordOffset(frame, 0, readValidHeader(frame, 0)!);
 }
 
 /** The owner's bookkeeping must not change how the journal fails. */

@@ -1,0 +1,72 @@
+import { KafkaError } from '@cohort/protocol';
+import { firstRecordOffset, readValidHeader } from '../batch-codec';
+import type { JournalEntry } from './journal-entries';
+
+/** What a log must offer its journal: what replay needs, and a way to make its own files durable. */
+export interface JournaledLog {
+  readonly dir: string;
+  readonly logStartOffset: number;
+  readonly logEndOffset: number;
+  /** Whether the log holds a batch that starts at `offset` and is exactly `frame`. */
+  holdsFrameAt(offset: number, frame: Buffer): boolean;
+  truncateTo(offset: number): void;
+  /** Appends a frame the journal holds at the log end, with the offsets and epoch it was written with. */
+  appendFrame(frame: Buffer): void;
+  /** Writes and fsyncs everything appended to the log so far into its own segment files. */
+  checkpointFiles(): Promise<void>;
+}
+
+/**
+ * Replay of one batch entry: the log must hold `frame` at the frame's first offset. Kept (false) when
+ * it does; otherwise the log is cut there and the frame appended again (true). A frame past the log
+ * end means records in between are gone from both the log and the journal.
+ */
+export function redoBatch(log: JournaledLog, frame: Buffer): boolean {
+  const first = firstOffsetOf(frame);
+  if (first < log.logStartOffset) return false;
+  if (first < log.logEndOffset) {
+    if (log.holdsFrameAt(first, frame)) return false;
+    log.truncateTo(first);
+  }
+  if (first !== log.logEndOffset) {
+    throw KafkaError.of(
+      'KAFKA_STORAGE_ERROR',
+      `the journal of ${log.dir} continues at offset ${first} but the log ends at ${log.logEndOffset}: records in between are lost`,
+    );
+  }
+  log.appendFrame(frame);
+  return true;
+}
+
+/**
+ * How far replaying `entries` would take log `logId` if it ended at `logEnd`: the offset it would end
+ * at, or -1 when a hole stops it first. The log is taken to hold the frames below its end as written
+ * (they lie before the damage that cut it), so it tells whether the journal puts back what a cut removes.
+ */
+export function replayReach(entries: readonly JournalEntry[], logId: number, logEnd: number): number {
+  let end = logEnd;
+  for (const entry of entries) {
+    if (entry.logId !== logId) continue;
+    if (entry.kind === 'truncate') {
+      end = Math.min(end, entry.offset);
+      continue;
+    }
+    if (firstOffsetOf(entry.frame) > end) return -1;
+    end = Math.max(end, readValidHeader(entry.frame, 0)!.lastOffset + 1);
+  }
+  return end;
+}
+
+/** The end of the last batch `entries` hold for log `logId` (-1 when none): written, since journaled. */
+export function journaledEnd(entries: readonly JournalEntry[], logId: number): number {
+  let end = -1;
+  for (const entry of entries)
+    if (entry.logId === logId && entry.kind === 'batch')
+      end = Math.max(end, readValidHeader(entry.frame, 0)!.lastOffset + 1);
+  return end;
+}
+
+/** The first record's offset of a frame the journal's decoding accepted. */
+export function firstOffsetOf(frame: Buffer): number {
+  return firstRecordOffset(frame, 0, readValidHeader(frame, 0)!);
+}
