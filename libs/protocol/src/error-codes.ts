@@ -26,6 +26,8 @@ export const ErrorCode = {
   TOPIC_AUTHORIZATION_FAILED: 29,
   GROUP_AUTHORIZATION_FAILED: 30,
   CLUSTER_AUTHORIZATION_FAILED: 31,
+  /** A timestamp out of the accepted range (Kafka's InvalidTimestampException). */
+  INVALID_TIMESTAMP: 32,
   INVALID_REQUEST: 42,
   KAFKA_STORAGE_ERROR: 56,
   SASL_AUTHENTICATION_FAILED: 58,

@@ -22,22 +22,36 @@ export interface PartitionLag {
   committedOffset: number;
   logEndOffset: number | null;
   lag: number | null;
+  /**
+   * Time lag: how long ago the committed offset was the partition's log end, read from the end-offset
+   * time index (docs/lag.md); 0 when caught up, null when no end offset was reported.
+   */
+  timeLagMs: number | null;
   status: LagStatus;
   /** Oldest first, bounded (docs/lag.md). */
   history: LagSample[];
 }
 
-/** `GET /v1/groups/:groupId/lag`. */
+/** `GET /v1/groups/:groupId/lag`. The totals cover the partitions whose lag is known; null when none is. */
 export interface GroupLag {
   groupId: string;
   status: LagStatus;
-  totalLag: number;
-  maxLag: number;
+  totalLag: number | null;
+  maxLag: number | null;
+  maxTimeLagMs: number | null;
   partitions: PartitionLag[];
 }
 
-export type ResetStrategy = 'earliest' | 'latest' | 'offset' | 'shift' | 'current';
-export const RESET_STRATEGIES: readonly ResetStrategy[] = ['earliest', 'latest', 'offset', 'shift', 'current'];
+export type ResetStrategy = 'earliest' | 'latest' | 'offset' | 'shift' | 'current' | 'datetime' | 'duration';
+export const RESET_STRATEGIES: readonly ResetStrategy[] = [
+  'earliest',
+  'latest',
+  'offset',
+  'shift',
+  'current',
+  'datetime',
+  'duration',
+];
 
 /** `POST /v1/groups/:groupId/offsets/reset` body. */
 export interface ResetOffsetsRequest {
@@ -45,6 +59,13 @@ export interface ResetOffsetsRequest {
   allTopics?: boolean;
   strategy: ResetStrategy;
   value?: number;
+  /**
+   * Strategy `datetime` (kafka-consumer-groups.sh `--to-datetime`): ISO-8601 `YYYY-MM-DDTHH:mm:SS.sss`,
+   * UTC unless it ends with `Z` or an offset (`+01:00`, `-0500`, `+02`), as Kafka reads it.
+   */
+  datetime?: string;
+  /** Strategy `duration` (`--by-duration`): an ISO-8601 duration `PnDTnHnMn.nS` (Java's `Duration.parse`) before now. */
+  duration?: string;
   /** Defaults to true: nothing changes unless this is false. */
   dryRun?: boolean;
 }

@@ -71,13 +71,18 @@ export interface CommittedOffsetWithLag {
   /** Last end offset a producer reported (PUT /v1/topics/:name/end-offsets); null when none. */
   logEndOffset: number | null;
   lag: number | null;
+  /** How long ago the committed offset was the log end, from the end-offset time index (docs/lag.md); null with `lag`. */
+  timeLagMs: number | null;
 }
 
 /** `GET /v1/groups/:groupId/offsets` */
 export interface GroupOffsets {
   groupId: string;
   offsets: CommittedOffsetWithLag[];
-  totalLag: number;
+  /** Summed over the partitions whose lag is known; null when none is (no end offset reported). */
+  totalLag: number | null;
+  /** The largest `timeLagMs`; null when no partition's is known. */
+  maxTimeLagMs: number | null;
 }
 
 /** `POST /v1/groups/:groupId/offsets` body (only while the group is Empty). */
@@ -107,6 +112,11 @@ export interface EndOffsetReport {
   partition: number;
   endOffset: number;
   startOffset?: number;
+  /**
+   * When the partition's log end was `endOffset` (ms since the epoch), e.g. the append time of its last
+   * record; the report's arrival time when absent. Dates the entry of the partition's time index (docs/lag.md).
+   */
+  timestamp?: number;
 }
 
 export interface ClusterNode {
