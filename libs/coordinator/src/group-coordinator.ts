@@ -288,10 +288,10 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     return this.views.describeGroup(groupId);
   }
 
-  listGroupSummaries(states?: P.GroupStateName[]): Promise<GroupSummaryView[]> {
+  listGroupSummaries(states?: P.GroupStateName[], topic?: string): Promise<GroupSummaryView[]> {
     if (!this.started)
       return Promise.reject(KafkaError.of('COORDINATOR_NOT_AVAILABLE', 'the coordinator is not started'));
-    return this.views.listGroupSummaries(states);
+    return this.views.listGroupSummaries(states, topic);
   }
 
   committedOffsets(groupId: string): Promise<CommittedOffsetView[]> {

@@ -50,13 +50,14 @@ export class OperatorViews {
     };
   }
 
-  async listGroupSummaries(states?: P.GroupStateName[]): Promise<GroupSummaryView[]> {
+  /** The groups this node serves; with `topic`, only those consuming it (offsets on it, or members subscribed). */
+  async listGroupSummaries(states?: P.GroupStateName[], topic?: string): Promise<GroupSummaryView[]> {
     const wanted = states && states.length > 0 ? new Set<string>(states) : undefined;
     return this.shards
       .all()
       .filter((s) => s.isActive)
       .flatMap((s) => [...s.groups.values()])
-      .filter((g) => !wanted || wanted.has(g.state))
+      .filter((g) => (!wanted || wanted.has(g.state)) && (topic === undefined || consumes(g, topic)))
       .map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, state: g.state, members: g.size }))
       .sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
   }
@@ -118,7 +119,7 @@ export class OperatorViews {
   async resetOffsetsTo(groupId: string, request: P.ResetOffsetsRequest): Promise<P.ResetOffsetsResult> {
     const group = this.route(groupId).group(groupId);
     const committed = group ? await this.committedOffsets(groupId) : [];
-    const offsets = planOffsetReset(request, committed, this.topics);
+    const offsets = planOffsetReset(request, committed, this.topics, this.clock.now());
     const dryRun = request.dryRun !== false;
     if (dryRun || offsets.length === 0) return { groupId, dryRun, offsets };
     if (group && !group.is('Empty') && !group.is('Dead')) {
@@ -158,4 +159,18 @@ export class OperatorViews {
     if (!group) throw KafkaError.of('GROUP_ID_NOT_FOUND', `group ${groupId} does not exist`);
     return group;
   }
+}
+
+/** The group has a committed offset on `topic`, or a member whose `consumer` subscription names it. */
+function consumes(group: ClassicGroup, topic: string): boolean {
+  let committed = false;
+  group.offsets.forEachCommitted((t) => void (committed ||= t === topic));
+  if (committed) return true;
+  if (group.protocolType !== 'consumer') return false;
+  return group.allMembers().some((m) => {
+    const subscription = (
+      group.protocolName !== null ? m.metadata(group.protocolName) : m.supportedProtocols[0]?.metadata
+    ) as { topics?: unknown } | undefined;
+    return Array.isArray(subscription?.topics) && subscription.topics.includes(topic);
+  });
 }

@@ -14,12 +14,12 @@ export type { GroupLagSummary } from './group-lag-summary';
  * commit since) is judged on its last commit alone.
  */
 export class GroupLagEvaluator {
-  constructor(private readonly topics: Pick<TopicRegistry, 'partitionOffsets' | 'endOffsetsOf'>) {}
+  constructor(private readonly topics: Pick<TopicRegistry, 'partitionOffsets' | 'endOffsetsOf' | 'timeLagMs'>) {}
 
   describe(group: ClassicGroup, now: number): GroupLag {
     const partitions: PartitionLag[] = [];
     for (const { topic, partition, value } of group.offsets.all()) {
-      const { logEndOffset, lag, status, window, reportedAt } = this.partition(
+      const { logEndOffset, lag, timeLagMs, status, window, reportedAt } = this.partition(
         group,
         topic,
         partition,
@@ -33,6 +33,7 @@ export class GroupLagEvaluator {
         committedOffset: value.offset,
         logEndOffset,
         lag,
+        timeLagMs,
         status,
         history: history(window, value.offset, logEndOffset, lag, reportedAt),
       });
@@ -42,18 +43,20 @@ export class GroupLagEvaluator {
 
   summarize(group: ClassicGroup, now: number, withPartitions: boolean): GroupLagSummary {
     const topicLag = new Map<string, number>();
-    const partitions: { topic: string; partition: number; lag: number }[] = [];
+    const topicTimeLagMs = new Map<string, number>();
+    const partitions: { topic: string; partition: number; lag: number; timeLagMs: number | null }[] = [];
     const statuses: LagStatus[] = [];
-    let totalLag = 0;
-    let maxLag = 0;
+    let totalLag: number | null = null;
+    let maxLag: number | null = null;
     group.offsets.forEachCommitted((topic, partition, offset, commitTimestamp) => {
-      const { lag, status } = this.partition(group, topic, partition, offset, commitTimestamp, now);
+      const { lag, timeLagMs, status } = this.partition(group, topic, partition, offset, commitTimestamp, now);
       statuses.push(status);
       if (lag === null) return;
       topicLag.set(topic, (topicLag.get(topic) ?? 0) + lag);
-      totalLag += lag;
-      maxLag = Math.max(maxLag, lag);
-      if (withPartitions) partitions.push({ topic, partition, lag });
+      if (timeLagMs !== null) topicTimeLagMs.set(topic, Math.max(topicTimeLagMs.get(topic) ?? 0, timeLagMs));
+      totalLag = (totalLag ?? 0) + lag;
+      maxLag = Math.max(maxLag ?? 0, lag);
+      if (withPartitions) partitions.push({ topic, partition, lag, timeLagMs });
     });
     return {
       groupId: group.groupId,
@@ -61,6 +64,7 @@ export class GroupLagEvaluator {
       totalLag,
       maxLag,
       topicLag,
+      topicTimeLagMs,
       ...(withPartitions ? { partitions } : {}),
     };
   }
@@ -91,6 +95,9 @@ export class GroupLagEvaluator {
     const reported = this.topics.partitionOffsets(topic, partition);
     const logEndOffset = reported?.endOffset ?? null;
     const lag = logEndOffset === null ? null : Math.max(0, logEndOffset - committed);
+    // Known exactly when the lag is (the index ends with the latest report); 0 when the lag is.
+    const timeLagMs =
+      lag === null ? null : lag === 0 ? 0 : (this.topics.timeLagMs(topic, partition, committed, now) ?? null);
     const kept = group.lagWindows.entries(topic, partition);
     const window: readonly LagWindowEntry[] =
       kept.length > 0 ? kept : [{ timestamp: commitTimestamp, offset: committed, logEndOffset, lag }];
@@ -102,7 +109,7 @@ export class GroupLagEvaluator {
             lag,
             now,
           );
-    return { logEndOffset, lag, status, window, reportedAt: reported?.reportedAt ?? null };
+    return { logEndOffset, lag, timeLagMs, status, window, reportedAt: reported?.reportedAt ?? null };
   }
 }
 
@@ -131,16 +138,27 @@ function history(
  * and the totals are theirs, as if the other partitions did not exist.
  */
 export function groupLagOf(groupId: string, partitions: PartitionLag[]): GroupLag {
-  return { groupId, status: worstStatus(partitions.map((p) => p.status)), ...totals(partitions), partitions };
+  return { groupId, status: worstStatus(partitions.map((p) => p.status)), ...lagTotals(partitions), partitions };
 }
 
-function totals(partitions: PartitionLag[]): { totalLag: number; maxLag: number } {
-  let totalLag = 0;
-  let maxLag = 0;
-  for (const { lag } of partitions) {
-    if (lag === null) continue;
-    totalLag += lag;
-    maxLag = Math.max(maxLag, lag);
+/**
+ * Sum and maxima over the partitions whose lag is known; each null when none is (no end offset was
+ * reported), never a zero that would read as "caught up".
+ */
+export function lagTotals(partitions: readonly { lag: number | null; timeLagMs: number | null }[]): {
+  totalLag: number | null;
+  maxLag: number | null;
+  maxTimeLagMs: number | null;
+} {
+  let totalLag: number | null = null;
+  let maxLag: number | null = null;
+  let maxTimeLagMs: number | null = null;
+  for (const { lag, timeLagMs } of partitions) {
+    if (lag !== null) {
+      totalLag = (totalLag ?? 0) + lag;
+      maxLag = Math.max(maxLag ?? 0, lag);
+    }
+    if (timeLagMs !== null) maxTimeLagMs = Math.max(maxTimeLagMs ?? 0, timeLagMs);
   }
-  return { totalLag, maxLag };
+  return { totalLag, maxLag, maxTimeLagMs };
 }

@@ -2,6 +2,7 @@ import type { ResetOffsetsEntry, ResetOffsetsRequest } from '@cohort/protocol';
 import { KafkaError, RESET_STRATEGIES } from '@cohort/protocol';
 import type { CommittedOffsetView } from '../api/group-coordinator.api';
 import type { TopicRegistry } from '../ports/topic-registry.port';
+import { parseResetDatetime, parseResetDuration } from './reset-timestamp';
 
 /**
  * Which offsets a reset would commit (kafka-consumer-groups.sh `--reset-offsets`, Kafka's
@@ -11,7 +12,11 @@ import type { TopicRegistry } from '../ports/topic-registry.port';
  * - `earliest` / `latest`: the reported start / end offset (start 0 when none was reported);
  * - `offset`: `value`, and `shift`: the committed offset plus `value`, both kept within the reported
  *   start and end offsets, as Kafka keeps them within the log;
- * - `current`: the committed offset, or the end offset where there is none (as Kafka does).
+ * - `current`: the committed offset, or the end offset where there is none (as Kafka does);
+ * - `datetime` / `duration` (`now` minus it): the end offset as of that time, Kafka's ListOffsets by
+ *   timestamp over the reported end offsets: the latest report dated at or before it, or, before the
+ *   first report, the reported start offset (else the first report's end offset, the earliest known);
+ *   kept within the reported start and end offsets (docs/lag.md).
  *
  * Pure: the caller executes the plan by committing exactly these offsets. Throws INVALID_REQUEST or
  * UNKNOWN_TOPIC_OR_PARTITION naming what is wrong.
@@ -19,13 +24,15 @@ import type { TopicRegistry } from '../ports/topic-registry.port';
 export function planOffsetReset(
   request: ResetOffsetsRequest,
   committed: readonly CommittedOffsetView[],
-  topics: Pick<TopicRegistry, 'partitionCount' | 'partitionOffsets'>,
+  topics: Pick<TopicRegistry, 'partitionCount' | 'partitionOffsets' | 'endOffsetAsOf'>,
+  now: number,
 ): ResetOffsetsEntry[] {
   const { strategy, value } = request;
   if (!RESET_STRATEGIES.includes(strategy)) throw invalid(`strategy must be one of ${RESET_STRATEGIES.join(', ')}`);
   if ((strategy === 'offset' || strategy === 'shift') && !Number.isSafeInteger(value))
     throw invalid(`strategy '${strategy}' needs an integer value`);
   if (strategy === 'offset' && value! < 0) throw invalid('an offset cannot be negative');
+  const asOf = resetTime(request, now);
   const current = new Map(committed.map((o) => [key(o.topic, o.partition), o.committedOffset]));
   return partitionsToReset(request, committed, topics).map(({ topic, partition }) => {
     const currentOffset = current.get(key(topic, partition)) ?? null;
@@ -59,9 +66,27 @@ export function planOffsetReset(
       case 'current':
         newOffset = currentOffset ?? needEnd();
         break;
+      case 'datetime':
+      case 'duration':
+        needEnd();
+        newOffset = clamp(topics.endOffsetAsOf(topic, partition, asOf!) ?? start);
+        break;
     }
     return { topic, partition, currentOffset, newOffset };
   });
+}
+
+/** The time a `datetime` or `duration` reset goes back to (ms since the epoch); undefined for the others. */
+function resetTime(request: ResetOffsetsRequest, now: number): number | undefined {
+  if (request.strategy === 'datetime') {
+    if (typeof request.datetime !== 'string') throw invalid("strategy 'datetime' needs a datetime");
+    return parseResetDatetime(request.datetime);
+  }
+  if (request.strategy === 'duration') {
+    if (typeof request.duration !== 'string') throw invalid("strategy 'duration' needs a duration");
+    return now - parseResetDuration(request.duration);
+  }
+  return undefined;
 }
 
 function partitionsToReset(

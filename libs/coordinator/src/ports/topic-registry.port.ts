@@ -31,6 +31,17 @@ export interface TopicRegistry {
   partitionOffsets(name: string, partition: number): PartitionOffsets | undefined;
   /** The topic's reported end offsets, not copied (the caller must not change them): a scan of every group reads this once per topic. */
   endOffsetsOf(name: string): Readonly<Record<number, number>> | undefined;
+  /**
+   * The partition's end offset as of `time` by its time index (docs/lag.md): the latest report dated at
+   * or before it; before the first report, the reported start offset, else the first report's end offset
+   * (the earliest known); undefined when nothing was reported.
+   */
+  endOffsetAsOf(name: string, partition: number, time: number): number | undefined;
+  /**
+   * How long ago (at `now`) `offset` was the partition's log end, by its time index (docs/lag.md): 0 when
+   * at or past the latest report, null when nothing was reported.
+   */
+  timeLagMs(name: string, partition: number, offset: number, now: number): number | null;
   /** Called after a topic is created or grows, on every node. Returns an unsubscribe function. */
   onPartitionsChanged(listener: (topic: TopicInfo) => void): () => void;
 }

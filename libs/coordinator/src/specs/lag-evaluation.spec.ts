@@ -63,11 +63,22 @@ describe('GET /v1/groups/:groupId/lag: Burrow evaluation of a scripted history',
   it('a partition without a reported end offset is UNKNOWN, and so is a group with nothing else', async () => {
     h.commit('g', -1, '', { orders: { 1: 5 } });
     await h.settle();
+    // No end offset reported: the totals are unknown (null), not a zero that reads as "caught up".
     expect(await h.coordinator.groupLag('g')).toMatchObject({
       status: 'UNKNOWN',
-      totalLag: 0,
+      totalLag: null,
+      maxLag: null,
+      maxTimeLagMs: null,
       partitions: [
-        { topic: 'orders', partition: 1, committedOffset: 5, logEndOffset: null, lag: null, status: 'UNKNOWN' },
+        {
+          topic: 'orders',
+          partition: 1,
+          committedOffset: 5,
+          logEndOffset: null,
+          lag: null,
+          timeLagMs: null,
+          status: 'UNKNOWN',
+        },
       ],
     });
   });
@@ -101,5 +112,35 @@ describe('GET /v1/groups/:groupId/lag: Burrow evaluation of a scripted history',
 
   it('answers GROUP_ID_NOT_FOUND for a group that does not exist', async () => {
     await expect(h.coordinator.groupLag('nobody')).rejects.toMatchObject({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND });
+  });
+
+  it('time lag: how long ago the committed offset was the log end, from the reports and their dates', async () => {
+    const start = h.clock.now();
+    // Reports every 10 s by arrival: ends 100, 200, 300 at start, +10 s, +20 s.
+    for (const endOffset of [100, 200, 300]) {
+      await h.topics.setEndOffsets('orders', [{ partition: 0, endOffset }]);
+      await h.advance(10_000);
+    }
+    h.commit('g', -1, '', { orders: { 0: 150, 1: 7 } });
+    await h.settle();
+    await h.advance(5_000); // now: start + 35 s
+    // 150 lies half way from 100 (start) to 200 (+10 s): the end was 150 at +5 s, 30 s ago.
+    let lag = await h.coordinator.groupLag('g');
+    expect(lag.partitions[0]).toMatchObject({ lag: 150, timeLagMs: 30_000 });
+    expect(lag.partitions[1]).toMatchObject({ lag: null, timeLagMs: null });
+    expect(lag).toMatchObject({ totalLag: 150, maxLag: 150, maxTimeLagMs: 30_000 });
+    // A report dated by the producer: the end was 400 at +30 s (reported 5 s later).
+    await h.topics.setEndOffsets('orders', [{ partition: 0, endOffset: 400, timestamp: start + 30_000 }]);
+    h.commit('g', -1, '', { orders: { 0: 350 } });
+    await h.settle();
+    lag = await h.coordinator.groupLag('g');
+    expect(lag.partitions[0]).toMatchObject({ lag: 50, timeLagMs: 10_000 }); // 350 was the end at +25 s
+    // Time passes, nothing is consumed or reported: the time lag grows with the clock.
+    await h.advance(60_000);
+    expect((await h.coordinator.groupLag('g')).maxTimeLagMs).toBe(70_000);
+    // Caught up: no lag in time either.
+    h.commit('g', -1, '', { orders: { 0: 400 } });
+    await h.settle();
+    expect((await h.coordinator.groupLag('g')).partitions[0]).toMatchObject({ lag: 0, timeLagMs: 0 });
   });
 });

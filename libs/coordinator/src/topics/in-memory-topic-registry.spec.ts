@@ -1,3 +1,5 @@
+import { ManualClock } from '@cohort/replication';
+import type { EncodedTimeIndexes } from './topic-catalog';
 import { InMemoryTopicRegistry } from './in-memory-topic-registry';
 
 describe('InMemoryTopicRegistry', () => {
@@ -57,5 +59,49 @@ describe('InMemoryTopicRegistry', () => {
     // Callers get copies: changing one changes nothing inside.
     registry.get('t')!.endOffsets[0] = 999;
     expect(registry.get('t')!.endOffsets[0]).toBe(10);
+  });
+
+  it('keeps a time index per partition, persisted with the topics and read back after a restart', async () => {
+    const clock = new ManualClock(1_000_000);
+    let saved: { topics: ReturnType<InMemoryTopicRegistry['list']>; timeIndexes: EncodedTimeIndexes } | undefined;
+    const persist = (topics: ReturnType<InMemoryTopicRegistry['list']>, timeIndexes: EncodedTimeIndexes) =>
+      void (saved = { topics, timeIndexes });
+    const registry = new InMemoryTopicRegistry({
+      topics: [{ name: 't', partitions: 2, endOffsets: {} }],
+      clock,
+      persist,
+    });
+    await registry.setEndOffsets('t', [{ partition: 0, endOffset: 100, startOffset: 40 }]); // dated on arrival
+    clock.advance(10_000);
+    await registry.setEndOffsets('t', [{ partition: 0, endOffset: 200, timestamp: 1_008_000 }]); // dated by the producer
+    expect(registry.timeLagMs('t', 0, 150, 1_010_000)).toBe(6_000); // the end was 150 at 1,004,000
+    expect(registry.timeLagMs('t', 1, 150, 1_010_000)).toBeNull();
+    // As of a time: the latest report at or before it; before the first, the reported start offset.
+    expect([999_999, 1_000_000, 1_007_999, 1_008_000].map((t) => registry.endOffsetAsOf('t', 0, t))).toEqual([
+      40, 100, 100, 200,
+    ]);
+    expect(registry.endOffsetAsOf('t', 1, 2_000_000)).toBeUndefined();
+
+    const restarted = new InMemoryTopicRegistry({ topics: saved!.topics, timeIndexes: saved!.timeIndexes, clock });
+    expect(restarted.timeLagMs('t', 0, 150, 1_010_000)).toBe(6_000);
+    expect(restarted.endOffsetAsOf('t', 0, 1_007_999)).toBe(100);
+    // A file from before the index: it starts at the latest report.
+    const older = new InMemoryTopicRegistry({ topics: saved!.topics, clock });
+    expect(older.endOffsetAsOf('t', 0, 1_010_000)).toBe(200);
+    expect(older.endOffsetAsOf('t', 0, 1_009_999)).toBe(40); // before its first entry (arrived at 1,010,000)
+  });
+
+  it('refuses a timestamp that is not milliseconds since the epoch, or more than an hour ahead', async () => {
+    const clock = new ManualClock(1_000_000);
+    const registry = new InMemoryTopicRegistry({ topics: [{ name: 't', partitions: 1, endOffsets: {} }], clock });
+    for (const timestamp of [-1, 1.5, Number.NaN])
+      await expect(registry.setEndOffsets('t', [{ partition: 0, endOffset: 1, timestamp }])).rejects.toMatchObject({
+        errorName: 'INVALID_REQUEST',
+      });
+    await expect(
+      registry.setEndOffsets('t', [{ partition: 0, endOffset: 1, timestamp: 1_000_000 + 3_600_001 }]),
+    ).rejects.toMatchObject({ errorName: 'INVALID_TIMESTAMP' });
+    await registry.setEndOffsets('t', [{ partition: 0, endOffset: 1, timestamp: 1_000_000 + 3_600_000 }]);
+    expect(registry.get('t')!.endOffsets).toEqual({ 0: 1 });
   });
 });

@@ -1,16 +1,18 @@
 import { type Clock, RealClock } from '@cohort/replication';
 import type { EndOffsetReport, TopicInfo, TopicRegistry } from '../ports/topic-registry.port';
-import { TopicCatalog } from './topic-catalog';
+import { type EncodedTimeIndexes, TopicCatalog } from './topic-catalog';
 import { applyEndOffsets, copyTopic, requireTopic, validateEndOffsets, validateGrowth } from './topic-rules';
 
 export interface InMemoryTopicRegistryOptions {
   /** Topics to start with (e.g. read back from a file in embedded mode). */
   topics?: TopicInfo[];
+  /** Their end-offset time indexes as `persist` was given them (a topic or partition missing starts afresh). */
+  timeIndexes?: EncodedTimeIndexes;
   /**
-   * Called with every topic after each change, and awaited before the change is acknowledged, so the
-   * app can persist the registry (a file under DATA_DIR in embedded mode).
+   * Called with every topic and their time indexes after each change, and awaited before the change is
+   * acknowledged, so the app can persist the registry (a file under DATA_DIR in embedded mode).
    */
-  persist?: (topics: TopicInfo[]) => Promise<void> | void;
+  persist?: (topics: TopicInfo[], timeIndexes: EncodedTimeIndexes) => Promise<void> | void;
   /** Stamps each end-offset report with its arrival (the real clock unless a test drives one). */
   clock?: Clock;
 }
@@ -21,13 +23,17 @@ export interface InMemoryTopicRegistryOptions {
  */
 export class InMemoryTopicRegistry extends TopicCatalog implements TopicRegistry {
   private readonly listeners = new Set<(topic: TopicInfo) => void>();
-  private readonly persist?: (topics: TopicInfo[]) => Promise<void> | void;
+  private readonly persist?: (topics: TopicInfo[], timeIndexes: EncodedTimeIndexes) => Promise<void> | void;
   private readonly clock: Clock;
 
   constructor(options: InMemoryTopicRegistryOptions = {}) {
     super();
     this.clock = options.clock ?? new RealClock();
-    for (const topic of options.topics ?? []) this.topics.set(topic.name, copyTopic(topic));
+    for (const topic of options.topics ?? []) {
+      this.topics.set(topic.name, copyTopic(topic));
+      for (const partition of Object.keys(topic.endOffsets).map(Number))
+        this.restoreTimeIndex(topic, partition, options.timeIndexes?.[topic.name]?.[partition]);
+    }
     this.persist = options.persist;
   }
 
@@ -50,9 +56,10 @@ export class InMemoryTopicRegistry extends TopicCatalog implements TopicRegistry
 
   async setEndOffsets(name: string, endOffsets: EndOffsetReport[]): Promise<TopicInfo> {
     const topic = this.require(name);
-    validateEndOffsets(topic, endOffsets);
-    applyEndOffsets(topic, endOffsets, this.clock.now());
-    await this.persist?.(this.list());
+    const now = this.clock.now();
+    validateEndOffsets(topic, endOffsets, now);
+    applyEndOffsets(topic, endOffsets, now, this.timeIndexesOf(name));
+    await this.persist?.(this.list(), this.encodedTimeIndexes());
     return copyTopic(topic);
   }
 
@@ -66,7 +73,7 @@ export class InMemoryTopicRegistry extends TopicCatalog implements TopicRegistry
   }
 
   private async changed(topic: TopicInfo): Promise<void> {
-    await this.persist?.(this.list());
+    await this.persist?.(this.list(), this.encodedTimeIndexes());
     for (const listener of [...this.listeners]) listener(copyTopic(topic));
   }
 }

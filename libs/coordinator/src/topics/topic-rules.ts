@@ -1,5 +1,6 @@
 import { KafkaError } from '@cohort/protocol';
 import type { EndOffsetReport, TopicInfo } from '../ports/topic-registry.port';
+import { addToTimeIndex, type EndOffsetTimeIndex } from './end-offset-time-index';
 
 /**
  * The rules every TopicRegistry implementation enforces (embedded file, Redis), so a request is refused
@@ -43,8 +44,15 @@ export function validateGrowth(topic: TopicInfo, partitions: number): void {
   }
 }
 
-export function validateEndOffsets(topic: TopicInfo, endOffsets: EndOffsetReport[]): void {
-  for (const { partition, endOffset, startOffset } of endOffsets) {
+/**
+ * How far ahead of this node's clock a report may be dated: Kafka 4's default for
+ * `log.message.timestamp.after.max.ms` (one hour). A later date would hold every later entry of the
+ * partition's time index at that date (times never go back there).
+ */
+export const MAX_REPORT_TIMESTAMP_AHEAD_MS = 3_600_000;
+
+export function validateEndOffsets(topic: TopicInfo, endOffsets: EndOffsetReport[], now: number): void {
+  for (const { partition, endOffset, startOffset, timestamp } of endOffsets) {
     if (!Number.isInteger(partition) || partition < 0 || partition >= topic.partitions) {
       throw KafkaError.of('UNKNOWN_TOPIC_OR_PARTITION', `topic '${topic.name}' has no partition ${partition}`);
     }
@@ -60,14 +68,36 @@ export function validateEndOffsets(topic: TopicInfo, endOffsets: EndOffsetReport
         `startOffset of partition ${partition} must be an integer from 0 to its endOffset (${endOffset})`,
       );
     }
+    if (timestamp !== undefined && (!Number.isSafeInteger(timestamp) || timestamp < 0)) {
+      throw KafkaError.of(
+        'INVALID_REQUEST',
+        `timestamp of partition ${partition} must be milliseconds since the epoch`,
+      );
+    }
+    if (timestamp !== undefined && timestamp > now + MAX_REPORT_TIMESTAMP_AHEAD_MS) {
+      throw KafkaError.of(
+        'INVALID_TIMESTAMP',
+        `timestamp of partition ${partition} (${new Date(timestamp).toISOString()}) is more than an hour ahead of this node's clock (${new Date(now).toISOString()})`,
+      );
+    }
   }
 }
 
-/** Merges reports into `topic` (in place), stamped `at`; a report without a start offset keeps the known one. */
-export function applyEndOffsets(topic: TopicInfo, endOffsets: EndOffsetReport[], at: number): void {
+/**
+ * Merges reports into `topic` (in place), stamped `at`; a report without a start offset keeps the known
+ * one. Each report also goes into its partition's time index in `timeIndexes` (dated by its `timestamp`,
+ * else by `at`), when given.
+ */
+export function applyEndOffsets(
+  topic: TopicInfo,
+  endOffsets: EndOffsetReport[],
+  at: number,
+  timeIndexes?: Map<number, EndOffsetTimeIndex>,
+): void {
   topic.startOffsets ??= {};
   topic.reportedAt ??= {};
-  for (const { partition, endOffset, startOffset } of endOffsets) {
+  for (const { partition, endOffset, startOffset, timestamp } of endOffsets) {
+    timeIndexes?.set(partition, addToTimeIndex(timeIndexes.get(partition), timestamp ?? at, endOffset));
     topic.endOffsets[partition] = endOffset;
     if (startOffset !== undefined) topic.startOffsets[partition] = startOffset;
     // A known start past the new end (the log was truncated and refilled) cannot stand.
