@@ -6,7 +6,7 @@ export * from './config/coordinator-config';
 export * from './topics/in-memory-topic-registry';
 export * from './topics/topic-rules';
 export * from './topics/topic-catalog';
-export { TIME_INDEX_CAPACITY } from './topics/end-offset-time-index';
+export { encodeTimeIndex, type EndOffsetTimeIndex, TIME_INDEX_CAPACITY } from './topics/end-offset-time-index';
 export * from './group-coordinator';
 export { VALID_PREVIOUS_STATES, isValidTransition } from './group/group-state';
 export type { GroupState } from './group/group-state';

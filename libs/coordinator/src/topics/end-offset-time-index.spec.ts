@@ -96,6 +96,8 @@ describe('end-offset time index', () => {
     expect(text.length).toBeLessThan(TIME_INDEX_CAPACITY * 10);
     expect(decodeTimeIndex(text)).toEqual(index);
     for (const bad of [
+      42,
+      null,
       '',
       'x',
       '1.2~',

@@ -148,8 +148,8 @@ export function encodeTimeIndex(index: EndOffsetTimeIndex): string {
 }
 
 /** The index `encodeTimeIndex` wrote; undefined for text it did not write (the caller starts afresh). */
-export function decodeTimeIndex(text: string, capacity = TIME_INDEX_CAPACITY): EndOffsetTimeIndex | undefined {
-  if (text === '') return undefined;
+export function decodeTimeIndex(text: unknown, capacity = TIME_INDEX_CAPACITY): EndOffsetTimeIndex | undefined {
+  if (typeof text !== 'string' || text === '') return undefined;
   const parts = text.split('~');
   if (parts.length > capacity) return undefined;
   const index: EndOffsetTimeIndex = [];
