@@ -40,9 +40,13 @@ export class GroupsController {
     description: '[{ groupId, protocolType, state, members, coordinator }]; only the groups the caller may describe.',
   })
   async list(@Query() query: ListGroupsQueryDto, @Req() request: PrincipalRequest) {
+    const caller = callerOfRequest(request);
+    // Which groups consume a topic tells of the topic: DESCRIBE on it, as a Metadata request needs.
+    if (query.topic !== undefined && !this.authorization.check(caller, 'DESCRIBE', 'TOPIC', query.topic, 'ListGroups'))
+      throw KafkaError.of('TOPIC_AUTHORIZATION_FAILED', `${caller.principal} may not DESCRIBE topic '${query.topic}'`);
     const groups = this.authorization.visibleGroups(
-      callerOfRequest(request),
-      await this.node.coordinator.listGroupSummaries(query.state),
+      caller,
+      await this.node.coordinator.listGroupSummaries(query.state, query.topic),
       (group) => group.groupId,
     );
     return groups.map((group) => ({ ...group, coordinator: this.coordinatorOf(group.groupId) }));

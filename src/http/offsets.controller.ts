@@ -14,9 +14,11 @@ import {
   UsePipes,
 } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { lagTotals } from '@cohort/coordinator';
 import {
   type CommittedOffsetWithLag,
   ErrorCode,
+  type GroupOffsets,
   errorName,
   KafkaError,
   type ErrorCodeValue,
@@ -51,10 +53,7 @@ export class OffsetsController {
     description:
       '{ groupId, offsets: [{ topic, partition, committedOffset, leaderEpoch, metadata, commitTimestamp, logEndOffset, lag }], totalLag }',
   })
-  async read(
-    @Param('groupId') groupId: string,
-    @Req() request: PrincipalRequest,
-  ): Promise<{ groupId: string; offsets: CommittedOffsetWithLag[]; totalLag: number }> {
+  async read(@Param('groupId') groupId: string, @Req() request: PrincipalRequest): Promise<GroupOffsets> {
     // As an all-topics OffsetFetch: topics the caller may not describe are left out.
     const committed = this.authorization.filter(
       callerOfRequest(request),
@@ -69,15 +68,22 @@ export class OffsetsController {
       if (!endOffsets.has(topic)) endOffsets.set(topic, this.node.topics.get(topic)?.endOffsets);
       return endOffsets.get(topic);
     };
+    const now = Date.now();
     const offsets = committed.map((offset): CommittedOffsetWithLag => {
       // Lag is measured against what producers reported (PUT /v1/topics/:name/end-offsets); a committed
-      // offset past a stale report is no lag, not a negative one.
+      // offset past a stale report is no lag, not a negative one. Time lag: docs/lag.md.
       const logEndOffset = endOffsetsOf(offset.topic)?.[offset.partition] ?? null;
       const lag = logEndOffset === null ? null : Math.max(0, logEndOffset - offset.committedOffset);
-      return { ...offset, logEndOffset, lag };
+      const timeLagMs =
+        lag === null
+          ? null
+          : lag === 0
+            ? 0
+            : this.node.topics.timeLagMs(offset.topic, offset.partition, offset.committedOffset, now);
+      return { ...offset, logEndOffset, lag, timeLagMs };
     });
-    const totalLag = offsets.reduce((sum, offset) => sum + (offset.lag ?? 0), 0);
-    return { groupId, offsets, totalLag };
+    const { totalLag, maxTimeLagMs } = lagTotals(offsets);
+    return { groupId, offsets, totalLag, maxTimeLagMs };
   }
 
   @Post()

@@ -14,9 +14,13 @@ function summary(i: number): GroupLagSummary {
       ['orders', lag],
       ['audit', lag],
     ]),
+    topicTimeLagMs: new Map([
+      ['orders', lag * 10],
+      ['audit', lag * 10],
+    ]),
     partitions: [
-      { topic: 'orders', partition: 0, lag },
-      { topic: 'audit', partition: 0, lag },
+      { topic: 'orders', partition: 0, lag, timeLagMs: lag * 10 },
+      { topic: 'audit', partition: 0, lag, timeLagMs: lag * 10 },
     ],
   };
 }
@@ -66,13 +70,43 @@ describe('OperatorMetrics', () => {
     expect(exportedGroups.size).toBe(100);
     expect(lag).toHaveLength(200);
     const smallestExported = Math.min(...lag.map((s) => s.value));
-    const largestLeftOut = Math.max(...groups.filter((g) => !exportedGroups.has(g.groupId)).map((g) => g.maxLag));
+    const largestLeftOut = Math.max(...groups.filter((g) => !exportedGroups.has(g.groupId)).map((g) => g.maxLag ?? 0));
     expect(smallestExported).toBeGreaterThanOrEqual(largestLeftOut);
     expect(await series(registry, 'cohort_group_max_lag')).toHaveLength(100);
     const statuses = await series(registry, 'cohort_group_lag_status');
     expect(statuses).toHaveLength(100 * 6);
     expect(statuses.filter((s) => s.value === 1)).toHaveLength(100);
     expect(await series(registry, 'cohort_group_partition_lag')).toHaveLength(200);
+    expect(await series(registry, 'cohort_group_time_lag_seconds')).toHaveLength(200);
+    expect(await series(registry, 'cohort_group_partition_time_lag_seconds')).toHaveLength(200);
+  });
+
+  it('exports no lag totals for a group none of whose lags is known, and time lag in seconds', async () => {
+    const registry = new Registry();
+    const unknown: GroupLagSummary = {
+      groupId: 'unreported',
+      status: 'UNKNOWN',
+      totalLag: null,
+      maxLag: null,
+      topicLag: new Map(),
+      topicTimeLagMs: new Map(),
+      partitions: [],
+    };
+    new OperatorMetrics(
+      registry,
+      { lagSummaries: () => [unknown, summary(2)], cluster: clusterOf([]) },
+      { maxGroups: 10, partitionLag: true },
+    ).refresh();
+    expect((await series(registry, 'cohort_group_max_lag')).map((s) => s.labels.group)).toEqual(['g-00002']);
+    expect((await series(registry, 'cohort_group_lag')).some((s) => s.labels.group === 'unreported')).toBe(false);
+    expect(
+      (await series(registry, 'cohort_group_lag_status')).find((s) => s.labels.group === 'unreported' && s.value === 1)
+        ?.labels.status,
+    ).toBe('UNKNOWN');
+    expect(await series(registry, 'cohort_group_time_lag_seconds')).toContainEqual({
+      labels: { group: 'g-00002', topic: 'orders' },
+      value: (summary(2).maxLag! * 10) / 1000,
+    });
   });
 
   it('exports per-partition lag only when asked for', async () => {

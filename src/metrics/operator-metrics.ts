@@ -53,7 +53,19 @@ export class OperatorMetrics {
       registers: [registry],
       collect() {
         this.reset();
-        for (const group of exported()) this.set({ group: group.groupId }, group.maxLag);
+        // A group none of whose lags is known has no series: absent, not a zero that reads as caught up.
+        for (const group of exported()) if (group.maxLag !== null) this.set({ group: group.groupId }, group.maxLag);
+      },
+    });
+    new Gauge({
+      name: 'cohort_group_time_lag_seconds',
+      help: 'Time lag of the group on the topic: how long ago its committed offset was the log end, the largest of its partitions, from the end-offset time index (docs/lag.md).',
+      labelNames: ['group', 'topic'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const group of exported())
+          for (const [topic, ms] of group.topicTimeLagMs) this.set({ group: group.groupId, topic }, ms / 1000);
       },
     });
     new Gauge({
@@ -79,6 +91,20 @@ export class OperatorMetrics {
           for (const group of exported()) {
             for (const { topic, partition, lag } of group.partitions ?? [])
               this.set({ group: group.groupId, topic, partition: String(partition) }, lag);
+          }
+        },
+      });
+      new Gauge({
+        name: 'cohort_group_partition_time_lag_seconds',
+        help: 'Time lag of each group partition (METRICS_PARTITION_LAG=true), docs/lag.md.',
+        labelNames: ['group', 'topic', 'partition'] as const,
+        registers: [registry],
+        collect() {
+          this.reset();
+          for (const group of exported()) {
+            for (const { topic, partition, timeLagMs } of group.partitions ?? [])
+              if (timeLagMs !== null)
+                this.set({ group: group.groupId, topic, partition: String(partition) }, timeLagMs / 1000);
           }
         },
       });
@@ -134,6 +160,8 @@ export class OperatorMetrics {
 export function topByLag(groups: GroupLagSummary[], max: number): GroupLagSummary[] {
   if (groups.length <= max) return groups;
   return [...groups]
-    .sort((a, b) => b.totalLag - a.totalLag || (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0))
+    .sort(
+      (a, b) => (b.totalLag ?? 0) - (a.totalLag ?? 0) || (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0),
+    )
     .slice(0, max);
 }

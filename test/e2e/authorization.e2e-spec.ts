@@ -61,7 +61,15 @@ beforeAll(async () => {
       ],
     })
     .expect(201);
-  // A group with offsets on both topics, committed by the super user.
+  // End offsets of both topics (resets by time read them), and a group with offsets on both, by the super user.
+  for (const topic of ['orders', 'secret'])
+    await http()
+      .put(`/v1/topics/${topic}/end-offsets`)
+      .set(as('admin'))
+      .send({
+        partitions: [0, 1].map((partition) => ({ partition, endOffset: 10, timestamp: Date.now() - 60_000 })),
+      })
+      .expect(200);
   const admin = await socketOf('admin');
   const commit = await emit(admin, 'OffsetCommit', {
     groupId: 'app-1',
@@ -392,6 +400,50 @@ describe('REST routes', () => {
       status: 200,
     },
     {
+      route: 'POST /v1/groups/:groupId/offsets/reset datetime (topic)',
+      send: (w) =>
+        http()
+          .post('/v1/groups/app-1/offsets/reset')
+          .set(as(w))
+          .send({ topics: [{ name: 'secret' }], strategy: 'datetime', datetime: '2026-01-01T00:00:00.000' }),
+      denied: 'app',
+      code: 29,
+      allowed: 'admin',
+      status: 200,
+    },
+    {
+      route: 'POST /v1/groups/:groupId/offsets/reset duration (all topics)',
+      send: (w) =>
+        http()
+          .post('/v1/groups/app-1/offsets/reset')
+          .set(as(w))
+          .send({ allTopics: true, strategy: 'duration', duration: 'PT1H' }),
+      denied: 'app',
+      code: 29,
+      allowed: 'admin',
+      status: 200,
+    },
+    {
+      route: 'POST /v1/groups/:groupId/offsets/reset duration (group)',
+      send: (w) =>
+        http()
+          .post('/v1/groups/app-1/offsets/reset')
+          .set(as(w))
+          .send({ topics: [{ name: 'orders' }], strategy: 'duration', duration: 'PT1H' }),
+      denied: 'nobody',
+      code: 30,
+      allowed: 'app',
+      status: 200,
+    },
+    {
+      route: 'GET /v1/groups?topic= (the topic)',
+      send: (w) => http().get('/v1/groups?topic=secret').set(as(w)),
+      denied: 'app',
+      code: 29,
+      allowed: 'admin',
+      status: 200,
+    },
+    {
       route: 'POST /v1/groups/:groupId/offsets (topic)',
       send: (w) =>
         http()
@@ -578,6 +630,26 @@ describe('REST routes', () => {
     expect(lag.body.partitions.map((p: { topic: string }) => p.topic)).toEqual(['orders']);
     const everything = await http().get('/v1/groups/app-1/lag').set(as('admin')).expect(200);
     expect(everything.body.partitions.map((p: { topic: string }) => p.topic).sort()).toEqual(['orders', 'secret']);
+  });
+
+  it('lists the groups consuming a topic only where the caller may describe the group', async () => {
+    const admin = await socketOf('admin');
+    for (const groupId of ['app-consumer', 'other-consumer'])
+      await emit(admin, 'OffsetCommit', {
+        groupId,
+        generationId: -1,
+        topics: [{ name: 'orders', partitions: [{ partitionIndex: 1, committedOffset: 3 }] }],
+      });
+    const ids = async (who: keyof typeof TOKENS) =>
+      ((await http().get('/v1/groups?topic=orders').set(as(who)).expect(200)).body as { groupId: string }[])
+        .map((g) => g.groupId)
+        .filter((id) => id.endsWith('-consumer'));
+    expect(await ids('admin')).toEqual(['app-consumer', 'other-consumer']);
+    expect(await ids('ops')).toEqual(['app-consumer', 'other-consumer']); // DESCRIBE CLUSTER: every group
+    expect(await ids('app')).toEqual(['app-consumer']); // DESCRIBE GROUP on app-* only
+    // The topic itself: DESCRIBE TOPIC, else 29 (app may read orders, not secret).
+    const refused = await http().get('/v1/groups?topic=secret').set(as('app')).expect(403);
+    expect(refused.body).toMatchObject({ errorCode: 29, error: 'TOPIC_AUTHORIZATION_FAILED' });
   });
 
   it('keeps the health probes open and refuses a route to nobody but whom the ACLs allow', async () => {

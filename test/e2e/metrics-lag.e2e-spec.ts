@@ -1,18 +1,8 @@
 import { appPerFile } from '../support/app-per-file';
+import { sample } from '../support/prometheus-sample';
 import { connect, request as emit } from '../support/socket-client';
 
 jest.setTimeout(60_000);
-
-/** The value of one series in Prometheus text, or undefined when absent. */
-export function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const labelText = line.slice(name.length).split(' ')[0];
-    if (wanted.every((w) => labelText.includes(w))) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return undefined;
-}
 
 describe('lag metrics (e2e)', () => {
   const app = appPerFile({ env: { METRICS_PARTITION_LAG: 'true' }, topics: { orders: 2 } });

@@ -65,7 +65,14 @@ export class RecordingNode implements CohortNode {
       committedOffsets: record('committedOffsets', []),
       resetOffsets: record('resetOffsets', { errorCode: ErrorCode.NONE, topics: [] }),
       rebalanceHistory: record('rebalanceHistory', []),
-      groupLag: record('groupLag', { groupId: '', status: 'UNKNOWN', totalLag: 0, maxLag: 0, partitions: [] }),
+      groupLag: record('groupLag', {
+        groupId: '',
+        status: 'UNKNOWN',
+        totalLag: null,
+        maxLag: null,
+        maxTimeLagMs: null,
+        partitions: [],
+      }),
       lagSummaries: () => [],
       resetOffsetsTo: record('resetOffsetsTo', { groupId: '', dryRun: true, offsets: [] }),
     };

@@ -25,6 +25,17 @@ class PartitionEndOffsetDto {
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
   startOffset?: number;
+
+  @ApiPropertyOptional({
+    example: 1764620000000,
+    description:
+      "When the log end was `endOffset` (ms since the epoch, e.g. the append time of the partition's last record); the arrival time when absent. Dates the entry of the partition's time index (docs/lag.md); more than an hour ahead of the node's clock is 400 INVALID_TIMESTAMP.",
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  timestamp?: number;
 }
 
 export class EndOffsetsDto {

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional } from 'class-validator';
-import { GROUP_STATE_NAMES, type GroupStateName } from '@cohort/protocol';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { GROUP_STATE_NAMES, type GroupStateName, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 export class ListGroupsQueryDto {
   @ApiPropertyOptional({ example: 'Stable,Empty', description: 'One state or a comma-separated list of states.' })
@@ -16,4 +16,14 @@ export class ListGroupsQueryDto {
   )
   @IsIn(GROUP_STATE_NAMES, { each: true })
   state?: GroupStateName[];
+
+  @ApiPropertyOptional({
+    example: 'orders',
+    description:
+      'Only the groups consuming this topic: a committed offset on it, or a member subscribed to it (needs DESCRIBE on the topic).',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_TOPIC_NAME_LENGTH)
+  topic?: string;
 }

@@ -66,6 +66,26 @@ export class ResetOffsetsByStrategyDto implements ResetOffsetsRequest {
   value?: number;
 
   @ApiPropertyOptional({
+    example: '2026-12-05T10:00:00.000',
+    description:
+      "Strategy `datetime` (kafka-consumer-groups.sh `--to-datetime`): 'YYYY-MM-DDTHH:mm:SS.sss', UTC unless it ends with Z or an offset (+01:00); the end offset as of then (docs/lag.md).",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  datetime?: string;
+
+  @ApiPropertyOptional({
+    example: 'PT1H',
+    description:
+      'Strategy `duration` (`--by-duration`): an ISO-8601 duration `PnDTnHnMn.nS` (PT1H, P1DT2H); the end offset as of that long ago.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  duration?: string;
+
+  @ApiPropertyOptional({
     example: true,
     default: true,
     description: 'Only preview (the default); false commits the preview, Empty groups only.',

@@ -127,4 +127,62 @@ describe('RedisTopicRegistry', () => {
     expect(outcomes.filter((o) => o.startsWith('INVALID_REQUEST'))).toHaveLength(1);
     await eventually(() => expect(a.get('race')).toEqual(b.get('race')));
   });
+
+  it("shares each partition's time index: every node answers time lag and resets by time alike, after a restart too", async () => {
+    const a = await registry();
+    const b = await registry();
+    await a.create('orders', 2);
+    await a.setEndOffsets('orders', [{ partition: 0, endOffset: 100, startOffset: 40, timestamp: 1_000_000 }]);
+    await b.setEndOffsets('orders', [{ partition: 0, endOffset: 200, timestamp: 1_010_000 }]);
+    await eventually(() => expect(a.timeLagMs('orders', 0, 150, 1_020_000)).toBe(15_000));
+    expect(b.timeLagMs('orders', 0, 150, 1_020_000)).toBe(15_000);
+    expect([999_999, 1_000_000, 1_010_000].map((t) => a.endOffsetAsOf('orders', 0, t))).toEqual([40, 100, 200]);
+    // Only the reported partition travels: partition 1 stays unknown everywhere.
+    expect(a.timeLagMs('orders', 1, 0, 1_020_000)).toBeNull();
+    const c = await registry();
+    expect(c.timeLagMs('orders', 0, 150, 1_020_000)).toBe(15_000);
+    expect(c.get('orders')?.startOffsets).toEqual({ 0: 40 });
+  });
+
+  it('loses no index entry when another node reports the partition between our read and our write', async () => {
+    const a = await registry();
+    const b = await registry();
+    await a.create('busy', 1);
+    await a.setEndOffsets('busy', [{ partition: 0, endOffset: 100, timestamp: 1_000_000 }]);
+    await eventually(() => expect(b.get('busy')?.endOffsets).toEqual({ 0: 100 }));
+    // Node b's report lands right after node a has read the partition for its own.
+    const internals = a as unknown as { reloadPartitions(name: string, partitions: number[]): Promise<unknown> };
+    const read = internals.reloadPartitions.bind(a);
+    let interleaved = false;
+    jest.spyOn(internals, 'reloadPartitions').mockImplementation(async (name, partitions) => {
+      const result = await read(name, partitions);
+      if (!interleaved) {
+        interleaved = true;
+        await b.setEndOffsets('busy', [{ partition: 0, endOffset: 200, timestamp: 1_010_000 }]);
+      }
+      return result;
+    });
+    await a.setEndOffsets('busy', [{ partition: 0, endOffset: 300, timestamp: 1_020_000 }]);
+    // a read again and merged onto b's report: all three entries, on every node.
+    const fresh = await registry();
+    for (const r of [a, b, fresh]) {
+      await eventually(() => expect(r.get('busy')?.endOffsets).toEqual({ 0: 300 }));
+      expect([1_000_000, 1_010_000, 1_020_000].map((t) => r.endOffsetAsOf('busy', 0, t))).toEqual([100, 200, 300]);
+    }
+  });
+
+  it('takes many concurrent reports of one partition through two nodes without refusing any', async () => {
+    const a = await registry();
+    const b = await registry();
+    await a.create('many', 1);
+    await eventually(() => expect(b.get('many')).toBeDefined());
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? a : b).setEndOffsets('many', [{ partition: 0, endOffset: 10 * (i + 1), timestamp: 1_000 * (i + 1) }]),
+      ),
+    );
+    const fresh = await registry();
+    await eventually(() => expect(a.get('many')).toEqual(fresh.get('many')));
+    expect(fresh.endOffsetAsOf('many', 0, 1e12)).toBe(fresh.get('many')!.endOffsets[0]);
+  });
 });

@@ -2,6 +2,8 @@ import {
   applyEndOffsets,
   copyTopic,
   type EndOffsetReport,
+  type EndOffsetTimeIndex,
+  encodeTimeIndex,
   requireTopic,
   TopicCatalog,
   type TopicInfo,
@@ -22,17 +24,26 @@ export interface RedisTopicRegistryOptions extends RedisLocation {
   connectTimeoutMs?: number;
 }
 
+/** Attempts at an end-offset report whose partitions another node changed between our read and our write. */
+const REPORT_ATTEMPTS = 5;
+
 /**
  * The topic registry of cluster mode (docs/rest.md), shared by every node through Redis (topic-scripts.ts).
  * Reads are answered from this node's copy, kept current by the change channel; writes go to Redis
  * atomically and update the copy before they return. Listeners hear of every creation and growth,
  * whichever node made it, so every node rebalances the groups it coordinates when a topic grows.
  *
+ * An end-offset report is merged here (start offsets kept, the time index grown and thinned, docs/lag.md)
+ * and written only if the partitions still hold what was read (compare and set, retried), so two nodes
+ * reporting one partition at once lose neither report's index entry. Other nodes re-read only the
+ * partitions a report named.
+ *
  * Input is checked by the embedded registry's own rules (applied to a scratch copy of the topic as
  * Redis has it), so both modes refuse the same requests with the same Kafka errors.
  */
 export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
   private readonly listeners = new Set<(topic: TopicInfo) => void>();
+  private readonly reporting = new Map<string, Promise<TopicInfo>>();
   private readonly keys: { topics: string; changes: string; endOffsetsPrefix: string };
 
   private constructor(
@@ -98,24 +109,52 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
     return copyTopic(this.learn({ ...current, partitions: count }));
   }
 
+  /** Reports of one topic through this node go one after another (no point racing ourselves). */
   async setEndOffsets(name: string, endOffsets: EndOffsetReport[]): Promise<TopicInfo> {
-    const current = requireTopic(name, await this.reload(name));
-    validateEndOffsets(current, endOffsets);
-    // Merged here (a report without a start offset keeps the known one), stored per partition as one value.
-    const merged = copyTopic(current);
-    applyEndOffsets(merged, endOffsets, this.options.clock.now());
-    const args = [
-      name,
-      ...endOffsets.flatMap(({ partition }) => [partition, encodePartitionOffsets(merged, partition)]),
-    ];
-    // Counts only grow, so partitions that existed when validated still exist: -1 only if Redis lost the topic.
-    const outcome = Number(
-      await this.write(() =>
-        SET_END_OFFSETS.run(this.redis, [this.keys.topics, this.endOffsetsKey(name), this.keys.changes], args),
-      ),
-    );
-    if (outcome !== 0) throw KafkaError.of('UNKNOWN_TOPIC_OR_PARTITION', `topic '${name}' changed meanwhile; retry`);
-    return copyTopic((await this.reload(name)) ?? { name, partitions: 0, endOffsets: {} });
+    const previous = this.reporting.get(name) ?? Promise.resolve();
+    const report = previous.catch(() => undefined).then(() => this.report(name, endOffsets));
+    this.reporting.set(name, report);
+    try {
+      return await report;
+    } finally {
+      if (this.reporting.get(name) === report) this.reporting.delete(name);
+    }
+  }
+
+  private async report(name: string, endOffsets: EndOffsetReport[]): Promise<TopicInfo> {
+    const partitions = [...new Set(endOffsets.map((report) => report.partition))];
+    for (let attempt = 1; ; attempt++) {
+      const read = await this.reloadPartitions(name, partitions);
+      const current = requireTopic(name, read?.topic);
+      const now = this.options.clock.now();
+      validateEndOffsets(current, endOffsets, now);
+      // Merged on copies (a report without a start offset keeps the known one), stored per partition as one value.
+      const merged = copyTopic(current);
+      const indexes = new Map<number, EndOffsetTimeIndex>();
+      for (const p of partitions) {
+        const index = this.timeIndexes.get(name)?.get(p);
+        if (index) indexes.set(p, [...index]);
+      }
+      applyEndOffsets(merged, endOffsets, now, indexes);
+      const args = [
+        name,
+        ...partitions.flatMap((p) => [p, read!.raw.get(p) ?? '', encodePartitionOffsets(merged, p, indexes.get(p))]),
+      ];
+      // Counts only grow, so partitions that existed when validated still exist: -1 only if Redis lost the topic.
+      const outcome = Number(
+        await this.write(() =>
+          SET_END_OFFSETS.run(this.redis, [this.keys.topics, this.endOffsetsKey(name), this.keys.changes], args),
+        ),
+      );
+      if (outcome === 0) break;
+      if (outcome !== -2) throw KafkaError.of('UNKNOWN_TOPIC_OR_PARTITION', `topic '${name}' changed meanwhile; retry`);
+      if (attempt === REPORT_ATTEMPTS)
+        throw KafkaError.of(
+          'COORDINATOR_NOT_AVAILABLE',
+          `end offsets of topic '${name}' are being reported through other nodes at the same time; retry`,
+        );
+    }
+    return copyTopic((await this.reloadPartitions(name, partitions))?.topic ?? { name, partitions: 0, endOffsets: {} });
   }
 
   onPartitionsChanged(listener: (topic: TopicInfo) => void): () => void {
@@ -143,11 +182,45 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
     );
     if (count === null) return undefined;
     const topic: TopicInfo = { name, partitions: Number(count), endOffsets: {}, startOffsets: {}, reportedAt: {} };
-    for (const [p, value] of Object.entries(offsets)) decodePartitionOffsets(topic, Number(p), value);
+    const indexes = new Map<number, string | undefined>();
+    for (const [p, value] of Object.entries(offsets))
+      indexes.set(Number(p), decodePartitionOffsets(topic, Number(p), value));
     const known = this.topics.get(name);
     // A copy that is newer than what Redis says (Redis lost data) stays until restored.
     if (known && known.partitions > Number(count)) return known;
+    this.timeIndexes.delete(name);
+    for (const [p, index] of indexes) this.restoreTimeIndex(topic, p, index);
     return this.learn(topic);
+  }
+
+  /**
+   * Some partitions of a topic as Redis has them now, merged into this node's copy (a topic this node
+   * does not know yet is read whole); with the raw values read, for a compare and set.
+   */
+  private async reloadPartitions(
+    name: string,
+    partitions: number[],
+  ): Promise<{ topic: TopicInfo; raw: Map<number, string> } | undefined> {
+    const keys = partitions.map(String);
+    const [count, values] = await this.write(() =>
+      Promise.all([
+        this.redis.hget(this.keys.topics, name),
+        keys.length > 0 ? this.redis.hmget(this.endOffsetsKey(name), ...keys) : Promise.resolve([]),
+      ]),
+    );
+    if (count === null) return undefined;
+    const known = this.topics.get(name);
+    if (!known || known.partitions !== Number(count)) await this.reload(name);
+    const topic = this.topics.get(name);
+    if (!topic) return undefined;
+    const raw = new Map<number, string>();
+    partitions.forEach((p, i) => {
+      const value = values[i];
+      if (value === null || value === undefined) return;
+      raw.set(p, value);
+      this.restoreTimeIndex(topic, p, decodePartitionOffsets(topic, p, value));
+    });
+    return { topic, raw };
   }
 
   private async reloadAll(): Promise<void> {
@@ -158,20 +231,26 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
   /** After Redis lost its data: put back every topic this node knows (counts only grow). */
   private async restore(): Promise<void> {
     for (const t of this.topics.values()) {
+      const indexes = this.timeIndexes.get(t.name);
       const args = [
         t.name,
         t.partitions,
-        ...Object.keys(t.endOffsets).flatMap((p) => [p, encodePartitionOffsets(t, Number(p))]),
+        ...Object.keys(t.endOffsets).flatMap((p) => [p, encodePartitionOffsets(t, Number(p), indexes?.get(Number(p)))]),
       ];
       await RESTORE_TOPIC.run(this.redis, [this.keys.topics, this.endOffsetsKey(t.name), this.keys.changes], args);
     }
   }
 
   private watchConnections(): void {
-    this.subscriber.on(
-      'message',
-      (_channel: string, message: string) => void this.reload(message.slice(1)).catch(this.options.onError),
-    );
+    this.subscriber.on('message', (_channel: string, message: string) => {
+      // `E<name>:<p>,<p>...` names the partitions a report changed; `P<name>` and `E<name>` the whole topic.
+      const [name, partitions] = message.slice(1).split(':');
+      const reading =
+        message[0] === 'E' && partitions !== undefined
+          ? this.reloadPartitions(name, partitions.split(',').map(Number))
+          : this.reload(name);
+      void reading.catch(this.options.onError);
+    });
     // Back after an outage: hints were missed, and Redis may have come back empty.
     this.redis.on(
       'ready',
@@ -204,16 +283,20 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
 }
 
 /**
- * One partition's report in the end-offsets hash: `end|start|reportedAt` (start empty when unknown).
- * A bare number is an end offset stored before start offsets and arrival times were kept.
+ * One partition's report in the end-offsets hash: `end|start|reportedAt|timeIndex` (start empty when
+ * unknown; the time index as `encodeTimeIndex` writes it). A bare number is an end offset stored before
+ * start offsets and arrival times were kept; three fields, a report stored before the time index.
  */
-function encodePartitionOffsets(topic: TopicInfo, partition: number): string {
-  return `${topic.endOffsets[partition]}|${topic.startOffsets?.[partition] ?? ''}|${topic.reportedAt?.[partition] ?? ''}`;
+function encodePartitionOffsets(topic: TopicInfo, partition: number, index: EndOffsetTimeIndex | undefined): string {
+  return `${topic.endOffsets[partition]}|${topic.startOffsets?.[partition] ?? ''}|${topic.reportedAt?.[partition] ?? ''}|${index ? encodeTimeIndex(index) : ''}`;
 }
 
-function decodePartitionOffsets(topic: TopicInfo, partition: number, value: string): void {
-  const [end, start, at] = value.split('|');
+/** Sets the partition's offsets in `topic`; returns its encoded time index (undefined when none was stored). */
+function decodePartitionOffsets(topic: TopicInfo, partition: number, value: string): string | undefined {
+  const [end, start, at, index] = value.split('|');
   topic.endOffsets[partition] = Number(end);
   if (start) topic.startOffsets![partition] = Number(start);
+  else delete topic.startOffsets![partition];
   if (at) topic.reportedAt![partition] = Number(at);
+  return index || undefined;
 }

@@ -2,9 +2,10 @@ import { LuaScript } from '@cohort/replication';
 
 /**
  * The cluster-wide topic registry in Redis: `<CLUSTER_ID>:topics` maps each topic to its partition
- * count, `<CLUSTER_ID>:topic-end-offsets:<name>` maps partition → reported log end offset. Counts only
- * grow, atomically, and each change is published on `<CLUSTER_ID>:topic-changes` (`P<name>` for a new
- * or grown topic, `E<name>` for end offsets) so that every node updates its copy and rebalances.
+ * count, `<CLUSTER_ID>:topic-end-offsets:<name>` maps partition → its latest report and time index
+ * (redis-topic-registry.ts). Counts only grow, atomically, and each change is published on
+ * `<CLUSTER_ID>:topic-changes` (`P<name>` for a new or grown topic, `E<name>:<partitions>` for end
+ * offsets) so that every node updates its copy and rebalances.
  */
 
 /** KEYS: topics, changes. ARGV: name, partitions. 1 = created, 0 = exists. */
@@ -31,20 +32,25 @@ return tonumber(ARGV[2])
 );
 
 /**
- * KEYS: topics, endOffsets, changes. ARGV: name, then (partition, endOffset) pairs. Applies them only
- * if every partition exists at this moment: returns -1 when the topic is unknown, the first missing
- * partition's index in ARGV when one is out of range, 0 when applied.
+ * KEYS: topics, endOffsets, changes. ARGV: name, then (partition, expected value, new value) triples.
+ * Applies them only if every partition exists at this moment and still holds the value the writer read
+ * (empty: none), a compare and set: returns -1 when the topic is unknown, -2 when a partition's value
+ * changed meanwhile (the writer reads again and retries), the first missing partition's index in ARGV
+ * when one is out of range, 0 when applied. Publishes `E<name>:<partitions>`.
  */
 export const SET_END_OFFSETS = new LuaScript(
-  'setEndOffsets',
+  'setEndOffsetsIfUnchanged',
   `
 local count = redis.call('HGET', KEYS[1], ARGV[1])
 if not count then return -1 end
-for i = 2, #ARGV, 2 do
+local changed = {}
+for i = 2, #ARGV, 3 do
   if tonumber(ARGV[i]) >= tonumber(count) then return i end
+  if (redis.call('HGET', KEYS[2], ARGV[i]) or '') ~= ARGV[i + 1] then return -2 end
+  changed[#changed + 1] = ARGV[i]
 end
-for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-redis.call('PUBLISH', KEYS[3], 'E' .. ARGV[1])
+for i = 2, #ARGV, 3 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 2]) end
+redis.call('PUBLISH', KEYS[3], 'E' .. ARGV[1] .. ':' .. table.concat(changed, ','))
 return 0
 `,
 );

@@ -18,7 +18,11 @@ export async function createEmbeddedNode(deps: NodeDeps): Promise<CohortNode> {
   const { config, address } = deps;
   const clock = new RealClock();
   const topicFile = new TopicRegistryFile(config.dataDir);
-  const topics = new InMemoryTopicRegistry({ topics: topicFile.load(), persist: (all) => topicFile.save(all), clock });
+  const topics = new InMemoryTopicRegistry({
+    ...topicFile.load(),
+    persist: (all, timeIndexes) => topicFile.save(all, timeIndexes),
+    clock,
+  });
   const assignors = await createAssignorCatalog(config.assignorPlugins);
   const store = await openLocalStore(config, clock, deps.logMetrics);
   deps.logMetrics?.setDamagedPartitions?.(store.damagedPartitions.size);
