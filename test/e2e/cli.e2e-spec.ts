@@ -98,6 +98,7 @@ describe('the cohort command (e2e)', () => {
       'CONSUMER-ID',
       'HOST',
       'CLIENT-ID',
+      'TIME-LAG',
     ]);
     expect(offsets.slice(1).map((r) => r.slice(0, 6))).toEqual([
       ['billing', 'orders', '0', '5', '12', '7'],
@@ -106,7 +107,13 @@ describe('the cohort command (e2e)', () => {
     ]);
     expect(offsets[1][6]).toBe(member.memberId);
     expect(offsets[1][8]).toBe('billing-app');
-    expect(rows((await cohort(app.url, ['groups', 'describe', 'billing', '--offsets'])).out)).toEqual(offsets);
+    expect(offsets[1][9]).toMatch(/^\d+(\.\d)?s$/); // reported just now: seconds
+    expect(offsets[2][9]).toBe('-');
+    // The same with --offsets (but the time lag, which grows between the two runs).
+    const withoutTimeLag = (table: string[][]) => table.map((row) => row.slice(0, 9));
+    expect(withoutTimeLag(rows((await cohort(app.url, ['groups', 'describe', 'billing', '--offsets'])).out))).toEqual(
+      withoutTimeLag(offsets),
+    );
 
     const members = rows((await cohort(app.url, ['groups', 'describe', 'billing', '--members'])).out);
     expect(members[0]).toEqual(['GROUP', 'CONSUMER-ID', 'GROUP-INSTANCE-ID', 'HOST', 'CLIENT-ID', '#PARTITIONS']);
@@ -120,8 +127,18 @@ describe('the cohort command (e2e)', () => {
     const listed = rows((await cohort(app.url, ['groups', 'list', '--state', 'Stable'])).out);
     expect(listed).toContainEqual(['billing', 'consumer', 'Stable', '1', '0']);
     const lag = rows((await cohort(app.url, ['groups', 'lag', 'billing'])).out);
-    expect(lag[0]).toEqual(['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'STATUS']);
+    expect(lag[0]).toEqual([
+      'GROUP',
+      'TOPIC',
+      'PARTITION',
+      'CURRENT-OFFSET',
+      'LOG-END-OFFSET',
+      'LAG',
+      'TIME-LAG',
+      'STATUS',
+    ]);
     expect(lag[1].slice(0, 6)).toEqual(['billing', 'orders', '0', '5', '12', '7']);
+    expect(lag[1][6]).toMatch(/^\d+(\.\d)?s$/);
     const rebalances = rows((await cohort(app.url, ['groups', 'rebalances', 'billing'])).out);
     expect(rebalances[0]).toEqual(['GENERATION', 'STARTED', 'DURATION-MS', 'MEMBERS', 'PROTOCOL', 'REASON']);
     expect(rebalances[1].slice(0, 1)).toEqual(['1']);

@@ -16,6 +16,7 @@ function owners(group: GroupDescription): Map<string, GroupDescription['members'
   return byPartition;
 }
 
+/** kafka-consumer-groups.sh's columns, then Cohort's time lag (docs/lag.md) last, so Kafka's keep their places. */
 const OFFSET_COLUMNS = [
   'GROUP',
   'TOPIC',
@@ -26,7 +27,18 @@ const OFFSET_COLUMNS = [
   'CONSUMER-ID',
   'HOST',
   'CLIENT-ID',
+  'TIME-LAG',
 ];
+
+/** A time lag for people: `0s`, `4.5s`, `7m30s`, `2h5m`, `3d4h`; null (unknown) stays null. */
+export function formatTimeLag(ms: number | null): string | null {
+  if (ms === null) return null;
+  const s = Math.round(ms / 1000);
+  if (ms < 60_000) return `${ms < 10_000 ? (ms / 1000).toFixed(1).replace(/\.0$/, '') : s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${s % 60}s`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60)}m`;
+  return `${Math.floor(s / 86_400)}d${Math.floor((s % 86_400) / 3600)}h`;
+}
 
 /** kafka-consumer-groups.sh --describe --offsets: committed and assigned partitions, with their owner. */
 function offsetRows(group: GroupDescription, offsets: GroupOffsets): unknown[][] {
@@ -44,6 +56,7 @@ function offsetRows(group: GroupDescription, offsets: GroupOffsets): unknown[][]
       owner?.memberId,
       owner?.clientHost,
       owner?.clientId,
+      formatTimeLag(o.timeLagMs),
     ]);
   }
   // Assigned partitions without a committed offset yet, as Kafka lists them: no offset, no lag.
@@ -60,6 +73,7 @@ function offsetRows(group: GroupDescription, offsets: GroupOffsets): unknown[][]
       owner.memberId,
       owner.clientHost,
       owner.clientId,
+      null,
     ]);
   }
   return [...rows.values()].sort(
@@ -177,12 +191,14 @@ export function groupsCommand(context: CommandContext): Command {
 
   groups
     .command('lag <group>')
-    .description("lag per partition with Burrow's status (OK, WARN, ERR, STOP, STALL, UNKNOWN)")
+    .description(
+      "lag per partition, in offsets and in time, with Burrow's status (OK, WARN, ERR, STOP, STALL, UNKNOWN)",
+    )
     .action(
       run(async (groupId: string) => {
         const lag = await context.admin().groupLag(groupId);
         context.output().result(lag, (l) => ({
-          columns: ['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'STATUS'],
+          columns: ['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'LOG-END-OFFSET', 'LAG', 'TIME-LAG', 'STATUS'],
           rows: [
             ...l.partitions.map((p) => [
               l.groupId,
@@ -191,9 +207,11 @@ export function groupsCommand(context: CommandContext): Command {
               p.committedOffset,
               p.logEndOffset,
               p.lag,
+              formatTimeLag(p.timeLagMs),
               p.status,
             ]),
-            [l.groupId, '(all)', null, null, null, l.totalLag, l.status],
+            // The whole group: summed lag, the largest time lag (unknown, `-`, when no end offset was reported).
+            [l.groupId, '(all)', null, null, null, l.totalLag, formatTimeLag(l.maxTimeLagMs), l.status],
           ],
         }));
       }),
