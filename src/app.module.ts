@@ -13,6 +13,7 @@ import { ClusterController } from './http/cluster.controller';
 import { CoordinatorForwardingMiddleware } from './http/coordinator-forwarding.middleware';
 import { GroupsController } from './http/groups.controller';
 import { HealthController } from './http/health.controller';
+import { RootController } from './http/root.controller';
 import { KafkaHttpExceptionFilter } from './http/kafka-http-exception.filter';
 import { MetricsController } from './http/metrics.controller';
 import { OffsetsController } from './http/offsets.controller';
@@ -80,6 +81,7 @@ export class AppModule implements NestModule {
         MetricsController,
         AsyncApiController,
         AclsController,
+        RootController,
       ],
       providers: [
         CohortMetrics,

@@ -46,7 +46,10 @@ export async function createCohortApp(env: Record<string, string | undefined>): 
 export function configureCohortApp<App extends INestApplication>(app: App): App {
   app.useLogger(new QuietStartupLogger(app.get(Logger)));
   const config = app.get(CohortConfig);
-  (app as unknown as NestExpressApplication).useBodyParser('json', { limit: config.maxPayloadBytes });
+  const express = app as unknown as NestExpressApplication;
+  // Express announces itself in `X-Powered-By` on every answer: it tells a scanner what to try, a user nothing.
+  express.disable('x-powered-by');
+  express.useBodyParser('json', { limit: config.maxPayloadBytes });
   // CORS headers for allowed origins (preflights answered here), then the security gate refuses what
   // CORS alone would only hide from a page: foreign origins, protected mode, missing credentials.
   const origins = app.get(OriginPolicy);

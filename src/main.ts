@@ -1,8 +1,7 @@
 import { createCohortApp } from './create-cohort-app';
 import { CohortConfig } from './config/cohort-config';
-import { ConfigurationError } from './config/validate-environment';
+import { describeStartupFailure } from './logging/startup-failure';
 import { logStartupSummary } from './logging/startup-summary';
-import { StorageStartError } from './node/storage/storage-start-error';
 
 /** `npm start`: one node from process.env, stopped gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -15,18 +14,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // DATA_DIR held by another node, full or unwritable: the operator's to fix, in one line.
-  if (error instanceof StorageStartError) {
-    process.stderr.write(`cohort: failed to start: ${error.message}\n`);
-    process.exit(1);
-  }
-  // A bad configuration is the operator's to fix: say which variables, without a stack trace.
-  const message =
-    error instanceof ConfigurationError
-      ? error.message
-      : error instanceof Error
-        ? (error.stack ?? error.message)
-        : String(error);
-  process.stderr.write(`cohort: failed to start\n${message}\n`);
+  // A bad configuration, a busy port, a DATA_DIR held by another node, full or unwritable: the
+  // operator's to fix, said without a stack trace (one line when the reason is one line).
+  const reason = describeStartupFailure(error, process.env);
+  process.stderr.write(
+    reason.includes('\n') ? `cohort: failed to start\n${reason}\n` : `cohort: failed to start: ${reason}\n`,
+  );
   process.exit(1);
 });

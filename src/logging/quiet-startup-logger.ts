@@ -24,7 +24,15 @@ export class QuietStartupLogger implements LoggerService {
   }
 
   error(message: unknown, ...optionalParams: unknown[]): void {
-    this.inner.error(message, ...optionalParams);
+    // A port that cannot be listened on: main.ts says so in one line naming the variable (startup-failure.ts).
+    const context = optionalParams[optionalParams.length - 1];
+    if (
+      context === 'NestApplication' &&
+      typeof message === 'string' &&
+      /^Error: listen E(ADDRINUSE|ACCES)\b/.test(message)
+    )
+      this.debug(message, ...optionalParams);
+    else this.inner.error(message, ...optionalParams);
   }
 
   warn(message: unknown, ...optionalParams: unknown[]): void {
