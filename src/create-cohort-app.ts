@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { CohortConfig } from './config/cohort-config';
 import { CohortIoAdapter } from './gateway/cohort-io.adapter';
+import { BEARER_SCHEME } from './http/responses/api-errors.decorator';
 import { QuietStartupLogger } from './logging/quiet-startup-logger';
 import { SecurityConfig } from './config/security-config';
 import { validateEnvironment } from './config/validate-environment';
@@ -67,6 +68,16 @@ export function configureCohortApp<App extends INestApplication>(app: App): App 
       'Consumer-group coordinator: REST API. The socket.io protocol is the AsyncAPI document at /docs/asyncapi.json (and .yaml), described in docs/protocol.md.',
     )
     .setVersion('0.1.0')
+    // The Authorize button: a static token of AUTH_TOKENS_FILE or a JWT (docs/security.md).
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'With authentication on (AUTH_TOKENS_FILE or AUTH_JWT_*): a static token or a JWT, sent as `Authorization: Bearer <token>` (docs/security.md). Without it, no token is needed.',
+      },
+      BEARER_SCHEME,
+    )
     .build();
   SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, document));
   return app;

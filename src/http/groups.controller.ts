@@ -12,6 +12,11 @@ import {
   UsePipes,
 } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiProtected } from './responses/api-errors.decorator';
+import { GroupDescriptionResponse } from './responses/group-description.response';
+import { GroupLagResponse } from './responses/group-lag.response';
+import { GroupListingResponse } from './responses/group-listing.response';
+import { RebalanceRecordResponse } from './responses/rebalance-record.response';
 import { groupLagOf, type GroupView, type RebalanceView } from '@cohort/coordinator';
 import { ErrorCode, errorName, KafkaError, type ErrorCodeValue, type GroupLag } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
@@ -25,6 +30,7 @@ import { ListGroupsQueryDto } from './dto/list-groups-query.dto';
 
 /** docs/rest.md groups: list, describe, delete, rebalance history. */
 @ApiTags('groups')
+@ApiProtected()
 @Controller('v1/groups')
 @UsePipes(KafkaValidationPipe)
 @UseInterceptors(RequestMetricsInterceptor)
@@ -37,7 +43,15 @@ export class GroupsController {
   @Get()
   @RequireAcl({ request: 'ListGroups', filtered: true })
   @ApiOkResponse({
-    description: '[{ groupId, protocolType, state, members, coordinator }]; only the groups the caller may describe.',
+    type: GroupListingResponse,
+    isArray: true,
+    description:
+      'Every group of the cluster (in cluster mode, merged from every live node); only those the caller may describe; with `topic`, only those consuming it.',
+  })
+  @ApiErrors({
+    400: 'INVALID_REQUEST (42): an unknown state, or a bad topic name.',
+    403: 'With `topic`: DESCRIBE on the topic (29 TOPIC_AUTHORIZATION_FAILED).',
+    503: 'COORDINATOR_NOT_AVAILABLE (15): no node of the cluster answered.',
   })
   async list(@Query() query: ListGroupsQueryDto, @Req() request: PrincipalRequest) {
     const caller = callerOfRequest(request);
@@ -54,7 +68,11 @@ export class GroupsController {
 
   @Get(':groupId')
   @RequireAcl({ request: 'DescribeGroups', group: fromParam('groupId') })
-  @ApiOkResponse({ description: 'The group with its members, subscriptions and assignments; 404 GROUP_ID_NOT_FOUND.' })
+  @ApiOkResponse({
+    type: GroupDescriptionResponse,
+    description: 'The group with its members, subscriptions and assignments.',
+  })
+  @ApiErrors({ 404: 'GROUP_ID_NOT_FOUND (69).', 503: true })
   async describe(@Param('groupId') groupId: string): Promise<GroupView & { coordinator: number | null }> {
     const group = await this.node.coordinator.describeGroup(groupId);
     return { ...group, coordinator: this.coordinatorOf(groupId) };
@@ -63,7 +81,12 @@ export class GroupsController {
   @Delete(':groupId')
   @HttpCode(HttpStatus.NO_CONTENT)
   @RequireAcl({ request: 'DeleteGroups', group: fromParam('groupId'), change: true })
-  @ApiNoContentResponse({ description: 'Deleted; 409 NON_EMPTY_GROUP; 404 GROUP_ID_NOT_FOUND.' })
+  @ApiNoContentResponse({ description: 'Deleted, with its offsets.' })
+  @ApiErrors({
+    404: 'GROUP_ID_NOT_FOUND (69).',
+    409: 'NON_EMPTY_GROUP (68): the group still has members.',
+    503: true,
+  })
   async delete(@Param('groupId') groupId: string): Promise<void> {
     const response = await this.node.coordinator.deleteGroups({ groupsNames: [groupId] });
     const errorCode =
@@ -74,9 +97,8 @@ export class GroupsController {
 
   @Get(':groupId/rebalances')
   @RequireAcl({ request: 'DescribeGroups', group: fromParam('groupId') })
-  @ApiOkResponse({
-    description: '[{ generationId, reason, startedAt, completedAt, durationMs, members, protocol }], newest last.',
-  })
+  @ApiOkResponse({ type: RebalanceRecordResponse, isArray: true, description: 'Recent rebalances, oldest first.' })
+  @ApiErrors({ 404: 'GROUP_ID_NOT_FOUND (69).', 503: true })
   rebalances(@Param('groupId') groupId: string): Promise<RebalanceView[]> {
     return this.node.coordinator.rebalanceHistory(groupId);
   }
@@ -84,10 +106,11 @@ export class GroupsController {
   @Get(':groupId/lag')
   @RequireAcl({ request: 'OffsetFetch', group: fromParam('groupId'), filtered: true })
   @ApiOkResponse({
+    type: GroupLagResponse,
     description:
-      '{ groupId, status, totalLag, maxLag, partitions: [{ topic, partition, committedOffset, logEndOffset, lag, status, history }] }; ' +
-      "status is Burrow's evaluation (OK, WARN, ERR, STOP, STALL, UNKNOWN), see docs/lag.md; 404 GROUP_ID_NOT_FOUND.",
+      "Lag and time lag per partition with Burrow's evaluation (OK, WARN, ERR, STOP, STALL, UNKNOWN), docs/lag.md; only the topics the caller may describe.",
   })
+  @ApiErrors({ 404: 'GROUP_ID_NOT_FOUND (69).', 503: true })
   async lag(@Param('groupId') groupId: string, @Req() request: PrincipalRequest): Promise<GroupLag> {
     const lag = await this.node.coordinator.groupLag(groupId);
     // As an all-topics OffsetFetch: partitions of topics the caller may not describe are left out.

@@ -14,6 +14,10 @@ import {
   UsePipes,
 } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiProtected } from './responses/api-errors.decorator';
+import { GroupOffsetsResponse } from './responses/group-offsets.response';
+import { OffsetsWriteResponse } from './responses/offsets-write.response';
+import { ResetOffsetsResponse } from './responses/reset-offsets.response';
 import { lagTotals } from '@cohort/coordinator';
 import {
   type CommittedOffsetWithLag,
@@ -38,6 +42,7 @@ import { ResetOffsetsByStrategyDto } from './dto/reset-offsets-strategy.dto';
 
 /** docs/rest.md offsets of a group: read with lag, reset while Empty, delete (OffsetDelete semantics). */
 @ApiTags('offsets')
+@ApiProtected()
 @Controller('v1/groups/:groupId/offsets')
 @UsePipes(KafkaValidationPipe)
 @UseInterceptors(RequestMetricsInterceptor)
@@ -50,9 +55,11 @@ export class OffsetsController {
   @Get()
   @RequireAcl({ request: 'OffsetFetch', group: fromParam('groupId'), filtered: true })
   @ApiOkResponse({
+    type: GroupOffsetsResponse,
     description:
-      '{ groupId, offsets: [{ topic, partition, committedOffset, leaderEpoch, metadata, commitTimestamp, logEndOffset, lag }], totalLag }',
+      'Committed offsets with lag and time lag against the reported end offsets (docs/lag.md); only the topics the caller may describe.',
   })
+  @ApiErrors({ 404: 'GROUP_ID_NOT_FOUND (69).', 503: true })
   async read(@Param('groupId') groupId: string, @Req() request: PrincipalRequest): Promise<GroupOffsets> {
     // As an all-topics OffsetFetch: topics the caller may not describe are left out.
     const committed = this.authorization.filter(
@@ -89,7 +96,16 @@ export class OffsetsController {
   @Post()
   @HttpCode(HttpStatus.OK)
   @RequireAcl({ request: 'OffsetCommit', group: fromParam('groupId'), topics: fromBodyTopics(), change: true })
-  @ApiOkResponse({ description: 'Offsets set; only while the group is Empty (else 409 NON_EMPTY_GROUP).' })
+  @ApiOkResponse({
+    type: OffsetsWriteResponse,
+    description: 'Offsets set, once committed; only while the group is Empty.',
+  })
+  @ApiErrors({
+    400: true,
+    404: 'UNKNOWN_TOPIC_OR_PARTITION (3): a topic or partition the registry does not know.',
+    409: 'NON_EMPTY_GROUP (68): the group has members.',
+    503: true,
+  })
   async reset(
     @Param('groupId') groupId: string,
     @Body() body: ResetOffsetsDto,
@@ -102,9 +118,15 @@ export class OffsetsController {
   @HttpCode(HttpStatus.OK)
   @RequireAcl({ request: 'OffsetCommit', group: fromParam('groupId'), topics: fromBodyTopics(), change: true })
   @ApiOkResponse({
+    type: ResetOffsetsResponse,
     description:
-      '{ groupId, dryRun, offsets: [{ topic, partition, currentOffset, newOffset }] }. A dry run (the default) changes nothing; ' +
-      'dryRun: false commits exactly the offsets shown, only while the group is Empty (409 NON_EMPTY_GROUP), and answers once they are committed.',
+      'A dry run (the default) changes nothing; dryRun: false commits exactly the offsets shown, only while the group is Empty, and answers once they are committed (docs/operations.md).',
+  })
+  @ApiErrors({
+    400: 'INVALID_REQUEST (42): no partitions or both ways chosen, a missing value, an unreadable datetime or duration, no end offset reported to reset to.',
+    404: 'UNKNOWN_TOPIC_OR_PARTITION (3): a topic or partition the registry does not know.',
+    409: 'NON_EMPTY_GROUP (68): executing while the group has members.',
+    503: true,
   })
   async resetByStrategy(
     @Param('groupId') groupId: string,
@@ -129,7 +151,13 @@ export class OffsetsController {
 
   @Delete()
   @RequireAcl({ request: 'OffsetDelete', group: fromParam('groupId'), topics: fromQuery('topic'), change: true })
-  @ApiOkResponse({ description: 'Offsets deleted; 409 GROUP_SUBSCRIBED_TO_TOPIC while the group consumes the topic.' })
+  @ApiOkResponse({ type: OffsetsWriteResponse, description: 'Offsets deleted (OffsetDelete).' })
+  @ApiErrors({
+    400: true,
+    404: 'GROUP_ID_NOT_FOUND (69), or UNKNOWN_TOPIC_OR_PARTITION (3).',
+    409: 'GROUP_SUBSCRIBED_TO_TOPIC (86): the group still consumes the topic.',
+    503: true,
+  })
   async delete(
     @Param('groupId') groupId: string,
     @Query() query: DeleteOffsetsQueryDto,

@@ -1,5 +1,7 @@
 import { Body, Controller, Get, Inject, Param, Patch, Post, Put, Req, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiProtected } from './responses/api-errors.decorator';
+import { TopicResponse } from './responses/topic.response';
 import type { TopicInfo } from '@cohort/coordinator';
 import { KafkaError } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
@@ -20,6 +22,7 @@ import { GrowTopicDto } from './dto/grow-topic.dto';
  * registry notifies it; nothing here decides that).
  */
 @ApiTags('topics')
+@ApiProtected()
 @Controller('v1/topics')
 @UsePipes(KafkaValidationPipe)
 @UseInterceptors(RequestMetricsInterceptor)
@@ -32,10 +35,7 @@ export class TopicsController {
 
   @Get()
   @RequireAcl({ request: 'Metadata', filtered: true })
-  @ApiOkResponse({
-    description:
-      '[{ name, partitions, endOffsets, startOffsets, reportedAt }]; only the topics the caller may describe.',
-  })
+  @ApiOkResponse({ type: TopicResponse, isArray: true, description: 'Only the topics the caller may describe.' })
   list(@Req() request: PrincipalRequest): TopicInfo[] {
     return this.authorization.filter(
       callerOfRequest(request),
@@ -48,9 +48,11 @@ export class TopicsController {
 
   @Post()
   @RequireAcl({ request: 'CreateTopic', topics: fromBody('name'), change: true })
-  @ApiCreatedResponse({
-    description:
-      'The new topic; 400 INVALID_REQUEST if it exists or the name is not legal; 429 THROTTLING_QUOTA_EXCEEDED over MAX_TOPICS_PER_PRINCIPAL.',
+  @ApiCreatedResponse({ type: TopicResponse, description: 'The new topic.' })
+  @ApiErrors({
+    400: 'INVALID_REQUEST (42): the topic exists, or its name or count is not legal.',
+    429: 'THROTTLING_QUOTA_EXCEEDED (89): over MAX_TOPICS_PER_PRINCIPAL (docs/security.md).',
+    503: true,
   })
   create(@Body() body: CreateTopicDto, @Req() request: PrincipalRequest): Promise<TopicInfo> {
     // Within MAX_TOPICS_PER_PRINCIPAL, else 429 with error 89 (docs/security.md).
@@ -61,7 +63,8 @@ export class TopicsController {
 
   @Get(':name')
   @RequireAcl({ request: 'Metadata', topics: fromParam('name') })
-  @ApiOkResponse({ description: '{ name, partitions, endOffsets }; 404 UNKNOWN_TOPIC_OR_PARTITION.' })
+  @ApiOkResponse({ type: TopicResponse })
+  @ApiErrors({ 404: 'UNKNOWN_TOPIC_OR_PARTITION (3).' })
   get(@Param('name') name: string): TopicInfo {
     const topic = this.node.topics.get(name);
     if (!topic) throw KafkaError.of('UNKNOWN_TOPIC_OR_PARTITION', `topic '${name}' does not exist`);
@@ -70,7 +73,15 @@ export class TopicsController {
 
   @Patch(':name')
   @RequireAcl({ request: 'AlterTopic', topics: fromParam('name'), change: true })
-  @ApiOkResponse({ description: 'The grown topic; shrinking is refused (400 INVALID_REQUEST).' })
+  @ApiOkResponse({
+    type: TopicResponse,
+    description: 'The grown topic; the consumer groups subscribed to it rebalance.',
+  })
+  @ApiErrors({
+    400: 'INVALID_REQUEST (42): a count that is not larger (counts only grow).',
+    404: 'UNKNOWN_TOPIC_OR_PARTITION (3).',
+    503: true,
+  })
   grow(@Param('name') name: string, @Body() body: GrowTopicDto): Promise<TopicInfo> {
     return this.node.topics.setPartitions(name, body.partitions);
   }
@@ -78,8 +89,14 @@ export class TopicsController {
   @Put(':name/end-offsets')
   @RequireAcl({ request: 'ReportEndOffsets', topics: fromParam('name') })
   @ApiOkResponse({
+    type: TopicResponse,
     description:
-      'The topic with the reported log end (and start) offsets merged in, each stamped with when it arrived (`reportedAt`).',
+      "The topic with the reports merged in, each stamped with when it arrived (`reportedAt`) and added to its partition's time index (docs/lag.md).",
+  })
+  @ApiErrors({
+    400: 'INVALID_REQUEST (42): a bad offset or timestamp; INVALID_TIMESTAMP (32): a timestamp more than an hour ahead of the node.',
+    404: 'UNKNOWN_TOPIC_OR_PARTITION (3): the topic or one of the partitions does not exist (nothing is stored).',
+    503: true,
   })
   reportEndOffsets(@Param('name') name: string, @Body() body: EndOffsetsDto): Promise<TopicInfo> {
     return this.node.topics.setEndOffsets(name, body.partitions);

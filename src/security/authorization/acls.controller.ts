@@ -12,6 +12,9 @@ import {
   UsePipes,
 } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiProtected } from '../../http/responses/api-errors.decorator';
+import { AclsCreatedResponse } from '../../http/responses/acls-created.response';
+import { AclsDeletedResponse } from '../../http/responses/acls-deleted.response';
 import type { AclBinding, CreateAclsResponse, DeleteAclsResponse } from '@cohort/protocol';
 import { validateBinding, validateFilter } from '@cohort/security';
 import { KafkaValidationPipe } from '../../common/kafka-validation.pipe';
@@ -32,6 +35,7 @@ import { RequireAcl } from './route-acl.decorator';
  * and on every other node within a second.
  */
 @ApiTags('acls')
+@ApiProtected()
 @Controller('v1/acls')
 @UsePipes(KafkaValidationPipe)
 @UseInterceptors(RequestMetricsInterceptor)
@@ -41,6 +45,7 @@ export class AclsController {
   @Get()
   @RequireAcl({ request: 'DescribeAcls' })
   @ApiOkResponse({ type: AclBindingDto, isArray: true, description: 'The bindings that match every filter given.' })
+  @ApiErrors({ 400: true })
   list(@Query() query: ListAclsQueryDto): AclBinding[] {
     return this.authorization.list(validateFilter({ ...query }, 'query'));
   }
@@ -48,9 +53,8 @@ export class AclsController {
   @Post()
   @HttpCode(HttpStatus.CREATED)
   @RequireAcl({ request: 'AlterAcls' })
-  @ApiCreatedResponse({
-    description: '{ created: [binding] }; 400 INVALID_REQUEST naming every bad field (nothing is stored then).',
-  })
+  @ApiCreatedResponse({ type: AclsCreatedResponse })
+  @ApiErrors({ 400: 'INVALID_REQUEST (42) naming every bad field; nothing is stored then.', 503: true })
   async create(@Body() body: CreateAclsDto, @Req() request: PrincipalRequest): Promise<CreateAclsResponse> {
     const bindings = body.acls.map((acl, index) => validateBinding(acl, `acls.${index}`));
     return { created: await this.authorization.create(callerOfRequest(request), bindings) };
@@ -58,7 +62,8 @@ export class AclsController {
 
   @Delete()
   @RequireAcl({ request: 'AlterAcls' })
-  @ApiOkResponse({ description: '{ deleted: [binding] }: every binding that matched one of the filters.' })
+  @ApiOkResponse({ type: AclsDeletedResponse })
+  @ApiErrors({ 400: true, 503: true })
   async delete(@Body() body: DeleteAclsDto, @Req() request: PrincipalRequest): Promise<DeleteAclsResponse> {
     const filters = body.filters.map((filter, index) => validateFilter(filter, `filters.${index}`));
     return { deleted: await this.authorization.delete(callerOfRequest(request), filters) };

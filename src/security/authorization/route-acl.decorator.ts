@@ -1,6 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiForbiddenResponse } from '@nestjs/swagger';
 import { REQUEST_ACLS, type RequestAcl, type RequestName } from '@cohort/security';
+import { RestErrorResponse } from '../../http/responses/rest-error.response';
 
 /** The parts of an Express request a route's resource names are read from. */
 export interface RouteRequest {
@@ -41,7 +42,10 @@ export const PUBLIC_ROUTE = 'cohort:public-route';
 export const RequireAcl = (acl: RouteAcl) =>
   acl.filtered
     ? SetMetadata(ROUTE_ACL, acl)
-    : applyDecorators(SetMetadata(ROUTE_ACL, acl), ApiForbiddenResponse({ description: requirementOf(acl) }));
+    : applyDecorators(
+        SetMetadata(ROUTE_ACL, acl),
+        ApiForbiddenResponse({ type: RestErrorResponse, description: requirementOf(acl) }),
+      );
 
 function requirementOf(acl: RouteAcl): string {
   const needs: RequestAcl = REQUEST_ACLS[acl.request];

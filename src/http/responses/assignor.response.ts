@@ -1,0 +1,14 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { AssignorInfo } from '@cohort/protocol';
+
+/** A row of `GET /v1/assignors`. */
+export class AssignorResponse implements AssignorInfo {
+  @ApiProperty({ example: 'cooperative-sticky' })
+  name: string;
+
+  @ApiProperty({ enum: ['eager', 'cooperative'], isArray: true, example: ['eager', 'cooperative'] })
+  supportedProtocols: ('eager' | 'cooperative')[];
+
+  @ApiProperty({ example: true, description: 'false: loaded from ASSIGNOR_PLUGINS.' })
+  builtIn: boolean;
+}
