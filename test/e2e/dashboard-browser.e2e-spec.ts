@@ -9,8 +9,11 @@ import { eventually, settledTogether } from '../support/group-member';
 // A real browser against a real node: launching Chromium alone can take seconds on a loaded machine.
 jest.setTimeout(60_000);
 
-/** Screenshots of the main pages, for looking at (docs/images/ holds the chosen ones); gitignored. */
-const SHOTS = resolve(__dirname, '..', '..', '.screenshots');
+/**
+ * Screenshots of the main pages, for looking at (docs/images/ holds the chosen ones); gitignored.
+ * DASHBOARD_SCREENSHOTS puts them elsewhere.
+ */
+const SHOTS = process.env.DASHBOARD_SCREENSHOTS ?? resolve(__dirname, '..', '..', '.screenshots');
 /** How long the page may take to show what the node already knows: a few of its polling intervals. */
 const UI_WAIT_MS = 15_000;
 
@@ -87,6 +90,9 @@ describe('dashboard in a browser (e2e)', () => {
       UI_WAIT_MS,
     );
     await row.locator('td.lag-status .badge').waitFor({ timeout: UI_WAIT_MS });
+    // Its lag in numbers (40, 50, 60, 70 committed against 100 each) and in time (reported just now).
+    await expect(row.locator('td.lag-total').textContent()).resolves.toBe('180');
+    await expect(row.locator('td.time-lag').textContent()).resolves.toMatch(/^\d+(\.\d)? s$/);
     await shoot('groups');
 
     // The text filter keeps the matching groups only.
@@ -111,6 +117,14 @@ describe('dashboard in a browser (e2e)', () => {
     await eventually(async () => (await lagOf(0).count()) === 1, 'lag rows shown', UI_WAIT_MS);
     await expect(lagOf(0).textContent()).resolves.toBe('60');
     await expect(lagOf(3).textContent()).resolves.toBe('30');
+    await expect(page.locator('table.lag tr[data-partition="orders-0"] td.time-lag').textContent()).resolves.toMatch(
+      /^\d+(\.\d)? s$/,
+    );
+    await expect(page.locator('dd.time-lag').textContent()).resolves.toMatch(/^\d+(\.\d)? s$/);
+    // The owner of a partition: member id, client id and host (members of one application share a client id).
+    const owner = page.locator('table.lag tr[data-partition="orders-0"] td.owner-cell');
+    await expect(owner.locator('.member-id').textContent()).resolves.toBe(first.memberId);
+    await expect(owner.textContent()).resolves.toMatch(/billing-a · \S+/);
     await expect(page.locator('table.lag tr[data-partition="orders-0"] svg.spark polyline').count()).resolves.toBe(1);
     await expect(page.locator('ol.timeline li[data-generation="1"]').count()).resolves.toBe(1);
 
@@ -129,12 +143,13 @@ describe('dashboard in a browser (e2e)', () => {
     );
     await shoot('group');
 
-    // Deleting a group with members is refused, and the Kafka error says why.
-    await page.getByRole('button', { name: 'Delete group…' }).click();
-    await page.getByRole('button', { name: 'Yes, delete the group' }).click();
-    await page.locator('dialog.confirm .error').waitFor({ timeout: UI_WAIT_MS });
-    await expect(page.locator('dialog.confirm .error').textContent()).resolves.toContain('NON_EMPTY_GROUP');
-    await page.locator('dialog.confirm').getByRole('button', { name: 'Cancel' }).click();
+    // Deleting a group with members cannot be asked for: the button is disabled and the page says why.
+    const deleteButton = page.getByRole('button', { name: 'Delete group…' });
+    await expect(deleteButton.isDisabled()).resolves.toBe(true);
+    await expect(page.locator('#delete-refusal').textContent()).resolves.toBe(
+      'The group has 2 members: only an Empty group can be deleted (stop its consumers first).',
+    );
+    await expect(deleteButton.getAttribute('title')).resolves.toContain('only an Empty group can be deleted');
 
     // The group made Empty, a reset to offset 25: the preview shows current → new, nothing changes until confirmed.
     for (const member of [first, second]) {
@@ -146,6 +161,8 @@ describe('dashboard in a browser (e2e)', () => {
       'the page shows the group Empty',
       UI_WAIT_MS,
     );
+    await expect(deleteButton.isEnabled()).resolves.toBe(true);
+    await expect(page.locator('#delete-refusal').count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'Reset offsets…' }).click();
     const dialog = page.locator('dialog.reset');
     await dialog.locator('select[name="strategy"]').selectOption('offset');
@@ -183,12 +200,40 @@ describe('dashboard in a browser (e2e)', () => {
     await expect(page.locator('table.nodes tbody tr').count()).resolves.toBe(1);
     await expect(page.locator('table.nodes tbody tr').textContent()).resolves.toContain('alive');
     await expect(page.locator('.under-replicated-count').textContent()).resolves.toBe('0');
+    // The controller tile names a node, not a count.
+    await expect(page.locator('.tiles .tile:has(strong.controller)').textContent()).resolves.toBe(
+      'node 0is the controller',
+    );
     await shoot('cluster');
 
     await page.getByRole('link', { name: 'Topics' }).click();
     await page.locator('tr[data-topic="payments"]').waitFor({ timeout: UI_WAIT_MS });
     await expect(page.locator('tr[data-topic="orders"] td').nth(1).textContent()).resolves.toBe('4');
     await shoot('topics');
+
+    // A topic's page: its partitions with the reported offsets, and the groups consuming it with their lag on it.
+    await page.locator('tr[data-topic="payments"] a').click();
+    await page.waitForURL(/#\/topics\/payments$/);
+    const consumers = page.locator('table.consumers tbody tr');
+    await eventually(async () => (await consumers.count()) === 3, 'the three groups consuming payments', UI_WAIT_MS);
+    await expect(consumers.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-group')))).resolves.toEqual([
+      'payments-eu',
+      'payments-us',
+      'search-indexer',
+    ]);
+    const eu = page.locator('table.consumers tr[data-group="payments-eu"]');
+    await eventually(
+      async () => (await eu.locator('td.lag-total').textContent()) === '4',
+      'its lag on payments',
+      UI_WAIT_MS,
+    );
+    await expect(eu.locator('td.time-lag').textContent()).resolves.toMatch(/\d/);
+    await expect(page.locator('table.topic-partitions tr[data-partition="0"] td').nth(2).textContent()).resolves.toBe(
+      '9',
+    );
+    await shoot('topic');
+    await eu.locator('a').click();
+    await page.waitForURL(/#\/groups\/payments-eu$/);
   });
 
   it('asks for a bearer token when the node answers 401, keeps it for the tab and sends it', async () => {

@@ -54,13 +54,18 @@ describe('dashboard in a browser, cluster mode (e2e)', () => {
     await page.goto(`${url(0)}/ui/#/groups`);
     const row = page.locator(`tr[data-group="${groupId}"]`);
     await row.waitFor({ timeout: UI_WAIT_MS });
-    await expect(row.locator('td').nth(5).textContent()).resolves.toBe('2');
+    // The coordinator column (after the group, state, members, lag, time lag, lag status and protocol type).
+    await expect(row.locator('td').nth(7).textContent()).resolves.toBe('2');
 
     await row.locator('a').click();
     const members = page.locator('table.members tbody tr');
     await eventually(async () => (await members.count()) === 1, "the group's member shown by node 0", UI_WAIT_MS);
     await expect(members.first().textContent()).resolves.toContain('ledger-writer');
     await expect(members.first().locator('td.assignment').textContent()).resolves.toBe('ledger: 0-3');
+
+    // The topic's page on node 0 lists the group that node 2 coordinates as consuming it.
+    await page.goto(`${url(0)}/ui/#/topics/ledger`);
+    await page.locator(`table.consumers tr[data-group="${groupId}"]`).waitFor({ timeout: UI_WAIT_MS });
 
     await page.goto(`${url(1)}/ui/#/cluster`);
     const nodes = page.locator('table.nodes tbody tr');

@@ -6,6 +6,7 @@ import type { Route } from './routes';
 import { ClusterPage } from './pages/cluster-page';
 import { GroupPage } from './pages/group-page';
 import { GroupsPage } from './pages/groups-page';
+import { TopicPage } from './pages/topic-page';
 import { TopicsPage } from './pages/topics-page';
 
 function Page({ route }: { route: Route }) {
@@ -16,6 +17,8 @@ function Page({ route }: { route: Route }) {
       return <TopicsPage />;
     case 'group':
       return <GroupPage groupId={route.groupId} />;
+    case 'topic':
+      return <TopicPage name={route.name} />;
     default:
       return <GroupsPage />;
   }
@@ -40,7 +43,16 @@ export function App() {
     [],
   );
   const nav = (page: Route['page'], label: string, href: string) => (
-    <a href={href} class={route.page === page || (page === 'groups' && route.page === 'group') ? 'active' : ''}>
+    <a
+      href={href}
+      class={
+        route.page === page ||
+        (page === 'groups' && route.page === 'group') ||
+        (page === 'topics' && route.page === 'topic')
+          ? 'active'
+          : ''
+      }
+    >
       {label}
     </a>
   );

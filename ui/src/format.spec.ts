@@ -1,4 +1,11 @@
-import { assignedPartitions, formatAgo, formatDuration, formatPartitions, subscribedTopics } from './format';
+import {
+  assignedPartitions,
+  formatAgo,
+  formatDuration,
+  formatPartitions,
+  formatTimeLag,
+  subscribedTopics,
+} from './format';
 
 describe('dashboard formatting', () => {
   it('writes partition lists as ranges', () => {
@@ -31,5 +38,17 @@ describe('dashboard formatting', () => {
     expect(formatAgo(now - 5 * 60_000, now)).toBe('5 min ago');
     expect(formatAgo(now - 3 * 86_400_000, now)).toBe('2023-11-11');
     expect(formatAgo(0, now)).toBe('—');
+  });
+
+  it('says a time lag in the two largest units, and — when it is unknown', () => {
+    expect([null, 0, 4_500, 42_400, 450_000, 7_500_000, 273_600_000].map(formatTimeLag)).toEqual([
+      '—',
+      '0 s',
+      '4.5 s',
+      '42 s',
+      '7 min 30 s',
+      '2 h 5 min',
+      '3 d 4 h',
+    ]);
   });
 });

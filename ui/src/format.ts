@@ -14,6 +14,20 @@ export function formatDuration(ms: number | null | undefined): string {
   return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
+/**
+ * A time lag (docs/lag.md): "0 s" when caught up, then seconds, minutes, hours and days, two units at most;
+ * "—" when unknown (no end offset reported).
+ */
+export function formatTimeLag(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  if (ms < 10_000) return `${Number((ms / 1000).toFixed(1))} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
+}
+
 /** "12 s ago", for timestamps of the last hours; older ones as a date. */
 export function formatAgo(timestamp: number | null | undefined, now: number): string {
   if (!timestamp) return '—';

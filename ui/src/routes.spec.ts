@@ -1,4 +1,4 @@
-import { groupHref, parseRoute } from './routes';
+import { groupHref, parseRoute, topicHref } from './routes';
 
 describe('dashboard routes', () => {
   it('maps the hash to a page', () => {
@@ -14,6 +14,11 @@ describe('dashboard routes', () => {
     for (const groupId of ['my-group', 'a/b', 'with space', 'hash#and?query', 'ünïcødé', '%41']) {
       expect(parseRoute(groupHref(groupId))).toEqual({ page: 'group', groupId });
     }
+  });
+
+  it('addresses a topic by its name', () => {
+    expect(parseRoute(topicHref('orders.v2'))).toEqual({ page: 'topic', name: 'orders.v2' });
+    expect(parseRoute('#/topics/')).toEqual({ page: 'topics' });
   });
 
   it('falls back to the list on a malformed escape', () => {

@@ -1,15 +1,33 @@
 import { useState } from 'preact/hooks';
-import type { GroupLag } from '../api/rest-types';
-import { formatAgo, formatNumber } from '../format';
+import type { GroupLag, GroupMember } from '../api/rest-types';
+import { formatAgo, formatNumber, formatTimeLag } from '../format';
 import { Badge } from './badge';
 import { PAGE_SIZE, Pager } from './pager';
 import { Sparkline } from './sparkline';
 
 /**
- * Committed offset, end offset, lag and Burrow's status per partition, with the lag's recent history;
- * 50 partitions a page for groups that consume many.
+ * Who holds a partition: its member id, then client id and host, since the members of one application
+ * often share a client id (both quick-start members are `quickstart`).
  */
-export function LagTable({ lag, owners }: { lag: GroupLag; owners: Map<string, string> }) {
+function Owner({ member }: { member: GroupMember | undefined }) {
+  if (!member) return <span class="muted">—</span>;
+  return (
+    <span class="owner">
+      <span class="mono member-id" title={member.memberId}>
+        {member.memberId}
+      </span>
+      <span class="muted">
+        {member.clientId || '—'} · {member.clientHost}
+      </span>
+    </span>
+  );
+}
+
+/**
+ * Committed offset, end offset, lag, time lag and Burrow's status per partition, with the lag's recent
+ * history and the partition's owner; 50 partitions a page for groups that consume many.
+ */
+export function LagTable({ lag, owners }: { lag: GroupLag; owners: Map<string, GroupMember> }) {
   const [page, setPage] = useState(0);
   if (lag.partitions.length === 0) return <p class="muted">The group has no committed offsets.</p>;
   const now = Date.now();
@@ -26,6 +44,9 @@ export function LagTable({ lag, owners }: { lag: GroupLag; owners: Map<string, s
             <th class="num">Committed</th>
             <th class="num">Log end</th>
             <th class="num">Lag</th>
+            <th class="num" title="How long ago the committed offset was the log end (docs/lag.md)">
+              Time lag
+            </th>
             <th>Status</th>
             <th>Recent lag</th>
             <th>Last commit</th>
@@ -43,6 +64,7 @@ export function LagTable({ lag, owners }: { lag: GroupLag; owners: Map<string, s
                 <td class="num committed">{formatNumber(p.committedOffset)}</td>
                 <td class="num">{formatNumber(p.logEndOffset)}</td>
                 <td class="num lag-value">{formatNumber(p.lag)}</td>
+                <td class="num time-lag">{formatTimeLag(p.timeLagMs)}</td>
                 <td>
                   <Badge value={p.status} />
                 </td>
@@ -50,7 +72,9 @@ export function LagTable({ lag, owners }: { lag: GroupLag; owners: Map<string, s
                   <Sparkline samples={p.history} />
                 </td>
                 <td class="muted">{formatAgo(lastCommit, now)}</td>
-                <td class="muted">{owners.get(key) ?? '—'}</td>
+                <td class="owner-cell">
+                  <Owner member={owners.get(key)} />
+                </td>
               </tr>
             );
           })}

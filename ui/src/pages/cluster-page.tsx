@@ -53,8 +53,9 @@ export function ClusterPage() {
           </strong>
           nodes alive
         </div>
-        <div class="tile">
-          <strong>{cluster.controllerId ?? '—'}</strong>controller
+        <div class={cluster.controllerId === null ? 'tile warn' : 'tile'}>
+          <strong class="controller">{cluster.controllerId === null ? 'none' : `node ${cluster.controllerId}`}</strong>
+          {cluster.controllerId === null ? 'controller: being elected' : 'is the controller'}
         </div>
         <div class="tile">
           <strong>{partitions.length}</strong>offsets partitions

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, groupPath } from '../api/api';
 import { RestError } from '../api/rest-error';
-import type { GroupDescription, GroupLag, RebalanceRecord, ResetOffsetsResult } from '../api/rest-types';
+import type { GroupDescription, GroupLag, GroupMember, RebalanceRecord, ResetOffsetsResult } from '../api/rest-types';
 import { Badge } from '../components/badge';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { ErrorBanner } from '../components/error-banner';
@@ -9,7 +9,7 @@ import { LagTable } from '../components/lag-table';
 import { MembersTable } from '../components/members-table';
 import { OffsetResetDialog } from '../components/offset-reset-dialog';
 import { RebalanceTimeline } from '../components/rebalance-timeline';
-import { assignedPartitions, formatNumber } from '../format';
+import { assignedPartitions, formatNumber, formatTimeLag } from '../format';
 import { usePolling } from '../hooks/use-polling';
 
 /**
@@ -48,6 +48,12 @@ export function GroupPage({ groupId }: { groupId: string }) {
   const data = polled.data;
   const missing = polled.error instanceof RestError && polled.error.errorName === 'GROUP_ID_NOT_FOUND';
 
+  const members = data?.group.members.length ?? 0;
+  // The node refuses to delete a group with members (NON_EMPTY_GROUP): say so instead of offering it.
+  const deleteRefusal =
+    members > 0
+      ? `The group has ${members} member${members > 1 ? 's' : ''}: only an Empty group can be deleted (stop its consumers first).`
+      : null;
   const header = (
     <div class="page-head">
       <h1>
@@ -58,10 +64,22 @@ export function GroupPage({ groupId }: { groupId: string }) {
           <button type="button" onClick={() => setDialog('reset')}>
             Reset offsets…
           </button>
-          <button type="button" class="danger" onClick={() => setDialog('delete')}>
+          <button
+            type="button"
+            class="danger"
+            disabled={deleteRefusal !== null}
+            title={deleteRefusal ?? undefined}
+            aria-describedby={deleteRefusal ? 'delete-refusal' : undefined}
+            onClick={() => setDialog('delete')}
+          >
             Delete group…
           </button>
         </div>
+      )}
+      {data && !missing && deleteRefusal && (
+        <p id="delete-refusal" class="muted action-note">
+          {deleteRefusal}
+        </p>
       )}
     </div>
   );
@@ -85,11 +103,10 @@ export function GroupPage({ groupId }: { groupId: string }) {
     );
   }
   const { group, lag, rebalances } = data;
-  const owners = new Map<string, string>();
+  const owners = new Map<string, GroupMember>();
   for (const member of group.members) {
     for (const entry of assignedPartitions(member.assignment) ?? []) {
-      for (const partition of entry.partitions)
-        owners.set(`${entry.topic}-${partition}`, member.clientId || member.memberId);
+      for (const partition of entry.partitions) owners.set(`${entry.topic}-${partition}`, member);
     }
   }
   const topics = [...new Set((lag?.partitions ?? []).map((p) => p.topic))].sort();
@@ -133,6 +150,10 @@ export function GroupPage({ groupId }: { groupId: string }) {
               '—'
             )}
           </dd>
+        </div>
+        <div title="How long ago the committed offset was the log end, the largest of the group's partitions (docs/lag.md)">
+          <dt>Time lag</dt>
+          <dd class="time-lag">{lag ? formatTimeLag(lag.maxTimeLagMs) : '—'}</dd>
         </div>
       </dl>
       {lastReset && (

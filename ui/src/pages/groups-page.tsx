@@ -3,10 +3,11 @@ import { api } from '../api/api';
 import type { GroupListing, GroupStateName } from '../api/rest-types';
 import { Badge } from '../components/badge';
 import { ErrorBanner } from '../components/error-banner';
+import { GroupLagCells } from '../components/group-lag-cells';
 import { PAGE_SIZE, Pager } from '../components/pager';
 import { formatAgo, formatNumber } from '../format';
 import { groupHref } from '../routes';
-import { useLagStatuses } from '../hooks/use-lag-statuses';
+import { useGroupLags } from '../hooks/use-group-lags';
 import { usePolling } from '../hooks/use-polling';
 
 /** Ten seconds: the list is the whole cluster's (up to 10,000 groups); an unchanged one comes back as a 304. */
@@ -16,7 +17,7 @@ export const MARK_USABLE = 'cohort:groups-usable';
 export const MARK_LAG_STATUSES = 'cohort:groups-lag-statuses';
 const STATES: GroupStateName[] = ['Stable', 'PreparingRebalance', 'CompletingRebalance', 'Empty', 'Dead'];
 
-/** Every group of the cluster: filter by text and state, one page of 50 rows at a time, lag status of those. */
+/** Every group of the cluster: filter by text and state, one page of 50 rows at a time, the lag of those. */
 export function GroupsPage() {
   const polled = usePolling(() => api.get<GroupListing[]>('/v1/groups'), GROUPS_POLL_MS, []);
   const [filter, setFilter] = useState('');
@@ -32,9 +33,9 @@ export function GroupsPage() {
   }, [sorted, filter, state]);
   const lastPage = Math.max(0, Math.ceil(matching.length / PAGE_SIZE) - 1);
   const shown = matching.slice(Math.min(page, lastPage) * PAGE_SIZE, (Math.min(page, lastPage) + 1) * PAGE_SIZE);
-  const statuses = useLagStatuses(shown.map((g) => g.groupId));
+  const lags = useGroupLags(shown.map((g) => g.groupId));
   const rendered = polled.data !== null;
-  const statusesIn = rendered && shown.every((g) => statuses.has(g.groupId));
+  const statusesIn = rendered && shown.every((g) => lags.has(g.groupId));
   useEffect(() => markOnce(MARK_USABLE, rendered), [rendered]);
   useEffect(() => markOnce(MARK_LAG_STATUSES, statusesIn), [statusesIn]);
   const counts = useMemo(() => {
@@ -88,6 +89,15 @@ export function GroupsPage() {
               <th>Group</th>
               <th>State</th>
               <th class="num">Members</th>
+              <th class="num" title="Summed over the partitions whose end offset was reported">
+                Lag
+              </th>
+              <th
+                class="num"
+                title="How long ago the committed offset was the log end, the largest of the group's partitions (docs/lag.md)"
+              >
+                Time lag
+              </th>
               <th>Lag status</th>
               <th>Protocol type</th>
               <th class="num">Coordinator</th>
@@ -103,9 +113,7 @@ export function GroupsPage() {
                   <Badge value={g.state} />
                 </td>
                 <td class="num">{g.members}</td>
-                <td class="lag-status">
-                  {statuses.has(g.groupId) ? <Badge value={statuses.get(g.groupId)} /> : <span class="muted">…</span>}
-                </td>
+                <GroupLagCells lag={lags.get(g.groupId)} />
                 <td>{g.protocolType || '—'}</td>
                 <td class="num">{g.coordinator ?? '—'}</td>
               </tr>

@@ -5,6 +5,7 @@ import { ErrorBanner } from '../components/error-banner';
 import { PAGE_SIZE, Pager } from '../components/pager';
 import { formatAgo, formatNumber } from '../format';
 import { usePolling } from '../hooks/use-polling';
+import { topicHref } from '../routes';
 
 /** Ten seconds: partition counts change rarely; end offsets as often as producers report them. */
 export const TOPICS_POLL_MS = 10_000;
@@ -28,7 +29,7 @@ function summary(topic: TopicInfo): {
   };
 }
 
-/** The topic registry: partition counts, and the end offsets producers reported for lag. */
+/** The topic registry: partition counts, and the end offsets producers reported for lag; each topic links to its page. */
 export function TopicsPage() {
   const polled = usePolling(() => api.get<TopicInfo[]>('/v1/topics'), TOPICS_POLL_MS, []);
   const [filter, setFilter] = useState('');
@@ -80,7 +81,9 @@ export function TopicsPage() {
               const s = summary(t);
               return (
                 <tr key={t.name} data-topic={t.name}>
-                  <td class="mono">{t.name}</td>
+                  <td class="mono">
+                    <a href={topicHref(t.name)}>{t.name}</a>
+                  </td>
                   <td class="num">{t.partitions}</td>
                   <td class="num">
                     {s.reported} / {t.partitions}
