@@ -57,16 +57,30 @@ describe('cluster mode (e2e): operator endpoints across a coordinator failover',
     );
     const before = await rebalances(coordinatorId);
 
-    // Lag and a reset through a node that does not coordinate the group.
-    await request(url(other))
+    // Lag and resets through a node that does not coordinate the group, from reports dated by their
+    // producer (two minutes and one minute ago) and made through yet another node: the time index is the
+    // cluster's, in Redis.
+    const reportedAt = Date.now();
+    const reporter = [0, 1, 2].find((id) => id !== other && cluster.nodes.has(id))!;
+    await request(url(reporter))
+      .put('/v1/topics/ledger/end-offsets')
+      .send({ partitions: [{ partition: 0, endOffset: 20, startOffset: 3, timestamp: reportedAt - 120_000 }] })
+      .expect(200);
+    await request(url(reporter))
       .put('/v1/topics/ledger/end-offsets')
       .send({
         partitions: [
-          { partition: 0, endOffset: 40, startOffset: 3 },
-          { partition: 1, endOffset: 9 },
+          { partition: 0, endOffset: 40, timestamp: reportedAt - 60_000 },
+          { partition: 1, endOffset: 9, timestamp: reportedAt - 60_000 },
         ],
       })
       .expect(200);
+    const byDuration = await request(url(other))
+      .post(`/v1/groups/${GROUP}/offsets/reset`)
+      .send({ topics: [{ name: 'ledger' }], strategy: 'duration', duration: 'PT90S' })
+      .expect(200);
+    // As of 90 s ago: partition 0 ended at 20; partition 1 had no report yet, so its earliest one, 9.
+    expect(byDuration.body.offsets.map((o: { newOffset: number }) => o.newOffset)).toEqual([20, 9]);
     const reset = await request(url(other))
       .post(`/v1/groups/${GROUP}/offsets/reset`)
       .send({ topics: [{ name: 'ledger' }], strategy: 'earliest', dryRun: false })
@@ -77,6 +91,16 @@ describe('cluster mode (e2e): operator endpoints across a coordinator failover',
       'lag against the reports, read through another node',
       60_000,
     );
+    // Offsets 3 and 0 were the log end before the first reports: at least two minutes and one minute ago.
+    const timeLag = async () =>
+      (await request(url(other)).get(`/v1/groups/${GROUP}/lag`).expect(200)).body as {
+        maxTimeLagMs: number;
+        partitions: { timeLagMs: number }[];
+      };
+    const lagged = await timeLag();
+    expect(lagged.partitions[0].timeLagMs).toBeGreaterThanOrEqual(Date.now() - reportedAt + 120_000 - 5_000);
+    expect(lagged.partitions[1].timeLagMs).toBeGreaterThanOrEqual(Date.now() - reportedAt + 60_000 - 5_000);
+    expect(lagged.maxTimeLagMs).toBe(lagged.partitions[0].timeLagMs);
 
     await cluster.nodes.get(coordinatorId)!.app.close();
     cluster.nodes.delete(coordinatorId);
@@ -90,5 +114,7 @@ describe('cluster mode (e2e): operator endpoints across a coordinator failover',
     );
     const { body: moved } = await request(url(other)).get('/v1/coordinator').query({ groupId: GROUP }).expect(200);
     expect(moved.nodeId).not.toBe(coordinatorId);
+    // The new coordinator reads the same time index.
+    expect((await timeLag()).maxTimeLagMs).toBeGreaterThanOrEqual(Date.now() - reportedAt + 120_000 - 5_000);
   });
 });
