@@ -73,6 +73,7 @@ export function configureCohortApp<App extends INestApplication>(app: App): App 
       {
         type: 'http',
         scheme: 'bearer',
+        bearerFormat: 'static token or JWT',
         description:
           'With authentication on (AUTH_TOKENS_FILE or AUTH_JWT_*): a static token or a JWT, sent as `Authorization: Bearer <token>` (docs/security.md). Without it, no token is needed.',
       },
