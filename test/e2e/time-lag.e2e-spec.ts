@@ -1,5 +1,7 @@
 import { ErrorCode } from '@cohort/protocol';
+import request from 'supertest';
 import { appPerFile } from '../support/app-per-file';
+import { startApp, tempDataDir } from '../support/test-app';
 import { sample } from '../support/prometheus-sample';
 
 jest.setTimeout(60_000);
@@ -159,5 +161,39 @@ describe('time lag and resets by time (e2e)', () => {
     const offsets = (await http().get('/v1/groups/rewind/offsets').expect(200)).body;
     expect(offsets.offsets.map((o: { committedOffset: number }) => o.committedOffset)).toEqual([100, 40]);
     expect(offsets.totalLag).toBe(100);
+  });
+
+  it('keeps the time index across a restart of an embedded node (topics.json under DATA_DIR)', async () => {
+    const data = tempDataDir();
+    const reports = [
+      { endOffset: 10, timestamp: t0 },
+      { endOffset: 30, timestamp: t0 + 5 * MINUTE },
+    ];
+    let node = await startApp({ DATA_DIR: data.dir });
+    try {
+      await request(node.url).post('/v1/topics').send({ name: 'kept', partitions: 1 }).expect(201);
+      for (const report of reports)
+        await request(node.url)
+          .put('/v1/topics/kept/end-offsets')
+          .send({ partitions: [{ partition: 0, ...report }] })
+          .expect(200);
+      await request(node.url)
+        .post('/v1/groups/kept-group/offsets')
+        .send({ topics: [{ name: 'kept', partitions: [{ partitionIndex: 0, committedOffset: 20 }] }] })
+        .expect(200);
+      await node.close();
+      node = await startApp({ DATA_DIR: data.dir });
+      const preview = await request(node.url)
+        .post('/v1/groups/kept-group/offsets/reset')
+        .send({ allTopics: true, strategy: 'duration', duration: 'PT7M' })
+        .expect(200);
+      expect(preview.body.offsets[0].newOffset).toBe(10); // the entry of ten minutes ago survived
+      const lag = (await request(node.url).get('/v1/groups/kept-group/lag').expect(200)).body;
+      // 20 is half way from 10 (t0) to 30 (t0 + 5 min).
+      expect(Math.abs(lag.maxTimeLagMs - (Date.now() - (t0 + 2.5 * MINUTE)))).toBeLessThan(5_000);
+    } finally {
+      await node.close();
+      data.remove();
+    }
   });
 });
