@@ -49,6 +49,7 @@ describe('observability bundle (e2e)', () => {
         'CohortGroupLagError',
         'CohortGroupLagStalled',
         'CohortGroupLagStopped',
+        'CohortGroupTimeLagHigh',
         'CohortPartitionsOffline',
         'CohortPartitionsUnderReplicated',
         'CohortRebalanceStorm',
