@@ -209,7 +209,8 @@ describe('LogJournal', () => {
       const kept = new Set(flatten(logs[p].read(0, ALL, ALL)).map(([, key]) => key));
       expect(expected[p].filter((key) => !kept.has(key))).toEqual([]);
     }
-  });
+    // Hundreds of real fsyncs through the page-cache model: seconds on a busy machine, so not Jest's default 5 s.
+  }, 60_000);
 
   it('refuses to start when the journal continues past a hole in a log, or holds a log that is not open', async () => {
     const first = await openAll(2);
