@@ -43,3 +43,14 @@ export const rangeAssignor = createRangeAssignor();
 export const roundRobinAssignor = createRoundRobinAssignor();
 export const stickyAssignor = createStickyAssignor();
 export const cooperativeStickyAssignor = createCooperativeStickyAssignor();
+
+// Server assignors for consumer groups (KIP-848).
+export type {
+  ConsumerGroupAssignor,
+  ConsumerGroupAssignment,
+  ConsumerGroupMemberSpec,
+  ConsumerGroupSpec,
+  GroupType,
+} from './server/consumer-group-assignor';
+export { createServerRangeAssignor, SERVER_RANGE_ASSIGNOR_NAME } from './server/server-range-assignor';
+export { topicIdOf, uuidToString, uuidHashCode, compareUuids, type JavaUuid } from './server/java-uuid';

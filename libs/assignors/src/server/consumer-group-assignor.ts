@@ -1,0 +1,45 @@
+/**
+ * Server assignors for consumer groups (Kafka 4's consumer group protocol, Kafka's `ConsumerGroupPartitionAssignor`): the
+ * coordinator, not a member, computes each member's target assignment. Built in: `uniform` and `range`,
+ * giving exactly the assignments of Kafka's `UniformAssignor` and `RangeAssignor` (group-coordinator
+ * module) for the same inputs; §5 plugins serve through an adapter (plugin-server-assignor.ts).
+ */
+import type { TopicPartitions } from '@cohort/protocol';
+import type { ClusterView } from '../api/partition-assignor';
+
+/** The two kinds of group an assignor can serve (`GET /v1/assignors` rows carry them). */
+export type GroupType = 'classic' | 'consumer';
+
+/** One member as a server assignor sees it: Kafka's `MemberSubscription` and its current target. */
+export interface ConsumerGroupMemberSpec {
+  memberId: string;
+  instanceId?: string | null;
+  rackId?: string | null;
+  /** Subscribed topic names as the member sent them (a regex's topics resolved); unknown topics get nothing. */
+  subscribedTopics: readonly string[];
+  /** The member's current target assignment, each topic's partitions in the order the group stored them. */
+  assignment: readonly TopicPartitions[];
+}
+
+export interface ConsumerGroupSpec {
+  /**
+   * Every member of the group after this change, in the order they were put into the group's member
+   * map (Kafka iterates its `HashMap<String, _>` of members, whose order depends on insertion order
+   * where ids share a bucket).
+   */
+  members: readonly ConsumerGroupMemberSpec[];
+}
+
+/** memberId → its new target assignment; every member of the spec has an entry, possibly empty. */
+export type ConsumerGroupAssignment = Record<string, TopicPartitions[]>;
+
+export interface ConsumerGroupAssignor {
+  /** The name a member asks for with `serverAssignor` (`uniform`, `range`, or a plugin's). */
+  readonly name: string;
+  /**
+   * Computes the group's target assignment. Synchronous, as Kafka runs its assignors on the
+   * coordinator thread; throws `KafkaError` INVALID_REQUEST (42) on input no group can have (a
+   * partition in two members' targets), `AssignorError` when a plugin misbehaves.
+   */
+  assign(group: ConsumerGroupSpec, cluster: ClusterView): ConsumerGroupAssignment;
+}

@@ -1,0 +1,180 @@
+/**
+ * A consumer group as Kafka's server assignors walk it: topics numbered with their Kafka ids
+ * (`UUID.nameUUIDFromBytes` of the name), members in the order Java iterates the member map, and each
+ * member's current target in the order `Assignment.fromRecord` builds it (a default `HashMap<Uuid, _>`
+ * filled in the record's order, each topic's partitions a `new HashSet<>(list)`).
+ */
+import { javaStringHashCode, KafkaError } from '@cohort/protocol';
+import type { ClusterView } from '../api/partition-assignor';
+import type { ConsumerGroupMemberSpec, ConsumerGroupSpec } from './consumer-group-assignor';
+import { copyConstructorCapacity, hashSetOrderOfPartitions, javaIterationOrder } from './java-hash-table';
+import { compareUuids, topicIdOf, uuidHashCode, type JavaUuid } from './java-uuid';
+import { javaHashMapOrder } from '../common/java-order';
+
+export interface ModelTopic {
+  name: string;
+  id: JavaUuid;
+  idHash: number;
+  /** -1 when the topic does not exist (not in partitionsPerTopic). */
+  partitions: number;
+}
+
+export interface OwnedTopic {
+  topic: number;
+  /** In Java's iteration order. */
+  partitions: number[];
+}
+
+export interface ModelMember {
+  memberId: string;
+  instanceId: string | null;
+  spec: ConsumerGroupMemberSpec;
+  /** Subscribed topics that exist, as a set of topic numbers. */
+  subscribed: Set<number>;
+  /** Current target, in Java's iteration order; partitions beyond a topic's size dropped. */
+  owned: OwnedTopic[];
+}
+
+export interface GroupModel {
+  table: TopicTable;
+  topics: ModelTopic[];
+  /** Members in Java's iteration order of the member map. */
+  members: ModelMember[];
+  /** Kafka's SubscriptionType: every member subscribes to the same topic names. */
+  homogeneous: boolean;
+}
+
+/** Topic ids are pure functions of names; a node sees the same names again and again. */
+const idCache = new Map<string, JavaUuid>();
+const ID_CACHE_LIMIT = 100_000;
+
+export function cachedTopicId(name: string): JavaUuid {
+  let id = idCache.get(name);
+  if (id === undefined) {
+    id = topicIdOf(name);
+    if (idCache.size >= ID_CACHE_LIMIT) idCache.clear();
+    idCache.set(name, id);
+  }
+  return id;
+}
+
+export class TopicTable {
+  readonly topics: ModelTopic[] = [];
+  private readonly numbers = new Map<string, number>();
+
+  constructor(private readonly cluster: ClusterView) {}
+
+  numberOf(name: string): number {
+    let n = this.numbers.get(name);
+    if (n === undefined) {
+      n = this.topics.length;
+      const id = cachedTopicId(name);
+      const count = Object.prototype.hasOwnProperty.call(this.cluster.partitionsPerTopic, name)
+        ? this.cluster.partitionsPerTopic[name]
+        : -1;
+      this.topics.push({ name, id, idHash: uuidHashCode(id), partitions: count });
+      this.numbers.set(name, n);
+    }
+    return n;
+  }
+
+  compare(a: number, b: number): number {
+    return compareUuids(this.topics[a].id, this.topics[b].id);
+  }
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  const set = new Set(a);
+  const other = new Set(b);
+  if (set.size !== other.size) return false;
+  for (const name of other) if (!set.has(name)) return false;
+  return true;
+}
+
+/** Kafka's `ModernGroup.subscriptionType`: homogeneous when every member subscribes to the same names. */
+export function isHomogeneous(members: readonly ConsumerGroupMemberSpec[]): boolean {
+  for (let m = 1; m < members.length; m++)
+    if (!sameNames(members[0].subscribedTopics, members[m].subscribedTopics)) return false;
+  return true;
+}
+
+function readOwned(member: ConsumerGroupMemberSpec, table: TopicTable): OwnedTopic[] {
+  const entries: OwnedTopic[] = [];
+  const hashes: number[] = [];
+  for (const entry of member.assignment) {
+    if (entry.partitions.length === 0) continue;
+    const topic = table.numberOf(entry.topic);
+    const size = table.topics[topic].partitions;
+    const partitions = entry.partitions.filter((p) => p < size);
+    if (partitions.length === 0) continue;
+    entries.push({ topic, partitions: hashSetOrderOfPartitions(partitions) });
+    hashes.push(table.topics[topic].idHash);
+  }
+  if (entries.length < 2) return entries;
+  return javaIterationOrder(hashes).map((i) => entries[i]);
+}
+
+/** Every partition in at most one member's target, or the input is no group's state. */
+function checkDisjoint(members: readonly ModelMember[], topics: readonly ModelTopic[]): void {
+  const owners = topics.map((topic) => (topic.partitions > 0 ? new Int32Array(topic.partitions).fill(-1) : null));
+  members.forEach((member, m) => {
+    for (const { topic, partitions } of member.owned) {
+      const owner = owners[topic] as Int32Array;
+      for (const p of partitions) {
+        if (owner[p] !== -1 && owner[p] !== m)
+          throw KafkaError.of(
+            'INVALID_REQUEST',
+            `partition ${topics[topic].name}-${p} is in the targets of '${members[owner[p]].memberId}' and '${member.memberId}'`,
+          );
+        owner[p] = m;
+      }
+    }
+  });
+}
+
+export function readGroupModel(group: ConsumerGroupSpec, cluster: ClusterView): GroupModel {
+  const table = new TopicTable(cluster);
+  const specs = group.members;
+  const order = javaHashMapOrder(specs.map((member) => member.memberId));
+  const members: ModelMember[] = order.map((index) => {
+    const spec = specs[index];
+    const subscribed = new Set<number>();
+    for (const name of spec.subscribedTopics) {
+      const topic = table.numberOf(name);
+      if (table.topics[topic].partitions >= 0) subscribed.add(topic);
+    }
+    return {
+      memberId: spec.memberId,
+      instanceId: spec.instanceId ?? null,
+      spec,
+      subscribed,
+      owned: readOwned(spec, table),
+    };
+  });
+  checkDisjoint(members, table.topics);
+  return { table, topics: table.topics, members, homogeneous: isHomogeneous(specs) };
+}
+
+/**
+ * A member's subscribed topics in the order `new HashSet<>(subscribedTopicIds())` iterates them: the
+ * names as `new HashSet<>(names)` holds them (ConsumerGroupMember), resolved to ids in that order
+ * (TopicIds, which skips unknown names but counts them in its size), then hashed by `Uuid.hashCode`.
+ */
+export function subscribedTopicsInJavaOrder(member: ModelMember, table: TopicTable): number[] {
+  const names = [...new Set(member.spec.subscribedTopics)];
+  const nameOrder = javaIterationOrder(
+    names.map((name) => javaStringHashCode(name)),
+    copyConstructorCapacity(names.length),
+  );
+  const topics: number[] = [];
+  for (const i of nameOrder) {
+    const topic = table.numberOf(names[i]);
+    if (table.topics[topic].partitions >= 0) topics.push(topic);
+  }
+  const idOrder = javaIterationOrder(
+    topics.map((topic) => table.topics[topic].idHash),
+    copyConstructorCapacity(names.length),
+  );
+  return idOrder.map((i) => topics[i]);
+}
