@@ -1,0 +1,313 @@
+import { type ConsumerGroupMember, isReconciledTo } from './consumer-group-member';
+import { MemberState } from './member-state';
+import { NO_PARTITIONS, type TopicPartitions } from './topic-partitions';
+
+/** Kafka's `ConsumerGroup.ConsumerGroupState`, under the names Cohort shows. */
+export type ConsumerGroupState = 'Empty' | 'Assigning' | 'Reconciling' | 'Stable' | 'Dead';
+
+/** Whether every member subscribes to the same topics (Kafka's `SubscriptionType`); assignors take shortcuts when so. */
+export type SubscriptionType = 'homogeneous' | 'heterogeneous';
+
+/**
+ * The state of one consumer group (Kafka's `ConsumerGroup` over `ModernGroup`): its epochs, members,
+ * target assignment and the indexes kept beside them — the epoch at which each partition is currently
+ * owned (who must release it before anyone else gets it), the inverted target, subscriber counts per
+ * topic, static members and assignor votes. Everything here is rebuilt by replaying the group's
+ * records; `maybeUpdateGroupState` keeps the state a function of the rest, as Kafka's does.
+ */
+export class ConsumerGroup {
+  private _groupEpoch = 0;
+  private _assignmentEpoch = 0;
+  private _state: ConsumerGroupState = 'Empty';
+  /** Kafka 4.x's `MetadataHash`: the subscribed topics as of the last group epoch bump (0: none computed). */
+  metadataHash = 0;
+  private readonly _members = new Map<string, ConsumerGroupMember>();
+  private readonly _targetAssignment = new Map<string, TopicPartitions>();
+  private readonly inverted = new Map<string, Map<number, string>>();
+  private readonly partitionEpochs = new Map<string, Map<number, number>>();
+  private readonly _subscribedTopicNames = new Map<string, number>();
+  private readonly _staticMembers = new Map<string, string>();
+  private readonly serverAssignors = new Map<string, number>();
+
+  constructor(readonly groupId: string) {}
+
+  get groupEpoch(): number {
+    return this._groupEpoch;
+  }
+
+  setGroupEpoch(epoch: number): void {
+    this._groupEpoch = epoch;
+    this.maybeUpdateGroupState();
+  }
+
+  get assignmentEpoch(): number {
+    return this._assignmentEpoch;
+  }
+
+  setTargetAssignmentEpoch(epoch: number): void {
+    this._assignmentEpoch = epoch;
+    this.maybeUpdateGroupState();
+  }
+
+  get state(): ConsumerGroupState {
+    return this._state;
+  }
+
+  markDead(): void {
+    this._state = 'Dead';
+  }
+
+  get members(): ReadonlyMap<string, ConsumerGroupMember> {
+    return this._members;
+  }
+
+  get size(): number {
+    return this._members.size;
+  }
+
+  member(memberId: string): ConsumerGroupMember | undefined {
+    return this._members.get(memberId);
+  }
+
+  /** Subscriber count per topic name. */
+  get subscribedTopicNames(): ReadonlyMap<string, number> {
+    return this._subscribedTopicNames;
+  }
+
+  isSubscribedToTopic(topic: string): boolean {
+    return this._subscribedTopicNames.has(topic);
+  }
+
+  /** Kafka's `ModernGroup.subscriptionType`: homogeneous when every topic has every member as subscriber. */
+  get subscriptionType(): SubscriptionType {
+    for (const count of this._subscribedTopicNames.values()) {
+      if (count !== this._members.size) return 'heterogeneous';
+    }
+    return 'homogeneous';
+  }
+
+  /** instance id → member id. */
+  get staticMembers(): ReadonlyMap<string, string> {
+    return this._staticMembers;
+  }
+
+  staticMemberId(instanceId: string | null): string | undefined {
+    return instanceId === null ? undefined : this._staticMembers.get(instanceId);
+  }
+
+  staticMember(instanceId: string): ConsumerGroupMember | undefined {
+    const memberId = this._staticMembers.get(instanceId);
+    return memberId === undefined ? undefined : this._members.get(memberId);
+  }
+
+  get targetAssignment(): ReadonlyMap<string, TopicPartitions> {
+    return this._targetAssignment;
+  }
+
+  targetAssignmentOf(memberId: string): TopicPartitions {
+    return this._targetAssignment.get(memberId) ?? NO_PARTITIONS;
+  }
+
+  /** Kafka's `targetAssignment(memberId, instanceId)`: a static member taking over gets its predecessor's target. */
+  targetAssignmentFor(memberId: string, instanceId: string | null): TopicPartitions {
+    if (instanceId === null) return this.targetAssignmentOf(memberId);
+    const previous = this._staticMembers.get(instanceId);
+    return previous === undefined ? NO_PARTITIONS : this.targetAssignmentOf(previous);
+  }
+
+  /** topic → partition → the member whose target holds it. */
+  get invertedTargetAssignment(): ReadonlyMap<string, ReadonlyMap<number, string>> {
+    return this.inverted;
+  }
+
+  /** The epoch of the member that owns the partition now (assigned or pending revocation), or -1. */
+  currentPartitionEpoch(topic: string, partition: number): number {
+    return this.partitionEpochs.get(topic)?.get(partition) ?? -1;
+  }
+
+  /** Kafka's `preferredServerAssignor`: the assignor most members asked for (the first counted on a tie). */
+  preferredServerAssignor(): string | undefined {
+    return mostVoted(this.serverAssignors);
+  }
+
+  /** The preferred assignor once `oldMember` is replaced by `newMember` (either may be absent), without changing the group. */
+  computePreferredServerAssignor(
+    oldMember: ConsumerGroupMember | undefined,
+    newMember: ConsumerGroupMember | undefined,
+  ): string | undefined {
+    const counts = new Map(this.serverAssignors);
+    countAssignors(counts, oldMember, newMember);
+    return mostVoted(counts);
+  }
+
+  /** Kafka's `waitingOnUnreleasedPartition`: a partition of the member's target is still owned by someone else. */
+  waitingOnUnreleasedPartition(member: ConsumerGroupMember): boolean {
+    if (member.state !== MemberState.UNRELEASED_PARTITIONS) return false;
+    for (const [topic, partitions] of this.targetAssignmentOf(member.memberId)) {
+      const assigned = member.assignedPartitions.get(topic);
+      for (const p of partitions) {
+        if (!assigned?.has(p) && this.currentPartitionEpoch(topic, p) !== -1) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Adds or replaces a member, keeping every index in step (Kafka's `updateMember`). */
+  updateMember(newMember: ConsumerGroupMember): void {
+    const oldMember = this._members.get(newMember.memberId);
+    this._members.set(newMember.memberId, newMember);
+    this.countSubscriptions(oldMember, newMember);
+    countAssignors(this.serverAssignors, oldMember, newMember);
+    if (oldMember) this.removeMemberEpochs(oldMember);
+    this.addPartitionEpochs(newMember.assignedPartitions, newMember.memberEpoch);
+    this.addPartitionEpochs(newMember.partitionsPendingRevocation, newMember.memberEpoch);
+    if (newMember.instanceId !== null) this._staticMembers.set(newMember.instanceId, newMember.memberId);
+    this.maybeUpdateGroupState();
+  }
+
+  /** Kafka's `removeMember`. */
+  removeMember(memberId: string): void {
+    const oldMember = this._members.get(memberId);
+    if (!oldMember) return;
+    this._members.delete(memberId);
+    this.countSubscriptions(oldMember, undefined);
+    countAssignors(this.serverAssignors, oldMember, undefined);
+    this.removeMemberEpochs(oldMember);
+    if (oldMember.instanceId !== null && this._staticMembers.get(oldMember.instanceId) === memberId) {
+      this._staticMembers.delete(oldMember.instanceId);
+    }
+    this.maybeUpdateGroupState();
+  }
+
+  /** Kafka's `updateTargetAssignment`, with the inverted index. */
+  updateTargetAssignment(memberId: string, target: TopicPartitions): void {
+    this.updateInverted(memberId, this.targetAssignmentOf(memberId), target);
+    this._targetAssignment.set(memberId, target);
+  }
+
+  removeTargetAssignment(memberId: string): void {
+    this.updateInverted(memberId, this.targetAssignmentOf(memberId), NO_PARTITIONS);
+    this._targetAssignment.delete(memberId);
+  }
+
+  /**
+   * Kafka's `maybeUpdateGroupState`: Empty without members, Assigning while the target lags the group
+   * epoch, Reconciling while a member is not stable at the target epoch, Stable otherwise.
+   */
+  private maybeUpdateGroupState(): void {
+    if (this._state === 'Dead') return;
+    if (this._members.size === 0) this._state = 'Empty';
+    else if (this._groupEpoch > this._assignmentEpoch) this._state = 'Assigning';
+    else {
+      this._state = 'Stable';
+      for (const member of this._members.values()) {
+        if (!isReconciledTo(member, this._assignmentEpoch)) {
+          this._state = 'Reconciling';
+          break;
+        }
+      }
+    }
+  }
+
+  /** Kafka's `updateInvertedTargetAssignment`: a partition moved to another member first is not taken back. */
+  private updateInverted(memberId: string, oldTarget: TopicPartitions, newTarget: TopicPartitions): void {
+    const topics = new Set([...oldTarget.keys(), ...newTarget.keys()]);
+    for (const topic of topics) {
+      const oldPartitions = oldTarget.get(topic) ?? EMPTY;
+      const newPartitions = newTarget.get(topic) ?? EMPTY;
+      let byPartition = this.inverted.get(topic);
+      if (!byPartition) this.inverted.set(topic, (byPartition = new Map()));
+      for (const p of oldPartitions) {
+        if (!newPartitions.has(p) && byPartition.get(p) === memberId) byPartition.delete(p);
+      }
+      for (const p of newPartitions) if (!oldPartitions.has(p)) byPartition.set(p, memberId);
+      if (byPartition.size === 0) this.inverted.delete(topic);
+    }
+  }
+
+  private countSubscriptions(
+    oldMember: ConsumerGroupMember | undefined,
+    newMember: ConsumerGroupMember | undefined,
+  ): void {
+    if (oldMember) for (const topic of oldMember.subscribedTopicNames) decrement(this._subscribedTopicNames, topic);
+    if (newMember) for (const topic of newMember.subscribedTopicNames) increment(this._subscribedTopicNames, topic);
+  }
+
+  private removeMemberEpochs(member: ConsumerGroupMember): void {
+    this.removePartitionEpochs(member.assignedPartitions, member.memberEpoch);
+    this.removePartitionEpochs(member.partitionsPendingRevocation, member.memberEpoch);
+  }
+
+  /**
+   * Records `partitions` as owned at `epoch`. A partition is owned by one member at a time: finding it
+   * owned already means the records broke that rule, which Kafka treats as an illegal state rather than
+   * silently overwriting. (Called by `updateMember`; not private so its rule can be tested alone.)
+   */
+  addPartitionEpochs(partitions: TopicPartitions, epoch: number): void {
+    for (const [topic, set] of partitions) {
+      let byPartition = this.partitionEpochs.get(topic);
+      if (!byPartition) this.partitionEpochs.set(topic, (byPartition = new Map()));
+      for (const p of set) {
+        const previous = byPartition.get(p);
+        if (previous !== undefined) {
+          throw new Error(
+            `Cannot set the epoch of ${topic}-${p} to ${epoch} because the partition is still owned at epoch ${previous}`,
+          );
+        }
+        byPartition.set(p, epoch);
+      }
+    }
+  }
+
+  /** Releases `partitions`, which must be owned at `expectedEpoch` (an illegal state otherwise, as in Kafka). */
+  removePartitionEpochs(partitions: TopicPartitions, expectedEpoch: number): void {
+    for (const [topic, set] of partitions) {
+      const byPartition = this.partitionEpochs.get(topic);
+      if (!byPartition)
+        throw new Error(`Cannot remove the epoch ${expectedEpoch} from ${topic} because it does not have any epoch`);
+      for (const p of set) {
+        const previous = byPartition.get(p);
+        if (previous !== expectedEpoch) {
+          throw new Error(
+            `Cannot remove the epoch ${expectedEpoch} from ${topic}-${p} because the partition is still owned at a different epoch ${previous}`,
+          );
+        }
+        byPartition.delete(p);
+      }
+      if (byPartition.size === 0) this.partitionEpochs.delete(topic);
+    }
+  }
+}
+
+const EMPTY: ReadonlySet<number> = new Set();
+
+function countAssignors(
+  counts: Map<string, number>,
+  oldMember: ConsumerGroupMember | undefined,
+  newMember: ConsumerGroupMember | undefined,
+): void {
+  if (oldMember?.serverAssignorName) decrement(counts, oldMember.serverAssignorName);
+  if (newMember?.serverAssignorName) increment(counts, newMember.serverAssignorName);
+}
+
+function mostVoted(counts: ReadonlyMap<string, number>): string | undefined {
+  let best: string | undefined;
+  let votes = 0;
+  for (const [name, count] of counts) {
+    if (count > votes) {
+      best = name;
+      votes = count;
+    }
+  }
+  return best;
+}
+
+function increment(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const next = (counts.get(key) ?? 0) - 1;
+  if (next <= 0) counts.delete(key);
+  else counts.set(key, next);
+}

@@ -1,0 +1,231 @@
+import { ConsumerGroupError } from './consumer-errors';
+import { type ConsumerGroupMember, updatedMember, withMemberEpoch } from './consumer-group-member';
+import { MemberState } from './member-state';
+import { NO_PARTITIONS, ownsAnyOf, type TopicPartitionList, type TopicPartitions } from './topic-partitions';
+
+/** The epoch of a partition's current owner, or -1 when nobody owns it (Kafka's `currentPartitionEpoch`). */
+export type PartitionEpochLookup = (topic: string, partition: number) => number;
+
+const NO_REGEXES: ReadonlyMap<string, ReadonlySet<string>> = new Map();
+
+/**
+ * The reconciliation engine of the consumer group protocol (Kafka's `CurrentAssignmentBuilder`, ported
+ * line for line): given a member and its target, the member's next state. Partitions are revoked before
+ * any is assigned; a partition still owned by another member (its epoch is not -1) is withheld until it
+ * is released; the member epoch reaches the target epoch only when nothing remains to revoke.
+ */
+export class CurrentAssignmentBuilder {
+  private targetAssignmentEpoch = 0;
+  private targetAssignment: TopicPartitions = NO_PARTITIONS;
+  private hasSubscriptionChanged = false;
+  private resolvedRegularExpressions: ReadonlyMap<string, ReadonlySet<string>> = NO_REGEXES;
+  private currentPartitionEpoch: PartitionEpochLookup = () => -1;
+  private ownedTopicPartitions: readonly TopicPartitionList[] | null = null;
+  /** Kafka's metadata image: a topic that does not exist is not subscribed, whatever the names say. */
+  private topicExists: (topic: string) => boolean = () => true;
+
+  constructor(private readonly member: ConsumerGroupMember) {}
+
+  withTargetAssignment(targetAssignmentEpoch: number, targetAssignment: TopicPartitions): this {
+    this.targetAssignmentEpoch = targetAssignmentEpoch;
+    this.targetAssignment = targetAssignment;
+    return this;
+  }
+
+  /** True when the member changed its subscription in this heartbeat: unsubscribed topics go at once. */
+  withHasSubscriptionChanged(hasSubscriptionChanged: boolean): this {
+    this.hasSubscriptionChanged = hasSubscriptionChanged;
+    return this;
+  }
+
+  /** The group's resolved regular expressions: regex → the topics it matched. */
+  withResolvedRegularExpressions(resolved: ReadonlyMap<string, ReadonlySet<string>>): this {
+    this.resolvedRegularExpressions = resolved;
+    return this;
+  }
+
+  withCurrentPartitionEpoch(lookup: PartitionEpochLookup): this {
+    this.currentPartitionEpoch = lookup;
+    return this;
+  }
+
+  /** The partitions the member reported in this heartbeat; null when it did not send them. */
+  withOwnedTopicPartitions(owned: readonly TopicPartitionList[] | null): this {
+    this.ownedTopicPartitions = owned;
+    return this;
+  }
+
+  withTopicExists(topicExists: (topic: string) => boolean): this {
+    this.topicExists = topicExists;
+    return this;
+  }
+
+  /** The member's next state, or the same object when it cannot move forward yet. */
+  build(): ConsumerGroupMember {
+    const member = this.member;
+    switch (member.state) {
+      case MemberState.STABLE:
+        // A newer target: reconcile towards it. Otherwise keep the assignment consistent with a changed subscription.
+        if (member.memberEpoch !== this.targetAssignmentEpoch) {
+          return this.computeNextAssignment(member.memberEpoch, member.assignedPartitions);
+        } else if (this.hasSubscriptionChanged) {
+          return this.updateCurrentAssignment(member.assignedPartitions);
+        }
+        return member;
+
+      case MemberState.UNREVOKED_PARTITIONS:
+        // Wait until the member stops reporting the partitions it must give up (more may go if its
+        // subscription changed meanwhile).
+        if (this.ownsRevokedPartitions(member.partitionsPendingRevocation)) {
+          return this.hasSubscriptionChanged ? this.updateCurrentAssignment(member.assignedPartitions) : member;
+        }
+        // Everything is revoked: the next epoch, never past the target's (a subscription change can put a
+        // member here before its new target exists).
+        return this.computeNextAssignment(
+          Math.min(member.memberEpoch + 1, this.targetAssignmentEpoch),
+          member.assignedPartitions,
+        );
+
+      case MemberState.UNRELEASED_PARTITIONS:
+        // Reconcile again: partitions released meanwhile are assigned now.
+        return this.computeNextAssignment(member.memberEpoch, member.assignedPartitions);
+
+      default:
+        // A state written by a newer coordinator: fence the member unless it already dropped everything,
+        // so it rejoins from scratch.
+        if (this.ownedTopicPartitions === null || this.ownedTopicPartitions.length > 0) {
+          throw new ConsumerGroupError(
+            'FENCED_MEMBER_EPOCH',
+            'The consumer group member is in a unknown state. The member must abandon all its partitions and rejoin.',
+          );
+        }
+        return this.computeNextAssignment(this.targetAssignmentEpoch, member.assignedPartitions);
+    }
+  }
+
+  /** Kafka's `ownsRevokedPartitions`: a member that did not report its partitions is assumed to own them all. */
+  private ownsRevokedPartitions(pending: TopicPartitions): boolean {
+    if (this.ownedTopicPartitions === null) return true;
+    return ownsAnyOf(this.ownedTopicPartitions, pending);
+  }
+
+  /**
+   * Kafka's `updateCurrentAssignment`: drops the partitions of topics the member no longer subscribes to,
+   * without the full reconciliation; they become pending revocation if the member still owns them.
+   */
+  private updateCurrentAssignment(memberAssigned: TopicPartitions): ConsumerGroupMember {
+    const member = this.member;
+    const subscribed = this.subscribedTopics();
+    let newAssigned: TopicPartitions;
+    let newPending: TopicPartitions;
+    if (subscribed.size === 0 && member.partitionsPendingRevocation.size === 0) {
+      newAssigned = NO_PARTITIONS;
+      newPending = memberAssigned;
+    } else {
+      newAssigned = memberAssigned;
+      newPending = member.partitionsPendingRevocation;
+      let assigned: Map<string, ReadonlySet<number>> | undefined;
+      let pending: Map<string, ReadonlySet<number>> | undefined;
+      for (const [topic, partitions] of memberAssigned) {
+        if (subscribed.has(topic)) continue;
+        if (!assigned || !pending) {
+          assigned = new Map(memberAssigned);
+          pending = new Map(member.partitionsPendingRevocation);
+          newAssigned = assigned;
+          newPending = pending;
+        }
+        assigned.delete(topic);
+        const existing = pending.get(topic);
+        pending.set(topic, existing ? new Set([...existing, ...partitions]) : partitions);
+      }
+    }
+    // Nothing was removed: the member stays as it is.
+    if (newAssigned === memberAssigned) return member;
+    if (newPending.size > 0 && this.ownsRevokedPartitions(newPending)) {
+      return updatedMember(member, {
+        state: MemberState.UNREVOKED_PARTITIONS,
+        assignedPartitions: newAssigned,
+        partitionsPendingRevocation: newPending,
+      });
+    }
+    // The removed partitions were already given up: only the assignment shrinks.
+    return updatedMember(member, { assignedPartitions: newAssigned });
+  }
+
+  /** Kafka's `computeNextAssignment`, per topic: keep = assigned ∩ target, revoke the rest, add what is free. */
+  private computeNextAssignment(memberEpoch: number, memberAssigned: TopicPartitions): ConsumerGroupMember {
+    const member = this.member;
+    const subscribed = this.subscribedTopics();
+    let hasUnreleasedPartitions = false;
+    const newAssigned = new Map<string, Set<number>>();
+    const newPendingRevocation = new Map<string, Set<number>>();
+    const newPendingAssignment = new Map<string, Set<number>>();
+
+    const allTopics = new Set([...this.targetAssignment.keys(), ...memberAssigned.keys()]);
+    for (const topic of allTopics) {
+      // A topic the member no longer subscribes to has an empty target.
+      const target = subscribed.has(topic) ? (this.targetAssignment.get(topic) ?? EMPTY) : EMPTY;
+      const current = memberAssigned.get(topic) ?? EMPTY;
+      const pendingOfTopic = member.partitionsPendingRevocation.get(topic) ?? EMPTY;
+
+      const assigned = new Set<number>();
+      const revoked = new Set<number>();
+      for (const p of current) (target.has(p) ? assigned : revoked).add(p);
+
+      const toAssign = new Set<number>();
+      for (const p of target) {
+        if (assigned.has(p)) continue;
+        // Owned by someone else: unreleased. A partition this member is itself revoking is not
+        // unreleased, since only one member can own a partition at a time.
+        if (this.currentPartitionEpoch(topic, p) !== -1 && !pendingOfTopic.has(p)) hasUnreleasedPartitions = true;
+        else toAssign.add(p);
+      }
+
+      if (assigned.size > 0) newAssigned.set(topic, assigned);
+      if (revoked.size > 0) newPendingRevocation.set(topic, revoked);
+      if (toAssign.size > 0) newPendingAssignment.set(topic, toAssign);
+    }
+
+    if (newPendingRevocation.size > 0 && this.ownsRevokedPartitions(newPendingRevocation)) {
+      // Something must be revoked first: the member stays at its epoch, keeps only what it keeps, and
+      // gets nothing new until it acknowledges the revocation.
+      return updatedMember(member, {
+        state: MemberState.UNREVOKED_PARTITIONS,
+        ...withMemberEpoch(member, memberEpoch),
+        assignedPartitions: newAssigned,
+        partitionsPendingRevocation: newPendingRevocation,
+      });
+    }
+    if (newPendingAssignment.size > 0) {
+      // New partitions go straight into the assignment, at the target epoch.
+      for (const [topic, partitions] of newPendingAssignment) {
+        const set = newAssigned.get(topic);
+        if (set) for (const p of partitions) set.add(p);
+        else newAssigned.set(topic, partitions);
+      }
+    }
+    // The target epoch: STABLE, or UNRELEASED_PARTITIONS while part of the target is still owned elsewhere.
+    return updatedMember(member, {
+      state: hasUnreleasedPartitions ? MemberState.UNRELEASED_PARTITIONS : MemberState.STABLE,
+      ...withMemberEpoch(member, this.targetAssignmentEpoch),
+      assignedPartitions: newAssigned,
+      partitionsPendingRevocation: NO_PARTITIONS,
+    });
+  }
+
+  /** Kafka's `subscribedTopicIds`: the names, plus the topics of the member's regex once it is resolved. */
+  private subscribedTopics(): ReadonlySet<string> {
+    const member = this.member;
+    let names: ReadonlySet<string> = member.subscribedTopicNames;
+    if (member.subscribedTopicRegex !== '') {
+      // An unresolved regex matches nothing yet, to be conservative.
+      const resolved = this.resolvedRegularExpressions.get(member.subscribedTopicRegex);
+      if (resolved && resolved.size > 0) names = names.size === 0 ? resolved : new Set([...names, ...resolved]);
+    }
+    const existing = new Set<string>();
+    for (const name of names) if (this.topicExists(name)) existing.add(name);
+    return existing;
+  }
+}
+
+const EMPTY: ReadonlySet<number> = new Set();
