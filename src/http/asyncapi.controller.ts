@@ -3,13 +3,16 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { stringify } from 'yaml';
 import { buildAsyncApiDocument } from '@cohort/protocol/asyncapi';
 import { NodeAddress } from '../node/node-address';
+import { PublicRoute } from '../security/authorization/route-acl.decorator';
 
 /**
  * The AsyncAPI 3 document of the socket.io protocol beside the OpenAPI one (/docs), naming this node
- * as its server. Built on first use: the listener's port is only known once the node listens.
+ * as its server. Built on first use: the listener's port is only known once the node listens. Public,
+ * as the OpenAPI document is (docs/security.md): it describes the protocol, not the cluster.
  */
 @ApiExcludeController()
 @Controller('docs')
+@PublicRoute()
 export class AsyncApiController {
   private document: { url: string; json: string; yaml: string } | null = null;
 

@@ -235,40 +235,6 @@ describe('dashboard in a browser (e2e)', () => {
     await eu.locator('a').click();
     await page.waitForURL(/#\/groups\/payments-eu$/);
   });
-
-  it('asks for a bearer token when the node answers 401, keeps it for the tab and sends it', async () => {
-    // A node that requires a token: REST answers 401 (error 58) to a request without this one.
-    const seen: (string | undefined)[] = [];
-    await page.route('**/v1/**', async (route) => {
-      const authorization = route.request().headers().authorization;
-      seen.push(authorization);
-      if (authorization === 'Bearer s3cret') return route.continue();
-      return route.fulfill({
-        status: 401,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          statusCode: 401,
-          errorCode: 58,
-          error: 'SASL_AUTHENTICATION_FAILED',
-          message: 'a bearer token is required',
-        }),
-      });
-    });
-    await page.goto(`${app.url}/ui/#/topics`);
-    const token = page.locator('form.token input[name="token"]');
-    await token.waitFor({ timeout: UI_WAIT_MS });
-    await token.fill('wrong');
-    await page.getByRole('button', { name: 'Use token' }).click();
-    await page.locator('form.token .error').waitFor({ timeout: UI_WAIT_MS });
-    await expect(page.locator('form.token .error').textContent()).resolves.toContain('SASL_AUTHENTICATION_FAILED');
-
-    await token.fill('s3cret');
-    await page.getByRole('button', { name: 'Use token' }).click();
-    await page.locator('tr[data-topic="orders"]').waitFor({ timeout: UI_WAIT_MS });
-    await expect(page.evaluate("sessionStorage.getItem('cohort.token')")).resolves.toBe('s3cret');
-    expect(seen[0]).toBeUndefined();
-    expect(seen).toContain('Bearer s3cret');
-  });
 });
 
 /** `GET /v1/groups/:id/offsets` committed offsets of `orders`, by partition. */

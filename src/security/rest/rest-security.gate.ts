@@ -15,6 +15,7 @@ import {
 import { OriginPolicy } from '../origin/origin-policy';
 import { ANONYMOUS_PRINCIPAL, hostOfRequest } from '../principal';
 import { protectedModeRefusal } from '../protected-mode';
+import { isProbe, isPublicDocument } from './public-paths';
 
 /** What the gate uses of Express's request and response. */
 export interface GateRequest {
@@ -35,15 +36,13 @@ interface GateResponse {
 }
 type Next = (error?: unknown) => void;
 
-/** Liveness and readiness stay open to probes: they reveal nothing and a prober holds no token. */
-const OPEN_PATHS = /^\/health\/(live|ready)\/?(\?.*)?$/;
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 /**
  * The REST edge, the first Express middleware after CORS (configureCohortApp): refuses a foreign
  * `Origin` (403), checks a node-to-node call's signature, applies protected mode (403) and, with
  * authentication on, `Authorization: Bearer <token>` or the TLS client certificate (401, with one
- * audit line). It leaves the principal on `request.principal` for authorization; every refusal is
+ * audit line) on everything but the probes and what a browser loads first (public-paths.ts). It leaves the principal on `request.principal` for authorization; every refusal is
  * `{ statusCode, errorCode, error, message }` with error 58.
  */
 @Injectable()
@@ -72,7 +71,7 @@ export class RestSecurityGate {
   };
 
   private async admit(request: GateRequest, response: GateResponse): Promise<boolean> {
-    if (OPEN_PATHS.test(request.originalUrl)) return true;
+    if (isProbe(request.originalUrl)) return true;
     if (!this.origins.allows(request.headers.origin)) {
       return refuse(
         response,
@@ -84,7 +83,7 @@ export class RestSecurityGate {
       return this.admitNode(request, response);
     const protectedMode = protectedModeRefusal(this.config.security, hostOfRequest(request));
     if (protectedMode) return refuse(response, 403, protectedMode);
-    if (!this.authenticator.enabled) return true;
+    if (!this.authenticator.enabled || isPublicDocument(request.method, request.originalUrl)) return true;
     try {
       request.principal = (await this.authenticate(request)).principal;
       return true;
