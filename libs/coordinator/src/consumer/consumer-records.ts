@@ -1,0 +1,249 @@
+import type { LogRecord } from '@cohort/replication';
+import type { ConsumerGroupMember } from './consumer-group-member';
+import { memberStateFromValue, type MemberState } from './member-state';
+import {
+  encodeJson,
+  isInteger,
+  isNullableString,
+  isString,
+  parseJson,
+  RecordDecodeError,
+  requireField,
+  requireObject,
+} from '../records/record-codec';
+import { toTopicPartitionList, type TopicPartitionList, type TopicPartitions } from './topic-partitions';
+
+/**
+ * The consumer group records of `__consumer_offsets` (Kafka's `ConsumerGroup*Key/Value`). As
+ * for classic records (records/record-codec.ts), a key is a JSON array whose first element is Kafka's
+ * key version, which is the record type, and a value is a JSON object with a version `v`; a null value
+ * is a tombstone. Topics are named, not numbered by id (Cohort names topics on the wire).
+ */
+export const ConsumerRecordType = {
+  CONSUMER_GROUP_METADATA: 3,
+  /** Kafka's ConsumerGroupPartitionMetadata (4) is not written: the metadata hash of record 3 replaces it, as in Kafka 4.1. */
+  CONSUMER_GROUP_MEMBER_METADATA: 5,
+  CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA: 6,
+  CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER: 7,
+  CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT: 8,
+} as const;
+
+export type ConsumerRecordKey =
+  | { type: 'consumer-group-metadata'; groupId: string }
+  | { type: 'consumer-group-member-metadata'; groupId: string; memberId: string }
+  | { type: 'consumer-group-target-assignment-metadata'; groupId: string }
+  | { type: 'consumer-group-target-assignment-member'; groupId: string; memberId: string }
+  | { type: 'consumer-group-current-member-assignment'; groupId: string; memberId: string };
+
+/** ConsumerGroupMetadataValue: the group epoch, and Kafka 4.1's hash of the subscribed topics' metadata. */
+export interface ConsumerGroupMetadataValue {
+  epoch: number;
+  metadataHash: number;
+}
+
+/** ConsumerGroupMemberMetadataValue: what the member told the coordinator about itself. */
+export interface ConsumerGroupMemberMetadataValue {
+  instanceId: string | null;
+  rackId: string | null;
+  clientId: string;
+  clientHost: string;
+  subscribedTopicNames: string[];
+  subscribedTopicRegex: string | null;
+  rebalanceTimeoutMs: number;
+  serverAssignor: string | null;
+}
+
+export interface ConsumerGroupTargetAssignmentMetadataValue {
+  assignmentEpoch: number;
+}
+
+export interface ConsumerGroupTargetAssignmentMemberValue {
+  topicPartitions: TopicPartitionList[];
+}
+
+export interface ConsumerGroupCurrentMemberAssignmentValue {
+  memberEpoch: number;
+  previousMemberEpoch: number;
+  state: MemberState;
+  assignedPartitions: TopicPartitionList[];
+  partitionsPendingRevocation: TopicPartitionList[];
+}
+
+const WRITE_VERSION = 0;
+
+const T = ConsumerRecordType;
+
+function key(type: number, groupId: string, memberId?: string): Buffer {
+  return encodeJson(memberId === undefined ? [type, groupId] : [type, groupId, memberId]);
+}
+
+/** The consumer group key `parsed` (a decoded key array), or undefined when it is not one. */
+export function decodeConsumerKey(parsed: unknown): ConsumerRecordKey | undefined {
+  if (!Array.isArray(parsed) || typeof parsed[1] !== 'string') return undefined;
+  const [type, groupId, memberId] = parsed as [unknown, string, unknown];
+  if (parsed.length === 2) {
+    if (type === T.CONSUMER_GROUP_METADATA) return { type: 'consumer-group-metadata', groupId };
+    if (type === T.CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA)
+      return { type: 'consumer-group-target-assignment-metadata', groupId };
+    return undefined;
+  }
+  if (parsed.length !== 3 || typeof memberId !== 'string') return undefined;
+  if (type === T.CONSUMER_GROUP_MEMBER_METADATA) return { type: 'consumer-group-member-metadata', groupId, memberId };
+  if (type === T.CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER)
+    return { type: 'consumer-group-target-assignment-member', groupId, memberId };
+  if (type === T.CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT)
+    return { type: 'consumer-group-current-member-assignment', groupId, memberId };
+  return undefined;
+}
+
+export function decodeConsumerGroupMetadataValue(bytes: Buffer): ConsumerGroupMetadataValue {
+  const what = 'consumer group metadata value';
+  const o = requireObject(parseJson(bytes, 'value'), what);
+  return {
+    epoch: requireField(o, 'epoch', isInteger, what),
+    metadataHash: o.metadataHash === undefined ? 0 : requireField(o, 'metadataHash', isInteger, what),
+  };
+}
+
+export function decodeMemberMetadataValue(bytes: Buffer): ConsumerGroupMemberMetadataValue {
+  const what = 'consumer group member metadata value';
+  const o = requireObject(parseJson(bytes, 'value'), what);
+  const names = o.subscribedTopicNames;
+  if (!Array.isArray(names) || !names.every(isString))
+    throw new RecordDecodeError(`${what}.subscribedTopicNames must be an array of strings`);
+  return {
+    instanceId: requireField(o, 'instanceId', isNullableString, what),
+    rackId: requireField(o, 'rackId', isNullableString, what),
+    clientId: requireField(o, 'clientId', isString, what),
+    clientHost: requireField(o, 'clientHost', isString, what),
+    subscribedTopicNames: names,
+    subscribedTopicRegex: requireField(o, 'subscribedTopicRegex', isNullableString, what),
+    rebalanceTimeoutMs: requireField(o, 'rebalanceTimeoutMs', isInteger, what),
+    serverAssignor: requireField(o, 'serverAssignor', isNullableString, what),
+  };
+}
+
+export function decodeTargetAssignmentMetadataValue(bytes: Buffer): ConsumerGroupTargetAssignmentMetadataValue {
+  const what = 'consumer group target assignment metadata value';
+  const o = requireObject(parseJson(bytes, 'value'), what);
+  return { assignmentEpoch: requireField(o, 'assignmentEpoch', isInteger, what) };
+}
+
+export function decodeTargetAssignmentMemberValue(bytes: Buffer): ConsumerGroupTargetAssignmentMemberValue {
+  const what = 'consumer group target assignment member value';
+  const o = requireObject(parseJson(bytes, 'value'), what);
+  return { topicPartitions: decodeTopicPartitions(o.topicPartitions, `${what}.topicPartitions`) };
+}
+
+export function decodeCurrentMemberAssignmentValue(bytes: Buffer): ConsumerGroupCurrentMemberAssignmentValue {
+  const what = 'consumer group current member assignment value';
+  const o = requireObject(parseJson(bytes, 'value'), what);
+  return {
+    memberEpoch: requireField(o, 'memberEpoch', isInteger, what),
+    previousMemberEpoch: requireField(o, 'previousMemberEpoch', isInteger, what),
+    state: memberStateFromValue(requireField(o, 'state', isInteger, what)),
+    assignedPartitions: decodeTopicPartitions(o.assignedPartitions, `${what}.assignedPartitions`),
+    partitionsPendingRevocation: decodeTopicPartitions(
+      o.partitionsPendingRevocation,
+      `${what}.partitionsPendingRevocation`,
+    ),
+  };
+}
+
+function decodeTopicPartitions(raw: unknown, what: string): TopicPartitionList[] {
+  if (!Array.isArray(raw)) throw new RecordDecodeError(`${what} must be an array`);
+  return raw.map((entry) => {
+    const o = requireObject(entry, what);
+    const partitions = o.partitions;
+    if (!Array.isArray(partitions) || !partitions.every((p) => Number.isInteger(p) && p >= 0))
+      throw new RecordDecodeError(`${what}.partitions must be an array of partition numbers`);
+    return { topic: requireField(o, 'topic', isString, what), partitions: partitions as number[] };
+  });
+}
+
+// Builders (Kafka's GroupCoordinatorRecordHelpers.newConsumerGroup*Record and their tombstones).
+
+export function consumerGroupEpochRecord(groupId: string, epoch: number, metadataHash: number, now: number): LogRecord {
+  const value: ConsumerGroupMetadataValue = { epoch, metadataHash };
+  return {
+    key: key(T.CONSUMER_GROUP_METADATA, groupId),
+    value: encodeJson({ v: WRITE_VERSION, ...value }),
+    timestamp: now,
+  };
+}
+
+export function consumerGroupEpochTombstone(groupId: string, now: number): LogRecord {
+  return { key: key(T.CONSUMER_GROUP_METADATA, groupId), value: null, timestamp: now };
+}
+
+export function memberSubscriptionRecord(groupId: string, member: ConsumerGroupMember, now: number): LogRecord {
+  const value: ConsumerGroupMemberMetadataValue = {
+    instanceId: member.instanceId,
+    rackId: member.rackId,
+    clientId: member.clientId,
+    clientHost: member.clientHost,
+    subscribedTopicNames: [...member.subscribedTopicNames].sort(),
+    subscribedTopicRegex: member.subscribedTopicRegex,
+    rebalanceTimeoutMs: member.rebalanceTimeoutMs,
+    serverAssignor: member.serverAssignorName,
+  };
+  return {
+    key: key(T.CONSUMER_GROUP_MEMBER_METADATA, groupId, member.memberId),
+    value: encodeJson({ v: WRITE_VERSION, ...value }),
+    timestamp: now,
+  };
+}
+
+export function memberSubscriptionTombstone(groupId: string, memberId: string, now: number): LogRecord {
+  return { key: key(T.CONSUMER_GROUP_MEMBER_METADATA, groupId, memberId), value: null, timestamp: now };
+}
+
+export function targetAssignmentRecord(
+  groupId: string,
+  memberId: string,
+  partitions: TopicPartitions,
+  now: number,
+): LogRecord {
+  const value: ConsumerGroupTargetAssignmentMemberValue = { topicPartitions: toTopicPartitionList(partitions) };
+  return {
+    key: key(T.CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER, groupId, memberId),
+    value: encodeJson({ v: WRITE_VERSION, ...value }),
+    timestamp: now,
+  };
+}
+
+export function targetAssignmentTombstone(groupId: string, memberId: string, now: number): LogRecord {
+  return { key: key(T.CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER, groupId, memberId), value: null, timestamp: now };
+}
+
+export function targetAssignmentEpochRecord(groupId: string, assignmentEpoch: number, now: number): LogRecord {
+  const value: ConsumerGroupTargetAssignmentMetadataValue = { assignmentEpoch };
+  return {
+    key: key(T.CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA, groupId),
+    value: encodeJson({ v: WRITE_VERSION, ...value }),
+    timestamp: now,
+  };
+}
+
+export function targetAssignmentEpochTombstone(groupId: string, now: number): LogRecord {
+  return { key: key(T.CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA, groupId), value: null, timestamp: now };
+}
+
+export function currentAssignmentRecord(groupId: string, member: ConsumerGroupMember, now: number): LogRecord {
+  const value: ConsumerGroupCurrentMemberAssignmentValue = {
+    memberEpoch: member.memberEpoch,
+    previousMemberEpoch: member.previousMemberEpoch,
+    state: member.state,
+    assignedPartitions: toTopicPartitionList(member.assignedPartitions),
+    partitionsPendingRevocation: toTopicPartitionList(member.partitionsPendingRevocation),
+  };
+  return {
+    key: key(T.CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT, groupId, member.memberId),
+    value: encodeJson({ v: WRITE_VERSION, ...value }),
+    timestamp: now,
+  };
+}
+
+export function currentAssignmentTombstone(groupId: string, memberId: string, now: number): LogRecord {
+  return { key: key(T.CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT, groupId, memberId), value: null, timestamp: now };
+}

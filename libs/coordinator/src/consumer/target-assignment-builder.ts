@@ -1,0 +1,144 @@
+import type { LogRecord } from '@cohort/replication';
+import type { ConsumerAssignorMemberSpec, ConsumerGroupAssignorPort } from './consumer-assignor.port';
+import type { ConsumerGroupMember } from './consumer-group-member';
+import { targetAssignmentEpochRecord, targetAssignmentRecord } from './consumer-records';
+import {
+  fromTopicPartitionList,
+  NO_PARTITIONS,
+  samePartitions,
+  toTopicPartitionList,
+  type TopicPartitions,
+} from './topic-partitions';
+
+export interface TargetAssignmentResult {
+  /** A TargetAssignmentMember record per member whose target changed, then the TargetAssignmentMetadata epoch. */
+  records: LogRecord[];
+  /** Every member's new target (empty when the assignor gave it nothing). */
+  targetAssignment: Map<string, TopicPartitions>;
+}
+
+/**
+ * Computes a consumer group's new target assignment (Kafka's `TargetAssignmentBuilder`): the group's
+ * members with this heartbeat's change applied (a member added, updated or removed), each with its
+ * subscription and current target, go to the server assignor; the result is diffed against the
+ * current targets so only changed members get a record, and the assignment epoch moves to the group
+ * epoch. A static member that replaces a departed one starts from its predecessor's target, so a
+ * sticky assignor gives it the same partitions.
+ */
+export class TargetAssignmentBuilder {
+  private members: ReadonlyMap<string, ConsumerGroupMember> = new Map();
+  private staticMembers: ReadonlyMap<string, string> = new Map();
+  private targetAssignment: ReadonlyMap<string, TopicPartitions> = new Map();
+  private subscriptionMetadata: Record<string, number> = {};
+  private resolvedRegularExpressions: ReadonlyMap<string, ReadonlySet<string>> = new Map();
+  /** memberId → the member after this change, or null when it leaves. */
+  private readonly updatedMembers = new Map<string, ConsumerGroupMember | null>();
+
+  constructor(
+    private readonly groupId: string,
+    private readonly groupEpoch: number,
+    private readonly assignor: ConsumerGroupAssignorPort,
+  ) {}
+
+  withMembers(members: ReadonlyMap<string, ConsumerGroupMember>): this {
+    this.members = members;
+    return this;
+  }
+
+  /** instance id → member id, for static members taking over from a departed one. */
+  withStaticMembers(staticMembers: ReadonlyMap<string, string>): this {
+    this.staticMembers = staticMembers;
+    return this;
+  }
+
+  withTargetAssignment(targetAssignment: ReadonlyMap<string, TopicPartitions>): this {
+    this.targetAssignment = targetAssignment;
+    return this;
+  }
+
+  /** The subscribed topics that exist, with their partition counts. */
+  withSubscriptionMetadata(partitionsPerTopic: Record<string, number>): this {
+    this.subscriptionMetadata = partitionsPerTopic;
+    return this;
+  }
+
+  withResolvedRegularExpressions(resolved: ReadonlyMap<string, ReadonlySet<string>>): this {
+    this.resolvedRegularExpressions = resolved;
+    return this;
+  }
+
+  addOrUpdateMember(memberId: string, member: ConsumerGroupMember): this {
+    this.updatedMembers.set(memberId, member);
+    return this;
+  }
+
+  removeMember(memberId: string): this {
+    this.updatedMembers.set(memberId, null);
+    return this;
+  }
+
+  /** Runs the assignor; whatever it throws (a plugin's bug, an impossible input) is the caller's to map. */
+  build(now: number): TargetAssignmentResult {
+    const specs = new Map<string, ConsumerAssignorMemberSpec>();
+    for (const [memberId, member] of this.members) {
+      specs.set(memberId, this.memberSpec(member, this.targetAssignment.get(memberId) ?? NO_PARTITIONS));
+    }
+    for (const [memberId, member] of this.updatedMembers) {
+      if (member === null) {
+        specs.delete(memberId);
+        continue;
+      }
+      let assignment = this.targetAssignment.get(memberId) ?? NO_PARTITIONS;
+      // A new static member replacing a departed one starts from the departed member's target.
+      if (member.instanceId !== null) {
+        const previous = this.staticMembers.get(member.instanceId);
+        if (previous !== undefined && previous !== memberId)
+          assignment = this.targetAssignment.get(previous) ?? NO_PARTITIONS;
+      }
+      specs.set(memberId, this.memberSpec(member, assignment));
+    }
+
+    const assigned = this.assignor.assign(
+      { members: [...specs.values()] },
+      { partitionsPerTopic: { ...this.subscriptionMetadata } },
+    );
+
+    const records: LogRecord[] = [];
+    const targetAssignment = new Map<string, TopicPartitions>();
+    for (const memberId of specs.keys()) {
+      const entries = Object.prototype.hasOwnProperty.call(assigned, memberId) ? assigned[memberId] : undefined;
+      const next = entries ? fromTopicPartitionList(entries) : NO_PARTITIONS;
+      targetAssignment.set(memberId, next);
+      const previous = this.targetAssignment.get(memberId);
+      // A member without a target yet always gets a record, even an empty one.
+      if (previous === undefined || !samePartitions(previous, next))
+        records.push(targetAssignmentRecord(this.groupId, memberId, next, now));
+    }
+    records.push(targetAssignmentEpochRecord(this.groupId, this.groupEpoch, now));
+    return { records, targetAssignment };
+  }
+
+  private memberSpec(member: ConsumerGroupMember, assignment: TopicPartitions): ConsumerAssignorMemberSpec {
+    return {
+      memberId: member.memberId,
+      instanceId: member.instanceId,
+      rackId: member.rackId,
+      subscribedTopics: subscribedTopicNames(member, this.resolvedRegularExpressions),
+      assignment: toTopicPartitionList(assignment),
+    };
+  }
+}
+
+/** The member's topic names, with the topics its resolved regex matched (Kafka's union of the two). */
+export function subscribedTopicNames(
+  member: ConsumerGroupMember,
+  resolved: ReadonlyMap<string, ReadonlySet<string>>,
+): string[] {
+  const names = [...member.subscribedTopicNames];
+  if (member.subscribedTopicRegex === '') return names;
+  const matched = resolved.get(member.subscribedTopicRegex);
+  if (!matched) return names;
+  const seen = new Set(names);
+  for (const topic of matched) if (!seen.has(topic)) names.push(topic);
+  return names;
+}
