@@ -96,6 +96,11 @@ export function decodeConsumerKey(parsed: unknown): ConsumerRecordKey | undefine
   return undefined;
 }
 
+/** The consumer group key of a record, or undefined when the record is of another kind. */
+export function decodeConsumerRecordKey(key: Buffer): ConsumerRecordKey | undefined {
+  return decodeConsumerKey(parseJson(key, 'key'));
+}
+
 export function decodeConsumerGroupMetadataValue(bytes: Buffer): ConsumerGroupMetadataValue {
   const what = 'consumer group metadata value';
   const o = requireObject(parseJson(bytes, 'value'), what);
