@@ -53,4 +53,5 @@ export type {
   GroupType,
 } from './server/consumer-group-assignor';
 export { createServerRangeAssignor, SERVER_RANGE_ASSIGNOR_NAME } from './server/server-range-assignor';
+export { createUniformAssignor, UNIFORM_ASSIGNOR_NAME } from './server/uniform-assignor';
 export { topicIdOf, uuidToString, uuidHashCode, compareUuids, type JavaUuid } from './server/java-uuid';

@@ -8,3 +8,4 @@ export * from './sticky-harness';
 export * from './group-arbitraries';
 export * from './thrown';
 export { defineAbstractStickyAssignorTests } from './abstract-sticky.cases';
+export * from './server-assignor-cases';

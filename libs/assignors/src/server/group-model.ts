@@ -35,6 +35,21 @@ export interface ModelMember {
   owned: OwnedTopic[];
 }
 
+/**
+ * How to read a group. The defaults are what a coordinator holds; Kafka's own tests build their groups
+ * differently (fixed topic ids, a TreeMap of members, LinkedHashMaps of partitions), and the ported
+ * tests say so here.
+ */
+export interface GroupModelOptions {
+  topicId?: (name: string) => JavaUuid;
+  /** 'hash-map' (default): Java's HashMap order of member ids; 'given': the spec's order. */
+  memberOrder?: 'hash-map' | 'given';
+  /** 'from-record' (default): as Assignment.fromRecord iterates the target; 'given': the spec's order. */
+  targetOrder?: 'from-record' | 'given';
+  /** Kafka's tests may name the builder; a coordinator derives it from the subscriptions. */
+  subscriptionType?: 'homogeneous' | 'heterogeneous';
+}
+
 export interface GroupModel {
   table: TopicTable;
   topics: ModelTopic[];
@@ -62,13 +77,16 @@ export class TopicTable {
   readonly topics: ModelTopic[] = [];
   private readonly numbers = new Map<string, number>();
 
-  constructor(private readonly cluster: ClusterView) {}
+  constructor(
+    private readonly cluster: ClusterView,
+    private readonly idOf: (name: string) => JavaUuid = cachedTopicId,
+  ) {}
 
   numberOf(name: string): number {
     let n = this.numbers.get(name);
     if (n === undefined) {
       n = this.topics.length;
-      const id = cachedTopicId(name);
+      const id = this.idOf(name);
       const count = Object.prototype.hasOwnProperty.call(this.cluster.partitionsPerTopic, name)
         ? this.cluster.partitionsPerTopic[name]
         : -1;
@@ -99,7 +117,7 @@ export function isHomogeneous(members: readonly ConsumerGroupMemberSpec[]): bool
   return true;
 }
 
-function readOwned(member: ConsumerGroupMemberSpec, table: TopicTable): OwnedTopic[] {
+function readOwned(member: ConsumerGroupMemberSpec, table: TopicTable, fromRecord: boolean): OwnedTopic[] {
   const entries: OwnedTopic[] = [];
   const hashes: number[] = [];
   for (const entry of member.assignment) {
@@ -108,10 +126,10 @@ function readOwned(member: ConsumerGroupMemberSpec, table: TopicTable): OwnedTop
     const size = table.topics[topic].partitions;
     const partitions = entry.partitions.filter((p) => p < size);
     if (partitions.length === 0) continue;
-    entries.push({ topic, partitions: hashSetOrderOfPartitions(partitions) });
+    entries.push({ topic, partitions: fromRecord ? hashSetOrderOfPartitions(partitions) : partitions });
     hashes.push(table.topics[topic].idHash);
   }
-  if (entries.length < 2) return entries;
+  if (entries.length < 2 || !fromRecord) return entries;
   return javaIterationOrder(hashes).map((i) => entries[i]);
 }
 
@@ -133,10 +151,16 @@ function checkDisjoint(members: readonly ModelMember[], topics: readonly ModelTo
   });
 }
 
-export function readGroupModel(group: ConsumerGroupSpec, cluster: ClusterView): GroupModel {
-  const table = new TopicTable(cluster);
+export function readGroupModel(
+  group: ConsumerGroupSpec,
+  cluster: ClusterView,
+  options: GroupModelOptions = {},
+): GroupModel {
+  const table = new TopicTable(cluster, options.topicId);
   const specs = group.members;
-  const order = javaHashMapOrder(specs.map((member) => member.memberId));
+  const order =
+    options.memberOrder === 'given' ? specs.map((_, i) => i) : javaHashMapOrder(specs.map((member) => member.memberId));
+  const fromRecord = options.targetOrder !== 'given';
   const members: ModelMember[] = order.map((index) => {
     const spec = specs[index];
     const subscribed = new Set<number>();
@@ -149,11 +173,13 @@ export function readGroupModel(group: ConsumerGroupSpec, cluster: ClusterView): 
       instanceId: spec.instanceId ?? null,
       spec,
       subscribed,
-      owned: readOwned(spec, table),
+      owned: readOwned(spec, table, fromRecord),
     };
   });
   checkDisjoint(members, table.topics);
-  return { table, topics: table.topics, members, homogeneous: isHomogeneous(specs) };
+  const homogeneous =
+    options.subscriptionType === undefined ? isHomogeneous(specs) : options.subscriptionType === 'homogeneous';
+  return { table, topics: table.topics, members, homogeneous };
 }
 
 /**

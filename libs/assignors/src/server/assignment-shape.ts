@@ -1,0 +1,135 @@
+/**
+ * What a member's new target looks like inside Kafka's uniform assignor, kept as a log of the changes
+ * made to it, so its entries can be listed in the order Java iterates the result: that order is the
+ * order of the target's record, and so the order the next computation iterates it in. An assignor that
+ * leaves a member's target alone hands back the very map it was given (its order unchanged); the first
+ * change deep-copies it (`new HashMap<>(size)`, each set a `new HashSet<>(set)`), and partitions of a
+ * topic new to the member go to a `new HashSet<>()` (homogeneous) or one sized for the topic's share
+ * (heterogeneous).
+ */
+import { spreadHash } from '../common/java-order';
+import { copyConstructorCapacity, JavaHashTable, tableSizeFor } from './java-hash-table';
+import type { ModelTopic, OwnedTopic } from './group-model';
+
+/** Inserts (value + 1) and removes (-(value + 1)) in the order they were made. */
+class TableLog {
+  readonly ops: number[] = [];
+  removes = 0;
+  constructor(readonly initialCapacity: number | undefined) {}
+}
+
+/** Java's table size after n inserts into an empty table whose first size is `first` (no removes). */
+function grownCapacity(first: number, n: number): number {
+  let capacity = first;
+  let threshold = Math.floor(capacity * 0.75);
+  while (n > threshold) {
+    const old = capacity;
+    capacity *= 2;
+    threshold = old >= 16 ? threshold * 2 : Math.floor(capacity * 0.75);
+  }
+  return capacity;
+}
+
+/**
+ * The values of a log in Java's iteration order. The common case — inserts only, no bucket of the
+ * first table holding nine — needs no replay: the order is by bucket of the final table, then by
+ * insertion. Otherwise the table is replayed (removes change when it grows; nine in a bucket resize it).
+ */
+function iterate(log: TableLog, hashOf: (value: number) => number): number[] {
+  const first = log.initialCapacity === undefined ? 16 : tableSizeFor(log.initialCapacity);
+  const ops = log.ops;
+  if (log.removes === 0) {
+    let fits = ops.length < 9;
+    if (!fits) {
+      const counts = new Int32Array(first);
+      fits = true;
+      for (let i = 0; i < ops.length && fits; i++) fits = ++counts[spreadHash(hashOf(ops[i] - 1)) & (first - 1)] < 9;
+    }
+    if (fits) {
+      const mask = grownCapacity(first, ops.length) - 1;
+      const values = ops.map((op) => op - 1);
+      const buckets = values.map((value) => spreadHash(hashOf(value)) & mask);
+      // A stable insertion sort by bucket: sets are small, and mostly in order already.
+      for (let i = 1; i < values.length; i++) {
+        const value = values[i];
+        const bucket = buckets[i];
+        let j = i - 1;
+        while (j >= 0 && buckets[j] > bucket) {
+          values[j + 1] = values[j];
+          buckets[j + 1] = buckets[j];
+          j--;
+        }
+        values[j + 1] = value;
+        buckets[j + 1] = bucket;
+      }
+      return values;
+    }
+  }
+  const table = new JavaHashTable(log.initialCapacity);
+  const handles = new Map<number, number>();
+  const valueOf: number[] = [];
+  for (const op of ops) {
+    if (op > 0) {
+      const handle = table.insert(hashOf(op - 1));
+      handles.set(op - 1, handle);
+      valueOf[handle] = op - 1;
+    } else {
+      table.remove(handles.get(-op - 1) as number);
+    }
+  }
+  return table.order().map((handle) => valueOf[handle]);
+}
+
+const identity = (value: number): number => value;
+
+export class AssignmentShape {
+  private readonly map: TableLog;
+  private readonly sets = new Map<number, { log: TableLog; size: number }>();
+
+  /** The deep copy of a member's current target (its entries in Java's order). */
+  constructor(owned: readonly OwnedTopic[]) {
+    this.map = new TableLog(owned.length);
+    for (const { topic, partitions } of owned) {
+      const log = new TableLog(copyConstructorCapacity(partitions.length));
+      for (const p of partitions) log.ops.push(p + 1);
+      this.map.ops.push(topic + 1);
+      this.sets.set(topic, { log, size: partitions.length });
+    }
+  }
+
+  /** `computeIfAbsent(topic, __ -> new HashSet<>(capacity)).add(partition)`; undefined is `new HashSet<>()`. */
+  add(topic: number, partition: number, newSetCapacity: number | undefined): void {
+    let set = this.sets.get(topic);
+    if (set === undefined) {
+      set = { log: new TableLog(newSetCapacity), size: 0 };
+      this.sets.set(topic, set);
+      this.map.ops.push(topic + 1);
+    }
+    set.log.ops.push(partition + 1);
+    set.size++;
+  }
+
+  /** Removes a partition, and the topic once its set is empty. */
+  remove(topic: number, partition: number): void {
+    const set = this.sets.get(topic);
+    if (set === undefined) return;
+    set.log.ops.push(-(partition + 1));
+    set.log.removes++;
+    if (--set.size === 0) this.removeTopic(topic);
+  }
+
+  removeTopic(topic: number): void {
+    if (!this.sets.delete(topic)) return;
+    this.map.ops.push(-(topic + 1));
+    this.map.removes++;
+  }
+
+  /** The result in Java's iteration order. */
+  entries(topics: readonly ModelTopic[]): OwnedTopic[] {
+    const order = iterate(this.map, (topic) => topics[topic].idHash);
+    return order.map((topic) => ({
+      topic,
+      partitions: iterate((this.sets.get(topic) as { log: TableLog }).log, identity),
+    }));
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Kafka's `UniformHeterogeneousAssignmentBuilder.MemberAssignmentBalancer`: the subscribers of one
+ * topic sorted by partition count (then member index), with a least loaded range growing rightwards,
+ * to which partitions are handed in turn, and a most loaded range growing leftwards, from which they
+ * are taken, until the two ranges' counts differ by one or less.
+ */
+export class MemberBalancer {
+  private sorted: number[] = [];
+  private leastLoadedRangeEnd = 0;
+  private leastLoadedRangePartitionCount = -1;
+  private nextLeastLoaded = 0;
+  private mostLoadedRangeStart = 0;
+  private mostLoadedRangeEnd = 0;
+  private mostLoadedRangePartitionCount = 1;
+  private nextMostLoaded = -1;
+
+  constructor(private readonly sizes: Int32Array) {}
+
+  /** Returns the difference between the most and the least loaded member. */
+  initialize(members: readonly number[]): number {
+    const sizes = this.sizes;
+    this.sorted = members.slice().sort((a, b) => sizes[a] - sizes[b] || a - b);
+    const sorted = this.sorted;
+    const last = sorted.length - 1;
+    this.leastLoadedRangeEnd = 0;
+    this.leastLoadedRangePartitionCount = sizes[sorted[0]] - 1;
+    this.nextLeastLoaded = 0;
+    this.mostLoadedRangeStart = sorted.length;
+    this.mostLoadedRangeEnd = sorted.length;
+    this.mostLoadedRangePartitionCount = sizes[sorted[last]] + 1;
+    this.nextMostLoaded = last;
+    return sizes[sorted[last]] - sizes[sorted[0]];
+  }
+
+  nextLeastLoadedMember(): number {
+    const sizes = this.sizes;
+    const sorted = this.sorted;
+    if (this.nextLeastLoaded >= this.leastLoadedRangeEnd) {
+      this.leastLoadedRangePartitionCount++;
+      while (
+        this.leastLoadedRangeEnd < sorted.length &&
+        sizes[sorted[this.leastLoadedRangeEnd]] === this.leastLoadedRangePartitionCount
+      )
+        this.leastLoadedRangeEnd++;
+      this.nextLeastLoaded = 0;
+    }
+    return sorted[this.nextLeastLoaded++];
+  }
+
+  /** -1 when no member of the most loaded range has a partition left to give. */
+  nextMostLoadedMember(): number {
+    const sizes = this.sizes;
+    const sorted = this.sorted;
+    if (this.nextMostLoaded < this.mostLoadedRangeStart) {
+      if (this.mostLoadedRangeEnd <= this.mostLoadedRangeStart && this.mostLoadedRangeStart > 0)
+        this.mostLoadedRangePartitionCount = sizes[sorted[this.mostLoadedRangeStart - 1]];
+      else this.mostLoadedRangePartitionCount--;
+      while (
+        this.mostLoadedRangeStart > 0 &&
+        sizes[sorted[this.mostLoadedRangeStart - 1]] === this.mostLoadedRangePartitionCount
+      )
+        this.mostLoadedRangeStart--;
+      this.nextMostLoaded = this.mostLoadedRangeEnd - 1;
+    }
+    if (this.nextMostLoaded < 0) return -1;
+    return sorted[this.nextMostLoaded--];
+  }
+
+  /** Drops the member nextMostLoadedMember last returned from the most loaded range. */
+  excludeMostLoadedMember(): void {
+    const sorted = this.sorted;
+    const member = sorted[this.nextMostLoaded + 1];
+    sorted[this.nextMostLoaded + 1] = sorted[this.mostLoadedRangeEnd - 1];
+    sorted[this.mostLoadedRangeEnd - 1] = member;
+    this.mostLoadedRangeEnd--;
+  }
+
+  isBalanced(): boolean {
+    return this.mostLoadedRangePartitionCount - this.leastLoadedRangePartitionCount <= 1;
+  }
+}
