@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { JwtKeySetting } from '../security/authentication/jwt-key-source';
+import { parseAllowedHosts } from '../security/origin/hosts';
 import { parseOrigins } from '../security/origin/origins';
 import type { SecurityVariables } from './security-variables';
 
@@ -32,6 +33,8 @@ export class SecurityConfig {
   readonly maxTopicsPerPrincipal: number;
   /** Normalized origins (`https://app.example.com`), besides the node's own. */
   readonly corsOrigins: string[];
+  /** Lower-cased host names a protected-mode node answers besides IP addresses, localhost and its advertised host. */
+  readonly allowedHosts: string[];
 
   constructor(env: SecurityVariables) {
     const path = (value: string | undefined) => (value ? resolve(value) : null);
@@ -52,6 +55,7 @@ export class SecurityConfig {
     this.socketEventsPerSecond = env.RATE_LIMIT_SOCKET_EVENTS_PER_SECOND;
     this.maxConnectionsPerIp = env.MAX_CONNECTIONS_PER_IP;
     this.corsOrigins = parseOrigins(env.CORS_ORIGINS);
+    this.allowedHosts = parseAllowedHosts(env.ALLOWED_HOSTS);
     this.maxGroupsPerPrincipal =
       env.MAX_GROUPS_PER_PRINCIPAL ?? (this.authenticationEnabled ? DEFAULT_MAX_GROUPS_PER_PRINCIPAL : 0);
     this.maxTopicsPerPrincipal =

@@ -81,6 +81,9 @@ describe('security configuration', () => {
     expect(problemsOf({ CORS_ORIGINS: 'https://a.example/app' })).toEqual([
       expect.stringMatching(/^CORS_ORIGINS=.*not an origin/),
     ]);
+    expect(problemsOf({ ALLOWED_HOSTS: 'cohort.internal:8080' })).toEqual([
+      expect.stringMatching(/^ALLOWED_HOSTS=.*not a host name/),
+    ]);
     expect(problemsOf({ RATE_LIMIT_REST_PER_MINUTE: '-1' })).toEqual([
       expect.stringMatching(/^RATE_LIMIT_REST_PER_MINUTE="-1"/),
     ]);

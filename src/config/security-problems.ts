@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { loadJwtKey } from '../security/authentication/jwt-key-source';
 import { parseTokensFile } from '../security/authentication/tokens-file';
 import { readClusterSecret } from '../security/cluster/cluster-secret';
+import { parseAllowedHosts } from '../security/origin/hosts';
 import { parseOrigins } from '../security/origin/origins';
 import { SecurityConfig } from './security-config';
 import type { EnvironmentVariables } from './environment-variables';
@@ -73,6 +74,11 @@ export function securityProblems(env: EnvironmentVariables): string[] {
     parseOrigins(env.CORS_ORIGINS);
   } catch (error) {
     problems.push(`CORS_ORIGINS=${JSON.stringify(env.CORS_ORIGINS)}: ${(error as Error).message}`);
+  }
+  try {
+    parseAllowedHosts(env.ALLOWED_HOSTS);
+  } catch (error) {
+    problems.push(`ALLOWED_HOSTS=${JSON.stringify(env.ALLOWED_HOSTS)}: ${(error as Error).message}`);
   }
   if (
     problems.length === 0 &&

@@ -150,6 +150,14 @@ export class SecurityVariables {
   @Max(1_000_000_000)
   MAX_TOPICS_PER_PRINCIPAL?: number;
 
+  /**
+   * Comma-separated host names (`cohort.internal`) a protected-mode node answers in `Host` besides IP
+   * addresses, localhost and its advertised host (DNS rebinding, docs/security.md).
+   */
+  @Expose()
+  @IsString()
+  ALLOWED_HOSTS: string = '';
+
   /** Comma-separated origins (`https://app.example.com`) allowed besides the node's own. */
   @Expose()
   @IsString()

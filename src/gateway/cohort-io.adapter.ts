@@ -27,6 +27,7 @@ export class CohortIoAdapter extends IoAdapter {
     const withLimit = withAuthenticatedRecovery({
       ...options,
       maxHttpBufferSize: this.config.maxPayloadBytes,
+      allowRequest: this.security.allowRequest,
     } as NonNullable<typeof options>);
     const server = super.createIOServer(port, withLimit);
     // First of the handshake middlewares: origin, protected mode, connection cap, authentication.

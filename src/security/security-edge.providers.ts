@@ -11,6 +11,7 @@ import { CreationLimits } from './limits/creation-limits';
 import { createCreationLedger } from './limits/create-creation-ledger';
 import { GroupCreationInterceptor } from './limits/group-creation.interceptor';
 import { GroupRemovals } from './limits/group-removals';
+import { HostPolicy } from './origin/host-policy';
 import { OriginPolicy } from './origin/origin-policy';
 import { RestSecurityGate } from './rest/rest-security.gate';
 import { RestThrottlerGuard } from './rest/rest-throttler.guard';
@@ -25,6 +26,7 @@ export const SECURITY_EDGE_PROVIDERS: Provider[] = [
   AUDIT_LOGGER_PROVIDER,
   Authenticator,
   OriginPolicy,
+  HostPolicy,
   NodeRequestSigner,
   NodeHttpClient,
   RestSecurityGate,

@@ -12,6 +12,7 @@ import {
   NodeRequestSigner,
   signedBodyOf,
 } from '../cluster/node-request-signer';
+import { HostPolicy } from '../origin/host-policy';
 import { OriginPolicy } from '../origin/origin-policy';
 import { ANONYMOUS_PRINCIPAL, hostOfRequest } from '../principal';
 import { protectedModeRefusal } from '../protected-mode';
@@ -40,7 +41,8 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 /**
  * The REST edge, the first Express middleware after CORS (configureCohortApp): refuses a foreign
- * `Origin` (403), checks a node-to-node call's signature, applies protected mode (403) and, with
+ * `Origin` (403), checks a node-to-node call's signature, applies protected mode and its `Host`
+ * check (403, HostPolicy) and, with
  * authentication on, `Authorization: Bearer <token>` or the TLS client certificate (401, with one
  * audit line) on everything but the probes and what a browser loads first (public-paths.ts). It leaves the principal on `request.principal` for authorization; every refusal is
  * `{ statusCode, errorCode, error, message }` with error 58.
@@ -53,6 +55,7 @@ export class RestSecurityGate {
     private readonly config: CohortConfig,
     private readonly authenticator: Authenticator,
     private readonly origins: OriginPolicy,
+    private readonly hosts: HostPolicy,
     private readonly signer: NodeRequestSigner,
     private readonly audit: AuditLogger,
   ) {}
@@ -83,6 +86,8 @@ export class RestSecurityGate {
       return this.admitNode(request, response);
     const protectedMode = protectedModeRefusal(this.config.security, hostOfRequest(request));
     if (protectedMode) return refuse(response, 403, protectedMode);
+    const foreignHost = this.hosts.refusal(request.headers.host);
+    if (foreignHost) return refuse(response, 403, foreignHost);
     if (!this.authenticator.enabled || isPublicDocument(request.method, request.originalUrl)) return true;
     try {
       request.principal = (await this.authenticate(request)).principal;

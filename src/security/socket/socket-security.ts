@@ -6,6 +6,7 @@ import { AuditLogger } from '../audit-logger';
 import { AuthenticationFailed, AUTHENTICATION_FAILED_MESSAGE, type Credential } from '../authentication/credential';
 import { Authenticator } from '../authentication/authenticator';
 import { certificateCnOf } from '../authentication/certificate-cn';
+import { HostPolicy } from '../origin/host-policy';
 import { OriginPolicy } from '../origin/origin-policy';
 import { protectedModeRefusal } from '../protected-mode';
 import { ConnectionsPerAddress } from './connections-per-address';
@@ -45,10 +46,25 @@ export class SocketSecurity implements OnModuleDestroy {
     private readonly config: CohortConfig,
     private readonly authenticator: Authenticator,
     private readonly origins: OriginPolicy,
+    private readonly hosts: HostPolicy,
     private readonly audit: AuditLogger,
   ) {
     this.stopWatching = authenticator.onCredentialsChanged(() => this.recheckSessions());
   }
+
+  /**
+   * engine.io's `allowRequest`, run on each handshake (not on the requests of an open session) before
+   * engine.io opens a session: a refusal is HTTP 403 (polling) or 400 (websocket upgrade) with the
+   * message, and nothing is kept.
+   */
+  readonly allowRequest = (
+    request: { headers: Record<string, string | string[] | undefined> },
+    callback: (message: string | null, allowed: boolean) => void,
+  ): void => {
+    const foreignHost = this.hosts.refusal(request.headers.host);
+    if (foreignHost) return callback(foreignHost, false);
+    callback(null, true);
+  };
 
   attach(server: Server): void {
     // Counted per engine.io connection, which is what holds the resources, and released when it closes.
