@@ -6,6 +6,7 @@ import { CohortConfig } from './config/cohort-config';
 import { CohortConfigModule } from './config/cohort-config.module';
 import { GatewayAuthorization } from './gateway/authorization/gateway-authorization';
 import { CoordinatorGateway } from './gateway/coordinator.gateway';
+import { SocketOutputLimits } from './gateway/output/socket-output-limits';
 import { SocketPushSink } from './gateway/socket-push-sink';
 import { AssignorsController } from './http/assignors.controller';
 import { AsyncApiController } from './http/asyncapi.controller';
@@ -86,6 +87,7 @@ export class AppModule implements NestModule {
       providers: [
         CohortMetrics,
         SocketPushSink,
+        SocketOutputLimits,
         NodeAddress,
         {
           provide: COHORT_NODE,

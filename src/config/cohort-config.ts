@@ -48,6 +48,8 @@ export class CohortConfig {
   readonly memberDisconnectGraceMs: number;
   readonly assignorPlugins: string[];
   readonly maxPayloadBytes: number;
+  /** Each socket connection's unsent output: closed past `hardBytes`, or above `softBytes` for `softSeconds` (0 turns a limit off). */
+  readonly socketOutputLimits: { hardBytes: number; softBytes: number; softSeconds: number };
   readonly logLevel: string;
   readonly metricsPartitionLag: boolean;
   readonly metricsMaxGroups: number;
@@ -99,6 +101,11 @@ export class CohortConfig {
       .map((entry) => entry.trim())
       .filter((entry) => entry !== '');
     this.maxPayloadBytes = env.MAX_PAYLOAD_BYTES;
+    this.socketOutputLimits = {
+      hardBytes: env.MAX_SOCKET_OUTPUT_BUFFER_BYTES,
+      softBytes: env.MAX_SOCKET_OUTPUT_BUFFER_SOFT_BYTES,
+      softSeconds: env.MAX_SOCKET_OUTPUT_BUFFER_SOFT_SECONDS,
+    };
     this.logLevel = env.LOG_LEVEL;
     this.metricsPartitionLag = env.METRICS_PARTITION_LAG;
     this.metricsMaxGroups = env.METRICS_MAX_GROUPS;

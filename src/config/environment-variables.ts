@@ -258,6 +258,32 @@ export class EnvironmentVariables extends SecurityVariables {
   @Max(104_857_600)
   MAX_PAYLOAD_BYTES: number = 1_048_576;
 
+  /**
+   * Unsent output one socket connection may hold; past it the connection is closed at once (Redis's
+   * `client-output-buffer-limit` hard limit). 0 turns it off.
+   */
+  @Expose()
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(4_294_967_296)
+  MAX_SOCKET_OUTPUT_BUFFER_BYTES: number = 67_108_864;
+
+  /** Unsent output above which a connection is closed once it stays there MAX_SOCKET_OUTPUT_BUFFER_SOFT_SECONDS. 0 turns it off. */
+  @Expose()
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(4_294_967_296)
+  MAX_SOCKET_OUTPUT_BUFFER_SOFT_BYTES: number = 16_777_216;
+
+  @Expose()
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  MAX_SOCKET_OUTPUT_BUFFER_SOFT_SECONDS: number = 10;
+
   /** Export `cohort_group_partition_lag{group,topic,partition}` (docs/lag.md); off by default: one series per partition. */
   @Expose()
   @EnvBoolean()

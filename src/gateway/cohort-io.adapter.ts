@@ -3,20 +3,25 @@ import { IoAdapter } from '@nestjs/platform-socket.io';
 import { CohortConfig } from '../config/cohort-config';
 import { withAuthenticatedRecovery } from '../security/socket/recovery-options';
 import { SocketSecurity } from '../security/socket/socket-security';
+import type { EngineConnection } from './output/engine-output';
+import { SocketOutputLimits } from './output/socket-output-limits';
 
 /**
  * socket.io server options that come from the configuration, which a @WebSocketGateway decorator
  * cannot read. A message over MAX_PAYLOAD_BYTES makes socket.io close that one connection (its
- * `maxHttpBufferSize` rule); the process and every other connection carry on.
+ * `maxHttpBufferSize` rule); the process and every other connection carry on. Output that a connection
+ * does not read is bounded the other way round (SocketOutputLimits).
  */
 export class CohortIoAdapter extends IoAdapter {
   private readonly config: CohortConfig;
   private readonly security: SocketSecurity;
+  private readonly outputLimits: SocketOutputLimits;
 
   constructor(app: INestApplicationContext) {
     super(app);
     this.config = app.get(CohortConfig);
     this.security = app.get(SocketSecurity);
+    this.outputLimits = app.get(SocketOutputLimits);
   }
 
   // Typed through the base class: @nestjs/platform-socket.io bundles its own copy of socket.io.
@@ -32,6 +37,10 @@ export class CohortIoAdapter extends IoAdapter {
     const server = super.createIOServer(port, withLimit);
     // First of the handshake middlewares: origin, protected mode, connection cap, authentication.
     this.security.attach(server as unknown as import('socket.io').Server);
+    // Every engine.io connection's unsent output is held to its limits from its first packet on.
+    (server as unknown as import('socket.io').Server).engine.on('connection', (connection: EngineConnection) =>
+      this.outputLimits.watch(connection),
+    );
     return server;
   }
 }

@@ -43,6 +43,7 @@ import {
 } from './lean/fast-accept';
 import { LeanEvents } from './lean/lean-events';
 import { PacketFastLane } from './lean/packet-fast-lane';
+import { SocketOutputLimits } from './output/socket-output-limits';
 import { SocketPushSink } from './socket-push-sink';
 import { WsAckExceptionFilter } from './ws-ack-exception.filter';
 
@@ -65,6 +66,7 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     private readonly pushSink: SocketPushSink,
     private readonly metrics: CohortMetrics,
     private readonly acl: GatewayAuthorization,
+    private readonly outputLimits: SocketOutputLimits,
   ) {}
 
   private readonly lean = new LeanEvents();
@@ -79,7 +81,7 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     socket.use(measureAcks(this.metrics));
     socket.use(guardRequests);
     const plain = socket as unknown as Socket;
-    const lane = PacketFastLane.of(plain, this.pushSink.pacer);
+    const lane = PacketFastLane.of(plain, this.pushSink.pacer, this.outputLimits.of(plain.conn));
     this.lean.bind(
       plain,
       RequestEvent.Heartbeat,

@@ -31,6 +31,12 @@ export class CohortMetrics implements CoordinatorMetrics {
     help: 'Open socket.io connections.',
     registers: [this.registry],
   });
+  private readonly outputLimitCloses = new Counter({
+    name: 'cohort_socket_output_limit_closes_total',
+    help: 'Socket connections closed because their unsent output passed MAX_SOCKET_OUTPUT_BUFFER_BYTES (limit="hard") or stayed above MAX_SOCKET_OUTPUT_BUFFER_SOFT_BYTES for MAX_SOCKET_OUTPUT_BUFFER_SOFT_SECONDS (limit="soft").',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
   private readonly groups = new Gauge({
     name: 'cohort_groups',
     help: 'Groups coordinated by this node, by state.',
@@ -127,6 +133,8 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+    // Both series from the start, so an alert on their increase sees the first close.
+    for (const limit of ['hard', 'soft']) this.outputLimitCloses.inc({ limit }, 0);
   }
 
   /**
@@ -159,6 +167,10 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   connectionClosed(): void {
     this.connections.dec();
+  }
+
+  socketOutputLimitClosed(limit: 'hard' | 'soft'): void {
+    this.outputLimitCloses.inc({ limit });
   }
 
   /** Refreshed on each scrape from the coordinator's own view, so the gauges cannot drift. */

@@ -11,6 +11,8 @@ export interface MemberOptions {
   rebalanceTimeoutMs?: number;
   serverAssignor?: string;
   heartbeatIntervalMs?: number;
+  /** The subscription's userData (opaque to the coordinator; large ones make large JoinGroup and DescribeGroups answers). */
+  userData?: unknown;
 }
 
 const range = createRangeAssignor();
@@ -66,7 +68,15 @@ export class GroupMember {
       memberId: this.memberId,
       groupInstanceId: this.options.groupInstanceId ?? null,
       protocolType: 'consumer',
-      protocols: [{ name: 'range', metadata: { topics: this.options.topics } }],
+      protocols: [
+        {
+          name: 'range',
+          metadata:
+            this.options.userData === undefined
+              ? { topics: this.options.topics }
+              : { topics: this.options.topics, userData: this.options.userData },
+        },
+      ],
       serverAssignor: this.options.serverAssignor ?? null,
     };
   }

@@ -1,4 +1,5 @@
 import type { Socket } from 'socket.io';
+import type { ConnectionOutput } from '../output/connection-output';
 import { WritePacer } from '../write-pacer';
 
 /** A lean event's listener, given the arguments a socket.io listener of the event gets (the ack last). */
@@ -57,14 +58,16 @@ export class PacketFastLane {
     private socket: SocketInternals,
     private readonly client: SocketIoClient,
     private readonly pacer: WritePacer,
+    private readonly output: ConnectionOutput | undefined,
   ) {}
 
   /**
    * The lane of `socket`'s connection, put in front of socket.io's parser the first time; null where the
    * connection is not shaped as the lane expects (then the events go through socket.io as before). Its
-   * acknowledgements are written through `pacer` (the one the pushes use, so that their order holds).
+   * acknowledgements are written through `pacer` (the one the pushes use, so that their order holds);
+   * those that wait in it count against the connection's `output` limits.
    */
-  static of(socket: Socket, pacer: WritePacer = new WritePacer()): PacketFastLane | null {
+  static of(socket: Socket, pacer: WritePacer = new WritePacer(), output?: ConnectionOutput): PacketFastLane | null {
     const internals = socket as unknown as SocketInternals;
     const client = internals.client;
     const conn = client?.conn;
@@ -78,7 +81,7 @@ export class PacketFastLane {
       return existing;
     }
     if (!conn.listeners('data').includes(client.ondata)) return null;
-    const lane = new PacketFastLane(internals, client, pacer);
+    const lane = new PacketFastLane(internals, client, pacer, output);
     conn.removeListener('data', client.ondata);
     conn.on('data', (data) => {
       if (!lane.take(data)) client.ondata(data);
@@ -117,16 +120,24 @@ export class PacketFastLane {
     return true;
   }
 
-  /** socket.io's `Socket.ack`: one ACK packet with every argument, the first call only, through the pacer. */
+  /**
+   * socket.io's `Socket.ack`: one ACK packet with every argument, the first call only, through the pacer.
+   * One that has to wait for a later turn is encoded now, so that its bytes count against the connection's
+   * output limits while it waits.
+   */
   private ack(id: number): (...args: unknown[]) => void {
     const conn = this.client.conn;
     const pacer = this.pacer;
+    const output = this.output;
     let sent = false;
     return (...args: unknown[]) => {
       if (sent) return;
       sent = true;
-      if (pacer.admit(1)) writeAck(conn, id, args);
-      else pacer.later(1, () => writeAck(conn, id, args));
+      if (pacer.admit(1)) return writePacket(conn, ackPacket(id, args));
+      const packet = ackPacket(id, args);
+      if (output === undefined) return pacer.later(1, () => writePacket(conn, packet));
+      output.paceQueued(packet.length);
+      pacer.later(1, () => output.paceWrite(packet.length, () => writePacket(conn, packet)));
     };
   }
 
@@ -150,10 +161,14 @@ export class PacketFastLane {
   }
 }
 
-/** Writes socket.io's ACK packet for `id`, unless the connection closed (an answer may have waited for a turn). */
-function writeAck(conn: EngineConnection, id: number, args: unknown[]): void {
+/** socket.io's encoding of an ACK packet for `id`: `3<id>` and the JSON array of its arguments. */
+function ackPacket(id: number, args: unknown[]): string {
+  return `3${id}${JSON.stringify(args)}`;
+}
+
+/** Writes an encoded packet, unless the connection closed (an answer may have waited for a turn). */
+function writePacket(conn: EngineConnection, packet: string): void {
   if (conn.readyState !== 'open') return;
-  const packet = `3${id}${JSON.stringify(args)}`;
   conn.write(packet, { compress: true, wsPreEncodedFrame: [textFrame(packet)] });
 }
 
