@@ -4,7 +4,7 @@
  * (built first), clients run here. Every figure is printed beside a baseline
  * measured in the same run, as a ratio. Sizes can be reduced with BENCH_SCALE=0.1 for a quick look, and
  * sections chosen with BENCH_ONLY=1,3 (the SDK: 4,5; the dashboard: 6; the operator endpoints: 7; security: 8,9; compaction: 10;
- * the scale of one node: 11).
+ * the scale of one node: 11; the hot path's request checks: 12).
  */
 import { cpus } from 'node:os';
 import { sdkGroupSection } from './client-group.bench';
@@ -36,6 +36,7 @@ import {
 import { electionToServing } from './election-load.bench';
 import { nodeScale } from './node-scale.bench';
 import { replaySpeed } from './replay.bench';
+import { requestChecksSection } from './request-checks.bench';
 
 const DEADLINE_MS = 20 * 60_000;
 const scale = Math.min(1, Math.max(0.01, Number(process.env.BENCH_SCALE ?? '1')));
@@ -397,7 +398,7 @@ async function main(): Promise<void> {
   buildApp();
   console.log(`built dist/ in ${((Date.now() - building) / 1000).toFixed(1)} s`);
   const only = new Set(
-    (process.env.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9,10,11').split(',').map((section) => section.trim()),
+    (process.env.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9,10,11,12').split(',').map((section) => section.trim()),
   );
   if (only.has('1')) await rebalanceLatency();
   if (only.has('2')) await commitThroughput();
@@ -410,6 +411,7 @@ async function main(): Promise<void> {
   if (only.has('9')) await authentication();
   if (only.has('10')) await printCompaction();
   if (only.has('11')) await oneNodeScale();
+  if (only.has('12')) await attempt('request checks', () => requestChecksSection());
 }
 
 main().then(

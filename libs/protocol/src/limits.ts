@@ -6,6 +6,13 @@
  */
 export const INT32_MIN = -2_147_483_648;
 export const INT32_MAX = 2_147_483_647;
+/**
+ * A request's generation: Kafka's int32, where -1 (`UNKNOWN_GENERATION_ID` of JoinGroupRequest,
+ * `DEFAULT_GENERATION_ID` of OffsetCommitRequest) is the one negative the protocol gives a meaning: no
+ * generation (a simple consumer's commit, an admin's). Kafka reads any negative the same way; a client
+ * sending another is refused INVALID_REQUEST here rather than read as -1.
+ */
+export const NO_GENERATION_ID = -1;
 /** Kafka's limit on topic names (and on group instance ids, KIP-345). */
 export const MAX_TOPIC_NAME_LENGTH = 249;
 /** Group ids, member ids, protocol names, client ids: generous, but bounded so no single field dominates a record. */

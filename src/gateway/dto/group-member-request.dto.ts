@@ -1,5 +1,5 @@
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
+import { INT32_MAX, NO_GENERATION_ID, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 /** The identity every request of a group member carries (Heartbeat, SyncGroup): group, generation, member. */
 export class GroupMemberRequestDto {
@@ -8,7 +8,7 @@ export class GroupMemberRequestDto {
   groupId: string;
 
   @IsInt()
-  @Min(INT32_MIN)
+  @Min(NO_GENERATION_ID)
   @Max(INT32_MAX)
   generationId: number;
 

@@ -1,18 +1,8 @@
 import { Type } from 'class-transformer';
-import {
-  IsArray,
-  IsDefined,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import type { JoinGroupProtocol, JoinGroupRequest } from '@cohort/protocol';
 import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_REASON_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
+import { IsOpaqueJson } from '../contract/schema-decorators';
 
 class JoinGroupProtocolDto implements JoinGroupProtocol {
   @IsString()
@@ -20,7 +10,7 @@ class JoinGroupProtocolDto implements JoinGroupProtocol {
   name: string;
 
   /** Opaque to the gateway; for protocolType 'consumer' the coordinator reads it as a Subscription. */
-  @IsDefined()
+  @IsOpaqueJson('Subscription')
   metadata: unknown;
 }
 

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import type { OffsetCommitPartition, OffsetCommitRequest, OffsetCommitTopic } from '@cohort/protocol';
-import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
+import { INT32_MAX, NO_GENERATION_ID, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 class OffsetCommitPartitionDto implements OffsetCommitPartition {
   @IsInt()
@@ -45,7 +45,7 @@ export class OffsetCommitDto implements OffsetCommitRequest {
 
   /** -1 for a simple consumer that is not a group member. */
   @IsInt()
-  @Min(INT32_MIN)
+  @Min(NO_GENERATION_ID)
   @Max(INT32_MAX)
   generationId: number;
 

@@ -1,18 +1,8 @@
 import { Type } from 'class-transformer';
-import {
-  IsArray,
-  IsBoolean,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import type { OffsetFetchRequest, OffsetFetchTopic } from '@cohort/protocol';
 import { INT32_MAX, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
+import { IsNullable } from '../contract/schema-decorators';
 
 class OffsetFetchTopicDto implements OffsetFetchTopic {
   @IsString()
@@ -32,7 +22,7 @@ export class OffsetFetchDto implements OffsetFetchRequest {
   groupId: string;
 
   /** null fetches every committed offset of the group; the field itself is required. */
-  @ValidateIf((dto: OffsetFetchDto) => dto.topics !== null)
+  @IsNullable()
   @IsArray()
   @ValidateNested({ each: true })
   @Type(() => OffsetFetchTopicDto)

@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsDefined, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsArray, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import type { SyncGroupAssignment, SyncGroupRequest } from '@cohort/protocol';
 import { MAX_ID_LENGTH } from '@cohort/protocol';
+import { IsOpaqueJson } from '../contract/schema-decorators';
 import { GroupMemberRequestDto } from './group-member-request.dto';
 
 class SyncGroupAssignmentDto implements SyncGroupAssignment {
@@ -9,7 +10,7 @@ class SyncGroupAssignmentDto implements SyncGroupAssignment {
   @MaxLength(MAX_ID_LENGTH)
   memberId: string;
 
-  @IsDefined()
+  @IsOpaqueJson('MemberAssignment')
   assignment: unknown;
 }
 

@@ -8,7 +8,7 @@ import type { PacketFastLane } from './packet-fast-lane';
 export interface LeanEvent<T> {
   /** The event's DTO: its class-validator rules decide every payload `accept` does not take. */
   dto: Type<T>;
-  /** The request for a payload known to be valid, or null to ask the DTO (fast-accept.ts). */
+  /** The request for a payload known to be valid, or null to ask the DTO (the compiled check of ../contract/compiled-checks.ts). */
   accept: (payload: unknown) => T | null;
   /** The gateway method's body: ACL check and coordinator call; a throw or rejection is answered as an error. */
   handle: (request: T, socket: Socket) => unknown;
