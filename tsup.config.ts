@@ -1,5 +1,5 @@
 /**
- * `npm run build:packages`: the publishable packages @cohort/protocol, @cohort/assignors and
+ * `npm run build:packages` (scripts/build-packages.js): the publishable packages @cohort/protocol, @cohort/assignors and
  * @cohort/client, each into its own `libs/<name>/dist` (gitignored), ready for `npm pack`.
  *
  * Node builds are ESM (.mjs) and CommonJS (.cjs) with their types (.d.mts / .d.cts); the @cohort
@@ -19,7 +19,8 @@ function nodeBuild(name: string, entry: Record<string, string>, overrides: Optio
     format: ['esm', 'cjs'],
     platform: 'node',
     target: 'node20',
-    dts: { compilerOptions: { incremental: false, types: ['node'] } },
+    // tsup 8 (the line that runs on Node 20) sets `baseUrl` for the declarations, which TypeScript 6 deprecates.
+    dts: { compilerOptions: { incremental: false, types: ['node'], ignoreDeprecations: '6.0' } },
     sourcemap: true,
     splitting: false,
     clean: false,
@@ -33,7 +34,8 @@ function nodeBuild(name: string, entry: Record<string, string>, overrides: Optio
   };
 }
 
-export default defineConfig([
+/** Every build, each named after its package (the browser bundle `client-browser`). */
+const BUILDS: Options[] = [
   nodeBuild('protocol', { index: 'libs/protocol/src/index.ts', asyncapi: 'libs/protocol/src/asyncapi.ts' }),
   nodeBuild('assignors', { index: 'libs/assignors/src/index.ts', conformance: 'libs/assignors/src/conformance.ts' }),
   // The plugin loader require()s plugin modules, so it ships as CommonJS only (ESM imports it as such).
@@ -54,4 +56,8 @@ export default defineConfig([
     clean: false,
     outExtension: ({ format }) => ({ js: format === 'iife' ? '.global.js' : '.mjs' }),
   },
-]);
+];
+
+// scripts/build-packages.js builds one package at a time (COHORT_PACKAGE=client: its Node and browser builds).
+const only = process.env.COHORT_PACKAGE;
+export default defineConfig(only ? BUILDS.filter((build) => build.name?.replace(/-browser$/, '') === only) : BUILDS);

@@ -2,7 +2,7 @@
  * Before and after in one run: the request path, replay and the 10,000-member group on nodes of two
  * builds, alternating build by build within each round, so both see the same machine at the same time.
  *
- *   git worktree add --detach ../baseline <commit> && (cd ../baseline && npm ci && npx nest build)
+ *   git worktree add --detach ../baseline <commit> && (cd ../baseline && npm ci && npm run build)
  *   npx tsx bench/before-after.ts ../baseline
  *
  * This checkout's dist/ is built first, as `npm run bench` does. Each figure is printed for both

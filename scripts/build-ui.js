@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the web dashboard (ui/) into dist/ui: one minified ES module bundle, its stylesheet and
-// index.html. Run by `npm run build` after `nest build` (which empties dist/), and by the dashboard's
+// index.html. Run by `npm run build` after scripts/build-server.js (which empties dist/), and by the dashboard's
 // browser tests. `--out DIR` writes elsewhere; `--if-stale` builds only when a file under ui/ (or this
 // script) is newer than the last build, so tests running side by side do not replace each other's
 // assets while a page loads them.

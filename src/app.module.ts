@@ -1,7 +1,6 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { LoggerModule } from 'nestjs-pino';
 import { CohortConfig } from './config/cohort-config';
 import { CohortConfigModule } from './config/cohort-config.module';
 import { GatewayAuthorization } from './gateway/authorization/gateway-authorization';
@@ -26,7 +25,7 @@ import { createNode } from './node/create-node';
 import { NodeAddress } from './node/node-address';
 import { NodeLifecycle } from './node/node-lifecycle';
 import { DashboardModule } from './ui/dashboard.module';
-import { prettyOnTerminal } from './logging/pretty-on-terminal';
+import { RootLoggerModule } from './logging/root-logger.module';
 import { RequestLogMiddleware } from './logging/request-log.middleware';
 import { AclsController } from './security/authorization/acls.controller';
 import { AuthorizationModule } from './security/authorization/authorization.module';
@@ -50,23 +49,7 @@ export class AppModule implements NestModule {
       module: AppModule,
       imports: [
         await CohortConfigModule.forRoot(env),
-        LoggerModule.forRootAsync({
-          inject: [CohortConfig],
-          useFactory: (config: CohortConfig) => ({
-            pinoHttp: {
-              level: config.logLevel,
-              ...prettyOnTerminal(),
-              // A refused call (401/403) is logged at info with its headers: credentials must not be.
-              redact: {
-                paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-cohort-node-auth"]'],
-                censor: '[redacted]',
-              },
-            },
-            // No route of nestjs-pino's own: its middleware runs each request in an AsyncLocalStorage,
-            // which slows every promise of the process. RequestLogMiddleware logs the requests.
-            forRoutes: [],
-          }),
-        }),
+        RootLoggerModule,
         TerminusModule.forRoot({ logger: false }),
         DashboardModule,
         AuthorizationModule,

@@ -2,12 +2,13 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { CohortConfig } from './config/cohort-config';
 import { CohortIoAdapter } from './gateway/cohort-io.adapter';
 import { BEARER_SCHEME } from './http/responses/api-errors.decorator';
+import { NestPinoLogger } from './logging/nest-pino-logger';
 import { QuietStartupLogger } from './logging/quiet-startup-logger';
+import { ROOT_LOGGER } from './logging/root-logger.module';
 import { SecurityConfig } from './config/security-config';
 import { validateEnvironment } from './config/validate-environment';
 import { prepareDataDir } from './node/storage/data-dir-preflight';
@@ -45,7 +46,7 @@ export async function createCohortApp(env: Record<string, string | undefined>): 
 
 /** Logging, body limit, socket.io options and the OpenAPI document: everything that is set on the app, not in modules. */
 export function configureCohortApp<App extends INestApplication>(app: App): App {
-  app.useLogger(new QuietStartupLogger(app.get(Logger)));
+  app.useLogger(new QuietStartupLogger(new NestPinoLogger(app.get(ROOT_LOGGER))));
   const config = app.get(CohortConfig);
   const express = app as unknown as NestExpressApplication;
   // Express announces itself in `X-Powered-By` on every answer: it tells a scanner what to try, a user nothing.

@@ -18,9 +18,13 @@ process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** `nest build` and the dashboard, once per benchmark run, so the nodes run exactly what `npm start` runs. */
+/** The server (scripts/build-server.js) and the dashboard, once per benchmark run, so the nodes run exactly what `npm start` runs. */
 export function buildApp(): void {
-  execFileSync('npx', ['nest', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000 });
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-server.js')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 180_000,
+  });
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-ui.js')], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Injectable, type NestMiddleware } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { type HttpLogger, pinoHttp } from 'pino-http';
+import { ROOT_LOGGER } from './root-logger.module';
 
 /**
  * Successful requests are debug-level (/metrics and /health are scraped constantly); a client's
@@ -19,7 +20,7 @@ function requestLogLevel(_request: IncomingMessage, response: ServerResponse): '
 
 /**
  * One log line per HTTP request (pino-http, on the app's one pino logger: same level, destination
- * and redaction), without nestjs-pino's request context. That context is an AsyncLocalStorage, and
+ * and redaction), without a request context. That context is an AsyncLocalStorage, and
  * on Node 20 the first one to run makes async hooks track every promise of the process from then
  * on, WebSocket requests included: alternating builds, OffsetCommit cost about a quarter more server
  * CPU with it (63 against 83 µs per commit, median of 7 runs). Lines logged while a request runs
@@ -27,11 +28,13 @@ function requestLogLevel(_request: IncomingMessage, response: ServerResponse): '
  */
 @Injectable()
 export class RequestLogMiddleware implements NestMiddleware {
-  private logger: HttpLogger | undefined;
+  private readonly logger: HttpLogger;
+
+  constructor(@Inject(ROOT_LOGGER) root: Logger) {
+    this.logger = pinoHttp({ logger: root, customLogLevel: requestLogLevel });
+  }
 
   use(request: IncomingMessage, response: ServerResponse, next: () => void): void {
-    // Built on first use: the root logger exists once nestjs-pino's module has been configured.
-    this.logger ??= pinoHttp({ logger: PinoLogger.root, customLogLevel: requestLogLevel });
     this.logger(request, response, next);
   }
 }

@@ -1,8 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
 import { CohortConfig } from '../config/cohort-config';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import { NodeAddress } from '../node/node-address';
+import { ROOT_LOGGER } from './root-logger.module';
 
 /** How long to wait for the partitions to load before saying so anyway (a cluster may still be forming). */
 const READY_WAIT_MS = 60_000;
@@ -52,8 +53,7 @@ export async function logStartupSummary(app: INestApplication, startedAt: number
   const state = ready
     ? `ready in ${summary.startupMs} ms${groups === null ? '' : ` (${groups} groups loaded)`}`
     : `not ready after ${summary.startupMs} ms: ${summary.loadingPartitions} partitions still loading`;
-  const logger = await app.resolve(PinoLogger);
-  logger.setContext('Cohort');
+  const logger = app.get<Logger>(ROOT_LOGGER).child({ context: 'Cohort' });
   logger.info(
     { summary },
     `Cohort listening on ${url} (${mode}, data in ${summary.dataDir}); dashboard ${summary.dashboard}; ${state}`,

@@ -1,4 +1,5 @@
-import { PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
+import { ROOT_LOGGER } from '../logging/root-logger.module';
 
 /**
  * What happened, to whom, from where: one audit line. Kafka's authorizer logs the same facts
@@ -50,12 +51,9 @@ export class AuditLogger {
   }
 }
 
-/** The Nest provider: audit lines through nestjs-pino's logger with the context `audit`. */
+/** The Nest provider: audit lines through the app's pino logger with the context `audit`. */
 export const AUDIT_LOGGER_PROVIDER = {
   provide: AuditLogger,
-  inject: [PinoLogger],
-  useFactory: (pino: PinoLogger): AuditLogger => {
-    pino.setContext('audit');
-    return new AuditLogger(pino);
-  },
+  inject: [ROOT_LOGGER],
+  useFactory: (root: Logger): AuditLogger => new AuditLogger(root.child({ context: 'audit' })),
 };

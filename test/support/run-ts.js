@@ -1,7 +1,7 @@
 'use strict';
 // Runs one of the app's TypeScript entry points in a child process, compiled as Jest compiles it (swc:
 // decorators with metadata, CommonJS) and with the @cohort/* aliases, so an e2e test can watch a real
-// `main.ts` process (its stdout, its exit) without a `nest build` first. Usage: node run-ts.js src/main.ts
+// `main.ts` process (its stdout, its exit) without a build first. Usage: node run-ts.js src/main.ts
 const Module = require('node:module');
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');

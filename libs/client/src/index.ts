@@ -18,6 +18,6 @@ export type { WireErrorFields, RestErrorBody } from './errors/cohort-error';
 export type { RetryOptions } from './runtime/backoff';
 export type { Timers } from './runtime/timers';
 export type { SocketLike, SocketFactory, SocketFactoryOptions } from './transport/socket-like';
-export { CohortAdmin, type AdminOptions } from './admin/cohort-admin';
+export { CohortAdmin, type AclAdmin, type AdminOptions } from './admin/cohort-admin';
 export type { PartitionAssignor, RebalanceProtocol, ClusterView, MemberSubscription } from '@cohort/assignors';
 export type { TopicPartitions, Subscription, MemberAssignment, MetadataNode } from '@cohort/protocol';

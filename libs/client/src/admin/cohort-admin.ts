@@ -1,5 +1,8 @@
 import type {
   AclBinding,
+  AclBindingFilter,
+  CreateAclsResponse,
+  DeleteAclsResponse,
   AssignDryRunRequest,
   AssignDryRunResult,
   AssignorInfo,
@@ -22,6 +25,19 @@ import { RestTransport, type RestTransportOptions } from './rest-transport';
 export type AdminOptions = RestTransportOptions;
 
 /**
+ * `admin.acls`: Kafka's Admin `describeAcls`, `createAcls` and `deleteAcls` over `/v1/acls`
+ * (docs/security.md). Listing needs DESCRIBE on the CLUSTER, changes ALTER on it.
+ */
+export interface AclAdmin {
+  /** The bindings matching every field the filter gives (all bindings without one). */
+  list(filter?: AclBindingFilter): Promise<AclBinding[]>;
+  /** Stores the bindings, all or none (one invalid binding refuses the call); answers them as stored. */
+  create(bindings: AclBinding[]): Promise<AclBinding[]>;
+  /** Deletes every binding matching any of the filters; answers those deleted. */
+  delete(filters: AclBindingFilter[]): Promise<AclBinding[]>;
+}
+
+/**
  * The operator calls over REST, for scripts, the CLI and the dashboard. Works wherever a global
  * `fetch` exists (Node 20+, browsers; a page's origin must be in the node's CORS_ORIGINS). Every
  * method rejects with a CohortError carrying the Kafka error code and name of the REST error body,
@@ -29,6 +45,13 @@ export type AdminOptions = RestTransportOptions;
  */
 export class CohortAdmin {
   private readonly rest: RestTransport;
+
+  /** ACLs: `admin.acls.list(filter)`, `.create(bindings)`, `.delete(filters)` (SPEC's `acls`). */
+  readonly acls: AclAdmin = {
+    list: (filter) => this.listAcls(filter),
+    create: async (bindings) => (await this.createAcls(bindings)).created,
+    delete: async (filters) => (await this.deleteAcls(filters)).deleted,
+  };
 
   constructor(options: AdminOptions) {
     this.rest = new RestTransport(options);
@@ -104,7 +127,7 @@ export class CohortAdmin {
     return this.rest.request({ method: 'GET', path: '/v1/cluster/partitions' });
   }
 
-  listAcls(filter: Partial<AclBinding> = {}): Promise<AclBinding[]> {
+  listAcls(filter: AclBindingFilter = {}): Promise<AclBinding[]> {
     const { principal, resourceType, resourceName, patternType, operation, permission, host } = filter;
     return this.rest.request({
       method: 'GET',
@@ -113,11 +136,11 @@ export class CohortAdmin {
     });
   }
 
-  createAcls(acls: AclBinding[]): Promise<unknown> {
+  createAcls(acls: AclBinding[]): Promise<CreateAclsResponse> {
     return this.rest.request({ method: 'POST', path: '/v1/acls', body: { acls } });
   }
 
-  deleteAcls(filters: Partial<AclBinding>[]): Promise<{ deleted: AclBinding[] }> {
+  deleteAcls(filters: AclBindingFilter[]): Promise<DeleteAclsResponse> {
     return this.rest.request({ method: 'DELETE', path: '/v1/acls', body: { filters } });
   }
 
