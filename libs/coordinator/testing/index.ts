@@ -5,3 +5,4 @@
 export * from './coordinator-harness';
 export * from './fake-partition-store';
 export * from './recording-push-sink';
+export * from './consumer-group-harness';

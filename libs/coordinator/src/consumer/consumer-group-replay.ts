@@ -21,8 +21,11 @@ export const LEAVE_GROUP_MEMBER_EPOCH = -1;
 /** Where replay finds and creates consumer groups: the shard's groups, or a plain map while loading. */
 export interface ConsumerGroupStore {
   get(groupId: string): ConsumerGroup | undefined;
+  list(): ConsumerGroup[];
   create(groupId: string): ConsumerGroup;
   remove(groupId: string): void;
+  /** Puts back a group `remove` took out (a taken-back group deletion). */
+  restore?(group: ConsumerGroup): void;
 }
 
 /** A store over a map, for loading and tests. */
@@ -31,6 +34,10 @@ export class MapConsumerGroupStore implements ConsumerGroupStore {
 
   get(groupId: string): ConsumerGroup | undefined {
     return this.groups.get(groupId);
+  }
+
+  list(): ConsumerGroup[] {
+    return [...this.groups.values()];
   }
 
   create(groupId: string): ConsumerGroup {
@@ -42,6 +49,11 @@ export class MapConsumerGroupStore implements ConsumerGroupStore {
   remove(groupId: string): void {
     this.groups.get(groupId)?.markDead();
     this.groups.delete(groupId);
+  }
+
+  restore(group: ConsumerGroup): void {
+    group.revive();
+    this.groups.set(group.groupId, group);
   }
 }
 

@@ -57,6 +57,12 @@ export class ConsumerGroup {
     this._state = 'Dead';
   }
 
+  /** Back from Dead, when the write that deleted the group failed. */
+  revive(): void {
+    this._state = 'Empty';
+    this.maybeUpdateGroupState();
+  }
+
   get members(): ReadonlyMap<string, ConsumerGroupMember> {
     return this._members;
   }

@@ -1,0 +1,368 @@
+import type { Clock, LogRecord } from '@cohort/replication';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import type { OperationEffects } from '../runtime/operation-effects';
+import type { ConsumerGroupAssignorPort } from './consumer-assignor.port';
+import { ConsumerGroupError } from './consumer-errors';
+import { ConsumerGroup } from './consumer-group';
+import type { ConsumerGroupConfig } from './consumer-group-config';
+import { type ConsumerGroupMember, isReconciledTo, updatedMember as withChanges } from './consumer-group-member';
+import type { ConsumerGroupStore } from './consumer-group-replay';
+import { memberTombstones } from './consumer-group-records';
+import { dynamicMember, staticMember } from './member-resolution';
+import type {
+  ConsumerGroupHeartbeatRequest,
+  ConsumerGroupHeartbeatResponse,
+  ConsumerRequestContext,
+} from './consumer-heartbeat.types';
+import { consumerGroupEpochRecord, currentAssignmentRecord, memberSubscriptionRecord } from './consumer-records';
+import { CurrentAssignmentBuilder } from './current-assignment-builder';
+import {
+  JOIN_GROUP_MEMBER_EPOCH,
+  LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+  throwIfGroupIsFull,
+  throwIfHeartbeatRequestIsInvalid,
+  throwIfInstanceIdIsFenced,
+  throwIfStaticMemberIsUnknown,
+} from './heartbeat-validation';
+import { sameMember } from './member-equality';
+import { MemberState } from './member-state';
+import {
+  metadataHash,
+  type PartitionCountLookup,
+  subscribedTopicNamesAfter,
+  subscriptionMetadata,
+} from './subscription-metadata';
+import { TargetAssignmentBuilder } from './target-assignment-builder';
+import { samePartitions, toTopicPartitionList, type TopicPartitions } from './topic-partitions';
+import { UncommittedWrites } from './uncommitted-writes';
+
+export const LEAVE_GROUP_MEMBER_EPOCH = -1;
+
+/** A member's session expiry. */
+export const consumerSessionKey = (groupId: string, memberId: string): string =>
+  `consumer-session\u0000${groupId}\u0000${memberId}`;
+/** The deadline of a member that must revoke partitions. */
+export const consumerRebalanceKey = (groupId: string, memberId: string): string =>
+  `consumer-rebalance\u0000${groupId}\u0000${memberId}`;
+
+export interface ConsumerGroupManagerDeps {
+  groups: ConsumerGroupStore;
+  effects: OperationEffects;
+  clock: Clock;
+  config: ConsumerGroupConfig;
+  /** The server assignors in GROUP_CONSUMER_ASSIGNORS order: the first is the default. */
+  assignors: readonly ConsumerGroupAssignorPort[];
+  /** Partition counts of existing topics (the topic registry). */
+  partitionsOf: PartitionCountLookup;
+}
+
+/** What one heartbeat computed, before its records are applied. */
+interface Outcome {
+  records: LogRecord[];
+  response: ConsumerGroupHeartbeatResponse;
+}
+
+/**
+ * The consumer group protocol of one shard (the KIP-848 half of Kafka's `GroupMetadataManager`): a
+ * sibling of `ClassicGroupManager` over the shard's effects and runtime. `heartbeat` is Kafka's
+ * `consumerGroupHeartbeat`: it computes the records of the member's change (member, group epoch,
+ * target assignment, reconciled assignment) from the group as it stands, applies them at once so the
+ * next request sees them (`UncommittedWrites`, taken back if the write fails), and returns them with
+ * the response, which leaves once they are committed. Timers (session, rebalance timeout) are recorded
+ * in the step's effects; when they fire they fence the member through the same effects.
+ */
+export class ConsumerGroupManager {
+  readonly writes: UncommittedWrites;
+  private readonly assignorNames: string[];
+
+  constructor(private readonly deps: ConsumerGroupManagerDeps) {
+    this.writes = new UncommittedWrites(deps.groups);
+    this.assignorNames = deps.assignors.map((a) => a.name);
+  }
+
+  group(groupId: string): ConsumerGroup | undefined {
+    return this.deps.groups.get(groupId);
+  }
+
+  /** Kafka's `consumerGroupHeartbeat`: an error answers the request and writes nothing. */
+  heartbeat(
+    request: ConsumerGroupHeartbeatRequest,
+    context: ConsumerRequestContext,
+  ): CoordinatorResult<ConsumerGroupHeartbeatResponse> {
+    let outcome: Outcome;
+    try {
+      throwIfHeartbeatRequestIsInvalid(request, this.assignorNames);
+      outcome =
+        request.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH || request.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH
+          ? this.leave(request)
+          : this.join(request, context);
+    } catch (error) {
+      this.deps.effects.discard();
+      if (!(error instanceof ConsumerGroupError)) throw error;
+      return this.deps.effects.attachTo({ records: [], response: errorResponse(error) });
+    }
+    return this.deps.effects.attachTo(this.written(outcome.records, outcome.response));
+  }
+
+  /** Kafka's `onLoaded` for consumer groups: every member's session restarts, a revoking member's deadline too. */
+  onLoaded(): void {
+    for (const group of this.deps.groups.list()) {
+      for (const member of group.members.values()) {
+        this.scheduleSessionTimeout(group.groupId, member.memberId);
+        if (member.state === MemberState.UNREVOKED_PARTITIONS)
+          this.scheduleRebalanceTimeout(group.groupId, member.memberId, member.memberEpoch, member.rebalanceTimeoutMs);
+      }
+    }
+  }
+
+  private join(request: ConsumerGroupHeartbeatRequest, context: ConsumerRequestContext): Outcome {
+    const { groupId, memberEpoch } = request;
+    const now = this.deps.clock.now();
+    const records: LogRecord[] = [];
+    const joining = memberEpoch === JOIN_GROUP_MEMBER_EPOCH;
+    const existing = this.deps.groups.get(groupId);
+    if (!existing && !joining)
+      throw new ConsumerGroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);
+    // A group a join creates exists once its records are applied; until then it is empty.
+    const group = existing ?? new ConsumerGroup(groupId);
+    throwIfGroupIsFull(group, request.memberId, this.deps.config.maxSize);
+
+    const owned = request.topicPartitions ?? null;
+    const member =
+      request.instanceId === undefined || request.instanceId === null
+        ? dynamicMember(group, request.memberId, memberEpoch, owned, joining)
+        : staticMember(group, request.memberId, memberEpoch, request.instanceId, owned, joining, records, now);
+
+    // 1. The member with what this heartbeat changed; its record if anything did.
+    let updated = withChanges(member, {
+      instanceId: request.instanceId ?? member.instanceId,
+      rackId: request.rackId ?? member.rackId,
+      rebalanceTimeoutMs:
+        request.rebalanceTimeoutMs === undefined ||
+        request.rebalanceTimeoutMs === null ||
+        request.rebalanceTimeoutMs === -1
+          ? member.rebalanceTimeoutMs
+          : request.rebalanceTimeoutMs,
+      serverAssignorName: request.serverAssignor ?? member.serverAssignorName,
+      subscribedTopicNames: request.subscribedTopicNames
+        ? new Set(request.subscribedTopicNames)
+        : member.subscribedTopicNames,
+      subscribedTopicRegex: request.subscribedTopicRegex ?? member.subscribedTopicRegex,
+      clientId: context.clientId,
+      clientHost: context.clientHost,
+    });
+    let subscriptionChanged = false;
+    if (!sameMember(updated, member)) {
+      records.push(memberSubscriptionRecord(groupId, updated, now));
+      subscriptionChanged =
+        !sameNames(updated.subscribedTopicNames, member.subscribedTopicNames) ||
+        updated.subscribedTopicRegex !== member.subscribedTopicRegex;
+    }
+
+    // 2. The group epoch moves when the group is new, a subscription changed or a subscribed topic did.
+    const previousId = group.staticMemberId(updated.instanceId);
+    const replaced = previousId !== undefined && previousId !== updated.memberId ? group.member(previousId) : undefined;
+    const topics = subscribedTopicNamesAfter(group, replaced ?? group.member(updated.memberId), updated);
+    const metadata = subscriptionMetadata(topics.keys(), this.deps.partitionsOf);
+    const hash = metadataHash(metadata);
+    let groupEpoch = group.groupEpoch;
+    if (!existing || subscriptionChanged || hash !== group.metadataHash) {
+      groupEpoch += 1;
+      records.push(consumerGroupEpochRecord(groupId, groupEpoch, hash, now));
+    }
+
+    // 3. A new target assignment when the group epoch is ahead of it.
+    let targetEpoch = group.assignmentEpoch;
+    let target: TopicPartitions;
+    if (groupEpoch > group.assignmentEpoch) {
+      target = this.updateTargetAssignment(group, groupEpoch, member, updated, metadata, records, now);
+      targetEpoch = groupEpoch;
+    } else {
+      target = group.targetAssignmentFor(updated.memberId, updated.instanceId);
+    }
+
+    // 4. Reconcile the member towards its target.
+    updated = this.maybeReconcile(group, updated, targetEpoch, target, owned, subscriptionChanged, records, now);
+    this.scheduleSessionTimeout(groupId, updated.memberId);
+
+    const full =
+      joining ||
+      (request.rebalanceTimeoutMs !== undefined &&
+        request.rebalanceTimeoutMs !== null &&
+        request.rebalanceTimeoutMs !== -1 &&
+        (request.subscribedTopicNames != null || request.subscribedTopicRegex != null) &&
+        request.topicPartitions != null);
+    const changed = !samePartitions(member.assignedPartitions, updated.assignedPartitions);
+    return {
+      records,
+      response: {
+        errorCode: 0,
+        memberId: updated.memberId,
+        memberEpoch: updated.memberEpoch,
+        heartbeatIntervalMs: this.deps.config.heartbeatIntervalMs,
+        assignment: full || changed ? { topicPartitions: toTopicPartitionList(updated.assignedPartitions) } : null,
+      },
+    };
+  }
+
+  /** Kafka's `updateTargetAssignment`: the assignor the members prefer, or the first configured. */
+  private updateTargetAssignment(
+    group: ConsumerGroup,
+    groupEpoch: number,
+    member: ConsumerGroupMember,
+    updated: ConsumerGroupMember,
+    metadata: Record<string, number>,
+    records: LogRecord[],
+    now: number,
+  ): TopicPartitions {
+    const preferred = group.computePreferredServerAssignor(member, updated);
+    const assignor = this.deps.assignors.find((a) => a.name === preferred) ?? this.deps.assignors[0];
+    if (!assignor) throw new ConsumerGroupError('UNKNOWN_SERVER_ERROR', 'No server assignor is configured.');
+    const builder = new TargetAssignmentBuilder(group.groupId, groupEpoch, assignor)
+      .withMembers(group.members)
+      .withStaticMembers(group.staticMembers)
+      .withSubscriptionMetadata(metadata)
+      .withTargetAssignment(group.targetAssignment)
+      .addOrUpdateMember(updated.memberId, updated);
+    // A static member that replaces another: the departed one leaves the assignment.
+    const previousId = group.staticMemberId(updated.instanceId);
+    if (previousId !== undefined && previousId !== updated.memberId) builder.removeMember(previousId);
+    try {
+      const result = builder.build(now);
+      records.push(...result.records);
+      return result.targetAssignment.get(updated.memberId) ?? new Map();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ConsumerGroupError(
+        'UNKNOWN_SERVER_ERROR',
+        `Failed to compute a new target assignment for epoch ${groupEpoch}: ${reason}`,
+      );
+    }
+  }
+
+  /** Kafka's `maybeReconcile`, arming the rebalance timeout while the member must revoke. */
+  private maybeReconcile(
+    group: ConsumerGroup,
+    member: ConsumerGroupMember,
+    targetEpoch: number,
+    target: TopicPartitions,
+    owned: ConsumerGroupHeartbeatRequest['topicPartitions'],
+    subscriptionChanged: boolean,
+    records: LogRecord[],
+    now: number,
+  ): ConsumerGroupMember {
+    if (!subscriptionChanged && isReconciledTo(member, targetEpoch)) return member;
+    const next = new CurrentAssignmentBuilder(member)
+      .withTargetAssignment(targetEpoch, target)
+      .withHasSubscriptionChanged(subscriptionChanged)
+      .withCurrentPartitionEpoch((topic, p) => group.currentPartitionEpoch(topic, p))
+      .withOwnedTopicPartitions(owned ?? null)
+      .withTopicExists((topic) => this.deps.partitionsOf(topic) !== undefined)
+      .build();
+    if (sameMember(next, member)) return member;
+    records.push(currentAssignmentRecord(group.groupId, next, now));
+    if (next.state === MemberState.UNREVOKED_PARTITIONS)
+      this.scheduleRebalanceTimeout(group.groupId, next.memberId, next.memberEpoch, next.rebalanceTimeoutMs);
+    else this.deps.effects.cancel(consumerRebalanceKey(group.groupId, next.memberId));
+    return next;
+  }
+
+  /** Kafka's `consumerGroupLeave`: -1 removes the member, -2 keeps a static member's place until its session ends. */
+  private leave(request: ConsumerGroupHeartbeatRequest): Outcome {
+    const { groupId, memberId, memberEpoch, instanceId } = request;
+    const group = this.deps.groups.get(groupId);
+    if (!group) throw new ConsumerGroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);
+    const response: ConsumerGroupHeartbeatResponse = {
+      errorCode: 0,
+      memberId,
+      memberEpoch,
+      heartbeatIntervalMs: 0,
+      assignment: null,
+    };
+    if (instanceId === undefined || instanceId === null) {
+      const member = group.member(memberId);
+      if (!member)
+        throw new ConsumerGroupError('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
+      return { records: this.fence(group, member), response };
+    }
+    const member = group.staticMember(instanceId);
+    throwIfStaticMemberIsUnknown(member, instanceId);
+    throwIfInstanceIdIsFenced(member, memberId, instanceId);
+    if (memberEpoch !== LEAVE_GROUP_STATIC_MEMBER_EPOCH) return { records: this.fence(group, member), response };
+    // A static member away for now: it keeps its assignment and target; its session timer still runs.
+    const away = withChanges(member, {
+      memberEpoch: LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+      partitionsPendingRevocation: new Map(),
+    });
+    return {
+      records: [currentAssignmentRecord(groupId, away, this.deps.clock.now())],
+      response: { ...response, memberId: member.memberId, memberEpoch: LEAVE_GROUP_STATIC_MEMBER_EPOCH },
+    };
+  }
+
+  /** Kafka's `consumerGroupFenceMember`: the member's records go, the group epoch moves, its timers stop. */
+  private fence(group: ConsumerGroup, member: ConsumerGroupMember): LogRecord[] {
+    const now = this.deps.clock.now();
+    const topics = subscribedTopicNamesAfter(group, member, undefined);
+    const hash = metadataHash(subscriptionMetadata(topics.keys(), this.deps.partitionsOf));
+    this.deps.effects.cancel(consumerSessionKey(group.groupId, member.memberId));
+    this.deps.effects.cancel(consumerRebalanceKey(group.groupId, member.memberId));
+    return [
+      ...memberTombstones(group.groupId, member.memberId, now),
+      consumerGroupEpochRecord(group.groupId, group.groupEpoch + 1, hash, now),
+    ];
+  }
+
+  private scheduleSessionTimeout(groupId: string, memberId: string): void {
+    this.deps.effects.schedule(consumerSessionKey(groupId, memberId), this.deps.config.sessionTimeoutMs, () =>
+      this.fenceOnTimer(groupId, memberId, () => true),
+    );
+  }
+
+  /** Fences the member if it is still at `memberEpoch` when the deadline passes (it did not revoke in time). */
+  private scheduleRebalanceTimeout(groupId: string, memberId: string, memberEpoch: number, timeoutMs: number): void {
+    this.deps.effects.schedule(consumerRebalanceKey(groupId, memberId), timeoutMs, () =>
+      this.fenceOnTimer(groupId, memberId, (member) => member.memberEpoch === memberEpoch),
+    );
+  }
+
+  /** A timer's fencing: a write nobody waits on, if the group and member are still there. */
+  private fenceOnTimer(groupId: string, memberId: string, stillDue: (member: ConsumerGroupMember) => boolean): void {
+    const group = this.deps.groups.get(groupId);
+    const member = group?.member(memberId);
+    if (!group || !member || !stillDue(member)) return;
+    this.deps.effects.write(this.written<never>(this.fence(group, member)));
+  }
+
+  /** Applies `records` now and returns the write that commits them, taking them back if it fails. */
+  private written<T>(records: LogRecord[], response?: T): CoordinatorResult<T> {
+    if (records.length === 0) return { records, response };
+    const write = this.writes.apply(records);
+    return {
+      records,
+      response,
+      appendFuture: (outcome) => {
+        if (outcome.ok) this.writes.committed(write);
+        else this.writes.failed(write);
+      },
+    };
+  }
+}
+
+function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const name of a) if (!b.has(name)) return false;
+  return true;
+}
+
+function errorResponse(error: ConsumerGroupError): ConsumerGroupHeartbeatResponse {
+  return {
+    errorCode: error.errorCode,
+    errorName: error.errorName,
+    errorMessage: error.message,
+    memberId: null,
+    memberEpoch: 0,
+    heartbeatIntervalMs: 0,
+    assignment: null,
+  };
+}

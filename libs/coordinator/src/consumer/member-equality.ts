@@ -1,0 +1,24 @@
+import type { ConsumerGroupMember } from './consumer-group-member';
+import { samePartitions } from './topic-partitions';
+
+/** Kafka's `ConsumerGroupMember.equals`: every field, sets and partitions by content. */
+export function sameMember(a: ConsumerGroupMember, b: ConsumerGroupMember): boolean {
+  if (a === b) return true;
+  return (
+    a.memberId === b.memberId &&
+    a.memberEpoch === b.memberEpoch &&
+    a.previousMemberEpoch === b.previousMemberEpoch &&
+    a.state === b.state &&
+    a.instanceId === b.instanceId &&
+    a.rackId === b.rackId &&
+    a.rebalanceTimeoutMs === b.rebalanceTimeoutMs &&
+    a.clientId === b.clientId &&
+    a.clientHost === b.clientHost &&
+    a.subscribedTopicRegex === b.subscribedTopicRegex &&
+    a.serverAssignorName === b.serverAssignorName &&
+    a.subscribedTopicNames.size === b.subscribedTopicNames.size &&
+    [...a.subscribedTopicNames].every((t) => b.subscribedTopicNames.has(t)) &&
+    samePartitions(a.assignedPartitions, b.assignedPartitions) &&
+    samePartitions(a.partitionsPendingRevocation, b.partitionsPendingRevocation)
+  );
+}

@@ -1,0 +1,102 @@
+import type { LogRecord } from '@cohort/replication';
+import { type ConsumerGroupStore, replayConsumerRecord } from './consumer-group-replay';
+import { decodeConsumerRecordKey } from './consumer-records';
+
+/** One write whose records are applied to the groups but not yet committed. */
+interface PendingWrite {
+  /** Restores, in reverse order, what each record of the write changed. */
+  readonly undo: (() => void)[];
+}
+
+/**
+ * Applies consumer group records as soon as a step produces them, as Kafka's runtime replays a
+ * result's records before the next request (so the next heartbeat of the same batch sees the new
+ * epochs), and takes them back if their write fails (Kafka reverts to its last committed snapshot).
+ * Instead of snapshots, each record remembers what it replaced — the member, target or epochs of its
+ * key — and a failed write restores them newest first, together with every write applied after it,
+ * which was computed from its state.
+ */
+export class UncommittedWrites {
+  private readonly pending: PendingWrite[] = [];
+
+  constructor(private readonly store: ConsumerGroupStore) {}
+
+  get size(): number {
+    return this.pending.length;
+  }
+
+  /** Applies `records` to the groups; the returned write is handed back to `committed` or `failed`. */
+  apply(records: readonly LogRecord[]): object {
+    const write: PendingWrite = { undo: [] };
+    for (const record of records) {
+      const key = decodeConsumerRecordKey(record.key);
+      if (!key) continue;
+      write.undo.push(this.restorerOf(key.groupId, key));
+      replayConsumerRecord(this.store, key, record.value);
+    }
+    this.pending.push(write);
+    return write;
+  }
+
+  /** The write is in the log: it can no longer be taken back (nor can the writes before it). */
+  committed(write: object): void {
+    const index = this.pending.indexOf(write as PendingWrite);
+    if (index >= 0) this.pending.splice(0, index + 1);
+  }
+
+  /** The write failed: it and every write applied after it are taken back, newest first. */
+  failed(write: object): void {
+    const index = this.pending.indexOf(write as PendingWrite);
+    if (index < 0) return;
+    for (const undone of this.pending.splice(index).reverse()) {
+      for (let i = undone.undo.length - 1; i >= 0; i--) undone.undo[i]();
+    }
+  }
+
+  /** What restores the state `key` describes, as it is now. */
+  private restorerOf(groupId: string, key: NonNullable<ReturnType<typeof decodeConsumerRecordKey>>): () => void {
+    const group = this.store.get(groupId);
+    if (!group) {
+      // The record creates the group: taking it back removes the group again.
+      return () => {
+        if (this.store.get(groupId)) this.store.remove(groupId);
+      };
+    }
+    const current = () => this.store.get(groupId) ?? group;
+    switch (key.type) {
+      case 'consumer-group-metadata': {
+        const { groupEpoch, metadataHash } = group;
+        return () => {
+          const g = current();
+          if (!this.store.get(groupId)) this.restoreGroup(g);
+          g.metadataHash = metadataHash;
+          g.setGroupEpoch(groupEpoch);
+        };
+      }
+      case 'consumer-group-target-assignment-metadata': {
+        const epoch = group.assignmentEpoch;
+        return () => current().setTargetAssignmentEpoch(epoch);
+      }
+      case 'consumer-group-target-assignment-member': {
+        const target = group.targetAssignment.get(key.memberId);
+        return () => {
+          if (target) current().updateTargetAssignment(key.memberId, target);
+          else current().removeTargetAssignment(key.memberId);
+        };
+      }
+      case 'consumer-group-member-metadata':
+      case 'consumer-group-current-member-assignment': {
+        const member = group.member(key.memberId);
+        return () => {
+          if (member) current().updateMember(member);
+          else current().removeMember(key.memberId);
+        };
+      }
+    }
+  }
+
+  /** A group a taken-back tombstone had removed goes back into the store (no heartbeat writes one today). */
+  private restoreGroup(group: NonNullable<ReturnType<ConsumerGroupStore['get']>>): void {
+    this.store.restore?.(group);
+  }
+}
