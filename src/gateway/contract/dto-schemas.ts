@@ -106,9 +106,14 @@ function withPresence(cls: Type<unknown>, schema: JsonSchema): JsonSchema {
   return { ...rest, properties, ...(required.length > 0 ? { required } : {}) };
 }
 
-/** `schema` or null: a typed schema gains 'null' among its types, any other is one branch of anyOf. */
+/** `schema` or null: a typed schema gains 'null' among its types (and values), any other is one branch of anyOf. */
 function orNull(schema: JsonSchema): JsonSchema {
-  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
+  if (typeof schema.type === 'string')
+    return {
+      ...schema,
+      type: [schema.type, 'null'],
+      ...(Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {}),
+    };
   const { description, ...rest } = schema;
   return { anyOf: [rest, { type: 'null' }], ...(description !== undefined ? { description } : {}) };
 }

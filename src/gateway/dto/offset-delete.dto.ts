@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import type { OffsetDeleteRequest, OffsetDeleteTopic } from '@cohort/protocol';
 import { INT32_MAX, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
+import { Describe } from '../contract/schema-decorators';
 
 class OffsetDeletePartitionDto {
   @IsInt()
@@ -22,6 +23,7 @@ class OffsetDeleteTopicDto implements OffsetDeleteTopic {
 }
 
 export class OffsetDeleteDto implements OffsetDeleteRequest {
+  @Describe('The group id.')
   @IsString()
   @MaxLength(MAX_ID_LENGTH)
   groupId: string;

@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import type { OffsetFetchRequest, OffsetFetchTopic } from '@cohort/protocol';
 import { INT32_MAX, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
-import { IsNullable } from '../contract/schema-decorators';
+import { Describe, IsNullable } from '../contract/schema-decorators';
 
 class OffsetFetchTopicDto implements OffsetFetchTopic {
   @IsString()
@@ -17,17 +17,20 @@ class OffsetFetchTopicDto implements OffsetFetchTopic {
 }
 
 export class OffsetFetchDto implements OffsetFetchRequest {
+  @Describe('The group id.')
   @IsString()
   @MaxLength(MAX_ID_LENGTH)
   groupId: string;
 
   /** null fetches every committed offset of the group; the field itself is required. */
+  @Describe('null for every committed offset of the group.')
   @IsNullable()
   @IsArray()
   @ValidateNested({ each: true })
   @Type(() => OffsetFetchTopicDto)
   topics: OffsetFetchTopicDto[] | null;
 
+  @Describe('Answer 88 UNSTABLE_OFFSET_COMMIT while a commit is pending.')
   @IsOptional()
   @IsBoolean()
   requireStable?: boolean;

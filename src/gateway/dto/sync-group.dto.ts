@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { IsArray, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import type { SyncGroupAssignment, SyncGroupRequest } from '@cohort/protocol';
 import { MAX_ID_LENGTH } from '@cohort/protocol';
-import { IsOpaqueJson } from '../contract/schema-decorators';
+import { Describe, IsOpaqueJson } from '../contract/schema-decorators';
 import { GroupMemberRequestDto } from './group-member-request.dto';
 
 class SyncGroupAssignmentDto implements SyncGroupAssignment {
@@ -25,6 +25,7 @@ export class SyncGroupDto extends GroupMemberRequestDto implements SyncGroupRequ
   @MaxLength(MAX_ID_LENGTH)
   protocolName?: string | null;
 
+  @Describe('Only the leader sends assignments; others send [].')
   @IsArray()
   @ValidateNested({ each: true })
   @Type(() => SyncGroupAssignmentDto)

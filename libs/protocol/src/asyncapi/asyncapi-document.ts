@@ -7,6 +7,7 @@ import { ErrorCode, isRetriable } from '../error-codes';
 import { PushEvent, RequestEvent } from '../events';
 import { int, type JsonSchema, obj, ref, str } from './json-schema';
 import { PUSH_MESSAGES, REQUEST_MESSAGES, SHARED_SCHEMAS } from './socket-messages';
+import { SOCKET_REQUEST_SCHEMAS } from './socket-request-schemas';
 
 export interface AsyncApiOptions {
   /** The node's URL (ADVERTISED_URL), named as the document's server. */
@@ -46,7 +47,12 @@ export function buildAsyncApiDocument(options: AsyncApiOptions = {}): Record<str
   const messages: Record<string, unknown> = {};
   const channelMessages: Record<string, unknown> = {};
   const operations: Record<string, unknown> = {};
-  const schemas: Record<string, JsonSchema> = { ErrorFields: errorFields(), ...SHARED_SCHEMAS };
+  // The requests and the shapes nested in them, generated from the gateway's DTOs, beside the shared ones.
+  const schemas: Record<string, JsonSchema> = {
+    ErrorFields: errorFields(),
+    ...SHARED_SCHEMAS,
+    ...SOCKET_REQUEST_SCHEMAS,
+  };
   const channelRef = { $ref: `#/channels/${CHANNEL}` };
   const messageRef = (name: string) => ({ $ref: `#/channels/${CHANNEL}/messages/${name}` });
 
