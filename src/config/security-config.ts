@@ -28,6 +28,8 @@ export class SecurityConfig {
   readonly restRequestsPerMinute: number;
   readonly socketEventsPerSecond: number;
   readonly maxConnectionsPerIp: number;
+  /** How long a socket session may stay unauthenticated; 0 = no limit. */
+  readonly socketAuthTimeoutMs: number;
   /** What one principal may create (0 = no limit); the defaults depend on authentication, see SecurityVariables. */
   readonly maxGroupsPerPrincipal: number;
   readonly maxTopicsPerPrincipal: number;
@@ -54,6 +56,7 @@ export class SecurityConfig {
     this.restRequestsPerMinute = env.RATE_LIMIT_REST_PER_MINUTE;
     this.socketEventsPerSecond = env.RATE_LIMIT_SOCKET_EVENTS_PER_SECOND;
     this.maxConnectionsPerIp = env.MAX_CONNECTIONS_PER_IP;
+    this.socketAuthTimeoutMs = env.SOCKET_AUTH_TIMEOUT_MS;
     this.corsOrigins = parseOrigins(env.CORS_ORIGINS);
     this.allowedHosts = parseAllowedHosts(env.ALLOWED_HOSTS);
     this.maxGroupsPerPrincipal =

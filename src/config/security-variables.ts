@@ -158,6 +158,14 @@ export class SecurityVariables {
   @IsString()
   ALLOWED_HOSTS: string = '';
 
+  /** How long an engine.io session may stay without authenticating (socket.io's CONNECT admitted); 0 = no limit. */
+  @Expose()
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SOCKET_AUTH_TIMEOUT_MS: number = 10_000;
+
   /** Comma-separated origins (`https://app.example.com`) allowed besides the node's own. */
   @Expose()
   @IsString()

@@ -2,6 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { CohortConfig } from '../config/cohort-config';
 import { withAuthenticatedRecovery } from '../security/socket/recovery-options';
+import { EngineHandshakes } from '../security/socket/engine-handshakes';
 import { SocketSecurity } from '../security/socket/socket-security';
 import type { EngineConnection } from './output/engine-output';
 import { SocketOutputLimits } from './output/socket-output-limits';
@@ -15,12 +16,14 @@ import { SocketOutputLimits } from './output/socket-output-limits';
 export class CohortIoAdapter extends IoAdapter {
   private readonly config: CohortConfig;
   private readonly security: SocketSecurity;
+  private readonly handshakes: EngineHandshakes;
   private readonly outputLimits: SocketOutputLimits;
 
   constructor(app: INestApplicationContext) {
     super(app);
     this.config = app.get(CohortConfig);
     this.security = app.get(SocketSecurity);
+    this.handshakes = app.get(EngineHandshakes);
     this.outputLimits = app.get(SocketOutputLimits);
   }
 
@@ -32,7 +35,9 @@ export class CohortIoAdapter extends IoAdapter {
     const withLimit = withAuthenticatedRecovery({
       ...options,
       maxHttpBufferSize: this.config.maxPayloadBytes,
-      allowRequest: this.security.allowRequest,
+      // Long-polling is not offered (docs/protocol.md): a session is one websocket, one TCP connection.
+      transports: ['websocket'],
+      allowRequest: this.handshakes.allowRequest,
     } as NonNullable<typeof options>);
     const server = super.createIOServer(port, withLimit);
     // First of the handshake middlewares: origin, protected mode, connection cap, authentication.

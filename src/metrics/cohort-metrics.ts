@@ -37,6 +37,17 @@ export class CohortMetrics implements CoordinatorMetrics {
     labelNames: ['limit'] as const,
     registers: [this.registry],
   });
+  private readonly handshakesRefused = new Counter({
+    name: 'cohort_socket_handshakes_refused_total',
+    help: 'engine.io handshakes refused before a session was opened: reason="max_connections_per_ip" (MAX_CONNECTIONS_PER_IP) or "host" (a foreign Host in protected mode).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  private readonly authTimeouts = new Counter({
+    name: 'cohort_socket_auth_timeouts_total',
+    help: 'Socket sessions closed because they had not authenticated within SOCKET_AUTH_TIMEOUT_MS.',
+    registers: [this.registry],
+  });
   private readonly groups = new Gauge({
     name: 'cohort_groups',
     help: 'Groups coordinated by this node, by state.',
@@ -135,6 +146,7 @@ export class CohortMetrics implements CoordinatorMetrics {
     collectDefaultMetrics({ register: this.registry });
     // Both series from the start, so an alert on their increase sees the first close.
     for (const limit of ['hard', 'soft']) this.outputLimitCloses.inc({ limit }, 0);
+    for (const reason of ['max_connections_per_ip', 'host']) this.handshakesRefused.inc({ reason }, 0);
   }
 
   /**
@@ -167,6 +179,14 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   connectionClosed(): void {
     this.connections.dec();
+  }
+
+  socketHandshakeRefused(reason: 'max_connections_per_ip' | 'host'): void {
+    this.handshakesRefused.inc({ reason });
+  }
+
+  socketAuthTimedOut(): void {
+    this.authTimeouts.inc();
   }
 
   socketOutputLimitClosed(limit: 'hard' | 'soft'): void {

@@ -15,6 +15,7 @@ import { HostPolicy } from './origin/host-policy';
 import { OriginPolicy } from './origin/origin-policy';
 import { RestSecurityGate } from './rest/rest-security.gate';
 import { RestThrottlerGuard } from './rest/rest-throttler.guard';
+import { EngineHandshakes } from './socket/engine-handshakes';
 import { SocketSecurity } from './socket/socket-security';
 
 /**
@@ -31,6 +32,7 @@ export const SECURITY_EDGE_PROVIDERS: Provider[] = [
   NodeHttpClient,
   RestSecurityGate,
   SocketSecurity,
+  EngineHandshakes,
   GroupRemovals,
   { provide: CREATION_LEDGER, inject: [CohortConfig], useFactory: createCreationLedger },
   CreationLimits,

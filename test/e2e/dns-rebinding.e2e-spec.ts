@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import { WebSocket } from 'ws';
 import { appPerFile } from '../support/app-per-file';
 
@@ -17,33 +16,25 @@ const listed = appPerFile({
 
 const portOf = (url: string) => new URL(url).port;
 
-/** A polling handshake and a websocket upgrade with this Host: their HTTP statuses. */
-async function handshakeStatuses(url: string, host: string): Promise<{ polling: number; websocket: number }> {
+/** A socket.io websocket handshake with this Host: 101 when upgraded, else the refusal's status and body. */
+function handshake(url: string, host: string): Promise<{ status: number; body: string }> {
   const target = new URL(url);
-  const polling = await new Promise<number>((resolve, reject) => {
-    const req = httpRequest(
-      { host: target.hostname, port: target.port, path: '/socket.io/?EIO=4&transport=polling', headers: { host } },
-      (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-  const websocket = await new Promise<number>((resolve) => {
+  return new Promise((resolve) => {
     const socket = new WebSocket(`ws://${target.host}/socket.io/?EIO=4&transport=websocket`, { headers: { host } });
     socket.on('open', () => {
       socket.close();
-      resolve(101);
+      resolve({ status: 101, body: '' });
     });
-    socket.on('unexpected-response', (_request, response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
+    socket.on('unexpected-response', (request, response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => {
+        request.destroy();
+        resolve({ status: response.statusCode ?? 0, body });
+      });
     });
     socket.on('error', () => undefined);
   });
-  return { polling, websocket };
 }
 
 describe('a protected-mode node and the Host header', () => {
@@ -71,10 +62,12 @@ describe('a protected-mode node and the Host header', () => {
     await guarded.http().get('/metrics').expect(200);
   });
 
-  it('refuses a socket.io handshake with a forged Host on both transports', async () => {
+  it('refuses a socket.io handshake with a forged Host before any session exists, naming ALLOWED_HOSTS', async () => {
     const port = portOf(guarded.url);
-    expect(await handshakeStatuses(guarded.url, `attacker.example:${port}`)).toEqual({ polling: 403, websocket: 400 });
-    expect(await handshakeStatuses(guarded.url, `localhost:${port}`)).toEqual({ polling: 200, websocket: 101 });
+    const forged = await handshake(guarded.url, `attacker.example:${port}`);
+    expect(forged.status).toBe(400);
+    expect(forged.body).toContain('ALLOWED_HOSTS');
+    expect(await handshake(guarded.url, `localhost:${port}`)).toEqual({ status: 101, body: '' });
   });
 
   it('answers the names ALLOWED_HOSTS lists and the advertised host, whatever their case, and still no other', async () => {
@@ -82,7 +75,7 @@ describe('a protected-mode node and the Host header', () => {
     await listed.http().get('/v1/groups').set('Host', 'cohort.internal:8080').expect(200);
     await listed.http().get('/metrics').set('Host', 'dashboard.example.com').expect(200);
     await listed.http().get('/v1/groups').set('Host', 'attacker.example').expect(403);
-    expect(await handshakeStatuses(listed.url, 'cohort.internal')).toEqual({ polling: 200, websocket: 101 });
+    expect(await handshake(listed.url, 'cohort.internal')).toEqual({ status: 101, body: '' });
   });
 
   it('keeps the health probes open whatever the Host', async () => {

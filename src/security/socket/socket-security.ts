@@ -6,10 +6,9 @@ import { AuditLogger } from '../audit-logger';
 import { AuthenticationFailed, AUTHENTICATION_FAILED_MESSAGE, type Credential } from '../authentication/credential';
 import { Authenticator } from '../authentication/authenticator';
 import { certificateCnOf } from '../authentication/certificate-cn';
-import { HostPolicy } from '../origin/host-policy';
 import { OriginPolicy } from '../origin/origin-policy';
 import { protectedModeRefusal } from '../protected-mode';
-import { ConnectionsPerAddress } from './connections-per-address';
+import { EngineHandshakes, type EngineSession } from './engine-handshakes';
 import { EventRateLimiter } from './event-rate-limiter';
 
 /** Kafka's `connection.failed.authentication.delay.ms` (KIP-306): a refused credential is answered after this, which slows guessing. */
@@ -24,8 +23,9 @@ interface Session {
 }
 
 /**
- * The socket.io handshake gate, registered before any other middleware (CohortIoAdapter): the
- * `Origin` policy, protected mode, MAX_CONNECTIONS_PER_IP, then authentication of `auth.token` (or
+ * The socket.io handshake gate, registered before any other middleware (CohortIoAdapter), after
+ * EngineHandshakes let the engine.io session in (Host, MAX_CONNECTIONS_PER_IP): the
+ * `Origin` policy, protected mode, then authentication of `auth.token` (or
  * the TLS client certificate). Each refusal is a `connect_error` whose `data` carries the Kafka
  * code; an authentication failure is also one audit line. An accepted socket carries its principal
  * in `socket.data.principal` and stays under watch: a JWT's socket is closed at `exp`, a static
@@ -39,43 +39,22 @@ interface Session {
 export class SocketSecurity implements OnModuleDestroy {
   private readonly logger = new Logger('SocketSecurity');
   private readonly sessions = new Map<string, Session>();
-  private readonly connections = new ConnectionsPerAddress();
   private readonly stopWatching: () => void;
 
   constructor(
     private readonly config: CohortConfig,
     private readonly authenticator: Authenticator,
     private readonly origins: OriginPolicy,
-    private readonly hosts: HostPolicy,
+    private readonly handshakes: EngineHandshakes,
     private readonly audit: AuditLogger,
   ) {
     this.stopWatching = authenticator.onCredentialsChanged(() => this.recheckSessions());
   }
 
-  /**
-   * engine.io's `allowRequest`, run on each handshake (not on the requests of an open session) before
-   * engine.io opens a session: a refusal is HTTP 403 (polling) or 400 (websocket upgrade) with the
-   * message, and nothing is kept.
-   */
-  readonly allowRequest = (
-    request: { headers: Record<string, string | string[] | undefined> },
-    callback: (message: string | null, allowed: boolean) => void,
-  ): void => {
-    const foreignHost = this.hosts.refusal(request.headers.host);
-    if (foreignHost) return callback(foreignHost, false);
-    callback(null, true);
-  };
-
   attach(server: Server): void {
-    // Counted per engine.io connection, which is what holds the resources, and released when it closes.
-    server.engine.on(
-      'connection',
-      (connection: { remoteAddress: string; once(event: 'close', fn: () => void): void }) => {
-        const address = connection.remoteAddress;
-        this.connections.opened(address);
-        connection.once('close', () => this.connections.closed(address));
-      },
-    );
+    // Handshakes are counted and checked below socket.io (EngineHandshakes, engine.io's allowRequest);
+    // each session then has SOCKET_AUTH_TIMEOUT_MS to pass this gate.
+    server.engine.on('connection', (session: EngineSession) => this.handshakes.opened(session));
     server.use(
       (socket, next) =>
         void this.admit(socket).then(
@@ -115,15 +94,9 @@ export class SocketSecurity implements OnModuleDestroy {
     }
     const protectedMode = protectedModeRefusal(security, address);
     if (protectedMode) throw refusal('SASL_AUTHENTICATION_FAILED', protectedMode);
-    const max = security.maxConnectionsPerIp;
-    if (max > 0 && this.connections.count(address) > max) {
-      throw refusal(
-        'THROTTLING_QUOTA_EXCEEDED',
-        `too many connections from ${address}: at most ${max} (MAX_CONNECTIONS_PER_IP)`,
-      );
-    }
     const credential = await this.authenticate(socket);
     (socket.data as { principal?: string }).principal = credential.principal;
+    this.handshakes.authenticated(socket.conn);
     this.watch(socket, credential);
     if (security.socketEventsPerSecond > 0) this.limitEvents(socket, security.socketEventsPerSecond);
   }
