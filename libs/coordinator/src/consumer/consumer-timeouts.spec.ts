@@ -179,6 +179,13 @@ describe('consumer group reconciliation over several heartbeats (Kafka testRecon
       memberEpoch: 3,
       assignment: null,
     });
+    // Waiting costs nothing: once its previous epoch caught up (Kafka's updateMemberEpoch), a heartbeat
+    // that changes nothing writes nothing.
+    h.heartbeat({ groupId: G, memberId: 'm2', memberEpoch: 3 });
+    expect(group.member('m2')!.previousMemberEpoch).toBe(3);
+    const waiting = h.heartbeat({ groupId: G, memberId: 'm2', memberEpoch: 3 });
+    expect(waiting.response).toMatchObject({ errorCode: 0, memberEpoch: 3, assignment: null });
+    expect(waiting.records).toEqual([]);
     // m1 revokes: it reaches the target epoch; then m2 and m3 get their partitions.
     expect(
       h.heartbeat({ groupId: G, memberId: 'm1', memberEpoch: 1, topicPartitions: owned({ foo: [0, 1], bar: [0] }) })
