@@ -1,5 +1,6 @@
 /**
- * `npm run bench:assignors [-- shape ...] [--runs N]`: the built-in assignors on the shapes Kafka's
+ * Section `assignors` of `npm run bench` (`npm run bench -- assignors [shape ...] [--runs N]`, or
+ * `npm run bench:assignors`): the built-in assignors on the shapes Kafka's
  * own Java assignors were timed on (libs/assignors/README.md, Benchmarks: 500 topics × 2,000 partitions,
  * 2,000 members, JDK 17 on this kind of 2-vCPU machine), plus 10,000 partitions × 1,000 members with
  * mixed subscriptions. Each shape runs in its own child process so its peak memory is its own; a call
@@ -18,6 +19,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { MemberAssignment } from '@cohort/protocol';
 import type { ClusterView, MemberSubscription, PartitionAssignor } from '@cohort/assignors';
+import type { BenchSection } from './harness/section';
 
 type AssignorsModule = typeof import('@cohort/assignors');
 /** This checkout's assignors, or BENCH_DIST's (the same sources of another checkout, for an A/B). */
@@ -408,36 +410,47 @@ function calibrate(): { loopMs: number; allocMs: number } {
   return { loopMs, allocMs: performance.now() - started };
 }
 
-function main(): void {
-  const args = process.argv.slice(2);
+export const assignorsSection: BenchSection = {
+  name: 'assignors',
+  summary: "the four built-in assignors on the shapes Kafka's own assignors were timed on (libs/assignors/README.md)",
+  usage: '[shape ...] [--runs N]',
+  needsBuild: false,
+  run: async (args) => assignorsBench(args),
+};
+
+function runsOf(args: string[]): number {
   const runsAt = args.indexOf('--runs');
-  const runs = runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1])) : 5;
-  const childAt = args.indexOf('--child');
+  return runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1])) : 5;
+}
+
+/** The child processes the section starts, one per shape (`--child`, `--cold`) and one to calibrate. */
+function childMain(args: string[]): void {
   if (args.includes('--calibrate')) {
     process.stdout.write(JSON.stringify(calibrate()));
     return;
   }
+  const childAt = args.indexOf('--child');
   const coldAt = args.indexOf('--cold');
-  if (childAt >= 0 || coldAt >= 0) {
-    const name = args[(childAt >= 0 ? childAt : coldAt) + 1];
-    const shape = SHAPES.find((s) => s.name === name);
-    if (!shape) throw new Error(`unknown shape ${name}`);
-    const ownedAt = args.indexOf('--owned-out');
-    const measured =
-      coldAt >= 0
-        ? [measureCold(shape, args[coldAt + 2])]
-        : measureShape(shape, runs, ownedAt >= 0 ? args[ownedAt + 1] : undefined);
-    process.stdout.write(JSON.stringify(measured));
-    return;
-  }
+  if (childAt < 0 && coldAt < 0) throw new Error('this file is a section of the runner: npm run bench -- assignors');
+  const name = args[(childAt >= 0 ? childAt : coldAt) + 1];
+  const shape = SHAPES.find((s) => s.name === name);
+  if (!shape) throw new Error(`unknown shape ${name}`);
+  const ownedAt = args.indexOf('--owned-out');
+  const measured =
+    coldAt >= 0
+      ? [measureCold(shape, args[coldAt + 2])]
+      : measureShape(shape, runsOf(args), ownedAt >= 0 ? args[ownedAt + 1] : undefined);
+  process.stdout.write(JSON.stringify(measured));
+}
+
+function assignorsBench(args: string[]): void {
+  const runsAt = args.indexOf('--runs');
+  const runs = runsOf(args);
   const wanted = args.filter((arg, i) => !arg.startsWith('--') && (runsAt < 0 || i !== runsAt + 1));
   const ownedFile = join(tmpdir(), `assignors-bench-${process.pid}.json`);
   const unknown = wanted.filter((name) => !SHAPES.some((s) => s.name === name));
-  if (unknown.length > 0) {
-    console.error(`unknown shape(s): ${unknown.join(', ')}; shapes: ${SHAPES.map((s) => s.name).join(', ')}`);
-    process.exitCode = 2;
-    return;
-  }
+  if (unknown.length > 0)
+    throw new Error(`unknown shape(s): ${unknown.join(', ')}; shapes: ${SHAPES.map((s) => s.name).join(', ')}`);
   const selected = wanted.length > 0 ? SHAPES.filter((s) => wanted.includes(s.name)) : SHAPES;
   console.log(
     `Assignor benchmark${process.env.BENCH_DIST ? ` of ${process.env.BENCH_DIST}` : ''}: median of ${runs} warm calls per shape (after one warm-up call, also shown); ` +
@@ -482,4 +495,4 @@ function main(): void {
   }
 }
 
-main();
+if (require.main === module) childMain(process.argv.slice(2));

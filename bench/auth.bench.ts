@@ -8,6 +8,9 @@ import { Authorizer } from '@cohort/security';
 import { connect } from '../test/support/socket-client';
 import { commitLoad, type LoadResult } from './commit.bench';
 import { CohortProcess } from './harness/cohort-process';
+import { scaled } from './harness/scale';
+import { attempt, type BenchSection } from './harness/section';
+import { median, ms, perSecond, ratio, table } from './harness/stats';
 
 /**
  * Issue 9: the cost of authorization on the hot path. Two nodes run side by side: one as `npm start`
@@ -159,4 +162,49 @@ async function call(node: CohortProcess, method: string, path: string, body: unk
     body: JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+}
+
+/** Section `authorization`: OffsetCommit with tokens and 1,000 ACL bindings, beside a node without authentication. */
+export const authorizationSection: BenchSection = {
+  name: 'authorization',
+  summary: 'OffsetCommit from 100 sockets with tokens and 1,000 ACL bindings; vs a node without authentication',
+  needsBuild: true,
+  run: () => authorization(),
+};
+
+async function authorization(): Promise<void> {
+  const sockets = scaled(100, 2);
+  const rounds = 2;
+  const seconds = 4;
+  console.log(
+    `Cost of authorization: OffsetCommit from ${sockets} sockets, no authentication vs tokens + 1,000 ACL bindings (target >= 0.9x), ${rounds} alternating rounds of ${seconds} s`,
+  );
+  const result = await attempt('authorization', () => authorizationCost(sockets, 1000, seconds * 1000, rounds));
+  if (!result) return;
+  const mean = (runs: LoadResult[]) => runs.reduce((sum, r) => sum + r.throughput, 0) / runs.length;
+  // Server CPU per commit is steadier than throughput on a shared machine: it does not move with the clients' share of the cores.
+  const cpuPerCommit = (runs: LoadResult[]) =>
+    runs.reduce((sum, r) => sum + (r.serverCores ?? Number.NaN) * r.seconds * 1000, 0) /
+    runs.reduce((sum, r) => sum + r.requests, 0);
+  const row = (system: string, runs: LoadResult[]): string[] => [
+    system,
+    runs.map((r) => perSecond(r.throughput)).join(', '),
+    perSecond(mean(runs)),
+    ms(median(runs.map((r) => r.p99))),
+    ratio(mean(runs), mean(result.open)),
+    `${cpuPerCommit(runs).toFixed(2)} ms (${ratio(cpuPerCommit(runs), cpuPerCommit(result.open))})`,
+  ];
+  table(
+    ['node', 'commits per round', 'mean', 'p99 (median)', 'throughput vs no authentication', 'server CPU per commit'],
+    [
+      row('no authentication (npm start)', result.open),
+      row(`static tokens, ${result.bindings} ACL bindings`, result.secured),
+    ],
+  );
+  const alone = authorizerCost(sockets, 1000, 200_000);
+  const perCommit = 2 * alone.cachedNs; // READ GROUP and READ TOPIC
+  console.log(
+    `   the authorizer alone: ${alone.cachedNs.toFixed(0)} ns per cached check, ${alone.uncachedNs.toFixed(0)} ns per check decided from the index;` +
+      ` an OffsetCommit makes 2 (${(perCommit / 1000).toFixed(2)} µs)`,
+  );
 }

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { io } from 'socket.io-client';
 import { CohortProcess } from './harness/cohort-process';
-import { percentile } from './harness/stats';
+import { scaled } from './harness/scale';
+import { attempt, type BenchSection } from './harness/section';
+import { ms, percentile, perSecond, ratio, table } from './harness/stats';
 
 /**
  * Time to authenticate socket.io connections with JWTs: `count` sockets, each with a JWT of its own
@@ -102,4 +104,39 @@ async function measured(
     for (const socket of sockets) socket.close();
     await node.dispose();
   }
+}
+
+/** Section `authentication`: socket.io connections authenticating with JWTs, beside the same connections without. */
+export const authenticationSection: BenchSection = {
+  name: 'authentication',
+  summary: 'opening 1,000 socket.io connections with a JWT each (HS256, RS256); vs the same without authentication',
+  needsBuild: true,
+  run: () => authentication(),
+};
+
+async function authentication(): Promise<void> {
+  const count = scaled(1000, 20);
+  const concurrency = 50;
+  console.log(
+    `Time to authenticate ${count} socket.io connections with JWTs, ${concurrency} at a time (baseline: the same connections without authentication)`,
+  );
+  const result = await attempt('authentication', () => authenticatedConnects(count, concurrency));
+  if (!result) return;
+  const row = (node: string, r: ConnectResult): string[] => [
+    node,
+    `${r.seconds.toFixed(2)} s`,
+    perSecond(r.perSecond),
+    ms(r.p50),
+    ms(r.p99),
+    String(r.refused),
+    ratio(r.seconds, result.open.seconds),
+  ];
+  table(
+    ['node', `${count} connections`, 'connections', 'p50', 'p99', 'refused', 'time vs no authentication'],
+    [
+      row('no authentication', result.open),
+      row('JWT, HS256 (AUTH_JWT_SECRET)', result.hs256),
+      row('JWT, RS256 (AUTH_JWT_PUBLIC_KEY_FILE)', result.rs256),
+    ],
+  );
 }

@@ -1,5 +1,5 @@
 /**
- * The transport alone, for section 2 (forked by `bareSocketIo` in commit.bench.ts): a bare socket.io
+ * The transport alone, for the `commits` section (forked by `bareSocketIo` in commit.bench.ts): a bare socket.io
  * server, in a process of its own as a node is, that acknowledges every OffsetCommit with the answer
  * Cohort gives a successful one (every partition of the request echoed with error 0), and does nothing
  * else: no validation, no coordinator, no log. What a client waits for here is what socket.io's

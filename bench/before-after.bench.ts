@@ -2,7 +2,7 @@
  * Before and after in one run: the request path, replay and the 10,000-member group on nodes of two
  * builds, alternating build by build within each round, so both see the same machine at the same time.
  *
- *   git worktree add --detach ../baseline <commit> && (cd ../baseline && npm ci && npx nest build)
+ *   git worktree add --detach ../baseline <commit> && (cd ../baseline && npm ci && npm run build)
  *   npm run bench -- before-after ../baseline
  *
  * Section `before-after` of `npm run bench`; without a baseline checkout (as when every section runs)
@@ -148,7 +148,7 @@ async function beforeAfter(args: string[]): Promise<void> {
   }
   const baseline = resolve(args[0]);
   if (!existsSync(resolve(baseline, 'dist', 'src', 'main.js')))
-    throw new Error(`${baseline} has no dist/src/main.js: build it there first (npx nest build)`);
+    throw new Error(`${baseline} has no dist/src/main.js: build it there first (npm run build)`);
   console.log(`Before (${baseline}) and after (this checkout), alternating`);
   for (let i = 0; i < rounds; i++) await round(i, baseline);
   for (let i = 0; i < largeRounds; i++) await largeGroup(i, baseline);

@@ -10,6 +10,8 @@ import {
   type WorkerStatus,
 } from './client-members-worker';
 import { CohortProcess } from './harness/cohort-process';
+import { scaled } from './harness/scale';
+import { attempt, type BenchSection } from './harness/section';
 import { ms, ratio, table } from './harness/stats';
 import { stopWorker } from './harness/stop-worker';
 
@@ -195,14 +197,18 @@ export async function sdkLargeGroup(
   }
 }
 
-/** `npm run bench` section 4: the large SDK group, eager against cooperative, on one embedded node. */
-export async function sdkGroupSection(
-  scale: number,
-  attempt: <T>(what: string, run: () => Promise<T>) => Promise<T | null>,
-): Promise<void> {
-  const size = Math.max(10, Math.round(1000 * scale));
+/** Section `sdk-group`: the large SDK group, eager against cooperative, on one embedded node. */
+export const sdkGroupSection: BenchSection = {
+  name: 'sdk-group',
+  summary: '1,000 @cohort/client members form a group, one more joins: cooperative-sticky vs eager sticky',
+  needsBuild: true,
+  run: () => sdkGroup(),
+};
+
+async function sdkGroup(): Promise<void> {
+  const size = scaled(1000, 10);
   console.log(
-    `\n4. SDK group: ${size} @cohort/client members (own socket each, over ${Math.min(4, Math.ceil(size / 50))} processes), ${size * 2} partitions, one embedded node; then one more member joins`,
+    `SDK group: ${size} @cohort/client members (own socket each, over ${Math.min(4, Math.ceil(size / 50))} processes), ${size * 2} partitions, one embedded node; then one more member joins`,
   );
   console.log(
     '   (forming includes GROUP_INITIAL_REBALANCE_DELAY_MS, 3 s by default; "stopped" = partitions revoked or lost by someone during the join)',

@@ -2,6 +2,8 @@ import { CohortClient, type CohortMember, type SocketFactory } from '@cohort/cli
 import { socketIoFactory } from '@cohort/client/transport/socket-like';
 import { eventually, GroupMember, settledTogether } from '../test/support/group-member';
 import { CohortProcess } from './harness/cohort-process';
+import { scaled } from './harness/scale';
+import { attempt, type BenchSection } from './harness/section';
 import { perSecond, ratio, table } from './harness/stats';
 
 /**
@@ -170,15 +172,19 @@ export async function commitOverhead(
   return { sdk: sdkResult, raw: rawResult };
 }
 
-/** `npm run bench` section 5: heartbeats and commits per second, SDK against the raw harness. */
-export async function sdkOverheadSection(
-  scale: number,
-  attempt: <T>(what: string, run: () => Promise<T>) => Promise<T | null>,
-): Promise<void> {
-  const count = Math.max(2, Math.round(50 * scale));
+/** Section `sdk-overhead`: heartbeats and commits per second, SDK against the raw harness. */
+export const sdkOverheadSection: BenchSection = {
+  name: 'sdk-overhead',
+  summary: 'heartbeats and commits per second of 50 @cohort/client members; vs the raw socket.io harness',
+  needsBuild: true,
+  run: () => sdkOverhead(),
+};
+
+async function sdkOverhead(): Promise<void> {
+  const count = scaled(50, 2);
   const seconds = 5;
   console.log(
-    `\n5. SDK overhead: ${count} members in one process (own socket each), closed loops for ${seconds} s, against one embedded node; baseline: the raw socket.io-client harness sending the same events`,
+    `SDK overhead: ${count} members in one process (own socket each), closed loops for ${seconds} s, against one embedded node; baseline: the raw socket.io-client harness sending the same events`,
   );
   const node = await CohortProcess.start({ GROUP_INITIAL_REBALANCE_DELAY_MS: '0' });
   try {

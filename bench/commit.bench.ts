@@ -1,13 +1,16 @@
 import { fork } from 'node:child_process';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Socket } from 'socket.io-client';
 import { GroupMember } from '../test/support/group-member';
 import { connect, request } from '../test/support/socket-client';
 import { CohortProcess } from './harness/cohort-process';
-import { processCpuMs } from './harness/process-cpu';
+import { processCpuMs } from './harness/process-stats';
 import { stopWorker } from './harness/stop-worker';
-import { percentile } from './harness/stats';
+import { scaled } from './harness/scale';
+import { attempt, type BenchSection } from './harness/section';
+import { percentile, perSecond, ms, ratio, table } from './harness/stats';
 
 /**
  * Issue 2, benchmark 2: OffsetCommit throughput and latency from concurrent sockets, each a simple
@@ -277,4 +280,87 @@ export async function redisHsets(connections: number, durationMs: number): Promi
     if (keys.length > 0) await clients[0].del(...keys);
     clients.forEach((c) => c.disconnect());
   }
+}
+
+/** Section `commits`: OffsetCommit throughput and latency from 100 sockets, against Redis HSET and a bare socket.io server. */
+export const commitsSection: BenchSection = {
+  name: 'commits',
+  summary:
+    'OffsetCommit from 100 sockets: embedded (fsync / replicated), a 3-node cluster, Heartbeats; vs Redis HSET and bare socket.io',
+  needsBuild: true,
+  run: () => commitThroughput(),
+};
+
+async function commitThroughput(): Promise<void> {
+  const sockets = scaled(100, 2);
+  const seconds = 5;
+  console.log(
+    `OffsetCommit from ${sockets} concurrent sockets, closed loop, ${seconds} s each (baseline: the same writes as Redis HSET via ioredis)`,
+  );
+  console.log(
+    '   (embedded: one node; LOG_FLUSH_POLICY=replicated there means the write reached the OS, not the disk)',
+  );
+  const always = await attempt('LOG_FLUSH_POLICY=always', () => cohortCommits('always', sockets, seconds * 1000));
+  const replicated = await attempt('LOG_FLUSH_POLICY=replicated', () =>
+    cohortCommits('replicated', sockets, seconds * 1000),
+  );
+  const cluster = await attempt('3-node cluster', () => clusterCommits(3, sockets, seconds * 1000));
+  const unreplicated = await attempt('3 embedded nodes', () =>
+    embeddedCommits(3, 'replicated', sockets, seconds * 1000),
+  );
+  const heartbeats = await attempt('Heartbeat', () => cohortHeartbeats(sockets, seconds * 1000));
+  const bare = await attempt('bare socket.io server', () => bareSocketIo(sockets, seconds * 1000));
+  const redis = await attempt('Redis HSET', () => redisHsets(sockets, seconds * 1000));
+  const row = (system: string, r: LoadResult | null): string[] =>
+    r
+      ? [
+          system,
+          perSecond(r.throughput),
+          ms(r.p50),
+          ms(r.p99),
+          String(r.errors),
+          ratio(r.throughput, redis?.throughput ?? Number.NaN),
+          ratio(r.p99, redis?.p99 ?? Number.NaN),
+          cores(r),
+        ]
+      : [system, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
+  table(
+    ['system', 'commits', 'p50', 'p99', 'errors', 'throughput vs Redis', 'p99 vs Redis', 'CPU: server / clients'],
+    [
+      row('Cohort embedded, LOG_FLUSH_POLICY=always (fsync)', always),
+      row('Cohort embedded, LOG_FLUSH_POLICY=replicated', replicated),
+      row('Cohort 3-node cluster (RF 3, min ISR 2, replicated)', cluster),
+      row('Cohort 3 embedded nodes, nothing replicated (the cluster without replication)', unreplicated),
+      row('Cohort embedded, Heartbeat (no write; target >= 0.4x)', heartbeats),
+      row('bare socket.io server acknowledging the same OffsetCommits (the transport alone)', bare),
+      row('Redis HSET (ioredis)', redis),
+    ],
+  );
+  // Against socket.io alone: how much of the gap to Redis is socket.io and loopback, and how much is Cohort.
+  const vsBare = (r: LoadResult | null) => ratio(r?.throughput ?? Number.NaN, bare?.throughput ?? Number.NaN);
+  console.log(
+    `   throughput vs the bare socket.io server: Heartbeat ${vsBare(heartbeats)}, OffsetCommit ${vsBare(replicated)} (replicated), ${vsBare(always)} (always)`,
+  );
+  // Summed over the three processes, per acknowledged commit (target <= 2x the embedded node's).
+  const perCommit = (r: LoadResult | null) => (r?.serverCores == null ? Number.NaN : r.serverCores / r.throughput);
+  console.log(
+    `   cluster CPU per acknowledged commit vs embedded (replicated): ${ratio(perCommit(cluster), perCommit(replicated))} (target <= 2x)`,
+  );
+  // Three processes on this machine cost more per commit than one even with nothing replicated; the split says how much of the ratio is replication.
+  console.log(
+    `   of which three processes alone (3 unreplicated nodes vs 1): ${ratio(perCommit(unreplicated), perCommit(replicated))}; replication (cluster vs 3 unreplicated nodes): ${ratio(perCommit(cluster), perCommit(unreplicated))}`,
+  );
+  if (cluster?.serverCores != null)
+    console.log(
+      `   cores busy during the cluster run, nodes + clients: ${(cluster.serverCores + cluster.clientCores).toFixed(2)} of ${cpus().length}`,
+    );
+}
+
+/** Cores busy during the run: a server near 1.0 per node is bound by its event loop, not waiting. */
+function cores(r: LoadResult): string {
+  const server =
+    r.serverCores === null
+      ? 'n/a'
+      : `${r.serverCores.toFixed(2)} (${((r.serverCores * 1000) / r.throughput).toFixed(2)} ms/commit)`;
+  return `${server} / ${r.clientCores.toFixed(2)}`;
 }

@@ -1,11 +1,11 @@
 /**
- * `npx tsx bench/compaction.bench.ts` (also section 10 of `npm run bench`): does compaction keep a busy
+ * Section `compaction` of `npm run bench`: does compaction keep a busy
  * embedded node's log — and so its time to ready — bounded? One simulated hour of offset commits on
  * virtual time (100 commits/s over 2,000 group/partition keys, 5 offsets partitions, `LOG_FLUSH_POLICY=replicated`), the node
  * restarted every 10 simulated seconds — more often than the cleaner's 15 s interval, as in a crash
  * loop under load. Every 5 simulated minutes the node is opened for real and timed until the group
  * coordinator serves every partition (what `/health/ready` waits for), with the log size on disk.
- * Baseline in the same run: the same hour with the cleaner off. Shorter with BENCH_SCALE=0.1.
+ * Baseline in the same run: the same hour with the cleaner off. Shorter with BENCH_SCALE=0.1 (6 minutes).
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,9 +14,12 @@ import { offsetCommitRecord } from '@cohort/coordinator/records/record-builders'
 import { RecordingPushSink } from '@cohort/coordinator/testing';
 import { LocalPartitionStore, ManualClock } from '@cohort/replication';
 import { makeTempDir, removeDir } from '@cohort/replication/testing';
+import { scaled } from './harness/scale';
+import { type BenchSection } from './harness/section';
 import { elapsedMs, ms, ratio, table } from './harness/stats';
 
-const scale = Math.min(1, Math.max(0.01, Number(process.env.BENCH_SCALE ?? '1')));
+/** The simulated time: an hour at BENCH_SCALE=1, at least one restart period at any scale. */
+const SECONDS = scaled(3600, 10);
 const NUM_PARTITIONS = 5;
 const COMMITS_PER_SECOND = 100;
 const GROUPS = 500;
@@ -77,7 +80,7 @@ export async function compactionHour(cleaner: boolean): Promise<CompactionSample
   const dataDir = makeTempDir('cohort-compaction-bench-');
   const clock = new ManualClock();
   const samples: CompactionSample[] = [];
-  const seconds = Math.round(3600 * scale);
+  const seconds = SECONDS;
   let commit = 0;
   try {
     for (let second = 0; second < seconds; second += RESTART_EVERY_S) {
@@ -125,9 +128,16 @@ export async function compactionHour(cleaner: boolean): Promise<CompactionSample
   }
 }
 
-export async function printCompaction(): Promise<void> {
+export const compactionSection: BenchSection = {
+  name: 'compaction',
+  summary: "an embedded node's log size and time to ready through a simulated hour of commits; vs the cleaner off",
+  needsBuild: false,
+  run: () => printCompaction(),
+};
+
+async function printCompaction(): Promise<void> {
   console.log(
-    `\n10. Compaction over ${Math.round(60 * scale)} simulated minutes of commits (${COMMITS_PER_SECOND}/s, ${GROUPS * PARTITIONS_PER_GROUP} keys), restarted every ${RESTART_EVERY_S} s (baseline: the cleaner off)`,
+    `Compaction over ${(SECONDS / 60).toFixed(1)} simulated minutes of commits (${COMMITS_PER_SECOND}/s, ${GROUPS * PARTITIONS_PER_GROUP} keys), restarted every ${RESTART_EVERY_S} s (baseline: the cleaner off)`,
   );
   const compacted = await compactionHour(true);
   const baseline = await compactionHour(false);
@@ -155,11 +165,4 @@ export async function printCompaction(): Promise<void> {
       ];
     }),
   );
-}
-
-if (require.main === module) {
-  printCompaction().catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
 }

@@ -1,19 +1,30 @@
 /**
- * `npx tsx bench/coordinator.bench.ts`: the in-process cost of the group coordinator (libs/coordinator)
- * over an in-memory store that commits at once, so only the coordinator's own work is measured.
+ * Section `coordinator` of `npm run bench`: the in-process cost of the group coordinator
+ * (libs/coordinator) over an in-memory store that commits at once, so only the coordinator's own work
+ * is measured — no sockets, no log.
  * 1. A rebalance of N members (join → leader's sync → everyone synced), per member, and how it scales.
  * 2. OffsetCommit throughput through the coordinator (wall-clock timers, one member on one connection),
  *    as a ratio to the raw store doing the same appends.
- * Sizes shrink with BENCH_SCALE=0.1.
+ * 3. The large group of the `large-group` section in the coordinator alone (bench/large-group-coordinator.ts),
+ *    beside a group ten times smaller: CPU per member says whether the cost grows faster than the group.
  */
 import { coordinatorConfig, GroupCoordinator, InMemoryTopicRegistry, StaticAssignorLookup } from '@cohort/coordinator';
 import { offsetCommitRecord } from '@cohort/coordinator/records/record-builders';
 import { CoordinatorHarness, FakePartitionStore, RecordingPushSink } from '@cohort/coordinator/testing';
 import { ErrorCode } from '@cohort/protocol';
 import { RealClock } from '@cohort/replication';
+import { scaled } from './harness/scale';
+import type { BenchSection } from './harness/section';
 import { elapsedMs, ms, perSecond, ratio, table } from './harness/stats';
+import { type CoordinatorLargeGroup, largeGroupInCoordinator } from './large-group-coordinator';
 
-const scale = Math.min(1, Math.max(0.01, Number(process.env.BENCH_SCALE ?? '1')));
+export const coordinatorSection: BenchSection = {
+  name: 'coordinator',
+  summary:
+    'the coordinator in process: rebalance per member as groups grow, OffsetCommit vs the raw store, the large group alone',
+  needsBuild: false,
+  run: () => coordinatorBench(),
+};
 
 async function rebalance(n: number): Promise<number> {
   const h = new CoordinatorHarness({ topics: [{ name: 'orders', partitions: n }] });
@@ -123,10 +134,10 @@ async function commits(count: number): Promise<{ coordinator: number; raw: numbe
   return { coordinator, raw };
 }
 
-async function main(): Promise<void> {
-  const small = Math.max(50, Math.round(1000 * scale));
+async function coordinatorBench(): Promise<void> {
+  const small = scaled(1000, 50);
   const large = small * 5;
-  console.log(`1. Rebalance of a new group, in process (join + KIP-394 + sync of every member)`);
+  console.log(`Rebalance of a new group, in process (join + KIP-394 + sync of every member)`);
   await rebalance(50); // warm-up
   const tSmall = await rebalance(small);
   const tLarge = await rebalance(large);
@@ -137,9 +148,9 @@ async function main(): Promise<void> {
       [String(large), ms(tLarge), ms(tLarge / large), ratio(tLarge / large, tSmall / small)],
     ],
   );
-  const count = Math.max(1000, Math.round(50_000 * scale));
+  const count = scaled(50_000, 1000);
   console.log(
-    `\n2. OffsetCommit throughput, ${count} single-partition commits, 100 in flight (baseline: the raw store appending the same records)`,
+    `\nOffsetCommit throughput, ${count} single-partition commits, 100 in flight (baseline: the raw store appending the same records)`,
   );
   await commits(1000); // warm-up
   const { coordinator, raw } = await commits(count);
@@ -150,9 +161,40 @@ async function main(): Promise<void> {
       ['GroupCoordinator.offsetCommit', perSecond(coordinator), ratio(coordinator, raw)],
     ],
   );
+  await largeGroupRows();
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+async function largeGroupRows(): Promise<void> {
+  const size = scaled(10_000, 100);
+  const smaller = Math.max(10, Math.round(size / 10));
+  console.log(
+    `\nThe large group in the coordinator alone: ${size} members, 2 partitions each, forming then one more joining (baseline: ${smaller} members)`,
+  );
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(2)} KiB`;
+  const rows: string[][] = [];
+  for (const assignor of [null, 'range'] as const) {
+    const who = assignor === null ? 'leader assigns' : 'server assigns (range)';
+    const base: CoordinatorLargeGroup = await largeGroupInCoordinator(smaller, assignor);
+    const large = await largeGroupInCoordinator(size, assignor);
+    const perMember = (r: CoordinatorLargeGroup, members: number) => (r.formCpuMs + r.joinCpuMs) / members;
+    rows.push([
+      `${size} members, ${who}`,
+      `${ms(large.formMs)} / ${ms(large.joinMs)}`,
+      `${ms(large.formCpuMs)} / ${ms(large.joinCpuMs)}`,
+      ratio(perMember(large, size), perMember(base, smaller)),
+      kib(large.heapPerMemberBytes),
+      kib(large.heapPerCommittedPartitionBytes),
+    ]);
+  }
+  table(
+    [
+      'group',
+      'wall: form / +1 joins',
+      'CPU: form / +1 joins',
+      `CPU per member vs ${smaller} members`,
+      'heap per member',
+      'heap per committed partition',
+    ],
+    rows,
+  );
+}

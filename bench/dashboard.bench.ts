@@ -4,17 +4,18 @@
  * rows rendered, the page's own performance mark) and until those rows' lag statuses are in, and the
  * bytes transferred by then — beside, in the same run, the same page on an empty node, one static file
  * from the same node, and the group list fetched by Node without a browser.
- * `npx tsx bench/dashboard.bench.ts` runs it alone (after `npm run build`); `npm run bench` runs it as
- * section 6.
+ * Section `dashboard` of `npm run bench` (`npm run bench -- dashboard` runs it alone).
  */
 import type { BrowserContext } from 'playwright-core';
 import { launchDashboardBrowser } from '../test/support/dashboard-browser';
-import { buildApp, CohortProcess } from './harness/cohort-process';
+import { CohortProcess } from './harness/cohort-process';
 import {
   fillOperatorFixture,
   OPERATOR_FIXTURE_GROUPS,
   OPERATOR_FIXTURE_PARTITIONS_PER_GROUP,
 } from './harness/operator-fixture';
+import { scaled } from './harness/scale';
+import { type BenchSection } from './harness/section';
 import { median, ms, ratio, table } from './harness/stats';
 
 /** The marks the groups page sets (ui/src/pages/groups-page.tsx). */
@@ -121,10 +122,18 @@ function kib(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
-export async function dashboardSection(scale: number): Promise<void> {
-  const groups = Math.max(100, Math.round(OPERATOR_FIXTURE_GROUPS * scale));
+export const dashboardSection: BenchSection = {
+  name: 'dashboard',
+  summary:
+    'the groups page in Chromium on 10,000 groups; vs an empty node, a static file and the list fetched without a browser',
+  needsBuild: true,
+  run: () => dashboard(),
+};
+
+async function dashboard(): Promise<void> {
+  const groups = scaled(OPERATOR_FIXTURE_GROUPS, 100);
   console.log(
-    `\n6. Dashboard groups page, ${groups.toLocaleString('en-US')} groups × ${OPERATOR_FIXTURE_PARTITIONS_PER_GROUP} committed partitions (Chromium, cold cache, median of ${RUNS})`,
+    `Dashboard groups page, ${groups.toLocaleString('en-US')} groups × ${OPERATOR_FIXTURE_PARTITIONS_PER_GROUP} committed partitions (Chromium, cold cache, median of ${RUNS})`,
   );
   const empty = await CohortProcess.start({});
   const full = await CohortProcess.start({ LOG_FLUSH_POLICY: 'replicated' });
@@ -168,16 +177,4 @@ export async function dashboardSection(scale: number): Promise<void> {
     await browser.close();
     await Promise.all([empty.dispose(), full.dispose()]);
   }
-}
-
-if (require.main === module) {
-  const scale = Math.min(1, Math.max(0.01, Number(process.env.BENCH_SCALE ?? '1')));
-  buildApp();
-  dashboardSection(scale).then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
 }

@@ -1,17 +1,29 @@
 /**
- * Log benchmarks (run: `npx tsx bench/log.bench.ts`). Prints absolute figures and, as the house rules
+ * Section `log` of `npm run bench`: the segment log. Prints absolute figures and, as the house rules
  * ask, ratios against a baseline measured in the same run:
  *   1. LocalPartitionStore appends/s and awaitCommit latency, LOG_FLUSH_POLICY=always vs replicated;
  *   2. group commit: concurrent appenders sharing fsyncs vs one fsync per append;
- *   3. opening and reading back a log of 1,000,000 records (what coordinator replay sits on).
+ *   3. opening and reading back a log of 1,000,000 records (what coordinator replay sits on; BENCH_SCALE shrinks it).
  * Bounded (well under a minute), in a temp dir that is removed at the end.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { FileLog, LocalPartitionStore, RealClock, type LogFlushPolicy } from '@cohort/replication';
+import { scaled } from './harness/scale';
+import type { BenchSection } from './harness/section';
+import { percentile } from './harness/stats';
 
-const root = mkdtempSync(path.join(tmpdir(), 'cohort-log-bench-'));
+export const logSection: BenchSection = {
+  name: 'log',
+  summary:
+    'the segment log: LOG_FLUSH_POLICY always vs replicated, group commit vs an fsync each, open + read of 1M records',
+  needsBuild: false,
+  run: () => logBench(),
+};
+
+/** The section's temp dir, removed at its end. */
+let root = '';
 let dirs = 0;
 const freshDir = () => path.join(root, `run-${dirs++}`);
 
@@ -21,10 +33,6 @@ function record(i: number) {
     value: Buffer.from(`{"offset":${i},"metadata":""}`),
     timestamp: 1_700_000_000_000 + i,
   };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 const fmt = (n: number, digits = 0) =>
@@ -114,8 +122,17 @@ async function openAndReadRun(records: number) {
   return { writeMs, openMs, readMs, bytes };
 }
 
-async function main() {
-  console.log(`Cohort log benchmark (Node ${process.version}, temp dir ${root})\n`);
+async function logBench(): Promise<void> {
+  root = mkdtempSync(path.join(tmpdir(), 'cohort-log-bench-'));
+  try {
+    await logFigures();
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+async function logFigures(): Promise<void> {
+  console.log(`The segment log, in ${root}\n`);
 
   console.log('1. LocalPartitionStore: 32 clients, each append 1 record + awaitCommit, 4 s per policy');
   const always = await storeRun('always', 32, 4_000);
@@ -139,7 +156,7 @@ async function main() {
   console.log(`   64 concurrent appenders (group commit) ${fmt(grouped).padStart(8)} appends/s`);
   console.log(`   group commit / one fsync each: x${fmt(grouped / serial, 1)}\n`);
 
-  const n = 1_000_000;
+  const n = scaled(1_000_000, 10_000);
   console.log(`3. A log of ${fmt(n)} single-record batches`);
   const big = await openAndReadRun(n);
   console.log(
@@ -147,10 +164,3 @@ async function main() {
   );
   console.log(`   open + read: ${fmt((big.openMs + big.readMs) / 1000, 2)} s for ${fmt(n)} records\n`);
 }
-
-main()
-  .catch((e) => {
-    console.error(e);
-    process.exitCode = 1;
-  })
-  .finally(() => rmSync(root, { recursive: true, force: true }));

@@ -4,15 +4,16 @@
  * lag evaluated, the largest METRICS_MAX_GROUPS exported; target under 200 ms) — beside `/health/live`
  * measured in the same run, one request at a time. The scrape is measured again with
  * METRICS_PARTITION_LAG=true (same data, the node restarted on it).
- * `npx tsx bench/operations.bench.ts` runs it alone (after `npm run build`); `npm run bench` runs it as
- * section 7.
+ * Section `operations` of `npm run bench` (`npm run bench -- operations` runs it alone).
  */
-import { buildApp, CohortProcess } from './harness/cohort-process';
+import { CohortProcess } from './harness/cohort-process';
 import {
   fillOperatorFixture,
   OPERATOR_FIXTURE_GROUPS,
   OPERATOR_FIXTURE_PARTITIONS_PER_GROUP,
 } from './harness/operator-fixture';
+import { scaled } from './harness/scale';
+import { type BenchSection } from './harness/section';
 import { median, ms, percentile, ratio, table } from './harness/stats';
 
 const SCRAPE_TARGET_MS = 200;
@@ -43,10 +44,17 @@ function kib(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
-export async function operationsSection(scale: number): Promise<void> {
-  const groups = Math.max(100, Math.round(OPERATOR_FIXTURE_GROUPS * scale));
+export const operationsSection: BenchSection = {
+  name: 'operations',
+  summary: 'GET /v1/groups/:id/lag and the /metrics scrape on 10,000 groups; vs /health/live',
+  needsBuild: true,
+  run: () => operations(),
+};
+
+async function operations(): Promise<void> {
+  const groups = scaled(OPERATOR_FIXTURE_GROUPS, 100);
   console.log(
-    `\n7. Operator REST and metrics, ${groups.toLocaleString('en-US')} groups × ${OPERATOR_FIXTURE_PARTITIONS_PER_GROUP} committed partitions (sequential requests; scrape target < ${SCRAPE_TARGET_MS} ms)`,
+    `Operator REST and metrics, ${groups.toLocaleString('en-US')} groups × ${OPERATOR_FIXTURE_PARTITIONS_PER_GROUP} committed partitions (sequential requests; scrape target < ${SCRAPE_TARGET_MS} ms)`,
   );
   const node = await CohortProcess.start({ LOG_FLUSH_POLICY: 'replicated' });
   try {
@@ -100,15 +108,4 @@ export async function operationsSection(scale: number): Promise<void> {
   } finally {
     await node.dispose();
   }
-}
-
-if (require.main === module) {
-  buildApp();
-  operationsSection(Math.min(1, Math.max(0.01, Number(process.env.BENCH_SCALE ?? '1')))).then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
 }

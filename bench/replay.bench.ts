@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
 import { connect, request } from '../test/support/socket-client';
 import { CohortProcess } from './harness/cohort-process';
-import { processCpuMs } from './harness/process-cpu';
-import { elapsedMs, median } from './harness/stats';
+import { processCpuMs } from './harness/process-stats';
+import { scaled } from './harness/scale';
+import { attempt, type BenchSection } from './harness/section';
+import { elapsedMs, median, ms, perSecond, ratio, table } from './harness/stats';
 
 /**
  * Issue 2, benchmark 3: replay speed on start. `groups` × `partitionsPerGroup` offset records are
@@ -129,4 +131,49 @@ function segmentFiles(dir: string): string[] {
     if (statSync(path).isDirectory()) return segmentFiles(path);
     return name.endsWith('.log') ? [path] : [];
   });
+}
+
+/** Section `replay`: a node's start on 1,000,000 offset records, beside an empty node's start and a plain read of the files. */
+export const replaySection: BenchSection = {
+  name: 'replay',
+  summary: "a node's start on 1,000,000 offset records; vs an empty node's start and a plain read of the segment files",
+  needsBuild: true,
+  run: () => replay(),
+};
+
+async function replay(): Promise<void> {
+  const groups = scaled(1000, 10);
+  console.log(
+    `Replay on start: ${(groups * 1000).toLocaleString('en-US')} offset records (${groups} groups × 1,000 partitions)`,
+  );
+  const result = await attempt('replay', () => replaySpeed(groups, 1000, 20));
+  if (!result) return;
+  table(
+    ['measure', 'value', 'note'],
+    [
+      [
+        'records written through OffsetCommit',
+        result.records.toLocaleString('en-US'),
+        `${result.writeSeconds.toFixed(1)} s (${perSecond(result.records / result.writeSeconds)})`,
+      ],
+      ['log size', `${(result.logBytes / 1048576).toFixed(1)} MiB`, ''],
+      [
+        'start of an empty node → ready',
+        ms(result.emptyStartMs),
+        `baseline: process + Nest bootstrap (each start: the median of ${result.starts}, alternating)`,
+      ],
+      ['start with the records → ready', ms(result.fullStartMs), 'after a clean stop'],
+      ['replay (difference)', ms(result.replayMs), `${perSecond(result.records / (result.replayMs / 1000))} records`],
+      [
+        'CPU of the starts until ready',
+        `${ms(result.fullStartCpuMs)} / ${ms(result.emptyStartCpuMs)}`,
+        `with the records / empty: replay used ${ms(result.fullStartCpuMs - result.emptyStartCpuMs)} of CPU`,
+      ],
+      [
+        'plain read of the segment files',
+        ms(result.rawReadMs),
+        `replay is ${ratio(result.replayMs, result.rawReadMs)} the raw read`,
+      ],
+    ],
+  );
 }

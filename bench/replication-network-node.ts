@@ -10,6 +10,7 @@ import {
   type ReplicationConfig,
 } from '@cohort/replication';
 import { produce } from '@cohort/replication/testing';
+import { APPEND_KEY, APPEND_VALUE, type ReplicationSetup } from './harness/replicated-appends';
 
 /**
  * One replication node of bench/replication-network.bench.ts, in its own process: Redis metadata,
@@ -17,15 +18,12 @@ import { produce } from '@cohort/replication/testing';
  * `status` (partition states as the metadata has them), `load` (appends with acks=all to the partitions
  * it leads, for a while, reporting each append's commit latency), `stop`.
  */
-interface Settings {
+interface Settings extends ReplicationSetup {
   nodeId: number;
   clusterId: string;
   redisUrl: string;
   dataDir: string;
-  replicationFactor: number;
-  minInsyncReplicas: number;
   numPartitions: number;
-  logFlushPolicy: 'always' | 'replicated';
 }
 
 type Command = { type: 'status' } | { type: 'load'; durationMs: number; concurrency: number } | { type: 'stop' };
@@ -96,8 +94,6 @@ async function load(
   const latenciesUs: number[] = [];
   let failed = 0;
   if (led.length === 0) return { latenciesUs, failed, led: 0 };
-  const key = Buffer.alloc(48, 7);
-  const value = Buffer.alloc(96, 9);
   const end = Date.now() + durationMs;
   let next = 0;
   await Promise.all(
@@ -106,7 +102,13 @@ async function load(
         const partition = led[next++ % led.length];
         const start = process.hrtime.bigint();
         try {
-          await produce(node.replicas, partition, [{ key, value, timestamp: Date.now() }], -1, 30_000);
+          await produce(
+            node.replicas,
+            partition,
+            [{ key: APPEND_KEY, value: APPEND_VALUE, timestamp: Date.now() }],
+            -1,
+            30_000,
+          );
           latenciesUs.push(Number(process.hrtime.bigint() - start) / 1e3);
         } catch {
           failed++;

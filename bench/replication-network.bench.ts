@@ -4,65 +4,42 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 
+import {
+  APPEND_LOADS,
+  type AppendResult,
+  measureMs,
+  printAppendResults,
+  type ReplicationSetup,
+  SINGLE_NODE_ALWAYS,
+  SINGLE_NODE_REPLICATED,
+  THREE_REPLICAS,
+} from './harness/replicated-appends';
+import type { BenchSection } from './harness/section';
+
 /**
- * The issue's replication benchmark (`npx tsx bench/replication-network.bench.ts`): replicated appends
- * per second and commit latency (p50, p99) with 3 replicas, acks=all, min ISR 2, over the network
- * transport between 3 processes on loopback (Redis for metadata); beside them the same appends on a
- * single node (RF 1, min ISR 1), as ratios. Each node appends to the partitions it leads, so all three
- * lead and follow at once, as a cluster does. Records are offset-commit sized (48 B key, 96 B value).
+ * Section `replication-network`: replicated appends per second and commit latency (p50, p99) with 3
+ * replicas, acks=all, min ISR 2, over the network transport between 3 processes on loopback (Redis for
+ * metadata); beside them the same appends on a single node (RF 1, min ISR 1), as ratios. Each node
+ * appends to the partitions it leads, so all three lead and follow at once, as a cluster does.
  * Figures are for this machine under whatever else runs on it; the ratios are what travel.
  */
+export const replicationNetworkSection: BenchSection = {
+  name: 'replication-network',
+  summary: 'replicated appends between 3 processes over the network transport and Redis; vs a single node',
+  usage: '[setup index, to run one setup alone (profiling: BENCH_PROFILE_DIR=dir)]',
+  needsBuild: false,
+  run: (args) => replicationOverNetwork(args),
+};
+
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PARTITIONS = 50;
-/** Appends in flight per node: 1 shows the commit latency of the path itself, 32 the throughput under load. */
-const LOADS = [1, Number(process.env.BENCH_CONCURRENCY ?? 32)];
 const WARMUP_MS = 2_000;
-const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 5_000);
-
-interface Setup {
-  name: string;
-  nodes: number;
-  replicationFactor: number;
-  minInsyncReplicas: number;
-  logFlushPolicy: 'always' | 'replicated';
-}
-
-const ALL_SETUPS: Setup[] = [
-  // The baseline: one node whose acknowledged appends are durable by fsync (group-committed), as embedded mode runs.
-  {
-    name: 'single node, RF 1 (flush: always)',
-    nodes: 1,
-    replicationFactor: 1,
-    minInsyncReplicas: 1,
-    logFlushPolicy: 'always',
-  },
-  // Acknowledged when appended in memory, before any fsync or copy: what the log alone costs.
-  {
-    name: 'single node, RF 1 (flush: replicated)',
-    nodes: 1,
-    replicationFactor: 1,
-    minInsyncReplicas: 1,
-    logFlushPolicy: 'replicated',
-  },
-  // Cluster mode's defaults: durable by being on two of three replicas (Kafka's way).
-  {
-    name: '3 processes, RF 3, min ISR 2 (flush: replicated)',
-    nodes: 3,
-    replicationFactor: 3,
-    minInsyncReplicas: 2,
-    logFlushPolicy: 'replicated',
-  },
+const MEASURE_MS = measureMs(5_000);
+const ALL_SETUPS: ReplicationSetup[] = [
+  SINGLE_NODE_ALWAYS,
+  SINGLE_NODE_REPLICATED,
+  { ...THREE_REPLICAS, name: '3 processes, RF 3, min ISR 2 (flush: replicated)' },
 ];
-/** BENCH_ONLY=<index> runs one setup (profiling); the ratios then compare it with itself. */
-const SETUPS = process.env.BENCH_ONLY ? [ALL_SETUPS[Number(process.env.BENCH_ONLY)]] : ALL_SETUPS;
-const BASELINE = 0;
-
-interface Result {
-  perSecond: number;
-  p50: number;
-  p99: number;
-  failed: number;
-}
 
 function ask<T>(child: ChildProcess, command: object, accept: (m: Record<string, unknown>) => boolean): Promise<T> {
   return new Promise((resolve) => {
@@ -76,7 +53,7 @@ function ask<T>(child: ChildProcess, command: object, accept: (m: Record<string,
   });
 }
 
-async function run(setup: Setup): Promise<Result[]> {
+async function run(setup: ReplicationSetup): Promise<AppendResult[]> {
   const clusterId = `bench-replication-${process.pid}-${Date.now().toString(36)}`;
   const dirs = Array.from({ length: setup.nodes }, () => mkdtempSync(join(tmpdir(), 'cohort-bench-repl-')));
   const children = dirs.map((dataDir, nodeId) =>
@@ -123,8 +100,8 @@ async function run(setup: Setup): Promise<Result[]> {
           ),
         ),
       );
-    const measured: Result[] = [];
-    for (const concurrency of LOADS) {
+    const measured: AppendResult[] = [];
+    for (const concurrency of APPEND_LOADS) {
       await load(WARMUP_MS, concurrency);
       const results = await load(MEASURE_MS, concurrency);
       const latencies = results.flatMap((r) => r.latenciesUs).sort((a, b) => a - b);
@@ -147,28 +124,15 @@ async function run(setup: Setup): Promise<Result[]> {
   }
 }
 
-async function main(): Promise<void> {
-  const results: Result[][] = [];
-  for (const setup of SETUPS) results.push(await run(setup));
+async function replicationOverNetwork(args: string[]): Promise<void> {
+  // One setup alone (for a profile); the ratios then compare it with itself.
+  const setups = args[0] === undefined ? ALL_SETUPS : [ALL_SETUPS[Number(args[0])]];
+  if (setups[0] === undefined) throw new Error(`setup index must be 0 to ${ALL_SETUPS.length - 1}, not "${args[0]}"`);
   console.log(
-    `replicated appends, acks=all, ${PARTITIONS} partitions, 1 record (144 B) per append, every node appending to the partitions it leads, ` +
-      `${MEASURE_MS / 1000} s measured after ${WARMUP_MS / 1000} s warm-up; ratio = setup / ${SETUPS[BASELINE].name}`,
+    `Replicated appends, acks=all, ${PARTITIONS} partitions, 1 record (144 B) per append, every node appending to the partitions it leads, ` +
+      `${MEASURE_MS / 1000} s measured after ${WARMUP_MS / 1000} s warm-up`,
   );
-  LOADS.forEach((concurrency, l) => {
-    console.log(`\n${concurrency} append(s) in flight per node`);
-    const base = results[BASELINE][l];
-    SETUPS.forEach((setup, i) => {
-      const r = results[i][l];
-      console.log(
-        `  ${setup.name.padEnd(50)} ${r.perSecond.toFixed(0).padStart(7)} appends/s (${(r.perSecond / base.perSecond).toFixed(2)}x)` +
-          `  p50 ${r.p50.toFixed(2).padStart(7)} ms (${(r.p50 / base.p50).toFixed(2)}x)  p99 ${r.p99.toFixed(2).padStart(7)} ms (${(r.p99 / base.p99).toFixed(2)}x)` +
-          (r.failed > 0 ? `  ${r.failed} failed` : ''),
-      );
-    });
-  });
+  const results: AppendResult[][] = [];
+  for (const setup of setups) results.push(await run(setup));
+  printAppendResults(setups, results, 'node');
 }
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});

@@ -1,62 +1,41 @@
 import { SimCluster } from '../test/sim/sim-cluster';
-import { elapsedMs, percentile, perSecond, ratio, table } from './harness/stats';
 import { produce } from '@cohort/replication/testing';
-
-/** Latencies here are often microseconds. */
-function us(valueMs: number): string {
-  return Number.isFinite(valueMs) ? `${Math.round(valueMs * 1000).toLocaleString('en-US')} µs` : 'n/a';
-}
+import {
+  APPEND_KEY,
+  APPEND_LOADS,
+  APPEND_VALUE,
+  type AppendResult,
+  measureMs,
+  printAppendResults,
+  type ReplicationSetup,
+  SINGLE_NODE_REPLICATED,
+  THREE_REPLICAS,
+  THREE_REPLICAS_ALWAYS,
+} from './harness/replicated-appends';
+import type { BenchSection } from './harness/section';
+import { elapsedMs, percentile } from './harness/stats';
 
 /**
- * The replication benchmark inside the simulator (`npm run bench:replication`): replicated appends per
- * second and commit latency (p50, p99) with 3 replicas, acks=all, min ISR 2, with zero network delay
- * and zero fsync time — so what is measured is the CPU cost of the protocol (leader append, follower
- * fetch round trips, HW, commit waiters) in one process — beside the same appends on a single node
- * (RF 1), as ratios measured in the same run. Each node appends to the partitions it leads. Records are
- * offset-commit sized (48 B key, 96 B value). Wall-clock time; the simulator adds one event-loop turn
- * per simulated event (setImmediate), which all setups pay alike.
+ * Section `replication`: replicated appends per second and commit latency (p50, p99) inside the
+ * simulator, with 3 replicas, acks=all, min ISR 2, zero network delay and zero fsync time — so what is
+ * measured is the CPU cost of the protocol (leader append, follower fetch round trips, HW, commit
+ * waiters) in one process — beside the same appends on a single node (RF 1), as ratios measured in the
+ * same run. Each node appends to the partitions it leads. Wall-clock time; the simulator adds one
+ * event-loop turn per simulated event (setImmediate), which all setups pay alike.
  */
-const MEASURE_MS = Number(process.env.BENCH_MEASURE_MS ?? 4_000);
+export const replicationSection: BenchSection = {
+  name: 'replication',
+  summary: "replicated appends in the simulator (the protocol's CPU alone): 3 replicas vs a single node",
+  needsBuild: false,
+  run: () => replicationInSimulator(),
+};
+
+const MEASURE_MS = measureMs(4_000);
 const WARMUP_MS = 1_000;
-const LOADS = [1, Number(process.env.BENCH_CONCURRENCY ?? 32)];
 const PARTITIONS = 6;
+const SETUPS = [SINGLE_NODE_REPLICATED, THREE_REPLICAS, THREE_REPLICAS_ALWAYS];
 
-interface Setup {
-  name: string;
-  nodes: number;
-  replicationFactor: number;
-  minInsyncReplicas: number;
-  logFlushPolicy: 'always' | 'replicated';
-}
-
-const SETUPS: Setup[] = [
-  { name: 'single node, RF 1', nodes: 1, replicationFactor: 1, minInsyncReplicas: 1, logFlushPolicy: 'replicated' },
-  {
-    name: '3 replicas, acks=all, min ISR 2',
-    nodes: 3,
-    replicationFactor: 3,
-    minInsyncReplicas: 2,
-    logFlushPolicy: 'replicated',
-  },
-  {
-    name: '3 replicas, min ISR 2, flush always',
-    nodes: 3,
-    replicationFactor: 3,
-    minInsyncReplicas: 2,
-    logFlushPolicy: 'always',
-  },
-];
-
-interface Result {
-  perSecond: number;
-  p50: number;
-  p99: number;
-}
-
-const KEY = Buffer.alloc(48, 'k');
-const VALUE = Buffer.alloc(96, 'v');
-
-async function measure(setup: Setup, inFlightPerPartition: number): Promise<Result> {
+async function measure(setup: ReplicationSetup, inFlightPerPartition: number): Promise<AppendResult> {
   const sim = new SimCluster({
     seed: 1,
     nodes: setup.nodes,
@@ -85,7 +64,13 @@ async function measure(setup: Setup, inFlightPerPartition: number): Promise<Resu
       const leader = sim.leaderOf(partition);
       if (!leader) throw new Error(`partition ${partition} lost its leader during the benchmark`);
       const started = process.hrtime.bigint();
-      await produce(leader.replicas, partition, [{ key: KEY, value: VALUE, timestamp: sim.clock.now() }], -1, 30_000);
+      await produce(
+        leader.replicas,
+        partition,
+        [{ key: APPEND_KEY, value: APPEND_VALUE, timestamp: sim.clock.now() }],
+        -1,
+        30_000,
+      );
       if (measuring) {
         latencies.push(elapsedMs(started));
         completed++;
@@ -106,32 +91,17 @@ async function measure(setup: Setup, inFlightPerPartition: number): Promise<Resu
   stopped = true;
   await sim.clock.run(1_000);
   latencies.sort((a, b) => a - b);
-  return { perSecond: completed / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return { perSecond: completed / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failed: 0 };
 }
 
-async function main(): Promise<void> {
+async function replicationInSimulator(): Promise<void> {
   console.log(
-    `Replicated appends in the simulator: zero network delay, zero fsync time, ${PARTITIONS} partitions, wall clock`,
+    `Replicated appends in the simulator: zero network delay, zero fsync time, ${PARTITIONS} partitions, wall clock, ` +
+      `${MEASURE_MS / 1000} s measured after ${WARMUP_MS / 1000} s of warm-up`,
   );
-  for (const load of LOADS) {
-    const results: Result[] = [];
-    for (const setup of SETUPS) results.push(await measure(setup, load));
-    console.log(`\n${load} append(s) in flight per partition`);
-    table(
-      ['setup', 'appends/s', 'vs single', 'p50', 'p99', 'p50 vs single'],
-      SETUPS.map((s, i) => [
-        s.name,
-        perSecond(results[i].perSecond),
-        ratio(results[i].perSecond, results[0].perSecond),
-        us(results[i].p50),
-        us(results[i].p99),
-        ratio(results[i].p50, results[0].p50),
-      ]),
-    );
-  }
+  // Setup after setup within each load, so that a change in the machine's load hits the setups alike.
+  const results: AppendResult[][] = SETUPS.map(() => []);
+  for (const load of APPEND_LOADS)
+    for (const [s, setup] of SETUPS.entries()) results[s].push(await measure(setup, load));
+  printAppendResults(SETUPS, results, 'partition');
 }
-
-main().catch((e) => {
-  console.error(e);
-  process.exitCode = 1;
-});

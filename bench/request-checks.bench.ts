@@ -3,7 +3,7 @@
  * delivers them, JSON-parsed) through the checks compiled from the DTOs (src/gateway/contract) and
  * through the hand-written checks they replaced (bench/baselines), rounds alternating, and through
  * the DTO's class-validator pipe for scale. Prints ns per request and the ratio compiled / hand-written
- * (below 1.00x: the compiled checks are faster). `npx tsx bench/request-checks.bench.ts`; also section 12 of `npm run bench`.
+ * (below 1.00x: the compiled checks are faster). Section `request-checks` of `npm run bench`.
  */
 import 'reflect-metadata';
 import type { ArgumentMetadata, Type } from '@nestjs/common';
@@ -12,12 +12,13 @@ import { compiledAccept } from '../src/gateway/contract/socket-contracts';
 import { HeartbeatDto } from '../src/gateway/dto/heartbeat.dto';
 import { OffsetCommitDto } from '../src/gateway/dto/offset-commit.dto';
 import { acceptHeartbeat, acceptOffsetCommit } from './baselines/hand-written-checks';
+import { scaled } from './harness/scale';
+import type { BenchSection } from './harness/section';
 import { median, ratio, table } from './harness/stats';
 
-const scale = Math.min(1, Math.max(0.01, Number(process.env.BENCH_SCALE ?? '1')));
 const ROUNDS = 15;
-const PER_ROUND = Math.round(200_000 * scale);
-const PIPE_REQUESTS = Math.round(20_000 * scale);
+const PER_ROUND = scaled(200_000, 1000);
+const PIPE_REQUESTS = scaled(20_000, 100);
 
 /** Distinct payloads, so no check sees one object over and over. */
 function payloads(make: (i: number) => unknown): unknown[] {
@@ -96,8 +97,16 @@ async function measure(
   };
 }
 
-export async function requestChecksSection(): Promise<CheckResult[]> {
-  console.log(`\n12. Request checks of the hot path (${ROUNDS} alternating rounds of ${PER_ROUND} requests each)`);
+export const requestChecksSection: BenchSection = {
+  name: 'request-checks',
+  summary:
+    'Heartbeat and OffsetCommit checks compiled from the DTOs, in process; vs the hand-written checks they replaced',
+  needsBuild: false,
+  run: async () => void (await requestChecks()),
+};
+
+async function requestChecks(): Promise<CheckResult[]> {
+  console.log(`Request checks of the hot path (${ROUNDS} alternating rounds of ${PER_ROUND} requests each)`);
   const results = [
     await measure('Heartbeat', HeartbeatDto, acceptHeartbeat, heartbeats),
     await measure('OffsetCommit (1 topic, 4 partitions)', OffsetCommitDto, acceptOffsetCommit, commits),
@@ -113,11 +122,4 @@ export async function requestChecksSection(): Promise<CheckResult[]> {
     ]),
   );
   return results;
-}
-
-if (require.main === module) {
-  requestChecksSection().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
 }

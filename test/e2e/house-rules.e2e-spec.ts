@@ -27,4 +27,21 @@ describe('house rules', () => {
     // Specs, the test machinery itself and production code that only imports production code pass.
     expect(run.stderr).not.toMatch(/uses-test-machinery\.spec\.ts|libs\/demo\/testing\/|production\.ts/);
   }, 60_000);
+
+  it('fail on a file in bench/ that no section of the runner reaches', () => {
+    const run = spawnSync(process.execPath, [join(ROOT, 'scripts/check-house-rules.js')], {
+      cwd: FIXTURE,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    const lines = run.stderr
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('bench/'))
+      .map((line) => line.replace(/ \(.*\)$/, ''))
+      .sort();
+    // Imported files are reachable, and so are files forked by file name (bench/worker.ts).
+    expect(lines).toEqual(['bench/orphan.bench.ts: no section of npm run bench runs it']);
+  }, 60_000);
 });

@@ -12,7 +12,7 @@ import { formatPeerEndpoint, parsePeerEndpoint } from './peer-endpoint';
  * request ids (frames.ts), JSON for the message structure with Buffers carried raw beside it and record
  * batches in the log's own CRC-checked format (wire-value.ts).
  *
- * Why this protocol — chosen by measurement, `npx tsx bench/transport.bench.ts` (server in another
+ * Why this protocol — chosen by measurement with a benchmark of the candidates (server in another
  * process, follower Fetch payloads of 17 partitions, median of 3 interleaved rounds; 2 shared cores
  * under load average 7–10, so absolute figures are high and only ratios matter). Against HTTP/1.1
  * keep-alive with JSON and base64 Buffers (the obvious choice) and with our own binary codec:
@@ -26,7 +26,9 @@ import { formatPeerEndpoint, parsePeerEndpoint } from './peer-endpoint';
  * fetches that make up steady-state replication — no request line and headers to write and parse —
  * and lets any number of long-polls share one connection instead of holding a socket each. What HTTP
  * would bring (tooling, sharing the app's port) matters little for a node-to-node protocol with two
- * message kinds.
+ * message kinds. The choice made, that benchmark left bench/ (it is in the history before the commit
+ * that removed bench/transport.bench.ts); the `replication-network` section of `npm run bench` measures
+ * replication over this transport end to end.
  *
  * Contract (transport.port.ts): at most once (nothing is resent; a dropped connection fails what was in
  * flight with UNREACHABLE); each request has its own timeout; responses come in any order, so a Fetch

@@ -10,7 +10,8 @@ import type { StoredBatch } from '../../log/partition-log';
  * Record batches (`{ baseOffset, leaderEpoch, records }`, the bulk of every Fetch response) travel as
  * one blob each in the log's own CRC-checked batch format (`{"\u0000B":[offset,length]}`), as Kafka
  * sends record batches in their on-disk form: per-record JSON made catch-up fetches several times
- * slower (bench/transport.bench.ts), and the checksum now covers the trip between replicas too.
+ * slower (the measurement is in network-transport.ts), and the checksum now covers the trip between
+ * replicas too.
  *
  * `undefined` properties are dropped, as JSON drops them; everything else must be JSON data.
  */
