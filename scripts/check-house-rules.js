@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Mechanical checks of the rules of the house (docs/architecture.md); exits non-zero on a breach.
-// One lives in a file of its own: check-bench-reachable.js.
+// Two live in files of their own: check-bench-reachable.js and check-architecture-doc.js.
 const fs = require('fs');
 const path = require('path');
 
@@ -35,6 +35,7 @@ problems.push(
   ...brokenDocLinks(),
   ...pointersOutside(),
   ...require('./check-bench-reachable').unreachableBenchFiles(),
+  ...require('./check-architecture-doc').architectureDocProblems(),
 );
 if (problems.length) {
   console.error(problems.join('\n'));

@@ -7,7 +7,7 @@
  */
 
 // Time and randomness: the ports the core takes, and their adapters (the deterministic ones also serve
-// the coordinator's test harness in libs/coordinator/src/testing).
+// the coordinator's test harness in libs/coordinator/testing/).
 export type { Clock, TimerHandle } from './time/clock';
 export { RealClock } from './time/real-clock';
 export { ManualClock } from './time/manual-clock';
