@@ -82,17 +82,84 @@ function iterate(log: TableLog, hashOf: (value: number) => number): number[] {
 
 const identity = (value: number): number => value;
 
+const PUT = 0;
+const COMPUTE = 1;
+const REMOVE = 2;
+
+/**
+ * The member's `HashMap<Uuid, Set<Integer>>` of topics: its operations (op = topic * 4 + kind),
+ * replayed at the end. Topics are added by `computeIfAbsent`, which orders a chain differently from
+ * `put` (see JavaHashTable); a call that finds its topic matters only right after one that inserted.
+ */
+class TopicMapLog {
+  readonly ops: number[] = [];
+  private lastInserted = false;
+  private distinct = 0;
+  private removes = 0;
+  private only = -1;
+
+  constructor(readonly initialCapacity: number) {}
+
+  put(topic: number): void {
+    this.ops.push(topic * 4 + PUT);
+    this.lastInserted = false;
+    this.noteTopic(topic);
+  }
+
+  compute(topic: number, present: boolean): void {
+    if (present && !this.lastInserted) return;
+    this.ops.push(topic * 4 + COMPUTE);
+    this.lastInserted = !present;
+    if (!present) this.noteTopic(topic);
+  }
+
+  remove(topic: number): void {
+    this.ops.push(topic * 4 + REMOVE);
+    this.lastInserted = false;
+    this.removes++;
+  }
+
+  order(hashOf: (topic: number) => number): number[] {
+    if (this.removes === 0 && this.distinct <= 1) return this.distinct === 0 ? [] : [this.only];
+    const table = new JavaHashTable(this.initialCapacity);
+    const handles = new Map<number, number>();
+    const topicOf: number[] = [];
+    for (const op of this.ops) {
+      const topic = op >>> 2;
+      const kind = op & 3;
+      if (kind === REMOVE) {
+        table.remove(handles.get(topic) as number);
+        handles.delete(topic);
+      } else if (handles.has(topic)) {
+        table.computeIfAbsentHit();
+      } else {
+        const handle = kind === PUT ? table.insert(hashOf(topic)) : table.computeIfAbsentInsert(hashOf(topic));
+        handles.set(topic, handle);
+        topicOf[handle] = topic;
+      }
+    }
+    return table.order().map((handle) => topicOf[handle]);
+  }
+
+  private noteTopic(topic: number): void {
+    if (this.distinct === 0 || (this.distinct === 1 && topic !== this.only)) {
+      this.distinct++;
+      this.only = topic;
+    }
+  }
+}
+
 export class AssignmentShape {
-  private readonly map: TableLog;
+  private readonly map: TopicMapLog;
   private readonly sets = new Map<number, { log: TableLog; size: number }>();
 
   /** The deep copy of a member's current target (its entries in Java's order). */
   constructor(owned: readonly OwnedTopic[]) {
-    this.map = new TableLog(owned.length);
+    this.map = new TopicMapLog(owned.length);
     for (const { topic, partitions } of owned) {
       const log = new TableLog(copyConstructorCapacity(partitions.length));
       for (const p of partitions) log.ops.push(p + 1);
-      this.map.ops.push(topic + 1);
+      this.map.put(topic);
       this.sets.set(topic, { log, size: partitions.length });
     }
   }
@@ -100,10 +167,10 @@ export class AssignmentShape {
   /** `computeIfAbsent(topic, __ -> new HashSet<>(capacity)).add(partition)`; undefined is `new HashSet<>()`. */
   add(topic: number, partition: number, newSetCapacity: number | undefined): void {
     let set = this.sets.get(topic);
+    this.map.compute(topic, set !== undefined);
     if (set === undefined) {
       set = { log: new TableLog(newSetCapacity), size: 0 };
       this.sets.set(topic, set);
-      this.map.ops.push(topic + 1);
     }
     set.log.ops.push(partition + 1);
     set.size++;
@@ -120,13 +187,12 @@ export class AssignmentShape {
 
   removeTopic(topic: number): void {
     if (!this.sets.delete(topic)) return;
-    this.map.ops.push(-(topic + 1));
-    this.map.removes++;
+    this.map.remove(topic);
   }
 
   /** The result in Java's iteration order. */
   entries(topics: readonly ModelTopic[]): OwnedTopic[] {
-    const order = iterate(this.map, (topic) => topics[topic].idHash);
+    const order = this.map.order((topic) => topics[topic].idHash);
     return order.map((topic) => ({
       topic,
       partitions: iterate((this.sets.get(topic) as { log: TableLog }).log, identity),

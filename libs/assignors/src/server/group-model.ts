@@ -183,11 +183,10 @@ export function readGroupModel(
 }
 
 /**
- * A member's subscribed topics in the order `new HashSet<>(subscribedTopicIds())` iterates them: the
- * names as `new HashSet<>(names)` holds them (ConsumerGroupMember), resolved to ids in that order
- * (TopicIds, which skips unknown names but counts them in its size), then hashed by `Uuid.hashCode`.
+ * A member's `subscribedTopicIds()` in Kafka's iteration order: `TopicIds` walks the member's names as
+ * `new HashSet<>(names)` holds them (ConsumerGroupMember) and skips names no topic has.
  */
-export function subscribedTopicsInJavaOrder(member: ModelMember, table: TopicTable): number[] {
+export function topicIdsInJavaOrder(member: ModelMember, table: TopicTable): number[] {
   const names = [...new Set(member.spec.subscribedTopics)];
   const nameOrder = javaIterationOrder(
     names.map((name) => javaStringHashCode(name)),
@@ -198,9 +197,18 @@ export function subscribedTopicsInJavaOrder(member: ModelMember, table: TopicTab
     const topic = table.numberOf(names[i]);
     if (table.topics[topic].partitions >= 0) topics.push(topic);
   }
+  return topics;
+}
+
+/**
+ * The same topics as `new HashSet<>(subscribedTopicIds())` iterates them (the homogeneous uniform
+ * builder): by `Uuid.hashCode`, in a table sized for all the names, unknown ones included.
+ */
+export function subscribedTopicsInJavaOrder(member: ModelMember, table: TopicTable): number[] {
+  const topics = topicIdsInJavaOrder(member, table);
   const idOrder = javaIterationOrder(
     topics.map((topic) => table.topics[topic].idHash),
-    copyConstructorCapacity(names.length),
+    copyConstructorCapacity(new Set(member.spec.subscribedTopics).size),
   );
   return idOrder.map((i) => topics[i]);
 }

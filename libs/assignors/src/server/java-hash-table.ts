@@ -33,14 +33,17 @@ export function copyConstructorCapacity(n: number): number {
 }
 
 /**
- * The shape of one Java hash table through a sequence of inserts and removes. `initialCapacity`
- * undefined is `new HashMap<>()`; a number is `new HashMap<>(initialCapacity)`.
+ * One Java hash table through a sequence of operations, bucket chains and all. `initialCapacity`
+ * undefined is `new HashMap<>()`; a number is `new HashMap<>(initialCapacity)`. `put` is
+ * `HashMap.put` / `HashSet.add` of a new key (appended to its chain, resize after the insert);
+ * `computeIfAbsent` differs: it resizes before it looks (so even a call that finds its key may
+ * resize), and puts a new key at the head of its chain.
  */
 export class JavaHashTable {
   private capacity = 0;
   private threshold: number;
   private size = 0;
-  private counts: Int32Array = new Int32Array(0);
+  private chains: number[][] = [];
   private readonly hashes: number[] = [];
   private readonly alive: boolean[] = [];
 
@@ -48,36 +51,56 @@ export class JavaHashTable {
     this.threshold = initialCapacity === undefined ? 0 : tableSizeFor(initialCapacity);
   }
 
-  /** Inserts an element (known not to be present) with its Java `hashCode()`; returns its handle. */
+  /** `put` of a key not present, with its Java `hashCode()`; returns its handle. */
   insert(hashCode: number): number {
     if (this.capacity === 0) this.resize();
-    const hash = spreadHash(hashCode);
-    const handle = this.hashes.length;
-    this.hashes.push(hash);
-    this.alive.push(true);
-    const bucket = hash & (this.capacity - 1);
-    const chainBefore = this.counts[bucket]++;
-    if (chainBefore >= TREEIFY_THRESHOLD && this.capacity < MIN_TREEIFY_CAPACITY) this.resize();
+    const handle = this.newHandle(hashCode);
+    const chain = this.chains[this.hashes[handle] & (this.capacity - 1)];
+    chain.push(handle);
+    if (chain.length - 1 >= TREEIFY_THRESHOLD) this.treeifyBin();
     if (++this.size > this.threshold) this.resize();
     return handle;
+  }
+
+  /** `computeIfAbsent` of a key not present: returns its handle. */
+  computeIfAbsentInsert(hashCode: number): number {
+    if (this.capacity === 0 || this.size > this.threshold) this.resize();
+    const handle = this.newHandle(hashCode);
+    const chain = this.chains[this.hashes[handle] & (this.capacity - 1)];
+    chain.unshift(handle);
+    if (chain.length - 1 >= TREEIFY_THRESHOLD - 1) this.treeifyBin();
+    this.size++;
+    return handle;
+  }
+
+  /** `computeIfAbsent` of a key present: only its resize check. */
+  computeIfAbsentHit(): void {
+    if (this.size > this.threshold) this.resize();
   }
 
   remove(handle: number): void {
     if (!this.alive[handle]) return;
     this.alive[handle] = false;
     this.size--;
-    this.counts[this.hashes[handle] & (this.capacity - 1)]--;
+    const chain = this.chains[this.hashes[handle] & (this.capacity - 1)];
+    chain.splice(chain.indexOf(handle), 1);
   }
 
   /** Handles of the elements present, in Java's iteration order. */
   order(): number[] {
-    const mask = this.capacity - 1;
-    const starts = new Int32Array(this.capacity + 1);
-    for (let h = 0; h < this.hashes.length; h++) if (this.alive[h]) starts[(this.hashes[h] & mask) + 1]++;
-    for (let b = 0; b < this.capacity; b++) starts[b + 1] += starts[b];
-    const order = new Array<number>(this.size);
-    for (let h = 0; h < this.hashes.length; h++) if (this.alive[h]) order[starts[this.hashes[h] & mask]++] = h;
+    const order: number[] = [];
+    for (const chain of this.chains) for (const handle of chain) order.push(handle);
     return order;
+  }
+
+  private newHandle(hashCode: number): number {
+    this.hashes.push(spreadHash(hashCode));
+    this.alive.push(true);
+    return this.hashes.length - 1;
+  }
+
+  private treeifyBin(): void {
+    if (this.capacity < MIN_TREEIFY_CAPACITY) this.resize();
   }
 
   private resize(): void {
@@ -89,9 +112,12 @@ export class JavaHashTable {
       this.capacity = oldCapacity * 2;
       this.threshold = oldCapacity >= DEFAULT_CAPACITY ? this.threshold * 2 : Math.floor(this.capacity * 0.75);
     }
-    this.counts = new Int32Array(this.capacity);
+    // Java splits each chain in two without reordering it.
+    const chains: number[][] = [];
+    for (let b = 0; b < this.capacity; b++) chains.push([]);
     const mask = this.capacity - 1;
-    for (let h = 0; h < this.hashes.length; h++) if (this.alive[h]) this.counts[this.hashes[h] & mask]++;
+    for (const chain of this.chains) for (const handle of chain) chains[this.hashes[handle] & mask].push(handle);
+    this.chains = chains;
   }
 }
 

@@ -10,7 +10,7 @@ import type { ClusterView } from '../api/partition-assignor';
 import { compareStrings } from '../common/member-order';
 import type { ConsumerGroupAssignment, ConsumerGroupAssignor, ConsumerGroupSpec } from './consumer-group-assignor';
 import { capacityForEntries, javaIterationOrder } from './java-hash-table';
-import { readGroupModel, subscribedTopicsInJavaOrder, type ModelMember } from './group-model';
+import { readGroupModel, topicIdsInJavaOrder, type ModelMember } from './group-model';
 
 export const SERVER_RANGE_ASSIGNOR_NAME = 'range';
 
@@ -41,12 +41,11 @@ export function createServerRangeAssignor(): ConsumerGroupAssignor {
       const result: ConsumerGroupAssignment = {};
       // Kafka walks the first member's topics for every member of a homogeneous group, each member's
       // own otherwise; the order decides where topics sharing a bucket of the result map go.
-      const shared =
-        model.homogeneous && sorted.length > 0 ? subscribedTopicsInJavaOrder(sorted[0], model.table) : null;
+      const shared = model.homogeneous && sorted.length > 0 ? topicIdsInJavaOrder(sorted[0], model.table) : null;
       for (const member of sorted) {
         const entries: TopicPartitions[] = [];
         const hashes: number[] = [];
-        const memberTopics = shared ?? subscribedTopicsInJavaOrder(member, model.table);
+        const memberTopics = shared ?? topicIdsInJavaOrder(member, model.table);
         const mapSize = shared ? shared.length : new Set(member.spec.subscribedTopics).size;
         for (const t of memberTopics) {
           const size = topics[t].partitions;
