@@ -1,6 +1,6 @@
 /**
  * `npm run build:packages` (scripts/build-packages.js): the publishable packages @cohort/protocol, @cohort/assignors and
- * @cohort/client, each into its own `libs/<name>/dist` (gitignored), ready for `npm pack`.
+ * @cohort/client, and the `cohort` command (@cohort/cli), each into its own `libs/<name>/dist` (gitignored), ready for `npm pack`.
  *
  * Node builds are ESM (.mjs) and CommonJS (.cjs) with their types (.d.mts / .d.cts); the @cohort
  * packages and socket.io-client stay external there, as package dependencies. The client's browser
@@ -55,6 +55,22 @@ const BUILDS: Options[] = [
     splitting: false,
     clean: false,
     outExtension: ({ format }) => ({ js: format === 'iife' ? '.global.js' : '.mjs' }),
+  },
+  {
+    // The `cohort` command as one CommonJS file with everything inside (commander and the @cohort
+    // libraries), so that its tarball installs anywhere, globally too, with no dependency to fetch.
+    name: 'cli',
+    entry: { cohort: 'libs/cli/src/main.ts' },
+    outDir: 'libs/cli/dist',
+    format: ['cjs'],
+    platform: 'node',
+    target: 'node20',
+    noExternal: [/.*/],
+    sourcemap: true,
+    splitting: false,
+    clean: false,
+    removeNodeProtocol: false,
+    outExtension: () => ({ js: '.cjs' }),
   },
 ];
 

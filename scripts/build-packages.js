@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the publishable packages into libs/<name>/dist with tsup (tsup.config.ts), each only when its
-// sources changed since its last build. Usage: node scripts/build-packages.js [protocol|assignors|client ...]
-// (all three by default). `npm run build:packages` runs it for all three, and each package's `prepack`
+// sources changed since its last build. Usage: node scripts/build-packages.js [protocol|assignors|client|cli ...]
+// (all of them by default). `npm run build:packages` runs it for all, and each package's `prepack`
 // for itself, so that `npm pack ./libs/<name>` on a fresh checkout packs code, not an empty package.
 // The stamp (libs/<name>/.build-stamp, outside what the package ships) is a hash of what the build reads.
 const { execFileSync } = require('node:child_process');
@@ -10,7 +10,15 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
-const PACKAGES = ['protocol', 'assignors', 'client'];
+// In dependency order: a package's build reads the sources of those before it.
+const PACKAGES = ['protocol', 'assignors', 'client', 'cli'];
+/** The files a finished build of each package has written (checked with the stamp). */
+const OUTPUTS = {
+  protocol: ['index.cjs', 'index.mjs'],
+  assignors: ['index.cjs', 'index.mjs'],
+  client: ['index.cjs', 'index.mjs', 'browser/cohort-client.global.js'],
+  cli: ['cohort.cjs'],
+};
 
 function sourceFiles(dir, out = []) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -35,8 +43,7 @@ function build(name) {
   const dir = path.join(root, 'libs', name);
   const stampFile = path.join(dir, '.build-stamp');
   const stamp = stampOf(name);
-  const built =
-    fs.existsSync(path.join(dir, 'dist', 'index.cjs')) && fs.existsSync(path.join(dir, 'dist', 'index.mjs'));
+  const built = OUTPUTS[name].every((file) => fs.existsSync(path.join(dir, 'dist', file)));
   if (built && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === stamp) return;
   fs.rmSync(stampFile, { force: true });
   fs.rmSync(path.join(dir, 'dist'), { recursive: true, force: true });

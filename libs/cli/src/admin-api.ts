@@ -31,4 +31,11 @@ export type AdminApi = Pick<
 >;
 
 export type { AdminOptions };
-export type { AclBinding, GroupDescription, GroupOffsets, ResetOffsetsRequest, TopicInfo } from '@cohort/protocol';
+export type {
+  AclBinding,
+  GroupDescription,
+  GroupOffsets,
+  ResetOffsetsRequest,
+  ResetOffsetsResult,
+  TopicInfo,
+} from '@cohort/protocol';

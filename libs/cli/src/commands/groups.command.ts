@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import type { GroupDescription, GroupOffsets } from '../admin-api';
-import type { CommandContext } from './command-context';
+import type { AdminApi, GroupDescription, GroupOffsets } from '../admin-api';
+import { type CommandContext, UsageError } from './command-context';
 import { run } from './run-action';
 
 type Assignment = { partitions?: { topic: string; partitions: number[] }[] } | null;
@@ -81,6 +81,44 @@ function offsetRows(group: GroupDescription, offsets: GroupOffsets): unknown[][]
   );
 }
 
+interface DescribeOptions {
+  allGroups?: boolean;
+  offsets?: boolean;
+  members?: boolean;
+  state?: boolean;
+}
+
+const MEMBER_COLUMNS = ['GROUP', 'CONSUMER-ID', 'GROUP-INSTANCE-ID', 'HOST', 'CLIENT-ID', '#PARTITIONS'];
+const STATE_COLUMNS = ['GROUP', 'COORDINATOR (ID)', 'ASSIGNMENT-STRATEGY', 'STATE', '#MEMBERS'];
+
+/** One group as `describe` shows it: the value printed as JSON and its table rows. */
+async function describeOne(
+  admin: AdminApi,
+  groupId: string,
+  options: DescribeOptions,
+): Promise<{ value: unknown; rows: unknown[][] }> {
+  const group = await admin.describeGroup(groupId);
+  if (options.members) {
+    const rows = group.members.map((m) => [
+      group.groupId,
+      m.memberId,
+      m.groupInstanceId,
+      m.clientHost,
+      m.clientId,
+      ((m.assignment as Assignment)?.partitions ?? []).reduce((n, t) => n + t.partitions.length, 0),
+    ]);
+    return { value: group, rows };
+  }
+  if (options.state) {
+    const cluster = await admin.cluster();
+    const node = cluster.nodes.find((n) => n.nodeId === group.coordinator);
+    const coordinator = node ? `${node.url} (${node.nodeId})` : group.coordinator;
+    return { value: group, rows: [[group.groupId, coordinator, group.protocol, group.state, group.members.length]] };
+  }
+  const offsets = await admin.fetchOffsets(groupId);
+  return { value: { ...offsets, group }, rows: offsetRows(group, offsets) };
+}
+
 export function groupsCommand(context: CommandContext): Command {
   const groups = new Command('groups').description(
     'list, describe and delete consumer groups; rebalance history and lag',
@@ -105,58 +143,28 @@ export function groupsCommand(context: CommandContext): Command {
     );
 
   groups
-    .command('describe <group>')
-    .description('a group as kafka-consumer-groups.sh --describe shows it (its offsets unless --members or --state)')
+    .command('describe [group]')
+    .description(
+      'a group, or with --all-groups every group, as kafka-consumer-groups.sh --describe shows it (offsets unless --members or --state)',
+    )
+    .option('--all-groups', 'every group of the cluster')
     .option('--offsets', 'partitions with committed offset, log end offset, lag and owner (the default)')
     .option('--members', 'members with their host, client id and partition count')
     .option('--state', 'coordinator, assignment strategy, state and member count')
     .action(
-      run(
-        async (
-          groupId: string,
-          options: { offsets?: boolean; members?: boolean; state?: boolean },
-          command: Command,
-        ) => {
-          if ([options.offsets, options.members, options.state].filter(Boolean).length > 1)
-            command.error('error: choose one of --offsets, --members, --state', { exitCode: 2 });
-          const admin = context.admin();
-          const group = await admin.describeGroup(groupId);
-          const out = context.output();
-          if (options.members) {
-            out.result(group, (g) => ({
-              columns: ['GROUP', 'CONSUMER-ID', 'GROUP-INSTANCE-ID', 'HOST', 'CLIENT-ID', '#PARTITIONS'],
-              rows: g.members.map((m) => [
-                g.groupId,
-                m.memberId,
-                m.groupInstanceId,
-                m.clientHost,
-                m.clientId,
-                ((m.assignment as Assignment)?.partitions ?? []).reduce((n, t) => n + t.partitions.length, 0),
-              ]),
-            }));
-            return;
-          }
-          if (options.state) {
-            const cluster = await admin.cluster();
-            const node = cluster.nodes.find((n) => n.nodeId === group.coordinator);
-            out.result(group, (g) => ({
-              columns: ['GROUP', 'COORDINATOR (ID)', 'ASSIGNMENT-STRATEGY', 'STATE', '#MEMBERS'],
-              rows: [
-                [
-                  g.groupId,
-                  node ? `${node.url} (${node.nodeId})` : g.coordinator,
-                  g.protocol,
-                  g.state,
-                  g.members.length,
-                ],
-              ],
-            }));
-            return;
-          }
-          const offsets = await admin.fetchOffsets(groupId);
-          out.result({ ...offsets, group }, () => ({ columns: OFFSET_COLUMNS, rows: offsetRows(group, offsets) }));
-        },
-      ),
+      run(async (groupId: string | undefined, options: DescribeOptions, command: Command) => {
+        if ([options.offsets, options.members, options.state].filter(Boolean).length > 1)
+          command.error('error: choose one of --offsets, --members, --state', { exitCode: 2 });
+        if ((groupId === undefined) === !options.allGroups)
+          throw new UsageError('give a group or --all-groups (not both)');
+        const admin = context.admin();
+        const ids = groupId !== undefined ? [groupId] : (await admin.listGroups()).map((g) => g.groupId).sort();
+        const described: { value: unknown; rows: unknown[][] }[] = [];
+        const columns = options.members ? MEMBER_COLUMNS : options.state ? STATE_COLUMNS : OFFSET_COLUMNS;
+        for (const id of ids) described.push(await describeOne(admin, id, options));
+        const value = groupId !== undefined ? described[0].value : described.map((d) => d.value);
+        context.output().result(value, () => ({ columns, rows: described.flatMap((d) => d.rows) }));
+      }),
     );
 
   groups

@@ -25,6 +25,11 @@ export class Output {
     this.io.out(typeof table === 'string' ? table : renderTable(table.columns, table.rows));
   }
 
+  /** Text printed as it is, whatever the format (CSV for --export). */
+  raw(text: string): void {
+    this.io.out(text);
+  }
+
   /** A remark for people (dry-run notes): stderr, so piped output stays the table or the JSON. */
   note(text: string): void {
     this.io.err(`${text}\n`);
