@@ -126,3 +126,32 @@ describe('a consumer group converging with the real server assignors', () => {
     expect([...members[1].owned.get('orders')!].sort()).toEqual([2, 3]);
   });
 });
+
+describe('a topic that grows under a consumer group', () => {
+  it('moves the group to a new epoch and target at once, naming the members to tell, before any of them heartbeats', () => {
+    const h = new ConsumerGroupHarness({ assignors: [createUniformAssignor()], topics: { orders: 4 } });
+    const members = [new ModelMember('a', ['orders']), new ModelMember('b', ['orders'])];
+    converge(h, members);
+    const group = h.manager.group(G)!;
+    const epoch = group.groupEpoch;
+
+    h.topics.orders = 8;
+    let moved: { groupId: string; memberIds: string[] }[] = [];
+    h.step(() => (moved = h.manager.onTopicChanged('orders')));
+    expect(moved).toEqual([{ groupId: G, memberIds: ['a', 'b'] }]);
+    expect(group.groupEpoch).toBe(epoch + 1);
+    expect(group.assignmentEpoch).toBe(epoch + 1);
+    expect(h.timerWrites).toHaveLength(1);
+    // A topic nobody subscribes to, or no change at all, moves nothing.
+    h.step(() => (moved = h.manager.onTopicChanged('orders')));
+    expect(moved).toEqual([]);
+    h.step(() => (moved = h.manager.onTopicChanged('payments')));
+    expect(moved).toEqual([]);
+
+    // One heartbeat each and the members hold the new partitions: no second epoch bump is needed.
+    for (const m of members) m.heartbeat(h);
+    expect(members.map((m) => m.count())).toEqual([4, 4]);
+    expect(group.groupEpoch).toBe(epoch + 1);
+    expect(group.state).toBe('Stable');
+  });
+});

@@ -32,7 +32,7 @@ import {
   subscribedTopicNamesAfter,
   subscriptionMetadata,
 } from './subscription-metadata';
-import { TargetAssignmentBuilder } from './target-assignment-builder';
+import { updateTargetAssignment } from './target-assignment-update';
 import { samePartitions, toTopicPartitionList, type TopicPartitions } from './topic-partitions';
 import { UncommittedWrites } from './uncommitted-writes';
 
@@ -102,6 +102,38 @@ export class ConsumerGroupManager {
       return this.deps.effects.attachTo({ records: [], response: errorResponse(error) });
     }
     return this.deps.effects.attachTo(this.written(outcome.records, outcome.response));
+  }
+
+  /**
+   * A topic was created, grew or was deleted. Kafka marks the subscribed groups for a metadata refresh
+   * at their next heartbeat; Cohort moves them at once (the group epoch, then the target assignment) so
+   * the members whose target changed can be told to heartbeat now instead of at their next interval.
+   * Returns, per group that moved, the members whose target changed. An assignor that fails leaves the
+   * epoch bumped; the next heartbeat tries again (and answers its error).
+   */
+  onTopicChanged(topic: string): { groupId: string; memberIds: string[] }[] {
+    const moved: { groupId: string; memberIds: string[] }[] = [];
+    const now = this.deps.clock.now();
+    for (const group of this.deps.groups.list()) {
+      if (!group.isSubscribedToTopic(topic) || group.size === 0) continue;
+      const metadata = subscriptionMetadata(group.subscribedTopicNames.keys(), this.deps.partitionsOf);
+      const hash = metadataHash(metadata);
+      if (hash === group.metadataHash) continue;
+      const groupEpoch = group.groupEpoch + 1;
+      const records = [consumerGroupEpochRecord(group.groupId, groupEpoch, hash, now)];
+      const memberIds: string[] = [];
+      try {
+        const result = updateTargetAssignment(group, groupEpoch, this.deps.assignors, metadata, now);
+        records.push(...result.records);
+        for (const [memberId, target] of result.targetAssignment)
+          if (!samePartitions(target, group.targetAssignmentOf(memberId))) memberIds.push(memberId);
+      } catch {
+        // The next heartbeat runs the assignor again and answers its error.
+      }
+      this.deps.effects.write(this.written<never>(records));
+      moved.push({ groupId: group.groupId, memberIds });
+    }
+    return moved;
   }
 
   /** Kafka's `onLoaded` for consumer groups: every member's session restarts, a revoking member's deadline too. */
@@ -175,7 +207,12 @@ export class ConsumerGroupManager {
     let targetEpoch = group.assignmentEpoch;
     let target: TopicPartitions;
     if (groupEpoch > group.assignmentEpoch) {
-      target = this.updateTargetAssignment(group, groupEpoch, member, updated, metadata, records, now);
+      const result = updateTargetAssignment(group, groupEpoch, this.deps.assignors, metadata, now, {
+        previous: member,
+        updated,
+      });
+      records.push(...result.records);
+      target = result.targetAssignment.get(updated.memberId) ?? new Map();
       targetEpoch = groupEpoch;
     } else {
       target = group.targetAssignmentFor(updated.memberId, updated.instanceId);
@@ -203,41 +240,6 @@ export class ConsumerGroupManager {
         assignment: full || changed ? { topicPartitions: toTopicPartitionList(updated.assignedPartitions) } : null,
       },
     };
-  }
-
-  /** Kafka's `updateTargetAssignment`: the assignor the members prefer, or the first configured. */
-  private updateTargetAssignment(
-    group: ConsumerGroup,
-    groupEpoch: number,
-    member: ConsumerGroupMember,
-    updated: ConsumerGroupMember,
-    metadata: Record<string, number>,
-    records: LogRecord[],
-    now: number,
-  ): TopicPartitions {
-    const preferred = group.computePreferredServerAssignor(member, updated);
-    const assignor = this.deps.assignors.find((a) => a.name === preferred) ?? this.deps.assignors[0];
-    if (!assignor) throw new ConsumerGroupError('UNKNOWN_SERVER_ERROR', 'No server assignor is configured.');
-    const builder = new TargetAssignmentBuilder(group.groupId, groupEpoch, assignor)
-      .withMembers(group.members)
-      .withStaticMembers(group.staticMembers)
-      .withSubscriptionMetadata(metadata)
-      .withTargetAssignment(group.targetAssignment)
-      .addOrUpdateMember(updated.memberId, updated);
-    // A static member that replaces another: the departed one leaves the assignment.
-    const previousId = group.staticMemberId(updated.instanceId);
-    if (previousId !== undefined && previousId !== updated.memberId) builder.removeMember(previousId);
-    try {
-      const result = builder.build(now);
-      records.push(...result.records);
-      return result.targetAssignment.get(updated.memberId) ?? new Map();
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new ConsumerGroupError(
-        'UNKNOWN_SERVER_ERROR',
-        `Failed to compute a new target assignment for epoch ${groupEpoch}: ${reason}`,
-      );
-    }
   }
 
   /** Kafka's `maybeReconcile`, arming the rebalance timeout while the member must revoke. */
