@@ -30,7 +30,7 @@ import { RequestLogMiddleware } from './logging/request-log.middleware';
 import { AclsController } from './security/authorization/acls.controller';
 import { AuthorizationModule } from './security/authorization/authorization.module';
 import { GroupRemovals } from './security/limits/group-removals';
-import { SECURITY_EDGE_IMPORTS, SECURITY_EDGE_PROVIDERS } from './security/security-edge.providers';
+import { SECURITY_EDGE_PROVIDERS } from './security/security-edge.providers';
 
 /**
  * The whole app: config, logging, the node (built by CLUSTER_MODE), and the two transports over it.
@@ -53,7 +53,6 @@ export class AppModule implements NestModule {
         TerminusModule.forRoot({ logger: false }),
         DashboardModule,
         AuthorizationModule,
-        ...SECURITY_EDGE_IMPORTS,
       ],
       controllers: [
         GroupsController,

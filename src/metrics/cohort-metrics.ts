@@ -43,6 +43,12 @@ export class CohortMetrics implements CoordinatorMetrics {
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
+  private readonly rateLimitedCount = new Counter({
+    name: 'cohort_rate_limited_total',
+    help: 'Requests refused with 89 THROTTLING_QUOTA_EXCEEDED by a rate limit: limit="rest" (RATE_LIMIT_REST_PER_MINUTE) or "socket_events" (RATE_LIMIT_SOCKET_EVENTS_PER_SECOND).',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
   private readonly authTimeouts = new Counter({
     name: 'cohort_socket_auth_timeouts_total',
     help: 'Socket sessions closed because they had not authenticated within SOCKET_AUTH_TIMEOUT_MS.',
@@ -147,6 +153,7 @@ export class CohortMetrics implements CoordinatorMetrics {
     // Both series from the start, so an alert on their increase sees the first close.
     for (const limit of ['hard', 'soft']) this.outputLimitCloses.inc({ limit }, 0);
     for (const reason of ['max_connections_per_ip', 'host']) this.handshakesRefused.inc({ reason }, 0);
+    for (const limit of ['rest', 'socket_events']) this.rateLimitedCount.inc({ limit }, 0);
   }
 
   /**
@@ -183,6 +190,10 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   socketHandshakeRefused(reason: 'max_connections_per_ip' | 'host'): void {
     this.handshakesRefused.inc({ reason });
+  }
+
+  rateLimited(limit: 'rest' | 'socket_events'): void {
+    this.rateLimitedCount.inc({ limit });
   }
 
   socketAuthTimedOut(): void {

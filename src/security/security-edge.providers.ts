@@ -1,6 +1,5 @@
-import type { DynamicModule, Provider } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
+import type { Provider } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CohortConfig } from '../config/cohort-config';
 import { AUDIT_LOGGER_PROVIDER } from './audit-logger';
 import { Authenticator } from './authentication/authenticator';
@@ -14,13 +13,13 @@ import { GroupRemovals } from './limits/group-removals';
 import { HostPolicy } from './origin/host-policy';
 import { OriginPolicy } from './origin/origin-policy';
 import { RestSecurityGate } from './rest/rest-security.gate';
-import { RestThrottlerGuard } from './rest/rest-throttler.guard';
+import { RestRateLimiter } from './rest/rest-rate-limiter';
 import { EngineHandshakes } from './socket/engine-handshakes';
 import { SocketSecurity } from './socket/socket-security';
 
 /**
  * What the edges need for authentication, protected mode, origins, node-to-node signatures and rate
- * limits, as AppModule's providers and imports (in AppModule itself, beside NodeAddress, which the
+ * limits, as AppModule's providers (in AppModule itself, beside NodeAddress, which the
  * origin policy asks for the node's own origin). Authorization's providers are its own.
  */
 export const SECURITY_EDGE_PROVIDERS: Provider[] = [
@@ -30,6 +29,7 @@ export const SECURITY_EDGE_PROVIDERS: Provider[] = [
   HostPolicy,
   NodeRequestSigner,
   NodeHttpClient,
+  RestRateLimiter,
   RestSecurityGate,
   SocketSecurity,
   EngineHandshakes,
@@ -37,14 +37,4 @@ export const SECURITY_EDGE_PROVIDERS: Provider[] = [
   { provide: CREATION_LEDGER, inject: [CohortConfig], useFactory: createCreationLedger },
   CreationLimits,
   { provide: APP_INTERCEPTOR, useClass: GroupCreationInterceptor },
-  { provide: APP_GUARD, useClass: RestThrottlerGuard },
-];
-
-export const SECURITY_EDGE_IMPORTS: DynamicModule[] = [
-  ThrottlerModule.forRootAsync({
-    inject: [CohortConfig],
-    useFactory: (config: CohortConfig) => ({
-      throttlers: [{ ttl: 60_000, limit: config.security.restRequestsPerMinute || Number.MAX_SAFE_INTEGER }],
-    }),
-  }),
 ];

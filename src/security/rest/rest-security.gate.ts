@@ -17,6 +17,7 @@ import { OriginPolicy } from '../origin/origin-policy';
 import { ANONYMOUS_PRINCIPAL, hostOfRequest } from '../principal';
 import { protectedModeRefusal } from '../protected-mode';
 import { isProbe, isPublicDocument } from './public-paths';
+import { RestRateLimiter } from './rest-rate-limiter';
 
 /** What the gate uses of Express's request and response. */
 export interface GateRequest {
@@ -57,6 +58,7 @@ export class RestSecurityGate {
     private readonly origins: OriginPolicy,
     private readonly hosts: HostPolicy,
     private readonly signer: NodeRequestSigner,
+    private readonly rateLimiter: RestRateLimiter,
     private readonly audit: AuditLogger,
   ) {}
 
@@ -75,6 +77,16 @@ export class RestSecurityGate {
 
   private async admit(request: GateRequest, response: GateResponse): Promise<boolean> {
     if (isProbe(request.originalUrl)) return true;
+    // A call another node signed was counted where the client made it; anything else is counted here,
+    // where it enters, before it is forwarded or fanned out, and before any credential is looked at.
+    const fromNode =
+      request.headers[FORWARDED_HEADER] !== undefined && this.signer.enabled ? this.verifyNode(request) : null;
+    if (fromNode !== null && !('refused' in fromNode)) return true;
+    if (!(await this.rateLimiter.admit(request, response))) return false;
+    if (fromNode !== null && 'refused' in fromNode) {
+      this.audit.denied({ ...this.auditFields(request), detail: `node-to-node call: ${fromNode.refused}` });
+      return refuse(response, 401, `node-to-node call refused: ${fromNode.refused}`);
+    }
     if (!this.origins.allows(request.headers.origin)) {
       return refuse(
         response,
@@ -82,8 +94,6 @@ export class RestSecurityGate {
         `Origin ${String(request.headers.origin)} is not allowed (allowed: this node's own origin and CORS_ORIGINS)`,
       );
     }
-    if (request.headers[FORWARDED_HEADER] !== undefined && this.signer.enabled)
-      return this.admitNode(request, response);
     const protectedMode = protectedModeRefusal(this.config.security, hostOfRequest(request));
     if (protectedMode) return refuse(response, 403, protectedMode);
     const foreignHost = this.hosts.refusal(request.headers.host);
@@ -111,8 +121,11 @@ export class RestSecurityGate {
     return this.authenticator.authenticate({ token, certificateCn: certificateCnOf(request.socket) });
   }
 
-  /** A call that says it comes from another node: it must prove the cluster secret; the caller's principal travels with it. */
-  private admitNode(request: GateRequest, response: GateResponse): boolean {
+  /**
+   * A call that says it comes from another node: it must prove the cluster secret; the caller's
+   * principal travels with it and is left on the request when it does.
+   */
+  private verifyNode(request: GateRequest): { nodeId: number } | { refused: string } {
     const principalHeader = request.headers[FORWARDED_PRINCIPAL_HEADER];
     const principal =
       typeof principalHeader === 'string' && principalHeader !== '' ? principalHeader : ANONYMOUS_PRINCIPAL;
@@ -122,13 +135,10 @@ export class RestSecurityGate {
       body: signedBodyOf(request.method, request.body),
       principal,
     });
-    if ('refused' in verified) {
-      this.audit.denied({ ...this.auditFields(request), detail: `node-to-node call: ${verified.refused}` });
-      return refuse(response, 401, `node-to-node call refused: ${verified.refused}`);
-    }
+    if ('refused' in verified) return { refused: verified.refused };
     request.principal = principal;
     request.fromClusterNode = verified.nodeId;
-    return true;
+    return { nodeId: verified.nodeId };
   }
 
   private auditFields(request: GateRequest) {

@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Server, Socket } from 'socket.io';
 import { ErrorCode, type ErrorName } from '@cohort/protocol';
 import { CohortConfig } from '../../config/cohort-config';
+import { CohortMetrics } from '../../metrics/cohort-metrics';
 import { AuditLogger } from '../audit-logger';
 import { AuthenticationFailed, AUTHENTICATION_FAILED_MESSAGE, type Credential } from '../authentication/credential';
 import { Authenticator } from '../authentication/authenticator';
@@ -47,6 +48,7 @@ export class SocketSecurity implements OnModuleDestroy {
     private readonly origins: OriginPolicy,
     private readonly handshakes: EngineHandshakes,
     private readonly audit: AuditLogger,
+    private readonly metrics: CohortMetrics,
   ) {
     this.stopWatching = authenticator.onCredentialsChanged(() => this.recheckSessions());
   }
@@ -160,6 +162,7 @@ export class SocketSecurity implements OnModuleDestroy {
     const limiter = new EventRateLimiter(perSecond);
     socket.use((packet, next) => {
       if (limiter.tryTake()) return next();
+      this.metrics.rateLimited('socket_events');
       const ack: unknown = packet[packet.length - 1];
       if (typeof ack === 'function') {
         ack({
