@@ -91,7 +91,7 @@ export class CohortConfig {
     this.groupMinSessionTimeoutMs = env.GROUP_MIN_SESSION_TIMEOUT_MS;
     this.groupMaxSessionTimeoutMs = env.GROUP_MAX_SESSION_TIMEOUT_MS;
     this.groupInitialRebalanceDelayMs = env.GROUP_INITIAL_REBALANCE_DELAY_MS;
-    this.groupMaxSize = env.GROUP_MAX_SIZE ?? Number.POSITIVE_INFINITY;
+    this.groupMaxSize = env.GROUP_MAX_SIZE;
     this.offsetMetadataMaxBytes = env.OFFSET_METADATA_MAX_BYTES;
     this.offsetsRetentionMinutes = env.OFFSETS_RETENTION_MINUTES;
     this.offsetsRetentionCheckIntervalMs = env.OFFSETS_RETENTION_CHECK_INTERVAL_MS;

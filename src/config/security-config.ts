@@ -7,6 +7,9 @@ import type { SecurityVariables } from './security-variables';
 /** With authentication on: far above what one service creates, low enough that one principal cannot fill the node's memory. */
 export const DEFAULT_MAX_GROUPS_PER_PRINCIPAL = 1_000;
 export const DEFAULT_MAX_TOPICS_PER_PRINCIPAL = 100;
+/** As many members as GROUP_MAX_SIZE's default lets one group have, and 32 MiB of their protocols (3 KiB a member at that size). */
+export const DEFAULT_MAX_MEMBERS_PER_PRINCIPAL = 10_000;
+export const DEFAULT_MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL = 32 * 1024 * 1024;
 
 /**
  * The security part of the configuration, typed and resolved (file paths absolute, lists split). The
@@ -33,6 +36,9 @@ export class SecurityConfig {
   /** What one principal may create (0 = no limit); the defaults depend on authentication, see SecurityVariables. */
   readonly maxGroupsPerPrincipal: number;
   readonly maxTopicsPerPrincipal: number;
+  /** What one principal's members may hold on this node (0 = no limit); defaults as above. */
+  readonly maxMembersPerPrincipal: number;
+  readonly maxMemberMetadataBytesPerPrincipal: number;
   /** Normalized origins (`https://app.example.com`), besides the node's own. */
   readonly corsOrigins: string[];
   /** Lower-cased host names a protected-mode node answers besides IP addresses, localhost and its advertised host. */
@@ -63,6 +69,11 @@ export class SecurityConfig {
       env.MAX_GROUPS_PER_PRINCIPAL ?? (this.authenticationEnabled ? DEFAULT_MAX_GROUPS_PER_PRINCIPAL : 0);
     this.maxTopicsPerPrincipal =
       env.MAX_TOPICS_PER_PRINCIPAL ?? (this.authenticationEnabled ? DEFAULT_MAX_TOPICS_PER_PRINCIPAL : 0);
+    this.maxMembersPerPrincipal =
+      env.MAX_MEMBERS_PER_PRINCIPAL ?? (this.authenticationEnabled ? DEFAULT_MAX_MEMBERS_PER_PRINCIPAL : 0);
+    this.maxMemberMetadataBytesPerPrincipal =
+      env.MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL ??
+      (this.authenticationEnabled ? DEFAULT_MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL : 0);
   }
 
   /** A token, a JWT key or required client certificates: clients must prove who they are, and protected mode is off. */

@@ -166,6 +166,28 @@ export class SecurityVariables {
   @Max(600_000)
   SOCKET_AUTH_TIMEOUT_MS: number = 10_000;
 
+  /**
+   * Members and KIP-394 pending member ids one principal may hold on a node, across its groups; a
+   * JoinGroup beyond it is answered 89. Unset: 10000 with authentication (one principal can fill a
+   * group of GROUP_MAX_SIZE's default), off without; 0 = off.
+   */
+  @Expose()
+  @IsOptional()
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000_000)
+  MAX_MEMBERS_PER_PRINCIPAL?: number;
+
+  /** Bytes of JoinGroup protocols (as JSON) one principal's members may hold on a node. Unset: 32 MiB with authentication, off without; 0 = off. */
+  @Expose()
+  @IsOptional()
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL?: number;
+
   /** Comma-separated origins (`https://app.example.com`) allowed besides the node's own. */
   @Expose()
   @IsString()

@@ -36,7 +36,7 @@ describe('configuration (the configuration table of README.md)', () => {
       groupMinSessionTimeoutMs: 6000,
       groupMaxSessionTimeoutMs: 1800000,
       groupInitialRebalanceDelayMs: 3000,
-      groupMaxSize: Number.POSITIVE_INFINITY,
+      groupMaxSize: 10_000,
       offsetMetadataMaxBytes: 4096,
       offsetsRetentionMinutes: 10080,
       offsetsRetentionCheckIntervalMs: 600000,
@@ -68,7 +68,7 @@ describe('configuration (the configuration table of README.md)', () => {
       port: 0,
       uncleanLeaderElectionEnable: false,
       assignorPlugins: ['./a.js', 'pkg-b'],
-      groupMaxSize: Infinity,
+      groupMaxSize: 10_000,
       advertisedUrl: 'http://node-1:3000',
     });
     expect(configOf({ UNCLEAN_LEADER_ELECTION_ENABLE: 'TRUE' }).uncleanLeaderElectionEnable).toBe(true);

@@ -53,7 +53,7 @@ describe('CoordinatorGateway', () => {
     DeleteGroups: { groupsNames: ['g'] },
   };
 
-  it('forwards a valid request with the connection as context and acks the coordinator answer', async () => {
+  it('forwards a valid request with the connection and its principal as context and acks the coordinator answer', async () => {
     const response = await request(socket, 'JoinGroup', valid.JoinGroup);
     expect(response).toMatchObject({ errorCode: 0, generationId: 1, memberId: 'm' });
     expect(node.requests()).toEqual([
@@ -61,7 +61,12 @@ describe('CoordinatorGateway', () => {
         method: 'joinGroup',
         args: [
           expect.objectContaining({ groupId: 'g', memberId: '' }),
-          { clientId: 'spec-client', clientHost: expect.any(String), connectionId: socket.id },
+          {
+            clientId: 'spec-client',
+            clientHost: expect.any(String),
+            connectionId: socket.id,
+            principal: 'User:ANONYMOUS',
+          },
         ],
       },
     ]);

@@ -141,7 +141,12 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
 
   /** Bound in handleConnection (lean path), not by @SubscribeMessage: every member sends it twice per rebalance. */
   joinGroup(request: P.JoinGroupRequest, socket: Socket): Promise<P.JoinGroupResponse> {
-    return this.acl.joinGroup(socket, request, () => this.node.coordinator.joinGroup(request, contextOf(socket)));
+    return this.acl.joinGroup(socket, request, () =>
+      this.node.coordinator.joinGroup(request, {
+        ...contextOf(socket),
+        principal: this.acl.membershipPrincipal(socket),
+      }),
+    );
   }
 
   /** Bound in handleConnection (lean path), not by @SubscribeMessage: the leader's carries every member's assignment. */

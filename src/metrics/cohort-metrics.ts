@@ -104,6 +104,18 @@ export class CohortMetrics implements CoordinatorMetrics {
     help: 'Members removed because their session timed out.',
     registers: [this.registry],
   });
+  private readonly memberQuotaRefusals = new Counter({
+    name: 'cohort_member_quota_refusals_total',
+    help: 'JoinGroups refused with THROTTLING_QUOTA_EXCEEDED because their principal held MAX_MEMBERS_PER_PRINCIPAL members or MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL bytes of protocols, by limit.',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
+  private readonly pendingMembersExpired = new Counter({
+    name: 'cohort_pending_members_expired_total',
+    help: 'KIP-394 pending member ids dropped before their member joined with them, by reason (session-timeout, connection-closed).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
   private readonly writeFailures = new Counter({
     name: 'cohort_log_write_failures_total',
     help: 'Writes to __consumer_offsets that failed, by error name.',
@@ -234,6 +246,14 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   onMemberExpired(): void {
     this.membersExpired.inc();
+  }
+
+  onMemberQuotaRefused(limit: 'members' | 'metadata-bytes'): void {
+    this.memberQuotaRefusals.inc({ limit });
+  }
+
+  onPendingMemberExpired(reason: 'session-timeout' | 'connection-closed'): void {
+    this.pendingMembersExpired.inc({ reason });
   }
 
   onWriteFailed(_partition: number, errorCode: number): void {

@@ -9,6 +9,8 @@ export function coordinatorConfigOf(config: CohortConfig): CoordinatorConfig {
     groupMaxSessionTimeoutMs: config.groupMaxSessionTimeoutMs,
     groupInitialRebalanceDelayMs: config.groupInitialRebalanceDelayMs,
     groupMaxSize: config.groupMaxSize,
+    maxMembersPerPrincipal: config.security.maxMembersPerPrincipal,
+    maxMemberMetadataBytesPerPrincipal: config.security.maxMemberMetadataBytesPerPrincipal,
     offsetMetadataMaxBytes: config.offsetMetadataMaxBytes,
     offsetsRetentionMinutes: config.offsetsRetentionMinutes,
     offsetsRetentionCheckIntervalMs: config.offsetsRetentionCheckIntervalMs,

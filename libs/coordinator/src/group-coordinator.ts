@@ -23,6 +23,7 @@ import { handleSyncGroup } from './handlers/sync-group.handler';
 import { parkRequest } from './handlers/park';
 import type { GroupLagSummary } from './lag/group-lag-evaluator';
 import type { CoordinatorResult } from './runtime/coordinator-result';
+import { MemberQuotas } from './group/member-quotas';
 import { OperatorViews } from './operator-views';
 import type { CoordinatorLogger, CoordinatorMetrics } from './ports/coordinator-metrics.port';
 import { SILENT_LOGGER } from './ports/coordinator-metrics.port';
@@ -78,6 +79,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
       push: deps.push,
       metrics: deps.metrics ?? {},
       logger: deps.logger ?? SILENT_LOGGER,
+      quotas: new MemberQuotas(deps.config),
     };
     this.shards = new ShardRegistry(deps.store, this.env);
     this.views = new OperatorViews(
@@ -256,6 +258,8 @@ export class GroupCoordinator implements GroupCoordinatorApi {
       shard.step(() => {
         for (const { group, member } of shard.connections.take(connectionId))
           shard.classic.liveness.connectionClosed(group, member, connectionId);
+        for (const { group, memberId } of shard.connections.takePending(connectionId))
+          shard.classic.liveness.pendingConnectionClosed(group, memberId);
       });
     }
   }

@@ -40,14 +40,39 @@ export class GatewayAuthorization {
     join: () => Promise<P.JoinGroupResponse>,
   ): Promise<P.JoinGroupResponse> {
     this.requireGroup(socket, 'JoinGroup', request.groupId);
-    if (request.memberId !== '') return join();
+    const audited = (): Promise<P.JoinGroupResponse> =>
+      join().then((response) => this.auditQuota(socket, request, response));
+    if (request.memberId !== '') return audited();
     return this.limits
-      .creatingGroup(callerOfSocket(socket), request.groupId, 'JoinGroup', join)
+      .creatingGroup(callerOfSocket(socket), request.groupId, 'JoinGroup', audited)
       .catch((error: unknown) => {
         if (error instanceof P.KafkaError && error.errorCode === ErrorCode.THROTTLING_QUOTA_EXCEEDED)
           throw refusal('JoinGroup', error.errorCode, error.message);
         throw error;
       });
+  }
+
+  /**
+   * The principal a JoinGroup's members count against (MAX_MEMBERS_PER_PRINCIPAL,
+   * MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL): the caller's, except for super users, who are not counted.
+   */
+  membershipPrincipal(socket: Socket): string | undefined {
+    const caller = callerOfSocket(socket);
+    return this.authorization.isSuperUser(caller) ? undefined : caller.principal;
+  }
+
+  /** A JoinGroup the coordinator refused over a membership limit is a denial like the others: one audit line. */
+  private auditQuota(socket: Socket, request: P.JoinGroupRequest, response: P.JoinGroupResponse): P.JoinGroupResponse {
+    if (response.errorCode === ErrorCode.THROTTLING_QUOTA_EXCEEDED)
+      this.audit.denied({
+        ...callerOfSocket(socket),
+        operation: 'READ',
+        resourceType: 'GROUP',
+        resourceName: request.groupId,
+        request: 'JoinGroup',
+        detail: response.errorMessage ?? 'THROTTLING_QUOTA_EXCEEDED',
+      });
+    return response;
   }
 
   /** FindCoordinator (DESCRIBE GROUP) and the member requests (READ GROUP): 30 for the whole request. */

@@ -7,6 +7,11 @@ export interface RequestContext {
   clientHost: string;
   /** The socket the request came on; a dynamic member is removed MEMBER_DISCONNECT_GRACE_MS after it closes. */
   connectionId?: string;
+  /**
+   * Who is asking, when it is counted against the per-principal membership limits
+   * (MAX_MEMBERS_PER_PRINCIPAL, MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL); absent for callers that are not (super users).
+   */
+  principal?: string;
 }
 
 /**

@@ -12,6 +12,13 @@ export interface CoordinatorConfig {
   groupInitialRebalanceDelayMs: number;
   /** GROUP_MAX_SIZE (KIP-389); `Infinity` when unlimited. */
   groupMaxSize: number;
+  /**
+   * MAX_MEMBERS_PER_PRINCIPAL: members and KIP-394 pending ids one principal may hold on the node, across
+   * its groups; beyond it a JoinGroup is answered THROTTLING_QUOTA_EXCEEDED. 0 = no limit.
+   */
+  maxMembersPerPrincipal: number;
+  /** MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL: the bytes of JoinGroup protocols those members hold. 0 = no limit. */
+  maxMemberMetadataBytesPerPrincipal: number;
   /** OFFSET_METADATA_MAX_BYTES: longer commit metadata → OFFSET_METADATA_TOO_LARGE for that partition. */
   offsetMetadataMaxBytes: number;
   /** OFFSETS_RETENTION_MINUTES (KIP-211 rules) and OFFSETS_RETENTION_CHECK_INTERVAL_MS (purge period). */
@@ -38,7 +45,9 @@ export const DEFAULT_COORDINATOR_CONFIG: Readonly<CoordinatorConfig> = Object.fr
   groupMinSessionTimeoutMs: 6000,
   groupMaxSessionTimeoutMs: 1_800_000,
   groupInitialRebalanceDelayMs: 3000,
-  groupMaxSize: Number.POSITIVE_INFINITY,
+  groupMaxSize: 10_000,
+  maxMembersPerPrincipal: 0,
+  maxMemberMetadataBytesPerPrincipal: 0,
   offsetMetadataMaxBytes: 4096,
   offsetsRetentionMinutes: 10_080,
   offsetsRetentionCheckIntervalMs: 600_000,

@@ -278,6 +278,10 @@ export class ClassicGroup {
     (this.pendingMembersSet ??= new Set()).add(memberId);
   }
 
+  allPendingMembers(): string[] {
+    return [...this.pendingMembers];
+  }
+
   get numPending(): number {
     return this.pendingMembers.size;
   }

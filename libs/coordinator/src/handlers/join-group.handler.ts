@@ -7,6 +7,7 @@ import { joinError } from '../responses/group-responses';
 import { joinSuccess } from '../responses/join-result';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { PARKED } from '../runtime/coordinator-result';
+import { pendingHolder, protocolBytes, type QuotaHolder } from '../group/member-quotas';
 import type { ClassicGroupManager } from '../classic/classic-group-manager';
 import { acceptJoiningMember, validateCurrentMember } from './member-validation';
 import type { JoinArgs } from './join-args';
@@ -93,6 +94,8 @@ function joinGroup(
         `group ${group.groupId} has reached its max size of ${config.groupMaxSize}`,
       ),
     );
+  } else if (refusedOverQuota(classic, group, args, respond)) {
+    // Nothing was added: the principal holds its limit of members or metadata (docs/security.md).
   } else if (isUnknownMember) {
     result = joinNewMember(classic, group, args, respond);
   } else {
@@ -101,6 +104,43 @@ function joinGroup(
   if (group.is('PreparingRebalance')) classic.joins.checkJoin(group);
   classic.groups.dropIfUnused(group);
   return result;
+}
+
+/**
+ * MAX_MEMBERS_PER_PRINCIPAL and MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL, checked before the join adds
+ * a member or pending id or changes a member's protocols: over either, the JoinGroup is answered
+ * THROTTLING_QUOTA_EXCEEDED (89) and the group is left as it was. A JoinGroup that would be refused
+ * anyway (an unknown member id) is left to that refusal.
+ */
+function refusedOverQuota(
+  classic: ClassicGroupManager,
+  group: ClassicGroup,
+  args: JoinArgs,
+  respond: JoinCallback,
+): boolean {
+  const { quotas, metrics } = classic.env;
+  const principal = args.context.principal;
+  if (!quotas.counts(principal)) return false;
+  const memberId = args.request.memberId;
+  let holder: QuotaHolder | undefined;
+  let bytes = protocolBytes(args.request.protocols);
+  if (memberId === '') {
+    const staticId = args.groupInstanceId === null ? undefined : group.staticMemberId(args.groupInstanceId);
+    holder = staticId === undefined ? undefined : group.get(staticId);
+    // A dynamic member first gets a pending id, which holds no metadata yet.
+    if (args.groupInstanceId === null) bytes = 0;
+  } else if (group.has(memberId)) {
+    holder = group.get(memberId);
+  } else if (group.isPendingMember(memberId)) {
+    holder = pendingHolder(group.groupId, memberId);
+  } else {
+    return false;
+  }
+  const refused = quotas.refusal(principal, holder, bytes);
+  if (refused === null) return false;
+  metrics.onMemberQuotaRefused?.(refused.limit);
+  respond(joinError(memberId, ErrorCode.THROTTLING_QUOTA_EXCEEDED, refused.message));
+  return true;
 }
 
 function joinReason(args: JoinArgs): string {
@@ -135,13 +175,19 @@ function joinNewMember(
         respond,
         context.connectionId,
         `Adding new member ${newMemberId} with group instance id ${args.groupInstanceId}; client reason: ${joinReason(args)}`,
+        context.principal,
       );
     }
     return PARKED;
   }
   // KIP-394: a dynamic member gets its id first and must come back with it within its session timeout.
-  group.addPendingMember(newMemberId);
-  classic.liveness.expectPendingMember(group, newMemberId, request.sessionTimeoutMs);
+  classic.membership.addPendingMember(
+    group,
+    newMemberId,
+    request.sessionTimeoutMs,
+    context.connectionId,
+    context.principal,
+  );
   respond(
     joinError(newMemberId, ErrorCode.MEMBER_ID_REQUIRED, 'join again with the memberId of this response (KIP-394)'),
   );
@@ -182,6 +228,7 @@ function joinCurrentMember(
       respond,
       context.connectionId,
       `Adding new member ${memberId} with group instance id null; client reason: ${joinReason(args)}`,
+      context.principal,
     );
     return;
   }
@@ -204,6 +251,7 @@ function joinCurrentMember(
       respond,
       `${reason}; client reason: ${joinReason(args)}`,
     );
+    classic.membership.charge(group, member, context.principal);
   };
   switch (group.state) {
     case 'PreparingRebalance':
@@ -212,7 +260,7 @@ function joinCurrentMember(
     case 'CompletingRebalance':
       if (!unchanged) rebalance(`Updating metadata for member ${memberId} during CompletingRebalance`);
       // The server-side assignment of this generation is being written: wait for it with the others.
-      else if (group.serverAssignor !== null)
+      else if (group.serverAssignor !== null) {
         classic.membership.updateMember(
           group,
           member,
@@ -221,6 +269,8 @@ function joinCurrentMember(
           member.sessionTimeoutMs,
           respond,
         );
+        classic.membership.charge(group, member, context.principal);
+      }
       // Same metadata: its JoinGroup reply was probably lost; answer with the current generation again.
       else respond(joinSuccess(group, member, { includeMembers: group.isLeader(memberId) }));
       return;

@@ -46,6 +46,7 @@ export function joinKnownStaticInstance(
     request.sessionTimeoutMs,
     respond,
   );
+  classic.membership.charge(group, member, context.principal);
   const reason = `static member ${newMemberId} with instance id ${instanceId} rejoined; client reason: ${request.reason ?? 'not provided'}`;
   switch (group.state) {
     case 'Stable': {

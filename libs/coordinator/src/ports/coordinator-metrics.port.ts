@@ -14,6 +14,10 @@ export interface CoordinatorMetrics {
   onOffsetsExpired?(count: number): void;
   /** A member was removed because its session timed out. */
   onMemberExpired?(groupId: string): void;
+  /** A JoinGroup was refused THROTTLING_QUOTA_EXCEEDED: its principal was at one of its membership limits. */
+  onMemberQuotaRefused?(limit: 'members' | 'metadata-bytes'): void;
+  /** A KIP-394 pending member id was dropped before its member joined with it. */
+  onPendingMemberExpired?(reason: 'session-timeout' | 'connection-closed'): void;
   /** A write to `__consumer_offsets` failed with this (store) error code. */
   onWriteFailed?(partition: number, errorCode: number): void;
   /** A group was removed (deleted, or empty with its offsets expired): its id is free again. */

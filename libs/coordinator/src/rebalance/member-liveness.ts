@@ -39,8 +39,33 @@ export class MemberLiveness {
     this.deps.effects.schedule(heartbeatKey(group.groupId, memberId), timeoutMs, () => {
       if (!this.deps.groups.owns(group) || !group.isPendingMember(memberId)) return;
       this.deps.env.logger.info(`pending member ${memberId} of group ${group.groupId} expired before joining`);
+      this.deps.env.metrics.onPendingMemberExpired?.('session-timeout');
       this.deps.removal().removePendingMemberAndUpdateGroup(group, memberId);
     });
+  }
+
+  /**
+   * The connection that was handed a pending id closed: the id goes after MEMBER_DISCONNECT_GRACE_MS
+   * (at once without a grace), or at its session timeout if that comes first. A client that reconnects
+   * within the grace may still join with it; one that does not would never use it, and it would
+   * otherwise hold its place in memory for the whole session timeout (up to 30 minutes).
+   */
+  pendingConnectionClosed(group: ClassicGroup, memberId: string): void {
+    const remove = (): void => {
+      if (!this.deps.groups.owns(group) || !group.isPendingMember(memberId)) return;
+      this.deps.env.metrics.onPendingMemberExpired?.('connection-closed');
+      this.deps.removal().removePendingMemberAndUpdateGroup(group, memberId);
+    };
+    const grace = this.deps.env.config.memberDisconnectGraceMs;
+    if (grace <= 0) remove();
+    else this.deps.effects.schedule(disconnectKey(group.groupId, memberId), grace, remove);
+  }
+
+  /** A pending id left its pending state: its expiry timers go with it. */
+  forgetPending(group: ClassicGroup, memberId: string): void {
+    this.deps.effects.cancel(heartbeatKey(group.groupId, memberId));
+    this.deps.effects.cancel(disconnectKey(group.groupId, memberId));
+    this.deps.connections.unbindPending(group, memberId);
   }
 
   /** The member left: its timers go with it. */

@@ -3,6 +3,7 @@ import { ErrorCode } from '@cohort/protocol';
 import type { ClassicGroup } from '../group/classic-group';
 import type { JoinCallback, MemberInit } from '../group/member-metadata';
 import { MemberMetadata } from '../group/member-metadata';
+import { pendingHolder, protocolBytes } from '../group/member-quotas';
 import { joinError, syncError } from '../responses/group-responses';
 import type { GroupRegistry } from '../group/group-registry';
 import type { ConnectionIndex } from '../shard/connection-index';
@@ -14,7 +15,7 @@ export interface MembershipDeps {
   groups: GroupRegistry;
   connections: ConnectionIndex;
   liveness: MemberLiveness;
-  env: Pick<ShardEnv, 'config' | 'random'>;
+  env: Pick<ShardEnv, 'config' | 'random' | 'quotas'>;
   /** Bound after construction: the join phase removes members through this class. */
   rebalance: () => RebalanceTrigger;
 }
@@ -37,13 +38,16 @@ export class Membership implements MemberRemoval {
     callback: JoinCallback,
     connectionId: string | undefined,
     reason: string,
+    principal?: string,
   ): MemberMetadata {
+    if (group.isPendingMember(init.memberId)) this.forgetPending(group, init.memberId);
     const member = new MemberMetadata(init);
     member.isNew = true;
     // A member joining during the initial delay extends it (KIP-134). Kafka 4.x asks whether the
     // rebalance started from Empty; the Scala coordinator asked for generation 0 (brand-new groups only).
     if (group.is('PreparingRebalance') && group.previousState === 'Empty') group.newMemberAdded = true;
     group.add(member, callback);
+    this.charge(group, member, principal);
     this.deps.connections.bind(group, member, connectionId);
     // While its JoinGroup is parked a new member cannot heartbeat; give it the new-member join timeout.
     this.deps.liveness.heartbeat(group, member, this.deps.env.config.newMemberJoinTimeoutMs);
@@ -62,6 +66,40 @@ export class Membership implements MemberRemoval {
   ): void {
     this.updateMember(group, member, protocols, rebalanceTimeoutMs, sessionTimeoutMs, callback);
     this.deps.rebalance().maybePrepareRebalance(group, reason);
+  }
+
+  /**
+   * KIP-394: a dynamic member was handed `memberId` and must join with it within its session timeout,
+   * or before its connection's disconnect grace ends once that connection is gone.
+   */
+  addPendingMember(
+    group: ClassicGroup,
+    memberId: string,
+    sessionTimeoutMs: number,
+    connectionId: string | undefined,
+    principal: string | undefined,
+  ): void {
+    group.addPendingMember(memberId);
+    this.deps.liveness.expectPendingMember(group, memberId, sessionTimeoutMs);
+    this.deps.connections.bindPending(group, memberId, connectionId);
+    this.deps.env.quotas.hold(
+      pendingHolder(group.groupId, memberId),
+      principal,
+      0,
+      () => this.deps.groups.owns(group) && group.isPendingMember(memberId),
+    );
+  }
+
+  /** Charges `member` and its protocols to `principal` (MAX_MEMBERS_PER_PRINCIPAL and its bytes), replacing its charge. */
+  charge(group: ClassicGroup, member: MemberMetadata, principal: string | undefined): void {
+    const { quotas } = this.deps.env;
+    if (!quotas.counts(principal)) return;
+    quotas.hold(
+      member,
+      principal,
+      protocolBytes(member.supportedProtocols),
+      () => this.deps.groups.owns(group) && group.get(member.memberId) === member,
+    );
   }
 
   /**
@@ -124,14 +162,25 @@ export class Membership implements MemberRemoval {
    */
   drop(group: ClassicGroup, memberId: string): void {
     const member = group.get(memberId);
+    if (group.isPendingMember(memberId)) this.forgetPending(group, memberId);
     group.remove(memberId);
-    if (member) this.deps.liveness.forget(group, member);
+    if (member) {
+      this.deps.liveness.forget(group, member);
+      this.deps.env.quotas.release(member);
+    }
   }
 
   removePendingMemberAndUpdateGroup(group: ClassicGroup, memberId: string): void {
+    this.forgetPending(group, memberId);
     group.remove(memberId);
     if (group.is('PreparingRebalance')) this.deps.rebalance().checkJoin(group);
     else this.deps.groups.dropIfUnused(group);
+  }
+
+  /** A pending id stops being one: its timers, connection binding and charge go. */
+  private forgetPending(group: ClassicGroup, memberId: string): void {
+    this.deps.liveness.forgetPending(group, memberId);
+    this.deps.env.quotas.release(pendingHolder(group.groupId, memberId));
   }
 }
 

@@ -1,9 +1,16 @@
 import type { ClassicGroup } from '../group/classic-group';
 import type { MemberMetadata } from '../group/member-metadata';
+import { pendingHolder } from '../group/member-quotas';
 
 export interface BoundMember {
   group: ClassicGroup;
   member: MemberMetadata;
+}
+
+/** A KIP-394 pending member id and the connection that asked for it. */
+export interface BoundPendingMember {
+  group: ClassicGroup;
+  memberId: string;
 }
 
 /**
@@ -19,6 +26,9 @@ export interface BoundMember {
 export class ConnectionIndex {
   private readonly byConnection = new Map<string, Set<BoundMember>>();
   private readonly entries = new WeakMap<MemberMetadata, BoundMember>();
+  /** Pending ids by connection, and each pending id's connection (by `pendingHolder` key), so leaving either way forgets it. */
+  private readonly pendingByConnection = new Map<string, Map<string, BoundPendingMember>>();
+  private readonly pendingConnection = new Map<string, string>();
 
   constructor(private readonly onRebind: (group: ClassicGroup, member: MemberMetadata) => void = () => undefined) {}
 
@@ -59,7 +69,44 @@ export class ConnectionIndex {
     return out;
   }
 
+  /** Records that the connection `connectionId` was handed the pending id `memberId` (no-op without one). */
+  bindPending(group: ClassicGroup, memberId: string, connectionId: string | undefined): void {
+    if (connectionId === undefined) return;
+    const key = pendingHolder(group.groupId, memberId);
+    this.unbindPending(group, memberId);
+    this.pendingConnection.set(key, connectionId);
+    let map = this.pendingByConnection.get(connectionId);
+    if (!map) this.pendingByConnection.set(connectionId, (map = new Map()));
+    map.set(key, { group, memberId });
+  }
+
+  /** The pending id left its pending state (joined, expired, dropped). */
+  unbindPending(group: ClassicGroup, memberId: string): void {
+    const key = pendingHolder(group.groupId, memberId);
+    const connectionId = this.pendingConnection.get(key);
+    if (connectionId === undefined) return;
+    this.pendingConnection.delete(key);
+    const map = this.pendingByConnection.get(connectionId);
+    map?.delete(key);
+    if (map?.size === 0) this.pendingByConnection.delete(connectionId);
+  }
+
+  /** The pending ids `connectionId` was handed that are still pending; forgets them. */
+  takePending(connectionId: string): BoundPendingMember[] {
+    const map = this.pendingByConnection.get(connectionId);
+    this.pendingByConnection.delete(connectionId);
+    if (!map) return [];
+    const out: BoundPendingMember[] = [];
+    for (const [key, entry] of map) {
+      this.pendingConnection.delete(key);
+      if (entry.group.isPendingMember(entry.memberId)) out.push(entry);
+    }
+    return out;
+  }
+
   clear(): void {
     this.byConnection.clear();
+    this.pendingByConnection.clear();
+    this.pendingConnection.clear();
   }
 }

@@ -140,6 +140,7 @@ export class CoordinatorShard {
     this.groups.serving = false;
     this.timers.cancelAll();
     if (wasActive) this.classic.onUnloaded();
+    this.env.quotas.releaseGroups(this.groups.values());
     this.effects.discard();
     this.groups.clear();
     this.connections.clear();

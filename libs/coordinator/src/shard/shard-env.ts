@@ -1,6 +1,7 @@
 import type { Clock, Random } from '@cohort/replication';
 import type { PushSink } from '../api/group-coordinator.api';
 import type { CoordinatorConfig } from '../config/coordinator-config';
+import type { MemberQuotas } from '../group/member-quotas';
 import type { CoordinatorLogger, CoordinatorMetrics } from '../ports/coordinator-metrics.port';
 import type { ServerAssignorLookup } from '../ports/server-assignor.port';
 import type { TopicRegistry } from '../ports/topic-registry.port';
@@ -15,4 +16,6 @@ export interface ShardEnv {
   push: PushSink;
   metrics: CoordinatorMetrics;
   logger: CoordinatorLogger;
+  /** What each principal holds through membership, node-wide (every shard charges the same ledger). */
+  quotas: MemberQuotas;
 }
