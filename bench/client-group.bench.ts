@@ -12,7 +12,7 @@ import {
 import { CohortProcess } from './harness/cohort-process';
 import { scaled } from './harness/scale';
 import { attempt, type BenchSection } from './harness/section';
-import { ms, ratio, table } from './harness/stats';
+import { ms, processes, ratio, table } from './harness/stats';
 import { stopWorker } from './harness/stop-worker';
 
 /**
@@ -208,7 +208,7 @@ export const sdkGroupSection: BenchSection = {
 async function sdkGroup(): Promise<void> {
   const size = scaled(1000, 10);
   console.log(
-    `SDK group: ${size} @cohort/client members (own socket each, over ${Math.min(4, Math.ceil(size / 50))} processes), ${size * 2} partitions, one embedded node; then one more member joins`,
+    `SDK group: ${size} @cohort/client members (own socket each, over ${processes(Math.min(4, Math.ceil(size / 50)))}), ${size * 2} partitions, one embedded node; then one more member joins`,
   );
   console.log(
     '   (forming includes GROUP_INITIAL_REBALANCE_DELAY_MS, 3 s by default; "stopped" = partitions revoked or lost by someone during the join)',

@@ -6,7 +6,7 @@ import { CohortProcess } from './harness/cohort-process';
 import { processCpuMs, processRssBytes } from './harness/process-stats';
 import { scaled } from './harness/scale';
 import { attempt, type BenchSection } from './harness/section';
-import { elapsedMs, ms, ratio, table } from './harness/stats';
+import { elapsedMs, ms, processes, ratio, table } from './harness/stats';
 import { stopWorker } from './harness/stop-worker';
 import { hasAssignor } from './rebalance.bench';
 
@@ -331,7 +331,7 @@ async function largeGroup(args: string[]): Promise<void> {
   try {
     const member = LARGE_GROUP_MEMBER;
     console.log(
-      `${size}-member group: members in ${Math.min(4, Math.ceil(size / 500))} processes on this machine, session ${ms(member.sessionTimeoutMs)}, heartbeat every ${ms(member.heartbeatIntervalMs)}, ` +
+      `${size}-member group: members in ${processes(Math.min(4, Math.ceil(size / 500)))} on this machine, session ${ms(member.sessionTimeoutMs)}, heartbeat every ${ms(member.heartbeatIntervalMs)}, ` +
         `rebalance timeout ${ms(member.rebalanceTimeoutMs)}; GROUP_INITIAL_REBALANCE_DELAY_MS ${INITIAL_DELAY_MS} (Kafka's default), MAX_PAYLOAD_BYTES ${LARGE_GROUP_NODE_ENV.MAX_PAYLOAD_BYTES}; ` +
         `forming is timed from the last member's first JoinGroup`,
     );

@@ -40,3 +40,8 @@ export function table(header: string[], rows: string[][]): void {
 export function elapsedMs(startNs: bigint): number {
   return Number(process.hrtime.bigint() - startNs) / 1e6;
 }
+
+/** "1 process", "4 processes": how many worker processes drive the members. */
+export function processes(count: number): string {
+  return count === 1 ? '1 process' : `${count} processes`;
+}
