@@ -244,4 +244,47 @@ describe('ConsumerGroup (Kafka ConsumerGroupTest)', () => {
     expect(group.targetAssignmentFor('new', 'i2')).toEqual(new Map());
     expect(group.targetAssignmentFor('old', null)).toEqual(parts({ foo: [0, 1] }));
   });
+
+  it('becomes Stable when the only member still reconciling leaves', () => {
+    const group = new ConsumerGroup('foo');
+    group.setGroupEpoch(3);
+    group.setTargetAssignmentEpoch(3);
+    group.updateMember(newConsumerGroupMember('done', { memberEpoch: 3 }));
+    group.updateMember(newConsumerGroupMember('late', { memberEpoch: 2 }));
+    expect(group.state).toBe('Reconciling');
+    group.removeMember('late');
+    expect(group.state).toBe('Stable');
+  });
+
+  it("keeps its state equal to Kafka's walk over every member through a long run of random changes", () => {
+    let seed = 42;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 16) % n;
+    };
+    const group = new ConsumerGroup('random');
+    const states = [MemberState.STABLE, MemberState.UNREVOKED_PARTITIONS, MemberState.UNRELEASED_PARTITIONS];
+    const walked = (): string => {
+      if (group.size === 0) return 'Empty';
+      if (group.groupEpoch > group.assignmentEpoch) return 'Assigning';
+      for (const m of group.members.values())
+        if (m.state !== MemberState.STABLE || m.memberEpoch !== group.assignmentEpoch) return 'Reconciling';
+      return 'Stable';
+    };
+    for (let step = 0; step < 2000; step++) {
+      const op = next(4);
+      // Members are mostly reconciled, so the group keeps crossing between Reconciling and Stable.
+      if (op === 0)
+        group.updateMember(
+          newConsumerGroupMember(`m${next(4)}`, {
+            memberEpoch: next(4) > 0 ? group.assignmentEpoch : next(3),
+            state: next(4) > 0 ? MemberState.STABLE : states[next(3)],
+          }),
+        );
+      else if (op === 1) group.removeMember(`m${next(4)}`);
+      else if (op === 2) group.setGroupEpoch(next(3));
+      else group.setTargetAssignmentEpoch(next(3));
+      expect(group.state).toBe(walked());
+    }
+  });
 });
