@@ -2,6 +2,8 @@ import type * as P from '@cohort/protocol';
 import { errorName, KafkaError } from '@cohort/protocol';
 import type { Clock } from '@cohort/replication';
 import type { CommittedOffsetView, GroupSummaryView, GroupView, RebalanceView } from './api/group-coordinator.api';
+import type { CoordinatorDispatch } from './dispatch/coordinator-dispatch';
+import { ADMIN_OFFSET_COMMIT } from './dispatch/group-apis';
 import type { ClassicGroup } from './group/classic-group';
 import { GroupLagEvaluator, type GroupLagSummary } from './lag/group-lag-evaluator';
 import { planOffsetReset } from './operations/offset-reset-plan';
@@ -19,8 +21,7 @@ export class OperatorViews {
 
   constructor(
     private readonly shards: ShardRegistry,
-    private readonly route: (groupId: string) => CoordinatorShard,
-    private readonly adminCommit: (request: P.OffsetCommitRequest) => Promise<P.OffsetCommitResponse>,
+    private readonly dispatch: CoordinatorDispatch,
     private readonly topics: TopicRegistry,
     private readonly clock: Clock,
   ) {
@@ -52,6 +53,7 @@ export class OperatorViews {
 
   /** The groups this node serves; with `topic`, only those consuming it (offsets on it, or members subscribed). */
   async listGroupSummaries(states?: P.GroupStateName[], topic?: string): Promise<GroupSummaryView[]> {
+    this.dispatch.requireStarted();
     const wanted = states && states.length > 0 ? new Set<string>(states) : undefined;
     return this.shards
       .all()
@@ -76,7 +78,11 @@ export class OperatorViews {
 
   /** Sets offsets of an Empty (or absent) group; throws NON_EMPTY_GROUP otherwise and any whole-request error. */
   async resetOffsets(groupId: string, topics: P.OffsetCommitTopic[]): Promise<P.OffsetCommitResponse> {
-    const response = await this.adminCommit({ groupId, generationId: -1, memberId: '', topics });
+    const response = await this.dispatch.execute(
+      ADMIN_OFFSET_COMMIT,
+      { groupId, generationId: -1, memberId: '', topics },
+      { clientId: 'admin', clientHost: '' },
+    );
     if (response.errorCode !== 0) throw new KafkaError(response.errorCode as P.ErrorCodeValue, response.errorMessage);
     return response;
   }
@@ -152,6 +158,11 @@ export class OperatorViews {
 
   async rebalanceHistory(groupId: string): Promise<RebalanceView[]> {
     return this.requireGroup(this.route(groupId), groupId).history.list();
+  }
+
+  /** The shard of `groupId`; throws KafkaError when this node does not serve it (the dispatch's routing). */
+  private route(groupId: string): CoordinatorShard {
+    return this.dispatch.shardFor(groupId);
   }
 
   private requireGroup(shard: CoordinatorShard, groupId: string): ClassicGroup {

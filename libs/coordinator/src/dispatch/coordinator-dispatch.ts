@@ -1,0 +1,135 @@
+import type { ErrorCodeValue, ErrorFields } from '@cohort/protocol';
+import { ErrorCode, KafkaError } from '@cohort/protocol';
+import type { RequestContext } from '../api/group-coordinator.api';
+import { errorFields } from '../responses/error-fields';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { ShardEnv } from '../shard/shard-env';
+import type { ShardRegistry } from '../shard/shard-registry';
+
+/**
+ * How an API runs on the shard of its group (Kafka's `scheduleReadOperation` / `scheduleWriteOperation`):
+ * - `read`: a function of the shard's committed state; the response leaves at once;
+ * - `write`: a `CoordinatorResult` the shard runs; the response leaves once its records commit;
+ * - `parked`: the response is parked on the group (JoinGroup, SyncGroup) and given through `respond`;
+ *   the result only carries what the step writes.
+ */
+export type ShardOperation<Req, Res> =
+  | { kind: 'read'; run: (shard: CoordinatorShard, request: Req, context: RequestContext) => Res }
+  | { kind: 'write'; run: (shard: CoordinatorShard, request: Req, context: RequestContext) => CoordinatorResult<Res> }
+  | {
+      kind: 'parked';
+      run: (
+        shard: CoordinatorShard,
+        request: Req,
+        context: RequestContext,
+        respond: (response: Res) => void,
+      ) => CoordinatorResult<never>;
+    }
+  /** An API over several groups or none (DescribeGroups, DeleteGroups, ListGroups): it dispatches its parts itself. */
+  | { kind: 'fan-out'; run: (dispatch: CoordinatorDispatch, request: Req, context: RequestContext) => Promise<Res> };
+
+/**
+ * One row of the coordinator's API table: what a request must satisfy, which group routes it, what it
+ * runs, and its API's error body for a failure of the whole request (Kafka's `getErrorResponse`).
+ */
+export interface ApiSpec<Req, Res> {
+  /** Kafka's API name, for logs. */
+  name: string;
+  /** Why the request breaks a protocol rule, or null (answered INVALID_REQUEST). */
+  validate: (request: Req) => string | null;
+  /** The group whose shard serves the request (not asked of a fan-out). */
+  groupId: (request: Req) => string;
+  /** Kafka's `isValidGroupId` per API: OffsetCommit, OffsetFetch, DescribeGroups and DeleteGroups accept ''. */
+  emptyGroupIdAllowed: boolean;
+  operation: ShardOperation<Req, Res>;
+  /** The whole request failed with `error` (invalid, not routable here, a bug): its API's answer. */
+  errorResponse: (request: Req, error: KafkaError) => Res;
+}
+
+/** A KafkaError's fields in a response; an error without a message of its own gets Kafka's default one. */
+export function errorFieldsOf(error: KafkaError): ErrorFields {
+  return errorFields(error.errorCode, error.message === error.errorName ? undefined : error.message);
+}
+
+/**
+ * The one entry to the coordinator's shards (Kafka's `GroupCoordinatorService` over its runtime): every
+ * API is a row of the table (`group-apis.ts`) run here, and there is one way for a request to fail —
+ * a thrown `KafkaError`, from validation, routing or the handler — mapped to the API's error body once,
+ * by `run` (Kafka's `handleOperationException`). Anything else thrown is a bug: logged, and answered
+ * UNKNOWN_SERVER_ERROR rather than leaving the request hanging.
+ */
+export class CoordinatorDispatch {
+  /** False until `GroupCoordinator.start` (and after `close`): every request is COORDINATOR_NOT_AVAILABLE. */
+  started = false;
+
+  constructor(
+    readonly shards: ShardRegistry,
+    private readonly env: Pick<ShardEnv, 'logger'>,
+  ) {}
+
+  /** Runs `spec` and answers every failure with its error body: what the protocol methods return. */
+  async run<Req, Res>(spec: ApiSpec<Req, Res>, request: Req, context: RequestContext): Promise<Res> {
+    try {
+      return await this.execute(spec, request, context);
+    } catch (error) {
+      return spec.errorResponse(request, this.asKafkaError(spec, error));
+    }
+  }
+
+  /** Runs `spec`; a failure rejects with a KafkaError (what the operator views let through to REST). */
+  execute<Req, Res>(spec: ApiSpec<Req, Res>, request: Req, context: RequestContext): Promise<Res> {
+    return new Promise<Res>((resolve, reject) => {
+      try {
+        const invalid = spec.validate(request);
+        if (invalid !== null) throw KafkaError.of('INVALID_REQUEST', invalid);
+        const { operation } = spec;
+        if (operation.kind === 'fan-out') {
+          operation.run(this, request, context).then(resolve, reject);
+          return;
+        }
+        const shard = this.shardFor(spec.groupId(request), spec.emptyGroupIdAllowed);
+        switch (operation.kind) {
+          case 'read':
+            resolve(operation.run(shard, request, context));
+            return;
+          case 'write':
+            // The handler runs as one synchronous step; the shard's runtime appends its records with the
+            // open batch and the reply leaves once they commit.
+            shard.run(operation.run(shard, request, context)).then((response) => resolve(response as Res), reject);
+            return;
+          case 'parked':
+            void shard.run(operation.run(shard, request, context, resolve));
+            return;
+        }
+      } catch (error) {
+        reject(this.asKafkaError(spec, error));
+      }
+    });
+  }
+
+  /** Kafka's `validateGroupStatus`: a group id, the coordinator started, and the shard that serves it loaded here. */
+  shardFor(groupId: string, emptyGroupIdAllowed = true): CoordinatorShard {
+    if (typeof groupId !== 'string' || (groupId === '' && !emptyGroupIdAllowed))
+      throw KafkaError.of('INVALID_GROUP_ID', 'groupId must be a non-empty string');
+    this.requireStarted();
+    const routed = this.shards.route(groupId);
+    if ('error' in routed) throw new KafkaError(routed.error as ErrorCodeValue, routed.message);
+    return routed.shard;
+  }
+
+  requireStarted(): void {
+    if (!this.started) throw KafkaError.of('COORDINATOR_NOT_AVAILABLE', 'the coordinator is not started');
+  }
+
+  private asKafkaError(spec: { name: string }, error: unknown): KafkaError {
+    if (error instanceof KafkaError) return error;
+    this.env.logger.error(
+      `coordinator handler of ${spec.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return new KafkaError(
+      ErrorCode.UNKNOWN_SERVER_ERROR,
+      `internal error: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}

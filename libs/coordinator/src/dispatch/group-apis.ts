@@ -1,0 +1,219 @@
+import type * as P from '@cohort/protocol';
+import { ErrorCode, type KafkaError } from '@cohort/protocol';
+import { deleteGroup, describeGroup, listGroups } from '../handlers/group-admin.handlers';
+import { handleHeartbeat } from '../handlers/heartbeat.handler';
+import { handleJoinGroup } from '../handlers/join-group.handler';
+import { handleLeaveGroup } from '../handlers/leave-group.handler';
+import { handleOffsetCommit } from '../handlers/offset-commit.handler';
+import { handleOffsetDelete } from '../handlers/offset-delete.handler';
+import { handleOffsetFetch } from '../handlers/offset-fetch.handler';
+import { handleSyncGroup } from '../handlers/sync-group.handler';
+import { errorFields } from '../responses/error-fields';
+import { joinError, syncError } from '../responses/group-responses';
+import * as V from '../validation/request-validation';
+import { type ApiSpec, errorFieldsOf } from './coordinator-dispatch';
+
+/**
+ * The coordinator's API table: one row per API (docs/protocol.md), run by `CoordinatorDispatch`. A
+ * new API is a row here and a one-line method of `GroupCoordinator`.
+ */
+
+const groupIdOf = (request: { groupId: string }): string => request?.groupId;
+
+/** Kafka answers a failed OffsetCommit with the error on every partition (an invalid request has none to trust). */
+function commitFailure(request: P.OffsetCommitRequest, error: KafkaError): P.OffsetCommitResponse {
+  if (error.errorCode === ErrorCode.INVALID_REQUEST) return { ...errorFieldsOf(error), topics: [] };
+  return {
+    ...errorFieldsOf(error),
+    topics: request.topics.map((t) => ({
+      name: t.name,
+      partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: error.errorCode })),
+    })),
+  };
+}
+
+export const JOIN_GROUP: ApiSpec<P.JoinGroupRequest, P.JoinGroupResponse> = {
+  name: 'JoinGroup',
+  validate: V.validateJoinGroup,
+  groupId: groupIdOf,
+  emptyGroupIdAllowed: false,
+  operation: {
+    kind: 'parked',
+    run: (shard, request, context, respond) => handleJoinGroup(shard.classic, request, context, respond),
+  },
+  errorResponse: (request, error) =>
+    joinError(typeof request?.memberId === 'string' ? request.memberId : '', error.errorCode, errorMessage(error)),
+};
+
+export const SYNC_GROUP: ApiSpec<P.SyncGroupRequest, P.SyncGroupResponse> = {
+  name: 'SyncGroup',
+  validate: V.validateSyncGroup,
+  groupId: groupIdOf,
+  emptyGroupIdAllowed: false,
+  // The reply is parked on the member; the result carries the leader's write of the assignment.
+  operation: {
+    kind: 'parked',
+    run: (shard, request, context, respond) => handleSyncGroup(shard.classic, request, context, respond),
+  },
+  // The rebalance in flight was lost with the old coordinator: rejoin without rediscovery (Kafka).
+  errorResponse: (_request, error) =>
+    error.errorCode === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS
+      ? syncError(ErrorCode.REBALANCE_IN_PROGRESS, error.message)
+      : syncError(error.errorCode, errorMessage(error)),
+};
+
+export const HEARTBEAT: ApiSpec<P.HeartbeatRequest, P.HeartbeatResponse> = {
+  name: 'Heartbeat',
+  validate: V.validateHeartbeat,
+  groupId: groupIdOf,
+  emptyGroupIdAllowed: false,
+  operation: { kind: 'write', run: (shard, request, context) => handleHeartbeat(shard.classic, request, context) },
+  // Kafka answers blindly while loading: the member's session restarts once the group is loaded.
+  errorResponse: (_request, error) =>
+    error.errorCode === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS ? errorFields(ErrorCode.NONE) : errorFieldsOf(error),
+};
+
+export const LEAVE_GROUP: ApiSpec<P.LeaveGroupRequest, P.LeaveGroupResponse> = {
+  name: 'LeaveGroup',
+  validate: V.validateLeaveGroup,
+  groupId: groupIdOf,
+  emptyGroupIdAllowed: false,
+  operation: { kind: 'write', run: (shard, request) => handleLeaveGroup(shard.classic, request) },
+  errorResponse: (_request, error) => ({ ...errorFieldsOf(error), members: [] }),
+};
+
+export const OFFSET_COMMIT: ApiSpec<P.OffsetCommitRequest, P.OffsetCommitResponse> = {
+  name: 'OffsetCommit',
+  validate: V.validateOffsetCommit,
+  groupId: groupIdOf,
+  emptyGroupIdAllowed: true,
+  operation: {
+    kind: 'write',
+    run: (shard, request, context) => handleOffsetCommit(shard.classic, shard.offsets, request, context),
+  },
+  errorResponse: commitFailure,
+};
+
+/** REST `POST /v1/groups/:groupId/offsets`: a generation -1 commit that only an Empty group accepts. */
+export const ADMIN_OFFSET_COMMIT: ApiSpec<P.OffsetCommitRequest, P.OffsetCommitResponse> = {
+  ...OFFSET_COMMIT,
+  name: 'OffsetCommit (admin)',
+  operation: {
+    kind: 'write',
+    run: (shard, request) =>
+      handleOffsetCommit(
+        shard.classic,
+        shard.offsets,
+        request,
+        { clientId: 'admin', clientHost: '' },
+        { adminReset: true },
+      ),
+  },
+};
+
+export const OFFSET_FETCH: ApiSpec<P.OffsetFetchRequest, P.OffsetFetchResponse> = {
+  name: 'OffsetFetch',
+  validate: V.validateOffsetFetch,
+  groupId: groupIdOf,
+  emptyGroupIdAllowed: true,
+  operation: { kind: 'read', run: (shard, request) => handleOffsetFetch(shard.groups, request) },
+  errorResponse: (_request, error) => ({ ...errorFieldsOf(error), topics: [] }),
+};
+
+export const OFFSET_DELETE: ApiSpec<P.OffsetDeleteRequest, P.OffsetDeleteResponse> = {
+  name: 'OffsetDelete',
+  validate: V.validateOffsetDelete,
+  groupId: groupIdOf,
+  emptyGroupIdAllowed: false,
+  operation: {
+    kind: 'write',
+    run: (shard, request) => handleOffsetDelete(shard.groups, shard.offsets, shard.env.topics, request),
+  },
+  errorResponse: (_request, error) => ({ ...errorFieldsOf(error), topics: [] }),
+};
+
+/** DescribeGroups for one of its groups: a failure is that group's entry (Kafka's per-group error). */
+const DESCRIBE_ONE_GROUP: ApiSpec<string, P.DescribedGroup> = {
+  name: 'DescribeGroups',
+  validate: () => null,
+  groupId: (groupId) => groupId,
+  emptyGroupIdAllowed: true,
+  operation: { kind: 'read', run: (shard, groupId) => describeGroup(shard.groups, groupId) },
+  errorResponse: (groupId, error) => ({
+    errorCode: error.errorCode,
+    groupId,
+    groupState: '',
+    protocolType: '',
+    protocolData: '',
+    members: [],
+  }),
+};
+
+export const DESCRIBE_GROUPS: ApiSpec<P.DescribeGroupsRequest, P.DescribeGroupsResponse> = {
+  name: 'DescribeGroups',
+  validate: (request) => V.validateGroupIds(request?.groups, 'groups'),
+  groupId: () => '',
+  emptyGroupIdAllowed: true,
+  operation: {
+    kind: 'fan-out',
+    run: async (dispatch, request, context) => ({
+      errorCode: 0,
+      groups: await Promise.all(request.groups.map((groupId) => dispatch.run(DESCRIBE_ONE_GROUP, groupId, context))),
+    }),
+  },
+  errorResponse: (_request, error) => ({ ...errorFieldsOf(error), groups: [] }),
+};
+
+/** DeleteGroups for one of its groups: the group's error code (KIP-229). */
+const DELETE_ONE_GROUP: ApiSpec<string, number> = {
+  name: 'DeleteGroups',
+  validate: () => null,
+  groupId: (groupId) => groupId,
+  emptyGroupIdAllowed: true,
+  operation: { kind: 'write', run: (shard, groupId) => deleteGroup(shard.groups, shard.offsets, groupId) },
+  errorResponse: (_groupId, error) => error.errorCode,
+};
+
+export const DELETE_GROUPS: ApiSpec<P.DeleteGroupsRequest, P.DeleteGroupsResponse> = {
+  name: 'DeleteGroups',
+  validate: (request) => V.validateGroupIds(request?.groupsNames, 'groupsNames'),
+  groupId: () => '',
+  emptyGroupIdAllowed: true,
+  operation: {
+    kind: 'fan-out',
+    run: async (dispatch, request, context) => ({
+      errorCode: 0,
+      results: await Promise.all(
+        [...new Set(request.groupsNames)].map(async (groupId) => ({
+          groupId,
+          errorCode: await dispatch.run(DELETE_ONE_GROUP, groupId, context),
+        })),
+      ),
+    }),
+  },
+  errorResponse: (_request, error) => ({ ...errorFieldsOf(error), results: [] }),
+};
+
+export const LIST_GROUPS: ApiSpec<P.ListGroupsRequest, P.ListGroupsResponse> = {
+  name: 'ListGroups',
+  validate: V.validateListGroups,
+  groupId: () => '',
+  emptyGroupIdAllowed: true,
+  operation: {
+    kind: 'fan-out',
+    run: async (dispatch, request) => {
+      dispatch.requireStarted();
+      const shards = dispatch.shards.all();
+      const groups = shards.filter((s) => s.isActive).flatMap((s) => listGroups(s.groups, request?.statesFilter));
+      // Kafka: while any partition loads, the loaded groups come with COORDINATOR_LOAD_IN_PROGRESS.
+      const loading = shards.some((s) => s.status === 'LOADING');
+      return { ...errorFields(loading ? ErrorCode.COORDINATOR_LOAD_IN_PROGRESS : ErrorCode.NONE), groups };
+    },
+  },
+  errorResponse: (_request, error) => ({ ...errorFieldsOf(error), groups: [] }),
+};
+
+/** The message an error body carries: the error's own, or Kafka's default when it has none. */
+function errorMessage(error: KafkaError): string | undefined {
+  return error.message === error.errorName ? undefined : error.message;
+}
