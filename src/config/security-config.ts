@@ -31,6 +31,9 @@ export class SecurityConfig {
   readonly restRequestsPerMinute: number;
   readonly socketEventsPerSecond: number;
   readonly maxConnectionsPerIp: number;
+  /** Denial lines of the audit log per principal per window (0 = no limit), and the window. */
+  readonly auditLogLimitLines: number;
+  readonly auditLogLimitWindowMs: number;
   /** How long a socket session may stay unauthenticated; 0 = no limit. */
   readonly socketAuthTimeoutMs: number;
   /** What one principal may create (0 = no limit); the defaults depend on authentication, see SecurityVariables. */
@@ -63,6 +66,8 @@ export class SecurityConfig {
     this.socketEventsPerSecond = env.RATE_LIMIT_SOCKET_EVENTS_PER_SECOND;
     this.maxConnectionsPerIp = env.MAX_CONNECTIONS_PER_IP;
     this.socketAuthTimeoutMs = env.SOCKET_AUTH_TIMEOUT_MS;
+    this.auditLogLimitLines = env.AUDIT_LOG_LIMIT_LINES;
+    this.auditLogLimitWindowMs = env.AUDIT_LOG_LIMIT_WINDOW_MS;
     this.corsOrigins = parseOrigins(env.CORS_ORIGINS);
     this.allowedHosts = parseAllowedHosts(env.ALLOWED_HOSTS);
     this.maxGroupsPerPrincipal =

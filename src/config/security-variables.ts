@@ -188,6 +188,21 @@ export class SecurityVariables {
   @Max(Number.MAX_SAFE_INTEGER)
   MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL?: number;
 
+  /** Denial lines of the audit log one principal may write per AUDIT_LOG_LIMIT_WINDOW_MS; 0 = no limit. */
+  @Expose()
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  AUDIT_LOG_LIMIT_LINES: number = 100;
+
+  @Expose()
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  AUDIT_LOG_LIMIT_WINDOW_MS: number = 10_000;
+
   /** Comma-separated origins (`https://app.example.com`) allowed besides the node's own. */
   @Expose()
   @IsString()

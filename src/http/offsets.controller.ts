@@ -138,9 +138,15 @@ export class OffsetsController {
     // needs READ before anything is shown or written (as a commit of those offsets would).
     const preview = await this.node.coordinator.resetOffsetsTo(groupId, { ...body, dryRun: true });
     const caller = callerOfRequest(request);
-    const denied = [...new Set(preview.offsets.map((offset) => offset.topic))].filter(
-      (topic) => !this.authorization.check(caller, 'READ', 'TOPIC', topic, 'OffsetCommit'),
-    );
+    const denied = [
+      ...this.authorization.refusedOf(
+        caller,
+        'READ',
+        'TOPIC',
+        preview.offsets.map((offset) => offset.topic),
+        'OffsetCommit',
+      ),
+    ];
     if (denied.length > 0)
       throw KafkaError.of(
         'TOPIC_AUTHORIZATION_FAILED',

@@ -49,6 +49,11 @@ export class CohortMetrics implements CoordinatorMetrics {
     labelNames: ['limit'] as const,
     registers: [this.registry],
   });
+  private readonly auditSuppressed = new Counter({
+    name: 'cohort_audit_lines_suppressed_total',
+    help: 'Audit denial lines not written because their principal passed AUDIT_LOG_LIMIT_LINES in AUDIT_LOG_LIMIT_WINDOW_MS (each window reports its count in one line).',
+    registers: [this.registry],
+  });
   private readonly authTimeouts = new Counter({
     name: 'cohort_socket_auth_timeouts_total',
     help: 'Socket sessions closed because they had not authenticated within SOCKET_AUTH_TIMEOUT_MS.',
@@ -206,6 +211,10 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   rateLimited(limit: 'rest' | 'socket_events'): void {
     this.rateLimitedCount.inc({ limit });
+  }
+
+  auditLinesSuppressed(count: number): void {
+    this.auditSuppressed.inc(count);
   }
 
   socketAuthTimedOut(): void {

@@ -1,7 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CohortConfig } from '../config/cohort-config';
-import { AUDIT_LOGGER_PROVIDER } from './audit-logger';
+import { AuditMetrics } from './audit-metrics';
 import { Authenticator } from './authentication/authenticator';
 import { NodeHttpClient } from './cluster/node-http-client';
 import { NodeRequestSigner } from './cluster/node-request-signer';
@@ -20,10 +20,11 @@ import { SocketSecurity } from './socket/socket-security';
 /**
  * What the edges need for authentication, protected mode, origins, node-to-node signatures and rate
  * limits, as AppModule's providers (in AppModule itself, beside NodeAddress, which the
- * origin policy asks for the node's own origin). Authorization's providers are its own.
+ * origin policy asks for the node's own origin). Authorization's providers are its own, the one
+ * AuditLogger among them.
  */
 export const SECURITY_EDGE_PROVIDERS: Provider[] = [
-  AUDIT_LOGGER_PROVIDER,
+  AuditMetrics,
   Authenticator,
   OriginPolicy,
   HostPolicy,

@@ -102,10 +102,10 @@ export class GatewayAuthorization {
         names: this.authorization.filter(caller, 'DESCRIBE', 'TOPIC', all(), (name) => name),
         refused: new Set(),
       };
-    const refused = new Set(
-      requested.filter((name) => !this.authorization.check(caller, 'DESCRIBE', 'TOPIC', name, 'Metadata')),
-    );
-    return { names: requested, refused };
+    return {
+      names: requested,
+      refused: this.authorization.refusedOf(caller, 'DESCRIBE', 'TOPIC', requested, 'Metadata'),
+    };
   }
 
   async offsetCommit(
@@ -276,37 +276,39 @@ export class GatewayAuthorization {
     }
   }
 
-  /** Topics split into those the caller may `operation` and the others (names checked once each). */
+  /** Topics split into those the caller may `operation` and the others (names checked once each, one audit line). */
   private splitTopics<T extends { name: string }>(
     caller: Caller,
     operation: P.AclOperation,
     topics: readonly T[],
     request: string,
   ): [T[], T[]] {
-    const verdicts = new Map<string, boolean>();
+    const refusedNames = this.authorization.refusedOf(
+      caller,
+      operation,
+      'TOPIC',
+      topics.map((topic) => topic.name),
+      request,
+    );
     const allowed: T[] = [];
     const refused: T[] = [];
-    for (const topic of topics) {
-      let ok = verdicts.get(topic.name);
-      if (ok === undefined)
-        verdicts.set(topic.name, (ok = this.authorization.check(caller, operation, 'TOPIC', topic.name, request)));
-      (ok ? allowed : refused).push(topic);
-    }
+    for (const topic of topics) (refusedNames.has(topic.name) ? refused : allowed).push(topic);
     return [allowed, refused];
   }
 
-  /** Distinct group ids split into those the caller may `operation` and the others. */
+  /** Distinct group ids split into those the caller may `operation` and the others (one audit line). */
   private splitGroups(
     caller: Caller,
     operation: P.AclOperation,
     groups: readonly string[],
     request: string,
   ): [string[], string[]] {
-    const allowed: string[] = [];
-    const refused: string[] = [];
-    for (const groupId of new Set(groups))
-      (this.authorization.check(caller, operation, 'GROUP', groupId, request) ? allowed : refused).push(groupId);
-    return [allowed, refused];
+    const refusedIds = this.authorization.refusedOf(caller, operation, 'GROUP', groups, request);
+    const distinct = [...new Set(groups)];
+    return [
+      distinct.filter((groupId) => !refusedIds.has(groupId)),
+      distinct.filter((groupId) => refusedIds.has(groupId)),
+    ];
   }
 
   private auditChange(

@@ -95,9 +95,9 @@ export class AclGuard implements CanActivate {
     if (topicOperation) {
       // A wider grant on the cluster (CREATE CLUSTER for a topic creation) makes the topic check unnecessary.
       if (needs.cluster && this.authorization.allows(caller, needs.cluster, 'CLUSTER', CLUSTER_RESOURCE_NAME)) return;
-      const denied = (acl.topics?.(request) ?? []).filter(
-        (topic) => !this.authorization.check(caller, topicOperation, 'TOPIC', topic, route),
-      );
+      const denied = [
+        ...this.authorization.refusedOf(caller, topicOperation, 'TOPIC', acl.topics?.(request) ?? [], route),
+      ];
       if (denied.length > 0) {
         throw KafkaError.of(
           'TOPIC_AUTHORIZATION_FAILED',

@@ -74,6 +74,25 @@ export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
     return false;
   }
 
+  /**
+   * The distinct names of `names` that `request` may not `operation`, its denials one audit line
+   * naming them all (a DescribeGroups of 1,000 refused groups is one line, not 1,000).
+   */
+  refusedOf(
+    caller: Caller,
+    operation: AclOperation,
+    resourceType: AclResourceType,
+    names: Iterable<string>,
+    request: string,
+  ): Set<string> {
+    const refused = new Set<string>();
+    if (!this.enabled) return refused;
+    for (const name of new Set(names))
+      if (!this.authorizer.authorize(caller.principal, caller.host, operation, resourceType, name)) refused.add(name);
+    this.audit.deniedMany({ ...caller, operation, resourceType, request }, [...refused]);
+    return refused;
+  }
+
   checkCluster(caller: Caller, operation: AclOperation, request: string): boolean {
     return this.check(caller, operation, 'CLUSTER', CLUSTER_RESOURCE_NAME, request);
   }
