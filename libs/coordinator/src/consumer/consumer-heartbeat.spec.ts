@@ -166,6 +166,27 @@ describe('ConsumerGroupHeartbeat (Kafka GroupMetadataManagerTest)', () => {
     expect(hb(99, [{ topic: 'foo', partitions: [1, 2] }])).toMatchObject({ errorCode: 0, memberEpoch: 100 });
   });
 
+  it('takes back a fenced member that rejoins with epoch 0 under its id, giving it its assignment at its epoch (KAFKA-19233)', () => {
+    const { h } = setup();
+    const m = member('m1', {
+      memberEpoch: 100,
+      previousMemberEpoch: 99,
+      rebalanceTimeoutMs: 5000,
+      assignedPartitions: parts({ foo: [1, 2, 3] }),
+    });
+    h.withGroup(G, 100, [m], { m1: parts({ foo: [1, 2, 3] }) }, 100);
+    expect(h.heartbeat({ groupId: G, memberId: 'm1', memberEpoch: 150 }).response.errorCode).toBe(110);
+    const { response, records } = h.heartbeat(join('m1'));
+    expect(response).toEqual({
+      errorCode: 0,
+      memberId: 'm1',
+      memberEpoch: 100,
+      heartbeatIntervalMs: 5000,
+      assignment: { topicPartitions: [{ topic: 'foo', partitions: [1, 2, 3] }] },
+    });
+    expect(records).toEqual([]);
+  });
+
   it("gives the first member of a new group the whole assignment at epoch 1 with Kafka's records in Kafka's order (testMemberJoinsEmptyConsumerGroup)", () => {
     const { h, assignor, now } = setup();
     assignor.prepareGroupAssignment({ m1: { foo: [0, 1, 2, 3, 4, 5], bar: [0, 1, 2] } });

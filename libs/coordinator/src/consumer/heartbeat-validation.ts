@@ -72,13 +72,15 @@ function isSubset(owned: readonly TopicPartitionList[] | null | undefined, targe
 /**
  * Kafka's `throwIfConsumerGroupMemberEpochIsInvalid`: an epoch ahead of the coordinator's is fenced; one
  * behind is fenced too, unless it is the previous epoch and the member owns only partitions it still
- * holds (the reply that bumped it was lost).
+ * holds (the reply that bumped it was lost). Epoch 0 is always a rejoin: a member fenced by an epoch
+ * error drops its partitions and comes back with 0 under the same id (KIP-848; Kafka's KAFKA-19233).
  */
 export function throwIfMemberEpochIsInvalid(
   member: ConsumerGroupMember,
   receivedMemberEpoch: number,
   owned: readonly TopicPartitionList[] | null | undefined,
 ): void {
+  if (receivedMemberEpoch === JOIN_GROUP_MEMBER_EPOCH) return;
   if (receivedMemberEpoch > member.memberEpoch) {
     throw new ConsumerGroupError(
       'FENCED_MEMBER_EPOCH',
