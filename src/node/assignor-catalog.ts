@@ -1,4 +1,4 @@
-import type { AssignorDescription, DryRunRequest, DryRunResponse } from '@cohort/assignors';
+import type { AssignorDescription, ConsumerGroupAssignor, DryRunRequest, DryRunResponse } from '@cohort/assignors';
 import type { ServerAssignorLookup } from '@cohort/coordinator';
 
 /**
@@ -7,6 +7,8 @@ import type { ServerAssignorLookup } from '@cohort/coordinator';
  */
 export interface AssignorCatalog extends ServerAssignorLookup {
   describe(): AssignorDescription[];
+  /** The consumer group (server) assignor of that name: uniform, range or a plugin's (GROUP_CONSUMER_ASSIGNORS). */
+  consumerGroupAssignor(name: string): ConsumerGroupAssignor | undefined;
   /** Throws KafkaError UNSUPPORTED_ASSIGNOR for an unknown name, INVALID_REQUEST for inconsistent input. */
   dryRun(name: string, request: DryRunRequest): DryRunResponse;
 }

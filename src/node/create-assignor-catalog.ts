@@ -20,6 +20,7 @@ export async function createAssignorCatalog(plugins: string[]): Promise<Assignor
     get: (name) => guarded.get(name),
     names: () => [...guarded.keys()],
     describe: () => registry.list(),
+    consumerGroupAssignor: (name) => registry.consumerGroupAssignor(name),
     dryRun: (name, request) => dryRunAssign(registry, name, request),
   };
 }

@@ -13,17 +13,49 @@ describe('assignors (e2e)', () => {
   const pool = app.members({ topics: ['jobs'] });
   const http = app.http;
 
-  it('lists the built-in assignors and the plugin', async () => {
+  it('lists the built-in assignors and the plugin with the group types each serves', async () => {
     const response = await http().get('/v1/assignors').expect(200);
     expect(response.body).toEqual(
       expect.arrayContaining([
-        { name: 'range', supportedProtocols: ['eager'], builtIn: true },
-        { name: 'roundrobin', supportedProtocols: ['eager'], builtIn: true },
-        { name: 'sticky', supportedProtocols: ['eager'], builtIn: true },
-        { name: 'cooperative-sticky', supportedProtocols: ['cooperative', 'eager'], builtIn: true },
-        { name: 'least-loaded', supportedProtocols: ['eager'], builtIn: false },
+        { name: 'range', supportedProtocols: ['eager'], builtIn: true, groupTypes: ['classic', 'consumer'] },
+        { name: 'roundrobin', supportedProtocols: ['eager'], builtIn: true, groupTypes: ['classic'] },
+        { name: 'sticky', supportedProtocols: ['eager'], builtIn: true, groupTypes: ['classic'] },
+        {
+          name: 'cooperative-sticky',
+          supportedProtocols: ['cooperative', 'eager'],
+          builtIn: true,
+          groupTypes: ['classic'],
+        },
+        { name: 'uniform', supportedProtocols: [], builtIn: true, groupTypes: ['consumer'] },
+        { name: 'least-loaded', supportedProtocols: ['eager'], builtIn: false, groupTypes: ['classic', 'consumer'] },
       ]),
     );
+  });
+
+  it("dry-runs consumer group assignors with groupType 'consumer': uniform keeps current targets, a plugin serves too, a classic-only name is 404", async () => {
+    const body = {
+      groupType: 'consumer',
+      partitionsPerTopic: { jobs: 6 },
+      members: [
+        { memberId: 'a', topics: ['jobs'], ownedPartitions: [{ topic: 'jobs', partitions: [3, 4, 5] }] },
+        { memberId: 'b', topics: ['jobs'] },
+        { memberId: 'c', topics: ['jobs'] },
+      ],
+    };
+    const uniform = await http().post('/v1/assignors/uniform/assign').send(body).expect(200);
+    const held = (memberId: string): number[] =>
+      (uniform.body.assignments[memberId] as { partitions: number[] }[]).flatMap((entry) => entry.partitions).sort();
+    expect(held('a')).toHaveLength(2);
+    expect([3, 4, 5]).toEqual(expect.arrayContaining(held('a')));
+    expect([...held('a'), ...held('b'), ...held('c')].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    const plugin = await http().post('/v1/assignors/least-loaded/assign').send(body).expect(200);
+    expect(Object.keys(plugin.body.assignments).sort()).toEqual(['a', 'b', 'c']);
+    const classicOnly = await http().post('/v1/assignors/roundrobin/assign').send(body).expect(404);
+    expect(classicOnly.body).toMatchObject({ errorCode: 112, error: 'UNSUPPORTED_ASSIGNOR' });
+    await http()
+      .post('/v1/assignors/uniform/assign')
+      .send({ ...body, groupType: 'share' })
+      .expect(400);
   });
 
   it("dry-runs an assignor with Kafka's results, 404 for an unknown one, 400 for inconsistent input", async () => {

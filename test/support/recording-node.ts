@@ -90,6 +90,7 @@ export class RecordingNode implements CohortNode {
       get: (name) => lookup.get(name),
       names: () => lookup.names(),
       describe: () => [],
+      consumerGroupAssignor: () => undefined,
       dryRun: (name) => {
         throw KafkaError.of('UNSUPPORTED_ASSIGNOR', `no assignor named '${name}'`);
       },

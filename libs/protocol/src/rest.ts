@@ -153,8 +153,11 @@ export interface PartitionInfo {
 /** `GET /v1/assignors` */
 export interface AssignorInfo {
   name: string;
+  /** Classic protocols; empty for an assignor that serves consumer groups only (`uniform`). */
   supportedProtocols: ('eager' | 'cooperative')[];
   builtIn: boolean;
+  /** The group types it serves: `classic` (leader-side assignment), `consumer` (server assignors). */
+  groupTypes: ('classic' | 'consumer')[];
 }
 
 /** `POST /v1/assignors/:name/assign` body: a group in flat form. */
@@ -169,6 +172,8 @@ export interface AssignDryRunRequest {
     userData?: unknown;
     rackId?: string | null;
   }[];
+  /** `consumer` runs the consumer group (server) assignor of that name, `ownedPartitions` being each member's current target; default `classic`. */
+  groupType?: 'classic' | 'consumer';
 }
 
 /** `GET /v1/coordinator?groupId=` answers as FindCoordinator does. */

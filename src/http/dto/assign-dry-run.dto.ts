@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsIn,
   IsInt,
   IsObject,
   IsOptional,
@@ -102,6 +103,16 @@ export class AssignDryRunDto implements DryRunRequest {
   @IsOptional()
   @IsObject()
   partitionRacks?: Record<string, (string | null)[][]>;
+
+  @ApiPropertyOptional({
+    enum: ['classic', 'consumer'],
+    default: 'classic',
+    description:
+      "consumer: run the consumer group (server) assignor of that name (uniform, range or a plugin), each member's ownedPartitions being its current target.",
+  })
+  @IsOptional()
+  @IsIn(['classic', 'consumer'])
+  groupType?: 'classic' | 'consumer';
 
   @ApiProperty({ type: () => [DryRunMemberDto] })
   @IsArray()

@@ -6,9 +6,23 @@ export class AssignorResponse implements AssignorInfo {
   @ApiProperty({ example: 'cooperative-sticky' })
   name: string;
 
-  @ApiProperty({ enum: ['eager', 'cooperative'], isArray: true, example: ['eager', 'cooperative'] })
+  @ApiProperty({
+    enum: ['eager', 'cooperative'],
+    isArray: true,
+    example: ['eager', 'cooperative'],
+    description: 'Empty for an assignor of consumer groups only.',
+  })
   supportedProtocols: ('eager' | 'cooperative')[];
 
   @ApiProperty({ example: true, description: 'false: loaded from ASSIGNOR_PLUGINS.' })
   builtIn: boolean;
+
+  @ApiProperty({
+    enum: ['classic', 'consumer'],
+    isArray: true,
+    example: ['classic', 'consumer'],
+    description:
+      'classic: a protocol name of JoinGroup; consumer: a server assignor of consumer groups (serverAssignor).',
+  })
+  groupTypes: ('classic' | 'consumer')[];
 }

@@ -42,8 +42,11 @@ export interface PartitionAssignor {
 /** What GET /v1/assignors lists. */
 export interface AssignorDescription {
   name: string;
+  /** The classic protocols it supports; empty for an assignor of consumer groups only. */
   supportedProtocols: RebalanceProtocol[];
   builtIn: boolean;
+  /** The kinds of group it serves: 'classic' (leader-side protocol names), 'consumer' (server assignors). */
+  groupTypes: ('classic' | 'consumer')[];
 }
 
 export function supportedProtocolsOf(assignor: Pick<PartitionAssignor, 'supportedProtocols'>): RebalanceProtocol[] {

@@ -8,19 +8,30 @@ const custom: PartitionAssignor = {
 };
 
 describe('AssignorRegistry', () => {
-  it('lists the four built-ins with their protocols', () => {
+  it('lists the four classic built-ins with their protocols and the server assignors with the group types each serves', () => {
     expect(new AssignorRegistry().list()).toEqual([
-      { name: 'range', supportedProtocols: ['eager'], builtIn: true },
-      { name: 'roundrobin', supportedProtocols: ['eager'], builtIn: true },
-      { name: 'sticky', supportedProtocols: ['eager'], builtIn: true },
-      { name: 'cooperative-sticky', supportedProtocols: ['cooperative', 'eager'], builtIn: true },
+      { name: 'range', supportedProtocols: ['eager'], builtIn: true, groupTypes: ['classic', 'consumer'] },
+      { name: 'roundrobin', supportedProtocols: ['eager'], builtIn: true, groupTypes: ['classic'] },
+      { name: 'sticky', supportedProtocols: ['eager'], builtIn: true, groupTypes: ['classic'] },
+      {
+        name: 'cooperative-sticky',
+        supportedProtocols: ['cooperative', 'eager'],
+        builtIn: true,
+        groupTypes: ['classic'],
+      },
+      { name: 'uniform', supportedProtocols: [], builtIn: true, groupTypes: ['consumer'] },
     ]);
   });
 
   it('registers a plugin with the default protocol and refuses a clash with a built-in or another plugin', () => {
     const registry = new AssignorRegistry();
     registry.register(custom, { source: "plugin './x.js'" });
-    expect(registry.list().at(-1)).toEqual({ name: 'custom', supportedProtocols: ['eager'], builtIn: false });
+    expect(registry.list().find((row) => row.name === 'custom')).toEqual({
+      name: 'custom',
+      supportedProtocols: ['eager'],
+      builtIn: false,
+      groupTypes: ['classic', 'consumer'],
+    });
     expect(() => registry.register({ ...custom, name: 'sticky' }, { source: "plugin './y.js'" })).toThrow(
       "cannot register assignor 'sticky' from plugin './y.js': the name clashes with a built-in assignor",
     );

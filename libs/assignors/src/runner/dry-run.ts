@@ -11,6 +11,8 @@ import type { MemberSubscription } from '../api/partition-assignor';
 import type { AssignorRegistry } from '../registry/assignor-registry';
 import { STICKY_ASSIGNOR_NAME } from '../sticky/sticky-assignor';
 import type { RunAssignorOptions } from './run-assignor';
+import type { ConsumerGroupSpec } from '../server/consumer-group-assignor';
+import { validateAssignorInput } from '../validation/validate-input';
 
 export interface DryRunMember {
   memberId: string;
@@ -28,6 +30,8 @@ export interface DryRunRequest {
   members: DryRunMember[];
   /** Extension: replica racks per partition (see ClusterView.partitionRacks). */
   partitionRacks?: Record<string, (string | null)[][]>;
+  /** 'consumer': the consumer group (server) assignor of that name; default 'classic'. */
+  groupType?: 'classic' | 'consumer';
 }
 
 export interface DryRunResponse {
@@ -75,9 +79,13 @@ export function dryRunAssign(
   body: unknown,
   options: RunAssignorOptions = {},
 ): DryRunResponse {
-  registry.require(name);
+  if (isPlainObject(body) && body.groupType !== undefined && body.groupType !== 'classic') {
+    if (body.groupType !== 'consumer') throw invalid("groupType: must be 'classic' or 'consumer'");
+    registry.requireConsumerGroupAssignor(name);
+  } else registry.require(name);
   if (!isPlainObject(body)) throw invalid('body: must be { partitionsPerTopic, members }');
   if (!Array.isArray(body.members)) throw invalid('members: must be an array');
+  if (body.groupType === 'consumer') return consumerGroupDryRun(registry, name, body, options);
   const fromOwned = name === STICKY_ASSIGNOR_NAME && registry.isBuiltIn(name);
   const members = body.members.map((member, index) => toMember(member, index, fromOwned));
   const cluster = {
@@ -98,6 +106,38 @@ export function dryRunAssign(
       throw invalid(error.message.replace(/(members\[\d+\])\.subscription\./g, '$1.'));
     throw error;
   }
+}
+
+/**
+ * The consumer group dry run: the members' `ownedPartitions` are their current targets, which the
+ * server assignors keep where balance allows; `generationId` and `userData` mean nothing there.
+ */
+function consumerGroupDryRun(
+  registry: AssignorRegistry,
+  name: string,
+  body: Record<string, unknown>,
+  options: RunAssignorOptions,
+): DryRunResponse {
+  const members = (body.members as unknown[]).map((member, index) => toMember(member, index, false));
+  const cluster = { partitionsPerTopic: body.partitionsPerTopic as Record<string, number> };
+  try {
+    validateAssignorInput(cluster, members, { unknownTopics: 'ignore', ...options });
+  } catch (error) {
+    if (error instanceof KafkaError && error.errorName === 'INVALID_REQUEST')
+      throw invalid(error.message.replace(/(members\[\d+\])\.subscription\./g, '$1.'));
+    throw error;
+  }
+  const group: ConsumerGroupSpec = {
+    members: members.map((member) => ({
+      memberId: member.memberId,
+      instanceId: member.groupInstanceId ?? null,
+      rackId: member.subscription.rackId ?? null,
+      subscribedTopics: member.subscription.topics,
+      assignment: member.subscription.ownedPartitions ?? [],
+    })),
+  };
+  const result = registry.requireConsumerGroupAssignor(name).assign(group, cluster);
+  return { assignments: result, unknownTopics: unknownTopicsOf(members, cluster.partitionsPerTopic) };
 }
 
 function unknownTopicsOf(members: MemberSubscription[], partitionsPerTopic: Record<string, number>): string[] {

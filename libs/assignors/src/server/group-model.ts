@@ -124,7 +124,7 @@ function readOwned(member: ConsumerGroupMemberSpec, table: TopicTable, fromRecor
     if (entry.partitions.length === 0) continue;
     const topic = table.numberOf(entry.topic);
     const size = table.topics[topic].partitions;
-    const partitions = entry.partitions.filter((p) => p < size);
+    const partitions = entry.partitions.filter((p) => p >= 0 && p < size);
     if (partitions.length === 0) continue;
     entries.push({ topic, partitions: fromRecord ? hashSetOrderOfPartitions(partitions) : partitions });
     hashes.push(table.topics[topic].idHash);
@@ -158,6 +158,11 @@ export function readGroupModel(
 ): GroupModel {
   const table = new TopicTable(cluster, options.topicId);
   const specs = group.members;
+  const seen = new Set<string>();
+  for (const member of specs) {
+    if (seen.has(member.memberId)) throw KafkaError.of('INVALID_REQUEST', `duplicate member id '${member.memberId}'`);
+    seen.add(member.memberId);
+  }
   const order =
     options.memberOrder === 'given' ? specs.map((_, i) => i) : javaHashMapOrder(specs.map((member) => member.memberId));
   const fromRecord = options.targetOrder !== 'given';

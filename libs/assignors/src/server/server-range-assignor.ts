@@ -8,6 +8,7 @@
 import type { TopicPartitions } from '@cohort/protocol';
 import type { ClusterView } from '../api/partition-assignor';
 import { compareStrings } from '../common/member-order';
+import { setOwn } from '../common/own-property';
 import type { ConsumerGroupAssignment, ConsumerGroupAssignor, ConsumerGroupSpec } from './consumer-group-assignor';
 import { capacityForEntries, javaIterationOrder } from './java-hash-table';
 import { readGroupModel, topicIdsInJavaOrder, type ModelMember } from './group-model';
@@ -64,8 +65,9 @@ export function createServerRangeAssignor(): ConsumerGroupAssignor {
         }
         // Kafka's result map is a HashMap<Uuid, RangeSet> sized for the member's topics: its order is
         // the order the target's record lists the topics in.
-        result[member.memberId] =
+        const ordered =
           entries.length < 2 ? entries : javaIterationOrder(hashes, capacityForEntries(mapSize)).map((i) => entries[i]);
+        setOwn(result, member.memberId, ordered);
       }
       return result;
     },

@@ -8,6 +8,7 @@
  */
 import type { TopicPartitions } from '@cohort/protocol';
 import type { ClusterView } from '../api/partition-assignor';
+import { setOwn } from '../common/own-property';
 import type { ConsumerGroupAssignment, ConsumerGroupAssignor, ConsumerGroupSpec } from './consumer-group-assignor';
 import {
   readGroupModel,
@@ -38,7 +39,7 @@ export function uniformAssign(group: ConsumerGroupSpec, cluster: ClusterView, op
         : assignHomogeneous(model, topicOrder);
   } else results = assignHeterogeneous(model);
   const assignment: ConsumerGroupAssignment = {};
-  model.members.forEach((member, m) => (assignment[member.memberId] = toWire(model, results[m].entries)));
+  model.members.forEach((member, m) => setOwn(assignment, member.memberId, toWire(model, results[m].entries)));
   return assignment;
 }
 
