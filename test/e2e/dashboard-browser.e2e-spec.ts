@@ -1,4 +1,4 @@
-import { LAG_MIN_DISTANCE_MS } from '@cohort/coordinator/lag/lag-window';
+import { LAG_MIN_DISTANCE_MS } from '@cohort/coordinator/group/lag-window';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';

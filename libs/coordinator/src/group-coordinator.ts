@@ -10,18 +10,18 @@ import type {
   PushSink,
   RebalanceView,
   RequestContext,
-} from './api/group-coordinator.api';
-import type { CoordinatorConfig } from './config/coordinator-config';
+} from './ports/group-coordinator.api';
+import type { CoordinatorConfig } from './ports/coordinator-config';
 import { CoordinatorDispatch } from './dispatch/coordinator-dispatch';
 import * as API from './dispatch/group-apis';
 import { MemberQuotas } from './group/member-quotas';
 import type { GroupLagSummary } from './lag/group-lag-evaluator';
-import { OperatorViews } from './operator-views';
+import { OperatorViews } from './operations/operator-views';
 import type { CoordinatorLogger, CoordinatorMetrics } from './ports/coordinator-metrics.port';
 import { SILENT_LOGGER } from './ports/coordinator-metrics.port';
 import type { ServerAssignorLookup } from './ports/server-assignor.port';
 import type { TopicRegistry } from './ports/topic-registry.port';
-import type { ShardEnv } from './shard/shard-env';
+import type { ShardEnv } from './context/shard-env';
 import { ShardRegistry } from './shard/shard-registry';
 
 /** Everything the coordinator needs from the outside world, injected so tests can run it under virtual time. */

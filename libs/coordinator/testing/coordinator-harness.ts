@@ -1,9 +1,9 @@
 import type * as P from '@cohort/protocol';
 import { ErrorCode, partitionFor } from '@cohort/protocol';
 import { ManualClock, SeededRandom } from '@cohort/replication';
-import type { RequestContext } from '@cohort/coordinator/api/group-coordinator.api';
-import type { CoordinatorConfig } from '@cohort/coordinator/config/coordinator-config';
-import { coordinatorConfig } from '@cohort/coordinator/config/coordinator-config';
+import type { RequestContext } from '@cohort/coordinator/ports/group-coordinator.api';
+import type { CoordinatorConfig } from '@cohort/coordinator/ports/coordinator-config';
+import { coordinatorConfig } from '@cohort/coordinator/ports/coordinator-config';
 import { GroupCoordinator } from '@cohort/coordinator/group-coordinator';
 import type { CoordinatorMetrics } from '@cohort/coordinator/ports/coordinator-metrics.port';
 import type { ServerAssignor } from '@cohort/coordinator/ports/server-assignor.port';

@@ -1,5 +1,5 @@
 import type { CoordinatorMovedPush, RebalanceInProgressPush } from '@cohort/protocol';
-import type { PushSink } from '@cohort/coordinator/api/group-coordinator.api';
+import type { PushSink } from '@cohort/coordinator/ports/group-coordinator.api';
 
 /** A PushSink that remembers every push, for assertions. */
 export class RecordingPushSink implements PushSink {

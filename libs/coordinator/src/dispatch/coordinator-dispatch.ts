@@ -1,10 +1,10 @@
 import type { ErrorCodeValue, ErrorFields } from '@cohort/protocol';
 import { ErrorCode, KafkaError } from '@cohort/protocol';
-import type { RequestContext } from '../api/group-coordinator.api';
+import type { RequestContext } from '../ports/group-coordinator.api';
 import { errorFields } from '../responses/error-fields';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
-import type { ShardEnv } from '../shard/shard-env';
+import type { ShardEnv } from '../context/shard-env';
 import type { ShardRegistry } from '../shard/shard-registry';
 
 /**

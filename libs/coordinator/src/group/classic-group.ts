@@ -9,8 +9,8 @@ import type { JoinCallback, MemberMetadata } from './member-metadata';
 import { parseSubscription } from './protocol-metadata';
 import { ProtocolSupport, voteProtocol } from './protocol-support';
 import { RebalanceHistory } from './rebalance-history';
-import { GroupLagWindows } from '../lag/group-lag-windows';
-import { LAG_MIN_DISTANCE_MS, LAG_WINDOW_SIZE } from '../lag/lag-window';
+import { GroupLagWindows } from './group-lag-windows';
+import { LAG_MIN_DISTANCE_MS, LAG_WINDOW_SIZE } from './lag-window';
 
 /** What a group without members reads; never written (the fields are replaced by their own collections on the first write). */
 const NO_MEMBERS: ReadonlyMap<string, MemberMetadata> = new Map();

@@ -1,4 +1,4 @@
-import type { RebalanceView } from '../api/group-coordinator.api';
+import type { RebalanceView } from '../ports/group-coordinator.api';
 
 /**
  * The last rebalances of a group, for operators (`GET /v1/groups/:groupId/rebalances`). Written with

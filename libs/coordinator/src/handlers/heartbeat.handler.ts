@@ -1,8 +1,8 @@
 import type { HeartbeatRequest, HeartbeatResponse } from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
-import type { RequestContext } from '../api/group-coordinator.api';
+import type { RequestContext } from '../ports/group-coordinator.api';
 import { errorFields } from '../responses/error-fields';
-import type { ClassicGroupManager } from '../classic/classic-group-manager';
+import type { ClassicGroupManager } from '../rebalance/classic-group-manager';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { answer } from '../runtime/coordinator-result';
 import { validateCurrentMember } from './member-validation';

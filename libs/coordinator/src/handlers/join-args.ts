@@ -1,5 +1,5 @@
 import type { JoinGroupRequest } from '@cohort/protocol';
-import type { RequestContext } from '../api/group-coordinator.api';
+import type { RequestContext } from '../ports/group-coordinator.api';
 import type { MemberInit } from '../group/member-metadata';
 
 /** A JoinGroup with its defaults applied (rebalance timeout = session timeout when absent, as JoinGroup v0). */

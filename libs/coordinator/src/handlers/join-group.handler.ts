@@ -1,14 +1,14 @@
 import type { JoinGroupRequest } from '@cohort/protocol';
 import { CONSUMER_PROTOCOL_TYPE, ErrorCode } from '@cohort/protocol';
-import type { RequestContext } from '../api/group-coordinator.api';
+import type { RequestContext } from '../ports/group-coordinator.api';
 import type { ClassicGroup } from '../group/classic-group';
 import type { JoinCallback } from '../group/member-metadata';
 import { joinError } from '../responses/group-responses';
-import { joinSuccess } from '../responses/join-result';
+import { joinSuccess } from '../rebalance/join-result';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { PARKED } from '../runtime/coordinator-result';
 import { pendingHolder, protocolBytes, type QuotaHolder } from '../group/member-quotas';
-import type { ClassicGroupManager } from '../classic/classic-group-manager';
+import type { ClassicGroupManager } from '../rebalance/classic-group-manager';
 import { acceptJoiningMember, validateCurrentMember } from './member-validation';
 import type { JoinArgs } from './join-args';
 import { memberInit } from './join-args';

@@ -1,7 +1,7 @@
 import type { LeaveGroupMemberResponse, LeaveGroupRequest, LeaveGroupResponse } from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
 import { errorFields } from '../responses/error-fields';
-import type { ClassicGroupManager } from '../classic/classic-group-manager';
+import type { ClassicGroupManager } from '../rebalance/classic-group-manager';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { answer } from '../runtime/coordinator-result';
 import { heartbeatKey } from '../timers/shard-timers';

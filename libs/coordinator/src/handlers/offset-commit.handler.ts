@@ -1,10 +1,10 @@
 import type { OffsetCommitRequest, OffsetCommitResponse, TopicPartitionErrors } from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
-import type { RequestContext } from '../api/group-coordinator.api';
+import type { RequestContext } from '../ports/group-coordinator.api';
 import type { ClassicGroup } from '../group/classic-group';
 import type { OffsetEntry } from '../offsets/offset-writes';
 import { errorFields } from '../responses/error-fields';
-import type { ClassicGroupManager } from '../classic/classic-group-manager';
+import type { ClassicGroupManager } from '../rebalance/classic-group-manager';
 import type { OffsetWrites } from '../offsets/offset-writes';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { answer } from '../runtime/coordinator-result';

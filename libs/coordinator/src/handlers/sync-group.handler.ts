@@ -1,12 +1,12 @@
 import type { SyncGroupRequest } from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
-import type { RequestContext } from '../api/group-coordinator.api';
+import type { RequestContext } from '../ports/group-coordinator.api';
 import type { SyncCallback } from '../group/member-metadata';
 import { syncError } from '../responses/group-responses';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { PARKED } from '../runtime/coordinator-result';
-import { emptyAssignment } from '../responses/join-result';
-import type { ClassicGroupManager } from '../classic/classic-group-manager';
+import { emptyAssignment } from '../rebalance/join-result';
+import type { ClassicGroupManager } from '../rebalance/classic-group-manager';
 import { validateConsumerAssignments } from '../validation/request-validation';
 import { validateCurrentMember } from './member-validation';
 

@@ -1,5 +1,5 @@
 import type { LagStatus } from '@cohort/protocol';
-import type { LagWindowEntry } from './lag-window';
+import type { LagWindowEntry } from '../group/lag-window';
 
 /**
  * Burrow's partition evaluation (linkedin/Burrow `core/internal/evaluator/caching.go`,

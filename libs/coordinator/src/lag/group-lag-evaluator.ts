@@ -1,11 +1,11 @@
 import type { GroupLag, LagSample, LagStatus, PartitionLag } from '@cohort/protocol';
-import type { GroupLagSummary } from './group-lag-summary';
+import type { GroupLagSummary } from '../ports/group-lag-summary';
 import type { ClassicGroup } from '../group/classic-group';
 import type { TopicRegistry } from '../ports/topic-registry.port';
 import { evaluatePartition, worstStatus } from './burrow-rules';
-import type { LagWindowEntry } from './lag-window';
+import type { LagWindowEntry } from '../group/lag-window';
 
-export type { GroupLagSummary } from './group-lag-summary';
+export type { GroupLagSummary } from '../ports/group-lag-summary';
 
 /**
  * Evaluates a group's lag (docs/lag.md): per committed partition, the lag against the latest reported

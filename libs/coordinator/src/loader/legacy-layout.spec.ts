@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LocalPartitionStore, RealClock } from '@cohort/replication';
-import { coordinatorConfig } from '../config/coordinator-config';
+import { coordinatorConfig } from '../ports/coordinator-config';
 import { GroupCoordinator } from '../group-coordinator';
 import { StaticAssignorLookup } from '../ports/server-assignor.port';
 import { offsetCommitRecord, offsetTombstone } from '../records/record-builders';

@@ -4,8 +4,8 @@ import type { OffsetAndMetadata, StagedWrite } from '../group/group-offsets';
 import { groupTombstone, offsetCommitRecord, offsetTombstone } from '../records/record-builders';
 import type { GroupRegistry } from '../group/group-registry';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
-import type { ShardEnv } from '../shard/shard-env';
-import { offsetWriteError } from '../shard/store-errors';
+import type { ShardEnv } from '../context/shard-env';
+import { offsetWriteError } from '../context/store-errors';
 
 export interface OffsetEntry {
   topic: string;

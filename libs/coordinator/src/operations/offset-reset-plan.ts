@@ -1,6 +1,6 @@
 import type { ResetOffsetsEntry, ResetOffsetsRequest } from '@cohort/protocol';
 import { KafkaError, RESET_STRATEGIES } from '@cohort/protocol';
-import type { CommittedOffsetView } from '../api/group-coordinator.api';
+import type { CommittedOffsetView } from '../ports/group-coordinator.api';
 import type { TopicRegistry } from '../ports/topic-registry.port';
 import { parseResetDatetime, parseResetDuration } from './reset-timestamp';
 

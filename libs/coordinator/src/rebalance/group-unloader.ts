@@ -1,7 +1,7 @@
 import { ErrorCode } from '@cohort/protocol';
 import { joinError, syncError } from '../responses/group-responses';
 import type { GroupRegistry } from '../group/group-registry';
-import type { ShardEnv } from '../shard/shard-env';
+import type { ShardEnv } from '../context/shard-env';
 
 /**
  * Kafka's `onGroupUnloaded`: when this node stops leading the partition, every group goes Dead, every

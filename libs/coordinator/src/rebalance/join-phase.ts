@@ -1,9 +1,9 @@
 import { ErrorCode } from '@cohort/protocol';
 import type { ClassicGroup } from '../group/classic-group';
 import { joinError } from '../responses/group-responses';
-import { joinSuccess } from '../responses/join-result';
+import { joinSuccess } from './join-result';
 import type { GroupRegistry } from '../group/group-registry';
-import type { ShardEnv } from '../shard/shard-env';
+import type { ShardEnv } from '../context/shard-env';
 import type { OperationEffects } from '../runtime/operation-effects';
 import { joinKey } from '../timers/shard-timers';
 import type { MemberLiveness } from './member-liveness';
@@ -20,7 +20,7 @@ export interface JoinPhaseDeps {
   syncs: SyncPhase;
   env: ShardEnv;
 }
-import { computeServerAssignment, agreedServerAssignor } from '../assignment/server-assignment';
+import { computeServerAssignment, agreedServerAssignor } from './server-assignment';
 
 /**
  * The join phase of a rebalance (Kafka's `prepareRebalance`, DelayedJoin, InitialDelayedJoin and

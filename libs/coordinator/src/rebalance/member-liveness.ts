@@ -1,8 +1,8 @@
 import type { ClassicGroup } from '../group/classic-group';
 import type { MemberMetadata } from '../group/member-metadata';
 import type { GroupRegistry } from '../group/group-registry';
-import type { ConnectionIndex } from '../shard/connection-index';
-import type { ShardEnv } from '../shard/shard-env';
+import type { ConnectionIndex } from '../context/connection-index';
+import type { ShardEnv } from '../context/shard-env';
 import type { OperationEffects } from '../runtime/operation-effects';
 import { disconnectKey, heartbeatKey } from '../timers/shard-timers';
 import type { MemberRemoval } from './rebalance-ports';

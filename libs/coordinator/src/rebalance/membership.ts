@@ -6,8 +6,8 @@ import { MemberMetadata } from '../group/member-metadata';
 import { pendingHolder, protocolBytes } from '../group/member-quotas';
 import { joinError, syncError } from '../responses/group-responses';
 import type { GroupRegistry } from '../group/group-registry';
-import type { ConnectionIndex } from '../shard/connection-index';
-import type { ShardEnv } from '../shard/shard-env';
+import type { ConnectionIndex } from '../context/connection-index';
+import type { ShardEnv } from '../context/shard-env';
 import type { MemberLiveness } from './member-liveness';
 import type { MemberRemoval, RebalanceTrigger } from './rebalance-ports';
 

@@ -1,4 +1,4 @@
-import type { RebalanceView } from '../api/group-coordinator.api';
+import type { RebalanceView } from '../ports/group-coordinator.api';
 import {
   encodeJson,
   isInteger,

@@ -1,17 +1,17 @@
 import type { PartitionStore } from '@cohort/replication';
-import { ClassicGroupManager } from '../classic/classic-group-manager';
+import { ClassicGroupManager } from '../rebalance/classic-group-manager';
 import type { ClassicGroup } from '../group/classic-group';
 import { GroupRegistry } from '../group/group-registry';
 import { OffsetWrites } from '../offsets/offset-writes';
 import type { TopicInfo } from '../ports/topic-registry.port';
-import { OffsetRetention } from '../retention/offset-retention';
+import { OffsetRetention } from '../offsets/offset-retention';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { OperationEffects } from '../runtime/operation-effects';
 import { ShardRuntime } from '../runtime/shard-runtime';
 import { disconnectKey, ShardTimers } from '../timers/shard-timers';
-import { ConnectionIndex } from './connection-index';
-import type { ShardEnv } from './shard-env';
-import { logsEachFailedWrite } from './store-errors';
+import { ConnectionIndex } from '../context/connection-index';
+import type { ShardEnv } from '../context/shard-env';
+import { logsEachFailedWrite } from '../context/store-errors';
 
 /** Kafka's coordinator runtime states for one partition (K:RT), without INITIAL and FAILED. */
 export type ShardStatus = 'LOADING' | 'ACTIVE' | 'CLOSED';

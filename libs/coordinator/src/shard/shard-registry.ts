@@ -1,8 +1,8 @@
 import { ErrorCode, partitionFor } from '@cohort/protocol';
 import type { LeadershipListener, PartitionStore } from '@cohort/replication';
-import { loadShard } from '../loader/shard-loader';
+import { loadShard } from './shard-loader';
 import { CoordinatorShard } from './coordinator-shard';
-import type { ShardEnv } from './shard-env';
+import type { ShardEnv } from '../context/shard-env';
 
 /** Where a request for a group goes: the shard that serves it, or the error that says why none does here. */
 export type ShardRoute = { shard: CoordinatorShard } | { error: number; message: string };

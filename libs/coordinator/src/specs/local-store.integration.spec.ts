@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as P from '@cohort/protocol';
 import { LocalPartitionStore, RealClock } from '@cohort/replication';
-import { coordinatorConfig } from '../config/coordinator-config';
+import { coordinatorConfig } from '../ports/coordinator-config';
 import { GroupCoordinator } from '../group-coordinator';
 import { StaticAssignorLookup } from '../ports/server-assignor.port';
 import { InMemoryTopicRegistry } from '../topics/in-memory-topic-registry';

@@ -1,5 +1,5 @@
-import type { RequestContext } from '@cohort/coordinator/api/group-coordinator.api';
-import { DEFAULT_COORDINATOR_CONFIG } from '@cohort/coordinator/config/coordinator-config';
+import type { RequestContext } from '@cohort/coordinator/ports/group-coordinator.api';
+import { DEFAULT_COORDINATOR_CONFIG } from '@cohort/coordinator/ports/coordinator-config';
 import type { CoordinatorMetrics } from '@cohort/coordinator/ports/coordinator-metrics.port';
 import { ErrorCode } from '@cohort/protocol';
 import { CoordinatorHarness } from '@cohort/coordinator/testing';

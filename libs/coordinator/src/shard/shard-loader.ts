@@ -1,7 +1,7 @@
 import { ErrorCode, KafkaError } from '@cohort/protocol';
 import type { PartitionStore } from '@cohort/replication';
 import type { ClassicGroup } from '../group/classic-group';
-import type { ShardEnv } from '../shard/shard-env';
+import type { ShardEnv } from '../context/shard-env';
 import type { ShardTimers } from '../timers/shard-timers';
 import { LOAD_RETRY_KEY } from '../timers/shard-timers';
 
@@ -14,7 +14,7 @@ export interface LoadTarget {
   readonly timers: ShardTimers;
   activate(groups: ClassicGroup[]): void;
 }
-import { PartitionReplay } from './partition-replay';
+import { PartitionReplay } from '../loader/partition-replay';
 
 const RETRY_AFTER_MS = 1000;
 

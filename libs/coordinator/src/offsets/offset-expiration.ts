@@ -1,6 +1,6 @@
 import type { ClassicGroup } from '../group/classic-group';
 import type { CommittedOffset } from '../group/group-offsets';
-import type { PartitionRef } from '../offsets/offset-writes';
+import type { PartitionRef } from './offset-writes';
 
 /**
  * Which committed offsets of a group have expired, by KIP-211's rules (Kafka's `removeExpiredOffsets`):

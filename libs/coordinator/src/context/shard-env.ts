@@ -1,6 +1,6 @@
 import type { Clock, Random } from '@cohort/replication';
-import type { PushSink } from '../api/group-coordinator.api';
-import type { CoordinatorConfig } from '../config/coordinator-config';
+import type { PushSink } from '../ports/group-coordinator.api';
+import type { CoordinatorConfig } from '../ports/coordinator-config';
 import type { MemberQuotas } from '../group/member-quotas';
 import type { CoordinatorLogger, CoordinatorMetrics } from '../ports/coordinator-metrics.port';
 import type { ServerAssignorLookup } from '../ports/server-assignor.port';

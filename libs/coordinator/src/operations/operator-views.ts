@@ -1,15 +1,15 @@
 import type * as P from '@cohort/protocol';
 import { errorName, KafkaError } from '@cohort/protocol';
 import type { Clock } from '@cohort/replication';
-import type { CommittedOffsetView, GroupSummaryView, GroupView, RebalanceView } from './api/group-coordinator.api';
-import type { CoordinatorDispatch } from './dispatch/coordinator-dispatch';
-import { ADMIN_OFFSET_COMMIT } from './dispatch/group-apis';
-import type { ClassicGroup } from './group/classic-group';
-import { GroupLagEvaluator, type GroupLagSummary } from './lag/group-lag-evaluator';
-import { planOffsetReset } from './operations/offset-reset-plan';
-import type { TopicRegistry } from './ports/topic-registry.port';
-import type { CoordinatorShard } from './shard/coordinator-shard';
-import type { ShardRegistry } from './shard/shard-registry';
+import type { CommittedOffsetView, GroupSummaryView, GroupView, RebalanceView } from '../ports/group-coordinator.api';
+import type { CoordinatorDispatch } from '../dispatch/coordinator-dispatch';
+import { ADMIN_OFFSET_COMMIT } from '../dispatch/group-apis';
+import type { ClassicGroup } from '../group/classic-group';
+import { GroupLagEvaluator, type GroupLagSummary } from '../lag/group-lag-evaluator';
+import { planOffsetReset } from './offset-reset-plan';
+import type { TopicRegistry } from '../ports/topic-registry.port';
+import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { ShardRegistry } from '../shard/shard-registry';
 
 /**
  * What REST shows operators (docs/rest.md). Reads only committed state; errors are thrown as KafkaError

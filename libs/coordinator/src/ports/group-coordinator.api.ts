@@ -1,5 +1,5 @@
 import type * as P from '@cohort/protocol';
-import type { GroupLagSummary } from '../lag/group-lag-summary';
+import type { GroupLagSummary } from './group-lag-summary';
 
 /** Who sent a request: used for DescribeGroups and to bind members to their connection. */
 export interface RequestContext {

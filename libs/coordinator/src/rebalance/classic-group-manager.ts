@@ -1,13 +1,13 @@
 import type { ClassicGroup } from '../group/classic-group';
 import type { GroupRegistry } from '../group/group-registry';
 import type { TopicInfo } from '../ports/topic-registry.port';
-import { GroupUnloader } from '../rebalance/group-unloader';
-import { JoinPhase } from '../rebalance/join-phase';
-import { MemberLiveness } from '../rebalance/member-liveness';
-import { Membership } from '../rebalance/membership';
-import { SyncPhase } from '../rebalance/sync-phase';
-import type { ConnectionIndex } from '../shard/connection-index';
-import type { ShardEnv } from '../shard/shard-env';
+import { GroupUnloader } from './group-unloader';
+import { JoinPhase } from './join-phase';
+import { MemberLiveness } from './member-liveness';
+import { Membership } from './membership';
+import { SyncPhase } from './sync-phase';
+import type { ConnectionIndex } from '../context/connection-index';
+import type { ShardEnv } from '../context/shard-env';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import type { OperationEffects } from '../runtime/operation-effects';
 

@@ -1,7 +1,7 @@
 import type { GroupRegistry } from '../group/group-registry';
-import type { OffsetWrites } from '../offsets/offset-writes';
+import type { OffsetWrites } from './offset-writes';
 import type { ResultSink } from '../rebalance/rebalance-ports';
-import type { ShardEnv } from '../shard/shard-env';
+import type { ShardEnv } from '../context/shard-env';
 import type { ShardTimers } from '../timers/shard-timers';
 import { RETENTION_KEY } from '../timers/shard-timers';
 import { expiredOffsets } from './offset-expiration';
