@@ -1,4 +1,5 @@
 import type { Socket } from 'socket.io';
+import { canonicalHost } from '@cohort/security';
 
 /**
  * The seam between authentication and authorization: who is asking, as Kafka's `KafkaPrincipal`
@@ -43,8 +44,9 @@ export function principalOfRequest(request: PrincipalRequest): string {
 }
 
 /**
- * The client address an ACL's host and the audit line name (Kafka: the connection's IP string), with
- * a dual-stack listener's `::ffff:` prefix taken off so that an IPv4 ACL host matches an IPv4 client.
+ * The client address an ACL's host and the audit line name (Kafka: the connection's IP string),
+ * written one way (canonicalHost: a dual-stack listener's `::ffff:` prefix taken off, IPv6 compressed)
+ * so that an ACL host matches however either side spells the address.
  */
 export function hostOfSocket(socket: Pick<Socket, 'handshake'>): string {
   return plainAddress(socket.handshake.address);
@@ -55,6 +57,5 @@ export function hostOfRequest(request: PrincipalRequest): string {
 }
 
 function plainAddress(address: string | undefined): string {
-  if (!address) return '';
-  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address;
+  return address ? canonicalHost(address) : '';
 }

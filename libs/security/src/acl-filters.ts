@@ -1,14 +1,15 @@
 import type { AclBinding, AclBindingFilter } from '@cohort/protocol';
+import { canonicalHost } from './host-address';
 
 /**
  * Filters as the REST list and delete use them: every field the filter gives must equal the
  * binding's (exact match, as Kafka's AclBindingFilter with concrete values); a field it leaves out
- * matches anything, so `{}` matches every binding.
+ * matches anything, so `{}` matches every binding. Hosts are compared as addresses (canonicalHost).
  */
 export function matchesFilter(binding: AclBinding, filter: AclBindingFilter): boolean {
   return (
     (filter.principal === undefined || filter.principal === binding.principal) &&
-    (filter.host === undefined || filter.host === binding.host) &&
+    (filter.host === undefined || canonicalHost(filter.host) === canonicalHost(binding.host)) &&
     (filter.resourceType === undefined || filter.resourceType === binding.resourceType) &&
     (filter.resourceName === undefined || filter.resourceName === binding.resourceName) &&
     (filter.patternType === undefined || filter.patternType === binding.patternType) &&
@@ -21,7 +22,7 @@ export function matchesFilter(binding: AclBinding, filter: AclBindingFilter): bo
 export function bindingKey(binding: AclBinding): string {
   return JSON.stringify([
     binding.principal,
-    binding.host,
+    canonicalHost(binding.host),
     binding.resourceType,
     binding.resourceName,
     binding.patternType,

@@ -1,4 +1,5 @@
 import { type AclBinding, type AclOperation, type AclResourceType, WILDCARD_PRINCIPAL } from '@cohort/protocol';
+import { canonicalHost } from './host-address';
 import { AclIndex, type ResourceSection } from './acl-index';
 import { IMPLIES_DESCRIBE } from './operations';
 
@@ -70,7 +71,12 @@ export class Authorizer {
   /** Replaces every binding (a load or a change seen from the store); forgets cached decisions. */
   setAcls(bindings: readonly AclBinding[]): void {
     this.bindings = [...bindings];
-    this.index = new AclIndex(this.bindings);
+    // Hosts compared as addresses: a binding for 0:0:0:0:0:0:0:1 is one for ::1 (canonicalHost).
+    this.index = new AclIndex(
+      this.bindings.map((binding) =>
+        binding.host === '*' ? binding : { ...binding, host: canonicalHost(binding.host) },
+      ),
+    );
     this.cache.clear();
     this.cached = 0;
   }
@@ -91,6 +97,7 @@ export class Authorizer {
     resourceName: string,
   ): boolean {
     if (this.superUsers.has(principal)) return true;
+    if (this.index.hostSensitive) host = canonicalHost(host);
     const callerKey = this.index.hostSensitive ? `${host} ${principal}` : principal;
     const slot = OPERATION_SLOT[operation] * 3 + TYPE_SLOT[resourceType];
     let slots = this.cache.get(callerKey);

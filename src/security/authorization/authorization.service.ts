@@ -6,7 +6,7 @@ import {
   type AclResourceType,
   CLUSTER_RESOURCE_NAME,
 } from '@cohort/protocol';
-import { Authorizer, matchesFilter } from '@cohort/security';
+import { Authorizer, canonicalHost, matchesFilter } from '@cohort/security';
 import { CohortConfig } from '../../config/cohort-config';
 import { AuditLogger } from '../audit-logger';
 import { ACL_STORE, type AclStore } from './acl-store.port';
@@ -120,7 +120,9 @@ export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Stores the bindings (validated by the caller) and enforces them here at once; one audit line per binding. */
-  async create(caller: Caller, bindings: readonly AclBinding[]): Promise<AclBinding[]> {
+  async create(caller: Caller, given: readonly AclBinding[]): Promise<AclBinding[]> {
+    // Stored and listed with the host written one way (0:0:0:0:0:0:0:1 as ::1).
+    const bindings = given.map((binding) => ({ ...binding, host: canonicalHost(binding.host) }));
     this.authorizer.setAcls(await this.store.add(bindings));
     for (const binding of bindings) this.auditChange(caller, 'CreateAcls', binding);
     return [...bindings];
