@@ -26,11 +26,27 @@ export function fromTopicPartitionList(list: readonly TopicPartitionList[]): Top
   return result;
 }
 
-/** TopicPartitions → `[{ topic, partitions }]`, topics and partitions in ascending order (stable bytes). */
+/** Lists already made, by the (never mutated) TopicPartitions they list: a target is listed at every join. */
+const listed = new WeakMap<TopicPartitions, readonly TopicPartitionList[]>();
+
+/**
+ * TopicPartitions → `[{ topic, partitions }]`, topics and partitions in ascending order (stable bytes).
+ * The list is shared between calls for the same TopicPartitions, and frozen.
+ */
 export function toTopicPartitionList(partitions: TopicPartitions): TopicPartitionList[] {
-  return [...partitions.keys()]
-    .sort()
-    .map((topic) => ({ topic, partitions: [...partitions.get(topic)!].sort((a, b) => a - b) }));
+  let list = listed.get(partitions);
+  if (!list) {
+    // Frozen: whoever receives it (an assignor plugin, the wire) cannot change what others share.
+    list = Object.freeze(
+      [...partitions.keys()]
+        .sort()
+        .map((topic) =>
+          Object.freeze({ topic, partitions: Object.freeze([...partitions.get(topic)!].sort((a, b) => a - b)) }),
+        ),
+    ) as readonly TopicPartitionList[];
+    listed.set(partitions, list);
+  }
+  return list as TopicPartitionList[];
 }
 
 export function samePartitions(a: TopicPartitions, b: TopicPartitions): boolean {
