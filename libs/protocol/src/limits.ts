@@ -15,6 +15,11 @@ export const INT32_MAX = 2_147_483_647;
 export const NO_GENERATION_ID = -1;
 /** Kafka's limit on topic names (and on group instance ids, KIP-345). */
 export const MAX_TOPIC_NAME_LENGTH = 249;
+/**
+ * Kafka's legal topic name and group.instance.id (`Topic.validate`): 1-249 of [a-zA-Z0-9._-]; "." and
+ * ".." match but are not legal either.
+ */
+export const LEGAL_NAME_PATTERN = /^[a-zA-Z0-9._-]{1,249}$/;
 /** Group ids, member ids, protocol names, client ids: generous, but bounded so no single field dominates a record. */
 export const MAX_ID_LENGTH = 1_024;
 /** The free-text reason of a JoinGroup or LeaveGroup. */

@@ -55,15 +55,8 @@ describe('JoinGroup', () => {
     },
   );
 
-  it('an empty group id is INVALID_GROUP_ID; a malformed request is INVALID_REQUEST naming the fields', async () => {
+  it("an empty group id is INVALID_GROUP_ID; protocols named twice are INVALID_REQUEST (the shape is the transport DTO's)", async () => {
     expect((await h.coordinator.joinGroup(h.joinRequest(''), h.context())).errorCode).toBe(ErrorCode.INVALID_GROUP_ID);
-    const bad = await h.coordinator.joinGroup(
-      { ...h.joinRequest('g'), sessionTimeoutMs: 'soon' as never, protocols: 'range' as never },
-      h.context(),
-    );
-    expect(bad.errorCode).toBe(ErrorCode.INVALID_REQUEST);
-    expect(bad.errorMessage).toContain('sessionTimeoutMs');
-    expect(bad.errorMessage).toContain('protocols');
     const dup = await h.coordinator.joinGroup(
       h.joinRequest('g', {
         protocols: [
@@ -73,6 +66,7 @@ describe('JoinGroup', () => {
       }),
       h.context(),
     );
+    expect(dup.errorCode).toBe(ErrorCode.INVALID_REQUEST);
     expect(dup.errorMessage).toContain('distinct');
     expect((await h.describe('g')).groupState).toBe('Dead');
   });

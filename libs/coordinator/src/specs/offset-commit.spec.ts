@@ -235,37 +235,4 @@ describe('OffsetCommit and OffsetFetch', () => {
       },
     ]);
   });
-
-  it.each([
-    ['an offset below -1', { committedOffset: -2 }, 'committedOffset'],
-    ['an offset beyond what JSON numbers hold exactly', { committedOffset: 2 ** 53 }, 'committedOffset'],
-    ['a fractional leader epoch', { committedOffset: 1, committedLeaderEpoch: 0.5 }, 'committedLeaderEpoch'],
-    [
-      'metadata that is not a string',
-      { committedOffset: 1, committedMetadata: 7 as unknown as string },
-      'committedMetadata',
-    ],
-  ])('%s is INVALID_REQUEST naming the field', async (_what, fields, field) => {
-    const response = await h.coordinator.offsetCommit(
-      { groupId: 'g', generationId: -1, topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, ...fields }] }] },
-      h.context(),
-    );
-    expect(response.errorCode).toBe(ErrorCode.INVALID_REQUEST);
-    expect(response.errorMessage).toContain(field);
-    expect((await h.describe('g')).groupState).toBe('Dead');
-  });
-
-  it('a malformed commit is INVALID_REQUEST and changes nothing', async () => {
-    const response = await h.coordinator.offsetCommit(
-      {
-        groupId: 'g',
-        generationId: -1,
-        topics: [{ name: 'orders', partitions: [{ partitionIndex: -1, committedOffset: 1.5 }] }],
-      },
-      h.context(),
-    );
-    expect(response.errorCode).toBe(ErrorCode.INVALID_REQUEST);
-    expect(response.errorMessage).toMatch(/partitionIndex.*committedOffset/);
-    expect((await h.describe('g')).groupState).toBe('Dead');
-  });
 });

@@ -1,4 +1,4 @@
-import { KafkaError } from '@cohort/protocol';
+import { KafkaError, LEGAL_NAME_PATTERN } from '@cohort/protocol';
 import type { EndOffsetReport, TopicInfo } from '../ports/topic-registry.port';
 import { addToTimeIndex, type EndOffsetTimeIndex } from './end-offset-time-index';
 
@@ -6,11 +6,9 @@ import { addToTimeIndex, type EndOffsetTimeIndex } from './end-offset-time-index
  * The rules every TopicRegistry implementation enforces (embedded file, Redis), so a request is refused
  * the same way whichever mode the node runs in. Each throws a KafkaError naming what is wrong.
  */
-/** Kafka's legal topic names (`Topic.validate`): at most 249 of [a-zA-Z0-9._-], and not "." or "..". */
-const LEGAL_TOPIC_NAME = /^[a-zA-Z0-9._-]{1,249}$/;
 
 export function validateTopicName(name: string): void {
-  if (typeof name !== 'string' || !LEGAL_TOPIC_NAME.test(name) || name === '.' || name === '..') {
+  if (typeof name !== 'string' || !LEGAL_NAME_PATTERN.test(name) || name === '.' || name === '..') {
     throw KafkaError.of(
       'INVALID_REQUEST',
       `invalid topic name '${String(name)}': use 1-249 characters of [a-zA-Z0-9._-], not "." or ".."`,

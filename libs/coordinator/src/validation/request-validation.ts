@@ -1,15 +1,28 @@
 /**
- * Shape checks on requests, so that input that slipped past the transport's DTOs (or comes from another
- * caller) gets INVALID_REQUEST naming the bad fields instead of corrupting state. Each function returns
- * null when the request is well formed, else a message.
+ * The protocol's rules on a request that the transports' DTOs cannot state: the timeouts' ranges, Kafka's
+ * legal group.instance.id, distinct protocol names, opaque JSON that can be stored, and a consumer group's
+ * subscriptions. The request's shape (types, bounds, required fields) is the transport's: every path into
+ * the coordinator validates it first (the socket DTOs in src/gateway/dto, the REST DTOs in src/http/dto),
+ * and the coordinator relies on it. Each function returns null when the rules hold, else a message, which
+ * the coordinator answers as INVALID_REQUEST.
  */
-import { assignmentProblems, CONSUMER_PROTOCOL_TYPE, INT32_MAX, subscriptionProblems } from '@cohort/protocol';
+import type {
+  HeartbeatRequest,
+  JoinGroupRequest,
+  LeaveGroupRequest,
+  OffsetCommitRequest,
+  SyncGroupRequest,
+} from '@cohort/protocol';
+import {
+  assignmentProblems,
+  CONSUMER_PROTOCOL_TYPE,
+  INT32_MAX,
+  LEGAL_NAME_PATTERN,
+  subscriptionProblems,
+} from '@cohort/protocol';
 import { jsonProblem } from './json-value';
 
 type Check = (problems: string[]) => void;
-
-/** Kafka's legal group.instance.id: like a topic name, at most 249 of [a-zA-Z0-9._-]. */
-const LEGAL_INSTANCE_ID = /^[a-zA-Z0-9._-]{1,249}$/;
 
 /** A request full of bad entries is answered with the first few, not a message as large as the request. */
 const MAX_REPORTED_PROBLEMS = 10;
@@ -22,23 +35,7 @@ function run(checks: Check[]): string | null {
   return `invalid request: ${problems.slice(0, MAX_REPORTED_PROBLEMS).join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-function string(value: unknown, field: string): Check {
-  return (p) => void (typeof value !== 'string' && p.push(`${field} must be a string`));
-}
-
-function optionalString(value: unknown, field: string): Check {
-  return (p) =>
-    void (
-      value !== undefined &&
-      value !== null &&
-      typeof value !== 'string' &&
-      p.push(`${field} must be a string or null`)
-    );
-}
-
-function integer(value: unknown, field: string, min: number, max = Number.MAX_SAFE_INTEGER): Check {
+function integer(value: unknown, field: string, min: number, max: number): Check {
   return (p) =>
     void (
       (!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max) &&
@@ -54,75 +51,42 @@ function json(value: unknown, field: string): Check {
   };
 }
 
-function instanceId(value: unknown, field: string): Check {
+/** Kafka's legal group.instance.id (`JoinGroupRequest.validateGroupInstanceId`): a legal topic name. */
+function instanceId(value: string | null | undefined, field: string): Check {
   return (p) => {
     if (value === undefined || value === null) return;
-    if (typeof value !== 'string' || !LEGAL_INSTANCE_ID.test(value) || value === '.' || value === '..') {
+    if (!LEGAL_NAME_PATTERN.test(value) || value === '.' || value === '..') {
       p.push(`${field} must be 1-249 characters of [a-zA-Z0-9._-]`);
     }
   };
 }
 
-function array(value: unknown, field: string, each: (item: unknown, path: string) => Check[]): Check {
-  return (p) => {
-    if (!Array.isArray(value)) return void p.push(`${field} must be an array`);
-    value.forEach((item, i) => {
-      for (const check of each(item, `${field}[${i}]`)) check(p);
-    });
-  };
+export function validateJoinGroup(r: JoinGroupRequest): string | null {
+  return run([
+    integer(r.sessionTimeoutMs, 'sessionTimeoutMs', 0, INT32_MAX),
+    // Kafka's rebalanceTimeoutMs is a non-nullable int32: absent takes the session timeout, null is refused.
+    (p) =>
+      void (r.rebalanceTimeoutMs !== undefined && integer(r.rebalanceTimeoutMs, 'rebalanceTimeoutMs', 1, INT32_MAX)(p)),
+    instanceId(r.groupInstanceId, 'groupInstanceId'),
+    (p) =>
+      r.protocols.forEach((protocol, i) => {
+        const path = `protocols[${i}].metadata`;
+        json(protocol.metadata, path)(p);
+        // The coordinator reads a consumer group's metadata as a subscription (topics, owned partitions, rack).
+        if (r.protocolType === CONSUMER_PROTOCOL_TYPE) p.push(...subscriptionProblems(protocol.metadata, path));
+      }),
+    (p) => {
+      const names = r.protocols.map((protocol) => protocol.name);
+      if (new Set(names).size !== names.length) p.push('protocols must have distinct names');
+    },
+  ]);
 }
 
-function object(value: unknown, field: string, fields: (o: Record<string, unknown>) => Check[]): Check[] {
-  if (!isObject(value)) return [(p) => void p.push(`${field} must be an object`)];
-  return fields(value);
-}
-
-export function validateJoinGroup(r: unknown): string | null {
-  return run(
-    object(r, 'request', (o) => [
-      string(o.groupId, 'groupId'),
-      string(o.memberId, 'memberId'),
-      integer(o.sessionTimeoutMs, 'sessionTimeoutMs', 0, INT32_MAX),
-      (p) =>
-        void (
-          o.rebalanceTimeoutMs !== undefined && integer(o.rebalanceTimeoutMs, 'rebalanceTimeoutMs', 1, INT32_MAX)(p)
-        ),
-      instanceId(o.groupInstanceId, 'groupInstanceId'),
-      string(o.protocolType, 'protocolType'),
-      array(o.protocols, 'protocols', (item, path) =>
-        object(item, path, (pr) => [
-          string(pr.name, `${path}.name`),
-          json(pr.metadata, `${path}.metadata`),
-          // The coordinator reads a consumer group's metadata as a subscription (topics, owned partitions, rack).
-          (p) =>
-            void (
-              o.protocolType === CONSUMER_PROTOCOL_TYPE &&
-              p.push(...subscriptionProblems(pr.metadata, `${path}.metadata`))
-            ),
-        ]),
-      ),
-      (p) => {
-        if (!Array.isArray(o.protocols)) return;
-        const names = o.protocols.map((pr) => (isObject(pr) ? pr.name : undefined));
-        if (new Set(names).size !== names.length) p.push('protocols must have distinct names');
-      },
-      optionalString(o.reason, 'reason'),
-      optionalString(o.serverAssignor, 'serverAssignor'),
-    ]),
-  );
-}
-
-export function validateSyncGroup(r: unknown): string | null {
-  return run(
-    object(r, 'request', (o) => [
-      ...memberOfGeneration(o),
-      optionalString(o.protocolType, 'protocolType'),
-      optionalString(o.protocolName, 'protocolName'),
-      array(o.assignments, 'assignments', (item, path) =>
-        object(item, path, (a) => [string(a.memberId, `${path}.memberId`), json(a.assignment, `${path}.assignment`)]),
-      ),
-    ]),
-  );
+export function validateSyncGroup(r: SyncGroupRequest): string | null {
+  return run([
+    instanceId(r.groupInstanceId, 'groupInstanceId'),
+    (p) => r.assignments.forEach((a, i) => json(a.assignment, `assignments[${i}].assignment`)(p)),
+  ]);
 }
 
 /**
@@ -138,111 +102,14 @@ export function validateConsumerAssignments(assignments: readonly { assignment: 
   ]);
 }
 
-export function validateHeartbeat(r: unknown): string | null {
-  return run(object(r, 'request', memberOfGeneration));
+export function validateHeartbeat(r: HeartbeatRequest): string | null {
+  return run([instanceId(r.groupInstanceId, 'groupInstanceId')]);
 }
 
-/** The fields by which SyncGroup and Heartbeat name a member of a generation. */
-function memberOfGeneration(o: Record<string, unknown>): Check[] {
-  return [
-    string(o.groupId, 'groupId'),
-    integer(o.generationId, 'generationId', -1, INT32_MAX),
-    string(o.memberId, 'memberId'),
-    instanceId(o.groupInstanceId, 'groupInstanceId'),
-  ];
+export function validateLeaveGroup(r: LeaveGroupRequest): string | null {
+  return run(r.members.map((m, i) => instanceId(m.groupInstanceId, `members[${i}].groupInstanceId`)));
 }
 
-export function validateLeaveGroup(r: unknown): string | null {
-  return run(
-    object(r, 'request', (o) => [
-      string(o.groupId, 'groupId'),
-      array(o.members, 'members', (item, path) =>
-        object(item, path, (m) => [
-          string(m.memberId, `${path}.memberId`),
-          instanceId(m.groupInstanceId, `${path}.groupInstanceId`),
-          optionalString(m.reason, `${path}.reason`),
-        ]),
-      ),
-    ]),
-  );
-}
-
-function topicPartitionsCheck(
-  topics: unknown,
-  partitionFields: (p: Record<string, unknown>, path: string) => Check[],
-): Check {
-  return array(topics, 'topics', (item, path) =>
-    object(item, path, (t) => [
-      string(t.name, `${path}.name`),
-      array(t.partitions, `${path}.partitions`, (pp, ppath) => object(pp, ppath, (x) => partitionFields(x, ppath))),
-    ]),
-  );
-}
-
-export function validateOffsetCommit(r: unknown): string | null {
-  return run(
-    object(r, 'request', (o) => [
-      string(o.groupId, 'groupId'),
-      integer(o.generationId, 'generationId', -1, INT32_MAX),
-      optionalString(o.memberId, 'memberId'),
-      instanceId(o.groupInstanceId, 'groupInstanceId'),
-      topicPartitionsCheck(o.topics, (x, path) => [
-        integer(x.partitionIndex, `${path}.partitionIndex`, 0, INT32_MAX),
-        integer(x.committedOffset, `${path}.committedOffset`, -1),
-        (p) =>
-          void (
-            x.committedLeaderEpoch !== undefined &&
-            integer(x.committedLeaderEpoch, `${path}.committedLeaderEpoch`, -1, INT32_MAX)(p)
-          ),
-        optionalString(x.committedMetadata, `${path}.committedMetadata`),
-      ]),
-    ]),
-  );
-}
-
-export function validateOffsetFetch(r: unknown): string | null {
-  return run(
-    object(r, 'request', (o) => [
-      string(o.groupId, 'groupId'),
-      (p) => {
-        if (o.topics === null) return;
-        array(o.topics, 'topics', (item, path) =>
-          object(item, path, (t) => [
-            string(t.name, `${path}.name`),
-            array(t.partitionIndexes, `${path}.partitionIndexes`, (i, ipath) => [integer(i, ipath, 0, INT32_MAX)]),
-          ]),
-        )(p);
-      },
-      (p) =>
-        void (
-          o.requireStable !== undefined &&
-          typeof o.requireStable !== 'boolean' &&
-          p.push('requireStable must be a boolean')
-        ),
-    ]),
-  );
-}
-
-export function validateOffsetDelete(r: unknown): string | null {
-  return run(
-    object(r, 'request', (o) => [
-      string(o.groupId, 'groupId'),
-      topicPartitionsCheck(o.topics, (x, path) => [integer(x.partitionIndex, `${path}.partitionIndex`, 0, INT32_MAX)]),
-    ]),
-  );
-}
-
-export function validateGroupIds(ids: unknown, field: string): string | null {
-  return run([array(ids, field, (item, path) => [string(item, path)])]);
-}
-
-export function validateListGroups(r: unknown): string | null {
-  return run(
-    object(r ?? {}, 'request', (o) => [
-      (p) =>
-        void (
-          o.statesFilter !== undefined && array(o.statesFilter, 'statesFilter', (item, path) => [string(item, path)])(p)
-        ),
-    ]),
-  );
+export function validateOffsetCommit(r: OffsetCommitRequest): string | null {
+  return run([instanceId(r.groupInstanceId, 'groupInstanceId')]);
 }
