@@ -123,6 +123,8 @@ function renameRefs(value: unknown, byClassName: Map<string, string>): unknown {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
+    // A nested DTO is its schema: a `type: object` beside the ref (from @IsObject) would say it twice.
+    if (key === 'type' && '$ref' in value) continue;
     if (key === '$ref' && typeof item === 'string' && item.startsWith(SCHEMA_REF_PREFIX)) {
       const className = item.slice(SCHEMA_REF_PREFIX.length);
       const name = byClassName.get(className);

@@ -1,5 +1,16 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import type { JoinGroupProtocol, JoinGroupRequest } from '@cohort/protocol';
 import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_REASON_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 import { Describe, IsOpaqueJson } from '../contract/schema-decorators';
@@ -53,6 +64,7 @@ export class JoinGroupDto implements JoinGroupRequest {
 
   @Describe('In order of preference; the group votes.')
   @IsArray()
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => JoinGroupProtocolDto)
   protocols: JoinGroupProtocolDto[];

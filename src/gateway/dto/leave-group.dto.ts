@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsArray, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import type { LeaveGroupMember, LeaveGroupRequest } from '@cohort/protocol';
 import { MAX_ID_LENGTH, MAX_REASON_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 import { Describe } from '../contract/schema-decorators';
@@ -31,6 +31,7 @@ export class LeaveGroupDto implements LeaveGroupRequest {
   groupId: string;
 
   @IsArray()
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => LeaveGroupMemberDto)
   members: LeaveGroupMemberDto[];

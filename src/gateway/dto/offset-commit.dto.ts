@@ -1,5 +1,16 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import type { OffsetCommitPartition, OffsetCommitRequest, OffsetCommitTopic } from '@cohort/protocol';
 import { INT32_MAX, NO_GENERATION_ID, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 import { Describe } from '../contract/schema-decorators';
@@ -36,6 +47,7 @@ class OffsetCommitTopicDto implements OffsetCommitTopic {
   name: string;
 
   @IsArray()
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => OffsetCommitPartitionDto)
   partitions: OffsetCommitPartitionDto[];
@@ -68,6 +80,7 @@ export class OffsetCommitDto implements OffsetCommitRequest {
   groupInstanceId?: string | null;
 
   @IsArray()
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => OffsetCommitTopicDto)
   topics: OffsetCommitTopicDto[];

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsInt, IsObject, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import type { OffsetDeleteRequest, OffsetDeleteTopic } from '@cohort/protocol';
 import { INT32_MAX, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 import { Describe } from '../contract/schema-decorators';
@@ -17,6 +17,7 @@ class OffsetDeleteTopicDto implements OffsetDeleteTopic {
   name: string;
 
   @IsArray()
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => OffsetDeletePartitionDto)
   partitions: OffsetDeletePartitionDto[];
@@ -29,6 +30,7 @@ export class OffsetDeleteDto implements OffsetDeleteRequest {
   groupId: string;
 
   @IsArray()
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => OffsetDeleteTopicDto)
   topics: OffsetDeleteTopicDto[];

@@ -4,6 +4,9 @@ import { KafkaValidationPipe } from '../../common/kafka-validation.pipe';
 import { JoinGroupDto } from './join-group.dto';
 import { HeartbeatDto } from './heartbeat.dto';
 import { OffsetCommitDto } from './offset-commit.dto';
+import { OffsetFetchDto } from './offset-fetch.dto';
+import { SyncGroupDto } from './sync-group.dto';
+import { ResetOffsetsDto } from '../../http/dto/reset-offsets.dto';
 
 /**
  * The coordinator relies on the transports for a request's shape; these are the shapes it used to
@@ -60,5 +63,19 @@ describe('socket request DTOs', () => {
     expect(error.errorCode).toBe(ErrorCode.INVALID_REQUEST);
     expect(error.message).toContain('sessionTimeoutMs');
     expect(error.message).toContain('protocols');
+  });
+
+  it('refuse a list where an entry object belongs, at any level, on the socket and over REST', async () => {
+    const cases: [Type<unknown>, unknown, string][] = [
+      [OffsetFetchDto, { groupId: 'g', topics: [[]], requireStable: true }, 'topics'],
+      [OffsetCommitDto, { groupId: 'g', generationId: -1, topics: [{ name: 't', partitions: [[]] }] }, 'partitions'],
+      [SyncGroupDto, { groupId: 'g', generationId: 1, memberId: 'm', assignments: [[]] }, 'assignments'],
+      [ResetOffsetsDto, { topics: [[], []] }, 'topics'],
+    ];
+    for (const [dto, payload, field] of cases) {
+      const error = await refusal(dto, payload);
+      expect(error.errorCode).toBe(ErrorCode.INVALID_REQUEST);
+      expect(error.message).toContain(field);
+    }
   });
 });

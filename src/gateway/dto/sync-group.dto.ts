@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsArray, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import type { SyncGroupAssignment, SyncGroupRequest } from '@cohort/protocol';
 import { MAX_ID_LENGTH } from '@cohort/protocol';
 import { Describe, IsOpaqueJson } from '../contract/schema-decorators';
@@ -27,6 +27,7 @@ export class SyncGroupDto extends GroupMemberRequestDto implements SyncGroupRequ
 
   @Describe('Only the leader sends assignments; others send [].')
   @IsArray()
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => SyncGroupAssignmentDto)
   assignments: SyncGroupAssignmentDto[];

@@ -58,6 +58,7 @@ class DryRunMemberDto {
   @ApiPropertyOptional({ type: () => [OwnedPartitionsDto] })
   @IsOptional()
   @IsArray()
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => OwnedPartitionsDto)
   ownedPartitions?: OwnedPartitionsDto[];
@@ -117,6 +118,7 @@ export class AssignDryRunDto implements DryRunRequest {
   @ApiProperty({ type: () => [DryRunMemberDto] })
   @IsArray()
   @ArrayMaxSize(MAX_DRY_RUN_MEMBERS)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => DryRunMemberDto)
   members: DryRunMemberDto[];

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { MAX_TOPIC_PARTITIONS } from './rest-limits';
 
 class PartitionEndOffsetDto {
@@ -42,6 +42,7 @@ export class EndOffsetsDto {
   @ApiProperty({ type: () => [PartitionEndOffsetDto] })
   @IsArray()
   @ArrayMaxSize(MAX_TOPIC_PARTITIONS)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => PartitionEndOffsetDto)
   partitions: PartitionEndOffsetDto[];

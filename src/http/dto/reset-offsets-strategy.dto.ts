@@ -6,6 +6,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   Max,
@@ -42,6 +43,7 @@ export class ResetOffsetsByStrategyDto implements ResetOffsetsRequest {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(10_000)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => ResetTopicSelectionDto)
   topics?: ResetTopicSelectionDto[];

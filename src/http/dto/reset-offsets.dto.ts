@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsInt, IsObject, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import type { OffsetCommitTopic } from '@cohort/protocol';
 import { INT32_MAX, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
@@ -26,6 +26,7 @@ class ResetTopicDto implements OffsetCommitTopic {
 
   @ApiProperty({ type: () => [ResetPartitionDto] })
   @IsArray()
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => ResetPartitionDto)
   partitions: ResetPartitionDto[];
@@ -34,6 +35,7 @@ class ResetTopicDto implements OffsetCommitTopic {
 export class ResetOffsetsDto {
   @ApiProperty({ type: () => [ResetTopicDto] })
   @IsArray()
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => ResetTopicDto)
   topics: ResetTopicDto[];
