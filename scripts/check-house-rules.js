@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Mechanical checks of the rules of the house (docs/architecture.md); exits non-zero on a breach.
-// Two live in files of their own: check-bench-reachable.js and check-architecture-doc.js.
+// Three live in files of their own: check-bench-reachable.js, check-architecture-doc.js and check-layers.js.
 const fs = require('fs');
 const path = require('path');
 
@@ -36,6 +36,7 @@ problems.push(
   ...pointersOutside(),
   ...require('./check-bench-reachable').unreachableBenchFiles(),
   ...require('./check-architecture-doc').architectureDocProblems(),
+  ...require('./check-layers').layerProblems(),
 );
 if (problems.length) {
   console.error(problems.join('\n'));
