@@ -58,6 +58,9 @@ describe('JwtVerifier', () => {
     ['expired', { exp: seconds(NOW) - 1 }, /exp/],
     ['expiring right now (exp is exact, no leeway)', { exp: seconds(NOW) }, /exp/],
     ['not yet valid', { nbf: seconds(NOW) + 120 }, /nbf/],
+    ['issued an hour in the future', { iat: seconds(NOW) + 3600 }, /iat/],
+    ['issued 31 s in the future (past the 30 s of skew)', { iat: seconds(NOW) + 31 }, /iat/],
+    ['with an iat that is not a number', { iat: 'yesterday' }, /iat/],
     ['of another issuer', { iss: 'iss-2' }, /iss/],
     ['without an issuer', { iss: undefined }, /iss/],
     ['for another audience', { aud: 'nobody' }, /aud/],
@@ -69,9 +72,12 @@ describe('JwtVerifier', () => {
     expect(await rejection(hs, token)).toMatch(reason);
   });
 
-  it('tolerates 30 s of clock skew on nbf', async () => {
+  it('tolerates 30 s of clock skew on nbf and iat', async () => {
     await expect(
       hs.verify(await sign(secretKey, 'HS256', { iss: 'iss-1', aud: 'cohort', nbf: seconds(NOW) + 20 })),
+    ).resolves.toBeDefined();
+    await expect(
+      hs.verify(await sign(secretKey, 'HS256', { iss: 'iss-1', aud: 'cohort', iat: seconds(NOW) + 30 })),
     ).resolves.toBeDefined();
   });
 

@@ -32,7 +32,8 @@ const CLOCK_SKEW_SECONDS = 30;
 
 /**
  * Verifies JWTs with jose (OAUTHBEARER's checks, Kafka's ValidatorAccessTokenValidator): signature with
- * the configured key and only its algorithm, `exp` required and enforced, `nbf`, `iss` and `aud` when
+ * the configured key and only its algorithm, `exp` required and enforced, `nbf` and `iat` with 30 s of
+ * skew (a token issued later than that is refused), `iss` and `aud` when
  * configured, `sub` required (the principal is `User:<sub>`). A JWKS file is polled and re-read on
  * change, so keys can be rotated without a restart.
  */
@@ -59,7 +60,7 @@ export class JwtVerifier {
 
   async verify(token: string): Promise<VerifiedJwt> {
     const nowMs = this.now();
-    let payload: { sub?: unknown; exp?: unknown };
+    let payload: { sub?: unknown; exp?: unknown; iat?: unknown };
     try {
       ({ payload } = await jwtVerify(token, this.key.key as Parameters<typeof jwtVerify>[1], {
         algorithms: this.key.algorithms,
@@ -74,6 +75,12 @@ export class JwtVerifier {
     }
     const expiresAtMs = (payload.exp as number) * 1000;
     if (!(expiresAtMs > nowMs)) throw new JwtRejected('"exp" claim timestamp check failed (expired)');
+    // jose checks that iat is a number but not when it lies ahead; a token issued in the future was
+    // minted by a clock that is wrong by more than the skew Kafka allows, or forged to live longer.
+    if (typeof payload.iat === 'number' && payload.iat * 1000 > nowMs + CLOCK_SKEW_SECONDS * 1000)
+      throw new JwtRejected(
+        `"iat" claim timestamp check failed (issued more than ${CLOCK_SKEW_SECONDS} s in the future)`,
+      );
     if (typeof payload.sub !== 'string' || payload.sub === '' || /[\s;]/.test(payload.sub))
       throw new JwtRejected('"sub" must be a non-empty name without spaces or ";"');
     return { principal: `User:${payload.sub}`, expiresAtMs };
