@@ -35,6 +35,7 @@ import { replaySection } from './replay.bench';
 import { replicationNetworkSection } from './replication-network.bench';
 import { replicationSection } from './replication.bench';
 import { requestChecksSection } from './request-checks.bench';
+import { serverAssignorsSection } from './server-assignors.bench';
 
 /** Every section, in the order `npm run bench` runs them: the app's, the SDK's, the operators', security, then the parts alone. */
 export const SECTIONS: readonly BenchSection[] = [
@@ -57,6 +58,7 @@ export const SECTIONS: readonly BenchSection[] = [
   replicationSection,
   replicationNetworkSection,
   assignorsSection,
+  serverAssignorsSection,
   beforeAfterSection,
 ];
 
