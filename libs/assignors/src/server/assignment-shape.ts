@@ -31,14 +31,17 @@ function grownCapacity(first: number, n: number): number {
 }
 
 /**
- * The values of a log in Java's iteration order. The common case — inserts only, no bucket of the
+ * The values of a partition set's log in Java's iteration order (Integer.hashCode is the value). The common case — inserts only, no bucket of the
  * first table holding nine — needs no replay: the order is by bucket of the final table, then by
  * insertion. Otherwise the table is replayed (removes change when it grows; nine in a bucket resize it).
  */
-function iterate(log: TableLog, hashOf: (value: number) => number): number[] {
+function iterate(log: TableLog): number[] {
+  const hashOf = identity;
   const first = log.initialCapacity === undefined ? 16 : tableSizeFor(log.initialCapacity);
   const ops = log.ops;
   if (log.removes === 0) {
+    const rotated = ascendingRun(ops, first);
+    if (rotated !== null) return rotated;
     let fits = ops.length < 9;
     if (!fits) {
       const counts = new Int32Array(first);
@@ -81,6 +84,24 @@ function iterate(log: TableLog, hashOf: (value: number) => number): number[] {
 }
 
 const identity = (value: number): number => value;
+
+/**
+ * Partitions added in ascending order spanning less than the first table (the usual share of a
+ * topic) each have a bucket of their own, so Java's order is theirs rotated to where the bucket
+ * index wraps; null when the ops are not such a run. Values stay below 65,536, where the hash is
+ * the value itself.
+ */
+function ascendingRun(ops: readonly number[], first: number): number[] | null {
+  const n = ops.length;
+  if (n === 0 || ops[n - 1] > 65_536 || ops[n - 1] - ops[0] >= first) return null;
+  for (let i = 1; i < n; i++) if (ops[i] <= ops[i - 1]) return null;
+  const mask = grownCapacity(first, n) - 1;
+  let wrap = 0;
+  for (let i = 1; i < n && wrap === 0; i++) if (((ops[i] - 1) & mask) < ((ops[i - 1] - 1) & mask)) wrap = i;
+  const values = new Array<number>(n);
+  for (let k = 0; k < n; k++) values[k] = ops[(wrap + k) % n] - 1;
+  return values;
+}
 
 const PUT = 0;
 const COMPUTE = 1;
@@ -195,7 +216,7 @@ export class AssignmentShape {
     const order = this.map.order((topic) => topics[topic].idHash);
     return order.map((topic) => ({
       topic,
-      partitions: iterate((this.sets.get(topic) as { log: TableLog }).log, identity),
+      partitions: iterate((this.sets.get(topic) as { log: TableLog }).log),
     }));
   }
 }

@@ -4,7 +4,7 @@
  * member's current target in the order `Assignment.fromRecord` builds it (a default `HashMap<Uuid, _>`
  * filled in the record's order, each topic's partitions a `new HashSet<>(list)`).
  */
-import { javaStringHashCode, KafkaError } from '@cohort/protocol';
+import { javaStringHashCode, KafkaError, type TopicPartitions } from '@cohort/protocol';
 import type { ClusterView } from '../api/partition-assignor';
 import type { ConsumerGroupMemberSpec, ConsumerGroupSpec } from './consumer-group-assignor';
 import { copyConstructorCapacity, hashSetOrderOfPartitions, javaIterationOrder } from './java-hash-table';
@@ -23,6 +23,8 @@ export interface OwnedTopic {
   topic: number;
   /** In Java's iteration order. */
   partitions: number[];
+  /** The caller's entry these partitions came from, in the same order. */
+  original?: TopicPartitions;
 }
 
 export interface ModelMember {
@@ -101,8 +103,21 @@ export class TopicTable {
   }
 }
 
+function sameOrder(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
   if (a === b) return true;
+  // Members of one application send their topics in one order: compare in place first.
+  if (a.length === b.length) {
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    if (i === a.length) return true;
+  }
   const set = new Set(a);
   const other = new Set(b);
   if (set.size !== other.size) return false;
@@ -117,16 +132,28 @@ export function isHomogeneous(members: readonly ConsumerGroupMemberSpec[]): bool
   return true;
 }
 
+const NOTHING_OWNED: OwnedTopic[] = [];
+
+function inRange(partitions: readonly number[], size: number): boolean {
+  for (let i = 0; i < partitions.length; i++) if (!(partitions[i] >= 0 && partitions[i] < size)) return false;
+  return true;
+}
+
 function readOwned(member: ConsumerGroupMemberSpec, table: TopicTable, fromRecord: boolean): OwnedTopic[] {
+  if (member.assignment.length === 0) return NOTHING_OWNED;
   const entries: OwnedTopic[] = [];
   const hashes: number[] = [];
   for (const entry of member.assignment) {
     if (entry.partitions.length === 0) continue;
     const topic = table.numberOf(entry.topic);
     const size = table.topics[topic].partitions;
-    const partitions = entry.partitions.filter((p) => p >= 0 && p < size);
+    const partitions = inRange(entry.partitions, size)
+      ? (entry.partitions as number[])
+      : entry.partitions.filter((p) => p >= 0 && p < size);
     if (partitions.length === 0) continue;
-    entries.push({ topic, partitions: fromRecord ? hashSetOrderOfPartitions(partitions) : partitions });
+    const ordered = fromRecord ? hashSetOrderOfPartitions(partitions) : partitions;
+    // The entry itself, when Java's order is its order: an unchanged target goes back as it came.
+    entries.push({ topic, partitions: ordered, original: ordered === entry.partitions ? entry : undefined });
     hashes.push(table.topics[topic].idHash);
   }
   if (entries.length < 2 || !fromRecord) return entries;
@@ -166,13 +193,23 @@ export function readGroupModel(
   const order =
     options.memberOrder === 'given' ? specs.map((_, i) => i) : javaHashMapOrder(specs.map((member) => member.memberId));
   const fromRecord = options.targetOrder !== 'given';
+  let previousNames: readonly string[] | null = null;
+  let previous = new Set<number>();
+  let anyOwned = false;
   const members: ModelMember[] = order.map((index) => {
     const spec = specs[index];
-    const subscribed = new Set<number>();
-    for (const name of spec.subscribedTopics) {
-      const topic = table.numberOf(name);
-      if (table.topics[topic].partitions >= 0) subscribed.add(topic);
+    // Members subscribing alike share one set (read-only from here on).
+    let subscribed = previous;
+    if (previousNames === null || !sameOrder(previousNames, spec.subscribedTopics)) {
+      subscribed = new Set<number>();
+      for (const name of spec.subscribedTopics) {
+        const topic = table.numberOf(name);
+        if (table.topics[topic].partitions >= 0) subscribed.add(topic);
+      }
+      previous = subscribed;
+      previousNames = spec.subscribedTopics;
     }
+    if (spec.assignment.length > 0) anyOwned = true;
     return {
       memberId: spec.memberId,
       instanceId: spec.instanceId ?? null,
@@ -181,7 +218,7 @@ export function readGroupModel(
       owned: readOwned(spec, table, fromRecord),
     };
   });
-  checkDisjoint(members, table.topics);
+  if (anyOwned) checkDisjoint(members, table.topics);
   const homogeneous =
     options.subscriptionType === undefined ? isHomogeneous(specs) : options.subscriptionType === 'homogeneous';
   return { table, topics: table.topics, members, homogeneous };

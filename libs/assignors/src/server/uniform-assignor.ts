@@ -8,7 +8,7 @@
  */
 import type { TopicPartitions } from '@cohort/protocol';
 import type { ClusterView } from '../api/partition-assignor';
-import { setOwn } from '../common/own-property';
+import { prototypeKeys, setOwn } from '../common/own-property';
 import type { ConsumerGroupAssignment, ConsumerGroupAssignor, ConsumerGroupSpec } from './consumer-group-assignor';
 import {
   readGroupModel,
@@ -23,7 +23,12 @@ import { assignHomogeneous, type MemberResult } from './uniform-homogeneous';
 export const UNIFORM_ASSIGNOR_NAME = 'uniform';
 
 function toWire(model: GroupModel, entries: readonly OwnedTopic[]): TopicPartitions[] {
-  return entries.map(({ topic, partitions }) => ({ topic: model.topics[topic].name, partitions: partitions.slice() }));
+  const wire = new Array<TopicPartitions>(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const { topic, partitions, original } = entries[i];
+    wire[i] = original ?? { topic: model.topics[topic].name, partitions };
+  }
+  return wire;
 }
 
 /** The uniform assignment of a group read with the given options (tests replay Kafka's own orders). */
@@ -39,7 +44,12 @@ export function uniformAssign(group: ConsumerGroupSpec, cluster: ClusterView, op
         : assignHomogeneous(model, topicOrder);
   } else results = assignHeterogeneous(model);
   const assignment: ConsumerGroupAssignment = {};
-  model.members.forEach((member, m) => setOwn(assignment, member.memberId, toWire(model, results[m].entries)));
+  const reserved = prototypeKeys();
+  model.members.forEach((member, m) => {
+    const wire = toWire(model, results[m].entries);
+    if (reserved.has(member.memberId)) setOwn(assignment, member.memberId, wire);
+    else assignment[member.memberId] = wire;
+  });
   return assignment;
 }
 
