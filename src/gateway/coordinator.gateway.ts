@@ -34,7 +34,6 @@ import { OffsetFetchDto } from './dto/offset-fetch.dto';
 import { SyncGroupDto } from './dto/sync-group.dto';
 import { GatewayAuthorization } from './authorization/gateway-authorization';
 import type { CohortServer, CohortSocket } from './cohort-socket';
-import { compiledAccept } from './contract/socket-contracts';
 import { LeanEvents } from './lean/lean-events';
 import { PacketFastLane } from './lean/packet-fast-lane';
 import { SocketOutputLimits } from './output/socket-output-limits';
@@ -79,39 +78,31 @@ export class CoordinatorGateway implements OnGatewayInit, OnGatewayConnection, O
     this.lean.bind(
       plain,
       RequestEvent.Heartbeat,
-      { dto: HeartbeatDto, accept: compiledAccept(HeartbeatDto), handle: (request, s) => this.heartbeat(request, s) },
+      { dto: HeartbeatDto, handle: (request, s) => this.heartbeat(request, s) },
       lane,
     );
     this.lean.bind(
       plain,
       RequestEvent.OffsetCommit,
-      {
-        dto: OffsetCommitDto,
-        accept: compiledAccept(OffsetCommitDto),
-        handle: (request, s) => this.offsetCommit(request, s),
-      },
+      { dto: OffsetCommitDto, handle: (request, s) => this.offsetCommit(request, s) },
       lane,
     );
     this.lean.bind(
       plain,
       RequestEvent.OffsetFetch,
-      {
-        dto: OffsetFetchDto,
-        accept: compiledAccept(OffsetFetchDto),
-        handle: (request, s) => this.offsetFetch(request, s),
-      },
+      { dto: OffsetFetchDto, handle: (request, s) => this.offsetFetch(request, s) },
       lane,
     );
     this.lean.bind(
       plain,
       RequestEvent.JoinGroup,
-      { dto: JoinGroupDto, accept: compiledAccept(JoinGroupDto), handle: (request, s) => this.joinGroup(request, s) },
+      { dto: JoinGroupDto, handle: (request, s) => this.joinGroup(request, s) },
       lane,
     );
     this.lean.bind(
       plain,
       RequestEvent.SyncGroup,
-      { dto: SyncGroupDto, accept: compiledAccept(SyncGroupDto), handle: (request, s) => this.syncGroup(request, s) },
+      { dto: SyncGroupDto, handle: (request, s) => this.syncGroup(request, s) },
       lane,
     );
   }

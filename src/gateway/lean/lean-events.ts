@@ -1,15 +1,17 @@
 import type { ArgumentMetadata, Type } from '@nestjs/common';
 import type { Socket } from 'socket.io';
 import { KafkaValidationPipe } from '../../common/kafka-validation.pipe';
+import { compiledAccept } from '../contract/socket-contracts';
 import { answerFailure } from '../ws-ack-exception.filter';
 import type { PacketFastLane } from './packet-fast-lane';
 
 /** One hot event answered without Nest's WebSocket pipeline. */
 export interface LeanEvent<T> {
-  /** The event's DTO: its class-validator rules decide every payload `accept` does not take. */
+  /**
+   * The event's DTO, its one definition: the check compiled from it (../contract/compiled-checks.ts) takes
+   * the common well-formed payload, its class-validator rules decide every other.
+   */
   dto: Type<T>;
-  /** The request for a payload known to be valid, or null to ask the DTO (the compiled check of ../contract/compiled-checks.ts). */
-  accept: (payload: unknown) => T | null;
   /** The gateway method's body: ACL check and coordinator call; a throw or rejection is answered as an error. */
   handle: (request: T, socket: Socket) => unknown;
 }
@@ -35,10 +37,11 @@ export class LeanEvents {
    */
   bind<T>(socket: Socket, event: string, spec: LeanEvent<T>, lane: PacketFastLane | null = null): void {
     const metadata: ArgumentMetadata = { type: PAYLOAD_METADATA_TYPE, metatype: spec.dto, data: undefined };
+    const accept = compiledAccept(spec.dto);
     const listener = (args: unknown[]): void => {
       // rxjs fromEvent (which Nest's IoAdapter listens with) gives one argument as is, several as an array.
       const { data, ack } = mapPayload(args.length > 1 ? args : args[0]);
-      const accepted = spec.accept(data);
+      const accepted = accept(data);
       if (accepted !== null) {
         answer(() => spec.handle(accepted, socket), ack);
         return;
