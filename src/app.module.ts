@@ -31,6 +31,7 @@ import { AclsController } from './security/authorization/acls.controller';
 import { AuthorizationModule } from './security/authorization/authorization.module';
 import { GroupRemovals } from './security/limits/group-removals';
 import { SECURITY_EDGE_PROVIDERS } from './security/security-edge.providers';
+import { securityProblems } from './security/security-problems';
 
 /**
  * The whole app: config, logging, the node (built by CLUSTER_MODE), and the two transports over it.
@@ -48,7 +49,7 @@ export class AppModule implements NestModule {
     return {
       module: AppModule,
       imports: [
-        await CohortConfigModule.forRoot(env),
+        await CohortConfigModule.forRoot(env, securityProblems),
         RootLoggerModule,
         TerminusModule.forRoot({ logger: false }),
         DashboardModule,

@@ -14,6 +14,7 @@ import { validateEnvironment } from './config/validate-environment';
 import { prepareDataDir } from './node/storage/data-dir-preflight';
 import { OriginPolicy } from './security/origin/origin-policy';
 import { RestSecurityGate } from './security/rest/rest-security.gate';
+import { securityProblems } from './security/security-problems';
 import { httpsOptionsOf } from './security/tls/https-options';
 
 /**
@@ -23,7 +24,7 @@ import { httpsOptionsOf } from './security/tls/https-options';
  */
 export async function createCohortApp(env: Record<string, string | undefined>): Promise<INestApplication> {
   const root = await AppModule.forRoot(env);
-  const validated = validateEnvironment(env);
+  const validated = validateEnvironment(env, securityProblems);
   // One node per DATA_DIR, and one that takes writes: checked before Nest starts, so that a refusal is
   // one line (main.ts) rather than a stack trace. NodeLifecycle releases the lock when the node stops.
   const lock = prepareDataDir(new CohortConfig(validated).dataDir);

@@ -2,7 +2,7 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { CohortConfig } from './cohort-config';
 import type { EnvironmentVariables } from './environment-variables';
-import { validateEnvironment } from './validate-environment';
+import { type MoreProblems, validateEnvironment } from './validate-environment';
 
 /**
  * Loads and validates the environment through @nestjs/config and provides the typed CohortConfig
@@ -14,13 +14,13 @@ import { validateEnvironment } from './validate-environment';
 @Global()
 @Module({})
 export class CohortConfigModule {
-  static async forRoot(env: Record<string, string | undefined>): Promise<DynamicModule> {
+  static async forRoot(env: Record<string, string | undefined>, more?: MoreProblems): Promise<DynamicModule> {
     let validated!: EnvironmentVariables;
     const configModule = await ConfigModule.forRoot({
       ignoreEnvFile: true,
       validatePredefined: false,
       skipProcessEnv: true,
-      validate: () => (validated = validateEnvironment(env)),
+      validate: () => (validated = validateEnvironment(env, more)),
     });
     return {
       module: CohortConfigModule,

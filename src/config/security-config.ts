@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
-import type { JwtKeySetting } from '../security/authentication/jwt-key-source';
-import { parseAllowedHosts } from '../security/origin/hosts';
-import { parseOrigins } from '../security/origin/origins';
+import { parseAllowedHosts } from '../common/hosts';
+import { parseOrigins } from '../common/origins';
 import type { SecurityVariables } from './security-variables';
 
 /** With authentication on: far above what one service creates, low enough that one principal cannot fill the node's memory. */
@@ -11,10 +10,14 @@ export const DEFAULT_MAX_TOPICS_PER_PRINCIPAL = 100;
 export const DEFAULT_MAX_MEMBERS_PER_PRINCIPAL = 10_000;
 export const DEFAULT_MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL = 32 * 1024 * 1024;
 
+/** Which JWT keys a node accepts, from exactly one of the three AUTH_JWT_* key variables. */
+export type JwtKeySetting =
+  { kind: 'secret'; secret: string } | { kind: 'public-key'; path: string } | { kind: 'jwks'; path: string };
+
 /**
  * The security part of the configuration, typed and resolved (file paths absolute, lists split). The
  * files themselves are read by the services that use them (token store, JWT verifier, TLS options),
- * after security-problems.ts has checked them at start.
+ * after src/security/security-problems.ts has checked them at start.
  */
 export class SecurityConfig {
   readonly tokensFile: string | null;

@@ -5,7 +5,7 @@ import { EnvBoolean, EnvInt, EnvTrimmed } from './env-transforms';
 /**
  * The security variables (docs/security.md), kept apart from the rest of the environment so that the
  * schema of each stays readable; EnvironmentVariables extends this class. Files named here are read
- * and checked at start by security-problems.ts, so a missing key or a malformed tokens file stops the
+ * and checked at start by src/security/security-problems.ts, so a missing key or a malformed tokens file stops the
  * process with the variable named, as any other bad value does.
  */
 export class SecurityVariables {

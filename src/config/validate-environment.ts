@@ -3,7 +3,6 @@ import { validateSync, type ValidationError } from 'class-validator';
 import { relevantMessages } from '../common/relevant-messages';
 import { EnvironmentVariables, SENTINELS_PATTERN } from './environment-variables';
 import { replicationSettings } from './mode-defaults';
-import { securityProblems } from './security-problems';
 
 /** Thrown at start for a bad configuration; its message names every bad variable and its value. */
 export class ConfigurationError extends Error {
@@ -13,11 +12,18 @@ export class ConfigurationError extends Error {
   }
 }
 
+/** Checks beyond the variables' own rules, run once they pass (the security files, src/security/security-problems.ts). */
+export type MoreProblems = (config: EnvironmentVariables) => string[];
+
 /**
  * The `validate` function given to @nestjs/config. Reads only the variables README.md's configuration table names; an empty
  * value counts as unset, so `PORT=` falls back to the default instead of failing as "not an integer".
+ * `more` is what the layers above configuration check at start (the app passes the security checks).
  */
-export function validateEnvironment(env: Record<string, string | undefined>): EnvironmentVariables {
+export function validateEnvironment(
+  env: Record<string, string | undefined>,
+  more: MoreProblems = () => [],
+): EnvironmentVariables {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const config = plainToInstance(EnvironmentVariables, present, {
     excludeExtraneousValues: true,
@@ -25,7 +31,7 @@ export function validateEnvironment(env: Record<string, string | undefined>): En
   });
   const problems = validateSync(config, { forbidUnknownValues: true }).map((error) => describe(error, env));
   problems.push(...crossFieldProblems(config));
-  if (problems.length === 0) problems.push(...securityProblems(config));
+  if (problems.length === 0) problems.push(...more(config));
   if (problems.length > 0) throw new ConfigurationError(problems);
   return config;
 }

@@ -2,9 +2,9 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
 
-/** Which JWT keys a node accepts, from exactly one of the three AUTH_JWT_* key variables. */
-export type JwtKeySetting =
-  { kind: 'secret'; secret: string } | { kind: 'public-key'; path: string } | { kind: 'jwks'; path: string };
+import type { JwtKeySetting } from '../../config/security-config';
+
+export type { JwtKeySetting };
 
 /** A key (or key-set lookup) for jose's jwtVerify plus the algorithms it may be used with, pinned. */
 export interface JwtKey {

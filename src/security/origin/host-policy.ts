@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CohortConfig } from '../../config/cohort-config';
 import { NodeAddress } from '../../node/node-address';
-import { hostNameOf, isIpLiteral } from './hosts';
+import { hostNameOf, isIpLiteral } from '../../common/hosts';
 
 /**
  * DNS rebinding: a page at `http://attacker.example:<port>` whose name the attacker then resolves to

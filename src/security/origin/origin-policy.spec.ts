@@ -4,7 +4,7 @@ import { validateEnvironment } from '../../config/validate-environment';
 import type { NodeAddress } from '../../node/node-address';
 import { isLoopback } from '../client-address';
 import { OriginPolicy } from './origin-policy';
-import { normalizeOrigin, parseOrigins } from './origins';
+import { normalizeOrigin, parseOrigins } from '../../common/origins';
 
 const policy = (env: Record<string, string>, url: string) =>
   new OriginPolicy(new CohortConfig(validateEnvironment(env)), { url: () => url } as NodeAddress);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CohortConfig } from '../../config/cohort-config';
 import { NodeAddress } from '../../node/node-address';
-import { normalizeOrigin } from './origins';
+import { normalizeOrigin } from '../../common/origins';
 
 /**
  * Which `Origin` headers may drive this node: CORS_ORIGINS plus the node's own origin (its dashboard):

@@ -2,8 +2,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CohortConfig } from './cohort-config';
-import { ConfigurationError, validateEnvironment } from './validate-environment';
+import { CohortConfig } from '../config/cohort-config';
+import { ConfigurationError, validateEnvironment as validateAll } from '../config/validate-environment';
+import { securityProblems } from './security-problems';
+
+/** The environment checked as the node checks it at start: its variables, then the files they name. */
+const validateEnvironment = (env: Record<string, string | undefined>) => validateAll(env, securityProblems);
 
 const dir = mkdtempSync(join(tmpdir(), 'cohort-security-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,12 +1,12 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { loadJwtKey } from '../security/authentication/jwt-key-source';
-import { parseTokensFile } from '../security/authentication/tokens-file';
-import { readClusterSecret } from '../security/cluster/cluster-secret';
-import { parseAllowedHosts } from '../security/origin/hosts';
-import { parseOrigins } from '../security/origin/origins';
-import { SecurityConfig } from './security-config';
-import type { EnvironmentVariables } from './environment-variables';
+import { loadJwtKey } from './authentication/jwt-key-source';
+import { parseTokensFile } from './authentication/tokens-file';
+import { readClusterSecret } from './cluster/cluster-secret';
+import { parseAllowedHosts } from '../common/hosts';
+import { parseOrigins } from '../common/origins';
+import { SecurityConfig } from '../config/security-config';
+import type { EnvironmentVariables } from '../config/environment-variables';
 
 /**
  * The security variables checked against each other and against the files they name, so that a node
