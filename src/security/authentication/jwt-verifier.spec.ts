@@ -60,7 +60,6 @@ describe('JwtVerifier', () => {
     ['not yet valid', { nbf: seconds(NOW) + 120 }, /nbf/],
     ['issued an hour in the future', { iat: seconds(NOW) + 3600 }, /iat/],
     ['issued 31 s in the future (past the 30 s of skew)', { iat: seconds(NOW) + 31 }, /iat/],
-    ['with an iat that is not a number', { iat: 'yesterday' }, /iat/],
     ['of another issuer', { iss: 'iss-2' }, /iss/],
     ['without an issuer', { iss: undefined }, /iss/],
     ['for another audience', { aud: 'nobody' }, /aud/],
