@@ -36,6 +36,7 @@ import { replicationNetworkSection } from './replication-network.bench';
 import { replicationSection } from './replication.bench';
 import { requestChecksSection } from './request-checks.bench';
 import { serverAssignorsSection } from './server-assignors.bench';
+import { socketHotEventsSection } from './socket-hot-events.bench';
 
 /** Every section, in the order `npm run bench` runs them: the app's, the SDK's, the operators', security, then the parts alone. */
 export const SECTIONS: readonly BenchSection[] = [
@@ -60,6 +61,7 @@ export const SECTIONS: readonly BenchSection[] = [
   assignorsSection,
   serverAssignorsSection,
   beforeAfterSection,
+  socketHotEventsSection,
 ];
 
 /** The whole run is bounded: a section that hangs stops the run instead of a machine's afternoon. */

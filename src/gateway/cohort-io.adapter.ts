@@ -4,7 +4,7 @@ import { CohortConfig } from '../config/cohort-config';
 import { withAuthenticatedRecovery } from '../security/socket/recovery-options';
 import { EngineHandshakes } from '../security/socket/engine-handshakes';
 import { SocketSecurity } from '../security/socket/socket-security';
-import type { EngineConnection } from './output/engine-output';
+import type { EngineConnection } from './socket-io-internals';
 import { SocketOutputLimits } from './output/socket-output-limits';
 
 /**

@@ -10,7 +10,7 @@ import { WritePacer } from './write-pacer';
  * before the gateway is up, or to sockets that have gone, are dropped: a member that misses one still
  * learns of the rebalance from its next heartbeat (REBALANCE_IN_PROGRESS), as in Kafka.
  *
- * Pushes go out through `pacer`, which the gateway's lean acknowledgements share, so a burst (a push
+ * Pushes go out through `pacer`, which every acknowledgement of the gateway shares, so a burst (a push
  * to 10,000 members) is spread over event-loop turns in slices and keeps its place behind the answers
  * already due.
  */

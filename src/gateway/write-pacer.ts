@@ -19,7 +19,7 @@ interface Pending {
  * in between.
  *
  * Writes leave in the order they were asked for: once anything waits, every later write waits behind
- * it. The lean events' acknowledgements and the pushes share one pacer (SocketPushSink's), so a member
+ * it. Every socket acknowledgement and every push share one pacer (SocketPushSink's), so a member
  * never gets a push before the answer that was due before it. Outside bursts, a write goes out at once,
  * with no extra hop.
  */

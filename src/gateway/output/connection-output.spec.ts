@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { ConnectionOutput, type OutputClock, type OutputLimitKind, type OutputLimits } from './connection-output';
-import type { EngineConnection } from './engine-output';
+import type { EngineConnection } from '../socket-io-internals';
 
 /** An engine.io connection as the output limit sees it: packets announced, flushed into a websocket that the peer drains (or not). */
 class FakeConnection extends EventEmitter {

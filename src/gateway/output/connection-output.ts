@@ -1,4 +1,4 @@
-import { type EngineConnection, packetBytes, transportBufferedBytes } from './engine-output';
+import { type EngineConnection, packetBytes, transportBufferedBytes } from '../socket-io-internals';
 
 /** Redis's `client-output-buffer-limit` for one connection: 0 turns a limit off. */
 export interface OutputLimits {

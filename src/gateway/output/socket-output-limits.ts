@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { CohortConfig } from '../../config/cohort-config';
 import { CohortMetrics } from '../../metrics/cohort-metrics';
 import { ConnectionOutput, type OutputLimitKind, type OutputLimits } from './connection-output';
-import { closeDiscarding, type EngineConnection } from './engine-output';
+import { closeDiscarding, type EngineConnection } from '../socket-io-internals';
 
 const MIB = 1024 * 1024;
 
