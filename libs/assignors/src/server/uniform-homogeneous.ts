@@ -85,23 +85,63 @@ export function assignHomogeneous(model: GroupModel, topicOrder: readonly number
     }
   }
 
-  // assignRemainingPartitions
+  // assignRemainingPartitions. A member that owned nothing takes a slice of the unassigned list,
+  // kept as [start, end) and read out at the end (freshSlice) instead of logged partition by partition.
   let next = 0;
+  const sliceStart = new Int32Array(members.length).fill(-1);
+  const sliceEnd = new Int32Array(members.length);
   for (let u = 0; u < unfilled.length; u++) {
     const m = unfilled[u];
-    const shape = (shapes[m] ??= new AssignmentShape(members[m].owned));
     const quota = unfilledQuota[u];
-    for (let i = 0; i < quota && next < unassignedPartitions.length; i++, next++)
-      shape.add(unassignedTopics[next], unassignedPartitions[next], undefined);
+    const end = Math.min(next + quota, unassignedPartitions.length);
+    if (shapes[m] === null && members[m].owned.length === 0) {
+      sliceStart[m] = next;
+      sliceEnd[m] = end;
+      next = end;
+      continue;
+    }
+    const shape = (shapes[m] ??= new AssignmentShape(members[m].owned));
+    for (; next < end; next++) shape.add(unassignedTopics[next], unassignedPartitions[next], undefined);
   }
   if (next < unassignedPartitions.length) throw new Error('uniform assignor: partitions were left unassigned');
 
   return members.map((member, m) => {
+    if (sliceStart[m] >= 0) {
+      const fresh = freshSlice(unassignedTopics, unassignedPartitions, sliceStart[m], sliceEnd[m]);
+      if (fresh !== null) return { entries: fresh, changed: fresh.length > 0 };
+      const shape = new AssignmentShape(member.owned);
+      for (let i = sliceStart[m]; i < sliceEnd[m]; i++)
+        shape.add(unassignedTopics[i], unassignedPartitions[i], undefined);
+      return { entries: shape.entries(topics), changed: sliceEnd[m] > sliceStart[m] };
+    }
     const shape = shapes[m];
     if (shape === null) return { entries: member.owned, changed: false };
     const entries = shape.entries(topics);
     return sameEntries(entries, member.owned) ? { entries: member.owned, changed: false } : { entries, changed: true };
   });
+}
+
+/**
+ * The target of a member that owned nothing and took [start, end) of the unassigned list, when that
+ * is one topic's ascending run spanning fewer than 16 partitions (a `new HashSet<>()` then gives each
+ * its own bucket: Java's order is the run rotated where the bucket index wraps); null otherwise.
+ */
+function freshSlice(topicOf: number[], partitionOf: number[], start: number, end: number): OwnedTopic[] | null {
+  if (start === end) return [];
+  const topic = topicOf[start];
+  const n = end - start;
+  const low = partitionOf[start];
+  const high = partitionOf[end - 1];
+  if (topicOf[end - 1] !== topic || high - low >= 16 || high >= 65_536) return null;
+  for (let i = start + 1; i < end; i++) if (topicOf[i] !== topic || partitionOf[i] <= partitionOf[i - 1]) return null;
+  // A default HashSet has 16 buckets up to 12 entries, 32 beyond (n < 16 here).
+  const mask = n > 12 ? 31 : 15;
+  let wrap = 0;
+  for (let i = 1; i < n && wrap === 0; i++)
+    if ((partitionOf[start + i] & mask) < (partitionOf[start + i - 1] & mask)) wrap = i;
+  const partitions = new Array<number>(n);
+  for (let k = 0; k < n; k++) partitions[k] = partitionOf[start + ((wrap + k) % n)];
+  return [{ topic, partitions }];
 }
 
 /** The same partitions (as sets), whatever the order. */
