@@ -5,6 +5,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { CohortConfig } from './config/cohort-config';
 import { CohortIoAdapter } from './gateway/cohort-io.adapter';
+import { dotGroupSegments } from './http/dot-group-segments';
 import { BEARER_SCHEME } from './http/responses/api-errors.decorator';
 import { NestPinoLogger } from './logging/nest-pino-logger';
 import { QuietStartupLogger } from './logging/quiet-startup-logger';
@@ -62,6 +63,7 @@ export function configureCohortApp<App extends INestApplication>(app: App): App 
     credentials: true,
     maxAge: 600,
   });
+  app.use(dotGroupSegments);
   app.use(app.get(RestSecurityGate).handle);
   app.useWebSocketAdapter(new CohortIoAdapter(app));
   const document = new DocumentBuilder()

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type NestMiddleware, Optional } from '@nestjs/common';
-import { ErrorCode, errorName } from '@cohort/protocol';
+import { ErrorCode, errorName, groupIdOfPathSegment } from '@cohort/protocol';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import type { NodeView } from '../node/cluster-status';
 import { fetch, type Response as NodeResponse } from 'undici';
@@ -158,7 +158,7 @@ export function groupIdOf(path: string): string | null | undefined {
   if (!match) return undefined;
   if (match[1] === undefined) return null;
   try {
-    return decodeURIComponent(match[1]);
+    return groupIdOfPathSegment(match[1]);
   } catch {
     return undefined;
   }

@@ -50,6 +50,26 @@ describe('CohortAdmin (e2e)', () => {
     });
   });
 
+  it('reaches groups named ".", "..", "%2E" and "a/../b" (URLs normalise dot segments, even percent-encoded)', async () => {
+    const ids = ['.', '..', '%2E', '%2e%2E', 'a/../b'];
+    for (const [index, groupId] of ids.entries()) {
+      await admin().setOffsets(groupId, [
+        { name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: index + 1 }] },
+      ]);
+    }
+    for (const [index, groupId] of ids.entries()) {
+      await expect(admin().describeGroup(groupId)).resolves.toMatchObject({ groupId, state: 'Empty' });
+      const offsets = await admin().fetchOffsets(groupId);
+      expect({ groupId, offsets: offsets.offsets.map((o) => o.committedOffset) }).toEqual({
+        groupId,
+        offsets: [index + 1],
+      });
+    }
+    for (const groupId of ids) await admin().deleteGroup(groupId);
+    const left = (await admin().listGroups()).map((g) => g.groupId);
+    for (const groupId of ids) expect(left).not.toContain(groupId);
+  });
+
   it('sets, reads and deletes the offsets of an Empty group, lists, describes and deletes the group', async () => {
     await admin().setOffsets('billing', [
       {

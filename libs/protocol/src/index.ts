@@ -11,3 +11,4 @@ export * from './acl';
 export * from './consumer-protocol-rules';
 export * from './request-shape';
 export * from './limits';
+export * from './path-segment';

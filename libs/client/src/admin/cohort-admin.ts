@@ -21,6 +21,7 @@ import type {
   TopicInfo,
 } from '@cohort/protocol';
 import { RestTransport, type RestTransportOptions } from './rest-transport';
+import { groupPathSegment } from '@cohort/protocol';
 
 export type AdminOptions = RestTransportOptions;
 
@@ -155,7 +156,7 @@ export class CohortAdmin {
 }
 
 function group(groupId: string): string {
-  return `/v1/groups/${encodeURIComponent(groupId)}`;
+  return `/v1/groups/${groupPathSegment(groupId)}`;
 }
 
 function topic(name: string): string {
