@@ -1,10 +1,9 @@
 import type { DescribedGroup, ListedGroup } from '@cohort/protocol';
-import { ErrorCode } from '@cohort/protocol';
+import { KafkaError } from '@cohort/protocol';
 import type { PartitionRef } from '../offsets/offset-writes';
 import type { GroupRegistry } from '../group/group-registry';
 import type { OffsetWrites } from '../offsets/offset-writes';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
-import { answer } from '../runtime/coordinator-result';
 
 /** Kafka's DescribeGroups for one group: unknown → Dead; metadata and assignments only while Stable. */
 export function describeGroup(groups: GroupRegistry, groupId: string): DescribedGroup {
@@ -43,8 +42,8 @@ export function listGroups(groups: GroupRegistry, statesFilter: string[] | undef
  */
 export function deleteGroup(groups: GroupRegistry, offsets: OffsetWrites, groupId: string): CoordinatorResult<number> {
   const group = groups.get(groupId);
-  if (!group || group.is('Dead')) return answer(ErrorCode.GROUP_ID_NOT_FOUND);
-  if (!group.is('Empty')) return answer(ErrorCode.NON_EMPTY_GROUP);
+  if (!group || group.is('Dead')) throw KafkaError.of('GROUP_ID_NOT_FOUND');
+  if (!group.is('Empty')) throw KafkaError.of('NON_EMPTY_GROUP');
   const partitions: PartitionRef[] = [
     ...group.offsets.all().map(({ topic, partition }) => ({ topic, partition })),
     ...group.offsets.stagedPartitions().filter(({ topic, partition }) => !group.offsets.has(topic, partition)),

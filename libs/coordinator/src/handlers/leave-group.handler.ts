@@ -1,6 +1,5 @@
 import type { LeaveGroupMemberResponse, LeaveGroupRequest, LeaveGroupResponse } from '@cohort/protocol';
-import { ErrorCode } from '@cohort/protocol';
-import { errorFields } from '../responses/error-fields';
+import { ErrorCode, KafkaError } from '@cohort/protocol';
 import type { ClassicGroupManager } from '../rebalance/classic-group-manager';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { answer } from '../runtime/coordinator-result';
@@ -37,7 +36,7 @@ function leaveGroup(classic: ClassicGroupManager, request: LeaveGroupRequest): L
       members: request.members.map((m) => answer(m.memberId, m.groupInstanceId, ErrorCode.UNKNOWN_MEMBER_ID)),
     };
   }
-  if (group.is('Dead')) return { ...errorFields(ErrorCode.COORDINATOR_NOT_AVAILABLE), members: [] };
+  if (group.is('Dead')) throw KafkaError.of('COORDINATOR_NOT_AVAILABLE');
   const members = request.members.map((leaving) => {
     const reason = `Removing member ${leaving.memberId || leaving.groupInstanceId} on LeaveGroup; client reason: ${leaving.reason ?? 'not provided'}`;
     if (leaving.memberId === '') {

@@ -1,5 +1,5 @@
 import type { OffsetDeleteRequest, OffsetDeleteResponse, TopicPartitionErrors } from '@cohort/protocol';
-import { ErrorCode } from '@cohort/protocol';
+import { ErrorCode, KafkaError } from '@cohort/protocol';
 import type { PartitionRef } from '../offsets/offset-writes';
 import { errorFields } from '../responses/error-fields';
 import type { GroupRegistry } from '../group/group-registry';
@@ -21,17 +21,9 @@ export function handleOffsetDelete(
   request: OffsetDeleteRequest,
 ): CoordinatorResult<OffsetDeleteResponse> {
   const group = groups.get(request.groupId);
-  if (!group || group.is('Dead'))
-    return answer({
-      ...errorFields(ErrorCode.GROUP_ID_NOT_FOUND, `group ${request.groupId} does not exist`),
-      topics: [],
-    });
-  if (!group.is('Empty') && !group.isConsumerGroup) {
-    return answer({
-      ...errorFields(ErrorCode.NON_EMPTY_GROUP, `group ${request.groupId} is ${group.state}`),
-      topics: [],
-    });
-  }
+  if (!group || group.is('Dead')) throw KafkaError.of('GROUP_ID_NOT_FOUND', `group ${request.groupId} does not exist`);
+  if (!group.is('Empty') && !group.isConsumerGroup)
+    throw KafkaError.of('NON_EMPTY_GROUP', `group ${request.groupId} is ${group.state}`);
   const topics: TopicPartitionErrors[] = request.topics.map((t) => ({
     name: t.name,
     partitions: t.partitions.map(({ partitionIndex }) => {
