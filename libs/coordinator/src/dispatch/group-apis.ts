@@ -17,7 +17,9 @@ import { type ApiSpec, errorFieldsOf } from './coordinator-dispatch';
  * The coordinator's API table: one row per API (docs/protocol.md), run by `CoordinatorDispatch`. A
  * new API is a row here and a one-line method of `GroupCoordinator`. A row's `validate` holds only the
  * protocol's rules (validation/request-validation.ts): the request's shape is the transport's DTO's,
- * checked before any request reaches the coordinator.
+ * checked before any request reaches the coordinator. A handler that refuses the whole request throws
+ * its KafkaError (as Kafka 4's handlers throw ApiExceptions) and the row's `errorResponse` makes the
+ * answer; errors of single partitions or members stay in the response.
  */
 
 const groupIdOf = (request: { groupId: string }): string => request?.groupId;
