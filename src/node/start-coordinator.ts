@@ -1,8 +1,12 @@
-import { GroupCoordinator, type ServerAssignorLookup, type TopicRegistry } from '@cohort/coordinator';
+import { GroupCoordinator, type TopicRegistry } from '@cohort/coordinator';
+import type { AssignorCatalog } from './assignor-catalog';
 import type { Clock, PartitionStore } from '@cohort/replication';
 import { coordinatorConfigOf } from './coordinator-config-of';
 import { coordinatorLogger } from './coordinator-logger';
 import type { NodeDeps } from './node-deps';
+
+/** GROUP_CONSUMER_ASSIGNORS' default: the consumer groups' server assignors, the first the default one. */
+const CONSUMER_GROUP_ASSIGNORS = ['uniform', 'range'];
 
 /**
  * The group coordinator over this node's PartitionStore, whatever the mode: the app's settings, its
@@ -13,7 +17,7 @@ export function startCoordinator(
   store: PartitionStore,
   clock: Clock,
   topics: TopicRegistry,
-  assignors: ServerAssignorLookup,
+  assignors: AssignorCatalog,
   { config, push, metrics }: NodeDeps,
 ): GroupCoordinator {
   const coordinator = new GroupCoordinator({
@@ -22,6 +26,7 @@ export function startCoordinator(
     config: coordinatorConfigOf(config),
     topics,
     assignors,
+    consumerAssignors: CONSUMER_GROUP_ASSIGNORS.flatMap((name) => assignors.consumerGroupAssignor(name) ?? []),
     push,
     metrics,
     logger: coordinatorLogger('GroupCoordinator'),

@@ -198,7 +198,12 @@ describe('offsets and topics (e2e)', () => {
     const listed = await emit<{ groups: { groupId: string; groupState: string }[] }>(socket, 'ListGroups', {
       statesFilter: ['stable'],
     });
-    expect(listed.groups).toContainEqual({ groupId: 'listed', protocolType: 'consumer', groupState: 'Stable' });
+    expect(listed.groups).toContainEqual({
+      groupId: 'listed',
+      protocolType: 'consumer',
+      groupState: 'Stable',
+      groupType: 'classic',
+    });
     socket.disconnect();
   });
 });

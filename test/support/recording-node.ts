@@ -52,6 +52,14 @@ export class RecordingNode implements CohortNode {
       describeGroups: record('describeGroups', { errorCode: 0, groups: [] }),
       listGroups: record('listGroups', { errorCode: 0, groups: [] }),
       deleteGroups: record('deleteGroups', { errorCode: 0, results: [] }),
+      consumerGroupHeartbeat: record('consumerGroupHeartbeat', {
+        errorCode: 0,
+        memberId: 'm',
+        memberEpoch: 1,
+        heartbeatIntervalMs: 5000,
+        assignment: null,
+      }),
+      consumerGroupDescribe: record('consumerGroupDescribe', { errorCode: 0, groups: [] }),
       connectionClosed: (connectionId: string) =>
         void this.calls.push({ method: 'connectionClosed', args: [connectionId] }),
       partitionFor: (groupId: string) => partitionFor(groupId, numPartitions),

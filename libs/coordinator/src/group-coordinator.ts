@@ -19,6 +19,7 @@ import type { GroupLagSummary } from './lag/group-lag-evaluator';
 import { OperatorViews } from './operations/operator-views';
 import type { CoordinatorLogger, CoordinatorMetrics } from './ports/coordinator-metrics.port';
 import { SILENT_LOGGER } from './ports/coordinator-metrics.port';
+import type { ConsumerGroupAssignorPort } from './ports/consumer-assignor.port';
 import type { ServerAssignorLookup } from './ports/server-assignor.port';
 import type { TopicRegistry } from './ports/topic-registry.port';
 import type { ShardEnv } from './context/shard-env';
@@ -31,6 +32,8 @@ export interface GroupCoordinatorDeps {
   config: CoordinatorConfig;
   topics: TopicRegistry;
   assignors: ServerAssignorLookup;
+  /** The consumer groups' server assignors (GROUP_CONSUMER_ASSIGNORS order; the first is the default). */
+  consumerAssignors?: readonly ConsumerGroupAssignorPort[];
   push: PushSink;
   metrics?: CoordinatorMetrics;
   /** Member ids are `clientId-uuid`; the uuid comes from here (seeded in simulations). */
@@ -62,6 +65,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
       random: deps.random ?? new SystemRandom(),
       topics: deps.topics,
       assignors: deps.assignors,
+      consumerAssignors: deps.consumerAssignors ?? [],
       push: deps.push,
       metrics: deps.metrics ?? {},
       logger: deps.logger ?? SILENT_LOGGER,
@@ -130,6 +134,17 @@ export class GroupCoordinator implements GroupCoordinatorApi {
 
   deleteGroups(request: P.DeleteGroupsRequest): Promise<P.DeleteGroupsResponse> {
     return this.dispatch.run(API.DELETE_GROUPS, request, NO_CONTEXT);
+  }
+
+  consumerGroupHeartbeat(
+    request: P.ConsumerGroupHeartbeatRequest,
+    context: RequestContext,
+  ): Promise<P.ConsumerGroupHeartbeatResponse> {
+    return this.dispatch.run(API.CONSUMER_GROUP_HEARTBEAT, request, context);
+  }
+
+  consumerGroupDescribe(request: P.ConsumerGroupDescribeRequest): Promise<P.ConsumerGroupDescribeResponse> {
+    return this.dispatch.run(API.CONSUMER_GROUP_DESCRIBE, request, NO_CONTEXT);
   }
 
   connectionClosed(connectionId: string): void {

@@ -4,7 +4,7 @@ import { ManualClock } from '@cohort/replication';
 import type {
   ConsumerAssignorGroupSpec,
   ConsumerGroupAssignorPort,
-} from '@cohort/coordinator/consumer/consumer-assignor.port';
+} from '@cohort/coordinator/ports/consumer-assignor.port';
 import type { ConsumerGroup } from '@cohort/coordinator/consumer/consumer-group';
 import { consumerGroupConfig, type ConsumerGroupConfig } from '@cohort/coordinator/consumer/consumer-group-config';
 import { ConsumerGroupManager } from '@cohort/coordinator/consumer/consumer-group-manager';

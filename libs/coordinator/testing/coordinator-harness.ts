@@ -8,6 +8,7 @@ import { GroupCoordinator } from '@cohort/coordinator/group-coordinator';
 import type { CoordinatorMetrics } from '@cohort/coordinator/ports/coordinator-metrics.port';
 import type { ServerAssignor } from '@cohort/coordinator/ports/server-assignor.port';
 import { StaticAssignorLookup } from '@cohort/coordinator/ports/server-assignor.port';
+import type { ConsumerGroupAssignorPort } from '@cohort/coordinator/ports/consumer-assignor.port';
 import { InMemoryTopicRegistry } from '@cohort/coordinator/topics/in-memory-topic-registry';
 import type { CoordinatorShard } from '@cohort/coordinator/shard/coordinator-shard';
 import type { ShardRegistry } from '@cohort/coordinator/shard/shard-registry';
@@ -43,6 +44,8 @@ export interface HarnessOptions {
   config?: Partial<CoordinatorConfig>;
   autoCommit?: boolean;
   assignors?: ServerAssignor[];
+  /** The consumer groups' server assignors (the first is the default). */
+  consumerAssignors?: ConsumerGroupAssignorPort[];
   topics?: { name: string; partitions: number }[];
   metrics?: CoordinatorMetrics;
   /** Elect every partition before starting (default true). */
@@ -89,6 +92,7 @@ export class CoordinatorHarness {
       config: this.config,
       topics: this.topics,
       assignors: this.assignors,
+      consumerAssignors: this.options.consumerAssignors,
       push: this.push,
       metrics: this.options.metrics,
       random: new SeededRandom(42),

@@ -28,6 +28,8 @@ export const ErrorCode = {
   CLUSTER_AUTHORIZATION_FAILED: 31,
   /** A timestamp out of the accepted range (Kafka's InvalidTimestampException). */
   INVALID_TIMESTAMP: 32,
+  /** A request this node does not serve (a consumer group protocol GROUP_COORDINATOR_REBALANCE_PROTOCOLS leaves out). */
+  UNSUPPORTED_VERSION: 35,
   INVALID_REQUEST: 42,
   KAFKA_STORAGE_ERROR: 56,
   SASL_AUTHENTICATION_FAILED: 58,
@@ -41,7 +43,15 @@ export const ErrorCode = {
   GROUP_SUBSCRIBED_TO_TOPIC: 86,
   UNSTABLE_OFFSET_COMMIT: 88,
   THROTTLING_QUOTA_EXCEEDED: 89,
+  /** KIP-848: the member's epoch is not the group's view of it; it must rejoin with epoch 0. */
+  FENCED_MEMBER_EPOCH: 110,
+  /** KIP-848: a static member's instance id is still held by a member that did not leave. */
+  UNRELEASED_INSTANCE_ID: 111,
   UNSUPPORTED_ASSIGNOR: 112,
+  /** KIP-848: an offset request carried a member epoch that is not the member's current one. */
+  STALE_MEMBER_EPOCH: 113,
+  /** KIP-848: `subscribedTopicRegex` is not a valid RE2 expression. */
+  INVALID_REGULAR_EXPRESSION: 128,
 } as const;
 
 export type ErrorName = keyof typeof ErrorCode;

@@ -1,5 +1,6 @@
 export * from './error-codes';
 export * from './consumer-protocol';
+export * from './consumer-group-protocol';
 export * from './group-state';
 export * from './placement';
 export * from './requests';

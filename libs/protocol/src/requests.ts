@@ -112,6 +112,8 @@ export interface DescribeGroupsRequest {
 
 export interface ListGroupsRequest {
   statesFilter?: string[];
+  /** Only groups of these types (`classic`, `consumer`, `share`), matched case-insensitively as Kafka's KIP-848 does. */
+  typesFilter?: string[];
 }
 
 export interface DeleteGroupsRequest {

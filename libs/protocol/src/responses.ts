@@ -122,7 +122,9 @@ export interface DescribeGroupsResponse extends ErrorFields {
 export interface ListedGroup {
   groupId: string;
   protocolType: string;
-  groupState: GroupStateName;
+  /** A consumer group's states are Kafka's too: Empty, Assigning, Reconciling, Stable. */
+  groupState: GroupStateName | string;
+  groupType: 'classic' | 'consumer' | 'share';
 }
 
 export interface ListGroupsResponse extends ErrorFields {

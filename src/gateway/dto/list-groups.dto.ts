@@ -10,4 +10,12 @@ export class ListGroupsDto implements ListGroupsRequest {
   @IsString({ each: true })
   @MaxLength(64, { each: true })
   statesFilter?: string[];
+
+  /** Matched case-insensitively against `classic`, `consumer` and `share` by the coordinator (KIP-848). */
+  @Describe('Only groups of these types: classic, consumer or share.')
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @MaxLength(64, { each: true })
+  typesFilter?: string[];
 }

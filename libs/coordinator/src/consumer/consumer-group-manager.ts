@@ -1,7 +1,7 @@
 import type { Clock, LogRecord } from '@cohort/replication';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import type { OperationEffects } from '../runtime/operation-effects';
-import type { ConsumerGroupAssignorPort } from './consumer-assignor.port';
+import type { ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
 import { ConsumerGroupError } from './consumer-errors';
 import { ConsumerGroup } from './consumer-group';
 import type { ConsumerGroupConfig } from './consumer-group-config';

@@ -1,4 +1,4 @@
-import type { TopicPartitions as TopicPartitionList } from '@cohort/protocol';
+import type { DescribedConsumerGroup } from '@cohort/protocol';
 import { ConsumerGroupError } from './consumer-errors';
 import type { ConsumerGroup } from './consumer-group';
 import { toTopicPartitionList } from './topic-partitions';
@@ -43,32 +43,6 @@ function validateMemberEpoch(group: ConsumerGroup, memberId: string | null, memb
 /** DeleteGroups: only an Empty consumer group can be deleted. */
 export function validateDeleteGroup(group: ConsumerGroup): void {
   if (group.state !== 'Empty') throw new ConsumerGroupError('NON_EMPTY_GROUP', `Group ${group.groupId} is not empty.`);
-}
-
-/** One member in a ConsumerGroupDescribe answer. */
-export interface DescribedConsumerGroupMember {
-  memberId: string;
-  instanceId: string | null;
-  rackId: string | null;
-  memberEpoch: number;
-  clientId: string;
-  clientHost: string;
-  subscribedTopicNames: string[];
-  subscribedTopicRegex: string;
-  assignment: { topicPartitions: TopicPartitionList[] };
-  targetAssignment: { topicPartitions: TopicPartitionList[] };
-  /** Kafka's member type: 1 for the consumer protocol (0 would be a classic member of a converted group). */
-  memberType: number;
-}
-
-export interface DescribedConsumerGroup {
-  errorCode: number;
-  groupId: string;
-  groupState: string;
-  groupEpoch: number;
-  assignmentEpoch: number;
-  assignorName: string;
-  members: DescribedConsumerGroupMember[];
 }
 
 /** Kafka's `asDescribedGroup`: the assignor the members prefer, or the node's default one. */

@@ -1,6 +1,6 @@
 import { createServerRangeAssignor } from '@cohort/assignors';
 import type { TopicPartitions as TopicPartitionList } from '@cohort/protocol';
-import type { ConsumerAssignorGroupSpec, ConsumerGroupAssignorPort } from './consumer-assignor.port';
+import type { ConsumerAssignorGroupSpec, ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
 import { type ConsumerGroupMember, newConsumerGroupMember, updatedMember } from './consumer-group-member';
 import { targetAssignmentEpochRecord, targetAssignmentRecord } from './consumer-records';
 import { TargetAssignmentBuilder } from './target-assignment-builder';

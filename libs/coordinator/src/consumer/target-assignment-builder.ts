@@ -1,5 +1,5 @@
 import type { LogRecord } from '@cohort/replication';
-import type { ConsumerAssignorMemberSpec, ConsumerGroupAssignorPort } from './consumer-assignor.port';
+import type { ConsumerAssignorMemberSpec, ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
 import type { ConsumerGroupMember } from './consumer-group-member';
 import { targetAssignmentEpochRecord, targetAssignmentRecord } from './consumer-records';
 import {

@@ -1,4 +1,4 @@
-import type { ConsumerGroupAssignorPort } from './consumer-assignor.port';
+import type { ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
 import { ConsumerGroupError } from './consumer-errors';
 import type { ConsumerGroup } from './consumer-group';
 import type { ConsumerGroupMember } from './consumer-group-member';

@@ -3,6 +3,7 @@ import type { PushSink } from '../ports/group-coordinator.api';
 import type { CoordinatorConfig } from '../ports/coordinator-config';
 import type { MemberQuotas } from '../group/member-quotas';
 import type { CoordinatorLogger, CoordinatorMetrics } from '../ports/coordinator-metrics.port';
+import type { ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
 import type { ServerAssignorLookup } from '../ports/server-assignor.port';
 import type { TopicRegistry } from '../ports/topic-registry.port';
 
@@ -13,6 +14,8 @@ export interface ShardEnv {
   random: Random;
   topics: TopicRegistry;
   assignors: ServerAssignorLookup;
+  /** The consumer groups' server assignors in GROUP_CONSUMER_ASSIGNORS order: the first is the default. */
+  consumerAssignors: readonly ConsumerGroupAssignorPort[];
   push: PushSink;
   metrics: CoordinatorMetrics;
   logger: CoordinatorLogger;

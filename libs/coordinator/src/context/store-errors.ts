@@ -51,3 +51,14 @@ function coordinatorError(storeError: number): number | undefined {
 export function logsEachFailedWrite(storeError: number): boolean {
   return storeError !== ErrorCode.KAFKA_STORAGE_ERROR;
 }
+
+/**
+ * Kafka's `handleOperationException` for the consumer group APIs: a write that failed answers the
+ * request with the error a client knows how to recover from (rediscover the coordinator, or retry).
+ */
+export function operationWriteError(storeError: number): number {
+  return (
+    coordinatorError(storeError) ??
+    (storeError === ErrorCode.REQUEST_TIMED_OUT ? ErrorCode.COORDINATOR_NOT_AVAILABLE : ErrorCode.UNKNOWN_SERVER_ERROR)
+  );
+}

@@ -1,5 +1,5 @@
 import type * as P from '@cohort/protocol';
-import { ErrorCode, type KafkaError } from '@cohort/protocol';
+import { ErrorCode, KafkaError } from '@cohort/protocol';
 import { deleteGroup, describeGroup, listGroups } from '../handlers/group-admin.handlers';
 import { handleHeartbeat } from '../handlers/heartbeat.handler';
 import { handleJoinGroup } from '../handlers/join-group.handler';
@@ -8,6 +8,12 @@ import { handleOffsetCommit } from '../handlers/offset-commit.handler';
 import { handleOffsetDelete } from '../handlers/offset-delete.handler';
 import { handleOffsetFetch } from '../handlers/offset-fetch.handler';
 import { handleSyncGroup } from '../handlers/sync-group.handler';
+import {
+  consumerGroupNotFound,
+  describeOneConsumerGroup,
+  handleConsumerGroupHeartbeat,
+  heartbeatError,
+} from '../handlers/consumer-group.handlers';
 import { errorFields } from '../responses/error-fields';
 import { joinError, syncError } from '../responses/group-responses';
 import * as V from '../validation/request-validation';
@@ -43,7 +49,13 @@ export const JOIN_GROUP: ApiSpec<P.JoinGroupRequest, P.JoinGroupResponse> = {
   emptyGroupIdAllowed: false,
   operation: {
     kind: 'parked',
-    run: (shard, request, context, respond) => handleJoinGroup(shard.classic, request, context, respond),
+    run: (shard, request, context, respond) => {
+      // One id, one group type: a consumer group is not joined through the classic protocol (Kafka's
+      // "not a classic group"; joining a converted group's classic side is the migration's part).
+      if (shard.consumerGroup(request.groupId))
+        throw KafkaError.of('GROUP_ID_NOT_FOUND', `Group ${request.groupId} is not a classic group.`);
+      return handleJoinGroup(shard.classic, request, context, respond);
+    },
   },
   errorResponse: (request, error) => joinError(request.memberId, error.errorCode, errorMessage(error)),
 };
@@ -92,7 +104,10 @@ export const OFFSET_COMMIT: ApiSpec<P.OffsetCommitRequest, P.OffsetCommitRespons
   emptyGroupIdAllowed: true,
   operation: {
     kind: 'write',
-    run: (shard, request, context) => handleOffsetCommit(shard.classic, shard.offsets, request, context),
+    run: (shard, request, context) =>
+      handleOffsetCommit(shard.classic, shard.offsets, request, context, {
+        consumerGroup: shard.consumerGroup(request.groupId),
+      }),
   },
   errorResponse: commitFailure,
 };
@@ -109,7 +124,7 @@ export const ADMIN_OFFSET_COMMIT: ApiSpec<P.OffsetCommitRequest, P.OffsetCommitR
         shard.offsets,
         request,
         { clientId: 'admin', clientHost: '' },
-        { adminReset: true },
+        { adminReset: true, consumerGroup: shard.consumerGroup(request.groupId) },
       ),
   },
 };
@@ -207,11 +222,53 @@ export const LIST_GROUPS: ApiSpec<P.ListGroupsRequest, P.ListGroupsResponse> = {
     run: async (dispatch, request) => {
       dispatch.requireStarted();
       const shards = dispatch.shards.all();
-      const groups = shards.filter((s) => s.isActive).flatMap((s) => listGroups(s.groups, request?.statesFilter));
+      const groups = shards
+        .filter((s) => s.isActive)
+        .flatMap((s) => listGroups(s.groups, s.consumerGroups, request?.statesFilter, request?.typesFilter));
       // Kafka: while any partition loads, the loaded groups come with COORDINATOR_LOAD_IN_PROGRESS.
       const loading = shards.some((s) => s.status === 'LOADING');
       return { ...errorFields(loading ? ErrorCode.COORDINATOR_LOAD_IN_PROGRESS : ErrorCode.NONE), groups };
     },
+  },
+  errorResponse: (_request, error) => ({ ...errorFieldsOf(error), groups: [] }),
+};
+
+export const CONSUMER_GROUP_HEARTBEAT: ApiSpec<P.ConsumerGroupHeartbeatRequest, P.ConsumerGroupHeartbeatResponse> = {
+  name: 'ConsumerGroupHeartbeat',
+  // The request's shape is its DTO's; the protocol's rules are the manager's (answered with Kafka's codes).
+  validate: () => null,
+  groupId: groupIdOf,
+  emptyGroupIdAllowed: false,
+  operation: {
+    kind: 'write',
+    run: (shard, request, context) => handleConsumerGroupHeartbeat(shard, request, context),
+  },
+  errorResponse: (_request, error) => heartbeatError(error.errorCode, errorMessage(error)),
+};
+
+/** ConsumerGroupDescribe for one of its groups: a failure is that group's entry. */
+const CONSUMER_GROUP_DESCRIBE_ONE: ApiSpec<string, P.DescribedConsumerGroup> = {
+  name: 'ConsumerGroupDescribe',
+  validate: () => null,
+  groupId: (groupId) => groupId,
+  emptyGroupIdAllowed: true,
+  operation: { kind: 'read', run: (shard, groupId) => describeOneConsumerGroup(shard, groupId) },
+  errorResponse: (groupId, error) => consumerGroupNotFound(groupId, error.message, error.errorCode),
+};
+
+export const CONSUMER_GROUP_DESCRIBE: ApiSpec<P.ConsumerGroupDescribeRequest, P.ConsumerGroupDescribeResponse> = {
+  name: 'ConsumerGroupDescribe',
+  validate: () => null,
+  groupId: () => '',
+  emptyGroupIdAllowed: true,
+  operation: {
+    kind: 'fan-out',
+    run: async (dispatch, request, context) => ({
+      errorCode: 0,
+      groups: await Promise.all(
+        request.groupIds.map((groupId) => dispatch.run(CONSUMER_GROUP_DESCRIBE_ONE, groupId, context)),
+      ),
+    }),
   },
   errorResponse: (_request, error) => ({ ...errorFieldsOf(error), groups: [] }),
 };

@@ -2,6 +2,7 @@ import type { DescribedGroup, ListedGroup } from '@cohort/protocol';
 import { KafkaError } from '@cohort/protocol';
 import type { PartitionRef } from '../offsets/offset-writes';
 import type { GroupRegistry } from '../group/group-registry';
+import type { ConsumerGroupStore } from '../consumer/consumer-group-replay';
 import type { OffsetWrites } from '../offsets/offset-writes';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 
@@ -27,13 +28,38 @@ export function describeGroup(groups: GroupRegistry, groupId: string): Described
   };
 }
 
-/** Kafka's ListGroups entries of this shard, optionally filtered by state (case-insensitive, KIP-518). */
-export function listGroups(groups: GroupRegistry, statesFilter: string[] | undefined): ListedGroup[] {
+/**
+ * Kafka's ListGroups entries of this shard, optionally filtered by state (case-insensitive, KIP-518) and
+ * type (KIP-848). An Empty classic group that only holds the offsets of a consumer group of the same id
+ * is that consumer group's, not a group of its own.
+ */
+export function listGroups(
+  groups: GroupRegistry,
+  consumerGroups: ConsumerGroupStore,
+  statesFilter: string[] | undefined,
+  typesFilter: string[] | undefined,
+): ListedGroup[] {
   const states = new Set((statesFilter ?? []).map((s) => s.toLowerCase()));
-  return groups
-    .list()
-    .filter((g) => states.size === 0 || states.has(g.state.toLowerCase()))
-    .map((g) => ({ groupId: g.groupId, protocolType: g.protocolType ?? '', groupState: g.state }));
+  const types = new Set((typesFilter ?? []).map((t) => t.toLowerCase()));
+  const listed: ListedGroup[] = [];
+  const wanted = (state: string, type: string): boolean =>
+    (states.size === 0 || states.has(state.toLowerCase())) && (types.size === 0 || types.has(type));
+  for (const g of groups.values()) {
+    if (consumerGroups.get(g.groupId) && g.is('Empty')) continue;
+    if (wanted(g.state, 'classic'))
+      listed.push({
+        groupId: g.groupId,
+        protocolType: g.protocolType ?? '',
+        groupState: g.state,
+        groupType: 'classic',
+      });
+  }
+  for (const g of consumerGroups.list()) {
+    // Kafka lists a consumer group with the protocol type of its members, `consumer`.
+    if (wanted(g.state, 'consumer'))
+      listed.push({ groupId: g.groupId, protocolType: 'consumer', groupState: g.state, groupType: 'consumer' });
+  }
+  return listed;
 }
 
 /**

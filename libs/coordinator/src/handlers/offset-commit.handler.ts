@@ -10,6 +10,9 @@ import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { answer } from '../runtime/coordinator-result';
 import { validateCurrentMember } from './member-validation';
 import { knownPartition } from './topic-validation';
+import type { ConsumerGroup } from '../consumer/consumer-group';
+import { ConsumerGroupError } from '../consumer/consumer-errors';
+import { validateOffsetCommit as validateConsumerOffsetCommit } from '../consumer/consumer-group-rules';
 
 interface CommitItem {
   topic: string;
@@ -21,6 +24,12 @@ interface CommitItem {
 export interface CommitOptions {
   /** REST `POST /v1/groups/:groupId/offsets`: only an Empty (or absent) group, else NON_EMPTY_GROUP. */
   adminReset?: boolean;
+  /**
+   * The consumer group of the request's id, if it names one: the commit is checked by its rules (member
+   * and member epoch, STALE_MEMBER_EPOCH) and its offsets are kept under the id, in an offsets-only
+   * holder that is not a classic group of its own.
+   */
+  consumerGroup?: ConsumerGroup;
 }
 
 /**
@@ -80,6 +89,22 @@ function offsetCommit(
   };
   if (items.every((i) => i.errorCode === ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)) return answer(finish(ErrorCode.NONE));
 
+  const consumerGroup = options.consumerGroup;
+  if (consumerGroup) {
+    if (options.adminReset && consumerGroup.state !== 'Empty')
+      return failAll(
+        ErrorCode.NON_EMPTY_GROUP,
+        `group ${request.groupId} is ${consumerGroup.state}; offsets can be set only while it is Empty`,
+      );
+    try {
+      validateConsumerOffsetCommit(consumerGroup, request.memberId ?? null, request.generationId);
+    } catch (error) {
+      if (!(error instanceof ConsumerGroupError)) throw error;
+      return failAll(error.errorCode, error.message);
+    }
+    const holder = classic.groups.get(request.groupId) ?? classic.groups.create(request.groupId);
+    return write(holder);
+  }
   let group = classic.groups.get(request.groupId);
   if (group && options.adminReset && !group.is('Empty')) {
     return failAll(
@@ -103,22 +128,26 @@ function offsetCommit(
   if (member) classic.connections.bind(group, member, context.connectionId);
   if (group.is('CompletingRebalance')) return failAll(ErrorCode.REBALANCE_IN_PROGRESS);
   if (member && (group.is('Stable') || group.is('PreparingRebalance'))) classic.liveness.heartbeat(group, member);
-  const entries = items.flatMap((i) => (i.entry ? [i.entry] : []));
-  if (entries.length === 0) {
-    classic.groups.dropIfUnused(group);
-    return answer(finish(ErrorCode.NONE));
+  return write(group);
+
+  function write(group: ClassicGroup): CoordinatorResult<OffsetCommitResponse> {
+    const entries = items.flatMap((i) => (i.entry ? [i.entry] : []));
+    if (entries.length === 0) {
+      classic.groups.dropIfUnused(group);
+      return answer(finish(ErrorCode.NONE));
+    }
+    const written = offsets.commit(group, entries);
+    return {
+      records: written.records,
+      appendFuture: written.appendFuture,
+      response: finish(ErrorCode.NONE),
+      onFailure: (outcome) => {
+        const writeError = written.onFailure!(outcome);
+        for (const item of items) if (item.entry) item.errorCode = writeError;
+        return finish(writeError);
+      },
+    };
   }
-  const write = offsets.commit(group, entries);
-  return {
-    records: write.records,
-    appendFuture: write.appendFuture,
-    response: finish(ErrorCode.NONE),
-    onFailure: (outcome) => {
-      const writeError = write.onFailure!(outcome);
-      for (const item of items) if (item.entry) item.errorCode = writeError;
-      return finish(writeError);
-    },
-  };
 }
 
 /** Kafka's `validateOffsetCommit` for a non-transactional commit. */

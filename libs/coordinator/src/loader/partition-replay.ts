@@ -8,17 +8,25 @@ import type { CommittedOffset } from '../group/group-offsets';
 import { decodeCommittedOffsetInto } from '../records/offset-commit-record';
 import { KeyReader } from '../records/key-reader';
 import { RecordDecodeError } from '../records/record-codec';
+import type { ConsumerGroup } from '../consumer/consumer-group';
+import { MapConsumerGroupStore, replayConsumerRecord } from '../consumer/consumer-group-replay';
+import { decodeConsumerRecordKey } from '../consumer/consumer-records';
 
 /**
  * Replays a partition's records in log order (Kafka's `doLoadGroupsAndOffsets`): a later record wins,
  * tombstones delete, unknown record types are skipped. `build` then brings the groups back the way
  * Kafka does: Stable (or Empty, without members) at their last persisted generation, offsets installed
- * first, and offsets without a group record making Empty offsets-only groups.
+ * first, and offsets without a group record making Empty offsets-only groups. Consumer group records
+ * (types 3, 5-8) replay into consumer groups by Kafka's rules (`replayConsumerRecord`, the live path's
+ * own replay); a group id that ends as a consumer group keeps its offsets in an offsets-only holder that
+ * the group listings do not show as a classic group.
  */
 export class PartitionReplay {
   private readonly groupRecords = new Map<string, GroupMetadataRecord>();
   private readonly offsets = new Map<string, GroupOffsets>();
   private readonly keys = new KeyReader();
+  /** The consumer groups, as their records leave them. */
+  readonly consumer = new MapConsumerGroupStore();
   /** Every offset record is decoded into this one entry, whose fields `GroupOffsets.install` copies. */
   private readonly entry: CommittedOffset = {
     offset: 0,
@@ -59,6 +67,11 @@ export class PartitionReplay {
         if (value === null) this.groupRecords.delete(decoded.groupId);
         else this.groupRecords.set(decoded.groupId, decodeGroupMetadataValue(value.subarray(valueStart, valueEnd)));
       } else {
+        const consumerKey = decodeConsumerRecordKey(key.subarray(keyStart, keyEnd));
+        if (consumerKey) {
+          this.replayConsumer(offset, consumerKey, value === null ? null : value.subarray(valueStart, valueEnd));
+          return;
+        }
         this.skipped++;
         this.warn(`skipping record at offset ${offset}: unknown key version ${String(decoded.version)}`);
       }
@@ -68,6 +81,29 @@ export class PartitionReplay {
       this.warn(`skipping record at offset ${offset}: ${error.message}`);
     }
   };
+
+  /**
+   * A record in an order Kafka calls an illegal state (a member's tombstone before its assignment's) is
+   * skipped with a warning, like an unreadable one, so one bad record cannot keep the partition from loading.
+   */
+  private replayConsumer(
+    offset: number,
+    key: NonNullable<ReturnType<typeof decodeConsumerRecordKey>>,
+    value: Buffer | null,
+  ): void {
+    try {
+      replayConsumerRecord(this.consumer, key, value);
+    } catch (error) {
+      if (error instanceof RecordDecodeError) throw error;
+      this.skipped++;
+      this.warn(`skipping record at offset ${offset}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** The consumer groups the log leaves (built after the classic ones, which `build` returns). */
+  consumerGroups(): ConsumerGroup[] {
+    return this.consumer.list();
+  }
 
   private offsetsOf(groupId: string): GroupOffsets {
     if (groupId === this.lastGroupId) return this.lastOffsets!;

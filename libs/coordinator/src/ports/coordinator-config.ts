@@ -37,6 +37,12 @@ export interface CoordinatorConfig {
   loadBatchRecords: number;
   /** Rebalances kept per group for `GET /v1/groups/:groupId/rebalances`, and written with each GroupMetadata record. */
   rebalanceHistorySize: number;
+  /** GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS: told to consumer group members in every response. */
+  groupConsumerHeartbeatIntervalMs: number;
+  /** GROUP_CONSUMER_SESSION_TIMEOUT_MS: a consumer group member that does not heartbeat this long is fenced. */
+  groupConsumerSessionTimeoutMs: number;
+  /** GROUP_CONSUMER_MAX_SIZE: GROUP_MAX_SIZE_REACHED beyond it; `Infinity` when unlimited. */
+  groupConsumerMaxSize: number;
 }
 
 /** README.md's configuration table defaults (and Kafka's, where these docs are silent). */
@@ -56,6 +62,9 @@ export const DEFAULT_COORDINATOR_CONFIG: Readonly<CoordinatorConfig> = Object.fr
   newMemberJoinTimeoutMs: 300_000,
   loadBatchRecords: 1000,
   rebalanceHistorySize: 20,
+  groupConsumerHeartbeatIntervalMs: 5000,
+  groupConsumerSessionTimeoutMs: 45_000,
+  groupConsumerMaxSize: Number.POSITIVE_INFINITY,
 });
 
 export function coordinatorConfig(overrides: Partial<CoordinatorConfig> = {}): CoordinatorConfig {

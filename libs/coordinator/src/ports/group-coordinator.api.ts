@@ -59,6 +59,12 @@ export interface GroupCoordinatorApi {
   describeGroups(request: P.DescribeGroupsRequest): Promise<P.DescribeGroupsResponse>;
   listGroups(request: P.ListGroupsRequest): Promise<P.ListGroupsResponse>;
   deleteGroups(request: P.DeleteGroupsRequest): Promise<P.DeleteGroupsResponse>;
+  /** Kafka 4's consumer group protocol (KIP-848): the member's heartbeat, which joins, reconciles and leaves. */
+  consumerGroupHeartbeat(
+    request: P.ConsumerGroupHeartbeatRequest,
+    context: RequestContext,
+  ): Promise<P.ConsumerGroupHeartbeatResponse>;
+  consumerGroupDescribe(request: P.ConsumerGroupDescribeRequest): Promise<P.ConsumerGroupDescribeResponse>;
 
   /** The socket closed: dynamic members bound to it leave after the grace period. */
   connectionClosed(connectionId: string): void;

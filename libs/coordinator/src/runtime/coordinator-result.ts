@@ -31,6 +31,11 @@ export interface CoordinatorResult<T> {
   followUps?: CoordinatorResult<never>[];
   /** The records could not be built (encoding failed): the write fails as a refused append would. */
   unwritable?: string;
+  /**
+   * Kafka's write operation that produced no records: its response still waits until the writes already
+   * handed to the runtime are committed (it may have read their uncommitted state), and fails with them.
+   */
+  awaitsPendingWrites?: boolean;
 }
 
 /** A result that writes nothing. */

@@ -6,6 +6,8 @@ interface PendingOp {
   records: LogRecord[];
   settled: boolean;
   onSettled: (outcome: WriteOutcome) => void;
+  /** Writes without records that wait for this one (`awaitsPendingWrites`), told its outcome after it. */
+  followers?: ((outcome: WriteOutcome) => void)[];
 }
 
 /** The writes of one drain, appended together. */
@@ -42,6 +44,8 @@ export interface ShardRuntimeHooks {
 export class ShardRuntime {
   private readonly pending = new Set<PendingOp>();
   private batch: Batch | null = null;
+  /** The write handed over last: a write without records that must wait for the pending ones waits for it. */
+  private lastWritten: PendingOp | null = null;
   private closed = false;
   private appends = 0;
 
@@ -60,7 +64,13 @@ export class ShardRuntime {
    */
   complete<T>(result: CoordinatorResult<T>): Promise<T | undefined> {
     if (result.records.length === 0 && result.unwritable === undefined) {
-      return Promise.resolve(result.response);
+      const last = result.awaitsPendingWrites ? this.lastPending() : null;
+      if (last === null) return Promise.resolve(result.response);
+      return new Promise((resolve) => {
+        (last.followers ??= []).push((outcome) =>
+          resolve(outcome.ok || !result.onFailure ? result.response : result.onFailure(outcome)),
+        );
+      });
     }
     return new Promise((resolve) => {
       const onSettled = (outcome: WriteOutcome): void => {
@@ -81,6 +91,7 @@ export class ShardRuntime {
   write(records: LogRecord[], onSettled: (outcome: WriteOutcome) => void): void {
     const op: PendingOp = { records, settled: false, onSettled };
     this.pending.add(op);
+    this.lastWritten = op;
     if (this.closed) {
       queueMicrotask(() => this.settle(op, notCoordinator('the shard is closed')));
       return;
@@ -108,6 +119,17 @@ export class ShardRuntime {
     const op: PendingOp = { records: [], settled: false, onSettled };
     this.pending.add(op);
     queueMicrotask(() => this.settle(op, { ok: false, storeError, message }));
+  }
+
+  /**
+   * The newest write not yet settled. Writes commit in the order they were handed over, so once it has
+   * settled every earlier one has too (a failure fails its whole batch and the batches after it).
+   */
+  private lastPending(): PendingOp | null {
+    if (this.lastWritten !== null && !this.lastWritten.settled) return this.lastWritten;
+    let newest: PendingOp | null = null;
+    for (const op of this.pending) newest = op;
+    return newest;
   }
 
   get pendingWrites(): number {
@@ -174,6 +196,7 @@ export class ShardRuntime {
       // A bug in a completion must not become an unhandled rejection that takes the process down.
       this.hooks.onCallbackError(error);
     }
+    if (op.followers) for (const follower of op.followers) follower(outcome);
   }
 }
 

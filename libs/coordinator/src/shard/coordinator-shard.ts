@@ -1,6 +1,7 @@
 import type { PartitionStore } from '@cohort/replication';
 import { ClassicGroupManager } from '../rebalance/classic-group-manager';
 import type { ClassicGroup } from '../group/classic-group';
+import type { ConsumerGroup } from '../consumer/consumer-group';
 import { GroupRegistry } from '../group/group-registry';
 import { OffsetWrites } from '../offsets/offset-writes';
 import type { TopicInfo } from '../ports/topic-registry.port';
@@ -12,6 +13,9 @@ import { disconnectKey, ShardTimers } from '../timers/shard-timers';
 import { ConnectionIndex } from '../context/connection-index';
 import type { ShardEnv } from '../context/shard-env';
 import { logsEachFailedWrite } from '../context/store-errors';
+import { consumerGroupConfig } from '../consumer/consumer-group-config';
+import { ConsumerGroupManager } from '../consumer/consumer-group-manager';
+import { MapConsumerGroupStore } from '../consumer/consumer-group-replay';
 
 /** Kafka's coordinator runtime states for one partition (K:RT), without INITIAL and FAILED. */
 export type ShardStatus = 'LOADING' | 'ACTIVE' | 'CLOSED';
@@ -41,6 +45,9 @@ export class CoordinatorShard {
     this.effects.cancel(disconnectKey(group.groupId, member.memberId)),
   );
   readonly classic: ClassicGroupManager;
+  /** The shard's consumer groups (KIP-848); a group id names a classic or a consumer group, never both. */
+  readonly consumerGroups = new MapConsumerGroupStore();
+  readonly consumer: ConsumerGroupManager;
   readonly offsets: OffsetWrites;
   private readonly retention: OffsetRetention;
 
@@ -64,6 +71,18 @@ export class CoordinatorShard {
         env.logger.error(`write completion on partition ${partition} threw: ${String(error)}`),
     });
     this.classic = new ClassicGroupManager(partition, this.groups, this.effects, this.connections, env);
+    this.consumer = new ConsumerGroupManager({
+      groups: this.consumerGroups,
+      effects: this.effects,
+      clock: env.clock,
+      config: consumerGroupConfig({
+        heartbeatIntervalMs: env.config.groupConsumerHeartbeatIntervalMs,
+        sessionTimeoutMs: env.config.groupConsumerSessionTimeoutMs,
+        maxSize: env.config.groupConsumerMaxSize,
+      }),
+      assignors: env.consumerAssignors,
+      partitionsOf: (topic) => env.topics.partitionCount(topic),
+    });
     this.offsets = new OffsetWrites(this.groups, env);
     this.retention = new OffsetRetention(
       this.groups,
@@ -119,17 +138,28 @@ export class CoordinatorShard {
   }
 
   /** Loading finished: serve the groups brought back from the log (Kafka's `onLoaded`). */
-  activate(loaded: ClassicGroup[]): void {
+  activate(loaded: ClassicGroup[], consumerGroups: readonly ConsumerGroup[] = []): void {
     if (this.status !== 'LOADING') return;
     this.status = 'ACTIVE';
     this.groups.serving = true;
     this.groups.install(loaded);
-    this.step(() => this.classic.onLoaded(loaded));
+    for (const group of consumerGroups) this.consumerGroups.groups.set(group.groupId, group);
+    this.step(() => {
+      this.classic.onLoaded(loaded);
+      this.consumer.onLoaded();
+    });
     this.retention.start();
   }
 
   onTopicChanged(topic: TopicInfo): void {
-    if (this.isActive) this.step(() => this.classic.onTopicChanged(topic));
+    if (!this.isActive) return;
+    this.step(() => this.classic.onTopicChanged(topic));
+    this.step(() => this.consumer.onTopicChanged(topic.name));
+  }
+
+  /** The consumer group of that id, if the id names one here. */
+  consumerGroup(groupId: string): ConsumerGroup | undefined {
+    return this.consumerGroups.get(groupId);
   }
 
   /** This node stopped leading the partition: fail everything pending and drop every group. */
@@ -143,6 +173,7 @@ export class CoordinatorShard {
     this.env.quotas.releaseGroups(this.groups.values());
     this.effects.discard();
     this.groups.clear();
+    this.consumerGroups.groups.clear();
     this.connections.clear();
     this.runtime.close();
   }

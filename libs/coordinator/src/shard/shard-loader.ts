@@ -1,6 +1,7 @@
 import { ErrorCode, KafkaError } from '@cohort/protocol';
 import type { PartitionStore } from '@cohort/replication';
 import type { ClassicGroup } from '../group/classic-group';
+import type { ConsumerGroup } from '../consumer/consumer-group';
 import type { ShardEnv } from '../context/shard-env';
 import type { ShardTimers } from '../timers/shard-timers';
 import { LOAD_RETRY_KEY } from '../timers/shard-timers';
@@ -12,7 +13,7 @@ export interface LoadTarget {
   readonly status: string;
   readonly env: ShardEnv;
   readonly timers: ShardTimers;
-  activate(groups: ClassicGroup[]): void;
+  activate(groups: ClassicGroup[], consumerGroups: ConsumerGroup[]): void;
 }
 import { PartitionReplay } from '../loader/partition-replay';
 
@@ -45,11 +46,12 @@ export function loadShard(shard: LoadTarget, store: PartitionStore): void {
     await awaitCommitted(shard, store, logEndOffset, stillLoading);
     if (!stillLoading()) return;
     const groups = replay.build(clock.now(), config.rebalanceHistorySize);
-    shard.activate(groups);
+    const consumerGroups = replay.consumerGroups();
+    shard.activate(groups, consumerGroups);
     const offsets = groups.reduce((n, g) => n + g.offsets.size, 0);
     metrics.onPartitionLoaded?.(shard.partition, clock.now() - started, groups.length, offsets);
     const loaded =
-      `loaded __consumer_offsets-${shard.partition} (epoch ${shard.leaderEpoch}): ${replay.records} records, ${groups.length} groups, ${offsets} offsets in ${clock.now() - started} ms` +
+      `loaded __consumer_offsets-${shard.partition} (epoch ${shard.leaderEpoch}): ${replay.records} records, ${groups.length} groups, ${consumerGroups.length} consumer groups, ${offsets} offsets in ${clock.now() - started} ms` +
       (replay.skipped > 0 ? `, ${replay.skipped} records skipped` : '');
     if (replay.skipped > 0) logger.warn(loaded);
     else logger.debug?.(loaded);

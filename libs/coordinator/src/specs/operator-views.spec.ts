@@ -75,7 +75,7 @@ describe('operator views (REST) and DescribeGroups / ListGroups', () => {
     const listed = await h.coordinator.listGroups({ statesFilter: ['stable'] });
     expect(listed).toEqual({
       errorCode: 0,
-      groups: [{ groupId: 'stable-group', protocolType: 'consumer', groupState: 'Stable' }],
+      groups: [{ groupId: 'stable-group', protocolType: 'consumer', groupState: 'Stable', groupType: 'classic' }],
     });
     expect((await h.coordinator.listGroups({})).groups.map((g) => g.groupId).sort()).toEqual([
       'simple',

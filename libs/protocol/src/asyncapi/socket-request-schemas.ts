@@ -190,6 +190,11 @@ export const SOCKET_REQUEST_SCHEMAS: Record<string, JsonSchema> = {
         type: ['array', 'null'],
         description: 'Only groups in these states.',
       },
+      typesFilter: {
+        items: { maxLength: 64, type: 'string' },
+        type: ['array', 'null'],
+        description: 'Only groups of these types: classic, consumer or share.',
+      },
     },
     type: 'object',
   },

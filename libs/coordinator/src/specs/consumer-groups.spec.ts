@@ -1,0 +1,209 @@
+import { createServerRangeAssignor, createUniformAssignor } from '@cohort/assignors';
+import type * as P from '@cohort/protocol';
+import { ErrorCode, KafkaError } from '@cohort/protocol';
+import { CoordinatorHarness, track } from '@cohort/coordinator/testing';
+
+/** Every partition a heartbeat answer assigns, as `topic-partition` strings. */
+function owned(response: P.ConsumerGroupHeartbeatResponse | undefined): string[] {
+  return (response?.assignment?.topicPartitions ?? []).flatMap((tp) => tp.partitions.map((p) => `${tp.topic}-${p}`));
+}
+
+describe('consumer groups on the coordinator (KIP-848 through the shard)', () => {
+  let h: CoordinatorHarness;
+  const ctx = { clientId: 'client', clientHost: '/127.0.0.1' };
+
+  beforeEach(async () => {
+    h = new CoordinatorHarness({
+      topics: [{ name: 'orders', partitions: 4 }],
+      consumerAssignors: [createUniformAssignor(), createServerRangeAssignor()],
+    });
+    await h.settle();
+  });
+
+  const heartbeat = (request: Partial<P.ConsumerGroupHeartbeatRequest> & { memberId: string; memberEpoch: number }) =>
+    h.coordinator.consumerGroupHeartbeat({ groupId: 'cg', ...request }, ctx);
+
+  const join = (memberId: string) =>
+    heartbeat({
+      memberId,
+      memberEpoch: 0,
+      subscribedTopicNames: ['orders'],
+      rebalanceTimeoutMs: 60_000,
+      topicPartitions: [],
+    });
+
+  /** Heartbeats every member until no answer changes anything; returns each member's last answer. */
+  async function converge(epochs: Map<string, number>): Promise<Map<string, P.ConsumerGroupHeartbeatResponse>> {
+    const last = new Map<string, P.ConsumerGroupHeartbeatResponse>();
+    const held = new Map<string, P.TopicPartitions[]>();
+    for (let round = 0; round < 10; round++) {
+      for (const [memberId, epoch] of epochs) {
+        const response = await heartbeat({ memberId, memberEpoch: epoch, topicPartitions: held.get(memberId) ?? [] });
+        expect(response.errorCode).toBe(0);
+        epochs.set(memberId, response.memberEpoch);
+        if (response.assignment) held.set(memberId, response.assignment.topicPartitions);
+        last.set(memberId, { ...response, assignment: { topicPartitions: held.get(memberId) ?? [] } });
+      }
+    }
+    return last;
+  }
+
+  it('two members that join get disjoint assignments covering the topic, and the one left gets everything', async () => {
+    const a = await join('member-a');
+    const b = await join('member-b');
+    expect([a.errorCode, b.errorCode]).toEqual([0, 0]);
+    let answers = await converge(
+      new Map([
+        ['member-a', a.memberEpoch],
+        ['member-b', b.memberEpoch],
+      ]),
+    );
+    const ownedA = owned(answers.get('member-a'));
+    const ownedB = owned(answers.get('member-b'));
+    expect(ownedA.length).toBe(2);
+    expect(ownedB.length).toBe(2);
+    expect([...ownedA, ...ownedB].sort()).toEqual(['orders-0', 'orders-1', 'orders-2', 'orders-3']);
+
+    const leave = await heartbeat({ memberId: 'member-b', memberEpoch: -1 });
+    expect(leave).toMatchObject({ errorCode: 0, memberId: 'member-b', memberEpoch: -1 });
+    answers = await converge(new Map([['member-a', answers.get('member-a')!.memberEpoch]]));
+    expect(owned(answers.get('member-a')).sort()).toEqual(['orders-0', 'orders-1', 'orders-2', 'orders-3']);
+    const described = await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] });
+    expect(described.groups[0]).toMatchObject({ groupId: 'cg', groupState: 'Stable', assignorName: 'uniform' });
+    expect(described.groups[0].members.map((m) => m.memberId)).toEqual(['member-a']);
+  });
+
+  it('a consumer group survives a restart: the same epochs, members and assignments, and its members carry on', async () => {
+    const a = await join('member-a');
+    const b = await join('member-b');
+    const answers = await converge(
+      new Map([
+        ['member-a', a.memberEpoch],
+        ['member-b', b.memberEpoch],
+      ]),
+    );
+    const before = await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] });
+    await h.restart();
+    const after = await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] });
+    expect(after).toEqual(before);
+    expect(after.groups[0].groupState).toBe('Stable');
+    const again = await heartbeat({ memberId: 'member-a', memberEpoch: answers.get('member-a')!.memberEpoch });
+    expect(again).toMatchObject({ errorCode: 0, memberEpoch: answers.get('member-a')!.memberEpoch });
+  });
+
+  it('a member whose session timers came back with the load is fenced one session timeout after the restart', async () => {
+    const a = await join('member-a');
+    await converge(new Map([['member-a', a.memberEpoch]]));
+    await h.restart();
+    await h.advance(h.config.groupConsumerSessionTimeoutMs + 1);
+    const described = await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] });
+    expect(described.groups[0]).toMatchObject({ groupState: 'Empty', members: [] });
+    // The fencing was written: a second restart still has no member.
+    await h.restart();
+    expect((await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] })).groups[0].members).toEqual([]);
+  });
+
+  it('a join is answered only once its records are committed, and a heartbeat that writes nothing waits for them too', async () => {
+    const a = await join('member-a');
+    await converge(new Map([['member-a', a.memberEpoch]]));
+    h.store.autoCommit = false;
+    const joining = track(join('member-b'));
+    await h.settle();
+    expect(joining.done).toBe(false);
+    // member-a's heartbeat writes nothing but read the state member-b's join put in place.
+    const steady = track(heartbeat({ memberId: 'member-a', memberEpoch: a.memberEpoch }));
+    await h.settle();
+    expect(steady.done).toBe(false);
+    h.store.advanceHighWatermark(h.partitionOf('cg'));
+    await h.settle();
+    expect(joining.value.errorCode).toBe(0);
+    expect(steady.value.errorCode).toBe(0);
+  });
+
+  it('a heartbeat whose write fails is answered with the failure and its change is taken back', async () => {
+    await join('member-a');
+    h.store.failNextAppend(h.partitionOf('cg'), KafkaError.of('NOT_LEADER_OR_FOLLOWER', 'moved'));
+    const failed = await join('member-b');
+    expect(failed.errorCode).toBe(ErrorCode.NOT_COORDINATOR);
+    const described = await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] });
+    expect(described.groups[0].members.map((m) => m.memberId)).toEqual(['member-a']);
+  });
+
+  it('ListGroups shows each group with its type and filters by type; a consumer group with offsets is listed once', async () => {
+    const a = await join('member-a');
+    await h.stableGroup('classic-g', 1);
+    const commit = await h.coordinator.offsetCommit(
+      {
+        groupId: 'cg',
+        generationId: a.memberEpoch,
+        memberId: 'member-a',
+        topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 7 }] }],
+      },
+      ctx,
+    );
+    expect(commit.errorCode).toBe(0);
+    const all = await h.coordinator.listGroups({});
+    expect(all.groups.map((g) => [g.groupId, g.groupType]).sort()).toEqual([
+      ['cg', 'consumer'],
+      ['classic-g', 'classic'],
+    ]);
+    const consumers = await h.coordinator.listGroups({ typesFilter: ['Consumer'] });
+    expect(consumers.groups).toEqual([
+      { groupId: 'cg', protocolType: 'consumer', groupState: 'Stable', groupType: 'consumer' },
+    ]);
+    await h.restart();
+    const reloaded = await h.coordinator.listGroups({});
+    expect(reloaded.groups.map((g) => [g.groupId, g.groupType]).sort()).toEqual([
+      ['cg', 'consumer'],
+      ['classic-g', 'classic'],
+    ]);
+  });
+
+  it('a consumer group member commits offsets with its member epoch; a stale epoch is STALE_MEMBER_EPOCH, a stranger UNKNOWN_MEMBER_ID, and the offsets survive a restart', async () => {
+    const a = await join('member-a');
+    const commit = (memberId: string, generationId: number, offset: number) =>
+      h.coordinator.offsetCommit(
+        {
+          groupId: 'cg',
+          generationId,
+          memberId,
+          topics: [{ name: 'orders', partitions: [{ partitionIndex: 1, committedOffset: offset }] }],
+        },
+        ctx,
+      );
+    expect((await commit('member-a', a.memberEpoch, 42)).errorCode).toBe(0);
+    expect((await commit('member-a', a.memberEpoch + 5, 43)).topics[0].partitions[0].errorCode).toBe(
+      ErrorCode.STALE_MEMBER_EPOCH,
+    );
+    expect((await commit('stranger', 1, 44)).topics[0].partitions[0].errorCode).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
+    expect((await commit('', -1, 45)).topics[0].partitions[0].errorCode).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
+    await h.restart();
+    const fetched = await h.coordinator.offsetFetch({
+      groupId: 'cg',
+      topics: [{ name: 'orders', partitionIndexes: [1] }],
+    });
+    expect(fetched.topics[0].partitions[0].committedOffset).toBe(42);
+  });
+
+  it('one id names one group type: JoinGroup to a consumer group and a heartbeat to a classic group with members are refused', async () => {
+    await join('member-a');
+    const joined = h.join('cg', '');
+    await h.settle();
+    expect(joined.value).toMatchObject({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND });
+    await h.stableGroup('classic-g', 1);
+    const refused = await h.coordinator.consumerGroupHeartbeat(
+      { groupId: 'classic-g', memberId: 'x', memberEpoch: 0, subscribedTopicNames: ['orders'] },
+      ctx,
+    );
+    expect(refused).toMatchObject({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, memberId: null });
+  });
+
+  it('ConsumerGroupDescribe answers GROUP_ID_NOT_FOUND for an id that names no consumer group', async () => {
+    await h.stableGroup('classic-g', 1);
+    const described = await h.coordinator.consumerGroupDescribe({ groupIds: ['classic-g', 'nobody'] });
+    expect(described.groups.map((g) => [g.groupId, g.errorCode])).toEqual([
+      ['classic-g', ErrorCode.GROUP_ID_NOT_FOUND],
+      ['nobody', ErrorCode.GROUP_ID_NOT_FOUND],
+    ]);
+  });
+});
