@@ -1,5 +1,6 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { KafkaError } from '@cohort/protocol';
+import { prototypeKeysInNameMaps } from './name-maps';
 import { relevantMessages } from './relevant-messages';
 
 /**
@@ -18,6 +19,13 @@ export class KafkaValidationPipe extends ValidationPipe {
       exceptionFactory: (errors: ValidationError[]) =>
         KafkaError.of('INVALID_REQUEST', describeValidationErrors(errors)),
     });
+  }
+
+  /** A prototype key in a name map is refused before Nest's pipe deletes it unseen (name-maps.ts). */
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const problems = prototypeKeysInNameMaps(value, metadata.metatype);
+    if (problems.length > 0) throw KafkaError.of('INVALID_REQUEST', `invalid fields: ${problems.join('; ')}`);
+    return (await super.transform(value, metadata)) as unknown;
   }
 }
 

@@ -58,6 +58,25 @@ describe('assignors (e2e)', () => {
       .expect(400);
   });
 
+  it("refuses partitionsPerTopic keys that would reach an object's prototype (__proto__, constructor, prototype) as invalid input", async () => {
+    const members = '[{ "memberId": "a", "topics": ["t"] }]';
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      // Raw JSON: a JavaScript object literal would turn "__proto__" into a prototype before it is sent.
+      const refused = await http()
+        .post('/v1/assignors/range/assign')
+        .set('content-type', 'application/json')
+        .send(`{ "partitionsPerTopic": { "t": 2, "${key}": { "t": 3 } }, "members": ${members} }`);
+      expect({ key, status: refused.status }).toEqual({ key, status: 400 });
+      expect(refused.body).toMatchObject({ errorCode: 42, error: 'INVALID_REQUEST' });
+      expect(refused.body.message).toContain('partitionsPerTopic');
+    }
+    await http()
+      .post('/v1/assignors/range/assign')
+      .set('content-type', 'application/json')
+      .send(`{ "partitionsPerTopic": { "t": 2 }, "members": ${members} }`)
+      .expect(200);
+  });
+
   it("dry-runs an assignor with Kafka's results, 404 for an unknown one, 400 for inconsistent input", async () => {
     const body = {
       partitionsPerTopic: { jobs: 6 },

@@ -17,6 +17,7 @@ import {
 } from 'class-validator';
 import type { DryRunRequest } from '@cohort/assignors';
 import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
+import { NameMap } from '../../common/name-maps';
 import { MAX_TOPIC_PARTITIONS } from './rest-limits';
 
 /** Bounds the work one dry run can ask for (members × partitions), like a real group's size would. */
@@ -83,6 +84,7 @@ class DryRunMemberDto {
 
 export class AssignDryRunDto implements DryRunRequest {
   @ApiProperty({ example: { orders: 6 }, description: 'topic → partition count' })
+  @NameMap()
   @ValidateBy({
     name: 'isPartitionCounts',
     validator: {
@@ -103,6 +105,7 @@ export class AssignDryRunDto implements DryRunRequest {
   })
   @IsOptional()
   @IsObject()
+  @NameMap()
   partitionRacks?: Record<string, (string | null)[][]>;
 
   @ApiPropertyOptional({
