@@ -68,6 +68,11 @@ export function assignHeterogeneous(model: GroupModel): MemberResult[] {
   };
 
   const balancer = new MemberBalancer(sizes);
+  // Each owner's run of the topic's partitions sorted by (owner, partition): [start, end) by owner + 1
+  // (slot 0 for no owner), reset after each topic through the list of owners touched.
+  const runStart = new Int32Array(members.length + 1).fill(-1);
+  const runEnd = new Int32Array(members.length + 1);
+  const touched: number[] = [];
 
   // assignRemainingPartitions
   const unassigned = new Map<number, number[]>();
@@ -98,37 +103,61 @@ export function assignHeterogeneous(model: GroupModel): MemberResult[] {
   }
 
   function balanceTopic(topic: number): number {
-    let moved = 0;
-    if (balancer.initialize(subscribers[topic]) <= 1) return moved;
+    if (balancer.initialize(subscribers[topic]) <= 1) return 0;
     const owner = owners[topic] as Int32Array;
     const count = owner.length;
-    const partitions = new Array<number>(count);
-    for (let p = 0; p < count; p++) partitions[p] = p;
-    partitions.sort((a, b) => owner[a] - owner[b] || a - b);
-    // Each owner's partitions form one run of the sorted list: [start, end) per member index.
-    const start = new Map<number, number>();
-    const end = new Map<number, number>();
+    // Kafka sorts by owner, then partition: one numeric key each, sorted natively.
+    const keys = new Float64Array(count);
+    for (let p = 0; p < count; p++) keys[p] = (owner[p] + 1) * count + p;
+    keys.sort();
+    const partitions = new Int32Array(count);
     for (let i = 0; i < count; i++) {
-      const o = owner[partitions[i]];
-      if (!start.has(o)) start.set(o, i);
-      end.set(o, i + 1);
+      const slot = Math.floor(keys[i] / count);
+      partitions[i] = keys[i] - slot * count;
+      if (runStart[slot] === -1) {
+        runStart[slot] = i;
+        touched.push(slot);
+      }
+      runEnd[slot] = i + 1;
     }
+    const start = { get: (m: number): number => runStart[m + 1] };
+    const end = {
+      get: (m: number): number | undefined => (runStart[m + 1] === -1 ? undefined : runEnd[m + 1]),
+      set: (m: number, value: number): void => {
+        runEnd[m + 1] = value;
+      },
+    };
+    try {
+      return balanceRuns(topic, partitions, start, end);
+    } finally {
+      for (const slot of touched) runStart[slot] = -1;
+      touched.length = 0;
+    }
+  }
+
+  function balanceRuns(
+    topic: number,
+    partitions: Int32Array,
+    start: { get(m: number): number },
+    end: { get(m: number): number | undefined; set(m: number, value: number): void },
+  ): number {
+    let moved = 0;
     while (!balancer.isBalanced()) {
       let mostLoaded = -1;
       for (;;) {
         mostLoaded = balancer.nextMostLoadedMember();
         if (mostLoaded === -1) break;
-        const runEnd = end.get(mostLoaded);
-        if (runEnd === undefined || runEnd - (start.get(mostLoaded) as number) <= 0) {
+        const last = end.get(mostLoaded);
+        if (last === undefined || last - start.get(mostLoaded) <= 0) {
           balancer.excludeMostLoadedMember();
           continue;
         }
         break;
       }
       if (mostLoaded === -1) break;
-      const runEnd = end.get(mostLoaded) as number;
-      const partition = partitions[runEnd - 1];
-      end.set(mostLoaded, runEnd - 1);
+      const last = end.get(mostLoaded) as number;
+      const partition = partitions[last - 1];
+      end.set(mostLoaded, last - 1);
       const leastLoaded = balancer.nextLeastLoadedMember();
       if (balancer.isBalanced()) break;
       assignPartition(topic, partition, leastLoaded);
