@@ -27,7 +27,7 @@ import { NodeLifecycle } from './node/node-lifecycle';
 import { DashboardModule } from './ui/dashboard.module';
 import { RootLoggerModule } from './logging/root-logger.module';
 import { RequestLogMiddleware } from './logging/request-log.middleware';
-import { AclsController } from './security/authorization/acls.controller';
+import { AclsController } from './http/acls.controller';
 import { AuthorizationModule } from './security/authorization/authorization.module';
 import { GroupRemovals } from './security/limits/group-removals';
 import { SECURITY_EDGE_PROVIDERS } from './security/security-edge.providers';

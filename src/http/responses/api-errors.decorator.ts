@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiResponse } from '@nestjs/swagger';
-import { RestErrorResponse } from './rest-error.response';
+import { RestErrorResponse } from '../../common/rest-error.response';
 
 /** The name of the bearer scheme in the OpenAPI document (`components.securitySchemes`). */
 export const BEARER_SCHEME = 'bearer';

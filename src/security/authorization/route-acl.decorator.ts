@@ -1,7 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiForbiddenResponse } from '@nestjs/swagger';
 import { REQUEST_ACLS, type RequestAcl, type RequestName } from '@cohort/security';
-import { RestErrorResponse } from '../../http/responses/rest-error.response';
+import { RestErrorResponse } from '../../common/rest-error.response';
 
 /** The parts of an Express request a route's resource names are read from. */
 export interface RouteRequest {

@@ -12,21 +12,21 @@ import {
   UsePipes,
 } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiProtected } from '../../http/responses/api-errors.decorator';
-import { AclsCreatedResponse } from '../../http/responses/acls-created.response';
-import { AclsDeletedResponse } from '../../http/responses/acls-deleted.response';
+import { ApiErrors, ApiProtected } from './responses/api-errors.decorator';
+import { AclsCreatedResponse } from './responses/acls-created.response';
+import { AclsDeletedResponse } from './responses/acls-deleted.response';
 import type { AclBinding, CreateAclsResponse, DeleteAclsResponse } from '@cohort/protocol';
 import { validateBinding, validateFilter } from '@cohort/security';
-import { KafkaValidationPipe } from '../../common/kafka-validation.pipe';
-import { RequestMetricsInterceptor } from '../../metrics/request-metrics.interceptor';
-import type { PrincipalRequest } from '../principal';
-import { AuthorizationService } from './authorization.service';
-import { callerOfRequest } from './caller-of';
-import { AclBindingDto } from './dto/acl-binding.dto';
-import { CreateAclsDto } from './dto/create-acls.dto';
-import { DeleteAclsDto } from './dto/delete-acls.dto';
-import { ListAclsQueryDto } from './dto/list-acls-query.dto';
-import { RequireAcl } from './route-acl.decorator';
+import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
+import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
+import type { PrincipalRequest } from '../security/principal';
+import { AuthorizationService } from '../security/authorization/authorization.service';
+import { callerOfRequest } from '../security/authorization/caller-of';
+import { AclBindingDto } from '../security/authorization/dto/acl-binding.dto';
+import { CreateAclsDto } from '../security/authorization/dto/create-acls.dto';
+import { DeleteAclsDto } from '../security/authorization/dto/delete-acls.dto';
+import { ListAclsQueryDto } from '../security/authorization/dto/list-acls-query.dto';
+import { RequireAcl } from '../security/authorization/route-acl.decorator';
 
 /**
  * Kafka's DescribeAcls / CreateAcls / DeleteAcls over REST (docs/security.md): DESCRIBE CLUSTER to
