@@ -35,9 +35,24 @@ const LAYERS = {
       'specs', // state-machine tests only
     ],
   },
-  // Only the bottom of src/ is declared so far: the shared helpers, then configuration, which knows
-  // nothing of the node it configures (security checks its files at start through validateEnvironment's `more`).
-  src: { complete: false, order: ['common', 'config'] },
+  // The NestJS app (docs/architecture.md, "Floors inside src"). Configuration knows nothing of the node it
+  // configures (security checks its files at start through validateEnvironment's `more`); the node knows
+  // nothing of security (the app hands it the cluster handshake); security guards the edges above it
+  // and imports none of them.
+  src: {
+    complete: true,
+    order: [
+      'common', // the validation pipe, the REST error body, small shared helpers
+      'config', // environment schema → typed config
+      'node', // builds this node: the partition store of the mode, plus the coordinator
+      'metrics',
+      'logging',
+      'security', // authentication, ACL authorization, limits, TLS, protected mode
+      'gateway', // the socket edge
+      'http', // the REST controllers
+      'ui', // serves the dashboard
+    ],
+  },
 };
 
 function walk(dir, out = []) {

@@ -29,6 +29,7 @@ import { RootLoggerModule } from './logging/root-logger.module';
 import { RequestLogMiddleware } from './logging/request-log.middleware';
 import { AclsController } from './http/acls.controller';
 import { AuthorizationModule } from './security/authorization/authorization.module';
+import { peerAuthenticationOf } from './security/cluster/peer-authentication-of';
 import { GroupRemovals } from './security/limits/group-removals';
 import { SECURITY_EDGE_PROVIDERS } from './security/security-edge.providers';
 import { securityProblems } from './security/security-problems';
@@ -82,7 +83,15 @@ export class AppModule implements NestModule {
             metrics: CohortMetrics,
             address: NodeAddress,
             removals: GroupRemovals,
-          ) => createNode({ config, push, metrics: removals.relaying(metrics), logMetrics: metrics, address }),
+          ) =>
+            createNode({
+              config,
+              push,
+              metrics: removals.relaying(metrics),
+              logMetrics: metrics,
+              address,
+              peerAuthentication: peerAuthenticationOf(config),
+            }),
         },
         NodeLifecycle,
         CoordinatorGateway,

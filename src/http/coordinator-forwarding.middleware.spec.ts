@@ -3,12 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '@cohort/protocol';
 import type { CohortNode } from '../node/cohort-node';
 import type { NodeView } from '../node/cluster-status';
-import {
-  CoordinatorForwardingMiddleware,
-  FORWARDED_HEADER,
-  UNREACHABLE_HEADER,
-  groupIdOf,
-} from './coordinator-forwarding.middleware';
+import { CoordinatorForwardingMiddleware, UNREACHABLE_HEADER, groupIdOf } from './coordinator-forwarding.middleware';
+import { FORWARDED_HEADER } from '../security/cluster/node-request-signer';
 
 /** A response double that resolves once the middleware has answered. */
 function capture() {

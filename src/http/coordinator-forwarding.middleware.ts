@@ -4,7 +4,7 @@ import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
 import type { NodeView } from '../node/cluster-status';
 import { fetch, type Response as NodeResponse } from 'undici';
 import { NodeHttpClient } from '../security/cluster/node-http-client';
-import { NodeRequestSigner, signedBodyOf } from '../security/cluster/node-request-signer';
+import { FORWARDED_HEADER, NodeRequestSigner, signedBodyOf } from '../security/cluster/node-request-signer';
 import { principalOfRequest } from '../security/principal';
 
 /** What this middleware uses of Express's request and response (the project does not use @types/express). */
@@ -23,8 +23,6 @@ interface Response {
 }
 type NextFunction = (error?: unknown) => void;
 
-/** Set on a request one node sends another: it is answered where it lands, never forwarded again. */
-export const FORWARDED_HEADER = 'x-cohort-forwarded-by';
 /** On a merged group list: nodes that did not answer, so their groups are missing. */
 export const UNREACHABLE_HEADER = 'x-cohort-unreachable-nodes';
 const FORWARD_TIMEOUT_MS = 10_000;

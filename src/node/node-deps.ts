@@ -1,4 +1,5 @@
 import type { CoordinatorMetrics, PushSink } from '@cohort/coordinator';
+import type { PeerAuthentication } from '@cohort/replication';
 import type { CohortConfig } from '../config/cohort-config';
 import type { NodeAddress } from './node-address';
 
@@ -21,4 +22,9 @@ export interface NodeDeps {
   /** The embedded node's log flushes (LOG_FLUSH_POLICY=always), for /metrics. */
   logMetrics?: LogFlushMetrics;
   address: NodeAddress;
+  /**
+   * The replication transport's handshake in cluster mode (CLUSTER_SECRET_FILE; none without it). Security
+   * reads the secret and hands it in, so the node knows nothing of src/security.
+   */
+  peerAuthentication?: PeerAuthentication;
 }

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { ErrorCode } from '@cohort/protocol';
-import { FORWARDED_HEADER } from '../../src/http/coordinator-forwarding.middleware';
+import { FORWARDED_HEADER } from '../../src/security/cluster/node-request-signer';
 import { eventually } from '../support/group-member';
 import { request as emit } from '../support/socket-client';
 import { ClusterHarness, commitErrors, commitRequest, committedOffsets, type Fetched } from './cluster-harness';

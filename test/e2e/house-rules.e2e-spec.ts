@@ -62,12 +62,31 @@ describe('house rules', () => {
     const lines = run.stderr
       .trim()
       .split('\n')
-      .filter((line) => line.includes('scripts/check-layers.js'))
+      .filter((line) => line.startsWith('libs/') && line.includes('scripts/check-layers.js'))
       .sort();
     // The shard importing the ports below it passes.
     expect(lines).toEqual([
       'libs/coordinator/src/newfolder/undeclared.ts: folder libs/coordinator/src/newfolder has no place in the declared layer order (scripts/check-layers.js)',
       'libs/coordinator/src/ports/reaches-up.ts: libs/coordinator/src/ports imports ../shard/shard, libs/coordinator/src/shard, which sits above it (scripts/check-layers.js)',
+    ]);
+  }, 60_000);
+
+  it('fail on an import that runs up the declared floors of src, and on a folder of src that has no floor', () => {
+    const run = spawnSync(process.execPath, [join(ROOT, 'scripts/check-house-rules.js')], {
+      cwd: FIXTURE,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    const lines = run.stderr
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('src/') && line.includes('scripts/check-layers.js'))
+      .sort();
+    // The REST controller importing the security guard below it passes, and so does a file in the root of src.
+    expect(lines).toEqual([
+      'src/plugins/undeclared.ts: folder src/plugins has no place in the declared layer order (scripts/check-layers.js)',
+      'src/security/reaches-up.ts: src/security imports ../http/controller, src/http, which sits above it (scripts/check-layers.js)',
     ]);
   }, 60_000);
 });

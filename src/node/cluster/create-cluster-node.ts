@@ -10,7 +10,6 @@ import {
 import type { CohortNode } from '../cohort-node';
 import { createAssignorCatalog } from '../create-assignor-catalog';
 import type { NodeDeps } from '../node-deps';
-import { peerAuthenticationOf } from '../../security/cluster/peer-authentication-of';
 import { startCoordinator } from '../start-coordinator';
 import { ClusterLogStorage } from './cluster-log-storage';
 import { ClusterNode } from './cluster-node';
@@ -66,7 +65,7 @@ async function assemble(deps: NodeDeps, clock: Clock, opened: Array<() => Promis
     nodeId: config.nodeId,
     clock,
     listen: { host: config.host, port: replicationPortOf(config) },
-    authentication: peerAuthenticationOf(config),
+    authentication: deps.peerAuthentication,
   });
   opened.push(() => transport.close());
   const topics = await RedisTopicRegistry.connect({

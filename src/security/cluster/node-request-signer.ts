@@ -3,6 +3,8 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { CohortConfig } from '../../config/cohort-config';
 import { loadClusterSecret } from './cluster-secret';
 
+/** Set on a request one node sends another: it is answered where it lands, never forwarded again. */
+export const FORWARDED_HEADER = 'x-cohort-forwarded-by';
 /** On a node-to-node REST call: `v1 node=<id>,ts=<ms>,nonce=<hex>,mac=<hex>`. */
 export const NODE_AUTH_HEADER = 'x-cohort-node-auth';
 /** The caller's principal, which the landing node authorizes (Kafka's Envelope, KIP-590), trusted only with a valid NODE_AUTH_HEADER. */

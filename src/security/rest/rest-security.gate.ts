@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ErrorCode, type ErrorName } from '@cohort/protocol';
 import { CohortConfig } from '../../config/cohort-config';
-import { FORWARDED_HEADER } from '../../http/coordinator-forwarding.middleware';
 import { AuditLogger } from '../audit-logger';
 import { Authenticator } from '../authentication/authenticator';
 import { certificateCnOf } from '../authentication/certificate-cn';
 import { AuthenticationFailed, AUTHENTICATION_FAILED_MESSAGE, type Credential } from '../authentication/credential';
 import {
+  FORWARDED_HEADER,
   FORWARDED_PRINCIPAL_HEADER,
   NODE_AUTH_HEADER,
   NodeRequestSigner,
