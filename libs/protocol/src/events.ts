@@ -1,6 +1,7 @@
 /** socket.io event names and typed event maps (docs/protocol.md), shared by the gateway, tests and the SDK. */
 import type * as Req from './requests';
 import type * as Res from './responses';
+import type * as CG from './consumer-group-protocol';
 
 export const RequestEvent = {
   FindCoordinator: 'FindCoordinator',
@@ -15,6 +16,8 @@ export const RequestEvent = {
   DescribeGroups: 'DescribeGroups',
   ListGroups: 'ListGroups',
   DeleteGroups: 'DeleteGroups',
+  ConsumerGroupHeartbeat: 'ConsumerGroupHeartbeat',
+  ConsumerGroupDescribe: 'ConsumerGroupDescribe',
 } as const;
 
 export type RequestEventName = keyof typeof RequestEvent;
@@ -56,6 +59,8 @@ export interface RequestResponseMap {
   DescribeGroups: [Req.DescribeGroupsRequest, Res.DescribeGroupsResponse];
   ListGroups: [Req.ListGroupsRequest, Res.ListGroupsResponse];
   DeleteGroups: [Req.DeleteGroupsRequest, Res.DeleteGroupsResponse];
+  ConsumerGroupHeartbeat: [CG.ConsumerGroupHeartbeatRequest, CG.ConsumerGroupHeartbeatResponse];
+  ConsumerGroupDescribe: [CG.ConsumerGroupDescribeRequest, CG.ConsumerGroupDescribeResponse];
 }
 
 /** socket.io typed map for what clients emit (payload + ack). */

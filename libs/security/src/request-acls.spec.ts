@@ -42,6 +42,20 @@ const TABLE: { request: RequestName; needs: Need[]; widerGrant?: Need }[] = [
     widerGrant: { resourceType: 'CLUSTER', operation: 'DESCRIBE', errorCode: 31 },
   },
   { request: 'DeleteGroups', needs: [{ resourceType: 'GROUP', operation: 'DELETE', errorCode: 30 }] },
+  {
+    request: 'ConsumerGroupHeartbeat',
+    needs: [
+      { resourceType: 'GROUP', operation: 'READ', errorCode: 30 },
+      { resourceType: 'TOPIC', operation: 'DESCRIBE', errorCode: 29 },
+    ],
+  },
+  {
+    request: 'ConsumerGroupDescribe',
+    needs: [
+      { resourceType: 'GROUP', operation: 'DESCRIBE', errorCode: 30 },
+      { resourceType: 'TOPIC', operation: 'DESCRIBE', errorCode: 29 },
+    ],
+  },
   { request: 'Metadata', needs: [{ resourceType: 'TOPIC', operation: 'DESCRIBE', errorCode: 29 }] },
   {
     request: 'CreateTopic',

@@ -30,6 +30,10 @@ export const REQUEST_ACLS = {
   DescribeGroups: { group: 'DESCRIBE' },
   ListGroups: { cluster: 'DESCRIBE', group: 'DESCRIBE' },
   DeleteGroups: { group: 'DELETE' },
+  // KIP-848: the heartbeat reads the group and describes the topics it subscribes to; the describe
+  // leaves out a group that shows topics the caller may not describe (Kafka 4's KafkaApis).
+  ConsumerGroupHeartbeat: { group: 'READ', topic: 'DESCRIBE' },
+  ConsumerGroupDescribe: { group: 'DESCRIBE', topic: 'DESCRIBE' },
   Metadata: { topic: 'DESCRIBE' },
   CreateTopic: { cluster: 'CREATE', topic: 'CREATE' },
   AlterTopic: { topic: 'ALTER' },

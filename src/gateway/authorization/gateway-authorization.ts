@@ -16,7 +16,8 @@ import {
   refusedPartitions,
 } from './partial-responses';
 
-type GroupRequest = 'FindCoordinator' | 'JoinGroup' | 'SyncGroup' | 'Heartbeat' | 'LeaveGroup';
+type GroupRequest =
+  'FindCoordinator' | 'JoinGroup' | 'SyncGroup' | 'Heartbeat' | 'LeaveGroup' | 'ConsumerGroupHeartbeat';
 
 /**
  * The socket.io events' ACL checks, made before the coordinator is called as Kafka's KafkaApis makes
@@ -226,6 +227,54 @@ export class GatewayAuthorization {
     return { ...answered, groups: mergeByGroup(request.groups, answered.groups, refused.map(refusedGroup)) };
   }
 
+  /**
+   * ConsumerGroupHeartbeat: READ GROUP (30), and DESCRIBE TOPIC on every subscribed topic name (29 naming
+   * the refused ones), as Kafka 4's KafkaApis checks the heartbeat.
+   */
+  consumerGroupHeartbeat(socket: Socket, request: P.ConsumerGroupHeartbeatRequest): void {
+    this.requireGroup(socket, 'ConsumerGroupHeartbeat', request.groupId);
+    const names = request.subscribedTopicNames;
+    if (!this.authorization.enabled || !names || names.length === 0) return;
+    const caller = callerOfSocket(socket);
+    const refused = this.authorization.refusedOf(caller, 'DESCRIBE', 'TOPIC', names, 'ConsumerGroupHeartbeat');
+    if (refused.size > 0)
+      throw refusal(
+        'ConsumerGroupHeartbeat',
+        ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+        `The client is not authorized to describe topics: ${[...refused].sort().join(', ')}.`,
+      );
+  }
+
+  /**
+   * ConsumerGroupDescribe: DESCRIBE GROUP per group (30), and a group that shows a topic the caller may
+   * not DESCRIBE (subscribed, assigned or targeted) is answered 29 without its members, as Kafka 4 does.
+   */
+  async consumerGroupDescribe(
+    socket: Socket,
+    request: P.ConsumerGroupDescribeRequest,
+    describe: (allowed: P.ConsumerGroupDescribeRequest) => Promise<P.ConsumerGroupDescribeResponse>,
+  ): Promise<P.ConsumerGroupDescribeResponse> {
+    if (!this.authorization.enabled) return describe(request);
+    const caller = callerOfSocket(socket);
+    const [allowed, refused] = this.splitGroups(caller, 'DESCRIBE', request.groupIds, 'ConsumerGroupDescribe');
+    const answered =
+      allowed.length > 0 ? await describe({ groupIds: allowed }) : { errorCode: ErrorCode.NONE, groups: [] };
+    const groups = answered.groups.map((group) => {
+      const topics = new Set(group.members.flatMap(topicsShownBy));
+      if (topics.size === 0) return group;
+      const hidden = this.authorization.refusedOf(caller, 'DESCRIBE', 'TOPIC', [...topics], 'ConsumerGroupDescribe');
+      return hidden.size === 0 ? group : refusedConsumerGroup(group.groupId, ErrorCode.TOPIC_AUTHORIZATION_FAILED);
+    });
+    return {
+      ...answered,
+      groups: mergeByGroup(
+        request.groupIds,
+        groups,
+        refused.map((groupId) => refusedConsumerGroup(groupId, ErrorCode.GROUP_AUTHORIZATION_FAILED)),
+      ),
+    };
+  }
+
   async listGroups(socket: Socket, list: () => Promise<P.ListGroupsResponse>): Promise<P.ListGroupsResponse> {
     const answered = await list();
     if (!this.authorization.enabled) return answered;
@@ -326,4 +375,30 @@ export class GatewayAuthorization {
       failed,
     );
   }
+}
+
+/** Every topic a described member shows: subscribed, assigned or in its target. */
+function topicsShownBy(member: P.DescribedConsumerGroupMember): string[] {
+  return [
+    ...member.subscribedTopicNames,
+    ...member.assignment.topicPartitions.map((tp) => tp.topic),
+    ...member.targetAssignment.topicPartitions.map((tp) => tp.topic),
+  ];
+}
+
+function refusedConsumerGroup(groupId: string, errorCode: number): P.DescribedConsumerGroup {
+  return {
+    errorCode,
+    errorName: P.errorName(errorCode),
+    errorMessage:
+      errorCode === ErrorCode.TOPIC_AUTHORIZATION_FAILED
+        ? 'The group has described topic(s) that the client is not authorized to describe.'
+        : undefined,
+    groupId,
+    groupState: '',
+    groupEpoch: -1,
+    assignmentEpoch: -1,
+    assignorName: '',
+    members: [],
+  };
 }

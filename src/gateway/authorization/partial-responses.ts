@@ -93,6 +93,7 @@ export const REFUSED_RESPONSE_FIELDS = {
   Heartbeat: {},
   LeaveGroup: { members: [] },
   OffsetFetch: { topics: [] },
+  ConsumerGroupHeartbeat: { memberId: null, memberEpoch: 0, heartbeatIntervalMs: 0, assignment: null },
   OffsetDelete: { topics: [] },
 } as const;
 

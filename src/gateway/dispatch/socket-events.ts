@@ -91,6 +91,16 @@ export function socketEvents(node: CohortNode, acl: GatewayAuthorization): Socke
     DeleteGroups: {
       handle: (request, socket) => acl.deleteGroups(socket, request, (allowed) => coordinator.deleteGroups(allowed)),
     },
+    ConsumerGroupHeartbeat: {
+      handle: (request, socket) => {
+        acl.consumerGroupHeartbeat(socket, request);
+        return coordinator.consumerGroupHeartbeat(request, contextOf(socket));
+      },
+    },
+    ConsumerGroupDescribe: {
+      handle: (request, socket) =>
+        acl.consumerGroupDescribe(socket, request, (allowed) => coordinator.consumerGroupDescribe(allowed)),
+    },
   };
 }
 

@@ -1,5 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { RequestEventName } from '@cohort/protocol';
+import { ConsumerGroupDescribeDto } from './consumer-group-describe.dto';
+import { ConsumerGroupHeartbeatDto } from './consumer-group-heartbeat.dto';
 import { DeleteGroupsDto } from './delete-groups.dto';
 import { DescribeGroupsDto } from './describe-groups.dto';
 import { FindCoordinatorDto } from './find-coordinator.dto';
@@ -31,4 +33,6 @@ export const SOCKET_REQUEST_DTOS: { [E in RequestEventName]: Type<unknown> } = {
   DescribeGroups: DescribeGroupsDto,
   ListGroups: ListGroupsDto,
   DeleteGroups: DeleteGroupsDto,
+  ConsumerGroupHeartbeat: ConsumerGroupHeartbeatDto,
+  ConsumerGroupDescribe: ConsumerGroupDescribeDto,
 };

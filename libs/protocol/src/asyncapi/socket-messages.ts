@@ -38,6 +38,8 @@ const partitionErrors = arr(
   }),
 );
 
+const topicPartitionList = arr(obj({ topic: str(), partitions: arr(partitionIndex) }));
+
 export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
   FindCoordinator: {
     summary: "Locate the node that coordinates a group (the leader of the group's __consumer_offsets partition).",
@@ -165,12 +167,69 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
   ListGroups: {
     summary: 'Groups this node coordinates.',
     request: requestOf('ListGroups'),
-    response: response({ groups: arr(obj({ groupId: str(), protocolType: str(), groupState: str() })) }),
+    response: response({
+      groups: arr(
+        obj({
+          groupId: str(),
+          protocolType: str(),
+          groupState: str(),
+          groupType: str('classic, consumer or share.', { enum: ['classic', 'consumer', 'share'] }),
+        }),
+      ),
+    }),
   },
   DeleteGroups: {
     summary: 'Delete Empty groups and their offsets (68 NON_EMPTY_GROUP, 69 GROUP_ID_NOT_FOUND per group).',
     request: requestOf('DeleteGroups'),
     response: response({ results: arr(obj({ groupId: str(), errorCode: int() })) }),
+  },
+  ConsumerGroupHeartbeat: {
+    summary:
+      "Kafka 4's consumer group heartbeat (KIP-848): join (memberEpoch 0), reconcile towards the target the coordinator computed, leave (-1, or -2 for a static member away for now).",
+    request: requestOf('ConsumerGroupHeartbeat'),
+    response: response({
+      memberId: nullable(str('The member id (null on an error).')),
+      memberEpoch: int('The epoch the member is at now.'),
+      heartbeatIntervalMs: int('Heartbeat again within this.'),
+      assignment: nullable(
+        obj(
+          { topicPartitions: topicPartitionList },
+          {},
+          'The whole assignment; null when unchanged since the last answer.',
+        ),
+      ),
+    }),
+  },
+  ConsumerGroupDescribe: {
+    summary: 'Epochs, assignor and members (assignment against target) of consumer groups.',
+    request: requestOf('ConsumerGroupDescribe'),
+    response: response({
+      groups: arr(
+        obj({
+          errorCode: int(),
+          groupId: str(),
+          groupState: str('Empty, Assigning, Reconciling, Stable (empty on an error).'),
+          groupEpoch: int(),
+          assignmentEpoch: int(),
+          assignorName: str(),
+          members: arr(
+            obj({
+              memberId: str(),
+              instanceId: nullable(str()),
+              rackId: nullable(str()),
+              memberEpoch: int(),
+              clientId: str(),
+              clientHost: str(),
+              subscribedTopicNames: arr(str()),
+              subscribedTopicRegex: str(),
+              assignment: obj({ topicPartitions: topicPartitionList }),
+              targetAssignment: obj({ topicPartitions: topicPartitionList }),
+              memberType: int('1: a consumer protocol member.'),
+            }),
+          ),
+        }),
+      ),
+    }),
   },
 };
 

@@ -203,6 +203,73 @@ export const SOCKET_REQUEST_SCHEMAS: Record<string, JsonSchema> = {
     type: 'object',
     required: ['groupsNames'],
   },
+  ConsumerGroupHeartbeatRequest: {
+    properties: {
+      groupId: { maxLength: 1024, type: 'string', description: 'The group id.' },
+      memberId: {
+        maxLength: 1024,
+        type: 'string',
+        description:
+          'Chosen by the client (a UUID, KIP-1082) and sent from the first heartbeat on; empty is 42 INVALID_REQUEST.',
+      },
+      memberEpoch: {
+        maximum: 2147483647,
+        type: 'integer',
+        minimum: -2,
+        description: '0 joins, -1 leaves, -2 leaves for now (static members), else the epoch the coordinator gave.',
+      },
+      instanceId: {
+        maxLength: 249,
+        type: ['string', 'null'],
+        minLength: 1,
+        description: 'Static membership: a stable id of this consumer instance.',
+      },
+      rackId: {
+        maxLength: 1024,
+        type: ['string', 'null'],
+        description: 'The rack of the member, for rack-aware assignors.',
+      },
+      rebalanceTimeoutMs: {
+        maximum: 2147483647,
+        type: ['integer', 'null'],
+        minimum: -1,
+        description: 'How long the member may take to revoke partitions before it is fenced; -1: unchanged.',
+      },
+      subscribedTopicNames: {
+        items: { maxLength: 249, type: 'string' },
+        type: ['array', 'null'],
+        description: 'The topics the member subscribes to; null: unchanged.',
+      },
+      subscribedTopicRegex: {
+        maxLength: 4096,
+        type: ['string', 'null'],
+        description: 'An RE2 expression the topics are matched against; null: unchanged.',
+      },
+      serverAssignor: {
+        maxLength: 1024,
+        type: ['string', 'null'],
+        description: 'The server assignor the member asks for (uniform, range or a plugin); null: unchanged.',
+      },
+      topicPartitions: {
+        items: { $ref: '#/components/schemas/OwnedTopicPartitions' },
+        type: ['array', 'null'],
+        description: 'The partitions the member owns; sent when they changed, and after an error or a reconnect.',
+      },
+    },
+    type: 'object',
+    required: ['groupId', 'memberId', 'memberEpoch'],
+  },
+  ConsumerGroupDescribeRequest: {
+    properties: {
+      groupIds: {
+        items: { maxLength: 1024, type: 'string' },
+        type: 'array',
+        description: 'The consumer groups to describe; an id that names no consumer group is 69 GROUP_ID_NOT_FOUND.',
+      },
+    },
+    type: 'object',
+    required: ['groupIds'],
+  },
   JoinGroupProtocol: {
     properties: {
       name: { maxLength: 1024, type: 'string', description: 'Assignor (protocol) name, e.g. cooperative-sticky.' },
@@ -260,6 +327,18 @@ export const SOCKET_REQUEST_SCHEMAS: Record<string, JsonSchema> = {
     },
     type: 'object',
     required: ['name', 'partitions'],
+  },
+  OwnedTopicPartitions: {
+    properties: {
+      topic: { maxLength: 249, type: 'string', description: 'A topic name.' },
+      partitions: {
+        items: { maximum: 2147483647, type: 'integer', minimum: 0 },
+        type: 'array',
+        description: 'The partitions of the topic the member owns.',
+      },
+    },
+    type: 'object',
+    required: ['topic', 'partitions'],
   },
   OffsetCommitPartition: {
     properties: {

@@ -1,0 +1,180 @@
+import type { Socket } from 'socket.io-client';
+import request from 'supertest';
+import type * as P from '@cohort/protocol';
+import { allow } from '../support/acl-fixtures';
+import { writeTokensFile } from '../support/auth-fixtures';
+import { connect, request as emit } from '../support/socket-client';
+import { startApp, type RunningApp, tempDataDir } from '../support/test-app';
+
+jest.setTimeout(60_000);
+
+/**
+ * Kafka 4's consumer group protocol over real sockets on one embedded node with tokens on: members
+ * join with ConsumerGroupHeartbeat and reconcile to the coordinator's targets, a member that leaves
+ * gives its partitions to the other, the group survives a restart of the node, and the ACL checks
+ * (READ GROUP, DESCRIBE TOPIC) refuse who may not.
+ */
+const TOKENS = { admin: 'admin-token', app: 'app-token', nobody: 'nobody-token' };
+const dir = tempDataDir('cohort-cg-');
+const data = tempDataDir('cohort-cg-data-');
+const env = {
+  DATA_DIR: data.dir,
+  AUTH_TOKENS_FILE: writeTokensFile(
+    dir.dir,
+    Object.fromEntries(Object.entries(TOKENS).map(([name, token]) => [`User:${name}`, token])),
+  ),
+  SUPER_USERS: 'User:admin',
+};
+let running: RunningApp;
+const sockets: Socket[] = [];
+
+const as = (principal: keyof typeof TOKENS) => ({ Authorization: `Bearer ${TOKENS[principal]}` });
+async function socketOf(principal: keyof typeof TOKENS): Promise<Socket> {
+  const socket = await connect(running.url, { token: TOKENS[principal] });
+  sockets.push(socket);
+  return socket;
+}
+
+function closeSockets(): void {
+  for (const socket of sockets.splice(0)) socket.disconnect();
+}
+
+const heartbeat = (socket: Socket, payload: Partial<P.ConsumerGroupHeartbeatRequest>) =>
+  emit(socket, 'ConsumerGroupHeartbeat', { groupId: 'cg-1', ...payload } as P.ConsumerGroupHeartbeatRequest);
+
+interface Member {
+  socket: Socket;
+  memberId: string;
+  epoch: number;
+  owned: P.TopicPartitions[];
+}
+
+/** Heartbeats each member in turn, as a client would on its interval, until nothing changes. */
+async function reconcile(members: Member[]): Promise<void> {
+  for (let round = 0; round < 6; round++) {
+    for (const m of members) {
+      const answer = await heartbeat(m.socket, {
+        memberId: m.memberId,
+        memberEpoch: m.epoch,
+        topicPartitions: m.owned,
+      });
+      expect(answer.errorCode).toBe(0);
+      m.epoch = answer.memberEpoch;
+      if (answer.assignment) m.owned = answer.assignment.topicPartitions;
+    }
+  }
+}
+
+const partitionsOf = (m: Member): string[] => m.owned.flatMap((tp) => tp.partitions.map((p) => `${tp.topic}-${p}`));
+
+beforeAll(async () => {
+  running = await startApp(env);
+  for (const [name, partitions] of [
+    ['orders', 4],
+    ['secret', 2],
+  ] as const)
+    await request(running.url).post('/v1/topics').set(as('admin')).send({ name, partitions }).expect(201);
+  await request(running.url)
+    .post('/v1/acls')
+    .set(as('admin'))
+    .send({
+      acls: [
+        allow('User:app', 'READ', 'GROUP', 'cg-', 'PREFIXED'),
+        allow('User:app', 'DESCRIBE', 'GROUP', 'cg-', 'PREFIXED'),
+        allow('User:app', 'READ', 'TOPIC', 'orders'),
+      ],
+    })
+    .expect(201);
+});
+
+afterAll(async () => {
+  closeSockets();
+  await running?.close();
+  dir.remove();
+  data.remove();
+});
+
+describe('consumer groups over real sockets', () => {
+  it('two members get disjoint assignments covering the topic; when one leaves the other gets everything; the group survives a restart', async () => {
+    const members: Member[] = [];
+    for (const memberId of ['member-a', 'member-b']) {
+      const socket = await socketOf('app');
+      const joined = await heartbeat(socket, {
+        memberId,
+        memberEpoch: 0,
+        subscribedTopicNames: ['orders'],
+        rebalanceTimeoutMs: 30_000,
+        topicPartitions: [],
+      });
+      expect(joined).toMatchObject({ errorCode: 0, memberId });
+      members.push({ socket, memberId, epoch: joined.memberEpoch, owned: joined.assignment?.topicPartitions ?? [] });
+    }
+    await reconcile(members);
+    const [a, b] = members;
+    expect(partitionsOf(a)).toHaveLength(2);
+    expect(partitionsOf(b)).toHaveLength(2);
+    expect([...partitionsOf(a), ...partitionsOf(b)].sort()).toEqual(['orders-0', 'orders-1', 'orders-2', 'orders-3']);
+
+    const left = await heartbeat(b.socket, { memberId: b.memberId, memberEpoch: -1 });
+    expect(left).toMatchObject({ errorCode: 0, memberEpoch: -1 });
+    await reconcile([a]);
+    expect(partitionsOf(a).sort()).toEqual(['orders-0', 'orders-1', 'orders-2', 'orders-3']);
+
+    const admin = await socketOf('admin');
+    const before = await emit(admin, 'ConsumerGroupDescribe', { groupIds: ['cg-1'] });
+    expect(before.groups[0]).toMatchObject({ errorCode: 0, groupState: 'Stable' });
+    expect(before.groups[0].members.map((m) => m.memberId)).toEqual(['member-a']);
+
+    closeSockets();
+    await running.close();
+    running = await startApp(env);
+    const again = await socketOf('admin');
+    const after = await emit(again, 'ConsumerGroupDescribe', { groupIds: ['cg-1'] });
+    expect(after).toEqual(before);
+    const listed = await emit(again, 'ListGroups', { typesFilter: ['consumer'] });
+    expect(listed.groups).toEqual([
+      { groupId: 'cg-1', protocolType: 'consumer', groupState: 'Stable', groupType: 'consumer' },
+    ]);
+    // The member carries on at its epoch on the restarted node.
+    const resumed = await heartbeat(await socketOf('app'), { memberId: a.memberId, memberEpoch: a.epoch });
+    expect(resumed).toMatchObject({ errorCode: 0, memberEpoch: a.epoch });
+  });
+
+  it('a principal without READ on the group is refused with 30, and one subscribing to a topic it may not describe with 29', async () => {
+    const nobody = await socketOf('nobody');
+    const refused = await heartbeat(nobody, {
+      memberId: 'intruder',
+      memberEpoch: 0,
+      subscribedTopicNames: ['orders'],
+    });
+    expect(refused).toMatchObject({ errorCode: 30, errorName: 'GROUP_AUTHORIZATION_FAILED', memberId: null });
+
+    const app = await socketOf('app');
+    const secret = await heartbeat(app, { memberId: 'curious', memberEpoch: 0, subscribedTopicNames: ['secret'] });
+    expect(secret).toMatchObject({ errorCode: 29, errorName: 'TOPIC_AUTHORIZATION_FAILED', memberId: null });
+    expect(secret.errorMessage).toContain('secret');
+
+    const described = await emit(nobody, 'ConsumerGroupDescribe', { groupIds: ['cg-1'] });
+    expect(described.groups).toEqual([expect.objectContaining({ groupId: 'cg-1', errorCode: 30, members: [] })]);
+  });
+
+  it('ConsumerGroupDescribe hides a group that shows a topic the caller may not describe (29)', async () => {
+    const admin = await socketOf('admin');
+    const joined = await heartbeat(admin, {
+      groupId: 'cg-secret',
+      memberId: 'admin-member',
+      memberEpoch: 0,
+      subscribedTopicNames: ['secret'],
+      rebalanceTimeoutMs: 30_000,
+      topicPartitions: [],
+    });
+    expect(joined.errorCode).toBe(0);
+    const app = await socketOf('app');
+    const described = await emit(app, 'ConsumerGroupDescribe', { groupIds: ['cg-secret', 'cg-1'] });
+    expect(described.groups.map((g) => [g.groupId, g.errorCode])).toEqual([
+      ['cg-secret', 29],
+      ['cg-1', 0],
+    ]);
+    expect(described.groups[0].members).toEqual([]);
+  });
+});
