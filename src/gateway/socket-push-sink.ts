@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { PushSink } from '@cohort/coordinator';
-import { type CoordinatorMovedPush, PushEvent, type RebalanceInProgressPush } from '@cohort/protocol';
+import {
+  type CoordinatorMovedPush,
+  type HeartbeatNowPush,
+  PushEvent,
+  type RebalanceInProgressPush,
+} from '@cohort/protocol';
 import type { CohortServer } from './cohort-socket';
 import { WritePacer } from './write-pacer';
 
@@ -29,6 +34,10 @@ export class SocketPushSink implements PushSink {
 
   coordinatorMoved(connectionIds: string[], push: CoordinatorMovedPush): void {
     this.emit(connectionIds, (server, rooms) => server.to(rooms).emit(PushEvent.CoordinatorMoved, push));
+  }
+
+  heartbeatNow(connectionId: string, push: HeartbeatNowPush): void {
+    this.emit([connectionId], (server, rooms) => server.to(rooms).emit(PushEvent.HeartbeatNow, push));
   }
 
   /** One emit per slice of at most a turn's writes, each weighed by its sockets. */

@@ -3,7 +3,7 @@ import request from 'supertest';
 import type * as P from '@cohort/protocol';
 import { allow } from '../support/acl-fixtures';
 import { writeTokensFile } from '../support/auth-fixtures';
-import { connect, request as emit } from '../support/socket-client';
+import { connect, request as emit, nextPush } from '../support/socket-client';
 import { startApp, type RunningApp, tempDataDir } from '../support/test-app';
 
 jest.setTimeout(60_000);
@@ -97,7 +97,10 @@ afterAll(async () => {
 describe('consumer groups over real sockets', () => {
   it('two members get disjoint assignments covering the topic; when one leaves the other gets everything; the group survives a restart', async () => {
     const members: Member[] = [];
+    let told: Promise<P.HeartbeatNowPush> | undefined;
     for (const memberId of ['member-a', 'member-b']) {
+      // member-b's arrival changes member-a's target: member-a is told to heartbeat at once.
+      if (members.length === 1) told = nextPush(members[0].socket, 'HeartbeatNow');
       const socket = await socketOf('app');
       const joined = await heartbeat(socket, {
         memberId,
@@ -109,6 +112,7 @@ describe('consumer groups over real sockets', () => {
       expect(joined).toMatchObject({ errorCode: 0, memberId });
       members.push({ socket, memberId, epoch: joined.memberEpoch, owned: joined.assignment?.topicPartitions ?? [] });
     }
+    expect(await told).toMatchObject({ groupId: 'cg-1', memberEpoch: members[0].epoch });
     await reconcile(members);
     const [a, b] = members;
     expect(partitionsOf(a)).toHaveLength(2);

@@ -33,6 +33,7 @@ export function isRequestEvent(name: unknown): name is RequestEventName {
 export const PushEvent = {
   RebalanceInProgress: 'RebalanceInProgress',
   CoordinatorMoved: 'CoordinatorMoved',
+  HeartbeatNow: 'HeartbeatNow',
 } as const;
 
 export interface RebalanceInProgressPush {
@@ -75,4 +76,5 @@ export type ClientToServerEvents = {
 export interface ServerToClientEvents {
   RebalanceInProgress: (push: RebalanceInProgressPush) => void;
   CoordinatorMoved: (push: CoordinatorMovedPush) => void;
+  HeartbeatNow: (push: CG.HeartbeatNowPush) => void;
 }

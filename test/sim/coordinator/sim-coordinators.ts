@@ -58,7 +58,11 @@ export class SimCoordinators {
           config: this.config,
           topics: this.topics,
           assignors: new StaticAssignorLookup([]),
-          push: { rebalanceInProgress: () => undefined, coordinatorMoved: () => undefined },
+          push: {
+            rebalanceInProgress: () => undefined,
+            coordinatorMoved: () => undefined,
+            heartbeatNow: () => undefined,
+          },
           random: new SeededRandom(1_000 + id + this.sim.clock.now()),
         });
         coordinator.start();

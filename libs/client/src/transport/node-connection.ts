@@ -5,7 +5,8 @@ import { Backoff, type ResolvedRetry } from '../runtime/backoff';
 import type { Timers } from '../runtime/timers';
 import type { AuthProvider, SocketFactory, SocketLike } from './socket-like';
 
-type PushEventName = keyof ServerToClientEvents;
+/** The pushes the classic member listens to (`HeartbeatNow` is for consumer-protocol members, not served by the SDK yet). */
+type PushEventName = Exclude<keyof ServerToClientEvents, 'HeartbeatNow'>;
 
 /** One push of the protocol's server-to-client event map, tagged with its event. */
 export type PushMessage = {

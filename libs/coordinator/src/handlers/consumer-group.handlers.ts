@@ -10,6 +10,10 @@ import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { answer } from '../runtime/coordinator-result';
 import { operationWriteError } from '../context/store-errors';
 import { describeConsumerGroup } from '../consumer/consumer-group-rules';
+import { decodeConsumerRecordKey } from '../consumer/consumer-records';
+import { MemberState } from '../consumer/member-state';
+import type { ConsumerGroupMember } from '../consumer/consumer-group-member';
+import type { LogRecord } from '@cohort/replication';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
 
 /**
@@ -30,18 +34,75 @@ export function handleConsumerGroupHeartbeat(
   if (converting && !classic.is('Empty')) {
     return answer(heartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${request.groupId} is not a consumer group.`));
   }
+  const ownedBefore = ownedCount(shard.consumerGroup(request.groupId)?.member(request.memberId));
   const result = shard.consumer.heartbeat(request, { clientId: context.clientId, clientHost: context.clientHost });
   const response = result.response!;
   if (response.errorCode !== ErrorCode.NONE) return result;
   // The Empty classic group's record goes once the consumer group exists (only if it was ever written).
   if (converting && result.records.length > 0 && classic.generationId > 0)
     result.records.unshift(groupTombstone(request.groupId, shard.env.clock.now()));
+  rememberConnection(shard, request, context.connectionId);
+  const released = ownedCount(shard.consumerGroup(request.groupId)?.member(request.memberId)) < ownedBefore;
+  const toTell = membersToTell(shard, request, result.records, released);
+  if (toTell.size > 0) {
+    const applied = result.appendFuture;
+    result.appendFuture = (outcome) => {
+      applied?.(outcome);
+      if (outcome.ok) shard.heartbeatNow(request.groupId, toTell, 'target assignment changed');
+    };
+  }
   result.awaitsPendingWrites = true;
   result.onFailure = (outcome) => {
     const code = operationWriteError(outcome.storeError);
     return heartbeatError(code, outcome.message);
   };
   return result;
+}
+
+/** The connection a member heartbeats on is where its pushes go; a member that left has none. */
+function rememberConnection(
+  shard: CoordinatorShard,
+  request: ConsumerGroupHeartbeatRequest,
+  connectionId: string | undefined,
+): void {
+  const key = `${request.groupId}\u0000${request.memberId}`;
+  if (request.memberEpoch < 0 || connectionId === undefined) shard.consumerConnections.delete(key);
+  else shard.consumerConnections.set(key, connectionId);
+}
+
+/** The partitions a member holds, assigned or pending revocation (0 for none). */
+function ownedCount(member: ConsumerGroupMember | undefined): number {
+  if (!member) return 0;
+  let count = 0;
+  for (const partitions of member.assignedPartitions.values()) count += partitions.size;
+  for (const partitions of member.partitionsPendingRevocation.values()) count += partitions.size;
+  return count;
+}
+
+/**
+ * The other members this heartbeat concerns (SPEC's HeartbeatNow): those whose target its records
+ * changed, and, when the member gave partitions up (`released`), those waiting for unreleased
+ * partitions, which may now be free.
+ */
+function membersToTell(
+  shard: CoordinatorShard,
+  request: ConsumerGroupHeartbeatRequest,
+  records: readonly LogRecord[],
+  released: boolean,
+): Set<string> {
+  const tell = new Set<string>();
+  for (const record of records) {
+    const key = decodeConsumerRecordKey(record.key);
+    if (key?.type === 'consumer-group-target-assignment-member' && key.memberId !== request.memberId)
+      tell.add(key.memberId);
+  }
+  const group = shard.consumerGroup(request.groupId);
+  if (released && group) {
+    for (const member of group.members.values())
+      if (member.memberId !== request.memberId && member.state === MemberState.UNRELEASED_PARTITIONS)
+        tell.add(member.memberId);
+  }
+  return tell;
 }
 
 /** Kafka's ConsumerGroupDescribe for one group: an id that names no consumer group is GROUP_ID_NOT_FOUND. */

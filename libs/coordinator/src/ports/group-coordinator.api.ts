@@ -21,6 +21,8 @@ export interface RequestContext {
 export interface PushSink {
   rebalanceInProgress(connectionIds: string[], push: P.RebalanceInProgressPush): void;
   coordinatorMoved(connectionIds: string[], push: P.CoordinatorMovedPush): void;
+  /** A consumer group member's target changed or a partition it waits for was released: heartbeat now. */
+  heartbeatNow(connectionId: string, push: P.HeartbeatNowPush): void;
 }
 
 /** A member as operators see it over REST (docs/rest.md `GET /v1/groups/:groupId`). */

@@ -48,6 +48,8 @@ export class CoordinatorShard {
   /** The shard's consumer groups (KIP-848); a group id names a classic or a consumer group, never both. */
   readonly consumerGroups = new MapConsumerGroupStore();
   readonly consumer: ConsumerGroupManager;
+  /** The connection each consumer group member last heartbeated on (`groupId\u0000memberId`), for HeartbeatNow. */
+  readonly consumerConnections = new Map<string, string>();
   readonly offsets: OffsetWrites;
   private readonly retention: OffsetRetention;
 
@@ -154,7 +156,22 @@ export class CoordinatorShard {
   onTopicChanged(topic: TopicInfo): void {
     if (!this.isActive) return;
     this.step(() => this.classic.onTopicChanged(topic));
-    this.step(() => this.consumer.onTopicChanged(topic.name));
+    let moved: { groupId: string; memberIds: string[] }[] = [];
+    this.step(() => (moved = this.consumer.onTopicChanged(topic.name)));
+    for (const { groupId, memberIds } of moved) this.heartbeatNow(groupId, memberIds, `topic ${topic.name} changed`);
+  }
+
+  /** Tells each member, on its last connection, to heartbeat now; members gone since are forgotten. */
+  heartbeatNow(groupId: string, memberIds: Iterable<string>, reason: string): void {
+    const group = this.consumerGroups.get(groupId);
+    for (const memberId of memberIds) {
+      const key = `${groupId}\u0000${memberId}`;
+      const member = group?.member(memberId);
+      const connectionId = this.consumerConnections.get(key);
+      if (!member) this.consumerConnections.delete(key);
+      else if (connectionId !== undefined)
+        this.env.push.heartbeatNow(connectionId, { groupId, memberEpoch: member.memberEpoch, reason });
+    }
   }
 
   /** The consumer group of that id, if the id names one here. */
@@ -174,6 +191,7 @@ export class CoordinatorShard {
     this.effects.discard();
     this.groups.clear();
     this.consumerGroups.groups.clear();
+    this.consumerConnections.clear();
     this.connections.clear();
     this.runtime.close();
   }

@@ -198,6 +198,46 @@ describe('consumer groups on the coordinator (KIP-848 through the shard)', () =>
     expect(refused).toMatchObject({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, memberId: null });
   });
 
+  it('HeartbeatNow goes to a member whose target changed, to one waiting once the partitions it waits for are released, and to members of a topic that grew', async () => {
+    const on = (connectionId: string) => ({ ...ctx, connectionId });
+    const beat = (memberId: string, connectionId: string, more: Partial<P.ConsumerGroupHeartbeatRequest>) =>
+      h.coordinator.consumerGroupHeartbeat({ groupId: 'cg', memberId, memberEpoch: 0, ...more }, on(connectionId));
+    const a = await beat('member-a', 'conn-a', {
+      subscribedTopicNames: ['orders'],
+      rebalanceTimeoutMs: 60_000,
+      topicPartitions: [],
+    });
+    expect(owned(a)).toHaveLength(4);
+    expect(h.push.heartbeatNows).toEqual([]);
+    const b = await beat('member-b', 'conn-b', {
+      subscribedTopicNames: ['orders'],
+      rebalanceTimeoutMs: 60_000,
+      topicPartitions: [],
+    });
+    expect(owned(b)).toEqual([]);
+    expect(h.push.heartbeatNows.map((p) => [p.connectionId, p.push.groupId])).toEqual([['conn-a', 'cg']]);
+    // member-a learns what to give up, gives it up: member-b, waiting for those partitions, is told.
+    const revoking = await beat('member-a', 'conn-a', {
+      memberEpoch: a.memberEpoch,
+      topicPartitions: a.assignment!.topicPartitions,
+    });
+    await beat('member-a', 'conn-a', {
+      memberEpoch: revoking.memberEpoch,
+      topicPartitions: revoking.assignment!.topicPartitions,
+    });
+    expect(h.push.heartbeatNows.map((p) => p.connectionId)).toEqual(['conn-a', 'conn-b']);
+    // A topic that grows moves the targets of its members, each told on its connection.
+    await h.topics.setPartitions('orders', 8);
+    await h.settle();
+    expect(
+      h.push.heartbeatNows
+        .slice(2)
+        .map((p) => p.connectionId)
+        .sort(),
+    ).toEqual(['conn-a', 'conn-b']);
+    expect(h.push.heartbeatNows[2].push.reason).toContain('orders');
+  });
+
   it('ConsumerGroupDescribe answers GROUP_ID_NOT_FOUND for an id that names no consumer group', async () => {
     await h.stableGroup('classic-g', 1);
     const described = await h.coordinator.consumerGroupDescribe({ groupIds: ['classic-g', 'nobody'] });

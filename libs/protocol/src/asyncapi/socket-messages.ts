@@ -234,7 +234,7 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
 };
 
 export const PUSH_MESSAGES: Record<
-  'RebalanceInProgress' | 'CoordinatorMoved',
+  'RebalanceInProgress' | 'CoordinatorMoved' | 'HeartbeatNow',
   { summary: string; payload: JsonSchema }
 > = {
   RebalanceInProgress: {
@@ -250,6 +250,15 @@ export const PUSH_MESSAGES: Record<
     summary:
       'This node stopped coordinating the group: find the coordinator again (as on 16 NOT_COORDINATOR), keeping member id and generation.',
     payload: obj({ groupId }),
+  },
+  HeartbeatNow: {
+    summary:
+      "Sent to a consumer group member (ConsumerGroupHeartbeat) as soon as its target assignment changed or a partition it waits for was released: heartbeat now instead of at the next interval. The heartbeat's answer is still the only place an assignment is handed over.",
+    payload: obj({
+      groupId,
+      memberEpoch: int("The member's epoch when the push was sent."),
+      reason: str('Why, for logs.'),
+    }),
   },
 };
 
