@@ -41,6 +41,12 @@ export class CohortConfig {
   readonly groupInitialRebalanceDelayMs: number;
   /** Infinity when unlimited. */
   readonly groupMaxSize: number;
+  /** GROUP_CONSUMER_*: the consumer groups' (KIP-848) heartbeat interval, session timeout and size; Infinity when unlimited. */
+  readonly groupConsumerHeartbeatIntervalMs: number;
+  readonly groupConsumerSessionTimeoutMs: number;
+  readonly groupConsumerMaxSize: number;
+  /** GROUP_CONSUMER_ASSIGNORS: the consumer groups' server assignors, the first the default. */
+  readonly groupConsumerAssignors: string[];
   readonly offsetMetadataMaxBytes: number;
   readonly offsetsRetentionMinutes: number;
   readonly offsetsRetentionCheckIntervalMs: number;
@@ -92,6 +98,10 @@ export class CohortConfig {
     this.groupMaxSessionTimeoutMs = env.GROUP_MAX_SESSION_TIMEOUT_MS;
     this.groupInitialRebalanceDelayMs = env.GROUP_INITIAL_REBALANCE_DELAY_MS;
     this.groupMaxSize = env.GROUP_MAX_SIZE;
+    this.groupConsumerHeartbeatIntervalMs = env.GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS;
+    this.groupConsumerSessionTimeoutMs = env.GROUP_CONSUMER_SESSION_TIMEOUT_MS;
+    this.groupConsumerMaxSize = env.GROUP_CONSUMER_MAX_SIZE ?? Number.POSITIVE_INFINITY;
+    this.groupConsumerAssignors = env.GROUP_CONSUMER_ASSIGNORS.split(',').map((entry) => entry.trim());
     this.offsetMetadataMaxBytes = env.OFFSET_METADATA_MAX_BYTES;
     this.offsetsRetentionMinutes = env.OFFSETS_RETENTION_MINUTES;
     this.offsetsRetentionCheckIntervalMs = env.OFFSETS_RETENTION_CHECK_INTERVAL_MS;

@@ -134,6 +134,57 @@ describe('configuration (the configuration table of README.md)', () => {
     ]);
   });
 
+  it('gives the consumer group defaults (5 s heartbeat, 45 s session, unlimited size, uniform then range) and reads set values', () => {
+    expect(configOf({})).toMatchObject({
+      groupConsumerHeartbeatIntervalMs: 5000,
+      groupConsumerSessionTimeoutMs: 45_000,
+      groupConsumerMaxSize: Number.POSITIVE_INFINITY,
+      groupConsumerAssignors: ['uniform', 'range'],
+    });
+    expect(
+      configOf({
+        GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS: '2500',
+        GROUP_CONSUMER_SESSION_TIMEOUT_MS: '30000',
+        GROUP_CONSUMER_MAX_SIZE: '12',
+        GROUP_CONSUMER_ASSIGNORS: ' range , uniform ',
+      }),
+    ).toMatchObject({
+      groupConsumerHeartbeatIntervalMs: 2500,
+      groupConsumerSessionTimeoutMs: 30_000,
+      groupConsumerMaxSize: 12,
+      groupConsumerAssignors: ['range', 'uniform'],
+    });
+  });
+
+  it('refuses a consumer group heartbeat interval or session timeout outside its min and max, or an interval not below the timeout, in one line each', () => {
+    expect(problemsOf({ GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS: '500' })).toEqual([
+      'GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS=500 must be between GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS=1000 and GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS=15000',
+    ]);
+    expect(problemsOf({ GROUP_CONSUMER_SESSION_TIMEOUT_MS: '90000' })).toEqual([
+      'GROUP_CONSUMER_SESSION_TIMEOUT_MS=90000 must be between GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS=6000 and GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS=60000',
+    ]);
+    expect(
+      problemsOf({ GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS: '70000', GROUP_CONSUMER_SESSION_TIMEOUT_MS: '70000' }),
+    ).toEqual([
+      'GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS=70000 must not exceed GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS=60000',
+    ]);
+    expect(
+      problemsOf({ GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS: '10000', GROUP_CONSUMER_SESSION_TIMEOUT_MS: '8000' }),
+    ).toEqual(['GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS=10000 must be less than GROUP_CONSUMER_SESSION_TIMEOUT_MS=8000']);
+  });
+
+  it('refuses a malformed consumer group size or assignor list, naming the variable', () => {
+    expect(problemsOf({ GROUP_CONSUMER_MAX_SIZE: '0' })).toEqual([
+      'GROUP_CONSUMER_MAX_SIZE="0": GROUP_CONSUMER_MAX_SIZE must not be less than 1',
+    ]);
+    expect(problemsOf({ GROUP_CONSUMER_ASSIGNORS: 'uniform,,range' })).toEqual([
+      'GROUP_CONSUMER_ASSIGNORS="uniform,,range": GROUP_CONSUMER_ASSIGNORS must be a comma-separated list of assignor names',
+    ]);
+    expect(problemsOf({ GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS: 'fast' })).toEqual([
+      'GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS="fast": GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS must be an integer number',
+    ]);
+  });
+
   it('ignores variables the configuration table of README.md does not name', () => {
     expect(() => validateEnvironment({ PATH: '/usr/bin', HOME: '/root', npm_config_foo: 'x' })).not.toThrow();
   });

@@ -16,5 +16,8 @@ export function coordinatorConfigOf(config: CohortConfig): CoordinatorConfig {
     offsetsRetentionCheckIntervalMs: config.offsetsRetentionCheckIntervalMs,
     offsetsCommitTimeoutMs: config.offsetsCommitTimeoutMs,
     memberDisconnectGraceMs: config.memberDisconnectGraceMs,
+    groupConsumerHeartbeatIntervalMs: config.groupConsumerHeartbeatIntervalMs,
+    groupConsumerSessionTimeoutMs: config.groupConsumerSessionTimeoutMs,
+    groupConsumerMaxSize: config.groupConsumerMaxSize,
   });
 }

@@ -1,12 +1,10 @@
 import { GroupCoordinator, type TopicRegistry } from '@cohort/coordinator';
+import { ConfigurationError } from '../config/validate-environment';
 import type { AssignorCatalog } from './assignor-catalog';
 import type { Clock, PartitionStore } from '@cohort/replication';
 import { coordinatorConfigOf } from './coordinator-config-of';
 import { coordinatorLogger } from './coordinator-logger';
 import type { NodeDeps } from './node-deps';
-
-/** GROUP_CONSUMER_ASSIGNORS' default: the consumer groups' server assignors, the first the default one. */
-const CONSUMER_GROUP_ASSIGNORS = ['uniform', 'range'];
 
 /**
  * The group coordinator over this node's PartitionStore, whatever the mode: the app's settings, its
@@ -26,11 +24,27 @@ export function startCoordinator(
     config: coordinatorConfigOf(config),
     topics,
     assignors,
-    consumerAssignors: CONSUMER_GROUP_ASSIGNORS.flatMap((name) => assignors.consumerGroupAssignor(name) ?? []),
+    consumerAssignors: consumerAssignorsOf(config.groupConsumerAssignors, assignors),
     push,
     metrics,
     logger: coordinatorLogger('GroupCoordinator'),
   });
   coordinator.start();
   return coordinator;
+}
+
+/**
+ * GROUP_CONSUMER_ASSIGNORS looked up once the plugins are loaded: a name that is neither built in nor a
+ * plugin's stops the start, as any bad variable does (a silently dropped default would change assignments).
+ */
+function consumerAssignorsOf(names: readonly string[], assignors: AssignorCatalog) {
+  return names.map((name) => {
+    const assignor = assignors.consumerGroupAssignor(name);
+    if (!assignor) {
+      throw new ConfigurationError([
+        `GROUP_CONSUMER_ASSIGNORS="${names.join(',')}": no consumer group assignor is named "${name}" (uniform, range or an ASSIGNOR_PLUGINS assignor)`,
+      ]);
+    }
+    return assignor;
+  });
 }
