@@ -7,7 +7,7 @@ import { ConsumerGroup } from './consumer-group';
 import type { ConsumerGroupConfig } from './consumer-group-config';
 import { type ConsumerGroupMember, isReconciledTo, updatedMember as withChanges } from './consumer-group-member';
 import type { ConsumerGroupStore } from './consumer-group-replay';
-import { memberTombstones } from './consumer-group-records';
+import { consumerGroupTombstones, memberTombstones } from './consumer-group-records';
 import { dynamicMember, staticMember } from './member-resolution';
 import type {
   ConsumerGroupHeartbeatRequest,
@@ -102,6 +102,15 @@ export class ConsumerGroupManager {
       return this.deps.effects.attachTo({ records: [], response: errorResponse(error) });
     }
     return this.deps.effects.attachTo(this.written(outcome.records, outcome.response));
+  }
+
+  /**
+   * DeleteGroups of a group its caller found Empty (Kafka's `createGroupTombstoneRecords`): the group's
+   * tombstones, applied now so the next request finds no group, and taken back if their write fails.
+   * Only the records and their completion are meant to be used; the caller makes the response.
+   */
+  deleteEmpty(group: ConsumerGroup): Pick<CoordinatorResult<never>, 'records' | 'appendFuture'> {
+    return this.written<never>(consumerGroupTombstones(group, this.deps.clock.now()));
   }
 
   /**

@@ -145,7 +145,8 @@ export const OFFSET_DELETE: ApiSpec<P.OffsetDeleteRequest, P.OffsetDeleteRespons
   emptyGroupIdAllowed: false,
   operation: {
     kind: 'write',
-    run: (shard, request) => handleOffsetDelete(shard.groups, shard.offsets, shard.env.topics, request),
+    run: (shard, request) =>
+      handleOffsetDelete(shard.groups, shard.consumerGroup(request.groupId), shard.offsets, shard.env.topics, request),
   },
   errorResponse: (_request, error) => ({ ...errorFieldsOf(error), topics: [] }),
 };
@@ -156,7 +157,7 @@ const DESCRIBE_ONE_GROUP: ApiSpec<string, P.DescribedGroup> = {
   validate: () => null,
   groupId: (groupId) => groupId,
   emptyGroupIdAllowed: true,
-  operation: { kind: 'read', run: (shard, groupId) => describeGroup(shard.groups, groupId) },
+  operation: { kind: 'read', run: (shard, groupId) => describeGroup(shard.groups, shard.consumerGroups, groupId) },
   errorResponse: (groupId, error) => ({
     errorCode: error.errorCode,
     groupId,
@@ -188,7 +189,10 @@ const DELETE_ONE_GROUP: ApiSpec<string, number> = {
   validate: () => null,
   groupId: (groupId) => groupId,
   emptyGroupIdAllowed: true,
-  operation: { kind: 'write', run: (shard, groupId) => deleteGroup(shard.groups, shard.offsets, groupId) },
+  operation: {
+    kind: 'write',
+    run: (shard, groupId) => deleteGroup(shard.groups, shard.consumer, shard.offsets, groupId),
+  },
   errorResponse: (_groupId, error) => error.errorCode,
 };
 

@@ -1,13 +1,34 @@
 import type { DescribedGroup, ListedGroup } from '@cohort/protocol';
-import { KafkaError } from '@cohort/protocol';
+import { ErrorCode, KafkaError } from '@cohort/protocol';
+import { offsetWriteError } from '../context/store-errors';
+import type { ClassicGroup } from '../group/classic-group';
 import type { PartitionRef } from '../offsets/offset-writes';
 import type { GroupRegistry } from '../group/group-registry';
 import type { ConsumerGroupStore } from '../consumer/consumer-group-replay';
+import type { ConsumerGroupManager } from '../consumer/consumer-group-manager';
 import type { OffsetWrites } from '../offsets/offset-writes';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 
-/** Kafka's DescribeGroups for one group: unknown → Dead; metadata and assignments only while Stable. */
-export function describeGroup(groups: GroupRegistry, groupId: string): DescribedGroup {
+/**
+ * Kafka's DescribeGroups for one group: unknown → Dead; metadata and assignments only while Stable. A
+ * consumer group is not a classic group: Kafka (DescribeGroups v6) answers GROUP_ID_NOT_FOUND with the
+ * state Dead and no members, and the group is described by ConsumerGroupDescribe.
+ */
+export function describeGroup(
+  groups: GroupRegistry,
+  consumerGroups: ConsumerGroupStore,
+  groupId: string,
+): DescribedGroup {
+  if (consumerGroups.get(groupId)) {
+    return {
+      errorCode: ErrorCode.GROUP_ID_NOT_FOUND,
+      groupId,
+      groupState: 'Dead',
+      protocolType: '',
+      protocolData: '',
+      members: [],
+    };
+  }
   const group = groups.get(groupId);
   if (!group) return { errorCode: 0, groupId, groupState: 'Dead', protocolType: '', protocolData: '', members: [] };
   const stable = group.is('Stable');
@@ -64,11 +85,40 @@ export function listGroups(
 
 /**
  * Kafka's DeleteGroups for one group (KIP-229): only an Empty group; its offsets and its record get
- * tombstones and it goes Dead once they are committed. The response is the group's error code.
+ * tombstones and it goes Dead once they are committed. The response is the group's error code. A
+ * consumer group (KIP-848) is deleted the same way, only when Empty (NON_EMPTY_GROUP otherwise): its
+ * offsets first, then its own tombstones (Kafka's `deleteAllOffsets` then `createGroupTombstoneRecords`).
  */
-export function deleteGroup(groups: GroupRegistry, offsets: OffsetWrites, groupId: string): CoordinatorResult<number> {
+export function deleteGroup(
+  groups: GroupRegistry,
+  consumer: ConsumerGroupManager,
+  offsets: OffsetWrites,
+  groupId: string,
+): CoordinatorResult<number> {
+  const consumerGroup = consumer.group(groupId);
+  if (consumerGroup) {
+    if (consumerGroup.state !== 'Empty')
+      throw KafkaError.of('NON_EMPTY_GROUP', `group ${groupId} is ${consumerGroup.state}`);
+    // The consumer group's committed offsets live in an Empty classic group of the same id.
+    const holder = groups.get(groupId);
+    const offsetsGone = holder && !holder.is('Dead') ? deleteClassicGroup(holder, offsets) : undefined;
+    const groupGone = consumer.deleteEmpty(consumerGroup);
+    return {
+      records: [...(offsetsGone?.records ?? []), ...groupGone.records],
+      response: ErrorCode.NONE,
+      onFailure: (outcome) => offsetWriteError(outcome.storeError),
+      appendFuture: (outcome) => {
+        offsetsGone?.appendFuture?.(outcome);
+        groupGone.appendFuture?.(outcome);
+      },
+    };
+  }
   const group = groups.get(groupId);
   if (!group || group.is('Dead')) throw KafkaError.of('GROUP_ID_NOT_FOUND');
+  return deleteClassicGroup(group, offsets);
+}
+
+function deleteClassicGroup(group: ClassicGroup, offsets: OffsetWrites): CoordinatorResult<number> {
   if (!group.is('Empty')) throw KafkaError.of('NON_EMPTY_GROUP');
   const partitions: PartitionRef[] = [
     ...group.offsets.all().map(({ topic, partition }) => ({ topic, partition })),
