@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { rebalanceProtocolsOf } from './consumer-group-variables';
 import type { EnvironmentVariables } from './environment-variables';
 import { replicationSettings } from './mode-defaults';
 import { SecurityConfig } from './security-config';
@@ -47,6 +48,8 @@ export class CohortConfig {
   readonly groupConsumerMaxSize: number;
   /** GROUP_CONSUMER_ASSIGNORS: the consumer groups' server assignors, the first the default. */
   readonly groupConsumerAssignors: string[];
+  /** GROUP_COORDINATOR_REBALANCE_PROTOCOLS: the group protocols this node serves (always classic). */
+  readonly groupCoordinatorRebalanceProtocols: ('classic' | 'consumer' | 'share')[];
   readonly offsetMetadataMaxBytes: number;
   readonly offsetsRetentionMinutes: number;
   readonly offsetsRetentionCheckIntervalMs: number;
@@ -102,6 +105,7 @@ export class CohortConfig {
     this.groupConsumerSessionTimeoutMs = env.GROUP_CONSUMER_SESSION_TIMEOUT_MS;
     this.groupConsumerMaxSize = env.GROUP_CONSUMER_MAX_SIZE ?? Number.POSITIVE_INFINITY;
     this.groupConsumerAssignors = env.GROUP_CONSUMER_ASSIGNORS.split(',').map((entry) => entry.trim());
+    this.groupCoordinatorRebalanceProtocols = rebalanceProtocolsOf(env.GROUP_COORDINATOR_REBALANCE_PROTOCOLS);
     this.offsetMetadataMaxBytes = env.OFFSET_METADATA_MAX_BYTES;
     this.offsetsRetentionMinutes = env.OFFSETS_RETENTION_MINUTES;
     this.offsetsRetentionCheckIntervalMs = env.OFFSETS_RETENTION_CHECK_INTERVAL_MS;

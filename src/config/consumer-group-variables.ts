@@ -9,6 +9,9 @@ const MAX_MS = 2_147_483_647;
 /** GROUP_CONSUMER_ASSIGNORS: comma-separated assignor names (each is looked up once the plugins are loaded). */
 export const ASSIGNOR_LIST_PATTERN = /^\s*[^\s,]+\s*(,\s*[^\s,]+\s*)*$/;
 
+/** GROUP_COORDINATOR_REBALANCE_PROTOCOLS: comma-separated protocol names (Kafka's `group.coordinator.rebalance.protocols`). */
+export const REBALANCE_PROTOCOLS_PATTERN = /^\s*(classic|consumer|share)\s*(,\s*(classic|consumer|share)\s*)*$/i;
+
 /**
  * The consumer group settings (KIP-848, Kafka's `group.consumer.*`), kept apart so that the schema of
  * each stays readable; EnvironmentVariables extends this class. The rules between them (a value inside
@@ -74,6 +77,21 @@ export class ConsumerGroupVariables extends SecurityVariables {
   @IsString()
   @Matches(ASSIGNOR_LIST_PATTERN, { message: '$property must be a comma-separated list of assignor names' })
   GROUP_CONSUMER_ASSIGNORS: string = 'uniform,range';
+
+  /** The group protocols this node serves; `classic` is required (Kafka cannot turn it off either). */
+  @Expose()
+  @EnvTrimmed()
+  @IsString()
+  @Matches(REBALANCE_PROTOCOLS_PATTERN, {
+    message: '$property must be a comma-separated list of classic, consumer and share',
+  })
+  GROUP_COORDINATOR_REBALANCE_PROTOCOLS: string = 'classic,consumer,share';
+}
+
+/** GROUP_COORDINATOR_REBALANCE_PROTOCOLS as a list of lower-case names, each once. */
+export function rebalanceProtocolsOf(value: string): ('classic' | 'consumer' | 'share')[] {
+  const names = value.split(',').map((entry) => entry.trim().toLowerCase());
+  return [...new Set(names)] as ('classic' | 'consumer' | 'share')[];
 }
 
 /**
@@ -104,6 +122,11 @@ export function consumerGroupProblems(config: ConsumerGroupVariables): string[] 
     'GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS',
     config.GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS,
   );
+  const protocols = config.GROUP_COORDINATOR_REBALANCE_PROTOCOLS;
+  if (REBALANCE_PROTOCOLS_PATTERN.test(protocols) && !rebalanceProtocolsOf(protocols).includes('classic'))
+    problems.push(
+      `GROUP_COORDINATOR_REBALANCE_PROTOCOLS="${protocols}" must include classic (the classic protocol cannot be turned off, as in Kafka)`,
+    );
   if (config.GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS >= config.GROUP_CONSUMER_SESSION_TIMEOUT_MS) {
     problems.push(
       `GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS=${config.GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS} must be less than GROUP_CONSUMER_SESSION_TIMEOUT_MS=${config.GROUP_CONSUMER_SESSION_TIMEOUT_MS}`,

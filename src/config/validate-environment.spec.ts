@@ -185,6 +185,19 @@ describe('configuration (the configuration table of README.md)', () => {
     ]);
   });
 
+  it('serves the classic, consumer and share protocols by default, and refuses a list without classic or with an unknown name', () => {
+    expect(configOf({}).groupCoordinatorRebalanceProtocols).toEqual(['classic', 'consumer', 'share']);
+    expect(configOf({ GROUP_COORDINATOR_REBALANCE_PROTOCOLS: ' Classic ' }).groupCoordinatorRebalanceProtocols).toEqual(
+      ['classic'],
+    );
+    expect(problemsOf({ GROUP_COORDINATOR_REBALANCE_PROTOCOLS: 'consumer' })).toEqual([
+      'GROUP_COORDINATOR_REBALANCE_PROTOCOLS="consumer" must include classic (the classic protocol cannot be turned off, as in Kafka)',
+    ]);
+    expect(problemsOf({ GROUP_COORDINATOR_REBALANCE_PROTOCOLS: 'classic,streams' })).toEqual([
+      'GROUP_COORDINATOR_REBALANCE_PROTOCOLS="classic,streams": GROUP_COORDINATOR_REBALANCE_PROTOCOLS must be a comma-separated list of classic, consumer and share',
+    ]);
+  });
+
   it('ignores variables the configuration table of README.md does not name', () => {
     expect(() => validateEnvironment({ PATH: '/usr/bin', HOME: '/root', npm_config_foo: 'x' })).not.toThrow();
   });

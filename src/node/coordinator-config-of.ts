@@ -19,5 +19,6 @@ export function coordinatorConfigOf(config: CohortConfig): CoordinatorConfig {
     groupConsumerHeartbeatIntervalMs: config.groupConsumerHeartbeatIntervalMs,
     groupConsumerSessionTimeoutMs: config.groupConsumerSessionTimeoutMs,
     groupConsumerMaxSize: config.groupConsumerMaxSize,
+    rebalanceProtocols: config.groupCoordinatorRebalanceProtocols,
   });
 }

@@ -72,4 +72,24 @@ describe('consumer group settings of a node', () => {
       other.remove();
     }
   });
+
+  it('answers ConsumerGroupHeartbeat UNSUPPORTED_VERSION on a node started with only the classic protocol', async () => {
+    const other = tempDataDir('cohort-cg-config-classic-');
+    const classicOnly = await startApp({ DATA_DIR: other.dir, GROUP_COORDINATOR_REBALANCE_PROTOCOLS: 'classic' });
+    try {
+      const client = await connect(classicOnly.url);
+      sockets.push(client);
+      const refused = await emit(client, 'ConsumerGroupHeartbeat', {
+        groupId: 'configured',
+        memberId: 'member-a',
+        memberEpoch: 0,
+        subscribedTopicNames: ['orders'],
+        topicPartitions: [],
+      } as P.ConsumerGroupHeartbeatRequest);
+      expect(refused.errorCode).toBe(35); // UNSUPPORTED_VERSION
+    } finally {
+      await classicOnly.close();
+      other.remove();
+    }
+  });
 });

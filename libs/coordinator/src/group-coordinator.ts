@@ -1,5 +1,5 @@
 import type * as P from '@cohort/protocol';
-import { partitionFor } from '@cohort/protocol';
+import { KafkaError, partitionFor } from '@cohort/protocol';
 import type { Clock, PartitionStore, Random } from '@cohort/replication';
 import { SystemRandom } from '@cohort/replication';
 import type {
@@ -14,6 +14,7 @@ import type {
 import type { CoordinatorConfig } from './ports/coordinator-config';
 import { CoordinatorDispatch } from './dispatch/coordinator-dispatch';
 import * as API from './dispatch/group-apis';
+import { consumerGroupNotFound } from './handlers/consumer-group.handlers';
 import { MemberQuotas } from './group/member-quotas';
 import type { GroupLagSummary } from './lag/group-lag-evaluator';
 import { OperatorViews } from './operations/operator-views';
@@ -140,11 +141,29 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     request: P.ConsumerGroupHeartbeatRequest,
     context: RequestContext,
   ): Promise<P.ConsumerGroupHeartbeatResponse> {
+    const off = this.consumerProtocolOff();
+    if (off) return Promise.resolve(API.CONSUMER_GROUP_HEARTBEAT.errorResponse(request, off));
     return this.dispatch.run(API.CONSUMER_GROUP_HEARTBEAT, request, context);
   }
 
   consumerGroupDescribe(request: P.ConsumerGroupDescribeRequest): Promise<P.ConsumerGroupDescribeResponse> {
+    const off = this.consumerProtocolOff();
+    // Kafka's ConsumerGroupDescribeRequest.getErrorResponse: the error on each group asked for.
+    if (off)
+      return Promise.resolve({
+        errorCode: 0,
+        groups: request.groupIds.map((groupId) => consumerGroupNotFound(groupId, off.message, off.errorCode)),
+      });
     return this.dispatch.run(API.CONSUMER_GROUP_DESCRIBE, request, NO_CONTEXT);
+  }
+
+  /** Kafka's KafkaApis answers the consumer protocol's APIs UNSUPPORTED_VERSION, before anything else, when it is off. */
+  private consumerProtocolOff(): KafkaError | undefined {
+    if (this.env.config.rebalanceProtocols.includes('consumer')) return undefined;
+    return KafkaError.of(
+      'UNSUPPORTED_VERSION',
+      'The new consumer group protocol is not enabled on this node (GROUP_COORDINATOR_REBALANCE_PROTOCOLS).',
+    );
   }
 
   connectionClosed(connectionId: string): void {

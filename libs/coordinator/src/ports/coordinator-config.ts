@@ -43,6 +43,11 @@ export interface CoordinatorConfig {
   groupConsumerSessionTimeoutMs: number;
   /** GROUP_CONSUMER_MAX_SIZE: GROUP_MAX_SIZE_REACHED beyond it; `Infinity` when unlimited. */
   groupConsumerMaxSize: number;
+  /**
+   * GROUP_COORDINATOR_REBALANCE_PROTOCOLS: the group protocols this node serves. Without `consumer`,
+   * ConsumerGroupHeartbeat and ConsumerGroupDescribe answer UNSUPPORTED_VERSION (Kafka's KafkaApis).
+   */
+  rebalanceProtocols: readonly ('classic' | 'consumer' | 'share')[];
 }
 
 /** README.md's configuration table defaults (and Kafka's, where these docs are silent). */
@@ -65,6 +70,7 @@ export const DEFAULT_COORDINATOR_CONFIG: Readonly<CoordinatorConfig> = Object.fr
   groupConsumerHeartbeatIntervalMs: 5000,
   groupConsumerSessionTimeoutMs: 45_000,
   groupConsumerMaxSize: Number.POSITIVE_INFINITY,
+  rebalanceProtocols: ['classic', 'consumer', 'share'] as const,
 });
 
 export function coordinatorConfig(overrides: Partial<CoordinatorConfig> = {}): CoordinatorConfig {

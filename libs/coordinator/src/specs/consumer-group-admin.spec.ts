@@ -147,4 +147,24 @@ describe('admin requests on a consumer group (Kafka GroupMetadataManager / Offse
       topics: [{ name: 'audit', partitions: [{ errorCode: ErrorCode.NONE }] }],
     });
   });
+
+  it('answers ConsumerGroupHeartbeat and ConsumerGroupDescribe UNSUPPORTED_VERSION on a node that serves only the classic protocol, and creates no group', async () => {
+    const classicOnly = new CoordinatorHarness({
+      topics: [{ name: 'orders', partitions: 2 }],
+      consumerAssignors: [createUniformAssignor()],
+      config: { rebalanceProtocols: ['classic'] },
+    });
+    await classicOnly.settle();
+    const refused = await classicOnly.coordinator.consumerGroupHeartbeat(
+      { groupId: 'cg', memberId: 'member-a', memberEpoch: 0, subscribedTopicNames: ['orders'], topicPartitions: [] },
+      ctx,
+    );
+    expect(refused).toMatchObject({ errorCode: ErrorCode.UNSUPPORTED_VERSION, memberId: null });
+    const described = await classicOnly.coordinator.consumerGroupDescribe({ groupIds: ['cg', 'other'] });
+    expect(described.groups.map((g) => [g.groupId, g.errorCode])).toEqual([
+      ['cg', ErrorCode.UNSUPPORTED_VERSION],
+      ['other', ErrorCode.UNSUPPORTED_VERSION],
+    ]);
+    expect((await classicOnly.coordinator.listGroups({})).groups).toEqual([]);
+  });
 });
