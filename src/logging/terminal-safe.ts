@@ -18,8 +18,13 @@ export function escapeControlCharacters(text: string, which: RegExp = CONTROL): 
 
 function escapeValue(value: unknown, which: RegExp, depth: number): unknown {
   if (typeof value === 'string') return which.test(value) ? escapeControlCharacters(value, which) : value;
-  if (typeof value !== 'object' || value === null || value instanceof Error || depth > 8) return value;
+  if (typeof value !== 'object' || value === null || depth > 8) return value;
   if (Array.isArray(value)) return value.map((item) => escapeValue(item, which, depth + 1));
+  // Only plain records are rebuilt: an instance (an Error and its stack, pino-http's request and
+  // response, which its serializers read through getters such as headersSent) goes on as it is. Node's
+  // HTTP parser has already refused control characters in a request's URL and headers.
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
   const fields: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) fields[key] = escapeValue(item, which, depth + 1);
   return fields;
