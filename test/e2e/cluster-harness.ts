@@ -90,6 +90,20 @@ export class ClusterHarness {
       what,
       60_000,
     );
+    await this.ready(what);
+  }
+
+  /**
+   * Every running node serves what it leads (its readiness). A partition's leader is known to the
+   * cluster before the new leader has loaded its coordinator shard; until then it answers
+   * NOT_COORDINATOR, which a test's first request must not meet.
+   */
+  async ready(what: string): Promise<void> {
+    await eventually(
+      async () => [...this.nodes.values()].every((node) => (node.app.get(COHORT_NODE) as ClusterNode).isReady()),
+      `${what}, every node serving the partitions it leads`,
+      60_000,
+    );
   }
 
   /** Starts nodes 0, 1 and 2 and waits until the cluster is formed. */

@@ -57,6 +57,7 @@ beforeAll(async () => {
     'a formed cluster with mutual TLS',
     60_000,
   );
+  await harness.ready('a formed cluster with mutual TLS');
 }, 120_000);
 
 afterAll(async () => {
