@@ -112,7 +112,7 @@ export interface LargeGroupResult {
 }
 
 /** The node's worst event-loop delay (ms) since the last scrape of its /metrics (prom-client resets it on each). */
-async function nodeLoopLagMs(node: CohortProcess): Promise<number> {
+export async function nodeLoopLagMs(node: CohortProcess): Promise<number> {
   const text = await (await fetch(`${node.url}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith('nodejs_eventloop_lag_max_seconds'));
   return line ? Number(line.split(' ')[1]) * 1000 : Number.NaN;

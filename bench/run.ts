@@ -20,6 +20,7 @@ import { sdkGroupSection } from './client-group.bench';
 import { sdkOverheadSection } from './client-overhead.bench';
 import { commitsSection } from './commit.bench';
 import { compactionSection } from './compaction.bench';
+import { consumerGroupsSection } from './consumer-groups.bench';
 import { coordinatorSection } from './coordinator.bench';
 import { dashboardSection } from './dashboard.bench';
 import { electionSection } from './election-load.bench';
@@ -42,6 +43,7 @@ import { socketHotEventsSection } from './socket-hot-events.bench';
 export const SECTIONS: readonly BenchSection[] = [
   rebalanceSection,
   largeGroupSection,
+  consumerGroupsSection,
   commitsSection,
   replaySection,
   electionSection,

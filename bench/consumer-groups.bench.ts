@@ -1,0 +1,286 @@
+import { io, type Socket } from 'socket.io-client';
+import type * as P from '@cohort/protocol';
+import { type Convergence, ConsumerFleet } from './harness/consumer-fleet';
+import { ConsumerMember } from './harness/consumer-member';
+import { CohortProcess } from './harness/cohort-process';
+import { processCpuMs } from './harness/process-stats';
+import { scaled } from './harness/scale';
+import { attempt, type BenchSection } from './harness/section';
+import { ms, ratio, table } from './harness/stats';
+import { LARGE_GROUP_NODE_ENV, memberJoinsLargeGroup, nodeLoopLagMs } from './large-group.bench';
+
+/**
+ * Issue 27's targets for Kafka 4's consumer groups (KIP-848), each beside the classic protocol measured
+ * in the same run on the same node: one member joining a stable group (and how long the group took to
+ * form), a topic growing under a group with and without `HeartbeatNow` pushes, and the server CPU of a
+ * steady member's heartbeat. The members are bench/harness/consumer-member.ts (there is no SDK support
+ * yet), all in this process.
+ */
+export const consumerGroupsSection: BenchSection = {
+  name: 'consumer-groups',
+  summary:
+    'consumer protocol (KIP-848): one member joins N (vs classic), forming, topic 100→1,000 partitions with/without HeartbeatNow, heartbeat CPU vs classic',
+  usage: '[members N (default 1,000 × BENCH_SCALE)]',
+  needsBuild: true,
+  run: (args) => consumerGroups(args),
+};
+
+/** Kafka's group.initial.rebalance.delay.ms default, for the classic group the join is compared with. */
+const INITIAL_DELAY_MS = 3000;
+const CONSUMER_REBALANCE_TIMEOUT_MS = 60_000;
+const TARGETS = { joinMs: 1000, loopLagMs: 200, formMs: 3000, growMs: 100 };
+
+async function consumerGroups(args: string[]): Promise<void> {
+  const size = args[0] === undefined ? scaled(1000, 10) : Number(args[0]);
+  if (!Number.isInteger(size) || size < 1) throw new Error(`members must be a positive integer, not "${args[0]}"`);
+  const node = await CohortProcess.start({
+    ...LARGE_GROUP_NODE_ENV,
+    GROUP_INITIAL_REBALANCE_DELAY_MS: String(INITIAL_DELAY_MS),
+  });
+  try {
+    console.log(
+      `consumer-protocol members in this process, uniform assignor (the default), heartbeat interval as the node says (GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, 5 s by default); ` +
+        `classic figures from the large-group measure on the same node (leader assigns, GROUP_INITIAL_REBALANCE_DELAY_MS ${INITIAL_DELAY_MS})`,
+    );
+    await attempt(`${size} members, one joins`, () => oneJoins(node, size));
+    await attempt('topic 100 → 1,000 partitions', () => topicGrows(node));
+    await attempt('heartbeat CPU', () => heartbeatCpu(node));
+  } finally {
+    await node.dispose();
+  }
+}
+
+interface JoinResult {
+  form: Convergence;
+  join: Convergence;
+  loopLagMs: number;
+  cpuMs: number;
+  /** Members that got an assignment taking a partition away though their new target keeps all they had; and those that lost one. */
+  needlessRevocations: number;
+  losers: number;
+  troubles: string;
+}
+
+/** A stable group of `size` consumer-protocol members forms from empty, then one more member joins. */
+async function consumerJoin(node: CohortProcess, size: number): Promise<JoinResult> {
+  const groupId = `cg-join-${size}`;
+  const partitions = size * 2;
+  await node.post('/v1/topics', { name: groupId, partitions });
+  const fleet = new ConsumerFleet(node.url, groupId, {
+    topic: groupId,
+    followPushes: true,
+    rebalanceTimeoutMs: CONSUMER_REBALANCE_TIMEOUT_MS,
+  });
+  try {
+    const members = await fleet.connect(size);
+    const form = await fleet.converge(partitions, 0, 600_000, () => members.forEach((m) => m.start()));
+    const before = fleet.members.map((m) => ({ owned: new Set(m.owned), revocations: m.revocations }));
+    const [newcomer] = await fleet.connect(1);
+    await nodeLoopLagMs(node);
+    const cpu = processCpuMs(node.pid) ?? Number.NaN;
+    const join = await fleet.converge(partitions, fleet.epoch(), 60_000, () => newcomer.start());
+    const cpuMs = (processCpuMs(node.pid) ?? Number.NaN) - cpu;
+    const loopLagMs = await nodeLoopLagMs(node);
+    let needlessRevocations = 0;
+    let losers = 0;
+    before.forEach((was, i) => {
+      const member = fleet.members[i];
+      const keepsAll = [...was.owned].every((partition) => member.owned.has(partition));
+      if (!keepsAll) losers++;
+      else if (member.revocations > was.revocations) needlessRevocations++;
+    });
+    return { form, join, loopLagMs, cpuMs, needlessRevocations, losers, troubles: fleet.troubles() };
+  } finally {
+    await fleet.leave();
+  }
+}
+
+async function oneJoins(node: CohortProcess, size: number): Promise<void> {
+  const consumer = await attempt(`${size} consumer-protocol members, one joins`, () => consumerJoin(node, size));
+  const classic = await attempt(`${size} classic members, one joins`, () => memberJoinsLargeGroup(node, size, null));
+  const value = (v: number | undefined) => (v === undefined ? 'n/a' : ms(v));
+  table(
+    ['measure', 'consumer protocol', 'classic protocol', 'consumer / classic', 'target (consumer)'],
+    [
+      [
+        `${size} members form from empty → all hold their targets at one epoch`,
+        value(consumer?.form.epochMs),
+        value(classic?.formMs),
+        ratio(consumer?.form.epochMs ?? Number.NaN, classic?.formMs ?? Number.NaN),
+        `3 s for 10,000 (${ratio(consumer?.form.epochMs ?? Number.NaN, TARGETS.formMs)} of it at ${size}; forming is quadratic today: every join runs the assignor)`,
+      ],
+      [
+        `${size} members + 1 joins → every member holds its new target`,
+        value(consumer?.join.heldMs),
+        value(classic?.joinMs),
+        ratio(consumer?.join.heldMs ?? Number.NaN, classic?.joinMs ?? Number.NaN),
+        `1 s (${ratio(consumer?.join.heldMs ?? Number.NaN, TARGETS.joinMs)})`,
+      ],
+      [
+        "the node's worst event-loop delay during the join",
+        value(consumer?.loopLagMs),
+        value(classic?.nodeJoinLoopLagMs),
+        ratio(consumer?.loopLagMs ?? Number.NaN, classic?.nodeJoinLoopLagMs ?? Number.NaN),
+        `200 ms (${ratio(consumer?.loopLagMs ?? Number.NaN, TARGETS.loopLagMs)})`,
+      ],
+      [
+        "the node's CPU during the join",
+        value(consumer?.cpuMs),
+        value(classic?.nodeJoinCpuMs),
+        ratio(consumer?.cpuMs ?? Number.NaN, classic?.nodeJoinCpuMs ?? Number.NaN),
+        '',
+      ],
+      [
+        'members revoked though they lose nothing',
+        consumer ? String(consumer.needlessRevocations) : 'n/a',
+        classic ? `all ${size} paused` : 'n/a',
+        '',
+        '0',
+      ],
+    ],
+  );
+  if (consumer)
+    console.log(
+      `  consumer members: the last held its new target ${ms(consumer.form.heldMs)} into forming; after the join, ${consumer.losers} gave partitions to the newcomer, ` +
+        `the others were not told and reached the new epoch at their next heartbeat (all at it after ${ms(consumer.join.epochMs)}); ${consumer.troubles}`,
+    );
+}
+
+/** 10 members hold a topic of 100 partitions; it grows to 1,000; the time until every member holds its new target. */
+async function growUnder(node: CohortProcess, followPushes: boolean): Promise<Convergence & { troubles: string }> {
+  const groupId = `cg-grow-${followPushes ? 'push' : 'interval'}`;
+  await node.post('/v1/topics', { name: groupId, partitions: 100 });
+  const fleet = new ConsumerFleet(node.url, groupId, {
+    topic: groupId,
+    followPushes,
+    rebalanceTimeoutMs: CONSUMER_REBALANCE_TIMEOUT_MS,
+  });
+  try {
+    const members = await fleet.connect(10);
+    await fleet.converge(100, 0, 60_000, () => members.forEach((m) => m.start()));
+    const grown = await fleet.converge(1000, fleet.epoch(), 60_000, () =>
+      node.post(`/v1/topics/${groupId}`, { partitions: 1000 }, 'PATCH'),
+    );
+    return { ...grown, troubles: fleet.troubles() };
+  } finally {
+    await fleet.leave();
+  }
+}
+
+async function topicGrows(node: CohortProcess): Promise<void> {
+  const pushed = await attempt('with HeartbeatNow', () => growUnder(node, true));
+  const waited = await attempt('without HeartbeatNow', () => growUnder(node, false));
+  table(
+    ['topic 100 → 1,000 partitions under 10 members', 'every member holds its new target', 'vs 100 ms target', 'note'],
+    [
+      [
+        'members heartbeat at once on HeartbeatNow',
+        pushed ? ms(pushed.heldMs) : 'n/a',
+        ratio(pushed?.heldMs ?? Number.NaN, TARGETS.growMs),
+        pushed ? `all at the new epoch after ${ms(pushed.epochMs)}; ${pushed.troubles}` : '',
+      ],
+      [
+        'members wait for their heartbeat interval',
+        waited ? ms(waited.heldMs) : 'n/a',
+        ratio(waited?.heldMs ?? Number.NaN, TARGETS.growMs),
+        waited ? `all at the new epoch after ${ms(waited.epochMs)}; ${waited.troubles}` : '',
+      ],
+    ],
+  );
+  console.log(
+    `  the push's gain: ${ratio(waited?.heldMs ?? Number.NaN, pushed?.heldMs ?? Number.NaN)} faster with HeartbeatNow`,
+  );
+}
+
+/** `count` requests, `inFlight` at a time; the node's CPU (ms) meanwhile. */
+async function cpuOf(node: CohortProcess, count: number, send: () => Promise<number>): Promise<number> {
+  const inFlight = 8;
+  let sent = 0;
+  const errors: number[] = [];
+  const cpu = processCpuMs(node.pid) ?? Number.NaN;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (sent < count) {
+        sent++;
+        const errorCode = await send();
+        if (errorCode !== 0) errors.push(errorCode);
+      }
+    }),
+  );
+  const used = (processCpuMs(node.pid) ?? Number.NaN) - cpu;
+  if (errors.length > 0) throw new Error(`${errors.length} heartbeats failed (first error ${errors[0]})`);
+  return used;
+}
+
+/** One classic member alone in a group, its assignment from the server's range assignor; resolves with what a Heartbeat needs. */
+async function classicMember(
+  node: CohortProcess,
+  groupId: string,
+): Promise<{ socket: Socket; heartbeat: P.HeartbeatRequest }> {
+  const socket = io(node.url, { transports: ['websocket'], reconnection: false, forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  const join = (memberId: string) =>
+    socket.timeout(30_000).emitWithAck('JoinGroup', {
+      groupId,
+      sessionTimeoutMs: 60_000,
+      rebalanceTimeoutMs: 60_000,
+      memberId,
+      groupInstanceId: null,
+      protocolType: 'consumer',
+      protocols: [{ name: 'range', metadata: { topics: [groupId] } }],
+      serverAssignor: 'range',
+    } satisfies P.JoinGroupRequest) as Promise<P.JoinGroupResponse>;
+  let joined = await join('');
+  if (joined.errorCode === 79) joined = await join(joined.memberId);
+  if (joined.errorCode !== 0 || joined.assignment === undefined)
+    throw new Error(`the classic member did not join (error ${joined.errorCode})`);
+  return {
+    socket,
+    heartbeat: { groupId, generationId: joined.generationId, memberId: joined.memberId, groupInstanceId: null },
+  };
+}
+
+async function heartbeatCpu(node: CohortProcess): Promise<void> {
+  const half = scaled(10_000, 1000);
+  const count = half * 2;
+  await node.post('/v1/topics', { name: 'cg-steady', partitions: 10 });
+  await node.post('/v1/topics', { name: 'classic-steady', partitions: 10 });
+  const fleet = new ConsumerFleet(node.url, 'cg-steady', {
+    topic: 'cg-steady',
+    followPushes: true,
+    rebalanceTimeoutMs: CONSUMER_REBALANCE_TIMEOUT_MS,
+  });
+  const classic = await classicMember(node, 'classic-steady');
+  try {
+    const [member] = await fleet.connect(1);
+    await fleet.converge(10, 0, 30_000, () => member.start());
+    member.pause();
+    const steady = (m: ConsumerMember) => () => m.steadyHeartbeat().then((answer) => answer.errorCode);
+    const classicBeat = () =>
+      (classic.socket.timeout(30_000).emitWithAck('Heartbeat', classic.heartbeat) as Promise<P.HeartbeatResponse>).then(
+        (answer) => answer.errorCode,
+      );
+    // Two alternating rounds each, so a neighbour's load on the shared machine falls on both alike.
+    let consumerCpu = 0;
+    let classicCpu = 0;
+    for (let round = 0; round < 2; round++) {
+      classicCpu += await cpuOf(node, half, classicBeat);
+      consumerCpu += await cpuOf(node, half, steady(member));
+    }
+    const per1000 = (cpu: number) => (cpu * 1000) / count;
+    table(
+      [`server CPU per 1,000 heartbeats (${count} each, 8 in flight)`, 'CPU', 'vs classic Heartbeat'],
+      [
+        ['classic Heartbeat', ms(per1000(classicCpu)), '1.00x'],
+        ["a steady member's ConsumerGroupHeartbeat", ms(per1000(consumerCpu)), ratio(consumerCpu, classicCpu)],
+      ],
+    );
+    console.log('  target: a ConsumerGroupHeartbeat costs no more than a classic Heartbeat (≤ 1.00x)');
+  } finally {
+    await fleet.leave();
+    classic.socket.disconnect();
+  }
+}
