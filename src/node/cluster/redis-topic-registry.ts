@@ -25,7 +25,13 @@ export interface RedisTopicRegistryOptions extends RedisLocation {
 }
 
 /** Attempts at an end-offset report whose partitions another node changed between our read and our write. */
-const REPORT_ATTEMPTS = 5;
+const REPORT_ATTEMPTS = 10;
+/**
+ * The longest pause before the next attempt, in ms. Nodes that lost a race retry after a random pause
+ * (doubling per attempt up to this) instead of at once: two nodes reporting one partition in a loop
+ * otherwise re-collide on every attempt, and on a busy machine one lost five times in a row.
+ */
+const REPORT_BACKOFF_MAX_MS = 64;
 
 /**
  * The topic registry of cluster mode (docs/rest.md), shared by every node through Redis (topic-scripts.ts).
@@ -153,6 +159,8 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
           'COORDINATOR_NOT_AVAILABLE',
           `end offsets of topic '${name}' are being reported through other nodes at the same time; retry`,
         );
+      const pauseMs = Math.random() * Math.min(REPORT_BACKOFF_MAX_MS, 2 ** attempt);
+      await new Promise((resume) => setTimeout(resume, pauseMs));
     }
     return copyTopic((await this.reloadPartitions(name, partitions))?.topic ?? { name, partitions: 0, endOffsets: {} });
   }
