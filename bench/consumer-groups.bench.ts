@@ -8,6 +8,7 @@ import { scaled } from './harness/scale';
 import { attempt, type BenchSection } from './harness/section';
 import { ms, ratio, table } from './harness/stats';
 import { LARGE_GROUP_NODE_ENV, memberJoinsLargeGroup, nodeLoopLagMs } from './large-group.bench';
+import { topicGrowth } from './rebalance.bench';
 
 /**
  * Issue 27's targets for Kafka 4's consumer groups (KIP-848), each beside the classic protocol measured
@@ -36,11 +37,14 @@ async function consumerGroups(args: string[]): Promise<void> {
   const node = await CohortProcess.start({
     ...LARGE_GROUP_NODE_ENV,
     GROUP_INITIAL_REBALANCE_DELAY_MS: String(INITIAL_DELAY_MS),
+    // The heartbeat CPU measure sends thousands a second on one connection, past the per-connection
+    // default of 1,000 events/s (its THROTTLING_QUOTA_EXCEEDED answers would be measured instead).
+    RATE_LIMIT_SOCKET_EVENTS_PER_SECOND: '0',
   });
   try {
     console.log(
       `consumer-protocol members in this process, uniform assignor (the default), heartbeat interval as the node says (GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, 5 s by default); ` +
-        `classic figures from the large-group measure on the same node (leader assigns, GROUP_INITIAL_REBALANCE_DELAY_MS ${INITIAL_DELAY_MS})`,
+        `classic figures from the large-group and rebalance measures on the same node (leader assigns, GROUP_INITIAL_REBALANCE_DELAY_MS ${INITIAL_DELAY_MS}); RATE_LIMIT_SOCKET_EVENTS_PER_SECOND off`,
     );
     await attempt(`${size} members, one joins`, () => oneJoins(node, size));
     await attempt('topic 100 → 1,000 partitions', () => topicGrows(node));
@@ -170,6 +174,8 @@ async function growUnder(node: CohortProcess, followPushes: boolean): Promise<Co
 async function topicGrows(node: CohortProcess): Promise<void> {
   const pushed = await attempt('with HeartbeatNow', () => growUnder(node, true));
   const waited = await attempt('without HeartbeatNow', () => growUnder(node, false));
+  // The classic protocol's figure for the same change: the rebalance section's measure, one round.
+  const classic = await attempt('classic protocol', async () => (await topicGrowth(node, null, 1))[0]);
   table(
     ['topic 100 → 1,000 partitions under 10 members', 'every member holds its new target', 'vs 100 ms target', 'note'],
     [
@@ -184,6 +190,12 @@ async function topicGrows(node: CohortProcess): Promise<void> {
         waited ? ms(waited.heldMs) : 'n/a',
         ratio(waited?.heldMs ?? Number.NaN, TARGETS.growMs),
         waited ? `all at the new epoch after ${ms(waited.epochMs)}; ${waited.troubles}` : '',
+      ],
+      [
+        'classic protocol, leader assigns (range)',
+        classic === null ? 'n/a' : ms(classic),
+        ratio(classic ?? Number.NaN, TARGETS.growMs),
+        `with HeartbeatNow / classic: ${ratio(pushed?.heldMs ?? Number.NaN, classic ?? Number.NaN)}`,
       ],
     ],
   );
