@@ -16,7 +16,7 @@ import type {
   ConsumerGroupHeartbeatResponse,
 } from '@cohort/coordinator/consumer/consumer-heartbeat.types';
 import { decodeConsumerRecordKey } from '@cohort/coordinator/consumer/consumer-records';
-import { metadataHash, subscriptionMetadata } from '@cohort/coordinator/consumer/subscription-metadata';
+import { groupSubscription, metadataHash } from '@cohort/coordinator/consumer/subscription-metadata';
 import type { TopicPartitions } from '@cohort/coordinator/consumer/topic-partitions';
 import type { CoordinatorResult } from '@cohort/coordinator/runtime/coordinator-result';
 import { OperationEffects } from '@cohort/coordinator/runtime/operation-effects';
@@ -90,6 +90,7 @@ export class ConsumerGroupHarness {
       config: this.config,
       assignors: options.assignors,
       partitionsOf: (topic) => this.topics[topic],
+      topicNames: () => Object.keys(this.topics),
     });
   }
 
@@ -107,7 +108,13 @@ export class ConsumerGroupHarness {
     for (const [memberId, target] of Object.entries(targets)) group.updateTargetAssignment(memberId, target);
     group.setGroupEpoch(groupEpoch);
     group.setTargetAssignmentEpoch(assignmentEpoch);
-    group.metadataHash = metadataHash(subscriptionMetadata(group.subscribedTopicNames.keys(), (t) => this.topics[t]));
+    const { metadata } = groupSubscription(
+      group.subscribedTopicNames.keys(),
+      group.subscribedRegexes.keys(),
+      () => Object.keys(this.topics),
+      (t) => this.topics[t],
+    );
+    group.metadataHash = metadataHash(metadata);
     this.replay(consumerGroupRecords(group, this.clock.now()));
     return this.groups.get(groupId)!;
   }

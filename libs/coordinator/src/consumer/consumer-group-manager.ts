@@ -27,10 +27,12 @@ import {
 import { sameMember } from './member-equality';
 import { MemberState } from './member-state';
 import {
+  groupSubscription,
+  type GroupSubscription,
   metadataHash,
   type PartitionCountLookup,
+  subscribedRegexesAfter,
   subscribedTopicNamesAfter,
-  subscriptionMetadata,
 } from './subscription-metadata';
 import { updateTargetAssignment } from './target-assignment-update';
 import { samePartitions, toTopicPartitionList, type TopicPartitions } from './topic-partitions';
@@ -54,6 +56,8 @@ export interface ConsumerGroupManagerDeps {
   assignors: readonly ConsumerGroupAssignorPort[];
   /** Partition counts of existing topics (the topic registry). */
   partitionsOf: PartitionCountLookup;
+  /** The names of every known topic, which regular expressions are matched against. */
+  topicNames: () => readonly string[];
 }
 
 /** What one heartbeat computed, before its records are applied. */
@@ -125,14 +129,14 @@ export class ConsumerGroupManager {
     const now = this.deps.clock.now();
     for (const group of this.deps.groups.list()) {
       if (!group.isSubscribedToTopic(topic) || group.size === 0) continue;
-      const metadata = subscriptionMetadata(group.subscribedTopicNames.keys(), this.deps.partitionsOf);
+      const { metadata, resolved } = this.subscription(group.subscribedTopicNames, group.subscribedRegexes);
       const hash = metadataHash(metadata);
       if (hash === group.metadataHash) continue;
       const groupEpoch = group.groupEpoch + 1;
       const records = [consumerGroupEpochRecord(group.groupId, groupEpoch, hash, now)];
       const memberIds: string[] = [];
       try {
-        const result = updateTargetAssignment(group, groupEpoch, this.deps.assignors, metadata, now);
+        const result = updateTargetAssignment(group, groupEpoch, this.deps.assignors, metadata, resolved, now);
         records.push(...result.records);
         for (const [memberId, target] of result.targetAssignment)
           if (!samePartitions(target, group.targetAssignmentOf(memberId))) memberIds.push(memberId);
@@ -203,8 +207,11 @@ export class ConsumerGroupManager {
     // 2. The group epoch moves when the group is new, a subscription changed or a subscribed topic did.
     const previousId = group.staticMemberId(updated.instanceId);
     const replaced = previousId !== undefined && previousId !== updated.memberId ? group.member(previousId) : undefined;
-    const topics = subscribedTopicNamesAfter(group, replaced ?? group.member(updated.memberId), updated);
-    const metadata = subscriptionMetadata(topics.keys(), this.deps.partitionsOf);
+    const previous = replaced ?? group.member(updated.memberId);
+    const { metadata, resolved } = this.subscription(
+      subscribedTopicNamesAfter(group, previous, updated),
+      subscribedRegexesAfter(group, previous, updated),
+    );
     const hash = metadataHash(metadata);
     let groupEpoch = group.groupEpoch;
     if (!existing || subscriptionChanged || hash !== group.metadataHash) {
@@ -216,7 +223,7 @@ export class ConsumerGroupManager {
     let targetEpoch = group.assignmentEpoch;
     let target: TopicPartitions;
     if (groupEpoch > group.assignmentEpoch) {
-      const result = updateTargetAssignment(group, groupEpoch, this.deps.assignors, metadata, now, {
+      const result = updateTargetAssignment(group, groupEpoch, this.deps.assignors, metadata, resolved, now, {
         previous: member,
         updated,
       });
@@ -228,7 +235,8 @@ export class ConsumerGroupManager {
     }
 
     // 4. Reconcile the member towards its target.
-    updated = this.maybeReconcile(group, updated, targetEpoch, target, owned, subscriptionChanged, records, now);
+    const reconcile = { owned, subscriptionChanged, resolved };
+    updated = this.maybeReconcile(group, updated, targetEpoch, target, reconcile, records, now);
     this.scheduleSessionTimeout(groupId, updated.memberId);
 
     const full =
@@ -257,15 +265,20 @@ export class ConsumerGroupManager {
     member: ConsumerGroupMember,
     targetEpoch: number,
     target: TopicPartitions,
-    owned: ConsumerGroupHeartbeatRequest['topicPartitions'],
-    subscriptionChanged: boolean,
+    heartbeat: {
+      owned: ConsumerGroupHeartbeatRequest['topicPartitions'];
+      subscriptionChanged: boolean;
+      resolved: ReadonlyMap<string, ReadonlySet<string>>;
+    },
     records: LogRecord[],
     now: number,
   ): ConsumerGroupMember {
+    const { owned, subscriptionChanged, resolved } = heartbeat;
     if (!subscriptionChanged && isReconciledTo(member, targetEpoch)) return member;
     const next = new CurrentAssignmentBuilder(member)
       .withTargetAssignment(targetEpoch, target)
       .withHasSubscriptionChanged(subscriptionChanged)
+      .withResolvedRegularExpressions(resolved)
       .withCurrentPartitionEpoch((topic, p) => group.currentPartitionEpoch(topic, p))
       .withOwnedTopicPartitions(owned ?? null)
       .withTopicExists((topic) => this.deps.partitionsOf(topic) !== undefined)
@@ -314,14 +327,23 @@ export class ConsumerGroupManager {
   /** Kafka's `consumerGroupFenceMember`: the member's records go, the group epoch moves, its timers stop. */
   private fence(group: ConsumerGroup, member: ConsumerGroupMember): LogRecord[] {
     const now = this.deps.clock.now();
-    const topics = subscribedTopicNamesAfter(group, member, undefined);
-    const hash = metadataHash(subscriptionMetadata(topics.keys(), this.deps.partitionsOf));
+    const hash = metadataHash(
+      this.subscription(
+        subscribedTopicNamesAfter(group, member, undefined),
+        subscribedRegexesAfter(group, member, undefined),
+      ).metadata,
+    );
     this.deps.effects.cancel(consumerSessionKey(group.groupId, member.memberId));
     this.deps.effects.cancel(consumerRebalanceKey(group.groupId, member.memberId));
     return [
       ...memberTombstones(group.groupId, member.memberId, now),
       consumerGroupEpochRecord(group.groupId, group.groupEpoch + 1, hash, now),
     ];
+  }
+
+  /** The group's subscribed topics (by name and by its regexes, resolved against the registry now). */
+  private subscription(names: ReadonlyMap<string, number>, regexes: ReadonlyMap<string, number>): GroupSubscription {
+    return groupSubscription(names.keys(), regexes.keys(), this.deps.topicNames, this.deps.partitionsOf);
   }
 
   private scheduleSessionTimeout(groupId: string, memberId: string): void {

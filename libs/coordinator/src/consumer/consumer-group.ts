@@ -1,5 +1,6 @@
-import { type ConsumerGroupMember, isReconciledTo } from './consumer-group-member';
+import { type ConsumerGroupMember, hasRegex, isReconciledTo } from './consumer-group-member';
 import { MemberState } from './member-state';
+import { topicMatches } from './topic-regex';
 import { NO_PARTITIONS, type TopicPartitions } from './topic-partitions';
 
 /** Kafka's `ConsumerGroup.ConsumerGroupState`, under the names Cohort shows. */
@@ -31,6 +32,8 @@ export class ConsumerGroup {
   private readonly inverted = new Map<string, Map<number, string>>();
   private readonly partitionEpochs = new Map<string, Map<number, number>>();
   private readonly _subscribedTopicNames = new Map<string, number>();
+  /** Subscriber count per `subscribedTopicRegex` (Kafka's `subscribedRegularExpressions`). */
+  private readonly _subscribedRegexes = new Map<string, number>();
   private readonly _staticMembers = new Map<string, string>();
   private readonly serverAssignors = new Map<string, number>();
 
@@ -89,8 +92,16 @@ export class ConsumerGroup {
     return this._subscribedTopicNames;
   }
 
+  /** Subscriber count per regular expression. */
+  get subscribedRegexes(): ReadonlyMap<string, number> {
+    return this._subscribedRegexes;
+  }
+
+  /** Subscribed by name or matched by a member's regular expression (Kafka counts resolved topics as subscribed). */
   isSubscribedToTopic(topic: string): boolean {
-    return this._subscribedTopicNames.has(topic);
+    if (this._subscribedTopicNames.has(topic)) return true;
+    for (const pattern of this._subscribedRegexes.keys()) if (topicMatches(pattern, topic)) return true;
+    return false;
   }
 
   /** Kafka's `ModernGroup.subscriptionType`: homogeneous when every topic has every member as subscriber. */
@@ -245,6 +256,8 @@ export class ConsumerGroup {
   ): void {
     if (oldMember) for (const topic of oldMember.subscribedTopicNames) decrement(this._subscribedTopicNames, topic);
     if (newMember) for (const topic of newMember.subscribedTopicNames) increment(this._subscribedTopicNames, topic);
+    if (oldMember && hasRegex(oldMember)) decrement(this._subscribedRegexes, oldMember.subscribedTopicRegex);
+    if (newMember && hasRegex(newMember)) increment(this._subscribedRegexes, newMember.subscribedTopicRegex);
   }
 
   private removeMemberEpochs(member: ConsumerGroupMember): void {

@@ -4,6 +4,7 @@ import type { ConsumerGroup } from './consumer-group';
 import type { ConsumerGroupMember } from './consumer-group-member';
 import type { ConsumerGroupHeartbeatRequest } from './consumer-heartbeat.types';
 import type { TopicPartitions } from './topic-partitions';
+import { compileTopicRegex } from './topic-regex';
 
 export const JOIN_GROUP_MEMBER_EPOCH = 0;
 export const LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2;
@@ -49,6 +50,8 @@ export function throwIfHeartbeatRequestIsInvalid(
   } else if (request.memberEpoch < LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
     throw invalid('MemberEpoch is invalid.');
   }
+  // Kafka's throwIfRegularExpressionIsInvalid: a pattern RE2 refuses is 128, before anything changes.
+  if (request.subscribedTopicRegex) compileTopicRegex(request.subscribedTopicRegex);
   const assignor = request.serverAssignor;
   if (assignor !== undefined && assignor !== null && !assignorNames.includes(assignor)) {
     throw new ConsumerGroupError(

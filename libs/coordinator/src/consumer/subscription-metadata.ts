@@ -1,5 +1,6 @@
 import type { ConsumerGroup } from './consumer-group';
-import type { ConsumerGroupMember } from './consumer-group-member';
+import { type ConsumerGroupMember, hasRegex } from './consumer-group-member';
+import { resolveRegexes, withResolvedTopics } from './topic-regex';
 
 /** A topic's partition count, or undefined when it does not exist (the topic registry, Kafka's metadata image). */
 export type PartitionCountLookup = (topic: string) => number | undefined;
@@ -23,6 +24,45 @@ export function subscribedTopicNamesAfter(
   }
   if (newMember) for (const topic of newMember.subscribedTopicNames) counts.set(topic, (counts.get(topic) ?? 0) + 1);
   return counts;
+}
+
+/** The group's subscriber counts per regular expression with `oldMember` replaced by `newMember`. */
+export function subscribedRegexesAfter(
+  group: ConsumerGroup,
+  oldMember: ConsumerGroupMember | undefined,
+  newMember: ConsumerGroupMember | undefined,
+): Map<string, number> {
+  const counts = new Map(group.subscribedRegexes);
+  if (oldMember && hasRegex(oldMember)) {
+    const next = (counts.get(oldMember.subscribedTopicRegex) ?? 0) - 1;
+    if (next <= 0) counts.delete(oldMember.subscribedTopicRegex);
+    else counts.set(oldMember.subscribedTopicRegex, next);
+  }
+  if (newMember && hasRegex(newMember))
+    counts.set(newMember.subscribedTopicRegex, (counts.get(newMember.subscribedTopicRegex) ?? 0) + 1);
+  return counts;
+}
+
+/** What a group subscribes to: the existing topics with their partition counts, and each regex's matches. */
+export interface GroupSubscription {
+  metadata: Record<string, number>;
+  resolved: Map<string, Set<string>>;
+}
+
+/**
+ * The group's subscription as its target assignment sees it (Kafka's subscribed topic names with the
+ * group's resolved regular expressions): the names, and the known topics each pattern matches, resolved
+ * against the registry now, so a topic that appears is matched at the next computation.
+ */
+export function groupSubscription(
+  names: Iterable<string>,
+  regexes: Iterable<string>,
+  topicNames: () => readonly string[],
+  partitionsOf: PartitionCountLookup,
+): GroupSubscription {
+  const patterns = [...regexes];
+  const resolved = patterns.length === 0 ? new Map<string, Set<string>>() : resolveRegexes(patterns, topicNames());
+  return { metadata: subscriptionMetadata(withResolvedTopics(names, resolved), partitionsOf), resolved };
 }
 
 /** Kafka's subscription metadata: every subscribed topic that exists, with its partition count. */

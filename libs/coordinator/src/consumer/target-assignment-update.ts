@@ -15,6 +15,7 @@ export function updateTargetAssignment(
   groupEpoch: number,
   assignors: readonly ConsumerGroupAssignorPort[],
   metadata: Record<string, number>,
+  resolved: ReadonlyMap<string, ReadonlySet<string>>,
   now: number,
   change?: { previous: ConsumerGroupMember; updated: ConsumerGroupMember },
 ): TargetAssignmentResult {
@@ -27,6 +28,7 @@ export function updateTargetAssignment(
     .withMembers(group.members)
     .withStaticMembers(group.staticMembers)
     .withSubscriptionMetadata(metadata)
+    .withResolvedRegularExpressions(resolved)
     .withTargetAssignment(group.targetAssignment);
   if (change) {
     const { updated } = change;

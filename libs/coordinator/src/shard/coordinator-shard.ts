@@ -84,6 +84,7 @@ export class CoordinatorShard {
       }),
       assignors: env.consumerAssignors,
       partitionsOf: (topic) => env.topics.partitionCount(topic),
+      topicNames: () => env.topics.list().map((topic) => topic.name),
     });
     this.offsets = new OffsetWrites(this.groups, env);
     this.retention = new OffsetRetention(

@@ -120,6 +120,26 @@ describe('admin requests on a consumer group (Kafka GroupMetadataManager / Offse
     expect(await describeCg()).toBe(0);
   });
 
+  it('keeps the offsets of topics a member matches by regex (GROUP_SUBSCRIBED_TO_TOPIC) and deletes the others', async () => {
+    const joined = await heartbeat({
+      memberId: 'member-r',
+      memberEpoch: 0,
+      subscribedTopicRegex: 'ord.*',
+      rebalanceTimeoutMs: 60_000,
+      topicPartitions: [],
+    });
+    expect(joined.errorCode).toBe(0);
+    expect((await commit('member-r', joined.memberEpoch, 'orders', 42)).errorCode).toBe(0);
+    expect((await commit('member-r', joined.memberEpoch, 'audit', 7)).errorCode).toBe(0);
+    const answer = await offsetDelete('orders', 'audit');
+    expect(answer.topics.map((t) => [t.name, t.partitions[0].errorCode])).toEqual([
+      ['orders', ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC],
+      ['audit', ErrorCode.NONE],
+    ]);
+    expect(await fetched('orders')).toBe(42);
+    expect(await fetched('audit')).toBe(-1);
+  });
+
   it('deletes any offset of an Empty consumer group, and answers a consumer group without offsets without error', async () => {
     await groupWithOffsets(true);
     const answer = await offsetDelete('orders');
