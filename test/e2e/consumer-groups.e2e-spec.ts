@@ -144,6 +144,65 @@ describe('consumer groups over real sockets', () => {
     expect(resumed).toMatchObject({ errorCode: 0, memberEpoch: a.epoch });
   });
 
+  it('a member subscribing by regex gets the partitions of the matching topics, and of a matching topic created later', async () => {
+    await request(running.url)
+      .post('/v1/topics')
+      .set(as('admin'))
+      .send({ name: 'events-eu', partitions: 2 })
+      .expect(201);
+    const socket = await socketOf('admin');
+    const bad = await heartbeat(socket, {
+      groupId: 'cg-regex',
+      memberId: 'r',
+      memberEpoch: 0,
+      subscribedTopicRegex: '(',
+      rebalanceTimeoutMs: 30_000,
+      topicPartitions: [],
+    });
+    expect(bad).toMatchObject({ errorCode: 128, errorName: 'INVALID_REGULAR_EXPRESSION', memberId: null });
+
+    const joined = await heartbeat(socket, {
+      groupId: 'cg-regex',
+      memberId: 'regex-member',
+      memberEpoch: 0,
+      subscribedTopicRegex: 'events-.*',
+      rebalanceTimeoutMs: 30_000,
+      topicPartitions: [],
+    });
+    expect(joined.errorCode).toBe(0);
+    const member: Member = {
+      socket,
+      memberId: 'regex-member',
+      epoch: joined.memberEpoch,
+      owned: joined.assignment?.topicPartitions ?? [],
+    };
+    expect(partitionsOf(member).sort()).toEqual(['events-eu-0', 'events-eu-1']);
+
+    // A new matching topic moves the group at once: the member is told to heartbeat and takes its partitions.
+    const told = nextPush(socket, 'HeartbeatNow');
+    await request(running.url)
+      .post('/v1/topics')
+      .set(as('admin'))
+      .send({ name: 'events-us', partitions: 1 })
+      .expect(201);
+    expect(await told).toMatchObject({ groupId: 'cg-regex' });
+    const reconcileRegex = async () => {
+      for (let round = 0; round < 3; round++) {
+        const answer = await heartbeat(socket, {
+          groupId: 'cg-regex',
+          memberId: member.memberId,
+          memberEpoch: member.epoch,
+          topicPartitions: member.owned,
+        });
+        expect(answer.errorCode).toBe(0);
+        member.epoch = answer.memberEpoch;
+        if (answer.assignment) member.owned = answer.assignment.topicPartitions;
+      }
+    };
+    await reconcileRegex();
+    expect(partitionsOf(member).sort()).toEqual(['events-eu-0', 'events-eu-1', 'events-us-0']);
+  });
+
   it('a principal without READ on the group is refused with 30, and one subscribing to a topic it may not describe with 29', async () => {
     const nobody = await socketOf('nobody');
     const refused = await heartbeat(nobody, {
