@@ -1,12 +1,8 @@
-import {
-  ConsumerGroupHarness,
-  DEFAULT_CLIENT_HOST,
-  DEFAULT_CLIENT_ID,
-  MockConsumerAssignor,
-} from '@cohort/coordinator/testing';
-import { newConsumerGroupMember, type ConsumerGroupMember } from './consumer-group-member';
-import { memberTombstones } from './consumer-group-records';
+import { ConsumerGroupHarness, MockConsumerAssignor } from '@cohort/coordinator/testing';
 import type { ConsumerGroupHeartbeatRequest } from './consumer-heartbeat.types';
+import { MemberState } from './member-state';
+import { G, TOPICS, parts, member, join, setup, twoMemberGroup } from '../../testing/consumer-heartbeat-fixtures';
+import { memberTombstones } from './consumer-group-records';
 import {
   consumerGroupEpochRecord,
   currentAssignmentRecord,
@@ -14,73 +10,12 @@ import {
   targetAssignmentEpochRecord,
   targetAssignmentRecord,
 } from './consumer-records';
-import { MemberState } from './member-state';
 import { metadataHash } from './subscription-metadata';
-import type { TopicPartitions } from './topic-partitions';
 
 // Kafka's GroupMetadataManagerTest consumer group heartbeat cases, on the virtual-clock harness. Topics
 // are named; Kafka's subscription metadata record is the metadata hash of the epoch record here.
 
-const G = 'fooup';
-const TOPICS = { foo: 6, bar: 3 };
 const HASH_FOO_BAR = metadataHash(TOPICS);
-
-function parts(byTopic: Record<string, number[]>): TopicPartitions {
-  return new Map(Object.entries(byTopic).map(([topic, ps]) => [topic, new Set(ps)]));
-}
-
-function member(memberId: string, fields: Partial<ConsumerGroupMember>): ConsumerGroupMember {
-  return newConsumerGroupMember(memberId, {
-    state: MemberState.STABLE,
-    clientId: DEFAULT_CLIENT_ID,
-    clientHost: DEFAULT_CLIENT_HOST,
-    subscribedTopicNames: new Set(['foo', 'bar']),
-    serverAssignorName: 'range',
-    ...fields,
-  });
-}
-
-function join(memberId: string, extra: Partial<ConsumerGroupHeartbeatRequest> = {}): ConsumerGroupHeartbeatRequest {
-  return {
-    groupId: G,
-    memberId,
-    memberEpoch: 0,
-    rebalanceTimeoutMs: 5000,
-    subscribedTopicNames: ['foo', 'bar'],
-    serverAssignor: 'range',
-    topicPartitions: [],
-    ...extra,
-  };
-}
-
-function setup(topics: Record<string, number> = TOPICS) {
-  const assignor = new MockConsumerAssignor('range');
-  const h = new ConsumerGroupHarness({ assignors: [assignor], topics });
-  return { h, assignor, now: h.clock.now() };
-}
-
-/** A group of two stable members at epoch 10 sharing foo and bar (Kafka's fixture in several cases). */
-function twoMemberGroup(
-  h: ConsumerGroupHarness,
-  fields: { m1?: Partial<ConsumerGroupMember>; m2?: Partial<ConsumerGroupMember> } = {},
-) {
-  const m1 = member('m1', {
-    memberEpoch: 10,
-    previousMemberEpoch: 9,
-    rebalanceTimeoutMs: 5000,
-    assignedPartitions: parts({ foo: [0, 1, 2], bar: [0, 1] }),
-    ...fields.m1,
-  });
-  const m2 = member('m2', {
-    memberEpoch: 10,
-    previousMemberEpoch: 9,
-    rebalanceTimeoutMs: 5000,
-    assignedPartitions: parts({ foo: [3, 4, 5], bar: [2] }),
-    ...fields.m2,
-  });
-  h.withGroup(G, 10, [m1, m2], { m1: m1.assignedPartitions, m2: m2.assignedPartitions }, 10);
-  return { m1, m2 };
-}
 
 describe('ConsumerGroupHeartbeat (Kafka GroupMetadataManagerTest)', () => {
   it.each<[string, Partial<ConsumerGroupHeartbeatRequest>, string]>([
