@@ -48,6 +48,16 @@ export class CohortConfig {
   readonly groupConsumerMaxSize: number;
   /** GROUP_CONSUMER_ASSIGNORS: the consumer groups' server assignors, the first the default. */
   readonly groupConsumerAssignors: string[];
+  /** GROUP_SHARE_*: the share groups' (KIP-932) membership timing and size, and their share partitions' leases. */
+  readonly groupShareHeartbeatIntervalMs: number;
+  readonly groupShareSessionTimeoutMs: number;
+  readonly groupShareMaxSize: number;
+  readonly groupShareRecordLockDurationMs: number;
+  readonly groupShareMinRecordLockDurationMs: number;
+  readonly groupShareMaxRecordLockDurationMs: number;
+  readonly groupShareDeliveryCountLimit: number;
+  readonly groupSharePartitionMaxRecordLocks: number;
+  readonly groupShareAutoOffsetReset: 'latest' | 'earliest';
   /** GROUP_COORDINATOR_REBALANCE_PROTOCOLS: the group protocols this node serves (always classic). */
   readonly groupCoordinatorRebalanceProtocols: ('classic' | 'consumer' | 'share')[];
   readonly offsetMetadataMaxBytes: number;
@@ -105,6 +115,15 @@ export class CohortConfig {
     this.groupConsumerSessionTimeoutMs = env.GROUP_CONSUMER_SESSION_TIMEOUT_MS;
     this.groupConsumerMaxSize = env.GROUP_CONSUMER_MAX_SIZE ?? Number.POSITIVE_INFINITY;
     this.groupConsumerAssignors = env.GROUP_CONSUMER_ASSIGNORS.split(',').map((entry) => entry.trim());
+    this.groupShareHeartbeatIntervalMs = env.GROUP_SHARE_HEARTBEAT_INTERVAL_MS;
+    this.groupShareSessionTimeoutMs = env.GROUP_SHARE_SESSION_TIMEOUT_MS;
+    this.groupShareMaxSize = env.GROUP_SHARE_MAX_SIZE;
+    this.groupShareRecordLockDurationMs = env.GROUP_SHARE_RECORD_LOCK_DURATION_MS;
+    this.groupShareMinRecordLockDurationMs = env.GROUP_SHARE_MIN_RECORD_LOCK_DURATION_MS;
+    this.groupShareMaxRecordLockDurationMs = env.GROUP_SHARE_MAX_RECORD_LOCK_DURATION_MS;
+    this.groupShareDeliveryCountLimit = env.GROUP_SHARE_DELIVERY_COUNT_LIMIT;
+    this.groupSharePartitionMaxRecordLocks = env.GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS;
+    this.groupShareAutoOffsetReset = env.GROUP_SHARE_AUTO_OFFSET_RESET;
     this.groupCoordinatorRebalanceProtocols = rebalanceProtocolsOf(env.GROUP_COORDINATOR_REBALANCE_PROTOCOLS);
     this.offsetMetadataMaxBytes = env.OFFSET_METADATA_MAX_BYTES;
     this.offsetsRetentionMinutes = env.OFFSETS_RETENTION_MINUTES;

@@ -13,7 +13,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { EnvBoolean, EnvInt, EnvTrimmed } from './env-transforms';
-import { ConsumerGroupVariables } from './consumer-group-variables';
+import { ShareGroupVariables } from './share-group-variables';
 
 /** REDIS_SENTINELS: comma-separated host:port (the ports' range is checked with the other cross-field rules). */
 export const SENTINELS_PATTERN = /^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/;
@@ -24,9 +24,10 @@ const MAX_MS = 2_147_483_647;
 /**
  * The environment as README.md's configuration table names it, with its defaults. Mode-dependent defaults (replication factor,
  * min ISR, flush policy) stay undefined here and are resolved in CohortConfig, which knows the mode.
- * The consumer group and security variables are in ConsumerGroupVariables and SecurityVariables.
+ * The share group, consumer group and security variables are in ShareGroupVariables, ConsumerGroupVariables
+ * and SecurityVariables.
  */
-export class EnvironmentVariables extends ConsumerGroupVariables {
+export class EnvironmentVariables extends ShareGroupVariables {
   @Expose()
   @EnvInt()
   @IsInt()

@@ -185,6 +185,63 @@ describe('configuration (the configuration table of README.md)', () => {
     ]);
   });
 
+  it('gives the share group defaults (5 s heartbeat, 45 s session, 200 members, 30 s locks, 5 deliveries, 2000 locks, latest) and reads set values', () => {
+    expect(configOf({})).toMatchObject({
+      groupShareHeartbeatIntervalMs: 5000,
+      groupShareSessionTimeoutMs: 45_000,
+      groupShareMaxSize: 200,
+      groupShareRecordLockDurationMs: 30_000,
+      groupShareDeliveryCountLimit: 5,
+      groupSharePartitionMaxRecordLocks: 2000,
+      groupShareAutoOffsetReset: 'latest',
+    });
+    expect(
+      configOf({
+        GROUP_SHARE_HEARTBEAT_INTERVAL_MS: '2000',
+        GROUP_SHARE_SESSION_TIMEOUT_MS: '20000',
+        GROUP_SHARE_MAX_SIZE: '3',
+        GROUP_SHARE_RECORD_LOCK_DURATION_MS: '5000',
+        GROUP_SHARE_DELIVERY_COUNT_LIMIT: '2',
+        GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS: '100',
+        GROUP_SHARE_AUTO_OFFSET_RESET: ' earliest ',
+      }),
+    ).toMatchObject({
+      groupShareHeartbeatIntervalMs: 2000,
+      groupShareSessionTimeoutMs: 20_000,
+      groupShareMaxSize: 3,
+      groupShareRecordLockDurationMs: 5000,
+      groupShareDeliveryCountLimit: 2,
+      groupSharePartitionMaxRecordLocks: 100,
+      groupShareAutoOffsetReset: 'earliest',
+    });
+  });
+
+  it('refuses share group values outside their bounds, a lock duration outside its min and max, or an interval not below the timeout, in one line each', () => {
+    expect(problemsOf({ GROUP_SHARE_HEARTBEAT_INTERVAL_MS: '500' })).toEqual([
+      'GROUP_SHARE_HEARTBEAT_INTERVAL_MS=500 must be between GROUP_SHARE_MIN_HEARTBEAT_INTERVAL_MS=1000 and GROUP_SHARE_MAX_HEARTBEAT_INTERVAL_MS=15000',
+    ]);
+    expect(problemsOf({ GROUP_SHARE_SESSION_TIMEOUT_MS: '90000' })).toEqual([
+      'GROUP_SHARE_SESSION_TIMEOUT_MS=90000 must be between GROUP_SHARE_MIN_SESSION_TIMEOUT_MS=6000 and GROUP_SHARE_MAX_SESSION_TIMEOUT_MS=60000',
+    ]);
+    expect(
+      problemsOf({ GROUP_SHARE_RECORD_LOCK_DURATION_MS: '5000', GROUP_SHARE_MIN_RECORD_LOCK_DURATION_MS: '10000' }),
+    ).toEqual([
+      'GROUP_SHARE_RECORD_LOCK_DURATION_MS=5000 must be between GROUP_SHARE_MIN_RECORD_LOCK_DURATION_MS=10000 and GROUP_SHARE_MAX_RECORD_LOCK_DURATION_MS=3600000',
+    ]);
+    expect(problemsOf({ GROUP_SHARE_HEARTBEAT_INTERVAL_MS: '10000', GROUP_SHARE_SESSION_TIMEOUT_MS: '8000' })).toEqual([
+      'GROUP_SHARE_HEARTBEAT_INTERVAL_MS=10000 must be less than GROUP_SHARE_SESSION_TIMEOUT_MS=8000',
+    ]);
+    expect(problemsOf({ GROUP_SHARE_DELIVERY_COUNT_LIMIT: '11' })).toEqual([
+      'GROUP_SHARE_DELIVERY_COUNT_LIMIT="11": GROUP_SHARE_DELIVERY_COUNT_LIMIT must not be greater than 10',
+    ]);
+    expect(problemsOf({ GROUP_SHARE_MAX_SIZE: '0' })).toEqual([
+      'GROUP_SHARE_MAX_SIZE="0": GROUP_SHARE_MAX_SIZE must not be less than 1',
+    ]);
+    expect(problemsOf({ GROUP_SHARE_AUTO_OFFSET_RESET: 'none' })).toEqual([
+      'GROUP_SHARE_AUTO_OFFSET_RESET="none": GROUP_SHARE_AUTO_OFFSET_RESET must be one of the following values: latest, earliest',
+    ]);
+  });
+
   it('serves the classic, consumer and share protocols by default, and refuses a list without classic or with an unknown name', () => {
     expect(configOf({}).groupCoordinatorRebalanceProtocols).toEqual(['classic', 'consumer', 'share']);
     expect(configOf({ GROUP_COORDINATOR_REBALANCE_PROTOCOLS: ' Classic ' }).groupCoordinatorRebalanceProtocols).toEqual(

@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { relevantMessages } from '../common/relevant-messages';
 import { consumerGroupProblems } from './consumer-group-variables';
+import { shareGroupProblems } from './share-group-variables';
 import { EnvironmentVariables, SENTINELS_PATTERN } from './environment-variables';
 import { replicationSettings } from './mode-defaults';
 
@@ -51,7 +52,7 @@ function describe(error: ValidationError, env: Record<string, string | undefined
 }
 
 function crossFieldProblems(config: EnvironmentVariables): string[] {
-  const problems: string[] = consumerGroupProblems(config);
+  const problems: string[] = [...consumerGroupProblems(config), ...shareGroupProblems(config)];
   if (config.GROUP_MIN_SESSION_TIMEOUT_MS > config.GROUP_MAX_SESSION_TIMEOUT_MS) {
     problems.push(
       `GROUP_MIN_SESSION_TIMEOUT_MS=${config.GROUP_MIN_SESSION_TIMEOUT_MS} must not exceed GROUP_MAX_SESSION_TIMEOUT_MS=${config.GROUP_MAX_SESSION_TIMEOUT_MS}`,

@@ -19,6 +19,13 @@ export function coordinatorConfigOf(config: CohortConfig): CoordinatorConfig {
     groupConsumerHeartbeatIntervalMs: config.groupConsumerHeartbeatIntervalMs,
     groupConsumerSessionTimeoutMs: config.groupConsumerSessionTimeoutMs,
     groupConsumerMaxSize: config.groupConsumerMaxSize,
+    groupShareHeartbeatIntervalMs: config.groupShareHeartbeatIntervalMs,
+    groupShareSessionTimeoutMs: config.groupShareSessionTimeoutMs,
+    groupShareMaxSize: config.groupShareMaxSize,
+    groupShareRecordLockDurationMs: config.groupShareRecordLockDurationMs,
+    groupShareDeliveryCountLimit: config.groupShareDeliveryCountLimit,
+    groupSharePartitionMaxRecordLocks: config.groupSharePartitionMaxRecordLocks,
+    groupShareAutoOffsetReset: config.groupShareAutoOffsetReset,
     rebalanceProtocols: config.groupCoordinatorRebalanceProtocols,
   });
 }

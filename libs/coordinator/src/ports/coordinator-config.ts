@@ -43,6 +43,20 @@ export interface CoordinatorConfig {
   groupConsumerSessionTimeoutMs: number;
   /** GROUP_CONSUMER_MAX_SIZE: GROUP_MAX_SIZE_REACHED beyond it; `Infinity` when unlimited. */
   groupConsumerMaxSize: number;
+  /** GROUP_SHARE_HEARTBEAT_INTERVAL_MS: told to share group members in every response. */
+  groupShareHeartbeatIntervalMs: number;
+  /** GROUP_SHARE_SESSION_TIMEOUT_MS: a share group member that does not heartbeat this long is fenced. */
+  groupShareSessionTimeoutMs: number;
+  /** GROUP_SHARE_MAX_SIZE: members per share group; GROUP_MAX_SIZE_REACHED beyond it. */
+  groupShareMaxSize: number;
+  /** GROUP_SHARE_RECORD_LOCK_DURATION_MS: how long a lease holds its offsets unless renewed. */
+  groupShareRecordLockDurationMs: number;
+  /** GROUP_SHARE_DELIVERY_COUNT_LIMIT: deliveries before an offset is archived (2 to 10). */
+  groupShareDeliveryCountLimit: number;
+  /** GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS: the most offsets past the share-partition start offset in flight. */
+  groupSharePartitionMaxRecordLocks: number;
+  /** GROUP_SHARE_AUTO_OFFSET_RESET: where a new share group starts, the reported end or start of each partition. */
+  groupShareAutoOffsetReset: 'latest' | 'earliest';
   /**
    * GROUP_COORDINATOR_REBALANCE_PROTOCOLS: the group protocols this node serves. Without `consumer`,
    * ConsumerGroupHeartbeat and ConsumerGroupDescribe answer UNSUPPORTED_VERSION (Kafka's KafkaApis).
@@ -70,6 +84,13 @@ export const DEFAULT_COORDINATOR_CONFIG: Readonly<CoordinatorConfig> = Object.fr
   groupConsumerHeartbeatIntervalMs: 5000,
   groupConsumerSessionTimeoutMs: 45_000,
   groupConsumerMaxSize: Number.POSITIVE_INFINITY,
+  groupShareHeartbeatIntervalMs: 5000,
+  groupShareSessionTimeoutMs: 45_000,
+  groupShareMaxSize: 200,
+  groupShareRecordLockDurationMs: 30_000,
+  groupShareDeliveryCountLimit: 5,
+  groupSharePartitionMaxRecordLocks: 2000,
+  groupShareAutoOffsetReset: 'latest',
   rebalanceProtocols: ['classic', 'consumer', 'share'] as const,
 });
 
