@@ -1,0 +1,49 @@
+/**
+ * Acknowledgement batches of ShareAcquire and ShareAcknowledge (docs/protocol.md): `{ firstOffset, lastOffset,
+ * acknowledgeTypes }` with Kafka's types, one type for the whole batch or one per offset.
+ */
+
+/** Kafka's `AcknowledgeType` wire ids. */
+export const AcknowledgeType = {
+  /** No record at that offset: archived, not a dead letter. */
+  GAP: 0,
+  ACCEPT: 1,
+  /** Back to AVAILABLE for another delivery (ARCHIVED at the delivery limit). */
+  RELEASE: 2,
+  /** Archived: a dead letter. */
+  REJECT: 3,
+  /** The lock starts again; nothing else changes (KIP-1222). */
+  RENEW: 4,
+} as const;
+export type AckType = (typeof AcknowledgeType)[keyof typeof AcknowledgeType];
+
+export interface AckBatch {
+  firstOffset: number;
+  lastOffset: number;
+  acknowledgeTypes: readonly number[];
+}
+
+/** The most offsets one batch may name per offset (its types array), the window's own ceiling. */
+export const MAX_PER_OFFSET_TYPES = 10_000;
+
+/**
+ * Why the batches break the protocol's rules (Kafka's `validateAcknowledgementBatches`), or null:
+ * first ≤ last, ascending without overlap, types non-empty, one per offset when more than one, each 0–4.
+ */
+export function validateAckBatches(batches: readonly AckBatch[]): string | null {
+  let previousLast = -1;
+  for (const batch of batches) {
+    const { firstOffset: first, lastOffset: last, acknowledgeTypes: types } = batch;
+    if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last) || first < 0 || last < first)
+      return `batch ${first}-${last}: firstOffset must be a non-negative integer not above lastOffset`;
+    if (first <= previousLast) return `batch ${first}-${last} overlaps or precedes the batch before it`;
+    previousLast = last;
+    if (types.length === 0) return `batch ${first}-${last} has no acknowledgeTypes`;
+    if (types.length > 1 && types.length !== last - first + 1)
+      return `batch ${first}-${last} has ${types.length} acknowledgeTypes: one for the batch or one per offset`;
+    for (const type of types)
+      if (!Number.isInteger(type) || type < 0 || type > 4)
+        return `batch ${first}-${last}: acknowledge type ${type} is not 0 (gap) to 4 (renew)`;
+  }
+  return null;
+}

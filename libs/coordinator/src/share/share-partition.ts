@@ -1,0 +1,386 @@
+export type { DeadLetterRange } from './share-partition-dead-letters';
+import { ErrorCode } from '@cohort/protocol';
+import {
+  type ArchiveReason,
+  isDeadLetterReason,
+  isolate,
+  isTerminal,
+  type Lease,
+  newRun,
+  normalize,
+  type PendingChange,
+  RecordState,
+  type Run,
+  runIndexOf,
+  snapshotRange,
+} from './share-partition-runs';
+import {
+  addDeadLetter,
+  type DeadLetterRange,
+  listDeadLetters,
+  redeliverDeadLetters,
+} from './share-partition-dead-letters';
+import { type AckBatch, type AckType, AcknowledgeType, validateAckBatches } from './share-acknowledge-batches';
+
+/** The limits a share partition works under (GROUP_SHARE_* settings). */
+export interface SharePartitionLimits {
+  /** GROUP_SHARE_DELIVERY_COUNT_LIMIT: deliveries before an offset is archived. */
+  deliveryCountLimit: number;
+  /** GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS: the most offsets past SPSO in the window. */
+  maxRecordLocks: number;
+  /** GROUP_SHARE_RECORD_LOCK_DURATION_MS: how long a lease holds its offsets unless renewed. */
+  lockDurationMs: number;
+}
+
+/** A leased range as the member receives it. */
+export interface AcquiredRange {
+  firstOffset: number;
+  lastOffset: number;
+  deliveryCount: number;
+}
+
+/** A change waiting for its write: what its offsets go back to if the write fails. */
+export interface ShareChange {
+  readonly pending: PendingChange;
+  readonly before: Run[];
+}
+
+let nextLeaseId = 0;
+let nextChangeId = 0;
+
+/**
+ * One share partition (group, topic, partition): Kafka's `SharePartition` state machine over offsets
+ * only. The window `[startOffset, endOffset)` holds every offset ever leased and not yet behind SPSO,
+ * as runs (share-partition-runs.ts); offsets from `endOffset` up to the reported end are available and
+ * never delivered. Pure: time is passed in, and the caller persists `durable` views and arms the lock
+ * timer at `nextDeadline`.
+ *
+ * Every change that must be written (a lease, an acknowledgement, a release) marks its offsets with a
+ * pending change, which `complete` commits or takes back: while pending, the offsets are neither leased,
+ * acknowledged nor expired, and SPSO does not pass them (Kafka's in-flight state transitions).
+ */
+export class SharePartition {
+  runs: Run[];
+  deadLetters: DeadLetterRange[];
+  /** The end producers reported (exclusive), never lowered. */
+  reportedEnd: number;
+
+  constructor(
+    public stateEpoch: number,
+    public startOffset: number,
+    public endOffset: number = startOffset,
+    runs: Run[] = [],
+    deadLetters: DeadLetterRange[] = [],
+  ) {
+    this.runs = runs;
+    this.deadLetters = deadLetters;
+    this.reportedEnd = endOffset;
+  }
+
+  /** A report of the partition's end offset: `max(old, new)`. True when it grew. */
+  reportEnd(end: number): boolean {
+    if (end <= this.reportedEnd) return false;
+    this.reportedEnd = end;
+    return true;
+  }
+
+  /** The last offset (inclusive) new offsets may be leased up to: the reported end and the window limit. */
+  private newOffsetsLimit(limits: SharePartitionLimits): number {
+    return Math.min(this.reportedEnd, this.startOffset + limits.maxRecordLocks) - 1;
+  }
+
+  /** Whether an acquire would lease something now. */
+  hasLeasable(limits: SharePartitionLimits): boolean {
+    if (this.endOffset <= this.newOffsetsLimit(limits)) return true;
+    return this.runs.some((run) => run.state === RecordState.AVAILABLE && run.pending === null);
+  }
+
+  /**
+   * Leases available offsets to `memberId` in ascending order: first those in the window (released or
+   * expired), then new ones up to the reported end and at most `maxRecordLocks` past SPSO; at most
+   * `budget` offsets, in ranges of at most `batchSize`. Each leased offset's delivery count goes up by
+   * one; an offset on its last delivery is leased alone. The change is pending until `complete`.
+   */
+  acquire(
+    memberId: string,
+    budget: number,
+    batchSize: number,
+    now: number,
+    limits: SharePartitionLimits,
+  ): { leases: AcquiredRange[]; change: ShareChange | null } {
+    const plan: { first: number; last: number; count: number }[] = [];
+    let taken = 0;
+    let lastAttempt = false;
+    for (const run of this.runs) {
+      if (taken >= budget) break;
+      if (run.state !== RecordState.AVAILABLE || run.pending !== null) continue;
+      const count = run.count + 1;
+      if (count >= limits.deliveryCountLimit) {
+        // A last attempt goes alone, so a poison offset cannot take others with it to the archive.
+        if (taken === 0) plan.push({ first: run.first, last: run.first, count });
+        taken += 1;
+        lastAttempt = true;
+        break;
+      }
+      const last = Math.min(run.last, run.first + (budget - taken) - 1);
+      plan.push({ first: run.first, last, count });
+      taken += last - run.first + 1;
+    }
+    const newLast = Math.min(this.newOffsetsLimit(limits), this.endOffset + (budget - taken) - 1);
+    if (!lastAttempt && newLast >= this.endOffset) {
+      this.runs.push(newRun(this.endOffset, newLast));
+      plan.push({ first: this.endOffset, last: newLast, count: 1 });
+      this.endOffset = newLast + 1;
+    }
+    if (plan.length === 0) return { leases: [], change: null };
+    const lease: Lease = { id: ++nextLeaseId, memberId, deadline: now + limits.lockDurationMs, acquiredAt: now };
+    const change: ShareChange = { pending: { id: ++nextChangeId }, before: [] };
+    const leases: AcquiredRange[] = [];
+    for (const { first, last, count } of plan) {
+      const [from, to] = isolate(this.runs, first, last);
+      for (let i = from; i < to; i++) {
+        const run = this.runs[i];
+        change.before.push({ ...run });
+        Object.assign(run, { state: RecordState.ACQUIRED, count, lease, reason: null, pending: change.pending });
+      }
+      for (let f = first; f <= last; f += batchSize)
+        leases.push({ firstOffset: f, lastOffset: Math.min(last, f + batchSize - 1), deliveryCount: count });
+    }
+    normalize(this.runs);
+    return { leases, change };
+  }
+
+  /**
+   * Applies one member's acknowledgements of this partition, all or nothing (Kafka's
+   * `testAcknowledgeRollbackWithSubsetError`): every offset named at or past SPSO must be ACQUIRED by
+   * `memberId`, unexpired and not in a pending change, else 42 and nothing changes. Offsets below SPSO
+   * are already done and are skipped. RENEW swaps a fresh lease onto its offsets and is not written.
+   */
+  acknowledge(
+    memberId: string,
+    batches: readonly AckBatch[],
+    now: number,
+    limits: SharePartitionLimits,
+  ): { errorCode: number; message?: string; change: ShareChange | null } {
+    const invalid = validateAckBatches(batches);
+    if (invalid) return { errorCode: ErrorCode.INVALID_REQUEST, message: invalid, change: null };
+    for (const batch of batches) {
+      const first = Math.max(batch.firstOffset, this.startOffset);
+      if (first > batch.lastOffset) continue;
+      const refused = this.notHeld(memberId, first, batch.lastOffset, now);
+      if (refused)
+        return {
+          errorCode: ErrorCode.INVALID_REQUEST,
+          message: `offsets ${first}-${batch.lastOffset}: ${refused}`,
+          change: null,
+        };
+    }
+    const change: ShareChange = { pending: { id: ++nextChangeId }, before: [] };
+    let renewed: Lease | undefined;
+    for (const batch of batches) {
+      forEachTypeSpan(batch, this.startOffset, (first, last, type) => {
+        if (type === AcknowledgeType.RENEW) {
+          renewed ??= { id: ++nextLeaseId, memberId, deadline: now + limits.lockDurationMs, acquiredAt: now };
+          this.set(first, last, { lease: renewed });
+          return;
+        }
+        change.before.push(...snapshotRange(this.runs, first, last));
+        this.transition(first, last, type, change.pending, limits);
+      });
+    }
+    normalize(this.runs);
+    return { errorCode: ErrorCode.NONE, change: change.before.length > 0 ? change : null };
+  }
+
+  /** Why `[first, last]` is not all held by `memberId` right now, or null when it is. */
+  private notHeld(memberId: string, first: number, last: number, now: number): string | null {
+    if (last >= this.endOffset) return 'not acquired (never leased)';
+    for (let i = runIndexOf(this.runs, first); i < this.runs.length && this.runs[i].first <= last; i++) {
+      const run = this.runs[i];
+      if (run.state !== RecordState.ACQUIRED) return 'not acquired';
+      if (run.lease!.memberId !== memberId) return 'acquired by another member';
+      if (run.pending !== null) return 'a change of them is being written';
+      if (run.lease!.deadline <= now) return 'their lock expired';
+    }
+    return null;
+  }
+
+  private transition(first: number, last: number, type: AckType, pending: PendingChange, limits: SharePartitionLimits) {
+    const [from, to] = isolate(this.runs, first, last);
+    for (let i = from; i < to; i++) {
+      const run = this.runs[i];
+      run.lease = null;
+      run.pending = pending;
+      if (type === AcknowledgeType.ACCEPT) run.state = RecordState.ACKNOWLEDGED;
+      else if (type === AcknowledgeType.RELEASE) backToAvailable(run, limits);
+      else archive(run, type === AcknowledgeType.GAP ? 'gap' : 'rejected');
+    }
+  }
+
+  private set(first: number, last: number, fields: Partial<Run>): void {
+    const [from, to] = isolate(this.runs, first, last);
+    for (let i = from; i < to; i++) Object.assign(this.runs[i], fields);
+  }
+
+  /**
+   * A pending change's write ended: committed, its offsets take their new state for good; failed, they
+   * go back to what they were, except that a lease whose lock expired meanwhile (or whose member left)
+   * ends: AVAILABLE, or ARCHIVED at the delivery limit (Kafka's rollback after `hasExpired`).
+   */
+  complete(change: ShareChange, ok: boolean, now: number, limits: SharePartitionLimits): void {
+    const { pending } = change;
+    if (ok) {
+      for (const run of this.runs) if (run.pending === pending) run.pending = null;
+    } else {
+      for (const before of change.before) {
+        if (before.last < this.startOffset || before.first >= this.endOffset) continue;
+        const first = Math.max(before.first, this.startOffset);
+        const [from, to] = isolate(this.runs, first, before.last);
+        for (let i = from; i < to; i++) {
+          const run = this.runs[i];
+          if (run.pending !== pending) continue;
+          Object.assign(run, { state: before.state, count: before.count, lease: before.lease, reason: before.reason });
+          run.pending = null;
+          if (run.state === RecordState.ACQUIRED && run.lease!.deadline <= now) backToAvailable(run, limits);
+        }
+      }
+    }
+    normalize(this.runs);
+    this.advanceStart();
+  }
+
+  /** Ends every lease whose lock is due (not those of a pending change): true when something changed. */
+  expire(now: number, limits: SharePartitionLimits): boolean {
+    let changed = false;
+    for (const run of this.runs) {
+      if (run.state !== RecordState.ACQUIRED || run.pending !== null || run.lease!.deadline > now) continue;
+      backToAvailable(run, limits);
+      changed = true;
+    }
+    if (changed) {
+      normalize(this.runs);
+      this.advanceStart();
+    }
+    return changed;
+  }
+
+  /** The member went away: its leases end now (those being written end when their write does). */
+  releaseMember(memberId: string, now: number, limits: SharePartitionLimits): boolean {
+    for (const run of this.runs)
+      if (run.lease?.memberId === memberId && run.lease.deadline > now) run.lease.deadline = now;
+    return this.expire(now, limits);
+  }
+
+  /** The earliest lock deadline of a lease that can expire now, for the lock timer. */
+  nextDeadline(): number | undefined {
+    let next: number | undefined;
+    for (const run of this.runs)
+      if (
+        run.state === RecordState.ACQUIRED &&
+        run.pending === null &&
+        (next === undefined || run.lease!.deadline < next)
+      )
+        next = run.lease!.deadline;
+    return next;
+  }
+
+  /** Available offsets delivered `deliveryCountLimit` times (a lowered limit, a replayed state) are archived. */
+  archiveOverLimit(limits: SharePartitionLimits): boolean {
+    let changed = false;
+    for (const run of this.runs)
+      if (run.state === RecordState.AVAILABLE && run.pending === null && run.count >= limits.deliveryCountLimit) {
+        archive(run, 'delivery-limit');
+        changed = true;
+      }
+    if (changed) {
+      normalize(this.runs);
+      this.advanceStart();
+    }
+    return changed;
+  }
+
+  /** SPSO moves past every leading offset that is acknowledged or archived (and not being written). */
+  advanceStart(): void {
+    let drop = 0;
+    while (drop < this.runs.length && isTerminal(this.runs[drop].state) && this.runs[drop].pending === null) {
+      const run = this.runs[drop++];
+      if (isDeadLetterReason(run.reason)) addDeadLetter(this.deadLetters, run.first, run.last, run.reason, run.count);
+    }
+    if (drop > 0) this.runs.splice(0, drop);
+    this.startOffset = this.runs.length > 0 ? this.runs[0].first : this.endOffset;
+  }
+
+  /** Archived ranges a reject or the delivery limit put there, below SPSO and in the window, ascending. */
+  deadLetterList(): DeadLetterRange[] {
+    return listDeadLetters(this);
+  }
+
+  /**
+   * Dead letters in `[first, last]` become available again, counted from zero (the one way an archived
+   * offset comes back); those below SPSO bring SPSO back under a new state epoch. Returns how many came back.
+   */
+  redeliver(first: number, last: number): number {
+    return redeliverDeadLetters(this, first, last);
+  }
+
+  /** Offsets per state and the oldest lease's age, for operators. */
+  summary(now: number) {
+    const counts = {
+      available: Math.max(0, this.reportedEnd - this.endOffset),
+      acquired: 0,
+      acknowledged: 0,
+      archived: 0,
+    };
+    let oldest: number | undefined;
+    for (const run of this.runs) {
+      const size = run.last - run.first + 1;
+      if (run.state === RecordState.AVAILABLE) counts.available += size;
+      else if (run.state === RecordState.ACQUIRED) {
+        counts.acquired += size;
+        if (oldest === undefined || run.lease!.acquiredAt < oldest) oldest = run.lease!.acquiredAt;
+      } else if (run.state === RecordState.ACKNOWLEDGED) counts.acknowledged += size;
+      else counts.archived += size;
+    }
+    return { ...counts, oldestLeaseAgeMs: oldest === undefined ? null : now - oldest };
+  }
+}
+
+/** Back to AVAILABLE at the same count, or ARCHIVED when that count reached the delivery limit. */
+function backToAvailable(run: Run, limits: SharePartitionLimits): void {
+  run.lease = null;
+  if (run.count >= limits.deliveryCountLimit) archive(run, 'delivery-limit');
+  else {
+    run.state = RecordState.AVAILABLE;
+    run.reason = null;
+  }
+}
+
+function archive(run: Run, reason: ArchiveReason): void {
+  run.state = RecordState.ARCHIVED;
+  run.lease = null;
+  run.reason = reason;
+}
+
+/** Calls `visit` for each stretch of a batch, at or past `from`, that has one acknowledgement type. */
+function forEachTypeSpan(
+  batch: AckBatch,
+  from: number,
+  visit: (first: number, last: number, type: AckType) => void,
+): void {
+  const types = batch.acknowledgeTypes;
+  if (types.length === 1) {
+    const first = Math.max(batch.firstOffset, from);
+    if (first <= batch.lastOffset) visit(first, batch.lastOffset, types[0] as AckType);
+    return;
+  }
+  let spanStart = -1;
+  for (let offset = batch.firstOffset; offset <= batch.lastOffset + 1; offset++) {
+    const type = offset <= batch.lastOffset ? types[offset - batch.firstOffset] : -1;
+    if (spanStart >= 0 && (offset > batch.lastOffset || type !== types[spanStart - batch.firstOffset])) {
+      const first = Math.max(spanStart, from);
+      if (first <= offset - 1) visit(first, offset - 1, types[spanStart - batch.firstOffset] as AckType);
+      spanStart = -1;
+    }
+    if (offset <= batch.lastOffset && spanStart < 0) spanStart = offset;
+  }
+}

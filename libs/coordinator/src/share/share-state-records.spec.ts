@@ -1,0 +1,146 @@
+import { SharePartition, type SharePartitionLimits } from './share-partition';
+import { AcknowledgeType as T } from './share-acknowledge-batches';
+import { RecordState } from './share-partition-runs';
+import {
+  decodeSharePartitionSnapshot,
+  decodeSharePartitionStateKey,
+  mergeSnapshots,
+  sharePartitionStateRecord,
+  type SharePartitionSnapshot,
+} from './share-state-records';
+import { partitionFromSnapshot, snapshotOf } from './share-state-snapshot';
+
+const LIMITS: SharePartitionLimits = { deliveryCountLimit: 3, maxRecordLocks: 100, lockDurationMs: 30_000 };
+const { AVAILABLE, ACKNOWLEDGED, ARCHIVED } = RecordState;
+
+function roundTrip(sp: SharePartition): SharePartitionSnapshot {
+  const record = sharePartitionStateRecord({ groupId: 'g', topic: 't', partition: 2 }, snapshotOf(sp), 5);
+  expect(decodeSharePartitionStateKey(JSON.parse(record.key.toString()))).toEqual({
+    groupId: 'g',
+    topic: 't',
+    partition: 2,
+  });
+  return decodeSharePartitionSnapshot(record.value!);
+}
+
+describe('share partition state records', () => {
+  it('writes a held offset as available at the count it was leased at, and loads it unheld', () => {
+    const sp = new SharePartition(0, 0);
+    sp.reportEnd(10);
+    const { change } = sp.acquire('m1', 10, 10, 0, LIMITS);
+    sp.complete(change!, true, 0, LIMITS);
+    const ack = sp.acknowledge(
+      'm1',
+      [{ firstOffset: 0, lastOffset: 9, acknowledgeTypes: [1, 1, 3, 2, 2, 1, 1, 1, 1, 1] }],
+      0,
+      LIMITS,
+    );
+    sp.complete(ack.change!, true, 0, LIMITS);
+    const snapshot = roundTrip(sp);
+    expect(snapshot).toEqual({
+      stateEpoch: 0,
+      startOffset: 3,
+      endOffset: 10,
+      ranges: [
+        { first: 3, last: 4, state: AVAILABLE, count: 1, reason: null },
+        { first: 5, last: 9, state: ACKNOWLEDGED, count: 1, reason: null },
+      ],
+      deadLetters: [{ first: 2, last: 2, reason: 'rejected', count: 1 }],
+    });
+    const { partition } = partitionFromSnapshot(snapshot, LIMITS);
+    expect(partition.acquire('m2', 10, 10, 0, LIMITS).leases).toEqual([
+      { firstOffset: 3, lastOffset: 4, deliveryCount: 2 },
+    ]);
+  });
+
+  it('archives on load what reached the delivery limit and moves SPSO past it', () => {
+    const snapshot: SharePartitionSnapshot = {
+      stateEpoch: 0,
+      startOffset: 0,
+      endOffset: 4,
+      ranges: [
+        { first: 0, last: 1, state: AVAILABLE, count: 3, reason: null },
+        { first: 2, last: 3, state: AVAILABLE, count: 1, reason: null },
+      ],
+      deadLetters: [],
+    };
+    const { partition, changed } = partitionFromSnapshot(snapshot, LIMITS);
+    expect(changed).toBe(true);
+    expect(partition.startOffset).toBe(2);
+    expect(partition.deadLetterList()).toEqual([{ first: 0, last: 1, reason: 'delivery-limit', count: 3 }]);
+  });
+
+  it('merges by the higher count, then the higher state, clipped below the higher start (PersisterStateBatchCombiner)', () => {
+    const older: SharePartitionSnapshot = {
+      stateEpoch: 1,
+      startOffset: 0,
+      endOffset: 10,
+      ranges: [
+        { first: 0, last: 4, state: ACKNOWLEDGED, count: 1, reason: null },
+        { first: 5, last: 9, state: AVAILABLE, count: 2, reason: null },
+      ],
+      deadLetters: [],
+    };
+    const newer: SharePartitionSnapshot = {
+      stateEpoch: 1,
+      startOffset: 2,
+      endOffset: 12,
+      ranges: [
+        { first: 2, last: 6, state: AVAILABLE, count: 1, reason: null },
+        { first: 7, last: 11, state: ARCHIVED, count: 2, reason: 'rejected' },
+      ],
+      deadLetters: [],
+    };
+    const merged = mergeSnapshots(older, newer);
+    expect(merged.startOffset).toBe(2);
+    expect(merged.ranges).toEqual([
+      { first: 2, last: 4, state: ACKNOWLEDGED, count: 1, reason: null },
+      { first: 5, last: 6, state: AVAILABLE, count: 2, reason: null },
+      { first: 7, last: 11, state: ARCHIVED, count: 2, reason: 'rejected' },
+    ]);
+    expect(mergeSnapshots(newer, older)).toEqual(merged);
+    expect(mergeSnapshots(merged, newer)).toEqual(merged);
+    // A new state epoch (a redelivery below SPSO) replaces the state whatever it held.
+    expect(mergeSnapshots(merged, { ...older, stateEpoch: 2 })).toEqual({ ...older, stateEpoch: 2 });
+  });
+
+  it('refuses a value whose ranges are out of order', () => {
+    const bad = Buffer.from(
+      JSON.stringify({
+        v: 0,
+        stateEpoch: 0,
+        startOffset: 0,
+        endOffset: 5,
+        ranges: [
+          [3, 4, 0, 1, 0],
+          [0, 2, 0, 1, 0],
+        ],
+        deadLetters: [],
+      }),
+    );
+    expect(() => decodeSharePartitionSnapshot(bad)).toThrow('out of order');
+  });
+
+  it('keeps a redelivery below SPSO across a reload (state epoch and counts from zero)', () => {
+    const sp = new SharePartition(0, 0);
+    sp.reportEnd(4);
+    const { change } = sp.acquire('m1', 10, 10, 0, LIMITS);
+    sp.complete(change!, true, 0, LIMITS);
+    sp.complete(
+      sp.acknowledge('m1', [{ firstOffset: 0, lastOffset: 3, acknowledgeTypes: [T.REJECT] }], 0, LIMITS).change!,
+      true,
+      0,
+      LIMITS,
+    );
+    expect(sp.redeliver(1, 2)).toBe(2);
+    const { partition } = partitionFromSnapshot(roundTrip(sp), LIMITS);
+    expect(partition.stateEpoch).toBe(1);
+    expect(partition.deadLetterList()).toEqual([
+      { first: 0, last: 0, reason: 'rejected', count: 1 },
+      { first: 3, last: 3, reason: 'rejected', count: 1 },
+    ]);
+    expect(partition.acquire('m2', 10, 10, 0, LIMITS).leases).toEqual([
+      { firstOffset: 1, lastOffset: 2, deliveryCount: 1 },
+    ]);
+  });
+});
