@@ -4,6 +4,8 @@ import { resolveRetry, type ResolvedRetry, type RetryOptions } from './runtime/b
 import { realTimers, type Timers } from './runtime/timers';
 import { CohortMember } from './member/cohort-member';
 import type { MemberOptions } from './member/member-options';
+import { ShareMember } from './share/share-member';
+import type { ShareMemberOptions } from './share/share-options';
 import { ClusterMetadata } from './transport/cluster-metadata';
 import { ConnectionPool } from './transport/connection-pool';
 import { socketIoFactory, type SocketFactory } from './transport/socket-like';
@@ -38,7 +40,7 @@ const METADATA_TIMEOUT_MS = 3000;
 export class CohortClient {
   private readonly pool: ConnectionPool;
   private readonly cluster: ClusterMetadata;
-  private readonly members = new Set<CohortMember>();
+  private readonly members = new Set<{ stop(): Promise<void> }>();
   private readonly retry: ResolvedRetry;
   private readonly timers: Timers;
   private closed = false;
@@ -79,6 +81,19 @@ export class CohortClient {
   member(options: MemberOptions): CohortMember {
     if (this.closed) throw new RangeError('the client is closed');
     const member = new CohortMember(options, {
+      cluster: this.cluster,
+      timers: this.timers,
+      retry: this.retry,
+      onStopped: (m) => this.members.delete(m),
+    });
+    this.members.add(member);
+    return member;
+  }
+
+  /** A new member of the share group `options.groupId` (queues over offsets); `start()` it, then lease with `leases()`. */
+  shareMember(options: ShareMemberOptions): ShareMember {
+    if (this.closed) throw new RangeError('the client is closed');
+    const member = new ShareMember(options, {
       cluster: this.cluster,
       timers: this.timers,
       retry: this.retry,

@@ -13,6 +13,18 @@ export type {
   LostEvent,
   RebalancingEvent,
 } from './member/member-events';
+export { ShareMember } from './share/share-member';
+export type { ShareMemberOptions } from './share/share-options';
+export type {
+  Lease,
+  Acknowledgement,
+  ShareMemberState,
+  ShareMemberEvents,
+  ShareJoinedEvent,
+  ShareAssignedEvent,
+  LeasesLostEvent,
+  AcknowledgedEvent,
+} from './share/share-events';
 export { CohortError } from './errors/cohort-error';
 export type { WireErrorFields, RestErrorBody } from './errors/cohort-error';
 export type { RetryOptions } from './runtime/backoff';

@@ -6,3 +6,5 @@
 export * from './fake-coordinator';
 export * from './fake-timers';
 export * from './member-fixture';
+export * from './fake-share-group';
+export * from './share-fixture';

@@ -316,6 +316,7 @@ export class CohortMember {
   // ---- pushes ----
 
   private onPush(message: PushMessage): void {
+    if (message.event === 'HeartbeatNow') return; // KIP-848's push: not the classic protocol's
     if (message.event === 'CoordinatorMoved') {
       this.link.markUnknown();
       this.heartbeat.now();

@@ -5,8 +5,8 @@ import { Backoff, type ResolvedRetry } from '../runtime/backoff';
 import type { Timers } from '../runtime/timers';
 import type { AuthProvider, SocketFactory, SocketLike } from './socket-like';
 
-/** The pushes the classic member listens to (`HeartbeatNow` is for consumer-protocol members, not served by the SDK yet). */
-type PushEventName = Exclude<keyof ServerToClientEvents, 'HeartbeatNow'>;
+/** The pushes members listen to (`HeartbeatNow` for share members; classic members ignore it). */
+type PushEventName = keyof ServerToClientEvents;
 
 /** One push of the protocol's server-to-client event map, tagged with its event. */
 export type PushMessage = {
@@ -76,6 +76,7 @@ export class NodeConnection {
     );
     this.onPush(PushEvent.RebalanceInProgress, (push) => this.dispatch({ event: 'RebalanceInProgress', push }));
     this.onPush(PushEvent.CoordinatorMoved, (push) => this.dispatch({ event: 'CoordinatorMoved', push }));
+    this.onPush(PushEvent.HeartbeatNow, (push) => this.dispatch({ event: 'HeartbeatNow', push }));
   }
 
   /**
