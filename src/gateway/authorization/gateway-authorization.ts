@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { Socket } from 'socket.io';
 import * as P from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
-import { REQUEST_ACLS } from '@cohort/security';
 import { AuditLogger } from '../../security/audit-logger';
 import { AuthorizationService, type Caller } from '../../security/authorization/authorization.service';
 import { callerOfSocket } from '../../security/authorization/caller-of';
@@ -15,9 +14,8 @@ import {
   refusedGroup,
   refusedPartitions,
 } from './partial-responses';
-
-type GroupRequest =
-  'FindCoordinator' | 'JoinGroup' | 'SyncGroup' | 'Heartbeat' | 'LeaveGroup' | 'ConsumerGroupHeartbeat';
+import { type GroupRequest, requireGroup, splitGroups } from './group-access';
+import { ConsumerGroupAuthorization } from './consumer-group-authorization';
 
 /**
  * The socket.io events' ACL checks, made before the coordinator is called as Kafka's KafkaApis makes
@@ -28,11 +26,16 @@ type GroupRequest =
  */
 @Injectable()
 export class GatewayAuthorization {
+  /** The checks of Kafka 4's consumer group requests (KIP-848). */
+  readonly consumerGroups: ConsumerGroupAuthorization;
+
   constructor(
     private readonly authorization: AuthorizationService,
     private readonly audit: AuditLogger,
     private readonly limits: CreationLimits,
-  ) {}
+  ) {
+    this.consumerGroups = new ConsumerGroupAuthorization(authorization);
+  }
 
   /** JoinGroup: READ GROUP (30); a member without id joining a group that does not exist creates it, within MAX_GROUPS_PER_PRINCIPAL (89). */
   joinGroup(
@@ -78,16 +81,7 @@ export class GatewayAuthorization {
 
   /** FindCoordinator (DESCRIBE GROUP) and the member requests (READ GROUP): 30 for the whole request. */
   requireGroup(socket: Socket, request: GroupRequest, groupId: string): void {
-    if (!this.authorization.enabled) return;
-    const operation = REQUEST_ACLS[request].group;
-    const caller = callerOfSocket(socket);
-    if (!this.authorization.check(caller, operation, 'GROUP', groupId, request)) {
-      throw refusal(
-        request,
-        ErrorCode.GROUP_AUTHORIZATION_FAILED,
-        `${caller.principal} may not ${operation} group '${groupId}'`,
-      );
-    }
+    requireGroup(this.authorization, socket, request, groupId);
   }
 
   /** Metadata: the topics to answer for and those refused (29); an all-topics request leaves refused topics out. */
@@ -227,64 +221,6 @@ export class GatewayAuthorization {
     return { ...answered, groups: mergeByGroup(request.groups, answered.groups, refused.map(refusedGroup)) };
   }
 
-  /**
-   * ConsumerGroupHeartbeat: READ GROUP (30), and DESCRIBE TOPIC on every subscribed topic name (29 naming
-   * the refused ones), as Kafka 4's KafkaApis checks the heartbeat.
-   */
-  consumerGroupHeartbeat(socket: Socket, request: P.ConsumerGroupHeartbeatRequest): void {
-    this.requireGroup(socket, 'ConsumerGroupHeartbeat', request.groupId);
-    if (!this.authorization.enabled) return;
-    const caller = callerOfSocket(socket);
-    // The coordinator resolves a pattern against every topic without knowing the caller, so its
-    // matches are not filtered by DESCRIBE TOPIC (Kafka's KAFKA-18813 does filter them): until they
-    // are, only a super user, who may describe every topic, subscribes by pattern.
-    if (request.subscribedTopicRegex && !this.authorization.isSuperUser(caller))
-      throw refusal(
-        'ConsumerGroupHeartbeat',
-        ErrorCode.TOPIC_AUTHORIZATION_FAILED,
-        'Subscribing by pattern needs a super user while ACLs are on: its matches are not yet filtered by DESCRIBE TOPIC.',
-      );
-    const names = request.subscribedTopicNames;
-    if (!names || names.length === 0) return;
-    const refused = this.authorization.refusedOf(caller, 'DESCRIBE', 'TOPIC', names, 'ConsumerGroupHeartbeat');
-    if (refused.size > 0)
-      throw refusal(
-        'ConsumerGroupHeartbeat',
-        ErrorCode.TOPIC_AUTHORIZATION_FAILED,
-        `The client is not authorized to describe topics: ${[...refused].sort().join(', ')}.`,
-      );
-  }
-
-  /**
-   * ConsumerGroupDescribe: DESCRIBE GROUP per group (30), and a group that shows a topic the caller may
-   * not DESCRIBE (subscribed, assigned or targeted) is answered 29 without its members, as Kafka 4 does.
-   */
-  async consumerGroupDescribe(
-    socket: Socket,
-    request: P.ConsumerGroupDescribeRequest,
-    describe: (allowed: P.ConsumerGroupDescribeRequest) => Promise<P.ConsumerGroupDescribeResponse>,
-  ): Promise<P.ConsumerGroupDescribeResponse> {
-    if (!this.authorization.enabled) return describe(request);
-    const caller = callerOfSocket(socket);
-    const [allowed, refused] = this.splitGroups(caller, 'DESCRIBE', request.groupIds, 'ConsumerGroupDescribe');
-    const answered =
-      allowed.length > 0 ? await describe({ groupIds: allowed }) : { errorCode: ErrorCode.NONE, groups: [] };
-    const groups = answered.groups.map((group) => {
-      const topics = new Set(group.members.flatMap(topicsShownBy));
-      if (topics.size === 0) return group;
-      const hidden = this.authorization.refusedOf(caller, 'DESCRIBE', 'TOPIC', [...topics], 'ConsumerGroupDescribe');
-      return hidden.size === 0 ? group : refusedConsumerGroup(group.groupId, ErrorCode.TOPIC_AUTHORIZATION_FAILED);
-    });
-    return {
-      ...answered,
-      groups: mergeByGroup(
-        request.groupIds,
-        groups,
-        refused.map((groupId) => refusedConsumerGroup(groupId, ErrorCode.GROUP_AUTHORIZATION_FAILED)),
-      ),
-    };
-  }
-
   async listGroups(socket: Socket, list: () => Promise<P.ListGroupsResponse>): Promise<P.ListGroupsResponse> {
     const answered = await list();
     if (!this.authorization.enabled) return answered;
@@ -355,19 +291,13 @@ export class GatewayAuthorization {
     return [allowed, refused];
   }
 
-  /** Distinct group ids split into those the caller may `operation` and the others (one audit line). */
   private splitGroups(
     caller: Caller,
     operation: P.AclOperation,
     groups: readonly string[],
     request: string,
   ): [string[], string[]] {
-    const refusedIds = this.authorization.refusedOf(caller, operation, 'GROUP', groups, request);
-    const distinct = [...new Set(groups)];
-    return [
-      distinct.filter((groupId) => !refusedIds.has(groupId)),
-      distinct.filter((groupId) => refusedIds.has(groupId)),
-    ];
+    return splitGroups(this.authorization, caller, operation, groups, request);
   }
 
   private auditChange(
@@ -385,30 +315,4 @@ export class GatewayAuthorization {
       failed,
     );
   }
-}
-
-/** Every topic a described member shows: subscribed, assigned or in its target. */
-function topicsShownBy(member: P.DescribedConsumerGroupMember): string[] {
-  return [
-    ...member.subscribedTopicNames,
-    ...member.assignment.topicPartitions.map((tp) => tp.topic),
-    ...member.targetAssignment.topicPartitions.map((tp) => tp.topic),
-  ];
-}
-
-function refusedConsumerGroup(groupId: string, errorCode: number): P.DescribedConsumerGroup {
-  return {
-    errorCode,
-    errorName: P.errorName(errorCode),
-    errorMessage:
-      errorCode === ErrorCode.TOPIC_AUTHORIZATION_FAILED
-        ? 'The group has described topic(s) that the client is not authorized to describe.'
-        : undefined,
-    groupId,
-    groupState: '',
-    groupEpoch: -1,
-    assignmentEpoch: -1,
-    assignorName: '',
-    members: [],
-  };
 }

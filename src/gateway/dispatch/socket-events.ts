@@ -93,13 +93,13 @@ export function socketEvents(node: CohortNode, acl: GatewayAuthorization): Socke
     },
     ConsumerGroupHeartbeat: {
       handle: (request, socket) => {
-        acl.consumerGroupHeartbeat(socket, request);
+        acl.consumerGroups.heartbeat(socket, request);
         return coordinator.consumerGroupHeartbeat(request, contextOf(socket));
       },
     },
     ConsumerGroupDescribe: {
       handle: (request, socket) =>
-        acl.consumerGroupDescribe(socket, request, (allowed) => coordinator.consumerGroupDescribe(allowed)),
+        acl.consumerGroups.describe(socket, request, (allowed) => coordinator.consumerGroupDescribe(allowed)),
     },
   };
 }
