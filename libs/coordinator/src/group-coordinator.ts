@@ -174,6 +174,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
           shard.classic.liveness.connectionClosed(group, member, connectionId);
         for (const { group, memberId } of shard.connections.takePending(connectionId))
           shard.classic.liveness.pendingConnectionClosed(group, memberId);
+        shard.consumerConnectionClosed(connectionId);
       });
     }
   }

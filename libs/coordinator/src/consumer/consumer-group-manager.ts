@@ -58,6 +58,8 @@ export interface ConsumerGroupManagerDeps {
   partitionsOf: PartitionCountLookup;
   /** The names of every known topic, which regular expressions are matched against. */
   topicNames: () => readonly string[];
+  /** A member left or was fenced: what is kept beside the group for it (its connection) can go. */
+  onMemberGone?: (groupId: string, memberId: string) => void;
 }
 
 /** What one heartbeat computed, before its records are applied. */
@@ -335,6 +337,7 @@ export class ConsumerGroupManager {
     );
     this.deps.effects.cancel(consumerSessionKey(group.groupId, member.memberId));
     this.deps.effects.cancel(consumerRebalanceKey(group.groupId, member.memberId));
+    this.deps.onMemberGone?.(group.groupId, member.memberId);
     return [
       ...memberTombstones(group.groupId, member.memberId, now),
       consumerGroupEpochRecord(group.groupId, group.groupEpoch + 1, hash, now),
@@ -348,19 +351,19 @@ export class ConsumerGroupManager {
 
   private scheduleSessionTimeout(groupId: string, memberId: string): void {
     this.deps.effects.schedule(consumerSessionKey(groupId, memberId), this.deps.config.sessionTimeoutMs, () =>
-      this.fenceOnTimer(groupId, memberId, () => true),
+      this.fenceMember(groupId, memberId, () => true),
     );
   }
 
   /** Fences the member if it is still at `memberEpoch` when the deadline passes (it did not revoke in time). */
   private scheduleRebalanceTimeout(groupId: string, memberId: string, memberEpoch: number, timeoutMs: number): void {
     this.deps.effects.schedule(consumerRebalanceKey(groupId, memberId), timeoutMs, () =>
-      this.fenceOnTimer(groupId, memberId, (member) => member.memberEpoch === memberEpoch),
+      this.fenceMember(groupId, memberId, (member) => member.memberEpoch === memberEpoch),
     );
   }
 
-  /** A timer's fencing: a write nobody waits on, if the group and member are still there. */
-  private fenceOnTimer(groupId: string, memberId: string, stillDue: (member: ConsumerGroupMember) => boolean): void {
+  /** A timer's fencing (session, rebalance timeout, disconnect grace): a write nobody waits on, if the group and member are still there. */
+  fenceMember(groupId: string, memberId: string, stillDue: (member: ConsumerGroupMember) => boolean): void {
     const group = this.deps.groups.get(groupId);
     const member = group?.member(memberId);
     if (!group || !member || !stillDue(member)) return;

@@ -15,6 +15,7 @@ import { MemberState } from '../consumer/member-state';
 import type { ConsumerGroupMember } from '../consumer/consumer-group-member';
 import type { LogRecord } from '@cohort/replication';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
+import { consumerDisconnectKey } from '../shard/coordinator-shard';
 
 /**
  * Kafka's `consumerGroupHeartbeat` on a shard. A group id names one group of one type: a classic group
@@ -65,9 +66,11 @@ function rememberConnection(
   request: ConsumerGroupHeartbeatRequest,
   connectionId: string | undefined,
 ): void {
-  const key = `${request.groupId}\u0000${request.memberId}`;
-  if (request.memberEpoch < 0 || connectionId === undefined) shard.consumerConnections.delete(key);
-  else shard.consumerConnections.set(key, connectionId);
+  const { groupId, memberId } = request;
+  if (request.memberEpoch < 0) shard.consumerConnections.forget(groupId, memberId);
+  // A member heard from on a new connection is back: a disconnect grace running for it ends.
+  else if (connectionId !== undefined && shard.consumerConnections.bind(groupId, memberId, connectionId))
+    shard.effects.cancel(consumerDisconnectKey(groupId, memberId));
 }
 
 /** The partitions a member holds, assigned or pending revocation (0 for none). */

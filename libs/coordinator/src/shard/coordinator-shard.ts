@@ -16,6 +16,11 @@ import { logsEachFailedWrite } from '../context/store-errors';
 import { consumerGroupConfig } from '../consumer/consumer-group-config';
 import { ConsumerGroupManager } from '../consumer/consumer-group-manager';
 import { MapConsumerGroupStore } from '../consumer/consumer-group-replay';
+import { MemberConnections } from '../context/member-connections';
+
+/** The disconnect grace of a consumer group member whose connection closed (MEMBER_DISCONNECT_GRACE_MS, as for classic members). */
+export const consumerDisconnectKey = (groupId: string, memberId: string): string =>
+  `consumer-disconnect\u0000${groupId}\u0000${memberId}`;
 
 /** Kafka's coordinator runtime states for one partition (K:RT), without INITIAL and FAILED. */
 export type ShardStatus = 'LOADING' | 'ACTIVE' | 'CLOSED';
@@ -48,8 +53,8 @@ export class CoordinatorShard {
   /** The shard's consumer groups (KIP-848); a group id names a classic or a consumer group, never both. */
   readonly consumerGroups = new MapConsumerGroupStore();
   readonly consumer: ConsumerGroupManager;
-  /** The connection each consumer group member last heartbeated on (`groupId\u0000memberId`), for HeartbeatNow. */
-  readonly consumerConnections = new Map<string, string>();
+  /** The connection each consumer group member last heartbeated on: HeartbeatNow goes there, its closing starts the grace. */
+  readonly consumerConnections = new MemberConnections();
   readonly offsets: OffsetWrites;
   private readonly retention: OffsetRetention;
 
@@ -85,6 +90,10 @@ export class CoordinatorShard {
       assignors: env.consumerAssignors,
       partitionsOf: (topic) => env.topics.partitionCount(topic),
       topicNames: () => env.topics.list().map((topic) => topic.name),
+      onMemberGone: (groupId, memberId) => {
+        this.consumerConnections.forget(groupId, memberId);
+        this.effects.cancel(consumerDisconnectKey(groupId, memberId));
+      },
     });
     this.offsets = new OffsetWrites(this.groups, env);
     this.retention = new OffsetRetention(
@@ -166,12 +175,36 @@ export class CoordinatorShard {
   heartbeatNow(groupId: string, memberIds: Iterable<string>, reason: string): void {
     const group = this.consumerGroups.get(groupId);
     for (const memberId of memberIds) {
-      const key = `${groupId}\u0000${memberId}`;
       const member = group?.member(memberId);
-      const connectionId = this.consumerConnections.get(key);
-      if (!member) this.consumerConnections.delete(key);
+      const connectionId = this.consumerConnections.connectionOf(groupId, memberId);
+      if (!member) this.consumerConnections.forget(groupId, memberId);
       else if (connectionId !== undefined)
         this.env.push.heartbeatNow(connectionId, { groupId, memberEpoch: member.memberEpoch, reason });
+    }
+  }
+
+  /**
+   * A connection closed: each dynamic consumer group member still bound to it is fenced after
+   * MEMBER_DISCONNECT_GRACE_MS (at once without a grace) unless it heartbeats on another connection
+   * first; a static member keeps its place for its session timeout, as in the classic protocol.
+   */
+  consumerConnectionClosed(connectionId: string): void {
+    for (const { groupId, memberId } of this.consumerConnections.membersOf(connectionId)) {
+      const member = this.consumerGroups.get(groupId)?.member(memberId);
+      if (!member) {
+        this.consumerConnections.forget(groupId, memberId);
+        continue;
+      }
+      if (member.instanceId !== null) continue;
+      const fence = (): void =>
+        this.consumer.fenceMember(
+          groupId,
+          memberId,
+          () => this.consumerConnections.connectionOf(groupId, memberId) === connectionId,
+        );
+      const grace = this.env.config.memberDisconnectGraceMs;
+      if (grace <= 0) fence();
+      else this.effects.schedule(consumerDisconnectKey(groupId, memberId), grace, fence);
     }
   }
 
