@@ -37,6 +37,7 @@ import { replicationNetworkSection } from './replication-network.bench';
 import { replicationSection } from './replication.bench';
 import { requestChecksSection } from './request-checks.bench';
 import { serverAssignorsSection } from './server-assignors.bench';
+import { shareGroupsSection } from './share-groups.bench';
 import { socketHotEventsSection } from './socket-hot-events.bench';
 
 /** Every section, in the order `npm run bench` runs them: the app's, the SDK's, the operators', security, then the parts alone. */
@@ -44,6 +45,7 @@ export const SECTIONS: readonly BenchSection[] = [
   rebalanceSection,
   largeGroupSection,
   consumerGroupsSection,
+  shareGroupsSection,
   commitsSection,
   replaySection,
   electionSection,

@@ -1,0 +1,261 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { SharePartition } from '@cohort/coordinator/share/share-partition';
+import { CohortProcess } from './harness/cohort-process';
+import { processCpuMs } from './harness/process-stats';
+import { RedisStreamsQueue } from './harness/redis-streams-queue';
+import { scaled } from './harness/scale';
+import { attempt, type BenchSection } from './harness/section';
+import { ShareWorker } from './harness/share-worker';
+import { median, ms, perSecond, ratio, table } from './harness/stats';
+
+/**
+ * Share groups (KIP-932) as a work queue, each figure beside Redis Streams used the same way in the
+ * same run (bench/harness/redis-streams-queue.ts): workers in closed loops leasing one offset, then a
+ * hundred, and acknowledging them; how soon work a worker dropped is redelivered; and what an offset
+ * in flight costs the server. Cohort's workers speak the protocol on raw sockets (bench/harness/share-worker.ts).
+ */
+export const shareGroupsSection: BenchSection = {
+  name: 'share-groups',
+  summary:
+    'share groups vs Redis Streams in one run: 20 workers lease 1 + ack (target ≥ 0.5×), 100 per lease (≥ 2×), redelivery after lock expiry and disconnect, CPU per ack and memory per in-flight offset (2,000 in flight, 200 workers)',
+  usage: '[seconds per throughput run (default 5)]',
+  needsBuild: true,
+  run: (args) => shareGroups(args),
+};
+
+const TOPIC = 'jobs';
+/** The lock and the disconnect grace of the redelivery node; Redis's XAUTOCLAIM min-idle is the lock's. */
+const LOCK_MS = 1000;
+const GRACE_MS = 500;
+const CLAIM_POLL_MS = 50;
+const NODE_ENV = {
+  GROUP_SHARE_AUTO_OFFSET_RESET: 'earliest',
+  // Closed loops send thousands of events a second per connection: measure the queue, not the throttle.
+  RATE_LIMIT_SOCKET_EVENTS_PER_SECOND: '0',
+  MAX_CONNECTIONS_PER_IP: '20000',
+};
+
+async function shareGroups(args: string[]): Promise<void> {
+  const seconds = args[0] === undefined ? 5 : Number(args[0]);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 60)
+    throw new Error(`seconds must be in (0, 60], not "${args[0]}"`);
+  const durationMs = seconds * 1000;
+  const workers = scaled(20, 2);
+  const node = await CohortProcess.start(NODE_ENV);
+  try {
+    console.log(
+      `one embedded node, one partition per group; Redis Streams on 127.0.0.1:6379, one stream and one consumer group; ${workers} workers each`,
+    );
+    const rows: string[][] = [];
+    for (const [label, batch, target] of [
+      ['lease 1, ack 1', 1, 0.5],
+      ['lease 100, ack the range', 100, 2],
+    ] as const) {
+      const row = await attempt(label, () => throughput(node, label, workers, batch, durationMs));
+      if (row)
+        rows.push([label, perSecond(row.cohort), perSecond(row.redis), ratio(row.cohort, row.redis), `≥ ${target}x`]);
+    }
+    if (rows.length > 0) table(['closed loops', 'Cohort acked', 'Redis acked', 'ratio', 'target'], rows);
+  } finally {
+    await node.dispose();
+  }
+  await attempt('redelivery', () => redelivery(scaled(10, 3)));
+  await attempt('2,000 in flight under 200 workers', () => inFlight(scaled(200, 10), durationMs));
+}
+
+async function createTopic(node: CohortProcess, name: string, end: number): Promise<void> {
+  await node.post('/v1/topics', { name, partitions: 1 });
+  await reportEnd(node, name, end);
+}
+
+function reportEnd(node: CohortProcess, name: string, endOffset: number): Promise<unknown> {
+  return node.post(`/v1/topics/${name}/end-offsets`, { partitions: [{ partition: 0, endOffset }] }, 'PUT');
+}
+
+/** Workers lease `batch` offsets and acknowledge them in a loop: offsets acknowledged per second. */
+async function cohortDrain(
+  workers: ShareWorker[],
+  batch: number,
+  durationMs: number,
+): Promise<{ acked: number; perSecond: number }> {
+  let acked = 0;
+  const started = process.hrtime.bigint();
+  const deadline = Date.now() + durationMs;
+  await Promise.all(
+    workers.map(async (worker) => {
+      while (Date.now() < deadline) {
+        const leases = await worker.acquire(batch, 100);
+        if (leases.length === 0) continue;
+        const done = await worker.acknowledge(leases); // not `acked += await`: loops run side by side
+        acked += done;
+      }
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return { acked, perSecond: acked / seconds };
+}
+
+async function throughput(node: CohortProcess, label: string, count: number, batch: number, durationMs: number) {
+  // Enough work that neither side runs dry: Redis is filled up front, Cohort's end is only a number.
+  const messages = scaled(batch === 1 ? 200_000 : 1_000_000, 10_000);
+  const topic = `${TOPIC}-${batch}`;
+  await createTopic(node, topic, 1_000_000_000);
+  const workers = await Promise.all(
+    Array.from({ length: count }, () => ShareWorker.join(node.url, `queue-${batch}`, [topic])),
+  );
+  const redis = await RedisStreamsQueue.filled(`throughput-${batch}`, messages);
+  try {
+    await redis.connect(count);
+    await cohortDrain(workers, batch, 500); // warm-up: JIT, the share partition created
+    await redis.drain(batch, 500);
+    const cohort = await cohortDrain(workers, batch, durationMs);
+    const baseline = await redis.drain(batch, durationMs);
+    console.log(
+      `  ${label}: Cohort ${cohort.acked} offsets acknowledged, Redis ${baseline.acked} entries acknowledged`,
+    );
+    return { cohort: cohort.perSecond, redis: baseline.perSecond };
+  } finally {
+    await Promise.all(workers.map((w) => w.leave()));
+    await redis.dispose();
+  }
+}
+
+/**
+ * How long after a worker took one job and went silent (lock expiry) or dropped its connection
+ * (disconnect) another worker, waiting in a long-polled ShareAcquire, has it: `trials` times each.
+ */
+async function redelivery(trials: number): Promise<void> {
+  const node = await CohortProcess.start({
+    ...NODE_ENV,
+    GROUP_SHARE_RECORD_LOCK_DURATION_MS: String(LOCK_MS),
+    GROUP_SHARE_MIN_RECORD_LOCK_DURATION_MS: String(LOCK_MS),
+    MEMBER_DISCONNECT_GRACE_MS: String(GRACE_MS),
+  });
+  const redis = await RedisStreamsQueue.filled('redelivery', 2 * trials);
+  try {
+    await createTopic(node, TOPIC, 0);
+    await redis.connect(2);
+    const rescuer = await ShareWorker.join(node.url, 'redelivery', [TOPIC]);
+    let end = 0;
+    const once = async (how: 'expiry' | 'disconnect'): Promise<number> => {
+      const silent = await ShareWorker.join(node.url, 'redelivery', [TOPIC]);
+      await reportEnd(node, TOPIC, ++end);
+      const [taken] = await silent.acquire(1, 5000);
+      const at = Date.now();
+      if (!taken) throw new Error('the silent worker got nothing to lease');
+      if (how === 'disconnect') silent.kill();
+      const again = await rescuer.acquire(1, 10_000);
+      const waited = Date.now() - at;
+      if (again[0]?.firstOffset !== taken.firstOffset || again[0].deliveryCount !== 2)
+        throw new Error(
+          `expected offset ${taken.firstOffset} again with delivery count 2, got ${JSON.stringify(again)}`,
+        );
+      await rescuer.acknowledge(again);
+      if (how === 'expiry') await silent.leave();
+      return waited;
+    };
+    const rows: string[][] = [];
+    for (const how of ['expiry', 'disconnect'] as const) {
+      const cohort: number[] = [];
+      const baseline: number[] = [];
+      for (let i = 0; i < trials; i++) {
+        cohort.push(await once(how));
+        baseline.push(await redis.redelivery(LOCK_MS, CLAIM_POLL_MS));
+      }
+      const label = how === 'expiry' ? `lock expiry (lock ${LOCK_MS} ms)` : `disconnect (grace ${GRACE_MS} ms)`;
+      rows.push([label, ms(median(cohort)), ms(Math.max(...cohort)), ms(median(baseline)), ms(Math.max(...baseline))]);
+    }
+    console.log(
+      `  redelivery to a worker waiting for work, ${trials} trials each; Redis: XAUTOCLAIM min-idle ${LOCK_MS} ms polled every ${CLAIM_POLL_MS} ms (it cannot see a disconnect, so both rows are its idle time)`,
+    );
+    table(['redelivery after', 'Cohort median', 'Cohort worst', 'Redis median', 'Redis worst'], rows);
+    await rescuer.leave();
+  } finally {
+    await redis.dispose();
+    await node.dispose();
+  }
+}
+
+/**
+ * 2,000 offsets in flight on one partition under `count` workers holding 10 each, acquiring and
+ * acknowledging in closed loops: the node's CPU per acknowledged offset (from /proc) beside Redis's (INFO
+ * cpu), and the memory an offset in flight takes — the share partition's state measured in this process
+ * with a collected heap, beside the stream's MEMORY USAGE growth with 2,000 entries pending.
+ */
+async function inFlight(count: number, durationMs: number): Promise<void> {
+  const perWorker = Math.ceil(2000 / count);
+  const node = await CohortProcess.start(NODE_ENV);
+  const redis = await RedisStreamsQueue.filled('in-flight', scaled(1_000_000, 20_000));
+  try {
+    await createTopic(node, TOPIC, 1_000_000_000);
+    const workers = await Promise.all(
+      Array.from({ length: count }, () => ShareWorker.join(node.url, 'in-flight', [TOPIC])),
+    );
+    await redis.connect(count);
+    await cohortDrain(workers, perWorker, 500);
+    const cpu0 = processCpuMs(node.pid);
+    const cohort = await cohortDrain(workers, perWorker, durationMs);
+    const cohortCpu = (processCpuMs(node.pid) ?? Number.NaN) - (cpu0 ?? Number.NaN);
+    const redisCpu0 = await redis.cpuMs();
+    const baseline = await redis.drain(perWorker, durationMs);
+    const redisCpu = (await redis.cpuMs()) - redisCpu0;
+    const before = await redis.memoryBytes();
+    const pending = await redis.holdPending(perWorker);
+    const redisPerEntry = ((await redis.memoryBytes()) - before) / pending;
+    table(
+      [`${count} workers × ${perWorker}`, 'Cohort', 'Redis', 'ratio'],
+      [
+        [
+          'acked/s',
+          perSecond(cohort.perSecond),
+          perSecond(baseline.perSecond),
+          ratio(cohort.perSecond, baseline.perSecond),
+        ],
+        [
+          'server CPU per ack',
+          `${((cohortCpu * 1000) / cohort.acked).toFixed(2)} µs`,
+          `${((redisCpu * 1000) / baseline.acked).toFixed(2)} µs`,
+          ratio(cohortCpu / cohort.acked, redisCpu / baseline.acked),
+        ],
+        [
+          'memory per in-flight offset',
+          `${sharePartitionBytesPerOffset(count, perWorker).toFixed(0)} B`,
+          `${redisPerEntry.toFixed(0)} B`,
+          '',
+        ],
+      ],
+    );
+    await Promise.all(workers.map((w) => w.leave()));
+  } finally {
+    await redis.dispose();
+    await node.dispose();
+  }
+}
+
+/** A full collection before each memory reading, without asking for `node --expose-gc`. */
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+/**
+ * Heap per offset in flight of share partitions holding `count × perWorker` offsets each in leases of
+ * `perWorker` (one per worker), over enough partitions that the heap's noise is small.
+ */
+function sharePartitionBytesPerOffset(count: number, perWorker: number): number {
+  const limits = { deliveryCountLimit: 5, maxRecordLocks: 2000, lockDurationMs: 30_000 };
+  const partitions: SharePartition[] = [];
+  collectGarbage();
+  const before = process.memoryUsage().heapUsed;
+  for (let p = 0; p < 200; p++) {
+    const partition = new SharePartition(0, 0);
+    partition.reportEnd(1_000_000);
+    for (let w = 0; w < count; w++) {
+      const { change } = partition.acquire(`member-${w}`, perWorker, perWorker, 0, limits);
+      if (change) partition.complete(change, true, 0, limits);
+    }
+    partitions.push(partition);
+  }
+  collectGarbage();
+  const bytes = process.memoryUsage().heapUsed - before;
+  return bytes / (partitions.length * count * perWorker);
+}
