@@ -207,7 +207,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     return this.views.describeGroup(groupId);
   }
 
-  listGroupSummaries(states?: P.GroupStateName[], topic?: string): Promise<GroupSummaryView[]> {
+  listGroupSummaries(states?: P.AnyGroupStateName[], topic?: string): Promise<GroupSummaryView[]> {
     return this.views.listGroupSummaries(states, topic);
   }
 

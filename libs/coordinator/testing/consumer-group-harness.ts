@@ -21,6 +21,7 @@ import type { TopicPartitions } from '@cohort/coordinator/consumer/topic-partiti
 import type { CoordinatorResult } from '@cohort/coordinator/runtime/coordinator-result';
 import { OperationEffects } from '@cohort/coordinator/runtime/operation-effects';
 import { ShardTimers } from '@cohort/coordinator/timers/shard-timers';
+import type { CoordinatorMetrics } from '@cohort/coordinator/ports/coordinator-metrics.port';
 
 export const DEFAULT_CLIENT_ID = 'client';
 export const DEFAULT_CLIENT_HOST = '/127.0.0.1';
@@ -50,6 +51,9 @@ export interface ConsumerGroupHarnessOptions {
   assignors: ConsumerGroupAssignorPort[];
   topics?: Record<string, number>;
   config?: Partial<ConsumerGroupConfig>;
+  /** The epoch bumps each group keeps (the coordinator config's `rebalanceHistorySize`). */
+  historySize?: number;
+  metrics?: CoordinatorMetrics;
 }
 
 /** What one heartbeat returned: the response and the records it wrote, in order. */
@@ -67,7 +71,7 @@ export interface HeartbeatResult {
 export class ConsumerGroupHarness {
   readonly clock = new ManualClock();
   readonly effects = new OperationEffects();
-  readonly groups = new MapConsumerGroupStore();
+  readonly groups: MapConsumerGroupStore;
   readonly timers: ShardTimers;
   readonly topics: Record<string, number>;
   readonly config: ConsumerGroupConfig;
@@ -81,6 +85,8 @@ export class ConsumerGroupHarness {
 
   constructor(options: ConsumerGroupHarnessOptions) {
     this.topics = { ...(options.topics ?? {}) };
+    this.historySize = options.historySize;
+    this.groups = new MapConsumerGroupStore(options.historySize);
     this.config = consumerGroupConfig(options.config);
     this.timers = new ShardTimers(this.clock, (fire) => this.step(fire));
     this.manager = new ConsumerGroupManager({
@@ -91,8 +97,11 @@ export class ConsumerGroupHarness {
       assignors: options.assignors,
       partitionsOf: (topic) => this.topics[topic],
       topicNames: () => Object.keys(this.topics),
+      metrics: options.metrics,
     });
   }
+
+  private readonly historySize: number | undefined;
 
   /** A group as Kafka's `ConsumerGroupBuilder` makes one: its records replayed, its metadata hash current. */
   withGroup(
@@ -149,7 +158,7 @@ export class ConsumerGroupHarness {
 
   /** The shard's groups rebuilt from the log alone, as a new leader would load them. */
   reloaded(): MapConsumerGroupStore {
-    const store = new MapConsumerGroupStore();
+    const store = new MapConsumerGroupStore(this.historySize);
     for (const record of this.log) replayConsumerRecord(store, decodeConsumerRecordKey(record.key)!, record.value);
     return store;
   }

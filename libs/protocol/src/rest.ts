@@ -3,8 +3,9 @@
  * the node's OpenAPI document at /docs). Shared by the server, the SDK's admin client, the CLI and the
  * tests, so a field renamed on one side fails to compile on the other.
  */
+import type { GroupType } from './consumer-group-protocol';
 import type { TopicPartitions } from './consumer-protocol';
-import type { GroupStateName } from './group-state';
+import type { AnyGroupStateName } from './group-state';
 
 /** Every REST error: HTTP status, Kafka error code and name, and a message. */
 export interface RestError {
@@ -18,8 +19,11 @@ export interface RestError {
 /** `GET /v1/groups` */
 export interface GroupListing {
   groupId: string;
+  /** `classic` (JoinGroup/SyncGroup) or `consumer` (Kafka 4's ConsumerGroupHeartbeat). */
+  type: GroupType;
   protocolType: string | null;
-  state: GroupStateName;
+  /** Kafka's classic states, or for a `consumer` group Empty, Assigning, Reconciling, Stable. */
+  state: AnyGroupStateName;
   members: number;
   /** Node id of the group's coordinator; null while its partition has no leader. */
   coordinator: number | null;
@@ -34,22 +38,52 @@ export interface GroupMemberDescription {
   subscription: unknown;
   /** For `consumer` groups a MemberAssignment; other protocol types are opaque. */
   assignment: unknown;
+  /** Consumer groups (`type: 'consumer'`) only, from here on. */
+  memberEpoch?: number;
+  /** Where the member stands in reconciling towards its target (Kafka's MemberState). */
+  memberState?: ConsumerMemberState;
+  /** 1: the member heartbeats with the consumer protocol (Kafka's ConsumerGroupDescribe memberType). */
+  memberType?: number;
+  rackId?: string | null;
+  subscribedTopicNames?: string[];
+  /** '' when the member subscribes by names only. */
+  subscribedTopicRegex?: string;
+  /** What the coordinator wants the member to hold at the assignment epoch. */
+  targetAssignment?: { partitions: TopicPartitions[] };
+  /** Partitions the member still holds but must give up before it gets new ones. */
+  partitionsPendingRevocation?: TopicPartitions[];
 }
+
+/** Kafka's `MemberState` names. */
+export type ConsumerMemberState = 'STABLE' | 'UNREVOKED_PARTITIONS' | 'UNRELEASED_PARTITIONS' | 'UNKNOWN';
 
 /** `GET /v1/groups/:groupId` */
 export interface GroupDescription {
   groupId: string;
-  state: GroupStateName;
+  type: GroupType;
+  state: AnyGroupStateName;
   protocolType: string | null;
+  /** Classic: the chosen assignment protocol. Consumer groups: the server assignor (as `assignor`). */
   protocol: string | null;
+  /** Classic: the generation. Consumer groups: the group epoch (as `groupEpoch`). */
   generationId: number;
   leader: string | null;
   coordinator: number | null;
   coordinatorPartition: number;
   members: GroupMemberDescription[];
+  /** Consumer groups (`type: 'consumer'`) only: the epoch of the group's membership and subscriptions. */
+  groupEpoch?: number;
+  /** Consumer groups only: the group epoch the target assignment was computed at. */
+  assignmentEpoch?: number;
+  /** Consumer groups only: the server assignor the members prefer, or the node's default. */
+  assignor?: string;
 }
 
-/** `GET /v1/groups/:groupId/rebalances`, oldest first. */
+/**
+ * `GET /v1/groups/:groupId/rebalances`, newest first. For a consumer group, one entry per group epoch
+ * bump: `generationId` is the group epoch, `reason` one of member-joined, member-left, member-fenced,
+ * subscription-changed, topic-metadata-changed, and `completedAt` when every member held its target.
+ */
 export interface RebalanceRecord {
   generationId: number;
   reason: string;
@@ -59,6 +93,12 @@ export interface RebalanceRecord {
   durationMs: number | null;
   members: number;
   protocol: string | null;
+  /** Consumer groups only: the group epoch of the bump. */
+  groupEpoch?: number;
+  /** Consumer groups only: the member whose change bumped the epoch; null for a topic change. */
+  memberId?: string | null;
+  /** Consumer groups only: converged, still converging, or superseded by a later bump before it converged. */
+  outcome?: 'converged' | 'converging' | 'superseded';
 }
 
 export interface CommittedOffsetWithLag {

@@ -1,10 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { GROUP_STATE_NAMES, type GroupStateName, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
+import { ANY_GROUP_STATE_NAMES, type AnyGroupStateName, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 
 export class ListGroupsQueryDto {
-  @ApiPropertyOptional({ example: 'Stable,Empty', description: 'One state or a comma-separated list of states.' })
+  @ApiPropertyOptional({
+    example: 'Stable,Empty',
+    description:
+      'One state or a comma-separated list of states: the classic ones, and Assigning or Reconciling for consumer groups.',
+  })
   @IsOptional()
   @Transform(({ value }) =>
     typeof value === 'string'
@@ -14,8 +18,8 @@ export class ListGroupsQueryDto {
           .filter(Boolean)
       : value,
   )
-  @IsIn(GROUP_STATE_NAMES, { each: true })
-  state?: GroupStateName[];
+  @IsIn(ANY_GROUP_STATE_NAMES, { each: true })
+  state?: AnyGroupStateName[];
 
   @ApiPropertyOptional({
     example: 'orders',

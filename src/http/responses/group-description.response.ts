@@ -1,10 +1,26 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
-  GROUP_STATE_NAMES,
+  ANY_GROUP_STATE_NAMES,
+  type AnyGroupStateName,
+  type ConsumerMemberState,
   type GroupDescription,
   type GroupMemberDescription,
-  type GroupStateName,
+  type GroupType,
+  type TopicPartitions,
 } from '@cohort/protocol';
+
+class TopicPartitionsResponse implements TopicPartitions {
+  @ApiProperty({ example: 'orders' })
+  topic: string;
+
+  @ApiProperty({ type: [Number], example: [0, 1] })
+  partitions: number[];
+}
+
+class PartitionsResponse {
+  @ApiProperty({ type: () => [TopicPartitionsResponse] })
+  partitions: TopicPartitionsResponse[];
+}
 
 class GroupMemberResponse implements GroupMemberDescription {
   @ApiProperty({ example: 'billing-app-8c1d0f3e-…' })
@@ -33,9 +49,47 @@ class GroupMemberResponse implements GroupMemberDescription {
     additionalProperties: true,
     nullable: true,
     example: { partitions: [{ topic: 'orders', partitions: [0, 1, 2] }] },
-    description: 'For `consumer` groups a MemberAssignment { partitions: [{ topic, partitions }] }; opaque otherwise.',
+    description:
+      'For `consumer` protocol types a MemberAssignment { partitions: [{ topic, partitions }] }; opaque otherwise. For a consumer group (`type: consumer`), what the member holds now.',
   })
   assignment: unknown;
+
+  @ApiPropertyOptional({
+    example: 7,
+    description: 'Consumer groups only: the epoch of the assignment the member holds.',
+  })
+  memberEpoch?: number;
+
+  @ApiPropertyOptional({
+    enum: ['STABLE', 'UNREVOKED_PARTITIONS', 'UNRELEASED_PARTITIONS', 'UNKNOWN'],
+    description:
+      'Consumer groups only: STABLE (holds its target, or waits for a newer one), UNREVOKED_PARTITIONS (must give partitions up first), UNRELEASED_PARTITIONS (waits for partitions another member still holds).',
+  })
+  memberState?: ConsumerMemberState;
+
+  @ApiPropertyOptional({ example: 1, description: 'Consumer groups only: 1, a member of the consumer protocol.' })
+  memberType?: number;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Consumer groups only.' })
+  rackId?: string | null;
+
+  @ApiPropertyOptional({ type: [String], example: ['orders'], description: 'Consumer groups only.' })
+  subscribedTopicNames?: string[];
+
+  @ApiPropertyOptional({ example: '', description: "Consumer groups only: an RE2 pattern, '' for none." })
+  subscribedTopicRegex?: string;
+
+  @ApiPropertyOptional({
+    type: () => PartitionsResponse,
+    description: 'Consumer groups only: what the coordinator wants the member to hold at the assignment epoch.',
+  })
+  targetAssignment?: PartitionsResponse;
+
+  @ApiPropertyOptional({
+    type: () => [TopicPartitionsResponse],
+    description: 'Consumer groups only: partitions the member holds but must give up before it gets new ones.',
+  })
+  partitionsPendingRevocation?: TopicPartitionsResponse[];
 }
 
 /** `GET /v1/groups/:groupId`. */
@@ -43,8 +97,15 @@ export class GroupDescriptionResponse implements GroupDescription {
   @ApiProperty({ example: 'billing' })
   groupId: string;
 
-  @ApiProperty({ enum: GROUP_STATE_NAMES, example: 'Stable' })
-  state: GroupStateName;
+  @ApiProperty({ enum: ['classic', 'consumer', 'share'], example: 'classic' })
+  type: GroupType;
+
+  @ApiProperty({
+    enum: ANY_GROUP_STATE_NAMES,
+    example: 'Stable',
+    description: 'Classic states; a consumer group is Empty, Assigning, Reconciling or Stable.',
+  })
+  state: AnyGroupStateName;
 
   @ApiProperty({ type: String, nullable: true, example: 'consumer' })
   protocolType: string | null;
@@ -66,4 +127,19 @@ export class GroupDescriptionResponse implements GroupDescription {
 
   @ApiProperty({ type: () => [GroupMemberResponse] })
   members: GroupMemberResponse[];
+
+  @ApiPropertyOptional({ example: 12, description: 'Consumer groups only: the group epoch (also `generationId`).' })
+  groupEpoch?: number;
+
+  @ApiPropertyOptional({
+    example: 12,
+    description: 'Consumer groups only: the group epoch the target assignment was computed at.',
+  })
+  assignmentEpoch?: number;
+
+  @ApiPropertyOptional({
+    example: 'uniform',
+    description: "Consumer groups only: the server assignor (also `protocol`): the members' choice or the default.",
+  })
+  assignor?: string;
 }

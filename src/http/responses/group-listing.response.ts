@@ -1,16 +1,27 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { GROUP_STATE_NAMES, type GroupListing, type GroupStateName } from '@cohort/protocol';
+import { ANY_GROUP_STATE_NAMES, type AnyGroupStateName, type GroupListing, type GroupType } from '@cohort/protocol';
 
 /** A row of `GET /v1/groups`. */
 export class GroupListingResponse implements GroupListing {
   @ApiProperty({ example: 'billing' })
   groupId: string;
 
+  @ApiProperty({
+    enum: ['classic', 'consumer', 'share'],
+    example: 'consumer',
+    description: '`classic` (JoinGroup/SyncGroup) or `consumer` (ConsumerGroupHeartbeat, KIP-848).',
+  })
+  type: GroupType;
+
   @ApiProperty({ type: String, nullable: true, example: 'consumer' })
   protocolType: string | null;
 
-  @ApiProperty({ enum: GROUP_STATE_NAMES, example: 'Stable' })
-  state: GroupStateName;
+  @ApiProperty({
+    enum: ANY_GROUP_STATE_NAMES,
+    example: 'Stable',
+    description: 'Classic states; a consumer group is Empty, Assigning, Reconciling or Stable.',
+  })
+  state: AnyGroupStateName;
 
   @ApiProperty({ example: 2, description: 'Member count.' })
   members: number;

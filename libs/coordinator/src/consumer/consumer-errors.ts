@@ -1,4 +1,5 @@
 import { ErrorCode, type ErrorName } from '@cohort/protocol';
+import type { ConsumerGroupHeartbeatResponse } from './consumer-heartbeat.types';
 
 /**
  * An error a consumer group operation answers with (Kafka throws `ApiException`s from the same places):
@@ -16,4 +17,17 @@ export class ConsumerGroupError extends Error {
     this.name = 'ConsumerGroupError';
     this.errorCode = ErrorCode[errorName];
   }
+}
+
+/** The heartbeat's answer to `error`: nothing written, no member. */
+export function heartbeatErrorResponse(error: ConsumerGroupError): ConsumerGroupHeartbeatResponse {
+  return {
+    errorCode: error.errorCode,
+    errorName: error.errorName,
+    errorMessage: error.message,
+    memberId: null,
+    memberEpoch: 0,
+    heartbeatIntervalMs: 0,
+    assignment: null,
+  };
 }

@@ -2,7 +2,8 @@ import type { Clock, LogRecord } from '@cohort/replication';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import type { OperationEffects } from '../runtime/operation-effects';
 import type { ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
-import { ConsumerGroupError } from './consumer-errors';
+import type { CoordinatorMetrics } from '../ports/coordinator-metrics.port';
+import { ConsumerGroupError, heartbeatErrorResponse } from './consumer-errors';
 import { ConsumerGroup } from './consumer-group';
 import type { ConsumerGroupConfig } from './consumer-group-config';
 import { type ConsumerGroupMember, isReconciledTo, updatedMember as withChanges } from './consumer-group-member';
@@ -14,7 +15,9 @@ import type {
   ConsumerGroupHeartbeatResponse,
   ConsumerRequestContext,
 } from './consumer-heartbeat.types';
-import { consumerGroupEpochRecord, currentAssignmentRecord, memberSubscriptionRecord } from './consumer-records';
+import { currentAssignmentRecord, memberSubscriptionRecord } from './consumer-records';
+import type { EpochBumpReason } from './epoch-history';
+import { EpochRecorder } from './epoch-recorder';
 import { CurrentAssignmentBuilder } from './current-assignment-builder';
 import {
   JOIN_GROUP_MEMBER_EPOCH,
@@ -24,7 +27,7 @@ import {
   throwIfInstanceIdIsFenced,
   throwIfStaticMemberIsUnknown,
 } from './heartbeat-validation';
-import { sameMember } from './member-equality';
+import { sameMember, sameNames } from './member-equality';
 import { MemberState } from './member-state';
 import {
   groupSubscription,
@@ -37,15 +40,9 @@ import {
 import { updateTargetAssignment } from './target-assignment-update';
 import { samePartitions, toTopicPartitionList, type TopicPartitions } from './topic-partitions';
 import { UncommittedWrites } from './uncommitted-writes';
+import { consumerRebalanceKey, consumerSessionKey } from './consumer-timer-keys';
 
 export const LEAVE_GROUP_MEMBER_EPOCH = -1;
-
-/** A member's session expiry. */
-export const consumerSessionKey = (groupId: string, memberId: string): string =>
-  `consumer-session\u0000${groupId}\u0000${memberId}`;
-/** The deadline of a member that must revoke partitions. */
-export const consumerRebalanceKey = (groupId: string, memberId: string): string =>
-  `consumer-rebalance\u0000${groupId}\u0000${memberId}`;
 
 export interface ConsumerGroupManagerDeps {
   groups: ConsumerGroupStore;
@@ -60,6 +57,8 @@ export interface ConsumerGroupManagerDeps {
   topicNames: () => readonly string[];
   /** A member left or was fenced: what is kept beside the group for it (its connection) can go. */
   onMemberGone?: (groupId: string, memberId: string) => void;
+  /** Epoch bumps and convergence times (optional: tests leave it out). */
+  metrics?: CoordinatorMetrics;
 }
 
 /** What one heartbeat computed, before its records are applied. */
@@ -80,9 +79,11 @@ interface Outcome {
 export class ConsumerGroupManager {
   readonly writes: UncommittedWrites;
   private readonly assignorNames: string[];
+  private readonly epochs: EpochRecorder;
 
   constructor(private readonly deps: ConsumerGroupManagerDeps) {
     this.writes = new UncommittedWrites(deps.groups);
+    this.epochs = new EpochRecorder(deps.metrics);
     this.assignorNames = deps.assignors.map((a) => a.name);
   }
 
@@ -104,10 +105,11 @@ export class ConsumerGroupManager {
           : this.join(request, context);
     } catch (error) {
       this.deps.effects.discard();
+      this.epochs.discard();
       if (!(error instanceof ConsumerGroupError)) throw error;
-      return this.deps.effects.attachTo({ records: [], response: errorResponse(error) });
+      return this.deps.effects.attachTo({ records: [], response: heartbeatErrorResponse(error) });
     }
-    return this.deps.effects.attachTo(this.written(outcome.records, outcome.response));
+    return this.deps.effects.attachTo(this.written(outcome.records, outcome.response, request.groupId));
   }
 
   /**
@@ -135,7 +137,8 @@ export class ConsumerGroupManager {
       const hash = metadataHash(metadata);
       if (hash === group.metadataHash) continue;
       const groupEpoch = group.groupEpoch + 1;
-      const records = [consumerGroupEpochRecord(group.groupId, groupEpoch, hash, now)];
+      const cause = { reason: 'topic-metadata-changed', memberId: null } as const;
+      const records = [this.epochs.bumpRecord(group, groupEpoch, hash, cause, group.size, now)];
       const memberIds: string[] = [];
       try {
         const result = updateTargetAssignment(group, groupEpoch, this.deps.assignors, metadata, resolved, now);
@@ -145,7 +148,7 @@ export class ConsumerGroupManager {
       } catch {
         // The next heartbeat runs the assignor again and answers its error.
       }
-      this.deps.effects.write(this.written<never>(records));
+      this.deps.effects.write(this.written<never>(records, undefined, group.groupId));
       moved.push({ groupId: group.groupId, memberIds });
     }
     return moved;
@@ -218,7 +221,13 @@ export class ConsumerGroupManager {
     let groupEpoch = group.groupEpoch;
     if (!existing || subscriptionChanged || hash !== group.metadataHash) {
       groupEpoch += 1;
-      records.push(consumerGroupEpochRecord(groupId, groupEpoch, hash, now));
+      const reason = !previous
+        ? 'member-joined'
+        : subscriptionChanged
+          ? 'subscription-changed'
+          : 'topic-metadata-changed';
+      const cause = { reason, memberId: updated.memberId } as const;
+      records.push(this.epochs.bumpRecord(group, groupEpoch, hash, cause, group.size + (previous ? 0 : 1), now));
     }
 
     // 3. A new target assignment when the group epoch is ahead of it.
@@ -309,12 +318,13 @@ export class ConsumerGroupManager {
       const member = group.member(memberId);
       if (!member)
         throw new ConsumerGroupError('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
-      return { records: this.fence(group, member), response };
+      return { records: this.fence(group, member, 'member-left'), response };
     }
     const member = group.staticMember(instanceId);
     throwIfStaticMemberIsUnknown(member, instanceId);
     throwIfInstanceIdIsFenced(member, memberId, instanceId);
-    if (memberEpoch !== LEAVE_GROUP_STATIC_MEMBER_EPOCH) return { records: this.fence(group, member), response };
+    if (memberEpoch !== LEAVE_GROUP_STATIC_MEMBER_EPOCH)
+      return { records: this.fence(group, member, 'member-left'), response };
     // A static member away for now: it keeps its assignment and target; its session timer still runs.
     const away = withChanges(member, {
       memberEpoch: LEAVE_GROUP_STATIC_MEMBER_EPOCH,
@@ -327,7 +337,7 @@ export class ConsumerGroupManager {
   }
 
   /** Kafka's `consumerGroupFenceMember`: the member's records go, the group epoch moves, its timers stop. */
-  private fence(group: ConsumerGroup, member: ConsumerGroupMember): LogRecord[] {
+  private fence(group: ConsumerGroup, member: ConsumerGroupMember, reason: EpochBumpReason): LogRecord[] {
     const now = this.deps.clock.now();
     const hash = metadataHash(
       this.subscription(
@@ -340,7 +350,14 @@ export class ConsumerGroupManager {
     this.deps.onMemberGone?.(group.groupId, member.memberId);
     return [
       ...memberTombstones(group.groupId, member.memberId, now),
-      consumerGroupEpochRecord(group.groupId, group.groupEpoch + 1, hash, now),
+      this.epochs.bumpRecord(
+        group,
+        group.groupEpoch + 1,
+        hash,
+        { reason, memberId: member.memberId },
+        group.size - 1,
+        now,
+      ),
     ];
   }
 
@@ -367,38 +384,32 @@ export class ConsumerGroupManager {
     const group = this.deps.groups.get(groupId);
     const member = group?.member(memberId);
     if (!group || !member || !stillDue(member)) return;
-    this.deps.effects.write(this.written<never>(this.fence(group, member)));
+    this.deps.effects.write(this.written<never>(this.fence(group, member, 'member-fenced'), undefined, groupId));
   }
 
-  /** Applies `records` now and returns the write that commits them, taking them back if it fails. */
-  private written<T>(records: LogRecord[], response?: T): CoordinatorResult<T> {
+  /**
+   * Applies `records` now and returns the write that commits them, taking them back if it fails. When
+   * they leave `groupId` converged, the write also records that in the group's epoch history.
+   */
+  private written<T>(records: LogRecord[], response?: T, groupId?: string): CoordinatorResult<T> {
     if (records.length === 0) return { records, response };
     const write = this.writes.apply(records);
+    const converged =
+      groupId === undefined ? undefined : this.epochs.convergenceRecord(this.group(groupId), this.deps.clock.now());
+    if (converged) {
+      this.writes.extend(write, [converged]);
+      records.push(converged);
+    }
+    const events = this.epochs.take();
     return {
       records,
       response,
       appendFuture: (outcome) => {
-        if (outcome.ok) this.writes.committed(write);
-        else this.writes.failed(write);
+        if (outcome.ok) {
+          this.writes.committed(write);
+          this.epochs.committed(events);
+        } else this.writes.failed(write);
       },
     };
   }
-}
-
-function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const name of a) if (!b.has(name)) return false;
-  return true;
-}
-
-function errorResponse(error: ConsumerGroupError): ConsumerGroupHeartbeatResponse {
-  return {
-    errorCode: error.errorCode,
-    errorName: error.errorName,
-    errorMessage: error.message,
-    memberId: null,
-    memberEpoch: 0,
-    heartbeatIntervalMs: 0,
-    assignment: null,
-  };
 }

@@ -32,6 +32,9 @@ export interface ConsumerGroupStore {
 export class MapConsumerGroupStore implements ConsumerGroupStore {
   readonly groups = new Map<string, ConsumerGroup>();
 
+  /** `historySize`: the epoch bumps each group keeps for operators (the config's `rebalanceHistorySize`). */
+  constructor(private readonly historySize?: number) {}
+
   get(groupId: string): ConsumerGroup | undefined {
     return this.groups.get(groupId);
   }
@@ -41,7 +44,7 @@ export class MapConsumerGroupStore implements ConsumerGroupStore {
   }
 
   create(groupId: string): ConsumerGroup {
-    const group = new ConsumerGroup(groupId);
+    const group = new ConsumerGroup(groupId, this.historySize);
     this.groups.set(groupId, group);
     return group;
   }
@@ -77,6 +80,7 @@ export function replayConsumerRecord(store: ConsumerGroupStore, key: ConsumerRec
         const v = decoded as ConsumerGroupMetadataValue;
         group.metadataHash = v.metadataHash;
         group.setGroupEpoch(v.epoch);
+        if (v.history !== undefined) group.history.restore(v.history);
         return;
       }
       if (group.size > 0)

@@ -1,4 +1,5 @@
 import { type ConsumerGroupMember, hasRegex, isReconciledTo } from './consumer-group-member';
+import { EpochHistory } from './epoch-history';
 import { MemberState } from './member-state';
 import { topicMatches } from './topic-regex';
 import { NO_PARTITIONS, type TopicPartitions } from './topic-partitions';
@@ -37,7 +38,15 @@ export class ConsumerGroup {
   private readonly _staticMembers = new Map<string, string>();
   private readonly serverAssignors = new Map<string, number>();
 
-  constructor(readonly groupId: string) {}
+  /** The last epoch bumps with their reasons and times to converge, for operators (REST `rebalances`). */
+  readonly history: EpochHistory;
+
+  constructor(
+    readonly groupId: string,
+    historySize = DEFAULT_HISTORY_SIZE,
+  ) {
+    this.history = new EpochHistory(historySize);
+  }
 
   get groupEpoch(): number {
     return this._groupEpoch;
@@ -307,6 +316,8 @@ export class ConsumerGroup {
 }
 
 const EMPTY: ReadonlySet<number> = new Set();
+/** The coordinator config's default `rebalanceHistorySize`. */
+const DEFAULT_HISTORY_SIZE = 20;
 
 function countAssignors(
   counts: Map<string, number>,

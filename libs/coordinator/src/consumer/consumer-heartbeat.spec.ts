@@ -11,11 +11,22 @@ import {
   targetAssignmentRecord,
 } from './consumer-records';
 import { metadataHash } from './subscription-metadata';
+import type { EpochBump, EpochBumpReason } from './epoch-history';
 
 // Kafka's GroupMetadataManagerTest consumer group heartbeat cases, on the virtual-clock harness. Topics
 // are named; Kafka's subscription metadata record is the metadata hash of the epoch record here.
 
 const HASH_FOO_BAR = metadataHash(TOPICS);
+
+/** An entry of the epoch history the epoch records carry (Cohort's addition to Kafka's records). */
+const bump = (
+  groupEpoch: number,
+  reason: EpochBumpReason,
+  memberId: string | null,
+  members: number,
+  at: number,
+  completedAt: number | null = null,
+): EpochBump => ({ groupEpoch, reason, memberId, startedAt: at, completedAt, members });
 
 describe('ConsumerGroupHeartbeat (Kafka GroupMetadataManagerTest)', () => {
   it.each<[string, Partial<ConsumerGroupHeartbeatRequest>, string]>([
@@ -146,10 +157,12 @@ describe('ConsumerGroupHeartbeat (Kafka GroupMetadataManagerTest)', () => {
     });
     expect(records).toEqual([
       memberSubscriptionRecord(G, expected, now),
-      consumerGroupEpochRecord(G, 1, HASH_FOO_BAR, now),
+      consumerGroupEpochRecord(G, 1, HASH_FOO_BAR, now, [bump(1, 'member-joined', 'm1', 1, now)]),
       targetAssignmentRecord(G, 'm1', parts({ foo: [0, 1, 2, 3, 4, 5], bar: [0, 1, 2] }), now),
       targetAssignmentEpochRecord(G, 1, now),
       currentAssignmentRecord(G, expected, now),
+      // Cohort: the member holds its target, so the group converged at once; the history says so.
+      consumerGroupEpochRecord(G, 1, HASH_FOO_BAR, now, [bump(1, 'member-joined', 'm1', 1, now, now)]),
     ]);
     expect(h.manager.group(G)!.member('m1')).toEqual(expected);
     expect(h.manager.group(G)!.state).toBe('Stable');
@@ -187,10 +200,11 @@ describe('ConsumerGroupHeartbeat (Kafka GroupMetadataManagerTest)', () => {
     });
     expect(records).toEqual([
       memberSubscriptionRecord(G, expected, now),
-      consumerGroupEpochRecord(G, 11, HASH_FOO_BAR, now),
+      consumerGroupEpochRecord(G, 11, HASH_FOO_BAR, now, [bump(11, 'subscription-changed', 'm1', 1, now)]),
       targetAssignmentRecord(G, 'm1', parts({ foo: [0, 1, 2, 3, 4, 5], bar: [0, 1, 2] }), now),
       targetAssignmentEpochRecord(G, 11, now),
       currentAssignmentRecord(G, expected, now),
+      consumerGroupEpochRecord(G, 11, HASH_FOO_BAR, now, [bump(11, 'subscription-changed', 'm1', 1, now, now)]),
     ]);
   });
 
@@ -218,7 +232,7 @@ describe('ConsumerGroupHeartbeat (Kafka GroupMetadataManagerTest)', () => {
     });
     expect(records.slice(0, 2)).toEqual([
       memberSubscriptionRecord(G, { ...m3, state: MemberState.STABLE, memberEpoch: 0, previousMemberEpoch: -1 }, now),
-      consumerGroupEpochRecord(G, 11, HASH_FOO_BAR, now),
+      consumerGroupEpochRecord(G, 11, HASH_FOO_BAR, now, [bump(11, 'member-joined', 'm3', 3, now)]),
     ]);
     expect(records.slice(2, 5)).toEqual(
       expect.arrayContaining([
@@ -250,7 +264,11 @@ describe('ConsumerGroupHeartbeat (Kafka GroupMetadataManagerTest)', () => {
       assignment: null,
     });
     // The metadata hash is recomputed without zar, which only m2 subscribed to.
-    expect(records).toEqual([...memberTombstones(G, 'm2', now), consumerGroupEpochRecord(G, 11, HASH_FOO_BAR, now)]);
+    expect(records).toEqual([
+      ...memberTombstones(G, 'm2', now),
+      consumerGroupEpochRecord(G, 11, HASH_FOO_BAR, now, [bump(11, 'member-left', 'm2', 1, now)]),
+    ]);
+    expect(h.manager.group(G)!.history.entries).toEqual([bump(11, 'member-left', 'm2', 1, now)]);
     expect(h.manager.group(G)!.member('m2')).toBeUndefined();
     expect(h.manager.group(G)!.state).toBe('Assigning');
   });

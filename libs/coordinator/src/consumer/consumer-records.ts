@@ -12,6 +12,7 @@ import {
   requireObject,
 } from '../records/record-codec';
 import { toTopicPartitionList, type TopicPartitionList, type TopicPartitions } from './topic-partitions';
+import { type EpochBump, persistBumps, restoreBumps } from './epoch-history';
 
 /**
  * The consumer group records of `__consumer_offsets` (Kafka's `ConsumerGroup*Key/Value`). As
@@ -35,10 +36,15 @@ export type ConsumerRecordKey =
   | { type: 'consumer-group-target-assignment-member'; groupId: string; memberId: string }
   | { type: 'consumer-group-current-member-assignment'; groupId: string; memberId: string };
 
-/** ConsumerGroupMetadataValue: the group epoch, and Kafka 4.1's hash of the subscribed topics' metadata. */
+/**
+ * ConsumerGroupMetadataValue: the group epoch, and Kafka 4.1's hash of the subscribed topics' metadata.
+ * Cohort adds the group's epoch history (`EpochHistory`) as it stands after the record, absent in
+ * records that do not change it (a replay then keeps the history it has).
+ */
 export interface ConsumerGroupMetadataValue {
   epoch: number;
   metadataHash: number;
+  history?: EpochBump[];
 }
 
 /** ConsumerGroupMemberMetadataValue: what the member told the coordinator about itself. */
@@ -107,6 +113,7 @@ export function decodeConsumerGroupMetadataValue(bytes: Buffer): ConsumerGroupMe
   return {
     epoch: requireField(o, 'epoch', isInteger, what),
     metadataHash: o.metadataHash === undefined ? 0 : requireField(o, 'metadataHash', isInteger, what),
+    ...(o.history === undefined ? {} : { history: restoreBumps(o.history) }),
   };
 }
 
@@ -168,8 +175,15 @@ function decodeTopicPartitions(raw: unknown, what: string): TopicPartitionList[]
 
 // Builders (Kafka's GroupCoordinatorRecordHelpers.newConsumerGroup*Record and their tombstones).
 
-export function consumerGroupEpochRecord(groupId: string, epoch: number, metadataHash: number, now: number): LogRecord {
-  const value: ConsumerGroupMetadataValue = { epoch, metadataHash };
+/** The group epoch record; with `history`, the group's epoch history as it stands after it. */
+export function consumerGroupEpochRecord(
+  groupId: string,
+  epoch: number,
+  metadataHash: number,
+  now: number,
+  history?: readonly EpochBump[],
+): LogRecord {
+  const value = { epoch, metadataHash, ...(history === undefined ? {} : { history: persistBumps(history) }) };
   return {
     key: key(T.CONSUMER_GROUP_METADATA, groupId),
     value: encodeJson({ v: WRITE_VERSION, ...value }),

@@ -51,11 +51,23 @@ describe('consumer group timeouts (Kafka GroupMetadataManagerTest)', () => {
   it('fences a member whose session expires: tombstones and a group epoch bump (testSessionTimeoutExpiration)', () => {
     const { h, assignor } = setup();
     assignor.prepareGroupAssignment({ m1: { foo: [0, 1, 2, 3, 4, 5] } });
+    const joinedAt = h.clock.now();
     h.heartbeat(join('m1'));
     const fencedAt = h.clock.now() + 45_000;
     h.advance(45_001);
+    const joined = { groupEpoch: 1, reason: 'member-joined', memberId: 'm1', startedAt: joinedAt, members: 1 } as const;
+    const fenced = { groupEpoch: 2, reason: 'member-fenced', memberId: 'm1', startedAt: fencedAt, members: 0 } as const;
+    const history = [
+      { ...joined, completedAt: joinedAt },
+      { ...fenced, completedAt: null },
+    ];
     expect(h.timerWrites).toEqual([
-      [...memberTombstones(G, 'm1', fencedAt), consumerGroupEpochRecord(G, 2, 0, fencedAt)],
+      [
+        ...memberTombstones(G, 'm1', fencedAt),
+        consumerGroupEpochRecord(G, 2, 0, fencedAt, history),
+        // Cohort: an Empty group has converged; its epoch history is closed at once.
+        consumerGroupEpochRecord(G, 2, 0, fencedAt, [history[0], { ...fenced, completedAt: fencedAt }]),
+      ],
     ]);
     expect(h.manager.group(G)!.member('m1')).toBeUndefined();
     expect(h.manager.group(G)!.state).toBe('Empty');

@@ -22,3 +22,10 @@ export function sameMember(a: ConsumerGroupMember, b: ConsumerGroupMember): bool
     samePartitions(a.partitionsPendingRevocation, b.partitionsPendingRevocation)
   );
 }
+
+/** The same topic names, in any order. */
+export function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const name of a) if (!b.has(name)) return false;
+  return true;
+}

@@ -28,14 +28,20 @@ export class UncommittedWrites {
   /** Applies `records` to the groups; the returned write is handed back to `committed` or `failed`. */
   apply(records: readonly LogRecord[]): object {
     const write: PendingWrite = { undo: [] };
+    this.extend(write, records);
+    this.pending.push(write);
+    return write;
+  }
+
+  /** Applies more records as part of `write` (taken back with it). */
+  extend(write: object, records: readonly LogRecord[]): void {
+    const pending = write as PendingWrite;
     for (const record of records) {
       const key = decodeConsumerRecordKey(record.key);
       if (!key) continue;
-      write.undo.push(this.restorerOf(key.groupId, key));
+      pending.undo.push(this.restorerOf(key.groupId, key));
       replayConsumerRecord(this.store, key, record.value);
     }
-    this.pending.push(write);
-    return write;
   }
 
   /** The write is in the log: it can no longer be taken back (nor can the writes before it). */
@@ -66,11 +72,13 @@ export class UncommittedWrites {
     switch (key.type) {
       case 'consumer-group-metadata': {
         const { groupEpoch, metadataHash } = group;
+        const history = group.history.entries;
         return () => {
           const g = current();
           if (!this.store.get(groupId)) this.restoreGroup(g);
           g.metadataHash = metadataHash;
           g.setGroupEpoch(groupEpoch);
+          g.history.restore(history);
         };
       }
       case 'consumer-group-target-assignment-metadata': {

@@ -26,7 +26,7 @@ export class PartitionReplay {
   private readonly offsets = new Map<string, GroupOffsets>();
   private readonly keys = new KeyReader();
   /** The consumer groups, as their records leave them. */
-  readonly consumer = new MapConsumerGroupStore();
+  readonly consumer: MapConsumerGroupStore;
   /** Every offset record is decoded into this one entry, whose fields `GroupOffsets.install` copies. */
   private readonly entry: CommittedOffset = {
     offset: 0,
@@ -42,7 +42,12 @@ export class PartitionReplay {
   records = 0;
   skipped = 0;
 
-  constructor(private readonly warn: (message: string) => void) {}
+  constructor(
+    private readonly warn: (message: string) => void,
+    historySize?: number,
+  ) {
+    this.consumer = new MapConsumerGroupStore(historySize);
+  }
 
   apply(record: StoredRecord): void {
     const value = record.value;

@@ -7,6 +7,8 @@ import { ADMIN_OFFSET_COMMIT } from '../dispatch/group-apis';
 import type { ClassicGroup } from '../group/classic-group';
 import { GroupLagEvaluator, type GroupLagSummary } from '../lag/group-lag-evaluator';
 import { planOffsetReset } from './offset-reset-plan';
+import { consumerGroupSummary, consumerGroupView, consumerRebalanceViews } from './consumer-group-views';
+import { groupLagOf } from '../lag/group-lag-evaluator';
 import type { TopicRegistry } from '../ports/topic-registry.port';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
 import type { ShardRegistry } from '../shard/shard-registry';
@@ -30,9 +32,12 @@ export class OperatorViews {
 
   async describeGroup(groupId: string): Promise<GroupView> {
     const shard = this.route(groupId);
+    const consumer = shard.consumerGroup(groupId);
+    if (consumer) return consumerGroupView(consumer, shard.partition, shard.env.consumerAssignors[0]?.name ?? '');
     const group = this.requireGroup(shard, groupId);
     return {
       groupId,
+      type: 'classic',
       state: group.state,
       protocolType: group.protocolType,
       protocol: group.protocolName,
@@ -52,20 +57,36 @@ export class OperatorViews {
   }
 
   /** The groups this node serves; with `topic`, only those consuming it (offsets on it, or members subscribed). */
-  async listGroupSummaries(states?: P.GroupStateName[], topic?: string): Promise<GroupSummaryView[]> {
+  async listGroupSummaries(states?: P.AnyGroupStateName[], topic?: string): Promise<GroupSummaryView[]> {
     this.dispatch.requireStarted();
     const wanted = states && states.length > 0 ? new Set<string>(states) : undefined;
-    return this.shards
-      .all()
-      .filter((s) => s.isActive)
-      .flatMap((s) => [...s.groups.values()])
-      .filter((g) => (!wanted || wanted.has(g.state)) && (topic === undefined || consumes(g, topic)))
-      .map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, state: g.state, members: g.size }))
-      .sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
+    const listed: GroupSummaryView[] = [];
+    for (const shard of this.shards.all()) {
+      if (!shard.isActive) continue;
+      for (const g of shard.groups.values()) {
+        // An Empty classic group that holds a consumer group's offsets is that group's, not one of its own.
+        if (shard.consumerGroup(g.groupId) && g.is('Empty')) continue;
+        if ((!wanted || wanted.has(g.state)) && (topic === undefined || consumes(g, topic)))
+          listed.push({
+            groupId: g.groupId,
+            type: 'classic',
+            protocolType: g.protocolType,
+            state: g.state,
+            members: g.size,
+          });
+      }
+      for (const g of shard.consumerGroups.list()) {
+        const holder = shard.group(g.groupId);
+        const onTopic = topic === undefined || g.isSubscribedToTopic(topic) || (!!holder && consumes(holder, topic));
+        if ((!wanted || wanted.has(g.state)) && onTopic) listed.push(consumerGroupSummary(g));
+      }
+    }
+    return listed.sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
   }
 
   async committedOffsets(groupId: string): Promise<CommittedOffsetView[]> {
-    const group = this.requireGroup(this.route(groupId), groupId);
+    const group = this.offsetsHolder(groupId);
+    if (!group) return [];
     return group.offsets.all().map(({ topic, partition, value }) => ({
       topic,
       partition,
@@ -89,7 +110,8 @@ export class OperatorViews {
 
   /** `GET /v1/groups/:groupId/lag`: Burrow's evaluation per partition and for the group (docs/lag.md). */
   async groupLag(groupId: string): Promise<P.GroupLag> {
-    return this.lag.describe(this.requireGroup(this.route(groupId), groupId), this.clock.now());
+    const group = this.offsetsHolder(groupId);
+    return group ? this.lag.describe(group, this.clock.now()) : groupLagOf(groupId, []);
   }
 
   /**
@@ -123,15 +145,23 @@ export class OperatorViews {
    * after the offsets are committed; a group that does not exist yet gets its first offsets, as Kafka allows.
    */
   async resetOffsetsTo(groupId: string, request: P.ResetOffsetsRequest): Promise<P.ResetOffsetsResult> {
-    const group = this.route(groupId).group(groupId);
+    const shard = this.route(groupId);
+    const group = shard.group(groupId);
+    const consumer = shard.consumerGroup(groupId);
     const committed = group ? await this.committedOffsets(groupId) : [];
     const offsets = planOffsetReset(request, committed, this.topics, this.clock.now());
     const dryRun = request.dryRun !== false;
     if (dryRun || offsets.length === 0) return { groupId, dryRun, offsets };
-    if (group && !group.is('Empty') && !group.is('Dead')) {
+    const busy =
+      consumer && consumer.state !== 'Empty'
+        ? consumer
+        : group && !group.is('Empty') && !group.is('Dead')
+          ? group
+          : undefined;
+    if (busy) {
       throw KafkaError.of(
         'NON_EMPTY_GROUP',
-        `group '${groupId}' is ${group.state} with ${group.size} member(s); offsets can be reset only while it is Empty (stop its consumers first)`,
+        `group '${groupId}' is ${busy.state} with ${busy.size} member(s); offsets can be reset only while it is Empty (stop its consumers first)`,
       );
     }
     const byTopic = new Map<string, P.OffsetCommitTopic>();
@@ -157,7 +187,21 @@ export class OperatorViews {
   }
 
   async rebalanceHistory(groupId: string): Promise<RebalanceView[]> {
-    return this.requireGroup(this.route(groupId), groupId).history.list();
+    const shard = this.route(groupId);
+    const consumer = shard.consumerGroup(groupId);
+    if (consumer) return consumerRebalanceViews(consumer);
+    return this.requireGroup(shard, groupId).history.list();
+  }
+
+  /**
+   * The classic group holding `groupId`'s offsets: the group itself, or for a consumer group the Empty
+   * classic group its offsets live in (undefined while it has committed none); GROUP_ID_NOT_FOUND when
+   * the id names no group.
+   */
+  private offsetsHolder(groupId: string): ClassicGroup | undefined {
+    const shard = this.route(groupId);
+    if (shard.consumerGroup(groupId)) return shard.group(groupId);
+    return this.requireGroup(shard, groupId);
   }
 
   /** The shard of `groupId`; throws KafkaError when this node does not serve it (the dispatch's routing). */

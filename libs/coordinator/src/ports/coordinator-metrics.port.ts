@@ -6,6 +6,10 @@ export interface CoordinatorMetrics {
   onRebalanceStarted?(groupId: string, reason: string): void;
   /** The group reached Stable (or Empty) after a rebalance that started `durationMs` ago. */
   onRebalanceCompleted?(groupId: string, durationMs: number): void;
+  /** A consumer group's epoch moved (its epoch record committed), for `reason` (`EpochBumpReason`). */
+  onConsumerEpochBump?(groupId: string, reason: string): void;
+  /** Every member of a consumer group held its target `durationMs` after the epoch bump of `reason`. */
+  onConsumerGroupConverged?(groupId: string, reason: string, durationMs: number): void;
   /** A server-side assignor ran for a group (docs/protocol.md): which one, whether its result was usable, how long it took. */
   onServerAssignment?(assignor: string, outcome: 'ok' | 'failed', durationMs: number): void;
   /** `count` offsets were committed (their records passed the high watermark). */

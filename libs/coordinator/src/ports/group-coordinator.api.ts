@@ -83,7 +83,7 @@ export interface GroupCoordinatorApi {
   /** Operator views (REST). Throw KafkaError GROUP_ID_NOT_FOUND / NOT_COORDINATOR where they apply. */
   describeGroup(groupId: string): Promise<GroupView>;
   /** With `topic`, only the groups consuming it: a committed offset on it, or a member subscribed to it. */
-  listGroupSummaries(states?: P.GroupStateName[], topic?: string): Promise<GroupSummaryView[]>;
+  listGroupSummaries(states?: P.AnyGroupStateName[], topic?: string): Promise<GroupSummaryView[]>;
   committedOffsets(groupId: string): Promise<CommittedOffsetView[]>;
   /** Sets offsets of an Empty group (else NON_EMPTY_GROUP → HTTP 409). */
   resetOffsets(groupId: string, topics: P.OffsetCommitTopic[]): Promise<P.OffsetCommitResponse>;

@@ -51,7 +51,7 @@ export class CoordinatorShard {
   );
   readonly classic: ClassicGroupManager;
   /** The shard's consumer groups (KIP-848); a group id names a classic or a consumer group, never both. */
-  readonly consumerGroups = new MapConsumerGroupStore();
+  readonly consumerGroups: MapConsumerGroupStore;
   readonly consumer: ConsumerGroupManager;
   /** The connection each consumer group member last heartbeated on: HeartbeatNow goes there, its closing starts the grace. */
   readonly consumerConnections = new MemberConnections();
@@ -77,6 +77,7 @@ export class CoordinatorShard {
       onCallbackError: (error) =>
         env.logger.error(`write completion on partition ${partition} threw: ${String(error)}`),
     });
+    this.consumerGroups = new MapConsumerGroupStore(env.config.rebalanceHistorySize);
     this.classic = new ClassicGroupManager(partition, this.groups, this.effects, this.connections, env);
     this.consumer = new ConsumerGroupManager({
       groups: this.consumerGroups,
@@ -94,6 +95,7 @@ export class CoordinatorShard {
         this.consumerConnections.forget(groupId, memberId);
         this.effects.cancel(consumerDisconnectKey(groupId, memberId));
       },
+      metrics: env.metrics,
     });
     this.offsets = new OffsetWrites(this.groups, env);
     this.retention = new OffsetRetention(

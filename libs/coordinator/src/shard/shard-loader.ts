@@ -31,7 +31,10 @@ export function loadShard(shard: LoadTarget, store: PartitionStore): void {
   const stillLoading = (): boolean => shard.status === 'LOADING';
   const attempt = async (): Promise<void> => {
     const { logStartOffset, logEndOffset } = store.offsets(shard.partition);
-    const replay = new PartitionReplay((message) => logger.warn(`__consumer_offsets-${shard.partition}: ${message}`));
+    const replay = new PartitionReplay(
+      (message) => logger.warn(`__consumer_offsets-${shard.partition}: ${message}`),
+      config.rebalanceHistorySize,
+    );
     let next = logStartOffset;
     while (next < logEndOffset) {
       // A scan applies the records as it reads them, in place; a replay left behind by a resignation is dropped.

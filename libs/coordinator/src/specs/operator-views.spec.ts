@@ -82,7 +82,7 @@ describe('operator views (REST) and DescribeGroups / ListGroups', () => {
       'stable-group',
     ]);
     expect(await h.coordinator.listGroupSummaries(['Empty'])).toEqual([
-      { groupId: 'simple', protocolType: null, state: 'Empty', members: 0 },
+      { groupId: 'simple', type: 'classic', protocolType: null, state: 'Empty', members: 0 },
     ]);
   });
 
