@@ -1,4 +1,10 @@
-import type { CohortMember, TopicPartitions } from '@cohort/client';
+import type { CohortMember, MemberEvents, TopicPartitions } from '@cohort/client';
+
+/** What the timeline needs of a member, of either group protocol. */
+export interface ListenedMember {
+  readonly assignment: TopicPartitions[];
+  on<K extends keyof MemberEvents>(event: K, listener: (payload: MemberEvents[K]) => unknown): unknown;
+}
 
 export interface TimelineEntry {
   member: string;
@@ -28,7 +34,7 @@ function keys(partitions: TopicPartitions[]): string[] {
 export class MemberTimeline {
   readonly entries: TimelineEntry[] = [];
 
-  watch(name: string, member: CohortMember): CohortMember {
+  watch<M extends ListenedMember>(name: string, member: M): M {
     member.on('assigned', (e) => {
       this.entries.push({
         member: name,
@@ -136,7 +142,7 @@ export class MemberTimeline {
 }
 
 /** The partitions a set of members hold, as `topic-n` strings, per member. */
-export function holdings(members: Record<string, CohortMember>): Record<string, string[]> {
+export function holdings(members: Record<string, { assignment: TopicPartitions[] }>): Record<string, string[]> {
   return Object.fromEntries(Object.entries(members).map(([name, m]) => [name, keys(m.assignment).sort()]));
 }
 

@@ -3,6 +3,8 @@ import { CohortAdmin } from './admin/cohort-admin';
 import { resolveRetry, type ResolvedRetry, type RetryOptions } from './runtime/backoff';
 import { realTimers, type Timers } from './runtime/timers';
 import { CohortMember } from './member/cohort-member';
+import { ConsumerGroupMember } from './member/consumer/consumer-group-member';
+import { isConsumerProtocol, type ConsumerMemberOptions } from './member/consumer/consumer-member-options';
 import type { MemberOptions } from './member/member-options';
 import { ShareMember } from './share/share-member';
 import type { ShareMemberOptions } from './share/share-options';
@@ -77,9 +79,24 @@ export class CohortClient {
     return this.cluster.nodes;
   }
 
-  /** A new member of `options.groupId`; call `start()` on it to join. */
-  member(options: MemberOptions): CohortMember {
+  /**
+   * A new member of `options.groupId`; call `start()` on it to join. `groupProtocol: 'consumer'` makes a
+   * member of a Kafka 4 consumer group (KIP-848), anything else a classic one.
+   */
+  member(options: ConsumerMemberOptions): ConsumerGroupMember;
+  member(options: MemberOptions): CohortMember;
+  member(options: MemberOptions | ConsumerMemberOptions): CohortMember | ConsumerGroupMember {
     if (this.closed) throw new RangeError('the client is closed');
+    if (isConsumerProtocol(options)) {
+      const member = new ConsumerGroupMember(options, {
+        cluster: this.cluster,
+        timers: this.timers,
+        retry: this.retry,
+        onStopped: (m) => this.members.delete(m),
+      });
+      this.members.add(member);
+      return member;
+    }
     const member = new CohortMember(options, {
       cluster: this.cluster,
       timers: this.timers,

@@ -2,6 +2,8 @@
 export { CohortClient, type CohortClientOptions } from './cohort-client';
 export { CohortMember } from './member/cohort-member';
 export type { MemberOptions } from './member/member-options';
+export { ConsumerGroupMember } from './member/consumer/consumer-group-member';
+export type { ConsumerMemberOptions } from './member/consumer/consumer-member-options';
 export type {
   MemberState,
   MemberEvents,

@@ -19,7 +19,7 @@ export class HeartbeatLoop {
 
   constructor(
     private readonly timers: Timers,
-    private readonly intervalMs: number,
+    private intervalMs: number,
     /** Sends one heartbeat; may return a delay (back-off) to use instead of the interval. */
     private readonly beat: () => Promise<number | void>,
   ) {}
@@ -41,6 +41,13 @@ export class HeartbeatLoop {
     this.running = false;
     if (this.timer !== null) this.timers.clearTimeout(this.timer);
     this.timer = null;
+  }
+
+  /** A new interval from the next beat on (a consumer group's coordinator tells its members theirs). */
+  retime(intervalMs: number): void {
+    if (intervalMs === this.intervalMs) return;
+    this.intervalMs = intervalMs;
+    if (this.running && !this.inFlight) this.schedule();
   }
 
   /** Beat now if the next beat is due (or overdue). */

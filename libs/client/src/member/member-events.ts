@@ -1,8 +1,11 @@
 import type { TopicPartitions } from '@cohort/protocol';
 import type { CohortError } from '../errors/cohort-error';
 
-/** What `member.state` can be (libs/client/README.md, "State"). */
-export type MemberState = 'idle' | 'joining' | 'syncing' | 'stable' | 'stopping' | 'stopped';
+/**
+ * What `member.state` can be (libs/client/README.md, "State"): `syncing` is the classic protocol's,
+ * `reconciling` the consumer protocol's.
+ */
+export type MemberState = 'idle' | 'joining' | 'syncing' | 'reconciling' | 'stable' | 'stopping' | 'stopped';
 
 export interface CommittedOffset {
   topic: string;

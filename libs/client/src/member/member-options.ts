@@ -3,6 +3,8 @@ import type { PartitionAssignor } from '@cohort/assignors';
 /** `client.member(options)`: the options documented in libs/client/README.md. */
 export interface MemberOptions {
   groupId: string;
+  /** `'classic'` (the default): JoinGroup/SyncGroup/Heartbeat. `'consumer'` takes ConsumerMemberOptions instead. */
+  groupProtocol?: 'classic';
   topics: string[];
   /** Leader-side assignors, built-in names or plugin objects, in order of preference; default ['cooperative-sticky']. */
   assignors?: (string | PartitionAssignor)[];
@@ -36,6 +38,9 @@ export interface ResolvedMemberOptions {
 /** Checks the options up front, with a message naming the bad one, as KafkaJS's constructor does. */
 export function resolveMemberOptions(options: MemberOptions): ResolvedMemberOptions {
   const problems: string[] = [];
+  const protocol = (options as { groupProtocol?: unknown } | undefined)?.groupProtocol;
+  if (protocol !== undefined && protocol !== 'classic')
+    problems.push(`groupProtocol must be 'classic' or 'consumer' (got ${JSON.stringify(protocol)})`);
   if (typeof options?.groupId !== 'string' || options.groupId.length === 0)
     problems.push('groupId must be a non-empty string');
   const topics = options?.topics;

@@ -9,9 +9,12 @@ import { toCommitTopics } from './offset-book';
 import type { TopicPartitions } from '@cohort/protocol';
 
 export interface CommitIdentity {
+  /** The classic generation, or a consumer group member's epoch. */
   generationId: number;
   memberId: string;
   groupInstanceId: string | null;
+  /** A consumer group member's count of memberships (a fence starts a new one); not sent. */
+  incarnation?: number;
 }
 
 export interface CommitterHooks {
@@ -25,6 +28,17 @@ export interface CommitterHooks {
   fenced(error: CohortError): void;
   /** A retriable failure that is being retried. */
   retrying(error: CohortError): void;
+  /**
+   * Whether `now` is still the membership a commit began in. Default: the same generation and member
+   * id. A consumer group member's epoch moves on within one membership, so it says so itself.
+   */
+  sameMembership?(now: CommitIdentity, began: CommitIdentity): boolean;
+  /**
+   * Consumer group members only: the coordinator answered 113 STALE_MEMBER_EPOCH (its epoch for the
+   * member moved on). The commit is retried with the member's epoch of then; this asks for a heartbeat
+   * to learn it. Without this hook 113 is not retried.
+   */
+  staleEpoch?(): void;
 }
 
 /** Errors after which a commit is tried again (Kafka's commitSync retries; 15/16/7/13 also rediscover). */
@@ -71,25 +85,34 @@ export class OffsetCommitter {
 
   private async send(offsets: ProcessedOffset[], deadlineMs: number): Promise<ProcessedOffset[]> {
     if (offsets.length === 0) return [];
-    const identity = this.hooks.identity();
+    const began = this.hooks.identity();
+    const same = (now: CommitIdentity): boolean =>
+      this.hooks.sameMembership ? this.hooks.sameMembership(now, began) : sameIdentity(now, began);
     const backoff = new Backoff(this.retry, this.timers);
     for (;;) {
-      const error = await this.attempt(offsets, identity).then(
+      // Each attempt carries the identity of its moment (a consumer group member's epoch may have moved on).
+      const identity = this.hooks.identity();
+      const error = await this.attempt(offsets, identity, same).then(
         () => null,
         (e: unknown) => (e instanceof CohortError ? e : CohortError.of('NETWORK_EXCEPTION', String(e), e)),
       );
       if (error === null) return offsets;
       const now = this.timers.now();
-      const sameGeneration = sameIdentity(this.hooks.identity(), identity);
-      if (!RETRIED.has(error.code) || !sameGeneration || now >= deadlineMs) throw error;
+      const stale = error.code === ErrorCode.STALE_MEMBER_EPOCH && this.hooks.staleEpoch !== undefined;
+      if ((!RETRIED.has(error.code) && !stale) || !same(this.hooks.identity()) || now >= deadlineMs) throw error;
+      if (stale) this.hooks.staleEpoch?.();
       this.hooks.retrying(error);
       await sleep(this.timers, Math.min(backoff.next(), Math.max(0, deadlineMs - now)));
       // The generation may have ended while waiting (a lost membership, the session fence): stop there.
-      if (!sameIdentity(this.hooks.identity(), identity)) throw error;
+      if (!same(this.hooks.identity())) throw error;
     }
   }
 
-  private async attempt(offsets: ProcessedOffset[], identity: CommitIdentity): Promise<void> {
+  private async attempt(
+    offsets: ProcessedOffset[],
+    identity: CommitIdentity,
+    same: (now: CommitIdentity) => boolean,
+  ): Promise<void> {
     const response = await this.link.request(
       'OffsetCommit',
       {
@@ -102,7 +125,7 @@ export class OffsetCommitter {
       this.requestTimeoutMs,
       // A commit that waited (for the coordinator to be found) past the end of its generation — the
       // membership lost, the session fence fallen — is not sent: its partitions may be someone else's.
-      { beforeSend: () => (sameIdentity(this.hooks.identity(), identity) ? null : generationEnded(identity)) },
+      { beforeSend: () => (same(this.hooks.identity()) ? null : generationEnded(identity)) },
     );
     const code = response.errorCode !== ErrorCode.NONE ? response.errorCode : firstPartitionError(response.topics);
     if (code === ErrorCode.NONE) return;

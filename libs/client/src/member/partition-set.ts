@@ -38,6 +38,17 @@ export class PartitionSet {
     return out;
   }
 
+  /** The members of this set and of `other`. */
+  plus(other: PartitionSet): PartitionSet {
+    const out = PartitionSet.of(this.toList());
+    for (const entry of other.toList()) for (const p of entry.partitions) out.add(entry.topic, p);
+    return out;
+  }
+
+  equals(other: PartitionSet): boolean {
+    return this.size === other.size && this.minus(other).size === 0;
+  }
+
   toList(): TopicPartitions[] {
     return [...this.byTopic.keys()]
       .sort()

@@ -5,7 +5,7 @@ import { Backoff, type ResolvedRetry } from '../runtime/backoff';
 import type { Timers } from '../runtime/timers';
 import type { AuthProvider, SocketFactory, SocketLike } from './socket-like';
 
-/** The pushes members listen to (`HeartbeatNow` for share members; classic members ignore it). */
+/** The pushes members listen to (`HeartbeatNow` for consumer-protocol and share members; classic members ignore it). */
 type PushEventName = keyof ServerToClientEvents;
 
 /** One push of the protocol's server-to-client event map, tagged with its event. */
