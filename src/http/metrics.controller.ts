@@ -22,6 +22,7 @@ export class MetricsController {
       metrics.registry,
       {
         lagSummaries: (withPartitions, limit) => node.coordinator.lagSummaries(withPartitions, limit),
+        consumerGroupStats: (limit) => node.coordinator.consumerGroupStats?.(limit) ?? [],
         cluster: node.cluster,
       },
       { maxGroups: config.metricsMaxGroups, partitionLag: config.metricsPartitionLag },

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { CoordinatorMetrics, GroupSummaryView } from '@cohort/coordinator';
-import { errorName, GROUP_STATE_NAMES } from '@cohort/protocol';
+import { type CoordinatorMetrics, EPOCH_BUMP_REASONS, type GroupSummaryView } from '@cohort/coordinator';
+import { CONSUMER_GROUP_STATE_NAMES, errorName, GROUP_STATE_NAMES } from '@cohort/protocol';
 
 /**
  * This node's Prometheus metrics (`GET /metrics`). One registry per app instance, not prom-client's
@@ -61,13 +61,32 @@ export class CohortMetrics implements CoordinatorMetrics {
   });
   private readonly groups = new Gauge({
     name: 'cohort_groups',
-    help: 'Groups coordinated by this node, by state.',
+    help: 'Classic groups coordinated by this node, by state.',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+  private readonly consumerGroups = new Gauge({
+    name: 'cohort_consumer_groups',
+    help: "Consumer groups (KIP-848) coordinated by this node, by state (Kafka's consumer-group-count).",
     labelNames: ['state'] as const,
     registers: [this.registry],
   });
   private readonly members = new Gauge({
     name: 'cohort_group_members',
-    help: 'Members of the groups coordinated by this node.',
+    help: 'Members of the groups coordinated by this node, classic and consumer groups.',
+    registers: [this.registry],
+  });
+  private readonly epochBumps = new Counter({
+    name: 'cohort_consumer_group_epoch_bumps_total',
+    help: "Consumer group epoch bumps (the consumer protocol's rebalances), by reason: member-joined, member-left, member-fenced, subscription-changed, topic-metadata-changed.",
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  private readonly convergeSeconds = new Histogram({
+    name: 'cohort_consumer_group_converge_duration_seconds',
+    help: 'From a consumer group epoch bump until every member held its target at that epoch (or the group was Empty), by the reason of the bump.',
+    labelNames: ['reason'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     registers: [this.registry],
   });
   private readonly rebalances = new Counter({
@@ -171,6 +190,7 @@ export class CohortMetrics implements CoordinatorMetrics {
     for (const limit of ['hard', 'soft']) this.outputLimitCloses.inc({ limit }, 0);
     for (const reason of ['max_connections_per_ip', 'host']) this.handshakesRefused.inc({ reason }, 0);
     for (const limit of ['rest', 'socket_events']) this.rateLimitedCount.inc({ limit }, 0);
+    for (const reason of EPOCH_BUMP_REASONS) this.epochBumps.inc({ reason }, 0);
   }
 
   /**
@@ -227,8 +247,13 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   /** Refreshed on each scrape from the coordinator's own view, so the gauges cannot drift. */
   setGroups(summaries: GroupSummaryView[]): void {
+    const classic = summaries.filter((group) => group.type === 'classic');
+    const consumer = summaries.filter((group) => group.type === 'consumer');
     for (const state of GROUP_STATE_NAMES)
-      this.groups.set({ state }, summaries.filter((group) => group.state === state).length);
+      this.groups.set({ state }, classic.filter((group) => group.state === state).length);
+    for (const state of CONSUMER_GROUP_STATE_NAMES)
+      if (state !== 'Dead')
+        this.consumerGroups.set({ state }, consumer.filter((group) => group.state === state).length);
     this.members.set(summaries.reduce((sum, group) => sum + group.members, 0));
   }
 
@@ -238,6 +263,14 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   onRebalanceCompleted(_groupId: string, durationMs: number): void {
     this.rebalanceSeconds.observe(durationMs / 1000);
+  }
+
+  onConsumerEpochBump(_groupId: string, reason: string): void {
+    this.epochBumps.inc({ reason });
+  }
+
+  onConsumerGroupConverged(_groupId: string, reason: string, durationMs: number): void {
+    this.convergeSeconds.observe({ reason }, durationMs / 1000);
   }
 
   onServerAssignment(assignor: string, outcome: 'ok' | 'failed', durationMs: number): void {

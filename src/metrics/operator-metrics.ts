@@ -1,5 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
-import type { GroupLagSummary } from '@cohort/coordinator';
+import type { ConsumerGroupStat, GroupLagSummary } from '@cohort/coordinator';
 import { LAG_STATUSES } from '@cohort/protocol';
 import type { ClusterStatus } from '../node/cluster-status';
 
@@ -7,6 +7,8 @@ import type { ClusterStatus } from '../node/cluster-status';
 export interface OperatorMetricsSource {
   /** The `limit` groups with the largest total lag (the coordinator ranks before it evaluates). */
   lagSummaries(withPartitions: boolean, limit: number): GroupLagSummary[];
+  /** The consumer groups this node coordinates, at most `limit` (most members pending revocation first). */
+  consumerGroupStats?(limit: number): ConsumerGroupStat[];
   readonly cluster: ClusterStatus;
 }
 
@@ -27,6 +29,8 @@ export interface OperatorMetricsOptions {
 export class OperatorMetrics {
   /** The groups of the scrape in progress: evaluated once by `refresh`, read by the four lag gauges. */
   private groups: GroupLagSummary[] = [];
+  /** The consumer groups of the scrape in progress, read by the consumer group gauges. */
+  private consumerGroups: ConsumerGroupStat[] = [];
 
   constructor(
     registry: Registry,
@@ -110,6 +114,34 @@ export class OperatorMetrics {
       });
     }
 
+    const consumers = (): ConsumerGroupStat[] => this.consumerGroups;
+    const perConsumerGroup = (name: string, help: string, value: (g: ConsumerGroupStat) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['group'] as const,
+        registers: [registry],
+        collect() {
+          this.reset();
+          for (const group of consumers()) this.set({ group: group.groupId }, value(group));
+        },
+      });
+    perConsumerGroup(
+      'cohort_consumer_group_epoch',
+      'Group epoch of each consumer group (KIP-848) this node coordinates, up to METRICS_MAX_GROUPS (most members pending revocation first).',
+      (g) => g.groupEpoch,
+    );
+    perConsumerGroup(
+      'cohort_consumer_group_assignment_epoch',
+      'The group epoch the target assignment of each consumer group was computed at; below cohort_consumer_group_epoch while the group is Assigning.',
+      (g) => g.assignmentEpoch,
+    );
+    perConsumerGroup(
+      'cohort_consumer_group_members_pending_revocation',
+      'Members of each consumer group that still hold partitions they must give up before others can have them.',
+      (g) => g.membersPendingRevocation,
+    );
+
     const cluster = source.cluster;
     const led = () => cluster.partitions().filter((p) => p.leader === cluster.nodeId);
     new Gauge({
@@ -149,6 +181,7 @@ export class OperatorMetrics {
 
   /** Evaluates every group's lag for the scrape that follows (call it before `registry.metrics()`). */
   refresh(): void {
+    this.consumerGroups = this.source.consumerGroupStats?.(this.options.maxGroups) ?? [];
     this.groups = topByLag(
       this.source.lagSummaries(this.options.partitionLag, this.options.maxGroups),
       this.options.maxGroups,

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { allow } from '../support/acl-fixtures';
 import { writeTokensFile } from '../support/auth-fixtures';
 import { ConsumerProtocolMember, reconcileAll } from '../support/consumer-protocol-member';
+import { sample } from '../support/prometheus-sample';
 import { connect } from '../support/socket-client';
 import { startApp, type RunningApp, tempDataDir } from '../support/test-app';
 
@@ -102,6 +103,10 @@ describe('consumer groups over REST', () => {
     expect(midB).toMatchObject({ memberId: 'member-b', memberEpoch: 2, memberState: 'UNRELEASED_PARTITIONS' });
     expect(held(midB.assignment)).toEqual([]);
     expect(held(midB.targetAssignment).sort()).toEqual(midA.partitionsPendingRevocation[0].partitions.sort());
+    const midMetrics = (await get('/metrics', 'admin').expect(200)).text;
+    expect(sample(midMetrics, 'cohort_consumer_group_members_pending_revocation', { group: 'cg-ops' })).toBe(1);
+    expect(sample(midMetrics, 'cohort_consumer_group_epoch', { group: 'cg-ops' })).toBe(2);
+    expect(sample(midMetrics, 'cohort_consumer_groups', { state: 'Reconciling' })).toBe(1);
 
     await reconcileAll([a, b]);
     const settled = (await get('/v1/groups/cg-ops').expect(200)).body;
@@ -119,6 +124,18 @@ describe('consumer groups over REST', () => {
     expect(history[0]).toMatchObject({ outcome: 'converged', generationId: 2 });
     expect(history[0].completedAt).toBeGreaterThanOrEqual(history[0].startedAt);
     expect(history[0].durationMs).toBe(history[0].completedAt - history[0].startedAt);
+
+    const metrics = (await get('/metrics', 'admin').expect(200)).text;
+    expect(sample(metrics, 'cohort_consumer_groups', { state: 'Stable' })).toBe(1);
+    expect(sample(metrics, 'cohort_consumer_groups', { state: 'Reconciling' })).toBe(0);
+    expect(sample(metrics, 'cohort_groups', { state: 'Stable' })).toBe(0); // classic groups only
+    expect(sample(metrics, 'cohort_consumer_group_members_pending_revocation', { group: 'cg-ops' })).toBe(0);
+    expect(sample(metrics, 'cohort_consumer_group_assignment_epoch', { group: 'cg-ops' })).toBe(2);
+    expect(sample(metrics, 'cohort_consumer_group_epoch_bumps_total', { reason: 'member-joined' })).toBe(2);
+    expect(sample(metrics, 'cohort_consumer_group_epoch_bumps_total', { reason: 'member-fenced' })).toBe(0);
+    expect(sample(metrics, 'cohort_consumer_group_converge_duration_seconds_count', { reason: 'member-joined' })).toBe(
+      2,
+    );
 
     const listed = (await get('/v1/groups').expect(200)).body;
     expect(listed).toEqual([

@@ -5,6 +5,7 @@ import { SystemRandom } from '@cohort/replication';
 import type {
   CommittedOffsetView,
   GroupCoordinatorApi,
+  ConsumerGroupStat,
   GroupSummaryView,
   GroupView,
   PushSink,
@@ -233,5 +234,9 @@ export class GroupCoordinator implements GroupCoordinatorApi {
 
   resetOffsetsTo(groupId: string, request: P.ResetOffsetsRequest): Promise<P.ResetOffsetsResult> {
     return this.views.resetOffsetsTo(groupId, request);
+  }
+
+  consumerGroupStats(limit?: number): ConsumerGroupStat[] {
+    return this.views.consumerGroupStats(limit);
   }
 }

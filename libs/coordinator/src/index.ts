@@ -16,3 +16,4 @@ export * from './records/group-metadata-record';
 export type { GroupLagSummary } from './lag/group-lag-evaluator';
 export { groupLagOf, lagTotals } from './lag/group-lag-evaluator';
 export { planOffsetReset } from './operations/offset-reset-plan';
+export { EPOCH_BUMP_REASONS, type EpochBumpReason } from './consumer/epoch-history';

@@ -1,13 +1,24 @@
 import type * as P from '@cohort/protocol';
 import { errorName, KafkaError } from '@cohort/protocol';
 import type { Clock } from '@cohort/replication';
-import type { CommittedOffsetView, GroupSummaryView, GroupView, RebalanceView } from '../ports/group-coordinator.api';
+import type {
+  CommittedOffsetView,
+  ConsumerGroupStat,
+  GroupSummaryView,
+  GroupView,
+  RebalanceView,
+} from '../ports/group-coordinator.api';
 import type { CoordinatorDispatch } from '../dispatch/coordinator-dispatch';
 import { ADMIN_OFFSET_COMMIT } from '../dispatch/group-apis';
 import type { ClassicGroup } from '../group/classic-group';
 import { GroupLagEvaluator, type GroupLagSummary } from '../lag/group-lag-evaluator';
 import { planOffsetReset } from './offset-reset-plan';
-import { consumerGroupSummary, consumerGroupView, consumerRebalanceViews } from './consumer-group-views';
+import {
+  consumerGroupSummary,
+  consumerGroupView,
+  consumerRebalanceViews,
+  membersPendingRevocation,
+} from './consumer-group-views';
 import { groupLagOf } from '../lag/group-lag-evaluator';
 import type { TopicRegistry } from '../ports/topic-registry.port';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
@@ -191,6 +202,29 @@ export class OperatorViews {
     const consumer = shard.consumerGroup(groupId);
     if (consumer) return consumerRebalanceViews(consumer);
     return this.requireGroup(shard, groupId).history.list();
+  }
+
+  consumerGroupStats(limit = Number.POSITIVE_INFINITY): ConsumerGroupStat[] {
+    const stats: ConsumerGroupStat[] = [];
+    for (const shard of this.shards.all()) {
+      if (!shard.isActive) continue;
+      for (const g of shard.consumerGroups.list()) {
+        stats.push({
+          groupId: g.groupId,
+          state: g.state,
+          groupEpoch: g.groupEpoch,
+          assignmentEpoch: g.assignmentEpoch,
+          members: g.size,
+          membersPendingRevocation: membersPendingRevocation(g),
+        });
+      }
+    }
+    stats.sort(
+      (a, b) =>
+        b.membersPendingRevocation - a.membersPendingRevocation ||
+        (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0),
+    );
+    return stats.length > limit ? stats.slice(0, Math.max(0, limit)) : stats;
   }
 
   /**

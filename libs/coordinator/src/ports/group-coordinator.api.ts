@@ -45,6 +45,17 @@ export interface CommittedOffsetView {
 
 export type RebalanceView = P.RebalanceRecord;
 
+/** A consumer group's epochs and reconciliation, for the metrics scrape (docs/operations.md). */
+export interface ConsumerGroupStat {
+  groupId: string;
+  state: P.ConsumerGroupStateName;
+  groupEpoch: number;
+  assignmentEpoch: number;
+  members: number;
+  /** Members that still hold partitions they must give up. */
+  membersPendingRevocation: number;
+}
+
 /**
  * What the app (gateway and REST controllers) asks of the group coordinator. Every method answers with
  * a full response whose errorCode says what went wrong (never throws for a protocol error); replies
@@ -92,6 +103,11 @@ export interface GroupCoordinatorApi {
   groupLag(groupId: string): Promise<P.GroupLag>;
   /** The lag of the groups this node serves that have offsets (the `limit` largest), for the metrics scrape. */
   lagSummaries(withPartitions?: boolean, limit?: number): GroupLagSummary[];
+  /**
+   * The consumer groups this node serves, for the metrics scrape: at most `limit`, those with the most
+   * members pending revocation first, then by id.
+   */
+  consumerGroupStats?(limit?: number): ConsumerGroupStat[];
   /** Plans a reset by strategy and, unless `dryRun` is not false, commits the plan (Empty groups only). */
   resetOffsetsTo(groupId: string, request: P.ResetOffsetsRequest): Promise<P.ResetOffsetsResult>;
 }
