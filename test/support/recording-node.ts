@@ -60,6 +60,8 @@ export class RecordingNode implements CohortNode {
         assignment: null,
       }),
       consumerGroupDescribe: record('consumerGroupDescribe', { errorCode: 0, groups: [] }),
+      shareAcquire: record('shareAcquire', { errorCode: 0, acquisitionLockTimeoutMs: 30000, partitions: [] }),
+      shareAcknowledge: record('shareAcknowledge', { errorCode: 0, partitions: [] }),
       connectionClosed: (connectionId: string) =>
         void this.calls.push({ method: 'connectionClosed', args: [connectionId] }),
       partitionFor: (groupId: string) => partitionFor(groupId, numPartitions),

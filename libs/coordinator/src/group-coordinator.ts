@@ -15,6 +15,7 @@ import type {
 import type { CoordinatorConfig } from './ports/coordinator-config';
 import { CoordinatorDispatch } from './dispatch/coordinator-dispatch';
 import * as API from './dispatch/group-apis';
+import { SHARE_ACKNOWLEDGE, SHARE_ACQUIRE } from './dispatch/share-partition-apis';
 import { consumerGroupNotFound } from './handlers/consumer-group.handlers';
 import { MemberQuotas } from './group/member-quotas';
 import type { GroupLagSummary } from './lag/group-lag-evaluator';
@@ -87,6 +88,10 @@ export class GroupCoordinator implements GroupCoordinatorApi {
       this.deps.topics.onPartitionsChanged((topic) => {
         for (const shard of this.shards.all()) shard.onTopicChanged(topic);
       }),
+      // Share groups' held acquires wake when producers report new end offsets.
+      this.deps.topics.onEndOffsetsChanged?.((topic, partitions) => {
+        for (const shard of this.shards.all()) shard.onEndOffsets(topic, partitions);
+      }) ?? (() => undefined),
     ];
   }
 
@@ -156,6 +161,28 @@ export class GroupCoordinator implements GroupCoordinatorApi {
         groups: request.groupIds.map((groupId) => consumerGroupNotFound(groupId, off.message, off.errorCode)),
       });
     return this.dispatch.run(API.CONSUMER_GROUP_DESCRIBE, request, NO_CONTEXT);
+  }
+
+  shareAcquire(
+    request: P.ShareAcquireRequest,
+    context: RequestContext,
+    readable: (topic: string) => boolean = () => true,
+  ): Promise<P.ShareAcquireResponse> {
+    const call = { request, readable };
+    if (!this.env.config.rebalanceProtocols.includes('share'))
+      return Promise.resolve(SHARE_ACQUIRE.errorResponse(call, shareProtocolOff()));
+    return this.dispatch.run(SHARE_ACQUIRE, call, context);
+  }
+
+  shareAcknowledge(
+    request: P.ShareAcknowledgeRequest,
+    context: RequestContext,
+    readable: (topic: string) => boolean = () => true,
+  ): Promise<P.ShareAcknowledgeResponse> {
+    const call = { request, readable };
+    if (!this.env.config.rebalanceProtocols.includes('share'))
+      return Promise.resolve(SHARE_ACKNOWLEDGE.errorResponse(call, shareProtocolOff()));
+    return this.dispatch.run(SHARE_ACKNOWLEDGE, call, context);
   }
 
   /** Kafka's KafkaApis answers the consumer protocol's APIs UNSUPPORTED_VERSION, before anything else, when it is off. */
@@ -239,4 +266,12 @@ export class GroupCoordinator implements GroupCoordinatorApi {
   consumerGroupStats(limit?: number): ConsumerGroupStat[] {
     return this.views.consumerGroupStats(limit);
   }
+}
+
+/** Kafka's KafkaApis answers the share group APIs UNSUPPORTED_VERSION when share groups are off. */
+function shareProtocolOff(): KafkaError {
+  return KafkaError.of(
+    'UNSUPPORTED_VERSION',
+    'Share groups are not enabled on this node (GROUP_COORDINATOR_REBALANCE_PROTOCOLS).',
+  );
 }

@@ -13,3 +13,4 @@ export * from './consumer-protocol-rules';
 export * from './request-shape';
 export * from './limits';
 export * from './path-segment';
+export * from './share-acquire-protocol';

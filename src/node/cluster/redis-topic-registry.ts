@@ -49,6 +49,7 @@ const REPORT_BACKOFF_MAX_MS = 64;
  */
 export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
   private readonly listeners = new Set<(topic: TopicInfo) => void>();
+  private readonly endOffsetListeners = new Set<(topic: string, partitions: number[]) => void>();
   private readonly reporting = new Map<string, Promise<TopicInfo>>();
   private readonly keys: { topics: string; changes: string; endOffsetsPrefix: string };
 
@@ -162,7 +163,9 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
       const pauseMs = Math.random() * Math.min(REPORT_BACKOFF_MAX_MS, 2 ** attempt);
       await new Promise((resume) => setTimeout(resume, pauseMs));
     }
-    return copyTopic((await this.reloadPartitions(name, partitions))?.topic ?? { name, partitions: 0, endOffsets: {} });
+    const reread = await this.reloadPartitions(name, partitions);
+    this.endOffsetsChanged(name, partitions);
+    return copyTopic(reread?.topic ?? { name, partitions: 0, endOffsets: {} });
   }
 
   onPartitionsChanged(listener: (topic: TopicInfo) => void): () => void {
@@ -170,8 +173,18 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
     return () => void this.listeners.delete(listener);
   }
 
+  onEndOffsetsChanged(listener: (topic: string, partitions: number[]) => void): () => void {
+    this.endOffsetListeners.add(listener);
+    return () => void this.endOffsetListeners.delete(listener);
+  }
+
+  private endOffsetsChanged(name: string, partitions: number[]): void {
+    for (const listener of [...this.endOffsetListeners]) listener(name, partitions);
+  }
+
   async close(): Promise<void> {
     this.listeners.clear();
+    this.endOffsetListeners.clear();
     await Promise.all([this.redis, this.subscriber].map((c) => c.quit().catch(() => c.disconnect())));
   }
 
@@ -253,10 +266,10 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
     this.subscriber.on('message', (_channel: string, message: string) => {
       // `E<name>:<p>,<p>...` names the partitions a report changed; `P<name>` and `E<name>` the whole topic.
       const [name, partitions] = message.slice(1).split(':');
-      const reading =
-        message[0] === 'E' && partitions !== undefined
-          ? this.reloadPartitions(name, partitions.split(',').map(Number))
-          : this.reload(name);
+      const reported = message[0] === 'E' && partitions !== undefined ? partitions.split(',').map(Number) : undefined;
+      const reading = reported
+        ? this.reloadPartitions(name, reported).then(() => this.endOffsetsChanged(name, reported))
+        : this.reload(name);
       void reading.catch(this.options.onError);
     });
     // Back after an outage: hints were missed, and Redis may have come back empty.

@@ -7,10 +7,12 @@ import { decodeGroupMetadataValue } from '../records/group-metadata-record';
 import type { CommittedOffset } from '../group/group-offsets';
 import { decodeCommittedOffsetInto } from '../records/offset-commit-record';
 import { KeyReader } from '../records/key-reader';
-import { RecordDecodeError } from '../records/record-codec';
+import { parseJson, RecordDecodeError } from '../records/record-codec';
 import type { ConsumerGroup } from '../consumer/consumer-group';
 import { MapConsumerGroupStore, replayConsumerRecord } from '../consumer/consumer-group-replay';
 import { decodeConsumerRecordKey } from '../consumer/consumer-records';
+import { decodeSharePartitionStateKey } from '../share/share-state-records';
+import { ShareStateReplay } from '../share/share-state-replay';
 
 /**
  * Replays a partition's records in log order (Kafka's `doLoadGroupsAndOffsets`): a later record wins,
@@ -27,6 +29,8 @@ export class PartitionReplay {
   private readonly keys = new KeyReader();
   /** The consumer groups, as their records leave them. */
   readonly consumer: MapConsumerGroupStore;
+  /** The share partitions' states (share groups' offsets), as their records leave them. */
+  readonly sharePartitions = new ShareStateReplay();
   /** Every offset record is decoded into this one entry, whose fields `GroupOffsets.install` copies. */
   private readonly entry: CommittedOffset = {
     offset: 0,
@@ -72,6 +76,11 @@ export class PartitionReplay {
         if (value === null) this.groupRecords.delete(decoded.groupId);
         else this.groupRecords.set(decoded.groupId, decodeGroupMetadataValue(value.subarray(valueStart, valueEnd)));
       } else {
+        const shareKey = decodeSharePartitionStateKey(parseJson(key.subarray(keyStart, keyEnd), 'key'));
+        if (shareKey) {
+          this.sharePartitions.apply(shareKey, value === null ? null : value.subarray(valueStart, valueEnd));
+          return;
+        }
         const consumerKey = decodeConsumerRecordKey(key.subarray(keyStart, keyEnd));
         if (consumerKey) {
           this.replayConsumer(offset, consumerKey, value === null ? null : value.subarray(valueStart, valueEnd));

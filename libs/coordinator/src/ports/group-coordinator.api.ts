@@ -78,6 +78,20 @@ export interface GroupCoordinatorApi {
     context: RequestContext,
   ): Promise<P.ConsumerGroupHeartbeatResponse>;
   consumerGroupDescribe(request: P.ConsumerGroupDescribeRequest): Promise<P.ConsumerGroupDescribeResponse>;
+  /**
+   * Share groups' data plane (KIP-932): leases of offsets of the member's partitions, and their
+   * acknowledgements. `readable` says which topics the caller may read (29 for the others' partitions).
+   */
+  shareAcquire(
+    request: P.ShareAcquireRequest,
+    context: RequestContext,
+    readable?: (topic: string) => boolean,
+  ): Promise<P.ShareAcquireResponse>;
+  shareAcknowledge(
+    request: P.ShareAcknowledgeRequest,
+    context: RequestContext,
+    readable?: (topic: string) => boolean,
+  ): Promise<P.ShareAcknowledgeResponse>;
 
   /** The socket closed: dynamic members bound to it leave after the grace period. */
   connectionClosed(connectionId: string): void;

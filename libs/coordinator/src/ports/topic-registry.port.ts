@@ -44,4 +44,9 @@ export interface TopicRegistry {
   timeLagMs(name: string, partition: number, offset: number, now: number): number | null;
   /** Called after a topic is created or grows, on every node. Returns an unsubscribe function. */
   onPartitionsChanged(listener: (topic: TopicInfo) => void): () => void;
+  /**
+   * Called after end offsets of some partitions of a topic were reported (through any node, in cluster
+   * mode once this node re-read them), with those partitions. Returns an unsubscribe function.
+   */
+  onEndOffsetsChanged?(listener: (topic: string, partitions: number[]) => void): () => void;
 }

@@ -16,6 +16,8 @@ import { logsEachFailedWrite } from '../context/store-errors';
 import { consumerGroupConfig } from '../consumer/consumer-group-config';
 import { ConsumerGroupManager } from '../consumer/consumer-group-manager';
 import { MapConsumerGroupStore } from '../consumer/consumer-group-replay';
+import { SharePartitionManager } from '../share/share-partition-manager';
+import type { LoadedSharePartition } from '../share/share-state-replay';
 import { MemberConnections } from '../context/member-connections';
 
 /** The disconnect grace of a consumer group member whose connection closed (MEMBER_DISCONNECT_GRACE_MS, as for classic members). */
@@ -56,6 +58,8 @@ export class CoordinatorShard {
   /** The connection each consumer group member last heartbeated on: HeartbeatNow goes there, its closing starts the grace. */
   readonly consumerConnections = new MemberConnections();
   readonly offsets: OffsetWrites;
+  /** The share groups' partitions (KIP-932's offsets and leases); membership binds its view to them. */
+  readonly sharePartitions: SharePartitionManager;
   private readonly retention: OffsetRetention;
 
   constructor(
@@ -98,6 +102,12 @@ export class CoordinatorShard {
       metrics: env.metrics,
     });
     this.offsets = new OffsetWrites(this.groups, env);
+    this.sharePartitions = new SharePartitionManager({
+      effects: this.effects,
+      clock: env.clock,
+      config: env.config,
+      topics: env.topics,
+    });
     this.retention = new OffsetRetention(
       this.groups,
       this.offsets,
@@ -173,6 +183,16 @@ export class CoordinatorShard {
     for (const { groupId, memberIds } of moved) this.heartbeatNow(groupId, memberIds, `topic ${topic.name} changed`);
   }
 
+  /** The share partitions the log held: served from now on (those the load changed are written again). */
+  installSharePartitions(loaded: LoadedSharePartition[]): void {
+    if (this.isActive && loaded.length > 0) this.step(() => this.sharePartitions.install(loaded));
+  }
+
+  /** Producers reported end offsets of `topic`: share partitions that can lease again wake their held acquires. */
+  onEndOffsets(topic: string, partitions: readonly number[]): void {
+    if (this.isActive) this.step(() => this.sharePartitions.onEndOffsets(topic, partitions));
+  }
+
   /** Tells each member, on its last connection, to heartbeat now; members gone since are forgotten. */
   heartbeatNow(groupId: string, memberIds: Iterable<string>, reason: string): void {
     const group = this.consumerGroups.get(groupId);
@@ -228,6 +248,7 @@ export class CoordinatorShard {
     this.groups.clear();
     this.consumerGroups.groups.clear();
     this.consumerConnections.clear();
+    this.sharePartitions.close();
     this.connections.clear();
     this.runtime.close();
   }

@@ -2,6 +2,7 @@ import { ErrorCode, KafkaError } from '@cohort/protocol';
 import type { PartitionStore } from '@cohort/replication';
 import type { ClassicGroup } from '../group/classic-group';
 import type { ConsumerGroup } from '../consumer/consumer-group';
+import type { LoadedSharePartition } from '../share/share-state-replay';
 import type { ShardEnv } from '../context/shard-env';
 import type { ShardTimers } from '../timers/shard-timers';
 import { LOAD_RETRY_KEY } from '../timers/shard-timers';
@@ -14,6 +15,8 @@ export interface LoadTarget {
   readonly env: ShardEnv;
   readonly timers: ShardTimers;
   activate(groups: ClassicGroup[], consumerGroups: ConsumerGroup[]): void;
+  /** The share partitions' states the log holds, handed over right after `activate`. */
+  installSharePartitions?(loaded: LoadedSharePartition[]): void;
 }
 import { PartitionReplay } from '../loader/partition-replay';
 
@@ -51,6 +54,7 @@ export function loadShard(shard: LoadTarget, store: PartitionStore): void {
     const groups = replay.build(clock.now(), config.rebalanceHistorySize);
     const consumerGroups = replay.consumerGroups();
     shard.activate(groups, consumerGroups);
+    shard.installSharePartitions?.(replay.sharePartitions.list());
     const offsets = groups.reduce((n, g) => n + g.offsets.size, 0);
     metrics.onPartitionLoaded?.(shard.partition, clock.now() - started, groups.length, offsets);
     const loaded =

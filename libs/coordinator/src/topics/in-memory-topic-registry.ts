@@ -23,6 +23,7 @@ export interface InMemoryTopicRegistryOptions {
  */
 export class InMemoryTopicRegistry extends TopicCatalog implements TopicRegistry {
   private readonly listeners = new Set<(topic: TopicInfo) => void>();
+  private readonly endOffsetListeners = new Set<(topic: string, partitions: number[]) => void>();
   private readonly persist?: (topics: TopicInfo[], timeIndexes: EncodedTimeIndexes) => Promise<void> | void;
   private readonly clock: Clock;
 
@@ -60,7 +61,14 @@ export class InMemoryTopicRegistry extends TopicCatalog implements TopicRegistry
     validateEndOffsets(topic, endOffsets, now);
     applyEndOffsets(topic, endOffsets, now, this.timeIndexesOf(name));
     await this.persist?.(this.list(), this.encodedTimeIndexes());
+    const partitions = [...new Set(endOffsets.map((report) => report.partition))];
+    for (const listener of [...this.endOffsetListeners]) listener(name, partitions);
     return copyTopic(topic);
+  }
+
+  onEndOffsetsChanged(listener: (topic: string, partitions: number[]) => void): () => void {
+    this.endOffsetListeners.add(listener);
+    return () => void this.endOffsetListeners.delete(listener);
   }
 
   onPartitionsChanged(listener: (topic: TopicInfo) => void): () => void {

@@ -1,0 +1,43 @@
+import type * as P from '@cohort/protocol';
+import { shareAcknowledge, shareAcknowledgeError, type TopicReadable } from '../share/share-acknowledge';
+import { shareAcquire, shareAcquireError } from '../share/share-acquire';
+import type { ApiSpec } from './coordinator-dispatch';
+
+/**
+ * The share groups' data plane in the coordinator's API table (docs/protocol.md): ShareAcquire and
+ * ShareAcknowledge on the shard of the group. Each call carries which topics the caller may read
+ * (READ TOPIC, decided at the edge), so a refused topic's partitions answer 29 without leasing.
+ */
+export interface ShareCall<Req> {
+  request: Req;
+  readable: TopicReadable;
+}
+
+export const SHARE_ACQUIRE: ApiSpec<ShareCall<P.ShareAcquireRequest>, P.ShareAcquireResponse> = {
+  name: 'ShareAcquire',
+  // The request's shape is its DTO's; the rules of the state are the share partitions' (Kafka's codes).
+  validate: () => null,
+  groupId: (call) => call.request?.groupId,
+  emptyGroupIdAllowed: false,
+  operation: {
+    kind: 'parked',
+    run: (shard, call, _context, respond) => shareAcquire(shard.sharePartitions, call.request, call.readable, respond),
+  },
+  errorResponse: (_call, error) => shareAcquireError(error.errorCode, messageOf(error)),
+};
+
+export const SHARE_ACKNOWLEDGE: ApiSpec<ShareCall<P.ShareAcknowledgeRequest>, P.ShareAcknowledgeResponse> = {
+  name: 'ShareAcknowledge',
+  validate: () => null,
+  groupId: (call) => call.request?.groupId,
+  emptyGroupIdAllowed: false,
+  operation: {
+    kind: 'write',
+    run: (shard, call) => shareAcknowledge(shard.sharePartitions, call.request, call.readable),
+  },
+  errorResponse: (_call, error) => shareAcknowledgeError(error.errorCode, messageOf(error)),
+};
+
+function messageOf(error: { message: string; errorName: string }): string | undefined {
+  return error.message === error.errorName ? undefined : error.message;
+}

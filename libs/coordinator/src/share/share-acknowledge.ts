@@ -1,0 +1,101 @@
+import type * as P from '@cohort/protocol';
+import { ErrorCode, errorName } from '@cohort/protocol';
+import { operationWriteError } from '../context/store-errors';
+import { answer, type CoordinatorResult } from '../runtime/coordinator-result';
+import type { SharePartitionManager, ShareSlot, SlotChange } from './share-partition-manager';
+import type { ShareTopicPartition } from './share-ports';
+
+/** Whether the caller may read a topic (READ TOPIC); a refused topic's partitions answer 29. */
+export type TopicReadable = (topic: string) => boolean;
+
+/** What a request's acknowledgements did: per partition its code, and the changes to write. */
+export interface AppliedAcknowledgements {
+  results: P.ShareAcknowledgePartition[];
+  changes: SlotChange[];
+  touched: ShareSlot[];
+}
+
+/**
+ * Applies a member's acknowledgements, partition by partition, each all or nothing: 29 for a topic the
+ * caller may not read, 3 for a partition not assigned to the member, 42 for offsets it does not hold
+ * (or batches that break the rules). Accepted changes are pending until the write that carries them.
+ */
+export function applyAcknowledgements(
+  manager: SharePartitionManager,
+  groupId: string,
+  memberId: string,
+  acknowledgements: readonly P.ShareAcknowledgement[],
+  assigned: readonly ShareTopicPartition[],
+  readable: TopicReadable,
+): AppliedAcknowledgements {
+  const assignedKeys = new Set(assigned.map((tp) => `${tp.topic}\u0000${tp.partition}`));
+  const applied: AppliedAcknowledgements = { results: [], changes: [], touched: [] };
+  const now = manager.now;
+  const limits = manager.limits;
+  for (const ack of acknowledgements) {
+    const { topic, partition } = ack;
+    let errorCode: number = ErrorCode.NONE;
+    if (!readable(topic)) errorCode = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
+    else if (!assignedKeys.has(`${topic}\u0000${partition}`)) errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+    else {
+      const slot = manager.slot(groupId, topic, partition);
+      const result = slot
+        ? slot.state.acknowledge(memberId, ack.batches, now, limits)
+        : { errorCode: ack.batches.length === 0 ? ErrorCode.NONE : ErrorCode.INVALID_REQUEST, change: null };
+      errorCode = result.errorCode;
+      if (slot && result.change) {
+        applied.changes.push({ slot, change: result.change });
+        applied.touched.push(slot);
+      }
+    }
+    applied.results.push({ topic, partition, errorCode });
+  }
+  return applied;
+}
+
+/**
+ * ShareAcknowledge: the member's acknowledgements, answered once their records are committed (a failed
+ * write takes them back and answers the error on the partitions it carried).
+ */
+export function shareAcknowledge(
+  manager: SharePartitionManager,
+  request: P.ShareAcknowledgeRequest,
+  readable: TopicReadable,
+): CoordinatorResult<P.ShareAcknowledgeResponse> {
+  const assigned = manager.membership.assignedPartitions(request.groupId, request.memberId);
+  if (typeof assigned === 'number') return answer(shareAcknowledgeError(assigned));
+  const applied = applyAcknowledgements(
+    manager,
+    request.groupId,
+    request.memberId,
+    request.acknowledgements,
+    assigned,
+    readable,
+  );
+  const response: P.ShareAcknowledgeResponse = { errorCode: ErrorCode.NONE, partitions: applied.results };
+  const write = manager.write(applied.touched, applied.changes, () => undefined);
+  if (write.records.length === 0) return answer(response);
+  const written = new Set(applied.changes.map(({ slot }) => slot));
+  return {
+    records: write.records,
+    appendFuture: write.appendFuture,
+    response,
+    onFailure: (outcome) => ({
+      errorCode: ErrorCode.NONE,
+      partitions: applied.results.map((result) =>
+        [...written].some((s) => s.topic === result.topic && s.partition === result.partition)
+          ? { ...result, errorCode: operationWriteError(outcome.storeError) }
+          : result,
+      ),
+    }),
+  };
+}
+
+export function shareAcknowledgeError(code: number, message?: string): P.ShareAcknowledgeResponse {
+  return {
+    errorCode: code,
+    errorName: errorName(code),
+    ...(message === undefined ? {} : { errorMessage: message }),
+    partitions: [],
+  };
+}

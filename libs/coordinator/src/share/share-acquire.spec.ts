@@ -1,0 +1,221 @@
+import type * as P from '@cohort/protocol';
+import { ErrorCode } from '@cohort/protocol';
+import { CoordinatorHarness, track } from '@cohort/coordinator/testing';
+import type { ShareMembershipView, ShareTopicPartition } from './share-ports';
+
+// ShareAcquire and ShareAcknowledge through the coordinator, on virtual time, with a membership that
+// assigns what each test says: leases are written before they leave, acknowledgements answer after
+// their commit, held acquires wake, and a restart replays the state.
+
+const G = 'share-g';
+
+class FakeMembership implements ShareMembershipView {
+  readonly members = new Map<string, ShareTopicPartition[]>();
+  assignedPartitions(groupId: string, memberId: string): readonly ShareTopicPartition[] | number {
+    if (groupId !== G) return ErrorCode.GROUP_ID_NOT_FOUND;
+    return this.members.get(memberId) ?? ErrorCode.UNKNOWN_MEMBER_ID;
+  }
+}
+
+async function setup(config: Record<string, unknown> = {}) {
+  const h = new CoordinatorHarness({
+    topics: [
+      { name: 'jobs', partitions: 2 },
+      { name: 'secret', partitions: 1 },
+    ],
+    config: { groupShareAutoOffsetReset: 'earliest', groupShareRecordLockDurationMs: 10_000, ...config },
+  });
+  await h.settle();
+  const membership = new FakeMembership();
+  const bind = () => (h.shardOf(G).sharePartitions.membership = membership);
+  bind();
+  membership.members.set('m1', [{ topic: 'jobs', partition: 0 }]);
+  membership.members.set('m2', [{ topic: 'jobs', partition: 0 }]);
+  const acquire = (memberId: string, extra: Partial<P.ShareAcquireRequest> = {}) =>
+    h.coordinator.shareAcquire({ groupId: G, memberId, maxRecords: 100, ...extra }, h.context());
+  const ack = (memberId: string, firstOffset: number, lastOffset: number, types: number[], partition = 0) =>
+    h.coordinator.shareAcknowledge(
+      {
+        groupId: G,
+        memberId,
+        acknowledgements: [
+          { topic: 'jobs', partition, batches: [{ firstOffset, lastOffset, acknowledgeTypes: types }] },
+        ],
+      },
+      h.context(),
+    );
+  const report = (endOffset: number, partition = 0) => h.topics.setEndOffsets('jobs', [{ partition, endOffset }]);
+  const leases = (response: P.ShareAcquireResponse) =>
+    response.partitions.flatMap((p) =>
+      p.leases.map((l) => [p.partition, l.firstOffset, l.lastOffset, l.deliveryCount]),
+    );
+  return { h, membership, bind, acquire, ack, report, leases };
+}
+
+describe('ShareAcquire and ShareAcknowledge', () => {
+  it('leases offsets below the reported end, from the start with earliest', async () => {
+    const { acquire, report, leases } = await setup();
+    await report(5);
+    const response = await acquire('m1');
+    expect(leases(response)).toEqual([[0, 0, 4, 1]]);
+    expect(response.acquisitionLockTimeoutMs).toBe(10_000);
+  });
+
+  it('starts a new partition at the reported end with latest', async () => {
+    const { acquire, report, leases } = await setup({ groupShareAutoOffsetReset: 'latest' });
+    await report(5);
+    expect(leases(await acquire('m1'))).toEqual([]);
+    await report(7);
+    expect(leases(await acquire('m1'))).toEqual([[0, 5, 6, 1]]);
+  });
+
+  it('holds the answer until the lease record commits', async () => {
+    const h = new CoordinatorHarness({
+      topics: [{ name: 'jobs', partitions: 2 }],
+      autoCommit: false,
+      config: { groupShareAutoOffsetReset: 'earliest' },
+    });
+    await h.settle();
+    h.store.commitAll();
+    await h.settle();
+    const membership = new FakeMembership();
+    membership.members.set('m1', [{ topic: 'jobs', partition: 0 }]);
+    h.shardOf(G).sharePartitions.membership = membership;
+    await h.topics.setEndOffsets('jobs', [{ partition: 0, endOffset: 3 }]);
+    const pending = track(h.coordinator.shareAcquire({ groupId: G, memberId: 'm1', maxRecords: 10 }, h.context()));
+    await h.settle();
+    expect(pending.done).toBe(false);
+    h.store.commitAll();
+    await h.settle();
+    expect(pending.value.partitions[0].leases).toEqual([{ firstOffset: 0, lastOffset: 2, deliveryCount: 1 }]);
+  });
+
+  it('applies piggy-backed acknowledgements first and answers their outcome per partition', async () => {
+    const { acquire, report, leases } = await setup();
+    await report(4);
+    expect(leases(await acquire('m1', { maxRecords: 2 }))).toEqual([[0, 0, 1, 1]]);
+    const next = await acquire('m1', {
+      acknowledgements: [
+        { topic: 'jobs', partition: 0, batches: [{ firstOffset: 0, lastOffset: 1, acknowledgeTypes: [1, 2] }] },
+        { topic: 'jobs', partition: 1, batches: [{ firstOffset: 0, lastOffset: 0, acknowledgeTypes: [1] }] },
+      ],
+    });
+    expect(next.partitions).toEqual([
+      {
+        topic: 'jobs',
+        partition: 0,
+        errorCode: 0,
+        acknowledgeErrorCode: 0,
+        // Offset 1 comes back once its release is written, not in the same request.
+        leases: [{ firstOffset: 2, lastOffset: 3, deliveryCount: 1 }],
+      },
+      {
+        topic: 'jobs',
+        partition: 1,
+        errorCode: 0,
+        acknowledgeErrorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+        leases: [],
+      },
+    ]);
+  });
+
+  it('refuses to acknowledge offsets the member does not hold (42), changing nothing', async () => {
+    const { acquire, ack, report, leases } = await setup();
+    await report(3);
+    await acquire('m1');
+    expect((await ack('m2', 0, 2, [1])).partitions).toEqual([
+      { topic: 'jobs', partition: 0, errorCode: ErrorCode.INVALID_REQUEST },
+    ]);
+    expect((await ack('m1', 0, 2, [1])).partitions[0].errorCode).toBe(0);
+    expect(leases(await acquire('m2'))).toEqual([]);
+  });
+
+  it('answers 25 for a member the group does not know and 69 for no share group', async () => {
+    const { h, acquire } = await setup();
+    expect((await acquire('stranger')).errorCode).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
+    const other = await h.coordinator.shareAcknowledge(
+      { groupId: 'no-such-share-group', memberId: 'm1', acknowledgements: [] },
+      h.context(),
+    );
+    expect(other.errorCode).toBe(ErrorCode.GROUP_ID_NOT_FOUND);
+  });
+
+  it('gives 29 for a topic the caller may not read, leasing nothing of it', async () => {
+    const { h, membership } = await setup();
+    membership.members.set('m1', [
+      { topic: 'jobs', partition: 0 },
+      { topic: 'secret', partition: 0 },
+    ]);
+    await h.topics.setEndOffsets('secret', [{ partition: 0, endOffset: 5 }]);
+    const response = await h.coordinator.shareAcquire(
+      { groupId: G, memberId: 'm1', maxRecords: 10 },
+      h.context(),
+      (topic) => topic !== 'secret',
+    );
+    expect(response.partitions).toEqual([
+      {
+        topic: 'secret',
+        partition: 0,
+        errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+        acknowledgeErrorCode: 0,
+        leases: [],
+      },
+    ]);
+  });
+
+  it('holds an acquire with nothing to lease and answers it when producers report more', async () => {
+    const { h, acquire, report, leases } = await setup();
+    const held = track(acquire('m1', { maxWaitMs: 5000 }));
+    await h.advance(1000);
+    expect(held.done).toBe(false);
+    await report(2);
+    await h.settle();
+    expect(leases(held.value)).toEqual([[0, 0, 1, 1]]);
+  });
+
+  it('wakes a held acquire when a lock expires, with the delivery count one higher', async () => {
+    const { h, acquire, report, leases } = await setup();
+    await report(2);
+    await acquire('m1');
+    const held = track(acquire('m2', { maxWaitMs: 60_000 }));
+    await h.advance(9_999);
+    expect(held.done).toBe(false);
+    await h.advance(1);
+    expect(leases(held.value)).toEqual([[0, 0, 1, 2]]);
+  });
+
+  it('answers a held acquire with no leases when maxWaitMs runs out', async () => {
+    const { h, acquire } = await setup();
+    const held = track(acquire('m1', { maxWaitMs: 2000 }));
+    await h.advance(2000);
+    expect(held.value).toMatchObject({ errorCode: 0, partitions: [] });
+  });
+
+  it('gives a member’s leases back at once when membership releases it', async () => {
+    const { h, acquire, report, leases } = await setup();
+    await report(3);
+    await acquire('m1');
+    const held = track(acquire('m2', { maxWaitMs: 60_000 }));
+    await h.settle();
+    h.shardOf(G).step(() => h.shardOf(G).sharePartitions.releaseMember(G, 'm1'));
+    await h.settle();
+    expect(leases(held.value)).toEqual([[0, 0, 2, 2]]);
+  });
+
+  it('after a restart, acknowledged offsets are never leased again and delivery counts do not go down', async () => {
+    const { h, bind, acquire, ack, report, leases } = await setup();
+    await report(6);
+    await acquire('m1');
+    await ack('m1', 0, 5, [1, 3, 2, 1, 2, 1]);
+    expect(leases(await acquire('m2', { maxRecords: 1 }))).toEqual([[0, 2, 2, 2]]);
+    await h.restart();
+    bind();
+    // Offset 2 was leased (count 2) when the node stopped: its next lease is its third.
+    expect(leases(await acquire('m1'))).toEqual([
+      [0, 2, 2, 3],
+      [0, 4, 4, 2],
+    ]);
+    const dead = h.shardOf(G).sharePartitions.slot(G, 'jobs', 0)!.state.deadLetterList();
+    expect(dead).toEqual([{ first: 1, last: 1, reason: 'rejected', count: 1 }]);
+  });
+});

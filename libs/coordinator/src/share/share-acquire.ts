@@ -1,0 +1,154 @@
+import type * as P from '@cohort/protocol';
+import { ErrorCode, errorName } from '@cohort/protocol';
+import { operationWriteError } from '../context/store-errors';
+import { type CoordinatorResult, PARKED, type WriteOutcome } from '../runtime/coordinator-result';
+import { applyAcknowledgements, type TopicReadable } from './share-acknowledge';
+import type { SharePartitionManager, ShareSlot, SlotChange } from './share-partition-manager';
+import type { ShareTopicPartition } from './share-ports';
+
+/** Where the next acquire of a shard starts among a member's partitions, so no partition starves the others. */
+let rotation = 0;
+
+/**
+ * ShareAcquire (KIP-932's ShareFetch over offsets): the piggy-backed acknowledgements first, then leases
+ * of the member's assigned partitions, at most `maxRecords` in all. The leases (as AVAILABLE at their
+ * new delivery count) are written before the answer leaves, so a count never goes down after a
+ * failover. With nothing to lease the request is held up to `maxWaitMs` and answered as soon as a
+ * partition can lease again; its acknowledgements are written meanwhile. The answer goes to `respond`.
+ */
+export function shareAcquire(
+  manager: SharePartitionManager,
+  request: P.ShareAcquireRequest,
+  readable: TopicReadable,
+  respond: (response: P.ShareAcquireResponse) => void,
+): CoordinatorResult<never> {
+  const { groupId, memberId } = request;
+  const assigned = manager.membership.assignedPartitions(groupId, memberId);
+  if (typeof assigned === 'number') {
+    respond(shareAcquireError(assigned));
+    return PARKED;
+  }
+  const entries = new Map<string, P.ShareAcquirePartition>();
+  const entry = (topic: string, partition: number): P.ShareAcquirePartition => {
+    const key = `${topic}\u0000${partition}`;
+    let found = entries.get(key);
+    if (!found) {
+      found = { topic, partition, errorCode: 0, acknowledgeErrorCode: 0, leases: [] };
+      entries.set(key, found);
+    }
+    return found;
+  };
+  const acks = applyAcknowledgements(manager, groupId, memberId, request.acknowledgements ?? [], assigned, readable);
+  for (const result of acks.results) entry(result.topic, result.partition).acknowledgeErrorCode = result.errorCode;
+  let answered = false;
+  const answer = (errorCode: number = ErrorCode.NONE): void => {
+    if (answered) return;
+    answered = true;
+    const partitions = [...entries.values()].filter(
+      (e) => e.leases.length > 0 || e.errorCode !== 0 || e.acknowledgeErrorCode !== 0 || hasAck(request, e),
+    );
+    respond({
+      ...(errorCode === ErrorCode.NONE ? { errorCode } : shareAcquireError(errorCode)),
+      acquisitionLockTimeoutMs: manager.limits.lockDurationMs,
+      partitions,
+    });
+  };
+  const failed = (outcome: WriteOutcome, leased: readonly SlotChange[], acked: readonly SlotChange[]) => {
+    if (outcome.ok) return;
+    const code = operationWriteError(outcome.storeError);
+    for (const { slot } of leased) Object.assign(entry(slot.topic, slot.partition), { errorCode: code, leases: [] });
+    for (const { slot } of acked) entry(slot.topic, slot.partition).acknowledgeErrorCode = code;
+  };
+
+  const first = lease(manager, request, assigned, readable, entry);
+  const maxWaitMs = request.maxWaitMs ?? 0;
+  if (first.changes.length > 0 || maxWaitMs <= 0) {
+    return manager.write([...acks.touched, ...first.touched], [...acks.changes, ...first.changes], (outcome) => {
+      failed(outcome, first.changes, acks.changes);
+      answer();
+    });
+  }
+  // Nothing to lease: held. The acknowledgements (and any new partition's start) are written meanwhile;
+  // a later write commits after them, so a woken answer always follows their outcome.
+  let acksSettled = false;
+  let waitOver: number | undefined;
+  manager.waiters.park(
+    {
+      groupId,
+      memberId,
+      attempt: () => {
+        const now = manager.membership.assignedPartitions(groupId, memberId);
+        if (typeof now === 'number') return false;
+        const again = lease(manager, request, now, readable, entry);
+        if (again.changes.length === 0) {
+          if (again.touched.length > 0) manager.submit(manager.write(again.touched, [], () => undefined));
+          return false;
+        }
+        manager.submit(
+          manager.write(again.touched, again.changes, (outcome) => {
+            failed(outcome, again.changes, []);
+            answer();
+          }),
+        );
+        return true;
+      },
+      finish: (errorCode) => {
+        waitOver = errorCode;
+        if (acksSettled) answer(errorCode);
+      },
+    },
+    maxWaitMs,
+  );
+  return manager.write([...acks.touched, ...first.touched], acks.changes, (outcome) => {
+    failed(outcome, [], acks.changes);
+    acksSettled = true;
+    if (waitOver !== undefined) answer(waitOver);
+  });
+}
+
+/** Leases for one acquire across the assigned partitions, starting at a rotating one, within `maxRecords`. */
+function lease(
+  manager: SharePartitionManager,
+  request: P.ShareAcquireRequest,
+  assigned: readonly ShareTopicPartition[],
+  readable: TopicReadable,
+  entry: (topic: string, partition: number) => P.ShareAcquirePartition,
+): { changes: SlotChange[]; touched: ShareSlot[] } {
+  const changes: SlotChange[] = [];
+  const touched: ShareSlot[] = [];
+  const limits = manager.limits;
+  const now = manager.now;
+  const batchSize = request.batchSize ?? request.maxRecords;
+  let budget = request.maxRecords;
+  const start = assigned.length > 0 ? rotation++ % assigned.length : 0;
+  for (let i = 0; i < assigned.length && budget > 0; i++) {
+    const { topic, partition } = assigned[(start + i) % assigned.length];
+    if (!readable(topic)) {
+      entry(topic, partition).errorCode = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
+      continue;
+    }
+    const { slot, created } = manager.slotFor(request.groupId, topic, partition);
+    if (created || slot.state.archiveOverLimit(limits)) touched.push(slot);
+    const { leases, change } = slot.state.acquire(request.memberId, budget, batchSize, now, limits);
+    if (!change) continue;
+    touched.push(slot);
+    changes.push({ slot, change });
+    entry(topic, partition).leases.push(...leases);
+    for (const l of leases) budget -= l.lastOffset - l.firstOffset + 1;
+  }
+  return { changes, touched };
+}
+
+function hasAck(request: P.ShareAcquireRequest, e: P.ShareAcquirePartition): boolean {
+  return (request.acknowledgements ?? []).some((a) => a.topic === e.topic && a.partition === e.partition);
+}
+
+export function shareAcquireError(code: number, message?: string): P.ShareAcquireResponse {
+  return {
+    errorCode: code,
+    errorName: errorName(code),
+    ...(message === undefined ? {} : { errorMessage: message }),
+    acquisitionLockTimeoutMs: 0,
+    partitions: [],
+  };
+}

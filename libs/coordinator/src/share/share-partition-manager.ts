@@ -1,0 +1,210 @@
+import { ErrorCode } from '@cohort/protocol';
+import type { Clock, LogRecord } from '@cohort/replication';
+import type { CoordinatorConfig } from '../ports/coordinator-config';
+import type { TopicRegistry } from '../ports/topic-registry.port';
+import { type CoordinatorResult, PARKED, type WriteOutcome } from '../runtime/coordinator-result';
+import type { OperationEffects } from '../runtime/operation-effects';
+import { type ShareChange, SharePartition, type SharePartitionLimits } from './share-partition';
+import { ShareAcquireWaiters } from './share-acquire-waiters';
+import type { ShareLeaseOwner, ShareMembershipView } from './share-ports';
+import {
+  type SharePartitionSnapshot,
+  sharePartitionStateRecord,
+  sharePartitionStateTombstone,
+} from './share-state-records';
+import { partitionFromSnapshot, snapshotOf } from './share-state-snapshot';
+
+export interface SharePartitionManagerDeps {
+  effects: OperationEffects;
+  clock: Clock;
+  config: CoordinatorConfig;
+  topics: TopicRegistry;
+}
+
+/** One share partition of a group, with where it lives. */
+export interface ShareSlot {
+  readonly groupId: string;
+  readonly topic: string;
+  readonly partition: number;
+  readonly state: SharePartition;
+}
+
+/** A change of a slot waiting for the write that carries it. */
+export interface SlotChange {
+  slot: ShareSlot;
+  change: ShareChange;
+}
+
+/** Membership before a share group manager is bound: no share group exists. */
+const NO_SHARE_GROUPS: ShareMembershipView = { assignedPartitions: () => ErrorCode.GROUP_ID_NOT_FOUND };
+
+const slotKey = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
+const lockKey = (slot: ShareSlot): string =>
+  `share-lock\u0000${slot.groupId}\u0000${slot.topic}\u0000${slot.partition}`;
+
+/**
+ * The share partitions of one coordinator shard (the share-partition leader and share coordinator of
+ * Kafka, merged, for the groups this shard coordinates): their state machines, the one lock timer per
+ * partition armed at its earliest lease deadline, the snapshot write of every change, and the held
+ * ShareAcquire requests woken when offsets can be leased again. Every method runs inside a step of the
+ * shard; timers and writes that nobody waits on go through the step's effects.
+ */
+export class SharePartitionManager implements ShareLeaseOwner {
+  private readonly groups = new Map<string, Map<string, ShareSlot>>();
+  /** Who may work which partitions: the share group manager, bound once it exists. */
+  membership: ShareMembershipView = NO_SHARE_GROUPS;
+  readonly waiters: ShareAcquireWaiters;
+
+  constructor(private readonly deps: SharePartitionManagerDeps) {
+    this.waiters = new ShareAcquireWaiters(deps.effects);
+  }
+
+  get limits(): SharePartitionLimits {
+    const { config } = this.deps;
+    return {
+      deliveryCountLimit: config.groupShareDeliveryCountLimit,
+      maxRecordLocks: config.groupSharePartitionMaxRecordLocks,
+      lockDurationMs: config.groupShareRecordLockDurationMs,
+    };
+  }
+
+  get now(): number {
+    return this.deps.clock.now();
+  }
+
+  slot(groupId: string, topic: string, partition: number): ShareSlot | undefined {
+    return this.groups.get(groupId)?.get(slotKey(topic, partition));
+  }
+
+  slotsOf(groupId: string): ShareSlot[] {
+    return [...(this.groups.get(groupId)?.values() ?? [])];
+  }
+
+  /** The groups that have share partition state here. */
+  groupIds(): string[] {
+    return [...this.groups.keys()];
+  }
+
+  /**
+   * The partition's state, created on first use at the reported end (`latest`) or start (`earliest`)
+   * per GROUP_SHARE_AUTO_OFFSET_RESET; its reported end brought up to the registry's.
+   */
+  slotFor(groupId: string, topic: string, partition: number): { slot: ShareSlot; created: boolean } {
+    const reported = this.deps.topics.partitionOffsets(topic, partition);
+    const existing = this.slot(groupId, topic, partition);
+    if (existing) {
+      if (reported) existing.state.reportEnd(reported.endOffset);
+      return { slot: existing, created: false };
+    }
+    const start =
+      this.deps.config.groupShareAutoOffsetReset === 'earliest'
+        ? (reported?.startOffset ?? 0)
+        : (reported?.endOffset ?? 0);
+    const state = new SharePartition(0, start);
+    if (reported) state.reportEnd(reported.endOffset);
+    return { slot: this.put(groupId, topic, partition, state), created: true };
+  }
+
+  private put(groupId: string, topic: string, partition: number, state: SharePartition): ShareSlot {
+    let slots = this.groups.get(groupId);
+    if (!slots) this.groups.set(groupId, (slots = new Map()));
+    const slot: ShareSlot = { groupId, topic, partition, state };
+    slots.set(slotKey(topic, partition), slot);
+    return slot;
+  }
+
+  /**
+   * The write of `touched` slots' snapshots. When it ends, every change it carries is committed or taken
+   * back, lock timers are re-armed, held acquires are woken where offsets became leasable, and `then`
+   * runs. Nothing to write: all of that happens at once and the result writes nothing.
+   */
+  write(
+    touched: Iterable<ShareSlot>,
+    changes: readonly SlotChange[],
+    then: (outcome: WriteOutcome) => void,
+  ): CoordinatorResult<never> {
+    const slots = [...new Set(touched)];
+    const now = this.now;
+    const records: LogRecord[] = slots.map((slot) => sharePartitionStateRecord(slot, snapshotOf(slot.state), now));
+    const settle = (outcome: WriteOutcome): void => {
+      const limits = this.limits;
+      for (const { slot, change } of changes) slot.state.complete(change, outcome.ok, this.now, limits);
+      for (const slot of slots) this.afterChange(slot);
+      then(outcome);
+    };
+    if (records.length === 0) {
+      settle({ ok: true, baseOffset: -1, lastOffset: -1 });
+      return PARKED;
+    }
+    return { records, appendFuture: settle };
+  }
+
+  /** A write nobody waits on, joining the step's batch (a woken acquire's leases, an expiry). */
+  submit(result: CoordinatorResult<never>): void {
+    if (result !== PARKED) this.deps.effects.write(result);
+  }
+
+  /** After a slot changed: its lock timer at its earliest deadline, and held acquires woken if it can lease. */
+  afterChange(slot: ShareSlot): void {
+    if (this.slot(slot.groupId, slot.topic, slot.partition) !== slot) return;
+    const deadline = slot.state.nextDeadline();
+    if (deadline === undefined) this.deps.effects.cancel(lockKey(slot));
+    else this.deps.effects.schedule(lockKey(slot), Math.max(0, deadline - this.now), () => this.onLockTimer(slot));
+    if (slot.state.hasLeasable(this.limits)) this.waiters.wake(slot.groupId);
+  }
+
+  /** Locks ran out: the offsets go back (or to the archive at the limit) at once, and the change is written. */
+  private onLockTimer(slot: ShareSlot): void {
+    if (this.slot(slot.groupId, slot.topic, slot.partition) !== slot) return;
+    if (slot.state.expire(this.now, this.limits)) this.deps.effects.write(this.write([slot], [], () => undefined));
+    else this.afterChange(slot);
+  }
+
+  /** Producers reported new end offsets: partitions that can lease again wake their held acquires. */
+  onEndOffsets(topic: string, partitions: readonly number[]): void {
+    for (const slots of this.groups.values())
+      for (const partition of partitions) {
+        const slot = slots.get(slotKey(topic, partition));
+        const reported = this.deps.topics.partitionOffsets(topic, partition);
+        if (slot && reported && slot.state.reportEnd(reported.endOffset)) this.afterChange(slot);
+      }
+  }
+
+  releaseMember(groupId: string, memberId: string): void {
+    this.waiters.dropMember(groupId, memberId);
+    const released = this.slotsOf(groupId).filter((slot) => slot.state.releaseMember(memberId, this.now, this.limits));
+    if (released.length > 0) this.deps.effects.write(this.write(released, [], () => undefined));
+  }
+
+  deleteGroup(groupId: string): void {
+    this.waiters.dropGroup(groupId);
+    const slots = this.slotsOf(groupId);
+    this.groups.delete(groupId);
+    if (slots.length === 0) return;
+    for (const slot of slots) this.deps.effects.cancel(lockKey(slot));
+    const now = this.now;
+    this.deps.effects.write({ records: slots.map((slot) => sharePartitionStateTombstone(slot, now)) });
+  }
+
+  /**
+   * The share partitions a load brought back. Those the load changed (archived at the delivery limit,
+   * SPSO moved) are written again, so the log says what is served.
+   */
+  install(loaded: Iterable<{ groupId: string; topic: string; partition: number; snapshot: SharePartitionSnapshot }>) {
+    const changed: ShareSlot[] = [];
+    for (const { groupId, topic, partition, snapshot } of loaded) {
+      const { partition: state, changed: loadChanged } = partitionFromSnapshot(snapshot, this.limits);
+      const slot = this.put(groupId, topic, partition, state);
+      const reported = this.deps.topics.partitionOffsets(topic, partition);
+      if (reported) state.reportEnd(reported.endOffset);
+      if (loadChanged) changed.push(slot);
+    }
+    if (changed.length > 0) this.deps.effects.write(this.write(changed, [], () => undefined));
+  }
+
+  /** This shard stopped leading: every held acquire is answered NOT_COORDINATOR, and all state goes. */
+  close(): void {
+    this.waiters.failAll(ErrorCode.NOT_COORDINATOR);
+    this.groups.clear();
+  }
+}
