@@ -27,6 +27,7 @@ const LAYERS = {
       'offsets', // offset writes and retention
       'consumer', // KIP-848 consumer groups
       'share', // KIP-932 share groups
+      'migration', // online conversion between classic and consumer groups (GROUP_CONSUMER_MIGRATION_POLICY)
       'loader', // replay of a partition
       'shard', // CoordinatorShard, its loader and the registry of shards
       'handlers', // one file per request

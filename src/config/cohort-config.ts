@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { rebalanceProtocolsOf } from './consumer-group-variables';
+import { type ConsumerGroupMigrationPolicy, rebalanceProtocolsOf } from './consumer-group-variables';
 import type { EnvironmentVariables } from './environment-variables';
 import { replicationSettings } from './mode-defaults';
 import { SecurityConfig } from './security-config';
@@ -46,6 +46,8 @@ export class CohortConfig {
   readonly groupConsumerHeartbeatIntervalMs: number;
   readonly groupConsumerSessionTimeoutMs: number;
   readonly groupConsumerMaxSize: number;
+  /** GROUP_CONSUMER_MIGRATION_POLICY, lower case. */
+  readonly groupConsumerMigrationPolicy: ConsumerGroupMigrationPolicy;
   /** GROUP_CONSUMER_ASSIGNORS: the consumer groups' server assignors, the first the default. */
   readonly groupConsumerAssignors: string[];
   /** GROUP_SHARE_*: the share groups' (KIP-932) membership timing and size, and their share partitions' leases. */
@@ -114,6 +116,8 @@ export class CohortConfig {
     this.groupConsumerHeartbeatIntervalMs = env.GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS;
     this.groupConsumerSessionTimeoutMs = env.GROUP_CONSUMER_SESSION_TIMEOUT_MS;
     this.groupConsumerMaxSize = env.GROUP_CONSUMER_MAX_SIZE ?? Number.POSITIVE_INFINITY;
+    this.groupConsumerMigrationPolicy =
+      env.GROUP_CONSUMER_MIGRATION_POLICY.toLowerCase() as ConsumerGroupMigrationPolicy;
     this.groupConsumerAssignors = env.GROUP_CONSUMER_ASSIGNORS.split(',').map((entry) => entry.trim());
     this.groupShareHeartbeatIntervalMs = env.GROUP_SHARE_HEARTBEAT_INTERVAL_MS;
     this.groupShareSessionTimeoutMs = env.GROUP_SHARE_SESSION_TIMEOUT_MS;

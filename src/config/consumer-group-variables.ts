@@ -12,6 +12,10 @@ export const ASSIGNOR_LIST_PATTERN = /^\s*[^\s,]+\s*(,\s*[^\s,]+\s*)*$/;
 /** GROUP_COORDINATOR_REBALANCE_PROTOCOLS: comma-separated protocol names (Kafka's `group.coordinator.rebalance.protocols`). */
 export const REBALANCE_PROTOCOLS_PATTERN = /^\s*(classic|consumer|share)\s*(,\s*(classic|consumer|share)\s*)*$/i;
 
+/** GROUP_CONSUMER_MIGRATION_POLICY: Kafka's `ConsumerGroupMigrationPolicy` names. */
+export type ConsumerGroupMigrationPolicy = 'bidirectional' | 'upgrade' | 'downgrade' | 'disabled';
+export const MIGRATION_POLICY_PATTERN = /^(bidirectional|upgrade|downgrade|disabled)$/i;
+
 /**
  * The consumer group settings (KIP-848, Kafka's `group.consumer.*`), kept apart so that the schema of
  * each stays readable; EnvironmentVariables extends this class. The rules between them (a value inside
@@ -86,6 +90,17 @@ export class ConsumerGroupVariables extends SecurityVariables {
     message: '$property must be a comma-separated list of classic, consumer and share',
   })
   GROUP_COORDINATOR_REBALANCE_PROTOCOLS: string = 'classic,consumer,share';
+
+  /**
+   * Online migration between the classic and the consumer protocol (Kafka's
+   * `group.consumer.migration.policy`, case-insensitive like Kafka's): which way a group may convert
+   * while it has members. Empty groups convert either way whatever it says.
+   */
+  @Expose()
+  @EnvTrimmed()
+  @IsString()
+  @Matches(MIGRATION_POLICY_PATTERN, { message: '$property must be bidirectional, upgrade, downgrade or disabled' })
+  GROUP_CONSUMER_MIGRATION_POLICY: string = 'bidirectional';
 }
 
 /** GROUP_COORDINATOR_REBALANCE_PROTOCOLS as a list of lower-case names, each once. */

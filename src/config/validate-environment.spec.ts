@@ -242,6 +242,15 @@ describe('configuration (the configuration table of README.md)', () => {
     ]);
   });
 
+  it('migrates groups online both ways by default, reads GROUP_CONSUMER_MIGRATION_POLICY case-insensitively and refuses an unknown policy', () => {
+    expect(configOf({}).groupConsumerMigrationPolicy).toBe('bidirectional');
+    expect(configOf({ GROUP_CONSUMER_MIGRATION_POLICY: ' Upgrade ' }).groupConsumerMigrationPolicy).toBe('upgrade');
+    expect(configOf({ GROUP_CONSUMER_MIGRATION_POLICY: 'disabled' }).groupConsumerMigrationPolicy).toBe('disabled');
+    expect(problemsOf({ GROUP_CONSUMER_MIGRATION_POLICY: 'sideways' })).toEqual([
+      'GROUP_CONSUMER_MIGRATION_POLICY="sideways": GROUP_CONSUMER_MIGRATION_POLICY must be bidirectional, upgrade, downgrade or disabled',
+    ]);
+  });
+
   it('serves the classic, consumer and share protocols by default, and refuses a list without classic or with an unknown name', () => {
     expect(configOf({}).groupCoordinatorRebalanceProtocols).toEqual(['classic', 'consumer', 'share']);
     expect(configOf({ GROUP_COORDINATOR_REBALANCE_PROTOCOLS: ' Classic ' }).groupCoordinatorRebalanceProtocols).toEqual(

@@ -26,6 +26,7 @@ export function coordinatorConfigOf(config: CohortConfig): CoordinatorConfig {
     groupShareDeliveryCountLimit: config.groupShareDeliveryCountLimit,
     groupSharePartitionMaxRecordLocks: config.groupSharePartitionMaxRecordLocks,
     groupShareAutoOffsetReset: config.groupShareAutoOffsetReset,
+    groupConsumerMigrationPolicy: config.groupConsumerMigrationPolicy,
     rebalanceProtocols: config.groupCoordinatorRebalanceProtocols,
   });
 }

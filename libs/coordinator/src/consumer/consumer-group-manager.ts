@@ -6,7 +6,7 @@ import type { CoordinatorMetrics } from '../ports/coordinator-metrics.port';
 import { ConsumerGroupError, heartbeatErrorResponse } from './consumer-errors';
 import { ConsumerGroup } from './consumer-group';
 import type { ConsumerGroupConfig } from './consumer-group-config';
-import { type ConsumerGroupMember, isReconciledTo, updatedMember as withChanges } from './consumer-group-member';
+import { type ConsumerGroupMember, updatedMember as withChanges } from './consumer-group-member';
 import type { ConsumerGroupStore } from './consumer-group-replay';
 import { consumerGroupTombstones, memberTombstones } from './consumer-group-records';
 import { dynamicMember, staticMember } from './member-resolution';
@@ -15,10 +15,10 @@ import type {
   ConsumerGroupHeartbeatResponse,
   ConsumerRequestContext,
 } from './consumer-heartbeat.types';
-import { currentAssignmentRecord, memberSubscriptionRecord } from './consumer-records';
+import { currentAssignmentRecord } from './consumer-records';
 import type { EpochBumpReason } from './epoch-history';
 import { EpochRecorder } from './epoch-recorder';
-import { CurrentAssignmentBuilder } from './current-assignment-builder';
+import { MemberProgress } from './member-progress';
 import {
   JOIN_GROUP_MEMBER_EPOCH,
   LEAVE_GROUP_STATIC_MEMBER_EPOCH,
@@ -27,18 +27,15 @@ import {
   throwIfInstanceIdIsFenced,
   throwIfStaticMemberIsUnknown,
 } from './heartbeat-validation';
-import { sameMember, sameNames } from './member-equality';
 import { MemberState } from './member-state';
 import {
-  groupSubscription,
-  type GroupSubscription,
   metadataHash,
   type PartitionCountLookup,
   subscribedRegexesAfter,
   subscribedTopicNamesAfter,
 } from './subscription-metadata';
 import { updateTargetAssignment } from './target-assignment-update';
-import { samePartitions, toTopicPartitionList, type TopicPartitions } from './topic-partitions';
+import { samePartitions, toTopicPartitionList } from './topic-partitions';
 import { UncommittedWrites } from './uncommitted-writes';
 import { consumerRebalanceKey, consumerSessionKey } from './consumer-timer-keys';
 
@@ -59,11 +56,28 @@ export interface ConsumerGroupManagerDeps {
   onMemberGone?: (groupId: string, memberId: string) => void;
   /** Epoch bumps and convergence times (optional: tests leave it out). */
   metrics?: CoordinatorMetrics;
+  /** Online migration to the classic protocol (absent: a group never changes type while it has members). */
+  migration?: ConsumerGroupDowngradePort;
+}
+
+/**
+ * What a fencing asks of the online migration (Kafka's `validateOnlineDowngradeWithFencedMember` and
+ * `convertToClassicGroup`): when the last consumer-protocol member leaves a group of classic members,
+ * the group becomes classic and these records (the consumer group's tombstones, the classic group's
+ * record) replace the member's removal; `settled` learns whether they were committed.
+ */
+export interface ConsumerGroupDowngradePort {
+  downgradeOnFence(group: ConsumerGroup, leaving: ConsumerGroupMember): Fencing | undefined;
+}
+
+/** The records of a fencing, and what must learn whether they committed. */
+export interface Fencing {
+  records: LogRecord[];
+  settled?: (ok: boolean) => void;
 }
 
 /** What one heartbeat computed, before its records are applied. */
-interface Outcome {
-  records: LogRecord[];
+interface Outcome extends Fencing {
   response: ConsumerGroupHeartbeatResponse;
 }
 
@@ -78,6 +92,8 @@ interface Outcome {
  */
 export class ConsumerGroupManager {
   readonly writes: UncommittedWrites;
+  /** Steps 1-4 of a member's change, shared with a classic member's JoinGroup. */
+  readonly progress: MemberProgress;
   private readonly assignorNames: string[];
   private readonly epochs: EpochRecorder;
 
@@ -85,6 +101,19 @@ export class ConsumerGroupManager {
     this.writes = new UncommittedWrites(deps.groups);
     this.epochs = new EpochRecorder(deps.metrics);
     this.assignorNames = deps.assignors.map((a) => a.name);
+    this.progress = new MemberProgress({
+      assignors: deps.assignors,
+      partitionsOf: deps.partitionsOf,
+      topicNames: deps.topicNames,
+      bumpRecord: (...args) => this.epochs.bumpRecord(...args),
+      armRebalanceTimeout: (groupId, memberId, epoch, timeoutMs) =>
+        this.scheduleRebalanceTimeout(groupId, memberId, epoch, timeoutMs),
+      cancelRebalanceTimeout: (groupId, memberId) => this.deps.effects.cancel(consumerRebalanceKey(groupId, memberId)),
+    });
+  }
+
+  get config(): ConsumerGroupConfig {
+    return this.deps.config;
   }
 
   group(groupId: string): ConsumerGroup | undefined {
@@ -109,7 +138,9 @@ export class ConsumerGroupManager {
       if (!(error instanceof ConsumerGroupError)) throw error;
       return this.deps.effects.attachTo({ records: [], response: heartbeatErrorResponse(error) });
     }
-    return this.deps.effects.attachTo(this.written(outcome.records, outcome.response, request.groupId));
+    return this.deps.effects.attachTo(
+      this.written(outcome.records, outcome.response, request.groupId, outcome.settled),
+    );
   }
 
   /**
@@ -133,7 +164,7 @@ export class ConsumerGroupManager {
     const now = this.deps.clock.now();
     for (const group of this.deps.groups.list()) {
       if (!group.isSubscribedToTopic(topic) || group.size === 0) continue;
-      const { metadata, resolved } = this.subscription(group.subscribedTopicNames, group.subscribedRegexes);
+      const { metadata, resolved } = this.progress.subscription(group.subscribedTopicNames, group.subscribedRegexes);
       const hash = metadataHash(metadata);
       if (hash === group.metadataHash) continue;
       const groupEpoch = group.groupEpoch + 1;
@@ -158,7 +189,7 @@ export class ConsumerGroupManager {
   onLoaded(): void {
     for (const group of this.deps.groups.list()) {
       for (const member of group.members.values()) {
-        this.scheduleSessionTimeout(group.groupId, member.memberId);
+        this.scheduleSessionTimeout(group.groupId, member.memberId, member.classicMemberMetadata?.sessionTimeoutMs);
         if (member.state === MemberState.UNREVOKED_PARTITIONS)
           this.scheduleRebalanceTimeout(group.groupId, member.memberId, member.memberEpoch, member.rebalanceTimeoutMs);
       }
@@ -183,8 +214,8 @@ export class ConsumerGroupManager {
         ? dynamicMember(group, request.memberId, memberEpoch, owned, joining)
         : staticMember(group, request.memberId, memberEpoch, request.instanceId, owned, joining, records, now);
 
-    // 1. The member with what this heartbeat changed; its record if anything did.
-    let updated = withChanges(member, {
+    // The member with what this heartbeat changed, then steps 1-4 (records, epochs, target, reconciliation).
+    const changes = {
       instanceId: request.instanceId ?? member.instanceId,
       rackId: request.rackId ?? member.rackId,
       rebalanceTimeoutMs:
@@ -200,54 +231,9 @@ export class ConsumerGroupManager {
       subscribedTopicRegex: request.subscribedTopicRegex ?? member.subscribedTopicRegex,
       clientId: context.clientId,
       clientHost: context.clientHost,
-    });
-    let subscriptionChanged = false;
-    if (!sameMember(updated, member)) {
-      records.push(memberSubscriptionRecord(groupId, updated, now));
-      subscriptionChanged =
-        !sameNames(updated.subscribedTopicNames, member.subscribedTopicNames) ||
-        updated.subscribedTopicRegex !== member.subscribedTopicRegex;
-    }
-
-    // 2. The group epoch moves when the group is new, a subscription changed or a subscribed topic did.
-    const previousId = group.staticMemberId(updated.instanceId);
-    const replaced = previousId !== undefined && previousId !== updated.memberId ? group.member(previousId) : undefined;
-    const previous = replaced ?? group.member(updated.memberId);
-    const { metadata, resolved } = this.subscription(
-      subscribedTopicNamesAfter(group, previous, updated),
-      subscribedRegexesAfter(group, previous, updated),
-    );
-    const hash = metadataHash(metadata);
-    let groupEpoch = group.groupEpoch;
-    if (!existing || subscriptionChanged || hash !== group.metadataHash) {
-      groupEpoch += 1;
-      const reason = !previous
-        ? 'member-joined'
-        : subscriptionChanged
-          ? 'subscription-changed'
-          : 'topic-metadata-changed';
-      const cause = { reason, memberId: updated.memberId } as const;
-      records.push(this.epochs.bumpRecord(group, groupEpoch, hash, cause, group.size + (previous ? 0 : 1), now));
-    }
-
-    // 3. A new target assignment when the group epoch is ahead of it.
-    let targetEpoch = group.assignmentEpoch;
-    let target: TopicPartitions;
-    if (groupEpoch > group.assignmentEpoch) {
-      const result = updateTargetAssignment(group, groupEpoch, this.deps.assignors, metadata, resolved, now, {
-        previous: member,
-        updated,
-      });
-      records.push(...result.records);
-      target = result.targetAssignment.get(updated.memberId) ?? new Map();
-      targetEpoch = groupEpoch;
-    } else {
-      target = group.targetAssignmentFor(updated.memberId, updated.instanceId);
-    }
-
-    // 4. Reconcile the member towards its target.
-    const reconcile = { owned, subscriptionChanged, resolved };
-    updated = this.maybeReconcile(group, updated, targetEpoch, target, reconcile, records, now);
+    };
+    const change = { group, groupExists: existing !== undefined, member, owned, updated: withChanges(member, changes) };
+    const updated = this.progress.advance(change, records, now);
     this.scheduleSessionTimeout(groupId, updated.memberId);
 
     const full =
@@ -270,38 +256,6 @@ export class ConsumerGroupManager {
     };
   }
 
-  /** Kafka's `maybeReconcile`, arming the rebalance timeout while the member must revoke. */
-  private maybeReconcile(
-    group: ConsumerGroup,
-    member: ConsumerGroupMember,
-    targetEpoch: number,
-    target: TopicPartitions,
-    heartbeat: {
-      owned: ConsumerGroupHeartbeatRequest['topicPartitions'];
-      subscriptionChanged: boolean;
-      resolved: ReadonlyMap<string, ReadonlySet<string>>;
-    },
-    records: LogRecord[],
-    now: number,
-  ): ConsumerGroupMember {
-    const { owned, subscriptionChanged, resolved } = heartbeat;
-    if (!subscriptionChanged && isReconciledTo(member, targetEpoch)) return member;
-    const next = new CurrentAssignmentBuilder(member)
-      .withTargetAssignment(targetEpoch, target)
-      .withHasSubscriptionChanged(subscriptionChanged)
-      .withResolvedRegularExpressions(resolved)
-      .withCurrentPartitionEpoch((topic, p) => group.currentPartitionEpoch(topic, p))
-      .withOwnedTopicPartitions(owned ?? null)
-      .withTopicExists((topic) => this.deps.partitionsOf(topic) !== undefined)
-      .build();
-    if (sameMember(next, member)) return member;
-    records.push(currentAssignmentRecord(group.groupId, next, now));
-    if (next.state === MemberState.UNREVOKED_PARTITIONS)
-      this.scheduleRebalanceTimeout(group.groupId, next.memberId, next.memberEpoch, next.rebalanceTimeoutMs);
-    else this.deps.effects.cancel(consumerRebalanceKey(group.groupId, next.memberId));
-    return next;
-  }
-
   /** Kafka's `consumerGroupLeave`: -1 removes the member, -2 keeps a static member's place until its session ends. */
   private leave(request: ConsumerGroupHeartbeatRequest): Outcome {
     const { groupId, memberId, memberEpoch, instanceId } = request;
@@ -318,13 +272,13 @@ export class ConsumerGroupManager {
       const member = group.member(memberId);
       if (!member)
         throw new ConsumerGroupError('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
-      return { records: this.fence(group, member, 'member-left'), response };
+      return { ...this.fence(group, member, 'member-left'), response };
     }
     const member = group.staticMember(instanceId);
     throwIfStaticMemberIsUnknown(member, instanceId);
     throwIfInstanceIdIsFenced(member, memberId, instanceId);
     if (memberEpoch !== LEAVE_GROUP_STATIC_MEMBER_EPOCH)
-      return { records: this.fence(group, member, 'member-left'), response };
+      return { ...this.fence(group, member, 'member-left'), response };
     // A static member away for now: it keeps its assignment and target; its session timer still runs.
     const away = withChanges(member, {
       memberEpoch: LEAVE_GROUP_STATIC_MEMBER_EPOCH,
@@ -336,40 +290,36 @@ export class ConsumerGroupManager {
     };
   }
 
-  /** Kafka's `consumerGroupFenceMember`: the member's records go, the group epoch moves, its timers stop. */
-  private fence(group: ConsumerGroup, member: ConsumerGroupMember, reason: EpochBumpReason): LogRecord[] {
+  /**
+   * Kafka's `consumerGroupFenceMember`: the member's records go, the group epoch moves, its timers stop;
+   * or, when it was the last consumer-protocol member of classic ones, the group becomes classic.
+   */
+  fence(group: ConsumerGroup, member: ConsumerGroupMember, reason: EpochBumpReason): Fencing {
+    this.deps.effects.cancel(consumerSessionKey(group.groupId, member.memberId));
+    this.deps.effects.cancel(consumerRebalanceKey(group.groupId, member.memberId));
+    this.deps.onMemberGone?.(group.groupId, member.memberId);
+    const downgrade = this.deps.migration?.downgradeOnFence(group, member);
+    if (downgrade) return downgrade;
     const now = this.deps.clock.now();
     const hash = metadataHash(
-      this.subscription(
+      this.progress.subscription(
         subscribedTopicNamesAfter(group, member, undefined),
         subscribedRegexesAfter(group, member, undefined),
       ).metadata,
     );
-    this.deps.effects.cancel(consumerSessionKey(group.groupId, member.memberId));
-    this.deps.effects.cancel(consumerRebalanceKey(group.groupId, member.memberId));
-    this.deps.onMemberGone?.(group.groupId, member.memberId);
-    return [
-      ...memberTombstones(group.groupId, member.memberId, now),
-      this.epochs.bumpRecord(
-        group,
-        group.groupEpoch + 1,
-        hash,
-        { reason, memberId: member.memberId },
-        group.size - 1,
-        now,
-      ),
-    ];
+    const cause = { reason, memberId: member.memberId };
+    const bump = this.epochs.bumpRecord(group, group.groupEpoch + 1, hash, cause, group.size - 1, now);
+    return { records: [...memberTombstones(group.groupId, member.memberId, now), bump] };
   }
 
-  /** The group's subscribed topics (by name and by its regexes, resolved against the registry now). */
-  private subscription(names: ReadonlyMap<string, number>, regexes: ReadonlyMap<string, number>): GroupSubscription {
-    return groupSubscription(names.keys(), regexes.keys(), this.deps.topicNames, this.deps.partitionsOf);
+  /** The member's session: fenced unless heard from within `timeoutMs` (a classic member's own session timeout). */
+  scheduleSessionTimeout(groupId: string, memberId: string, timeoutMs = this.deps.config.sessionTimeoutMs): void {
+    this.fenceAfter(consumerSessionKey(groupId, memberId), groupId, memberId, timeoutMs);
   }
 
-  private scheduleSessionTimeout(groupId: string, memberId: string): void {
-    this.deps.effects.schedule(consumerSessionKey(groupId, memberId), this.deps.config.sessionTimeoutMs, () =>
-      this.fenceMember(groupId, memberId, () => true),
-    );
+  /** Arms timer `key`: when it fires, the member is fenced if still there (a session, a classic member's join or sync deadline). */
+  fenceAfter(key: string, groupId: string, memberId: string, timeoutMs: number): void {
+    this.deps.effects.schedule(key, timeoutMs, () => this.fenceMember(groupId, memberId, () => true));
   }
 
   /** Fences the member if it is still at `memberEpoch` when the deadline passes (it did not revoke in time). */
@@ -384,14 +334,21 @@ export class ConsumerGroupManager {
     const group = this.deps.groups.get(groupId);
     const member = group?.member(memberId);
     if (!group || !member || !stillDue(member)) return;
-    this.deps.effects.write(this.written<never>(this.fence(group, member, 'member-fenced'), undefined, groupId));
+    const fenced = this.fence(group, member, 'member-fenced');
+    this.deps.effects.write(this.written<never>(fenced.records, undefined, groupId, fenced.settled));
   }
 
   /**
    * Applies `records` now and returns the write that commits them, taking them back if it fails. When
-   * they leave `groupId` converged, the write also records that in the group's epoch history.
+   * they leave `groupId` converged, the write also records that in the group's epoch history; `settled`
+   * (if any) learns the outcome.
    */
-  private written<T>(records: LogRecord[], response?: T, groupId?: string): CoordinatorResult<T> {
+  written<T>(
+    records: LogRecord[],
+    response?: T,
+    groupId?: string,
+    settled?: (ok: boolean) => void,
+  ): CoordinatorResult<T> {
     if (records.length === 0) return { records, response };
     const write = this.writes.apply(records);
     const converged =
@@ -409,6 +366,7 @@ export class ConsumerGroupManager {
           this.writes.committed(write);
           this.epochs.committed(events);
         } else this.writes.failed(write);
+        settled?.(outcome.ok);
       },
     };
   }

@@ -1,3 +1,4 @@
+import type { JoinGroupProtocol } from '@cohort/protocol';
 import { MemberState } from './member-state';
 import { NO_PARTITIONS, type TopicPartitions } from './topic-partitions';
 
@@ -25,6 +26,18 @@ export interface ConsumerGroupMember {
   readonly serverAssignorName: string | null;
   readonly assignedPartitions: TopicPartitions;
   readonly partitionsPendingRevocation: TopicPartitions;
+  /** Set for a member that speaks the classic protocol (JoinGroup/SyncGroup/Heartbeat) in a consumer group. */
+  readonly classicMemberMetadata: ClassicMemberMetadata | null;
+}
+
+/**
+ * Kafka's `ConsumerGroupMemberMetadataValue.ClassicMemberMetadata`: what a classic member told its last
+ * JoinGroup, kept so its session is timed by its own session timeout, its SyncGroup and a downgrade find
+ * its protocols (with their embedded `consumer` subscriptions), and a new leader knows it is classic.
+ */
+export interface ClassicMemberMetadata {
+  readonly sessionTimeoutMs: number;
+  readonly supportedProtocols: readonly JoinGroupProtocol[];
 }
 
 /** Kafka's `new ConsumerGroupMember.Builder(memberId).build()` defaults, with `fields` over them. */
@@ -47,6 +60,7 @@ export function newConsumerGroupMember(
     serverAssignorName: null,
     assignedPartitions: NO_PARTITIONS,
     partitionsPendingRevocation: NO_PARTITIONS,
+    classicMemberMetadata: null,
     ...fields,
   };
 }
@@ -69,4 +83,9 @@ export function isReconciledTo(member: ConsumerGroupMember, targetAssignmentEpoc
 /** Whether the member subscribed with a regular expression (Kafka: a non-empty `subscribedTopicRegex`). */
 export function hasRegex(member: ConsumerGroupMember): boolean {
   return member.subscribedTopicRegex !== '';
+}
+
+/** Kafka's `useClassicProtocol`: the member joined through JoinGroup, not ConsumerGroupHeartbeat. */
+export function usesClassicProtocol(member: ConsumerGroupMember): boolean {
+  return member.classicMemberMetadata !== null;
 }

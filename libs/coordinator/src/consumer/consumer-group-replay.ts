@@ -113,6 +113,7 @@ export function replayConsumerRecord(store: ConsumerGroupStore, key: ConsumerRec
             subscribedTopicRegex: v.subscribedTopicRegex ?? '',
             rebalanceTimeoutMs: v.rebalanceTimeoutMs,
             serverAssignorName: v.serverAssignor,
+            classicMemberMetadata: v.classicMemberMetadata ?? null,
           }),
         );
         return;

@@ -32,6 +32,13 @@ function validateMemberEpoch(group: ConsumerGroup, memberId: string | null, memb
   const member = memberId === null ? undefined : group.member(memberId);
   if (!member)
     throw new ConsumerGroupError('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${group.groupId}.`);
+  if (member.memberEpoch !== memberEpoch && member.classicMemberMetadata !== null) {
+    // Kafka's `validateMemberEpoch`: a classic member knows its epoch as its generation and rejoins on this.
+    throw new ConsumerGroupError(
+      'ILLEGAL_GENERATION',
+      `The received generation id ${memberEpoch} does not match the expected member epoch ${member.memberEpoch}.`,
+    );
+  }
   if (member.memberEpoch !== memberEpoch) {
     throw new ConsumerGroupError(
       'STALE_MEMBER_EPOCH',
@@ -65,7 +72,8 @@ export function describeConsumerGroup(group: ConsumerGroup, defaultAssignor: str
       subscribedTopicRegex: m.subscribedTopicRegex,
       assignment: { topicPartitions: toTopicPartitionList(m.assignedPartitions) },
       targetAssignment: { topicPartitions: toTopicPartitionList(group.targetAssignmentOf(m.memberId)) },
-      memberType: 1,
+      // Kafka's MemberType: 0 for a classic-protocol member, 1 for a consumer-protocol one.
+      memberType: m.classicMemberMetadata === null ? 1 : 0,
     })),
   };
 }

@@ -1,3 +1,4 @@
+import { CONSUMER_PROTOCOL_TYPE } from '@cohort/protocol';
 import { type ConsumerGroupMember, hasRegex, isReconciledTo } from './consumer-group-member';
 import { EpochHistory } from './epoch-history';
 import { MemberState } from './member-state';
@@ -37,6 +38,9 @@ export class ConsumerGroup {
   private readonly _subscribedRegexes = new Map<string, number>();
   private readonly _staticMembers = new Map<string, string>();
   private readonly serverAssignors = new Map<string, number>();
+  /** Kafka's `numClassicProtocolMembers` and `classicProtocolMembersSupportedProtocols`. */
+  private classicMembers = 0;
+  private readonly classicProtocols = new Map<string, number>();
 
   /** The last epoch bumps with their reasons and times to converge, for operators (REST `rebalances`). */
   readonly history: EpochHistory;
@@ -195,6 +199,7 @@ export class ConsumerGroup {
     this.countReconciled(newMember, 1);
     this.countSubscriptions(oldMember, newMember);
     countAssignors(this.serverAssignors, oldMember, newMember);
+    this.countClassic(oldMember, newMember);
     if (oldMember) this.removeMemberEpochs(oldMember);
     this.addPartitionEpochs(newMember.assignedPartitions, newMember.memberEpoch);
     this.addPartitionEpochs(newMember.partitionsPendingRevocation, newMember.memberEpoch);
@@ -210,11 +215,35 @@ export class ConsumerGroup {
     this.countReconciled(oldMember, -1);
     this.countSubscriptions(oldMember, undefined);
     countAssignors(this.serverAssignors, oldMember, undefined);
+    this.countClassic(oldMember, undefined);
     this.removeMemberEpochs(oldMember);
     if (oldMember.instanceId !== null && this._staticMembers.get(oldMember.instanceId) === memberId) {
       this._staticMembers.delete(oldMember.instanceId);
     }
     this.maybeUpdateGroupState();
+  }
+
+  /** How many members speak the classic protocol. */
+  get numClassicProtocolMembers(): number {
+    return this.classicMembers;
+  }
+
+  /** Kafka's `allMembersUseClassicProtocolExcept`: `memberId` is a consumer-protocol member and the only one. */
+  allMembersUseClassicProtocolExcept(memberId: string): boolean {
+    const member = this._members.get(memberId);
+    return (
+      member !== undefined && member.classicMemberMetadata === null && this.classicMembers === this._members.size - 1
+    );
+  }
+
+  /**
+   * Kafka's `supportsClassicProtocols`: a classic member may join with protocol type `consumer` and a
+   * protocol every classic member already supports (any protocol when the group is empty).
+   */
+  supportsClassicProtocols(protocolType: string, protocols: readonly string[]): boolean {
+    if (protocolType !== CONSUMER_PROTOCOL_TYPE) return false;
+    if (this._members.size === 0) return protocols.length > 0;
+    return protocols.some((name) => (this.classicProtocols.get(name) ?? 0) === this.classicMembers);
   }
 
   /** Kafka's `updateTargetAssignment`, with the inverted index. */
@@ -237,6 +266,20 @@ export class ConsumerGroup {
     if (this._members.size === 0) this._state = 'Empty';
     else if (this._groupEpoch > this._assignmentEpoch) this._state = 'Assigning';
     else this._state = this.unreconciled > 0 ? 'Reconciling' : 'Stable';
+  }
+
+  private countClassic(oldMember: ConsumerGroupMember | undefined, newMember: ConsumerGroupMember | undefined): void {
+    for (const [member, delta] of [
+      [oldMember, -1],
+      [newMember, 1],
+    ] as const) {
+      const classic = member?.classicMemberMetadata;
+      if (!classic) continue;
+      this.classicMembers += delta;
+      for (const { name } of classic.supportedProtocols)
+        if (delta > 0) increment(this.classicProtocols, name);
+        else decrement(this.classicProtocols, name);
+    }
   }
 
   private countReconciled(member: ConsumerGroupMember, delta: 1 | -1): void {

@@ -1,5 +1,5 @@
 import type { LogRecord } from '@cohort/replication';
-import type { ConsumerGroupMember } from './consumer-group-member';
+import type { ClassicMemberMetadata, ConsumerGroupMember } from './consumer-group-member';
 import { memberStateFromValue, type MemberState } from './member-state';
 import {
   encodeJson,
@@ -57,6 +57,8 @@ export interface ConsumerGroupMemberMetadataValue {
   subscribedTopicRegex: string | null;
   rebalanceTimeoutMs: number;
   serverAssignor: string | null;
+  /** Kafka's ClassicMemberMetadata: present only for a member that speaks the classic protocol. */
+  classicMemberMetadata?: ClassicMemberMetadata | null;
 }
 
 export interface ConsumerGroupTargetAssignmentMetadataValue {
@@ -132,6 +134,24 @@ export function decodeMemberMetadataValue(bytes: Buffer): ConsumerGroupMemberMet
     subscribedTopicRegex: requireField(o, 'subscribedTopicRegex', isNullableString, what),
     rebalanceTimeoutMs: requireField(o, 'rebalanceTimeoutMs', isInteger, what),
     serverAssignor: requireField(o, 'serverAssignor', isNullableString, what),
+    classicMemberMetadata: decodeClassicMemberMetadata(o.classicMemberMetadata, `${what}.classicMemberMetadata`),
+  };
+}
+
+function decodeClassicMemberMetadata(raw: unknown, what: string): ClassicMemberMetadata | null {
+  if (raw === undefined || raw === null) return null;
+  const o = requireObject(raw, what);
+  const protocols = o.supportedProtocols;
+  if (!Array.isArray(protocols)) throw new RecordDecodeError(`${what}.supportedProtocols must be an array`);
+  return {
+    sessionTimeoutMs: requireField(o, 'sessionTimeoutMs', isInteger, what),
+    supportedProtocols: protocols.map((p) => {
+      const protocol = requireObject(p, `${what}.supportedProtocols`);
+      return {
+        name: requireField(protocol, 'name', isString, `${what}.supportedProtocols`),
+        metadata: protocol.metadata ?? null,
+      };
+    }),
   };
 }
 
@@ -205,6 +225,8 @@ export function memberSubscriptionRecord(groupId: string, member: ConsumerGroupM
     subscribedTopicRegex: member.subscribedTopicRegex,
     rebalanceTimeoutMs: member.rebalanceTimeoutMs,
     serverAssignor: member.serverAssignorName,
+    // Written only for classic members, so a consumer member's record stays as it was before migration.
+    ...(member.classicMemberMetadata === null ? {} : { classicMemberMetadata: member.classicMemberMetadata }),
   };
   return {
     key: key(T.CONSUMER_GROUP_MEMBER_METADATA, groupId, member.memberId),

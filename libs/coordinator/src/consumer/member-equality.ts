@@ -1,4 +1,5 @@
 import type { ConsumerGroupMember } from './consumer-group-member';
+import { canonicalJson } from '../group/protocol-metadata';
 import { samePartitions } from './topic-partitions';
 
 /** Kafka's `ConsumerGroupMember.equals`: every field, sets and partitions by content. */
@@ -19,7 +20,8 @@ export function sameMember(a: ConsumerGroupMember, b: ConsumerGroupMember): bool
     a.subscribedTopicNames.size === b.subscribedTopicNames.size &&
     [...a.subscribedTopicNames].every((t) => b.subscribedTopicNames.has(t)) &&
     samePartitions(a.assignedPartitions, b.assignedPartitions) &&
-    samePartitions(a.partitionsPendingRevocation, b.partitionsPendingRevocation)
+    samePartitions(a.partitionsPendingRevocation, b.partitionsPendingRevocation) &&
+    canonicalJson(a.classicMemberMetadata) === canonicalJson(b.classicMemberMetadata)
   );
 }
 

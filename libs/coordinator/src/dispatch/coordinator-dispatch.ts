@@ -24,7 +24,7 @@ export type ShardOperation<Req, Res> =
         request: Req,
         context: RequestContext,
         respond: (response: Res) => void,
-      ) => CoordinatorResult<never>;
+      ) => CoordinatorResult<never> | CoordinatorResult<Res>;
     }
   /** An API over several groups or none (DescribeGroups, DeleteGroups, ListGroups): it dispatches its parts itself. */
   | { kind: 'fan-out'; run: (dispatch: CoordinatorDispatch, request: Req, context: RequestContext) => Promise<Res> };
@@ -99,7 +99,11 @@ export class CoordinatorDispatch {
             shard.run(operation.run(shard, request, context)).then((response) => resolve(response as Res), reject);
             return;
           case 'parked':
-            void shard.run(operation.run(shard, request, context, resolve));
+            // A parked reply is given through `resolve`; a result that carries its own response (a classic
+            // member's request to a consumer group) gives it once its records are committed.
+            void shard.run(operation.run(shard, request, context, resolve)).then((response) => {
+              if (response !== undefined) resolve(response as Res);
+            });
             return;
         }
       } catch (error) {

@@ -14,6 +14,12 @@ import {
   handleConsumerGroupHeartbeat,
   heartbeatError,
 } from '../handlers/consumer-group.handlers';
+import { classicJoinToConsumerGroup } from '../migration/classic-member-join';
+import {
+  classicHeartbeatToConsumerGroup,
+  classicLeaveToConsumerGroup,
+  classicSyncToConsumerGroup,
+} from '../migration/classic-member-requests';
 import { errorFields } from '../responses/error-fields';
 import { joinError, syncError } from '../responses/group-responses';
 import * as V from '../validation/request-validation';
@@ -50,11 +56,14 @@ export const JOIN_GROUP: ApiSpec<P.JoinGroupRequest, P.JoinGroupResponse> = {
   operation: {
     kind: 'parked',
     run: (shard, request, context, respond) => {
-      // One id, one group type: a consumer group is not joined through the classic protocol (Kafka's
-      // "not a classic group"; joining a converted group's classic side is the migration's part).
-      if (shard.consumerGroup(request.groupId))
-        throw KafkaError.of('GROUP_ID_NOT_FOUND', `Group ${request.groupId} is not a classic group.`);
-      return handleJoinGroup(shard.classic, request, context, respond);
+      // A consumer group's classic members are answered from its state (Kafka's
+      // classicGroupJoinToConsumerGroup); an Empty consumer group becomes a classic group at once.
+      const consumerGroup = shard.consumerGroup(request.groupId);
+      if (consumerGroup && consumerGroup.size > 0)
+        return classicJoinToConsumerGroup(shard.classicMembers, consumerGroup, request, context);
+      const gone = consumerGroup ? shard.consumer.deleteEmpty(consumerGroup) : undefined;
+      const result = handleJoinGroup(shard.classic, request, context, respond);
+      return gone ? { ...result, followUps: [gone, ...(result.followUps ?? [])] } : result;
     },
   },
   errorResponse: (request, error) => joinError(request.memberId, error.errorCode, errorMessage(error)),
@@ -68,7 +77,12 @@ export const SYNC_GROUP: ApiSpec<P.SyncGroupRequest, P.SyncGroupResponse> = {
   // The reply is parked on the member; the result carries the leader's write of the assignment.
   operation: {
     kind: 'parked',
-    run: (shard, request, context, respond) => handleSyncGroup(shard.classic, request, context, respond),
+    run: (shard, request, context, respond) => {
+      const consumerGroup = shard.consumerGroup(request.groupId);
+      if (!consumerGroup) return handleSyncGroup(shard.classic, request, context, respond);
+      if (consumerGroup.size === 0) throw KafkaError.of('UNKNOWN_MEMBER_ID', `group ${request.groupId} has no members`);
+      return classicSyncToConsumerGroup(shard.classicMembers, consumerGroup, request, context);
+    },
   },
   // The rebalance in flight was lost with the old coordinator: rejoin without rediscovery (Kafka).
   errorResponse: (_request, error) =>
@@ -82,7 +96,15 @@ export const HEARTBEAT: ApiSpec<P.HeartbeatRequest, P.HeartbeatResponse> = {
   validate: V.validateHeartbeat,
   groupId: groupIdOf,
   emptyGroupIdAllowed: false,
-  operation: { kind: 'write', run: (shard, request, context) => handleHeartbeat(shard.classic, request, context) },
+  operation: {
+    kind: 'write',
+    run: (shard, request, context) => {
+      const consumerGroup = shard.consumerGroup(request.groupId);
+      return consumerGroup
+        ? classicHeartbeatToConsumerGroup(shard.classicMembers, consumerGroup, request, context)
+        : handleHeartbeat(shard.classic, request, context);
+    },
+  },
   // Kafka answers blindly while loading: the member's session restarts once the group is loaded.
   errorResponse: (_request, error) =>
     error.errorCode === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS ? errorFields(ErrorCode.NONE) : errorFieldsOf(error),
@@ -93,7 +115,15 @@ export const LEAVE_GROUP: ApiSpec<P.LeaveGroupRequest, P.LeaveGroupResponse> = {
   validate: V.validateLeaveGroup,
   groupId: groupIdOf,
   emptyGroupIdAllowed: false,
-  operation: { kind: 'write', run: (shard, request) => handleLeaveGroup(shard.classic, request) },
+  operation: {
+    kind: 'write',
+    run: (shard, request) => {
+      const consumerGroup = shard.consumerGroup(request.groupId);
+      return consumerGroup
+        ? classicLeaveToConsumerGroup(shard.classicMembers, consumerGroup, request)
+        : handleLeaveGroup(shard.classic, request);
+    },
+  },
   errorResponse: (_request, error) => ({ ...errorFieldsOf(error), members: [] }),
 };
 

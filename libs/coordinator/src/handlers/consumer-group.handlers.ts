@@ -16,14 +16,19 @@ import type { ConsumerGroupMember } from '../consumer/consumer-group-member';
 import type { LogRecord } from '@cohort/replication';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
 import { consumerDisconnectKey } from '../shard/coordinator-shard';
+import type { Upgrade } from '../migration/group-migration';
+import { ConsumerGroupError } from '../consumer/consumer-errors';
+import { throwIfHeartbeatRequestIsInvalid } from '../consumer/heartbeat-validation';
 
 /**
- * Kafka's `consumerGroupHeartbeat` on a shard. A group id names one group of one type: a classic group
- * with members is not a consumer group (GROUP_ID_NOT_FOUND, as Kafka answers without a migration), an
- * Empty classic group gives way to the consumer group its first heartbeat creates (its metadata record
- * gets a tombstone with the heartbeat's records; its offsets stay, as Kafka's offsets do not depend on
- * the group type). A heartbeat that writes nothing still answers only once the shard's pending writes
- * are committed (Kafka's write operation with no records), since it may have read their state.
+ * Kafka's `consumerGroupHeartbeat` on a shard. A group id names one group of one type. An Empty classic
+ * group gives way to the consumer group its first heartbeat creates (its metadata record gets a
+ * tombstone with the heartbeat's records; its offsets stay, as Kafka's offsets do not depend on the
+ * group type). A classic group with members becomes a consumer group online when a member joins (epoch
+ * 0) and GROUP_CONSUMER_MIGRATION_POLICY allows it (Kafka's `convertToConsumerGroup`; its records go
+ * first in this heartbeat's write); otherwise it is not a consumer group (GROUP_ID_NOT_FOUND, as Kafka
+ * answers). A heartbeat that writes nothing still answers only once the shard's pending writes are
+ * committed (Kafka's write operation with no records), since it may have read their state.
  */
 export function handleConsumerGroupHeartbeat(
   shard: CoordinatorShard,
@@ -32,15 +37,27 @@ export function handleConsumerGroupHeartbeat(
 ): CoordinatorResult<ConsumerGroupHeartbeatResponse> {
   const classic = shard.groups.get(request.groupId);
   const converting = classic !== undefined && !classic.is('Dead') && !shard.consumerGroup(request.groupId);
+  let upgrade: Upgrade | undefined;
   if (converting && !classic.is('Empty')) {
-    return answer(heartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${request.groupId} is not a consumer group.`));
+    if (!isValidHeartbeat(shard, request)) return shard.consumer.heartbeat(request, context);
+    const refusal = request.memberEpoch === 0 ? shard.migration.upgradeRefusal(classic) : 'it is a classic group';
+    if (refusal !== undefined)
+      return answer(
+        heartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${request.groupId} is not a consumer group: ${refusal}.`),
+      );
+    upgrade = shard.migration.upgrade(classic);
   }
   const ownedBefore = ownedCount(shard.consumerGroup(request.groupId)?.member(request.memberId));
   const result = shard.consumer.heartbeat(request, { clientId: context.clientId, clientHost: context.clientHost });
   const response = result.response!;
-  if (response.errorCode !== ErrorCode.NONE) return result;
+  if (response.errorCode !== ErrorCode.NONE) {
+    // The heartbeat was refused: the group stays classic (its parked replies were answered; members rejoin).
+    upgrade?.settled(false);
+    return result;
+  }
+  if (upgrade) withUpgrade(result, upgrade);
   // The Empty classic group's record goes once the consumer group exists (only if it was ever written).
-  if (converting && result.records.length > 0 && classic.generationId > 0)
+  else if (converting && result.records.length > 0 && classic.generationId > 0)
     result.records.unshift(groupTombstone(request.groupId, shard.env.clock.now()));
   rememberConnection(shard, request, context.connectionId);
   const released = ownedCount(shard.consumerGroup(request.groupId)?.member(request.memberId)) < ownedBefore;
@@ -58,6 +75,30 @@ export function handleConsumerGroupHeartbeat(
     return heartbeatError(code, outcome.message);
   };
   return result;
+}
+
+/** Whether the manager would take the request at all: an invalid one converts nothing and gets its error. */
+function isValidHeartbeat(shard: CoordinatorShard, request: ConsumerGroupHeartbeatRequest): boolean {
+  try {
+    throwIfHeartbeatRequestIsInvalid(
+      request,
+      shard.env.consumerAssignors.map((assignor) => assignor.name),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConsumerGroupError) return false;
+    throw error;
+  }
+}
+
+/** The conversion's records go first in the heartbeat's write, and learn its outcome after the heartbeat's own. */
+function withUpgrade(result: CoordinatorResult<ConsumerGroupHeartbeatResponse>, upgrade: Upgrade): void {
+  result.records.unshift(...upgrade.records);
+  const applied = result.appendFuture;
+  result.appendFuture = (outcome) => {
+    applied?.(outcome);
+    upgrade.settled(outcome.ok);
+  };
 }
 
 /** The connection a member heartbeats on is where its pushes go; a member that left has none. */

@@ -58,10 +58,28 @@ export interface CoordinatorConfig {
   /** GROUP_SHARE_AUTO_OFFSET_RESET: where a new share group starts, the reported end or start of each partition. */
   groupShareAutoOffsetReset: 'latest' | 'earliest';
   /**
+   * GROUP_CONSUMER_MIGRATION_POLICY (Kafka's `group.consumer.migration.policy`): whether a classic group
+   * with members becomes a consumer group when a ConsumerGroupHeartbeat member joins it (`upgrade`), and
+   * a consumer group of classic members becomes classic again when its last consumer-protocol member
+   * leaves (`downgrade`). Empty groups change type either way whatever the policy.
+   */
+  groupConsumerMigrationPolicy: ConsumerGroupMigrationPolicy;
+  /**
    * GROUP_COORDINATOR_REBALANCE_PROTOCOLS: the group protocols this node serves. Without `consumer`,
    * ConsumerGroupHeartbeat and ConsumerGroupDescribe answer UNSUPPORTED_VERSION (Kafka's KafkaApis).
    */
   rebalanceProtocols: readonly ('classic' | 'consumer' | 'share')[];
+}
+
+/** Kafka's `ConsumerGroupMigrationPolicy`. */
+export type ConsumerGroupMigrationPolicy = 'bidirectional' | 'upgrade' | 'downgrade' | 'disabled';
+
+export function isUpgradeEnabled(policy: ConsumerGroupMigrationPolicy): boolean {
+  return policy === 'bidirectional' || policy === 'upgrade';
+}
+
+export function isDowngradeEnabled(policy: ConsumerGroupMigrationPolicy): boolean {
+  return policy === 'bidirectional' || policy === 'downgrade';
 }
 
 /** README.md's configuration table defaults (and Kafka's, where these docs are silent). */
@@ -91,6 +109,7 @@ export const DEFAULT_COORDINATOR_CONFIG: Readonly<CoordinatorConfig> = Object.fr
   groupShareDeliveryCountLimit: 5,
   groupSharePartitionMaxRecordLocks: 2000,
   groupShareAutoOffsetReset: 'latest',
+  groupConsumerMigrationPolicy: 'bidirectional',
   rebalanceProtocols: ['classic', 'consumer', 'share'] as const,
 });
 

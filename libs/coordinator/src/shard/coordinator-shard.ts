@@ -23,6 +23,8 @@ import { MemberConnections } from '../context/member-connections';
 /** The disconnect grace of a consumer group member whose connection closed (MEMBER_DISCONNECT_GRACE_MS, as for classic members). */
 export const consumerDisconnectKey = (groupId: string, memberId: string): string =>
   `consumer-disconnect\u0000${groupId}\u0000${memberId}`;
+import { GroupMigration } from '../migration/group-migration';
+import type { ClassicMemberDeps } from '../migration/classic-member-deps';
 
 /** Kafka's coordinator runtime states for one partition (K:RT), without INITIAL and FAILED. */
 export type ShardStatus = 'LOADING' | 'ACTIVE' | 'CLOSED';
@@ -57,6 +59,10 @@ export class CoordinatorShard {
   readonly consumer: ConsumerGroupManager;
   /** The connection each consumer group member last heartbeated on: HeartbeatNow goes there, its closing starts the grace. */
   readonly consumerConnections = new MemberConnections();
+  /** Online migration between the classic and the consumer protocol (GROUP_CONSUMER_MIGRATION_POLICY). */
+  readonly migration: GroupMigration;
+  /** What the classic requests of a classic member in a consumer group work with. */
+  readonly classicMembers: ClassicMemberDeps;
   readonly offsets: OffsetWrites;
   /** The share groups' partitions (KIP-932's offsets and leases); membership binds its view to them. */
   readonly sharePartitions: SharePartitionManager;
@@ -83,6 +89,15 @@ export class CoordinatorShard {
     });
     this.consumerGroups = new MapConsumerGroupStore(env.config.rebalanceHistorySize);
     this.classic = new ClassicGroupManager(partition, this.groups, this.effects, this.connections, env);
+    this.migration = new GroupMigration({
+      groups: this.groups,
+      classic: this.classic,
+      consumer: () => this.consumer,
+      connections: this.connections,
+      consumerConnections: this.consumerConnections,
+      effects: this.effects,
+      env,
+    });
     this.consumer = new ConsumerGroupManager({
       groups: this.consumerGroups,
       effects: this.effects,
@@ -100,7 +115,20 @@ export class CoordinatorShard {
         this.effects.cancel(consumerDisconnectKey(groupId, memberId));
       },
       metrics: env.metrics,
+      migration: this.migration,
     });
+    this.classicMembers = {
+      consumer: this.consumer,
+      effects: this.effects,
+      env,
+      generateMemberId: (clientId, instanceId) => this.classic.membership.generateMemberId(clientId, instanceId),
+      remember: (groupId, memberId, connectionId) => {
+        // A member heard from on a new connection is back: a disconnect grace running for it ends.
+        if (connectionId !== undefined && this.consumerConnections.bind(groupId, memberId, connectionId))
+          this.effects.cancel(consumerDisconnectKey(groupId, memberId));
+      },
+      timerArmed: (key) => this.timers.has(key),
+    };
     this.offsets = new OffsetWrites(this.groups, env);
     this.sharePartitions = new SharePartitionManager({
       effects: this.effects,
@@ -200,8 +228,11 @@ export class CoordinatorShard {
       const member = group?.member(memberId);
       const connectionId = this.consumerConnections.connectionOf(groupId, memberId);
       if (!member) this.consumerConnections.forget(groupId, memberId);
-      else if (connectionId !== undefined)
-        this.env.push.heartbeatNow(connectionId, { groupId, memberEpoch: member.memberEpoch, reason });
+      else if (connectionId === undefined) continue;
+      // A classic member learns it must rejoin the way a classic group tells it (its generation is its epoch).
+      else if (member.classicMemberMetadata !== null)
+        this.env.push.rebalanceInProgress([connectionId], { groupId, generationId: member.memberEpoch, reason });
+      else this.env.push.heartbeatNow(connectionId, { groupId, memberEpoch: member.memberEpoch, reason });
     }
   }
 

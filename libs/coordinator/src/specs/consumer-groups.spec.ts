@@ -185,17 +185,27 @@ describe('consumer groups on the coordinator (KIP-848 through the shard)', () =>
     expect(fetched.topics[0].partitions[0].committedOffset).toBe(42);
   });
 
-  it('one id names one group type: JoinGroup to a consumer group and a heartbeat to a classic group with members are refused', async () => {
-    await join('member-a');
-    const joined = h.join('cg', '');
+  it('one id names one group type unless a migration converts it: a heartbeat to a classic group with members is refused while GROUP_CONSUMER_MIGRATION_POLICY is disabled', async () => {
+    h = new CoordinatorHarness({
+      topics: [{ name: 'orders', partitions: 4 }],
+      consumerAssignors: [createUniformAssignor()],
+      config: { groupConsumerMigrationPolicy: 'disabled' },
+    });
     await h.settle();
-    expect(joined.value).toMatchObject({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND });
     await h.stableGroup('classic-g', 1);
     const refused = await h.coordinator.consumerGroupHeartbeat(
-      { groupId: 'classic-g', memberId: 'x', memberEpoch: 0, subscribedTopicNames: ['orders'] },
+      {
+        groupId: 'classic-g',
+        memberId: 'x',
+        memberEpoch: 0,
+        subscribedTopicNames: ['orders'],
+        rebalanceTimeoutMs: 60_000,
+        topicPartitions: [],
+      },
       ctx,
     );
     expect(refused).toMatchObject({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, memberId: null });
+    expect((await h.describe('classic-g')).groupState).toBe('Stable');
   });
 
   it('HeartbeatNow goes to a member whose target changed, to one waiting once the partitions it waits for are released, and to members of a topic that grew', async () => {

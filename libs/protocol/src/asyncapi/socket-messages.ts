@@ -224,7 +224,7 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
               subscribedTopicRegex: str(),
               assignment: obj({ topicPartitions: topicPartitionList }),
               targetAssignment: obj({ topicPartitions: topicPartitionList }),
-              memberType: int('1: a consumer protocol member.'),
+              memberType: int('0: a classic protocol member (a migrated group), 1: a consumer protocol member.'),
             }),
           ),
         }),

@@ -1,0 +1,128 @@
+import type { LogRecord } from '@cohort/replication';
+import type { ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
+import type { ConsumerGroup } from './consumer-group';
+import { type ConsumerGroupMember, isReconciledTo } from './consumer-group-member';
+import { currentAssignmentRecord, memberSubscriptionRecord } from './consumer-records';
+import type { EpochRecorder } from './epoch-recorder';
+import { CurrentAssignmentBuilder } from './current-assignment-builder';
+import { sameMember, sameNames } from './member-equality';
+import { MemberState } from './member-state';
+import {
+  groupSubscription,
+  type GroupSubscription,
+  metadataHash,
+  type PartitionCountLookup,
+  subscribedRegexesAfter,
+  subscribedTopicNamesAfter,
+} from './subscription-metadata';
+import { updateTargetAssignment } from './target-assignment-update';
+import type { TopicPartitionList, TopicPartitions } from './topic-partitions';
+
+export interface MemberProgressDeps {
+  assignors: readonly ConsumerGroupAssignorPort[];
+  partitionsOf: PartitionCountLookup;
+  topicNames: () => readonly string[];
+  /** The epoch record of a bump (with the group's epoch history), from the manager's `EpochRecorder`. */
+  bumpRecord: EpochRecorder['bumpRecord'];
+  /** The member must revoke partitions: fence it unless it has moved past `memberEpoch` within `timeoutMs`. */
+  armRebalanceTimeout: (groupId: string, memberId: string, memberEpoch: number, timeoutMs: number) => void;
+  /** The member no longer has to revoke anything. */
+  cancelRebalanceTimeout: (groupId: string, memberId: string) => void;
+}
+
+/** One member's change, as a heartbeat (or a classic member's JoinGroup) brings it. */
+export interface MemberChange {
+  group: ConsumerGroup;
+  /** False when the group exists only once these records are applied (its first member). */
+  groupExists: boolean;
+  /** The member as the group knows it (or a new one). */
+  member: ConsumerGroupMember;
+  /** The member with what the request changed. */
+  updated: ConsumerGroupMember;
+  /** The partitions the member says it owns; null when it did not say. */
+  owned: readonly TopicPartitionList[] | null;
+}
+
+/**
+ * Steps 1-4 of Kafka's `consumerGroupHeartbeat` once the member is known, shared by the consumer
+ * protocol's heartbeat and a classic member's JoinGroup (`classicGroupJoinToConsumerGroup`): the
+ * member's record if it changed, the group epoch bumped when a subscription or a subscribed topic
+ * changed, a new target assignment when the epoch is ahead of it, and the member reconciled towards
+ * its target. Records are appended to `records`; the member as it ends is returned.
+ */
+export class MemberProgress {
+  constructor(private readonly deps: MemberProgressDeps) {}
+
+  advance(change: MemberChange, records: LogRecord[], now: number): ConsumerGroupMember {
+    const { group, member, owned } = change;
+    let updated = change.updated;
+    const groupId = group.groupId;
+    // 1. The member's record if anything changed.
+    let subscriptionChanged = false;
+    if (!sameMember(updated, member)) {
+      records.push(memberSubscriptionRecord(groupId, updated, now));
+      subscriptionChanged =
+        !sameNames(updated.subscribedTopicNames, member.subscribedTopicNames) ||
+        updated.subscribedTopicRegex !== member.subscribedTopicRegex;
+    }
+
+    // 2. The group epoch moves when the group is new, a subscription changed or a subscribed topic did.
+    const previousId = group.staticMemberId(updated.instanceId);
+    const replaced = previousId !== undefined && previousId !== updated.memberId ? group.member(previousId) : undefined;
+    const previous = replaced ?? group.member(updated.memberId);
+    const { metadata, resolved } = this.subscription(
+      subscribedTopicNamesAfter(group, previous, updated),
+      subscribedRegexesAfter(group, previous, updated),
+    );
+    const hash = metadataHash(metadata);
+    let groupEpoch = group.groupEpoch;
+    if (!change.groupExists || subscriptionChanged || hash !== group.metadataHash) {
+      groupEpoch += 1;
+      const reason = !previous
+        ? 'member-joined'
+        : subscriptionChanged
+          ? 'subscription-changed'
+          : 'topic-metadata-changed';
+      const cause = { reason, memberId: updated.memberId } as const;
+      records.push(this.deps.bumpRecord(group, groupEpoch, hash, cause, group.size + (previous ? 0 : 1), now));
+    }
+
+    // 3. A new target assignment when the group epoch is ahead of it.
+    let targetEpoch = group.assignmentEpoch;
+    let target: TopicPartitions;
+    if (groupEpoch > group.assignmentEpoch) {
+      const result = updateTargetAssignment(group, groupEpoch, this.deps.assignors, metadata, resolved, now, {
+        previous: member,
+        updated,
+      });
+      records.push(...result.records);
+      target = result.targetAssignment.get(updated.memberId) ?? new Map();
+      targetEpoch = groupEpoch;
+    } else {
+      target = group.targetAssignmentFor(updated.memberId, updated.instanceId);
+    }
+
+    // 4. Reconcile the member towards its target.
+    if (!subscriptionChanged && isReconciledTo(updated, targetEpoch)) return updated;
+    const next = new CurrentAssignmentBuilder(updated)
+      .withTargetAssignment(targetEpoch, target)
+      .withHasSubscriptionChanged(subscriptionChanged)
+      .withResolvedRegularExpressions(resolved)
+      .withCurrentPartitionEpoch((topic, p) => group.currentPartitionEpoch(topic, p))
+      .withOwnedTopicPartitions(owned ?? null)
+      .withTopicExists((topic) => this.deps.partitionsOf(topic) !== undefined)
+      .build();
+    if (sameMember(next, updated)) return updated;
+    records.push(currentAssignmentRecord(groupId, next, now));
+    if (next.state === MemberState.UNREVOKED_PARTITIONS)
+      this.deps.armRebalanceTimeout(groupId, next.memberId, next.memberEpoch, next.rebalanceTimeoutMs);
+    else this.deps.cancelRebalanceTimeout(groupId, next.memberId);
+    updated = next;
+    return updated;
+  }
+
+  /** The group's subscribed topics (by name and by its regexes, resolved against the registry now). */
+  subscription(names: ReadonlyMap<string, number>, regexes: ReadonlyMap<string, number>): GroupSubscription {
+    return groupSubscription(names.keys(), regexes.keys(), this.deps.topicNames, this.deps.partitionsOf);
+  }
+}

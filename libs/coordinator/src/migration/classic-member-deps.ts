@@ -1,0 +1,16 @@
+import type { ShardEnv } from '../context/shard-env';
+import type { OperationEffects } from '../runtime/operation-effects';
+import type { ConsumerGroupManager } from '../consumer/consumer-group-manager';
+
+/** What the classic requests to a consumer group need of the shard. */
+export interface ClassicMemberDeps {
+  consumer: ConsumerGroupManager;
+  effects: OperationEffects;
+  env: Pick<ShardEnv, 'config' | 'clock'>;
+  /** Kafka's `generateMemberId` (`clientId-uuid`, or `instanceId-uuid`), from the shard's random source. */
+  generateMemberId: (clientId: string, instanceId: string | null) => string;
+  /** The connection the member last spoke on, where its pushes go (undefined: none known). */
+  remember: (groupId: string, memberId: string, connectionId: string | undefined) => void;
+  /** Whether a timer is armed under `key` (a join deadline is armed only if absent, as Kafka's). */
+  timerArmed: (key: string) => boolean;
+}

@@ -1,0 +1,64 @@
+import { CONSUMER_PROTOCOL_TYPE } from '@cohort/protocol';
+import { ClassicGroup } from '../group/classic-group';
+import type { GroupOffsets } from '../group/group-offsets';
+import { MemberMetadata } from '../group/member-metadata';
+import { type ConsumerGroupMigrationPolicy, isDowngradeEnabled } from '../ports/coordinator-config';
+import type { ConsumerGroup } from '../consumer/consumer-group';
+import { toTopicPartitionList } from '../consumer/topic-partitions';
+
+/**
+ * Kafka's `validateOnlineDowngradeWithFencedMember`: whether the group becomes classic once
+ * `leavingId` is gone — it was the last member speaking the consumer protocol, classic members remain,
+ * the policy allows downgrades, and they are not more than a classic group may hold.
+ */
+export function downgradeAllowed(
+  group: ConsumerGroup,
+  leavingId: string,
+  policy: ConsumerGroupMigrationPolicy,
+  classicMaxSize: number,
+): boolean {
+  return (
+    group.allMembersUseClassicProtocolExcept(leavingId) &&
+    group.size > 1 &&
+    isDowngradeEnabled(policy) &&
+    group.size - 1 <= classicMaxSize
+  );
+}
+
+/**
+ * Kafka's `ClassicGroup.fromConsumerGroup`: the classic group a consumer group becomes without
+ * `leavingId`. Stable at the group epoch as its generation, protocol type `consumer`, the protocol the
+ * members' JoinGroup protocols vote for, and each member's target assignment (not what it holds yet,
+ * which may still be revoking) encoded as its `consumer` assignment, with the group's offsets. The
+ * caller starts a rebalance at once, so the members rejoin and the leader assigns again.
+ */
+export function classicGroupFromConsumer(
+  group: ConsumerGroup,
+  leavingId: string,
+  offsets: GroupOffsets,
+  now: number,
+  historySize: number,
+): ClassicGroup {
+  const classic = new ClassicGroup(group.groupId, 'Stable', now, historySize, offsets);
+  classic.generationId = group.groupEpoch;
+  classic.protocolType = CONSUMER_PROTOCOL_TYPE;
+  for (const member of group.members.values()) {
+    if (member.memberId === leavingId || member.classicMemberMetadata === null) continue;
+    const init = {
+      memberId: member.memberId,
+      groupInstanceId: member.instanceId,
+      clientId: member.clientId,
+      clientHost: member.clientHost,
+      rebalanceTimeoutMs: member.rebalanceTimeoutMs,
+      sessionTimeoutMs: member.classicMemberMetadata.sessionTimeoutMs,
+      protocolType: CONSUMER_PROTOCOL_TYPE,
+      protocols: member.classicMemberMetadata.supportedProtocols.map((p) => ({ ...p })),
+    };
+    const classicMember = new MemberMetadata(init);
+    classicMember.assignment = { partitions: toTopicPartitionList(group.targetAssignmentOf(member.memberId)) };
+    classic.add(classicMember, null);
+  }
+  classic.protocolName = classic.selectProtocol();
+  classic.subscribedTopics = classic.computeSubscribedTopics();
+  return classic;
+}
