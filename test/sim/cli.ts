@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { BROKEN_RULE_NAMES, type BrokenRule } from './broken-rules';
 import { runCoordinatorSeed } from './coordinator/coordinator-run';
 import { runRandomSeed, type RandomRunResult } from './random-run';
@@ -8,17 +9,22 @@ import { runRandomSeed, type RandomRunResult } from './random-run';
  * rule to show the simulator catches it (hw-formula, truncate-to-hw, isr-expand-without-epoch-start).
  * `--skip-rules I18,...` leaves invariants unchecked (to see whether a broken rule still shows up as lost
  * data without its direct check). `--coordinator` runs the group coordinator on the replicated partitions instead (commit load while
- * partition leaders are killed; every acknowledged OffsetCommit and SyncGroup must survive).
- * Exits non-zero on the first violation, printing the seed and the trace.
+ * partition leaders are killed; every acknowledged OffsetCommit and SyncGroup must survive); `--consumer` adds KIP-848
+ * consumer groups to it (three groups of consumer-protocol members with churn, pauses and fencing, the
+ * ownership and epoch invariants checked after every step).
+ * `--fresh` draws the N seeds at random (never seen before) instead of counting from `--first-seed`.
+ * Exits non-zero on the first violation, printing the seed, the trace and the command that replays it.
  */
 function parseArgs(argv: string[]): {
   seeds: number;
   first: number;
+  fresh: boolean;
   single?: number;
   brokenRule?: BrokenRule;
   faultPhaseMs?: number;
   verbose: boolean;
   coordinator: boolean;
+  consumer: boolean;
   skipRules?: string[];
 } {
   const args = new Map<string, string>();
@@ -45,11 +51,13 @@ function parseArgs(argv: string[]): {
   return {
     seeds: int('seeds', 100),
     first: int('first-seed', 1),
+    fresh: args.has('fresh'),
     single: args.has('seed') ? int('seed', 0) : undefined,
     brokenRule,
     faultPhaseMs: args.has('duration') ? int('duration', 20_000) : undefined,
     verbose: args.has('verbose'),
-    coordinator: args.has('coordinator'),
+    coordinator: args.has('coordinator') || args.has('consumer'),
+    consumer: args.has('consumer'),
     skipRules: args.get('skip-rules')?.split(','),
   };
 }
@@ -57,12 +65,14 @@ function parseArgs(argv: string[]): {
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
   const seeds =
-    opts.single !== undefined ? [opts.single] : Array.from({ length: opts.seeds }, (_, i) => opts.first + i);
+    opts.single !== undefined
+      ? [opts.single]
+      : Array.from({ length: opts.seeds }, (_, i) => (opts.fresh ? randomInt(1, 2 ** 31 - 1) : opts.first + i));
   const started = Date.now();
   let steps = 0;
   for (const seed of seeds) {
     const result = opts.coordinator
-      ? await coordinatorSeed(seed, opts.brokenRule, opts.faultPhaseMs)
+      ? await coordinatorSeed(seed, opts.brokenRule, opts.faultPhaseMs, opts.consumer)
       : await runRandomSeed(seed, {
           brokenRule: opts.brokenRule,
           faultPhaseMs: opts.faultPhaseMs,
@@ -74,7 +84,7 @@ async function main(): Promise<void> {
       console.error(result.violations.join('\n'));
       console.error(`\n--- trace (last lines) ---\n${result.trace}`);
       console.error(
-        `\nreplay: npm run sim -- --seed ${seed}${opts.coordinator ? ' --coordinator' : ''}${opts.brokenRule ? ` --break ${opts.brokenRule}` : ''}`,
+        `\nreplay: npm run sim -- --seed ${seed}${opts.consumer ? ' --consumer' : opts.coordinator ? ' --coordinator' : ''}${opts.faultPhaseMs !== undefined ? ` --duration ${opts.faultPhaseMs}` : ''}${opts.brokenRule ? ` --break ${opts.brokenRule}` : ''}`,
       );
       process.exitCode = 1;
       return;
@@ -84,12 +94,12 @@ async function main(): Promise<void> {
         `seed ${seed} ok: ${result.summary} steps=${result.steps} outcomes=${JSON.stringify(result.outcomes)}`,
       );
       if (opts.verbose) console.log(result.trace);
-    } else if (seed % 50 === 0) {
+    } else if (opts.fresh ? (seeds.indexOf(seed) + 1) % 25 === 0 : seed % 50 === 0) {
       console.log(`... seed ${seed} ok (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     }
   }
   console.log(
-    `${seeds.length} seeds from ${seeds[0]} passed; ${steps} simulated steps in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `${seeds.length} ${opts.fresh ? 'fresh seeds' : `seeds from ${seeds[0]}`} passed; ${steps} simulated steps in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 }
 
@@ -98,14 +108,15 @@ async function coordinatorSeed(
   seed: number,
   brokenRule: BrokenRule | undefined,
   faultPhaseMs: number | undefined,
+  consumer: boolean,
 ): Promise<RandomRunResult> {
-  const r = await runCoordinatorSeed(seed, { brokenRule, faultPhaseMs });
+  const r = await runCoordinatorSeed(seed, { brokenRule, faultPhaseMs, consumerGroups: consumer ? 3 : 0 });
   return {
     seed,
     ok: r.violations.length === 0,
     violations: r.violations,
     trace: r.trace,
-    summary: `coordinator: acked commits=${r.ledger.ackedCommits} leader kills=${r.leaderKills} LOAD_IN_PROGRESS answers=${r.ledger.loadInProgressAnswers}`,
+    summary: `coordinator: acked commits=${r.ledger.ackedCommits} leader kills=${r.leaderKills} LOAD_IN_PROGRESS answers=${r.ledger.loadInProgressAnswers}${r.consumer ? `; ${r.consumer.summary()}` : ''}`,
     steps: r.steps,
     outcomes: {},
   };

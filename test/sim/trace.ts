@@ -3,7 +3,7 @@ export class Trace {
   private readonly lines: string[] = [];
   private start: number | undefined;
 
-  constructor(private readonly capacity = 400) {}
+  constructor(private readonly capacity = Number(process.env.SIM_TRACE_LINES ?? 400)) {}
 
   add(now: number, line: string): void {
     this.start ??= now;

@@ -1,3 +1,6 @@
+/** A partition of a group's offsets: a number for the classic groups' one topic, `topic-p` for consumer groups. */
+export type PartitionKey = number | string;
+
 /**
  * What clients were told: every offset commit attempted and acknowledged, and every SyncGroup
  * acknowledged — the truth a coordinator must never contradict after a failover.
@@ -11,14 +14,14 @@ export class CommitLedger {
   loadInProgressAnswers = 0;
   notCoordinatorAnswers = 0;
 
-  attempt(group: string, partition: number, offset: number): void {
+  attempt(group: string, partition: PartitionKey, offset: number): void {
     const k = `${group}/${partition}`;
     let set = this.attempted.get(k);
     if (!set) this.attempted.set(k, (set = new Set()));
     set.add(offset);
   }
 
-  acked(group: string, partition: number, offset: number): void {
+  acked(group: string, partition: PartitionKey, offset: number): void {
     const k = `${group}/${partition}`;
     this.ackedCommits++;
     this.maxAcked.set(k, Math.max(this.maxAcked.get(k) ?? -1, offset));
@@ -34,12 +37,12 @@ export class CommitLedger {
   }
 
   /** The highest acknowledged offset now (for a check whose answer comes later). */
-  snapshot(group: string, partition: number): number {
+  snapshot(group: string, partition: PartitionKey): number {
     return this.maxAcked.get(`${group}/${partition}`) ?? -1;
   }
 
   /** An OffsetFetch answered NONE with `fetched`; `ackedBefore` was the highest ack when it was sent. */
-  checkFetched(group: string, partition: number, fetched: number, ackedBefore: number, where: string): void {
+  checkFetched(group: string, partition: PartitionKey, fetched: number, ackedBefore: number, where: string): void {
     const attempted = this.attempted.get(`${group}/${partition}`);
     if (fetched < ackedBefore)
       this.violations.push(`${where}: ${group}/${partition} committed ${fetched} but ${ackedBefore} was acknowledged`);

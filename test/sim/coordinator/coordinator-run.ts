@@ -4,6 +4,8 @@ import type { BrokenRule } from '../broken-rules';
 import { InvariantChecker } from '../invariant-checker';
 import { SimCluster } from '../sim-cluster';
 import { CommitLedger } from './commit-ledger';
+import { ConsumerGroupWorkload } from './consumer-group-workload';
+import type { BrokenMember } from './sim-consumer-member';
 import { SimConsumer } from './sim-consumer';
 import { SimCoordinators } from './sim-coordinators';
 
@@ -16,6 +18,8 @@ export interface CoordinatorRunResult {
   steps: number;
   /** Answers the verifier checked against the ledger (offsets read with NONE, groups described). */
   verifiedAnswers: number;
+  /** The KIP-848 groups run beside the classic ones, if any were asked for. */
+  consumer?: ConsumerGroupWorkload;
 }
 
 /** What a coordinator may answer while leadership moves or it loads: the client retries elsewhere. */
@@ -34,7 +38,14 @@ const RETRIABLE_NAMES = new Set(['NOT_COORDINATOR', 'COORDINATOR_LOAD_IN_PROGRES
  */
 export async function runCoordinatorSeed(
   seed: number,
-  options: { faultPhaseMs?: number; groups?: number; brokenRule?: BrokenRule } = {},
+  options: {
+    faultPhaseMs?: number;
+    groups?: number;
+    /** KIP-848 groups of consumer-protocol members run beside the classic ones. */
+    consumerGroups?: number;
+    brokenRule?: BrokenRule;
+    brokenMember?: BrokenMember;
+  } = {},
 ): Promise<CoordinatorRunResult> {
   const rng = new SeededRandom(seed ^ 0x2545f491);
   const sim = new SimCluster({
@@ -44,11 +55,20 @@ export async function runCoordinatorSeed(
     brokenRule: options.brokenRule,
   });
   const checker = new InvariantChecker(sim);
-  sim.afterEachStep = () => checker.check();
+  let consumer: ConsumerGroupWorkload | undefined;
+  sim.afterEachStep = () => {
+    checker.check();
+    consumer?.check();
+  };
   await sim.start();
   const coordinators = new SimCoordinators(sim);
   coordinators.sync();
   const ledger = new CommitLedger();
+  if (options.consumerGroups) {
+    consumer = new ConsumerGroupWorkload(sim, coordinators, ledger, seed, options.consumerGroups, options.brokenMember);
+    consumer.start();
+  }
+  const violationCount = () => ledger.violations.length + (consumer?.allViolations.length ?? 0);
   const groups = Array.from({ length: options.groups ?? 6 }, (_, i) => `group-${i}`);
   const consumers = groups.map((g) => new SimConsumer(g, sim, coordinators, ledger, rng));
   consumers.forEach((c) => c.start());
@@ -119,13 +139,14 @@ export async function runCoordinatorSeed(
   void (async () => {
     while (!stopVerifier) {
       await verify('verifier');
+      await consumer?.verify('verifier', ledger);
       await new Promise<void>((resolve) => sim.clock.schedule(300, resolve));
     }
   })();
 
   let leaderKills = 0;
   const end = sim.clock.now() + (options.faultPhaseMs ?? 40_000);
-  while (sim.clock.now() < end && checker.ok && ledger.violations.length === 0) {
+  while (sim.clock.now() < end && checker.ok && violationCount() === 0) {
     await sim.run(1_500 + rng.int(2_500));
     const partition = rng.int(sim.config.numPartitions);
     const leader = sim.state(partition).leader;
@@ -141,6 +162,7 @@ export async function runCoordinatorSeed(
     await sim.restart(leader);
     coordinators.sync();
   }
+  consumer?.quiet();
   for (const id of sim.nodeIds) if (!sim.isUp(id)) sim.startNode(id);
   coordinators.sync();
   const converged = await sim.runUntil(
@@ -152,19 +174,25 @@ export async function runCoordinatorSeed(
       'the cluster did not converge (every replica in sync, every partition served) within 60 s after the faults',
     );
   await sim.run(3_000);
+  await consumer?.settle(30_000);
   consumers.forEach((c) => c.stop());
+  consumer?.stop();
   stopVerifier = true;
   await sim.run(1_000);
   await verify('final');
+  await consumer?.verify('final', ledger);
   checker.final();
   if (verifiedAnswers === 0) ledger.violations.push('the verifier never got an answer to check');
+  if (consumer && consumer.verifiedAnswers === 0)
+    ledger.violations.push('the verifier never got a consumer group answer to check');
   return {
     seed,
-    violations: [...checker.violations, ...ledger.violations],
+    violations: [...checker.violations, ...ledger.violations, ...(consumer?.allViolations ?? [])],
     ledger,
     leaderKills,
     trace: sim.trace.dump(),
     steps: sim.clock.steps,
     verifiedAnswers,
+    consumer,
   };
 }

@@ -5,6 +5,10 @@ import {
   StaticAssignorLookup,
   type CoordinatorConfig,
 } from '@cohort/coordinator';
+import { createServerRangeAssignor, createUniformAssignor } from '@cohort/assignors';
+import type { HeartbeatNowPush } from '@cohort/protocol';
+import type { ConsumerGroup } from '@cohort/coordinator/consumer/consumer-group';
+import type { ShardRegistry } from '@cohort/coordinator/shard/shard-registry';
 import type { ReplicationNode } from '@cohort/replication';
 import { SeededRandom } from '@cohort/replication';
 import { partitionFor } from '@cohort/protocol';
@@ -27,7 +31,15 @@ export type CallOutcome<R> = { ok: true; value: R } | { ok: false; reason: 'unre
 export class SimCoordinators {
   private readonly incarnations = new Map<number, Incarnation>();
   readonly config: CoordinatorConfig;
-  readonly topics = new InMemoryTopicRegistry({ topics: [{ name: 'orders', partitions: 4, endOffsets: {} }] });
+  readonly topics = new InMemoryTopicRegistry({
+    topics: [
+      { name: 'orders', partitions: 4, endOffsets: {} },
+      { name: 'clicks', partitions: 6, endOffsets: {} },
+    ],
+  });
+  /** Where each connection's HeartbeatNow pushes go (consumer-protocol members register theirs). */
+  private readonly pushTargets = new Map<string, (push: HeartbeatNowPush) => void>();
+  heartbeatNowPushes = 0;
 
   constructor(
     private readonly sim: SimCluster,
@@ -38,6 +50,9 @@ export class SimCoordinators {
       numPartitions: sim.config.numPartitions,
       groupInitialRebalanceDelayMs: 0,
       loadBatchRecords: 20,
+      // Scaled down like the nodes' sessions: pauses of a few seconds fence consumer-protocol members.
+      groupConsumerHeartbeatIntervalMs: 500,
+      groupConsumerSessionTimeoutMs: 3_000,
       ...overrides,
     });
   }
@@ -58,10 +73,11 @@ export class SimCoordinators {
           config: this.config,
           topics: this.topics,
           assignors: new StaticAssignorLookup([]),
+          consumerAssignors: [createUniformAssignor(), createServerRangeAssignor()],
           push: {
             rebalanceInProgress: () => undefined,
             coordinatorMoved: () => undefined,
-            heartbeatNow: () => undefined,
+            heartbeatNow: (connectionId, push) => this.deliverHeartbeatNow(id, node, connectionId, push),
           },
           random: new SeededRandom(1_000 + id + this.sim.clock.now()),
         });
@@ -69,6 +85,40 @@ export class SimCoordinators {
         this.incarnations.set(id, { node, coordinator });
       }
     }
+  }
+
+  /** A client's connection: HeartbeatNow pushes for it are handed to `handler` (undefined: closed). */
+  onHeartbeatNow(connectionId: string, handler: ((push: HeartbeatNowPush) => void) | undefined): void {
+    if (handler) this.pushTargets.set(connectionId, handler);
+    else this.pushTargets.delete(connectionId);
+  }
+
+  /** A push crosses the network (1 ms) and reaches the client only if the node that sent it is still that incarnation. */
+  private deliverHeartbeatNow(
+    nodeId: number,
+    node: ReplicationNode,
+    connectionId: string,
+    push: HeartbeatNowPush,
+  ): void {
+    this.sim.clock.schedule(1, () => {
+      const target = this.pushTargets.get(connectionId);
+      if (!target || this.sim.node(nodeId) !== node) return;
+      this.heartbeatNowPushes++;
+      target(push);
+    });
+  }
+
+  /**
+   * The consumer group as the node now named its coordinator holds it, read synchronously (the ownership
+   * check runs after every step, and the coordinator's public reads are requests answered later).
+   * `unavailable` while no incarnation of that node serves the group's partition (down or loading).
+   */
+  consumerGroupNow(groupId: string): ConsumerGroup | undefined | 'unavailable' {
+    const partition = partitionFor(groupId, this.config.numPartitions);
+    const coordinator = this.coordinator(this.coordinatorNodeFor(groupId));
+    if (!coordinator?.isServing(partition)) return 'unavailable';
+    const shards = (coordinator as unknown as { shards: ShardRegistry }).shards;
+    return shards.get(partition)?.consumerGroup(groupId);
   }
 
   coordinator(nodeId: number): GroupCoordinator | undefined {
