@@ -125,7 +125,7 @@ describe('the cohort command (e2e)', () => {
     ]);
 
     const listed = rows((await cohort(app.url, ['groups', 'list', '--state', 'Stable'])).out);
-    expect(listed).toContainEqual(['billing', 'consumer', 'Stable', '1', '0']);
+    expect(listed).toContainEqual(['billing', 'classic', 'consumer', 'Stable', '1', '0']);
     const lag = rows((await cohort(app.url, ['groups', 'lag', 'billing'])).out);
     expect(lag[0]).toEqual([
       'GROUP',

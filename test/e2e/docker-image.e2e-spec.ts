@@ -115,8 +115,8 @@ describe('the Docker image, replayed step by step (e2e)', () => {
     });
     expect(set.status).toBe(200);
     expect(rows((await cohort('groups', 'list')).stdout)).toEqual([
-      ['GROUP', 'PROTOCOL-TYPE', 'STATE', 'MEMBERS', 'COORDINATOR'],
-      ['image-check', '-', 'Empty', '0', '0'],
+      ['GROUP', 'TYPE', 'PROTOCOL-TYPE', 'STATE', 'MEMBERS', 'COORDINATOR'],
+      ['image-check', 'classic', '-', 'Empty', '0', '0'],
     ]);
     const described = rows((await cohort('groups', 'describe', 'image-check')).stdout);
     expect(described.slice(1).map((r) => r.slice(0, 4))).toEqual([['image-check', 'orders', '1', '4']]);

@@ -2,6 +2,14 @@ import { Command } from 'commander';
 import type { AdminApi, GroupDescription, GroupOffsets } from '../admin-api';
 import { type CommandContext, UsageError } from './command-context';
 import { run } from './run-action';
+import {
+  epochHistoryTable,
+  isConsumerGroup,
+  MEMBER_EPOCH_COLUMNS,
+  memberEpochCells,
+  STATE_EPOCH_COLUMNS,
+  stateEpochCells,
+} from './consumer-group-columns';
 
 type Assignment = { partitions?: { topic: string; partitions: number[] }[] } | null;
 
@@ -91,13 +99,20 @@ interface DescribeOptions {
 const MEMBER_COLUMNS = ['GROUP', 'CONSUMER-ID', 'GROUP-INSTANCE-ID', 'HOST', 'CLIENT-ID', '#PARTITIONS'];
 const STATE_COLUMNS = ['GROUP', 'COORDINATOR (ID)', 'ASSIGNMENT-STRATEGY', 'STATE', '#MEMBERS'];
 
-/** One group as `describe` shows it: the value printed as JSON and its table rows. */
-async function describeOne(
-  admin: AdminApi,
-  groupId: string,
-  options: DescribeOptions,
-): Promise<{ value: unknown; rows: unknown[][] }> {
+/**
+ * One group as `describe` shows it: the value printed as JSON, its table rows, and for --members and
+ * --state the consumer group columns of each row (`extra`), shown when a consumer group is described.
+ */
+interface Described {
+  value: unknown;
+  rows: unknown[][];
+  extra?: unknown[][];
+  consumer: boolean;
+}
+
+async function describeOne(admin: AdminApi, groupId: string, options: DescribeOptions): Promise<Described> {
   const group = await admin.describeGroup(groupId);
+  const consumer = isConsumerGroup(group);
   if (options.members) {
     const rows = group.members.map((m) => [
       group.groupId,
@@ -107,16 +122,17 @@ async function describeOne(
       m.clientId,
       ((m.assignment as Assignment)?.partitions ?? []).reduce((n, t) => n + t.partitions.length, 0),
     ]);
-    return { value: group, rows };
+    return { value: group, rows, extra: group.members.map((m) => memberEpochCells(group, m)), consumer };
   }
   if (options.state) {
     const cluster = await admin.cluster();
     const node = cluster.nodes.find((n) => n.nodeId === group.coordinator);
     const coordinator = node ? `${node.url} (${node.nodeId})` : group.coordinator;
-    return { value: group, rows: [[group.groupId, coordinator, group.protocol, group.state, group.members.length]] };
+    const row = [group.groupId, coordinator, group.protocol, group.state, group.members.length];
+    return { value: group, rows: [row], extra: [stateEpochCells(group)], consumer };
   }
   const offsets = await admin.fetchOffsets(groupId);
-  return { value: { ...offsets, group }, rows: offsetRows(group, offsets) };
+  return { value: { ...offsets, group }, rows: offsetRows(group, offsets), consumer };
 }
 
 export function groupsCommand(context: CommandContext): Command {
@@ -136,8 +152,8 @@ export function groupsCommand(context: CommandContext): Command {
           .filter((s) => s !== '');
         const listed = await context.admin().listGroups({ states });
         context.output().result(listed, (all) => ({
-          columns: ['GROUP', 'PROTOCOL-TYPE', 'STATE', 'MEMBERS', 'COORDINATOR'],
-          rows: all.map((g) => [g.groupId, g.protocolType, g.state, g.members, g.coordinator]),
+          columns: ['GROUP', 'TYPE', 'PROTOCOL-TYPE', 'STATE', 'MEMBERS', 'COORDINATOR'],
+          rows: all.map((g) => [g.groupId, g.type, g.protocolType, g.state, g.members, g.coordinator]),
         }));
       }),
     );
@@ -149,8 +165,14 @@ export function groupsCommand(context: CommandContext): Command {
     )
     .option('--all-groups', 'every group of the cluster')
     .option('--offsets', 'partitions with committed offset, log end offset, lag and owner (the default)')
-    .option('--members', 'members with their host, client id and partition count')
-    .option('--state', 'coordinator, assignment strategy, state and member count')
+    .option(
+      '--members',
+      'members with their host, client id and partition count; of a consumer group also each member epoch, state, assignment, target and partitions pending revocation',
+    )
+    .option(
+      '--state',
+      'coordinator, assignment strategy, state and member count; of a consumer group also the group and target assignment epochs',
+    )
     .action(
       run(async (groupId: string | undefined, options: DescribeOptions, command: Command) => {
         if ([options.offsets, options.members, options.state].filter(Boolean).length > 1)
@@ -159,11 +181,20 @@ export function groupsCommand(context: CommandContext): Command {
           throw new UsageError('give a group or --all-groups (not both)');
         const admin = context.admin();
         const ids = groupId !== undefined ? [groupId] : (await admin.listGroups()).map((g) => g.groupId).sort();
-        const described: { value: unknown; rows: unknown[][] }[] = [];
-        const columns = options.members ? MEMBER_COLUMNS : options.state ? STATE_COLUMNS : OFFSET_COLUMNS;
+        const described: Described[] = [];
         for (const id of ids) described.push(await describeOne(admin, id, options));
+        // Kafka 4's epoch columns, when a consumer group is among those shown.
+        const epochs = described.some((d) => d.consumer);
+        const columns = options.members
+          ? [...MEMBER_COLUMNS, ...(epochs ? MEMBER_EPOCH_COLUMNS : [])]
+          : options.state
+            ? [...STATE_COLUMNS, ...(epochs ? STATE_EPOCH_COLUMNS : [])]
+            : OFFSET_COLUMNS;
+        const rows = described.flatMap((d) =>
+          d.rows.map((row, i) => (epochs && d.extra ? [...row, ...d.extra[i]] : row)),
+        );
         const value = groupId !== undefined ? described[0].value : described.map((d) => d.value);
-        context.output().result(value, () => ({ columns, rows: described.flatMap((d) => d.rows) }));
+        context.output().result(value, () => ({ columns, rows }));
       }),
     );
 
@@ -179,10 +210,13 @@ export function groupsCommand(context: CommandContext): Command {
 
   groups
     .command('rebalances <group>')
-    .description('the recent rebalances of a group with their reasons, newest first')
+    .description(
+      'the recent rebalances of a group with their reasons, newest first (of a consumer group: its epoch bumps and how long each took to converge)',
+    )
     .action(
       run(async (groupId: string) => {
         const history = await context.admin().groupRebalances(groupId);
+        if (history.some((r) => r.groupEpoch !== undefined)) return context.output().result(history, epochHistoryTable);
         context.output().result(history, (all) => ({
           columns: ['GENERATION', 'STARTED', 'DURATION-MS', 'MEMBERS', 'PROTOCOL', 'REASON'],
           rows: all.map((r) => [
