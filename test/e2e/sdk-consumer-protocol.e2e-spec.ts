@@ -196,4 +196,35 @@ describe('@cohort/client, groupProtocol consumer (e2e)', () => {
     const theirs = b.assignment[0].partitions[0];
     expect(a.markProcessed({ topic: 'orders', partition: theirs, offset: 1 })).toBe(false);
   });
+
+  it('topicPattern: the member gets the matching topics, and a matching topic created later without asking; serverAssignor names the assignor', async () => {
+    await app.http().post('/v1/topics').send({ name: 'events-a', partitions: 2 }).expect(201);
+    const m = client().member({
+      groupId: 'cg-pattern',
+      groupProtocol: 'consumer',
+      topicPattern: 'events-.*',
+      serverAssignor: 'range',
+    });
+    const added: string[] = [];
+    m.on('assigned', (e) => {
+      added.push(...e.partitions.flatMap((tp) => tp.partitions.map((p) => `${tp.topic}-${p}`)));
+    });
+    await m.start();
+    await eventually(() => added.length === 2, 'the partitions of events-a', 10_000);
+    expect(m.assignment).toEqual([{ topic: 'events-a', partitions: [0, 1] }]);
+
+    await app.http().post('/v1/topics').send({ name: 'other', partitions: 1 }).expect(201);
+    await app.http().post('/v1/topics').send({ name: 'events-b', partitions: 3 }).expect(201);
+    await eventually(() => added.length === 5, 'the partitions of events-b, pushed', 15_000);
+    expect(m.assignment).toEqual([
+      { topic: 'events-a', partitions: [0, 1] },
+      { topic: 'events-b', partitions: [0, 1, 2] },
+    ]);
+    admin ??= await connect(app.url);
+    const answer = await emit(admin, 'ConsumerGroupDescribe', { groupIds: ['cg-pattern'] });
+    expect(answer.groups[0]).toMatchObject({
+      assignorName: 'range',
+      members: [expect.objectContaining({ memberId: m.memberId, subscribedTopicRegex: 'events-.*' })],
+    });
+  });
 });
