@@ -2,6 +2,7 @@
 import type * as Req from './requests';
 import type * as Res from './responses';
 import type * as CG from './consumer-group-protocol';
+import type * as SA from './share-acquire-protocol';
 
 export const RequestEvent = {
   FindCoordinator: 'FindCoordinator',
@@ -18,6 +19,8 @@ export const RequestEvent = {
   DeleteGroups: 'DeleteGroups',
   ConsumerGroupHeartbeat: 'ConsumerGroupHeartbeat',
   ConsumerGroupDescribe: 'ConsumerGroupDescribe',
+  ShareAcquire: 'ShareAcquire',
+  ShareAcknowledge: 'ShareAcknowledge',
 } as const;
 
 export type RequestEventName = keyof typeof RequestEvent;
@@ -62,6 +65,8 @@ export interface RequestResponseMap {
   DeleteGroups: [Req.DeleteGroupsRequest, Res.DeleteGroupsResponse];
   ConsumerGroupHeartbeat: [CG.ConsumerGroupHeartbeatRequest, CG.ConsumerGroupHeartbeatResponse];
   ConsumerGroupDescribe: [CG.ConsumerGroupDescribeRequest, CG.ConsumerGroupDescribeResponse];
+  ShareAcquire: [SA.ShareAcquireRequest, SA.ShareAcquireResponse];
+  ShareAcknowledge: [SA.ShareAcknowledgeRequest, SA.ShareAcknowledgeResponse];
 }
 
 /** socket.io typed map for what clients emit (payload + ack). */

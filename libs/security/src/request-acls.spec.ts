@@ -56,6 +56,20 @@ const TABLE: { request: RequestName; needs: Need[]; widerGrant?: Need }[] = [
       { resourceType: 'TOPIC', operation: 'DESCRIBE', errorCode: 29 },
     ],
   },
+  {
+    request: 'ShareAcquire',
+    needs: [
+      { resourceType: 'GROUP', operation: 'READ', errorCode: 30 },
+      { resourceType: 'TOPIC', operation: 'READ', errorCode: 29 },
+    ],
+  },
+  {
+    request: 'ShareAcknowledge',
+    needs: [
+      { resourceType: 'GROUP', operation: 'READ', errorCode: 30 },
+      { resourceType: 'TOPIC', operation: 'READ', errorCode: 29 },
+    ],
+  },
   { request: 'Metadata', needs: [{ resourceType: 'TOPIC', operation: 'DESCRIBE', errorCode: 29 }] },
   {
     request: 'CreateTopic',

@@ -34,6 +34,9 @@ export const REQUEST_ACLS = {
   // leaves out a group that shows topics the caller may not describe (Kafka 4's KafkaApis).
   ConsumerGroupHeartbeat: { group: 'READ', topic: 'DESCRIBE' },
   ConsumerGroupDescribe: { group: 'DESCRIBE', topic: 'DESCRIBE' },
+  // KIP-932: leasing and acknowledging read the group and each topic (a refused topic's partitions get 29).
+  ShareAcquire: { group: 'READ', topic: 'READ' },
+  ShareAcknowledge: { group: 'READ', topic: 'READ' },
   Metadata: { topic: 'DESCRIBE' },
   CreateTopic: { cluster: 'CREATE', topic: 'CREATE' },
   AlterTopic: { topic: 'ALTER' },

@@ -16,6 +16,7 @@ import {
 } from './partial-responses';
 import { type GroupRequest, requireGroup, splitGroups } from './group-access';
 import { ConsumerGroupAuthorization } from './consumer-group-authorization';
+import { ShareAcquireAuthorization } from './share-acquire-authorization';
 
 /**
  * The socket.io events' ACL checks, made before the coordinator is called as Kafka's KafkaApis makes
@@ -28,6 +29,8 @@ import { ConsumerGroupAuthorization } from './consumer-group-authorization';
 export class GatewayAuthorization {
   /** The checks of Kafka 4's consumer group requests (KIP-848). */
   readonly consumerGroups: ConsumerGroupAuthorization;
+  /** The checks of share groups' ShareAcquire and ShareAcknowledge (KIP-932). */
+  readonly sharePartitions: ShareAcquireAuthorization;
 
   constructor(
     private readonly authorization: AuthorizationService,
@@ -35,6 +38,7 @@ export class GatewayAuthorization {
     private readonly limits: CreationLimits,
   ) {
     this.consumerGroups = new ConsumerGroupAuthorization(authorization);
+    this.sharePartitions = new ShareAcquireAuthorization(authorization);
   }
 
   /** JoinGroup: READ GROUP (30); a member without id joining a group that does not exist creates it, within MAX_GROUPS_PER_PRINCIPAL (89). */

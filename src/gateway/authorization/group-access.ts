@@ -8,7 +8,14 @@ import { refusal } from './partial-responses';
 
 /** The socket requests that need one ACL on their group for the whole request. */
 export type GroupRequest =
-  'FindCoordinator' | 'JoinGroup' | 'SyncGroup' | 'Heartbeat' | 'LeaveGroup' | 'ConsumerGroupHeartbeat';
+  | 'FindCoordinator'
+  | 'JoinGroup'
+  | 'SyncGroup'
+  | 'Heartbeat'
+  | 'LeaveGroup'
+  | 'ConsumerGroupHeartbeat'
+  | 'ShareAcquire'
+  | 'ShareAcknowledge';
 
 /** FindCoordinator (DESCRIBE GROUP) and the member requests (READ GROUP): 30 for the whole request, audited. */
 export function requireGroup(

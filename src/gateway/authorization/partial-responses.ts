@@ -95,6 +95,8 @@ export const REFUSED_RESPONSE_FIELDS = {
   OffsetFetch: { topics: [] },
   ConsumerGroupHeartbeat: { memberId: null, memberEpoch: 0, heartbeatIntervalMs: 0, assignment: null },
   OffsetDelete: { topics: [] },
+  ShareAcquire: { acquisitionLockTimeoutMs: 0, partitions: [] },
+  ShareAcknowledge: { partitions: [] },
 } as const;
 
 /** The error a request-level refusal carries on its ack, with the response's other fields. */

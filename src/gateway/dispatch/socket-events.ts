@@ -101,6 +101,14 @@ export function socketEvents(node: CohortNode, acl: GatewayAuthorization): Socke
       handle: (request, socket) =>
         acl.consumerGroups.describe(socket, request, (allowed) => coordinator.consumerGroupDescribe(allowed)),
     },
+    ShareAcquire: {
+      handle: (request, socket) =>
+        coordinator.shareAcquire(request, contextOf(socket), acl.sharePartitions.acquire(socket, request)),
+    },
+    ShareAcknowledge: {
+      handle: (request, socket) =>
+        coordinator.shareAcknowledge(request, contextOf(socket), acl.sharePartitions.acknowledge(socket, request)),
+    },
   };
 }
 

@@ -13,6 +13,8 @@ import { MetadataDto } from './metadata.dto';
 import { OffsetCommitDto } from './offset-commit.dto';
 import { OffsetDeleteDto } from './offset-delete.dto';
 import { OffsetFetchDto } from './offset-fetch.dto';
+import { ShareAcknowledgeDto } from './share-acknowledge.dto';
+import { ShareAcquireDto } from './share-acquire.dto';
 import { SyncGroupDto } from './sync-group.dto';
 
 /**
@@ -35,4 +37,6 @@ export const SOCKET_REQUEST_DTOS: { [E in RequestEventName]: Type<unknown> } = {
   DeleteGroups: DeleteGroupsDto,
   ConsumerGroupHeartbeat: ConsumerGroupHeartbeatDto,
   ConsumerGroupDescribe: ConsumerGroupDescribeDto,
+  ShareAcquire: ShareAcquireDto,
+  ShareAcknowledge: ShareAcknowledgeDto,
 };

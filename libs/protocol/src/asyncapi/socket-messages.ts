@@ -9,6 +9,7 @@ import type { RequestEventName } from '../events';
 import { MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '../limits';
 import { anyJson, arr, bool, int, type JsonSchema, nullable, obj, ref, response, str } from './json-schema';
 import { SOCKET_REQUEST_SCHEMAS } from './socket-request-schemas';
+import { SHARE_ACQUIRE_MESSAGES } from './share-acquire-messages';
 
 export interface RequestMessage {
   summary: string;
@@ -231,6 +232,7 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
       ),
     }),
   },
+  ...SHARE_ACQUIRE_MESSAGES,
 };
 
 export const PUSH_MESSAGES: Record<

@@ -270,6 +270,60 @@ export const SOCKET_REQUEST_SCHEMAS: Record<string, JsonSchema> = {
     type: 'object',
     required: ['groupIds'],
   },
+  ShareAcquireRequest: {
+    properties: {
+      groupId: { maxLength: 1024, type: 'string', minLength: 1, description: 'The share group id.' },
+      memberId: {
+        maxLength: 1024,
+        type: 'string',
+        minLength: 1,
+        description: 'The member id the member heartbeats with.',
+      },
+      maxRecords: {
+        maximum: 2147483647,
+        type: 'integer',
+        minimum: 1,
+        description: 'The most offsets this request leases, over all partitions.',
+      },
+      batchSize: {
+        maximum: 2147483647,
+        type: ['integer', 'null'],
+        minimum: 1,
+        description: 'The longest range in one lease (default maxRecords).',
+      },
+      maxWaitMs: {
+        maximum: 300000,
+        type: ['integer', 'null'],
+        minimum: 0,
+        description: 'How long to hold the request while nothing can be leased (default 0: answer at once).',
+      },
+      acknowledgements: {
+        items: { $ref: '#/components/schemas/ShareAcknowledgement' },
+        type: ['array', 'null'],
+        description: 'Acknowledgements applied before anything is leased; each partition answers acknowledgeErrorCode.',
+      },
+    },
+    type: 'object',
+    required: ['groupId', 'memberId', 'maxRecords'],
+  },
+  ShareAcknowledgeRequest: {
+    properties: {
+      groupId: { maxLength: 1024, type: 'string', minLength: 1, description: 'The share group id.' },
+      memberId: {
+        maxLength: 1024,
+        type: 'string',
+        minLength: 1,
+        description: 'The member id the member heartbeats with.',
+      },
+      acknowledgements: {
+        items: { $ref: '#/components/schemas/ShareAcknowledgement' },
+        type: 'array',
+        description: 'Per partition, ascending non-overlapping batches of offsets and their types.',
+      },
+    },
+    type: 'object',
+    required: ['groupId', 'memberId', 'acknowledgements'],
+  },
   JoinGroupProtocol: {
     properties: {
       name: { maxLength: 1024, type: 'string', description: 'Assignor (protocol) name, e.g. cooperative-sticky.' },
@@ -340,6 +394,19 @@ export const SOCKET_REQUEST_SCHEMAS: Record<string, JsonSchema> = {
     type: 'object',
     required: ['topic', 'partitions'],
   },
+  ShareAcknowledgement: {
+    properties: {
+      topic: { maxLength: 249, type: 'string', description: 'A topic name.' },
+      partition: { maximum: 2147483647, type: 'integer', minimum: 0, description: 'The partition of the topic.' },
+      batches: {
+        items: { $ref: '#/components/schemas/ShareAcknowledgementBatch' },
+        type: 'array',
+        description: 'Ascending, non-overlapping batches of offsets and their types.',
+      },
+    },
+    type: 'object',
+    required: ['topic', 'partition', 'batches'],
+  },
   OffsetCommitPartition: {
     properties: {
       partitionIndex: { maximum: 2147483647, type: 'integer', minimum: 0 },
@@ -359,5 +426,30 @@ export const SOCKET_REQUEST_SCHEMAS: Record<string, JsonSchema> = {
     properties: { partitionIndex: { maximum: 2147483647, type: 'integer', minimum: 0 } },
     type: 'object',
     required: ['partitionIndex'],
+  },
+  ShareAcknowledgementBatch: {
+    properties: {
+      firstOffset: {
+        maximum: 9007199254740991,
+        type: 'integer',
+        minimum: 0,
+        description: 'The first offset of the batch.',
+      },
+      lastOffset: {
+        maximum: 9007199254740991,
+        type: 'integer',
+        minimum: 0,
+        description: 'The last offset of the batch (inclusive).',
+      },
+      acknowledgeTypes: {
+        items: { maximum: 4, type: 'integer', minimum: 0 },
+        type: 'array',
+        maxItems: 10000,
+        minItems: 1,
+        description: '0 GAP, 1 ACCEPT, 2 RELEASE, 3 REJECT, 4 RENEW: one for the whole batch, or one per offset.',
+      },
+    },
+    type: 'object',
+    required: ['firstOffset', 'lastOffset', 'acknowledgeTypes'],
   },
 };
