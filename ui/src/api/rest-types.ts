@@ -3,6 +3,7 @@
  * protocol library's, shared with the server, the SDK and the CLI (docs/rest.md).
  */
 export type {
+  AnyGroupStateName,
   ClusterInfo,
   GroupDescription,
   GroupLag,

@@ -1,7 +1,18 @@
 import type { RebalanceRecord } from '../api/rest-types';
 import { formatAgo, formatClock, formatDuration } from '../format';
 
-/** The group's rebalances, newest first: why each started, how long members waited, how many took part. */
+/** How a consumer group's epoch bump ended: converged (after how long), still converging, or superseded. */
+function outcomeOf(r: RebalanceRecord): string {
+  if (r.outcome === 'superseded') return 'superseded by a later epoch before every member held its target';
+  if (r.completedAt === null) return 'converging';
+  return `converged in ${formatDuration(r.durationMs)}`;
+}
+
+/**
+ * The group's rebalances, newest first: why each started, how long members waited, how many took part.
+ * For a consumer group, each entry is a group epoch bump: its reason, whose change it was, and how long
+ * until every member held its target.
+ */
 export function RebalanceTimeline({ rebalances }: { rebalances: RebalanceRecord[] }) {
   if (rebalances.length === 0) return <p class="muted">No rebalance recorded yet.</p>;
   const sorted = [...rebalances].sort((a, b) => b.generationId - a.generationId || b.startedAt - a.startedAt);
@@ -13,6 +24,7 @@ export function RebalanceTimeline({ rebalances }: { rebalances: RebalanceRecord[
         <li
           key={`${r.generationId}-${r.startedAt}`}
           data-generation={r.generationId}
+          data-epoch={r.groupEpoch}
           class={r.completedAt === null ? 'open' : ''}
         >
           <div class="when">
@@ -21,13 +33,20 @@ export function RebalanceTimeline({ rebalances }: { rebalances: RebalanceRecord[
           </div>
           <div class="what">
             <div>
-              <span class="gen">generation {r.generationId}</span>
+              <span class="gen">
+                {r.groupEpoch === undefined ? 'generation' : 'epoch'} {r.generationId}
+              </span>
               <span class="reason">{r.reason}</span>
+              {r.memberId && <span class="tag mono">{r.memberId}</span>}
             </div>
-            <div class="muted">
+            <div class="muted outcome">
               {r.members} member{r.members === 1 ? '' : 's'}
               {r.protocol ? ` · ${r.protocol}` : ''} ·{' '}
-              {r.completedAt === null ? 'in progress' : `took ${formatDuration(r.durationMs)}`}
+              {r.groupEpoch !== undefined
+                ? outcomeOf(r)
+                : r.completedAt === null
+                  ? 'in progress'
+                  : `took ${formatDuration(r.durationMs)}`}
             </div>
             <div
               class="bar"

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { api, groupPath } from '../api/api';
 import { RestError } from '../api/rest-error';
 import type { GroupDescription, GroupLag, GroupMember, RebalanceRecord, ResetOffsetsResult } from '../api/rest-types';
-import { Badge } from '../components/badge';
+import { Badge, GroupTypeBadge } from '../components/badge';
+import { ConsumerMembersTable } from '../components/consumer-members-table';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { ErrorBanner } from '../components/error-banner';
 import { LagTable } from '../components/lag-table';
@@ -110,6 +111,7 @@ export function GroupPage({ groupId }: { groupId: string }) {
     }
   }
   const topics = [...new Set((lag?.partitions ?? []).map((p) => p.topic))].sort();
+  const consumer = group.type === 'consumer';
   return (
     <section>
       {header}
@@ -122,17 +124,42 @@ export function GroupPage({ groupId }: { groupId: string }) {
           </dd>
         </div>
         <div>
+          <dt>Type</dt>
+          <dd class="group-type">
+            <GroupTypeBadge type={group.type} />
+          </dd>
+        </div>
+        <div>
           <dt>Members</dt>
           <dd class="member-count">{group.members.length}</dd>
         </div>
-        <div>
-          <dt>Generation</dt>
-          <dd class="generation">{group.generationId}</dd>
-        </div>
-        <div>
-          <dt>Protocol</dt>
-          <dd>{[group.protocolType, group.protocol].filter(Boolean).join(' / ') || '—'}</dd>
-        </div>
+        {consumer ? (
+          <>
+            <div title="Moves when the membership, a subscription or a subscribed topic changes">
+              <dt>Group epoch</dt>
+              <dd class="group-epoch">{group.groupEpoch}</dd>
+            </div>
+            <div title="The group epoch the target assignment was computed at">
+              <dt>Assignment epoch</dt>
+              <dd class="assignment-epoch">{group.assignmentEpoch}</dd>
+            </div>
+            <div>
+              <dt>Assignor</dt>
+              <dd class="assignor">{group.assignor}</dd>
+            </div>
+          </>
+        ) : (
+          <>
+            <div>
+              <dt>Generation</dt>
+              <dd class="generation">{group.generationId}</dd>
+            </div>
+            <div>
+              <dt>Protocol</dt>
+              <dd>{[group.protocolType, group.protocol].filter(Boolean).join(' / ') || '—'}</dd>
+            </div>
+          </>
+        )}
         <div>
           <dt>Coordinator</dt>
           <dd>
@@ -162,11 +189,15 @@ export function GroupPage({ groupId }: { groupId: string }) {
         </div>
       )}
       <h2>Members</h2>
-      <MembersTable members={group.members} leader={group.leader} />
+      {consumer ? (
+        <ConsumerMembersTable members={group.members} assignmentEpoch={group.assignmentEpoch ?? -1} />
+      ) : (
+        <MembersTable members={group.members} leader={group.leader} />
+      )}
       <h2>Lag</h2>
       <ErrorBanner error={data.lagError} />
       {lag && <LagTable lag={lag} owners={owners} />}
-      <h2>Rebalances</h2>
+      <h2>{consumer ? 'Epoch history' : 'Rebalances'}</h2>
       <RebalanceTimeline rebalances={rebalances} />
       {dialog === 'reset' && (
         <OffsetResetDialog

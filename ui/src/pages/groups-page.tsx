@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api/api';
-import type { GroupListing, GroupStateName } from '../api/rest-types';
-import { Badge } from '../components/badge';
+import type { AnyGroupStateName, GroupListing } from '../api/rest-types';
+import { Badge, GroupTypeBadge } from '../components/badge';
 import { ErrorBanner } from '../components/error-banner';
 import { GroupLagCells } from '../components/group-lag-cells';
 import { PAGE_SIZE, Pager } from '../components/pager';
@@ -15,7 +15,16 @@ export const GROUPS_POLL_MS = 10_000;
 /** Performance marks (devtools, bench/dashboard.bench.ts): the list rendered; its rows' lag statuses in. */
 export const MARK_USABLE = 'cohort:groups-usable';
 export const MARK_LAG_STATUSES = 'cohort:groups-lag-statuses';
-const STATES: GroupStateName[] = ['Stable', 'PreparingRebalance', 'CompletingRebalance', 'Empty', 'Dead'];
+// Classic states, then the consumer groups' own (KIP-848).
+const STATES: AnyGroupStateName[] = [
+  'Stable',
+  'PreparingRebalance',
+  'CompletingRebalance',
+  'Assigning',
+  'Reconciling',
+  'Empty',
+  'Dead',
+];
 
 /** Every group of the cluster: filter by text and state, one page of 50 rows at a time, the lag of those. */
 export function GroupsPage() {
@@ -99,7 +108,7 @@ export function GroupsPage() {
                 Time lag
               </th>
               <th>Lag status</th>
-              <th>Protocol type</th>
+              <th title="classic or consumer (Kafka 4's protocol), then the protocol type">Type</th>
               <th class="num">Coordinator</th>
             </tr>
           </thead>
@@ -114,7 +123,9 @@ export function GroupsPage() {
                 </td>
                 <td class="num">{g.members}</td>
                 <GroupLagCells lag={lags.get(g.groupId)} />
-                <td>{g.protocolType || '—'}</td>
+                <td class="group-type">
+                  <GroupTypeBadge type={g.type} /> {g.protocolType || '—'}
+                </td>
                 <td class="num">{g.coordinator ?? '—'}</td>
               </tr>
             ))}

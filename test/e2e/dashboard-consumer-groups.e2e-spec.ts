@@ -1,0 +1,119 @@
+import type { Page } from 'playwright-core';
+import type { Socket } from 'socket.io-client';
+import { appPerFile } from '../support/app-per-file';
+import { writeTokensFile } from '../support/auth-fixtures';
+import { ConsumerProtocolMember, reconcileAll } from '../support/consumer-protocol-member';
+import { buildDashboardAssets, type DashboardBrowser, launchDashboardBrowser } from '../support/dashboard-browser';
+import { eventually } from '../support/group-member';
+import { connect } from '../support/socket-client';
+import { tempDataDir } from '../support/test-app';
+
+// A real browser against a real node: launching Chromium alone can take seconds on a loaded machine.
+jest.setTimeout(90_000);
+
+/** How long the page may take to show what the node already knows: a few of its polling intervals. */
+const UI_WAIT_MS = 15_000;
+const ADMIN_TOKEN = 'dashboard-consumer-token';
+
+const tokens = tempDataDir('cohort-dashboard-cg-');
+const app = appPerFile({
+  env: {
+    AUTH_TOKENS_FILE: writeTokensFile(tokens.dir, { 'User:admin': ADMIN_TOKEN }),
+    SUPER_USERS: 'User:admin',
+  },
+});
+const sockets: Socket[] = [];
+afterAll(() => {
+  for (const socket of sockets) socket.disconnect();
+  tokens.remove();
+});
+
+async function memberOf(memberId: string): Promise<ConsumerProtocolMember> {
+  const socket = await connect(app.url, { token: ADMIN_TOKEN });
+  sockets.push(socket);
+  return new ConsumerProtocolMember(socket, 'cg-ui', memberId);
+}
+
+const text = (page: Page, selector: string) => page.locator(selector).first().textContent();
+
+/**
+ * The dashboard shows a Kafka 4 consumer group (KIP-848), with authentication on: its type and state in
+ * the list, and on its page the epochs, each member's assignment against its target with what it must
+ * give up while it reconciles, and the epoch history with reasons, live as the members converge.
+ */
+describe('the dashboard shows consumer groups (e2e, Chromium, authentication on)', () => {
+  let browser: DashboardBrowser;
+  let page: Page;
+  let a: ConsumerProtocolMember;
+  let b: ConsumerProtocolMember;
+  beforeAll(async () => {
+    buildDashboardAssets();
+    await app
+      .http()
+      .post('/v1/topics')
+      .set({ authorization: `Bearer ${ADMIN_TOKEN}` })
+      .send({ name: 'orders', partitions: 4 })
+      .expect(201);
+    a = await memberOf('member-a');
+    b = await memberOf('member-b');
+    await a.join(['orders']);
+    await b.join(['orders']);
+    await a.heartbeat(); // member-a must give two partitions up; member-b waits for them
+    browser = await launchDashboardBrowser();
+    page = await browser.context.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('lists it with its type and state, and shows its members reconciling, then converged, with its epoch history', async () => {
+    await page.goto(`${app.url}/ui/#/groups`);
+    const token = page.locator('form.token input[name="token"]');
+    await token.waitFor({ timeout: UI_WAIT_MS });
+    await token.fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Use token' }).click();
+    const row = page.locator('tr[data-group="cg-ui"]');
+    await row.waitFor({ timeout: UI_WAIT_MS });
+    await expect(row.locator('td').nth(1).textContent()).resolves.toBe('Reconciling');
+    await expect(row.locator('td.group-type .badge').textContent()).resolves.toBe('consumer');
+
+    await row.locator('a').click();
+    await page.waitForURL(/#\/groups\/cg-ui$/);
+    const memberA = page.locator('tr[data-member="member-a"]');
+    const memberB = page.locator('tr[data-member="member-b"]');
+    await memberA.waitFor({ timeout: UI_WAIT_MS });
+    await expect(text(page, '.group-type')).resolves.toBe('consumer');
+    await expect(text(page, '.group-state')).resolves.toBe('Reconciling');
+    await expect(text(page, '.group-epoch')).resolves.toBe('2');
+    await expect(text(page, '.assignment-epoch')).resolves.toBe('2');
+    await expect(text(page, '.assignor')).resolves.toBe('uniform');
+    await expect(memberA.locator('.member-epoch').textContent()).resolves.toBe('1');
+    await expect(memberA.locator('.member-state').textContent()).resolves.toBe('UNREVOKED_PARTITIONS');
+    await expect(memberA.locator('.pending-revocation').textContent()).resolves.toMatch(/^orders: /);
+    await expect(memberA.getAttribute('class')).resolves.toBe('reconciling');
+    await expect(memberB.locator('.member-state').textContent()).resolves.toBe('UNRELEASED_PARTITIONS');
+    await expect(memberB.locator('.assignment').textContent()).resolves.toBe('nothing');
+    // What member-b waits for is what member-a still has to give up.
+    await expect(memberB.locator('.target').textContent()).resolves.toBe(
+      await memberA.locator('.pending-revocation').textContent(),
+    );
+
+    // The members reconcile; the page follows by itself.
+    await reconcileAll([a, b]);
+    await eventually(async () => (await text(page, '.group-state')) === 'Stable', 'the page shows Stable', UI_WAIT_MS);
+    for (const member of [memberA, memberB]) {
+      await expect(member.locator('.member-state').textContent()).resolves.toBe('STABLE');
+      await expect(member.locator('.pending-revocation').textContent()).resolves.toBe('—');
+      await expect(member.locator('.assignment').textContent()).resolves.toBe(
+        await member.locator('.target').textContent(),
+      );
+      await expect(member.getAttribute('class')).resolves.toBe('');
+    }
+    const bump = page.locator('.timeline li[data-epoch="2"]');
+    await expect(bump.locator('.reason').textContent()).resolves.toBe('member-joined');
+    await expect(bump.locator('.tag').textContent()).resolves.toBe('member-b');
+    await expect(bump.locator('.outcome').textContent()).resolves.toMatch(/2 members · converged in /);
+    await expect(page.locator('.timeline li[data-epoch="1"] .reason').textContent()).resolves.toBe('member-joined');
+    expect(browser.errors.filter((e) => !e.includes('401'))).toEqual([]);
+  });
+});
