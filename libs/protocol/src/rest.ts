@@ -42,7 +42,7 @@ export interface GroupMemberDescription {
   memberEpoch?: number;
   /** Where the member stands in reconciling towards its target (Kafka's MemberState). */
   memberState?: ConsumerMemberState;
-  /** 1: the member heartbeats with the consumer protocol (Kafka's ConsumerGroupDescribe memberType). */
+  /** 1: the member heartbeats with the consumer protocol; 0: a classic member of a migrated group (Kafka's ConsumerGroupDescribe memberType). */
   memberType?: number;
   rackId?: string | null;
   subscribedTopicNames?: string[];

@@ -67,7 +67,10 @@ class GroupMemberResponse implements GroupMemberDescription {
   })
   memberState?: ConsumerMemberState;
 
-  @ApiPropertyOptional({ example: 1, description: 'Consumer groups only: 1, a member of the consumer protocol.' })
+  @ApiPropertyOptional({
+    example: 1,
+    description: 'Consumer groups only: 1, a member of the consumer protocol; 0, a classic member of a migrated group.',
+  })
   memberType?: number;
 
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Consumer groups only.' })

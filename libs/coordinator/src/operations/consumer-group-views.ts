@@ -44,7 +44,8 @@ function memberView(group: ConsumerGroup, m: ConsumerGroupMember): P.GroupMember
     assignment: { partitions: list(m.assignedPartitions) },
     memberEpoch: m.memberEpoch,
     memberState: MEMBER_STATE_NAMES[m.state] ?? 'UNKNOWN',
-    memberType: 1,
+    // Kafka's MemberType: 0 for a classic member of a migrated group, 1 for a consumer-protocol member.
+    memberType: m.classicMemberMetadata === null ? 1 : 0,
     rackId: m.rackId,
     subscribedTopicNames: topics,
     subscribedTopicRegex: m.subscribedTopicRegex,
