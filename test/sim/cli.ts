@@ -13,12 +13,14 @@ import { runRandomSeed, type RandomRunResult } from './random-run';
  * consumer groups to it (three groups of consumer-protocol members with churn, pauses and fencing, the
  * ownership and epoch invariants checked after every step).
  * `--fresh` draws the N seeds at random (never seen before) instead of counting from `--first-seed`.
- * Exits non-zero on the first violation, printing the seed, the trace and the command that replays it.
+ * Exits non-zero on the first violation, printing the seed, the trace and the command that replays it
+ * (`--keep-going` runs every seed and lists the failed ones at the end).
  */
 function parseArgs(argv: string[]): {
   seeds: number;
   first: number;
   fresh: boolean;
+  keepGoing: boolean;
   single?: number;
   brokenRule?: BrokenRule;
   faultPhaseMs?: number;
@@ -52,6 +54,7 @@ function parseArgs(argv: string[]): {
     seeds: int('seeds', 100),
     first: int('first-seed', 1),
     fresh: args.has('fresh'),
+    keepGoing: args.has('keep-going'),
     single: args.has('seed') ? int('seed', 0) : undefined,
     brokenRule,
     faultPhaseMs: args.has('duration') ? int('duration', 20_000) : undefined,
@@ -70,6 +73,7 @@ async function main(): Promise<void> {
       : Array.from({ length: opts.seeds }, (_, i) => (opts.fresh ? randomInt(1, 2 ** 31 - 1) : opts.first + i));
   const started = Date.now();
   let steps = 0;
+  const failed: number[] = [];
   for (const seed of seeds) {
     const result = opts.coordinator
       ? await coordinatorSeed(seed, opts.brokenRule, opts.faultPhaseMs, opts.consumer)
@@ -87,7 +91,9 @@ async function main(): Promise<void> {
         `\nreplay: npm run sim -- --seed ${seed}${opts.consumer ? ' --consumer' : opts.coordinator ? ' --coordinator' : ''}${opts.faultPhaseMs !== undefined ? ` --duration ${opts.faultPhaseMs}` : ''}${opts.brokenRule ? ` --break ${opts.brokenRule}` : ''}`,
       );
       process.exitCode = 1;
-      return;
+      failed.push(seed);
+      if (!opts.keepGoing) return;
+      continue;
     }
     if (opts.verbose || opts.single !== undefined) {
       console.log(
@@ -97,6 +103,10 @@ async function main(): Promise<void> {
     } else if (opts.fresh ? (seeds.indexOf(seed) + 1) % 25 === 0 : seed % 50 === 0) {
       console.log(`... seed ${seed} ok (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     }
+  }
+  if (failed.length > 0) {
+    console.error(`\n${failed.length} of ${seeds.length} seeds failed: ${failed.join(' ')}`);
+    return;
   }
   console.log(
     `${seeds.length} ${opts.fresh ? 'fresh seeds' : `seeds from ${seeds[0]}`} passed; ${steps} simulated steps in ${((Date.now() - started) / 1000).toFixed(1)} s`,

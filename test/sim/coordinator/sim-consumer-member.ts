@@ -125,6 +125,7 @@ export class SimConsumerMember {
     if (this.state !== 'gone') this.trace('stops');
     this.state = 'gone';
     this.incarnation++;
+    this.target = null;
     this.env.coordinators.onHeartbeatNow(this.connectionId, undefined);
     // A dead process owns nothing.
     for (const key of this.owned.keys()) this.env.ownership.release(this.groupId, this.memberId, key);
@@ -258,7 +259,7 @@ export class SimConsumerMember {
     this.reconciling = true;
     const incarnation = this.incarnation;
     try {
-      while (this.target && incarnation === this.incarnation) {
+      while (this.target && incarnation === this.incarnation && this.state === 'member') {
         const target = this.target.flatMap((tp) => tp.partitions.map((p) => keyOf(tp.topic, p)));
         this.target = null;
         const revoked = [...this.owned.keys()].filter((k) => !target.includes(k));
@@ -295,7 +296,7 @@ export class SimConsumerMember {
     } finally {
       this.reconciling = false;
       // A reconciliation of a membership that was fenced meanwhile is dropped; the new one's target waits here.
-      if (this.target && incarnation !== this.incarnation) void this.reconcile();
+      if (this.target && incarnation !== this.incarnation && this.state === 'member') void this.reconcile();
     }
   }
 
