@@ -42,3 +42,13 @@ export class WakeSignal {
     for (const sleeper of sleepers) sleeper();
   }
 }
+
+/** Resolves when `work` settles (however it ends) or after `ms`, whichever comes first. */
+export async function waitAtMost(timers: Timers, ms: number, work: Promise<unknown>): Promise<void> {
+  const done = new WakeSignal();
+  void work.then(
+    () => done.fire(),
+    () => done.fire(),
+  );
+  await sleep(timers, ms, done);
+}

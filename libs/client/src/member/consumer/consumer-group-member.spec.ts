@@ -245,6 +245,54 @@ describe('ConsumerGroupMember (groupProtocol consumer)', () => {
     }
   });
 
+  describe('in a browser (window events)', () => {
+    const page = new EventTarget();
+    beforeAll(() => Object.assign(globalThis, { window: page }));
+    afterAll(() => delete (globalThis as { window?: unknown }).window);
+
+    it('a static member leaves with epoch -2 on pagehide at once, and heartbeats no more; stop() then sends no second leave', async () => {
+      const ctx = setup({ groupInstanceId: 'tab-1' });
+      await ctx.start();
+      const sent = ctx.beats().length;
+      page.dispatchEvent(new Event('pagehide'));
+      await ctx.timers.advance(10);
+      expect(ctx.beats().slice(sent)).toEqual([
+        { groupId: 'g', memberId: ctx.member.memberId, memberEpoch: -2, instanceId: 'tab-1' },
+      ]);
+      await ctx.timers.advance(10_000);
+      expect(ctx.beats()).toHaveLength(sent + 1);
+      await ctx.member.stop();
+      expect(ctx.beats()).toHaveLength(sent + 1);
+      expect(ctx.log.filter((l) => l.startsWith('lost'))).toEqual([]);
+    });
+
+    it('back from the back/forward cache, it joins again as a new member of the same instance', async () => {
+      const ctx = setup({ groupInstanceId: 'tab-1' });
+      await ctx.start();
+      const firstId = ctx.member.memberId;
+      page.dispatchEvent(new Event('pagehide'));
+      await ctx.timers.advance(10);
+      page.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }));
+      await ctx.timers.until(() => ctx.member.state === 'stable' && ctx.member.memberId !== firstId);
+      expect(ctx.beats().at(-2)).toMatchObject({ memberEpoch: 0, instanceId: 'tab-1', topicPartitions: [] });
+      expect(ctx.member.assignment).toEqual(orders(0, 1, 2, 3));
+    });
+
+    it('a dynamic member does nothing on pagehide (its closed socket ends its membership)', async () => {
+      const ctx = setup();
+      await ctx.start();
+      const sent = ctx.beats().length;
+      page.dispatchEvent(new Event('pagehide'));
+      await ctx.timers.advance(2000);
+      expect(
+        ctx
+          .beats()
+          .slice(sent)
+          .map((b) => b.memberEpoch),
+      ).toEqual([1]);
+    });
+  });
+
   it('a fatal answer (UNRELEASED_INSTANCE_ID) stops the member: start() rejects and it crashes', async () => {
     const ctx = setup({ groupInstanceId: 'tab-1' });
     ctx.server.answer('ConsumerGroupHeartbeat', () => ({

@@ -6,7 +6,7 @@ import { watchPageLifecycle } from '../../runtime/page-lifecycle';
 import { newMemberId } from '../../share/member-id';
 import type { Timers } from '../../runtime/timers';
 import { watchVisibility } from '../../runtime/visibility-watch';
-import { sleep, WakeSignal } from '../../runtime/wake-signal';
+import { waitAtMost, WakeSignal } from '../../runtime/wake-signal';
 import type { ClusterMetadata } from '../../transport/cluster-metadata';
 import type { PushMessage } from '../../transport/node-connection';
 import type { CoordinatorLink } from '../coordinator-link';
@@ -306,7 +306,9 @@ export class ConsumerGroupMember {
    * without moving anyone else's. Nothing is awaited: the page may be gone a moment later.
    */
   private pageHidden(): void {
-    if (!this.inGroup || this.stopping !== null) return;
+    // Also while stop() is under way (an application closing the client on pagehide): its own leave
+    // would come after awaited commits and listeners, too late for a page that is going away.
+    if (!this.inGroup) return;
     this.leftForNow = true;
     this.incarnation += 1;
     this.phase = 'leaving';
@@ -349,13 +351,8 @@ export class ConsumerGroupMember {
   }
 
   /** Waits for `work`, at most the rebalance timeout (a listener that never returns does not hold `stop()`). */
-  private async bounded(work: Promise<unknown>): Promise<void> {
-    const done = new WakeSignal();
-    void work.then(
-      () => done.fire(),
-      () => done.fire(),
-    );
-    await sleep(this.runtime.timers, this.options.rebalanceTimeoutMs, done);
+  private bounded(work: Promise<unknown>): Promise<void> {
+    return waitAtMost(this.runtime.timers, this.options.rebalanceTimeoutMs, work);
   }
 
   private stopAutoCommit(): void {
