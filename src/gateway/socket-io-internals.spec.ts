@@ -26,6 +26,9 @@ const { Server } = createRequire(require.resolve('@nestjs/platform-socket.io'))(
  * with a raw websocket client that completes the socket.io handshake and then writes packets by hand
  * (or stops reading its TCP socket).
  */
+// Tens of MiB go through socket.io's encoder and ws's framing: seconds on a loaded CI machine, past Jest's default 5.
+const MIB_TEST_TIMEOUT_MS = 60_000;
+
 describe('socket.io internals the gateway relies on', () => {
   let http: HttpServer;
   let io: ServerType;
@@ -68,38 +71,46 @@ describe('socket.io internals the gateway relies on', () => {
     await io.close();
   });
 
-  it('announces every packet before it is queued and flushes the queue into the websocket, where unread bytes stay counted', async () => {
-    const output = new ConnectionOutput(connection, { hardBytes: 0, softBytes: 0, softSeconds: 1 }, () => undefined);
-    const announced: number[] = [];
-    connection.on('packetCreate', (packet) => announced.push(String(packet.data).length));
-    (client as unknown as { _socket: { pause(): void } })._socket.pause();
-    const answer = 'a'.repeat(MIB);
-    for (let i = 0; i < 40; i++) socket.emit('answer', answer);
-    expect(announced).toHaveLength(40);
-    expect(announced[0]).toBeGreaterThan(MIB);
-    // The kernel's buffers on both sides of loopback take a few MiB at most; the rest is the node's to hold.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(output.unsentBytes()).toBeGreaterThan(20 * MIB);
-    expect(transportBufferedBytes(connection)).toBeGreaterThan(0);
-  });
+  it(
+    'announces every packet before it is queued and flushes the queue into the websocket, where unread bytes stay counted',
+    async () => {
+      const output = new ConnectionOutput(connection, { hardBytes: 0, softBytes: 0, softSeconds: 1 }, () => undefined);
+      const announced: number[] = [];
+      connection.on('packetCreate', (packet) => announced.push(String(packet.data).length));
+      (client as unknown as { _socket: { pause(): void } })._socket.pause();
+      const answer = 'a'.repeat(MIB);
+      for (let i = 0; i < 40; i++) socket.emit('answer', answer);
+      expect(announced).toHaveLength(40);
+      expect(announced[0]).toBeGreaterThan(MIB);
+      // The kernel's buffers on both sides of loopback take a few MiB at most; the rest is the node's to hold.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(output.unsentBytes()).toBeGreaterThan(20 * MIB);
+      expect(transportBufferedBytes(connection)).toBeGreaterThan(0);
+    },
+    MIB_TEST_TIMEOUT_MS,
+  );
 
-  it('takes no more packets once closing, drops what was unsent, and tells socket.io on the next tick, not inside the write', async () => {
-    (client as unknown as { _socket: { pause(): void } })._socket.pause();
-    for (let i = 0; i < 20; i++) socket.emit('answer', 'a'.repeat(MIB));
-    const announced: unknown[] = [];
-    connection.on('packetCreate', (packet) => announced.push(packet));
-    let disconnected: string | null = null;
-    socket.on('disconnect', (reason) => (disconnected = reason));
+  it(
+    'takes no more packets once closing, drops what was unsent, and tells socket.io on the next tick, not inside the write',
+    async () => {
+      (client as unknown as { _socket: { pause(): void } })._socket.pause();
+      for (let i = 0; i < 20; i++) socket.emit('answer', 'a'.repeat(MIB));
+      const announced: unknown[] = [];
+      connection.on('packetCreate', (packet) => announced.push(packet));
+      let disconnected: string | null = null;
+      socket.on('disconnect', (reason) => (disconnected = reason));
 
-    closeDiscarding(connection);
-    expect(disconnected).toBeNull();
-    socket.emit('answer', 'after the close');
-    expect(announced).toEqual([]);
-    expect(transportBufferedBytes(connection)).toBe(0);
-    await new Promise((resolve) => process.nextTick(resolve));
-    expect(disconnected).toBe('forced close');
-    expect(socket.connected).toBe(false);
-  });
+      closeDiscarding(connection);
+      expect(disconnected).toBeNull();
+      socket.emit('answer', 'after the close');
+      expect(announced).toEqual([]);
+      expect(transportBufferedBytes(connection)).toBe(0);
+      await new Promise((resolve) => process.nextTick(resolve));
+      expect(disconnected).toBe('forced close');
+      expect(socket.connected).toBe(false);
+    },
+    MIB_TEST_TIMEOUT_MS,
+  );
 
   it('makes the ack of every event packet with an ack id through socket.ack, which wrapAcks wraps', async () => {
     wrapAcks(
