@@ -31,6 +31,12 @@ export function upgradeRefusal(
     ];
     if (malformed.length > 0) return `the embedded consumer protocol of member ${member.memberId} is malformed`;
   }
+  try {
+    consumerGroupFromClassic(group);
+  } catch (error) {
+    // Two members hold one partition (a leader's assignment can say anything): no consumer group can.
+    return `its assignment cannot be a consumer group's: ${error instanceof Error ? error.message : String(error)}`;
+  }
   return undefined;
 }
 

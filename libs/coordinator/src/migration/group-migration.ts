@@ -3,6 +3,7 @@ import { ErrorCode } from '@cohort/protocol';
 import { ClassicGroup } from '../group/classic-group';
 import { GroupOffsets } from '../group/group-offsets';
 import type { GroupRegistry } from '../group/group-registry';
+import { pendingHolder } from '../group/member-quotas';
 import { joinError, syncError } from '../responses/group-responses';
 import type { ConnectionIndex } from '../context/connection-index';
 import type { MemberConnections } from '../context/member-connections';
@@ -96,7 +97,10 @@ export class GroupMigration implements ConsumerGroupDowngradePort {
       env.quotas.release(member);
       consumer.scheduleSessionTimeout(group.groupId, member.memberId, member.sessionTimeoutMs);
     }
-    for (const pending of group.allPendingMembers()) classic.liveness.forgetPending(group, pending);
+    for (const pending of group.allPendingMembers()) {
+      classic.liveness.forgetPending(group, pending);
+      env.quotas.release(pendingHolder(group.groupId, pending));
+    }
     const records = [groupTombstone(group.groupId, now), ...consumerGroupRecords(converted, now)];
     const write = consumer.writes.apply(records);
     env.logger.info(`group ${group.groupId} upgraded online from classic to consumer (${members.length} members)`);

@@ -181,6 +181,31 @@ describe('online upgrade refused', () => {
     expect((await h.describe('connect')).groupState).toBe('Stable');
   });
 
+  it('a classic group whose leader gave one partition to two members is not upgraded (no consumer group can hold that)', async () => {
+    const h = harness();
+    await h.settle();
+    const { memberIds, leader, generationId } = await h.stableGroup('twice', 1);
+    const second = await h.joinNew('twice');
+    await h.advance(0);
+    const rejoined = h.join('twice', memberIds[0]);
+    await h.settle();
+    const generation = rejoined.value.generationId;
+    expect(generation).toBeGreaterThan(generationId);
+    const both = [memberIds[0], second.memberId].map((memberId) => ({
+      memberId,
+      assignment: { partitions: [{ topic: 'orders', partitions: [0] }] },
+    }));
+    const syncs = [memberIds[0], second.memberId].map((memberId) =>
+      h.sync('twice', memberId, generation, memberId === leader ? both : []),
+    );
+    await h.settle();
+    expect(syncs.map((s) => s.value.errorCode)).toEqual([0, 0]);
+    const refused = await h.coordinator.consumerGroupHeartbeat(consumerJoin('twice', 'c'), ctx);
+    expect(refused.errorCode).toBe(ErrorCode.GROUP_ID_NOT_FOUND);
+    expect(refused.errorMessage).toContain('still owned');
+    expect((await h.describe('twice')).groupState).toBe('Stable');
+  });
+
   it('a write that fails takes the conversion back: the group is classic again', async () => {
     const h = harness();
     await h.settle();
