@@ -2,7 +2,8 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { CohortClient } from '@cohort/client';
 import {
-  benchMemberOptions,
+  benchMember,
+  CONSUMER_PROTOCOL,
   type PartitionEvent,
   recordEvents,
   type StartCommand,
@@ -20,7 +21,10 @@ import { stopWorker } from './harness/stop-worker';
  * node. Measures the time to form the group, then the time from one more member joining until every
  * member holds its assignment of the final generation, and which partitions stopped being processed
  * on the way (revoked or lost by someone) and for how long, eager (sticky) against cooperative
- * (cooperative-sticky): the same stickiness, the two rebalance protocols.
+ * (cooperative-sticky): the same stickiness, the two rebalance protocols; and Kafka 4's consumer protocol
+ * (KIP-848, the coordinator's `uniform` assignor), where there is no generation shared by the group: there
+ * the join is done when every member is stable (its target owned and acknowledged) and every partition is
+ * held once, the newcomer holding some.
  */
 
 export interface LargeGroupResult {
@@ -122,9 +126,12 @@ export function stoppedPartitions(
 export async function sdkLargeGroup(
   node: CohortProcess,
   size: number,
-  protocol: 'eager' | 'cooperative',
+  protocol: 'eager' | 'cooperative' | 'consumer',
 ): Promise<LargeGroupResult> {
-  const assignor = protocol === 'eager' ? 'sticky' : 'cooperative-sticky';
+  const assignor =
+    protocol === 'eager' ? 'sticky' : protocol === 'cooperative' ? 'cooperative-sticky' : CONSUMER_PROTOCOL;
+  // A consumer group's members move to a new epoch one by one, each at its own next heartbeat.
+  const oneGeneration = protocol !== 'consumer';
   const topic = `sdk-${protocol}-${size}`;
   const partitions = size * 2;
   await node.post('/v1/topics', { name: topic, partitions });
@@ -146,8 +153,8 @@ export async function sdkLargeGroup(
       if (all.some((s) => s === null || s.crashed > 0)) return false;
       const generation = all[0]!.minGeneration;
       return (
-        generation > generationAbove &&
-        all.every((s) => s!.minGeneration === generation && s!.maxGeneration === generation) &&
+        (!oneGeneration || generation > generationAbove) &&
+        all.every((s) => !oneGeneration || (s!.minGeneration === generation && s!.maxGeneration === generation)) &&
         all.reduce((n, s) => n + s!.stable, 0) === size &&
         all.reduce((n, s) => n + s!.held, 0) + extraHeld === partitions
       );
@@ -155,7 +162,7 @@ export async function sdkLargeGroup(
     const formed = await when(watchers, () => settled(0, 0), `forming ${size} members`, 600_000);
     const generation = workers[0].status!.minGeneration;
 
-    const newcomer = newcomerClient.member(benchMemberOptions(topic, topic, assignor));
+    const newcomer = benchMember(newcomerClient, topic, topic, assignor);
     const newcomerEvents: PartitionEvent[] = [];
     recordEvents(newcomer, newcomerEvents, notify);
     const interval = setInterval(notify, 25);
@@ -176,7 +183,7 @@ export async function sdkLargeGroup(
           newcomer.state === 'stable' &&
           held() > 0 &&
           settled(held(), generation) &&
-          workers[0].status!.minGeneration === newcomer.generationId,
+          (!oneGeneration || workers[0].status!.minGeneration === newcomer.generationId),
         'the newcomer joining',
         300_000,
       ),
@@ -200,7 +207,8 @@ export async function sdkLargeGroup(
 /** Section `sdk-group`: the large SDK group, eager against cooperative, on one embedded node. */
 export const sdkGroupSection: BenchSection = {
   name: 'sdk-group',
-  summary: '1,000 @cohort/client members form a group, one more joins: cooperative-sticky vs eager sticky',
+  summary:
+    "1,000 @cohort/client members form a group, one more joins: cooperative-sticky vs eager sticky vs Kafka 4's consumer protocol",
   needsBuild: true,
   run: () => sdkGroup(),
 };
@@ -219,6 +227,9 @@ async function sdkGroup(): Promise<void> {
     const eager = await attempt('eager (sticky)', () => sdkLargeGroup(node, size, 'eager'));
     const cooperative = await attempt('cooperative (cooperative-sticky)', () =>
       sdkLargeGroup(node, size, 'cooperative'),
+    );
+    const consumer = await attempt("Kafka 4's consumer protocol (uniform)", () =>
+      sdkLargeGroup(node, size, 'consumer'),
     );
     const row = (name: string, r: LargeGroupResult | null): string[] =>
       r
@@ -240,12 +251,22 @@ async function sdkGroup(): Promise<void> {
         'longest stop',
         'partition-seconds stopped',
       ],
-      [row('eager (sticky)', eager), row('cooperative (cooperative-sticky)', cooperative)],
+      [
+        row('eager (sticky)', eager),
+        row('cooperative (cooperative-sticky)', cooperative),
+        row('consumer protocol (KIP-848, uniform)', consumer),
+      ],
     );
     if (eager && cooperative) {
       const share = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(1)}%` : 'n/a');
       console.log(
         `   cooperative vs eager: join time ${ratio(cooperative.joinMs, eager.joinMs)}; partitions stopped ${share(cooperative.stopped, eager.stopped)} of eager's, partition-seconds stopped ${share(cooperative.pausedPartitionMs, eager.pausedPartitionMs)}`,
+      );
+    }
+    if (consumer && cooperative) {
+      const share = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(1)}%` : 'n/a');
+      console.log(
+        `   consumer protocol vs cooperative: form ${ratio(consumer.formMs, cooperative.formMs)}, join time ${ratio(consumer.joinMs, cooperative.joinMs)}; partitions stopped ${share(consumer.stopped, cooperative.stopped)} of cooperative's, partition-seconds stopped ${share(consumer.pausedPartitionMs, cooperative.pausedPartitionMs)}`,
       );
     }
   } finally {

@@ -5,7 +5,7 @@
  * lost event with its wall time, so the parent can see when the whole group settled and which
  * partitions stopped being processed on the way.
  */
-import { CohortClient, type CohortMember, type TopicPartitions } from '@cohort/client';
+import { CohortClient, type CohortMember, type ConsumerGroupMember, type TopicPartitions } from '@cohort/client';
 import { oncePerTurn } from './harness/once-per-turn';
 
 export interface StartCommand {
@@ -38,6 +38,24 @@ export interface PartitionEvent {
 /** Wall time with sub-millisecond resolution, comparable across processes. */
 export const wallNow = (): number => performance.timeOrigin + performance.now();
 
+/** The assignor name that asks for Kafka 4's consumer protocol (KIP-848, the coordinator's `uniform` assignor) instead. */
+export const CONSUMER_PROTOCOL = 'consumer-protocol';
+
+/** A member of the benchmark: `assignor` names a classic one, or CONSUMER_PROTOCOL. */
+export function benchMember(client: CohortClient, groupId: string, topic: string, assignor: string): BenchMember {
+  if (assignor === CONSUMER_PROTOCOL)
+    return client.member({
+      groupId,
+      groupProtocol: 'consumer',
+      topics: [topic],
+      rebalanceTimeoutMs: 120_000,
+      autoCommit: false,
+    });
+  return client.member(benchMemberOptions(groupId, topic, assignor));
+}
+
+export type BenchMember = CohortMember | ConsumerGroupMember;
+
 /** The SDK member options the benchmark uses in every process (the newcomer included). */
 export function benchMemberOptions(groupId: string, topic: string, assignor: string) {
   return {
@@ -52,7 +70,7 @@ export function benchMemberOptions(groupId: string, topic: string, assignor: str
 }
 
 /** Records a member's listener events (numbers only: one topic). */
-export function recordEvents(member: CohortMember, events: PartitionEvent[], changed: () => void): void {
+export function recordEvents(member: BenchMember, events: PartitionEvent[], changed: () => void): void {
   const flat = (partitions: TopicPartitions[]) => partitions.flatMap((tp) => tp.partitions);
   member.on(
     'assigned',
@@ -70,7 +88,7 @@ export function recordEvents(member: CohortMember, events: PartitionEvent[], cha
 
 function main(): void {
   const clients: CohortClient[] = [];
-  const members: CohortMember[] = [];
+  const members: BenchMember[] = [];
   const events: PartitionEvent[] = [];
   let crashed = 0;
   const send = (message: unknown) => process.send?.(message);
@@ -91,7 +109,7 @@ function main(): void {
     if (message.type === 'start') {
       for (let i = 0; i < message.count; i++) {
         const client = new CohortClient({ urls: [message.url], clientId: `bench-${process.pid}-${i}` });
-        const member = client.member(benchMemberOptions(message.groupId, message.topic, message.assignor));
+        const member = benchMember(client, message.groupId, message.topic, message.assignor);
         recordEvents(member, events, changed);
         member.on('joined', changed);
         member.on('rebalancing', changed);
