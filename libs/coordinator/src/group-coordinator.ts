@@ -15,7 +15,15 @@ import type {
 import type { CoordinatorConfig } from './ports/coordinator-config';
 import { CoordinatorDispatch } from './dispatch/coordinator-dispatch';
 import * as API from './dispatch/group-apis';
-import { SHARE_ACKNOWLEDGE, SHARE_ACQUIRE } from './dispatch/share-partition-apis';
+import {
+  type RedeliverCall,
+  SHARE_ACKNOWLEDGE,
+  SHARE_ACQUIRE,
+  SHARE_DEAD_LETTERS,
+  SHARE_PARTITIONS,
+  SHARE_REDELIVER,
+} from './dispatch/share-partition-apis';
+import type { DeadLetterView, RedeliverResult, SharePartitionView } from './share/share-partition-views';
 import { consumerGroupNotFound } from './handlers/consumer-group.handlers';
 import { MemberQuotas } from './group/member-quotas';
 import type { GroupLagSummary } from './lag/group-lag-evaluator';
@@ -183,6 +191,21 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     if (!this.env.config.rebalanceProtocols.includes('share'))
       return Promise.resolve(SHARE_ACKNOWLEDGE.errorResponse(call, shareProtocolOff()));
     return this.dispatch.run(SHARE_ACKNOWLEDGE, call, context);
+  }
+
+  /** Operators: a share group's partitions here (rejects with the KafkaError of a group not served here). */
+  sharePartitions(groupId: string): Promise<SharePartitionView[]> {
+    return this.dispatch.execute(SHARE_PARTITIONS, groupId, NO_CONTEXT);
+  }
+
+  /** Operators: a share group's dead letters (archived by a reject or the delivery limit). */
+  shareDeadLetters(groupId: string): Promise<DeadLetterView[]> {
+    return this.dispatch.execute(SHARE_DEAD_LETTERS, groupId, NO_CONTEXT);
+  }
+
+  /** Operators: dead letters made available again, counted from zero; resolves once written. */
+  redeliverDeadLetters(call: RedeliverCall): Promise<RedeliverResult> {
+    return this.dispatch.execute(SHARE_REDELIVER, call, NO_CONTEXT);
   }
 
   /** Kafka's KafkaApis answers the consumer protocol's APIs UNSUPPORTED_VERSION, before anything else, when it is off. */

@@ -1,6 +1,14 @@
 import type * as P from '@cohort/protocol';
 import { shareAcknowledge, shareAcknowledgeError, type TopicReadable } from '../share/share-acknowledge';
 import { shareAcquire, shareAcquireError } from '../share/share-acquire';
+import {
+  deadLetterViews,
+  type DeadLetterView,
+  redeliverDeadLetters,
+  type RedeliverResult,
+  sharePartitionViews,
+  type SharePartitionView,
+} from '../share/share-partition-views';
 import type { ApiSpec } from './coordinator-dispatch';
 
 /**
@@ -36,6 +44,61 @@ export const SHARE_ACKNOWLEDGE: ApiSpec<ShareCall<P.ShareAcknowledgeRequest>, P.
     run: (shard, call) => shareAcknowledge(shard.sharePartitions, call.request, call.readable),
   },
   errorResponse: (_call, error) => shareAcknowledgeError(error.errorCode, messageOf(error)),
+};
+
+/** Operators: a share group's partitions (SPSO, reported end, offsets per state, oldest lease). */
+export const SHARE_PARTITIONS: ApiSpec<string, SharePartitionView[]> = {
+  name: 'SharePartitions',
+  validate: () => null,
+  groupId: (groupId) => groupId,
+  emptyGroupIdAllowed: false,
+  operation: { kind: 'read', run: (shard, groupId) => sharePartitionViews(shard.sharePartitions, groupId) },
+  errorResponse: (_groupId, error) => {
+    throw error;
+  },
+};
+
+/** Operators: a share group's dead letters. */
+export const SHARE_DEAD_LETTERS: ApiSpec<string, DeadLetterView[]> = {
+  name: 'ShareDeadLetters',
+  validate: () => null,
+  groupId: (groupId) => groupId,
+  emptyGroupIdAllowed: false,
+  operation: { kind: 'read', run: (shard, groupId) => deadLetterViews(shard.sharePartitions, groupId) },
+  errorResponse: (_groupId, error) => {
+    throw error;
+  },
+};
+
+export interface RedeliverCall {
+  groupId: string;
+  topic: string;
+  partition: number;
+  firstOffset: number;
+  lastOffset: number;
+}
+
+/** Operators: dead letters made available again (answered once written). */
+export const SHARE_REDELIVER: ApiSpec<RedeliverCall, RedeliverResult> = {
+  name: 'ShareRedeliver',
+  validate: () => null,
+  groupId: (call) => call.groupId,
+  emptyGroupIdAllowed: false,
+  operation: {
+    kind: 'write',
+    run: (shard, call) =>
+      redeliverDeadLetters(
+        shard.sharePartitions,
+        call.groupId,
+        call.topic,
+        call.partition,
+        call.firstOffset,
+        call.lastOffset,
+      ),
+  },
+  errorResponse: (_call, error) => {
+    throw error;
+  },
 };
 
 function messageOf(error: { message: string; errorName: string }): string | undefined {

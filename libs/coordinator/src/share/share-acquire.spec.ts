@@ -218,4 +218,57 @@ describe('ShareAcquire and ShareAcknowledge', () => {
     const dead = h.shardOf(G).sharePartitions.slot(G, 'jobs', 0)!.state.deadLetterList();
     expect(dead).toEqual([{ first: 1, last: 1, reason: 'rejected', count: 1 }]);
   });
+
+  it('shows operators SPSO, the reported end, offsets per state and the oldest lease age', async () => {
+    const { h, acquire, ack, report } = await setup();
+    await report(10);
+    await acquire('m1', { maxRecords: 4 });
+    await h.advance(1500);
+    await ack('m1', 0, 3, [1, 3, 1, 2]);
+    await acquire('m2', { maxRecords: 2 });
+    await h.advance(700);
+    // 0-2 are done (2 acknowledged after 1 was rejected): SPSO 3; m2 holds 3 (again) and 4.
+    expect(await h.coordinator.sharePartitions(G)).toEqual([
+      {
+        topic: 'jobs',
+        partition: 0,
+        startOffset: 3,
+        endOffset: 10,
+        stateEpoch: 0,
+        available: 5,
+        acquired: 2,
+        acknowledged: 0,
+        archived: 0,
+        oldestLeaseAgeMs: 700,
+      },
+    ]);
+  });
+
+  it('redelivers dead letters: listed with reason and count, available again from zero, a held acquire woken', async () => {
+    const { h, acquire, ack, report, leases } = await setup({ groupShareDeliveryCountLimit: 2 });
+    await report(3);
+    await acquire('m1');
+    await ack('m1', 0, 2, [3, 2, 1]);
+    expect(leases(await acquire('m1'))).toEqual([[0, 1, 1, 2]]);
+    await ack('m1', 1, 1, [2]);
+    expect(await h.coordinator.shareDeadLetters(G)).toEqual([
+      { topic: 'jobs', partition: 0, firstOffset: 0, lastOffset: 0, reason: 'rejected', deliveryCount: 1 },
+      { topic: 'jobs', partition: 0, firstOffset: 1, lastOffset: 1, reason: 'delivery-limit', deliveryCount: 2 },
+    ]);
+    const held = track(acquire('m2', { maxWaitMs: 60_000 }));
+    await h.settle();
+    expect(held.done).toBe(false);
+    const redelivered = await h.coordinator.redeliverDeadLetters({
+      groupId: G,
+      topic: 'jobs',
+      partition: 0,
+      firstOffset: 0,
+      lastOffset: 1,
+    });
+    expect(redelivered).toEqual({ errorCode: 0, redelivered: 2 });
+    await h.settle();
+    expect(leases(held.value)).toEqual([[0, 0, 1, 1]]);
+    expect(await h.coordinator.shareDeadLetters(G)).toEqual([]);
+    expect((await h.coordinator.sharePartitions(G))[0]).toMatchObject({ startOffset: 0, stateEpoch: 1 });
+  });
 });
