@@ -1,5 +1,5 @@
 import { createUniformAssignor } from '@cohort/assignors';
-import { ErrorCode } from '@cohort/protocol';
+import { ErrorCode, KafkaError } from '@cohort/protocol';
 import { CoordinatorHarness } from '@cohort/coordinator/testing';
 import type { ConsumerGroupMigrationPolicy } from '@cohort/coordinator/ports/coordinator-config';
 import {
@@ -129,6 +129,21 @@ describe('online downgrade: a consumer group of classic members becomes classic 
       expect(beat.errorCode).toBe(ErrorCode.REBALANCE_IN_PROGRESS);
     },
   );
+
+  it('a leave whose write fails takes the downgrade back: the consumer group and its three members are there again', async () => {
+    const { h, a } = await upgradedGroup('bidirectional');
+    h.store.failNextAppend(h.partitionOf('g'), KafkaError.of('NOT_ENOUGH_REPLICAS'));
+    expect((await leave(h)).errorCode).not.toBe(ErrorCode.NONE);
+    const cg = (await h.coordinator.consumerGroupDescribe({ groupIds: ['g'] })).groups[0];
+    expect(cg.errorCode).toBe(0);
+    expect(cg.members.map((m) => m.memberType).sort()).toEqual([0, 0, 1]);
+    const listed = (await h.coordinator.listGroups({})).groups.filter((g) => g.groupId === 'g');
+    expect(listed).toEqual([expect.objectContaining({ groupType: 'consumer' })]);
+    // Still a consumer group: the classic member is answered from its state, and the leave can be retried.
+    expect((await h.heartbeat('g', a.memberId, a.generationId)).errorCode).toBe(ErrorCode.REBALANCE_IN_PROGRESS);
+    expect((await leave(h)).errorCode).toBe(ErrorCode.NONE);
+    expect((await h.describe('g')).groupState).toBe('PreparingRebalance');
+  });
 
   it('survives a restart: the downgraded group loads as a classic group with its members and offsets', async () => {
     const { h, a, b } = await upgradedGroup('bidirectional');
