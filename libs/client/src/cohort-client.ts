@@ -85,6 +85,7 @@ export class CohortClient {
    */
   member(options: ConsumerMemberOptions): ConsumerGroupMember;
   member(options: MemberOptions): CohortMember;
+  member(options: MemberOptions | ConsumerMemberOptions): CohortMember | ConsumerGroupMember;
   member(options: MemberOptions | ConsumerMemberOptions): CohortMember | ConsumerGroupMember {
     if (this.closed) throw new RangeError('the client is closed');
     if (isConsumerProtocol(options)) {
