@@ -12,6 +12,7 @@ import { AsyncApiController } from './http/asyncapi.controller';
 import { ClusterController } from './http/cluster.controller';
 import { CoordinatorForwardingMiddleware } from './http/coordinator-forwarding.middleware';
 import { GroupsController } from './http/groups.controller';
+import { DeadLettersController } from './http/dead-letters.controller';
 import { HealthController } from './http/health.controller';
 import { RootController } from './http/root.controller';
 import { KafkaHttpExceptionFilter } from './http/kafka-http-exception.filter';
@@ -43,7 +44,9 @@ export class AppModule implements NestModule {
   /** Bodies too deep to walk are refused first; in cluster mode, group requests reach the group's coordinator from any node. */
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(RequestLogMiddleware, RequestDepthMiddleware).forRoutes('{*path}');
-    consumer.apply(CoordinatorForwardingMiddleware).forRoutes(GroupsController, OffsetsController);
+    consumer
+      .apply(CoordinatorForwardingMiddleware)
+      .forRoutes(GroupsController, OffsetsController, DeadLettersController);
   }
 
   static async forRoot(env: Record<string, string | undefined>): Promise<DynamicModule> {
@@ -58,6 +61,7 @@ export class AppModule implements NestModule {
       ],
       controllers: [
         GroupsController,
+        DeadLettersController,
         OffsetsController,
         TopicsController,
         ClusterController,

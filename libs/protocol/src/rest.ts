@@ -77,6 +77,58 @@ export interface GroupDescription {
   assignmentEpoch?: number;
   /** Consumer groups only: the server assignor the members prefer, or the node's default. */
   assignor?: string;
+  /** Share groups (`type: 'share'`) only: each share partition's offsets. */
+  sharePartitions?: SharePartitionView[];
+}
+
+/** A share partition as REST shows it (KIP-932, docs/rest.md). */
+export interface SharePartitionView {
+  topic: string;
+  partition: number;
+  /** The share-partition start offset (SPSO): every offset below it is done. */
+  startOffset: number;
+  /** The end offset producers reported (exclusive). */
+  endOffset: number;
+  /** Moves when SPSO moves back (a redelivery below it, an offset reset). */
+  stateEpoch: number;
+  /** Offsets from SPSO up to the reported end, by state. */
+  offsets: { available: number; acquired: number; acknowledged: number; archived: number };
+  /** How long ago the oldest lease still held was given; null when none is held. */
+  oldestLeaseAgeMs: number | null;
+}
+
+/** One archived range of a share partition: rejected, or delivered `GROUP_SHARE_DELIVERY_COUNT_LIMIT` times. */
+export interface DeadLetterRange {
+  topic: string;
+  partition: number;
+  firstOffset: number;
+  lastOffset: number;
+  reason: 'rejected' | 'delivery-limit';
+  deliveryCount: number;
+}
+
+/** `GET /v1/groups/:groupId/dead-letters` */
+export interface DeadLetters {
+  groupId: string;
+  deadLetters: DeadLetterRange[];
+}
+
+/** `POST /v1/groups/:groupId/dead-letters/redeliver` body. */
+export interface RedeliverDeadLettersRequest {
+  topic: string;
+  partition: number;
+  firstOffset: number;
+  lastOffset: number;
+}
+
+/** What a redelivery did: how many dead offsets are available again, and the partition's SPSO after it. */
+export interface RedeliverDeadLettersResult {
+  groupId: string;
+  topic: string;
+  partition: number;
+  redelivered: number;
+  startOffset: number;
+  stateEpoch: number;
 }
 
 /**

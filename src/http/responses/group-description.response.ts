@@ -6,6 +6,7 @@ import {
   type GroupDescription,
   type GroupMemberDescription,
   type GroupType,
+  type SharePartitionView,
   type TopicPartitions,
 } from '@cohort/protocol';
 
@@ -15,6 +16,48 @@ class TopicPartitionsResponse implements TopicPartitions {
 
   @ApiProperty({ type: [Number], example: [0, 1] })
   partitions: number[];
+}
+
+class ShareOffsetCountsResponse {
+  @ApiProperty({ example: 40, description: 'From SPSO up to the reported end, not leased.' })
+  available: number;
+
+  @ApiProperty({ example: 10, description: 'Leased to a member until its lock runs out.' })
+  acquired: number;
+
+  @ApiProperty({ example: 5 })
+  acknowledged: number;
+
+  @ApiProperty({ example: 1, description: 'Rejected, or delivered GROUP_SHARE_DELIVERY_COUNT_LIMIT times.' })
+  archived: number;
+}
+
+class SharePartitionResponse implements SharePartitionView {
+  @ApiProperty({ example: 'jobs' })
+  topic: string;
+
+  @ApiProperty({ example: 0 })
+  partition: number;
+
+  @ApiProperty({ example: 120, description: 'The share-partition start offset (SPSO): every offset below it is done.' })
+  startOffset: number;
+
+  @ApiProperty({ example: 176, description: 'The end offset producers reported.' })
+  endOffset: number;
+
+  @ApiProperty({ example: 0, description: 'Moves when SPSO moves back (a redelivery below it, an offset reset).' })
+  stateEpoch: number;
+
+  @ApiProperty({ type: () => ShareOffsetCountsResponse })
+  offsets: ShareOffsetCountsResponse;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 4200,
+    description: 'Age of the oldest lease held; null when none.',
+  })
+  oldestLeaseAgeMs: number | null;
 }
 
 class PartitionsResponse {
@@ -145,4 +188,10 @@ export class GroupDescriptionResponse implements GroupDescription {
     description: "Consumer groups only: the server assignor (also `protocol`): the members' choice or the default.",
   })
   assignor?: string;
+
+  @ApiPropertyOptional({
+    type: () => [SharePartitionResponse],
+    description: 'Share groups (`type: share`) only: each share partition with its offsets.',
+  })
+  sharePartitions?: SharePartitionResponse[];
 }

@@ -20,6 +20,7 @@ import {
   membersPendingRevocation,
 } from './consumer-group-views';
 import { groupLagOf } from '../lag/group-lag-evaluator';
+import { deadLetterView, redeliverDeadLetters, shareGroupView } from './share-group-views';
 import type { TopicRegistry } from '../ports/topic-registry.port';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
 import type { ShardRegistry } from '../shard/shard-registry';
@@ -45,6 +46,8 @@ export class OperatorViews {
     const shard = this.route(groupId);
     const consumer = shard.consumerGroup(groupId);
     if (consumer) return consumerGroupView(consumer, shard.partition, shard.env.consumerAssignors[0]?.name ?? '');
+    const share = shard.group(groupId) ? undefined : shareGroupView(shard, groupId, this.clock.now());
+    if (share) return share;
     const group = this.requireGroup(shard, groupId);
     return {
       groupId,
@@ -90,6 +93,13 @@ export class OperatorViews {
         const holder = shard.group(g.groupId);
         const onTopic = topic === undefined || g.isSubscribedToTopic(topic) || (!!holder && consumes(holder, topic));
         if ((!wanted || wanted.has(g.state)) && onTopic) listed.push(consumerGroupSummary(g));
+      }
+      // Share groups: the ids with share partition state and no group of another type.
+      for (const groupId of shard.sharePartitions.groupIds()) {
+        if (shard.group(groupId) || shard.consumerGroup(groupId) || (wanted && !wanted.has('Empty'))) continue;
+        if (topic !== undefined && !shard.sharePartitions.slotsOf(groupId).some((slot) => slot.topic === topic))
+          continue;
+        listed.push({ groupId, type: 'share', protocolType: 'share', state: 'Empty', members: 0 });
       }
     }
     return listed.sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
@@ -225,6 +235,16 @@ export class OperatorViews {
         (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0),
     );
     return stats.length > limit ? stats.slice(0, Math.max(0, limit)) : stats;
+  }
+
+  /** `GET /v1/groups/:groupId/dead-letters` of a share group (GROUP_ID_NOT_FOUND for any other id). */
+  async deadLetters(groupId: string): Promise<P.DeadLetters> {
+    return deadLetterView(this.route(groupId), groupId);
+  }
+
+  /** `POST /v1/groups/:groupId/dead-letters/redeliver`: resolves once the share partition's state is committed. */
+  redeliverDeadLetters(groupId: string, request: P.RedeliverDeadLettersRequest): Promise<P.RedeliverDeadLettersResult> {
+    return redeliverDeadLetters(this.route(groupId), groupId, request);
   }
 
   /**

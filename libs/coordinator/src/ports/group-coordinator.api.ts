@@ -122,6 +122,10 @@ export interface GroupCoordinatorApi {
    * members pending revocation first, then by id.
    */
   consumerGroupStats?(limit?: number): ConsumerGroupStat[];
+  /** A share group's dead letters (archived ranges); GROUP_ID_NOT_FOUND when the id names no share group. */
+  deadLetters(groupId: string): Promise<P.DeadLetters>;
+  /** Makes a share group's dead letters in a range available again, once the change is committed. */
+  redeliverDeadLetters(groupId: string, request: P.RedeliverDeadLettersRequest): Promise<P.RedeliverDeadLettersResult>;
   /** Plans a reset by strategy and, unless `dryRun` is not false, commits the plan (Empty groups only). */
   resetOffsetsTo(groupId: string, request: P.ResetOffsetsRequest): Promise<P.ResetOffsetsResult>;
 }

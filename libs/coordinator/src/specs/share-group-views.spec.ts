@@ -1,0 +1,131 @@
+import type * as P from '@cohort/protocol';
+import { ErrorCode, KafkaError } from '@cohort/protocol';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
+import type { ShareMembershipView, ShareTopicPartition } from '../share/share-ports';
+
+// What operators see of a share group (REST describe, list, dead letters, redelivery), through the
+// coordinator on virtual time, with a membership that assigns jobs-0 to every member.
+
+const G = 'share-ops';
+
+class FakeMembership implements ShareMembershipView {
+  assignedPartitions(groupId: string, memberId: string): readonly ShareTopicPartition[] | number {
+    if (groupId !== G) return ErrorCode.GROUP_ID_NOT_FOUND;
+    return memberId.startsWith('m') ? [{ topic: 'jobs', partition: 0 }] : ErrorCode.UNKNOWN_MEMBER_ID;
+  }
+}
+
+async function setup() {
+  const h = new CoordinatorHarness({
+    topics: [{ name: 'jobs', partitions: 2 }],
+    config: { groupShareAutoOffsetReset: 'earliest', groupShareRecordLockDurationMs: 10_000 },
+  });
+  await h.settle();
+  const bind = () => (h.shardOf(G).sharePartitions.membership = new FakeMembership());
+  bind();
+  const acquire = (memberId: string, maxRecords = 100) =>
+    h.coordinator.shareAcquire({ groupId: G, memberId, maxRecords }, h.context());
+  const ack = (memberId: string, firstOffset: number, lastOffset: number, types: number[]) =>
+    h.coordinator.shareAcknowledge(
+      {
+        groupId: G,
+        memberId,
+        acknowledgements: [
+          { topic: 'jobs', partition: 0, batches: [{ firstOffset, lastOffset, acknowledgeTypes: types }] },
+        ],
+      },
+      h.context(),
+    );
+  const leases = (response: P.ShareAcquireResponse) =>
+    response.partitions.flatMap((p) => p.leases.map((l) => [l.firstOffset, l.lastOffset, l.deliveryCount]));
+  await h.topics.setEndOffsets('jobs', [{ partition: 0, endOffset: 8 }]);
+  return { h, bind, acquire, ack, leases };
+}
+
+const errorOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => (error instanceof KafkaError ? error.errorName : String(error)),
+  );
+
+describe('share groups as operators see them', () => {
+  it('describes each share partition: SPSO, the reported end, offsets by state and the oldest lease age', async () => {
+    const { h, acquire, ack } = await setup();
+    await acquire('m1', 5); // 0..4 leased
+    await ack('m1', 0, 2, [1, 1, 3]); // 0, 1 accepted, 2 rejected: SPSO moves to 3
+    await h.advance(1500);
+    const view = await h.coordinator.describeGroup(G);
+    expect(view).toMatchObject({ groupId: G, type: 'share', state: 'Empty', protocolType: 'share', members: [] });
+    expect(view.sharePartitions).toEqual([
+      {
+        topic: 'jobs',
+        partition: 0,
+        startOffset: 3,
+        endOffset: 8,
+        stateEpoch: 0,
+        offsets: { available: 3, acquired: 2, acknowledged: 0, archived: 0 },
+        oldestLeaseAgeMs: 1500,
+      },
+    ]);
+    expect(await h.coordinator.listGroupSummaries()).toEqual([
+      { groupId: G, type: 'share', protocolType: 'share', state: 'Empty', members: 0 },
+    ]);
+    expect(await h.coordinator.listGroupSummaries(undefined, 'jobs')).toHaveLength(1);
+    expect(await h.coordinator.listGroupSummaries(undefined, 'other')).toEqual([]);
+  });
+
+  it('lists dead letters with reason and delivery count, and redelivers them, moving SPSO back under a new state epoch', async () => {
+    const { h, bind, acquire, ack, leases } = await setup();
+    await acquire('m1', 4);
+    await ack('m1', 0, 3, [1, 3, 1, 1]); // offset 1 rejected; SPSO passes it to 4
+    expect(await h.coordinator.deadLetters(G)).toEqual({
+      groupId: G,
+      deadLetters: [
+        { topic: 'jobs', partition: 0, firstOffset: 1, lastOffset: 1, reason: 'rejected', deliveryCount: 1 },
+      ],
+    });
+    // The range may be wider than the dead letters: only archived offsets come back.
+    const redelivered = await h.coordinator.redeliverDeadLetters(G, {
+      topic: 'jobs',
+      partition: 0,
+      firstOffset: 0,
+      lastOffset: 3,
+    });
+    expect(redelivered).toEqual({
+      groupId: G,
+      topic: 'jobs',
+      partition: 0,
+      redelivered: 1,
+      startOffset: 1,
+      stateEpoch: 1,
+    });
+    expect((await h.coordinator.deadLetters(G)).deadLetters).toEqual([]);
+    // Offset 1 is leased again, counted from zero; the accepted 2 and 3 are not.
+    expect(leases(await acquire('m2', 1))).toEqual([[1, 1, 1]]);
+    // The redelivery was written: a new leader serves the same state.
+    await h.restart();
+    bind();
+    const after = await h.coordinator.describeGroup(G);
+    expect(after.sharePartitions?.[0]).toMatchObject({ startOffset: 1, stateEpoch: 1 });
+  });
+
+  it('a range without dead letters changes nothing; unknown groups and partitions are refused', async () => {
+    const { h, acquire } = await setup();
+    await acquire('m1', 2);
+    expect(
+      await h.coordinator.redeliverDeadLetters(G, { topic: 'jobs', partition: 0, firstOffset: 0, lastOffset: 1 }),
+    ).toMatchObject({ redelivered: 0, startOffset: 0, stateEpoch: 0 });
+    expect(await errorOf(h.coordinator.deadLetters('nope'))).toBe('GROUP_ID_NOT_FOUND');
+    expect(
+      await errorOf(
+        h.coordinator.redeliverDeadLetters(G, { topic: 'jobs', partition: 1, firstOffset: 0, lastOffset: 1 }),
+      ),
+    ).toBe('UNKNOWN_TOPIC_OR_PARTITION');
+    expect(
+      await errorOf(
+        h.coordinator.redeliverDeadLetters(G, { topic: 'jobs', partition: 0, firstOffset: 2, lastOffset: 1 }),
+      ),
+    ).toBe('INVALID_REQUEST');
+    expect(await errorOf(h.coordinator.describeGroup('nope'))).toBe('GROUP_ID_NOT_FOUND');
+  });
+});
