@@ -62,6 +62,14 @@ export class RecordingNode implements CohortNode {
       consumerGroupDescribe: record('consumerGroupDescribe', { errorCode: 0, groups: [] }),
       shareAcquire: record('shareAcquire', { errorCode: 0, acquisitionLockTimeoutMs: 30000, partitions: [] }),
       shareAcknowledge: record('shareAcknowledge', { errorCode: 0, partitions: [] }),
+      shareGroupHeartbeat: record('shareGroupHeartbeat', {
+        errorCode: 0,
+        memberId: 'm',
+        memberEpoch: 1,
+        heartbeatIntervalMs: 5000,
+        assignment: null,
+      }),
+      shareGroupDescribe: record('shareGroupDescribe', { errorCode: 0, groups: [] }),
       connectionClosed: (connectionId: string) =>
         void this.calls.push({ method: 'connectionClosed', args: [connectionId] }),
       partitionFor: (groupId: string) => partitionFor(groupId, numPartitions),

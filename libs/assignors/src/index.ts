@@ -55,3 +55,4 @@ export type {
 export { createServerRangeAssignor, SERVER_RANGE_ASSIGNOR_NAME } from './server/server-range-assignor';
 export { createUniformAssignor, UNIFORM_ASSIGNOR_NAME } from './server/uniform-assignor';
 export { topicIdOf, uuidToString, uuidHashCode, compareUuids, type JavaUuid } from './server/java-uuid';
+export { simpleShareAssign, SIMPLE_SHARE_ASSIGNOR_NAME, type ShareGroupAssignment } from './server/share-assignor';

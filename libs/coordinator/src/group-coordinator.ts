@@ -25,6 +25,7 @@ import {
 } from './dispatch/share-partition-apis';
 import type { DeadLetterView, RedeliverResult, SharePartitionView } from './share/share-partition-views';
 import { consumerGroupNotFound } from './handlers/consumer-group.handlers';
+import { shareGroupNotFound } from './handlers/share-group-handlers';
 import { MemberQuotas } from './group/member-quotas';
 import type { GroupLagSummary } from './lag/group-lag-evaluator';
 import { OperatorViews } from './operations/operator-views';
@@ -208,6 +209,26 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     return this.dispatch.execute(SHARE_REDELIVER, call, NO_CONTEXT);
   }
 
+  shareGroupHeartbeat(
+    request: P.ShareGroupHeartbeatRequest,
+    context: RequestContext = NO_CONTEXT,
+  ): Promise<P.ShareGroupHeartbeatResponse> {
+    const off = this.env.config.rebalanceProtocols.includes('share') ? undefined : shareProtocolOff();
+    if (off) return Promise.resolve(API.SHARE_GROUP_HEARTBEAT.errorResponse(request, off));
+    return this.dispatch.run(API.SHARE_GROUP_HEARTBEAT, request, context);
+  }
+
+  shareGroupDescribe(request: P.ShareGroupDescribeRequest): Promise<P.ShareGroupDescribeResponse> {
+    const off = this.env.config.rebalanceProtocols.includes('share') ? undefined : shareProtocolOff();
+    // Kafka's ShareGroupDescribeRequest.getErrorResponse: the error on each group asked for.
+    if (off)
+      return Promise.resolve({
+        errorCode: 0,
+        groups: request.groupIds.map((groupId) => shareGroupNotFound(groupId, off.message, off.errorCode)),
+      });
+    return this.dispatch.run(API.SHARE_GROUP_DESCRIBE, request, NO_CONTEXT);
+  }
+
   /** Kafka's KafkaApis answers the consumer protocol's APIs UNSUPPORTED_VERSION, before anything else, when it is off. */
   private consumerProtocolOff(): KafkaError | undefined {
     if (this.env.config.rebalanceProtocols.includes('consumer')) return undefined;
@@ -226,6 +247,12 @@ export class GroupCoordinator implements GroupCoordinatorApi {
         for (const { group, memberId } of shard.connections.takePending(connectionId))
           shard.classic.liveness.pendingConnectionClosed(group, memberId);
         shard.consumerConnectionClosed(connectionId);
+        shard.shareConnections.connectionClosed(
+          connectionId,
+          shard.env.config.memberDisconnectGraceMs,
+          shard.effects,
+          (groupId, memberId) => shard.shareLeases.releaseMember(groupId, memberId),
+        );
       });
     }
   }

@@ -14,3 +14,4 @@ export * from './request-shape';
 export * from './limits';
 export * from './path-segment';
 export * from './share-acquire-protocol';
+export * from './share-group-protocol';

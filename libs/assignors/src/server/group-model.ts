@@ -50,6 +50,8 @@ export interface GroupModelOptions {
   targetOrder?: 'from-record' | 'given';
   /** Kafka's tests may name the builder; a coordinator derives it from the subscriptions. */
   subscriptionType?: 'homogeneous' | 'heterogeneous';
+  /** Share groups (KIP-932): members may share a partition, so targets need not be disjoint. */
+  sharedTargets?: boolean;
 }
 
 export interface GroupModel {
@@ -218,7 +220,7 @@ export function readGroupModel(
       owned: readOwned(spec, table, fromRecord),
     };
   });
-  if (anyOwned) checkDisjoint(members, table.topics);
+  if (anyOwned && !options.sharedTargets) checkDisjoint(members, table.topics);
   const homogeneous =
     options.subscriptionType === undefined ? isHomogeneous(specs) : options.subscriptionType === 'homogeneous';
   return { table, topics: table.topics, members, homogeneous };

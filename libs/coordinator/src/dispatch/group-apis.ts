@@ -20,10 +20,19 @@ import {
   classicLeaveToConsumerGroup,
   classicSyncToConsumerGroup,
 } from '../migration/classic-member-requests';
+import {
+  deleteShareGroup,
+  describeOneShareGroup,
+  handleShareGroupHeartbeat,
+  listShareGroups,
+  shareGroupNotFound,
+} from '../handlers/share-group-handlers';
+import { shareHeartbeatError } from '../share/share-group-manager';
 import { errorFields } from '../responses/error-fields';
 import { joinError, syncError } from '../responses/group-responses';
 import * as V from '../validation/request-validation';
 import { type ApiSpec, errorFieldsOf } from './coordinator-dispatch';
+import { answer } from '../runtime/coordinator-result';
 
 /**
  * The coordinator's API table: one row per API (docs/protocol.md), run by `CoordinatorDispatch`. A
@@ -35,6 +44,12 @@ import { type ApiSpec, errorFieldsOf } from './coordinator-dispatch';
  */
 
 const groupIdOf = (request: { groupId: string }): string => request?.groupId;
+
+/** Offsets are not a share group's (Kafka's ShareGroup.validateOffsetCommit/Fetch/Delete): GROUP_ID_NOT_FOUND. */
+function notShareGroup(shard: { shareGroup(groupId: string): unknown }, groupId: string): undefined {
+  if (shard.shareGroup(groupId)) throw KafkaError.of('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a consumer group.`);
+  return undefined;
+}
 
 /** Kafka answers a failed OffsetCommit with the error on every partition (an invalid request has none to trust). */
 function commitFailure(request: P.OffsetCommitRequest, error: KafkaError): P.OffsetCommitResponse {
@@ -56,6 +71,9 @@ export const JOIN_GROUP: ApiSpec<P.JoinGroupRequest, P.JoinGroupResponse> = {
   operation: {
     kind: 'parked',
     run: (shard, request, context, respond) => {
+      // One id, one group type: a share group is not joined through the classic protocol.
+      if (shard.shareGroup(request.groupId))
+        throw KafkaError.of('GROUP_ID_NOT_FOUND', `Group ${request.groupId} is not a classic group.`);
       // A consumer group's classic members are answered from its state (Kafka's
       // classicGroupJoinToConsumerGroup); an Empty consumer group becomes a classic group at once.
       const consumerGroup = shard.consumerGroup(request.groupId);
@@ -135,6 +153,7 @@ export const OFFSET_COMMIT: ApiSpec<P.OffsetCommitRequest, P.OffsetCommitRespons
   operation: {
     kind: 'write',
     run: (shard, request, context) =>
+      notShareGroup(shard, request.groupId) ??
       handleOffsetCommit(shard.classic, shard.offsets, request, context, {
         consumerGroup: shard.consumerGroup(request.groupId),
       }),
@@ -164,7 +183,10 @@ export const OFFSET_FETCH: ApiSpec<P.OffsetFetchRequest, P.OffsetFetchResponse> 
   validate: () => null,
   groupId: groupIdOf,
   emptyGroupIdAllowed: true,
-  operation: { kind: 'read', run: (shard, request) => handleOffsetFetch(shard.groups, request) },
+  operation: {
+    kind: 'read',
+    run: (shard, request) => notShareGroup(shard, request.groupId) ?? handleOffsetFetch(shard.groups, request),
+  },
   errorResponse: (_request, error) => ({ ...errorFieldsOf(error), topics: [] }),
 };
 
@@ -176,6 +198,7 @@ export const OFFSET_DELETE: ApiSpec<P.OffsetDeleteRequest, P.OffsetDeleteRespons
   operation: {
     kind: 'write',
     run: (shard, request) =>
+      notShareGroup(shard, request.groupId) ??
       handleOffsetDelete(shard.groups, shard.consumerGroup(request.groupId), shard.offsets, shard.env.topics, request),
   },
   errorResponse: (_request, error) => ({ ...errorFieldsOf(error), topics: [] }),
@@ -187,7 +210,21 @@ const DESCRIBE_ONE_GROUP: ApiSpec<string, P.DescribedGroup> = {
   validate: () => null,
   groupId: (groupId) => groupId,
   emptyGroupIdAllowed: true,
-  operation: { kind: 'read', run: (shard, groupId) => describeGroup(shard.groups, shard.consumerGroups, groupId) },
+  operation: {
+    kind: 'read',
+    // A share group is not a classic group: Kafka answers it as it answers a consumer group.
+    run: (shard, groupId) =>
+      shard.shareGroup(groupId)
+        ? {
+            errorCode: ErrorCode.GROUP_ID_NOT_FOUND,
+            groupId,
+            groupState: 'Dead',
+            protocolType: '',
+            protocolData: '',
+            members: [],
+          }
+        : describeGroup(shard.groups, shard.consumerGroups, groupId),
+  },
   errorResponse: (groupId, error) => ({
     errorCode: error.errorCode,
     groupId,
@@ -221,7 +258,10 @@ const DELETE_ONE_GROUP: ApiSpec<string, number> = {
   emptyGroupIdAllowed: true,
   operation: {
     kind: 'write',
-    run: (shard, groupId) => deleteGroup(shard.groups, shard.consumer, shard.offsets, groupId),
+    run: (shard, groupId) => {
+      const share = shard.shareGroup(groupId);
+      return share ? deleteShareGroup(shard, share) : deleteGroup(shard.groups, shard.consumer, shard.offsets, groupId);
+    },
   },
   errorResponse: (_groupId, error) => error.errorCode,
 };
@@ -258,7 +298,10 @@ export const LIST_GROUPS: ApiSpec<P.ListGroupsRequest, P.ListGroupsResponse> = {
       const shards = dispatch.shards.all();
       const groups = shards
         .filter((s) => s.isActive)
-        .flatMap((s) => listGroups(s.groups, s.consumerGroups, request?.statesFilter, request?.typesFilter));
+        .flatMap((s) => [
+          ...listGroups(s.groups, s.consumerGroups, request?.statesFilter, request?.typesFilter),
+          ...listShareGroups(s, request?.statesFilter, request?.typesFilter),
+        ]);
       // Kafka: while any partition loads, the loaded groups come with COORDINATOR_LOAD_IN_PROGRESS.
       const loading = shards.some((s) => s.status === 'LOADING');
       return { ...errorFields(loading ? ErrorCode.COORDINATOR_LOAD_IN_PROGRESS : ErrorCode.NONE), groups };
@@ -275,7 +318,10 @@ export const CONSUMER_GROUP_HEARTBEAT: ApiSpec<P.ConsumerGroupHeartbeatRequest, 
   emptyGroupIdAllowed: false,
   operation: {
     kind: 'write',
-    run: (shard, request, context) => handleConsumerGroupHeartbeat(shard, request, context),
+    run: (shard, request, context) =>
+      shard.shareGroup(request.groupId)
+        ? answer(heartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${request.groupId} is not a consumer group.`))
+        : handleConsumerGroupHeartbeat(shard, request, context),
   },
   errorResponse: (_request, error) => heartbeatError(error.errorCode, errorMessage(error)),
 };
@@ -301,6 +347,43 @@ export const CONSUMER_GROUP_DESCRIBE: ApiSpec<P.ConsumerGroupDescribeRequest, P.
       errorCode: 0,
       groups: await Promise.all(
         request.groupIds.map((groupId) => dispatch.run(CONSUMER_GROUP_DESCRIBE_ONE, groupId, context)),
+      ),
+    }),
+  },
+  errorResponse: (_request, error) => ({ ...errorFieldsOf(error), groups: [] }),
+};
+
+export const SHARE_GROUP_HEARTBEAT: ApiSpec<P.ShareGroupHeartbeatRequest, P.ShareGroupHeartbeatResponse> = {
+  name: 'ShareGroupHeartbeat',
+  // The request's shape is its DTO's; the protocol's rules are the manager's (answered with Kafka's codes).
+  validate: () => null,
+  groupId: groupIdOf,
+  emptyGroupIdAllowed: false,
+  operation: { kind: 'write', run: (shard, request, context) => handleShareGroupHeartbeat(shard, request, context) },
+  errorResponse: (_request, error) => shareHeartbeatError(error),
+};
+
+/** ShareGroupDescribe for one of its groups: a failure is that group's entry. */
+const SHARE_GROUP_DESCRIBE_ONE: ApiSpec<string, P.DescribedShareGroup> = {
+  name: 'ShareGroupDescribe',
+  validate: () => null,
+  groupId: (groupId) => groupId,
+  emptyGroupIdAllowed: true,
+  operation: { kind: 'read', run: (shard, groupId) => describeOneShareGroup(shard, groupId) },
+  errorResponse: (groupId, error) => shareGroupNotFound(groupId, error.message, error.errorCode),
+};
+
+export const SHARE_GROUP_DESCRIBE: ApiSpec<P.ShareGroupDescribeRequest, P.ShareGroupDescribeResponse> = {
+  name: 'ShareGroupDescribe',
+  validate: () => null,
+  groupId: () => '',
+  emptyGroupIdAllowed: true,
+  operation: {
+    kind: 'fan-out',
+    run: async (dispatch, request, context) => ({
+      errorCode: 0,
+      groups: await Promise.all(
+        request.groupIds.map((groupId) => dispatch.run(SHARE_GROUP_DESCRIBE_ONE, groupId, context)),
       ),
     }),
   },

@@ -13,6 +13,8 @@ import { MapConsumerGroupStore, replayConsumerRecord } from '../consumer/consume
 import { decodeConsumerRecordKey } from '../consumer/consumer-records';
 import { decodeSharePartitionStateKey } from '../share/share-state-records';
 import { ShareStateReplay } from '../share/share-state-replay';
+import { replayShareRecord, ShareGroupStore } from '../share/share-group-replay';
+import { decodeShareRecordKey } from '../share/share-group-records';
 
 /**
  * Replays a partition's records in log order (Kafka's `doLoadGroupsAndOffsets`): a later record wins,
@@ -31,6 +33,8 @@ export class PartitionReplay {
   readonly consumer: MapConsumerGroupStore;
   /** The share partitions' states (share groups' offsets), as their records leave them. */
   readonly sharePartitions = new ShareStateReplay();
+  /** The share groups, as their records leave them. */
+  readonly share = new ShareGroupStore();
   /** Every offset record is decoded into this one entry, whose fields `GroupOffsets.install` copies. */
   private readonly entry: CommittedOffset = {
     offset: 0,
@@ -84,6 +88,11 @@ export class PartitionReplay {
         const consumerKey = decodeConsumerRecordKey(key.subarray(keyStart, keyEnd));
         if (consumerKey) {
           this.replayConsumer(offset, consumerKey, value === null ? null : value.subarray(valueStart, valueEnd));
+          return;
+        }
+        const shareKey = decodeShareRecordKey(key.subarray(keyStart, keyEnd));
+        if (shareKey) {
+          replayShareRecord(this.share, shareKey, value === null ? null : value.subarray(valueStart, valueEnd));
           return;
         }
         this.skipped++;

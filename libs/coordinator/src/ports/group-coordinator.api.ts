@@ -92,6 +92,12 @@ export interface GroupCoordinatorApi {
     context: RequestContext,
     readable?: (topic: string) => boolean,
   ): Promise<P.ShareAcknowledgeResponse>;
+  /** Share groups (KIP-932): the member's heartbeat, which joins, takes its assignment and leaves. */
+  shareGroupHeartbeat(
+    request: P.ShareGroupHeartbeatRequest,
+    context: RequestContext,
+  ): Promise<P.ShareGroupHeartbeatResponse>;
+  shareGroupDescribe(request: P.ShareGroupDescribeRequest): Promise<P.ShareGroupDescribeResponse>;
 
   /** The socket closed: dynamic members bound to it leave after the grace period. */
   connectionClosed(connectionId: string): void;

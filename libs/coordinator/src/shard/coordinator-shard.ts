@@ -19,6 +19,11 @@ import { MapConsumerGroupStore } from '../consumer/consumer-group-replay';
 import { SharePartitionManager } from '../share/share-partition-manager';
 import type { LoadedSharePartition } from '../share/share-state-replay';
 import { MemberConnections } from '../context/member-connections';
+import { ShareGroupStore } from '../share/share-group-replay';
+import { ShareGroupManager } from '../share/share-group-manager';
+import { ShareMemberConnections } from '../share/share-group-connections';
+import type { ShareGroup } from '../share/share-group-model';
+import type { ShareLeaseOwner } from '../share/share-ports';
 
 /** The disconnect grace of a consumer group member whose connection closed (MEMBER_DISCONNECT_GRACE_MS, as for classic members). */
 export const consumerDisconnectKey = (groupId: string, memberId: string): string =>
@@ -63,6 +68,13 @@ export class CoordinatorShard {
   readonly migration: GroupMigration;
   /** What the classic requests of a classic member in a consumer group work with. */
   readonly classicMembers: ClassicMemberDeps;
+  /** The shard's share groups (KIP-932); a group id names one group of one type. */
+  readonly shareGroups = new ShareGroupStore();
+  readonly share: ShareGroupManager;
+  /** The connection each share group member last heartbeated on (HeartbeatNow, lease release on close). */
+  readonly shareConnections = new ShareMemberConnections();
+  /** Told when a share group member goes or a share group is deleted: the share partitions (tests may watch it). */
+  shareLeases: ShareLeaseOwner;
   readonly offsets: OffsetWrites;
   /** The share groups' partitions (KIP-932's offsets and leases); membership binds its view to them. */
   readonly sharePartitions: SharePartitionManager;
@@ -129,6 +141,20 @@ export class CoordinatorShard {
       },
       timerArmed: (key) => this.timers.has(key),
     };
+    this.share = new ShareGroupManager({
+      groups: this.shareGroups,
+      effects: this.effects,
+      clock: env.clock,
+      config: {
+        heartbeatIntervalMs: env.config.groupShareHeartbeatIntervalMs,
+        sessionTimeoutMs: env.config.groupShareSessionTimeoutMs,
+        maxSize: env.config.groupShareMaxSize,
+      },
+      partitionsOf: (topic) => env.topics.partitionCount(topic),
+      leases: () => this.shareLeases,
+    });
+    this.share.onTargetsChanged = (groupId, memberIds) =>
+      this.shareHeartbeatNow(groupId, memberIds, 'target assignment changed');
     this.offsets = new OffsetWrites(this.groups, env);
     this.sharePartitions = new SharePartitionManager({
       effects: this.effects,
@@ -136,6 +162,9 @@ export class CoordinatorShard {
       config: env.config,
       topics: env.topics,
     });
+    // The seam (share-ports.ts): membership decides who may work which partitions; the partitions obey.
+    this.sharePartitions.membership = this.share;
+    this.shareLeases = this.sharePartitions;
     this.retention = new OffsetRetention(
       this.groups,
       this.offsets,
@@ -190,15 +219,21 @@ export class CoordinatorShard {
   }
 
   /** Loading finished: serve the groups brought back from the log (Kafka's `onLoaded`). */
-  activate(loaded: ClassicGroup[], consumerGroups: readonly ConsumerGroup[] = []): void {
+  activate(
+    loaded: ClassicGroup[],
+    consumerGroups: readonly ConsumerGroup[] = [],
+    shareGroups: readonly ShareGroup[] = [],
+  ): void {
     if (this.status !== 'LOADING') return;
     this.status = 'ACTIVE';
     this.groups.serving = true;
     this.groups.install(loaded);
     for (const group of consumerGroups) this.consumerGroups.groups.set(group.groupId, group);
+    for (const group of shareGroups) this.shareGroups.groups.set(group.groupId, group);
     this.step(() => {
       this.classic.onLoaded(loaded);
       this.consumer.onLoaded();
+      this.share.onLoaded();
     });
     this.retention.start();
   }
@@ -209,6 +244,26 @@ export class CoordinatorShard {
     let moved: { groupId: string; memberIds: string[] }[] = [];
     this.step(() => (moved = this.consumer.onTopicChanged(topic.name)));
     for (const { groupId, memberIds } of moved) this.heartbeatNow(groupId, memberIds, `topic ${topic.name} changed`);
+    let movedShare: { groupId: string; memberIds: string[] }[] = [];
+    this.step(() => (movedShare = this.share.onTopicChanged(topic.name)));
+    for (const { groupId, memberIds } of movedShare)
+      this.shareHeartbeatNow(groupId, memberIds, `topic ${topic.name} changed`);
+  }
+
+  /** HeartbeatNow to share group members, on the connection each last heartbeated on. */
+  shareHeartbeatNow(groupId: string, memberIds: Iterable<string>, reason: string): void {
+    const group = this.shareGroups.get(groupId);
+    for (const memberId of memberIds) {
+      const member = group?.member(memberId);
+      const connectionId = this.shareConnections.connectionOf(groupId, memberId);
+      if (member && connectionId !== undefined)
+        this.env.push.heartbeatNow(connectionId, { groupId, memberEpoch: member.memberEpoch, reason });
+    }
+  }
+
+  /** The share group of that id, if the id names one here. */
+  shareGroup(groupId: string): ShareGroup | undefined {
+    return this.shareGroups.get(groupId);
   }
 
   /** The share partitions the log held: served from now on (those the load changed are written again). */
@@ -280,6 +335,8 @@ export class CoordinatorShard {
     this.consumerGroups.groups.clear();
     this.consumerConnections.clear();
     this.sharePartitions.close();
+    this.shareGroups.groups.clear();
+    this.shareConnections.clear();
     this.connections.clear();
     this.runtime.close();
   }

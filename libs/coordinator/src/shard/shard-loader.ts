@@ -3,6 +3,7 @@ import type { PartitionStore } from '@cohort/replication';
 import type { ClassicGroup } from '../group/classic-group';
 import type { ConsumerGroup } from '../consumer/consumer-group';
 import type { LoadedSharePartition } from '../share/share-state-replay';
+import type { ShareGroup } from '../share/share-group-model';
 import type { ShardEnv } from '../context/shard-env';
 import type { ShardTimers } from '../timers/shard-timers';
 import { LOAD_RETRY_KEY } from '../timers/shard-timers';
@@ -14,7 +15,7 @@ export interface LoadTarget {
   readonly status: string;
   readonly env: ShardEnv;
   readonly timers: ShardTimers;
-  activate(groups: ClassicGroup[], consumerGroups: ConsumerGroup[]): void;
+  activate(groups: ClassicGroup[], consumerGroups: ConsumerGroup[], shareGroups: ShareGroup[]): void;
   /** The share partitions' states the log holds, handed over right after `activate`. */
   installSharePartitions?(loaded: LoadedSharePartition[]): void;
 }
@@ -53,12 +54,13 @@ export function loadShard(shard: LoadTarget, store: PartitionStore): void {
     if (!stillLoading()) return;
     const groups = replay.build(clock.now(), config.rebalanceHistorySize);
     const consumerGroups = replay.consumerGroups();
-    shard.activate(groups, consumerGroups);
+    const shareGroups = replay.share.list();
+    shard.activate(groups, consumerGroups, shareGroups);
     shard.installSharePartitions?.(replay.sharePartitions.list());
     const offsets = groups.reduce((n, g) => n + g.offsets.size, 0);
     metrics.onPartitionLoaded?.(shard.partition, clock.now() - started, groups.length, offsets);
     const loaded =
-      `loaded __consumer_offsets-${shard.partition} (epoch ${shard.leaderEpoch}): ${replay.records} records, ${groups.length} groups, ${consumerGroups.length} consumer groups, ${offsets} offsets in ${clock.now() - started} ms` +
+      `loaded __consumer_offsets-${shard.partition} (epoch ${shard.leaderEpoch}): ${replay.records} records, ${groups.length} groups, ${consumerGroups.length} consumer groups, ${shareGroups.length} share groups, ${offsets} offsets in ${clock.now() - started} ms` +
       (replay.skipped > 0 ? `, ${replay.skipped} records skipped` : '');
     if (replay.skipped > 0) logger.warn(loaded);
     else logger.debug?.(loaded);

@@ -1,0 +1,338 @@
+import type { ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse } from '@cohort/protocol';
+import { errorName, KafkaError } from '@cohort/protocol';
+import type { Clock, LogRecord } from '@cohort/replication';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import type { OperationEffects } from '../runtime/operation-effects';
+import { metadataHash } from '../consumer/subscription-metadata';
+import { samePartitions, toTopicPartitionList, type TopicPartitions } from '../consumer/topic-partitions';
+import { newShareGroupMember, ShareGroup, type ShareGroupMember } from './share-group-model';
+import {
+  shareCurrentAssignmentRecord,
+  shareGroupEpochRecord,
+  shareMemberRecord,
+  shareGroupTombstones,
+  shareMemberTombstones,
+} from './share-group-records';
+import { ShareGroupWrites, type ShareGroupStore } from './share-group-replay';
+import { computeShareTargets, shareSubscriptionMetadata, subscribedPartOf } from './share-group-target';
+import {
+  JOIN_EPOCH,
+  LEAVE_EPOCH,
+  sameShareMember,
+  throwIfShareGroupIsFull,
+  throwIfShareHeartbeatIsInvalid,
+  throwIfShareMemberEpochIsInvalid,
+} from './share-group-validation';
+import type { ShareLeaseOwner, ShareMembershipView, ShareTopicPartition } from './share-ports';
+
+/** A share group member's session expiry. */
+export const shareSessionKey = (groupId: string, memberId: string): string =>
+  `share-session\u0000${groupId}\u0000${memberId}`;
+
+export interface ShareGroupManagerDeps {
+  groups: ShareGroupStore;
+  effects: OperationEffects;
+  clock: Clock;
+  config: { heartbeatIntervalMs: number; sessionTimeoutMs: number; maxSize: number };
+  /** Partition counts of existing topics (the topic registry). */
+  partitionsOf: (topic: string) => number | undefined;
+  /** Where leases go back when a member goes (the share partitions of this shard). */
+  leases: () => ShareLeaseOwner;
+}
+
+/** What a heartbeat or a fencing wrote, and whom it concerns. */
+export interface ShareStep<T> {
+  result: CoordinatorResult<T>;
+  /** Members (other than the one asking) whose target changed: told to heartbeat once the write commits. */
+  changed: string[];
+}
+
+/**
+ * The share group protocol of one shard (the KIP-932 half of Kafka's `GroupMetadataManager`), a
+ * sibling of ConsumerGroupManager. `heartbeat` is Kafka's `shareGroupHeartbeat`: the member's change,
+ * the group epoch, a new target assignment when the epoch moved, and the member taking its whole
+ * target at once (no revocation: several members may work one partition). Its records are applied at
+ * once (`ShareGroupWrites`, taken back if the write fails) and the response leaves once they commit.
+ * A member that leaves or is fenced gives its leases back through `ShareLeaseOwner`; the remaining
+ * members get their new targets in the same write (Kafka waits for their next heartbeat).
+ */
+export class ShareGroupManager implements ShareMembershipView {
+  readonly writes: ShareGroupWrites;
+  /** Called with the members to tell whenever a write nobody waits on (a fencing) changed targets. */
+  onTargetsChanged: (groupId: string, memberIds: string[]) => void = () => undefined;
+
+  constructor(private readonly deps: ShareGroupManagerDeps) {
+    this.writes = new ShareGroupWrites(deps.groups);
+  }
+
+  group(groupId: string): ShareGroup | undefined {
+    return this.deps.groups.get(groupId);
+  }
+
+  /** ShareMembershipView: the partitions the member may work, or 69 / 25. */
+  assignedPartitions(groupId: string, memberId: string): readonly ShareTopicPartition[] | number {
+    const group = this.deps.groups.get(groupId);
+    if (!group) return KafkaError.of('GROUP_ID_NOT_FOUND').errorCode;
+    const member = group.member(memberId);
+    if (!member) return KafkaError.of('UNKNOWN_MEMBER_ID').errorCode;
+    const list: ShareTopicPartition[] = [];
+    for (const { topic, partitions } of toTopicPartitionList(member.assignedPartitions))
+      for (const partition of partitions) list.push({ topic, partition });
+    return list;
+  }
+
+  heartbeat(
+    request: ShareGroupHeartbeatRequest,
+    context: { clientId: string; clientHost: string },
+  ): ShareStep<ShareGroupHeartbeatResponse> {
+    let step: { records: LogRecord[]; response: ShareGroupHeartbeatResponse; changed: string[]; left?: string };
+    try {
+      throwIfShareHeartbeatIsInvalid(request);
+      step = request.memberEpoch === LEAVE_EPOCH ? this.leave(request) : this.join(request, context);
+    } catch (error) {
+      this.deps.effects.discard();
+      if (!(error instanceof KafkaError)) throw error;
+      return { result: this.deps.effects.attachTo({ records: [], response: shareHeartbeatError(error) }), changed: [] };
+    }
+    if (step.left !== undefined) this.deps.leases().releaseMember(request.groupId, step.left);
+    return { result: this.deps.effects.attachTo(this.written(step.records, step.response)), changed: step.changed };
+  }
+
+  /** DeleteGroups of an Empty share group: its tombstones, applied now; the share partitions' state goes too. */
+  deleteEmpty(group: ShareGroup): Pick<CoordinatorResult<never>, 'records' | 'appendFuture'> {
+    const written = this.written<never>(shareGroupTombstones(group, this.deps.clock.now()));
+    const applied = written.appendFuture;
+    return {
+      records: written.records,
+      appendFuture: (outcome) => {
+        applied?.(outcome);
+        if (outcome.ok) this.deps.leases().deleteGroup(group.groupId);
+      },
+    };
+  }
+
+  /**
+   * A topic was created or grew: every group subscribed to it gets a new group epoch and target at
+   * once (Kafka waits for the next heartbeat's metadata refresh), and the members whose target
+   * changed are returned to be told to heartbeat now.
+   */
+  onTopicChanged(topic: string): { groupId: string; memberIds: string[] }[] {
+    const moved: { groupId: string; memberIds: string[] }[] = [];
+    const now = this.deps.clock.now();
+    for (const group of this.deps.groups.list()) {
+      if (!group.isSubscribedTo(topic) || group.size === 0) continue;
+      const metadata = shareSubscriptionMetadata(group.subscribedTopicNames.keys(), this.deps.partitionsOf);
+      const hash = metadataHash(metadata);
+      if (hash === group.metadataHash) continue;
+      const groupEpoch = group.groupEpoch + 1;
+      const records = [shareGroupEpochRecord(group.groupId, groupEpoch, hash, now)];
+      let changed: string[] = [];
+      try {
+        const target = computeShareTargets(group, groupEpoch, metadata, now, {});
+        records.push(...target.records);
+        changed = target.changed;
+      } catch {
+        // The next heartbeat runs the assignor again and answers its error.
+      }
+      this.deps.effects.write(this.written<never>(records));
+      moved.push({ groupId: group.groupId, memberIds: changed });
+    }
+    return moved;
+  }
+
+  /** Loaded from the log: every member's session restarts (Kafka's `onLoaded`). */
+  onLoaded(): void {
+    for (const group of this.deps.groups.list())
+      for (const memberId of group.members.keys()) this.scheduleSessionTimeout(group.groupId, memberId);
+  }
+
+  private join(request: ShareGroupHeartbeatRequest, context: { clientId: string; clientHost: string }) {
+    const { groupId, memberId, memberEpoch } = request;
+    const now = this.deps.clock.now();
+    const records: LogRecord[] = [];
+    const existing = this.deps.groups.get(groupId);
+    if (!existing && memberEpoch !== JOIN_EPOCH)
+      throw KafkaError.of('GROUP_ID_NOT_FOUND', `Share group ${groupId} not found.`);
+    const group = existing ?? new ShareGroup(groupId);
+    throwIfShareGroupIsFull(group, memberId, this.deps.config.maxSize);
+    const known = group.member(memberId);
+    if (!known && memberEpoch !== JOIN_EPOCH)
+      throw KafkaError.of('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
+    const member = known ?? newShareGroupMember(memberId);
+    throwIfShareMemberEpochIsInvalid(member, memberEpoch);
+
+    // 1. The member with what this heartbeat changed.
+    let updated: ShareGroupMember = {
+      ...member,
+      rackId: request.rackId ?? member.rackId,
+      subscribedTopicNames: request.subscribedTopicNames
+        ? new Set(request.subscribedTopicNames)
+        : member.subscribedTopicNames,
+      clientId: context.clientId,
+      clientHost: context.clientHost,
+    };
+    let subscriptionChanged = false;
+    if (!known || !sameShareMember(updated, member)) {
+      records.push(shareMemberRecord(groupId, updated, now));
+      subscriptionChanged = !sameNames(updated.subscribedTopicNames, member.subscribedTopicNames);
+    }
+
+    // 2. The group epoch moves when a subscription or a subscribed topic changed.
+    const metadata = shareSubscriptionMetadata(
+      group.subscribedTopicNamesAfter(known, updated).keys(),
+      this.deps.partitionsOf,
+    );
+    const hash = metadataHash(metadata);
+    let groupEpoch = group.groupEpoch;
+    if (!existing || subscriptionChanged || hash !== group.metadataHash) {
+      groupEpoch += 1;
+      records.push(shareGroupEpochRecord(groupId, groupEpoch, hash, now));
+    }
+
+    // 3. A new target assignment when the group epoch is ahead of it.
+    let target: TopicPartitions = group.targetOf(memberId);
+    let targetEpoch = group.assignmentEpoch;
+    let changed: string[] = [];
+    if (groupEpoch > group.assignmentEpoch) {
+      const result = computeShareTargets(group, groupEpoch, metadata, now, { updated });
+      records.push(...result.records);
+      target = result.targets.get(memberId)!;
+      targetEpoch = groupEpoch;
+      changed = result.changed;
+    }
+
+    // 4. No revocation (Kafka's ShareGroupAssignmentBuilder): the member takes its target at once.
+    const before = updated;
+    if (targetEpoch !== updated.memberEpoch)
+      updated = {
+        ...updated,
+        previousMemberEpoch: updated.memberEpoch,
+        memberEpoch: targetEpoch,
+        assignedPartitions: subscribedPartOf(target, updated.subscribedTopicNames),
+      };
+    else if (subscriptionChanged)
+      updated = { ...updated, assignedPartitions: subscribedPartOf(target, updated.subscribedTopicNames) };
+    if (
+      !known ||
+      updated.memberEpoch !== before.memberEpoch ||
+      updated.assignedPartitions !== before.assignedPartitions
+    )
+      records.push(shareCurrentAssignmentRecord(groupId, updated, now));
+    this.scheduleSessionTimeout(groupId, memberId);
+
+    const full = memberEpoch === JOIN_EPOCH || (request.subscribedTopicNames ?? null) !== null;
+    const assignmentChanged = !samePartitions(member.assignedPartitions, updated.assignedPartitions);
+    const response: ShareGroupHeartbeatResponse = {
+      errorCode: 0,
+      memberId,
+      memberEpoch: updated.memberEpoch,
+      heartbeatIntervalMs: this.deps.config.heartbeatIntervalMs,
+      assignment:
+        full || assignmentChanged ? { topicPartitions: toTopicPartitionList(updated.assignedPartitions) } : null,
+    };
+    return { records, response, changed };
+  }
+
+  /** Kafka's `shareGroupLeave`. */
+  private leave(request: ShareGroupHeartbeatRequest) {
+    const { groupId, memberId } = request;
+    const group = this.deps.groups.get(groupId);
+    if (!group) throw KafkaError.of('GROUP_ID_NOT_FOUND', `Share group ${groupId} not found.`);
+    const member = group.member(memberId);
+    if (!member) throw KafkaError.of('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
+    const fenced = this.fence(group, member);
+    const response: ShareGroupHeartbeatResponse = {
+      errorCode: 0,
+      memberId,
+      memberEpoch: LEAVE_EPOCH,
+      heartbeatIntervalMs: 0,
+      assignment: null,
+    };
+    return { records: fenced.records, response, changed: fenced.changed, left: memberId };
+  }
+
+  /**
+   * Kafka's `shareGroupFenceMember`: the member's records go and the group epoch moves; the last
+   * member's going also moves the assignment epoch. Cohort also gives the others their new targets now.
+   */
+  private fence(group: ShareGroup, member: ShareGroupMember): { records: LogRecord[]; changed: string[] } {
+    const now = this.deps.clock.now();
+    const metadata = shareSubscriptionMetadata(
+      group.subscribedTopicNamesAfter(member, undefined).keys(),
+      this.deps.partitionsOf,
+    );
+    const groupEpoch = group.groupEpoch + 1;
+    const records = [
+      ...shareMemberTombstones(group.groupId, member.memberId, now),
+      shareGroupEpochRecord(group.groupId, groupEpoch, metadataHash(metadata), now),
+    ];
+    let changed: string[] = [];
+    if (group.size === 1) {
+      records.push(...computeShareTargets(group, groupEpoch, metadata, now, { removed: member.memberId }).records);
+    } else {
+      try {
+        const result = computeShareTargets(group, groupEpoch, metadata, now, { removed: member.memberId });
+        records.push(...result.records);
+        changed = result.changed;
+      } catch {
+        // The others' next heartbeat runs the assignor again (the group epoch is ahead of the target's).
+      }
+    }
+    this.deps.effects.cancel(shareSessionKey(group.groupId, member.memberId));
+    return { records, changed };
+  }
+
+  private scheduleSessionTimeout(groupId: string, memberId: string): void {
+    this.deps.effects.schedule(shareSessionKey(groupId, memberId), this.deps.config.sessionTimeoutMs, () =>
+      this.fenceOnTimer(groupId, memberId),
+    );
+  }
+
+  /** The session expired: the member is fenced by a write nobody waits on, and its leases go back. */
+  private fenceOnTimer(groupId: string, memberId: string): void {
+    const group = this.deps.groups.get(groupId);
+    const member = group?.member(memberId);
+    if (!group || !member) return;
+    const { records, changed } = this.fence(group, member);
+    const write = this.written<never>(records);
+    const applied = write.appendFuture;
+    write.appendFuture = (outcome) => {
+      applied?.(outcome);
+      if (outcome.ok && changed.length > 0) this.onTargetsChanged(groupId, changed);
+    };
+    this.deps.effects.write(write);
+    this.deps.leases().releaseMember(groupId, memberId);
+  }
+
+  /** Applies `records` now and returns the write that commits them, taking them back if it fails. */
+  private written<T>(records: LogRecord[], response?: T): CoordinatorResult<T> {
+    if (records.length === 0) return { records, response };
+    const write = this.writes.apply(records);
+    return {
+      records,
+      response,
+      appendFuture: (outcome) => {
+        if (outcome.ok) this.writes.committed(write);
+        else this.writes.failed(write);
+      },
+    };
+  }
+}
+
+function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const name of a) if (!b.has(name)) return false;
+  return true;
+}
+
+export function shareHeartbeatError(error: KafkaError): ShareGroupHeartbeatResponse {
+  return {
+    errorCode: error.errorCode,
+    errorName: errorName(error.errorCode),
+    ...(error.message === error.errorName ? {} : { errorMessage: error.message }),
+    memberId: null,
+    memberEpoch: 0,
+    heartbeatIntervalMs: 0,
+    assignment: null,
+  };
+}
