@@ -3,6 +3,7 @@ import type * as Req from './requests';
 import type * as Res from './responses';
 import type * as CG from './consumer-group-protocol';
 import type * as SA from './share-acquire-protocol';
+import type * as SG from './share-group-protocol';
 
 export const RequestEvent = {
   FindCoordinator: 'FindCoordinator',
@@ -21,6 +22,8 @@ export const RequestEvent = {
   ConsumerGroupDescribe: 'ConsumerGroupDescribe',
   ShareAcquire: 'ShareAcquire',
   ShareAcknowledge: 'ShareAcknowledge',
+  ShareGroupHeartbeat: 'ShareGroupHeartbeat',
+  ShareGroupDescribe: 'ShareGroupDescribe',
 } as const;
 
 export type RequestEventName = keyof typeof RequestEvent;
@@ -67,6 +70,8 @@ export interface RequestResponseMap {
   ConsumerGroupDescribe: [CG.ConsumerGroupDescribeRequest, CG.ConsumerGroupDescribeResponse];
   ShareAcquire: [SA.ShareAcquireRequest, SA.ShareAcquireResponse];
   ShareAcknowledge: [SA.ShareAcknowledgeRequest, SA.ShareAcknowledgeResponse];
+  ShareGroupHeartbeat: [SG.ShareGroupHeartbeatRequest, SG.ShareGroupHeartbeatResponse];
+  ShareGroupDescribe: [SG.ShareGroupDescribeRequest, SG.ShareGroupDescribeResponse];
 }
 
 /** socket.io typed map for what clients emit (payload + ack). */

@@ -70,6 +70,20 @@ const TABLE: { request: RequestName; needs: Need[]; widerGrant?: Need }[] = [
       { resourceType: 'TOPIC', operation: 'READ', errorCode: 29 },
     ],
   },
+  {
+    request: 'ShareGroupHeartbeat',
+    needs: [
+      { resourceType: 'GROUP', operation: 'READ', errorCode: 30 },
+      { resourceType: 'TOPIC', operation: 'DESCRIBE', errorCode: 29 },
+    ],
+  },
+  {
+    request: 'ShareGroupDescribe',
+    needs: [
+      { resourceType: 'GROUP', operation: 'DESCRIBE', errorCode: 30 },
+      { resourceType: 'TOPIC', operation: 'DESCRIBE', errorCode: 29 },
+    ],
+  },
   { request: 'Metadata', needs: [{ resourceType: 'TOPIC', operation: 'DESCRIBE', errorCode: 29 }] },
   {
     request: 'CreateTopic',

@@ -37,6 +37,9 @@ export const REQUEST_ACLS = {
   // KIP-932: leasing and acknowledging read the group and each topic (a refused topic's partitions get 29).
   ShareAcquire: { group: 'READ', topic: 'READ' },
   ShareAcknowledge: { group: 'READ', topic: 'READ' },
+  // KIP-932: as KIP-848's (Kafka 4's KafkaApis handleShareGroupHeartbeat / handleShareGroupDescribe).
+  ShareGroupHeartbeat: { group: 'READ', topic: 'DESCRIBE' },
+  ShareGroupDescribe: { group: 'DESCRIBE', topic: 'DESCRIBE' },
   Metadata: { topic: 'DESCRIBE' },
   CreateTopic: { cluster: 'CREATE', topic: 'CREATE' },
   AlterTopic: { topic: 'ALTER' },

@@ -17,6 +17,7 @@ import {
 import { type GroupRequest, requireGroup, splitGroups } from './group-access';
 import { ConsumerGroupAuthorization } from './consumer-group-authorization';
 import { ShareAcquireAuthorization } from './share-acquire-authorization';
+import { ShareGroupAuthorization } from './share-group-authorization';
 
 /**
  * The socket.io events' ACL checks, made before the coordinator is called as Kafka's KafkaApis makes
@@ -31,6 +32,8 @@ export class GatewayAuthorization {
   readonly consumerGroups: ConsumerGroupAuthorization;
   /** The checks of share groups' ShareAcquire and ShareAcknowledge (KIP-932). */
   readonly sharePartitions: ShareAcquireAuthorization;
+  /** The checks of the share group membership requests (KIP-932). */
+  readonly shareGroups: ShareGroupAuthorization;
 
   constructor(
     private readonly authorization: AuthorizationService,
@@ -39,6 +42,7 @@ export class GatewayAuthorization {
   ) {
     this.consumerGroups = new ConsumerGroupAuthorization(authorization);
     this.sharePartitions = new ShareAcquireAuthorization(authorization);
+    this.shareGroups = new ShareGroupAuthorization(authorization);
   }
 
   /** JoinGroup: READ GROUP (30); a member without id joining a group that does not exist creates it, within MAX_GROUPS_PER_PRINCIPAL (89). */

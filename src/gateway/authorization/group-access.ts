@@ -15,7 +15,8 @@ export type GroupRequest =
   | 'LeaveGroup'
   | 'ConsumerGroupHeartbeat'
   | 'ShareAcquire'
-  | 'ShareAcknowledge';
+  | 'ShareAcknowledge'
+  | 'ShareGroupHeartbeat';
 
 /** FindCoordinator (DESCRIBE GROUP) and the member requests (READ GROUP): 30 for the whole request, audited. */
 export function requireGroup(

@@ -94,6 +94,7 @@ export const REFUSED_RESPONSE_FIELDS = {
   LeaveGroup: { members: [] },
   OffsetFetch: { topics: [] },
   ConsumerGroupHeartbeat: { memberId: null, memberEpoch: 0, heartbeatIntervalMs: 0, assignment: null },
+  ShareGroupHeartbeat: { memberId: null, memberEpoch: 0, heartbeatIntervalMs: 0, assignment: null },
   OffsetDelete: { topics: [] },
   ShareAcquire: { acquisitionLockTimeoutMs: 0, partitions: [] },
   ShareAcknowledge: { partitions: [] },

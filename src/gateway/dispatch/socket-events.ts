@@ -109,6 +109,16 @@ export function socketEvents(node: CohortNode, acl: GatewayAuthorization): Socke
       handle: (request, socket) =>
         coordinator.shareAcknowledge(request, contextOf(socket), acl.sharePartitions.acknowledge(socket, request)),
     },
+    ShareGroupHeartbeat: {
+      handle: (request, socket) => {
+        acl.shareGroups.heartbeat(socket, request);
+        return coordinator.shareGroupHeartbeat(request, contextOf(socket));
+      },
+    },
+    ShareGroupDescribe: {
+      handle: (request, socket) =>
+        acl.shareGroups.describe(socket, request, (allowed) => coordinator.shareGroupDescribe(allowed)),
+    },
   };
 }
 

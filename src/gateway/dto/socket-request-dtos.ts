@@ -2,6 +2,8 @@ import type { Type } from '@nestjs/common';
 import type { RequestEventName } from '@cohort/protocol';
 import { ConsumerGroupDescribeDto } from './consumer-group-describe.dto';
 import { ConsumerGroupHeartbeatDto } from './consumer-group-heartbeat.dto';
+import { ShareGroupDescribeDto } from './share-group-describe.dto';
+import { ShareGroupHeartbeatDto } from './share-group-heartbeat.dto';
 import { DeleteGroupsDto } from './delete-groups.dto';
 import { DescribeGroupsDto } from './describe-groups.dto';
 import { FindCoordinatorDto } from './find-coordinator.dto';
@@ -39,4 +41,6 @@ export const SOCKET_REQUEST_DTOS: { [E in RequestEventName]: Type<unknown> } = {
   ConsumerGroupDescribe: ConsumerGroupDescribeDto,
   ShareAcquire: ShareAcquireDto,
   ShareAcknowledge: ShareAcknowledgeDto,
+  ShareGroupHeartbeat: ShareGroupHeartbeatDto,
+  ShareGroupDescribe: ShareGroupDescribeDto,
 };

@@ -90,9 +90,9 @@ export class PartitionReplay {
           this.replayConsumer(offset, consumerKey, value === null ? null : value.subarray(valueStart, valueEnd));
           return;
         }
-        const shareKey = decodeShareRecordKey(key.subarray(keyStart, keyEnd));
-        if (shareKey) {
-          replayShareRecord(this.share, shareKey, value === null ? null : value.subarray(valueStart, valueEnd));
+        const shareGroupKey = decodeShareRecordKey(key.subarray(keyStart, keyEnd));
+        if (shareGroupKey) {
+          replayShareRecord(this.share, shareGroupKey, value === null ? null : value.subarray(valueStart, valueEnd));
           return;
         }
         this.skipped++;

@@ -233,6 +233,50 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
     }),
   },
   ...SHARE_ACQUIRE_MESSAGES,
+  ShareGroupHeartbeat: {
+    summary:
+      'A share group member (KIP-932): join (memberEpoch 0, naming its topics), heartbeat, leave (-1). Every partition of the subscribed topics is assigned, shared by members when they outnumber the partitions; no revocation step.',
+    request: requestOf('ShareGroupHeartbeat'),
+    response: response({
+      memberId: nullable(str('The member id (null on an error).')),
+      memberEpoch: int('The epoch the member is at now.'),
+      heartbeatIntervalMs: int('Heartbeat again within this.'),
+      assignment: nullable(
+        obj(
+          { topicPartitions: topicPartitionList },
+          {},
+          'The whole assignment; null when unchanged since the last answer.',
+        ),
+      ),
+    }),
+  },
+  ShareGroupDescribe: {
+    summary: 'Epochs, assignor (simple) and members with their assignments of share groups.',
+    request: requestOf('ShareGroupDescribe'),
+    response: response({
+      groups: arr(
+        obj({
+          errorCode: int(),
+          groupId: str(),
+          groupState: str('Empty or Stable (empty on an error).'),
+          groupEpoch: int(),
+          assignmentEpoch: int(),
+          assignorName: str(),
+          members: arr(
+            obj({
+              memberId: str(),
+              rackId: nullable(str()),
+              memberEpoch: int(),
+              clientId: str(),
+              clientHost: str(),
+              subscribedTopicNames: arr(str()),
+              assignment: obj({ topicPartitions: topicPartitionList }),
+            }),
+          ),
+        }),
+      ),
+    }),
+  },
 };
 
 export const PUSH_MESSAGES: Record<

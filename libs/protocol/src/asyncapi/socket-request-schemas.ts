@@ -324,6 +324,41 @@ export const SOCKET_REQUEST_SCHEMAS: Record<string, JsonSchema> = {
     type: 'object',
     required: ['groupId', 'memberId', 'acknowledgements'],
   },
+  ShareGroupHeartbeatRequest: {
+    properties: {
+      groupId: { maxLength: 1024, type: 'string', description: 'The share group id.' },
+      memberId: {
+        maxLength: 1024,
+        type: 'string',
+        description: 'Chosen by the client (a UUID, at most 36 characters) and kept for the life of the member.',
+      },
+      memberEpoch: {
+        maximum: 2147483647,
+        type: 'integer',
+        minimum: -1,
+        description: '0 joins, -1 leaves, else the epoch the coordinator gave.',
+      },
+      rackId: { maxLength: 1024, type: ['string', 'null'], description: 'The rack of the member.' },
+      subscribedTopicNames: {
+        items: { maxLength: 249, type: 'string' },
+        type: ['array', 'null'],
+        description: 'The topics the member subscribes to: required when joining; null: unchanged.',
+      },
+    },
+    type: 'object',
+    required: ['groupId', 'memberId', 'memberEpoch'],
+  },
+  ShareGroupDescribeRequest: {
+    properties: {
+      groupIds: {
+        items: { maxLength: 1024, type: 'string' },
+        type: 'array',
+        description: 'The share groups to describe; an id that names no share group is 69 GROUP_ID_NOT_FOUND.',
+      },
+    },
+    type: 'object',
+    required: ['groupIds'],
+  },
   JoinGroupProtocol: {
     properties: {
       name: { maxLength: 1024, type: 'string', description: 'Assignor (protocol) name, e.g. cooperative-sticky.' },
