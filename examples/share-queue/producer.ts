@@ -32,7 +32,8 @@ async function main(argv: string[]): Promise<void> {
   await client.close();
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
+// The arguments after this file's path (however it was started: tsx, or a loader in front of it).
+main(process.argv.slice(process.argv.findIndex((arg) => arg.endsWith('producer.ts')) + 1)).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -11,7 +11,7 @@ export interface ShareMemberOptions {
    * `explicit`: the application acknowledges every offset itself; what it has not is kept and renewed.
    */
   acknowledgement?: 'implicit' | 'explicit';
-  /** How long the coordinator may hold a ShareAcquire while nothing is leasable; default 5000. */
+  /** How long the coordinator may hold a ShareAcquire while nothing is leasable; default 5000, at most 300000. */
   maxWaitMs?: number;
   rackId?: string;
   /** How long an unanswered request waits (beyond `maxWaitMs` for ShareAcquire); default 10000. */
@@ -28,6 +28,9 @@ export interface ResolvedShareOptions {
   rackId: string | null;
   requestTimeoutMs: number;
 }
+
+/** The longest a coordinator holds a ShareAcquire (docs/protocol.md). */
+const MAX_WAIT_MS = 300_000;
 
 /** Checks the options up front, with a message naming each bad one. */
 export function resolveShareOptions(options: ShareMemberOptions): ResolvedShareOptions {
@@ -46,6 +49,7 @@ export function resolveShareOptions(options: ShareMemberOptions): ResolvedShareO
   const maxRecords = integer('maxRecords', options?.maxRecords, 500, 1);
   const batchSize = integer('batchSize', options?.batchSize, maxRecords, 1);
   const maxWaitMs = integer('maxWaitMs', options?.maxWaitMs, 5000, 0);
+  if (maxWaitMs > MAX_WAIT_MS) problems.push(`maxWaitMs must be at most ${MAX_WAIT_MS} (got ${maxWaitMs})`);
   const requestTimeoutMs = integer('requestTimeoutMs', options?.requestTimeoutMs, 10_000, 1000);
   const acknowledgement = options?.acknowledgement ?? 'implicit';
   if (acknowledgement !== 'implicit' && acknowledgement !== 'explicit')
