@@ -127,8 +127,8 @@ function lease(
       entry(topic, partition).errorCode = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
       continue;
     }
-    const { slot, created } = manager.slotFor(request.groupId, topic, partition);
-    if (created || slot.state.archiveOverLimit(limits)) touched.push(slot);
+    const { slot, changed } = manager.slotFor(request.groupId, topic, partition);
+    if (changed || slot.state.archiveOverLimit(limits)) touched.push(slot);
     const { leases, change } = slot.state.acquire(request.memberId, budget, batchSize, now, limits);
     if (!change) continue;
     touched.push(slot);

@@ -87,14 +87,17 @@ export class SharePartitionManager implements ShareLeaseOwner {
 
   /**
    * The partition's state, created on first use at the reported end (`latest`) or start (`earliest`)
-   * per GROUP_SHARE_AUTO_OFFSET_RESET; its reported end brought up to the registry's.
+   * per GROUP_SHARE_AUTO_OFFSET_RESET; its reported end and log start brought up to the registry's.
+   * `changed`: created, or moved by the log start (to be written).
    */
-  slotFor(groupId: string, topic: string, partition: number): { slot: ShareSlot; created: boolean } {
+  slotFor(groupId: string, topic: string, partition: number): { slot: ShareSlot; changed: boolean } {
     const reported = this.deps.topics.partitionOffsets(topic, partition);
     const existing = this.slot(groupId, topic, partition);
     if (existing) {
       if (reported) existing.state.reportEnd(reported.endOffset);
-      return { slot: existing, created: false };
+      if (reported?.startOffset != null && existing.state.reportLogStart(reported.startOffset))
+        return { slot: existing, changed: true };
+      return { slot: existing, changed: false };
     }
     const start =
       this.deps.config.groupShareAutoOffsetReset === 'earliest'
@@ -102,7 +105,7 @@ export class SharePartitionManager implements ShareLeaseOwner {
         : (reported?.endOffset ?? 0);
     const state = new SharePartition(0, start);
     if (reported) state.reportEnd(reported.endOffset);
-    return { slot: this.put(groupId, topic, partition, state), created: true };
+    return { slot: this.put(groupId, topic, partition, state), changed: true };
   }
 
   private put(groupId: string, topic: string, partition: number, state: SharePartition): ShareSlot {

@@ -264,4 +264,21 @@ describe('SharePartition (Kafka SharePartitionTest)', () => {
       [5, 5, 1],
     ]);
   });
+
+  it('the log start passing archives what was available below it and moves SPSO (testLsoMovementToEndOffset)', () => {
+    const p = partition(10);
+    p.acquire('m1', 4);
+    p.ack('m1', [[2, 3, [T.RELEASE]]]);
+    expect(p.sp.reportLogStart(6)).toBe(true);
+    // 0-1 are still held; 2-3 were available: archived; 4-5, never leased, are skipped.
+    expect(p.states()).toEqual([
+      [0, 1, ACQUIRED, 1],
+      [2, 3, ARCHIVED, 1],
+      [4, 5, ARCHIVED, 0],
+    ]);
+    expect(p.sp.deadLetterList()).toEqual([]);
+    p.ack('m1', [[0, 1, [T.ACCEPT]]]);
+    expect(p.sp.startOffset).toBe(6);
+    expect(p.acquire('m1')).toEqual([[6, 9, 1]]);
+  });
 });

@@ -20,6 +20,7 @@ import {
   listDeadLetters,
   redeliverDeadLetters,
 } from './share-partition-dead-letters';
+import { archiveBelowLogStart } from './share-partition-log-start';
 import { type AckBatch, type AckType, AcknowledgeType, validateAckBatches } from './share-acknowledge-batches';
 
 /** The limits a share partition works under (GROUP_SHARE_* settings). */
@@ -282,6 +283,13 @@ export class SharePartition {
       )
         next = run.lease!.deadline;
     return next;
+  }
+
+  /** The log start passed `logStart`: what was available below it is archived and SPSO moves on. */
+  reportLogStart(logStart: number): boolean {
+    if (!archiveBelowLogStart(this, logStart)) return false;
+    this.advanceStart();
+    return true;
   }
 
   /** Available offsets delivered `deliveryCountLimit` times (a lowered limit, a replayed state) are archived. */
