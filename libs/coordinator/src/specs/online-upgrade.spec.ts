@@ -206,6 +206,26 @@ describe('online upgrade refused', () => {
     expect((await h.describe('twice')).groupState).toBe('Stable');
   });
 
+  it('a heartbeat refused after the conversion (the consumer group would be too large) leaves the group classic', async () => {
+    const h = new CoordinatorHarness({
+      topics: [{ name: 'orders', partitions: 4 }],
+      consumerAssignors: [createUniformAssignor()],
+      config: { groupConsumerMaxSize: 2 },
+    });
+    await h.settle();
+    const { a, b } = await stableClassicGroup(h, 'g');
+    const refused = await h.coordinator.consumerGroupHeartbeat(consumerJoin('g', 'c'), ctx);
+    expect(refused.errorCode).toBe(ErrorCode.GROUP_MAX_SIZE_REACHED);
+    expect((await h.coordinator.consumerGroupDescribe({ groupIds: ['g'] })).groups[0].errorCode).toBe(
+      ErrorCode.GROUP_ID_NOT_FOUND,
+    );
+    for (const client of [a, b])
+      expect((await h.heartbeat('g', client.memberId, client.generationId)).errorCode).toBe(ErrorCode.NONE);
+    // The classic sessions still run: a member that stops heartbeating is removed at its session timeout.
+    await h.advance(10_001);
+    expect((await h.describe('g')).members).toHaveLength(0);
+  });
+
   it('a write that fails takes the conversion back: the group is classic again', async () => {
     const h = harness();
     await h.settle();
