@@ -101,7 +101,10 @@ export class OffsetCommitter {
       const stale = error.code === ErrorCode.STALE_MEMBER_EPOCH && this.hooks.staleEpoch !== undefined;
       if ((!RETRIED.has(error.code) && !stale) || !same(this.hooks.identity()) || now >= deadlineMs) throw error;
       if (stale) this.hooks.staleEpoch?.();
-      this.hooks.retrying(error);
+      // 113 is not retriable for Kafka's error table, but this commit is being retried: report it so.
+      this.hooks.retrying(
+        stale ? new CohortError(error.code, error.message, { name: error.name, retriable: true }) : error,
+      );
       await sleep(this.timers, Math.min(backoff.next(), Math.max(0, deadlineMs - now)));
       // The generation may have ended while waiting (a lost membership, the session fence): stop there.
       if (!same(this.hooks.identity())) throw error;

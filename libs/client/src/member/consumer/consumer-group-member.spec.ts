@@ -195,7 +195,7 @@ describe('ConsumerGroupMember (groupProtocol consumer)', () => {
     await committed;
     expect(ctx.server.sent('OffsetCommit').map((c) => c.generationId)).toEqual([1, 3]);
     expect(ctx.server.committed.get('orders-1')).toBe(42);
-    expect(ctx.errors.map((e) => e.name)).toContain('STALE_MEMBER_EPOCH');
+    expect(ctx.errors.filter((e) => e.name === 'STALE_MEMBER_EPOCH').map((e) => e.retriable)).toEqual([true]);
   });
 
   it('NOT_COORDINATOR: it finds the coordinator again and sends a full heartbeat there', async () => {
