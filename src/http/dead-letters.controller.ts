@@ -13,6 +13,7 @@ import {
 } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type * as P from '@cohort/protocol';
+import { ErrorCode, type ErrorCodeValue, KafkaError } from '@cohort/protocol';
 import { KafkaValidationPipe } from '../common/kafka-validation.pipe';
 import { RequestMetricsInterceptor } from '../metrics/request-metrics.interceptor';
 import { COHORT_NODE, type CohortNode } from '../node/cohort-node';
@@ -48,13 +49,15 @@ export class DeadLettersController {
   })
   @ApiErrors({ 404: 'GROUP_ID_NOT_FOUND (69): no share group of that id.', 503: true })
   async list(@Param('groupId') groupId: string, @Req() request: PrincipalRequest): Promise<P.DeadLetters> {
-    const found = await this.node.coordinator.deadLetters(groupId);
+    // An id that names no group is 404, as every group route answers it.
+    await this.node.coordinator.describeGroup(groupId);
+    const found = await this.node.coordinator.shareDeadLetters(groupId);
     // As an all-topics OffsetFetch: ranges of topics the caller may not describe are left out.
     const deadLetters = this.authorization.filter(
       callerOfRequest(request),
       'DESCRIBE',
       'TOPIC',
-      found.deadLetters,
+      found,
       (range) => range.topic,
     );
     return { groupId, deadLetters };
@@ -70,13 +73,33 @@ export class DeadLettersController {
   })
   @ApiErrors({
     400: true,
-    404: 'GROUP_ID_NOT_FOUND (69): no share group of that id; UNKNOWN_TOPIC_OR_PARTITION (3): no state for that partition.',
+    404: 'GROUP_ID_NOT_FOUND (69): no share group of that id, or no state for that partition.',
     503: true,
   })
-  redeliver(
+  async redeliver(
     @Param('groupId') groupId: string,
     @Body() body: RedeliverDeadLettersDto,
   ): Promise<P.RedeliverDeadLettersResult> {
-    return this.node.coordinator.redeliverDeadLetters(groupId, body);
+    const { topic, partition, firstOffset, lastOffset } = body;
+    const done = await this.node.coordinator.redeliverDeadLetters({
+      groupId,
+      topic,
+      partition,
+      firstOffset,
+      lastOffset,
+    });
+    if (done.errorCode !== ErrorCode.NONE)
+      throw new KafkaError(done.errorCode as ErrorCodeValue, `the redelivery of ${topic}-${partition} was not written`);
+    // Where SPSO stands now (moved back when dead letters lay below it).
+    const group = await this.node.coordinator.describeGroup(groupId);
+    const state = group.sharePartitions?.find((p) => p.topic === topic && p.partition === partition);
+    return {
+      groupId,
+      topic,
+      partition,
+      redelivered: done.redelivered,
+      startOffset: state?.startOffset ?? firstOffset,
+      stateEpoch: state?.stateEpoch ?? 0,
+    };
   }
 }

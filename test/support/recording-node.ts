@@ -93,15 +93,8 @@ export class RecordingNode implements CohortNode {
       }),
       lagSummaries: () => [],
       resetOffsetsTo: record('resetOffsetsTo', { groupId: '', dryRun: true, offsets: [] }),
-      deadLetters: record('deadLetters', { groupId: '', deadLetters: [] }),
-      redeliverDeadLetters: record('redeliverDeadLetters', {
-        groupId: '',
-        topic: '',
-        partition: 0,
-        redelivered: 0,
-        startOffset: 0,
-        stateEpoch: 0,
-      }),
+      shareDeadLetters: record('shareDeadLetters', []),
+      redeliverDeadLetters: record('redeliverDeadLetters', { errorCode: 0, redelivered: 0 }),
     };
     const self = { nodeId: 0, url: 'http://127.0.0.1:1', alive: true };
     this.cluster = {

@@ -316,14 +316,6 @@ export class GroupCoordinator implements GroupCoordinatorApi {
   consumerGroupStats(limit?: number): ConsumerGroupStat[] {
     return this.views.consumerGroupStats(limit);
   }
-
-  deadLetters(groupId: string): Promise<P.DeadLetters> {
-    return this.views.deadLetters(groupId);
-  }
-
-  redeliverDeadLetters(groupId: string, request: P.RedeliverDeadLettersRequest): Promise<P.RedeliverDeadLettersResult> {
-    return this.views.redeliverDeadLetters(groupId, request);
-  }
 }
 
 /** Kafka's KafkaApis answers the share group APIs UNSUPPORTED_VERSION when share groups are off. */

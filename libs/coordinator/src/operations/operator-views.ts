@@ -20,7 +20,7 @@ import {
   membersPendingRevocation,
 } from './consumer-group-views';
 import { groupLagOf } from '../lag/group-lag-evaluator';
-import { deadLetterView, redeliverDeadLetters, shareGroupView } from './share-group-views';
+import { shareGroupView } from './share-group-views';
 import type { TopicRegistry } from '../ports/topic-registry.port';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
 import type { ShardRegistry } from '../shard/shard-registry';
@@ -235,16 +235,6 @@ export class OperatorViews {
         (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0),
     );
     return stats.length > limit ? stats.slice(0, Math.max(0, limit)) : stats;
-  }
-
-  /** `GET /v1/groups/:groupId/dead-letters` of a share group (GROUP_ID_NOT_FOUND for any other id). */
-  async deadLetters(groupId: string): Promise<P.DeadLetters> {
-    return deadLetterView(this.route(groupId), groupId);
-  }
-
-  /** `POST /v1/groups/:groupId/dead-letters/redeliver`: resolves once the share partition's state is committed. */
-  redeliverDeadLetters(groupId: string, request: P.RedeliverDeadLettersRequest): Promise<P.RedeliverDeadLettersResult> {
-    return redeliverDeadLetters(this.route(groupId), groupId, request);
   }
 
   /**

@@ -128,10 +128,12 @@ export interface GroupCoordinatorApi {
    * members pending revocation first, then by id.
    */
   consumerGroupStats?(limit?: number): ConsumerGroupStat[];
-  /** A share group's dead letters (archived ranges); GROUP_ID_NOT_FOUND when the id names no share group. */
-  deadLetters(groupId: string): Promise<P.DeadLetters>;
-  /** Makes a share group's dead letters in a range available again, once the change is committed. */
-  redeliverDeadLetters(groupId: string, request: P.RedeliverDeadLettersRequest): Promise<P.RedeliverDeadLettersResult>;
+  /** A share group's dead letters (archived by a reject or the delivery limit). */
+  shareDeadLetters(groupId: string): Promise<P.DeadLetterRange[]>;
+  /** Dead letters made available again, counted from zero; resolves once written (69 without state for the partition). */
+  redeliverDeadLetters(
+    call: P.RedeliverDeadLettersRequest & { groupId: string },
+  ): Promise<{ errorCode: number; redelivered: number }>;
   /** Plans a reset by strategy and, unless `dryRun` is not false, commits the plan (Empty groups only). */
   resetOffsetsTo(groupId: string, request: P.ResetOffsetsRequest): Promise<P.ResetOffsetsResult>;
 }

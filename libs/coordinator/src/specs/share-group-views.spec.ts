@@ -74,58 +74,33 @@ describe('share groups as operators see them', () => {
     expect(await h.coordinator.listGroupSummaries(undefined, 'other')).toEqual([]);
   });
 
-  it('lists dead letters with reason and delivery count, and redelivers them, moving SPSO back under a new state epoch', async () => {
-    const { h, bind, acquire, ack, leases } = await setup();
+  it('shows SPSO moved back under a new state epoch after a redelivery, on this node and after a restart', async () => {
+    const { h, bind, acquire, ack } = await setup();
     await acquire('m1', 4);
     await ack('m1', 0, 3, [1, 3, 1, 1]); // offset 1 rejected; SPSO passes it to 4
-    expect(await h.coordinator.deadLetters(G)).toEqual({
-      groupId: G,
-      deadLetters: [
-        { topic: 'jobs', partition: 0, firstOffset: 1, lastOffset: 1, reason: 'rejected', deliveryCount: 1 },
-      ],
+    expect((await h.coordinator.describeGroup(G)).sharePartitions?.[0]).toMatchObject({
+      startOffset: 4,
+      stateEpoch: 0,
     });
-    // The range may be wider than the dead letters: only archived offsets come back.
-    const redelivered = await h.coordinator.redeliverDeadLetters(G, {
+    expect(await h.coordinator.shareDeadLetters(G)).toEqual([
+      { topic: 'jobs', partition: 0, firstOffset: 1, lastOffset: 1, reason: 'rejected', deliveryCount: 1 },
+    ]);
+    const done = await h.coordinator.redeliverDeadLetters({
+      groupId: G,
       topic: 'jobs',
       partition: 0,
       firstOffset: 0,
       lastOffset: 3,
     });
-    expect(redelivered).toEqual({
-      groupId: G,
-      topic: 'jobs',
-      partition: 0,
-      redelivered: 1,
+    expect(done).toEqual({ errorCode: 0, redelivered: 1 });
+    const after = (await h.coordinator.describeGroup(G)).sharePartitions?.[0];
+    expect(after).toMatchObject({ startOffset: 1, stateEpoch: 1, offsets: { available: 5 } });
+    await h.restart();
+    bind();
+    expect((await h.coordinator.describeGroup(G)).sharePartitions?.[0]).toMatchObject({
       startOffset: 1,
       stateEpoch: 1,
     });
-    expect((await h.coordinator.deadLetters(G)).deadLetters).toEqual([]);
-    // Offset 1 is leased again, counted from zero; the accepted 2 and 3 are not.
-    expect(leases(await acquire('m2', 1))).toEqual([[1, 1, 1]]);
-    // The redelivery was written: a new leader serves the same state.
-    await h.restart();
-    bind();
-    const after = await h.coordinator.describeGroup(G);
-    expect(after.sharePartitions?.[0]).toMatchObject({ startOffset: 1, stateEpoch: 1 });
-  });
-
-  it('a range without dead letters changes nothing; unknown groups and partitions are refused', async () => {
-    const { h, acquire } = await setup();
-    await acquire('m1', 2);
-    expect(
-      await h.coordinator.redeliverDeadLetters(G, { topic: 'jobs', partition: 0, firstOffset: 0, lastOffset: 1 }),
-    ).toMatchObject({ redelivered: 0, startOffset: 0, stateEpoch: 0 });
-    expect(await errorOf(h.coordinator.deadLetters('nope'))).toBe('GROUP_ID_NOT_FOUND');
-    expect(
-      await errorOf(
-        h.coordinator.redeliverDeadLetters(G, { topic: 'jobs', partition: 1, firstOffset: 0, lastOffset: 1 }),
-      ),
-    ).toBe('UNKNOWN_TOPIC_OR_PARTITION');
-    expect(
-      await errorOf(
-        h.coordinator.redeliverDeadLetters(G, { topic: 'jobs', partition: 0, firstOffset: 2, lastOffset: 1 }),
-      ),
-    ).toBe('INVALID_REQUEST');
     expect(await errorOf(h.coordinator.describeGroup('nope'))).toBe('GROUP_ID_NOT_FOUND');
   });
 });
