@@ -11,6 +11,8 @@ export interface ClassicMemberDeps {
   generateMemberId: (clientId: string, instanceId: string | null) => string;
   /** The connection the member last spoke on, where its pushes go (undefined: none known). */
   remember: (groupId: string, memberId: string, connectionId: string | undefined) => void;
+  /** Tells these members to heartbeat (or, classic ones, to rejoin) now: their target changed. */
+  heartbeatNow: (groupId: string, memberIds: Iterable<string>, reason: string) => void;
   /** Whether a timer is armed under `key` (a join deadline is armed only if absent, as Kafka's). */
   timerArmed: (key: string) => boolean;
 }

@@ -22,6 +22,7 @@ import {
 import { throwIfGroupIsFull } from '../consumer/heartbeat-validation';
 import { classicJoinTimeoutKey, classicSyncTimeoutKey } from './classic-member-timers';
 import type { ClassicMemberDeps } from './classic-member-deps';
+import { tellTargetsChanged } from './targets-changed';
 
 /**
  * Kafka's `classicGroupJoinToConsumerGroup`: a classic member's JoinGroup to a consumer group with
@@ -119,7 +120,8 @@ export function classicJoinToConsumerGroup(
     memberId: updated.memberId,
     members: [],
   };
-  const result = consumer.written(records, response);
+  const result = consumer.written(records, response, groupId);
+  tellTargetsChanged(deps, groupId, updated.memberId, result);
   result.awaitsPendingWrites = true;
   result.onFailure = (outcome) => joinError(updated.memberId, operationWriteError(outcome.storeError), outcome.message);
   return effects.attachTo(result);

@@ -21,6 +21,7 @@ import { MemberState } from '../consumer/member-state';
 import { toTopicPartitionList } from '../consumer/topic-partitions';
 import { classicJoinTimeoutKey, classicSyncTimeoutKey } from './classic-member-timers';
 import type { ClassicMemberDeps } from './classic-member-deps';
+import { tellTargetsChanged } from './targets-changed';
 
 // The classic protocol's SyncGroup, Heartbeat and LeaveGroup from a classic member of a consumer group
 // (Kafka's `classicGroupSyncToConsumerGroup`, `classicGroupHeartbeatToConsumerGroup`,
@@ -148,6 +149,7 @@ export function classicLeaveToConsumerGroup(
     : answer(response);
   // Every removal but the last goes ahead of it in the same batch; the reply waits for the last.
   if (writes.length > 0) result.followUps = writes;
+  if (last) tellTargetsChanged(deps, group.groupId, '', result, [...writes.flatMap((w) => w.records), ...last.records]);
   if (!last) result.awaitsPendingWrites = true;
   return deps.effects.attachTo(result);
 }

@@ -137,6 +137,32 @@ describe('classic members of a consumer group', () => {
     expect(old.errorCode).toBe(ErrorCode.FENCED_INSTANCE_ID);
   });
 
+  it("a classic member's JoinGroup that moves other members' targets tells them at once (HeartbeatNow, or RebalanceInProgress to classic members)", async () => {
+    const targets = async () =>
+      new Map(
+        (await h.coordinator.consumerGroupDescribe({ groupIds: ['g'] })).groups[0].members.map((m) => [
+          m.memberId,
+          JSON.stringify(m.targetAssignment),
+        ]),
+      );
+    const before = await targets();
+    const [nows, rebalances] = [h.push.heartbeatNows.length, h.push.rebalances.length];
+    const first = h.join('g', '', { protocols: subscription(['orders']) });
+    await h.settle();
+    const joined = h.join('g', first.value.memberId, { protocols: subscription(['orders']) });
+    await h.settle();
+    expect(joined.value.errorCode).toBe(0);
+    const after = await targets();
+    const moved = [...before.keys()].filter((id) => before.get(id) !== after.get(id));
+    expect(moved.length).toBeGreaterThan(0);
+    const told = [
+      ...h.push.heartbeatNows.slice(nows).map((p) => (p.connectionId === ctx.connectionId ? 'c' : p.connectionId)),
+      ...h.push.rebalances.slice(rebalances).flatMap((r) => r.connectionIds),
+    ];
+    expect(told.length).toBe(moved.length);
+    if (moved.includes('c')) expect(told).toContain('c');
+  });
+
   it('REST shows which members are classic', async () => {
     const view = await h.coordinator.describeGroup('g');
     const types = Object.fromEntries((view.members ?? []).map((m) => [m.memberId, m.memberType]));
