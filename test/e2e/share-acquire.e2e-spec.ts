@@ -9,9 +9,11 @@ import { startApp, type RunningApp, tempDataDir } from '../support/test-app';
 jest.setTimeout(60_000);
 
 /**
- * Share groups' data plane over real sockets on one embedded node with tokens on: ShareAcquire and
- * ShareAcknowledge are events of the protocol, checked against READ GROUP (30 for the whole request)
- * before the coordinator answers.
+ * Share groups' data plane over real sockets on one embedded node with tokens on: a member of a share
+ * group leases the offsets producers reported and acknowledges them, a held ShareAcquire is answered
+ * when more are reported, and after a restart of the node acknowledged offsets are never leased again
+ * and delivery counts go on from where they were. ACLs: READ GROUP for the request (30), READ TOPIC
+ * per topic (29 on that topic's partitions).
  */
 const TOKENS = { admin: 'admin-token', app: 'app-token', nobody: 'nobody-token' };
 const dir = tempDataDir('cohort-sa-');
@@ -23,6 +25,8 @@ const env = {
     Object.fromEntries(Object.entries(TOKENS).map(([name, token]) => [`User:${name}`, token])),
   ),
   SUPER_USERS: 'User:admin',
+  // A new share partition starts at the reported start, so the offsets reported first are leased.
+  GROUP_SHARE_AUTO_OFFSET_RESET: 'earliest',
 };
 let running: RunningApp;
 const sockets: Socket[] = [];
@@ -50,7 +54,13 @@ beforeAll(async () => {
     .post('/v1/acls')
     .set(as('admin'))
     .send({
-      acls: [allow('User:app', 'READ', 'GROUP', 'sg-', 'PREFIXED'), allow('User:app', 'READ', 'TOPIC', 'jobs')],
+      acls: [
+        allow('User:app', 'READ', 'GROUP', 'sg-', 'PREFIXED'),
+        allow('User:app', 'READ', 'TOPIC', 'jobs'),
+        allow('User:app', 'DESCRIBE', 'TOPIC', 'jobs'),
+        // May subscribe to 'secret' (DESCRIBE) but not read its offsets (READ).
+        allow('User:app', 'DESCRIBE', 'TOPIC', 'secret'),
+      ],
     })
     .expect(201);
 });
@@ -62,7 +72,93 @@ afterAll(async () => {
   data.remove();
 });
 
+const report = (topic: string, partitions: { partition: number; endOffset: number }[]) =>
+  request(running.url).put(`/v1/topics/${topic}/end-offsets`).set(as('admin')).send({ partitions }).expect(200);
+
+/** `topic-partition: first-last@count` per lease, sorted, for readable comparisons. */
+const leasesOf = (answer: P.ShareAcquireResponse): string[] =>
+  answer.partitions
+    .flatMap((p) =>
+      p.leases.map((l) => `${p.topic}-${p.partition}: ${l.firstOffset}-${l.lastOffset}@${l.deliveryCount}`),
+    )
+    .sort();
+
 describe('ShareAcquire and ShareAcknowledge over real sockets', () => {
+  it('leases reported offsets, takes acknowledgements, wakes a held acquire on a report, and keeps it all across a restart', async () => {
+    const group = { groupId: 'sg-flow', memberId: 'worker-1' };
+    let app = await socketOf('app');
+    const joined = await emit(app, 'ShareGroupHeartbeat', {
+      ...group,
+      memberEpoch: 0,
+      subscribedTopicNames: ['jobs', 'secret'],
+    });
+    expect(joined).toMatchObject({ errorCode: 0 });
+    await report('jobs', [
+      { partition: 0, endOffset: 5 },
+      { partition: 1, endOffset: 3 },
+    ]);
+    await report('secret', [{ partition: 0, endOffset: 2 }]);
+
+    const first = await acquire(app, { ...group, maxRecords: 100 });
+    expect(first.errorCode).toBe(0);
+    expect(leasesOf(first)).toEqual(['jobs-0: 0-4@1', 'jobs-1: 0-2@1']);
+    // The member may not read 'secret': its partition answers 29 and nothing of it is leased.
+    expect(first.partitions.find((p) => p.topic === 'secret')).toEqual({
+      topic: 'secret',
+      partition: 0,
+      errorCode: 29,
+      acknowledgeErrorCode: 0,
+      leases: [],
+    });
+
+    // All done but offset 3 of jobs-0, released for another delivery.
+    const acked = await emit(app, 'ShareAcknowledge', {
+      ...group,
+      acknowledgements: [
+        {
+          topic: 'jobs',
+          partition: 0,
+          batches: [{ firstOffset: 0, lastOffset: 4, acknowledgeTypes: [1, 1, 3, 2, 1] }],
+        },
+        { topic: 'jobs', partition: 1, batches: [{ firstOffset: 0, lastOffset: 2, acknowledgeTypes: [1] }] },
+        { topic: 'secret', partition: 0, batches: [{ firstOffset: 0, lastOffset: 0, acknowledgeTypes: [1] }] },
+      ],
+    });
+    expect(acked.partitions).toEqual([
+      { topic: 'jobs', partition: 0, errorCode: 0 },
+      { topic: 'jobs', partition: 1, errorCode: 0 },
+      { topic: 'secret', partition: 0, errorCode: 29 },
+    ]);
+    // An acknowledged offset is no longer held: acknowledging it again is 42 (jobs-0's SPSO is 3, offset 4 is done).
+    const again = await emit(app, 'ShareAcknowledge', {
+      ...group,
+      acknowledgements: [
+        { topic: 'jobs', partition: 0, batches: [{ firstOffset: 4, lastOffset: 4, acknowledgeTypes: [2] }] },
+      ],
+    });
+    expect(again.partitions).toEqual([{ topic: 'jobs', partition: 0, errorCode: 42 }]);
+    expect(leasesOf(await acquire(app, { ...group, maxRecords: 100 }))).toEqual(['jobs-0: 3-3@2']);
+
+    // Nothing left to lease: held until producers report more.
+    const held = acquire(app, { ...group, maxRecords: 100, maxWaitMs: 30_000 });
+    let answered = false;
+    void held.then(() => (answered = true));
+    // A later request on the same socket is answered while the acquire is still held.
+    expect(await emit(app, 'ShareAcknowledge', { ...group, acknowledgements: [] })).toMatchObject({ errorCode: 0 });
+    expect(answered).toBe(false);
+    await report('jobs', [{ partition: 1, endOffset: 6 }]);
+    expect(leasesOf(await held)).toEqual(['jobs-1: 3-5@1']);
+
+    for (const socket of sockets.splice(0)) socket.disconnect();
+    await running.close();
+    running = await startApp(env);
+    app = await socketOf('app');
+    const resumed = await emit(app, 'ShareGroupHeartbeat', { ...group, memberEpoch: joined.memberEpoch });
+    expect(resumed.errorCode).toBe(0);
+    // Leases do not survive a restart: their offsets come back one delivery further; nothing acknowledged does.
+    expect(leasesOf(await acquire(app, { ...group, maxRecords: 100 }))).toEqual(['jobs-0: 3-3@3', 'jobs-1: 3-5@2']);
+  });
+
   it('a principal without READ on the group is refused with 30 on both events', async () => {
     const nobody = await socketOf('nobody');
     expect(await acquire(nobody, {})).toMatchObject({
