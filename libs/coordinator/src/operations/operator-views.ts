@@ -20,7 +20,7 @@ import {
   membersPendingRevocation,
 } from './consumer-group-views';
 import { groupLagOf } from '../lag/group-lag-evaluator';
-import { shareGroupView } from './share-group-views';
+import { shareGroupSummaries, shareGroupView } from './share-group-views';
 import type { TopicRegistry } from '../ports/topic-registry.port';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
 import type { ShardRegistry } from '../shard/shard-registry';
@@ -94,13 +94,7 @@ export class OperatorViews {
         const onTopic = topic === undefined || g.isSubscribedToTopic(topic) || (!!holder && consumes(holder, topic));
         if ((!wanted || wanted.has(g.state)) && onTopic) listed.push(consumerGroupSummary(g));
       }
-      // Share groups: the ids with share partition state and no group of another type.
-      for (const groupId of shard.sharePartitions.groupIds()) {
-        if (shard.group(groupId) || shard.consumerGroup(groupId) || (wanted && !wanted.has('Empty'))) continue;
-        if (topic !== undefined && !shard.sharePartitions.slotsOf(groupId).some((slot) => slot.topic === topic))
-          continue;
-        listed.push({ groupId, type: 'share', protocolType: 'share', state: 'Empty', members: 0 });
-      }
+      for (const g of shareGroupSummaries(shard, topic)) if (!wanted || wanted.has(g.state)) listed.push(g);
     }
     return listed.sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
   }
