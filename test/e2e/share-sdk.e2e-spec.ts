@@ -115,4 +115,43 @@ describe('@cohort/client share members (e2e)', () => {
     const results = await survivor.commit();
     expect(results.every((r) => r.error === null)).toBe(true);
   });
+
+  it('offsets a worker rejects become dead letters (GET /v1/groups/:groupId/dead-letters) and are never leased again', async () => {
+    const groupId = 'poison';
+    const member = client().shareMember({ groupId, topics: ['poison'], acknowledgement: 'explicit', maxWaitMs: 200 });
+    await member.start();
+    await reportEnd('poison', [6]);
+    const leases = member.leases();
+    const lease = (await leases.next()).value as Lease;
+    expect(lease).toMatchObject({ firstOffset: 0, lastOffset: 5, deliveryCount: 1 });
+    const at = { topic: 'poison', partition: 0 };
+    member.acknowledge({ ...at, firstOffset: 0, lastOffset: 1, type: 'accept' });
+    member.acknowledge({ ...at, offset: 2, type: 'reject' });
+    member.acknowledge({ ...at, firstOffset: 3, lastOffset: 5, type: 'accept' });
+    const results = await member.commit();
+    expect(results).toEqual([
+      {
+        ...at,
+        offsets: [
+          { firstOffset: 0, lastOffset: 1, type: 'accept' },
+          { firstOffset: 2, lastOffset: 2, type: 'reject' },
+          { firstOffset: 3, lastOffset: 5, type: 'accept' },
+        ],
+        error: null,
+      },
+    ]);
+    const { body } = await app.http().get(`/v1/groups/${groupId}/dead-letters`).expect(200);
+    expect(body).toEqual({
+      groupId,
+      deadLetters: [{ ...at, firstOffset: 2, lastOffset: 2, reason: 'rejected', deliveryCount: 1 }],
+    });
+    // Nothing is left to lease: the next ask waits out its long poll and gets nothing.
+    let next: IteratorResult<Lease, void> | null = null;
+    void leases.next().then((r) => (next = r));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(next).toBeNull();
+    await member.stop();
+    await eventually(() => next !== null, 'the iteration ended with the stop');
+    expect(next).toEqual({ done: true, value: undefined });
+  });
 });
