@@ -99,6 +99,29 @@ export function classicJoinToConsumerGroup(
     if (!(error instanceof ConsumerGroupError)) throw error;
     return answer(joinError(isUnknownMember ? '' : memberId, error.errorCode, error.message));
   }
+  // A classic static member taking over the instance of the last consumer-protocol member: the group is classic.
+  const replacedId = instanceId === null ? undefined : group.staticMemberId(instanceId);
+  const downgrade =
+    replacedId !== undefined && replacedId !== updated.memberId
+      ? deps.migration.downgradeOnReplace(group, replacedId, updated)
+      : undefined;
+  if (downgrade) {
+    const { fencing, classic } = downgrade;
+    const joined: JoinGroupResponse = {
+      errorCode: 0,
+      generationId: classic.generationId,
+      protocolType: CONSUMER_PROTOCOL_TYPE,
+      protocolName: classic.protocolName,
+      leader: '',
+      skipAssignment: false,
+      memberId: updated.memberId,
+      members: [],
+    };
+    const written = consumer.written(fencing.records, joined, undefined, fencing.settled);
+    written.onFailure = (outcome) =>
+      joinError(updated.memberId, operationWriteError(outcome.storeError), outcome.message);
+    return effects.attachTo(written);
+  }
   // The member's session is its classic one; its SyncGroup must follow within its rebalance timeout.
   effects.cancel(classicJoinTimeoutKey(groupId, updated.memberId));
   consumer.scheduleSessionTimeout(groupId, updated.memberId, request.sessionTimeoutMs);

@@ -23,7 +23,7 @@ import { consumerRebalanceKey, consumerSessionKey } from '../consumer/consumer-t
 import { consumerGroupRecords, consumerGroupTombstones } from '../consumer/consumer-group-records';
 import { consumerGroupFromClassic, upgradeRefusal } from './classic-to-consumer';
 import { classicJoinTimeoutKey, classicSyncTimeoutKey } from './classic-member-timers';
-import { classicGroupFromConsumer, downgradeAllowed } from './consumer-to-classic';
+import { classicGroupFromConsumer, downgradeAllowed, downgradeOnReplaceAllowed } from './consumer-to-classic';
 
 export interface GroupMigrationDeps {
   groups: GroupRegistry;
@@ -123,16 +123,41 @@ export class GroupMigration implements ConsumerGroupDowngradePort {
    * offsets), its members' sessions start and a rebalance begins, which every member is told about.
    */
   downgradeOnFence(group: ConsumerGroup, leaving: ConsumerGroupMember): Fencing | undefined {
-    const { groups, classic, connections, consumerConnections, env } = this.deps;
+    const { env } = this.deps;
     if (!downgradeAllowed(group, leaving.memberId, this.policy, env.config.groupMaxSize)) return undefined;
+    return this.downgrade(group, leaving.memberId, undefined).fencing;
+  }
+
+  /**
+   * Kafka's `convertToClassicGroup` when a classic static member (`joining`) takes over the instance of
+   * `replacedId`, the last consumer-protocol member: the classic group has `joining` with the replaced
+   * member's target, and no rebalance starts (nobody's assignment changes). Undefined when the group
+   * stays a consumer group.
+   */
+  downgradeOnReplace(
+    group: ConsumerGroup,
+    replacedId: string,
+    joining: ConsumerGroupMember,
+  ): { fencing: Fencing; classic: ClassicGroup } | undefined {
+    if (!downgradeOnReplaceAllowed(group, replacedId, this.policy, this.deps.env.config.groupMaxSize)) return undefined;
+    return this.downgrade(group, replacedId, joining);
+  }
+
+  private downgrade(
+    group: ConsumerGroup,
+    leavingId: string,
+    joining: ConsumerGroupMember | undefined,
+  ): { fencing: Fencing; classic: ClassicGroup } {
+    const { groups, classic, connections, consumerConnections, env } = this.deps;
     const now = env.clock.now();
     const holder = groups.get(group.groupId);
     const downgraded = classicGroupFromConsumer(
       group,
-      leaving.memberId,
+      leavingId,
       holder?.offsets ?? new GroupOffsets(),
       now,
       env.config.rebalanceHistorySize,
+      joining,
     );
     const assignments = new Map(downgraded.allMembers().map((m) => [m.memberId, m.assignment]));
     const records = [...consumerGroupTombstones(group, now), groupMetadataRecord(downgraded, assignments, now)];
@@ -146,21 +171,21 @@ export class GroupMigration implements ConsumerGroupDowngradePort {
       classic.liveness.heartbeat(downgraded, member);
     }
     for (const memberId of group.members.keys()) consumerConnections.forget(group.groupId, memberId);
-    classic.joins.prepareRebalance(downgraded, `Downgrade group ${group.groupId} from consumer to classic.`);
+    // A member that left needs the others to rejoin; a static member taking over an instance changes nobody's.
+    if (!joining)
+      classic.joins.prepareRebalance(downgraded, `Downgrade group ${group.groupId} from consumer to classic.`);
     env.logger.info(`group ${group.groupId} downgraded online from consumer to classic (${downgraded.size} members)`);
-    return {
-      records,
-      settled: (ok) => {
-        if (ok || groups.get(group.groupId) !== downgraded) return;
-        // Taken back (the consumer group's tombstones are undone by the consumer manager): the holder returns.
-        downgraded.parked.failAll(
-          downgraded.allMembers(),
-          (m) => joinError(m.memberId, ErrorCode.NOT_COORDINATOR),
-          () => syncError(ErrorCode.NOT_COORDINATOR),
-        );
-        if (holder) groups.install([holder]);
-        else groups.markDead(downgraded);
-      },
+    const settled = (ok: boolean): void => {
+      if (ok || groups.get(group.groupId) !== downgraded) return;
+      // Taken back (the consumer group's tombstones are undone by the consumer manager): the holder returns.
+      downgraded.parked.failAll(
+        downgraded.allMembers(),
+        (m) => joinError(m.memberId, ErrorCode.NOT_COORDINATOR),
+        () => syncError(ErrorCode.NOT_COORDINATOR),
+      );
+      if (holder) groups.install([holder]);
+      else groups.markDead(downgraded);
     };
+    return { fencing: { records, settled }, classic: downgraded };
   }
 }

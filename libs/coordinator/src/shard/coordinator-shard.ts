@@ -140,6 +140,7 @@ export class CoordinatorShard {
           this.effects.cancel(consumerDisconnectKey(groupId, memberId));
       },
       timerArmed: (key) => this.timers.has(key),
+      migration: this.migration,
       heartbeatNow: (groupId, memberIds, reason) => this.heartbeatNow(groupId, memberIds, reason),
     };
     this.share = new ShareGroupManager({

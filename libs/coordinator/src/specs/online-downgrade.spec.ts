@@ -163,6 +163,62 @@ describe('online downgrade: a consumer group of classic members becomes classic 
   });
 });
 
+describe('online downgrade when a classic static member takes over the last consumer-protocol member', () => {
+  it("the group is classic at once, Stable, the new member holding the replaced member's partitions without a rebalance", async () => {
+    const h = new CoordinatorHarness({
+      topics: [{ name: 'orders', partitions: 4 }],
+      consumerAssignors: [createUniformAssignor()],
+    });
+    await h.settle();
+    const { a, b } = await stableClassicGroup(h, 'g');
+    const joined = await h.coordinator.consumerGroupHeartbeat({ ...consumerJoin('g', 'c'), instanceId: 'inst-c' }, ctx);
+    expect(joined.errorCode).toBe(ErrorCode.NONE);
+    // Everyone converges, so c holds partitions.
+    let cEpoch = joined.memberEpoch;
+    let cOwned = joined.assignment?.topicPartitions ?? [];
+    for (let round = 0; round < 4; round++) {
+      for (const client of [a, b]) {
+        const hb = await h.heartbeat('g', client.memberId, client.generationId);
+        if (hb.errorCode === ErrorCode.REBALANCE_IN_PROGRESS) await rejoin(h, 'g', client);
+      }
+      const answer = await h.coordinator.consumerGroupHeartbeat(
+        { groupId: 'g', memberId: 'c', memberEpoch: cEpoch, topicPartitions: cOwned },
+        ctx,
+      );
+      cEpoch = answer.memberEpoch;
+      if (answer.assignment) cOwned = answer.assignment.topicPartitions;
+    }
+    const cHeld = ownedOnce(cOwned);
+    expect(cHeld.length).toBeGreaterThan(0);
+    // c goes away for now (a restart), and comes back as a classic member of the same instance.
+    await h.coordinator.consumerGroupHeartbeat(
+      { groupId: 'g', memberId: 'c', memberEpoch: -2, instanceId: 'inst-c' },
+      ctx,
+    );
+    const pushes = h.push.rebalances.length;
+    const back = h.join('g', '', { groupInstanceId: 'inst-c', protocols: subscription(['orders'], cOwned) });
+    await h.settle();
+    expect(back.value.errorCode).toBe(ErrorCode.NONE);
+    expect((await h.coordinator.consumerGroupDescribe({ groupIds: ['g'] })).groups[0].errorCode).toBe(
+      ErrorCode.GROUP_ID_NOT_FOUND,
+    );
+    const described = await h.describe('g');
+    expect(described.groupState).toBe('Stable');
+    expect(described.members.map((m) => m.memberId).sort()).toEqual(
+      [a.memberId, b.memberId, back.value.memberId].sort(),
+    );
+    expect(h.push.rebalances.length).toBe(pushes);
+    const sync = h.sync('g', back.value.memberId, back.value.generationId, [], { groupInstanceId: 'inst-c' });
+    await h.settle();
+    expect(sync.value.errorCode).toBe(ErrorCode.NONE);
+    expect(
+      ownedOnce((sync.value.assignment as { partitions: { topic: string; partitions: number[] }[] }).partitions),
+    ).toEqual(cHeld);
+    await h.restart();
+    expect((await h.describe('g')).members).toHaveLength(3);
+  });
+});
+
 describe('empty groups change type at once, whatever the policy', () => {
   it('an Empty consumer group becomes a classic group on its first JoinGroup (its offsets stay)', async () => {
     const h = new CoordinatorHarness({
