@@ -8,6 +8,7 @@ import type {
 import type { ConsumerGroup } from '@cohort/coordinator/consumer/consumer-group';
 import { consumerGroupConfig, type ConsumerGroupConfig } from '@cohort/coordinator/consumer/consumer-group-config';
 import { ConsumerGroupManager } from '@cohort/coordinator/consumer/consumer-group-manager';
+import { type BatchOutcome, runHeartbeatBatch } from '@cohort/coordinator/consumer/heartbeat-batch';
 import type { ConsumerGroupMember } from '@cohort/coordinator/consumer/consumer-group-member';
 import { consumerGroupRecords } from '@cohort/coordinator/consumer/consumer-group-records';
 import { MapConsumerGroupStore, replayConsumerRecord } from '@cohort/coordinator/consumer/consumer-group-replay';
@@ -141,6 +142,27 @@ export class ConsumerGroupHarness {
     const records = result.records;
     this.run(result);
     return { response: result.response!, records };
+  }
+
+  /**
+   * The heartbeats of one turn run together, as the shard runs them (`runHeartbeatBatch`): what they
+   * wrote commits in order, and each answer is returned with the members the batch tells to heartbeat now.
+   */
+  heartbeatBatch(requests: ConsumerGroupHeartbeatRequest[]): BatchOutcome {
+    const context = { clientId: DEFAULT_CLIENT_ID, clientHost: DEFAULT_CLIENT_HOST };
+    const outcome = runHeartbeatBatch(
+      this.manager,
+      requests.map((request) => ({ request, context })),
+      this.clock.now(),
+      {
+        alone: () => null,
+        onBug: (error) => {
+          throw error;
+        },
+      },
+    );
+    for (const run of outcome.runs) this.run(run);
+    return outcome;
   }
 
   /** Moves virtual time; timers that fall due fire in order. */

@@ -9,7 +9,6 @@ import type { ConsumerGroupConfig } from './consumer-group-config';
 import { type ConsumerGroupMember, updatedMember as withChanges } from './consumer-group-member';
 import type { ConsumerGroupStore } from './consumer-group-replay';
 import { consumerGroupTombstones, memberTombstones } from './consumer-group-records';
-import { dynamicMember, staticMember } from './member-resolution';
 import type {
   ConsumerGroupHeartbeatRequest,
   ConsumerGroupHeartbeatResponse,
@@ -18,24 +17,25 @@ import type {
 import { currentAssignmentRecord } from './consumer-records';
 import type { EpochBumpReason } from './epoch-history';
 import { EpochRecorder } from './epoch-recorder';
-import { MemberProgress } from './member-progress';
+import { MemberProgress, type PreparedJoin } from './member-progress';
+import { heartbeatAnswer, heartbeatChange } from './heartbeat-change';
 import {
-  JOIN_GROUP_MEMBER_EPOCH,
   LEAVE_GROUP_STATIC_MEMBER_EPOCH,
-  throwIfGroupIsFull,
   throwIfHeartbeatRequestIsInvalid,
   throwIfInstanceIdIsFenced,
   throwIfStaticMemberIsUnknown,
 } from './heartbeat-validation';
 import { MemberState } from './member-state';
 import {
+  type GroupSubscription,
   metadataHash,
   type PartitionCountLookup,
   subscribedRegexesAfter,
   subscribedTopicNamesAfter,
 } from './subscription-metadata';
 import { updateTargetAssignment } from './target-assignment-update';
-import { samePartitions, toTopicPartitionList } from './topic-partitions';
+import type { TargetAssignmentResult } from './target-assignment-builder';
+import { samePartitions } from './topic-partitions';
 import { UncommittedWrites } from './uncommitted-writes';
 import { consumerRebalanceKey, consumerSessionKey } from './consumer-timer-keys';
 
@@ -197,63 +197,84 @@ export class ConsumerGroupManager {
   }
 
   private join(request: ConsumerGroupHeartbeatRequest, context: ConsumerRequestContext): Outcome {
-    const { groupId, memberEpoch } = request;
     const now = this.deps.clock.now();
     const records: LogRecord[] = [];
-    const joining = memberEpoch === JOIN_GROUP_MEMBER_EPOCH;
-    const existing = this.deps.groups.get(groupId);
-    if (!existing && !joining)
-      throw new ConsumerGroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);
-    // A group a join creates exists once its records are applied; until then it is empty.
-    const group = existing ?? new ConsumerGroup(groupId);
-    throwIfGroupIsFull(group, request.memberId, this.deps.config.maxSize);
-
-    const owned = request.topicPartitions ?? null;
-    const member =
-      request.instanceId === undefined || request.instanceId === null
-        ? dynamicMember(group, request.memberId, memberEpoch, owned, joining)
-        : staticMember(group, request.memberId, memberEpoch, request.instanceId, owned, joining, records, now);
-
-    // The member with what this heartbeat changed, then steps 1-4 (records, epochs, target, reconciliation).
-    const changes = {
-      instanceId: request.instanceId ?? member.instanceId,
-      rackId: request.rackId ?? member.rackId,
-      rebalanceTimeoutMs:
-        request.rebalanceTimeoutMs === undefined ||
-        request.rebalanceTimeoutMs === null ||
-        request.rebalanceTimeoutMs === -1
-          ? member.rebalanceTimeoutMs
-          : request.rebalanceTimeoutMs,
-      serverAssignorName: request.serverAssignor ?? member.serverAssignorName,
-      subscribedTopicNames: request.subscribedTopicNames
-        ? new Set(request.subscribedTopicNames)
-        : member.subscribedTopicNames,
-      subscribedTopicRegex: request.subscribedTopicRegex ?? member.subscribedTopicRegex,
-      clientId: context.clientId,
-      clientHost: context.clientHost,
-    };
-    const change = { group, groupExists: existing !== undefined, member, owned, updated: withChanges(member, changes) };
+    const { change, full } = this.changeOf(request, context, records, now);
     const updated = this.progress.advance(change, records, now);
-    this.scheduleSessionTimeout(groupId, updated.memberId);
+    this.scheduleSessionTimeout(change.group.groupId, updated.memberId);
+    return { records, response: heartbeatAnswer(change.member, updated, full, this.deps.config.heartbeatIntervalMs) };
+  }
 
-    const full =
-      joining ||
-      (request.rebalanceTimeoutMs !== undefined &&
-        request.rebalanceTimeoutMs !== null &&
-        request.rebalanceTimeoutMs !== -1 &&
-        (request.subscribedTopicNames != null || request.subscribedTopicRegex != null) &&
-        request.topicPartitions != null);
-    const changed = !samePartitions(member.assignedPartitions, updated.assignedPartitions);
+  /**
+   * The first half of a member's heartbeat (steps 1 and 2: who it is, what it changed, the group epoch),
+   * as records not yet applied; its second half is `finishJoin` once the group's target is known.
+   * Throws the heartbeat's error, having recorded nothing.
+   */
+  prepareJoin(request: ConsumerGroupHeartbeatRequest, context: ConsumerRequestContext, now: number): PreparedJoin {
+    const records: LogRecord[] = [];
+    const { change, full } = this.changeOf(request, context, records, now);
+    return { prepared: this.progress.prepare(change, records, now), records, full };
+  }
+
+  /** Steps 3's result reconciled (step 4): `member` as the group holds it now, towards its target. */
+  finishJoin(
+    join: PreparedJoin,
+    member: ConsumerGroupMember,
+    records: LogRecord[],
+    now: number,
+  ): { member: ConsumerGroupMember; response: ConsumerGroupHeartbeatResponse } {
+    const { prepared } = join;
+    const { group } = prepared;
+    const target = group.targetAssignmentFor(member.memberId, member.instanceId);
+    const resolved = this.currentSubscription(group).resolved;
+    const updated = this.progress.reconcile(prepared, member, group.assignmentEpoch, target, resolved, records, now);
+    this.scheduleSessionTimeout(group.groupId, updated.memberId);
     return {
-      records,
-      response: {
-        errorCode: 0,
-        memberId: updated.memberId,
-        memberEpoch: updated.memberEpoch,
-        heartbeatIntervalMs: this.deps.config.heartbeatIntervalMs,
-        assignment: full || changed ? { topicPartitions: toTopicPartitionList(updated.assignedPartitions) } : null,
-      },
+      member: updated,
+      response: heartbeatAnswer(prepared.member, updated, join.full, this.deps.config.heartbeatIntervalMs),
     };
+  }
+
+  /** The group's new target at its group epoch, from the group as it stands; null when it is current. */
+  computeTarget(group: ConsumerGroup, now: number): TargetAssignmentResult | null {
+    if (group.groupEpoch <= group.assignmentEpoch) return null;
+    const { metadata, resolved } = this.currentSubscription(group);
+    return updateTargetAssignment(group, group.groupEpoch, this.deps.assignors, metadata, resolved, now);
+  }
+
+  /** The group's subscription as it stands (its names and regexes, resolved against the registry now). */
+  currentSubscription(group: ConsumerGroup): GroupSubscription {
+    return this.progress.subscription(group.subscribedTopicNames, group.subscribedRegexes);
+  }
+
+  private changeOf(...args: [ConsumerGroupHeartbeatRequest, ConsumerRequestContext, LogRecord[], number]) {
+    return heartbeatChange(this.deps.groups, this.deps.config.maxSize, ...args);
+  }
+
+  /** Kafka's request checks: a heartbeat that fails them is answered with their error and changes nothing. */
+  validate(request: ConsumerGroupHeartbeatRequest): void {
+    throwIfHeartbeatRequestIsInvalid(request, this.assignorNames);
+  }
+
+  /** A leave (epoch -1 or -2), its records applied now and their write added to the step's effects. */
+  leaveNow(request: ConsumerGroupHeartbeatRequest): ConsumerGroupHeartbeatResponse {
+    const { records, response, settled } = this.leave(request);
+    this.deps.effects.write(this.written<never>(records, undefined, request.groupId, settled));
+    return response;
+  }
+
+  /** Applies `records` of `groupId` now and adds their write to the step's effects (nothing without records). */
+  write(records: LogRecord[], groupId: string): void {
+    if (records.length > 0) this.deps.effects.write(this.written<never>(records, undefined, groupId));
+  }
+
+  /** A heartbeat of a batch failed: the epoch events it recorded are forgotten (its effects are dropped by the caller). */
+  forgetPending(): void {
+    this.epochs.discard();
+  }
+
+  get effects(): OperationEffects {
+    return this.deps.effects;
   }
 
   /** Kafka's `consumerGroupLeave`: -1 removes the member, -2 keeps a static member's place until its session ends. */

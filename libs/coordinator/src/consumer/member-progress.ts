@@ -43,6 +43,24 @@ export interface MemberChange {
   owned: readonly TopicPartitionList[] | null;
 }
 
+/** A member's change after steps 1 and 2, waiting for its target (step 3) to be reconciled (step 4). */
+export interface PreparedChange extends MemberChange {
+  /** The member's topic names or regex changed: unsubscribed topics' partitions go at once. */
+  subscriptionChanged: boolean;
+  /** The group epoch once the change's records are applied. */
+  groupEpoch: number;
+  /** The group's subscription with the change. */
+  subscription: GroupSubscription;
+}
+
+/** A heartbeat's first half (`ConsumerGroupManager.prepareJoin`): its change after steps 1 and 2, and its records. */
+export interface PreparedJoin {
+  prepared: PreparedChange;
+  records: LogRecord[];
+  /** A join, or a request with every field: its answer carries the assignment. */
+  full: boolean;
+}
+
 /**
  * Steps 1-4 of Kafka's `consumerGroupHeartbeat` once the member is known, shared by the consumer
  * protocol's heartbeat and a classic member's JoinGroup (`classicGroupJoinToConsumerGroup`): the
@@ -54,8 +72,40 @@ export class MemberProgress {
   constructor(private readonly deps: MemberProgressDeps) {}
 
   advance(change: MemberChange, records: LogRecord[], now: number): ConsumerGroupMember {
-    const { group, member, owned } = change;
-    let updated = change.updated;
+    const prepared = this.prepare(change, records, now);
+    const { group, updated } = change;
+    // 3. A new target assignment when the group epoch is ahead of it.
+    let targetEpoch = group.assignmentEpoch;
+    let target: TopicPartitions;
+    if (prepared.groupEpoch > group.assignmentEpoch) {
+      const { metadata, resolved } = prepared.subscription;
+      const result = updateTargetAssignment(group, prepared.groupEpoch, this.deps.assignors, metadata, resolved, now, {
+        previous: change.member,
+        updated: prepared.updated,
+      });
+      records.push(...result.records);
+      target = result.targetAssignment.get(updated.memberId) ?? new Map();
+      targetEpoch = prepared.groupEpoch;
+    } else {
+      target = group.targetAssignmentFor(updated.memberId, updated.instanceId);
+    }
+    return this.reconcile(
+      prepared,
+      prepared.updated,
+      targetEpoch,
+      target,
+      prepared.subscription.resolved,
+      records,
+      now,
+    );
+  }
+
+  /**
+   * Steps 1 and 2: the member's record if it changed, and the group epoch bump, appended to `records`
+   * (not applied). What step 4 needs is returned.
+   */
+  prepare(change: MemberChange, records: LogRecord[], now: number): PreparedChange {
+    const { group, member, updated } = change;
     const groupId = group.groupId;
     // 1. The member's record if anything changed.
     let subscriptionChanged = false;
@@ -70,11 +120,11 @@ export class MemberProgress {
     const previousId = group.staticMemberId(updated.instanceId);
     const replaced = previousId !== undefined && previousId !== updated.memberId ? group.member(previousId) : undefined;
     const previous = replaced ?? group.member(updated.memberId);
-    const { metadata, resolved } = this.subscription(
+    const subscription = this.subscription(
       subscribedTopicNamesAfter(group, previous, updated),
       subscribedRegexesAfter(group, previous, updated),
     );
-    const hash = metadataHash(metadata);
+    const hash = metadataHash(subscription.metadata);
     let groupEpoch = group.groupEpoch;
     if (!change.groupExists || subscriptionChanged || hash !== group.metadataHash) {
       groupEpoch += 1;
@@ -86,25 +136,26 @@ export class MemberProgress {
       const cause = { reason, memberId: updated.memberId } as const;
       records.push(this.deps.bumpRecord(group, groupEpoch, hash, cause, group.size + (previous ? 0 : 1), now));
     }
+    return { ...change, subscriptionChanged, groupEpoch, subscription };
+  }
 
-    // 3. A new target assignment when the group epoch is ahead of it.
-    let targetEpoch = group.assignmentEpoch;
-    let target: TopicPartitions;
-    if (groupEpoch > group.assignmentEpoch) {
-      const result = updateTargetAssignment(group, groupEpoch, this.deps.assignors, metadata, resolved, now, {
-        previous: member,
-        updated,
-      });
-      records.push(...result.records);
-      target = result.targetAssignment.get(updated.memberId) ?? new Map();
-      targetEpoch = groupEpoch;
-    } else {
-      target = group.targetAssignmentFor(updated.memberId, updated.instanceId);
-    }
-
-    // 4. Reconcile the member towards its target.
-    if (!subscriptionChanged && isReconciledTo(updated, targetEpoch)) return updated;
-    const next = new CurrentAssignmentBuilder(updated)
+  /**
+   * Step 4: `member` (the prepared member, as the group now holds it) reconciled towards `target` at
+   * `targetEpoch`; its record, if it changed, appended to `records`.
+   */
+  reconcile(
+    prepared: PreparedChange,
+    member: ConsumerGroupMember,
+    targetEpoch: number,
+    target: TopicPartitions,
+    resolved: ReadonlyMap<string, ReadonlySet<string>>,
+    records: LogRecord[],
+    now: number,
+  ): ConsumerGroupMember {
+    const { group, owned, subscriptionChanged } = prepared;
+    const groupId = group.groupId;
+    if (!subscriptionChanged && isReconciledTo(member, targetEpoch)) return member;
+    const next = new CurrentAssignmentBuilder(member)
       .withTargetAssignment(targetEpoch, target)
       .withHasSubscriptionChanged(subscriptionChanged)
       .withResolvedRegularExpressions(resolved)
@@ -112,13 +163,12 @@ export class MemberProgress {
       .withOwnedTopicPartitions(owned ?? null)
       .withTopicExists((topic) => this.deps.partitionsOf(topic) !== undefined)
       .build();
-    if (sameMember(next, updated)) return updated;
+    if (sameMember(next, member)) return member;
     records.push(currentAssignmentRecord(groupId, next, now));
     if (next.state === MemberState.UNREVOKED_PARTITIONS)
       this.deps.armRebalanceTimeout(groupId, next.memberId, next.memberEpoch, next.rebalanceTimeoutMs);
     else this.deps.cancelRebalanceTimeout(groupId, next.memberId);
-    updated = next;
-    return updated;
+    return next;
   }
 
   /** The group's subscribed topics (by name and by its regexes, resolved against the registry now). */

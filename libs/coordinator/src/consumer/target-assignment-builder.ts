@@ -15,6 +15,8 @@ export interface TargetAssignmentResult {
   records: LogRecord[];
   /** Every member's new target (empty when the assignor gave it nothing). */
   targetAssignment: Map<string, TopicPartitions>;
+  /** The members whose target changed (those with a record). */
+  changed: string[];
 }
 
 /**
@@ -104,6 +106,7 @@ export class TargetAssignmentBuilder {
     );
 
     const records: LogRecord[] = [];
+    const changed: string[] = [];
     const targetAssignment = new Map<string, TopicPartitions>();
     for (const memberId of specs.keys()) {
       const entries = Object.prototype.hasOwnProperty.call(assigned, memberId) ? assigned[memberId] : undefined;
@@ -111,11 +114,13 @@ export class TargetAssignmentBuilder {
       targetAssignment.set(memberId, next);
       const previous = this.targetAssignment.get(memberId);
       // A member without a target yet always gets a record, even an empty one.
-      if (previous === undefined || !samePartitions(previous, next))
+      if (previous === undefined || !samePartitions(previous, next)) {
         records.push(targetAssignmentRecord(this.groupId, memberId, next, now));
+        changed.push(memberId);
+      }
     }
     records.push(targetAssignmentEpochRecord(this.groupId, this.groupEpoch, now));
-    return { records, targetAssignment };
+    return { records, targetAssignment, changed };
   }
 
   private memberSpec(member: ConsumerGroupMember, assignment: TopicPartitions): ConsumerAssignorMemberSpec {

@@ -8,12 +8,7 @@ import { handleOffsetCommit } from '../handlers/offset-commit.handler';
 import { handleOffsetDelete } from '../handlers/offset-delete.handler';
 import { handleOffsetFetch } from '../handlers/offset-fetch.handler';
 import { handleSyncGroup } from '../handlers/sync-group.handler';
-import {
-  consumerGroupNotFound,
-  describeOneConsumerGroup,
-  handleConsumerGroupHeartbeat,
-  heartbeatError,
-} from '../handlers/consumer-group.handlers';
+import { consumerGroupNotFound, describeOneConsumerGroup, heartbeatError } from '../handlers/consumer-group.handlers';
 import { classicJoinToConsumerGroup } from '../migration/classic-member-join';
 import {
   classicHeartbeatToConsumerGroup,
@@ -31,8 +26,9 @@ import { shareHeartbeatError } from '../share/share-group-manager';
 import { errorFields } from '../responses/error-fields';
 import { joinError, syncError } from '../responses/group-responses';
 import * as V from '../validation/request-validation';
+import { PARKED } from '../runtime/coordinator-result';
+import { enqueueConsumerHeartbeat } from '../handlers/consumer-heartbeat-queue';
 import { type ApiSpec, errorFieldsOf } from './coordinator-dispatch';
-import { answer } from '../runtime/coordinator-result';
 
 /**
  * The coordinator's API table: one row per API (docs/protocol.md), run by `CoordinatorDispatch`. A
@@ -316,12 +312,15 @@ export const CONSUMER_GROUP_HEARTBEAT: ApiSpec<P.ConsumerGroupHeartbeatRequest, 
   validate: () => null,
   groupId: groupIdOf,
   emptyGroupIdAllowed: false,
+  // Parked until the end of the turn: the turn's heartbeats run together (handlers/consumer-heartbeat-queue.ts).
   operation: {
-    kind: 'write',
-    run: (shard, request, context) =>
-      shard.shareGroup(request.groupId)
-        ? answer(heartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${request.groupId} is not a consumer group.`))
-        : handleConsumerGroupHeartbeat(shard, request, context),
+    kind: 'parked',
+    run: (shard, request, context, respond) => {
+      if (shard.shareGroup(request.groupId))
+        respond(heartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${request.groupId} is not a consumer group.`));
+      else enqueueConsumerHeartbeat(shard, { request, context, respond });
+      return PARKED;
+    },
   },
   errorResponse: (_request, error) => heartbeatError(error.errorCode, errorMessage(error)),
 };

@@ -1,0 +1,117 @@
+import type { TopicPartitions as TopicPartitionList } from '@cohort/protocol';
+import { createUniformAssignor } from '@cohort/assignors';
+import type { ConsumerAssignorGroupSpec, ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
+import { ConsumerGroupHarness } from '@cohort/coordinator/testing';
+import type { ConsumerGroupHeartbeatRequest } from './consumer-heartbeat.types';
+
+// The heartbeats of one turn run together: the group's target is computed once for all of them, and
+// every answer is what the member would get had the turn's heartbeats arrived one after another.
+
+const G = 'orders-app';
+const TOPIC = 'orders';
+
+/** The uniform assignor, counting how often it runs. */
+class CountingAssignor implements ConsumerGroupAssignorPort {
+  readonly name = 'uniform';
+  runs = 0;
+  private readonly inner = createUniformAssignor();
+
+  assign(group: ConsumerAssignorGroupSpec, topics: Parameters<ConsumerGroupAssignorPort['assign']>[1]) {
+    this.runs++;
+    return this.inner.assign(group, topics);
+  }
+}
+
+const join = (memberId: string): ConsumerGroupHeartbeatRequest => ({
+  groupId: G,
+  memberId,
+  memberEpoch: 0,
+  rebalanceTimeoutMs: 60_000,
+  subscribedTopicNames: [TOPIC],
+  topicPartitions: [],
+});
+
+const ack = (memberId: string, memberEpoch: number, owned: TopicPartitionList[]): ConsumerGroupHeartbeatRequest => ({
+  groupId: G,
+  memberId,
+  memberEpoch,
+  topicPartitions: owned,
+});
+
+function ownedBy(partitions: TopicPartitionList[] | undefined): number[] {
+  return (partitions ?? []).flatMap((tp) => tp.partitions);
+}
+
+describe('a turn of consumer group heartbeats', () => {
+  let assignor: CountingAssignor;
+  let h: ConsumerGroupHarness;
+
+  beforeEach(() => {
+    assignor = new CountingAssignor();
+    h = new ConsumerGroupHarness({ assignors: [assignor], topics: { [TOPIC]: 40 } });
+  });
+
+  it('forms a group of 20 joining members with one run of the assignor, each answered with its own disjoint share', () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `m${i}`);
+    const { answers } = h.heartbeatBatch(ids.map(join));
+
+    expect(assignor.runs).toBe(1);
+    expect(answers.every((a) => a.waits && a.response.errorCode === 0)).toBe(true);
+    const epochs = new Set(answers.map((a) => a.response.memberEpoch));
+    expect([...epochs]).toEqual([h.groups.get(G)!.groupEpoch]);
+    const all = answers.flatMap((a) => ownedBy(a.response.assignment?.topicPartitions));
+    expect(all.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, p) => p));
+    for (const a of answers) expect(ownedBy(a.response.assignment?.topicPartitions)).toHaveLength(2);
+    expect(h.groups.get(G)!.state).toBe('Stable');
+  });
+
+  it('leaves the log describing the same group, as a new leader would load it', () => {
+    h.heartbeatBatch(Array.from({ length: 5 }, (_, i) => join(`m${i}`)));
+    const live = h.groups.get(G)!;
+    const loaded = h.reloaded().get(G)!;
+    expect(loaded.groupEpoch).toBe(live.groupEpoch);
+    expect(loaded.assignmentEpoch).toBe(live.assignmentEpoch);
+    expect([...loaded.members.keys()]).toEqual([...live.members.keys()]);
+    for (const [memberId, target] of live.targetAssignment) expect(loaded.targetAssignmentOf(memberId)).toEqual(target);
+  });
+
+  it('a member joining a stable group: the members giving it partitions are told, the newcomer answered directly', () => {
+    const first = h.heartbeatBatch([join('a'), join('b')]).answers;
+    const epoch = first[0].response.memberEpoch;
+    const { answers, tell } = h.heartbeatBatch([join('c')]);
+
+    expect(answers[0].response.errorCode).toBe(0);
+    const told = tell.get(G) ?? new Set();
+    expect(told.has('c')).toBe(false);
+    // a and b each lose partitions to c: their targets changed, so they are told to heartbeat now.
+    expect([...told].sort()).toEqual(['a', 'b']);
+    // c waits for the partitions a and b still own; once they give them up, c is told it may take them.
+    expect(ownedBy(answers[0].response.assignment?.topicPartitions)).toEqual([]);
+    const revoke = h.heartbeatBatch([
+      ack('a', epoch, first[0].response.assignment!.topicPartitions),
+      ack('b', epoch, first[1].response.assignment!.topicPartitions),
+    ]);
+    const kept = revoke.answers.map((a) => a.response.assignment!.topicPartitions);
+    const released = h.heartbeatBatch([ack('a', epoch, kept[0]), ack('b', epoch, kept[1])]);
+    expect([...(released.tell.get(G) ?? [])]).toEqual(['c']);
+    const c = h.heartbeatBatch([ack('c', answers[0].response.memberEpoch, [])]).answers[0].response;
+    expect(ownedBy(c.assignment?.topicPartitions)).toHaveLength(13);
+  });
+
+  it("a member's second heartbeat in the same turn is answered after its first, which it follows", () => {
+    const { answers } = h.heartbeatBatch([join('a'), ack('a', 1, []), join('b')]);
+    expect(answers.map((a) => a.response.errorCode)).toEqual([0, 0, 0]);
+    // a's join is completed before its second heartbeat is taken (epoch 1, the group of a alone); the
+    // second is completed with b's join, at the target of both (epoch 2).
+    expect(answers.map((a) => a.response.memberEpoch)).toEqual([1, 2, 2]);
+    expect(assignor.runs).toBe(2);
+  });
+
+  it('an invalid heartbeat is answered at once with its error and changes nothing for the others', () => {
+    const { answers } = h.heartbeatBatch([join('a'), { ...join('b'), rebalanceTimeoutMs: -1 }, join('c')]);
+    expect(answers[1]).toEqual({ waits: false, response: expect.objectContaining({ errorCode: 42 }) });
+    expect([...h.groups.get(G)!.members.keys()]).toEqual(['a', 'c']);
+    expect(h.hasSessionTimeout(G, 'b')).toBe(false);
+    expect(h.hasSessionTimeout(G, 'c')).toBe(true);
+  });
+});

@@ -1,0 +1,243 @@
+import type { LogRecord } from '@cohort/replication';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import { ConsumerGroupError, heartbeatErrorResponse } from './consumer-errors';
+import type { ConsumerGroup } from './consumer-group';
+import type { ConsumerGroupMember } from './consumer-group-member';
+import type { ConsumerGroupManager } from './consumer-group-manager';
+import type {
+  ConsumerGroupHeartbeatRequest,
+  ConsumerGroupHeartbeatResponse,
+  ConsumerRequestContext,
+} from './consumer-heartbeat.types';
+import { LEAVE_GROUP_STATIC_MEMBER_EPOCH } from './heartbeat-validation';
+import type { PreparedJoin } from './member-progress';
+import { MemberState } from './member-state';
+import type { TopicPartitions } from './topic-partitions';
+
+export interface BatchedHeartbeat {
+  request: ConsumerGroupHeartbeatRequest;
+  context: ConsumerRequestContext;
+}
+
+/** How one heartbeat of a batch is answered. */
+export interface BatchAnswer {
+  response: ConsumerGroupHeartbeatResponse;
+  /** The answer leaves once the batch's writes are committed (false: an error, answered at once). */
+  waits: boolean;
+}
+
+export interface HeartbeatBatchHooks {
+  /**
+   * The heartbeat's own result if it must run alone, as one request (a group id that names a classic
+   * group: the conversion's records go with the heartbeat's), or null when it joins the batch.
+   */
+  alone(heartbeat: BatchedHeartbeat): CoordinatorResult<ConsumerGroupHeartbeatResponse> | null;
+  /** A heartbeat failed with something that is not a protocol error (a bug): it is answered UNKNOWN_SERVER_ERROR. */
+  onBug(error: unknown): void;
+}
+
+export interface BatchOutcome {
+  answers: BatchAnswer[];
+  /** What the batch wrote and armed, in the order it was computed: each is run by the shard in turn. */
+  runs: CoordinatorResult<unknown>[];
+  /** groupId → the members to tell to heartbeat now once the batch's writes commit (SPEC's HeartbeatNow). */
+  tell: Map<string, Set<string>>;
+}
+
+/** A heartbeat whose first half is applied, waiting for its group's target. */
+interface Parked {
+  index: number;
+  join: PreparedJoin;
+}
+
+/**
+ * The ConsumerGroupHeartbeats one shard received in one turn of the event loop, run together so a
+ * group's target assignment is computed once for all of them instead of once per join (forming a group
+ * of N members ran the assignor N times over up to N members). Each heartbeat's first half (validation,
+ * the member's changes, the group epoch) is applied in arrival order, as Kafka's runtime applies each
+ * request's records before the next; the heartbeat is then parked on its group. Once the turn's
+ * heartbeats are in, each group's target is computed at its latest epoch and its parked members are
+ * reconciled towards it in arrival order: the answers are those of the heartbeats arriving in the order
+ * every first half, then every second half. A second heartbeat of a parked member (or of its instance)
+ * first completes the group's parked heartbeats, so one member's requests keep their order.
+ */
+export function runHeartbeatBatch(
+  manager: ConsumerGroupManager,
+  items: readonly BatchedHeartbeat[],
+  now: number,
+  hooks: HeartbeatBatchHooks,
+): BatchOutcome {
+  const batch = new HeartbeatBatch(manager, now, hooks);
+  items.forEach((item, index) => batch.add(item, index));
+  batch.completeAll();
+  return { answers: batch.answers, runs: batch.runs, tell: batch.tell };
+}
+
+class HeartbeatBatch {
+  readonly answers: BatchAnswer[] = [];
+  readonly runs: CoordinatorResult<unknown>[] = [];
+  readonly tell = new Map<string, Set<string>>();
+  private readonly parked = new Map<string, Parked[]>();
+  /** groupId → the member ids and `\u0000instance` ids parked, so a second request of one completes the first. */
+  private readonly parkedKeys = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly manager: ConsumerGroupManager,
+    private readonly now: number,
+    private readonly hooks: HeartbeatBatchHooks,
+  ) {}
+
+  add(item: BatchedHeartbeat, index: number): void {
+    const { request, context } = item;
+    const keys = this.parkedKeys.get(request.groupId);
+    if (keys && (keys.has(request.memberId) || (request.instanceId && keys.has(`\u0000${request.instanceId}`))))
+      this.complete(request.groupId);
+    const alone = this.hooks.alone(item);
+    if (alone) {
+      this.runs.push(alone);
+      const response = alone.response!;
+      this.answers[index] = { response, waits: response.errorCode === 0 };
+      return;
+    }
+    this.guarded(index, () => {
+      this.manager.validate(request);
+      if (request.memberEpoch === -1 || request.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+        const group = this.manager.group(request.groupId);
+        const leaving =
+          group?.member(request.memberId) ?? (request.instanceId ? group?.staticMember(request.instanceId) : undefined);
+        const response = this.manager.leaveNow(request);
+        if (group && leaving) this.tellReleased(group, leaving, group.member(leaving.memberId));
+        this.answers[index] = { response, waits: true };
+        return;
+      }
+      const join = this.manager.prepareJoin(request, context, this.now);
+      this.manager.write(join.records, request.groupId);
+      // The records are applied: the group exists now, with the member as the heartbeat left it.
+      join.prepared.group = this.manager.group(request.groupId) ?? join.prepared.group;
+      this.park(request.groupId, { index, join });
+    });
+  }
+
+  /** Completes every group with parked heartbeats. */
+  completeAll(): void {
+    for (const groupId of [...this.parked.keys()]) this.complete(groupId);
+  }
+
+  private park(groupId: string, parked: Parked): void {
+    let list = this.parked.get(groupId);
+    let keys = this.parkedKeys.get(groupId);
+    if (!list || !keys) {
+      this.parked.set(groupId, (list = []));
+      this.parkedKeys.set(groupId, (keys = new Set()));
+    }
+    list.push(parked);
+    const { updated } = parked.join.prepared;
+    keys.add(updated.memberId);
+    if (updated.instanceId !== null) keys.add(`\u0000${updated.instanceId}`);
+  }
+
+  /** The group's target at its latest epoch (computed once), then each parked member reconciled towards it. */
+  private complete(groupId: string): void {
+    const entries = this.parked.get(groupId);
+    if (!entries) return;
+    this.parked.delete(groupId);
+    this.parkedKeys.delete(groupId);
+    const group = this.manager.group(groupId);
+    try {
+      if (!group) throw new ConsumerGroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);
+      const target = this.manager.computeTarget(group, this.now);
+      if (target) {
+        this.manager.write(target.records, groupId);
+        const told = this.tellOf(groupId);
+        for (const memberId of target.changed) told.add(memberId);
+      }
+      this.took();
+    } catch (error) {
+      // The assignor failed: every heartbeat waiting for the target gets its error (their members'
+      // changes stay written; the next heartbeat runs the assignor again, as after a fencing).
+      this.dropped();
+      for (const { index } of entries) this.fail(index, error);
+      return;
+    }
+    for (const { index, join } of entries) {
+      this.guarded(index, () => {
+        const memberId = join.prepared.updated.memberId;
+        const member = group.member(memberId);
+        if (!member)
+          throw new ConsumerGroupError('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
+        const records: LogRecord[] = [];
+        const finished = this.manager.finishJoin(join, member, records, this.now);
+        this.manager.write(records, groupId);
+        this.tell.get(groupId)?.delete(memberId);
+        this.tellReleased(group, join.prepared.member, finished.member);
+        this.answers[index] = { response: finished.response, waits: true };
+      });
+    }
+  }
+
+  /**
+   * The members waiting for a partition `before` held and `after` no longer does (SPEC's HeartbeatNow
+   * on a release): the member whose target holds the partition, if it waits for unreleased partitions.
+   */
+  private tellReleased(
+    group: ConsumerGroup,
+    before: ConsumerGroupMember,
+    after: ConsumerGroupMember | undefined,
+  ): void {
+    const keeps = (topic: string, p: number): boolean =>
+      after !== undefined &&
+      (after.assignedPartitions.get(topic)?.has(p) === true ||
+        after.partitionsPendingRevocation.get(topic)?.has(p) === true);
+    const released = (held: TopicPartitions): void => {
+      for (const [topic, partitions] of held) {
+        const holders = group.invertedTargetAssignment.get(topic);
+        if (!holders) continue;
+        for (const p of partitions) {
+          const holder = holders.get(p);
+          if (holder === undefined || holder === before.memberId || keeps(topic, p)) continue;
+          if (group.member(holder)?.state === MemberState.UNRELEASED_PARTITIONS) this.tellOf(group.groupId).add(holder);
+        }
+      }
+    };
+    released(before.assignedPartitions);
+    released(before.partitionsPendingRevocation);
+  }
+
+  private tellOf(groupId: string): Set<string> {
+    let told = this.tell.get(groupId);
+    if (!told) this.tell.set(groupId, (told = new Set()));
+    return told;
+  }
+
+  /** Runs one heartbeat's part; its error answers it, and whatever it recorded before failing is dropped. */
+  private guarded(index: number, part: () => void): void {
+    try {
+      part();
+      this.took();
+    } catch (error) {
+      this.dropped();
+      this.fail(index, error);
+    }
+  }
+
+  /** What the part recorded (its writes, its timers) joins the batch's runs, in order. */
+  private took(): void {
+    if (!this.manager.effects.isEmpty) this.runs.push(this.manager.effects.take());
+  }
+
+  private dropped(): void {
+    this.manager.effects.discard();
+    this.manager.forgetPending();
+  }
+
+  private fail(index: number, error: unknown): void {
+    if (!(error instanceof ConsumerGroupError)) {
+      this.hooks.onBug(error);
+      error = new ConsumerGroupError(
+        'UNKNOWN_SERVER_ERROR',
+        `internal error: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    this.answers[index] = { response: heartbeatErrorResponse(error as ConsumerGroupError), waits: false };
+  }
+}
