@@ -16,13 +16,15 @@ export function partitionList(partitions: readonly TopicPartitions[] | undefined
   return text === '' ? null : text;
 }
 
-export const isConsumerGroup = (group: GroupDescription): boolean => group.type === 'consumer';
+/** Groups with KIP-848 epochs: consumer groups, and share groups (KIP-932), whose members take their target at once. */
+export const hasMemberEpochs = (group: GroupDescription): boolean =>
+  group.type === 'consumer' || group.type === 'share';
 
 /** Added to --state's columns when a consumer group is among those described. */
 export const STATE_EPOCH_COLUMNS = ['GROUP-EPOCH', 'TARGET-ASSIGNMENT-EPOCH'];
 
 export function stateEpochCells(group: GroupDescription): unknown[] {
-  return isConsumerGroup(group) ? [group.groupEpoch, group.assignmentEpoch] : [null, null];
+  return hasMemberEpochs(group) ? [group.groupEpoch, group.assignmentEpoch] : [null, null];
 }
 
 /** Added to --members' columns when a consumer group is among those described. */
@@ -36,7 +38,7 @@ export const MEMBER_EPOCH_COLUMNS = [
 ];
 
 export function memberEpochCells(group: GroupDescription, member: GroupDescription['members'][number]): unknown[] {
-  if (!isConsumerGroup(group)) return MEMBER_EPOCH_COLUMNS.map(() => null);
+  if (!hasMemberEpochs(group)) return MEMBER_EPOCH_COLUMNS.map(() => null);
   const assignment = (member.assignment as { partitions?: TopicPartitions[] } | null)?.partitions;
   return [
     member.memberEpoch,

@@ -4,7 +4,7 @@ import { type CommandContext, UsageError } from './command-context';
 import { run } from './run-action';
 import {
   epochHistoryTable,
-  isConsumerGroup,
+  hasMemberEpochs,
   MEMBER_EPOCH_COLUMNS,
   memberEpochCells,
   STATE_EPOCH_COLUMNS,
@@ -112,7 +112,7 @@ interface Described {
 
 async function describeOne(admin: AdminApi, groupId: string, options: DescribeOptions): Promise<Described> {
   const group = await admin.describeGroup(groupId);
-  const consumer = isConsumerGroup(group);
+  const consumer = hasMemberEpochs(group);
   if (options.members) {
     const rows = group.members.map((m) => [
       group.groupId,

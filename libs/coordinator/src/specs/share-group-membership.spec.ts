@@ -266,6 +266,34 @@ describe('share groups on the coordinator (KIP-932 membership through the shard)
     expect(leases.released).toEqual(['sg/member-a']);
   });
 
+  it("REST describes a share group with its epochs, the simple assignor and each member's epoch and assignment, and lists it by state and topic", async () => {
+    await join('member-a');
+    const b = await join('member-b');
+    await heartbeat({ memberId: 'member-a', memberEpoch: 1 });
+    const view = await h.coordinator.describeGroup('sg');
+    expect(view).toMatchObject({
+      groupId: 'sg',
+      type: 'share',
+      state: 'Stable',
+      protocolType: 'share',
+      groupEpoch: 2,
+      assignmentEpoch: 2,
+      assignor: 'simple',
+    });
+    expect(view.members.map((m) => [m.memberId, m.memberEpoch, m.subscribedTopicNames])).toEqual([
+      ['member-a', 2, ['jobs']],
+      ['member-b', 2, ['jobs']],
+    ]);
+    const memberB = view.members.find((m) => m.memberId === 'member-b')!;
+    expect(memberB.assignment).toEqual({
+      partitions: [{ topic: 'jobs', partitions: owned(b).map((tp) => Number(tp.split('-')[1])) }],
+    });
+    expect(await h.coordinator.listGroupSummaries(['Stable'], 'jobs')).toEqual([
+      { groupId: 'sg', type: 'share', protocolType: 'share', state: 'Stable', members: 2 },
+    ]);
+    expect(await h.coordinator.listGroupSummaries(['Empty'])).toEqual([]);
+  });
+
   it('turned off by GROUP_COORDINATOR_REBALANCE_PROTOCOLS, both events answer UNSUPPORTED_VERSION', async () => {
     await start({ config: { rebalanceProtocols: ['classic', 'consumer'] } });
     expect((await join('member-a')).errorCode).toBe(ErrorCode.UNSUPPORTED_VERSION);
