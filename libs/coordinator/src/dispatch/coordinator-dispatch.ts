@@ -1,6 +1,7 @@
 import type { ErrorCodeValue, ErrorFields } from '@cohort/protocol';
 import { ErrorCode, KafkaError } from '@cohort/protocol';
 import type { RequestContext } from '../ports/group-coordinator.api';
+import { operationWriteError } from '../context/store-errors';
 import { errorFields } from '../responses/error-fields';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
@@ -9,13 +10,20 @@ import type { ShardRegistry } from '../shard/shard-registry';
 
 /**
  * How an API runs on the shard of its group (Kafka's `scheduleReadOperation` / `scheduleWriteOperation`):
- * - `read`: a function of the shard's committed state; the response leaves at once;
+ * - `read`: a function of the shard's committed state; the response leaves at once — except for state
+ *   that is applied before it commits (consumer groups, `afterPendingWrites`): that response leaves once
+ *   the writes before it are committed, and is the API's error if they fail, so a read never shows what
+ *   a failover takes back (Kafka reads the snapshot at the last committed offset);
  * - `write`: a `CoordinatorResult` the shard runs; the response leaves once its records commit;
  * - `parked`: the response is parked on the group (JoinGroup, SyncGroup) and given through `respond`;
  *   the result only carries what the step writes.
  */
 export type ShardOperation<Req, Res> =
-  | { kind: 'read'; run: (shard: CoordinatorShard, request: Req, context: RequestContext) => Res }
+  | {
+      kind: 'read';
+      run: (shard: CoordinatorShard, request: Req, context: RequestContext) => Res;
+      afterPendingWrites?: boolean;
+    }
   | { kind: 'write'; run: (shard: CoordinatorShard, request: Req, context: RequestContext) => CoordinatorResult<Res> }
   | {
       kind: 'parked';
@@ -90,9 +98,26 @@ export class CoordinatorDispatch {
         }
         const shard = this.shardFor(spec.groupId(request), spec.emptyGroupIdAllowed);
         switch (operation.kind) {
-          case 'read':
-            resolve(operation.run(shard, request, context));
+          case 'read': {
+            const response = operation.run(shard, request, context);
+            if (!operation.afterPendingWrites) {
+              resolve(response);
+              return;
+            }
+            shard
+              .run<Res>({
+                records: [],
+                response,
+                awaitsPendingWrites: true,
+                onFailure: (outcome) =>
+                  spec.errorResponse(
+                    request,
+                    new KafkaError(operationWriteError(outcome.storeError) as ErrorCodeValue, outcome.message),
+                  ),
+              })
+              .then((answer) => resolve(answer as Res), reject);
             return;
+          }
           case 'write':
             // The handler runs as one synchronous step; the shard's runtime appends its records with the
             // open batch and the reply leaves once they commit.

@@ -331,7 +331,12 @@ const CONSUMER_GROUP_DESCRIBE_ONE: ApiSpec<string, P.DescribedConsumerGroup> = {
   validate: () => null,
   groupId: (groupId) => groupId,
   emptyGroupIdAllowed: true,
-  operation: { kind: 'read', run: (shard, groupId) => describeOneConsumerGroup(shard, groupId) },
+  // A consumer group's changes are applied before they commit: the answer waits for them.
+  operation: {
+    kind: 'read',
+    run: (shard, groupId) => describeOneConsumerGroup(shard, groupId),
+    afterPendingWrites: true,
+  },
   errorResponse: (groupId, error) => consumerGroupNotFound(groupId, error.message, error.errorCode),
 };
 

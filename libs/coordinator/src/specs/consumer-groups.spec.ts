@@ -120,6 +120,34 @@ describe('consumer groups on the coordinator (KIP-848 through the shard)', () =>
     expect(steady.value.errorCode).toBe(0);
   });
 
+  it('ConsumerGroupDescribe answers only once the writes it saw are committed, and an error if those fail, so a failover never takes back a described epoch', async () => {
+    const a = await join('member-a');
+    await converge(new Map([['member-a', a.memberEpoch]]));
+    const describe = () => h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] });
+    const committedEpoch = (await describe()).groups[0].groupEpoch;
+    h.store.autoCommit = false;
+    // A join in flight: its epoch is applied at once but not committed; reads wait for it.
+    const joining = track(join('member-b'));
+    const described = track(describe());
+    await h.settle();
+    expect([joining.done, described.done]).toEqual([false, false]);
+    // The write is lost (the leader moved): the reads that saw its epoch are refused, not answered with it.
+    h.store.failPendingCommits(h.partitionOf('cg'), KafkaError.of('NOT_LEADER_OR_FOLLOWER', 'moved'));
+    await h.settle();
+    expect(joining.value.errorCode).toBe(ErrorCode.NOT_COORDINATOR);
+    expect(described.value.groups[0].errorCode).toBe(ErrorCode.NOT_COORDINATOR);
+    expect((await describe()).groups[0]).toMatchObject({ errorCode: 0, groupEpoch: committedEpoch });
+    // A join that commits: the read waits for it and then shows it.
+    const rejoining = track(join('member-b'));
+    const later = track(describe());
+    await h.settle();
+    expect(later.done).toBe(false);
+    h.store.advanceHighWatermark(h.partitionOf('cg'));
+    await h.settle();
+    expect(rejoining.value.errorCode).toBe(0);
+    expect(later.value.groups[0].groupEpoch).toBeGreaterThan(committedEpoch);
+  });
+
   it('a heartbeat whose write fails is answered with the failure and its change is taken back', async () => {
     await join('member-a');
     h.store.failNextAppend(h.partitionOf('cg'), KafkaError.of('NOT_LEADER_OR_FOLLOWER', 'moved'));
