@@ -75,13 +75,24 @@ async function main(): Promise<void> {
   let steps = 0;
   const failed: number[] = [];
   for (const seed of seeds) {
-    const result = opts.coordinator
-      ? await coordinatorSeed(seed, opts.brokenRule, opts.faultPhaseMs, opts.consumer)
-      : await runRandomSeed(seed, {
-          brokenRule: opts.brokenRule,
-          faultPhaseMs: opts.faultPhaseMs,
-          skipRules: opts.skipRules,
-        });
+    // Production code that throws inside a simulated step fails the seed like a violation (with its replay line).
+    const result = await (
+      opts.coordinator
+        ? coordinatorSeed(seed, opts.brokenRule, opts.faultPhaseMs, opts.consumer)
+        : runRandomSeed(seed, {
+            brokenRule: opts.brokenRule,
+            faultPhaseMs: opts.faultPhaseMs,
+            skipRules: opts.skipRules,
+          })
+    ).catch((e: unknown): RandomRunResult => ({
+      seed,
+      ok: false,
+      violations: [`threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`],
+      trace: '',
+      summary: 'the run threw',
+      steps: 0,
+      outcomes: {},
+    }));
     steps += result.steps;
     if (!result.ok) {
       console.error(`\nseed ${seed} FAILED (${result.summary})`);
@@ -126,7 +137,7 @@ async function coordinatorSeed(
     ok: r.violations.length === 0,
     violations: r.violations,
     trace: r.trace,
-    summary: `coordinator: acked commits=${r.ledger.ackedCommits} leader kills=${r.leaderKills} LOAD_IN_PROGRESS answers=${r.ledger.loadInProgressAnswers}${r.consumer ? `; ${r.consumer.summary()}` : ''}`,
+    summary: `coordinator: acked commits=${r.ledger.ackedCommits} leader kills=${r.leaderKills}${r.consumer ? ` isolations=${r.leaderIsolations}` : ''} LOAD_IN_PROGRESS answers=${r.ledger.loadInProgressAnswers}${r.consumer ? `; ${r.consumer.summary()}` : ''}`,
     steps: r.steps,
     outcomes: {},
   };

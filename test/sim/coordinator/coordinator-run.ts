@@ -14,6 +14,8 @@ export interface CoordinatorRunResult {
   violations: string[];
   ledger: CommitLedger;
   leaderKills: number;
+  /** Leaders cut off the network past their session (consumer runs only). */
+  leaderIsolations: number;
   trace: string;
   steps: number;
   /** Answers the verifier checked against the ledger (offsets read with NONE, groups described). */
@@ -145,6 +147,7 @@ export async function runCoordinatorSeed(
   })();
 
   let leaderKills = 0;
+  let leaderIsolations = 0;
   const end = sim.clock.now() + (options.faultPhaseMs ?? 40_000);
   while (sim.clock.now() < end && checker.ok && violationCount() === 0) {
     await sim.run(1_500 + rng.int(2_500));
@@ -154,6 +157,15 @@ export async function runCoordinatorSeed(
     const healthy =
       sim.upNodes().length === sim.nodeIds.length &&
       [...sim.statesNow().values()].every((s) => s.isr.length === s.replicas.length);
+    if (consumer && rng.next() < 0.3) {
+      // A network partition: the leader is cut off from its followers and the store for longer than its
+      // 3 s session, so another replica takes over while it still believes it leads and serves clients.
+      sim.isolate(leader);
+      leaderIsolations++;
+      await sim.run(3_000 + rng.int(3_000));
+      sim.heal();
+      continue;
+    }
     const powerLoss = healthy && sim.config.logFlushPolicy === 'replicated' && rng.next() < 0.3;
     sim.crash(leader, { powerLoss });
     leaderKills++;
@@ -163,6 +175,7 @@ export async function runCoordinatorSeed(
     coordinators.sync();
   }
   consumer?.quiet();
+  sim.heal();
   for (const id of sim.nodeIds) if (!sim.isUp(id)) sim.startNode(id);
   coordinators.sync();
   const converged = await sim.runUntil(
@@ -190,6 +203,7 @@ export async function runCoordinatorSeed(
     violations: [...checker.violations, ...ledger.violations, ...(consumer?.allViolations ?? [])],
     ledger,
     leaderKills,
+    leaderIsolations,
     trace: sim.trace.dump(),
     steps: sim.clock.steps,
     verifiedAnswers,

@@ -61,7 +61,8 @@ const FENCED = new Set<number>([ErrorCode.FENCED_MEMBER_EPOCH, ErrorCode.UNKNOWN
  * The overlap ends when the zombie learns (110/25, after which it rejoins at epoch 0) or finishes revoking.
  *
  * Epochs. A member's epoch, as its heartbeats' answers give it, never moves back; after it is fenced it
- * rejoins at 0 and must come back above every epoch it held (the group epoch was bumped by its removal).
+ * rejoins at 0 and comes back at or above every epoch it held (above it when its removal was committed,
+ * which bumped the group epoch).
  * A described group's epochs never fall below an epoch some member was acknowledged (those writes were
  * committed), nor below what an earlier description showed.
  */
@@ -182,8 +183,12 @@ export class OwnershipLedger {
     this.stats.acknowledgedHeartbeats++;
     const key = `${group}/${member}`;
     const view = this.epochs.get(key) ?? { current: 0, highest: 0 };
-    if (sentEpoch === 0 && memberEpoch <= view.highest)
-      this.violate(`${key}: rejoined at epoch ${memberEpoch}, not above the epoch ${view.highest} it held before`);
+    // A rejoin never comes back below an epoch the member held. It may come back at that very epoch: a
+    // heartbeat error is answered at once from the coordinator's latest state, as Kafka's write operations
+    // are, so a member can be told it was fenced by a removal that a failover then takes back — it still
+    // is a member at its epoch when it rejoins, and is given its partitions again.
+    if (sentEpoch === 0 && memberEpoch < view.highest)
+      this.violate(`${key}: rejoined at epoch ${memberEpoch}, below the epoch ${view.highest} it held before`);
     else if (sentEpoch !== 0 && memberEpoch < view.current)
       this.violate(`${key}: member epoch moved back from ${view.current} to ${memberEpoch}`);
     this.epochs.set(key, { current: memberEpoch, highest: Math.max(view.highest, memberEpoch) });
