@@ -5,7 +5,8 @@ import { writeTokensFile } from '../support/auth-fixtures';
 import { ConsumerProtocolMember, reconcileAll } from '../support/consumer-protocol-member';
 import { buildDashboardAssets, type DashboardBrowser, launchDashboardBrowser } from '../support/dashboard-browser';
 import { eventually } from '../support/group-member';
-import { connect } from '../support/socket-client';
+import type * as P from '@cohort/protocol';
+import { connect, request as emit } from '../support/socket-client';
 import { tempDataDir } from '../support/test-app';
 
 // A real browser against a real node: launching Chromium alone can take seconds on a loaded machine.
@@ -20,6 +21,7 @@ const app = appPerFile({
   env: {
     AUTH_TOKENS_FILE: writeTokensFile(tokens.dir, { 'User:admin': ADMIN_TOKEN }),
     SUPER_USERS: 'User:admin',
+    GROUP_SHARE_AUTO_OFFSET_RESET: 'earliest',
   },
 });
 const sockets: Socket[] = [];
@@ -114,6 +116,69 @@ describe('the dashboard shows consumer groups (e2e, Chromium, authentication on)
     await expect(bump.locator('.tag').textContent()).resolves.toBe('member-b');
     await expect(bump.locator('.outcome').textContent()).resolves.toMatch(/2 members · converged in /);
     await expect(page.locator('.timeline li[data-epoch="1"] .reason').textContent()).resolves.toBe('member-joined');
+    expect(browser.errors.filter((e) => !e.includes('401'))).toEqual([]);
+  });
+
+  it('shows a share group: its member, each share partition with SPSO and offsets by state, and redelivers a dead letter', async () => {
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    await app.http().post('/v1/topics').set(admin).send({ name: 'jobs', partitions: 1 }).expect(201);
+    await app
+      .http()
+      .put('/v1/topics/jobs/end-offsets')
+      .set(admin)
+      .send({ partitions: [{ partition: 0, endOffset: 6 }] })
+      .expect(200);
+    const socket = await connect(app.url, { token: ADMIN_TOKEN });
+    sockets.push(socket);
+    let epoch = 0;
+    await eventually(
+      async () => {
+        const answer = await emit(socket, 'ShareGroupHeartbeat', {
+          groupId: 'workers',
+          memberId: 'worker-1',
+          memberEpoch: epoch,
+          subscribedTopicNames: ['jobs'],
+        } as P.ShareGroupHeartbeatRequest);
+        epoch = answer.memberEpoch;
+        return (answer.assignment?.topicPartitions ?? []).length > 0;
+      },
+      'worker-1 is assigned jobs-0',
+      UI_WAIT_MS,
+    );
+    await emit(socket, 'ShareAcquire', {
+      groupId: 'workers',
+      memberId: 'worker-1',
+      maxRecords: 5,
+    } as P.ShareAcquireRequest);
+    await emit(socket, 'ShareAcknowledge', {
+      groupId: 'workers',
+      memberId: 'worker-1',
+      acknowledgements: [
+        { topic: 'jobs', partition: 0, batches: [{ firstOffset: 0, lastOffset: 2, acknowledgeTypes: [1, 3, 1] }] },
+      ],
+    } as P.ShareAcknowledgeRequest);
+
+    await page.goto(`${app.url}/ui/#/groups/workers`);
+    const partition = page.locator('tr[data-share-partition="jobs-0"]');
+    await partition.waitFor({ timeout: UI_WAIT_MS });
+    await expect(text(page, '.group-type')).resolves.toBe('share');
+    await expect(text(page, '.group-state')).resolves.toBe('Stable');
+    await expect(page.locator('tr[data-member="worker-1"]').count()).resolves.toBe(1);
+    await expect(partition.locator('.spso').textContent()).resolves.toBe('3');
+    await expect(partition.locator('.acquired').textContent()).resolves.toBe('2');
+    await expect(partition.locator('.available').textContent()).resolves.toBe('1');
+    const dead = page.locator('tr[data-dead-letter="jobs-0-1"]');
+    await dead.waitFor({ timeout: UI_WAIT_MS });
+    await expect(dead.locator('.reason').textContent()).resolves.toBe('rejected');
+
+    await dead.getByRole('button', { name: 'Redeliver…' }).click();
+    await page.getByRole('button', { name: 'Yes, redeliver' }).click();
+    await eventually(async () => (await dead.count()) === 0, 'the dead letter is gone', UI_WAIT_MS);
+    await eventually(
+      async () => (await partition.locator('.spso').textContent()) === '1',
+      'SPSO moved back to the redelivered offset',
+      UI_WAIT_MS,
+    );
     expect(browser.errors.filter((e) => !e.includes('401'))).toEqual([]);
   });
 });

@@ -99,6 +99,17 @@ describe('share groups over REST', () => {
       { groupId: 'workers', type: 'share', protocolType: 'share', state: 'Stable', members: 1, coordinator: 0 },
     ]);
 
+    // It has no rebalance history and no committed offsets: empty answers, not a missing group.
+    expect((await http().get('/v1/groups/workers/rebalances').expect(200)).body).toEqual([]);
+    expect((await http().get('/v1/groups/workers/lag').expect(200)).body).toMatchObject({ partitions: [] });
+    // Its position is SPSO: a committed-offset reset of its id is refused, creating nothing.
+    const reset = await http()
+      .post('/v1/groups/workers/offsets/reset')
+      .send({ allTopics: true, strategy: 'earliest', dryRun: false })
+      .expect(400);
+    expect(reset.body).toMatchObject({ errorCode: 42 });
+    expect((await http().get('/v1/groups').expect(200)).body).toHaveLength(1);
+
     expect((await http().get('/v1/groups/workers/dead-letters').expect(200)).body).toEqual({
       groupId: 'workers',
       deadLetters: [

@@ -5,6 +5,8 @@
 export type {
   AnyGroupStateName,
   ClusterInfo,
+  DeadLetterRange,
+  DeadLetters,
   GroupDescription,
   GroupLag,
   GroupListing,
@@ -18,6 +20,7 @@ export type {
   ResetOffsetsRequest,
   ResetOffsetsResult,
   ResetStrategy,
+  SharePartitionView,
   TopicInfo,
   TopicPartitions,
 } from '@cohort/protocol';

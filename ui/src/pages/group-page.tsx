@@ -4,6 +4,7 @@ import { RestError } from '../api/rest-error';
 import type { GroupDescription, GroupLag, GroupMember, RebalanceRecord, ResetOffsetsResult } from '../api/rest-types';
 import { Badge, GroupTypeBadge } from '../components/badge';
 import { ConsumerMembersTable } from '../components/consumer-members-table';
+import { DeadLettersList, SharePartitionsTable } from '../components/share-partitions';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { ErrorBanner } from '../components/error-banner';
 import { LagTable } from '../components/lag-table';
@@ -62,9 +63,11 @@ export function GroupPage({ groupId }: { groupId: string }) {
       </h1>
       {data && !missing && (
         <div class="actions">
-          <button type="button" onClick={() => setDialog('reset')}>
-            Reset offsets…
-          </button>
+          {data.group.type !== 'share' && (
+            <button type="button" onClick={() => setDialog('reset')}>
+              Reset offsets…
+            </button>
+          )}
           <button
             type="button"
             class="danger"
@@ -112,6 +115,7 @@ export function GroupPage({ groupId }: { groupId: string }) {
   }
   const topics = [...new Set((lag?.partitions ?? []).map((p) => p.topic))].sort();
   const consumer = group.type === 'consumer';
+  const share = group.type === 'share';
   return (
     <section>
       {header}
@@ -133,7 +137,7 @@ export function GroupPage({ groupId }: { groupId: string }) {
           <dt>Members</dt>
           <dd class="member-count">{group.members.length}</dd>
         </div>
-        {consumer ? (
+        {consumer || share ? (
           <>
             <div title="Moves when the membership, a subscription or a subscribed topic changes">
               <dt>Group epoch</dt>
@@ -194,11 +198,22 @@ export function GroupPage({ groupId }: { groupId: string }) {
       ) : (
         <MembersTable members={group.members} leader={group.leader} />
       )}
-      <h2>Lag</h2>
-      <ErrorBanner error={data.lagError} />
-      {lag && <LagTable lag={lag} owners={owners} />}
-      <h2>{consumer ? 'Epoch history' : 'Rebalances'}</h2>
-      <RebalanceTimeline rebalances={rebalances} />
+      {share ? (
+        <>
+          <h2>Share partitions</h2>
+          <SharePartitionsTable partitions={group.sharePartitions ?? []} />
+          <h2>Dead letters</h2>
+          <DeadLettersList groupId={groupId} onRedelivered={polled.refresh} />
+        </>
+      ) : (
+        <>
+          <h2>Lag</h2>
+          <ErrorBanner error={data.lagError} />
+          {lag && <LagTable lag={lag} owners={owners} />}
+          <h2>{consumer ? 'Epoch history' : 'Rebalances'}</h2>
+          <RebalanceTimeline rebalances={rebalances} />
+        </>
+      )}
       {dialog === 'reset' && (
         <OffsetResetDialog
           groupId={groupId}

@@ -163,6 +163,12 @@ export class OperatorViews {
     const shard = this.route(groupId);
     const group = shard.group(groupId);
     const consumer = shard.consumerGroup(groupId);
+    // A share group's position is its SPSO, not committed offsets: a reset here would make a classic group of its id.
+    if (!group && isShareGroup(shard, groupId))
+      throw KafkaError.of(
+        'INVALID_REQUEST',
+        `group '${groupId}' is a share group: its offsets are not committed offsets`,
+      );
     const committed = group ? await this.committedOffsets(groupId) : [];
     const offsets = planOffsetReset(request, committed, this.topics, this.clock.now());
     const dryRun = request.dryRun !== false;
@@ -205,6 +211,8 @@ export class OperatorViews {
     const shard = this.route(groupId);
     const consumer = shard.consumerGroup(groupId);
     if (consumer) return consumerRebalanceViews(consumer);
+    // A share group has no rebalance: its members are given every subscribed partition at once.
+    if (!shard.group(groupId) && isShareGroup(shard, groupId)) return [];
     return this.requireGroup(shard, groupId).history.list();
   }
 
@@ -238,7 +246,7 @@ export class OperatorViews {
    */
   private offsetsHolder(groupId: string): ClassicGroup | undefined {
     const shard = this.route(groupId);
-    if (shard.consumerGroup(groupId)) return shard.group(groupId);
+    if (shard.consumerGroup(groupId) || isShareGroup(shard, groupId)) return shard.group(groupId);
     return this.requireGroup(shard, groupId);
   }
 
@@ -266,4 +274,9 @@ function consumes(group: ClassicGroup, topic: string): boolean {
     ) as { topics?: unknown } | undefined;
     return Array.isArray(subscription?.topics) && subscription.topics.includes(topic);
   });
+}
+
+/** The id names a share group here: its membership, or share partition state. */
+function isShareGroup(shard: CoordinatorShard, groupId: string): boolean {
+  return shard.shareGroup(groupId) !== undefined || shard.sharePartitions.slotsOf(groupId).length > 0;
 }
