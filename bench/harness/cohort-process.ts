@@ -23,7 +23,7 @@ export function buildApp(): void {
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-server.js')], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
-    timeout: 180_000,
+    timeout: 600_000, // tsc over the whole app: minutes on a loaded machine
   });
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-ui.js')], {
     cwd: ROOT,

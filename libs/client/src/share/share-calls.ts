@@ -1,8 +1,7 @@
+import type { RequestResponseMap } from '@cohort/protocol';
 import type { CoordinatorLink } from '../member/coordinator-link';
-import type { ShareRequestMap } from './share-wire';
 
-type ShareEvent = keyof ShareRequestMap;
-type LooseRequest = (event: string, payload: unknown, timeoutMs: number) => Promise<unknown>;
+type ShareEvent = 'ShareGroupHeartbeat' | 'ShareAcquire' | 'ShareAcknowledge';
 
 /**
  * The share events, sent to the group's coordinator through the same link (discovery, failover,
@@ -14,11 +13,9 @@ export class ShareCalls {
 
   request<E extends ShareEvent>(
     event: E,
-    payload: ShareRequestMap[E][0],
+    payload: RequestResponseMap[E][0],
     timeoutMs: number,
-  ): Promise<ShareRequestMap[E][1]> {
-    // The link is typed on the protocol package's event map; the share events' types are this folder's.
-    const send = this.link.request.bind(this.link) as unknown as LooseRequest;
-    return send(event, payload, timeoutMs) as Promise<ShareRequestMap[E][1]>;
+  ): Promise<RequestResponseMap[E][1]> {
+    return this.link.request(event, payload, timeoutMs);
   }
 }
