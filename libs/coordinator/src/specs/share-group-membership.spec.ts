@@ -1,5 +1,5 @@
 import type * as P from '@cohort/protocol';
-import { ErrorCode } from '@cohort/protocol';
+import { ErrorCode, KafkaError } from '@cohort/protocol';
 import { createUniformAssignor } from '@cohort/assignors';
 import { CoordinatorHarness } from '@cohort/coordinator/testing';
 import type { ShareLeaseOwner } from '../share/share-ports';
@@ -292,6 +292,21 @@ describe('share groups on the coordinator (KIP-932 membership through the shard)
       { groupId: 'sg', type: 'share', protocolType: 'share', state: 'Stable', members: 2 },
     ]);
     expect(await h.coordinator.listGroupSummaries(['Empty'])).toEqual([]);
+  });
+
+  it('a heartbeat whose write fails is answered with the failure and its change is taken back, leases untouched', async () => {
+    const a = await join('member-a');
+    h.store.failNextAppend(h.partitionOf('sg'), KafkaError.of('NOT_LEADER_OR_FOLLOWER', 'moved'));
+    const failed = await join('member-b');
+    expect(failed).toMatchObject({ errorCode: ErrorCode.NOT_COORDINATOR, memberId: null, assignment: null });
+    const described = await h.coordinator.shareGroupDescribe({ groupIds: ['sg'] });
+    expect(described.groups[0]).toMatchObject({ groupEpoch: 1, assignmentEpoch: 1 });
+    expect(described.groups[0].members.map((m) => [m.memberId, m.memberEpoch])).toEqual([['member-a', 1]]);
+    // member-a still holds everything, and a retried join works.
+    expect(h.shardOf('sg').share.assignedPartitions('sg', 'member-a')).toHaveLength(3);
+    expect((await heartbeat({ memberId: 'member-a', memberEpoch: a.memberEpoch })).errorCode).toBe(0);
+    expect((await join('member-b')).memberEpoch).toBe(2);
+    expect(leases.released).toEqual([]);
   });
 
   it('turned off by GROUP_COORDINATOR_REBALANCE_PROTOCOLS, both events answer UNSUPPORTED_VERSION', async () => {
