@@ -8,6 +8,8 @@ import type { Command } from 'commander';
 import { buildProgram, runCli } from '@cohort/cli/cli-program';
 import { appPerFile } from '../support/app-per-file';
 import { eventually, settledTogether } from '../support/group-member';
+import type * as P from '@cohort/protocol';
+import { connect, request as emit } from '../support/socket-client';
 
 jest.setTimeout(60_000);
 
@@ -354,5 +356,66 @@ describe('the cohort command (e2e)', () => {
     const bad = await exec(['topics', '--bogus']);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('Usage: cohort topics');
+  });
+
+  it('describes a share group by its share partitions: start offset, end, offsets by state', async () => {
+    await app.http().post('/v1/topics').send({ name: 'tasks', partitions: 1 }).expect(201);
+    const socket = await connect(app.url);
+    try {
+      let epoch = 0;
+      await eventually(
+        async () => {
+          const answer = await emit(socket, 'ShareGroupHeartbeat', {
+            groupId: 'task-workers',
+            memberId: 'tw-1',
+            memberEpoch: epoch,
+            subscribedTopicNames: ['tasks'],
+          } as P.ShareGroupHeartbeatRequest);
+          epoch = answer.memberEpoch;
+          return (answer.assignment?.topicPartitions ?? []).length > 0;
+        },
+        'tw-1 is assigned tasks-0',
+        10_000,
+      );
+      const acquire = () =>
+        emit(socket, 'ShareAcquire', {
+          groupId: 'task-workers',
+          memberId: 'tw-1',
+          maxRecords: 10,
+        } as P.ShareAcquireRequest);
+      await acquire(); // the share partition starts at the reported end (latest): 0
+      await app
+        .http()
+        .put('/v1/topics/tasks/end-offsets')
+        .send({ partitions: [{ partition: 0, endOffset: 4 }] })
+        .expect(200);
+      expect((await acquire()).partitions[0].leases).toEqual([{ firstOffset: 0, lastOffset: 3, deliveryCount: 1 }]);
+
+      const described = rows((await cohort(app.url, ['groups', 'describe', 'task-workers'])).out);
+      expect(described[0]).toEqual([
+        'GROUP',
+        'TOPIC',
+        'PARTITION',
+        'START-OFFSET',
+        'END-OFFSET',
+        'AVAILABLE',
+        'ACQUIRED',
+        'ACKNOWLEDGED',
+        'ARCHIVED',
+        'OLDEST-LEASE-MS',
+      ]);
+      expect(described[1].slice(0, 9)).toEqual(['task-workers', 'tasks', '0', '0', '4', '0', '4', '0', '0']);
+      expect(described[1][9]).toMatch(/^\d+$/);
+      expect(rows((await cohort(app.url, ['groups', 'list'])).out)).toContainEqual([
+        'task-workers',
+        'share',
+        'share',
+        'Stable',
+        '1',
+        '0',
+      ]);
+    } finally {
+      socket.disconnect();
+    }
   });
 });

@@ -10,6 +10,7 @@ import {
   STATE_EPOCH_COLUMNS,
   stateEpochCells,
 } from './consumer-group-columns';
+import { SHARE_PARTITION_COLUMNS, sharePartitionRows } from './share-partition-columns';
 
 type Assignment = { partitions?: { topic: string; partitions: number[] }[] } | null;
 
@@ -108,6 +109,8 @@ interface Described {
   rows: unknown[][];
   extra?: unknown[][];
   consumer: boolean;
+  /** A share group: its share partitions instead of committed offsets (the default view). */
+  share?: boolean;
 }
 
 async function describeOne(admin: AdminApi, groupId: string, options: DescribeOptions): Promise<Described> {
@@ -131,6 +134,7 @@ async function describeOne(admin: AdminApi, groupId: string, options: DescribeOp
     const row = [group.groupId, coordinator, group.protocol, group.state, group.members.length];
     return { value: group, rows: [row], extra: [stateEpochCells(group)], consumer };
   }
+  if (group.type === 'share') return { value: group, rows: sharePartitionRows(group), consumer, share: true };
   const offsets = await admin.fetchOffsets(groupId);
   return { value: { ...offsets, group }, rows: offsetRows(group, offsets), consumer };
 }
@@ -189,7 +193,9 @@ export function groupsCommand(context: CommandContext): Command {
           ? [...MEMBER_COLUMNS, ...(epochs ? MEMBER_EPOCH_COLUMNS : [])]
           : options.state
             ? [...STATE_COLUMNS, ...(epochs ? STATE_EPOCH_COLUMNS : [])]
-            : OFFSET_COLUMNS;
+            : described.length > 0 && described.every((d) => d.share)
+              ? SHARE_PARTITION_COLUMNS
+              : OFFSET_COLUMNS;
         const rows = described.flatMap((d) =>
           d.rows.map((row, i) => (epochs && d.extra ? [...row, ...d.extra[i]] : row)),
         );
