@@ -118,6 +118,17 @@ export class CohortMetrics implements CoordinatorMetrics {
     help: 'Offsets committed (their records passed the high watermark).',
     registers: [this.registry],
   });
+  private readonly shareLeased = new Counter({
+    name: 'cohort_share_offsets_leased_total',
+    help: 'Share groups: offsets leased (their lease record committed), each delivery counted.',
+    registers: [this.registry],
+  });
+  private readonly shareAcknowledged = new Counter({
+    name: 'cohort_share_offsets_acknowledged_total',
+    help: 'Share groups: offsets acknowledged (their record committed), by type: gap, accept, release, reject.',
+    labelNames: ['type'],
+    registers: [this.registry],
+  });
   private readonly offsetsExpired = new Counter({
     name: 'cohort_offsets_expired_total',
     help: 'Offsets removed by retention (KIP-211).',
@@ -280,6 +291,14 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   onOffsetCommit(count: number): void {
     this.offsetCommits.inc(count);
+  }
+
+  onShareOffsetsLeased(count: number): void {
+    this.shareLeased.inc(count);
+  }
+
+  onShareOffsetsAcknowledged(type: 'gap' | 'accept' | 'release' | 'reject', count: number): void {
+    this.shareAcknowledged.inc({ type }, count);
   }
 
   onOffsetsExpired(count: number): void {

@@ -22,6 +22,10 @@ export interface CoordinatorMetrics {
   onMemberQuotaRefused?(limit: 'members' | 'metadata-bytes'): void;
   /** A KIP-394 pending member id was dropped before its member joined with it. */
   onPendingMemberExpired?(reason: 'session-timeout' | 'connection-closed'): void;
+  /** Share groups: `count` offsets were leased (their lease record committed and the answer left). */
+  onShareOffsetsLeased?(count: number): void;
+  /** Share groups: `count` offsets were acknowledged with `type` (their record committed). */
+  onShareOffsetsAcknowledged?(type: 'gap' | 'accept' | 'release' | 'reject', count: number): void;
   /** A write to `__consumer_offsets` failed with this (store) error code. */
   onWriteFailed?(partition: number, errorCode: number): void;
   /** A group was removed (deleted, or empty with its offsets expired): its id is free again. */

@@ -163,6 +163,7 @@ export class CoordinatorShard {
       clock: env.clock,
       config: env.config,
       topics: env.topics,
+      metrics: env.metrics,
     });
     // The seam (share-ports.ts): membership decides who may work which partitions; the partitions obey.
     this.sharePartitions.membership = this.share;

@@ -73,7 +73,9 @@ export function shareAcknowledge(
     readable,
   );
   const response: P.ShareAcknowledgeResponse = { errorCode: ErrorCode.NONE, partitions: applied.results };
-  const write = manager.write(applied.touched, applied.changes, () => undefined);
+  const write = manager.write(applied.touched, applied.changes, (outcome) => {
+    if (outcome.ok) countAcknowledged(manager, request.acknowledgements, applied.results);
+  });
   if (write.records.length === 0) return answer(response);
   const written = new Set(applied.changes.map(({ slot }) => slot));
   return {
@@ -89,6 +91,31 @@ export function shareAcknowledge(
       ),
     }),
   };
+}
+
+const TYPE_NAMES = ['gap', 'accept', 'release', 'reject'] as const;
+
+/** Reports the offsets acknowledged per type, of the partitions whose acknowledgements were taken. */
+export function countAcknowledged(
+  manager: SharePartitionManager,
+  acknowledgements: readonly P.ShareAcknowledgement[],
+  results: readonly P.ShareAcknowledgePartition[],
+): void {
+  const report = manager.metrics.onShareOffsetsAcknowledged;
+  if (!report) return;
+  const counts = [0, 0, 0, 0];
+  acknowledgements.forEach((ack, i) => {
+    if (results[i]?.errorCode !== ErrorCode.NONE) return;
+    for (const batch of ack.batches) {
+      const types = batch.acknowledgeTypes;
+      if (types.length === 1) {
+        if (types[0] < 4) counts[types[0]] += batch.lastOffset - batch.firstOffset + 1;
+      } else for (const type of types) if (type < 4) counts[type]++;
+    }
+  });
+  counts.forEach((count, type) => {
+    if (count > 0) report.call(manager.metrics, TYPE_NAMES[type], count);
+  });
 }
 
 export function shareAcknowledgeError(code: number, message?: string): P.ShareAcknowledgeResponse {

@@ -18,7 +18,13 @@ class FakeMembership implements ShareMembershipView {
 }
 
 async function setup(config: Record<string, unknown> = {}) {
+  const counted = { leased: 0, acknowledged: {} as Record<string, number> };
   const h = new CoordinatorHarness({
+    metrics: {
+      onShareOffsetsLeased: (count) => (counted.leased += count),
+      onShareOffsetsAcknowledged: (type, count) =>
+        (counted.acknowledged[type] = (counted.acknowledged[type] ?? 0) + count),
+    },
     topics: [
       { name: 'jobs', partitions: 2 },
       { name: 'secret', partitions: 1 },
@@ -49,7 +55,7 @@ async function setup(config: Record<string, unknown> = {}) {
     response.partitions.flatMap((p) =>
       p.leases.map((l) => [p.partition, l.firstOffset, l.lastOffset, l.deliveryCount]),
     );
-  return { h, membership, bind, acquire, ack, report, leases };
+  return { h, membership, bind, acquire, ack, report, leases, counted };
 }
 
 describe('ShareAcquire and ShareAcknowledge', () => {
@@ -120,14 +126,16 @@ describe('ShareAcquire and ShareAcknowledge', () => {
   });
 
   it('refuses to acknowledge offsets the member does not hold (42), changing nothing', async () => {
-    const { acquire, ack, report, leases } = await setup();
+    const { acquire, ack, report, leases, counted } = await setup();
     await report(3);
     await acquire('m1');
     expect((await ack('m2', 0, 2, [1])).partitions).toEqual([
       { topic: 'jobs', partition: 0, errorCode: ErrorCode.INVALID_REQUEST },
     ]);
-    expect((await ack('m1', 0, 2, [1])).partitions[0].errorCode).toBe(0);
+    expect((await ack('m1', 0, 2, [1, 3, 1])).partitions[0].errorCode).toBe(0);
     expect(leases(await acquire('m2'))).toEqual([]);
+    // The metrics count what was written: three leased, two accepted and one rejected; the refusal nothing.
+    expect(counted).toEqual({ leased: 3, acknowledged: { accept: 2, reject: 1 } });
   });
 
   it('answers 25 for a member the group does not know and 69 for no share group', async () => {

@@ -2,7 +2,7 @@ import type * as P from '@cohort/protocol';
 import { ErrorCode, errorName } from '@cohort/protocol';
 import { operationWriteError } from '../context/store-errors';
 import { type CoordinatorResult, PARKED, type WriteOutcome } from '../runtime/coordinator-result';
-import { applyAcknowledgements, type TopicReadable } from './share-acknowledge';
+import { applyAcknowledgements, countAcknowledged, type TopicReadable } from './share-acknowledge';
 import type { SharePartitionManager, ShareSlot, SlotChange } from './share-partition-manager';
 import type { ShareTopicPartition } from './share-ports';
 
@@ -54,7 +54,12 @@ export function shareAcquire(
     });
   };
   const failed = (outcome: WriteOutcome, leased: readonly SlotChange[], acked: readonly SlotChange[]) => {
-    if (outcome.ok) return;
+    if (outcome.ok) {
+      if (acked.length > 0) countAcknowledged(manager, request.acknowledgements ?? [], acks.results);
+      const count = leased.reduce((n, { slot }) => n + leasedIn(entry(slot.topic, slot.partition)), 0);
+      if (count > 0) manager.metrics.onShareOffsetsLeased?.(count);
+      return;
+    }
     const code = operationWriteError(outcome.storeError);
     for (const { slot } of leased) Object.assign(entry(slot.topic, slot.partition), { errorCode: code, leases: [] });
     for (const { slot } of acked) entry(slot.topic, slot.partition).acknowledgeErrorCode = code;
@@ -137,6 +142,10 @@ function lease(
     for (const l of leases) budget -= l.lastOffset - l.firstOffset + 1;
   }
   return { changes, touched };
+}
+
+function leasedIn(partition: P.ShareAcquirePartition): number {
+  return partition.leases.reduce((n, l) => n + l.lastOffset - l.firstOffset + 1, 0);
 }
 
 function hasAck(request: P.ShareAcquireRequest, e: P.ShareAcquirePartition): boolean {

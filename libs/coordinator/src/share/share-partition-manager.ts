@@ -1,6 +1,7 @@
 import { ErrorCode } from '@cohort/protocol';
 import type { Clock, LogRecord } from '@cohort/replication';
 import type { CoordinatorConfig } from '../ports/coordinator-config';
+import type { CoordinatorMetrics } from '../ports/coordinator-metrics.port';
 import type { TopicRegistry } from '../ports/topic-registry.port';
 import { type CoordinatorResult, PARKED, type WriteOutcome } from '../runtime/coordinator-result';
 import type { OperationEffects } from '../runtime/operation-effects';
@@ -19,6 +20,7 @@ export interface SharePartitionManagerDeps {
   clock: Clock;
   config: CoordinatorConfig;
   topics: TopicRegistry;
+  metrics?: CoordinatorMetrics;
 }
 
 /** One share partition of a group, with where it lives. */
@@ -66,6 +68,10 @@ export class SharePartitionManager implements ShareLeaseOwner {
       maxRecordLocks: config.groupSharePartitionMaxRecordLocks,
       lockDurationMs: config.groupShareRecordLockDurationMs,
     };
+  }
+
+  get metrics(): CoordinatorMetrics {
+    return this.deps.metrics ?? {};
   }
 
   get now(): number {
