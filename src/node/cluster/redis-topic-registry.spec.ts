@@ -56,6 +56,32 @@ afterEach(async () => {
 });
 
 describe('RedisTopicRegistry', () => {
+  it('tells every node which partitions an end-offset report changed, once its copy holds the report', async () => {
+    const a = await registry();
+    const b = await registry();
+    await a.create('jobs', 3);
+    const heard: { node: string; topic: string; partitions: number[]; endOffset: number | undefined }[] = [];
+    for (const [node, r] of [
+      ['a', a],
+      ['b', b],
+    ] as const)
+      r.onEndOffsetsChanged((topic, partitions) =>
+        heard.push({ node, topic, partitions, endOffset: r.partitionOffsets(topic, partitions[0])?.endOffset }),
+      );
+    await a.setEndOffsets('jobs', [{ partition: 2, endOffset: 40 }]);
+    await eventually(() =>
+      expect(heard.filter((h) => h.node === 'b')).toEqual([
+        { node: 'b', topic: 'jobs', partitions: [2], endOffset: 40 },
+      ]),
+    );
+    expect(heard.filter((h) => h.node === 'a')).toContainEqual({
+      node: 'a',
+      topic: 'jobs',
+      partitions: [2],
+      endOffset: 40,
+    });
+  });
+
   it('shares topics between nodes and tells every node when one is created or grows', async () => {
     const a = await registry();
     const b = await registry();
