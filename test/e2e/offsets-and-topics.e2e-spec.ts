@@ -187,6 +187,7 @@ describe('offsets and topics (e2e)', () => {
     const all = await http().get('/v1/groups').expect(200);
     expect(all.body).toContainEqual({
       groupId: 'listed',
+      type: 'classic',
       protocolType: 'consumer',
       state: 'Stable',
       members: 1,
