@@ -279,4 +279,31 @@ describe('ShareAcquire and ShareAcknowledge', () => {
     expect(await h.coordinator.shareDeadLetters(G)).toEqual([]);
     expect((await h.coordinator.sharePartitions(G))[0]).toMatchObject({ startOffset: 0, stateEpoch: 1 });
   });
+
+  it('a deleted group leaves no share partition state behind, a restart included, and its held acquires are answered 69', async () => {
+    const { h, bind, acquire, report, leases } = await setup();
+    await report(3);
+    await acquire('m1');
+    const held = track(acquire('m2', { maxWaitMs: 60_000 }));
+    await h.settle();
+    const shard = h.shardOf(G);
+    shard.step(() => shard.sharePartitions.deleteGroup(G));
+    await h.settle();
+    expect(held.value).toMatchObject({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND });
+    expect(shard.sharePartitions.slotsOf(G)).toEqual([]);
+    await h.restart();
+    bind();
+    expect(h.shardOf(G).sharePartitions.slotsOf(G)).toEqual([]);
+    // Started again from the reported start: everything is delivered afresh.
+    expect(leases(await acquire('m1'))).toEqual([[0, 0, 2, 1]]);
+  });
+
+  it('a member that goes has its held acquire answered 25', async () => {
+    const { h, acquire } = await setup();
+    const held = track(acquire('m1', { maxWaitMs: 60_000 }));
+    await h.settle();
+    h.shardOf(G).step(() => h.shardOf(G).sharePartitions.releaseMember(G, 'm1'));
+    await h.settle();
+    expect(held.value).toMatchObject({ errorCode: ErrorCode.UNKNOWN_MEMBER_ID, partitions: [] });
+  });
 });
