@@ -46,7 +46,8 @@ describe('FileAclStore', () => {
     const names = Array.from({ length: 10 }, (_, i) => `g${i}`);
     await Promise.all(names.map((resourceName) => store.add([{ ...READ, resourceName }])));
     expect((await new FileAclStore(dir).load()).map((b) => b.resourceName).sort()).toEqual([...names].sort());
-  });
+    // Ten fsynced rewrites in a row: seconds when the disk is busy, past Jest's default 5.
+  }, 30_000);
 
   it('refuses to start from a file that does not hold valid bindings, naming the file and the binding', async () => {
     const dir = dataDir();
