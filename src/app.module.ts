@@ -30,6 +30,8 @@ import { RootLoggerModule } from './logging/root-logger.module';
 import { RequestLogMiddleware } from './logging/request-log.middleware';
 import { AclsController } from './http/acls.controller';
 import { AuthorizationModule } from './security/authorization/authorization.module';
+import { AuthorizationService } from './security/authorization/authorization.service';
+import { topicAccessOf } from './security/authorization/topic-access-of';
 import { peerAuthenticationOf } from './security/cluster/peer-authentication-of';
 import { GroupRemovals } from './security/limits/group-removals';
 import { SECURITY_EDGE_PROVIDERS } from './security/security-edge.providers';
@@ -79,7 +81,7 @@ export class AppModule implements NestModule {
         NodeAddress,
         {
           provide: COHORT_NODE,
-          inject: [CohortConfig, SocketPushSink, CohortMetrics, NodeAddress, GroupRemovals],
+          inject: [CohortConfig, SocketPushSink, CohortMetrics, NodeAddress, GroupRemovals, AuthorizationService],
           // Group removals also reach the count of groups per principal (MAX_GROUPS_PER_PRINCIPAL).
           useFactory: (
             config: CohortConfig,
@@ -87,6 +89,7 @@ export class AppModule implements NestModule {
             metrics: CohortMetrics,
             address: NodeAddress,
             removals: GroupRemovals,
+            authorization: AuthorizationService,
           ) =>
             createNode({
               config,
@@ -95,6 +98,7 @@ export class AppModule implements NestModule {
               logMetrics: metrics,
               address,
               peerAuthentication: peerAuthenticationOf(config),
+              topicAccess: topicAccessOf(authorization),
             }),
         },
         NodeLifecycle,

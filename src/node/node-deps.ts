@@ -1,4 +1,4 @@
-import type { CoordinatorMetrics, PushSink } from '@cohort/coordinator';
+import type { CoordinatorMetrics, PushSink, TopicAccessPort } from '@cohort/coordinator';
 import type { PeerAuthentication } from '@cohort/replication';
 import type { CohortConfig } from '../config/cohort-config';
 import type { NodeAddress } from './node-address';
@@ -27,4 +27,6 @@ export interface NodeDeps {
    * reads the secret and hands it in, so the node knows nothing of src/security.
    */
   peerAuthentication?: PeerAuthentication;
+  /** DESCRIBE TOPIC by the app's ACLs when they are on (security hands it in): regex members get only what they may describe. */
+  topicAccess?: TopicAccessPort;
 }

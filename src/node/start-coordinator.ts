@@ -16,7 +16,7 @@ export function startCoordinator(
   clock: Clock,
   topics: TopicRegistry,
   assignors: AssignorCatalog,
-  { config, push, metrics }: NodeDeps,
+  { config, push, metrics, topicAccess }: NodeDeps,
 ): GroupCoordinator {
   const coordinator = new GroupCoordinator({
     store,
@@ -28,6 +28,7 @@ export function startCoordinator(
     push,
     metrics,
     logger: coordinatorLogger('GroupCoordinator'),
+    topicAccess,
   });
   coordinator.start();
   return coordinator;

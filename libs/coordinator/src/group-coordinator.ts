@@ -34,6 +34,7 @@ import { SILENT_LOGGER } from './ports/coordinator-metrics.port';
 import type { ConsumerGroupAssignorPort } from './ports/consumer-assignor.port';
 import type { ServerAssignorLookup } from './ports/server-assignor.port';
 import type { TopicRegistry } from './ports/topic-registry.port';
+import type { TopicAccessPort } from './ports/topic-access.port';
 import type { ShardEnv } from './context/shard-env';
 import { ShardRegistry } from './shard/shard-registry';
 
@@ -51,6 +52,8 @@ export interface GroupCoordinatorDeps {
   /** Member ids are `clientId-uuid`; the uuid comes from here (seeded in simulations). */
   random?: Random;
   logger?: CoordinatorLogger;
+  /** DESCRIBE TOPIC by the app's ACLs, when they are on: regex subscriptions give each member only what it may describe. */
+  topicAccess?: TopicAccessPort;
 }
 
 /** What requests that carry no connection pass (the reads and admin requests do not bind members). */
@@ -82,6 +85,7 @@ export class GroupCoordinator implements GroupCoordinatorApi {
       metrics: deps.metrics ?? {},
       logger: deps.logger ?? SILENT_LOGGER,
       quotas: new MemberQuotas(deps.config),
+      topicAccess: deps.topicAccess,
     };
     this.shards = new ShardRegistry(deps.store, this.env);
     this.dispatch = new CoordinatorDispatch(this.shards, this.env);

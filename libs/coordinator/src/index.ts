@@ -1,5 +1,6 @@
 export * from './ports/group-coordinator.api';
 export * from './ports/topic-registry.port';
+export * from './ports/topic-access.port';
 export * from './ports/server-assignor.port';
 export * from './ports/coordinator-metrics.port';
 export * from './ports/coordinator-config';

@@ -22,6 +22,7 @@ import type { TopicPartitions } from '@cohort/coordinator/consumer/topic-partiti
 import type { CoordinatorResult } from '@cohort/coordinator/runtime/coordinator-result';
 import { OperationEffects } from '@cohort/coordinator/runtime/operation-effects';
 import { ShardTimers } from '@cohort/coordinator/timers/shard-timers';
+import type { TopicAccessPort } from '@cohort/coordinator/ports/topic-access.port';
 import type { CoordinatorMetrics } from '@cohort/coordinator/ports/coordinator-metrics.port';
 
 export const DEFAULT_CLIENT_ID = 'client';
@@ -55,6 +56,8 @@ export interface ConsumerGroupHarnessOptions {
   /** The epoch bumps each group keeps (the coordinator config's `rebalanceHistorySize`). */
   historySize?: number;
   metrics?: CoordinatorMetrics;
+  /** DESCRIBE TOPIC by ACLs: regex members get only what their principal may describe. */
+  topicAccess?: TopicAccessPort;
 }
 
 /** What one heartbeat returned: the response and the records it wrote, in order. */
@@ -99,6 +102,7 @@ export class ConsumerGroupHarness {
       partitionsOf: (topic) => this.topics[topic],
       topicNames: () => Object.keys(this.topics),
       metrics: options.metrics,
+      topicAccess: options.topicAccess,
     });
   }
 
@@ -137,8 +141,14 @@ export class ConsumerGroupHarness {
     }
   }
 
-  heartbeat(request: ConsumerGroupHeartbeatRequest): HeartbeatResult {
-    const result = this.manager.heartbeat(request, { clientId: DEFAULT_CLIENT_ID, clientHost: DEFAULT_CLIENT_HOST });
+  /** One heartbeat; `principal` is the caller as the ACLs know it (with `topicAccess`). */
+  heartbeat(request: ConsumerGroupHeartbeatRequest, principal?: string): HeartbeatResult {
+    const aclCaller = principal === undefined ? undefined : { principal, host: DEFAULT_CLIENT_HOST };
+    const result = this.manager.heartbeat(request, {
+      clientId: DEFAULT_CLIENT_ID,
+      clientHost: DEFAULT_CLIENT_HOST,
+      aclCaller,
+    });
     const records = result.records;
     this.run(result);
     return { response: result.response!, records };

@@ -15,21 +15,15 @@ export class ConsumerGroupAuthorization {
 
   /**
    * ConsumerGroupHeartbeat: READ GROUP (30), and DESCRIBE TOPIC on every subscribed topic name (29 naming
-   * the refused ones), as Kafka 4's KafkaApis checks the heartbeat.
+   * the refused ones), as Kafka 4's KafkaApis checks the heartbeat. A pattern's matches are filtered by
+   * DESCRIBE TOPIC in the coordinator, per member (KAFKA-18813).
    */
   heartbeat(socket: Socket, request: P.ConsumerGroupHeartbeatRequest): void {
     requireGroup(this.authorization, socket, 'ConsumerGroupHeartbeat', request.groupId);
     if (!this.authorization.enabled) return;
     const caller = callerOfSocket(socket);
-    // The coordinator resolves a pattern against every topic without knowing the caller, so its
-    // matches are not filtered by DESCRIBE TOPIC (Kafka's KAFKA-18813 does filter them): until they
-    // are, only a super user, who may describe every topic, subscribes by pattern.
-    if (request.subscribedTopicRegex && !this.authorization.isSuperUser(caller))
-      throw refusal(
-        'ConsumerGroupHeartbeat',
-        ErrorCode.TOPIC_AUTHORIZATION_FAILED,
-        'Subscribing by pattern needs a super user while ACLs are on: its matches are not yet filtered by DESCRIBE TOPIC.',
-      );
+    // A subscribedTopicRegex is not refused: the coordinator gives the member only the matched topics
+    // its caller may DESCRIBE (the socket's caller travels with the heartbeat as `aclCaller`).
     const names = request.subscribedTopicNames;
     if (!names || names.length === 0) return;
     const refused = this.authorization.refusedOf(caller, 'DESCRIBE', 'TOPIC', names, 'ConsumerGroupHeartbeat');

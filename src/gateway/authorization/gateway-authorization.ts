@@ -64,6 +64,11 @@ export class GatewayAuthorization {
       });
   }
 
+  /** The caller as the ACLs know it when they are on (a regex member is given only what it may describe). */
+  aclCaller(socket: Socket): Caller | undefined {
+    return this.authorization.enabled ? callerOfSocket(socket) : undefined;
+  }
+
   /**
    * The principal a JoinGroup's members count against (MAX_MEMBERS_PER_PRINCIPAL,
    * MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL): the caller's, except for super users, who are not counted.

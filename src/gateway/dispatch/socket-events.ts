@@ -94,7 +94,8 @@ export function socketEvents(node: CohortNode, acl: GatewayAuthorization): Socke
     ConsumerGroupHeartbeat: {
       handle: (request, socket) => {
         acl.consumerGroups.heartbeat(socket, request);
-        return coordinator.consumerGroupHeartbeat(request, contextOf(socket));
+        // The caller's ACLs filter what the member's subscribedTopicRegex gives it.
+        return coordinator.consumerGroupHeartbeat(request, { ...contextOf(socket), aclCaller: acl.aclCaller(socket) });
       },
     },
     ConsumerGroupDescribe: {

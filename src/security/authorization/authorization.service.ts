@@ -28,6 +28,8 @@ export interface Caller {
 export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
   readonly enabled: boolean;
   private readonly authorizer: Authorizer;
+  /** Moves whenever the bindings change (`aclVersion`), so answers cached elsewhere are dropped. */
+  private version = 0;
 
   constructor(
     config: CohortConfig,
@@ -42,12 +44,17 @@ export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleInit(): Promise<void> {
-    this.authorizer.setAcls(await this.store.load());
-    this.store.watch((bindings) => this.authorizer.setAcls(bindings));
+    this.setAcls(await this.store.load());
+    this.store.watch((bindings) => this.setAcls(bindings));
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.store.close();
+  }
+
+  /** Changes whenever the bindings do (here or, through the store, on another node). */
+  get aclVersion(): number {
+    return this.version;
   }
 
   isSuperUser(caller: Caller): boolean {
@@ -115,6 +122,11 @@ export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
     return this.filter(caller, 'DESCRIBE', 'GROUP', groups, groupIdOf);
   }
 
+  private setAcls(bindings: readonly AclBinding[]): void {
+    this.authorizer.setAcls(bindings);
+    this.version += 1;
+  }
+
   list(filter: AclBindingFilter): AclBinding[] {
     return this.authorizer.acls().filter((binding) => matchesFilter(binding, filter));
   }
@@ -123,7 +135,7 @@ export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
   async create(caller: Caller, given: readonly AclBinding[]): Promise<AclBinding[]> {
     // Stored and listed with the host written one way (0:0:0:0:0:0:0:1 as ::1).
     const bindings = given.map((binding) => ({ ...binding, host: canonicalHost(binding.host) }));
-    this.authorizer.setAcls(await this.store.add(bindings));
+    this.setAcls(await this.store.add(bindings));
     for (const binding of bindings) this.auditChange(caller, 'CreateAcls', binding);
     return [...bindings];
   }
@@ -135,7 +147,7 @@ export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
       filters.some((filter) => matchesFilter(binding, filter)),
     );
     const { removed, all } = await this.store.remove(matching);
-    this.authorizer.setAcls(all);
+    this.setAcls(all);
     for (const binding of removed) this.auditChange(caller, 'DeleteAcls', binding);
     return removed;
   }

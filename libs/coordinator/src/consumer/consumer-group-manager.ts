@@ -26,6 +26,7 @@ import {
   throwIfStaticMemberIsUnknown,
 } from './heartbeat-validation';
 import { MemberState } from './member-state';
+import type { TopicAccessPort } from '../ports/topic-access.port';
 import {
   type GroupSubscription,
   metadataHash,
@@ -58,6 +59,8 @@ export interface ConsumerGroupManagerDeps {
   metrics?: CoordinatorMetrics;
   /** Online migration to the classic protocol (absent: a group never changes type while it has members). */
   migration?: ConsumerGroupDowngradePort;
+  /** DESCRIBE TOPIC as the app's ACLs answer it (absent when ACLs are off: regex matches are not filtered). */
+  topicAccess?: TopicAccessPort;
 }
 
 /**
@@ -109,6 +112,7 @@ export class ConsumerGroupManager {
       armRebalanceTimeout: (groupId, memberId, epoch, timeoutMs) =>
         this.scheduleRebalanceTimeout(groupId, memberId, epoch, timeoutMs),
       cancelRebalanceTimeout: (groupId, memberId) => this.deps.effects.cancel(consumerRebalanceKey(groupId, memberId)),
+      topicAccess: deps.topicAccess,
     });
   }
 
@@ -164,7 +168,7 @@ export class ConsumerGroupManager {
     const now = this.deps.clock.now();
     for (const group of this.deps.groups.list()) {
       if (!group.isSubscribedToTopic(topic) || group.size === 0) continue;
-      const { metadata, resolved } = this.progress.subscription(group.subscribedTopicNames, group.subscribedRegexes);
+      const { metadata, resolved } = this.currentSubscription(group);
       const hash = metadataHash(metadata);
       if (hash === group.metadataHash) continue;
       const groupEpoch = group.groupEpoch + 1;
@@ -244,11 +248,13 @@ export class ConsumerGroupManager {
 
   /** The group's subscription as it stands (its names and regexes, resolved against the registry now). */
   currentSubscription(group: ConsumerGroup): GroupSubscription {
-    return this.progress.subscription(group.subscribedTopicNames, group.subscribedRegexes);
+    return this.progress.subscription(group.groupId, group.subscribedTopicNames, group.subscribedRegexes);
   }
 
   private changeOf(...args: [ConsumerGroupHeartbeatRequest, ConsumerRequestContext, LogRecord[], number]) {
-    return heartbeatChange(this.deps.groups, this.deps.config.maxSize, ...args);
+    const changed = heartbeatChange(this.deps.groups, this.deps.config.maxSize, ...args);
+    this.progress.access?.remember(args[0].groupId, changed.change.updated.memberId, args[1].aclCaller);
+    return changed;
   }
 
   /** Kafka's request checks: a heartbeat that fails them is answered with their error and changes nothing. */
@@ -319,11 +325,13 @@ export class ConsumerGroupManager {
     this.deps.effects.cancel(consumerSessionKey(group.groupId, member.memberId));
     this.deps.effects.cancel(consumerRebalanceKey(group.groupId, member.memberId));
     this.deps.onMemberGone?.(group.groupId, member.memberId);
+    this.progress.access?.forget(group.groupId, member.memberId);
     const downgrade = this.deps.migration?.downgradeOnFence(group, member);
     if (downgrade) return downgrade;
     const now = this.deps.clock.now();
     const hash = metadataHash(
       this.progress.subscription(
+        group.groupId,
         subscribedTopicNamesAfter(group, member, undefined),
         subscribedRegexesAfter(group, member, undefined),
       ).metadata,

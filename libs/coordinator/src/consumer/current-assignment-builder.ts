@@ -1,6 +1,7 @@
 import { ConsumerGroupError } from './consumer-errors';
 import { type ConsumerGroupMember, updatedMember, withMemberEpoch } from './consumer-group-member';
 import { MemberState } from './member-state';
+import { regexTopicsOf } from './regex-access';
 import { NO_PARTITIONS, ownsAnyOf, type TopicPartitionList, type TopicPartitions } from './topic-partitions';
 
 /** The epoch of a partition's current owner, or -1 when nobody owns it (Kafka's `currentPartitionEpoch`). */
@@ -219,7 +220,7 @@ export class CurrentAssignmentBuilder {
     let names: ReadonlySet<string> = member.subscribedTopicNames;
     if (member.subscribedTopicRegex !== '') {
       // An unresolved regex matches nothing yet, to be conservative.
-      const resolved = this.resolvedRegularExpressions.get(member.subscribedTopicRegex);
+      const resolved = regexTopicsOf(member, this.resolvedRegularExpressions);
       if (resolved && resolved.size > 0) names = names.size === 0 ? resolved : new Set([...names, ...resolved]);
     }
     const existing = new Set<string>();

@@ -7,6 +7,8 @@ import type { EpochRecorder } from './epoch-recorder';
 import { CurrentAssignmentBuilder } from './current-assignment-builder';
 import { sameMember, sameNames } from './member-equality';
 import { MemberState } from './member-state';
+import { MemberFilteredRegexes, RegexAccess } from './regex-access';
+import type { TopicAccessPort } from '../ports/topic-access.port';
 import {
   groupSubscription,
   type GroupSubscription,
@@ -28,6 +30,8 @@ export interface MemberProgressDeps {
   armRebalanceTimeout: (groupId: string, memberId: string, memberEpoch: number, timeoutMs: number) => void;
   /** The member no longer has to revoke anything. */
   cancelRebalanceTimeout: (groupId: string, memberId: string) => void;
+  /** DESCRIBE TOPIC by the app's ACLs: each regex member's matches are filtered by it (absent when ACLs are off). */
+  topicAccess?: TopicAccessPort;
 }
 
 /** One member's change, as a heartbeat (or a classic member's JoinGroup) brings it. */
@@ -69,7 +73,12 @@ export interface PreparedJoin {
  * its target. Records are appended to `records`; the member as it ends is returned.
  */
 export class MemberProgress {
-  constructor(private readonly deps: MemberProgressDeps) {}
+  /** Each regex member's caller (the one that receives its assignment), whose ACLs filter what its pattern gives it. */
+  readonly access?: RegexAccess;
+
+  constructor(private readonly deps: MemberProgressDeps) {
+    this.access = deps.topicAccess && new RegexAccess(deps.topicAccess);
+  }
 
   advance(change: MemberChange, records: LogRecord[], now: number): ConsumerGroupMember {
     const prepared = this.prepare(change, records, now);
@@ -121,12 +130,18 @@ export class MemberProgress {
     const replaced = previousId !== undefined && previousId !== updated.memberId ? group.member(previousId) : undefined;
     const previous = replaced ?? group.member(updated.memberId);
     const subscription = this.subscription(
+      groupId,
       subscribedTopicNamesAfter(group, previous, updated),
       subscribedRegexesAfter(group, previous, updated),
     );
     const hash = metadataHash(subscription.metadata);
     let groupEpoch = group.groupEpoch;
-    if (!change.groupExists || subscriptionChanged || hash !== group.metadataHash) {
+    if (
+      !change.groupExists ||
+      subscriptionChanged ||
+      hash !== group.metadataHash ||
+      this.regexAccessChanged(group, updated, subscription)
+    ) {
       groupEpoch += 1;
       const reason = !previous
         ? 'member-joined'
@@ -171,8 +186,35 @@ export class MemberProgress {
     return next;
   }
 
-  /** The group's subscribed topics (by name and by its regexes, resolved against the registry now). */
-  subscription(names: ReadonlyMap<string, number>, regexes: ReadonlyMap<string, number>): GroupSubscription {
-    return groupSubscription(names.keys(), regexes.keys(), this.deps.topicNames, this.deps.partitionsOf);
+  /**
+   * The group's subscribed topics (by name and by its regexes, resolved against the registry now); with
+   * ACLs on, each member's regex gives it only the matches its principal may describe.
+   */
+  subscription(
+    groupId: string,
+    names: ReadonlyMap<string, number>,
+    regexes: ReadonlyMap<string, number>,
+  ): GroupSubscription {
+    const subscription = groupSubscription(names.keys(), regexes.keys(), this.deps.topicNames, this.deps.partitionsOf);
+    const access = this.access;
+    if (!access || subscription.resolved.size === 0) return subscription;
+    return { ...subscription, resolved: new MemberFilteredRegexes(subscription.resolved, groupId, access) };
+  }
+
+  /** The member's regex may give it other topics than its target was computed with (ACLs or its caller changed). */
+  private regexAccessChanged(
+    group: ConsumerGroup,
+    member: ConsumerGroupMember,
+    subscription: GroupSubscription,
+  ): boolean {
+    const access = this.access;
+    if (!access || member.subscribedTopicRegex === '') return false;
+    const matched = subscription.resolved.get(member.subscribedTopicRegex) ?? new Set<string>();
+    return access.changed(
+      group.groupId,
+      member,
+      matched,
+      group.targetAssignmentFor(member.memberId, member.instanceId).keys(),
+    );
   }
 }

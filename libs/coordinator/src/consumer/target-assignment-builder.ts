@@ -1,6 +1,7 @@
 import type { LogRecord } from '@cohort/replication';
 import type { ConsumerAssignorMemberSpec, ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
 import type { ConsumerGroupMember } from './consumer-group-member';
+import { regexTopicsOf } from './regex-access';
 import { targetAssignmentEpochRecord, targetAssignmentRecord } from './consumer-records';
 import {
   fromTopicPartitionList,
@@ -141,7 +142,7 @@ export function subscribedTopicNames(
 ): string[] {
   const names = [...member.subscribedTopicNames];
   if (member.subscribedTopicRegex === '') return names;
-  const matched = resolved.get(member.subscribedTopicRegex);
+  const matched = regexTopicsOf(member, resolved);
   if (!matched) return names;
   const seen = new Set(names);
   for (const topic of matched) if (!seen.has(topic)) names.push(topic);

@@ -6,6 +6,7 @@ import type { CoordinatorLogger, CoordinatorMetrics } from '../ports/coordinator
 import type { ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
 import type { ServerAssignorLookup } from '../ports/server-assignor.port';
 import type { TopicRegistry } from '../ports/topic-registry.port';
+import type { TopicAccessPort } from '../ports/topic-access.port';
 
 /** What every shard shares: configuration and the ports to the outside world. */
 export interface ShardEnv {
@@ -21,4 +22,6 @@ export interface ShardEnv {
   logger: CoordinatorLogger;
   /** What each principal holds through membership, node-wide (every shard charges the same ledger). */
   quotas: MemberQuotas;
+  /** DESCRIBE TOPIC by the app's ACLs (absent when they are off): filters each regex member's matches. */
+  topicAccess?: TopicAccessPort;
 }

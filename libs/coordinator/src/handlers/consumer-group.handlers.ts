@@ -48,7 +48,11 @@ export function handleConsumerGroupHeartbeat(
     upgrade = shard.migration.upgrade(classic);
   }
   const ownedBefore = ownedCount(shard.consumerGroup(request.groupId)?.member(request.memberId));
-  const result = shard.consumer.heartbeat(request, { clientId: context.clientId, clientHost: context.clientHost });
+  const result = shard.consumer.heartbeat(request, {
+    clientId: context.clientId,
+    clientHost: context.clientHost,
+    aclCaller: context.aclCaller,
+  });
   const response = result.response!;
   if (response.errorCode !== ErrorCode.NONE) {
     // The heartbeat was refused: the group stays classic (its parked replies were answered; members rejoin).

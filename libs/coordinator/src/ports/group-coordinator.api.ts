@@ -12,6 +12,11 @@ export interface RequestContext {
    * (MAX_MEMBERS_PER_PRINCIPAL, MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL); absent for callers that are not (super users).
    */
   principal?: string;
+  /**
+   * The caller as the ACLs know it (principal and address; super users too), when ACLs are on: a
+   * consumer-protocol member's `subscribedTopicRegex` gives it only the topics this caller may DESCRIBE.
+   */
+  aclCaller?: { principal: string; host: string };
 }
 
 /**

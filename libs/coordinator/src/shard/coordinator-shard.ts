@@ -128,6 +128,7 @@ export class CoordinatorShard {
       },
       metrics: env.metrics,
       migration: this.migration,
+      topicAccess: env.topicAccess,
     });
     this.classicMembers = {
       consumer: this.consumer,
