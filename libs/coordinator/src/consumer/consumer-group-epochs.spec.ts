@@ -121,6 +121,34 @@ describe('consumer group state and epochs (Kafka GroupMetadataManagerTest)', () 
     expect(h.reloaded().get(G)!.groupEpoch).toBe(11);
   });
 
+  it('refuses an invalid regex at join and on update, and bumps the epoch when a member moves from a regex to names (testConsumerHeartbeatRegexValidation)', () => {
+    const { h } = setup();
+    const regex = (
+      memberEpoch: number,
+      subscription: { subscribedTopicRegex?: string; subscribedTopicNames?: string[] },
+    ) =>
+      h.heartbeat({
+        groupId: G,
+        memberId: 'm1',
+        memberEpoch,
+        rebalanceTimeoutMs: 5000,
+        topicPartitions: [],
+        ...subscription,
+      });
+    const message = 'SubscribedTopicRegex `[` is not a valid regular expression';
+    const refused = regex(0, { subscribedTopicRegex: '[' });
+    expect(refused.response).toMatchObject({ errorCode: 128, errorName: 'INVALID_REGULAR_EXPRESSION' });
+    // Cohort compiles with RE2, so the reason after the colon is RE2's rather than Java's.
+    expect(refused.response.errorMessage).toContain(message);
+    expect(regex(0, { subscribedTopicRegex: '.*' }).response).toMatchObject({ errorCode: 0, memberEpoch: 1 });
+    const update = regex(1, { subscribedTopicRegex: '[' }).response;
+    expect(update).toMatchObject({ errorCode: 128 });
+    expect(update.errorMessage).toContain(message);
+    // Topic names without a regex (a regex left out is unchanged, as in Kafka): a new subscription, a new epoch.
+    expect(regex(1, { subscribedTopicNames: ['foo'] }).response).toMatchObject({ errorCode: 0, memberEpoch: 2 });
+    expect([...h.manager.group(G)!.member('m1')!.subscribedTopicNames]).toEqual(['foo']);
+  });
+
   it('deletes an empty group with the tombstones of its assignment epoch and group epoch (testConsumerGroupDelete)', () => {
     const { h, now } = setup();
     const group = h.withGroup(G, 10, [], {}, 10);
