@@ -157,12 +157,17 @@ export class ConsumerGroupHarness {
   /**
    * The heartbeats of one turn run together, as the shard runs them (`runHeartbeatBatch`): what they
    * wrote commits in order, and each answer is returned with the members the batch tells to heartbeat now.
+   * `principals[i]` is the caller of `requests[i]` as the ACLs know it (with `topicAccess`).
    */
-  heartbeatBatch(requests: ConsumerGroupHeartbeatRequest[]): BatchOutcome {
-    const context = { clientId: DEFAULT_CLIENT_ID, clientHost: DEFAULT_CLIENT_HOST };
+  heartbeatBatch(requests: ConsumerGroupHeartbeatRequest[], principals: (string | undefined)[] = []): BatchOutcome {
+    const contextOf = (principal: string | undefined) => ({
+      clientId: DEFAULT_CLIENT_ID,
+      clientHost: DEFAULT_CLIENT_HOST,
+      aclCaller: principal === undefined ? undefined : { principal, host: DEFAULT_CLIENT_HOST },
+    });
     const outcome = runHeartbeatBatch(
       this.manager,
-      requests.map((request) => ({ request, context })),
+      requests.map((request, index) => ({ request, context: contextOf(principals[index]) })),
       this.clock.now(),
       {
         alone: () => null,

@@ -98,6 +98,15 @@ describe('regex subscriptions filtered by each member’s DESCRIBE TOPIC ACLs', 
     expect([...group.targetAssignmentOf('bob').get('orders-b')!]).toEqual([0, 1]);
   });
 
+  it('filters each member by its own principal when their joins run in one batch (one target for the turn)', () => {
+    const h = harness(aclsOfAliceAndBob());
+    const outcome = h.heartbeatBatch([fullHeartbeat(h, 'alice'), fullHeartbeat(h, 'bob')], ['User:alice', 'User:bob']);
+    expect(outcome.answers.map((answer) => answer.response.errorCode)).toEqual([0, 0]);
+    const group = h.groups.get(G)!;
+    expect([...group.targetAssignmentOf('alice').keys()].sort()).toEqual(['orders-a', 'orders-shared']);
+    expect([...group.targetAssignmentOf('bob').keys()].sort()).toEqual(['orders-b', 'orders-shared']);
+  });
+
   it('gives a topic created later only to the members whose principal may describe it', () => {
     const acls = aclsOfAliceAndBob();
     const h = harness(acls);
@@ -172,6 +181,23 @@ describe('regex subscriptions filtered by each member’s DESCRIBE TOPIC ACLs', 
       true,
     );
     expect([...group.targetAssignmentOf('bob').get('orders-b')!]).toEqual([0, 1]);
+  });
+
+  it('gives a static member taken over by another principal none of the topics only the previous one could describe', () => {
+    const h = harness(aclsOfAliceAndBob());
+    const join = (memberId: string) => ({ ...fullHeartbeat(h, memberId), instanceId: 'instance-1' });
+    expect(h.heartbeat(join('alice-1'), 'User:alice').response.errorCode).toBe(0);
+    converge(h, {});
+    const alice = h.groups.get(G)!.member('alice-1')!;
+    expect([...alice.assignedPartitions.keys()].sort()).toEqual(['orders-a', 'orders-shared']);
+    // Alice's member leaves for now (-2), keeping its instance's partitions; bob's member takes the instance over.
+    h.heartbeat({ groupId: G, memberId: 'alice-1', memberEpoch: -2, instanceId: 'instance-1' }, 'User:alice');
+    const taken = h.heartbeat(join('bob-1'), 'User:bob').response;
+    expect(taken.errorCode).toBe(0);
+    const topics = (taken.assignment?.topicPartitions ?? []).map((tp) => tp.topic);
+    expect(topics).not.toContain('orders-a');
+    converge(h, { 'bob-1': 'User:bob' });
+    expect(topicsShownBy(h, 'bob-1')).toEqual(['orders-b', 'orders-shared']);
   });
 
   it('gives a member whose heartbeat carries no caller none of its pattern’s topics while ACLs are on', () => {

@@ -129,6 +129,8 @@ export class MemberProgress {
     const previousId = group.staticMemberId(updated.instanceId);
     const replaced = previousId !== undefined && previousId !== updated.memberId ? group.member(previousId) : undefined;
     const previous = replaced ?? group.member(updated.memberId);
+    // The replaced static member is gone with its caller (forgetting it can only give less).
+    if (replaced) this.access?.forget(groupId, replaced.memberId);
     const subscription = this.subscription(
       groupId,
       subscribedTopicNamesAfter(group, previous, updated),
