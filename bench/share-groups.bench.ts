@@ -43,22 +43,34 @@ async function shareGroups(args: string[]): Promise<void> {
   const durationMs = seconds * 1000;
   const workers = scaled(20, 2);
   const node = await CohortProcess.start(NODE_ENV);
+  // The same loops on a node that does not fsync each write (Redis, by default, does not either).
+  const unsynced = await CohortProcess.start({ ...NODE_ENV, LOG_FLUSH_POLICY: 'replicated' });
   try {
     console.log(
-      `one embedded node, one partition per group; Redis Streams on 127.0.0.1:6379, one stream and one consumer group; ${workers} workers each`,
+      `one embedded node (LOG_FLUSH_POLICY=always, and a second one with replicated: no fsync per write), one partition per group; Redis Streams on 127.0.0.1:6379, one stream and one consumer group; ${workers} workers each`,
     );
     const rows: string[][] = [];
     for (const [label, batch, target] of [
       ['lease 1, ack 1', 1, 0.5],
       ['lease 100, ack the range', 100, 2],
     ] as const) {
-      const row = await attempt(label, () => throughput(node, label, workers, batch, durationMs));
+      const row = await attempt(label, () => throughput(node, unsynced, label, workers, batch, durationMs));
       if (row)
-        rows.push([label, perSecond(row.cohort), perSecond(row.redis), ratio(row.cohort, row.redis), `≥ ${target}x`]);
+        rows.push([
+          label,
+          perSecond(row.cohort),
+          perSecond(row.unsynced),
+          perSecond(row.redis),
+          ratio(row.cohort, row.redis),
+          ratio(row.unsynced, row.redis),
+          `≥ ${target}x`,
+        ]);
     }
-    if (rows.length > 0) table(['closed loops', 'Cohort acked', 'Redis acked', 'ratio', 'target'], rows);
+    if (rows.length > 0)
+      table(['closed loops', 'Cohort acked', 'no fsync', 'Redis acked', 'ratio', 'no fsync', 'target'], rows);
   } finally {
     await node.dispose();
+    await unsynced.dispose();
   }
   await attempt('redelivery', () => redelivery(scaled(10, 3)));
   await attempt('2,000 in flight under 200 workers', () => inFlight(scaled(200, 10), durationMs));
@@ -96,27 +108,38 @@ async function cohortDrain(
   return { acked, perSecond: acked / seconds };
 }
 
-async function throughput(node: CohortProcess, label: string, count: number, batch: number, durationMs: number) {
+async function throughput(
+  node: CohortProcess,
+  unsynced: CohortProcess,
+  label: string,
+  count: number,
+  batch: number,
+  durationMs: number,
+) {
   // Enough work that neither side runs dry: Redis is filled up front, Cohort's end is only a number.
   const messages = scaled(batch === 1 ? 200_000 : 1_000_000, 10_000);
   const topic = `${TOPIC}-${batch}`;
   await createTopic(node, topic, 1_000_000_000);
-  const workers = await Promise.all(
-    Array.from({ length: count }, () => ShareWorker.join(node.url, `queue-${batch}`, [topic])),
-  );
+  await createTopic(unsynced, topic, 1_000_000_000);
+  const join = (on: CohortProcess) =>
+    Promise.all(Array.from({ length: count }, () => ShareWorker.join(on.url, `queue-${batch}`, [topic])));
+  const workers = await join(node);
+  const others = await join(unsynced);
   const redis = await RedisStreamsQueue.filled(`throughput-${batch}`, messages);
   try {
     await redis.connect(count);
     await cohortDrain(workers, batch, 500); // warm-up: JIT, the share partition created
     await redis.drain(batch, 500);
+    await cohortDrain(others, batch, 500);
     const cohort = await cohortDrain(workers, batch, durationMs);
+    const noFsync = await cohortDrain(others, batch, durationMs);
     const baseline = await redis.drain(batch, durationMs);
     console.log(
-      `  ${label}: Cohort ${cohort.acked} offsets acknowledged, Redis ${baseline.acked} entries acknowledged`,
+      `  ${label}: Cohort ${cohort.acked} offsets acknowledged (${noFsync.acked} without fsync), Redis ${baseline.acked} entries acknowledged`,
     );
-    return { cohort: cohort.perSecond, redis: baseline.perSecond };
+    return { cohort: cohort.perSecond, unsynced: noFsync.perSecond, redis: baseline.perSecond };
   } finally {
-    await Promise.all(workers.map((w) => w.leave()));
+    await Promise.all([...workers, ...others].map((w) => w.leave()));
     await redis.dispose();
   }
 }
