@@ -75,4 +75,20 @@ describe('ConsumerGroupDescribe (Kafka GroupMetadataManagerTest)', () => {
       members: [],
     });
   });
+
+  it('answers GROUP_ID_NOT_FOUND when the id names a share group, which it leaves as it was (testConsumerGroupDescribeOnShareGroup)', async () => {
+    const h = new CoordinatorHarness({ topics: [{ name: 'foo', partitions: 1 }], autoCommit: true });
+    await h.settle();
+    const share = await h.coordinator.shareGroupHeartbeat(
+      { groupId: 'group-foo', memberId: 'm1', memberEpoch: 0, subscribedTopicNames: ['foo'] },
+      h.context('conn-m1'),
+    );
+    expect(share).toMatchObject({ errorCode: 0, memberEpoch: 1 });
+    const response = await h.coordinator.consumerGroupDescribe({ groupIds: ['group-foo'] });
+    expect(response.groups).toEqual([
+      expect.objectContaining({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, groupId: 'group-foo', members: [] }),
+    ]);
+    const described = await h.coordinator.shareGroupDescribe({ groupIds: ['group-foo'] });
+    expect(described.groups[0]).toMatchObject({ errorCode: 0, groupEpoch: 1 });
+  });
 });
