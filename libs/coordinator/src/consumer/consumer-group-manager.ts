@@ -224,13 +224,13 @@ export class ConsumerGroupManager {
   finishJoin(
     join: PreparedJoin,
     member: ConsumerGroupMember,
+    resolved: ReadonlyMap<string, ReadonlySet<string>>,
     records: LogRecord[],
     now: number,
   ): { member: ConsumerGroupMember; response: ConsumerGroupHeartbeatResponse } {
     const { prepared } = join;
     const { group } = prepared;
     const target = group.targetAssignmentFor(member.memberId, member.instanceId);
-    const resolved = this.currentSubscription(group).resolved;
     const updated = this.progress.reconcile(prepared, member, group.assignmentEpoch, target, resolved, records, now);
     this.scheduleSessionTimeout(group.groupId, updated.memberId);
     return {
@@ -240,9 +240,9 @@ export class ConsumerGroupManager {
   }
 
   /** The group's new target at its group epoch, from the group as it stands; null when it is current. */
-  computeTarget(group: ConsumerGroup, now: number): TargetAssignmentResult | null {
+  computeTarget(group: ConsumerGroup, subscription: GroupSubscription, now: number): TargetAssignmentResult | null {
     if (group.groupEpoch <= group.assignmentEpoch) return null;
-    const { metadata, resolved } = this.currentSubscription(group);
+    const { metadata, resolved } = subscription;
     return updateTargetAssignment(group, group.groupEpoch, this.deps.assignors, metadata, resolved, now);
   }
 

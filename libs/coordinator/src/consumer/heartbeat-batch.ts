@@ -143,9 +143,13 @@ class HeartbeatBatch {
     this.parked.delete(groupId);
     this.parkedKeys.delete(groupId);
     const group = this.manager.group(groupId);
+    // The group's subscription as the turn left it: the target's, and what every parked member reconciles with.
+    let resolved: ReadonlyMap<string, ReadonlySet<string>>;
     try {
       if (!group) throw new ConsumerGroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);
-      const target = this.manager.computeTarget(group, this.now);
+      const subscription = this.manager.currentSubscription(group);
+      resolved = subscription.resolved;
+      const target = this.manager.computeTarget(group, subscription, this.now);
       if (target) {
         this.manager.write(target.records, groupId);
         const told = this.tellOf(groupId);
@@ -166,7 +170,7 @@ class HeartbeatBatch {
         if (!member)
           throw new ConsumerGroupError('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
         const records: LogRecord[] = [];
-        const finished = this.manager.finishJoin(join, member, records, this.now);
+        const finished = this.manager.finishJoin(join, member, resolved, records, this.now);
         this.manager.write(records, groupId);
         this.tell.get(groupId)?.delete(memberId);
         this.tellReleased(group, join.prepared.member, finished.member);
