@@ -2,6 +2,7 @@ import type { ArgumentMetadata, Type } from '@nestjs/common';
 import fc from 'fast-check';
 import { KafkaValidationPipe } from '../../common/kafka-validation.pipe';
 import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_REASON_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
+import { ConsumerGroupHeartbeatDto } from '../dto/consumer-group-heartbeat.dto';
 import { HeartbeatDto } from '../dto/heartbeat.dto';
 import { JoinGroupDto } from '../dto/join-group.dto';
 import { OffsetCommitDto } from '../dto/offset-commit.dto';
@@ -14,6 +15,7 @@ const acceptOffsetCommit = compiledAccept(OffsetCommitDto);
 const acceptOffsetFetch = compiledAccept(OffsetFetchDto);
 const acceptSyncGroup = compiledAccept(SyncGroupDto);
 const acceptJoinGroup = compiledAccept(JoinGroupDto);
+const acceptConsumerHeartbeat = compiledAccept(ConsumerGroupHeartbeatDto);
 
 /**
  * The compiled checks (derived from the DTOs' schemas) may only say yes where the DTO's class-validator rules say yes, and must then give what
@@ -224,6 +226,29 @@ const joinGroup = fc
   )
   .map(([head, protocols]) => spliceField(head, 'protocols', protocols));
 
+/** A KIP-848 heartbeat: a join with every field, a steady one with its epoch alone, and all between. */
+const ownedTopic = objectJson({
+  topic: field(text(MAX_TOPIC_NAME_LENGTH)),
+  partitions: field(fc.oneof(fc.array(int(0, INT32_MAX), { maxLength: 3 }), junk)),
+});
+const orNull = (own: fc.Arbitrary<unknown>) => fc.oneof(fc.constant(null), own);
+const consumerHeartbeat = fc
+  .tuple(
+    objectJson({
+      groupId: field(text(MAX_ID_LENGTH)),
+      memberId: field(text(MAX_ID_LENGTH)),
+      memberEpoch: field(int(-2, INT32_MAX)),
+      instanceId: field(orNull(text(MAX_TOPIC_NAME_LENGTH))),
+      rackId: field(orNull(text(MAX_ID_LENGTH))),
+      rebalanceTimeoutMs: field(orNull(int(-1, INT32_MAX))),
+      subscribedTopicNames: field(orNull(fc.array(text(MAX_TOPIC_NAME_LENGTH), { maxLength: 3 }))),
+      subscribedTopicRegex: field(orNull(text(MAX_REASON_LENGTH))),
+      serverAssignor: field(orNull(text(MAX_ID_LENGTH))),
+    }),
+    fc.oneof(listOrJunk(ownedTopic), fc.constant('null'), fc.constant(undefined)),
+  )
+  .map(([head, owned]) => (owned === undefined ? head : spliceField(head, 'topicPartitions', owned)));
+
 /** Adds `"key": <raw json>` to an object's JSON text. */
 function spliceField(objectJsonText: string, key: string, raw: string): string {
   return objectJsonText === '{}'
@@ -300,6 +325,14 @@ describe('compiled checks of hot requests', () => {
       acceptJoinGroup,
       joinGroup,
       '{"groupId":"g","sessionTimeoutMs":45000,"rebalanceTimeoutMs":300000,"memberId":"","groupInstanceId":null,"protocolType":"consumer","protocols":[{"name":"range","metadata":{"topics":["t"]}}],"reason":null}',
+    ));
+
+  it('accepts a ConsumerGroupHeartbeat only where ConsumerGroupHeartbeatDto does, with the same result (every member sends one per interval)', () =>
+    agrees(
+      ConsumerGroupHeartbeatDto,
+      acceptConsumerHeartbeat,
+      consumerHeartbeat,
+      '{"groupId":"g","memberId":"m-1","memberEpoch":7,"topicPartitions":[{"topic":"t","partitions":[0,1]}]}',
     ));
 
   it('leaves hostile keys and binary values to the DTO', () => {

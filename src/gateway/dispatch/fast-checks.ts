@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { compiledAccept } from '../contract/socket-contracts';
+import { ConsumerGroupHeartbeatDto } from '../dto/consumer-group-heartbeat.dto';
 import { HeartbeatDto } from '../dto/heartbeat.dto';
 import { JoinGroupDto } from '../dto/join-group.dto';
 import { OffsetCommitDto } from '../dto/offset-commit.dto';
@@ -15,10 +16,18 @@ export type FastCheck<T> = (payload: unknown) => T | null;
 
 /**
  * The DTOs whose check, compiled from their schema (../contract), is held equal to their validation by
- * a property test (../contract/compiled-checks.spec.ts): the requests a consumer sends most, and JoinGroup
- * and SyncGroup, which every member sends at once in a rebalance.
+ * a property test (../contract/compiled-checks.spec.ts): the requests a consumer sends most (a classic
+ * Heartbeat or a KIP-848 ConsumerGroupHeartbeat, OffsetCommit, OffsetFetch), and JoinGroup and SyncGroup,
+ * which every member sends at once in a rebalance.
  */
-const HOT = new Set<Type<unknown>>([HeartbeatDto, OffsetCommitDto, OffsetFetchDto, JoinGroupDto, SyncGroupDto]);
+const HOT = new Set<Type<unknown>>([
+  HeartbeatDto,
+  ConsumerGroupHeartbeatDto,
+  OffsetCommitDto,
+  OffsetFetchDto,
+  JoinGroupDto,
+  SyncGroupDto,
+]);
 
 export function fastCheckOf<T>(dto: Type<T>): FastCheck<T> | null {
   return HOT.has(dto) ? compiledAccept(dto) : null;
