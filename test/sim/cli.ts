@@ -27,6 +27,7 @@ function parseArgs(argv: string[]): {
   verbose: boolean;
   coordinator: boolean;
   consumer: boolean;
+  share: boolean;
   skipRules?: string[];
 } {
   const args = new Map<string, string>();
@@ -59,8 +60,9 @@ function parseArgs(argv: string[]): {
     brokenRule,
     faultPhaseMs: args.has('duration') ? int('duration', 20_000) : undefined,
     verbose: args.has('verbose'),
-    coordinator: args.has('coordinator') || args.has('consumer'),
+    coordinator: args.has('coordinator') || args.has('consumer') || args.has('share'),
     consumer: args.has('consumer'),
+    share: args.has('share'),
     skipRules: args.get('skip-rules')?.split(','),
   };
 }
@@ -78,7 +80,7 @@ async function main(): Promise<void> {
     // Production code that throws inside a simulated step fails the seed like a violation (with its replay line).
     const result = await (
       opts.coordinator
-        ? coordinatorSeed(seed, opts.brokenRule, opts.faultPhaseMs, opts.consumer)
+        ? coordinatorSeed(seed, opts.brokenRule, opts.faultPhaseMs, opts.consumer, opts.share)
         : runRandomSeed(seed, {
             brokenRule: opts.brokenRule,
             faultPhaseMs: opts.faultPhaseMs,
@@ -99,7 +101,7 @@ async function main(): Promise<void> {
       console.error(result.violations.join('\n'));
       console.error(`\n--- trace (last lines) ---\n${result.trace}`);
       console.error(
-        `\nreplay: npm run sim -- --seed ${seed}${opts.consumer ? ' --consumer' : opts.coordinator ? ' --coordinator' : ''}${opts.faultPhaseMs !== undefined ? ` --duration ${opts.faultPhaseMs}` : ''}${opts.brokenRule ? ` --break ${opts.brokenRule}` : ''}`,
+        `\nreplay: npm run sim -- --seed ${seed}${opts.consumer ? ' --consumer' : ''}${opts.share ? ' --share' : ''}${opts.coordinator && !opts.consumer && !opts.share ? ' --coordinator' : ''}${opts.faultPhaseMs !== undefined ? ` --duration ${opts.faultPhaseMs}` : ''}${opts.brokenRule ? ` --break ${opts.brokenRule}` : ''}`,
       );
       process.exitCode = 1;
       failed.push(seed);
@@ -130,14 +132,20 @@ async function coordinatorSeed(
   brokenRule: BrokenRule | undefined,
   faultPhaseMs: number | undefined,
   consumer: boolean,
+  share: boolean,
 ): Promise<RandomRunResult> {
-  const r = await runCoordinatorSeed(seed, { brokenRule, faultPhaseMs, consumerGroups: consumer ? 3 : 0 });
+  const r = await runCoordinatorSeed(seed, {
+    brokenRule,
+    faultPhaseMs,
+    consumerGroups: consumer ? 3 : 0,
+    shareGroup: share,
+  });
   return {
     seed,
     ok: r.violations.length === 0,
     violations: r.violations,
     trace: r.trace,
-    summary: `coordinator: acked commits=${r.ledger.ackedCommits} leader kills=${r.leaderKills}${r.consumer ? ` isolations=${r.leaderIsolations}` : ''} LOAD_IN_PROGRESS answers=${r.ledger.loadInProgressAnswers}${r.consumer ? `; ${r.consumer.summary()}` : ''}`,
+    summary: `coordinator: acked commits=${r.ledger.ackedCommits} leader kills=${r.leaderKills}${r.consumer ? ` isolations=${r.leaderIsolations}` : ''} LOAD_IN_PROGRESS answers=${r.ledger.loadInProgressAnswers}${r.consumer ? `; ${r.consumer.summary()}` : ''}${r.share ? `; ${r.share.summary()}` : ''}`,
     steps: r.steps,
     outcomes: {},
   };

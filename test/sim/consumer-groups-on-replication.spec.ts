@@ -10,11 +10,13 @@ jest.setTimeout(120_000);
  * CLI runs fresh ones: `npm run sim -- --consumer --fresh --seeds 200`).
  */
 describe('consumer groups (KIP-848) on replicated __consumer_offsets', () => {
-  // Seed 1 and the fresh seeds that failed once, each for a bug of the simulated client (fixed): 1, a
-  // target that came while a fenced membership's slow revocation ran was never reconciled; 977653697, a
-  // member whose answer was lost did not send a full request afterwards, so it never learned the
-  // partitions the coordinator had given it; 1623418607, a reconciliation went on after its member left.
-  it.each([1, 977653697, 1623418607])(
+  // Fresh seeds that failed once, each for a bug of the simulated client (fixed): 977653697, a member
+  // whose answer was lost did not send a full request afterwards, so it never learned the partitions the
+  // coordinator had given it; 1623418607, a reconciliation went on after its member left. (Seed 1, below
+  // with a share group, first showed a target arriving during a fenced membership's slow revocation
+  // that was never reconciled.) Later changes to the code move every seed's schedule, so these now run
+  // other histories; they stay as fixed seeds.
+  it.each([977653697, 1623418607])(
     'seed %i: no partition is worked by two live members, epochs never go back, acknowledged commits survive failover',
     async (seed) => {
       const r = await runCoordinatorSeed(seed, { faultPhaseMs: 15_000, consumerGroups: 3 });
@@ -31,6 +33,15 @@ describe('consumer groups (KIP-848) on replicated __consumer_offsets', () => {
       expect(consumer.verifiedAnswers).toBeGreaterThan(50);
     },
   );
+
+  it('seed 1 with a share group besides: an offset leased to one member at a time, nothing acknowledged leased again, delivery counts only grow, the in-flight window holds', async () => {
+    const r = await runCoordinatorSeed(1, { faultPhaseMs: 15_000, consumerGroups: 3, shareGroup: true });
+    expect(r.violations).toEqual([]);
+    const stats = r.share!.ledger.stats;
+    expect(stats.accepted).toBeGreaterThan(100);
+    // Leases ran out or were released and their offsets were delivered again.
+    expect(stats.redeliveries).toBeGreaterThan(10);
+  });
 
   it('catches a member that acknowledges its new assignment before it finished revoking (seed 3)', async () => {
     const r = await runCoordinatorSeed(3, {

@@ -6,6 +6,7 @@ import { SimCluster } from '../sim-cluster';
 import { CommitLedger } from './commit-ledger';
 import { ConsumerGroupWorkload } from './consumer-group-workload';
 import type { BrokenMember } from './sim-consumer-member';
+import { ShareWorkload } from './share-workload';
 import { SimConsumer } from './sim-consumer';
 import { SimCoordinators } from './sim-coordinators';
 
@@ -22,6 +23,8 @@ export interface CoordinatorRunResult {
   verifiedAnswers: number;
   /** The KIP-848 groups run beside the classic ones, if any were asked for. */
   consumer?: ConsumerGroupWorkload;
+  /** The KIP-932 share group, if one was asked for. */
+  share?: ShareWorkload;
 }
 
 /** What a coordinator may answer while leadership moves or it loads: the client retries elsewhere. */
@@ -47,6 +50,8 @@ export async function runCoordinatorSeed(
     consumerGroups?: number;
     brokenRule?: BrokenRule;
     brokenMember?: BrokenMember;
+    /** A KIP-932 share group of three workers besides. */
+    shareGroup?: boolean;
   } = {},
 ): Promise<CoordinatorRunResult> {
   const rng = new SeededRandom(seed ^ 0x2545f491);
@@ -70,7 +75,10 @@ export async function runCoordinatorSeed(
     consumer = new ConsumerGroupWorkload(sim, coordinators, ledger, seed, options.consumerGroups, options.brokenMember);
     consumer.start();
   }
-  const violationCount = () => ledger.violations.length + (consumer?.allViolations.length ?? 0);
+  const share = options.shareGroup ? new ShareWorkload(sim, coordinators, seed) : undefined;
+  share?.start();
+  const violationCount = () =>
+    (share?.ledger.violations.length ?? 0) + ledger.violations.length + (consumer?.allViolations.length ?? 0);
   const groups = Array.from({ length: options.groups ?? 6 }, (_, i) => `group-${i}`);
   const consumers = groups.map((g) => new SimConsumer(g, sim, coordinators, ledger, rng));
   consumers.forEach((c) => c.start());
@@ -190,6 +198,7 @@ export async function runCoordinatorSeed(
   await consumer?.settle(30_000);
   consumers.forEach((c) => c.stop());
   consumer?.stop();
+  share?.stop();
   stopVerifier = true;
   await sim.run(1_000);
   await verify('final');
@@ -200,7 +209,12 @@ export async function runCoordinatorSeed(
     ledger.violations.push('the verifier never got a consumer group answer to check');
   return {
     seed,
-    violations: [...checker.violations, ...ledger.violations, ...(consumer?.allViolations ?? [])],
+    violations: [
+      ...checker.violations,
+      ...ledger.violations,
+      ...(consumer?.allViolations ?? []),
+      ...(share?.ledger.violations ?? []),
+    ],
     ledger,
     leaderKills,
     leaderIsolations,
@@ -208,5 +222,6 @@ export async function runCoordinatorSeed(
     steps: sim.clock.steps,
     verifiedAnswers,
     consumer,
+    share,
   };
 }

@@ -5,6 +5,7 @@ import type { SeededRandom } from '@cohort/replication';
 import type { SimCluster } from '../sim-cluster';
 import type { CommitLedger } from './commit-ledger';
 import type { OwnershipLedger } from './ownership-ledger';
+import { keyOf, keysOf, split, toList } from './partition-keys';
 import type { CallOutcome, SimCoordinators } from './sim-coordinators';
 
 /** The topics every consumer-protocol member subscribes to, with their partition counts. */
@@ -44,12 +45,6 @@ interface Owned {
   position: number | null;
   committed: number;
 }
-
-const keyOf = (topic: string, partition: number) => `${topic}-${partition}`;
-const split = (key: string): [string, number] => {
-  const at = key.lastIndexOf('-');
-  return [key.slice(0, at), Number(key.slice(at + 1))];
-};
 
 /**
  * A member of a KIP-848 consumer group as Kafka's client (`ConsumerMembershipManager`) drives it: it
@@ -389,17 +384,4 @@ export class SimConsumerMember {
     }
     this.stop();
   }
-}
-
-function keysOf(list: TopicPartitions[]): string {
-  return list.flatMap((tp) => tp.partitions.map((p) => keyOf(tp.topic, p))).join(',') || '-';
-}
-
-function toList(keys: string[]): TopicPartitions[] {
-  const byTopic = new Map<string, number[]>();
-  for (const key of keys) {
-    const [topic, partition] = split(key);
-    byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
-  }
-  return [...byTopic].map(([topic, partitions]) => ({ topic, partitions: partitions.sort((a, b) => a - b) }));
 }

@@ -31,12 +31,7 @@ export type CallOutcome<R> = { ok: true; value: R } | { ok: false; reason: 'unre
 export class SimCoordinators {
   private readonly incarnations = new Map<number, Incarnation>();
   readonly config: CoordinatorConfig;
-  readonly topics = new InMemoryTopicRegistry({
-    topics: [
-      { name: 'orders', partitions: 4, endOffsets: {} },
-      { name: 'clicks', partitions: 6, endOffsets: {} },
-    ],
-  });
+  readonly topics: InMemoryTopicRegistry;
   /** Where each connection's HeartbeatNow pushes go (consumer-protocol members register theirs). */
   private readonly pushTargets = new Map<string, (push: HeartbeatNowPush) => void>();
   heartbeatNowPushes = 0;
@@ -45,6 +40,14 @@ export class SimCoordinators {
     private readonly sim: SimCluster,
     overrides: Partial<CoordinatorConfig> = {},
   ) {
+    this.topics = new InMemoryTopicRegistry({
+      topics: [
+        { name: 'orders', partitions: 4, endOffsets: {} },
+        { name: 'clicks', partitions: 6, endOffsets: {} },
+        { name: 'jobs', partitions: 2, endOffsets: {} },
+      ],
+      clock: this.sim.clock,
+    });
     // Small load chunks: with simulated read latency a replay takes several steps.
     this.config = coordinatorConfig({
       numPartitions: sim.config.numPartitions,
@@ -53,6 +56,11 @@ export class SimCoordinators {
       // Scaled down like the nodes' sessions: pauses of a few seconds fence consumer-protocol members.
       groupConsumerHeartbeatIntervalMs: 500,
       groupConsumerSessionTimeoutMs: 3_000,
+      groupShareHeartbeatIntervalMs: 500,
+      groupShareSessionTimeoutMs: 3_000,
+      groupShareRecordLockDurationMs: 1_000,
+      groupSharePartitionMaxRecordLocks: 40,
+      groupShareAutoOffsetReset: 'earliest',
       ...overrides,
     });
   }

@@ -1,0 +1,164 @@
+import type { GroupCoordinator } from '@cohort/coordinator';
+import { ErrorCode, partitionFor } from '@cohort/protocol';
+import { SeededRandom } from '@cohort/replication';
+import type { SimCluster } from '../sim-cluster';
+import { ShareLedger } from './share-ledger';
+import type { SimCoordinators } from './sim-coordinators';
+
+export const SHARE_TOPIC = 'jobs';
+export const SHARE_PARTITIONS = 2;
+const GROUP = 'sg-0';
+const ACCEPT = 1;
+const RELEASE = 2;
+const REJECT = 3;
+
+/**
+ * A KIP-932 share group beside the other groups of a coordinator run: a producer reporting the end
+ * offsets of `jobs` as it grows, and three workers that join with ShareGroupHeartbeat, lease ranges with
+ * ShareAcquire, work on each offset and acknowledge it with ShareAcknowledge (mostly ACCEPT, sometimes
+ * RELEASE or REJECT; now and then only after the lock ran out). What they are told goes to the share
+ * ledger, whose invariants hold through the coordinator run's leader kills and network partitions.
+ */
+export class ShareWorkload {
+  readonly ledger: ShareLedger;
+  private readonly rng: SeededRandom;
+  private stopped = false;
+  private endOffsets = Array.from({ length: SHARE_PARTITIONS }, () => 0);
+
+  constructor(
+    private readonly sim: SimCluster,
+    private readonly coordinators: SimCoordinators,
+    seed: number,
+  ) {
+    this.rng = new SeededRandom(seed ^ 0x7f4a7c15);
+    const { groupShareRecordLockDurationMs, groupSharePartitionMaxRecordLocks } = coordinators.config;
+    this.ledger = new ShareLedger(
+      () => sim.clock.now(),
+      groupShareRecordLockDurationMs,
+      groupSharePartitionMaxRecordLocks,
+    );
+  }
+
+  start(): void {
+    void this.produce();
+    for (let i = 0; i < 3; i++) void this.work(`${GROUP}-w${i}`);
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.sim.clock.schedule(ms, resolve));
+  }
+
+  private async produce(): Promise<void> {
+    while (!this.stopped) {
+      const reports = this.endOffsets.map((end, partition) => ({ partition, endOffset: end + this.rng.int(4) }));
+      this.endOffsets = reports.map((r) => r.endOffset);
+      await this.coordinators.topics.setEndOffsets(SHARE_TOPIC, reports);
+      await this.sleep(100);
+    }
+  }
+
+  private call<R>(request: (c: GroupCoordinator) => Promise<R>) {
+    return this.coordinators.call(this.coordinators.coordinatorNodeFor(GROUP), request, 5_000);
+  }
+
+  /** The coordinator that answers now, as a lease's grantor: leader and leader epoch of the group's partition. */
+  private grantor(): number {
+    const state = this.sim.state(partitionFor(GROUP, this.coordinators.config.numPartitions));
+    return state.leader * 1_000_000 + state.leaderEpoch;
+  }
+
+  private async work(memberId: string): Promise<void> {
+    let epoch = 0;
+    let nextHeartbeat = 0;
+    const context = { clientId: memberId, clientHost: 'sim', connectionId: `${GROUP}/${memberId}` };
+    while (!this.stopped) {
+      if (this.sim.clock.now() >= nextHeartbeat) {
+        const r = await this.call((c) =>
+          c.shareGroupHeartbeat(
+            { groupId: GROUP, memberId, memberEpoch: epoch, subscribedTopicNames: [SHARE_TOPIC] },
+            context,
+          ),
+        );
+        if (r.ok && r.value.errorCode === ErrorCode.NONE) {
+          epoch = r.value.memberEpoch;
+          nextHeartbeat = this.sim.clock.now() + r.value.heartbeatIntervalMs;
+        } else {
+          if (
+            r.ok &&
+            (r.value.errorCode === ErrorCode.FENCED_MEMBER_EPOCH || r.value.errorCode === ErrorCode.UNKNOWN_MEMBER_ID)
+          )
+            epoch = 0;
+          nextHeartbeat = this.sim.clock.now() + 100;
+        }
+      }
+      if (epoch > 0) await this.acquire(memberId, context);
+      await this.sleep(20 + this.rng.int(60));
+    }
+  }
+
+  private async acquire(memberId: string, context: { clientId: string; clientHost: string; connectionId: string }) {
+    const sentAt = this.sim.clock.now();
+    const grantor = this.grantor();
+    const r = await this.call((c) =>
+      c.shareAcquire({ groupId: GROUP, memberId, maxRecords: 5, maxWaitMs: 0 }, context),
+    );
+    if (!r.ok || r.value.errorCode !== ErrorCode.NONE) return;
+    for (const p of r.value.partitions) {
+      const tp = `${p.topic}-${p.partition}`;
+      for (const lease of p.leases) {
+        this.trace(
+          `${memberId} leased ${tp}@${lease.firstOffset}-${lease.lastOffset} (delivery ${lease.deliveryCount}, sent ${this.sim.clock.now() - sentAt} ms ago)`,
+        );
+        this.ledger.leased(memberId, grantor, sentAt, tp, lease.firstOffset, lease.lastOffset, lease.deliveryCount);
+        void this.finish(memberId, context, p.topic, p.partition, lease.firstOffset, lease.lastOffset);
+      }
+    }
+  }
+
+  /** Works on a lease, then acknowledges it (sometimes only after its lock ran out). */
+  private async finish(
+    memberId: string,
+    context: { clientId: string; clientHost: string; connectionId: string },
+    topic: string,
+    partition: number,
+    first: number,
+    last: number,
+  ): Promise<void> {
+    const lockMs = this.coordinators.config.groupShareRecordLockDurationMs;
+    await this.sleep(this.rng.next() < 0.05 ? lockMs + this.rng.int(lockMs) : 10 + this.rng.int(200));
+    if (this.stopped) return;
+    const roll = this.rng.next();
+    const type = roll < 0.75 ? ACCEPT : roll < 0.9 ? RELEASE : REJECT;
+    const tp = `${topic}-${partition}`;
+    this.ledger.letGo(memberId, tp, first, last);
+    const r = await this.call((c) =>
+      c.shareAcknowledge(
+        {
+          groupId: GROUP,
+          memberId,
+          acknowledgements: [
+            { topic, partition, batches: [{ firstOffset: first, lastOffset: last, acknowledgeTypes: [type] }] },
+          ],
+        },
+        context,
+      ),
+    );
+    if (!r.ok || r.value.errorCode !== ErrorCode.NONE) return;
+    const answer = r.value.partitions.find((p) => p.topic === topic && p.partition === partition);
+    this.trace(`${memberId} ack ${type} ${tp}@${first}-${last}: ${answer?.errorCode}`);
+    if (answer?.errorCode === ErrorCode.NONE) this.ledger.acknowledged(memberId, tp, first, last, type);
+  }
+
+  private trace(line: string): void {
+    this.sim.trace.add(this.sim.clock.now(), line);
+  }
+
+  summary(): string {
+    const s = this.ledger.stats;
+    return `share group: leased=${s.leased} accepted=${s.accepted} released=${s.released} rejected=${s.rejected} redeliveries=${s.redeliveries}`;
+  }
+}

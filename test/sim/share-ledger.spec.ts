@@ -1,0 +1,45 @@
+import { ShareLedger } from './coordinator/share-ledger';
+
+/** The share ledger goes red on each KIP-932 rule it guards (the simulator's share runs rely on it). */
+describe('the share ledger of the simulator', () => {
+  let now = 0;
+  const ledger = () => new ShareLedger(() => now, 1_000, 3);
+  beforeEach(() => (now = 0));
+
+  it('an offset leased to a second member while the first surely holds it, by the same coordinator', () => {
+    const l = ledger();
+    l.leased('a', 1, 0, 'jobs-0', 5, 5, 1);
+    now = 500;
+    l.leased('b', 1, 500, 'jobs-0', 5, 5, 2);
+    expect(l.violations).toEqual(['jobs-0@5 leased to b while a held it until 500 ms from now']);
+  });
+
+  it('is quiet when the lock ran out, the holder let go, or a new coordinator (which frees every lease) leased it', () => {
+    const l = ledger();
+    l.leased('a', 1, 0, 'jobs-0', 5, 6, 1);
+    now = 1_000;
+    l.leased('b', 1, 1_000, 'jobs-0', 5, 5, 2);
+    l.letGo('b', 'jobs-0', 5, 5);
+    l.leased('c', 1, 1_000, 'jobs-0', 5, 5, 3);
+    l.leased('d', 2, 1_000, 'jobs-0', 5, 5, 4);
+    expect(l.violations).toEqual([]);
+  });
+
+  it('an acknowledged offset leased again, and a delivery count that does not grow', () => {
+    const l = ledger();
+    l.leased('a', 1, 0, 'jobs-0', 5, 5, 1);
+    l.letGo('a', 'jobs-0', 5, 5);
+    l.acknowledged('a', 'jobs-0', 5, 5, 1);
+    l.leased('b', 2, 0, 'jobs-0', 5, 5, 1);
+    expect(l.violations).toEqual([
+      'jobs-0@5 leased to b after a acknowledged it',
+      'jobs-0@5 leased with delivery count 1 after 1',
+    ]);
+  });
+
+  it('more offsets held at once than the in-flight window', () => {
+    const l = ledger();
+    l.leased('a', 1, 0, 'jobs-0', 0, 3, 1);
+    expect(l.violations).toEqual(['jobs-0: 4 offsets held at once, beyond the window of 3']);
+  });
+});
