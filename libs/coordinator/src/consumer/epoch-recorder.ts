@@ -10,6 +10,8 @@ export interface EpochEvents {
   converged: { groupId: string; bump: EpochBump }[];
 }
 
+const NO_EVENTS: EpochEvents = Object.freeze({ bumps: [], converged: [] }) as unknown as EpochEvents;
+
 /**
  * Writes the consumer groups' epoch history (`EpochHistory`) into their epoch records: a bump's record
  * carries the history with the bump added, and once a write leaves its group Stable (or Empty) the write
@@ -47,7 +49,10 @@ export class EpochRecorder {
   /** What was recorded since the last call, for the write that carries it. */
   take(): EpochEvents {
     const taken = this.events;
-    if (taken.bumps.length > 0 || taken.converged.length > 0) this.events = { bumps: [], converged: [] };
+    // Nothing recorded: the shared empty answer, never the live list, which a later write would fill
+    // and which both writes would then count when they commit.
+    if (taken.bumps.length === 0 && taken.converged.length === 0) return NO_EVENTS;
+    this.events = { bumps: [], converged: [] };
     return taken;
   }
 
