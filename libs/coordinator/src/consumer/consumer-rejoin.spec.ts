@@ -67,22 +67,62 @@ describe('a member rejoining with epoch 0 under its id (Kafka GroupMetadataManag
 });
 
 describe('a full heartbeat sent twice (Kafka GroupMetadataManagerConsumerGroupTest)', () => {
-  it('answers a stable member the same twice and writes nothing the second time (testDuplicateFullHeartbeatInStableState)', () => {
-    const { h } = oneMember(MemberState.STABLE, 100, [0, 1, 2], [0, 1, 2]);
-    const full: ConsumerGroupHeartbeatRequest = {
-      groupId: G,
-      memberId: 'm1',
-      memberEpoch: 100,
-      rebalanceTimeoutMs: 5000,
-      subscribedTopicNames: ['foo'],
-      serverAssignor: 'range',
-      topicPartitions: [{ topic: 'foo', partitions: [0, 1, 2] }],
-    };
-    const first = h.heartbeat(full);
-    expect(first.response).toEqual(answer(100, [0, 1, 2]));
-    const second = h.heartbeat(full);
+  const full = (memberId: string, memberEpoch: number, owned: number[]): ConsumerGroupHeartbeatRequest => ({
+    groupId: G,
+    memberId,
+    memberEpoch,
+    rebalanceTimeoutMs: 5000,
+    subscribedTopicNames: ['foo'],
+    serverAssignor: 'range',
+    topicPartitions: [{ topic: 'foo', partitions: owned }],
+  });
+
+  /** Sends `request` twice: the second answer is the first's, and it writes nothing. */
+  function twice(h: ReturnType<typeof setup>['h'], request: ConsumerGroupHeartbeatRequest) {
+    const first = h.heartbeat(request);
+    const second = h.heartbeat(request);
     expect(second.response).toEqual(first.response);
     expect(second.records).toEqual([]);
+    return first.response;
+  }
+
+  it('answers a stable member the same twice and writes nothing the second time (testDuplicateFullHeartbeatInStableState)', () => {
+    const { h } = oneMember(MemberState.STABLE, 100, [0, 1, 2], [0, 1, 2]);
+    expect(twice(h, full('m1', 100, [0, 1, 2]))).toEqual(answer(100, [0, 1, 2]));
     expect(h.manager.group(G)!.member('m1')!.state).toBe(MemberState.STABLE);
+  });
+
+  it('answers a member still owning what it must revoke the same twice, what it keeps (testDuplicateFullHeartbeatInUnrevokedPartitionsState)', () => {
+    const { h } = oneMember(MemberState.UNREVOKED_PARTITIONS, 101, [0, 1], [0, 1], [2]);
+    expect(twice(h, full('m1', 100, [0, 1, 2]))).toEqual(answer(100, [0, 1]));
+    expect(h.manager.group(G)!.member('m1')!.state).toBe(MemberState.UNREVOKED_PARTITIONS);
+  });
+
+  it('answers a member waiting for partitions another still holds the same twice (testDuplicateFullHeartbeatInUnreleasedPartitionsState)', () => {
+    const { h } = setup({ foo: 3 });
+    const base = { rebalanceTimeoutMs: 5000, subscribedTopicNames: new Set(['foo']) };
+    const m1 = member('m1', {
+      ...base,
+      state: MemberState.UNRELEASED_PARTITIONS,
+      memberEpoch: 100,
+      previousMemberEpoch: 99,
+      assignedPartitions: parts({ foo: [0] }),
+    });
+    const m2 = member('m2', {
+      ...base,
+      state: MemberState.UNREVOKED_PARTITIONS,
+      memberEpoch: 99,
+      previousMemberEpoch: 98,
+      partitionsPendingRevocation: parts({ foo: [1, 2] }),
+    });
+    h.withGroup(G, 100, [m1, m2], { m1: parts({ foo: [0, 1, 2] }), m2: new Map() }, 100);
+    expect(twice(h, full('m1', 100, [0]))).toEqual(answer(100, [0]));
+    expect(h.manager.group(G)!.member('m1')!.state).toBe(MemberState.UNRELEASED_PARTITIONS);
+  });
+
+  it('moves a member that acknowledges its revocation to stable once, and answers the same again (testDuplicateFullHeartbeatWithRevocationAck)', () => {
+    const { h } = oneMember(MemberState.UNREVOKED_PARTITIONS, 101, [0, 1], [0, 1], [2]);
+    expect(twice(h, full('m1', 100, [0, 1]))).toEqual(answer(101, [0, 1]));
+    expect(h.manager.group(G)!.member('m1')).toMatchObject({ state: MemberState.STABLE, memberEpoch: 101 });
   });
 });
