@@ -63,6 +63,10 @@ describe('ConsumerGroupHeartbeat of static members (Kafka GroupMetadataManagerTe
     });
   });
 
+  // Kafka's testShouldThrownUnknownMemberIdExceptionWhenUnknownStaticMemberJoins,
+  // testShouldThrowFencedInstanceIdExceptionWhenStaticMemberWithDifferentMemberIdJoins,
+  // testShouldThrowUnknownMemberIdExceptionWhenUnknownStaticMemberLeaves and
+  // testShouldThrowFencedInstanceIdExceptionWhenStaticMemberWithDifferentMemberIdLeaves.
   it('answers UNKNOWN_MEMBER_ID to an unknown static member and FENCED_INSTANCE_ID to the wrong member id for an instance, joining or leaving', () => {
     const { h } = setup();
     twoMemberGroup(h, { m1: { instanceId: 'i1' } });
