@@ -27,7 +27,7 @@ import { errorFields } from '../responses/error-fields';
 import { joinError, syncError } from '../responses/group-responses';
 import * as V from '../validation/request-validation';
 import { PARKED } from '../runtime/coordinator-result';
-import { enqueueConsumerHeartbeat } from '../handlers/consumer-heartbeat-queue';
+import { enqueueConsumerHeartbeat, runQueuedConsumerHeartbeats } from '../handlers/consumer-heartbeat-queue';
 import { type ApiSpec, errorFieldsOf } from './coordinator-dispatch';
 
 /**
@@ -331,10 +331,14 @@ const CONSUMER_GROUP_DESCRIBE_ONE: ApiSpec<string, P.DescribedConsumerGroup> = {
   validate: () => null,
   groupId: (groupId) => groupId,
   emptyGroupIdAllowed: true,
-  // A consumer group's changes are applied before they commit: the answer waits for them.
+  // A consumer group's changes are applied before they commit: the answer waits for them (and for the
+  // heartbeats that arrived before it, run first).
   operation: {
     kind: 'read',
-    run: (shard, groupId) => describeOneConsumerGroup(shard, groupId),
+    run: (shard, groupId) => {
+      runQueuedConsumerHeartbeats(shard);
+      return describeOneConsumerGroup(shard, groupId);
+    },
     afterPendingWrites: true,
   },
   errorResponse: (groupId, error) => consumerGroupNotFound(groupId, error.message, error.errorCode),

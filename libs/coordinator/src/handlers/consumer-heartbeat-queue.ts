@@ -27,6 +27,14 @@ export function enqueueConsumerHeartbeat(shard: CoordinatorShard, queued: Queued
 }
 
 /**
+ * Runs `shard`'s heartbeats queued in this turn now: a read that arrived after them (ConsumerGroupDescribe)
+ * sees what they change, and waits for their writes, as it would had they run as they arrived.
+ */
+export function runQueuedConsumerHeartbeats(shard: CoordinatorShard): void {
+  queues.get(shard)?.drain();
+}
+
+/**
  * Kafka's `consumerGroupHeartbeat` on a shard, for every heartbeat of one turn at once
  * (`runHeartbeatBatch`: a group's target assignment is computed once per turn, not once per join). The
  * turn's heartbeats run in its check phase, as one step; every answer leaves only once the step's writes
@@ -46,8 +54,9 @@ class ConsumerHeartbeatQueue {
     if (this.queued.length === 1) setImmediate(() => this.drain());
   }
 
-  private drain(): void {
+  drain(): void {
     const items = this.queued;
+    if (items.length === 0) return;
     this.queued = [];
     const { shard } = this;
     if (!shard.isActive) {
