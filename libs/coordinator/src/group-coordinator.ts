@@ -20,10 +20,9 @@ import {
   SHARE_ACKNOWLEDGE,
   SHARE_ACQUIRE,
   SHARE_DEAD_LETTERS,
-  SHARE_PARTITIONS,
   SHARE_REDELIVER,
 } from './dispatch/share-partition-apis';
-import type { DeadLetterView, RedeliverResult, SharePartitionView } from './share/share-partition-views';
+import type { DeadLetterView, RedeliverResult } from './share/share-partition-views';
 import { consumerGroupNotFound } from './handlers/consumer-group.handlers';
 import { shareGroupNotFound } from './handlers/share-group-handlers';
 import { MemberQuotas } from './group/member-quotas';
@@ -196,11 +195,6 @@ export class GroupCoordinator implements GroupCoordinatorApi {
     if (!this.env.config.rebalanceProtocols.includes('share'))
       return Promise.resolve(SHARE_ACKNOWLEDGE.errorResponse(call, shareProtocolOff()));
     return this.dispatch.run(SHARE_ACKNOWLEDGE, call, context);
-  }
-
-  /** Operators: a share group's partitions here (rejects with the KafkaError of a group not served here). */
-  sharePartitions(groupId: string): Promise<SharePartitionView[]> {
-    return this.dispatch.execute(SHARE_PARTITIONS, groupId, NO_CONTEXT);
   }
 
   /** Operators: a share group's dead letters (archived by a reject or the delivery limit). */

@@ -6,8 +6,6 @@ import {
   type DeadLetterView,
   redeliverDeadLetters,
   type RedeliverResult,
-  sharePartitionViews,
-  type SharePartitionView,
 } from '../share/share-partition-views';
 import type { ApiSpec } from './coordinator-dispatch';
 
@@ -44,18 +42,6 @@ export const SHARE_ACKNOWLEDGE: ApiSpec<ShareCall<P.ShareAcknowledgeRequest>, P.
     run: (shard, call) => shareAcknowledge(shard.sharePartitions, call.request, call.readable),
   },
   errorResponse: (_call, error) => shareAcknowledgeError(error.errorCode, messageOf(error)),
-};
-
-/** Operators: a share group's partitions (SPSO, reported end, offsets per state, oldest lease). */
-export const SHARE_PARTITIONS: ApiSpec<string, SharePartitionView[]> = {
-  name: 'SharePartitions',
-  validate: () => null,
-  groupId: (groupId) => groupId,
-  emptyGroupIdAllowed: false,
-  operation: { kind: 'read', run: (shard, groupId) => sharePartitionViews(shard.sharePartitions, groupId) },
-  errorResponse: (_groupId, error) => {
-    throw error;
-  },
 };
 
 /** Operators: a share group's dead letters. */

@@ -236,17 +236,14 @@ describe('ShareAcquire and ShareAcknowledge', () => {
     await acquire('m2', { maxRecords: 2 });
     await h.advance(700);
     // 0-2 are done (2 acknowledged after 1 was rejected): SPSO 3; m2 holds 3 (again) and 4.
-    expect(await h.coordinator.sharePartitions(G)).toEqual([
+    expect((await h.coordinator.describeGroup(G)).sharePartitions).toEqual([
       {
         topic: 'jobs',
         partition: 0,
         startOffset: 3,
         endOffset: 10,
         stateEpoch: 0,
-        available: 5,
-        acquired: 2,
-        acknowledged: 0,
-        archived: 0,
+        offsets: { available: 5, acquired: 2, acknowledged: 0, archived: 0 },
         oldestLeaseAgeMs: 700,
       },
     ]);
@@ -277,7 +274,10 @@ describe('ShareAcquire and ShareAcknowledge', () => {
     await h.settle();
     expect(leases(held.value)).toEqual([[0, 0, 1, 1]]);
     expect(await h.coordinator.shareDeadLetters(G)).toEqual([]);
-    expect((await h.coordinator.sharePartitions(G))[0]).toMatchObject({ startOffset: 0, stateEpoch: 1 });
+    expect((await h.coordinator.describeGroup(G)).sharePartitions?.[0]).toMatchObject({
+      startOffset: 0,
+      stateEpoch: 1,
+    });
   });
 
   it('a deleted group leaves no share partition state behind, a restart included, and its held acquires are answered 69', async () => {

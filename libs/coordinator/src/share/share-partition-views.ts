@@ -3,24 +3,6 @@ import { operationWriteError } from '../context/store-errors';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import type { SharePartitionManager } from './share-partition-manager';
 
-/** A share partition as operators see it (docs/rest.md, a share group's describe). */
-export interface SharePartitionView {
-  topic: string;
-  partition: number;
-  /** SPSO: every offset below it is done (acknowledged or archived). */
-  startOffset: number;
-  /** The end offset producers reported (exclusive). */
-  endOffset: number;
-  stateEpoch: number;
-  /** Offsets that can be leased: in the window, and reported but never leased (within the record-lock window or not). */
-  available: number;
-  acquired: number;
-  acknowledged: number;
-  archived: number;
-  /** How long the oldest lease has been held (ms), or null when nothing is held. */
-  oldestLeaseAgeMs: number | null;
-}
-
 /** Archived offsets a reject or the delivery limit put there. */
 export interface DeadLetterView {
   topic: string;
@@ -35,22 +17,6 @@ export interface DeadLetterView {
 export interface RedeliverResult {
   errorCode: number;
   redelivered: number;
-}
-
-/** The share partitions of a group here, sorted by topic and partition. */
-export function sharePartitionViews(manager: SharePartitionManager, groupId: string): SharePartitionView[] {
-  const now = manager.now;
-  return manager
-    .slotsOf(groupId)
-    .sort(byTopicPartition)
-    .map(({ topic, partition, state }) => ({
-      topic,
-      partition,
-      startOffset: state.startOffset,
-      endOffset: state.reportedEnd,
-      stateEpoch: state.stateEpoch,
-      ...state.summary(now),
-    }));
 }
 
 /** The group's dead letters, by topic, partition and offset. */
