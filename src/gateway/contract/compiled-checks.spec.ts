@@ -8,6 +8,8 @@ import { JoinGroupDto } from '../dto/join-group.dto';
 import { OffsetCommitDto } from '../dto/offset-commit.dto';
 import { OffsetFetchDto } from '../dto/offset-fetch.dto';
 import { SyncGroupDto } from '../dto/sync-group.dto';
+import { ShareAcknowledgeDto } from '../dto/share-acknowledge.dto';
+import { ShareAcquireDto } from '../dto/share-acquire.dto';
 import { compiledAccept } from './socket-contracts';
 
 const acceptHeartbeat = compiledAccept(HeartbeatDto);
@@ -16,6 +18,8 @@ const acceptOffsetFetch = compiledAccept(OffsetFetchDto);
 const acceptSyncGroup = compiledAccept(SyncGroupDto);
 const acceptJoinGroup = compiledAccept(JoinGroupDto);
 const acceptConsumerHeartbeat = compiledAccept(ConsumerGroupHeartbeatDto);
+const acceptShareAcquire = compiledAccept(ShareAcquireDto);
+const acceptShareAcknowledge = compiledAccept(ShareAcknowledgeDto);
 
 /**
  * The compiled checks (derived from the DTOs' schemas) may only say yes where the DTO's class-validator rules say yes, and must then give what
@@ -249,6 +253,37 @@ const consumerHeartbeat = fc
   )
   .map(([head, owned]) => (owned === undefined ? head : spliceField(head, 'topicPartitions', owned)));
 
+/** A batch of offsets with one type for all of them, or one per offset (out of range now and then). */
+const ackBatch = objectJson({
+  firstOffset: field(int(0, Number.MAX_SAFE_INTEGER)),
+  lastOffset: field(int(0, Number.MAX_SAFE_INTEGER)),
+  acknowledgeTypes: field(fc.oneof(fc.array(int(0, 4), { maxLength: 3 }), junk)),
+});
+const acknowledgement = fc
+  .tuple(
+    objectJson({ topic: field(text(MAX_TOPIC_NAME_LENGTH)), partition: field(int(0, INT32_MAX)) }),
+    listOrJunk(ackBatch),
+  )
+  .map(([head, batches]) => spliceField(head, 'batches', batches));
+const shareAcknowledge = fc
+  .tuple(
+    objectJson({ groupId: field(text(MAX_ID_LENGTH)), memberId: field(text(MAX_ID_LENGTH)) }),
+    listOrJunk(acknowledgement),
+  )
+  .map(([head, acknowledgements]) => spliceField(head, 'acknowledgements', acknowledgements));
+const shareAcquire = fc
+  .tuple(
+    objectJson({
+      groupId: field(text(MAX_ID_LENGTH)),
+      memberId: field(text(MAX_ID_LENGTH)),
+      maxRecords: field(int(1, INT32_MAX)),
+      batchSize: field(int(1, INT32_MAX)),
+      maxWaitMs: field(int(0, 300_000)),
+    }),
+    fc.oneof(fc.constant(undefined), listOrJunk(acknowledgement)),
+  )
+  .map(([head, acks]) => (acks === undefined ? head : spliceField(head, 'acknowledgements', acks)));
+
 /** Adds `"key": <raw json>` to an object's JSON text. */
 function spliceField(objectJsonText: string, key: string, raw: string): string {
   return objectJsonText === '{}'
@@ -333,6 +368,22 @@ describe('compiled checks of hot requests', () => {
       acceptConsumerHeartbeat,
       consumerHeartbeat,
       '{"groupId":"g","memberId":"m-1","memberEpoch":7,"topicPartitions":[{"topic":"t","partitions":[0,1]}]}',
+    ));
+
+  it('accepts a ShareAcquire only where ShareAcquireDto does, with the same result (a share worker sends one per job)', () =>
+    agrees(
+      ShareAcquireDto,
+      acceptShareAcquire,
+      shareAcquire,
+      '{"groupId":"g","memberId":"m-1","maxRecords":1,"batchSize":1,"maxWaitMs":100}',
+    ));
+
+  it('accepts a ShareAcknowledge only where ShareAcknowledgeDto does, with the same result', () =>
+    agrees(
+      ShareAcknowledgeDto,
+      acceptShareAcknowledge,
+      shareAcknowledge,
+      '{"groupId":"g","memberId":"m-1","acknowledgements":[{"topic":"t","partition":0,"batches":[{"firstOffset":5,"lastOffset":104,"acknowledgeTypes":[1]}]}]}',
     ));
 
   it('leaves hostile keys and binary values to the DTO', () => {
