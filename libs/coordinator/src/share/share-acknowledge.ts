@@ -1,7 +1,7 @@
 import type * as P from '@cohort/protocol';
 import { ErrorCode, errorName } from '@cohort/protocol';
 import { operationWriteError } from '../context/store-errors';
-import { answer, type CoordinatorResult } from '../runtime/coordinator-result';
+import { answer, type CoordinatorResult, PARKED } from '../runtime/coordinator-result';
 import type { SharePartitionManager, ShareSlot, SlotChange } from './share-partition-manager';
 import type { ShareTopicPartition } from './share-ports';
 
@@ -76,11 +76,13 @@ export function shareAcknowledge(
   const write = manager.write(applied.touched, applied.changes, (outcome) => {
     if (outcome.ok) countAcknowledged(manager, request.acknowledgements, applied.results);
   });
-  if (write.records.length === 0) return answer(response);
+  if (write === PARKED) return answer(response);
   const written = new Set(applied.changes.map(({ slot }) => slot));
+  // Records of its own, or none when the turn's earlier writes carry its slots (it then waits for them).
   return {
     records: write.records,
     appendFuture: write.appendFuture,
+    awaitsPendingWrites: write.awaitsPendingWrites,
     response,
     onFailure: (outcome) => ({
       errorCode: ErrorCode.NONE,

@@ -2,6 +2,7 @@ import type * as P from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
 import { CoordinatorHarness, track } from '@cohort/coordinator/testing';
 import type { ShareMembershipView, ShareTopicPartition } from './share-ports';
+import { decodeSharePartitionSnapshot, SHARE_PARTITION_STATE_RECORD_TYPE } from './share-state-records';
 
 // ShareAcquire and ShareAcknowledge through the coordinator, on virtual time, with a membership that
 // assigns what each test says: leases are written before they leave, acknowledgements answer after
@@ -305,5 +306,56 @@ describe('ShareAcquire and ShareAcknowledge', () => {
     h.shardOf(G).step(() => h.shardOf(G).sharePartitions.releaseMember(G, 'm1'));
     await h.settle();
     expect(held.value).toMatchObject({ errorCode: ErrorCode.UNKNOWN_MEMBER_ID, partitions: [] });
+  });
+
+  it("writes a partition's snapshot once for the acquires and acknowledgements of one turn, holding all of them, and answers each after it commits", async () => {
+    const { h, membership } = await setup();
+    const shard = h.shardOf(G);
+    shard.sharePartitions.membership = membership;
+    await h.topics.setEndOffsets('jobs', [{ partition: 0, endOffset: 10 }]);
+    const acquireOne = (memberId: string) =>
+      h.coordinator.shareAcquire({ groupId: G, memberId, maxRecords: 2 }, h.context());
+    const [first, second] = await Promise.all([acquireOne('m1'), acquireOne('m2')]);
+    expect(first.partitions[0].leases).toEqual([{ firstOffset: 0, lastOffset: 1, deliveryCount: 1 }]);
+    expect(second.partitions[0].leases).toEqual([{ firstOffset: 2, lastOffset: 3, deliveryCount: 1 }]);
+    const stateRecords = () =>
+      h.store
+        .records(h.partitionOf(G))
+        .filter((r) => (JSON.parse(r.key.toString()) as unknown[])[0] === SHARE_PARTITION_STATE_RECORD_TYPE);
+    const before = stateRecords().length;
+    h.store.autoCommit = false;
+    // One turn: an acknowledgement from each member and an acquire; nothing answers before the commit.
+    const acks = ['m1', 'm2'].map((memberId, i) =>
+      track(
+        h.coordinator.shareAcknowledge(
+          {
+            groupId: G,
+            memberId,
+            acknowledgements: [
+              {
+                topic: 'jobs',
+                partition: 0,
+                batches: [{ firstOffset: 2 * i, lastOffset: 2 * i + 1, acknowledgeTypes: [1] }],
+              },
+            ],
+          },
+          h.context(),
+        ),
+      ),
+    );
+    const third = track(acquireOne('m1'));
+    await h.settle();
+    expect([...acks, third].map((p) => p.done)).toEqual([false, false, false]);
+    const written = stateRecords().slice(before);
+    expect(written).toHaveLength(1);
+    // The one record holds the turn's every change: 0-3 acknowledged, 4-5 leased (written as delivered once).
+    expect(decodeSharePartitionSnapshot(written[0].value!).ranges).toEqual([
+      { first: 0, last: 3, state: 2, count: 1, reason: null },
+      { first: 4, last: 5, state: 0, count: 1, reason: null },
+    ]);
+    h.store.commitAll();
+    await h.settle();
+    expect(acks.map((a) => a.value.partitions[0].errorCode)).toEqual([0, 0]);
+    expect(third.value.partitions[0].leases).toEqual([{ firstOffset: 4, lastOffset: 5, deliveryCount: 1 }]);
   });
 });

@@ -10,6 +10,7 @@ import { ShareAcquireWaiters } from './share-acquire-waiters';
 import type { ShareLeaseOwner, ShareMembershipView } from './share-ports';
 import {
   type SharePartitionSnapshot,
+  sharePartitionStateKey,
   sharePartitionStateRecord,
   sharePartitionStateTombstone,
 } from './share-state-records';
@@ -37,6 +38,17 @@ export interface SlotChange {
   change: ShareChange;
 }
 
+/**
+ * A slot's record in the runtime's open batch, not yet encoded: later writes of the slot in the same
+ * turn join it (their changes are in it once it is encoded) and end when it does.
+ */
+interface TurnRecord {
+  readonly slot: ShareSlot;
+  readonly record: LogRecord;
+  encoded: boolean;
+  readonly waiters: ((outcome: WriteOutcome) => void)[];
+}
+
 /** Membership before a share group manager is bound: no share group exists. */
 const NO_SHARE_GROUPS: ShareMembershipView = { assignedPartitions: () => ErrorCode.GROUP_ID_NOT_FOUND };
 
@@ -53,6 +65,8 @@ const lockKey = (slot: ShareSlot): string =>
  */
 export class SharePartitionManager implements ShareLeaseOwner {
   private readonly groups = new Map<string, Map<string, ShareSlot>>();
+  /** The slots with a record in the open batch, not yet encoded. */
+  private readonly turn = new Map<ShareSlot, TurnRecord>();
   /** Who may work which partitions: the share group manager, bound once it exists. */
   membership: ShareMembershipView = NO_SHARE_GROUPS;
   readonly waiters: ShareAcquireWaiters;
@@ -126,6 +140,11 @@ export class SharePartitionManager implements ShareLeaseOwner {
    * The write of `touched` slots' snapshots. When it ends, every change it carries is committed or taken
    * back, lock timers are re-armed, held acquires are woken where offsets became leasable, and `then`
    * runs. Nothing to write: all of that happens at once and the result writes nothing.
+   *
+   * A slot has at most one record in the runtime's open batch, encoded when the batch is appended, so
+   * it holds every change the turn made to the slot and a turn of N acquires and acknowledgements on a
+   * partition encodes its snapshot once, not N times. A write whose slots all have a record there adds
+   * none: it ends when those records do, and its result waits for the writes already handed over.
    */
   write(
     touched: Iterable<ShareSlot>,
@@ -133,19 +152,71 @@ export class SharePartitionManager implements ShareLeaseOwner {
     then: (outcome: WriteOutcome) => void,
   ): CoordinatorResult<never> {
     const slots = [...new Set(touched)];
-    const now = this.now;
-    const records: LogRecord[] = slots.map((slot) => sharePartitionStateRecord(slot, snapshotOf(slot.state), now));
+    const records: LogRecord[] = [];
+    const own: TurnRecord[] = [];
+    const joined: TurnRecord[] = [];
+    for (const slot of slots) {
+      const open = this.turn.get(slot);
+      if (open !== undefined && !open.encoded) joined.push(open);
+      else {
+        const entry = this.openRecord(slot);
+        own.push(entry);
+        records.push(entry.record);
+      }
+    }
     const settle = (outcome: WriteOutcome): void => {
       const limits = this.limits;
       for (const { slot, change } of changes) slot.state.complete(change, outcome.ok, this.now, limits);
       for (const slot of slots) this.afterChange(slot);
       then(outcome);
     };
-    if (records.length === 0) {
+    if (records.length === 0 && joined.length === 0) {
       settle({ ok: true, baseOffset: -1, lastOffset: -1 });
       return PARKED;
     }
-    return { records, appendFuture: settle };
+    // Settles once its own records and every record it joined have: failed if any of them failed.
+    let waiting = joined.length + (records.length > 0 ? 1 : 0);
+    let failed: WriteOutcome | undefined;
+    const arrived = (outcome: WriteOutcome): void => {
+      if (!outcome.ok) failed ??= outcome;
+      if (--waiting === 0) settle(failed ?? outcome);
+    };
+    for (const entry of joined) entry.waiters.push(arrived);
+    if (records.length === 0) return { records, awaitsPendingWrites: true };
+    return {
+      records,
+      appendFuture: (outcome) => {
+        for (const entry of own) if (this.turn.get(entry.slot) === entry) this.turn.delete(entry.slot);
+        arrived(outcome);
+        for (const entry of own) for (const waiter of entry.waiters) waiter(outcome);
+      },
+    };
+  }
+
+  /** A slot's record for the open batch, its snapshot taken when the batch is appended (its value read). */
+  private openRecord(slot: ShareSlot): TurnRecord {
+    const now = this.now;
+    const turn = this.turn;
+    let value: Buffer | null = null;
+    const entry: TurnRecord = {
+      slot,
+      encoded: false,
+      waiters: [],
+      record: {
+        key: sharePartitionStateKey(slot.groupId, slot.topic, slot.partition),
+        timestamp: now,
+        get value(): Buffer | null {
+          if (!entry.encoded) {
+            entry.encoded = true;
+            if (turn.get(slot) === entry) turn.delete(slot);
+            value = sharePartitionStateRecord(slot, snapshotOf(slot.state), now).value;
+          }
+          return value;
+        },
+      },
+    };
+    turn.set(slot, entry);
+    return entry;
   }
 
   /** A write nobody waits on, joining the step's batch (a woken acquire's leases, an expiry). */
@@ -215,5 +286,6 @@ export class SharePartitionManager implements ShareLeaseOwner {
   close(): void {
     this.waiters.failAll(ErrorCode.NOT_COORDINATOR);
     this.groups.clear();
+    this.turn.clear();
   }
 }
