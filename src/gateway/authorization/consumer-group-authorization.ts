@@ -1,10 +1,12 @@
 import type { Socket } from 'socket.io';
 import * as P from '@cohort/protocol';
-import { ErrorCode } from '@cohort/protocol';
 import type { AuthorizationService } from '../../security/authorization/authorization.service';
-import { callerOfSocket } from '../../security/authorization/caller-of';
-import { mergeByGroup, refusal } from './partial-responses';
-import { requireGroup, splitGroups } from './group-access';
+import {
+  type DescribedGroups,
+  describeWithAccess,
+  refusedGroupMessage,
+  requireHeartbeatAccess,
+} from './group-describe-access';
 
 /**
  * The ACL checks of Kafka 4's consumer group requests (KIP-848), made before the coordinator is
@@ -15,24 +17,18 @@ export class ConsumerGroupAuthorization {
 
   /**
    * ConsumerGroupHeartbeat: READ GROUP (30), and DESCRIBE TOPIC on every subscribed topic name (29 naming
-   * the refused ones), as Kafka 4's KafkaApis checks the heartbeat. A pattern's matches are filtered by
-   * DESCRIBE TOPIC in the coordinator, per member (KAFKA-18813).
+   * the refused ones), as Kafka 4's KafkaApis checks the heartbeat. A subscribedTopicRegex is not refused:
+   * the coordinator gives the member only the matched topics its caller may DESCRIBE (the socket's
+   * caller travels with the heartbeat as `aclCaller`).
    */
   heartbeat(socket: Socket, request: P.ConsumerGroupHeartbeatRequest): void {
-    requireGroup(this.authorization, socket, 'ConsumerGroupHeartbeat', request.groupId);
-    if (!this.authorization.enabled) return;
-    const caller = callerOfSocket(socket);
-    // A subscribedTopicRegex is not refused: the coordinator gives the member only the matched topics
-    // its caller may DESCRIBE (the socket's caller travels with the heartbeat as `aclCaller`).
-    const names = request.subscribedTopicNames;
-    if (!names || names.length === 0) return;
-    const refused = this.authorization.refusedOf(caller, 'DESCRIBE', 'TOPIC', names, 'ConsumerGroupHeartbeat');
-    if (refused.size > 0)
-      throw refusal(
-        'ConsumerGroupHeartbeat',
-        ErrorCode.TOPIC_AUTHORIZATION_FAILED,
-        `The client is not authorized to describe topics: ${[...refused].sort().join(', ')}.`,
-      );
+    requireHeartbeatAccess(
+      this.authorization,
+      socket,
+      'ConsumerGroupHeartbeat',
+      request.groupId,
+      request.subscribedTopicNames,
+    );
   }
 
   /**
@@ -44,33 +40,17 @@ export class ConsumerGroupAuthorization {
     request: P.ConsumerGroupDescribeRequest,
     describe: (allowed: P.ConsumerGroupDescribeRequest) => Promise<P.ConsumerGroupDescribeResponse>,
   ): Promise<P.ConsumerGroupDescribeResponse> {
-    if (!this.authorization.enabled) return describe(request);
-    const caller = callerOfSocket(socket);
-    const [allowed, refused] = splitGroups(
-      this.authorization,
-      caller,
-      'DESCRIBE',
-      request.groupIds,
-      'ConsumerGroupDescribe',
+    return describeWithAccess(this.authorization, socket, request.groupIds, CONSUMER_GROUPS, (groupIds) =>
+      describe({ groupIds }),
     );
-    const answered =
-      allowed.length > 0 ? await describe({ groupIds: allowed }) : { errorCode: ErrorCode.NONE, groups: [] };
-    const groups = answered.groups.map((group) => {
-      const topics = new Set(group.members.flatMap(topicsShownBy));
-      if (topics.size === 0) return group;
-      const hidden = this.authorization.refusedOf(caller, 'DESCRIBE', 'TOPIC', [...topics], 'ConsumerGroupDescribe');
-      return hidden.size === 0 ? group : refusedConsumerGroup(group.groupId, ErrorCode.TOPIC_AUTHORIZATION_FAILED);
-    });
-    return {
-      ...answered,
-      groups: mergeByGroup(
-        request.groupIds,
-        groups,
-        refused.map((groupId) => refusedConsumerGroup(groupId, ErrorCode.GROUP_AUTHORIZATION_FAILED)),
-      ),
-    };
   }
 }
+
+const CONSUMER_GROUPS: DescribedGroups<P.DescribedConsumerGroup> = {
+  request: 'ConsumerGroupDescribe',
+  topicsOf: (group) => group.members.flatMap(topicsShownBy),
+  refused: refusedConsumerGroup,
+};
 
 /** Every topic a described member shows: subscribed, assigned or in its target. */
 function topicsShownBy(member: P.DescribedConsumerGroupMember): string[] {
@@ -85,10 +65,7 @@ function refusedConsumerGroup(groupId: string, errorCode: number): P.DescribedCo
   return {
     errorCode,
     errorName: P.errorName(errorCode),
-    errorMessage:
-      errorCode === ErrorCode.TOPIC_AUTHORIZATION_FAILED
-        ? 'The group has described topic(s) that the client is not authorized to describe.'
-        : undefined,
+    errorMessage: refusedGroupMessage(errorCode),
     groupId,
     groupState: '',
     groupEpoch: -1,
