@@ -162,3 +162,27 @@ export class CoordinatorDispatch {
     );
   }
 }
+
+/**
+ * A describe over several groups (ConsumerGroupDescribe, ShareGroupDescribe): each id goes to its own
+ * shard through `one`, whose failure is that group's entry, never the whole answer's.
+ */
+export function describeEachGroup<G>(
+  name: string,
+  one: ApiSpec<string, G>,
+): ApiSpec<{ groupIds: string[] }, { errorCode: number; groups: G[] }> {
+  return {
+    name,
+    validate: () => null,
+    groupId: () => '',
+    emptyGroupIdAllowed: true,
+    operation: {
+      kind: 'fan-out',
+      run: async (dispatch, request, context) => ({
+        errorCode: 0,
+        groups: await Promise.all(request.groupIds.map((groupId) => dispatch.run(one, groupId, context))),
+      }),
+    },
+    errorResponse: (_request, error) => ({ ...errorFieldsOf(error), groups: [] }),
+  };
+}

@@ -15,20 +15,15 @@ import {
   classicLeaveToConsumerGroup,
   classicSyncToConsumerGroup,
 } from '../migration/classic-member-requests';
-import {
-  deleteShareGroup,
-  describeOneShareGroup,
-  handleShareGroupHeartbeat,
-  listShareGroups,
-  shareGroupNotFound,
-} from '../handlers/share-group-handlers';
-import { shareHeartbeatError } from '../share/share-group-manager';
+import { deleteShareGroup, listShareGroups } from '../handlers/share-group-handlers';
 import { errorFields } from '../responses/error-fields';
 import { joinError, syncError } from '../responses/group-responses';
 import * as V from '../validation/request-validation';
 import { PARKED } from '../runtime/coordinator-result';
 import { enqueueConsumerHeartbeat, runQueuedConsumerHeartbeats } from '../handlers/consumer-heartbeat-queue';
-import { type ApiSpec, errorFieldsOf } from './coordinator-dispatch';
+import { type ApiSpec, describeEachGroup, errorFieldsOf } from './coordinator-dispatch';
+
+export * from './share-group-apis';
 
 /**
  * The coordinator's API table: one row per API (docs/protocol.md), run by `CoordinatorDispatch`. A
@@ -344,59 +339,8 @@ const CONSUMER_GROUP_DESCRIBE_ONE: ApiSpec<string, P.DescribedConsumerGroup> = {
   errorResponse: (groupId, error) => consumerGroupNotFound(groupId, error.message, error.errorCode),
 };
 
-export const CONSUMER_GROUP_DESCRIBE: ApiSpec<P.ConsumerGroupDescribeRequest, P.ConsumerGroupDescribeResponse> = {
-  name: 'ConsumerGroupDescribe',
-  validate: () => null,
-  groupId: () => '',
-  emptyGroupIdAllowed: true,
-  operation: {
-    kind: 'fan-out',
-    run: async (dispatch, request, context) => ({
-      errorCode: 0,
-      groups: await Promise.all(
-        request.groupIds.map((groupId) => dispatch.run(CONSUMER_GROUP_DESCRIBE_ONE, groupId, context)),
-      ),
-    }),
-  },
-  errorResponse: (_request, error) => ({ ...errorFieldsOf(error), groups: [] }),
-};
-
-export const SHARE_GROUP_HEARTBEAT: ApiSpec<P.ShareGroupHeartbeatRequest, P.ShareGroupHeartbeatResponse> = {
-  name: 'ShareGroupHeartbeat',
-  // The request's shape is its DTO's; the protocol's rules are the manager's (answered with Kafka's codes).
-  validate: () => null,
-  groupId: groupIdOf,
-  emptyGroupIdAllowed: false,
-  operation: { kind: 'write', run: (shard, request, context) => handleShareGroupHeartbeat(shard, request, context) },
-  errorResponse: (_request, error) => shareHeartbeatError(error),
-};
-
-/** ShareGroupDescribe for one of its groups: a failure is that group's entry. */
-const SHARE_GROUP_DESCRIBE_ONE: ApiSpec<string, P.DescribedShareGroup> = {
-  name: 'ShareGroupDescribe',
-  validate: () => null,
-  groupId: (groupId) => groupId,
-  emptyGroupIdAllowed: true,
-  operation: { kind: 'read', run: (shard, groupId) => describeOneShareGroup(shard, groupId) },
-  errorResponse: (groupId, error) => shareGroupNotFound(groupId, error.message, error.errorCode),
-};
-
-export const SHARE_GROUP_DESCRIBE: ApiSpec<P.ShareGroupDescribeRequest, P.ShareGroupDescribeResponse> = {
-  name: 'ShareGroupDescribe',
-  validate: () => null,
-  groupId: () => '',
-  emptyGroupIdAllowed: true,
-  operation: {
-    kind: 'fan-out',
-    run: async (dispatch, request, context) => ({
-      errorCode: 0,
-      groups: await Promise.all(
-        request.groupIds.map((groupId) => dispatch.run(SHARE_GROUP_DESCRIBE_ONE, groupId, context)),
-      ),
-    }),
-  },
-  errorResponse: (_request, error) => ({ ...errorFieldsOf(error), groups: [] }),
-};
+export const CONSUMER_GROUP_DESCRIBE: ApiSpec<P.ConsumerGroupDescribeRequest, P.ConsumerGroupDescribeResponse> =
+  describeEachGroup('ConsumerGroupDescribe', CONSUMER_GROUP_DESCRIBE_ONE);
 
 /** The message an error body carries: the error's own, or Kafka's default when it has none. */
 function errorMessage(error: KafkaError): string | undefined {

@@ -1,0 +1,29 @@
+import type * as P from '@cohort/protocol';
+import { describeOneShareGroup, handleShareGroupHeartbeat, shareGroupNotFound } from '../handlers/share-group-handlers';
+import { shareHeartbeatError } from '../share/share-group-manager';
+import { type ApiSpec, describeEachGroup } from './coordinator-dispatch';
+
+/** Share group membership (KIP-932) in the coordinator's API table: ShareGroupHeartbeat and ShareGroupDescribe. */
+
+export const SHARE_GROUP_HEARTBEAT: ApiSpec<P.ShareGroupHeartbeatRequest, P.ShareGroupHeartbeatResponse> = {
+  name: 'ShareGroupHeartbeat',
+  // The request's shape is its DTO's; the protocol's rules are the manager's (answered with Kafka's codes).
+  validate: () => null,
+  groupId: (request) => request?.groupId,
+  emptyGroupIdAllowed: false,
+  operation: { kind: 'write', run: (shard, request, context) => handleShareGroupHeartbeat(shard, request, context) },
+  errorResponse: (_request, error) => shareHeartbeatError(error),
+};
+
+/** ShareGroupDescribe for one of its groups: a failure is that group's entry. */
+const SHARE_GROUP_DESCRIBE_ONE: ApiSpec<string, P.DescribedShareGroup> = {
+  name: 'ShareGroupDescribe',
+  validate: () => null,
+  groupId: (groupId) => groupId,
+  emptyGroupIdAllowed: true,
+  operation: { kind: 'read', run: (shard, groupId) => describeOneShareGroup(shard, groupId) },
+  errorResponse: (groupId, error) => shareGroupNotFound(groupId, error.message, error.errorCode),
+};
+
+export const SHARE_GROUP_DESCRIBE: ApiSpec<P.ShareGroupDescribeRequest, P.ShareGroupDescribeResponse> =
+  describeEachGroup('ShareGroupDescribe', SHARE_GROUP_DESCRIBE_ONE);
