@@ -1,10 +1,8 @@
 import fc from 'fast-check';
-import type { Socket } from 'socket.io-client';
 import request from 'supertest';
 import { allow, deny } from '../support/acl-fixtures';
-import { writeTokensFile } from '../support/auth-fixtures';
-import { connect, request as emit } from '../support/socket-client';
-import { startApp, type RunningApp, tempDataDir } from '../support/test-app';
+import { request as emit } from '../support/socket-client';
+import { tokenApp } from '../support/token-app';
 import { AuditLogger, type AuditEvent } from '../../src/security/audit-logger';
 
 jest.setTimeout(60_000);
@@ -15,52 +13,28 @@ jest.setTimeout(60_000);
  * and the audit lines of denials and changes.
  */
 const TOKENS = { admin: 'admin-token', app: 'app-token', ops: 'ops-token', nobody: 'nobody-token' };
-const dir = tempDataDir('cohort-authz-');
-const data = tempDataDir('cohort-authz-data-');
-let running: RunningApp;
+const node = tokenApp('cohort-authz-', TOKENS);
+const { as, socketOf } = node;
 const audit: AuditEvent[] = [];
-const sockets: Socket[] = [];
-
-const http = () => request(running.url);
-const as = (principal: keyof typeof TOKENS) => ({ Authorization: `Bearer ${TOKENS[principal]}` });
-async function socketOf(principal: keyof typeof TOKENS): Promise<Socket> {
-  const socket = await connect(running.url, { token: TOKENS[principal] });
-  sockets.push(socket);
-  return socket;
-}
+const http = () => request(node.url);
 
 beforeAll(async () => {
-  running = await startApp({
-    DATA_DIR: data.dir,
-    AUTH_TOKENS_FILE: writeTokensFile(
-      dir.dir,
-      Object.fromEntries(Object.entries(TOKENS).map(([name, token]) => [`User:${name}`, token])),
-    ),
-    SUPER_USERS: 'User:admin',
-  });
+  await node.start();
   // Every AuditLogger instance of the app writes through record(): capture what it is given.
   jest.spyOn(AuditLogger.prototype, 'record').mockImplementation((event) => void audit.push(event));
-  for (const [name, partitions] of [
+  await node.createTopics([
     ['orders', 2],
     ['secret', 2],
-  ] as const) {
-    await http().post('/v1/topics').set(as('admin')).send({ name, partitions }).expect(201);
-  }
-  await http()
-    .post('/v1/acls')
-    .set(as('admin'))
-    .send({
-      acls: [
-        allow('User:app', 'READ', 'GROUP', 'app-', 'PREFIXED'),
-        allow('User:app', 'READ', 'TOPIC', 'orders'),
-        allow('User:app', 'WRITE', 'TOPIC', 'orders'),
-        allow('User:ops', 'DESCRIBE', 'CLUSTER', 'kafka-cluster'),
-        allow('User:ops', 'DELETE', 'GROUP', '*'),
-        allow('User:ops', 'READ', 'TOPIC', '*'),
-        deny('User:ops', 'READ', 'TOPIC', 'secret'),
-      ],
-    })
-    .expect(201);
+  ]);
+  await node.grant([
+    allow('User:app', 'READ', 'GROUP', 'app-', 'PREFIXED'),
+    allow('User:app', 'READ', 'TOPIC', 'orders'),
+    allow('User:app', 'WRITE', 'TOPIC', 'orders'),
+    allow('User:ops', 'DESCRIBE', 'CLUSTER', 'kafka-cluster'),
+    allow('User:ops', 'DELETE', 'GROUP', '*'),
+    allow('User:ops', 'READ', 'TOPIC', '*'),
+    deny('User:ops', 'READ', 'TOPIC', 'secret'),
+  ]);
   // End offsets of both topics (resets by time read them), and a group with offsets on both, by the super user.
   for (const topic of ['orders', 'secret'])
     await http()
@@ -86,11 +60,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  sockets.forEach((s) => s.disconnect());
   jest.restoreAllMocks();
-  await running?.close();
-  dir.remove();
-  data.remove();
+  await node.stop();
 });
 
 const codes = (response: { topics: { name: string; partitions: { partitionIndex: number; errorCode: number }[] }[] }) =>
@@ -321,7 +292,7 @@ describe('socket.io events', () => {
       'Metadata',
       { topics: [] },
     );
-    expect(answer).toEqual({ errorCode: 0, topics: [], nodes: [{ nodeId: 0, url: running.url }] });
+    expect(answer).toEqual({ errorCode: 0, topics: [], nodes: [{ nodeId: 0, url: node.url }] });
   });
 });
 

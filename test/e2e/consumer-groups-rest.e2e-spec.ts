@@ -1,11 +1,8 @@
-import type { Socket } from 'socket.io-client';
 import request from 'supertest';
 import { allow } from '../support/acl-fixtures';
-import { writeTokensFile } from '../support/auth-fixtures';
 import { ConsumerProtocolMember, reconcileAll } from '../support/consumer-protocol-member';
 import { sample } from '../support/prometheus-sample';
-import { connect } from '../support/socket-client';
-import { startApp, type RunningApp, tempDataDir } from '../support/test-app';
+import { tokenApp } from '../support/token-app';
 
 jest.setTimeout(60_000);
 
@@ -15,53 +12,35 @@ jest.setTimeout(60_000);
  * target and what it must still give up, the epoch history with reasons and times to converge, the
  * offsets and an offset reset once the group is Empty; DESCRIBE GROUP decides who sees any of it.
  */
-const TOKENS = { admin: 'admin-token', app: 'app-token', ops: 'ops-token', nobody: 'nobody-token' };
-const dir = tempDataDir('cohort-cg-rest-');
-const data = tempDataDir('cohort-cg-rest-data-');
-const env = {
-  DATA_DIR: data.dir,
-  AUTH_TOKENS_FILE: writeTokensFile(
-    dir.dir,
-    Object.fromEntries(Object.entries(TOKENS).map(([name, token]) => [`User:${name}`, token])),
-  ),
-  SUPER_USERS: 'User:admin',
-};
-let running: RunningApp;
-const sockets: Socket[] = [];
-const as = (principal: keyof typeof TOKENS) => ({ Authorization: `Bearer ${TOKENS[principal]}` });
-const get = (path: string, principal: keyof typeof TOKENS = 'ops') => request(running.url).get(path).set(as(principal));
+const node = tokenApp('cohort-cg-rest-', {
+  admin: 'admin-token',
+  app: 'app-token',
+  ops: 'ops-token',
+  nobody: 'nobody-token',
+});
+const { as } = node;
+const get = (path: string, principal: Parameters<typeof as>[0] = 'ops') =>
+  request(node.url).get(path).set(as(principal));
 
 async function memberOf(memberId: string): Promise<ConsumerProtocolMember> {
-  const socket = await connect(running.url, { token: TOKENS.app });
-  sockets.push(socket);
+  const socket = await node.socketOf('app');
   return new ConsumerProtocolMember(socket, 'cg-ops', memberId);
 }
 
 beforeAll(async () => {
-  running = await startApp(env);
-  await request(running.url).post('/v1/topics').set(as('admin')).send({ name: 'orders', partitions: 4 }).expect(201);
-  await request(running.url)
-    .post('/v1/acls')
-    .set(as('admin'))
-    .send({
-      acls: [
-        allow('User:app', 'READ', 'GROUP', 'cg-ops'),
-        allow('User:app', 'READ', 'TOPIC', 'orders'),
-        allow('User:ops', 'DESCRIBE', 'GROUP', 'cg-ops'),
-        allow('User:ops', 'READ', 'GROUP', 'cg-ops'),
-        allow('User:ops', 'READ', 'TOPIC', 'orders'),
-        allow('User:ops', 'DESCRIBE', 'TOPIC', 'orders'),
-      ],
-    })
-    .expect(201);
+  await node.start();
+  await node.createTopics([['orders', 4]]);
+  await node.grant([
+    allow('User:app', 'READ', 'GROUP', 'cg-ops'),
+    allow('User:app', 'READ', 'TOPIC', 'orders'),
+    allow('User:ops', 'DESCRIBE', 'GROUP', 'cg-ops'),
+    allow('User:ops', 'READ', 'GROUP', 'cg-ops'),
+    allow('User:ops', 'READ', 'TOPIC', 'orders'),
+    allow('User:ops', 'DESCRIBE', 'TOPIC', 'orders'),
+  ]);
 });
 
-afterAll(async () => {
-  for (const socket of sockets) socket.disconnect();
-  await running?.close();
-  dir.remove();
-  data.remove();
-});
+afterAll(() => node.stop());
 
 describe('consumer groups over REST', () => {
   it('shows the epochs, each member against its target, what it must give up, and the epoch history', async () => {
@@ -149,13 +128,13 @@ describe('consumer groups over REST', () => {
 
     // Offsets can be reset only once the group is Empty, as for a classic group.
     const reset = { allTopics: false, topics: [{ name: 'orders' }], strategy: 'offset', value: 7 };
-    const preview = await request(running.url)
+    const preview = await request(node.url)
       .post('/v1/groups/cg-ops/offsets/reset')
       .set(as('ops'))
       .send(reset)
       .expect(200);
     expect(preview.body.offsets).toHaveLength(4);
-    const refused = await request(running.url)
+    const refused = await request(node.url)
       .post('/v1/groups/cg-ops/offsets/reset')
       .set(as('ops'))
       .send({ ...reset, dryRun: false })
@@ -165,7 +144,7 @@ describe('consumer groups over REST', () => {
     await b.leave();
     const emptied = (await get('/v1/groups/cg-ops').expect(200)).body;
     expect(emptied).toMatchObject({ type: 'consumer', state: 'Empty', groupEpoch: 4, members: [] });
-    const done = await request(running.url)
+    const done = await request(node.url)
       .post('/v1/groups/cg-ops/offsets/reset')
       .set(as('ops'))
       .send({ ...reset, dryRun: false })

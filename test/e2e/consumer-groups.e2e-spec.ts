@@ -2,9 +2,8 @@ import type { Socket } from 'socket.io-client';
 import request from 'supertest';
 import type * as P from '@cohort/protocol';
 import { allow } from '../support/acl-fixtures';
-import { writeTokensFile } from '../support/auth-fixtures';
-import { connect, request as emit, nextPush } from '../support/socket-client';
-import { startApp, type RunningApp, tempDataDir } from '../support/test-app';
+import { request as emit, nextPush } from '../support/socket-client';
+import { tokenApp } from '../support/token-app';
 
 jest.setTimeout(60_000);
 
@@ -14,30 +13,8 @@ jest.setTimeout(60_000);
  * gives its partitions to the other, the group survives a restart of the node, and the ACL checks
  * (READ GROUP, DESCRIBE TOPIC) refuse who may not.
  */
-const TOKENS = { admin: 'admin-token', app: 'app-token', nobody: 'nobody-token' };
-const dir = tempDataDir('cohort-cg-');
-const data = tempDataDir('cohort-cg-data-');
-const env = {
-  DATA_DIR: data.dir,
-  AUTH_TOKENS_FILE: writeTokensFile(
-    dir.dir,
-    Object.fromEntries(Object.entries(TOKENS).map(([name, token]) => [`User:${name}`, token])),
-  ),
-  SUPER_USERS: 'User:admin',
-};
-let running: RunningApp;
-const sockets: Socket[] = [];
-
-const as = (principal: keyof typeof TOKENS) => ({ Authorization: `Bearer ${TOKENS[principal]}` });
-async function socketOf(principal: keyof typeof TOKENS): Promise<Socket> {
-  const socket = await connect(running.url, { token: TOKENS[principal] });
-  sockets.push(socket);
-  return socket;
-}
-
-function closeSockets(): void {
-  for (const socket of sockets.splice(0)) socket.disconnect();
-}
+const node = tokenApp('cohort-cg-', { admin: 'admin-token', app: 'app-token', nobody: 'nobody-token' });
+const { as, socketOf, closeSockets } = node;
 
 const heartbeat = (socket: Socket, payload: Partial<P.ConsumerGroupHeartbeatRequest>) =>
   emit(socket, 'ConsumerGroupHeartbeat', { groupId: 'cg-1', ...payload } as P.ConsumerGroupHeartbeatRequest);
@@ -68,31 +45,19 @@ async function reconcile(members: Member[]): Promise<void> {
 const partitionsOf = (m: Member): string[] => m.owned.flatMap((tp) => tp.partitions.map((p) => `${tp.topic}-${p}`));
 
 beforeAll(async () => {
-  running = await startApp(env);
-  for (const [name, partitions] of [
+  await node.start();
+  await node.createTopics([
     ['orders', 4],
     ['secret', 2],
-  ] as const)
-    await request(running.url).post('/v1/topics').set(as('admin')).send({ name, partitions }).expect(201);
-  await request(running.url)
-    .post('/v1/acls')
-    .set(as('admin'))
-    .send({
-      acls: [
-        allow('User:app', 'READ', 'GROUP', 'cg-', 'PREFIXED'),
-        allow('User:app', 'DESCRIBE', 'GROUP', 'cg-', 'PREFIXED'),
-        allow('User:app', 'READ', 'TOPIC', 'orders'),
-      ],
-    })
-    .expect(201);
+  ]);
+  await node.grant([
+    allow('User:app', 'READ', 'GROUP', 'cg-', 'PREFIXED'),
+    allow('User:app', 'DESCRIBE', 'GROUP', 'cg-', 'PREFIXED'),
+    allow('User:app', 'READ', 'TOPIC', 'orders'),
+  ]);
 });
 
-afterAll(async () => {
-  closeSockets();
-  await running?.close();
-  dir.remove();
-  data.remove();
-});
+afterAll(() => node.stop());
 
 describe('consumer groups over real sockets', () => {
   it('two members get disjoint assignments covering the topic; when one leaves the other gets everything; the group survives a restart', async () => {
@@ -130,8 +95,7 @@ describe('consumer groups over real sockets', () => {
     expect(before.groups[0].members.map((m) => m.memberId)).toEqual(['member-a']);
 
     closeSockets();
-    await running.close();
-    running = await startApp(env);
+    await node.restart();
     const again = await socketOf('admin');
     const after = await emit(again, 'ConsumerGroupDescribe', { groupIds: ['cg-1'] });
     expect(after).toEqual(before);
@@ -145,11 +109,7 @@ describe('consumer groups over real sockets', () => {
   });
 
   it('a member subscribing by regex gets the partitions of the matching topics, and of a matching topic created later', async () => {
-    await request(running.url)
-      .post('/v1/topics')
-      .set(as('admin'))
-      .send({ name: 'events-eu', partitions: 2 })
-      .expect(201);
+    await request(node.url).post('/v1/topics').set(as('admin')).send({ name: 'events-eu', partitions: 2 }).expect(201);
     const socket = await socketOf('admin');
     const bad = await heartbeat(socket, {
       groupId: 'cg-regex',
@@ -180,11 +140,7 @@ describe('consumer groups over real sockets', () => {
 
     // A new matching topic moves the group at once: the member is told to heartbeat and takes its partitions.
     const told = nextPush(socket, 'HeartbeatNow');
-    await request(running.url)
-      .post('/v1/topics')
-      .set(as('admin'))
-      .send({ name: 'events-us', partitions: 1 })
-      .expect(201);
+    await request(node.url).post('/v1/topics').set(as('admin')).send({ name: 'events-us', partitions: 1 }).expect(201);
     expect(await told).toMatchObject({ groupId: 'cg-regex' });
     const reconcileRegex = async () => {
       for (let round = 0; round < 3; round++) {

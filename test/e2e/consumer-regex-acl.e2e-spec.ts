@@ -2,9 +2,8 @@ import type { Socket } from 'socket.io-client';
 import request from 'supertest';
 import type * as P from '@cohort/protocol';
 import { allow } from '../support/acl-fixtures';
-import { writeTokensFile } from '../support/auth-fixtures';
-import { connect, request as emit } from '../support/socket-client';
-import { startApp, type RunningApp, tempDataDir } from '../support/test-app';
+import { request as emit } from '../support/socket-client';
+import { tokenApp } from '../support/token-app';
 
 jest.setTimeout(60_000);
 
@@ -14,22 +13,11 @@ jest.setTimeout(60_000);
  * shows it no other, and DESCRIBE granted on another matching topic makes that topic appear at the
  * member's next heartbeat; revoking it takes it away again.
  */
-const TOKENS = { admin: 'admin-token', app: 'app-token' };
-const dir = tempDataDir('cohort-regex-acl-');
-const data = tempDataDir('cohort-regex-acl-data-');
-const env = {
-  DATA_DIR: data.dir,
-  AUTH_TOKENS_FILE: writeTokensFile(
-    dir.dir,
-    Object.fromEntries(Object.entries(TOKENS).map(([name, token]) => [`User:${name}`, token])),
-  ),
-  SUPER_USERS: 'User:admin',
-};
+const node = tokenApp('cohort-regex-acl-', { admin: 'admin-token', app: 'app-token' });
+const { as } = node;
 const GROUP = 'rx-1';
-let running: RunningApp;
 let socket: Socket;
 
-const as = (principal: keyof typeof TOKENS) => ({ Authorization: `Bearer ${TOKENS[principal]}` });
 const heartbeat = (payload: Partial<P.ConsumerGroupHeartbeatRequest>) =>
   emit(socket, 'ConsumerGroupHeartbeat', { groupId: GROUP, ...payload } as P.ConsumerGroupHeartbeatRequest);
 
@@ -55,31 +43,25 @@ async function heartbeatUntilOwns(expected: string[]): Promise<void> {
 
 const acls = (operation: 'post' | 'delete', bindings: P.AclBinding[]) =>
   operation === 'post'
-    ? request(running.url).post('/v1/acls').set(as('admin')).send({ acls: bindings }).expect(201)
-    : request(running.url).delete('/v1/acls').set(as('admin')).send({ filters: bindings }).expect(200);
+    ? request(node.url).post('/v1/acls').set(as('admin')).send({ acls: bindings }).expect(201)
+    : request(node.url).delete('/v1/acls').set(as('admin')).send({ filters: bindings }).expect(200);
 
 beforeAll(async () => {
-  running = await startApp(env);
-  for (const [name, partitions] of [
+  await node.start();
+  await node.createTopics([
     ['metrics-eu', 2],
     ['metrics-us', 1],
     ['metrics-secret', 2],
-  ] as const)
-    await request(running.url).post('/v1/topics').set(as('admin')).send({ name, partitions }).expect(201);
+  ]);
   await acls('post', [
     allow('User:app', 'READ', 'GROUP', 'rx-', 'PREFIXED'),
     allow('User:app', 'DESCRIBE', 'GROUP', 'rx-', 'PREFIXED'),
     allow('User:app', 'DESCRIBE', 'TOPIC', 'metrics-eu'),
   ]);
-  socket = await connect(running.url, { token: TOKENS.app });
+  socket = await node.socketOf('app');
 });
 
-afterAll(async () => {
-  socket?.disconnect();
-  await running?.close();
-  dir.remove();
-  data.remove();
-});
+afterAll(() => node.stop());
 
 describe('regex subscriptions filtered by DESCRIBE TOPIC over real sockets', () => {
   it('a non-super-user member subscribing by pattern gets only the topics it may describe, and one granted later', async () => {

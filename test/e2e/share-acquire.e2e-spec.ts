@@ -2,9 +2,8 @@ import type { Socket } from 'socket.io-client';
 import request from 'supertest';
 import type * as P from '@cohort/protocol';
 import { allow } from '../support/acl-fixtures';
-import { writeTokensFile } from '../support/auth-fixtures';
-import { connect, request as emit } from '../support/socket-client';
-import { startApp, type RunningApp, tempDataDir } from '../support/test-app';
+import { request as emit } from '../support/socket-client';
+import { tokenApp } from '../support/token-app';
 
 jest.setTimeout(60_000);
 
@@ -15,28 +14,13 @@ jest.setTimeout(60_000);
  * and delivery counts go on from where they were. ACLs: READ GROUP for the request (30), READ TOPIC
  * per topic (29 on that topic's partitions).
  */
-const TOKENS = { admin: 'admin-token', app: 'app-token', nobody: 'nobody-token' };
-const dir = tempDataDir('cohort-sa-');
-const data = tempDataDir('cohort-sa-data-');
-const env = {
-  DATA_DIR: data.dir,
-  AUTH_TOKENS_FILE: writeTokensFile(
-    dir.dir,
-    Object.fromEntries(Object.entries(TOKENS).map(([name, token]) => [`User:${name}`, token])),
-  ),
-  SUPER_USERS: 'User:admin',
+const node = tokenApp(
+  'cohort-sa-',
+  { admin: 'admin-token', app: 'app-token', nobody: 'nobody-token' },
   // A new share partition starts at the reported start, so the offsets reported first are leased.
-  GROUP_SHARE_AUTO_OFFSET_RESET: 'earliest',
-};
-let running: RunningApp;
-const sockets: Socket[] = [];
-
-const as = (principal: keyof typeof TOKENS) => ({ Authorization: `Bearer ${TOKENS[principal]}` });
-async function socketOf(principal: keyof typeof TOKENS): Promise<Socket> {
-  const socket = await connect(running.url, { token: TOKENS[principal] });
-  sockets.push(socket);
-  return socket;
-}
+  { env: { GROUP_SHARE_AUTO_OFFSET_RESET: 'earliest' } },
+);
+const { as, socketOf, closeSockets } = node;
 
 const acquire = (socket: Socket, payload: Partial<P.ShareAcquireRequest>) =>
   emit(socket, 'ShareAcquire', { groupId: 'sg-1', memberId: 'worker-1', maxRecords: 10, ...payload });
@@ -44,36 +28,24 @@ const acknowledge = (socket: Socket, acknowledgements: P.ShareAcknowledgement[])
   emit(socket, 'ShareAcknowledge', { groupId: 'sg-1', memberId: 'worker-1', acknowledgements });
 
 beforeAll(async () => {
-  running = await startApp(env);
-  for (const [name, partitions] of [
+  await node.start();
+  await node.createTopics([
     ['jobs', 2],
     ['secret', 1],
-  ] as const)
-    await request(running.url).post('/v1/topics').set(as('admin')).send({ name, partitions }).expect(201);
-  await request(running.url)
-    .post('/v1/acls')
-    .set(as('admin'))
-    .send({
-      acls: [
-        allow('User:app', 'READ', 'GROUP', 'sg-', 'PREFIXED'),
-        allow('User:app', 'READ', 'TOPIC', 'jobs'),
-        allow('User:app', 'DESCRIBE', 'TOPIC', 'jobs'),
-        // May subscribe to 'secret' (DESCRIBE) but not read its offsets (READ).
-        allow('User:app', 'DESCRIBE', 'TOPIC', 'secret'),
-      ],
-    })
-    .expect(201);
+  ]);
+  await node.grant([
+    allow('User:app', 'READ', 'GROUP', 'sg-', 'PREFIXED'),
+    allow('User:app', 'READ', 'TOPIC', 'jobs'),
+    allow('User:app', 'DESCRIBE', 'TOPIC', 'jobs'),
+    // May subscribe to 'secret' (DESCRIBE) but not read its offsets (READ).
+    allow('User:app', 'DESCRIBE', 'TOPIC', 'secret'),
+  ]);
 });
 
-afterAll(async () => {
-  for (const socket of sockets.splice(0)) socket.disconnect();
-  await running?.close();
-  dir.remove();
-  data.remove();
-});
+afterAll(() => node.stop());
 
 const report = (topic: string, partitions: { partition: number; endOffset: number }[]) =>
-  request(running.url).put(`/v1/topics/${topic}/end-offsets`).set(as('admin')).send({ partitions }).expect(200);
+  request(node.url).put(`/v1/topics/${topic}/end-offsets`).set(as('admin')).send({ partitions }).expect(200);
 
 /** `topic-partition: first-last@count` per lease, sorted, for readable comparisons. */
 const leasesOf = (answer: P.ShareAcquireResponse): string[] =>
@@ -149,9 +121,8 @@ describe('ShareAcquire and ShareAcknowledge over real sockets', () => {
     await report('jobs', [{ partition: 1, endOffset: 6 }]);
     expect(leasesOf(await held)).toEqual(['jobs-1: 3-5@1']);
 
-    for (const socket of sockets.splice(0)) socket.disconnect();
-    await running.close();
-    running = await startApp(env);
+    closeSockets();
+    await node.restart();
     app = await socketOf('app');
     const resumed = await emit(app, 'ShareGroupHeartbeat', { ...group, memberEpoch: joined.memberEpoch });
     expect(resumed.errorCode).toBe(0);

@@ -1,10 +1,8 @@
 import type { Socket } from 'socket.io-client';
-import request from 'supertest';
 import type * as P from '@cohort/protocol';
 import { allow } from '../support/acl-fixtures';
-import { writeTokensFile } from '../support/auth-fixtures';
-import { connect, request as emit, nextPush } from '../support/socket-client';
-import { startApp, type RunningApp, tempDataDir } from '../support/test-app';
+import { request as emit, nextPush } from '../support/socket-client';
+import { tokenApp } from '../support/token-app';
 
 jest.setTimeout(60_000);
 
@@ -15,30 +13,8 @@ jest.setTimeout(60_000);
  * heartbeat now; the group survives a restart of the node; the ACL checks (READ GROUP, DESCRIBE TOPIC,
  * DESCRIBE GROUP) refuse who may not.
  */
-const TOKENS = { admin: 'admin-token', app: 'app-token', nobody: 'nobody-token' };
-const dir = tempDataDir('cohort-sg-');
-const data = tempDataDir('cohort-sg-data-');
-const env = {
-  DATA_DIR: data.dir,
-  AUTH_TOKENS_FILE: writeTokensFile(
-    dir.dir,
-    Object.fromEntries(Object.entries(TOKENS).map(([name, token]) => [`User:${name}`, token])),
-  ),
-  SUPER_USERS: 'User:admin',
-};
-let running: RunningApp;
-const sockets: Socket[] = [];
-
-const as = (principal: keyof typeof TOKENS) => ({ Authorization: `Bearer ${TOKENS[principal]}` });
-async function socketOf(principal: keyof typeof TOKENS): Promise<Socket> {
-  const socket = await connect(running.url, { token: TOKENS[principal] });
-  sockets.push(socket);
-  return socket;
-}
-
-function closeSockets(): void {
-  for (const socket of sockets.splice(0)) socket.disconnect();
-}
+const node = tokenApp('cohort-sg-', { admin: 'admin-token', app: 'app-token', nobody: 'nobody-token' });
+const { socketOf, closeSockets } = node;
 
 const heartbeat = (socket: Socket, payload: Partial<P.ShareGroupHeartbeatRequest>) =>
   emit(socket, 'ShareGroupHeartbeat', { groupId: 'sg-1', ...payload } as P.ShareGroupHeartbeatRequest);
@@ -69,31 +45,19 @@ async function beat(member: Member): Promise<void> {
 }
 
 beforeAll(async () => {
-  running = await startApp(env);
-  for (const [name, partitions] of [
+  await node.start();
+  await node.createTopics([
     ['jobs', 3],
     ['secret', 2],
-  ] as const)
-    await request(running.url).post('/v1/topics').set(as('admin')).send({ name, partitions }).expect(201);
-  await request(running.url)
-    .post('/v1/acls')
-    .set(as('admin'))
-    .send({
-      acls: [
-        allow('User:app', 'READ', 'GROUP', 'sg-', 'PREFIXED'),
-        allow('User:app', 'DESCRIBE', 'GROUP', 'sg-', 'PREFIXED'),
-        allow('User:app', 'DESCRIBE', 'TOPIC', 'jobs'),
-      ],
-    })
-    .expect(201);
+  ]);
+  await node.grant([
+    allow('User:app', 'READ', 'GROUP', 'sg-', 'PREFIXED'),
+    allow('User:app', 'DESCRIBE', 'GROUP', 'sg-', 'PREFIXED'),
+    allow('User:app', 'DESCRIBE', 'TOPIC', 'jobs'),
+  ]);
 });
 
-afterAll(async () => {
-  closeSockets();
-  await running?.close();
-  dir.remove();
-  data.remove();
-});
+afterAll(() => node.stop());
 
 describe('share groups over real sockets', () => {
   it('two members split a 3-partition topic, a third shares it, a leaving member moves its partitions, and the group survives a restart', async () => {
@@ -137,8 +101,7 @@ describe('share groups over real sockets', () => {
     expect(before.groups[0].members.map((m) => m.memberId).sort()).toEqual(['member-a', 'member-b']);
 
     closeSockets();
-    await running.close();
-    running = await startApp(env);
+    await node.restart();
     const again = await socketOf('admin');
     const after = await emit(again, 'ShareGroupDescribe', { groupIds: ['sg-1'] });
     expect(after).toEqual(before);
