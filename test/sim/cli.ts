@@ -1,12 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { BROKEN_RULE_NAMES, type BrokenRule } from './broken-rules';
+import { BROKEN_SHARE_RULE_NAMES, type BrokenShareRule } from './coordinator/broken-share-rules';
 import { runCoordinatorSeed } from './coordinator/coordinator-run';
 import { runRandomSeed, type RandomRunResult } from './random-run';
 
 /**
  * `npm run sim -- --seeds N [--first-seed S]` runs N random fault schedules; `--seed S` replays one
  * exactly (same shape, same faults, same trace). `--break <rule>` deliberately breaks a replication
- * rule to show the simulator catches it (hw-formula, truncate-to-hw, isr-expand-without-epoch-start).
+ * rule to show the simulator catches it (hw-formula, truncate-to-hw, isr-expand-without-epoch-start; with
+ * `--share`, redeliver-without-new-state-epoch breaks a share-partition rule instead).
  * `--skip-rules I18,...` leaves invariants unchecked (to see whether a broken rule still shows up as lost
  * data without its direct check). `--coordinator` runs the group coordinator on the replicated partitions instead (commit load while
  * partition leaders are killed; every acknowledged OffsetCommit and SyncGroup must survive); `--consumer` adds KIP-848
@@ -23,6 +25,7 @@ function parseArgs(argv: string[]): {
   keepGoing: boolean;
   single?: number;
   brokenRule?: BrokenRule;
+  brokenShare?: BrokenShareRule;
   faultPhaseMs?: number;
   verbose: boolean;
   coordinator: boolean;
@@ -47,10 +50,13 @@ function parseArgs(argv: string[]): {
     if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer, got ${v}`);
     return n;
   };
-  const brokenRule = args.get('break') as BrokenRule | undefined;
+  const broken = args.get('break');
+  const brokenShare = BROKEN_SHARE_RULE_NAMES.find((name) => name === broken);
+  const brokenRule = brokenShare ? undefined : (broken as BrokenRule | undefined);
   if (brokenRule && !BROKEN_RULE_NAMES.includes(brokenRule)) {
-    throw new Error(`--break must be one of ${BROKEN_RULE_NAMES.join(', ')}`);
+    throw new Error(`--break must be one of ${[...BROKEN_RULE_NAMES, ...BROKEN_SHARE_RULE_NAMES].join(', ')}`);
   }
+  if (brokenShare && !args.has('share')) throw new Error(`--break ${brokenShare} needs --share`);
   return {
     seeds: int('seeds', 100),
     first: int('first-seed', 1),
@@ -58,6 +64,7 @@ function parseArgs(argv: string[]): {
     keepGoing: args.has('keep-going'),
     single: args.has('seed') ? int('seed', 0) : undefined,
     brokenRule,
+    brokenShare,
     faultPhaseMs: args.has('duration') ? int('duration', 20_000) : undefined,
     verbose: args.has('verbose'),
     coordinator: args.has('coordinator') || args.has('consumer') || args.has('share'),
@@ -80,7 +87,7 @@ async function main(): Promise<void> {
     // Production code that throws inside a simulated step fails the seed like a violation (with its replay line).
     const result = await (
       opts.coordinator
-        ? coordinatorSeed(seed, opts.brokenRule, opts.faultPhaseMs, opts.consumer, opts.share)
+        ? coordinatorSeed(seed, opts.brokenRule ?? opts.brokenShare, opts.faultPhaseMs, opts.consumer, opts.share)
         : runRandomSeed(seed, {
             brokenRule: opts.brokenRule,
             faultPhaseMs: opts.faultPhaseMs,
@@ -101,7 +108,7 @@ async function main(): Promise<void> {
       console.error(result.violations.join('\n'));
       console.error(`\n--- trace (last lines) ---\n${result.trace}`);
       console.error(
-        `\nreplay: npm run sim -- --seed ${seed}${opts.consumer ? ' --consumer' : ''}${opts.share ? ' --share' : ''}${opts.coordinator && !opts.consumer && !opts.share ? ' --coordinator' : ''}${opts.faultPhaseMs !== undefined ? ` --duration ${opts.faultPhaseMs}` : ''}${opts.brokenRule ? ` --break ${opts.brokenRule}` : ''}`,
+        `\nreplay: npm run sim -- --seed ${seed}${opts.consumer ? ' --consumer' : ''}${opts.share ? ' --share' : ''}${opts.coordinator && !opts.consumer && !opts.share ? ' --coordinator' : ''}${opts.faultPhaseMs !== undefined ? ` --duration ${opts.faultPhaseMs}` : ''}${opts.brokenRule || opts.brokenShare ? ` --break ${opts.brokenRule ?? opts.brokenShare}` : ''}`,
       );
       process.exitCode = 1;
       failed.push(seed);
@@ -129,13 +136,15 @@ async function main(): Promise<void> {
 /** A coordinator run, reported in the same shape as a replication run. */
 async function coordinatorSeed(
   seed: number,
-  brokenRule: BrokenRule | undefined,
+  broken: BrokenRule | BrokenShareRule | undefined,
   faultPhaseMs: number | undefined,
   consumer: boolean,
   share: boolean,
 ): Promise<RandomRunResult> {
+  const brokenShare = BROKEN_SHARE_RULE_NAMES.find((name) => name === broken);
   const r = await runCoordinatorSeed(seed, {
-    brokenRule,
+    brokenRule: brokenShare ? undefined : (broken as BrokenRule | undefined),
+    brokenShare,
     faultPhaseMs,
     consumerGroups: consumer ? 3 : 0,
     shareGroup: share,

@@ -1,6 +1,6 @@
 import { runCoordinatorSeed } from './coordinator/coordinator-run';
 
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 /**
  * KIP-848 consumer groups beside the classic ones on replicated __consumer_offsets, while partition
@@ -34,13 +34,33 @@ describe('consumer groups (KIP-848) on replicated __consumer_offsets', () => {
     },
   );
 
-  it('seed 1 with a share group besides: an offset leased to one member at a time, nothing acknowledged leased again, delivery counts only grow, the in-flight window holds', async () => {
+  it('seed 1 with a share group besides: an offset leased to one member at a time, nothing acknowledged leased again, delivery counts only grow, the in-flight window holds, SPSO never moves back outside a new state epoch', async () => {
     const r = await runCoordinatorSeed(1, { faultPhaseMs: 15_000, consumerGroups: 3, shareGroup: true });
     expect(r.violations).toEqual([]);
-    const stats = r.share!.ledger.stats;
+    const share = r.share!;
+    const stats = share.ledger.stats;
     expect(stats.accepted).toBeGreaterThan(100);
     // Leases ran out or were released and their offsets were delivered again.
     expect(stats.redeliveries).toBeGreaterThan(10);
+    // SPSO was checked on the committed log and the leading coordinator, through redeliveries of dead
+    // letters below it (each a new state epoch).
+    expect(share.starts.stats.committedStates).toBeGreaterThan(100);
+    expect(share.starts.stats.servedReads).toBeGreaterThan(1_000);
+    expect(share.redeliveries.offsets).toBeGreaterThan(0);
+    expect(share.starts.stats.epochRises).toBeGreaterThan(0);
+  });
+
+  it('catches a redelivery of dead letters that brings SPSO back without a new state epoch (seed 1)', async () => {
+    const r = await runCoordinatorSeed(1, {
+      faultPhaseMs: 5_000,
+      shareGroup: true,
+      brokenShare: 'redeliver-without-new-state-epoch',
+    });
+    const violations = r.violations.join('\n');
+    expect(violations).toMatch(
+      /SPSO moved back from \d+ \(committed @\d+:\d+\) to \d+ \(committed @\d+:\d+\) in state epoch 0/,
+    );
+    expect(violations).toMatch(/SPSO moved back from \d+ \(served by node \d+ in leader epoch \d+\) to \d+/);
   });
 
   it('catches a member that acknowledges its new assignment before it finished revoking (seed 3)', async () => {

@@ -37,6 +37,8 @@ export class InvariantChecker {
   private readonly lastStore = new Map<number, PartitionState>();
   private readonly pendingAcks: AckedRecord[] = [];
   readonly acked: AckedRecord[] = [];
+  /** Told of each record the first time it is seen committed, in offset order per partition (watchers of the log's content). */
+  onCommitted?: (partition: number, offset: number, key: Buffer, value: Buffer | null) => void;
 
   constructor(
     private readonly sim: SimCluster,
@@ -249,8 +251,10 @@ export class InvariantChecker {
           epoch: r.leaderEpoch,
         };
         const c = committed.get(r.offset);
-        if (!c) committed.set(r.offset, rec);
-        else if (c.value !== rec.value || c.epoch !== rec.epoch) {
+        if (!c) {
+          committed.set(r.offset, rec);
+          this.onCommitted?.(p.partition, r.offset, r.key, r.value);
+        } else if (c.value !== rec.value || c.epoch !== rec.epoch) {
           this.fail(
             this.options.expectDataLoss ? 'G5(expected)' : 'G5',
             `${where}: committed @${r.offset} is ${rec.value}(e${rec.epoch}) here but ${c.value}(e${c.epoch}) elsewhere`,

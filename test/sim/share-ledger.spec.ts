@@ -3,7 +3,7 @@ import { ShareLedger } from './coordinator/share-ledger';
 /** The share ledger goes red on each KIP-932 rule it guards (the simulator's share runs rely on it). */
 describe('the share ledger of the simulator', () => {
   let now = 0;
-  const ledger = () => new ShareLedger(() => now, 1_000, 3);
+  const ledger = () => new ShareLedger(() => now, 1_000, 3, 5);
   beforeEach(() => (now = 0));
 
   it('an offset leased to a second member while the first surely holds it, by the same coordinator', () => {
@@ -19,7 +19,7 @@ describe('the share ledger of the simulator', () => {
     l.leased('a', 1, 0, 'jobs-0', 5, 6, 1);
     now = 1_000;
     l.leased('b', 1, 1_000, 'jobs-0', 5, 5, 2);
-    l.letGo('b', 'jobs-0', 5, 5);
+    l.letGo('b', 'jobs-0', 5, 5, 1);
     l.leased('c', 1, 1_000, 'jobs-0', 5, 5, 3);
     l.leased('d', 2, 1_000, 'jobs-0', 5, 5, 4);
     expect(l.violations).toEqual([]);
@@ -28,13 +28,40 @@ describe('the share ledger of the simulator', () => {
   it('an acknowledged offset leased again, and a delivery count that does not grow', () => {
     const l = ledger();
     l.leased('a', 1, 0, 'jobs-0', 5, 5, 1);
-    l.letGo('a', 'jobs-0', 5, 5);
-    l.acknowledged('a', 'jobs-0', 5, 5, 1);
+    l.letGo('a', 'jobs-0', 5, 5, 1);
+    l.acknowledged('a', 'jobs-0', 5, 5, 1, 1);
     l.leased('b', 2, 0, 'jobs-0', 5, 5, 1);
     expect(l.violations).toEqual([
       'jobs-0@5 leased to b after a acknowledged it',
       'jobs-0@5 leased with delivery count 1 after 1',
     ]);
+  });
+
+  it('a late ACCEPT (lock over, or another coordinator answers) does not count: it may have been skipped below SPSO', () => {
+    const l = ledger();
+    l.leased('a', 1, 0, 'jobs-0', 5, 6, 1);
+    now = 900;
+    l.letGo('a', 'jobs-0', 5, 5, 1);
+    l.acknowledged('a', 'jobs-0', 5, 5, 1, 1);
+    now = 0;
+    l.leased('a', 1, 0, 'jobs-0', 6, 6, 2);
+    l.letGo('a', 'jobs-0', 6, 6, 1);
+    l.acknowledged('a', 'jobs-0', 6, 6, 1, 2);
+    // Another member's lease rejected them, and an operator redelivered the dead letters.
+    l.leased('b', 1, 2_000, 'jobs-0', 5, 6, 3);
+    expect(l.violations).toEqual([]);
+    expect(l.stats.lateAccepts).toBe(2);
+  });
+
+  it('a redelivered dead letter counts from one again; any other offset may not', () => {
+    const l = ledger();
+    l.leased('a', 1, 0, 'jobs-0', 5, 6, 2);
+    l.letGo('a', 'jobs-0', 5, 6, 1);
+    l.acknowledged('a', 'jobs-0', 5, 5, 3, 1);
+    l.acknowledged('a', 'jobs-0', 6, 6, 2, 1);
+    l.redeliverySent('jobs-0', 0, 10);
+    l.leased('b', 1, 0, 'jobs-0', 5, 6, 1);
+    expect(l.violations).toEqual(['jobs-0@6 leased with delivery count 1 after 2']);
   });
 
   it('more offsets held at once than the in-flight window', () => {

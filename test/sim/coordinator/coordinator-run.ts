@@ -5,6 +5,7 @@ import { InvariantChecker } from '../invariant-checker';
 import { SimCluster } from '../sim-cluster';
 import { CommitLedger } from './commit-ledger';
 import { ConsumerGroupWorkload } from './consumer-group-workload';
+import { BROKEN_SHARE_RULES, type BrokenShareRule } from './broken-share-rules';
 import type { BrokenMember } from './sim-consumer-member';
 import { ShareWorkload } from './share-workload';
 import { SimConsumer } from './sim-consumer';
@@ -52,7 +53,21 @@ export async function runCoordinatorSeed(
     brokenMember?: BrokenMember;
     /** A KIP-932 share group of three workers besides. */
     shareGroup?: boolean;
+    /** A share-partition rule broken for this run (the share checks must catch it). */
+    brokenShare?: BrokenShareRule;
   } = {},
+): Promise<CoordinatorRunResult> {
+  const restore = options.brokenShare ? BROKEN_SHARE_RULES[options.brokenShare]() : undefined;
+  try {
+    return await runSeed(seed, options);
+  } finally {
+    restore?.();
+  }
+}
+
+async function runSeed(
+  seed: number,
+  options: Parameters<typeof runCoordinatorSeed>[1] & object,
 ): Promise<CoordinatorRunResult> {
   const rng = new SeededRandom(seed ^ 0x2545f491);
   const sim = new SimCluster({
@@ -63,9 +78,11 @@ export async function runCoordinatorSeed(
   });
   const checker = new InvariantChecker(sim);
   let consumer: ConsumerGroupWorkload | undefined;
+  let share: ShareWorkload | undefined;
   sim.afterEachStep = () => {
     checker.check();
     consumer?.check();
+    share?.check();
   };
   await sim.start();
   const coordinators = new SimCoordinators(sim);
@@ -75,10 +92,14 @@ export async function runCoordinatorSeed(
     consumer = new ConsumerGroupWorkload(sim, coordinators, ledger, seed, options.consumerGroups, options.brokenMember);
     consumer.start();
   }
-  const share = options.shareGroup ? new ShareWorkload(sim, coordinators, seed) : undefined;
+  if (options.shareGroup) {
+    share = new ShareWorkload(sim, coordinators, seed);
+    checker.onCommitted = (partition, offset, key, value) =>
+      share?.starts.committedRecord(partition, offset, key, value);
+  }
   share?.start();
   const violationCount = () =>
-    (share?.ledger.violations.length ?? 0) + ledger.violations.length + (consumer?.allViolations.length ?? 0);
+    (share?.violations.length ?? 0) + ledger.violations.length + (consumer?.allViolations.length ?? 0);
   const groups = Array.from({ length: options.groups ?? 6 }, (_, i) => `group-${i}`);
   const consumers = groups.map((g) => new SimConsumer(g, sim, coordinators, ledger, rng));
   consumers.forEach((c) => c.start());
@@ -213,7 +234,7 @@ export async function runCoordinatorSeed(
       ...checker.violations,
       ...ledger.violations,
       ...(consumer?.allViolations ?? []),
-      ...(share?.ledger.violations ?? []),
+      ...(share?.violations ?? []),
     ],
     ledger,
     leaderKills,

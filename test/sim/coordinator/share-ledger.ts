@@ -7,6 +7,9 @@ interface Hold {
   until: number;
 }
 
+/** How long before its lock surely ends an acknowledgement still surely reaches the offsets it holds. */
+const ACK_MARGIN_MS = 300;
+
 /**
  * KIP-932's invariants as share-group workers see them (docs/guarantees.md, share groups), checked on every
  * answer they get:
@@ -23,13 +26,20 @@ export class ShareLedger {
   private readonly holds = new Map<string, Hold>();
   private readonly accepted = new Map<string, string>();
   private readonly deliveries = new Map<string, number>();
+  /** Offsets that may be dead letters: rejected (answered NONE), or leased on their last delivery. */
+  private readonly maybeDead = new Set<string>();
+  /** Offsets whose holder let go while surely holding them, until its acknowledgement is answered. */
+  private readonly surelyHeld = new Map<string, Hold>();
+  /** Dead letters an operator asked to redeliver: their next lease counts from one again. */
+  private readonly revived = new Set<string>();
   readonly violations: string[] = [];
-  readonly stats = { leased: 0, accepted: 0, released: 0, rejected: 0, redeliveries: 0 };
+  readonly stats = { leased: 0, accepted: 0, released: 0, rejected: 0, redeliveries: 0, lateAccepts: 0 };
 
   constructor(
     private readonly now: () => number,
     private readonly lockMs: number,
     private readonly window: number,
+    private readonly deliveryLimit: number,
   ) {}
 
   private violate(finding: string): void {
@@ -55,38 +65,70 @@ export class ShareLedger {
       const held = this.holds.get(key);
       if (held && held.member !== member && held.grantedBy === node && held.until > now)
         this.violate(`${key} leased to ${member} while ${held.member} held it until ${held.until - now} ms from now`);
-      const previous = this.deliveries.get(key) ?? 0;
+      // A redelivered dead letter starts counting again (the one way a delivery count goes down).
+      const previous = this.revived.delete(key) ? 0 : (this.deliveries.get(key) ?? 0);
+      if (deliveryCount >= this.deliveryLimit) this.maybeDead.add(key);
       if (deliveryCount <= previous)
         this.violate(`${key} leased with delivery count ${deliveryCount} after ${previous}`);
       if (previous > 0) this.stats.redeliveries++;
-      this.deliveries.set(key, Math.max(previous, deliveryCount));
+      this.deliveries.set(key, deliveryCount);
       this.holds.set(key, { member, grantedBy: node, until: sentAt + this.lockMs });
     }
     this.checkWindow(tp, node, now);
   }
 
-  /** `member` is about to send an acknowledgement of `first`–`last`: from now on it no longer holds them. */
-  letGo(member: string, tp: string, first: number, last: number): void {
+  /**
+   * `member` is about to send an acknowledgement of `first`–`last`: from now on it no longer holds them.
+   * Those it surely still holds (its lock not over, from the coordinator that leads now) are noted: only
+   * for them does an ACCEPT answered NONE mean the coordinator acknowledged them.
+   */
+  letGo(member: string, tp: string, first: number, last: number, node: number): void {
+    const now = this.now();
     for (let offset = first; offset <= last; offset++) {
       const key = `${tp}@${offset}`;
-      if (this.holds.get(key)?.member === member) this.holds.delete(key);
+      const held = this.holds.get(key);
+      if (held?.member !== member) continue;
+      this.holds.delete(key);
+      // With a margin for the acknowledgement's way there: a lock that ends on the way may let another
+      // member's lease finish the offset first, and the ACCEPT is then skipped.
+      if (held.grantedBy === node && held.until > now + ACK_MARGIN_MS) this.surelyHeld.set(key, held);
     }
   }
 
-  /** An acknowledgement of `type` (1 ACCEPT, 2 RELEASE, 3 REJECT) was answered NONE. */
-  acknowledged(member: string, tp: string, first: number, last: number, type: number): void {
+  /**
+   * An acknowledgement of `type` (1 ACCEPT, 2 RELEASE, 3 REJECT) was answered NONE by `node`. An ACCEPT
+   * of offsets the member may no longer have held is not counted: they may have been below SPSO, done
+   * by another member's lease (accepted, or rejected and dead-lettered), and such an ACCEPT is skipped,
+   * as Kafka's SharePartition does (a share group delivers at least once).
+   */
+  acknowledged(member: string, tp: string, first: number, last: number, type: number, node: number): void {
     for (let offset = first; offset <= last; offset++) {
       const key = `${tp}@${offset}`;
+      const held = this.surelyHeld.get(key);
+      const sure = held?.member === member && held.grantedBy === node;
+      if (held?.member === member) this.surelyHeld.delete(key);
       if (type !== 1) {
         if (type === 2) this.stats.released++;
-        else this.stats.rejected++;
+        else {
+          this.stats.rejected++;
+          this.maybeDead.add(key);
+        }
         continue;
       }
       this.stats.accepted++;
-      // A late ACCEPT of an offset already done (below SPSO: another member's lease of it was accepted
-      // after this one's lock ran out) is answered NONE and skipped, as Kafka's SharePartition does:
-      // a share group delivers at least once, so two workers may both have processed it.
-      if (!this.accepted.has(key)) this.accepted.set(key, member);
+      if (!sure) this.stats.lateAccepts++;
+      else if (!this.accepted.has(key)) this.accepted.set(key, member);
+    }
+  }
+
+  /** An operator is about to ask for the dead letters of `tp` in `first`–`last` to be delivered again. */
+  redeliverySent(tp: string, first: number, last: number): void {
+    for (const key of this.maybeDead) {
+      const offset = Number(key.slice(key.lastIndexOf('@') + 1));
+      if (key.startsWith(`${tp}@`) && offset >= first && offset <= last) {
+        this.maybeDead.delete(key);
+        this.revived.add(key);
+      }
     }
   }
 

@@ -3,6 +3,7 @@ import { ErrorCode, partitionFor } from '@cohort/protocol';
 import { SeededRandom } from '@cohort/replication';
 import type { SimCluster } from '../sim-cluster';
 import { ShareLedger } from './share-ledger';
+import { ShareStartLedger } from './share-start-ledger';
 import type { SimCoordinators } from './sim-coordinators';
 
 export const SHARE_TOPIC = 'jobs';
@@ -21,6 +22,10 @@ const REJECT = 3;
  */
 export class ShareWorkload {
   readonly ledger: ShareLedger;
+  /** SPSO and the state epoch, from the committed log and the coordinator that leads (every step). */
+  readonly starts = new ShareStartLedger();
+  /** Operator redeliveries of dead letters answered NONE, and the offsets they brought back. */
+  readonly redeliveries = { answered: 0, offsets: 0 };
   private readonly rng: SeededRandom;
   private stopped = false;
   private endOffsets = Array.from({ length: SHARE_PARTITIONS }, () => 0);
@@ -31,17 +36,57 @@ export class ShareWorkload {
     seed: number,
   ) {
     this.rng = new SeededRandom(seed ^ 0x7f4a7c15);
-    const { groupShareRecordLockDurationMs, groupSharePartitionMaxRecordLocks } = coordinators.config;
+    const { groupShareRecordLockDurationMs, groupSharePartitionMaxRecordLocks, groupShareDeliveryCountLimit } =
+      coordinators.config;
     this.ledger = new ShareLedger(
       () => sim.clock.now(),
       groupShareRecordLockDurationMs,
       groupSharePartitionMaxRecordLocks,
+      groupShareDeliveryCountLimit,
     );
   }
 
   start(): void {
     void this.produce();
     for (let i = 0; i < 3; i++) void this.work(`${GROUP}-w${i}`);
+    void this.operate();
+  }
+
+  /** After every step: the share partitions' SPSO as the coordinator that leads serves them. */
+  check(): void {
+    const now = this.coordinators.sharePartitionsNow(GROUP);
+    if (now === 'unavailable') return;
+    for (const p of now.partitions) this.starts.servedState(now.incarnation, p.tp, p.stateEpoch, p.startOffset);
+  }
+
+  get violations(): string[] {
+    return [...this.ledger.violations, ...this.starts.violations];
+  }
+
+  /**
+   * An operator who now and then sends every dead letter of a partition back to the workers: those
+   * below SPSO bring it back under a new state epoch, the one way SPSO may move back.
+   */
+  private async operate(): Promise<void> {
+    while (!this.stopped) {
+      await this.sleep(1_000 + this.rng.int(3_000));
+      if (this.stopped) return;
+      const partition = this.rng.int(SHARE_PARTITIONS);
+      const tp = `${SHARE_TOPIC}-${partition}`;
+      const last = Math.max(0, this.endOffsets[partition] - 1);
+      this.ledger.redeliverySent(tp, 0, last);
+      const r = await this.call((c) =>
+        c
+          .redeliverDeadLetters({ groupId: GROUP, topic: SHARE_TOPIC, partition, firstOffset: 0, lastOffset: last })
+          .catch((e: unknown) => ({ errorCode: -1, redelivered: 0, error: String(e) })),
+      );
+      if (!r.ok) continue;
+      this.trace(`operator redelivered ${tp}@0-${last}: error ${r.value.errorCode}, ${r.value.redelivered} offsets`);
+      if (r.value.errorCode === ErrorCode.NONE) {
+        this.redeliveries.answered++;
+        this.redeliveries.offsets += r.value.redelivered;
+      }
+    }
   }
 
   stop(): void {
@@ -134,7 +179,8 @@ export class ShareWorkload {
     const roll = this.rng.next();
     const type = roll < 0.75 ? ACCEPT : roll < 0.9 ? RELEASE : REJECT;
     const tp = `${topic}-${partition}`;
-    this.ledger.letGo(memberId, tp, first, last);
+    const grantor = this.grantor();
+    this.ledger.letGo(memberId, tp, first, last, grantor);
     const r = await this.call((c) =>
       c.shareAcknowledge(
         {
@@ -150,7 +196,8 @@ export class ShareWorkload {
     if (!r.ok || r.value.errorCode !== ErrorCode.NONE) return;
     const answer = r.value.partitions.find((p) => p.topic === topic && p.partition === partition);
     this.trace(`${memberId} ack ${type} ${tp}@${first}-${last}: ${answer?.errorCode}`);
-    if (answer?.errorCode === ErrorCode.NONE) this.ledger.acknowledged(memberId, tp, first, last, type);
+    if (answer?.errorCode === ErrorCode.NONE)
+      this.ledger.acknowledged(memberId, tp, first, last, type, this.grantor() === grantor ? grantor : -1);
   }
 
   private trace(line: string): void {
@@ -159,6 +206,7 @@ export class ShareWorkload {
 
   summary(): string {
     const s = this.ledger.stats;
-    return `share group: leased=${s.leased} accepted=${s.accepted} released=${s.released} rejected=${s.rejected} redeliveries=${s.redeliveries}`;
+    const t = this.starts.stats;
+    return `share group: leased=${s.leased} accepted=${s.accepted} released=${s.released} rejected=${s.rejected} redeliveries=${s.redeliveries} dead letters redelivered=${this.redeliveries.offsets} (${this.redeliveries.answered} answers) committed states=${t.committedStates} state epoch rises=${t.epochRises} served reads=${t.servedReads}`;
   }
 }

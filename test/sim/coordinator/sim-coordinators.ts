@@ -129,6 +129,29 @@ export class SimCoordinators {
     return shards.get(partition)?.consumerGroup(groupId);
   }
 
+  /**
+   * The share partitions of `groupId` as the coordinator that leads now serves them (state epoch and
+   * SPSO), read synchronously; `unavailable` unless the metadata leader's shard is active in the
+   * metadata's leader epoch (a deposed leader that has not heard yet is not the one that leads).
+   */
+  sharePartitionsNow(
+    groupId: string,
+  ): { incarnation: string; partitions: { tp: string; stateEpoch: number; startOffset: number }[] } | 'unavailable' {
+    const partition = partitionFor(groupId, this.config.numPartitions);
+    const { leader, leaderEpoch } = this.sim.state(partition);
+    const coordinator = this.coordinator(leader);
+    const shard = (coordinator as unknown as { shards: ShardRegistry } | undefined)?.shards.get(partition);
+    if (!shard?.isActive || shard.leaderEpoch !== leaderEpoch) return 'unavailable';
+    return {
+      incarnation: `node ${leader} in leader epoch ${leaderEpoch}`,
+      partitions: shard.sharePartitions.slotsOf(groupId).map((slot) => ({
+        tp: `${groupId}/${slot.topic}-${slot.partition}`,
+        stateEpoch: slot.state.stateEpoch,
+        startOffset: slot.state.startOffset,
+      })),
+    };
+  }
+
   coordinator(nodeId: number): GroupCoordinator | undefined {
     return this.incarnations.get(nodeId)?.coordinator;
   }
