@@ -1,7 +1,8 @@
 import type { MemberAssignment, TopicPartitions } from '@cohort/protocol';
 import { CohortError } from '../errors/cohort-error';
 import { Backoff, type ResolvedRetry } from '../runtime/backoff';
-import { Emitter, type Listener } from '../runtime/emitter';
+import { Emitter } from '../runtime/emitter';
+import { Listenable } from '../runtime/listenable';
 import type { Timers } from '../runtime/timers';
 import { watchVisibility } from '../runtime/visibility-watch';
 import { sleep, WakeSignal } from '../runtime/wake-signal';
@@ -36,10 +37,10 @@ export interface MemberRuntime {
  * consumer's AbstractCoordinator + ConsumerCoordinator), driven by one rebalance loop plus a heartbeat
  * timer. See libs/client/README.md for the listener order, protocols and guarantees.
  */
-export class CohortMember {
+export class CohortMember extends Listenable<MemberEvents> {
   readonly groupId: string;
   private readonly options: ResolvedMemberOptions;
-  private readonly events: Emitter<MemberEvents>;
+  protected readonly events: Emitter<MemberEvents>;
   private readonly assignors: AssignorSet;
   private readonly link: CoordinatorLink;
   private readonly heartbeat: MemberHeartbeat;
@@ -72,6 +73,7 @@ export class CohortMember {
     options: MemberOptions,
     private readonly runtime: MemberRuntime,
   ) {
+    super();
     this.options = resolveMemberOptions(options);
     this.groupId = this.options.groupId;
     this.assignors = new AssignorSet(this.options.assignors, this.options.serverAssignor);
@@ -127,21 +129,6 @@ export class CohortMember {
   /** The rebalance protocol this member runs: `cooperative` when every configured assignor supports it. */
   get protocol(): 'eager' | 'cooperative' {
     return this.assignors.protocol;
-  }
-
-  on<K extends keyof MemberEvents>(event: K, listener: Listener<MemberEvents[K]>): this {
-    this.events.on(event, listener);
-    return this;
-  }
-
-  once<K extends keyof MemberEvents>(event: K, listener: Listener<MemberEvents[K]>): this {
-    this.events.once(event, listener);
-    return this;
-  }
-
-  off<K extends keyof MemberEvents>(event: K, listener: Listener<MemberEvents[K]>): this {
-    this.events.off(event, listener);
-    return this;
   }
 
   /** Joins the group; resolves once the first assignment is held, rejects if the member crashes first. */

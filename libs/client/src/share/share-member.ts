@@ -2,7 +2,8 @@ import type { TopicPartitions } from '@cohort/protocol';
 import { CohortError } from '../errors/cohort-error';
 import { CoordinatorLink } from '../member/coordinator-link';
 import type { ResolvedRetry } from '../runtime/backoff';
-import { Emitter, type Listener } from '../runtime/emitter';
+import { Emitter } from '../runtime/emitter';
+import { Listenable } from '../runtime/listenable';
 import type { Timers } from '../runtime/timers';
 import { watchVisibility } from '../runtime/visibility-watch';
 import { WakeSignal } from '../runtime/wake-signal';
@@ -30,10 +31,10 @@ export interface ShareMemberRuntime {
  * renews the locks of what it still holds and reports what it lost. libs/client/README.md, "Share
  * groups", describes the behaviour.
  */
-export class ShareMember {
+export class ShareMember extends Listenable<ShareMemberEvents> {
   readonly groupId: string;
   private readonly options: ResolvedShareOptions;
-  private readonly events: Emitter<ShareMemberEvents>;
+  protected readonly events: Emitter<ShareMemberEvents>;
   private readonly link: CoordinatorLink;
   private readonly heartbeat: ShareHeartbeat;
   private readonly book = new LeaseBook();
@@ -54,6 +55,7 @@ export class ShareMember {
     options: ShareMemberOptions,
     private readonly runtime: ShareMemberRuntime,
   ) {
+    super();
     this.options = resolveShareOptions(options);
     this.groupId = this.options.groupId;
     this.events = new Emitter<ShareMemberEvents>((event, error) => {
@@ -138,21 +140,6 @@ export class ShareMember {
   /** The partitions this member may lease from (shared with the group's other members). */
   get assignment(): TopicPartitions[] {
     return this.heartbeat.assignment.map((tp) => ({ topic: tp.topic, partitions: [...tp.partitions] }));
-  }
-
-  on<K extends keyof ShareMemberEvents>(event: K, listener: Listener<ShareMemberEvents[K]>): this {
-    this.events.on(event, listener);
-    return this;
-  }
-
-  once<K extends keyof ShareMemberEvents>(event: K, listener: Listener<ShareMemberEvents[K]>): this {
-    this.events.once(event, listener);
-    return this;
-  }
-
-  off<K extends keyof ShareMemberEvents>(event: K, listener: Listener<ShareMemberEvents[K]>): this {
-    this.events.off(event, listener);
-    return this;
   }
 
   /** Joins the share group; resolves once the coordinator has taken the member in. */

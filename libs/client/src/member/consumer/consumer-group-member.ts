@@ -1,7 +1,8 @@
 import type { ConsumerGroupHeartbeatResponse, TopicPartitions } from '@cohort/protocol';
 import { CohortError } from '../../errors/cohort-error';
 import type { ResolvedRetry } from '../../runtime/backoff';
-import { Emitter, type Listener } from '../../runtime/emitter';
+import { Emitter } from '../../runtime/emitter';
+import { Listenable } from '../../runtime/listenable';
 import { watchPageLifecycle } from '../../runtime/page-lifecycle';
 import { newMemberId } from '../../share/member-id';
 import type { Timers } from '../../runtime/timers';
@@ -45,11 +46,11 @@ type Phase = 'idle' | 'joining' | 'reconciling' | 'stable' | 'fenced' | 'leaving
  * target each answer carries (revoke first, then take the new partitions, then acknowledge). See
  * libs/client/README.md for its events and guarantees.
  */
-export class ConsumerGroupMember {
+export class ConsumerGroupMember extends Listenable<MemberEvents> {
   readonly groupId: string;
   readonly groupProtocol = 'consumer' as const;
   private readonly options: ResolvedConsumerMemberOptions;
-  private readonly events: Emitter<MemberEvents>;
+  protected readonly events: Emitter<MemberEvents>;
   private readonly listeners: ListenerRunner;
   private readonly link: CoordinatorLink;
   private readonly offsets: MemberOffsets;
@@ -79,6 +80,7 @@ export class ConsumerGroupMember {
     options: ConsumerMemberOptions,
     private readonly runtime: ConsumerMemberRuntime,
   ) {
+    super();
     this.options = resolveConsumerMemberOptions(options);
     this.groupId = this.options.groupId;
     this.events = new Emitter<MemberEvents>((event, error) => this.listeners.failed(String(event), error));
@@ -150,21 +152,6 @@ export class ConsumerGroupMember {
 
   get assignment(): TopicPartitions[] {
     return this.reconciler.owned.toList();
-  }
-
-  on<K extends keyof MemberEvents>(event: K, listener: Listener<MemberEvents[K]>): this {
-    this.events.on(event, listener);
-    return this;
-  }
-
-  once<K extends keyof MemberEvents>(event: K, listener: Listener<MemberEvents[K]>): this {
-    this.events.once(event, listener);
-    return this;
-  }
-
-  off<K extends keyof MemberEvents>(event: K, listener: Listener<MemberEvents[K]>): this {
-    this.events.off(event, listener);
-    return this;
   }
 
   /** Joins the group; resolves once the first assignment is reconciled and acknowledged. */
