@@ -176,7 +176,8 @@ export class SyncPhase {
     const appendFuture = (outcome: WriteOutcome): void =>
       onDone(outcome.ok ? ErrorCode.NONE : groupWriteError(outcome.storeError));
     try {
-      return { records: [groupMetadataRecord(group, assignments, this.now)], appendFuture };
+      // Kafka's `replayRecords = false`: the group in memory is the handler's, so a timeout settles it too.
+      return { records: [groupMetadataRecord(group, assignments, this.now)], appendFuture, replayRecords: false };
     } catch (error) {
       // Inputs are checked on arrival; should one slip through, the members are answered instead of left waiting.
       return { records: [], appendFuture, unwritable: `group ${group.groupId} cannot be encoded: ${String(error)}` };

@@ -41,20 +41,80 @@ describe('ShardRuntime', () => {
     expect(results).toEqual([{ ok: true, baseOffset: 0, lastOffset: 1 }]);
   });
 
-  it('reports a refused append asynchronously, and a timeout as REQUEST_TIMED_OUT', async () => {
+  it('reports a refused append asynchronously, through the failure hook', async () => {
     const results: WriteOutcome[] = [];
     store.failNextAppend(3, new KafkaError(ErrorCode.NOT_ENOUGH_REPLICAS));
     writer.write([record], (r) => results.push(r));
     expect(results).toEqual([]);
     await settle();
-    writer.write([record], (r) => results.push(r));
+    expect(results.map((r) => (r.ok ? 0 : r.storeError))).toEqual([ErrorCode.NOT_ENOUGH_REPLICAS]);
+    expect(failures).toEqual([ErrorCode.NOT_ENOUGH_REPLICAS]);
+  });
+
+  it('answers a write that times out with REQUEST_TIMED_OUT, and settles it only with the log: a later commit settles both, in log order', async () => {
+    const answered: string[] = [];
+    const settled: string[] = [];
+    const write = (name: string) =>
+      writer.write(
+        [record],
+        (r) => settled.push(`${name}:${r.ok ? r.lastOffset : r.storeError}`),
+        (timeout) => answered.push(`${name}:${timeout.storeError}`),
+      );
+    write('first');
+    await settle();
+    clock.advance(600);
+    write('second'); // a later batch, computed from the first one's state
+    await settle();
+    clock.advance(400); // the first one's time is up; the second's is not
+    await settle();
+    expect(answered).toEqual([`first:${ErrorCode.REQUEST_TIMED_OUT}`]);
+    expect(settled).toEqual([]);
+    expect(failures).toEqual([ErrorCode.REQUEST_TIMED_OUT]);
+    // Well past their timeouts both writes still wait for the log's verdict, each answered once.
+    clock.advance(5000);
+    await settle();
+    expect(settled).toEqual([]);
+    expect(answered).toEqual([`first:${ErrorCode.REQUEST_TIMED_OUT}`, `second:${ErrorCode.REQUEST_TIMED_OUT}`]);
+    expect(writer.pendingWrites).toBe(2);
+    store.advanceHighWatermark(3);
+    await settle();
+    expect(settled).toEqual(['first:0', 'second:1']);
+    expect(answered).toHaveLength(2);
+    expect(writer.pendingWrites).toBe(0);
+  });
+
+  it('a timed-out write that the log then loses settles as failed; a replayRecords=false write is settled by its timeout', async () => {
+    const settled: WriteOutcome[] = [];
+    const classic: WriteOutcome[] = [];
+    writer.write(
+      [record],
+      (r) => settled.push(r),
+      () => undefined,
+    );
+    writer.write([record], (r) => classic.push(r), 'settle');
+    await settle();
     clock.advance(1000);
     await settle();
-    expect(results.map((r) => (r.ok ? 0 : r.storeError))).toEqual([
-      ErrorCode.NOT_ENOUGH_REPLICAS,
-      ErrorCode.REQUEST_TIMED_OUT,
-    ]);
-    expect(failures).toEqual([ErrorCode.NOT_ENOUGH_REPLICAS, ErrorCode.REQUEST_TIMED_OUT]);
+    expect(settled).toEqual([]);
+    expect(classic).toMatchObject([{ ok: false, storeError: ErrorCode.REQUEST_TIMED_OUT }]);
+    store.failPendingCommits(3, new KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, 'disk gone'));
+    await settle();
+    expect(settled).toMatchObject([{ ok: false, storeError: ErrorCode.KAFKA_STORAGE_ERROR }]);
+  });
+
+  it('a write committed with too few replicas (NOT_ENOUGH_REPLICAS_AFTER_APPEND) is answered with it and settled as committed', async () => {
+    const answered: number[] = [];
+    const settled: WriteOutcome[] = [];
+    writer.write(
+      [record],
+      (r) => settled.push(r),
+      (failed) => answered.push(failed.storeError),
+    );
+    await settle();
+    store.failPendingCommits(3, new KafkaError(ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND, 'isr shrank'));
+    await settle();
+    expect(answered).toEqual([ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND]);
+    expect(settled).toEqual([{ ok: true, baseOffset: 0, lastOffset: 0 }]);
   });
 
   it('closing fails every pending write with NOT_COORDINATOR at once; a later commit of the same records is ignored', async () => {

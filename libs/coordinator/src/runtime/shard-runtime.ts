@@ -2,10 +2,24 @@ import { ErrorCode, KafkaError } from '@cohort/protocol';
 import type { Clock, LogRecord, PartitionStore, TimerHandle } from '@cohort/replication';
 import type { CoordinatorResult, WriteOutcome } from './coordinator-result';
 
+type FailedWrite = Extract<WriteOutcome, { ok: false }>;
+type WrittenAt = Extract<WriteOutcome, { ok: true }>;
+
 interface PendingOp {
   records: LogRecord[];
+  /** The log's verdict is known and `onSettled` has run. */
   settled: boolean;
   onSettled: (outcome: WriteOutcome) => void;
+  /**
+   * What a timeout does: `answer` (given: the reply leaves with the timeout; the verdict is still
+   * awaited), `wait` (the reply too waits for the verdict) or `settle` (Kafka's `replayRecords =
+   * false`: the write is settled with the timeout, as it was before the log decided).
+   */
+  onTimeout: ((outcome: FailedWrite) => void) | 'wait' | 'settle';
+  /** The timeout the write was answered with while its verdict is awaited (the outcome is unknown). */
+  unknown?: FailedWrite;
+  /** Where the write landed, once appended. */
+  written?: WrittenAt;
   /** Writes without records that wait for this one (`awaitsPendingWrites`), told its outcome after it. */
   followers?: ((outcome: WriteOutcome) => void)[];
 }
@@ -36,13 +50,24 @@ export interface ShardRuntimeHooks {
  * - Deferred responses: each write's completion waits until the high watermark passes its last record
  *   (so a batch's earlier writes may complete before its later ones, never the reverse); each
  *   completion is one synchronous step.
- * - Timeout: a write fails with REQUEST_TIMED_OUT if it is not committed `commitTimeoutMs` after its
- *   batch opened (Kafka's write-operation timeout), however late in that time the batch was flushed.
+ * - Timeout: a write is answered with REQUEST_TIMED_OUT if it is not committed `commitTimeoutMs` after
+ *   its batch opened (Kafka's write-operation timeout), however late in that time the batch was flushed.
+ *   Its records are in the log and may still commit, so, as in Kafka (which does not revert on a
+ *   timeout), what they changed stays and their completion waits for the log's verdict: the commit
+ *   (the high watermark passed them, or a later write) or a failure (the records are lost). Memory is
+ *   thus always what a replay of the log gives, and a later write that commits never loses the state it
+ *   was computed from. Only a `replayRecords = false` write (classic group metadata) is settled by the
+ *   timeout, as Kafka's appendFuture is. NOT_ENOUGH_REPLICAS_AFTER_APPEND means the records are
+ *   committed with fewer replicas than asked: they are answered with it and applied as committed.
  * - Failure: a failed batch fails every write in it (Kafka's `failCurrentBatch`); closing the runtime
  *   (this node stopped leading the partition) fails every pending write with NOT_COORDINATOR at once.
+ * - Order: a commit settles every earlier write first (the log commits a prefix), so completions apply
+ *   in log order even when a timed-out write's verdict arrives after a later one's.
  */
 export class ShardRuntime {
   private readonly pending = new Set<PendingOp>();
+  /** Appended writes awaiting the log's verdict, in log order. */
+  private readonly appended: PendingOp[] = [];
   private batch: Batch | null = null;
   /** The write handed over last: a write without records that must wait for the pending ones waits for it. */
   private lastWritten: PendingOp | null = null;
@@ -63,13 +88,15 @@ export class ShardRuntime {
    * committed or failed, and the promise gives the response after it.
    */
   complete<T>(result: CoordinatorResult<T>): Promise<T | undefined> {
+    const reply = (outcome: WriteOutcome): T | undefined =>
+      outcome.ok || !result.onFailure ? result.response : result.onFailure(outcome);
     if (result.records.length === 0 && result.unwritable === undefined) {
       const last = result.awaitsPendingWrites ? this.lastPending() : null;
       if (last === null) return Promise.resolve(result.response);
+      // It read the state of a write whose outcome is unknown: so is its own.
+      if (last.unknown) return Promise.resolve(reply(last.unknown));
       return new Promise((resolve) => {
-        (last.followers ??= []).push((outcome) =>
-          resolve(outcome.ok || !result.onFailure ? result.response : result.onFailure(outcome)),
-        );
+        (last.followers ??= []).push((outcome) => resolve(reply(outcome)));
       });
     }
     return new Promise((resolve) => {
@@ -78,18 +105,32 @@ export class ShardRuntime {
           result.appendFuture?.(outcome);
         } finally {
           // The response leaves even if the appendFuture threw (the hook logs it): no reply is left hanging.
-          resolve(outcome.ok || !result.onFailure ? result.response : result.onFailure(outcome));
+          resolve(reply(outcome));
         }
       };
+      // Without `onFailure` the reply is the appendFuture's to give (parked replies): it waits for the verdict.
+      const onTimeout =
+        result.replayRecords === false
+          ? 'settle'
+          : result.onFailure
+            ? (outcome: FailedWrite) => resolve(reply(outcome))
+            : 'wait';
       if (result.unwritable !== undefined)
         this.failBeforeAppend(ErrorCode.UNKNOWN_SERVER_ERROR, result.unwritable, onSettled);
-      else this.write(result.records, onSettled);
+      else this.write(result.records, onSettled, onTimeout);
     });
   }
 
-  /** Appends `records` with the open batch; `onSettled` runs once they are committed or have failed. */
-  write(records: LogRecord[], onSettled: (outcome: WriteOutcome) => void): void {
-    const op: PendingOp = { records, settled: false, onSettled };
+  /**
+   * Appends `records` with the open batch; `onSettled` runs once they are committed or have failed.
+   * `onTimeout` is what a timeout does (see `PendingOp`): by default nothing, the write waits for the verdict.
+   */
+  write(
+    records: LogRecord[],
+    onSettled: (outcome: WriteOutcome) => void,
+    onTimeout: PendingOp['onTimeout'] = 'wait',
+  ): void {
+    const op: PendingOp = { records, settled: false, onSettled, onTimeout };
     this.pending.add(op);
     this.lastWritten = op;
     if (this.closed) {
@@ -116,14 +157,15 @@ export class ShardRuntime {
    * is reported: asynchronously, through the same failure hook, so callers keep one completion path.
    */
   failBeforeAppend(storeError: number, message: string, onSettled: (outcome: WriteOutcome) => void): void {
-    const op: PendingOp = { records: [], settled: false, onSettled };
+    const op: PendingOp = { records: [], settled: false, onSettled, onTimeout: 'wait' };
     this.pending.add(op);
     queueMicrotask(() => this.settle(op, { ok: false, storeError, message }));
   }
 
   /**
    * The newest write not yet settled. Writes commit in the order they were handed over, so once it has
-   * settled every earlier one has too (a failure fails its whole batch and the batches after it).
+   * settled every earlier one has too (a failure fails its whole batch and the batches after it, a
+   * commit settles every earlier write).
    */
   private lastPending(): PendingOp | null {
     if (this.lastWritten !== null && !this.lastWritten.settled) return this.lastWritten;
@@ -145,6 +187,7 @@ export class ShardRuntime {
     this.closed = true;
     this.batch?.deadline.cancel();
     this.batch = null;
+    this.appended.length = 0;
     for (const op of [...this.pending]) this.settle(op, notCoordinator('this node no longer leads the partition'));
   }
 
@@ -169,20 +212,68 @@ export class ShardRuntime {
     const timeoutMs = Math.max(0, batch.openedAt + this.commitTimeoutMs - this.clock.now());
     let base = appended.baseOffset;
     for (const op of ops) {
-      const written: WriteOutcome = { ok: true, baseOffset: base, lastOffset: base + op.records.length - 1 };
+      op.written = { ok: true, baseOffset: base, lastOffset: base + op.records.length - 1 };
       base += op.records.length;
-      let committed: Promise<void>;
-      try {
-        committed = this.store.awaitCommit(this.partition, this.leaderEpoch, written.lastOffset, timeoutMs);
-      } catch (error) {
-        this.settle(op, failure(error));
-        continue;
-      }
-      committed.then(
-        () => this.settle(op, written),
-        (error: unknown) => this.settle(op, failure(error)),
-      );
+      this.appended.push(op);
     }
+    for (const op of ops) this.awaitCommit(op, timeoutMs);
+  }
+
+  /** Waits for the high watermark to pass `op`'s records; a timeout answers it and waits on. */
+  private awaitCommit(op: PendingOp, timeoutMs: number): void {
+    let committed: Promise<void>;
+    try {
+      committed = this.store.awaitCommit(this.partition, this.leaderEpoch, op.written!.lastOffset, timeoutMs);
+    } catch (error) {
+      this.failAppended(op, failure(error));
+      return;
+    }
+    committed.then(
+      () => this.committedThrough(op),
+      (error: unknown) => this.onCommitError(op, failure(error)),
+    );
+  }
+
+  private onCommitError(op: PendingOp, outcome: FailedWrite): void {
+    if (op.settled) return;
+    if (outcome.storeError === ErrorCode.REQUEST_TIMED_OUT) {
+      if (op.onTimeout === 'settle') return this.failAppended(op, outcome);
+      if (!op.unknown) this.answerUnknown(op, outcome);
+      // Waited on synchronously, before any other I/O can fail or truncate the log under it.
+      this.awaitCommit(op, this.commitTimeoutMs);
+      return;
+    }
+    if (outcome.storeError === ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND) {
+      if (!op.unknown && op.onTimeout !== 'settle') this.answerUnknown(op, outcome);
+      this.committedThrough(op);
+      return;
+    }
+    this.failAppended(op, outcome);
+  }
+
+  /** The write timed out: its reply (and its followers') leaves with the timeout; its verdict is still awaited. */
+  private answerUnknown(op: PendingOp, outcome: FailedWrite): void {
+    op.unknown = outcome;
+    this.hooks.onFailure(outcome.storeError, outcome.message);
+    try {
+      if (typeof op.onTimeout === 'function') op.onTimeout(outcome);
+    } catch (error) {
+      this.hooks.onCallbackError(error);
+    }
+    this.tellFollowers(op, outcome);
+  }
+
+  /** `op` is committed, so is every write before it in the log: each is settled, in log order. */
+  private committedThrough(op: PendingOp): void {
+    const index = this.appended.indexOf(op);
+    if (index < 0) return;
+    for (const done of this.appended.splice(0, index + 1)) this.settle(done, done.written!);
+  }
+
+  private failAppended(op: PendingOp, outcome: FailedWrite): void {
+    const index = this.appended.indexOf(op);
+    if (index >= 0) this.appended.splice(index, 1);
+    this.settle(op, outcome);
   }
 
   private settle(op: PendingOp, outcome: WriteOutcome): void {
@@ -196,7 +287,14 @@ export class ShardRuntime {
       // A bug in a completion must not become an unhandled rejection that takes the process down.
       this.hooks.onCallbackError(error);
     }
-    if (op.followers) for (const follower of op.followers) follower(outcome);
+    this.tellFollowers(op, outcome);
+  }
+
+  private tellFollowers(op: PendingOp, outcome: WriteOutcome): void {
+    const followers = op.followers;
+    if (!followers) return;
+    op.followers = undefined;
+    for (const follower of followers) follower(outcome);
   }
 }
 
@@ -229,7 +327,7 @@ function runTurnTasks(): void {
   }
 }
 
-function failure(error: unknown): WriteOutcome {
+function failure(error: unknown): FailedWrite {
   if (error instanceof KafkaError) return { ok: false, storeError: error.errorCode, message: error.message };
   return {
     ok: false,
@@ -238,6 +336,6 @@ function failure(error: unknown): WriteOutcome {
   };
 }
 
-function notCoordinator(message: string): WriteOutcome {
+function notCoordinator(message: string): FailedWrite {
   return { ok: false, storeError: ErrorCode.NOT_COORDINATOR, message };
 }
