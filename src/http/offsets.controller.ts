@@ -40,7 +40,10 @@ import { DeleteOffsetsQueryDto } from './dto/delete-offsets-query.dto';
 import { ResetOffsetsDto } from './dto/reset-offsets.dto';
 import { ResetOffsetsByStrategyDto } from './dto/reset-offsets-strategy.dto';
 
-/** docs/rest.md offsets of a group: read with lag, reset while Empty, delete (OffsetDelete semantics). */
+/**
+ * docs/rest.md offsets of a group: read with lag, reset while Empty (a share group's start offsets),
+ * delete (OffsetDelete semantics).
+ */
 @ApiTags('offsets')
 @ApiProtected()
 @Controller('v1/groups/:groupId/offsets')
@@ -98,7 +101,8 @@ export class OffsetsController {
   @RequireAcl({ request: 'OffsetCommit', group: fromParam('groupId'), topics: fromBodyTopics(), change: true })
   @ApiOkResponse({
     type: OffsetsWriteResponse,
-    description: 'Offsets set, once committed; only while the group is Empty.',
+    description:
+      "Offsets set, once committed; only while the group is Empty. A share group's are its share-partition start offsets (SPSO), each partition started afresh there.",
   })
   @ApiErrors({
     400: true,
@@ -120,7 +124,7 @@ export class OffsetsController {
   @ApiOkResponse({
     type: ResetOffsetsResponse,
     description:
-      'A dry run (the default) changes nothing; dryRun: false commits exactly the offsets shown, only while the group is Empty, and answers once they are committed (docs/operations.md).',
+      "A dry run (the default) changes nothing; dryRun: false commits exactly the offsets shown, only while the group is Empty, and answers once they are committed (docs/operations.md). A share group's offsets are its share-partition start offsets (SPSO): each partition reset starts afresh there under a new state epoch.",
   })
   @ApiErrors({
     400: 'INVALID_REQUEST (42): no partitions or both ways chosen, a missing value, an unreadable datetime or duration, no end offset reported to reset to.',

@@ -418,4 +418,104 @@ describe('the cohort command (e2e)', () => {
       socket.disconnect();
     }
   });
+
+  it("resets a share group's start offsets: a preview while it has members, executed once it is Empty, from a plan file too", async () => {
+    await app.http().post('/v1/topics').send({ name: 'chores', partitions: 1 }).expect(201);
+    const socket = await connect(app.url);
+    try {
+      let epoch = 0;
+      await eventually(
+        async () => {
+          const answer = await emit(socket, 'ShareGroupHeartbeat', {
+            groupId: 'chore-workers',
+            memberId: 'cw-1',
+            memberEpoch: epoch,
+            subscribedTopicNames: ['chores'],
+          } as P.ShareGroupHeartbeatRequest);
+          epoch = answer.memberEpoch;
+          return (answer.assignment?.topicPartitions ?? []).length > 0;
+        },
+        'cw-1 is assigned chores-0',
+        10_000,
+      );
+      const acquire = () =>
+        emit(socket, 'ShareAcquire', {
+          groupId: 'chore-workers',
+          memberId: 'cw-1',
+          maxRecords: 10,
+        } as P.ShareAcquireRequest);
+      await acquire(); // the share partition starts at the reported end (latest): 0
+      await app
+        .http()
+        .put('/v1/topics/chores/end-offsets')
+        .send({ partitions: [{ partition: 0, endOffset: 6 }] })
+        .expect(200);
+      expect((await acquire()).partitions[0].leases).toEqual([{ firstOffset: 0, lastOffset: 5, deliveryCount: 1 }]);
+      const acked = await emit(socket, 'ShareAcknowledge', {
+        groupId: 'chore-workers',
+        memberId: 'cw-1',
+        acknowledgements: [
+          { topic: 'chores', partition: 0, batches: [{ firstOffset: 0, lastOffset: 3, acknowledgeTypes: [1] }] },
+        ],
+      } as P.ShareAcknowledgeRequest);
+      expect(acked.partitions[0].errorCode).toBe(0);
+
+      // CURRENT-OFFSET is the SPSO; with a member, the preview says executing will be refused, and it is.
+      const preview = await cohort(app.url, ['offsets', 'reset', 'chore-workers', '--all-topics', '--shift-by', '-3']);
+      expect(preview.code).toBe(0);
+      expect(rows(preview.out)).toEqual([
+        ['GROUP', 'TOPIC', 'PARTITION', 'CURRENT-OFFSET', 'NEW-OFFSET'],
+        ['chore-workers', 'chores', '0', '4', '1'],
+      ]);
+      expect(preview.err).toContain("the group 'chore-workers' is inactive, but the current state is Stable");
+      const refused = await cohort(app.url, [
+        'offsets',
+        'reset',
+        'chore-workers',
+        '--all-topics',
+        '--shift-by',
+        '-3',
+        '--execute',
+      ]);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(/^Error: NON_EMPTY_GROUP: /);
+
+      const left = await emit(socket, 'ShareGroupHeartbeat', {
+        groupId: 'chore-workers',
+        memberId: 'cw-1',
+        memberEpoch: -1,
+      } as P.ShareGroupHeartbeatRequest);
+      expect(left.errorCode).toBe(0);
+      const executed = await cohort(app.url, [
+        '--output',
+        'json',
+        'offsets',
+        'reset',
+        'chore-workers',
+        '--topic',
+        'chores',
+        '--shift-by',
+        '-3',
+        '--execute',
+      ]);
+      expect(JSON.parse(executed.out)).toEqual({
+        groupId: 'chore-workers',
+        dryRun: false,
+        offsets: [{ topic: 'chores', partition: 0, currentOffset: 4, newOffset: 1 }],
+      });
+      const startOffset = async () =>
+        rows((await cohort(app.url, ['groups', 'describe', 'chore-workers'])).out)[1].slice(1, 4);
+      expect(await startOffset()).toEqual(['chores', '0', '1']);
+
+      // A plan file: previewed per line, then sent as explicit start offsets.
+      const plan = join(dir, 'chores.csv');
+      writeFileSync(plan, 'chores,0,5\n');
+      const fromFile = await cohort(app.url, ['offsets', 'reset', 'chore-workers', '--from-file', plan, '--execute']);
+      expect(fromFile.code).toBe(0);
+      expect(rows(fromFile.out)[1]).toEqual(['chore-workers', 'chores', '0', '1', '5']);
+      expect(await startOffset()).toEqual(['chores', '0', '5']);
+    } finally {
+      socket.disconnect();
+    }
+  });
 });

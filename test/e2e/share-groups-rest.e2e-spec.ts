@@ -102,12 +102,17 @@ describe('share groups over REST', () => {
     // It has no rebalance history and no committed offsets: empty answers, not a missing group.
     expect((await http().get('/v1/groups/workers/rebalances').expect(200)).body).toEqual([]);
     expect((await http().get('/v1/groups/workers/lag').expect(200)).body).toMatchObject({ partitions: [] });
-    // Its position is SPSO: a committed-offset reset of its id is refused, creating nothing.
+    // Its position is SPSO: a reset previews it, and executing waits for the group to be Empty, creating nothing.
+    const preview = await http()
+      .post('/v1/groups/workers/offsets/reset')
+      .send({ allTopics: true, strategy: 'earliest' })
+      .expect(200);
+    expect(preview.body.offsets).toEqual([{ topic: 'jobs', partition: 0, currentOffset: 3, newOffset: 0 }]);
     const reset = await http()
       .post('/v1/groups/workers/offsets/reset')
       .send({ allTopics: true, strategy: 'earliest', dryRun: false })
-      .expect(400);
-    expect(reset.body).toMatchObject({ errorCode: 42 });
+      .expect(409);
+    expect(reset.body).toMatchObject({ errorCode: 68, error: 'NON_EMPTY_GROUP' });
     expect((await http().get('/v1/groups').expect(200)).body).toHaveLength(1);
 
     expect((await http().get('/v1/groups/workers/dead-letters').expect(200)).body).toEqual({

@@ -73,7 +73,7 @@ export interface ResetOffsetsRequest {
 export interface ResetOffsetsEntry {
   topic: string;
   partition: number;
-  /** null: the group has no committed offset there. */
+  /** null: the group has no committed offset there (for a share group: no share-partition state, so no SPSO). */
   currentOffset: number | null;
   newOffset: number;
 }

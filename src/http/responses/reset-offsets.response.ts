@@ -8,7 +8,12 @@ class ResetOffsetsEntryResponse implements ResetOffsetsEntry {
   @ApiProperty({ example: 0 })
   partition: number;
 
-  @ApiProperty({ type: Number, nullable: true, example: 4100, description: 'null: no committed offset there.' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 4100,
+    description: 'null: no committed offset there (a share group: its start offset, SPSO, null where it has no state).',
+  })
   currentOffset: number | null;
 
   @ApiProperty({ example: 3600 })

@@ -18,16 +18,18 @@ interface Props {
   topics: string[];
   /** Members now: the node executes a reset only for an Empty group, a preview always. */
   members: number;
+  /** A share group: its offsets are the share partitions' start offsets (SPSO), its members lease from them. */
+  share?: boolean;
   onClose(): void;
   onReset(result: ResetOffsetsResult): void;
 }
 
 /**
- * Offset reset as `kafka-consumer-groups.sh --reset-offsets` does it: the node's dry run first (current →
+ * Offset reset as `kafka-consumer-groups.sh --reset-offsets` (for a share group `kafka-share-groups.sh`) does it: the node's dry run first (current →
  * new per partition), then, after a second yes, the same request executed. The node refuses (409) while
  * the group has members.
  */
-export function OffsetResetDialog({ groupId, topics, members, onClose, onReset }: Props) {
+export function OffsetResetDialog({ groupId, topics, members, share = false, onClose, onReset }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const [strategy, setStrategy] = useState<ResetStrategy>('earliest');
   const [value, setValue] = useState('0');
@@ -138,15 +140,17 @@ export function OffsetResetDialog({ groupId, topics, members, onClose, onReset }
       {members > 0 && (
         <p class="warning">
           The group has {members} member{members === 1 ? '' : 's'}: a preview works, but the node executes a reset only
-          once the group is Empty (stop its consumers first).
+          once the group is Empty (stop its {share ? 'members' : 'consumers'} first).
         </p>
       )}
       <ErrorBanner error={error} />
       {preview && <ResetPreview result={preview} />}
       {confirming && preview && (
         <p class="warning">
-          Write these {formatNumber(preview.offsets.length)} offsets to group <strong>{groupId}</strong>? Its consumers
-          start from them when they next join.
+          Write these {formatNumber(preview.offsets.length)} offsets to group <strong>{groupId}</strong>?{' '}
+          {share
+            ? 'Each share partition starts afresh there: what was acknowledged or archived is forgotten, and its members lease from them when they next join.'
+            : 'Its consumers start from them when they next join.'}
         </p>
       )}
       <div class="actions">

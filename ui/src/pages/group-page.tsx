@@ -63,11 +63,9 @@ export function GroupPage({ groupId }: { groupId: string }) {
       </h1>
       {data && !missing && (
         <div class="actions">
-          {data.group.type !== 'share' && (
-            <button type="button" onClick={() => setDialog('reset')}>
-              Reset offsets…
-            </button>
-          )}
+          <button type="button" onClick={() => setDialog('reset')}>
+            Reset offsets…
+          </button>
           <button
             type="button"
             class="danger"
@@ -113,9 +111,12 @@ export function GroupPage({ groupId }: { groupId: string }) {
       for (const partition of entry.partitions) owners.set(`${entry.topic}-${partition}`, member);
     }
   }
-  const topics = [...new Set((lag?.partitions ?? []).map((p) => p.topic))].sort();
   const consumer = group.type === 'consumer';
   const share = group.type === 'share';
+  // A share group's position is each share partition's start offset (SPSO), not a committed offset.
+  const topics = [
+    ...new Set(share ? (group.sharePartitions ?? []).map((p) => p.topic) : (lag?.partitions ?? []).map((p) => p.topic)),
+  ].sort();
   return (
     <section>
       {header}
@@ -219,6 +220,7 @@ export function GroupPage({ groupId }: { groupId: string }) {
           groupId={groupId}
           topics={topics}
           members={group.members.length}
+          share={share}
           onClose={() => setDialog(null)}
           onReset={(result) => {
             setLastReset(result);

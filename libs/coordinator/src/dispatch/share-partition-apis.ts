@@ -7,6 +7,11 @@ import {
   redeliverDeadLetters,
   type RedeliverResult,
 } from '../share/share-partition-views';
+import {
+  resetShareOffsets,
+  type ShareOffsetsResetCall,
+  type ShareOffsetsResetResult,
+} from '../share/share-offset-reset';
 import type { ApiSpec } from './coordinator-dispatch';
 
 /**
@@ -81,6 +86,21 @@ export const SHARE_REDELIVER: ApiSpec<RedeliverCall, RedeliverResult> = {
         call.firstOffset,
         call.lastOffset,
       ),
+  },
+  errorResponse: (_call, error) => {
+    throw error;
+  },
+};
+
+/** Operators: a share group's start offsets moved (only while it has no members; answered once written). */
+export const SHARE_OFFSETS_RESET: ApiSpec<ShareOffsetsResetCall, ShareOffsetsResetResult> = {
+  name: 'ShareOffsetsReset',
+  validate: () => null,
+  groupId: (call) => call.groupId,
+  emptyGroupIdAllowed: false,
+  operation: {
+    kind: 'write',
+    run: (shard, call) => resetShareOffsets(shard.sharePartitions, shard.shareGroup(call.groupId)?.size ?? 0, call),
   },
   errorResponse: (_call, error) => {
     throw error;

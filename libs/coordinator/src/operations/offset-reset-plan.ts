@@ -4,6 +4,9 @@ import type { CommittedOffsetView } from '../ports/group-coordinator.api';
 import type { TopicRegistry } from '../ports/topic-registry.port';
 import { parseResetDatetime, parseResetDuration } from './reset-timestamp';
 
+/** Where a group stands on a partition: its committed offset, or for a share group its start offset (SPSO). */
+export type CurrentOffset = Pick<CommittedOffsetView, 'topic' | 'partition' | 'committedOffset'>;
+
 /**
  * Which offsets a reset would commit (kafka-consumer-groups.sh `--reset-offsets`, Kafka's
  * `ResetOffsetsCommand`): the partitions named (a topic without partitions means all of them) or,
@@ -18,12 +21,14 @@ import { parseResetDatetime, parseResetDuration } from './reset-timestamp';
  *   first report, the reported start offset (else the first report's end offset, the earliest known);
  *   kept within the reported start and end offsets (docs/lag.md).
  *
+ * A share group's plan reads its start offsets (SPSO) as the committed ones.
+ *
  * Pure: the caller executes the plan by committing exactly these offsets. Throws INVALID_REQUEST or
  * UNKNOWN_TOPIC_OR_PARTITION naming what is wrong.
  */
 export function planOffsetReset(
   request: ResetOffsetsRequest,
-  committed: readonly CommittedOffsetView[],
+  committed: readonly CurrentOffset[],
   topics: Pick<TopicRegistry, 'partitionCount' | 'partitionOffsets' | 'endOffsetAsOf'>,
   now: number,
 ): ResetOffsetsEntry[] {
@@ -60,7 +65,9 @@ export function planOffsetReset(
         break;
       case 'shift':
         if (currentOffset === null)
-          throw invalid(`cannot shift ${topic}-${partition}: the group has no committed offset there`);
+          throw invalid(
+            `cannot shift ${topic}-${partition}: the group has no offset there (committed, or a share group's start offset)`,
+          );
         newOffset = clamp(currentOffset + value!);
         break;
       case 'current':
@@ -91,7 +98,7 @@ function resetTime(request: ResetOffsetsRequest, now: number): number | undefine
 
 function partitionsToReset(
   request: ResetOffsetsRequest,
-  committed: readonly CommittedOffsetView[],
+  committed: readonly CurrentOffset[],
   topics: Pick<TopicRegistry, 'partitionCount'>,
 ): { topic: string; partition: number }[] {
   const named = request.topics !== undefined && request.topics.length > 0;

@@ -10,6 +10,8 @@ import type {
 } from '../ports/group-coordinator.api';
 import type { CoordinatorDispatch } from '../dispatch/coordinator-dispatch';
 import { ADMIN_OFFSET_COMMIT } from '../dispatch/group-apis';
+import { SHARE_OFFSETS_RESET } from '../dispatch/share-partition-apis';
+import type { ShareStartOffset } from '../share/share-offset-reset';
 import type { ClassicGroup } from '../group/classic-group';
 import { GroupLagEvaluator, type GroupLagSummary } from '../lag/group-lag-evaluator';
 import { planOffsetReset } from './offset-reset-plan';
@@ -112,8 +114,33 @@ export class OperatorViews {
     }));
   }
 
-  /** Sets offsets of an Empty (or absent) group; throws NON_EMPTY_GROUP otherwise and any whole-request error. */
+  /**
+   * Sets offsets of an Empty (or absent) group; throws NON_EMPTY_GROUP otherwise and any whole-request
+   * error. A share group's are its start offsets (Kafka's AlterShareGroupOffsets, share-offset-reset.ts).
+   */
   async resetOffsets(groupId: string, topics: P.OffsetCommitTopic[]): Promise<P.OffsetCommitResponse> {
+    const shard = this.route(groupId);
+    if (!shard.group(groupId) && isShareGroup(shard, groupId)) {
+      const offsets = topics.flatMap(({ name, partitions }) =>
+        partitions.map((p) => ({ topic: name, partition: p.partitionIndex, startOffset: p.committedOffset })),
+      );
+      for (const { topic, partition } of offsets) {
+        const count = this.topics.partitionCount(topic);
+        if (count === undefined || !(partition >= 0 && partition < count))
+          throw KafkaError.of(
+            'UNKNOWN_TOPIC_OR_PARTITION',
+            count === undefined ? `topic '${topic}' does not exist` : `topic '${topic}' has no partition ${partition}`,
+          );
+      }
+      await this.executeShareReset(groupId, offsets);
+      return {
+        errorCode: 0,
+        topics: topics.map(({ name, partitions }) => ({
+          name,
+          partitions: partitions.map(({ partitionIndex }) => ({ partitionIndex, errorCode: 0 })),
+        })),
+      };
+    }
     const response = await this.dispatch.execute(
       ADMIN_OFFSET_COMMIT,
       { groupId, generationId: -1, memberId: '', topics },
@@ -163,12 +190,8 @@ export class OperatorViews {
     const shard = this.route(groupId);
     const group = shard.group(groupId);
     const consumer = shard.consumerGroup(groupId);
-    // A share group's position is its SPSO, not committed offsets: a reset here would make a classic group of its id.
-    if (!group && isShareGroup(shard, groupId))
-      throw KafkaError.of(
-        'INVALID_REQUEST',
-        `group '${groupId}' is a share group: its offsets are not committed offsets`,
-      );
+    // A share group's position is its SPSO, not committed offsets: a commit here would make a classic group of its id.
+    if (!group && isShareGroup(shard, groupId)) return this.resetShareOffsetsTo(shard, groupId, request);
     const committed = group ? await this.committedOffsets(groupId) : [];
     const offsets = planOffsetReset(request, committed, this.topics, this.clock.now());
     const dryRun = request.dryRun !== false;
@@ -205,6 +228,44 @@ export class OperatorViews {
       );
     }
     return { groupId, dryRun, offsets };
+  }
+
+  /**
+   * A share group's reset (kafka-share-groups.sh `--reset-offsets`): the plan over its start offsets
+   * (SPSO) and, unless it is a dry run, those partitions started afresh at the new ones
+   * (share-offset-reset.ts, NON_EMPTY_GROUP while it has members). Resolves once they are committed.
+   */
+  private async resetShareOffsetsTo(
+    shard: CoordinatorShard,
+    groupId: string,
+    request: P.ResetOffsetsRequest,
+  ): Promise<P.ResetOffsetsResult> {
+    const current = shard.sharePartitions
+      .slotsOf(groupId)
+      .map(({ topic, partition, state }) => ({ topic, partition, committedOffset: state.startOffset }))
+      .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+    const offsets = planOffsetReset(request, current, this.topics, this.clock.now());
+    const dryRun = request.dryRun !== false;
+    if (dryRun || offsets.length === 0) return { groupId, dryRun, offsets };
+    await this.executeShareReset(
+      groupId,
+      offsets.map(({ topic, partition, newOffset }) => ({ topic, partition, startOffset: newOffset })),
+    );
+    return { groupId, dryRun, offsets };
+  }
+
+  /** The share partitions moved to their new start offsets, once committed; the write's failure is thrown. */
+  private async executeShareReset(groupId: string, offsets: ShareStartOffset[]): Promise<void> {
+    const done = await this.dispatch.execute(
+      SHARE_OFFSETS_RESET,
+      { groupId, offsets },
+      { clientId: 'admin', clientHost: '' },
+    );
+    if (done.errorCode !== 0)
+      throw new KafkaError(
+        done.errorCode as P.ErrorCodeValue,
+        `cannot reset the start offsets of share group '${groupId}': ${errorName(done.errorCode)}`,
+      );
   }
 
   async rebalanceHistory(groupId: string): Promise<RebalanceView[]> {

@@ -128,6 +128,39 @@ export class SharePartitionManager implements ShareLeaseOwner {
     return { slot: this.put(groupId, topic, partition, state), changed: true };
   }
 
+  /**
+   * An offset reset (share-offset-reset.ts): the partition's state replaced at once by a fresh one at
+   * `startOffset`, one state epoch above the old (Kafka's InitializeShareGroupState), with nothing in
+   * flight, acknowledged or archived; the slot is new, so changes of the old one still being written
+   * end on it alone. `restore` puts the old state back (the reset's write failed) unless the slot was
+   * replaced again since.
+   */
+  replaceState(
+    groupId: string,
+    topic: string,
+    partition: number,
+    startOffset: number,
+  ): { slot: ShareSlot; restore: () => void } {
+    const previous = this.slot(groupId, topic, partition);
+    const state = new SharePartition(previous ? previous.state.stateEpoch + 1 : 0, startOffset);
+    const reported = this.deps.topics.partitionOffsets(topic, partition);
+    if (reported) state.reportEnd(reported.endOffset);
+    const slot = this.put(groupId, topic, partition, state);
+    const restore = (): void => {
+      const slots = this.groups.get(groupId);
+      if (slots?.get(slotKey(topic, partition)) !== slot) return;
+      if (previous) {
+        slots.set(slotKey(topic, partition), previous);
+        this.afterChange(previous);
+        return;
+      }
+      this.deps.effects.cancel(lockKey(slot));
+      slots.delete(slotKey(topic, partition));
+      if (slots.size === 0) this.groups.delete(groupId);
+    };
+    return { slot, restore };
+  }
+
   private put(groupId: string, topic: string, partition: number, state: SharePartition): ShareSlot {
     let slots = this.groups.get(groupId);
     if (!slots) this.groups.set(groupId, (slots = new Map()));

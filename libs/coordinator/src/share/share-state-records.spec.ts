@@ -9,6 +9,7 @@ import {
   type SharePartitionSnapshot,
 } from './share-state-records';
 import { partitionFromSnapshot, snapshotOf } from './share-state-snapshot';
+import { ShareStateReplay } from './share-state-replay';
 
 const LIMITS: SharePartitionLimits = { deliveryCountLimit: 3, maxRecordLocks: 100, lockDurationMs: 30_000 };
 const { AVAILABLE, ACKNOWLEDGED, ARCHIVED } = RecordState;
@@ -142,5 +143,33 @@ describe('share partition state records', () => {
     expect(partition.acquire('m2', 10, 10, 0, LIMITS).leases).toEqual([
       { firstOffset: 1, lastOffset: 2, deliveryCount: 1 },
     ]);
+  });
+
+  it('replays an offset reset over the state before it, whichever order the records replay in', () => {
+    const worked = new SharePartition(0, 0);
+    worked.reportEnd(8);
+    const { change } = worked.acquire('m1', 8, 8, 0, LIMITS);
+    worked.complete(change!, true, 0, LIMITS);
+    const ack = worked.acknowledge('m1', [{ firstOffset: 0, lastOffset: 5, acknowledgeTypes: [T.ACCEPT] }], 0, LIMITS);
+    worked.complete(ack.change!, true, 0, LIMITS);
+    const before = roundTrip(worked);
+    expect(before.startOffset).toBe(6);
+    // The reset to 2: a fresh state one epoch up, nothing delivered.
+    const reset = roundTrip(new SharePartition(before.stateEpoch + 1, 2));
+    const key = { groupId: 'g', topic: 't', partition: 2 };
+    for (const order of [
+      [before, reset],
+      [reset, before],
+    ]) {
+      const replay = new ShareStateReplay();
+      for (const snapshot of order) replay.apply(key, sharePartitionStateRecord(key, snapshot, 0).value);
+      const loaded = replay.list()[0].snapshot;
+      expect(loaded).toEqual({ stateEpoch: 1, startOffset: 2, endOffset: 2, ranges: [], deadLetters: [] });
+      const { partition } = partitionFromSnapshot(loaded, LIMITS);
+      partition.reportEnd(8);
+      expect(partition.acquire('m2', 10, 10, 0, LIMITS).leases).toEqual([
+        { firstOffset: 2, lastOffset: 7, deliveryCount: 1 },
+      ]);
+    }
   });
 });
