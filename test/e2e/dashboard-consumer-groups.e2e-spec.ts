@@ -119,7 +119,7 @@ describe('the dashboard shows consumer groups (e2e, Chromium, authentication on)
     expect(browser.errors.filter((e) => !e.includes('401'))).toEqual([]);
   });
 
-  it('shows a share group: its member, each share partition with SPSO and offsets by state, and redelivers a dead letter', async () => {
+  it('shows a share group: its member, each share partition with SPSO and offsets by state, redelivers a dead letter, and resets SPSO once the group is Empty', async () => {
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
     await app.http().post('/v1/topics').set(admin).send({ name: 'jobs', partitions: 1 }).expect(201);
     await app
@@ -179,6 +179,33 @@ describe('the dashboard shows consumer groups (e2e, Chromium, authentication on)
       'SPSO moved back to the redelivered offset',
       UI_WAIT_MS,
     );
+
+    // Once the member left, an offset reset moves SPSO: the preview shows it, executing writes it.
+    const left = await emit(socket, 'ShareGroupHeartbeat', {
+      groupId: 'workers',
+      memberId: 'worker-1',
+      memberEpoch: -1,
+    } as P.ShareGroupHeartbeatRequest);
+    expect(left.errorCode).toBe(0);
+    await eventually(async () => (await text(page, '.group-state')) === 'Empty', 'the group shows Empty', UI_WAIT_MS);
+    await page.getByRole('button', { name: 'Reset offsets…' }).click();
+    const dialog = page.locator('dialog.reset');
+    await dialog.locator('select[name="strategy"]').selectOption('offset');
+    await dialog.locator('input[name="value"]').fill('4');
+    await dialog.getByRole('button', { name: 'Preview' }).click();
+    const preview = dialog.locator('.preview tr[data-partition="jobs-0"]');
+    await preview.waitFor({ timeout: UI_WAIT_MS });
+    await expect(preview.locator('td').nth(2).textContent()).resolves.toBe('1');
+    await expect(preview.locator('td').nth(3).textContent()).resolves.toBe('4');
+    await dialog.getByRole('button', { name: 'Execute…' }).click();
+    await dialog.getByRole('button', { name: 'Yes, reset offsets' }).click();
+    await eventually(
+      async () => (await partition.locator('.spso').textContent()) === '4',
+      'SPSO moved to the reset offset',
+      UI_WAIT_MS,
+    );
+    const described = await app.http().get('/v1/groups/workers').set(admin).expect(200);
+    expect(described.body.sharePartitions[0]).toMatchObject({ startOffset: 4, stateEpoch: 2 });
     expect(browser.errors.filter((e) => !e.includes('401'))).toEqual([]);
   });
 });

@@ -83,12 +83,15 @@ export class CohortAdmin {
     return this.rest.request({ method: 'GET', path: `${group(groupId)}/offsets` });
   }
 
-  /** Sets committed offsets; the group must be Empty (else 409 NON_EMPTY_GROUP). */
+  /** Sets committed offsets (a share group's start offsets, SPSO); the group must be Empty (else 409 NON_EMPTY_GROUP). */
   setOffsets(groupId: string, topics: SetOffsetsTopic[]): Promise<OffsetsWriteResult> {
     return this.rest.request({ method: 'POST', path: `${group(groupId)}/offsets`, body: { topics } });
   }
 
-  /** A dry run unless `request.dryRun` is false (then the group must be Empty). */
+  /**
+   * A dry run unless `request.dryRun` is false (then the group must be Empty). For a share group the
+   * offsets are its start offsets (SPSO): each partition reset starts afresh there (docs/operations.md).
+   */
   resetOffsets(groupId: string, request: ResetOffsetsRequest): Promise<ResetOffsetsResult> {
     return this.rest.request({ method: 'POST', path: `${group(groupId)}/offsets/reset`, body: request });
   }
