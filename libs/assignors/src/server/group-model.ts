@@ -61,6 +61,11 @@ export interface GroupModel {
   members: ModelMember[];
   /** Kafka's SubscriptionType: every member subscribes to the same topic names. */
   homogeneous: boolean;
+  /**
+   * Per topic, per partition: the index of the member whose current target holds it, -1 for none
+   * (Kafka's `isPartitionAssigned`); null when no member holds anything or targets may be shared.
+   */
+  owners: (Int32Array | null)[] | null;
 }
 
 /** Topic ids are pure functions of names; a node sees the same names again and again. */
@@ -162,8 +167,8 @@ function readOwned(member: ConsumerGroupMemberSpec, table: TopicTable, fromRecor
   return javaIterationOrder(hashes).map((i) => entries[i]);
 }
 
-/** Every partition in at most one member's target, or the input is no group's state. */
-function checkDisjoint(members: readonly ModelMember[], topics: readonly ModelTopic[]): void {
+/** Every partition in at most one member's target, or the input is no group's state: the owners. */
+function checkDisjoint(members: readonly ModelMember[], topics: readonly ModelTopic[]): (Int32Array | null)[] {
   const owners = topics.map((topic) => (topic.partitions > 0 ? new Int32Array(topic.partitions).fill(-1) : null));
   members.forEach((member, m) => {
     for (const { topic, partitions } of member.owned) {
@@ -178,6 +183,7 @@ function checkDisjoint(members: readonly ModelMember[], topics: readonly ModelTo
       }
     }
   });
+  return owners;
 }
 
 export function readGroupModel(
@@ -220,10 +226,10 @@ export function readGroupModel(
       owned: readOwned(spec, table, fromRecord),
     };
   });
-  if (anyOwned && !options.sharedTargets) checkDisjoint(members, table.topics);
+  const owners = anyOwned && !options.sharedTargets ? checkDisjoint(members, table.topics) : null;
   const homogeneous =
     options.subscriptionType === undefined ? isHomogeneous(specs) : options.subscriptionType === 'homogeneous';
-  return { table, topics: table.topics, members, homogeneous };
+  return { table, topics: table.topics, members, homogeneous, owners };
 }
 
 /**

@@ -132,14 +132,23 @@ export function javaIterationOrder(hashCodes: ArrayLike<number>, initialCapacity
 }
 
 /**
- * Partitions as `new HashSet<>(partitions)` iterates them (Integer.hashCode is the value). Most sets
- * are already in that order (ascending, all below the table size), which is checked first.
+ * Partitions as `new HashSet<>(partitions)` iterates them (Integer.hashCode is the value). The table is
+ * sized for the list, so it never grows by size: when the list's buckets do not decrease (a target
+ * the assignor wrote, read back) and no chain of nine forms in a table of fewer than 64 buckets
+ * (treeifyBin would grow it), Java's order is the list's; otherwise the table is replayed.
  */
 export function hashSetOrderOfPartitions(partitions: readonly number[]): number[] {
   const capacity = tableSizeFor(copyConstructorCapacity(partitions.length));
+  const mask = capacity - 1;
+  let previous = -1;
+  let chain = 0;
   let ordered = true;
-  for (let i = 0; i < partitions.length && ordered; i++)
-    ordered = partitions[i] < capacity && (i === 0 || partitions[i - 1] < partitions[i]);
+  for (let i = 0; i < partitions.length && ordered; i++) {
+    const bucket = spreadHash(partitions[i]) & mask;
+    chain = bucket === previous ? chain + 1 : 1;
+    ordered = bucket >= previous && (chain < 9 || capacity >= MIN_TREEIFY_CAPACITY);
+    previous = bucket;
+  }
   if (ordered) return partitions as number[];
   return javaIterationOrder(partitions, copyConstructorCapacity(partitions.length)).map((i) => partitions[i]);
 }

@@ -5,7 +5,10 @@
  * are taken, until the two ranges' counts differ by one or less.
  */
 export class MemberBalancer {
-  private sorted: number[] = [];
+  private sorted = new Int32Array(0);
+  /** How many of `sorted` are in play (the subscribers of the topic at hand). */
+  private count = 0;
+  private keys = new Float64Array(0);
   private leastLoadedRangeEnd = 0;
   private leastLoadedRangePartitionCount = -1;
   private nextLeastLoaded = 0;
@@ -16,17 +19,31 @@ export class MemberBalancer {
 
   constructor(private readonly sizes: Int32Array) {}
 
-  /** Returns the difference between the most and the least loaded member. */
-  initialize(members: readonly number[]): number {
+  /**
+   * Takes members[from, to) (member indices); returns the difference between the most and the least
+   * loaded of them.
+   */
+  initialize(members: Int32Array, from: number, to: number): number {
     const sizes = this.sizes;
-    this.sorted = members.slice().sort((a, b) => sizes[a] - sizes[b] || a - b);
+    const count = to - from;
+    if (this.sorted.length < count) {
+      this.sorted = new Int32Array(count);
+      this.keys = new Float64Array(count);
+    }
+    // By partition count, then member index: one distinct numeric key each, sorted natively.
+    const memberCount = sizes.length;
+    const keys = this.keys.subarray(0, count);
+    for (let i = 0; i < count; i++) keys[i] = sizes[members[from + i]] * memberCount + members[from + i];
+    keys.sort();
     const sorted = this.sorted;
-    const last = sorted.length - 1;
+    for (let i = 0; i < count; i++) sorted[i] = keys[i] % memberCount;
+    this.count = count;
+    const last = count - 1;
     this.leastLoadedRangeEnd = 0;
     this.leastLoadedRangePartitionCount = sizes[sorted[0]] - 1;
     this.nextLeastLoaded = 0;
-    this.mostLoadedRangeStart = sorted.length;
-    this.mostLoadedRangeEnd = sorted.length;
+    this.mostLoadedRangeStart = count;
+    this.mostLoadedRangeEnd = count;
     this.mostLoadedRangePartitionCount = sizes[sorted[last]] + 1;
     this.nextMostLoaded = last;
     return sizes[sorted[last]] - sizes[sorted[0]];
@@ -38,7 +55,7 @@ export class MemberBalancer {
     if (this.nextLeastLoaded >= this.leastLoadedRangeEnd) {
       this.leastLoadedRangePartitionCount++;
       while (
-        this.leastLoadedRangeEnd < sorted.length &&
+        this.leastLoadedRangeEnd < this.count &&
         sizes[sorted[this.leastLoadedRangeEnd]] === this.leastLoadedRangePartitionCount
       )
         this.leastLoadedRangeEnd++;

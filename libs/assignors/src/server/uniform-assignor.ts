@@ -3,7 +3,7 @@
  * balanced, then sticky. A homogeneous group (every member subscribes to the same topics) goes to the
  * homogeneous builder, any other to the heterogeneous one. Where Kafka's result depends on Java's
  * iteration orders — the member map, the set of topic ids, each member's current target — those orders
- * are reproduced (group-model.ts, java-hash-table.ts, assignment-shape.ts), so the same group gives the
+ * are reproduced (group-model.ts, java-hash-table.ts, target-replay.ts), so the same group gives the
  * same assignment as Kafka, and each member's entries come out in the order Kafka's record lists them.
  */
 import type { TopicPartitions } from '@cohort/protocol';
@@ -17,8 +17,10 @@ import {
   type GroupModelOptions,
   type OwnedTopic,
 } from './group-model';
+import type { TargetLog } from './member-target-log';
+import { TargetReplay } from './target-replay';
 import { assignHeterogeneous } from './uniform-heterogeneous';
-import { assignHomogeneous, type MemberResult } from './uniform-homogeneous';
+import { assignHomogeneous } from './uniform-homogeneous';
 
 export const UNIFORM_ASSIGNOR_NAME = 'uniform';
 
@@ -34,22 +36,27 @@ function toWire(model: GroupModel, entries: readonly OwnedTopic[]): TopicPartiti
 /** The uniform assignment of a group read with the given options (tests replay Kafka's own orders). */
 export function uniformAssign(group: ConsumerGroupSpec, cluster: ClusterView, options: GroupModelOptions = {}) {
   const model = readGroupModel(group, cluster, options);
-  let results: MemberResult[];
-  if (model.members.length === 0) results = [];
-  else if (model.homogeneous) {
-    const topicOrder = subscribedTopicsInJavaOrder(model.members[0], model.table);
-    results =
-      topicOrder.length === 0
-        ? model.members.map((member) => ({ entries: [], changed: member.owned.length > 0 }))
-        : assignHomogeneous(model, topicOrder);
-  } else results = assignHeterogeneous(model);
+  const members = model.members;
+  let log: TargetLog | null = null;
+  if (members.length > 0) {
+    if (model.homogeneous) {
+      const topicOrder = subscribedTopicsInJavaOrder(members[0], model.table);
+      if (topicOrder.length > 0) log = assignHomogeneous(model, topicOrder);
+    } else log = assignHeterogeneous(model);
+  }
   const assignment: ConsumerGroupAssignment = {};
   const reserved = prototypeKeys();
-  model.members.forEach((member, m) => {
-    const wire = toWire(model, results[m].entries);
+  // Kafka returns an empty map when the group subscribes to no topic: every member gets nothing.
+  const replay = log === null ? null : new TargetReplay(model.topics, log, model.owners);
+  for (let m = 0; m < members.length; m++) {
+    const member = members[m];
+    let wire: TopicPartitions[] | null = null;
+    if (log === null) wire = [];
+    else if (log.copied[m] === 1) wire = (replay as TargetReplay).replay(m, member.owned);
+    if (wire === null) wire = toWire(model, member.owned);
     if (reserved.has(member.memberId)) setOwn(assignment, member.memberId, wire);
     else assignment[member.memberId] = wire;
-  });
+  }
   return assignment;
 }
 
