@@ -8,7 +8,11 @@ import type {
 import type { ConsumerGroup } from '@cohort/coordinator/consumer/consumer-group';
 import { consumerGroupConfig, type ConsumerGroupConfig } from '@cohort/coordinator/consumer/consumer-group-config';
 import { ConsumerGroupManager } from '@cohort/coordinator/consumer/consumer-group-manager';
-import { type BatchOutcome, runHeartbeatBatch } from '@cohort/coordinator/consumer/heartbeat-batch';
+import {
+  type BatchOutcome,
+  type HeartbeatBatchHooks,
+  runHeartbeatBatch,
+} from '@cohort/coordinator/consumer/heartbeat-batch';
 import type { ConsumerGroupMember } from '@cohort/coordinator/consumer/consumer-group-member';
 import { consumerGroupRecords } from '@cohort/coordinator/consumer/consumer-group-records';
 import { MapConsumerGroupStore, replayConsumerRecord } from '@cohort/coordinator/consumer/consumer-group-replay';
@@ -159,7 +163,11 @@ export class ConsumerGroupHarness {
    * wrote commits in order, and each answer is returned with the members the batch tells to heartbeat now.
    * `principals[i]` is the caller of `requests[i]` as the ACLs know it (with `topicAccess`).
    */
-  heartbeatBatch(requests: ConsumerGroupHeartbeatRequest[], principals: (string | undefined)[] = []): BatchOutcome {
+  heartbeatBatch(
+    requests: ConsumerGroupHeartbeatRequest[],
+    principals: (string | undefined)[] = [],
+    hooks: Partial<HeartbeatBatchHooks> = {},
+  ): BatchOutcome {
     const contextOf = (principal: string | undefined) => ({
       clientId: DEFAULT_CLIENT_ID,
       clientHost: DEFAULT_CLIENT_HOST,
@@ -174,6 +182,7 @@ export class ConsumerGroupHarness {
         onBug: (error) => {
           throw error;
         },
+        ...hooks,
       },
     );
     for (const run of outcome.runs) this.run(run);

@@ -269,9 +269,15 @@ export class ConsumerGroupManager {
     return response;
   }
 
-  /** Applies `records` of `groupId` now and adds their write to the step's effects (nothing without records). */
-  write(records: LogRecord[], groupId: string): void {
-    if (records.length > 0) this.deps.effects.write(this.written<never>(records, undefined, groupId));
+  /**
+   * Applies `records` of `groupId` now and adds their write to the step's effects (nothing without
+   * records). Returns the applied write, which `writes.takeBack` can undo until the step is run.
+   */
+  write(records: LogRecord[], groupId: string): object | undefined {
+    if (records.length === 0) return undefined;
+    const { result, write } = this.apply<never>(records, undefined, groupId);
+    this.deps.effects.write(result);
+    return write;
   }
 
   /** A heartbeat of a batch failed: the epoch events it recorded are forgotten (its effects are dropped by the caller). */
@@ -379,6 +385,10 @@ export class ConsumerGroupManager {
     settled?: (ok: boolean) => void,
   ): CoordinatorResult<T> {
     if (records.length === 0) return { records, response };
+    return this.apply(records, response, groupId, settled).result;
+  }
+
+  private apply<T>(records: LogRecord[], response?: T, groupId?: string, settled?: (ok: boolean) => void) {
     const write = this.writes.apply(records);
     const converged =
       groupId === undefined ? undefined : this.epochs.convergenceRecord(this.group(groupId), this.deps.clock.now());
@@ -387,7 +397,7 @@ export class ConsumerGroupManager {
       records.push(converged);
     }
     const events = this.epochs.take();
-    return {
+    const result: CoordinatorResult<T> = {
       records,
       response,
       appendFuture: (outcome) => {
@@ -398,5 +408,6 @@ export class ConsumerGroupManager {
         settled?.(outcome.ok);
       },
     };
+    return { result, write };
   }
 }

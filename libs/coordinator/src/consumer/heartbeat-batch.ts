@@ -34,6 +34,8 @@ export interface HeartbeatBatchHooks {
   alone(heartbeat: BatchedHeartbeat): CoordinatorResult<ConsumerGroupHeartbeatResponse> | null;
   /** A heartbeat failed with something that is not a protocol error (a bug): it is answered UNKNOWN_SERVER_ERROR. */
   onBug(error: unknown): void;
+  /** A group's target could not be computed (its assignor threw): told once per group, before its heartbeats fail. */
+  onTargetFailed?(groupId: string, heartbeats: number, error: unknown): void;
 }
 
 export interface BatchOutcome {
@@ -48,6 +50,9 @@ export interface BatchOutcome {
 interface Parked {
   index: number;
   join: PreparedJoin;
+  /** Its first half: the records applied (taken back if the target fails) and the run that writes them. */
+  write?: object;
+  run?: CoordinatorResult<unknown>;
 }
 
 /**
@@ -99,7 +104,8 @@ class HeartbeatBatch {
       this.answers[index] = { response, waits: response.errorCode === 0 };
       return;
     }
-    this.guarded(index, () => {
+    const first: { parked?: Parked } = {};
+    const run = this.guarded(index, () => {
       this.manager.validate(request);
       if (request.memberEpoch === -1 || request.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
         const group = this.manager.group(request.groupId);
@@ -111,11 +117,12 @@ class HeartbeatBatch {
         return;
       }
       const join = this.manager.prepareJoin(request, context, this.now);
-      this.manager.write(join.records, request.groupId);
+      const write = this.manager.write(join.records, request.groupId);
       // The records are applied: the group exists now, with the member as the heartbeat left it.
       join.prepared.group = this.manager.group(request.groupId) ?? join.prepared.group;
-      this.park(request.groupId, { index, join });
+      this.park(request.groupId, (first.parked = { index, join, write }));
     });
+    if (first.parked) first.parked.run = run;
   }
 
   /** Completes every group with parked heartbeats. */
@@ -157,10 +164,13 @@ class HeartbeatBatch {
       }
       this.took();
     } catch (error) {
-      // The assignor failed: every heartbeat waiting for the target gets its error (their members'
-      // changes stay written; the next heartbeat runs the assignor again, as after a fencing).
+      // The assignor failed: as in Kafka, where each heartbeat is one atomic write that the assignor's
+      // error aborts, every heartbeat waiting for the target is answered with the error and nothing of
+      // it is written; the group's other writes of the turn (a leave) stay, other groups are untouched.
       this.dropped();
-      for (const { index } of entries) this.fail(index, error);
+      this.takeBack(groupId, entries);
+      this.hooks.onTargetFailed?.(groupId, entries.length, error);
+      for (const { index } of entries) this.fail(index, error, true);
       return;
     }
     for (const { index, join } of entries) {
@@ -213,20 +223,43 @@ class HeartbeatBatch {
     return told;
   }
 
-  /** Runs one heartbeat's part; its error answers it, and whatever it recorded before failing is dropped. */
-  private guarded(index: number, part: () => void): void {
+  /** The first halves of `entries` will not be written: their records are taken back and their runs dropped. */
+  private takeBack(groupId: string, entries: readonly Parked[]): void {
+    const writes = entries.flatMap(({ write }) => (write ? [write] : []));
+    this.manager.writes.takeBack(groupId, writes);
+    const group = this.manager.group(groupId);
+    for (const { join } of entries) {
+      const { memberId } = join.prepared.updated;
+      // A member the dropped join would have created: what was remembered for it goes too.
+      if (!group?.member(memberId)) this.manager.progress.access?.forget(groupId, memberId);
+    }
+    const dropped = new Set(entries.map(({ run }) => run));
+    const kept = this.runs.filter((run) => !dropped.has(run));
+    this.runs.length = 0;
+    this.runs.push(...kept);
+  }
+
+  /**
+   * Runs one heartbeat's part; its error answers it, and whatever it recorded before failing is dropped.
+   * Returns what it recorded (its run), if anything.
+   */
+  private guarded(index: number, part: () => void): CoordinatorResult<unknown> | undefined {
     try {
       part();
-      this.took();
+      return this.took();
     } catch (error) {
       this.dropped();
       this.fail(index, error);
+      return undefined;
     }
   }
 
   /** What the part recorded (its writes, its timers) joins the batch's runs, in order. */
-  private took(): void {
-    if (!this.manager.effects.isEmpty) this.runs.push(this.manager.effects.take());
+  private took(): CoordinatorResult<unknown> | undefined {
+    if (this.manager.effects.isEmpty) return undefined;
+    const run = this.manager.effects.take();
+    this.runs.push(run);
+    return run;
   }
 
   private dropped(): void {
@@ -234,9 +267,10 @@ class HeartbeatBatch {
     this.manager.forgetPending();
   }
 
-  private fail(index: number, error: unknown): void {
+  /** Answers heartbeat `index` with `error` (UNKNOWN_SERVER_ERROR for a bug, which is logged unless `reported`). */
+  private fail(index: number, error: unknown, reported = false): void {
     if (!(error instanceof ConsumerGroupError)) {
-      this.hooks.onBug(error);
+      if (!reported) this.hooks.onBug(error);
       error = new ConsumerGroupError(
         'UNKNOWN_SERVER_ERROR',
         `internal error: ${error instanceof Error ? error.message : String(error)}`,

@@ -2,10 +2,17 @@ import type { LogRecord } from '@cohort/replication';
 import { type ConsumerGroupStore, replayConsumerRecord } from './consumer-group-replay';
 import { decodeConsumerRecordKey } from './consumer-records';
 
+/** One record of a pending write, and what restores the state it replaced. */
+interface AppliedRecord {
+  readonly groupId: string;
+  readonly record: LogRecord;
+  undo: () => void;
+}
+
 /** One write whose records are applied to the groups but not yet committed. */
 interface PendingWrite {
-  /** Restores, in reverse order, what each record of the write changed. */
-  readonly undo: (() => void)[];
+  /** Its records in order; undone in reverse order. */
+  readonly applied: AppliedRecord[];
 }
 
 /**
@@ -14,10 +21,11 @@ interface PendingWrite {
  * epochs), and takes them back if their write fails (Kafka reverts to its last committed snapshot).
  * Instead of snapshots, each record remembers what it replaced — the member, target or epochs of its
  * key — and a failed write restores them newest first, together with every write applied after it,
- * which was computed from its state.
+ * which was computed from its state. A write that times out is not a failure: its records may still
+ * commit, so it stays until the log decides.
  */
 export class UncommittedWrites {
-  private readonly pending: PendingWrite[] = [];
+  private pending: PendingWrite[] = [];
 
   constructor(private readonly store: ConsumerGroupStore) {}
 
@@ -27,7 +35,7 @@ export class UncommittedWrites {
 
   /** Applies `records` to the groups; the returned write is handed back to `committed` or `failed`. */
   apply(records: readonly LogRecord[]): object {
-    const write: PendingWrite = { undo: [] };
+    const write: PendingWrite = { applied: [] };
     this.extend(write, records);
     this.pending.push(write);
     return write;
@@ -39,8 +47,31 @@ export class UncommittedWrites {
     for (const record of records) {
       const key = decodeConsumerRecordKey(record.key);
       if (!key) continue;
-      pending.undo.push(this.restorerOf(key.groupId, key));
+      pending.applied.push({ groupId: key.groupId, record, undo: this.restorerOf(key.groupId, key) });
       replayConsumerRecord(this.store, key, record.value);
+    }
+  }
+
+  /**
+   * `writes` were applied but will never be written (the operation that made them failed before its
+   * records went to the log): what they changed in `groupId` is taken back. The group's records applied
+   * after them stay (they are written), applied again on the state without the dropped ones. Other
+   * groups are not touched.
+   */
+  takeBack(groupId: string, writes: readonly object[]): void {
+    const dropped = new Set(writes as PendingWrite[]);
+    const first = this.pending.findIndex((write) => dropped.has(write));
+    if (first < 0) return;
+    const touched = this.pending.slice(first).flatMap((write) => write.applied.filter((a) => a.groupId === groupId));
+    for (let i = touched.length - 1; i >= 0; i--) touched[i].undo();
+    this.pending = this.pending.filter((write) => !dropped.has(write));
+    for (const write of this.pending.slice(first)) {
+      for (const applied of write.applied) {
+        if (applied.groupId !== groupId) continue;
+        const key = decodeConsumerRecordKey(applied.record.key)!;
+        applied.undo = this.restorerOf(groupId, key);
+        replayConsumerRecord(this.store, key, applied.record.value);
+      }
     }
   }
 
@@ -55,7 +86,7 @@ export class UncommittedWrites {
     const index = this.pending.indexOf(write as PendingWrite);
     if (index < 0) return;
     for (const undone of this.pending.splice(index).reverse()) {
-      for (let i = undone.undo.length - 1; i >= 0; i--) undone.undo[i]();
+      for (let i = undone.applied.length - 1; i >= 0; i--) undone.applied[i].undo();
     }
   }
 

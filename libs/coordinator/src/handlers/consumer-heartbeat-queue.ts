@@ -73,6 +73,10 @@ class ConsumerHeartbeatQueue {
           shard.env.logger.error(
             `ConsumerGroupHeartbeat failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
           ),
+        onTargetFailed: (groupId, heartbeats, error) =>
+          shard.env.logger.error(
+            `consumer group ${groupId}: no target assignment, ${heartbeats} heartbeat(s) failed and nothing of them was written: ${error instanceof Error ? error.message : String(error)}`,
+          ),
       });
     } catch (error) {
       // A bug outside any one heartbeat: nothing of the batch is written, every heartbeat is answered.
