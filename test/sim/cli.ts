@@ -83,7 +83,16 @@ async function main(): Promise<void> {
   const started = Date.now();
   let steps = 0;
   const failed: number[] = [];
+  let running: number | undefined;
+  // A run that awaits something the simulated clock will never bring leaves Node's event loop empty, and
+  // Node would exit 0 without a word: that is a failed seed.
+  process.on('beforeExit', () => {
+    if (running === undefined) return;
+    console.error(`\nseed ${running} FAILED: the run stopped awaiting something no simulated event will bring`);
+    process.exit(1);
+  });
   for (const seed of seeds) {
+    running = seed;
     // Production code that throws inside a simulated step fails the seed like a violation (with its replay line).
     const result = await (
       opts.coordinator
@@ -102,6 +111,7 @@ async function main(): Promise<void> {
       steps: 0,
       outcomes: {},
     }));
+    running = undefined;
     steps += result.steps;
     if (!result.ok) {
       console.error(`\nseed ${seed} FAILED (${result.summary})`);

@@ -14,6 +14,17 @@ describe('the share ledger of the simulator', () => {
     expect(l.violations).toEqual(['jobs-0@5 leased to b while a held it until 500 ms from now']);
   });
 
+  it('is quiet once the coordinator that granted the lease fenced the holder (it learns only at its next heartbeat)', () => {
+    const l = ledger();
+    l.leased('a', 1, 0, 'jobs-0', 5, 6, 1);
+    // Another coordinator (a later leader epoch) does not have it: the first one still does.
+    l.memberGone('a', 2);
+    l.leased('b', 1, 100, 'jobs-0', 5, 5, 2);
+    l.memberGone('a', 1);
+    l.leased('c', 1, 100, 'jobs-0', 6, 6, 2);
+    expect(l.violations).toEqual(['jobs-0@5 leased to b while a held it until 1000 ms from now']);
+  });
+
   it('is quiet when the lock ran out, the holder let go, or a new coordinator (which frees every lease) leased it', () => {
     const l = ledger();
     l.leased('a', 1, 0, 'jobs-0', 5, 6, 1);
@@ -57,6 +68,7 @@ describe('the share ledger of the simulator', () => {
     const l = ledger();
     l.leased('a', 1, 0, 'jobs-0', 5, 6, 2);
     l.letGo('a', 'jobs-0', 5, 6, 1);
+    l.rejecting('jobs-0', 5, 5);
     l.acknowledged('a', 'jobs-0', 5, 5, 3, 1);
     l.acknowledged('a', 'jobs-0', 6, 6, 2, 1);
     l.redeliverySent('jobs-0', 0, 10);

@@ -15,7 +15,7 @@ const ACK_MARGIN_MS = 300;
  * answer they get:
  * - an offset is leased to one member at a time: a lease of an offset that another member surely still
  *   holds — granted by the same coordinator incarnation, its lock not yet over, not acknowledged or
- *   released by it — is a violation (a failover frees every lease, as Kafka's share-partition leader
+ *   released by it, the member not fenced there — is a violation (a failover frees every lease, as Kafka's share-partition leader
  *   does on load; the old holder's acknowledgement must then be refused or harmless);
  * - nothing acknowledged (ACCEPT answered NONE) is ever leased again, failover included;
  * - an offset's delivery count strictly increases from lease to lease, failover included;
@@ -26,7 +26,7 @@ export class ShareLedger {
   private readonly holds = new Map<string, Hold>();
   private readonly accepted = new Map<string, string>();
   private readonly deliveries = new Map<string, number>();
-  /** Offsets that may be dead letters: rejected (answered NONE), or leased on their last delivery. */
+  /** Offsets that may be dead letters: a REJECT of them was sent, or they were leased on their last delivery. */
   private readonly maybeDead = new Set<string>();
   /** Offsets whose holder let go while surely holding them, until its acknowledgement is answered. */
   private readonly surelyHeld = new Map<string, Hold>();
@@ -96,6 +96,19 @@ export class ShareLedger {
   }
 
   /**
+   * A REJECT of `first`–`last` is about to be sent: from now on they may be dead letters, whatever its
+   * answer (one lost to a crash, or a timeout, may still have committed).
+   */
+  rejecting(tp: string, first: number, last: number): void {
+    for (let offset = first; offset <= last; offset++) this.maybeDead.add(`${tp}@${offset}`);
+  }
+
+  /** `node` no longer has `member` in the group (fenced or gone): the leases it granted the member are over. */
+  memberGone(member: string, node: number): void {
+    for (const [key, hold] of this.holds) if (hold.member === member && hold.grantedBy === node) this.holds.delete(key);
+  }
+
+  /**
    * An acknowledgement of `type` (1 ACCEPT, 2 RELEASE, 3 REJECT) was answered NONE by `node`. An ACCEPT
    * of offsets the member may no longer have held is not counted: they may have been below SPSO, done
    * by another member's lease (accepted, or rejected and dead-lettered), and such an ACCEPT is skipped,
@@ -109,10 +122,7 @@ export class ShareLedger {
       if (held?.member === member) this.surelyHeld.delete(key);
       if (type !== 1) {
         if (type === 2) this.stats.released++;
-        else {
-          this.stats.rejected++;
-          this.maybeDead.add(key);
-        }
+        else this.stats.rejected++;
         continue;
       }
       this.stats.accepted++;

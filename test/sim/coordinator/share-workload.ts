@@ -28,6 +28,7 @@ export class ShareWorkload {
   readonly redeliveries = { answered: 0, offsets: 0 };
   private readonly rng: SeededRandom;
   private stopped = false;
+  private readonly memberIds = [0, 1, 2].map((i) => `${GROUP}-w${i}`);
   private endOffsets = Array.from({ length: SHARE_PARTITIONS }, () => 0);
 
   constructor(
@@ -48,14 +49,18 @@ export class ShareWorkload {
 
   start(): void {
     void this.produce();
-    for (let i = 0; i < 3; i++) void this.work(`${GROUP}-w${i}`);
+    for (const memberId of this.memberIds) void this.work(memberId);
     void this.operate();
   }
 
-  /** After every step: the share partitions' SPSO as the coordinator that leads serves them. */
+  /** After every step: the share group as the coordinator that leads serves it (members, SPSO). */
   check(): void {
     const now = this.coordinators.sharePartitionsNow(GROUP);
     if (now === 'unavailable') return;
+    // A member the coordinator fenced (its session ran out) has lost its leases there, as KIP-932 says,
+    // before it hears of it at its next heartbeat.
+    for (const memberId of this.memberIds)
+      if (!now.members.includes(memberId)) this.ledger.memberGone(memberId, now.grantor);
     for (const p of now.partitions) this.starts.servedState(now.incarnation, p.tp, p.stateEpoch, p.startOffset);
   }
 
@@ -129,9 +134,12 @@ export class ShareWorkload {
           ),
         );
         if (r.ok && r.value.errorCode === ErrorCode.NONE) {
+          if (r.value.memberEpoch !== epoch)
+            this.trace(`${memberId} heartbeat: epoch ${epoch} -> ${r.value.memberEpoch}`);
           epoch = r.value.memberEpoch;
           nextHeartbeat = this.sim.clock.now() + r.value.heartbeatIntervalMs;
         } else {
+          this.trace(`${memberId} heartbeat at epoch ${epoch}: ${r.ok ? `error ${r.value.errorCode}` : r.reason}`);
           if (
             r.ok &&
             (r.value.errorCode === ErrorCode.FENCED_MEMBER_EPOCH || r.value.errorCode === ErrorCode.UNKNOWN_MEMBER_ID)
@@ -156,7 +164,7 @@ export class ShareWorkload {
       const tp = `${p.topic}-${p.partition}`;
       for (const lease of p.leases) {
         this.trace(
-          `${memberId} leased ${tp}@${lease.firstOffset}-${lease.lastOffset} (delivery ${lease.deliveryCount}, sent ${this.sim.clock.now() - sentAt} ms ago)`,
+          `${memberId} leased ${tp}@${lease.firstOffset}-${lease.lastOffset} (delivery ${lease.deliveryCount}, sent ${this.sim.clock.now() - sentAt} ms ago to node ${Math.floor(grantor / 1_000_000)} in leader epoch ${grantor % 1_000_000})`,
         );
         this.ledger.leased(memberId, grantor, sentAt, tp, lease.firstOffset, lease.lastOffset, lease.deliveryCount);
         void this.finish(memberId, context, p.topic, p.partition, lease.firstOffset, lease.lastOffset);
@@ -181,6 +189,7 @@ export class ShareWorkload {
     const tp = `${topic}-${partition}`;
     const grantor = this.grantor();
     this.ledger.letGo(memberId, tp, first, last, grantor);
+    if (type === REJECT) this.ledger.rejecting(tp, first, last);
     const r = await this.call((c) =>
       c.shareAcknowledge(
         {

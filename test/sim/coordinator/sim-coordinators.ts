@@ -130,13 +130,19 @@ export class SimCoordinators {
   }
 
   /**
-   * The share partitions of `groupId` as the coordinator that leads now serves them (state epoch and
-   * SPSO), read synchronously; `unavailable` unless the metadata leader's shard is active in the
+   * The share group `groupId` as the coordinator that leads now serves it (its members, and its
+   * partitions' state epoch and SPSO), read synchronously; `unavailable` unless the metadata leader's shard is active in the
    * metadata's leader epoch (a deposed leader that has not heard yet is not the one that leads).
    */
-  sharePartitionsNow(
-    groupId: string,
-  ): { incarnation: string; partitions: { tp: string; stateEpoch: number; startOffset: number }[] } | 'unavailable' {
+  sharePartitionsNow(groupId: string):
+    | {
+        incarnation: string;
+        /** As share workers name a lease's grantor: leader * 1,000,000 + leader epoch. */
+        grantor: number;
+        members: string[];
+        partitions: { tp: string; stateEpoch: number; startOffset: number }[];
+      }
+    | 'unavailable' {
     const partition = partitionFor(groupId, this.config.numPartitions);
     const { leader, leaderEpoch } = this.sim.state(partition);
     const coordinator = this.coordinator(leader);
@@ -144,6 +150,8 @@ export class SimCoordinators {
     if (!shard?.isActive || shard.leaderEpoch !== leaderEpoch) return 'unavailable';
     return {
       incarnation: `node ${leader} in leader epoch ${leaderEpoch}`,
+      grantor: leader * 1_000_000 + leaderEpoch,
+      members: [...(shard.shareGroup(groupId)?.members.keys() ?? [])],
       partitions: shard.sharePartitions.slotsOf(groupId).map((slot) => ({
         tp: `${groupId}/${slot.topic}-${slot.partition}`,
         stateEpoch: slot.state.stateEpoch,
