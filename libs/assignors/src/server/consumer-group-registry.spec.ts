@@ -6,6 +6,7 @@ import type { MemberSubscription, PartitionAssignor } from '../api/partition-ass
 import { AssignorRegistry } from '../registry/assignor-registry';
 import { AssignorError } from '../runner/assignor-error';
 import { dryRunAssign } from '../runner/dry-run';
+import { createUniformAssignor } from './uniform-assignor';
 
 /** Keeps every owned partition it may and deals the rest round robin: a sticky plugin in a few lines. */
 function keepOwnedPlugin(seen: MemberSubscription[][]): PartitionAssignor {
@@ -104,6 +105,22 @@ describe('server assignors in the registry', () => {
       registry.requireConsumerGroupAssignor('greedy').assign(group, { partitionsPerTopic: { orders: 1 } }),
     );
     expect(error.failure).toBe('invalid-assignment');
+  });
+});
+
+describe('the uniform assignor on ids given twice', () => {
+  it('answers INVALID_REQUEST naming the id, however far apart the two are', () => {
+    const members = Array.from({ length: 3000 }, (_, i) => ({
+      memberId: `member-${i}`,
+      subscribedTopics: ['orders'],
+      assignment: [],
+    }));
+    members.push({ memberId: 'member-1777', subscribedTopics: ['orders'], assignment: [] });
+    const error = thrown(KafkaError, () =>
+      createUniformAssignor().assign({ members }, { partitionsPerTopic: { orders: 4 } }),
+    );
+    expect(error.errorName).toBe('INVALID_REQUEST');
+    expect(error.message).toContain("'member-1777'");
   });
 });
 

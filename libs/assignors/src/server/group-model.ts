@@ -9,7 +9,7 @@ import type { ClusterView } from '../api/partition-assignor';
 import type { ConsumerGroupMemberSpec, ConsumerGroupSpec } from './consumer-group-assignor';
 import { copyConstructorCapacity, hashSetOrderOfPartitions, javaIterationOrder } from './java-hash-table';
 import { compareUuids, topicIdOf, uuidHashCode, type JavaUuid } from './java-uuid';
-import { javaHashMapOrder } from '../common/java-order';
+import { javaTableCapacity, spreadHash } from '../common/java-order';
 
 export interface ModelTopic {
   name: string;
@@ -186,6 +186,53 @@ function checkDisjoint(members: readonly ModelMember[], topics: readonly ModelTo
   return owners;
 }
 
+/**
+ * Java's HashMap<String, _> order of the member ids filled in the spec's order (as javaHashMapOrder),
+ * throwing on an id given twice: equal ids share a bucket, and a bucket's ids are contiguous in that
+ * order, so only ids of one bucket are compared (no set of every id).
+ */
+function memberMapOrder(ids: readonly string[]): number[] {
+  const n = ids.length;
+  const capacity = javaTableCapacity(n);
+  const hashes = new Int32Array(n);
+  const buckets = new Int32Array(n);
+  const starts = new Int32Array(capacity + 1);
+  for (let i = 0; i < n; i++) {
+    const id = ids[i];
+    let hash = 0;
+    for (let c = 0; c < id.length; c++) hash = ((hash << 5) - hash + id.charCodeAt(c)) | 0;
+    hashes[i] = hash;
+    const bucket = spreadHash(hash) & (capacity - 1);
+    buckets[i] = bucket;
+    starts[bucket + 1]++;
+  }
+  for (let b = 0; b < capacity; b++) starts[b + 1] += starts[b];
+  const order = new Array<number>(n);
+  for (let i = 0; i < n; i++) order[starts[buckets[i]]++] = i;
+  for (let start = 0; start < n;) {
+    let end = start + 1;
+    while (end < n && buckets[order[end]] === buckets[order[start]]) end++;
+    for (let a = start; a < end; a++)
+      for (let b = a + 1; b < end; b++)
+        if (hashes[order[a]] === hashes[order[b]] && ids[order[a]] === ids[order[b]]) duplicateMember(ids[order[a]]);
+    start = end;
+  }
+  return order;
+}
+
+function duplicateMember(id: string): never {
+  throw KafkaError.of('INVALID_REQUEST', `duplicate member id '${id}'`);
+}
+
+function givenOrder(ids: readonly string[]): number[] {
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) duplicateMember(id);
+    seen.add(id);
+  }
+  return ids.map((_, i) => i);
+}
+
 export function readGroupModel(
   group: ConsumerGroupSpec,
   cluster: ClusterView,
@@ -193,13 +240,8 @@ export function readGroupModel(
 ): GroupModel {
   const table = new TopicTable(cluster, options.topicId);
   const specs = group.members;
-  const seen = new Set<string>();
-  for (const member of specs) {
-    if (seen.has(member.memberId)) throw KafkaError.of('INVALID_REQUEST', `duplicate member id '${member.memberId}'`);
-    seen.add(member.memberId);
-  }
-  const order =
-    options.memberOrder === 'given' ? specs.map((_, i) => i) : javaHashMapOrder(specs.map((member) => member.memberId));
+  const ids = specs.map((member) => member.memberId);
+  const order = options.memberOrder === 'given' ? givenOrder(ids) : memberMapOrder(ids);
   const fromRecord = options.targetOrder !== 'given';
   let previousNames: readonly string[] | null = null;
   let previous = new Set<number>();

@@ -9,6 +9,7 @@ export class MemberBalancer {
   /** How many of `sorted` are in play (the subscribers of the topic at hand). */
   private count = 0;
   private keys = new Float64Array(0);
+  private counts = new Int32Array(64);
   private leastLoadedRangeEnd = 0;
   private leastLoadedRangePartitionCount = -1;
   private nextLeastLoaded = 0;
@@ -30,13 +31,31 @@ export class MemberBalancer {
       this.sorted = new Int32Array(count);
       this.keys = new Float64Array(count);
     }
-    // By partition count, then member index: one distinct numeric key each, sorted natively.
-    const memberCount = sizes.length;
-    const keys = this.keys.subarray(0, count);
-    for (let i = 0; i < count; i++) keys[i] = sizes[members[from + i]] * memberCount + members[from + i];
-    keys.sort();
     const sorted = this.sorted;
-    for (let i = 0; i < count; i++) sorted[i] = keys[i] % memberCount;
+    let least = sizes[members[from]];
+    let most = least;
+    for (let i = from + 1; i < to; i++) {
+      const size = sizes[members[i]];
+      if (size < least) least = size;
+      else if (size > most) most = size;
+    }
+    if (most - least <= 4 * count && isAscending(members, from, to)) {
+      // By partition count, then member index: a counting sort, stable over members in index order.
+      const range = most - least + 1;
+      if (this.counts.length < range + 1) this.counts = new Int32Array(Math.max(range + 1, this.counts.length * 2));
+      const counts = this.counts;
+      counts.fill(0, 0, range + 1);
+      for (let i = from; i < to; i++) counts[sizes[members[i]] - least + 1]++;
+      for (let c = 0; c < range; c++) counts[c + 1] += counts[c];
+      for (let i = from; i < to; i++) sorted[counts[sizes[members[i]] - least]++] = members[i];
+    } else {
+      // One distinct numeric key each, sorted natively.
+      const memberCount = sizes.length;
+      const keys = this.keys.subarray(0, count);
+      for (let i = 0; i < count; i++) keys[i] = sizes[members[from + i]] * memberCount + members[from + i];
+      keys.sort();
+      for (let i = 0; i < count; i++) sorted[i] = keys[i] % memberCount;
+    }
     this.count = count;
     const last = count - 1;
     this.leastLoadedRangeEnd = 0;
@@ -95,4 +114,9 @@ export class MemberBalancer {
   isBalanced(): boolean {
     return this.mostLoadedRangePartitionCount - this.leastLoadedRangePartitionCount <= 1;
   }
+}
+
+function isAscending(members: Int32Array, from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) if (members[i] <= members[i - 1]) return false;
+  return true;
 }

@@ -242,6 +242,24 @@ export class TargetReplay {
       for (let k = 0; k < n; k++) partitions[k] = this.orderPartition[k];
       return partitions;
     }
+    if (n <= 32) {
+      // A stable insertion sort by bucket: sets are small, and mostly in order already.
+      const bucketOf = this.orderBucket;
+      const partitionOf = this.orderPartition;
+      for (let i = 1; i < n; i++) {
+        const bucket = bucketOf[i];
+        const partition = partitionOf[i];
+        let j = i - 1;
+        for (; j >= 0 && bucketOf[j] > bucket; j--) {
+          bucketOf[j + 1] = bucketOf[j];
+          partitionOf[j + 1] = partitionOf[j];
+        }
+        bucketOf[j + 1] = bucket;
+        partitionOf[j + 1] = partition;
+      }
+      for (let k = 0; k < n; k++) partitions[k] = partitionOf[k];
+      return partitions;
+    }
     // A stable sort by bucket: distinct keys bucket * n + position, sorted natively.
     if (this.orderKeys.length < n) this.orderKeys = new Float64Array(Math.max(n, this.orderKeys.length * 2));
     const keys = this.orderKeys.subarray(0, n);

@@ -45,7 +45,8 @@ export function assignHeterogeneous(model: GroupModel): TargetLog | null {
   if (subscribedTopics.length === 0) return null;
 
   const sizes = new Int32Array(memberCount);
-  const log = new TargetLog(memberCount, newSetCapacity, total + 16);
+  // Every partition is added once, and a few are moved (a remove and an add).
+  const log = new TargetLog(memberCount, newSetCapacity, 2 * total + 16);
 
   const compareTopics = (a: number, b: number): number => {
     const perSubscriberA = topics[a].partitions / subscriberCount(a);
