@@ -78,6 +78,45 @@ describe('ConsumerGroup (Kafka ConsumerGroupTest)', () => {
     ).toThrow(/still owned at epoch 10/);
   });
 
+  it('a refused member change leaves the group as it was, so the member can still be fenced later (from a timer) and its partitions move on', () => {
+    const group = new ConsumerGroup('foo');
+    group.updateMember(newConsumerGroupMember('m1', { memberEpoch: 9, assignedPartitions: parts({ clicks: [3] }) }));
+    const m2 = newConsumerGroupMember('m2', { memberEpoch: 9, assignedPartitions: parts({ clicks: [1] }) });
+    group.updateMember(m2);
+    // m2 would take clicks-4 and clicks-3, which m1 still owns: refused before anything moved.
+    expect(() =>
+      group.updateMember(updatedMember(m2, { memberEpoch: 10, assignedPartitions: parts({ clicks: [4, 3] }) })),
+    ).toThrow(/clicks-3 to 10 because the partition is still owned at epoch 9/);
+    expect(group.member('m2')).toBe(m2);
+    expect([1, 3, 4].map((p) => group.currentPartitionEpoch('clicks', p))).toEqual([9, 9, -1]);
+    // The fencings a session timer makes: the current assignment tombstone, then the member's removal.
+    group.updateMember(
+      updatedMember(m2, { memberEpoch: -1, assignedPartitions: new Map(), partitionsPendingRevocation: new Map() }),
+    );
+    group.removeMember('m2');
+    group.removeMember('m1');
+    expect([1, 3, 4].map((p) => group.currentPartitionEpoch('clicks', p))).toEqual([-1, -1, -1]);
+    group.updateMember(
+      newConsumerGroupMember('m3', { memberEpoch: 11, assignedPartitions: parts({ clicks: [3, 4] }) }),
+    );
+    expect(group.currentPartitionEpoch('clicks', 3)).toBe(11);
+  });
+
+  it('a partition listed both as assigned and pending revocation is refused whole', () => {
+    const group = new ConsumerGroup('foo');
+    expect(() =>
+      group.updateMember(
+        newConsumerGroupMember('m1', {
+          memberEpoch: 5,
+          assignedPartitions: parts({ clicks: [2, 3] }),
+          partitionsPendingRevocation: parts({ clicks: [3] }),
+        }),
+      ),
+    ).toThrow(/clicks-3 to 5/);
+    expect(group.member('m1')).toBeUndefined();
+    expect(group.currentPartitionEpoch('clicks', 2)).toBe(-1);
+  });
+
   it('refuses to release a partition nobody owns or that is owned at another epoch (testRemovePartitionEpochs)', () => {
     const group = new ConsumerGroup('foo');
     expect(() => group.removePartitionEpochs(parts({ foo: [1] }), 10)).toThrow(/does not have any epoch/);

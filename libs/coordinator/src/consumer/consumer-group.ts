@@ -2,6 +2,7 @@ import { CONSUMER_PROTOCOL_TYPE } from '@cohort/protocol';
 import { type ConsumerGroupMember, hasRegex, isReconciledTo } from './consumer-group-member';
 import { EpochHistory } from './epoch-history';
 import { MemberState } from './member-state';
+import { type HeldPartitions, PartitionEpochs } from './partition-epochs';
 import { topicMatches } from './topic-regex';
 import { NO_PARTITIONS, type TopicPartitions } from './topic-partitions';
 
@@ -32,7 +33,7 @@ export class ConsumerGroup {
   private readonly _members = new Map<string, ConsumerGroupMember>();
   private readonly _targetAssignment = new Map<string, TopicPartitions>();
   private readonly inverted = new Map<string, Map<number, string>>();
-  private readonly partitionEpochs = new Map<string, Map<number, number>>();
+  private readonly partitionEpochs = new PartitionEpochs();
   private readonly _subscribedTopicNames = new Map<string, number>();
   /** Subscriber count per `subscribedTopicRegex` (Kafka's `subscribedRegularExpressions`). */
   private readonly _subscribedRegexes = new Map<string, number>();
@@ -161,7 +162,7 @@ export class ConsumerGroup {
 
   /** The epoch of the member that owns the partition now (assigned or pending revocation), or -1. */
   currentPartitionEpoch(topic: string, partition: number): number {
-    return this.partitionEpochs.get(topic)?.get(partition) ?? -1;
+    return this.partitionEpochs.get(topic, partition);
   }
 
   /** Kafka's `preferredServerAssignor`: the assignor most members asked for (the first counted on a tie). */
@@ -194,15 +195,14 @@ export class ConsumerGroup {
   /** Adds or replaces a member, keeping every index in step (Kafka's `updateMember`). */
   updateMember(newMember: ConsumerGroupMember): void {
     const oldMember = this._members.get(newMember.memberId);
+    // First, as it may refuse the change: nothing else has moved then.
+    this.partitionEpochs.swap(oldMember ? held(oldMember) : [], held(newMember));
     this._members.set(newMember.memberId, newMember);
     if (oldMember) this.countReconciled(oldMember, -1);
     this.countReconciled(newMember, 1);
     this.countSubscriptions(oldMember, newMember);
     countAssignors(this.serverAssignors, oldMember, newMember);
     this.countClassic(oldMember, newMember);
-    if (oldMember) this.removeMemberEpochs(oldMember);
-    this.addPartitionEpochs(newMember.assignedPartitions, newMember.memberEpoch);
-    this.addPartitionEpochs(newMember.partitionsPendingRevocation, newMember.memberEpoch);
     if (newMember.instanceId !== null) this._staticMembers.set(newMember.instanceId, newMember.memberId);
     this.maybeUpdateGroupState();
   }
@@ -211,12 +211,12 @@ export class ConsumerGroup {
   removeMember(memberId: string): void {
     const oldMember = this._members.get(memberId);
     if (!oldMember) return;
+    this.partitionEpochs.swap(held(oldMember), []);
     this._members.delete(memberId);
     this.countReconciled(oldMember, -1);
     this.countSubscriptions(oldMember, undefined);
     countAssignors(this.serverAssignors, oldMember, undefined);
     this.countClassic(oldMember, undefined);
-    this.removeMemberEpochs(oldMember);
     if (oldMember.instanceId !== null && this._staticMembers.get(oldMember.instanceId) === memberId) {
       this._staticMembers.delete(oldMember.instanceId);
     }
@@ -312,50 +312,26 @@ export class ConsumerGroup {
     if (newMember && hasRegex(newMember)) increment(this._subscribedRegexes, newMember.subscribedTopicRegex);
   }
 
-  private removeMemberEpochs(member: ConsumerGroupMember): void {
-    this.removePartitionEpochs(member.assignedPartitions, member.memberEpoch);
-    this.removePartitionEpochs(member.partitionsPendingRevocation, member.memberEpoch);
-  }
-
   /**
-   * Records `partitions` as owned at `epoch`. A partition is owned by one member at a time: finding it
-   * owned already means the records broke that rule, which Kafka treats as an illegal state rather than
-   * silently overwriting. (Called by `updateMember`; not private so its rule can be tested alone.)
+   * Records `partitions` as owned at `epoch`; finding one owned already is an illegal state, as in
+   * Kafka. (The rule `updateMember` follows, not private so it can be tested alone.)
    */
   addPartitionEpochs(partitions: TopicPartitions, epoch: number): void {
-    for (const [topic, set] of partitions) {
-      let byPartition = this.partitionEpochs.get(topic);
-      if (!byPartition) this.partitionEpochs.set(topic, (byPartition = new Map()));
-      for (const p of set) {
-        const previous = byPartition.get(p);
-        if (previous !== undefined) {
-          throw new Error(
-            `Cannot set the epoch of ${topic}-${p} to ${epoch} because the partition is still owned at epoch ${previous}`,
-          );
-        }
-        byPartition.set(p, epoch);
-      }
-    }
+    this.partitionEpochs.swap([], [{ partitions, epoch }]);
   }
 
   /** Releases `partitions`, which must be owned at `expectedEpoch` (an illegal state otherwise, as in Kafka). */
   removePartitionEpochs(partitions: TopicPartitions, expectedEpoch: number): void {
-    for (const [topic, set] of partitions) {
-      const byPartition = this.partitionEpochs.get(topic);
-      if (!byPartition)
-        throw new Error(`Cannot remove the epoch ${expectedEpoch} from ${topic} because it does not have any epoch`);
-      for (const p of set) {
-        const previous = byPartition.get(p);
-        if (previous !== expectedEpoch) {
-          throw new Error(
-            `Cannot remove the epoch ${expectedEpoch} from ${topic}-${p} because the partition is still owned at a different epoch ${previous}`,
-          );
-        }
-        byPartition.delete(p);
-      }
-      if (byPartition.size === 0) this.partitionEpochs.delete(topic);
-    }
+    this.partitionEpochs.swap([{ partitions, epoch: expectedEpoch }], []);
   }
+}
+
+/** What a member holds at its epoch: its assigned partitions and those pending revocation. */
+function held(member: ConsumerGroupMember): HeldPartitions[] {
+  return [
+    { partitions: member.assignedPartitions, epoch: member.memberEpoch },
+    { partitions: member.partitionsPendingRevocation, epoch: member.memberEpoch },
+  ];
 }
 
 const EMPTY: ReadonlySet<number> = new Set();
