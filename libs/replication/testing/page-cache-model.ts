@@ -24,10 +24,15 @@ export class PageCacheModel {
   readonly calls = { sync: 0, datasync: 0 };
   private spies: jest.SpyInstance[] = [];
   private frozen = false;
+  private holding = false;
+  /** Syncs issued while `hold()` was on, each waiting for its `release()` (oldest first). */
+  readonly held: Array<{ release(): void }> = [];
 
   async install(dir: string): Promise<void> {
     this.durable.clear();
     this.frozen = false;
+    this.holding = false;
+    this.held.length = 0;
     const probePath = path.join(dir, '.page-cache-probe');
     const probe: FileHandle = await open(probePath, 'w');
     const proto = Object.getPrototypeOf(probe) as { sync(): Promise<void>; datasync(): Promise<void> };
@@ -45,6 +50,7 @@ export class PageCacheModel {
           const id = identity(fstatSync(this.fd, { bigint: true }));
           const size = fstatSync(this.fd).size;
           const started = ++model.started;
+          if (model.holding) await new Promise<void>((release) => model.held.push({ release }));
           await original.call(this);
           // What the file held when the sync began is durable now (a truncation included), unless a sync
           // that began later has already finished (syncs of one file may overlap and finish out of order).
@@ -55,12 +61,27 @@ export class PageCacheModel {
     }
   }
 
+  /**
+   * From now on each sync, once issued (what it covers fixed: the file as it is then), waits for the
+   * test to `release()` it from `held`, so a test decides when, and in which order, syncs end.
+   */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /** Syncs no longer wait: those held are let go (after `freeze()`, they make nothing durable). */
+  releaseAll(): void {
+    this.holding = false;
+    for (const h of this.held.splice(0)) h.release();
+  }
+
   /** The power is cut now: syncs that complete from here on make nothing durable. */
   freeze(): void {
     this.frozen = true;
   }
 
   uninstall(): void {
+    this.releaseAll();
     for (const s of this.spies.splice(0)) s.mockRestore();
   }
 

@@ -56,6 +56,8 @@ export class FileLog implements CleanableLog, JournaledLog {
   private _flushedOffset: number;
   private _latestEpoch = -1;
   private truncatedDuringSync = Infinity;
+  /** The flushes through the journal under way: the end each was asked at, and the lowest truncation since. */
+  private readonly journalFlushes = new Set<{ target: number; cut: number }>();
   private firstDirtyOffset: number;
   private readonly segmentBytes: number;
   private readonly io: IoQueue;
@@ -225,6 +227,7 @@ export class FileLog implements CleanableLog, JournaledLog {
     this._logEndOffset = target;
     this._flushedOffset = Math.min(this._flushedOffset, target);
     this.truncatedDuringSync = Math.min(this.truncatedDuringSync, target);
+    for (const flush of this.journalFlushes) flush.cut = Math.min(flush.cut, target);
     this.firstDirtyOffset = Math.min(this.firstDirtyOffset, target);
     this._latestEpoch = this.lastBatchEpoch();
     // A compacted tail may end below `target`; a segment named after it keeps the log end across a reopen.
@@ -233,7 +236,30 @@ export class FileLog implements CleanableLog, JournaledLog {
 
   flush(): Promise<void> {
     if (this.fault) return Promise.reject(this.fault);
-    return this.groupCommit.request();
+    return this.journal ? this.flushThroughJournal(this.journal) : this.groupCommit.request();
+  }
+
+  /**
+   * A flush through the journal, which group-commits the flushes of every log (its syncs overlap): it
+   * resolves once everything journaled before the call is durable, so this log is flushed up to its end
+   * at the call, short of what a truncation during the sync cut. Not behind this log's own group commit,
+   * which would hold a flush asked for during a sync until that sync ended before it could even start.
+   */
+  private async flushThroughJournal(journal: JournalChannel): Promise<void> {
+    const flush = { target: this._logEndOffset, cut: Infinity };
+    this.journalFlushes.add(flush);
+    // The write to the segment file is awaited too (it is under way already): if it fails, the log has failed.
+    const written = this.awaitWritten();
+    try {
+      await journal.sync();
+    } catch (error) {
+      written.catch(noop);
+      throw this.fail(error);
+    } finally {
+      this.journalFlushes.delete(flush);
+    }
+    await written;
+    this._flushedOffset = Math.max(this._flushedOffset, Math.min(flush.target, flush.cut, this._logEndOffset));
   }
 
   /** The storage error appends fail with until `heal()` succeeds; undefined while the log is writable. */
@@ -454,28 +480,13 @@ export class FileLog implements CleanableLog, JournaledLog {
     }
   }
 
-  /**
-   * One group-commit round: fsync the journal, which holds every batch and truncation so far; or,
-   * without one, write what is queued and fsync every touched file and the directory.
-   */
+  /** One group-commit round without a journal: write what is queued and fsync every touched file and the directory. */
   private async syncOnce(): Promise<void> {
     if (this.fault) throw this.fault;
     const target = this._logEndOffset;
     this.truncatedDuringSync = Infinity;
-    if (this.journal) {
-      // The write to the segment file is awaited too (it is under way already): if it fails, the log has failed.
-      const written = this.awaitWritten();
-      try {
-        await this.journal.sync();
-      } catch (error) {
-        written.catch(noop);
-        throw this.fail(error);
-      }
-      await written;
-    } else {
-      const barrier = this.truncations;
-      await this.io.run(() => this.syncFiles(barrier));
-    }
+    const barrier = this.truncations;
+    await this.io.run(() => this.syncFiles(barrier));
     this._flushedOffset = Math.max(this._flushedOffset, Math.min(target, this.truncatedDuringSync, this._logEndOffset));
   }
 

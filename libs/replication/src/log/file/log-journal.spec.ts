@@ -212,6 +212,59 @@ describe('LogJournal', () => {
     // Hundreds of real fsyncs through the page-cache model: seconds on a busy machine, so not Jest's default 5 s.
   }, 60_000);
 
+  it('overlaps syncs, and acknowledges a flush only once a sync issued after its append has ended', async () => {
+    const first = await openAll(2);
+    first.logs[0].appendAsLeader([rec('a', '1')], 0);
+    await first.logs[0].flush();
+    model.hold();
+    const acked: string[] = [];
+    const flush = (p: number, key: string) => {
+      first.logs[p].appendAsLeader([rec(key, 'v')], 0);
+      return first.logs[p].flush().then(() => void acked.push(key));
+    };
+    const b = flush(0, 'b');
+    await until(() => model.held.length === 1);
+    const c = flush(1, 'c').catch(() => undefined);
+    // c's sync is issued while b's still runs, not once it has ended.
+    await until(() => model.held.length === 2);
+    expect(model.held).toHaveLength(2);
+    model.held[0].release();
+    await b;
+    await until(() => false, 20);
+    // b's sync was issued before c was written: its end must not acknowledge c.
+    expect(acked).toEqual(['b']);
+    // The power is cut before c's sync ends: what was acknowledged is all there after the restart.
+    model.freeze();
+    await crash(first);
+    model.releaseAll();
+    await c;
+    expect(acked).toEqual(['b']);
+    model.loseUnsynced(dir);
+    const { logs } = await openAll(2);
+    expect(flatten(logs[0].read(0, ALL, ALL)).map(([, key]) => key)).toEqual(['a', 'b']);
+  });
+
+  it('answers overlapping syncs in the order they were issued, a later one that ends first waiting for the earlier', async () => {
+    const { logs } = await openAll(2);
+    model.hold();
+    const acked: string[] = [];
+    const flush = (p: number, key: string) => {
+      logs[p].appendAsLeader([rec(key, 'v')], 0);
+      return logs[p].flush().then(() => void acked.push(key));
+    };
+    const flushes = [flush(0, 'a')];
+    await until(() => model.held.length === 1);
+    flushes.push(flush(1, 'b'));
+    await until(() => model.held.length === 2);
+    model.held[1].release();
+    await until(() => false, 20);
+    expect(acked).toEqual([]);
+    model.held[0].release();
+    await Promise.all(flushes);
+    expect(acked).toEqual(['a', 'b']);
+    expect(logs.map((l) => l.flushedOffset)).toEqual([1, 1]);
+  });
+
   it('refuses to start when the journal continues past a hole in a log, or holds a log that is not open', async () => {
     const first = await openAll(2);
     first.logs[0].appendAsLeader([rec('a', '1')], 0);
@@ -312,6 +365,11 @@ describe('LogJournal storage faults', () => {
     await again.journal.close();
   });
 });
+
+/** Lets I/O callbacks run until `done()` holds, at most `turns` times. */
+async function until(done: () => boolean, turns = 1000): Promise<void> {
+  for (let i = 0; i < turns && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
+}
 
 function firstEntrySize(bytes: Buffer): number {
   return 8 + bytes.readUInt32BE(0);

@@ -87,8 +87,15 @@ export class LogJournal {
   private current: { file: JournalFile; handle: FileHandle; size: number } | undefined;
   private queue: Buffer[] = [];
   private queuedBytes = 0;
-  /** The bytes of the write under way and where they go: a write that failed is written again there. */
-  private round: { bytes: Buffer; position: number } | undefined;
+  /**
+   * The rounds written whose sync has not been confirmed in order (oldest first, one after another in
+   * the current file): after a failure they are all written again, in place, before anything else.
+   */
+  private unconfirmed: Array<{ bytes: Buffer; position: number; synced: boolean }> = [];
+  /** A round failed: the next round rewrites `unconfirmed`, alone. */
+  private rewriteNeeded = false;
+  /** A round is starting a new file: no other round may write until it has. */
+  private rotating = false;
   private retiring: Promise<void> = Promise.resolve();
   /** A log stopped without its files being made durable (abort): the journal must stay for the next start. */
   private keepFiles = false;
@@ -126,7 +133,12 @@ export class LogJournal {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_JOURNAL_FILE_BYTES;
     this.onSync = options.onSync;
     this.onFault = options.onFault;
-    this.groupCommit = new GroupCommit(() => this.syncOnce());
+    // Syncs overlap (see GroupCommit): a flush asked for while one runs starts its own at once, except
+    // when the next round must run alone (it starts a new file, or writes a failed round again).
+    this.groupCommit = new GroupCommit(() => this.syncOnce(), {
+      maxInFlight: MAX_SYNCS_IN_FLIGHT,
+      canOverlap: () => !this.rewriteNeeded && !this.rotating && !this.mustRotate(),
+    });
   }
 
   /** Attaches a log under `logId` (stable across restarts: the partition number). */
@@ -298,9 +310,12 @@ export class LogJournal {
   }
 
   /**
-   * One group-commit round: the queue goes to the current file in one write, then one fdatasync. A
-   * round that fails fails its callers, and its bytes are written again, at the same position, by the
-   * next round (`heal()`), before anything journaled after them.
+   * One group-commit round: the queue goes to the current file in one write, then one fdatasync. Rounds
+   * may overlap (another starts while this one's fdatasync runs): each writes at the end of the file
+   * synchronously before its fdatasync is issued, so an fdatasync covers its own round and every round
+   * written before it. A round that fails fails its callers, and its bytes, with those of every round
+   * not confirmed yet, are written again, at the same positions, by the next round (`heal()`), alone,
+   * before anything journaled after them.
    */
   private async syncOnce(): Promise<void> {
     const failed = this.failure ?? this.fault;
@@ -311,42 +326,73 @@ export class LogJournal {
         `the journal in ${this.dir} is ${this.closed ? 'closed' : 'not recovered yet'}`,
       );
     try {
-      // A write that failed first, at its place, then what is queued now (not what comes meanwhile:
+      // Failed rounds first, at their place, then what is queued now (not what comes meanwhile:
       // those callers wait for the next round, and this round's must not wait for them).
-      if (this.round) await this.writeRound();
+      if (this.rewriteNeeded) await this.rewriteUnconfirmed();
       if (this.queue.length > 0) await this.writeRound();
     } catch (error) {
       const fault = KafkaError.of(
         'KAFKA_STORAGE_ERROR',
         `the journal in ${this.dir} failed: ${error instanceof Error ? error.message : String(error)}`,
       );
+      this.rewriteNeeded = true;
       if (this.closed) this.failure ??= fault;
-      else {
+      else if (!this.fault) {
         this.fault = fault;
         reportFault(this.onFault, fault, error);
       }
-      throw fault;
+      throw this.failure ?? this.fault;
     }
   }
 
-  /** Writes the round under way (or makes one of the queue) and fdatasyncs it. */
+  /** Whether the queue no longer fits in the current file: the next round starts a new one. */
+  private mustRotate(): boolean {
+    return (
+      this.current !== undefined && this.current.size > 0 && this.current.size + this.queuedBytes > this.maxFileBytes
+    );
+  }
+
+  /** Makes a round of the queue, writes it at the end of the file and fdatasyncs it. */
   private async writeRound(): Promise<void> {
-    if (!this.round) {
-      if (this.current!.size > 0 && this.current!.size + this.queuedBytes > this.maxFileBytes) await this.rotate();
-      this.round = { bytes: Buffer.concat(this.queue, this.queuedBytes), position: this.current!.size };
-      this.queue = [];
-      this.queuedBytes = 0;
+    if (this.mustRotate()) {
+      // Runs alone (canOverlap): every earlier round has ended, and none failed or this one would not run.
+      this.rotating = true;
+      try {
+        await this.rotate();
+      } finally {
+        this.rotating = false;
+      }
     }
-    const { bytes, position } = this.round;
+    const round = { bytes: Buffer.concat(this.queue, this.queuedBytes), position: this.current!.size, synced: false };
+    this.queue = [];
+    this.queuedBytes = 0;
+    this.unconfirmed.push(round);
     const current = this.current!;
     const started = performance.now();
-    // A synchronous write to the page cache, as the logs' own writes are; only the fdatasync waits for the disk.
-    let done = 0;
-    while (done < bytes.length) done += writeSync(current.handle.fd, bytes, done, bytes.length - done, position + done);
-    current.size = position + bytes.length;
+    // Synchronous: the bytes are in the page cache before the fdatasync is issued, and before any later round writes.
+    writeAt(current.handle, round.bytes, round.position);
+    current.size = round.position + round.bytes.length;
     await current.handle.datasync();
-    this.round = undefined;
-    reportSync(this.onSync, performance.now() - started, bytes.length);
+    round.synced = true;
+    // Confirmed in order, and not after a failure: a sync that succeeded then may not cover an earlier round.
+    if (!this.rewriteNeeded) while (this.unconfirmed.length > 0 && this.unconfirmed[0].synced) this.unconfirmed.shift();
+    reportSync(this.onSync, performance.now() - started, round.bytes.length);
+  }
+
+  /** After a failure, alone: every round not confirmed is written again where it was, and fdatasynced. */
+  private async rewriteUnconfirmed(): Promise<void> {
+    if (this.unconfirmed.length > 0) {
+      const position = this.unconfirmed[0].position;
+      const bytes = Buffer.concat(this.unconfirmed.map((r) => r.bytes));
+      const started = performance.now();
+      const current = this.current!;
+      writeAt(current.handle, bytes, position);
+      current.size = position + bytes.length;
+      await current.handle.datasync();
+      reportSync(this.onSync, performance.now() - started, bytes.length);
+    }
+    this.unconfirmed = [];
+    this.rewriteNeeded = false;
   }
 
   /**
@@ -378,6 +424,15 @@ export class LogJournal {
     await fsyncDirectory(this.dir);
     this.current = { file, handle, size: 0 };
   }
+}
+
+/** How many journal syncs may run at once: a second one overlaps the first instead of waiting for it. */
+const MAX_SYNCS_IN_FLIGHT = 2;
+
+/** A synchronous positioned write of all of `bytes` (to the page cache, as the logs' own writes are). */
+function writeAt(handle: FileHandle, bytes: Buffer, position: number): void {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(handle.fd, bytes, done, bytes.length - done, position + done);
 }
 
 /** The owner's bookkeeping must not change how the journal fails. */
