@@ -149,7 +149,6 @@ function inRange(partitions: readonly number[], size: number): boolean {
 function readOwned(member: ConsumerGroupMemberSpec, table: TopicTable, fromRecord: boolean): OwnedTopic[] {
   if (member.assignment.length === 0) return NOTHING_OWNED;
   const entries: OwnedTopic[] = [];
-  const hashes: number[] = [];
   for (const entry of member.assignment) {
     if (entry.partitions.length === 0) continue;
     const topic = table.numberOf(entry.topic);
@@ -161,10 +160,9 @@ function readOwned(member: ConsumerGroupMemberSpec, table: TopicTable, fromRecor
     const ordered = fromRecord ? hashSetOrderOfPartitions(partitions) : partitions;
     // The entry itself, when Java's order is its order: an unchanged target goes back as it came.
     entries.push({ topic, partitions: ordered, original: ordered === entry.partitions ? entry : undefined });
-    hashes.push(table.topics[topic].idHash);
   }
   if (entries.length < 2 || !fromRecord) return entries;
-  return javaIterationOrder(hashes).map((i) => entries[i]);
+  return javaIterationOrder(entries.map((entry) => table.topics[entry.topic].idHash)).map((i) => entries[i]);
 }
 
 /** Every partition in at most one member's target, or the input is no group's state: the owners. */

@@ -13,13 +13,11 @@
  */
 import type { TopicPartitions } from '@cohort/protocol';
 import { spreadHash } from '../common/java-order';
-import { copyConstructorCapacity, JavaHashTable, tableSizeFor } from './java-hash-table';
+import { copyConstructorCapacity, tableSizeFor } from './java-hash-table';
 import type { ModelTopic, OwnedTopic } from './group-model';
 import { ADD, REMOVE, type TargetLog } from './member-target-log';
+import { MAP_COMPUTE, MAP_PUT, MAP_REMOVE, replayPartitionSet, replayTopicMap } from './target-table-replay';
 
-const MAP_PUT = 0;
-const MAP_COMPUTE = 1;
-const MAP_REMOVE = 2;
 /** Fewer inserts than this into one table can make no chain long enough for treeifyBin. */
 const MAP_SAFE_INSERTS = 8;
 const SET_SAFE_INSERTS = 9;
@@ -54,6 +52,7 @@ export class TargetReplay {
   private slotSize = new Int32Array(8);
   private slotInserts = new Int32Array(8);
   private slotKey = new Int32Array(8);
+  private slotBucket = new Int32Array(8);
   private slotAlive = new Uint8Array(8);
   private slotEventStart = new Int32Array(9);
 
@@ -190,47 +189,28 @@ export class TargetReplay {
 
   /** The live slots in the order Java walks the member's map. */
   private mapOrder(): number[] {
+    if (this.mapInserts >= MAP_SAFE_INSERTS)
+      return replayTopicMap(this.mapInitial, this.mapEvent, this.mapEvents, (topic) => this.topics[topic].idHash).map(
+        (topic) => this.slotOfTopic[topic],
+      );
     const live: number[] = [];
-    for (let s = 0; s < this.slots; s++) if (this.slotAlive[s] === 1) live.push(s);
-    if (this.mapInserts >= MAP_SAFE_INSERTS) return this.replayMap();
     const mask = this.mapCapacity - 1;
-    const bucketOf = (slot: number): number => spreadHash(this.topics[this.slotTopic[slot]].idHash) & mask;
-    for (let i = 1; i < live.length; i++) {
-      const slot = live[i];
-      const bucket = bucketOf(slot);
-      let j = i - 1;
-      while (j >= 0) {
-        const other = bucketOf(live[j]);
-        if (other < bucket || (other === bucket && this.slotKey[live[j]] < this.slotKey[slot])) break;
-        live[j + 1] = live[j];
-        j--;
+    // Slots in creation order; each placed by (bucket, chain position), an insertion sort (few topics).
+    for (let slot = 0; slot < this.slots; slot++) {
+      if (this.slotAlive[slot] === 0) continue;
+      const bucket = spreadHash(this.topics[this.slotTopic[slot]].idHash) & mask;
+      const key = this.slotKey[slot];
+      this.slotBucket[slot] = bucket;
+      let j = live.length - 1;
+      live.push(slot);
+      for (; j >= 0; j--) {
+        const other = live[j];
+        if (this.slotBucket[other] < bucket || (this.slotBucket[other] === bucket && this.slotKey[other] < key)) break;
+        live[j + 1] = other;
       }
       live[j + 1] = slot;
     }
     return live;
-  }
-
-  private replayMap(): number[] {
-    const table = new JavaHashTable(this.mapInitial);
-    const handles = new Map<number, number>();
-    const topicOf: number[] = [];
-    for (let i = 0; i < this.mapEvents; i++) {
-      const topic = this.mapEvent[i] >>> 2;
-      const kind = this.mapEvent[i] & 3;
-      const handle = handles.get(topic);
-      if (kind === MAP_REMOVE) {
-        if (handle !== undefined) table.remove(handle);
-        handles.delete(topic);
-      } else if (handle !== undefined) {
-        if (kind === MAP_COMPUTE) table.computeIfAbsentHit();
-      } else {
-        const hash = this.topics[topic].idHash;
-        const inserted = kind === MAP_PUT ? table.insert(hash) : table.computeIfAbsentInsert(hash);
-        handles.set(topic, inserted);
-        topicOf[inserted] = topic;
-      }
-    }
-    return table.order().map((handle) => this.slotOfTopic[topicOf[handle]]);
   }
 
   /** The slot's n present partitions (in orderPartition, by add) in Java's order. */
@@ -269,6 +249,12 @@ export class TargetReplay {
     return partitions;
   }
 
+  private replaySet(slot: number): number[] {
+    const from = this.slotEventStart[slot];
+    const to = this.slotEventStart[slot + 1];
+    return replayPartitionSet(this.slotInitial[slot], this.bySlot, from, to, this.eventAdd, this.eventPartition);
+  }
+
   /** Whether nine adds of the slot share a bucket of its first table (a small one, < 64). */
   private treeifyRisk(slot: number): boolean {
     const first = grownCapacity(0, this.slotInitial[slot] < 0 ? 0 : tableSizeFor(this.slotInitial[slot]));
@@ -283,24 +269,15 @@ export class TargetReplay {
     return false;
   }
 
-  private replaySet(slot: number): number[] {
-    const initial = this.slotInitial[slot];
-    const table = new JavaHashTable(initial < 0 ? undefined : initial);
-    const handles = new Map<number, number>();
-    const valueOf: number[] = [];
-    for (let k = this.slotEventStart[slot]; k < this.slotEventStart[slot + 1]; k++) {
-      const event = this.bySlot[k];
-      const partition = this.eventPartition[event];
-      if (this.eventAdd[event] === 1) {
-        const handle = table.insert(partition);
-        handles.set(partition, handle);
-        valueOf[handle] = partition;
-      } else table.remove(handles.get(partition) as number);
-    }
-    return table.order().map((handle) => valueOf[handle]);
-  }
-
   private groupEventsBySlot(): void {
+    if (this.slots === 1) {
+      // One set: the events in order.
+      if (this.bySlot.length < this.events) this.bySlot = new Int32Array(this.eventSlot.length);
+      for (let e = 0; e < this.events; e++) this.bySlot[e] = e;
+      this.slotEventStart[0] = 0;
+      this.slotEventStart[1] = this.events;
+      return;
+    }
     if (this.slotEventStart.length < this.slots + 1) this.slotEventStart = new Int32Array(this.slotTopic.length + 1);
     if (this.bySlot.length < this.events) this.bySlot = new Int32Array(this.eventSlot.length);
     const start = this.slotEventStart;
@@ -394,6 +371,7 @@ export class TargetReplay {
     this.slotSize = grownInt32(this.slotSize, size);
     this.slotInserts = grownInt32(this.slotInserts, size);
     this.slotKey = grownInt32(this.slotKey, size);
+    this.slotBucket = grownInt32(this.slotBucket, size);
     const alive = new Uint8Array(size);
     alive.set(this.slotAlive);
     this.slotAlive = alive;

@@ -43,7 +43,8 @@ export function assignHomogeneous(model: GroupModel, topicOrder: readonly number
   }
 
   const memberCount = members.length;
-  const log = new TargetLog(memberCount, new Int32Array(topics.length).fill(-1), total + 16);
+  // Each unassigned partition is added once; revoked ones are removed and added (the log grows if need be).
+  const log = new TargetLog(memberCount, new Int32Array(topics.length).fill(-1), unassigned + 64);
   const minQuota = Math.floor(total / memberCount);
   let extra = total % memberCount;
   const unfilled = new Int32Array(memberCount);
