@@ -104,6 +104,17 @@ export class GroupCoordinator implements GroupCoordinatorApi {
       this.deps.topics.onEndOffsetsChanged?.((topic, partitions) => {
         for (const shard of this.shards.all()) shard.onEndOffsets(topic, partitions);
       }) ?? (() => undefined),
+      // Regex members filtered by ACLs get their new topics when the bindings change, not at their next heartbeat.
+      this.deps.topicAccess?.onChanged?.(() => {
+        for (const shard of this.shards.all()) {
+          try {
+            shard.onTopicAccessChanged();
+          } catch (error) {
+            // The ACL change itself stands (its caller is the authorizer); the members move at their next heartbeat.
+            this.env.logger.error(`moving regex groups after an ACL change failed: ${String(error)}`);
+          }
+        }
+      }) ?? (() => undefined),
     ];
   }
 

@@ -9,6 +9,7 @@ import type { CoordinatorMetrics } from '@cohort/coordinator/ports/coordinator-m
 import type { ServerAssignor } from '@cohort/coordinator/ports/server-assignor.port';
 import { StaticAssignorLookup } from '@cohort/coordinator/ports/server-assignor.port';
 import type { ConsumerGroupAssignorPort } from '@cohort/coordinator/ports/consumer-assignor.port';
+import type { TopicAccessPort } from '@cohort/coordinator/ports/topic-access.port';
 import { InMemoryTopicRegistry } from '@cohort/coordinator/topics/in-memory-topic-registry';
 import type { CoordinatorShard } from '@cohort/coordinator/shard/coordinator-shard';
 import type { ShardRegistry } from '@cohort/coordinator/shard/shard-registry';
@@ -50,6 +51,8 @@ export interface HarnessOptions {
   metrics?: CoordinatorMetrics;
   /** Elect every partition before starting (default true). */
   elect?: boolean;
+  /** DESCRIBE TOPIC by ACLs, for regex subscriptions (absent: ACLs off). */
+  topicAccess?: TopicAccessPort;
 }
 
 /** Test defaults: no initial rebalance delay, so join phases complete as soon as everyone is in. */
@@ -96,6 +99,7 @@ export class CoordinatorHarness {
       push: this.push,
       metrics: this.options.metrics,
       random: new SeededRandom(42),
+      topicAccess: this.options.topicAccess,
     });
   }
 

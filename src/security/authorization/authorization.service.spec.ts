@@ -98,6 +98,23 @@ describe('AuthorizationService', () => {
     expect(authorization.allows(CALLER, 'READ', 'GROUP', 'g')).toBe(true);
   });
 
+  it('tells its listeners of every change, made here or elsewhere, until they unsubscribe (regex members move at once)', async () => {
+    const { authorization, store } = await service(true);
+    let told = 0;
+    const unsubscribe = authorization.onAclsChanged(() => {
+      told += 1;
+      // Told after the change is enforced: a listener that asks sees the new bindings.
+      expect(authorization.allows(CALLER, 'READ', 'GROUP', 'g')).toBe(true);
+    });
+    await authorization.create(CALLER, [READ_G]);
+    expect(told).toBe(1);
+    store.listener!([READ_G]);
+    expect(told).toBe(2);
+    unsubscribe();
+    store.listener!([READ_G]);
+    expect(told).toBe(2);
+  });
+
   it('creates and deletes by filter, enforcing at once and auditing each binding', async () => {
     const { authorization, lines } = await service(true);
     await authorization.create(CALLER, [READ_G]);

@@ -30,6 +30,7 @@ export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
   private readonly authorizer: Authorizer;
   /** Moves whenever the bindings change (`aclVersion`), so answers cached elsewhere are dropped. */
   private version = 0;
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     config: CohortConfig,
@@ -125,6 +126,13 @@ export class AuthorizationService implements OnModuleInit, OnModuleDestroy {
   private setAcls(bindings: readonly AclBinding[]): void {
     this.authorizer.setAcls(bindings);
     this.version += 1;
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** Calls `listener` after each change of the bindings (here or from the store); returns what unsubscribes it. */
+  onAclsChanged(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   list(filter: AclBindingFilter): AclBinding[] {

@@ -10,5 +10,6 @@ export function topicAccessOf(authorization: AuthorizationService): TopicAccessP
   return {
     canDescribeTopic: (principal, host, topic) => authorization.allows({ principal, host }, 'DESCRIBE', 'TOPIC', topic),
     version: () => authorization.aclVersion,
+    onChanged: (listener) => authorization.onAclsChanged(listener),
   };
 }

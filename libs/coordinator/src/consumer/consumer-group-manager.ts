@@ -36,8 +36,8 @@ import {
 } from './subscription-metadata';
 import { updateTargetAssignment } from './target-assignment-update';
 import type { TargetAssignmentResult } from './target-assignment-builder';
-import { samePartitions } from './topic-partitions';
 import { UncommittedWrites } from './uncommitted-writes';
+import { type GroupMovesDeps, type MovedGroup, moveGroups } from './group-moves';
 import { consumerRebalanceKey, consumerSessionKey } from './consumer-timer-keys';
 
 export const LEAVE_GROUP_MEMBER_EPOCH = -1;
@@ -159,34 +159,42 @@ export class ConsumerGroupManager {
   /**
    * A topic was created, grew or was deleted. Kafka marks the subscribed groups for a metadata refresh
    * at their next heartbeat; Cohort moves them at once (the group epoch, then the target assignment) so
-   * the members whose target changed can be told to heartbeat now instead of at their next interval.
-   * Returns, per group that moved, the members whose target changed. An assignor that fails leaves the
-   * epoch bumped; the next heartbeat tries again (and answers its error).
+   * the members whose target changed can be told to heartbeat now instead of at their next interval
+   * (`moveGroups`).
    */
-  onTopicChanged(topic: string): { groupId: string; memberIds: string[] }[] {
-    const moved: { groupId: string; memberIds: string[] }[] = [];
+  onTopicChanged(topic: string): MovedGroup[] {
+    return this.moveGroups(
+      (group) => group.isSubscribedToTopic(topic),
+      () => false,
+    );
+  }
+
+  /**
+   * The ACL bindings changed: a group one of whose regex members may now be given other topics moves
+   * at once, as for a topic change, instead of at that member's next heartbeat.
+   */
+  onTopicAccessChanged(): MovedGroup[] {
+    return this.moveGroups(
+      (group) => group.subscribedRegexes.size > 0,
+      (group, subscription) => this.progress.regexAccessChangedFor(group, subscription),
+    );
+  }
+
+  private moveGroups(
+    affected: (group: ConsumerGroup) => boolean,
+    moved: (group: ConsumerGroup, subscription: GroupSubscription) => boolean,
+  ): MovedGroup[] {
     const now = this.deps.clock.now();
-    for (const group of this.deps.groups.list()) {
-      if (!group.isSubscribedToTopic(topic) || group.size === 0) continue;
-      const { metadata, resolved } = this.currentSubscription(group);
-      const hash = metadataHash(metadata);
-      if (hash === group.metadataHash) continue;
-      const groupEpoch = group.groupEpoch + 1;
-      const cause = { reason: 'topic-metadata-changed', memberId: null } as const;
-      const records = [this.epochs.bumpRecord(group, groupEpoch, hash, cause, group.size, now)];
-      const memberIds: string[] = [];
-      try {
-        const result = updateTargetAssignment(group, groupEpoch, this.deps.assignors, metadata, resolved, now);
-        records.push(...result.records);
-        for (const [memberId, target] of result.targetAssignment)
-          if (!samePartitions(target, group.targetAssignmentOf(memberId))) memberIds.push(memberId);
-      } catch {
-        // The next heartbeat runs the assignor again and answers its error.
-      }
-      this.deps.effects.write(this.written<never>(records, undefined, group.groupId));
-      moved.push({ groupId: group.groupId, memberIds });
-    }
-    return moved;
+    const cause = { reason: 'topic-metadata-changed', memberId: null } as const;
+    const deps: GroupMovesDeps = {
+      groups: this.deps.groups.list(),
+      assignors: this.deps.assignors,
+      now,
+      subscription: (group) => this.currentSubscription(group),
+      bump: (group, groupEpoch, hash) => this.epochs.bumpRecord(group, groupEpoch, hash, cause, group.size, now),
+      write: (records, groupId) => this.deps.effects.write(this.written<never>(records, undefined, groupId)),
+    };
+    return moveGroups(deps, affected, moved);
   }
 
   /** Kafka's `onLoaded` for consumer groups: every member's session restarts, a revoking member's deadline too. */

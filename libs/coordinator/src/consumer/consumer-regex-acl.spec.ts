@@ -1,6 +1,7 @@
 import { createServerRangeAssignor } from '@cohort/assignors';
 import { ConsumerGroupHarness } from '@cohort/coordinator/testing';
 import type { TopicAccessPort } from '../ports/topic-access.port';
+import type { MovedGroup } from './group-moves';
 import type { ConsumerGroupHeartbeatRequest } from './consumer-heartbeat.types';
 
 // Regex subscriptions filtered by DESCRIBE TOPIC (Kafka's KAFKA-18813), per member: two principals in
@@ -146,6 +147,36 @@ describe('regex subscriptions filtered by each member’s DESCRIBE TOPIC ACLs', 
       h.heartbeat({ groupId: G, memberId, memberEpoch: member.memberEpoch }, `User:${memberId}`);
     }
     expect(h.log.length).toBe(before);
+  });
+
+  it('moves the group as soon as the ACLs change, before any heartbeat, and names the members whose target changed', () => {
+    const acls = aclsOfAliceAndBob();
+    const h = harness(acls);
+    converge(h, { alice: 'User:alice', bob: 'User:bob' });
+    const epoch = h.groups.get(G)!.groupEpoch;
+    let moved: MovedGroup[] = [];
+    // A change that gives no regex member of the group another topic moves nothing.
+    acls.grant('User:carol', 'orders-a');
+    h.step(() => (moved = h.manager.onTopicAccessChanged()));
+    expect(moved).toEqual([]);
+    expect(h.groups.get(G)!.groupEpoch).toBe(epoch);
+
+    acls.grant('User:alice', 'orders-b');
+    h.step(() => (moved = h.manager.onTopicAccessChanged()));
+    expect(moved).toHaveLength(1);
+    expect(moved[0].groupId).toBe(G);
+    expect(moved[0].memberIds).toContain('alice');
+    const group = h.groups.get(G)!;
+    expect(group.groupEpoch).toBe(epoch + 1);
+    expect(group.assignmentEpoch).toBe(epoch + 1);
+    expect(group.targetAssignmentOf('alice').has('orders-b')).toBe(true);
+    // The move is written: a replay of the log gives the same target.
+    expect(h.reloaded().get(G)!.targetAssignmentOf('alice')).toEqual(group.targetAssignmentOf('alice'));
+    // Nothing changed since: a second notice moves nothing.
+    h.step(() => (moved = h.manager.onTopicAccessChanged()));
+    expect(moved).toEqual([]);
+    converge(h, { alice: 'User:alice', bob: 'User:bob' });
+    expect(h.groups.get(G)!.groupEpoch).toBe(epoch + 1);
   });
 
   it('after a restart gives a member not heard from yet none of its pattern’s topics, and its own once it heartbeats', () => {

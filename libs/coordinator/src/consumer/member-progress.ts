@@ -203,6 +203,13 @@ export class MemberProgress {
     return { ...subscription, resolved: new MemberFilteredRegexes(subscription.resolved, groupId, access) };
   }
 
+  /** Whether a regex member of `group` may be given other topics than its target was computed with. */
+  regexAccessChangedFor(group: ConsumerGroup, subscription: GroupSubscription): boolean {
+    if (!this.access) return false;
+    for (const member of group.members.values()) if (this.regexAccessChanged(group, member, subscription)) return true;
+    return false;
+  }
+
   /** The member's regex may give it other topics than its target was computed with (ACLs or its caller changed). */
   private regexAccessChanged(
     group: ConsumerGroup,

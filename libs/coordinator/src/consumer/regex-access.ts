@@ -21,8 +21,9 @@ const UNKNOWN = '\u0001unknown';
  * The callers live in memory only, refreshed by every heartbeat: after a restart or a failover a member
  * is unknown until it heartbeats again, and a target computed meanwhile gives it none of its pattern's
  * topics (never more than its principal may see). What each member was given at the last computation is
- * kept as a fingerprint, so its next heartbeat moves the group epoch when what it may be given changed
- * (an ACL granted or revoked, its caller now known) and the steady heartbeat costs a few cached look-ups.
+ * kept as a fingerprint, so an ACL change (`ConsumerGroupManager.onTopicAccessChanged`) or its next
+ * heartbeat moves the group epoch when what it may be given changed (an ACL granted or revoked, its
+ * caller now known) and the steady heartbeat costs a few cached look-ups.
  */
 export class RegexAccess {
   private readonly callers = new Map<string, MemberCaller>();

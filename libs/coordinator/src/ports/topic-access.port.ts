@@ -7,4 +7,9 @@ export interface TopicAccessPort {
   canDescribeTopic(principal: string, host: string, topic: string): boolean;
   /** Changes whenever the ACL bindings change, so cached answers are dropped. */
   version(): number;
+  /**
+   * Calls `listener` after each change of the bindings (here or on another node), so groups whose regex
+   * members may now be given other topics move at once; returns what unsubscribes it.
+   */
+  onChanged?(listener: () => void): () => void;
 }

@@ -15,6 +15,7 @@ import type { ShardEnv } from '../context/shard-env';
 import { logsEachFailedWrite } from '../context/store-errors';
 import { consumerGroupConfig } from '../consumer/consumer-group-config';
 import { ConsumerGroupManager } from '../consumer/consumer-group-manager';
+import type { MovedGroup } from '../consumer/group-moves';
 import { MapConsumerGroupStore } from '../consumer/consumer-group-replay';
 import { SharePartitionManager } from '../share/share-partition-manager';
 import type { LoadedSharePartition } from '../share/share-state-replay';
@@ -252,6 +253,14 @@ export class CoordinatorShard {
     this.step(() => (movedShare = this.share.onTopicChanged(topic.name)));
     for (const { groupId, memberIds } of movedShare)
       this.shareHeartbeatNow(groupId, memberIds, `topic ${topic.name} changed`);
+  }
+
+  /** The ACL bindings changed: consumer groups whose regex members may now be given other topics move now. */
+  onTopicAccessChanged(): void {
+    if (!this.isActive) return;
+    let moved: MovedGroup[] = [];
+    this.step(() => (moved = this.consumer.onTopicAccessChanged()));
+    for (const { groupId, memberIds } of moved) this.heartbeatNow(groupId, memberIds, 'topic access changed');
   }
 
   /** HeartbeatNow to share group members, on the connection each last heartbeated on. */
