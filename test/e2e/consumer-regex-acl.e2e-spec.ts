@@ -2,7 +2,7 @@ import type { Socket } from 'socket.io-client';
 import request from 'supertest';
 import type * as P from '@cohort/protocol';
 import { allow } from '../support/acl-fixtures';
-import { request as emit } from '../support/socket-client';
+import { request as emit, nextPush } from '../support/socket-client';
 import { tokenApp } from '../support/token-app';
 
 jest.setTimeout(60_000);
@@ -10,8 +10,8 @@ jest.setTimeout(60_000);
 /**
  * A consumer-protocol member that is not a super user subscribes by pattern over real sockets with
  * tokens and ACLs on: it is given only the matched topics its principal may DESCRIBE, ConsumerGroupDescribe
- * shows it no other, and DESCRIBE granted on another matching topic makes that topic appear at the
- * member's next heartbeat; revoking it takes it away again.
+ * shows it no other, and DESCRIBE granted on another matching topic sends it HeartbeatNow and makes
+ * that topic appear; revoking it takes it away again.
  */
 const node = tokenApp('cohort-regex-acl-', { admin: 'admin-token', app: 'app-token' });
 const { as } = node;
@@ -86,9 +86,11 @@ describe('regex subscriptions filtered by DESCRIBE TOPIC over real sockets', () 
     ]);
     expect([...new Set(shown)]).toEqual(['metrics-eu']);
 
-    // DESCRIBE granted on another matching topic: it appears at the member's next heartbeat.
+    // DESCRIBE granted on another matching topic: the member is told to heartbeat now, and it appears.
     const grant = allow('User:app', 'DESCRIBE', 'TOPIC', 'metrics-us');
+    const told = nextPush(socket, 'HeartbeatNow');
     await acls('post', [grant]);
+    expect(await told).toMatchObject({ groupId: GROUP, reason: 'topic access changed' });
     await heartbeatUntilOwns(['metrics-eu', 'metrics-us']);
 
     // And goes when it is revoked; metrics-secret never appeared.
