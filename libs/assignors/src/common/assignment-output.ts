@@ -10,7 +10,7 @@
 import type { MemberAssignment, TopicPartitions } from '@cohort/protocol';
 import type { GroupInput, GroupMember, GroupTopics } from './group-input';
 import { prototypeKeys, setOwn } from './own-property';
-import { singlePartitionPool, type SinglePartitionPool } from './single-partition-entries';
+import { singlePartitionPool, type SinglePartitionPool, type SinglePartitionSlots } from './single-partition-entries';
 
 export function assignmentFromOwners(
   input: GroupInput,
@@ -24,15 +24,16 @@ export function assignmentFromOwners(
   // stays cheap to compile while the loops are compiled on their own as they get hot.
   const entries = new Int32Array(members.length);
   const single = countEntries(owner, topics.base, entries);
+  // Every entry holds one partition (a balanced group with at least as many members as a topic has
+  // partitions, the large groups' usual shape): each is the pool's. The pool makes the ones it lacks
+  // first, topic by topic, and the lists are allocated after them: on a process's first call, with
+  // the pool empty, the entries are nearly all the call allocates, and lists allocated last are
+  // copied less often by the young generation's collector (single-partition-entries.ts).
+  const slotsOf = single ? pooledSlots(topics, pool) : null;
   const lists = presizedLists(entries);
   const filled = new Int32Array(members.length);
-  // Every entry holds one partition (a balanced group with at least as many members as a topic has
-  // partitions, the large groups' usual shape): each is the pool's. The entries of a topic are made
-  // and handed out in one small loop of the pool, which compiles early on a process's first call.
-  if (!single || !handOutAllSingles(owner, topics, pool, lists, filled)) {
-    filled.fill(0);
-    handOutAll(owner, topics, pool, lists, filled);
-  }
+  if (slotsOf !== null) handOutPooled(owner, topics.base, slotsOf, lists, filled);
+  else handOutAll(owner, topics, pool, lists, filled);
   return resultOf(members, lists);
 }
 
@@ -79,20 +80,42 @@ function resultOf(members: readonly GroupMember[], lists: TopicPartitions[][]): 
   return result;
 }
 
-/** Every entry from the pool, topic by topic; false (lists partly filled) when a topic is too large for the pool. */
-function handOutAllSingles(
-  owner: Int32Array,
-  topics: GroupTopics,
-  pool: SinglePartitionPool,
-  lists: TopicPartitions[][],
-  filled: Int32Array,
-): boolean {
+/** Each topic's pooled slots, every entry made; null when a topic is too large for the pool. */
+function pooledSlots(topics: GroupTopics, pool: SinglePartitionPool): SinglePartitionSlots[] | null {
+  const slotsOf = new Array<SinglePartitionSlots>(topics.names.length);
   for (let t = 0; t < topics.names.length; t++) {
     const topic = topics.names[t];
     const slots = pool.slots(topic);
-    if (!pool.handOut(slots, topic, topics.counts[t], owner, topics.base[t], lists, filled)) return false;
+    if (!pool.fill(slots, topic, topics.counts[t])) return null;
+    slotsOf[t] = slots;
   }
-  return true;
+  return slotsOf;
+}
+
+/** Appends each owned partition's pooled entry to its owner's list, topic by topic. */
+function handOutPooled(
+  owner: Int32Array,
+  base: Int32Array,
+  slotsOf: SinglePartitionSlots[],
+  lists: TopicPartitions[][],
+  filled: Int32Array,
+): void {
+  for (let t = 0; t < slotsOf.length; t++) handOutPooledTopic(owner, base[t], base[t + 1], slotsOf[t], lists, filled);
+}
+
+/** One topic of handOutPooled: a loop of its own, compiled early on a process's first call. */
+function handOutPooledTopic(
+  owner: Int32Array,
+  start: number,
+  end: number,
+  slots: SinglePartitionSlots,
+  lists: TopicPartitions[][],
+  filled: Int32Array,
+): void {
+  for (let id = start; id < end; id++) {
+    const m = owner[id];
+    if (m >= 0) lists[m][filled[m]++] = slots[id - start] as TopicPartitions;
+  }
 }
 
 /** Any shape: one-partition entries from the pool, runs of partitions in entries of their own. */

@@ -13,11 +13,15 @@
  * The pool is bounded: once it holds `capacity` objects it is dropped and starts again. Results
  * already returned keep their entries; only sharing with later results is lost.
  *
- * A result whose entries all hold one partition fills a topic's slots in one loop (handOut()), which on
- * a process's first call, with the pool empty, is most of the result's cost: one small loop the JIT
- * compiles early instead of a call per partition from the caller's loop.
+ * A result whose entries all hold one partition has the pool make a topic's missing entries in one
+ * loop (fill()) before it hands any out. On a process's first call, with the pool empty, making them
+ * is most of the call's cost, and much of that is the young generation's collector copying them,
+ * since every one survives: made topic by topic into slots allocated at their final length, before
+ * the members' lists exist, they and their slots are nearly all the collector finds to copy, and the
+ * lists, allocated last, are copied less often within the call.
  */
 import type { TopicPartitions } from '@cohort/protocol';
+import { MAX_PRESIZED_LIST } from './group-input';
 
 export type SinglePartitionSlots = (TopicPartitions | undefined)[];
 
@@ -29,7 +33,7 @@ export class SinglePartitionPool {
   private slotsByTopic = new Map<string, SinglePartitionSlots>();
   /** One frozen `[p]` per partition number, shared by every topic's entry for p. */
   private partitionArrays: (number[] | undefined)[] = [];
-  /** Slots known to hold the entries of partitions 0 to n - 1 (handOut() made them so; entries are never removed). */
+  /** Slots known to hold the entries of partitions 0 to n - 1 (fill() made them so; entries are never removed). */
   private readonly complete = new WeakMap<SinglePartitionSlots, number>();
 
   constructor(private readonly capacity = DEFAULT_SINGLE_PARTITION_POOL_CAPACITY) {}
@@ -67,48 +71,33 @@ export class SinglePartitionPool {
   }
 
   /**
-   * Appends the entry of every partition p below `count` that has an owner m (owner[base + p] >= 0)
-   * to lists[m], at filled[m], making the entries the pool lacks as it goes: a result whose entries
-   * all hold one partition needs the entries of (nearly) every partition of a topic, and on a
-   * process's first call, with the pool empty, one tight loop that makes and hands out the entries
-   * compiles and runs much sooner than a call per partition from the caller's loop, or than a loop
-   * that makes them and another that hands them out. Returns false, handing out nothing, when the
-   * topic alone would take more than half the pool (the caller then asks entry() per partition).
+   * Makes the entries of partitions 0 to count - 1 of a topic that `slots` (what slots(topic) returned)
+   * lacks. Returns false, making none, when the topic alone would take more than half the pool (the
+   * caller then asks entry() per partition).
    */
-  handOut(
-    slots: SinglePartitionSlots,
-    topic: string,
-    count: number,
-    owner: Int32Array,
-    base: number,
-    lists: TopicPartitions[][],
-    filled: Int32Array,
-  ): boolean {
+  fill(slots: SinglePartitionSlots, topic: string, count: number): boolean {
     const known = this.complete.get(slots) ?? 0;
-    if (known < count) {
-      if (2 * count > this.capacity) return false;
-      if (this.pooled + 2 * count > this.capacity) this.reset();
-    }
+    if (known >= count) return true;
+    if (2 * count > this.capacity) return false;
+    if (this.pooled + 2 * count > this.capacity) this.reset();
+    // Allocated once at its final length rather than grown: the copies growth leaves behind fill the
+    // young generation and bring its next collection sooner.
+    if (slots.length < count && count <= MAX_PRESIZED_LIST) slots.length = count;
     const arrays = this.partitionArrays;
     let created = 0;
-    for (let p = 0; p < count; p++) {
-      let entry = slots[p];
-      if (entry === undefined) {
-        let partitions = arrays[p];
-        if (partitions === undefined) {
-          partitions = Object.freeze([p]) as number[];
-          arrays[p] = partitions;
-          created++;
-        }
-        entry = Object.freeze({ topic, partitions });
-        slots[p] = entry;
+    for (let p = known; p < count; p++) {
+      if (slots[p] !== undefined) continue;
+      let partitions = arrays[p];
+      if (partitions === undefined) {
+        partitions = Object.freeze([p]) as number[];
+        arrays[p] = partitions;
         created++;
       }
-      const m = owner[base + p];
-      if (m >= 0) lists[m][filled[m]++] = entry;
+      slots[p] = Object.freeze({ topic, partitions });
+      created++;
     }
     this.pooled += created;
-    if (known < count) this.complete.set(slots, count);
+    this.complete.set(slots, count);
     return true;
   }
 

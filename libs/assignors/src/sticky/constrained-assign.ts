@@ -26,7 +26,7 @@ export function constrainedAssign(input: GroupInput, prep: OwnedPartitions, rack
   builder.underMin.sort((a, b) => rank[a] - rank[b]);
   builder.exactMin.sort((a, b) => rank[a] - rank[b]);
   if (rack.enabled) unassigned = builder.dealByRack(rack, unassigned);
-  builder.dealRoundRobin(unassigned);
+  if (unassigned !== null || !builder.dealFresh()) builder.dealRoundRobin(unassigned);
   return { owner: builder.owner, transferring: builder.transferring };
 }
 
@@ -210,6 +210,34 @@ class ConstrainedBuilder {
       else remaining.push(id);
     }
     return remaining;
+  }
+
+  /**
+   * dealRoundRobin for a group in which no member owns anything (a fresh group, or every member
+   * rejoining empty-handed), called when nobody kept a partition: then every member is under a
+   * non-zero minQuota, or, with fewer partitions than members, at minQuota 0 with room for one, and
+   * their ring, in member-id order, stays as it is until each has minQuota. Partition id goes to the
+   * ring's (id mod members)th member, the remainder after minQuota rounds one each to the ring's first
+   * members, as dealRoundRobin's walk gives it, here written as one pass over the ring and copies of
+   * it: on a process's first call a loop over every partition runs interpreted until the optimizing
+   * compiler's code arrives, and the engine's own copy is done long before. Returns false, dealing
+   * nothing, for any other group.
+   */
+  dealFresh(): boolean {
+    const { owner, count, total, minQuota } = this;
+    // Nobody gave up a partition nor claimed one twice, so none changes owner, and every member is
+    // in the one ring.
+    if (this.maybeRevoked !== null || this.multiplyClaimed !== null) return false;
+    const ring = minQuota > 0 ? this.underMin : this.exactMin;
+    const others = minQuota > 0 ? this.exactMin : this.underMin;
+    if (ring.length !== count.length || others.length > 0 || total === 0) return false;
+    const first = Math.min(ring.length, total);
+    for (let k = 0; k < first; k++) owner[k] = ring[k];
+    for (let dealt = first; dealt < total; dealt *= 2) owner.copyWithin(dealt, 0, Math.min(dealt, total - dealt));
+    const overMin = total - minQuota * ring.length;
+    for (let k = 0; k < ring.length; k++) count[ring[k]] = k < overMin ? minQuota + 1 : minQuota;
+    this.overMin = overMin;
+    return true;
   }
 
   /**

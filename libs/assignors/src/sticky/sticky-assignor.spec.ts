@@ -9,6 +9,7 @@ import {
   ps,
   defineAbstractStickyAssignorTests,
 } from '@cohort/assignors/testing';
+import { createCooperativeStickyAssignor } from './cooperative-sticky-assignor';
 import { stickyMemberData } from './member-data';
 import { createStickyAssignor } from './sticky-assignor';
 
@@ -22,6 +23,44 @@ describe('sticky assignor (Kafka StickyAssignorTest)', () => {
     subscriptions = new SubscriptionMap();
   });
   const tp = (t: string, p: number): string => `${t}-${p}`;
+
+  // Kafka's ConstrainedAssignmentBuilder deals a group that owns nothing round-robin: partitions in
+  // (topic, partition) order, members in member-id order, the remainder one each to the first ones.
+  it('deals a group that owns nothing round-robin in member-id order, whatever order members join in', () => {
+    const members = (ids: string[], topics: string[]) =>
+      ids.map((memberId) => ({ memberId, subscription: { topics } }));
+    for (const assignor of [createStickyAssignor(), createCooperativeStickyAssignor()]) {
+      // 7 partitions over 3 members: minQuota 2, and one member (the first by id) takes a third.
+      expect(assignor.assign({ partitionsPerTopic: { t0: 4, t1: 3 } }, members(['c', 'a', 'b'], ['t1', 't0']))).toEqual(
+        {
+          a: {
+            partitions: [
+              { topic: 't0', partitions: [0, 3] },
+              { topic: 't1', partitions: [2] },
+            ],
+          },
+          b: {
+            partitions: [
+              { topic: 't0', partitions: [1] },
+              { topic: 't1', partitions: [0] },
+            ],
+          },
+          c: {
+            partitions: [
+              { topic: 't0', partitions: [2] },
+              { topic: 't1', partitions: [1] },
+            ],
+          },
+        },
+      );
+      // Fewer partitions than members: one each to the first members by id.
+      expect(assignor.assign({ partitionsPerTopic: { t0: 2 } }, members(['z', 'y', 'x'], ['t0']))).toEqual({
+        x: { partitions: [{ topic: 't0', partitions: [0] }] },
+        y: { partitions: [{ topic: 't0', partitions: [1] }] },
+        z: { partitions: [] },
+      });
+    }
+  });
 
   it('reads member data from every subscription version', () => {
     const owned = [tp('topic1', 0), tp('topic2', 1)];
