@@ -146,6 +146,42 @@ describe('share assignor "simple" (Kafka SimpleAssignorTest)', () => {
     expect(sizes(result)).toEqual([2, 1, 2, 1]);
   });
 
+  // testIncrementalAssignment{Increasing,Decreasing}MembersHeterogeneous: four subscriptions over topics of 12, 8
+  // and 4 partitions. Kafka's increasing test hands each round's targets back to the members before the newest
+  // one only (the newest stays without a target for the next round), so does this port.
+  const patterns = [['topic1', 'topic2', 'topic3'], ['topic2'], ['topic3'], ['topic1', 'topic2']];
+  const threeTopics = { topic1: 12, topic2: 8, topic3: 4 };
+  const heterogeneousMember = (m: number, assignment: TopicPartitions[] = []): ConsumerGroupMemberSpec =>
+    withAssignment(groupMember(`M${m}`, patterns[m % 4]), assignment);
+
+  it('keeps all 24 partitions assigned while members of four subscriptions join one at a time up to 101 (testIncrementalAssignmentIncreasingMembersHeterogeneous)', () => {
+    let members: ConsumerGroupMemberSpec[] = [];
+    for (let member = 0; member < 101; member++) {
+      members.push(heterogeneousMember(member));
+      const result = run(threeTopics, members, { memberOrder: 'hash-map' });
+      expect(distinctAssigned(result)).toBe(24);
+      members = members.map((spec, m) => (m < member ? heterogeneousMember(m, result[spec.memberId]) : spec));
+    }
+  });
+
+  it('keeps all 24 partitions assigned while 101 members of four subscriptions leave one at a time (testIncrementalAssignmentDecreasingMembersHeterogeneous)', () => {
+    let members = Array.from({ length: 101 }, (_, m) => heterogeneousMember(m));
+    let result = run(threeTopics, members, { memberOrder: 'hash-map' });
+    expect(distinctAssigned(result)).toBe(24);
+    for (let member = 100; member > 0; member--) {
+      members = members.slice(0, member).map((spec, m) => heterogeneousMember(m, result[spec.memberId]));
+      result = run(threeTopics, members, { memberOrder: 'hash-map' });
+      expect(distinctAssigned(result)).toBe(24);
+    }
+    expect(asSets(result)).toEqual({
+      M0: {
+        topic1: Array.from({ length: 12 }, (_, p) => p),
+        topic2: Array.from({ length: 8 }, (_, p) => p),
+        topic3: [0, 1, 2, 3],
+      },
+    });
+  });
+
   it('drops a topic no longer subscribed from a homogeneous group', () => {
     const result = run({ topic1: 2, topic2: 2 }, [
       groupMember('A', ['topic2'], { topic1: [0, 1], topic2: [0] }),
