@@ -10,8 +10,8 @@ import { consumerGroupConfig, type ConsumerGroupConfig } from '@cohort/coordinat
 import { ConsumerGroupManager } from '@cohort/coordinator/consumer/consumer-group-manager';
 import {
   type BatchOutcome,
+  HeartbeatBatch,
   type HeartbeatBatchHooks,
-  runHeartbeatBatch,
 } from '@cohort/coordinator/consumer/heartbeat-batch';
 import type { ConsumerGroupMember } from '@cohort/coordinator/consumer/consumer-group-member';
 import { consumerGroupRecords } from '@cohort/coordinator/consumer/consumer-group-records';
@@ -168,12 +168,33 @@ export class ConsumerGroupHarness {
     principals: (string | undefined)[] = [],
     hooks: Partial<HeartbeatBatchHooks> = {},
   ): BatchOutcome {
+    return this.heartbeatBatchInSteps(requests, Infinity, { principals, hooks });
+  }
+
+  /**
+   * `heartbeatBatch` run as the shard runs a big one, over several turns: `budget` parts per step
+   * (`HeartbeatBatch.step`), what each step wrote committed before the next, and `between` run after
+   * each step but the last (what other requests or timers do meanwhile). `steps` says how many it took.
+   */
+  heartbeatBatchInSteps(
+    requests: ConsumerGroupHeartbeatRequest[],
+    budget: number,
+    {
+      principals = [],
+      between,
+      hooks = {},
+    }: {
+      principals?: (string | undefined)[];
+      between?: (step: number) => void;
+      hooks?: Partial<HeartbeatBatchHooks>;
+    } = {},
+  ): BatchOutcome & { steps: number } {
     const contextOf = (principal: string | undefined) => ({
       clientId: DEFAULT_CLIENT_ID,
       clientHost: DEFAULT_CLIENT_HOST,
       aclCaller: principal === undefined ? undefined : { principal, host: DEFAULT_CLIENT_HOST },
     });
-    const outcome = runHeartbeatBatch(
+    const batch = new HeartbeatBatch(
       this.manager,
       requests.map((request, index) => ({ request, context: contextOf(principals[index]) })),
       this.clock.now(),
@@ -185,8 +206,19 @@ export class ConsumerGroupHarness {
         ...hooks,
       },
     );
-    for (const run of outcome.runs) this.run(run);
-    return outcome;
+    const runs: BatchOutcome['runs'] = [];
+    let steps = 0;
+    let done = false;
+    while (!done) {
+      done = batch.step(budget);
+      steps++;
+      for (const run of batch.runs.splice(0)) {
+        runs.push(run);
+        this.run(run);
+      }
+      if (!done) between?.(steps);
+    }
+    return { answers: batch.answers, runs, tell: batch.tell, steps };
   }
 
   /** Moves virtual time; timers that fall due fire in order. */

@@ -98,6 +98,37 @@ describe('a turn of consumer group heartbeats', () => {
     expect(ownedBy(c.assignment?.topicPartitions)).toHaveLength(13);
   });
 
+  it('run in small steps (as the shard spreads a big batch over turns), 20 joins get the same answers and one assignor run', () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `m${i}`);
+    const whole = new ConsumerGroupHarness({ assignors: [createUniformAssignor()], topics: { [TOPIC]: 40 } });
+    const expected = whole.heartbeatBatch(ids.map(join)).answers;
+
+    const stepped = h.heartbeatBatchInSteps(ids.map(join), 3);
+
+    expect(stepped.steps).toBe(8); // the first halves and the target, then 3 members a step
+    expect(assignor.runs).toBe(1);
+    expect(stepped.answers).toEqual(expected);
+    expect(h.groups.get(G)!.state).toBe('Stable');
+    expect(h.reloaded().get(G)!.groupEpoch).toBe(whole.groups.get(G)!.groupEpoch);
+  });
+
+  it('a member fenced between two steps of a batch gets UNKNOWN_MEMBER_ID; the others are answered', () => {
+    const first = h.heartbeatBatch([join('a'), join('b')]).answers;
+    const epoch = first[0].response.memberEpoch;
+    const requests = [ack('a', epoch, first[0].response.assignment!.topicPartitions), join('c')];
+    // The first step runs both first halves and the target; `a` leaves before the second halves run.
+    const batch = h.heartbeatBatchInSteps(requests, 2, {
+      between: (step) => {
+        if (step === 1) h.heartbeat({ groupId: G, memberId: 'a', memberEpoch: -1 });
+      },
+    });
+
+    expect(batch.answers[0].response.errorCode).toBe(25);
+    expect(batch.answers[1].response.errorCode).toBe(0);
+    expect(ownedBy(batch.answers[1].response.assignment?.topicPartitions).length).toBeGreaterThan(0);
+    expect(h.groups.get(G)!.member('a')).toBeUndefined();
+  });
+
   it("a member's second heartbeat in the same turn is answered after its first, which it follows", () => {
     const { answers } = h.heartbeatBatch([join('a'), ack('a', 1, []), join('b')]);
     expect(answers.map((a) => a.response.errorCode)).toEqual([0, 0, 0]);

@@ -72,27 +72,73 @@ export function runHeartbeatBatch(
   now: number,
   hooks: HeartbeatBatchHooks,
 ): BatchOutcome {
-  const batch = new HeartbeatBatch(manager, now, hooks);
-  items.forEach((item, index) => batch.add(item, index));
-  batch.completeAll();
+  const batch = new HeartbeatBatch(manager, items, now, hooks);
+  while (!batch.step(Infinity));
   return { answers: batch.answers, runs: batch.runs, tell: batch.tell };
 }
 
-class HeartbeatBatch {
+/**
+ * `runHeartbeatBatch` in steps, so a big batch (thousands of heartbeats) spreads over several turns of
+ * the event loop. The first step runs every first half and computes every group's target (a target
+ * that fails takes its heartbeats' first halves back, which is only possible before they are handed
+ * out); each later step reconciles about `budget` parked members. Between steps the caller hands out
+ * what the step produced: `runs` (in order, before anything else writes) and `answered` (indexes of
+ * new answers). What ran between two steps is seen by the next: a group or member gone since answers
+ * its heartbeats' errors, and a target computed meanwhile is reconciled towards.
+ */
+export class HeartbeatBatch {
   readonly answers: BatchAnswer[] = [];
+  /** The indexes answered since the caller last emptied it. */
+  readonly answered: number[] = [];
   readonly runs: CoordinatorResult<unknown>[] = [];
   readonly tell = new Map<string, Set<string>>();
   private readonly parked = new Map<string, Parked[]>();
   /** groupId → the member ids and `\u0000instance` ids parked, so a second request of one completes the first. */
   private readonly parkedKeys = new Map<string, Set<string>>();
+  /** After the first step: each group's parked heartbeats, its target computed, waiting to be reconciled. */
+  private targeted: { groupId: string; entries: Parked[] }[] | null = null;
+  private reconciled = 0;
+  /** groupId → its subscription's regexes resolved, as of this step (what ran between steps may change them). */
+  private readonly resolved = new Map<string, ReadonlyMap<string, ReadonlySet<string>>>();
 
   constructor(
     private readonly manager: ConsumerGroupManager,
+    private readonly items: readonly BatchedHeartbeat[],
     private readonly now: number,
     private readonly hooks: HeartbeatBatchHooks,
   ) {}
 
-  add(item: BatchedHeartbeat, index: number): void {
+  /** Runs the next step (the first halves and targets, or about `budget` reconciliations); true once every heartbeat is answered. */
+  step(budget: number): boolean {
+    this.resolved.clear();
+    let spent = 0;
+    if (!this.targeted) {
+      this.items.forEach((item, index) => this.add(item, index));
+      this.targeted = [];
+      for (const groupId of [...this.parked.keys()]) this.targeted.push({ groupId, entries: this.target(groupId) });
+      spent = this.items.length;
+    }
+    while (this.targeted.length > 0) {
+      const { groupId, entries } = this.targeted[0];
+      while (this.reconciled < entries.length) {
+        if (spent >= budget) return false;
+        this.reconcileParked(groupId, entries[this.reconciled++]);
+        spent++;
+      }
+      this.targeted.shift();
+      this.reconciled = 0;
+    }
+    return true;
+  }
+
+  /** Answers every heartbeat not answered yet with `response` (the shard stopped leading mid-batch). */
+  abandon(response: ConsumerGroupHeartbeatResponse): void {
+    this.items.forEach((_, index) => {
+      if (this.answers[index] === undefined) this.answer(index, { response, waits: false });
+    });
+  }
+
+  private add(item: BatchedHeartbeat, index: number): void {
     const { request, context } = item;
     const keys = this.parkedKeys.get(request.groupId);
     if (keys && (keys.has(request.memberId) || (request.instanceId && keys.has(`\u0000${request.instanceId}`))))
@@ -101,7 +147,7 @@ class HeartbeatBatch {
     if (alone) {
       this.runs.push(alone);
       const response = alone.response!;
-      this.answers[index] = { response, waits: response.errorCode === 0 };
+      this.answer(index, { response, waits: response.errorCode === 0 });
       return;
     }
     const first: { parked?: Parked } = {};
@@ -113,7 +159,7 @@ class HeartbeatBatch {
           group?.member(request.memberId) ?? (request.instanceId ? group?.staticMember(request.instanceId) : undefined);
         const response = this.manager.leaveNow(request);
         if (group && leaving) this.tellReleased(group, leaving, group.member(leaving.memberId));
-        this.answers[index] = { response, waits: true };
+        this.answer(index, { response, waits: true });
         return;
       }
       const join = this.manager.prepareJoin(request, context, this.now);
@@ -123,11 +169,6 @@ class HeartbeatBatch {
       this.park(request.groupId, (first.parked = { index, join, write }));
     });
     if (first.parked) first.parked.run = run;
-  }
-
-  /** Completes every group with parked heartbeats. */
-  completeAll(): void {
-    for (const groupId of [...this.parked.keys()]) this.complete(groupId);
   }
 
   private park(groupId: string, parked: Parked): void {
@@ -143,19 +184,25 @@ class HeartbeatBatch {
     if (updated.instanceId !== null) keys.add(`\u0000${updated.instanceId}`);
   }
 
-  /** The group's target at its latest epoch (computed once), then each parked member reconciled towards it. */
+  /** The group's target at its latest epoch (computed once), then each parked member reconciled towards it, now. */
   private complete(groupId: string): void {
-    const entries = this.parked.get(groupId);
-    if (!entries) return;
+    for (const entry of this.target(groupId)) this.reconcileParked(groupId, entry);
+  }
+
+  /**
+   * The group's parked heartbeats, unparked, once its target at its latest epoch is computed; none
+   * (each answered with the error, nothing of it written) when the assignor failed.
+   */
+  private target(groupId: string): Parked[] {
+    const entries = this.parked.get(groupId) ?? [];
     this.parked.delete(groupId);
     this.parkedKeys.delete(groupId);
-    const group = this.manager.group(groupId);
-    // The group's subscription as the turn left it: the target's, and what every parked member reconciles with.
-    let resolved: ReadonlyMap<string, ReadonlySet<string>>;
     try {
+      const group = this.manager.group(groupId);
       if (!group) throw new ConsumerGroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);
+      // The group's subscription as the batch left it: the target's, and what its parked members reconcile with.
       const subscription = this.manager.currentSubscription(group);
-      resolved = subscription.resolved;
+      this.resolved.set(groupId, subscription.resolved);
       const target = this.manager.computeTarget(group, subscription, this.now);
       if (target) {
         this.manager.write(target.records, groupId);
@@ -163,6 +210,7 @@ class HeartbeatBatch {
         for (const memberId of target.changed) told.add(memberId);
       }
       this.took();
+      return entries;
     } catch (error) {
       // The assignor failed: as in Kafka, where each heartbeat is one atomic write that the assignor's
       // error aborts, every heartbeat waiting for the target is answered with the error and nothing of
@@ -171,22 +219,34 @@ class HeartbeatBatch {
       this.takeBack(groupId, entries);
       this.hooks.onTargetFailed?.(groupId, entries.length, error);
       for (const { index } of entries) this.fail(index, error, true);
-      return;
+      return [];
     }
-    for (const { index, join } of entries) {
-      this.guarded(index, () => {
-        const memberId = join.prepared.updated.memberId;
-        const member = group.member(memberId);
-        if (!member)
-          throw new ConsumerGroupError('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
-        const records: LogRecord[] = [];
-        const finished = this.manager.finishJoin(join, member, resolved, records, this.now);
-        this.manager.write(records, groupId);
-        this.tell.get(groupId)?.delete(memberId);
-        this.tellReleased(group, join.prepared.member, finished.member);
-        this.answers[index] = { response: finished.response, waits: true };
-      });
-    }
+  }
+
+  /** One parked member reconciled towards its group's target, with the group's subscription as it is now. */
+  private reconcileParked(groupId: string, { index, join }: Parked): void {
+    this.guarded(index, () => {
+      const group = this.manager.group(groupId);
+      if (!group) throw new ConsumerGroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);
+      join.prepared.group = group;
+      const memberId = join.prepared.updated.memberId;
+      const member = group.member(memberId);
+      if (!member)
+        throw new ConsumerGroupError('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
+      let resolved = this.resolved.get(groupId);
+      if (!resolved) this.resolved.set(groupId, (resolved = this.manager.currentSubscription(group).resolved));
+      const records: LogRecord[] = [];
+      const finished = this.manager.finishJoin(join, member, resolved, records, this.now);
+      this.manager.write(records, groupId);
+      this.tell.get(groupId)?.delete(memberId);
+      this.tellReleased(group, join.prepared.member, finished.member);
+      this.answer(index, { response: finished.response, waits: true });
+    });
+  }
+
+  private answer(index: number, answer: BatchAnswer): void {
+    this.answers[index] = answer;
+    this.answered.push(index);
   }
 
   /**
@@ -276,6 +336,6 @@ class HeartbeatBatch {
         `internal error: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
-    this.answers[index] = { response: heartbeatErrorResponse(error as ConsumerGroupError), waits: false };
+    this.answer(index, { response: heartbeatErrorResponse(error as ConsumerGroupError), waits: false });
   }
 }

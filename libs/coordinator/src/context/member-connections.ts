@@ -15,6 +15,8 @@ export interface ConnectedMember {
 export class MemberConnections {
   private readonly byMember = new Map<string, string>();
   private readonly byConnection = new Map<string, Map<string, ConnectedMember>>();
+  /** Members pushed a HeartbeatNow that have not heartbeated since (docs/protocol.md: one push until they do). */
+  private readonly told = new Set<string>();
 
   /** Binds the member to `connectionId`; true when it was bound to another connection before (it moved). */
   bind(groupId: string, memberId: string, connectionId: string): boolean {
@@ -33,9 +35,26 @@ export class MemberConnections {
     return this.byMember.get(memberKey(groupId, memberId));
   }
 
+  /**
+   * A push to the member is due: true when it should go, false when one already went and the member has
+   * not heartbeated since (that heartbeat, still to come, reads the group as it is by then).
+   */
+  tell(groupId: string, memberId: string): boolean {
+    const key = memberKey(groupId, memberId);
+    if (this.told.has(key)) return false;
+    this.told.add(key);
+    return true;
+  }
+
+  /** The member heartbeated: the next change it must hear of is pushed again. */
+  heard(groupId: string, memberId: string): void {
+    if (this.told.size > 0) this.told.delete(memberKey(groupId, memberId));
+  }
+
   /** The member is gone (left, fenced, its group deleted): its entry goes. */
   forget(groupId: string, memberId: string): void {
     const key = memberKey(groupId, memberId);
+    this.told.delete(key);
     const connectionId = this.byMember.get(key);
     if (connectionId === undefined) return;
     this.byMember.delete(key);
@@ -53,6 +72,7 @@ export class MemberConnections {
   }
 
   clear(): void {
+    this.told.clear();
     this.byMember.clear();
     this.byConnection.clear();
   }

@@ -1,6 +1,6 @@
 import type { ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse } from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
-import { type BatchOutcome, runHeartbeatBatch } from '../consumer/heartbeat-batch';
+import { HeartbeatBatch } from '../consumer/heartbeat-batch';
 import { operationWriteError } from '../context/store-errors';
 import type { RequestContext } from '../ports/group-coordinator.api';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
@@ -12,6 +12,17 @@ interface Queued {
   context: RequestContext;
   respond: (response: ConsumerGroupHeartbeatResponse) => void;
 }
+
+/**
+ * How many parked heartbeats one turn of the event loop reconciles (`HeartbeatBatch.step`: the first
+ * turn runs the batch's first halves and computes each group's target once; the reconciliations, each
+ * with its record, follow this many a turn), so a burst (thousands of members joining, or a node behind
+ * on its heartbeats) leaves sockets, timers and commits served between turns instead of after one long one.
+ */
+const HEARTBEAT_PARTS_PER_TURN = 500;
+
+const writeFailure = (failed: { storeError: number; message: string }) =>
+  heartbeatError(operationWriteError(failed.storeError), failed.message);
 
 /** Each shard's heartbeats of the current turn. */
 const queues = new WeakMap<CoordinatorShard, ConsumerHeartbeatQueue>();
@@ -35,77 +46,114 @@ export function runQueuedConsumerHeartbeats(shard: CoordinatorShard): void {
 }
 
 /**
- * Kafka's `consumerGroupHeartbeat` on a shard, for every heartbeat of one turn at once
- * (`runHeartbeatBatch`: a group's target assignment is computed once per turn, not once per join). The
- * turn's heartbeats run in its check phase, as one step; every answer leaves only once the step's writes
+ * Kafka's `consumerGroupHeartbeat` on a shard, for the heartbeats queued in one turn at once
+ * (`HeartbeatBatch`: a group's target assignment is computed once per batch, not once per join). The
+ * batch runs in the check phase, over turns (HEARTBEAT_PARTS_PER_TURN; heartbeats arriving
+ * meanwhile wait for the next batch); what each part writes joins the log at once, and every answer
+ * leaves only once the writes before it
  * are committed (a heartbeat that wrote nothing may have read their state, as Kafka's write operation
  * without records waits), an error at once. A heartbeat whose group id names a classic group runs alone,
  * through `handleConsumerGroupHeartbeat` (the conversion's records go with it). Members whose target
  * changed, or who wait for a partition a member released, are told to heartbeat now (HeartbeatNow) once
- * the writes are committed.
+ * the writes are committed, once until they heartbeat (`MemberConnections.tell`).
  */
 class ConsumerHeartbeatQueue {
   private queued: Queued[] = [];
+  /** The batch running over several turns, its heartbeats, and the members to tell once it ends. */
+  private running: { batch: HeartbeatBatch; items: Queued[] } | null = null;
+  private scheduled = false;
 
   constructor(private readonly shard: CoordinatorShard) {}
 
   enqueue(queued: Queued): void {
     this.queued.push(queued);
-    if (this.queued.length === 1) setImmediate(() => this.drain());
+    this.schedule();
   }
 
+  /** The running batch to its end, then every queued heartbeat as one batch, now (a read must see them all). */
   drain(): void {
+    this.continue(Infinity);
+    if (this.queued.length > 0) this.start();
+    this.continue(Infinity);
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (!this.running) this.start();
+      this.continue(HEARTBEAT_PARTS_PER_TURN);
+      if (this.running || this.queued.length > 0) this.schedule();
+    });
+  }
+
+  /** The queued heartbeats become the running batch (those arriving meanwhile wait for the next one). */
+  private start(): void {
     const items = this.queued;
     if (items.length === 0) return;
     this.queued = [];
     const { shard } = this;
+    // Each member heard from reads the group as this batch leaves it: a push it is owed goes again.
+    for (const { request } of items) shard.consumerConnections.heard(request.groupId, request.memberId);
+    const batch = new HeartbeatBatch(shard.consumer, items, shard.env.clock.now(), {
+      alone: ({ request, context }) =>
+        this.namesClassicGroup(request.groupId) ? handleConsumerGroupHeartbeat(shard, request, context) : null,
+      onBug: (error) =>
+        shard.env.logger.error(
+          `ConsumerGroupHeartbeat failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        ),
+      onTargetFailed: (groupId, heartbeats, error) =>
+        shard.env.logger.error(
+          `consumer group ${groupId}: no target assignment, ${heartbeats} heartbeat(s) failed and nothing of them was written: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+    });
+    this.running = { batch, items };
+  }
+
+  /** Runs about `budget` parts of the running batch, then hands out what they wrote and answered. */
+  private continue(budget: number): void {
+    const running = this.running;
+    if (!running) return;
+    const { batch, items } = running;
+    const { shard } = this;
+    let done: boolean;
     if (!shard.isActive) {
-      for (const { respond } of items)
-        respond(heartbeatError(ErrorCode.NOT_COORDINATOR, 'this node no longer leads the group'));
-      return;
+      batch.abandon(heartbeatError(ErrorCode.NOT_COORDINATOR, 'this node no longer leads the group'));
+      done = true;
+    } else {
+      try {
+        done = batch.step(budget);
+      } catch (error) {
+        // A bug outside any one heartbeat: what it recorded is dropped, every heartbeat left is answered.
+        shard.effects.discard();
+        shard.env.logger.error(`ConsumerGroupHeartbeat batch failed: ${String(error)}`);
+        batch.abandon(heartbeatError(ErrorCode.UNKNOWN_SERVER_ERROR, String(error)));
+        done = true;
+      }
     }
-    let outcome: BatchOutcome;
-    try {
-      outcome = runHeartbeatBatch(shard.consumer, items, shard.env.clock.now(), {
-        alone: ({ request, context }) =>
-          this.namesClassicGroup(request.groupId) ? handleConsumerGroupHeartbeat(shard, request, context) : null,
-        onBug: (error) =>
-          shard.env.logger.error(
-            `ConsumerGroupHeartbeat failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-          ),
-        onTargetFailed: (groupId, heartbeats, error) =>
-          shard.env.logger.error(
-            `consumer group ${groupId}: no target assignment, ${heartbeats} heartbeat(s) failed and nothing of them was written: ${error instanceof Error ? error.message : String(error)}`,
-          ),
-      });
-    } catch (error) {
-      // A bug outside any one heartbeat: nothing of the batch is written, every heartbeat is answered.
-      shard.effects.discard();
-      shard.env.logger.error(`ConsumerGroupHeartbeat batch failed: ${String(error)}`);
-      for (const { respond } of items) respond(heartbeatError(ErrorCode.UNKNOWN_SERVER_ERROR, String(error)));
-      return;
+    // What the step computed, in order, before anything else writes; then each answer waits for the last write.
+    for (const run of batch.runs.splice(0)) void shard.run(run);
+    for (const index of batch.answered.splice(0)) {
+      const { request, context, respond } = items[index];
+      const { response, waits } = batch.answers[index];
+      if (!waits) {
+        respond(response);
+        continue;
+      }
+      this.rememberConnection(request, context.connectionId);
+      void shard
+        .run({ records: [], response, awaitsPendingWrites: true, onFailure: writeFailure })
+        .then((answer) => respond(answer ?? response));
     }
-    items.forEach(({ request, context }, index) => {
-      if (outcome.answers[index].waits) this.rememberConnection(request, context.connectionId);
-    });
-    // What the batch computed, in order; then each answer waits for the last write.
-    for (const run of outcome.runs) void shard.run(run);
-    const onFailure = (failed: { storeError: number; message: string }) =>
-      heartbeatError(operationWriteError(failed.storeError), failed.message);
-    items.forEach(({ respond }, index) => {
-      const { response, waits } = outcome.answers[index];
-      if (!waits) respond(response);
-      else
-        void shard
-          .run({ records: [], response, awaitsPendingWrites: true, onFailure })
-          .then((answer) => respond(answer ?? response));
-    });
-    if (outcome.tell.size > 0)
+    if (!done) return;
+    this.running = null;
+    if (batch.tell.size > 0)
       void shard
         .run({ records: [], response: true, awaitsPendingWrites: true, onFailure: () => false })
         .then((committed) => {
           if (!committed) return;
-          for (const [groupId, members] of outcome.tell)
+          for (const [groupId, members] of batch.tell)
             shard.heartbeatNow(groupId, members, 'target assignment changed');
         });
   }

@@ -300,7 +300,9 @@ export class CoordinatorShard {
       // A classic member learns it must rejoin the way a classic group tells it (its generation is its epoch).
       else if (member.classicMemberMetadata !== null)
         this.env.push.rebalanceInProgress([connectionId], { groupId, generationId: member.memberEpoch, reason });
-      else this.env.push.heartbeatNow(connectionId, { groupId, memberEpoch: member.memberEpoch, reason });
+      // One push until the member heartbeats: that heartbeat reads every change made meanwhile.
+      else if (this.consumerConnections.tell(groupId, memberId))
+        this.env.push.heartbeatNow(connectionId, { groupId, memberEpoch: member.memberEpoch, reason });
     }
   }
 

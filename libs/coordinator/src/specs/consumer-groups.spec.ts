@@ -264,6 +264,8 @@ describe('consumer groups on the coordinator (KIP-848 through the shard)', () =>
       topicPartitions: revoking.assignment!.topicPartitions,
     });
     expect(h.push.heartbeatNows.map((p) => p.connectionId)).toEqual(['conn-a', 'conn-b']);
+    // member-b heartbeats as told, taking the released partitions.
+    await beat('member-b', 'conn-b', { memberEpoch: b.memberEpoch, topicPartitions: [] });
     // A topic that grows moves the targets of its members, each told on its connection.
     await h.topics.setPartitions('orders', 8);
     await h.settle();
@@ -274,6 +276,27 @@ describe('consumer groups on the coordinator (KIP-848 through the shard)', () =>
         .sort(),
     ).toEqual(['conn-a', 'conn-b']);
     expect(h.push.heartbeatNows[2].push.reason).toContain('orders');
+  });
+
+  it('a member told to heartbeat is told once: a second change before its heartbeat is read by that heartbeat, not pushed again', async () => {
+    const on = (connectionId: string) => ({ ...ctx, connectionId });
+    const beat = (memberId: string, connectionId: string, more: Partial<P.ConsumerGroupHeartbeatRequest>) =>
+      h.coordinator.consumerGroupHeartbeat({ groupId: 'cg', memberId, memberEpoch: 0, ...more }, on(connectionId));
+    const joining = { subscribedTopicNames: ['orders'], rebalanceTimeoutMs: 60_000, topicPartitions: [] };
+    const a = await beat('member-a', 'conn-a', joining);
+    await beat('member-b', 'conn-b', joining);
+    expect(h.push.heartbeatNows.map((p) => p.connectionId)).toEqual(['conn-a']);
+    // member-a's target changes again (the topic grows) before it heartbeats: no second push.
+    await h.topics.setPartitions('orders', 8);
+    await h.settle();
+    expect(h.push.heartbeatNows.map((p) => p.connectionId)).toEqual(['conn-a', 'conn-b']);
+    // Its heartbeat reads the latest target (epoch of the growth); the next change is pushed again.
+    const read = await beat('member-a', 'conn-a', { memberEpoch: a.memberEpoch, topicPartitions: [] });
+    const described = await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] });
+    expect(read.memberEpoch).toBe(described.groups[0].groupEpoch);
+    await h.topics.setPartitions('orders', 12);
+    await h.settle();
+    expect(h.push.heartbeatNows.map((p) => p.connectionId)).toEqual(['conn-a', 'conn-b', 'conn-a']);
   });
 
   it('ConsumerGroupDescribe answers GROUP_ID_NOT_FOUND for an id that names no consumer group', async () => {
