@@ -7,6 +7,7 @@ import type { ModelTopic, OwnedTopic } from './group-model';
 import { copyConstructorCapacity, JavaHashTable } from './java-hash-table';
 import { topicIdOf, uuidHashCode } from './java-uuid';
 import { TargetLog } from './member-target-log';
+import { freshOneTopicTarget } from './fresh-target';
 import { TargetReplay } from './target-replay';
 
 type Op = { kind: 'add' | 'remove'; topic: number; partition: number } | { kind: 'removeTopic'; topic: number };
@@ -148,5 +149,29 @@ describe('target replay (a changed member target in Java order)', () => {
       }
     }
     expect(changed).toBeGreaterThan(400);
+  });
+
+  it('orders the one-topic target of a member that held nothing as the full replay does', () => {
+    const random = seededRandom(848);
+    let shortcut = 0;
+    for (let c = 0; c < 400; c++) {
+      const id = topicIdOf(`topic-${c}`);
+      const topics: ModelTopic[] = [{ name: 'orders', id, idHash: uuidHashCode(id), partitions: 1 + random(600) }];
+      const newSetCapacity = Int32Array.of(random(2) === 0 ? -1 : random(40));
+      // Ascending runs, strided runs (nine in a bucket) and, now and then, a partition out of order.
+      const stride = [1, 1, 16, 7][random(4)];
+      const start = random(topics[0].partitions);
+      const ops: Op[] = [];
+      for (let p = start, n = random(40); n > 0 && p < topics[0].partitions; p += stride, n--)
+        ops.push({ kind: 'add', topic: 0, partition: random(15) === 0 ? random(topics[0].partitions) : p });
+      const log = new TargetLog(1, newSetCapacity);
+      log.touch(0);
+      for (const op of ops) if (op.kind === 'add') log.add(0, op.topic, op.partition);
+      const fresh = freshOneTopicTarget(log, 0, topics);
+      if (fresh === undefined) continue;
+      shortcut++;
+      expect(fresh).toEqual(replayedThroughTables(topics, [], ops, newSetCapacity));
+    }
+    expect(shortcut).toBeGreaterThan(150);
   });
 });

@@ -17,6 +17,7 @@ import {
   type GroupModelOptions,
   type OwnedTopic,
 } from './group-model';
+import { freshOneTopicTarget } from './fresh-target';
 import type { TargetLog } from './member-target-log';
 import { TargetReplay } from './target-replay';
 import { assignHeterogeneous } from './uniform-heterogeneous';
@@ -52,7 +53,10 @@ export function uniformAssign(group: ConsumerGroupSpec, cluster: ClusterView, op
     const member = members[m];
     let wire: TopicPartitions[] | null = null;
     if (log === null) wire = [];
-    else if (log.copied[m] === 1) wire = (replay as TargetReplay).replay(m, member.owned);
+    else if (log.copied[m] === 1) {
+      const fresh = member.owned.length === 0 ? freshOneTopicTarget(log, m, model.topics) : undefined;
+      wire = fresh ?? (replay as TargetReplay).replay(m, member.owned);
+    }
     if (wire === null) wire = toWire(model, member.owned);
     if (reserved.has(member.memberId)) setOwn(assignment, member.memberId, wire);
     else assignment[member.memberId] = wire;
