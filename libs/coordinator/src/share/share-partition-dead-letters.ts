@@ -53,8 +53,8 @@ export function listDeadLetters(window: DeadLetterWindow): DeadLetterRange[] {
 }
 
 /**
- * Dead letters in `[first, last]` become available again, counted from zero. Those below SPSO bring
- * SPSO back to the first of them under a new state epoch (as an offset reset does); the offsets between
+ * Dead letters in `[first, last]` become available again, counted from zero, under a new state epoch.
+ * Those below SPSO bring SPSO back to the first of them (as an offset reset does); the offsets between
  * them that were done stay done. Returns how many offsets came back.
  */
 export function redeliverDeadLetters(window: DeadLetterWindow, first: number, last: number): number {
@@ -74,6 +74,9 @@ export function redeliverDeadLetters(window: DeadLetterWindow, first: number, la
   }
   const below = window.deadLetters.filter((d) => d.last >= first && d.first <= last && d.first < window.startOffset);
   if (below.length > 0) revived += reopenBelowStart(window, first, last, Math.max(first, below[0].first));
+  // Counting from zero again breaks the order the replay merges a state epoch's records by (delivery
+  // count, then state): without a new epoch an older ARCHIVED record would win over them again.
+  else if (revived > 0) window.stateEpoch++;
   normalize(window.runs);
   return revived;
 }

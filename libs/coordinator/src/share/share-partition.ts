@@ -325,7 +325,7 @@ export class SharePartition {
 
   /**
    * Dead letters in `[first, last]` become available again, counted from zero (the one way an archived
-   * offset comes back); those below SPSO bring SPSO back under a new state epoch. Returns how many came back.
+   * offset comes back), under a new state epoch; those below SPSO bring SPSO back. Returns how many came back.
    */
   redeliver(first: number, last: number): number {
     return redeliverDeadLetters(this, first, last);

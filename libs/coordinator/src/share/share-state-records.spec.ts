@@ -122,6 +122,34 @@ describe('share partition state records', () => {
     expect(() => decodeSharePartitionSnapshot(bad)).toThrow('out of order');
   });
 
+  it('a redelivery inside the window, then the lease and ACCEPT of what came back, survive a replay of every record', () => {
+    const key = { groupId: 'g', topic: 't', partition: 2 };
+    const replay = new ShareStateReplay();
+    const written = () => replay.apply(key, sharePartitionStateRecord(key, snapshotOf(sp), 5).value);
+    const sp = new SharePartition(0, 0);
+    sp.reportEnd(4);
+    sp.complete(sp.acquire('m1', 10, 10, 0, LIMITS).change!, true, 0, LIMITS);
+    // Offset 0 stays held, so SPSO stays at 0 and the rejected 1-2 are dead letters inside the window.
+    const rejected = sp.acknowledge('m1', [{ firstOffset: 1, lastOffset: 2, acknowledgeTypes: [T.REJECT] }], 0, LIMITS);
+    sp.complete(rejected.change!, true, 0, LIMITS);
+    written();
+    expect(sp.redeliver(1, 2)).toBe(2);
+    written();
+    const again = sp.acquire('m2', 2, 10, 0, LIMITS);
+    expect(again.leases).toEqual([{ firstOffset: 1, lastOffset: 2, deliveryCount: 1 }]);
+    sp.complete(again.change!, true, 0, LIMITS);
+    written();
+    const accepted = sp.acknowledge('m2', [{ firstOffset: 1, lastOffset: 2, acknowledgeTypes: [T.ACCEPT] }], 0, LIMITS);
+    sp.complete(accepted.change!, true, 0, LIMITS);
+    written();
+    // The redelivery counted 1-2 from zero again: only a new state epoch keeps the replay's merge (by
+    // delivery count, then state) from taking the older ARCHIVED at count 1 over them.
+    const { partition } = partitionFromSnapshot(replay.list()[0].snapshot, LIMITS);
+    expect(partition.deadLetterList()).toEqual([]);
+    expect(partition.summary(0)).toMatchObject({ acknowledged: 2, archived: 0 });
+    expect(partition.redeliver(0, 3)).toBe(0);
+  });
+
   it('keeps a redelivery below SPSO across a reload (state epoch and counts from zero)', () => {
     const sp = new SharePartition(0, 0);
     sp.reportEnd(4);
