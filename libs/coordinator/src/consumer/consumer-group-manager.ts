@@ -232,7 +232,7 @@ export class ConsumerGroupManager {
   finishJoin(
     join: PreparedJoin,
     member: ConsumerGroupMember,
-    resolved: ReadonlyMap<string, ReadonlySet<string>>,
+    resolved: () => ReadonlyMap<string, ReadonlySet<string>>,
     records: LogRecord[],
     now: number,
   ): { member: ConsumerGroupMember; response: ConsumerGroupHeartbeatResponse } {
@@ -247,10 +247,14 @@ export class ConsumerGroupManager {
     };
   }
 
-  /** The group's new target at its group epoch, from the group as it stands; null when it is current. */
-  computeTarget(group: ConsumerGroup, subscription: GroupSubscription, now: number): TargetAssignmentResult | null {
+  /** The group's new target at its group epoch, from the group as it stands (`subscription()`, asked only then); null when it is current. */
+  computeTarget(
+    group: ConsumerGroup,
+    subscription: () => GroupSubscription,
+    now: number,
+  ): TargetAssignmentResult | null {
     if (group.groupEpoch <= group.assignmentEpoch) return null;
-    const { metadata, resolved } = subscription;
+    const { metadata, resolved } = subscription();
     return updateTargetAssignment(group, group.groupEpoch, this.deps.assignors, metadata, resolved, now);
   }
 

@@ -11,6 +11,7 @@ import type {
 } from './consumer-heartbeat.types';
 import { LEAVE_GROUP_STATIC_MEMBER_EPOCH } from './heartbeat-validation';
 import type { PreparedJoin } from './member-progress';
+import type { GroupSubscription } from './subscription-metadata';
 import { MemberState } from './member-state';
 import type { TopicPartitions } from './topic-partitions';
 
@@ -200,10 +201,9 @@ export class HeartbeatBatch {
     try {
       const group = this.manager.group(groupId);
       if (!group) throw new ConsumerGroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);
-      // The group's subscription as the batch left it: the target's, and what its parked members reconcile with.
-      const subscription = this.manager.currentSubscription(group);
-      this.resolved.set(groupId, subscription.resolved);
-      const target = this.manager.computeTarget(group, subscription, this.now);
+      // The group's subscription as the batch left it: the target's, and what its parked members reconcile
+      // with; resolved only when asked (steady members, already at the target, need none of it).
+      const target = this.manager.computeTarget(group, () => this.subscriptionOf(group), this.now);
       if (target) {
         this.manager.write(target.records, groupId);
         const told = this.tellOf(groupId);
@@ -223,6 +223,13 @@ export class HeartbeatBatch {
     }
   }
 
+  /** The group's subscription as it is now, its resolved regexes kept for the rest of this step. */
+  private subscriptionOf(group: ConsumerGroup): GroupSubscription {
+    const subscription = this.manager.currentSubscription(group);
+    this.resolved.set(group.groupId, subscription.resolved);
+    return subscription;
+  }
+
   /** One parked member reconciled towards its group's target, with the group's subscription as it is now. */
   private reconcileParked(groupId: string, { index, join }: Parked): void {
     this.guarded(index, () => {
@@ -233,9 +240,9 @@ export class HeartbeatBatch {
       const member = group.member(memberId);
       if (!member)
         throw new ConsumerGroupError('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
-      let resolved = this.resolved.get(groupId);
-      if (!resolved) this.resolved.set(groupId, (resolved = this.manager.currentSubscription(group).resolved));
       const records: LogRecord[] = [];
+      const resolved = (): ReadonlyMap<string, ReadonlySet<string>> =>
+        this.resolved.get(groupId) ?? this.subscriptionOf(group).resolved;
       const finished = this.manager.finishJoin(join, member, resolved, records, this.now);
       this.manager.write(records, groupId);
       this.tell.get(groupId)?.delete(memberId);
@@ -258,6 +265,7 @@ export class HeartbeatBatch {
     before: ConsumerGroupMember,
     after: ConsumerGroupMember | undefined,
   ): void {
+    if (after === before) return; // a steady member released nothing
     const keeps = (topic: string, p: number): boolean =>
       after !== undefined &&
       (after.assignedPartitions.get(topic)?.has(p) === true ||

@@ -11,6 +11,7 @@ import type {
 import { JOIN_GROUP_MEMBER_EPOCH, throwIfGroupIsFull } from './heartbeat-validation';
 import type { MemberChange } from './member-progress';
 import { dynamicMember, staticMember } from './member-resolution';
+import { sameNames } from './member-equality';
 import { samePartitions, toTopicPartitionList } from './topic-partitions';
 
 /**
@@ -58,7 +59,9 @@ export function heartbeatChange(
     clientId: context.clientId,
     clientHost: context.clientHost,
   };
-  const change = { group, groupExists: existing !== undefined, member, owned, updated: withChanges(member, changes) };
+  // A steady heartbeat (every field left out or as it was) changes nothing: the member itself, not a copy.
+  const updated = changesNothing(member, changes) ? member : withChanges(member, changes);
+  const change = { group, groupExists: existing !== undefined, member, owned, updated };
   const full =
     joining ||
     (request.rebalanceTimeoutMs !== undefined &&
@@ -67,6 +70,21 @@ export function heartbeatChange(
       (request.subscribedTopicNames != null || request.subscribedTopicRegex != null) &&
       request.topicPartitions != null);
   return { change, full };
+}
+
+/** Whether `changes` leave every field of `member` as it is (names compared by content). */
+function changesNothing(member: ConsumerGroupMember, changes: Partial<ConsumerGroupMember>): boolean {
+  return (
+    changes.instanceId === member.instanceId &&
+    changes.rackId === member.rackId &&
+    changes.rebalanceTimeoutMs === member.rebalanceTimeoutMs &&
+    changes.serverAssignorName === member.serverAssignorName &&
+    changes.subscribedTopicRegex === member.subscribedTopicRegex &&
+    changes.clientId === member.clientId &&
+    changes.clientHost === member.clientHost &&
+    (changes.subscribedTopicNames === member.subscribedTopicNames ||
+      sameNames(changes.subscribedTopicNames!, member.subscribedTopicNames))
+  );
 }
 
 /** The answer to a member's heartbeat: its epoch, and its assignment when it changed or was asked for in full. */

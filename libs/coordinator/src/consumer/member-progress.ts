@@ -131,11 +131,18 @@ export class MemberProgress {
     const previous = replaced ?? group.member(updated.memberId);
     // The replaced static member is gone with its caller (forgetting it can only give less).
     if (replaced) this.access?.forget(groupId, replaced.memberId);
-    const subscription = this.subscription(
-      groupId,
-      subscribedTopicNamesAfter(group, previous, updated),
-      subscribedRegexesAfter(group, previous, updated),
-    );
+    // A member subscribed as before leaves the group's counts as they are: no copies of them to build.
+    const sameSubscription =
+      previous !== undefined &&
+      previous.subscribedTopicRegex === updated.subscribedTopicRegex &&
+      sameNames(previous.subscribedTopicNames, updated.subscribedTopicNames);
+    const subscription = sameSubscription
+      ? this.subscription(groupId, group.subscribedTopicNames, group.subscribedRegexes)
+      : this.subscription(
+          groupId,
+          subscribedTopicNamesAfter(group, previous, updated),
+          subscribedRegexesAfter(group, previous, updated),
+        );
     const hash = metadataHash(subscription.metadata);
     let groupEpoch = group.groupEpoch;
     if (
@@ -153,7 +160,9 @@ export class MemberProgress {
       const cause = { reason, memberId: updated.memberId } as const;
       records.push(this.deps.bumpRecord(group, groupEpoch, hash, cause, group.size + (previous ? 0 : 1), now));
     }
-    return { ...change, subscriptionChanged, groupEpoch, subscription };
+    // Spelled out: spreading `change` was the costliest line of a steady heartbeat (a slow generic copy).
+    const { groupExists, owned } = change;
+    return { group, groupExists, member, updated, owned, subscriptionChanged, groupEpoch, subscription };
   }
 
   /**
@@ -165,7 +174,7 @@ export class MemberProgress {
     member: ConsumerGroupMember,
     targetEpoch: number,
     target: TopicPartitions,
-    resolved: ReadonlyMap<string, ReadonlySet<string>>,
+    resolved: ReadonlyMap<string, ReadonlySet<string>> | (() => ReadonlyMap<string, ReadonlySet<string>>),
     records: LogRecord[],
     now: number,
   ): ConsumerGroupMember {
@@ -175,7 +184,7 @@ export class MemberProgress {
     const next = new CurrentAssignmentBuilder(member)
       .withTargetAssignment(targetEpoch, target)
       .withHasSubscriptionChanged(subscriptionChanged)
-      .withResolvedRegularExpressions(resolved)
+      .withResolvedRegularExpressions(typeof resolved === 'function' ? resolved() : resolved)
       .withCurrentPartitionEpoch((topic, p) => group.currentPartitionEpoch(topic, p))
       .withOwnedTopicPartitions(owned ?? null)
       .withTopicExists((topic) => this.deps.partitionsOf(topic) !== undefined)

@@ -84,15 +84,24 @@ export function subscriptionMetadata(
  * must move. FNV-1a over the topics in name order; 0 is "nothing subscribed exists".
  */
 export function metadataHash(metadata: Record<string, number>): number {
-  const topics = Object.keys(metadata).sort();
+  const topics = Object.keys(metadata);
   if (topics.length === 0) return 0;
+  if (topics.length > 1) topics.sort();
+  // Each topic mixes in `${topic}\0${partitions}\0`, piece by piece (every heartbeat hashes: no strings built).
   let hash = 0x811c9dc5;
-  const mix = (text: string): void => {
-    for (let i = 0; i < text.length; i++) {
-      hash ^= text.charCodeAt(i);
-      hash = Math.imul(hash, 0x01000193) >>> 0;
-    }
-  };
-  for (const topic of topics) mix(`${topic}\u0000${metadata[topic]}\u0000`);
+  for (const topic of topics) {
+    hash = fnv1a(hash, topic);
+    hash = Math.imul(hash, FNV_PRIME) >>> 0; // the \0 after it (hash ^ 0 is hash)
+    hash = fnv1a(hash, String(metadata[topic]));
+    hash = Math.imul(hash, FNV_PRIME) >>> 0;
+  }
   return hash === 0 ? 1 : hash;
+}
+
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a's step over each UTF-16 code unit of `text`. */
+function fnv1a(hash: number, text: string): number {
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME) >>> 0;
+  return hash;
 }
