@@ -13,6 +13,7 @@ import {
   kafkaCapacityFor,
   RestartableIterator,
 } from './share-assignor-java-collections';
+import { assignFromEmpty } from './share-assignor-from-empty';
 import { type MemberTopics, desiredCounts, ownedOf, type ShareAssignmentState } from './share-assignor-state';
 
 /** A topic-partition as one number: topic index in the high part, partition in the low 32 bits. */
@@ -35,6 +36,16 @@ export function buildHomogeneous(model: GroupModel): ShareAssignmentState {
   const numTargets = targets.length;
   const desiredSharing = numTargets === 0 ? 0 : Math.floor((numMembers + numTargets - 1) / numTargets);
   const desired = desiredCounts(desiredSharing, numTargets, numMembers);
+  if (model.members.every((member) => member.owned.length === 0)) {
+    const hashes = Int32Array.from(targets, tpHash);
+    const topics = Int32Array.from(targets, topicOf);
+    return assignFromEmpty(
+      numMembers,
+      { topics, partitions: Int32Array.from(targets, partitionOf), hashes },
+      desiredSharing,
+      desired,
+    );
+  }
 
   const byPartition = new JavaMap<JavaSet>(tpHash, kafkaCapacityFor(numTargets));
   const byMember = new JavaMap<JavaSet>(integerHash, kafkaCapacityFor(numMembers));
