@@ -21,7 +21,7 @@ export const consumerGroupsSection: BenchSection = {
   name: 'consumer-groups',
   summary:
     'consumer protocol (KIP-848): one member joins N (vs classic), forming, topic 100→1,000 partitions with/without HeartbeatNow, heartbeat CPU vs classic',
-  usage: '[members N (default 1,000 × BENCH_SCALE)]',
+  usage: "[members N (default 1,000 × BENCH_SCALE) | 'heartbeat' (the heartbeat CPU measure alone)]",
   needsBuild: true,
   run: (args) => consumerGroups(args),
 };
@@ -32,7 +32,8 @@ const CONSUMER_REBALANCE_TIMEOUT_MS = 60_000;
 const TARGETS = { joinMs: 1000, loopLagMs: 200, formMs: 3000, growMs: 100 };
 
 async function consumerGroups(args: string[]): Promise<void> {
-  const size = args[0] === undefined ? scaled(1000, 10) : Number(args[0]);
+  const heartbeatOnly = args[0] === 'heartbeat';
+  const size = args[0] === undefined || heartbeatOnly ? scaled(1000, 10) : Number(args[0]);
   if (!Number.isInteger(size) || size < 1) throw new Error(`members must be a positive integer, not "${args[0]}"`);
   const node = await CohortProcess.start({
     ...LARGE_GROUP_NODE_ENV,
@@ -46,8 +47,10 @@ async function consumerGroups(args: string[]): Promise<void> {
       `consumer-protocol members in this process, uniform assignor (the default), heartbeat interval as the node says (GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, 5 s by default); ` +
         `classic figures from the large-group and rebalance measures on the same node (leader assigns, GROUP_INITIAL_REBALANCE_DELAY_MS ${INITIAL_DELAY_MS}); RATE_LIMIT_SOCKET_EVENTS_PER_SECOND off`,
     );
-    await attempt(`${size} members, one joins`, () => oneJoins(node, size));
-    await attempt('topic 100 → 1,000 partitions', () => topicGrows(node));
+    if (!heartbeatOnly) {
+      await attempt(`${size} members, one joins`, () => oneJoins(node, size));
+      await attempt('topic 100 → 1,000 partitions', () => topicGrows(node));
+    }
     await attempt('heartbeat CPU', () => heartbeatCpu(node));
   } finally {
     await node.dispose();
