@@ -70,6 +70,20 @@ describe('consumer groups (KIP-848) on replicated __consumer_offsets', () => {
     },
   );
 
+  // Fresh seeds that found a coordinator bug (fixed): 673848811 and 671200635, a node that fell behind
+  // on __consumer_offsets and caught up from a leader that had compacted it kept its own old epoch-4
+  // assignments but not the records that later moved those partitions; elected, its load refused the
+  // members' newer assignments as giving away partitions still owned, and served them at their old epochs.
+  it.each([673848811, 671200635])(
+    'consumer and share seed %i: a new leader loads every member at its latest assignment from a compacted log',
+    async (seed) => {
+      const r = await runCoordinatorSeed(seed, { faultPhaseMs: 15_000, consumerGroups: 3, shareGroup: true });
+      expect(r.violations).toEqual([]);
+      expect(r.leaderKills).toBeGreaterThan(0);
+      expect(r.consumer!.ownership.stats.acknowledgedHeartbeats).toBeGreaterThan(100);
+    },
+  );
+
   it('catches a redelivery of dead letters that brings SPSO back without a new state epoch (seed 1)', async () => {
     const r = await runCoordinatorSeed(1, {
       faultPhaseMs: 5_000,

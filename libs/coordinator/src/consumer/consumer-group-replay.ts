@@ -13,7 +13,7 @@ import {
   decodeTargetAssignmentMemberValue,
   decodeTargetAssignmentMetadataValue,
 } from './consumer-records';
-import { fromTopicPartitionList, NO_PARTITIONS } from './topic-partitions';
+import { fromTopicPartitionList, NO_PARTITIONS, type TopicPartitions } from './topic-partitions';
 
 /** The epoch a member's CurrentMemberAssignment tombstone leaves it at (Kafka's `LEAVE_GROUP_MEMBER_EPOCH`). */
 export const LEAVE_GROUP_MEMBER_EPOCH = -1;
@@ -66,8 +66,21 @@ export class MapConsumerGroupStore implements ConsumerGroupStore {
  * loaded from the log is the group that wrote it. A tombstone for a group or member that does not exist
  * is ignored; one that would leave the group inconsistent (a member removed before its assignment) is
  * an illegal state, as in Kafka. Decoding errors surface as `RecordDecodeError`.
+ *
+ * `fromCompactedLog` (a load): compaction keeps only each key's latest value, so a replica's log can hold
+ * a member's old assignment (written before the replica fell behind, not cleaned here yet) without the
+ * records that later took partitions from it (cleaned away on the leader before this replica fetched
+ * them). A newer assignment that gives such a partition to another member then proves the old one stale:
+ * the partition is taken from the stale holder instead of refusing the newer record, which would leave
+ * the member at an epoch it has long left and the partition owned by nobody. The stale holder's own
+ * latest record, which compaction keeps, comes later in the log and sets it right.
  */
-export function replayConsumerRecord(store: ConsumerGroupStore, key: ConsumerRecordKey, value: Buffer | null): void {
+export function replayConsumerRecord(
+  store: ConsumerGroupStore,
+  key: ConsumerRecordKey,
+  value: Buffer | null,
+  options: { fromCompactedLog?: boolean } = {},
+): void {
   const decoded = value === null ? null : decodeValue(key, value);
   const { groupId } = key;
   const existing = store.get(groupId);
@@ -154,13 +167,17 @@ export function replayConsumerRecord(store: ConsumerGroupStore, key: ConsumerRec
       const old = group.member(key.memberId);
       if (decoded !== null) {
         const v = decoded as ConsumerGroupCurrentMemberAssignmentValue;
+        const assignedPartitions = fromTopicPartitionList(v.assignedPartitions);
+        const partitionsPendingRevocation = fromTopicPartitionList(v.partitionsPendingRevocation);
+        if (options.fromCompactedLog)
+          releaseFromStaleHolders(group, key.memberId, [assignedPartitions, partitionsPendingRevocation]);
         group.updateMember(
           updatedMember(old ?? newConsumerGroupMember(key.memberId), {
             memberEpoch: v.memberEpoch,
             previousMemberEpoch: v.previousMemberEpoch,
             state: v.state,
-            assignedPartitions: fromTopicPartitionList(v.assignedPartitions),
-            partitionsPendingRevocation: fromTopicPartitionList(v.partitionsPendingRevocation),
+            assignedPartitions,
+            partitionsPendingRevocation,
           }),
         );
         return;
@@ -177,6 +194,46 @@ export function replayConsumerRecord(store: ConsumerGroupStore, key: ConsumerRec
       return;
     }
   }
+}
+
+/** Takes `partitions` from every member but `memberId` that still holds some (assigned or pending revocation). */
+function releaseFromStaleHolders(group: ConsumerGroup, memberId: string, partitions: TopicPartitions[]): void {
+  // The usual record takes nothing held elsewhere: found from the partition index, without visiting members.
+  const self = group.member(memberId);
+  const heldElsewhere = partitions.some((map) =>
+    [...map].some(([topic, set]) =>
+      [...set].some(
+        (p) =>
+          group.currentPartitionEpoch(topic, p) !== -1 &&
+          !(self?.assignedPartitions.get(topic)?.has(p) || self?.partitionsPendingRevocation.get(topic)?.has(p)),
+      ),
+    ),
+  );
+  if (!heldElsewhere) return;
+  for (const other of [...group.members.values()]) {
+    if (other.memberId === memberId) continue;
+    const assignedPartitions = without(other.assignedPartitions, partitions);
+    const partitionsPendingRevocation = without(other.partitionsPendingRevocation, partitions);
+    if (
+      assignedPartitions === other.assignedPartitions &&
+      partitionsPendingRevocation === other.partitionsPendingRevocation
+    )
+      continue;
+    group.updateMember(updatedMember(other, { assignedPartitions, partitionsPendingRevocation }));
+  }
+}
+
+/** `held` less every partition of `taken`; `held` itself when it keeps them all. */
+function without(held: TopicPartitions, taken: TopicPartitions[]): TopicPartitions {
+  let result: Map<string, ReadonlySet<number>> | undefined;
+  for (const [topic, set] of held) {
+    const kept = [...set].filter((p) => !taken.some((t) => t.get(topic)?.has(p)));
+    if (kept.length === set.size) continue;
+    result ??= new Map(held);
+    if (kept.length > 0) result.set(topic, new Set(kept));
+    else result.delete(topic);
+  }
+  return result ?? held;
 }
 
 type ConsumerRecordValue =

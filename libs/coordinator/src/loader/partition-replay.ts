@@ -115,7 +115,7 @@ export class PartitionReplay {
     value: Buffer | null,
   ): void {
     try {
-      replayConsumerRecord(this.consumer, key, value);
+      replayConsumerRecord(this.consumer, key, value, { fromCompactedLog: true });
     } catch (error) {
       if (error instanceof RecordDecodeError) throw error;
       this.skipped++;
