@@ -358,38 +358,47 @@ describe('the cohort command (e2e)', () => {
     expect(bad.err).toContain('Usage: cohort topics');
   });
 
+  /**
+   * A share worker on `socket` joins `groupId` until it is assigned partition 0 of `topic` (one partition),
+   * whose share partition starts at the reported end, 0; then `endOffset` is reported and it leases them all.
+   */
+  async function leaseReported(
+    socket: Awaited<ReturnType<typeof connect>>,
+    share: { groupId: string; memberId: string; topic: string; endOffset: number },
+  ): Promise<void> {
+    const { groupId, memberId, topic, endOffset } = share;
+    let epoch = 0;
+    await eventually(
+      async () => {
+        const answer = await emit(socket, 'ShareGroupHeartbeat', {
+          groupId,
+          memberId,
+          memberEpoch: epoch,
+          subscribedTopicNames: [topic],
+        } as P.ShareGroupHeartbeatRequest);
+        epoch = answer.memberEpoch;
+        return (answer.assignment?.topicPartitions ?? []).length > 0;
+      },
+      `${memberId} is assigned ${topic}-0`,
+      10_000,
+    );
+    const acquire = () => emit(socket, 'ShareAcquire', { groupId, memberId, maxRecords: 10 } as P.ShareAcquireRequest);
+    await acquire();
+    await app
+      .http()
+      .put(`/v1/topics/${topic}/end-offsets`)
+      .send({ partitions: [{ partition: 0, endOffset }] })
+      .expect(200);
+    expect((await acquire()).partitions[0].leases).toEqual([
+      { firstOffset: 0, lastOffset: endOffset - 1, deliveryCount: 1 },
+    ]);
+  }
+
   it('describes a share group by its share partitions: start offset, end, offsets by state', async () => {
     await app.http().post('/v1/topics').send({ name: 'tasks', partitions: 1 }).expect(201);
     const socket = await connect(app.url);
     try {
-      let epoch = 0;
-      await eventually(
-        async () => {
-          const answer = await emit(socket, 'ShareGroupHeartbeat', {
-            groupId: 'task-workers',
-            memberId: 'tw-1',
-            memberEpoch: epoch,
-            subscribedTopicNames: ['tasks'],
-          } as P.ShareGroupHeartbeatRequest);
-          epoch = answer.memberEpoch;
-          return (answer.assignment?.topicPartitions ?? []).length > 0;
-        },
-        'tw-1 is assigned tasks-0',
-        10_000,
-      );
-      const acquire = () =>
-        emit(socket, 'ShareAcquire', {
-          groupId: 'task-workers',
-          memberId: 'tw-1',
-          maxRecords: 10,
-        } as P.ShareAcquireRequest);
-      await acquire(); // the share partition starts at the reported end (latest): 0
-      await app
-        .http()
-        .put('/v1/topics/tasks/end-offsets')
-        .send({ partitions: [{ partition: 0, endOffset: 4 }] })
-        .expect(200);
-      expect((await acquire()).partitions[0].leases).toEqual([{ firstOffset: 0, lastOffset: 3, deliveryCount: 1 }]);
+      await leaseReported(socket, { groupId: 'task-workers', memberId: 'tw-1', topic: 'tasks', endOffset: 4 });
 
       const described = rows((await cohort(app.url, ['groups', 'describe', 'task-workers'])).out);
       expect(described[0]).toEqual([
@@ -423,34 +432,7 @@ describe('the cohort command (e2e)', () => {
     await app.http().post('/v1/topics').send({ name: 'chores', partitions: 1 }).expect(201);
     const socket = await connect(app.url);
     try {
-      let epoch = 0;
-      await eventually(
-        async () => {
-          const answer = await emit(socket, 'ShareGroupHeartbeat', {
-            groupId: 'chore-workers',
-            memberId: 'cw-1',
-            memberEpoch: epoch,
-            subscribedTopicNames: ['chores'],
-          } as P.ShareGroupHeartbeatRequest);
-          epoch = answer.memberEpoch;
-          return (answer.assignment?.topicPartitions ?? []).length > 0;
-        },
-        'cw-1 is assigned chores-0',
-        10_000,
-      );
-      const acquire = () =>
-        emit(socket, 'ShareAcquire', {
-          groupId: 'chore-workers',
-          memberId: 'cw-1',
-          maxRecords: 10,
-        } as P.ShareAcquireRequest);
-      await acquire(); // the share partition starts at the reported end (latest): 0
-      await app
-        .http()
-        .put('/v1/topics/chores/end-offsets')
-        .send({ partitions: [{ partition: 0, endOffset: 6 }] })
-        .expect(200);
-      expect((await acquire()).partitions[0].leases).toEqual([{ firstOffset: 0, lastOffset: 5, deliveryCount: 1 }]);
+      await leaseReported(socket, { groupId: 'chore-workers', memberId: 'cw-1', topic: 'chores', endOffset: 6 });
       const acked = await emit(socket, 'ShareAcknowledge', {
         groupId: 'chore-workers',
         memberId: 'cw-1',
