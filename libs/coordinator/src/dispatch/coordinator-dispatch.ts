@@ -164,13 +164,15 @@ export class CoordinatorDispatch {
 }
 
 /**
- * A describe over several groups (ConsumerGroupDescribe, ShareGroupDescribe): each id goes to its own
- * shard through `one`, whose failure is that group's entry, never the whole answer's.
+ * A describe over several groups (DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe): each id
+ * `idsOf` the request names goes to its own shard through `one`, whose failure is that group's entry,
+ * never the whole answer's.
  */
-export function describeEachGroup<G>(
+export function describeEachGroup<R, G>(
   name: string,
   one: ApiSpec<string, G>,
-): ApiSpec<{ groupIds: string[] }, { errorCode: number; groups: G[] }> {
+  idsOf: (request: R) => string[],
+): ApiSpec<R, { errorCode: number; groups: G[] }> {
   return {
     name,
     validate: () => null,
@@ -180,7 +182,7 @@ export function describeEachGroup<G>(
       kind: 'fan-out',
       run: async (dispatch, request, context) => ({
         errorCode: 0,
-        groups: await Promise.all(request.groupIds.map((groupId) => dispatch.run(one, groupId, context))),
+        groups: await Promise.all(idsOf(request).map((groupId) => dispatch.run(one, groupId, context))),
       }),
     },
     errorResponse: (_request, error) => ({ ...errorFieldsOf(error), groups: [] }),

@@ -226,20 +226,11 @@ const DESCRIBE_ONE_GROUP: ApiSpec<string, P.DescribedGroup> = {
   }),
 };
 
-export const DESCRIBE_GROUPS: ApiSpec<P.DescribeGroupsRequest, P.DescribeGroupsResponse> = {
-  name: 'DescribeGroups',
-  validate: () => null,
-  groupId: () => '',
-  emptyGroupIdAllowed: true,
-  operation: {
-    kind: 'fan-out',
-    run: async (dispatch, request, context) => ({
-      errorCode: 0,
-      groups: await Promise.all(request.groups.map((groupId) => dispatch.run(DESCRIBE_ONE_GROUP, groupId, context))),
-    }),
-  },
-  errorResponse: (_request, error) => ({ ...errorFieldsOf(error), groups: [] }),
-};
+export const DESCRIBE_GROUPS: ApiSpec<P.DescribeGroupsRequest, P.DescribeGroupsResponse> = describeEachGroup(
+  'DescribeGroups',
+  DESCRIBE_ONE_GROUP,
+  (request: P.DescribeGroupsRequest) => request.groups,
+);
 
 /** DeleteGroups for one of its groups: the group's error code (KIP-229). */
 const DELETE_ONE_GROUP: ApiSpec<string, number> = {
@@ -340,7 +331,11 @@ const CONSUMER_GROUP_DESCRIBE_ONE: ApiSpec<string, P.DescribedConsumerGroup> = {
 };
 
 export const CONSUMER_GROUP_DESCRIBE: ApiSpec<P.ConsumerGroupDescribeRequest, P.ConsumerGroupDescribeResponse> =
-  describeEachGroup('ConsumerGroupDescribe', CONSUMER_GROUP_DESCRIBE_ONE);
+  describeEachGroup(
+    'ConsumerGroupDescribe',
+    CONSUMER_GROUP_DESCRIBE_ONE,
+    (request: P.ConsumerGroupDescribeRequest) => request.groupIds,
+  );
 
 /** The message an error body carries: the error's own, or Kafka's default when it has none. */
 function errorMessage(error: KafkaError): string | undefined {

@@ -26,4 +26,8 @@ const SHARE_GROUP_DESCRIBE_ONE: ApiSpec<string, P.DescribedShareGroup> = {
 };
 
 export const SHARE_GROUP_DESCRIBE: ApiSpec<P.ShareGroupDescribeRequest, P.ShareGroupDescribeResponse> =
-  describeEachGroup('ShareGroupDescribe', SHARE_GROUP_DESCRIBE_ONE);
+  describeEachGroup(
+    'ShareGroupDescribe',
+    SHARE_GROUP_DESCRIBE_ONE,
+    (request: P.ShareGroupDescribeRequest) => request.groupIds,
+  );
