@@ -11,6 +11,7 @@ import {
   requireField,
   requireObject,
 } from '../records/record-codec';
+import { decodeGroupRecordKey, groupRecordKey } from '../records/group-record-key';
 import { toTopicPartitionList, type TopicPartitionList, type TopicPartitions } from './topic-partitions';
 import { type EpochBump, persistBumps, restoreBumps } from './epoch-history';
 
@@ -81,27 +82,19 @@ const WRITE_VERSION = 0;
 
 const T = ConsumerRecordType;
 
-function key(type: number, groupId: string, memberId?: string): Buffer {
-  return encodeJson(memberId === undefined ? [type, groupId] : [type, groupId, memberId]);
-}
+const GROUP_KEYS = new Map([
+  [T.CONSUMER_GROUP_METADATA, 'consumer-group-metadata'],
+  [T.CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA, 'consumer-group-target-assignment-metadata'],
+] as const);
+const MEMBER_KEYS = new Map([
+  [T.CONSUMER_GROUP_MEMBER_METADATA, 'consumer-group-member-metadata'],
+  [T.CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER, 'consumer-group-target-assignment-member'],
+  [T.CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT, 'consumer-group-current-member-assignment'],
+] as const);
 
 /** The consumer group key `parsed` (a decoded key array), or undefined when it is not one. */
 export function decodeConsumerKey(parsed: unknown): ConsumerRecordKey | undefined {
-  if (!Array.isArray(parsed) || typeof parsed[1] !== 'string') return undefined;
-  const [type, groupId, memberId] = parsed as [unknown, string, unknown];
-  if (parsed.length === 2) {
-    if (type === T.CONSUMER_GROUP_METADATA) return { type: 'consumer-group-metadata', groupId };
-    if (type === T.CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA)
-      return { type: 'consumer-group-target-assignment-metadata', groupId };
-    return undefined;
-  }
-  if (parsed.length !== 3 || typeof memberId !== 'string') return undefined;
-  if (type === T.CONSUMER_GROUP_MEMBER_METADATA) return { type: 'consumer-group-member-metadata', groupId, memberId };
-  if (type === T.CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER)
-    return { type: 'consumer-group-target-assignment-member', groupId, memberId };
-  if (type === T.CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT)
-    return { type: 'consumer-group-current-member-assignment', groupId, memberId };
-  return undefined;
+  return decodeGroupRecordKey(parsed, GROUP_KEYS, MEMBER_KEYS);
 }
 
 /** The consumer group key of a record, or undefined when the record is of another kind. */
@@ -205,14 +198,14 @@ export function consumerGroupEpochRecord(
 ): LogRecord {
   const value = { epoch, metadataHash, ...(history === undefined ? {} : { history: persistBumps(history) }) };
   return {
-    key: key(T.CONSUMER_GROUP_METADATA, groupId),
+    key: groupRecordKey(T.CONSUMER_GROUP_METADATA, groupId),
     value: encodeJson({ v: WRITE_VERSION, ...value }),
     timestamp: now,
   };
 }
 
 export function consumerGroupEpochTombstone(groupId: string, now: number): LogRecord {
-  return { key: key(T.CONSUMER_GROUP_METADATA, groupId), value: null, timestamp: now };
+  return { key: groupRecordKey(T.CONSUMER_GROUP_METADATA, groupId), value: null, timestamp: now };
 }
 
 export function memberSubscriptionRecord(groupId: string, member: ConsumerGroupMember, now: number): LogRecord {
@@ -229,14 +222,14 @@ export function memberSubscriptionRecord(groupId: string, member: ConsumerGroupM
     ...(member.classicMemberMetadata === null ? {} : { classicMemberMetadata: member.classicMemberMetadata }),
   };
   return {
-    key: key(T.CONSUMER_GROUP_MEMBER_METADATA, groupId, member.memberId),
+    key: groupRecordKey(T.CONSUMER_GROUP_MEMBER_METADATA, groupId, member.memberId),
     value: encodeJson({ v: WRITE_VERSION, ...value }),
     timestamp: now,
   };
 }
 
 export function memberSubscriptionTombstone(groupId: string, memberId: string, now: number): LogRecord {
-  return { key: key(T.CONSUMER_GROUP_MEMBER_METADATA, groupId, memberId), value: null, timestamp: now };
+  return { key: groupRecordKey(T.CONSUMER_GROUP_MEMBER_METADATA, groupId, memberId), value: null, timestamp: now };
 }
 
 export function targetAssignmentRecord(
@@ -247,27 +240,31 @@ export function targetAssignmentRecord(
 ): LogRecord {
   const value: ConsumerGroupTargetAssignmentMemberValue = { topicPartitions: toTopicPartitionList(partitions) };
   return {
-    key: key(T.CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER, groupId, memberId),
+    key: groupRecordKey(T.CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER, groupId, memberId),
     value: encodeJson({ v: WRITE_VERSION, ...value }),
     timestamp: now,
   };
 }
 
 export function targetAssignmentTombstone(groupId: string, memberId: string, now: number): LogRecord {
-  return { key: key(T.CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER, groupId, memberId), value: null, timestamp: now };
+  return {
+    key: groupRecordKey(T.CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER, groupId, memberId),
+    value: null,
+    timestamp: now,
+  };
 }
 
 export function targetAssignmentEpochRecord(groupId: string, assignmentEpoch: number, now: number): LogRecord {
   const value: ConsumerGroupTargetAssignmentMetadataValue = { assignmentEpoch };
   return {
-    key: key(T.CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA, groupId),
+    key: groupRecordKey(T.CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA, groupId),
     value: encodeJson({ v: WRITE_VERSION, ...value }),
     timestamp: now,
   };
 }
 
 export function targetAssignmentEpochTombstone(groupId: string, now: number): LogRecord {
-  return { key: key(T.CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA, groupId), value: null, timestamp: now };
+  return { key: groupRecordKey(T.CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA, groupId), value: null, timestamp: now };
 }
 
 export function currentAssignmentRecord(groupId: string, member: ConsumerGroupMember, now: number): LogRecord {
@@ -279,12 +276,16 @@ export function currentAssignmentRecord(groupId: string, member: ConsumerGroupMe
     partitionsPendingRevocation: toTopicPartitionList(member.partitionsPendingRevocation),
   };
   return {
-    key: key(T.CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT, groupId, member.memberId),
+    key: groupRecordKey(T.CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT, groupId, member.memberId),
     value: encodeJson({ v: WRITE_VERSION, ...value }),
     timestamp: now,
   };
 }
 
 export function currentAssignmentTombstone(groupId: string, memberId: string, now: number): LogRecord {
-  return { key: key(T.CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT, groupId, memberId), value: null, timestamp: now };
+  return {
+    key: groupRecordKey(T.CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT, groupId, memberId),
+    value: null,
+    timestamp: now,
+  };
 }

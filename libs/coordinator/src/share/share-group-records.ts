@@ -9,6 +9,7 @@ import {
   requireField,
   requireObject,
 } from '../records/record-codec';
+import { decodeGroupRecordKey, groupRecordKey } from '../records/group-record-key';
 import { toTopicPartitionList, type TopicPartitionList, type TopicPartitions } from '../consumer/topic-partitions';
 import type { ShareGroup, ShareGroupMember } from './share-group-model';
 
@@ -57,28 +58,19 @@ export interface ShareGroupCurrentMemberAssignmentValue {
   assignedPartitions: TopicPartitionList[];
 }
 
-function key(type: number, groupId: string, memberId?: string): Buffer {
-  return encodeJson(memberId === undefined ? [type, groupId] : [type, groupId, memberId]);
-}
+const GROUP_KEYS = new Map([
+  [T.SHARE_GROUP_METADATA, 'share-group-metadata'],
+  [T.SHARE_GROUP_TARGET_ASSIGNMENT_METADATA, 'share-group-target-assignment-metadata'],
+] as const);
+const MEMBER_KEYS = new Map([
+  [T.SHARE_GROUP_MEMBER_METADATA, 'share-group-member-metadata'],
+  [T.SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER, 'share-group-target-assignment-member'],
+  [T.SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT, 'share-group-current-member-assignment'],
+] as const);
 
 /** The share group key of a record, or undefined when the record is of another kind. */
 export function decodeShareRecordKey(bytes: Buffer): ShareRecordKey | undefined {
-  const parsed = parseJson(bytes, 'key');
-  if (!Array.isArray(parsed) || typeof parsed[1] !== 'string') return undefined;
-  const [type, groupId, memberId] = parsed as [unknown, string, unknown];
-  if (parsed.length === 2) {
-    if (type === T.SHARE_GROUP_METADATA) return { type: 'share-group-metadata', groupId };
-    if (type === T.SHARE_GROUP_TARGET_ASSIGNMENT_METADATA)
-      return { type: 'share-group-target-assignment-metadata', groupId };
-    return undefined;
-  }
-  if (parsed.length !== 3 || typeof memberId !== 'string') return undefined;
-  if (type === T.SHARE_GROUP_MEMBER_METADATA) return { type: 'share-group-member-metadata', groupId, memberId };
-  if (type === T.SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER)
-    return { type: 'share-group-target-assignment-member', groupId, memberId };
-  if (type === T.SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT)
-    return { type: 'share-group-current-member-assignment', groupId, memberId };
-  return undefined;
+  return decodeGroupRecordKey(parseJson(bytes, 'key'), GROUP_KEYS, MEMBER_KEYS);
 }
 
 export function decodeShareGroupMetadataValue(bytes: Buffer): ShareGroupMetadataValue {
@@ -146,7 +138,11 @@ const record = (k: Buffer, value: object | null, now: number): LogRecord => ({
 // Builders (Kafka's GroupCoordinatorRecordHelpers.newShareGroup*Record and their tombstones).
 
 export function shareGroupEpochRecord(groupId: string, epoch: number, metadataHash: number, now: number): LogRecord {
-  return record(key(T.SHARE_GROUP_METADATA, groupId), { epoch, metadataHash } satisfies ShareGroupMetadataValue, now);
+  return record(
+    groupRecordKey(T.SHARE_GROUP_METADATA, groupId),
+    { epoch, metadataHash } satisfies ShareGroupMetadataValue,
+    now,
+  );
 }
 
 export function shareMemberRecord(groupId: string, member: ShareGroupMember, now: number): LogRecord {
@@ -156,16 +152,16 @@ export function shareMemberRecord(groupId: string, member: ShareGroupMember, now
     clientHost: member.clientHost,
     subscribedTopicNames: [...member.subscribedTopicNames].sort(),
   };
-  return record(key(T.SHARE_GROUP_MEMBER_METADATA, groupId, member.memberId), value, now);
+  return record(groupRecordKey(T.SHARE_GROUP_MEMBER_METADATA, groupId, member.memberId), value, now);
 }
 
 export function shareTargetRecord(groupId: string, memberId: string, target: TopicPartitions, now: number): LogRecord {
   const value = { topicPartitions: toTopicPartitionList(target) };
-  return record(key(T.SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER, groupId, memberId), value, now);
+  return record(groupRecordKey(T.SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER, groupId, memberId), value, now);
 }
 
 export function shareAssignmentEpochRecord(groupId: string, assignmentEpoch: number, now: number): LogRecord {
-  return record(key(T.SHARE_GROUP_TARGET_ASSIGNMENT_METADATA, groupId), { assignmentEpoch }, now);
+  return record(groupRecordKey(T.SHARE_GROUP_TARGET_ASSIGNMENT_METADATA, groupId), { assignmentEpoch }, now);
 }
 
 export function shareCurrentAssignmentRecord(groupId: string, member: ShareGroupMember, now: number): LogRecord {
@@ -175,15 +171,15 @@ export function shareCurrentAssignmentRecord(groupId: string, member: ShareGroup
     state: 0,
     assignedPartitions: toTopicPartitionList(member.assignedPartitions),
   };
-  return record(key(T.SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT, groupId, member.memberId), value, now);
+  return record(groupRecordKey(T.SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT, groupId, member.memberId), value, now);
 }
 
 /** The tombstones that remove one member (Kafka's `shareGroupFenceMember` order: current assignment, target, member). */
 export function shareMemberTombstones(groupId: string, memberId: string, now: number): LogRecord[] {
   return [
-    record(key(T.SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT, groupId, memberId), null, now),
-    record(key(T.SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER, groupId, memberId), null, now),
-    record(key(T.SHARE_GROUP_MEMBER_METADATA, groupId, memberId), null, now),
+    record(groupRecordKey(T.SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT, groupId, memberId), null, now),
+    record(groupRecordKey(T.SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER, groupId, memberId), null, now),
+    record(groupRecordKey(T.SHARE_GROUP_MEMBER_METADATA, groupId, memberId), null, now),
   ];
 }
 
@@ -191,10 +187,10 @@ export function shareMemberTombstones(groupId: string, memberId: string, now: nu
 export function shareGroupTombstones(group: ShareGroup, now: number): LogRecord[] {
   const ids = [...group.members.keys()];
   return [
-    ...ids.map((id) => record(key(T.SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT, group.groupId, id), null, now)),
-    ...ids.map((id) => record(key(T.SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER, group.groupId, id), null, now)),
-    record(key(T.SHARE_GROUP_TARGET_ASSIGNMENT_METADATA, group.groupId), null, now),
-    ...ids.map((id) => record(key(T.SHARE_GROUP_MEMBER_METADATA, group.groupId, id), null, now)),
-    record(key(T.SHARE_GROUP_METADATA, group.groupId), null, now),
+    ...ids.map((id) => record(groupRecordKey(T.SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT, group.groupId, id), null, now)),
+    ...ids.map((id) => record(groupRecordKey(T.SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER, group.groupId, id), null, now)),
+    record(groupRecordKey(T.SHARE_GROUP_TARGET_ASSIGNMENT_METADATA, group.groupId), null, now),
+    ...ids.map((id) => record(groupRecordKey(T.SHARE_GROUP_MEMBER_METADATA, group.groupId, id), null, now)),
+    record(groupRecordKey(T.SHARE_GROUP_METADATA, group.groupId), null, now),
   ];
 }
