@@ -18,9 +18,9 @@ interface StartPoint {
  *
  * - the committed log: every share-state record of `__consumer_offsets`, in log order, the first time
  *   it is seen below a replica's HW. This is what survives any failover, so each record must hold SPSO
- *   at or past the previous record of its key (same state epoch) or carry a higher epoch. The load's
- *   replay merges records by the higher SPSO, which would hide a coordinator that wrote a state behind
- *   its own: the raw sequence is checked, not the merge.
+ *   at or past the previous record of its key (same state epoch) or carry a higher epoch. The raw
+ *   sequence is checked, so a coordinator that wrote a state behind its own is caught when the record
+ *   commits, not only once a new leader loads it.
  * - the coordinator that leads now: its served state must never be behind what is committed (a new
  *   leader's load must bring back every committed SPSO), and one incarnation (node and leader epoch)
  *   never moves SPSO back. Only the metadata leader, active in the metadata's leader epoch, is read: a

@@ -74,8 +74,7 @@ export function redeliverDeadLetters(window: DeadLetterWindow, first: number, la
   }
   const below = window.deadLetters.filter((d) => d.last >= first && d.first <= last && d.first < window.startOffset);
   if (below.length > 0) revived += reopenBelowStart(window, first, last, Math.max(first, below[0].first));
-  // Counting from zero again breaks the order the replay merges a state epoch's records by (delivery
-  // count, then state): without a new epoch an older ARCHIVED record would win over them again.
+  // Counting from zero again starts a new state epoch: within one, an offset's delivery count only grows.
   else if (revived > 0) window.stateEpoch++;
   normalize(window.runs);
   return revived;

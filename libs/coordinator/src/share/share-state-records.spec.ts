@@ -4,7 +4,6 @@ import { RecordState } from './share-partition-runs';
 import {
   decodeSharePartitionSnapshot,
   decodeSharePartitionStateKey,
-  mergeSnapshots,
   sharePartitionStateRecord,
   type SharePartitionSnapshot,
 } from './share-state-records';
@@ -12,7 +11,7 @@ import { partitionFromSnapshot, snapshotOf } from './share-state-snapshot';
 import { ShareStateReplay } from './share-state-replay';
 
 const LIMITS: SharePartitionLimits = { deliveryCountLimit: 3, maxRecordLocks: 100, lockDurationMs: 30_000 };
-const { AVAILABLE, ACKNOWLEDGED, ARCHIVED } = RecordState;
+const { AVAILABLE, ACKNOWLEDGED } = RecordState;
 
 function roundTrip(sp: SharePartition): SharePartitionSnapshot {
   const record = sharePartitionStateRecord({ groupId: 'g', topic: 't', partition: 2 }, snapshotOf(sp), 5);
@@ -71,40 +70,6 @@ describe('share partition state records', () => {
     expect(partition.deadLetterList()).toEqual([{ first: 0, last: 1, reason: 'delivery-limit', count: 3 }]);
   });
 
-  it('merges by the higher count, then the higher state, clipped below the higher start (PersisterStateBatchCombiner)', () => {
-    const older: SharePartitionSnapshot = {
-      stateEpoch: 1,
-      startOffset: 0,
-      endOffset: 10,
-      ranges: [
-        { first: 0, last: 4, state: ACKNOWLEDGED, count: 1, reason: null },
-        { first: 5, last: 9, state: AVAILABLE, count: 2, reason: null },
-      ],
-      deadLetters: [],
-    };
-    const newer: SharePartitionSnapshot = {
-      stateEpoch: 1,
-      startOffset: 2,
-      endOffset: 12,
-      ranges: [
-        { first: 2, last: 6, state: AVAILABLE, count: 1, reason: null },
-        { first: 7, last: 11, state: ARCHIVED, count: 2, reason: 'rejected' },
-      ],
-      deadLetters: [],
-    };
-    const merged = mergeSnapshots(older, newer);
-    expect(merged.startOffset).toBe(2);
-    expect(merged.ranges).toEqual([
-      { first: 2, last: 4, state: ACKNOWLEDGED, count: 1, reason: null },
-      { first: 5, last: 6, state: AVAILABLE, count: 2, reason: null },
-      { first: 7, last: 11, state: ARCHIVED, count: 2, reason: 'rejected' },
-    ]);
-    expect(mergeSnapshots(newer, older)).toEqual(merged);
-    expect(mergeSnapshots(merged, newer)).toEqual(merged);
-    // A new state epoch (a redelivery below SPSO) replaces the state whatever it held.
-    expect(mergeSnapshots(merged, { ...older, stateEpoch: 2 })).toEqual({ ...older, stateEpoch: 2 });
-  });
-
   it('refuses a value whose ranges are out of order', () => {
     const bad = Buffer.from(
       JSON.stringify({
@@ -142,8 +107,8 @@ describe('share partition state records', () => {
     const accepted = sp.acknowledge('m2', [{ firstOffset: 1, lastOffset: 2, acknowledgeTypes: [T.ACCEPT] }], 0, LIMITS);
     sp.complete(accepted.change!, true, 0, LIMITS);
     written();
-    // The redelivery counted 1-2 from zero again: only a new state epoch keeps the replay's merge (by
-    // delivery count, then state) from taking the older ARCHIVED at count 1 over them.
+    // The redelivery counted 1-2 from zero again (a new state epoch); the load takes the last record,
+    // not the older ARCHIVED at count 1.
     const { partition } = partitionFromSnapshot(replay.list()[0].snapshot, LIMITS);
     expect(partition.deadLetterList()).toEqual([]);
     expect(partition.summary(0)).toMatchObject({ acknowledged: 2, archived: 0 });
@@ -173,7 +138,7 @@ describe('share partition state records', () => {
     ]);
   });
 
-  it('replays an offset reset over the state before it, whichever order the records replay in', () => {
+  it('replays an offset reset over the state before it', () => {
     const worked = new SharePartition(0, 0);
     worked.reportEnd(8);
     const { change } = worked.acquire('m1', 8, 8, 0, LIMITS);
@@ -185,19 +150,14 @@ describe('share partition state records', () => {
     // The reset to 2: a fresh state one epoch up, nothing delivered.
     const reset = roundTrip(new SharePartition(before.stateEpoch + 1, 2));
     const key = { groupId: 'g', topic: 't', partition: 2 };
-    for (const order of [
-      [before, reset],
-      [reset, before],
-    ]) {
-      const replay = new ShareStateReplay();
-      for (const snapshot of order) replay.apply(key, sharePartitionStateRecord(key, snapshot, 0).value);
-      const loaded = replay.list()[0].snapshot;
-      expect(loaded).toEqual({ stateEpoch: 1, startOffset: 2, endOffset: 2, ranges: [], deadLetters: [] });
-      const { partition } = partitionFromSnapshot(loaded, LIMITS);
-      partition.reportEnd(8);
-      expect(partition.acquire('m2', 10, 10, 0, LIMITS).leases).toEqual([
-        { firstOffset: 2, lastOffset: 7, deliveryCount: 1 },
-      ]);
-    }
+    const replay = new ShareStateReplay();
+    for (const snapshot of [before, reset]) replay.apply(key, sharePartitionStateRecord(key, snapshot, 0).value);
+    const loaded = replay.list()[0].snapshot;
+    expect(loaded).toEqual({ stateEpoch: 1, startOffset: 2, endOffset: 2, ranges: [], deadLetters: [] });
+    const { partition } = partitionFromSnapshot(loaded, LIMITS);
+    partition.reportEnd(8);
+    expect(partition.acquire('m2', 10, 10, 0, LIMITS).leases).toEqual([
+      { firstOffset: 2, lastOffset: 7, deliveryCount: 1 },
+    ]);
   });
 });

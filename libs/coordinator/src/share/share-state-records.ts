@@ -14,8 +14,8 @@ import { RecordState } from './share-partition-runs';
  * The durable state of a share partition in `__consumer_offsets` (Cohort's own record: Kafka keeps it in
  * `__share_group_state` as ShareSnapshot/ShareUpdate). One key per (group, topic, partition), and every
  * write is a whole snapshot of the window, run-length encoded, so compaction, which keeps the last
- * record of a key, keeps a state that is complete by itself. A null value is a tombstone (the group or
- * its state was deleted).
+ * record of a key, keeps a state that is complete by itself, and the load takes each key's last record
+ * (`ShareStateReplay`). A null value is a tombstone (the group or its state was deleted).
  *
  * Key `[100, groupId, topic, partition]`; value `{ v, stateEpoch, startOffset, endOffset, ranges:
  * [[first, last, state, count, reason]], deadLetters: [[first, last, reason, count]] }`. An offset a member
@@ -140,48 +140,4 @@ function tuples(raw: unknown, size: number, what: string): number[][] {
     previousLast = last;
     return tuple as number[];
   });
-}
-
-/**
- * Two snapshots of one key merged (Kafka's `PersisterStateBatchCombiner` lattice): a higher state epoch
- * replaces the state (an offset reset, a redelivery below SPSO); in one epoch the start offset is the
- * higher one, everything below it is dropped, and where ranges overlap the higher delivery count wins,
- * then the higher state id. Idempotent and order-insensitive, so replays of any suffix converge.
- */
-export function mergeSnapshots(older: SharePartitionSnapshot, newer: SharePartitionSnapshot): SharePartitionSnapshot {
-  if (newer.stateEpoch !== older.stateEpoch) return newer.stateEpoch > older.stateEpoch ? newer : older;
-  const startOffset = Math.max(older.startOffset, newer.startOffset);
-  const endOffset = Math.max(older.endOffset, newer.endOffset, startOffset);
-  const bounds = new Set<number>([startOffset, endOffset]);
-  for (const r of [...older.ranges, ...newer.ranges]) {
-    bounds.add(r.first);
-    bounds.add(r.last + 1);
-  }
-  const cuts = [...bounds].filter((b) => b >= startOffset && b <= endOffset).sort((a, b) => a - b);
-  const ranges: DurableRange[] = [];
-  // Cuts ascend, so each list is walked once.
-  let ia = 0;
-  let ib = 0;
-  const at = (list: DurableRange[], index: number, offset: number) =>
-    index < list.length && list[index].first <= offset ? list[index] : undefined;
-  for (let i = 0; i + 1 < cuts.length; i++) {
-    const [first, last] = [cuts[i], cuts[i + 1] - 1];
-    while (ia < older.ranges.length && older.ranges[ia].last < first) ia++;
-    while (ib < newer.ranges.length && newer.ranges[ib].last < first) ib++;
-    const a = at(older.ranges, ia, first);
-    const b = at(newer.ranges, ib, first);
-    const best = !a || (b && (b.count > a.count || (b.count === a.count && b.state >= a.state))) ? b : a;
-    const piece = best ?? { first, last, state: RecordState.AVAILABLE, count: 0, reason: null };
-    const previous = ranges[ranges.length - 1];
-    if (
-      previous &&
-      previous.last + 1 === first &&
-      previous.state === piece.state &&
-      previous.count === piece.count &&
-      previous.reason === piece.reason
-    )
-      previous.last = last;
-    else ranges.push({ first, last, state: piece.state, count: piece.count, reason: piece.reason });
-  }
-  return { stateEpoch: newer.stateEpoch, startOffset, endOffset, ranges, deadLetters: newer.deadLetters };
 }

@@ -1,6 +1,5 @@
 import {
   decodeSharePartitionSnapshot,
-  mergeSnapshots,
   type SharePartitionSnapshot,
   type SharePartitionStateKey,
 } from './share-state-records';
@@ -11,10 +10,13 @@ export interface LoadedSharePartition extends SharePartitionStateKey {
 }
 
 /**
- * Replays share partition state records in log order: each record is merged into what the key held
- * (`mergeSnapshots`: a higher state epoch replaces, the same epoch merges by count then state), a
- * tombstone deletes. Any suffix of the records after compaction converges to the same state, since
- * each record is a whole snapshot and the merge is idempotent.
+ * Replays share partition state records in log order: each record is the whole state of its key and
+ * replaces what the key held (Kafka's ShareSnapshot replay), a tombstone deletes. The last record of a
+ * key is the one compaction keeps, so a log whose older records of a key survive beside a compacted
+ * tail (a follower's own old records, then the leader's cleaned log) loads that key's latest state. A
+ * merge of the records (by state epoch, then delivery count) would not: a group deleted and created
+ * again starts over at state epoch 0 with low counts, and once the cleaner dropped the tombstone
+ * between its two lives, the first life's records would win over the second's acknowledgements.
  */
 export class ShareStateReplay {
   private readonly states = new Map<string, LoadedSharePartition>();
@@ -26,9 +28,7 @@ export class ShareStateReplay {
       this.states.delete(id);
       return;
     }
-    const snapshot = decodeSharePartitionSnapshot(value);
-    const known = this.states.get(id);
-    this.states.set(id, { ...key, snapshot: known ? mergeSnapshots(known.snapshot, snapshot) : snapshot });
+    this.states.set(id, { ...key, snapshot: decodeSharePartitionSnapshot(value) });
   }
 
   list(): LoadedSharePartition[] {
