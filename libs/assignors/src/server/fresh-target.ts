@@ -59,8 +59,12 @@ export function freshOneTopicTarget(
   return [{ topic: topics[word >>> 2].name, partitions }];
 }
 
+/** nineInABucket's counts, zeroed for each call (a call per member: no array of its own each time). */
+const firstTableCounts = new Int32Array(64);
+
 function nineInABucket(partitions: readonly number[], first: number): boolean {
-  const counts = new Int32Array(first);
+  const counts = firstTableCounts;
+  counts.fill(0, 0, first);
   for (const partition of partitions) if (++counts[spreadHash(partition) & (first - 1)] >= 9) return true;
   return false;
 }

@@ -31,8 +31,11 @@ export interface ModelMember {
   memberId: string;
   instanceId: string | null;
   spec: ConsumerGroupMemberSpec;
-  /** Subscribed topics that exist, as a set of topic numbers. */
-  subscribed: Set<number>;
+  /**
+   * Subscribed topics that exist, each once, in the order the member names them: an array, not a
+   * set (thousands of members, a handful of topics each: a set apiece costs more than the builder).
+   */
+  subscribed: readonly number[];
   /** Current target, in Java's iteration order; partitions beyond a topic's size dropped. */
   owned: OwnedTopic[];
 }
@@ -165,23 +168,34 @@ function readOwned(member: ConsumerGroupMemberSpec, table: TopicTable, fromRecor
   return javaIterationOrder(entries.map((entry) => table.topics[entry.topic].idHash)).map((i) => entries[i]);
 }
 
-/** Every partition in at most one member's target, or the input is no group's state: the owners. */
-function checkDisjoint(members: readonly ModelMember[], topics: readonly ModelTopic[]): (Int32Array | null)[] {
-  const owners = topics.map((topic) => (topic.partitions > 0 ? new Int32Array(topic.partitions).fill(-1) : null));
-  members.forEach((member, m) => {
-    for (const { topic, partitions } of member.owned) {
-      const owner = owners[topic] as Int32Array;
-      for (const p of partitions) {
-        if (owner[p] !== -1 && owner[p] !== m)
-          throw KafkaError.of(
-            'INVALID_REQUEST',
-            `partition ${topics[topic].name}-${p} is in the targets of '${members[owner[p]].memberId}' and '${member.memberId}'`,
-          );
-        owner[p] = m;
-      }
+/**
+ * Records one member's target in `owners` (per topic, made at the topic's first owned partition),
+ * throwing when another member's target holds one of its partitions: the input is no group's state.
+ * Called as each member is read, while its target's arrays are still in the cache.
+ */
+function markOwned(
+  owners: (Int32Array | null)[],
+  members: readonly ModelMember[],
+  m: number,
+  topics: readonly ModelTopic[],
+): void {
+  const member = members[m];
+  const owned = member.owned;
+  for (let i = 0; i < owned.length; i++) {
+    const { topic, partitions } = owned[i];
+    while (owners.length <= topic) owners.push(null);
+    let owner = owners[topic];
+    if (owner === null) owner = owners[topic] = new Int32Array(topics[topic].partitions).fill(-1);
+    for (let k = 0; k < partitions.length; k++) {
+      const p = partitions[k];
+      if (owner[p] !== -1 && owner[p] !== m)
+        throw KafkaError.of(
+          'INVALID_REQUEST',
+          `partition ${topics[topic].name}-${p} is in the targets of '${members[owner[p]].memberId}' and '${member.memberId}'`,
+        );
+      owner[p] = m;
     }
-  });
-  return owners;
+  }
 }
 
 /**
@@ -231,6 +245,21 @@ function givenOrder(ids: readonly string[]): number[] {
   return ids.map((_, i) => i);
 }
 
+/** The topics of `names` that exist, each once, in the order first named. */
+function existingTopics(names: readonly string[], table: TopicTable): number[] {
+  const topics: number[] = [];
+  // A name given twice: a set only for a long list (a regex's topics), a scan of a short one.
+  const seen = names.length > 16 ? new Set<number>() : null;
+  for (let i = 0; i < names.length; i++) {
+    const topic = table.numberOf(names[i]);
+    if (table.topics[topic].partitions < 0) continue;
+    if (seen === null ? topics.includes(topic) : seen.has(topic)) continue;
+    seen?.add(topic);
+    topics.push(topic);
+  }
+  return topics;
+}
+
 export function readGroupModel(
   group: ConsumerGroupSpec,
   cluster: ClusterView,
@@ -242,34 +271,40 @@ export function readGroupModel(
   const order = options.memberOrder === 'given' ? givenOrder(ids) : memberMapOrder(ids);
   const fromRecord = options.targetOrder !== 'given';
   let previousNames: readonly string[] | null = null;
-  let previous = new Set<number>();
+  let previous: readonly number[] = [];
   let anyOwned = false;
-  const members: ModelMember[] = order.map((index) => {
-    const spec = specs[index];
+  const owners: (Int32Array | null)[] = [];
+  const members = new Array<ModelMember>(order.length);
+  for (let m = 0; m < order.length; m++) {
+    const spec = specs[order[m]];
     // Members subscribing alike share one set (read-only from here on).
     let subscribed = previous;
     if (previousNames === null || !sameOrder(previousNames, spec.subscribedTopics)) {
-      subscribed = new Set<number>();
-      for (const name of spec.subscribedTopics) {
-        const topic = table.numberOf(name);
-        if (table.topics[topic].partitions >= 0) subscribed.add(topic);
-      }
+      subscribed = existingTopics(spec.subscribedTopics, table);
       previous = subscribed;
       previousNames = spec.subscribedTopics;
     }
     if (spec.assignment.length > 0) anyOwned = true;
-    return {
+    members[m] = {
       memberId: spec.memberId,
       instanceId: spec.instanceId ?? null,
       spec,
       subscribed,
       owned: readOwned(spec, table, fromRecord),
     };
-  });
-  const owners = anyOwned && !options.sharedTargets ? checkDisjoint(members, table.topics) : null;
+    if (!options.sharedTargets && members[m].owned.length > 0) markOwned(owners, members, m, table.topics);
+  }
+  // Every topic numbered has an entry (null: nobody holds any of its partitions).
+  while (owners.length < table.topics.length) owners.push(null);
   const homogeneous =
     options.subscriptionType === undefined ? isHomogeneous(specs) : options.subscriptionType === 'homogeneous';
-  return { table, topics: table.topics, members, homogeneous, owners };
+  return {
+    table,
+    topics: table.topics,
+    members,
+    homogeneous,
+    owners: anyOwned && !options.sharedTargets ? owners : null,
+  };
 }
 
 /**

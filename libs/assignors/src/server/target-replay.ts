@@ -55,6 +55,8 @@ export class TargetReplay {
   private slotBucket = new Int32Array(8);
   private slotAlive = new Uint8Array(8);
   private slotEventStart = new Int32Array(9);
+  /** The live slots in Java's order of the map (mapOrder's answer, reused member after member). */
+  private liveSlots = new Int32Array(8);
 
   // The set operations, in order: slot, partition, add (1) or remove (0).
   private events = 0;
@@ -157,12 +159,13 @@ export class TargetReplay {
 
   private finish(member: number, ownedCount: number): TopicPartitions[] | null {
     this.groupEventsBySlot();
-    const order = this.mapOrder();
-    const entries: TopicPartitions[] = new Array(order.length);
+    const count = this.mapOrder();
+    const order = this.liveSlots;
+    const entries: TopicPartitions[] = new Array(count);
     const owners = this.originalOwners;
     let same = true;
     let present = 0;
-    for (let i = 0; i < order.length; i++) {
+    for (let i = 0; i < count; i++) {
       const slot = order[i];
       const topic = this.slotTopic[slot];
       const marks = this.marks[topic] as Int32Array;
@@ -187,13 +190,21 @@ export class TargetReplay {
     return same && present === ownedCount ? null : entries;
   }
 
-  /** The live slots in the order Java walks the member's map. */
-  private mapOrder(): number[] {
-    if (this.mapInserts >= MAP_SAFE_INSERTS)
-      return replayTopicMap(this.mapInitial, this.mapEvent, this.mapEvents, (topic) => this.topics[topic].idHash).map(
-        (topic) => this.slotOfTopic[topic],
+  /** The live slots in the order Java walks the member's map, into liveSlots: returns their count. */
+  private mapOrder(): number {
+    if (this.liveSlots.length < this.slots) this.liveSlots = new Int32Array(this.slotTopic.length);
+    const live = this.liveSlots;
+    if (this.mapInserts >= MAP_SAFE_INSERTS) {
+      const topics = replayTopicMap(
+        this.mapInitial,
+        this.mapEvent,
+        this.mapEvents,
+        (topic) => this.topics[topic].idHash,
       );
-    const live: number[] = [];
+      for (let i = 0; i < topics.length; i++) live[i] = this.slotOfTopic[topics[i]];
+      return topics.length;
+    }
+    let count = 0;
     const mask = this.mapCapacity - 1;
     // Slots in creation order; each placed by (bucket, chain position), an insertion sort (few topics).
     for (let slot = 0; slot < this.slots; slot++) {
@@ -201,16 +212,16 @@ export class TargetReplay {
       const bucket = spreadHash(this.topics[this.slotTopic[slot]].idHash) & mask;
       const key = this.slotKey[slot];
       this.slotBucket[slot] = bucket;
-      let j = live.length - 1;
-      live.push(slot);
+      let j = count - 1;
       for (; j >= 0; j--) {
         const other = live[j];
         if (this.slotBucket[other] < bucket || (this.slotBucket[other] === bucket && this.slotKey[other] < key)) break;
         live[j + 1] = other;
       }
       live[j + 1] = slot;
+      count++;
     }
-    return live;
+    return count;
   }
 
   /** The slot's n present partitions (in orderPartition, by add) in Java's order. */

@@ -15,9 +15,10 @@ import {
   subscribedTopicsInJavaOrder,
   type GroupModel,
   type GroupModelOptions,
-  type OwnedTopic,
+  type ModelMember,
 } from './group-model';
 import { freshOneTopicTarget } from './fresh-target';
+import { freshSmallTarget } from './fresh-small-target';
 import type { TargetLog } from './member-target-log';
 import { TargetReplay } from './target-replay';
 import { assignHeterogeneous } from './uniform-heterogeneous';
@@ -25,7 +26,16 @@ import { assignHomogeneous } from './uniform-homogeneous';
 
 export const UNIFORM_ASSIGNOR_NAME = 'uniform';
 
-function toWire(model: GroupModel, entries: readonly OwnedTopic[]): TopicPartitions[] {
+/**
+ * An unchanged member's target as the wire's entries: the member's own list when Java's order is its
+ * order (every entry read back as given), so a stable member costs no new array.
+ */
+function toWire(model: GroupModel, member: ModelMember): TopicPartitions[] {
+  const entries = member.owned;
+  const given = member.spec.assignment;
+  let same = entries.length === given.length;
+  for (let i = 0; i < entries.length && same; i++) same = entries[i].original === given[i];
+  if (same) return given as TopicPartitions[];
   const wire = new Array<TopicPartitions>(entries.length);
   for (let i = 0; i < entries.length; i++) {
     const { topic, partitions, original } = entries[i];
@@ -54,10 +64,13 @@ export function uniformAssign(group: ConsumerGroupSpec, cluster: ClusterView, op
     let wire: TopicPartitions[] | null = null;
     if (log === null) wire = [];
     else if (log.copied[m] === 1) {
-      const fresh = member.owned.length === 0 ? freshOneTopicTarget(log, m, model.topics) : undefined;
+      const fresh =
+        member.owned.length === 0
+          ? (freshOneTopicTarget(log, m, model.topics) ?? freshSmallTarget(log, m, model.topics))
+          : undefined;
       wire = fresh ?? (replay as TargetReplay).replay(m, member.owned);
     }
-    if (wire === null) wire = toWire(model, member.owned);
+    if (wire === null) wire = toWire(model, member);
     if (reserved.has(member.memberId)) setOwn(assignment, member.memberId, wire);
     else assignment[member.memberId] = wire;
   }

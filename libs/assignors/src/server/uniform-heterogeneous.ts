@@ -55,12 +55,15 @@ export function assignHeterogeneous(model: GroupModel): TargetLog | null {
     return subscriberCount(a) - subscriberCount(b) || table.compare(a, b);
   };
 
-  // maybeRevokePartitions
+  // maybeRevokePartitions. subscribedBy[t] is m + 1 while member m's own topics are looked up.
+  const subscribedBy = new Int32Array(topicCount);
   for (let m = 0; m < memberCount; m++) {
     const { owned, subscribed } = members[m];
+    if (owned.length === 0) continue;
+    for (let i = 0; i < subscribed.length; i++) subscribedBy[subscribed[i]] = m + 1;
     for (let i = 0; i < owned.length; i++) {
       const { topic, partitions } = owned[i];
-      if (subscribed.has(topic)) {
+      if (subscribedBy[topic] === m + 1) {
         sizes[m] += partitions.length;
         const owner = owners[topic] as Int32Array;
         for (let k = 0; k < partitions.length; k++) owner[partitions[k]] = m;
