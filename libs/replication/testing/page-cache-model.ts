@@ -13,8 +13,8 @@ import * as path from 'node:path';
 
 /**
  * What a power cut keeps: each file up to its size at its last fsync or fdatasync, nothing of a file
- * never synced. Every sync of a FileHandle (fs/promises) is recorded while installed; synchronous
- * fsyncs are not, so only use it for code that syncs through FileHandles.
+ * never synced. Every sync of a FileHandle (fs/promises) and every callback `fs.fdatasync` is recorded
+ * while installed; synchronous fsyncs are not, so only use it for code that syncs one of those ways.
  */
 export class PageCacheModel {
   /** Durable size by file identity: inode and birth time, since a deleted file's inode is reused. */
@@ -59,6 +59,25 @@ export class PageCacheModel {
         }),
       );
     }
+    // The log journal fdatasyncs through the callback API on its descriptor: recorded the same way.
+    const fs = nodeFs();
+    const originalFdatasync = fs.fdatasync;
+    this.spies.push(
+      jest.spyOn(fs, 'fdatasync').mockImplementation((fd: number, callback: (error: Error | null) => void) => {
+        this.calls.datasync++;
+        const id = identity(fstatSync(fd, { bigint: true }));
+        const size = fstatSync(fd).size;
+        const started = ++this.started;
+        const issue = () =>
+          originalFdatasync(fd, (error) => {
+            const known = this.durable.get(id);
+            if (!error && !this.frozen && (!known || known.started < started)) this.durable.set(id, { size, started });
+            callback(error);
+          });
+        if (this.holding) this.held.push({ release: issue });
+        else issue();
+      }),
+    );
   }
 
   /**
@@ -113,6 +132,11 @@ export class PageCacheModel {
       }
     }
   }
+}
+
+/** The `node:fs` module the code under test calls (its functions looked up at each call), to spy on. */
+export function nodeFs(): typeof import('node:fs') {
+  return jest.requireActual<typeof import('node:fs')>('node:fs');
 }
 
 function identity(stats: BigIntStats): string {

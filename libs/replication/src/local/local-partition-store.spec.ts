@@ -4,7 +4,7 @@ import { ErrorCode } from '@cohort/protocol';
 import type { LeadershipListener } from '../api/partition-store.port';
 import { CLEAN_CLOSE_INDEX } from '../log/file/clean-close-index';
 import type { LogDamage, RecoveryReport } from '../log/file/log-recovery';
-import { failSyncs, rec, makeTempDir, PageCacheModel, removeDir } from '@cohort/replication/testing';
+import { failSyncs, makeTempDir, nodeFs, PageCacheModel, rec, removeDir } from '@cohort/replication/testing';
 import { ManualClock } from '../time/manual-clock';
 import { LocalPartitionStore, type LocalPartitionStoreOptions } from './local-partition-store';
 
@@ -64,9 +64,7 @@ describe('LocalPartitionStore', () => {
 
   it('commits with LOG_FLUSH_POLICY=always only once an fsync of the log journal covered the records', async () => {
     const store = await open({ flushPolicy: 'always' });
-    const handle = (store as unknown as { partitions: Array<{ log: { segments: Array<{ handle: object }> } }> })
-      .partitions[1].log.segments[0].handle;
-    const datasync = jest.spyOn(Object.getPrototypeOf(handle), 'datasync');
+    const datasync = jest.spyOn(nodeFs(), 'fdatasync');
     const { baseOffset, lastOffset } = store.append(1, 0, [rec('a', '1'), rec('b', '1')]);
     expect([baseOffset, lastOffset]).toEqual([0, 1]);
     expect(store.offsets(1)).toEqual({ logStartOffset: 0, logEndOffset: 2, highWatermark: 0 });

@@ -1,9 +1,9 @@
-import { writeSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { KafkaError } from '@cohort/protocol';
 import { GroupCommit } from '../group-commit';
 import { decodeJournalEntries, encodeBatchEntry, encodeTruncateEntry, type JournalEntry } from './journal-entries';
 import { firstOffsetOf, journaledEnd, type JournaledLog, redoBatch, replayReach } from './journal-replay';
+import { OpenJournalFile } from './open-journal-file';
 import { fsyncDirectory, inDir } from './segment-files';
 
 export interface LogJournalOptions {
@@ -84,7 +84,7 @@ export class LogJournal {
   private replay: { files: JournalFile[]; entries: JournalEntry[]; tornBytes: number } | undefined;
   /** While replaying, the logs' redo is not journaled again: the checkpoint after it makes it durable. */
   private replaying = false;
-  private current: { file: JournalFile; handle: FileHandle; size: number } | undefined;
+  private current: { file: JournalFile; handle: OpenJournalFile; size: number } | undefined;
   private queue: Buffer[] = [];
   private queuedBytes = 0;
   /**
@@ -297,7 +297,7 @@ export class LogJournal {
     await this.retiring;
     const current = this.current;
     this.current = undefined;
-    await current?.handle.close();
+    await current?.handle.abandon();
   }
 
   private enqueue(buffers: Buffer[]): void {
@@ -370,7 +370,7 @@ export class LogJournal {
     const current = this.current!;
     const started = performance.now();
     // Synchronous: the bytes are in the page cache before the fdatasync is issued, and before any later round writes.
-    writeAt(current.handle, round.bytes, round.position);
+    current.handle.writeAt(round.bytes, round.position);
     current.size = round.position + round.bytes.length;
     await current.handle.datasync();
     round.synced = true;
@@ -386,7 +386,7 @@ export class LogJournal {
       const bytes = Buffer.concat(this.unconfirmed.map((r) => r.bytes));
       const started = performance.now();
       const current = this.current!;
-      writeAt(current.handle, bytes, position);
+      current.handle.writeAt(bytes, position);
       current.size = position + bytes.length;
       await current.handle.datasync();
       reportSync(this.onSync, performance.now() - started, bytes.length);
@@ -419,7 +419,7 @@ export class LogJournal {
 
   private async startFile(seq: number): Promise<void> {
     const file = { seq, path: inDir(this.dir, `${String(seq).padStart(20, '0')}.journal`) };
-    const handle = await open(file.path, 'w');
+    const handle = await OpenJournalFile.create(file.path);
     // The new file's name must be durable before anything synced in it counts.
     await fsyncDirectory(this.dir);
     this.current = { file, handle, size: 0 };
@@ -428,12 +428,6 @@ export class LogJournal {
 
 /** How many journal syncs may run at once: a second one overlaps the first instead of waiting for it. */
 const MAX_SYNCS_IN_FLIGHT = 2;
-
-/** A synchronous positioned write of all of `bytes` (to the page cache, as the logs' own writes are). */
-function writeAt(handle: FileHandle, bytes: Buffer, position: number): void {
-  let done = 0;
-  while (done < bytes.length) done += writeSync(handle.fd, bytes, done, bytes.length - done, position + done);
-}
 
 /** The owner's bookkeeping must not change how the journal fails. */
 function reportFault(
