@@ -21,7 +21,8 @@ export const consumerGroupsSection: BenchSection = {
   name: 'consumer-groups',
   summary:
     'consumer protocol (KIP-848): one member joins N (vs classic), forming, topic 100→1,000 partitions with/without HeartbeatNow, heartbeat CPU vs classic',
-  usage: "[members N (default 1,000 × BENCH_SCALE) | 'heartbeat' (the heartbeat CPU measure alone)]",
+  usage:
+    "[members N (default 1,000 × BENCH_SCALE) | 'heartbeat' (the heartbeat CPU measure alone)] ['forming' (the consumer protocol's forming and join alone)]",
   needsBuild: true,
   run: (args) => consumerGroups(args),
 };
@@ -35,6 +36,8 @@ async function consumerGroups(args: string[]): Promise<void> {
   const heartbeatOnly = args[0] === 'heartbeat';
   const size = args[0] === undefined || heartbeatOnly ? scaled(1000, 10) : Number(args[0]);
   if (!Number.isInteger(size) || size < 1) throw new Error(`members must be a positive integer, not "${args[0]}"`);
+  // The A/B of a forming change need not rerun the classic group, the topic growth or the heartbeats.
+  const formingOnly = args[1] === 'forming';
   const node = await CohortProcess.start({
     ...LARGE_GROUP_NODE_ENV,
     GROUP_INITIAL_REBALANCE_DELAY_MS: String(INITIAL_DELAY_MS),
@@ -47,8 +50,12 @@ async function consumerGroups(args: string[]): Promise<void> {
       `consumer-protocol members in this process, uniform assignor (the default), heartbeat interval as the node says (GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, 5 s by default); ` +
         `classic figures from the large-group and rebalance measures on the same node (leader assigns, GROUP_INITIAL_REBALANCE_DELAY_MS ${INITIAL_DELAY_MS}); RATE_LIMIT_SOCKET_EVENTS_PER_SECOND off`,
     );
+    if (formingOnly) {
+      await attempt(`${size} members, one joins`, () => oneJoins(node, size, false));
+      return;
+    }
     if (!heartbeatOnly) {
-      await attempt(`${size} members, one joins`, () => oneJoins(node, size));
+      await attempt(`${size} members, one joins`, () => oneJoins(node, size, true));
       await attempt('topic 100 → 1,000 partitions', () => topicGrows(node));
     }
     await attempt('heartbeat CPU', () => heartbeatCpu(node));
@@ -66,6 +73,9 @@ interface JoinResult {
   needlessRevocations: number;
   losers: number;
   troubles: string;
+  /** The node's CPU while the group formed, and heartbeats and pushes per member until it had. */
+  formCpuMs: number;
+  formingTrips: string;
 }
 
 /** A stable group of `size` consumer-protocol members forms from empty, then one more member joins. */
@@ -80,7 +90,10 @@ async function consumerJoin(node: CohortProcess, size: number): Promise<JoinResu
   });
   try {
     const members = await fleet.connect(size);
+    const formCpu = processCpuMs(node.pid) ?? Number.NaN;
     const form = await fleet.converge(partitions, 0, 600_000, () => members.forEach((m) => m.start()));
+    const formCpuMs = (processCpuMs(node.pid) ?? Number.NaN) - formCpu;
+    const formingTrips = fleet.roundTrips();
     const before = fleet.members.map((m) => ({ owned: new Set(m.owned), revocations: m.revocations }));
     const [newcomer] = await fleet.connect(1);
     await nodeLoopLagMs(node);
@@ -96,15 +109,28 @@ async function consumerJoin(node: CohortProcess, size: number): Promise<JoinResu
       if (!keepsAll) losers++;
       else if (member.revocations > was.revocations) needlessRevocations++;
     });
-    return { form, join, loopLagMs, cpuMs, needlessRevocations, losers, troubles: fleet.troubles() };
+    return {
+      form,
+      join,
+      loopLagMs,
+      cpuMs,
+      needlessRevocations,
+      losers,
+      troubles: fleet.troubles(),
+      formCpuMs,
+      formingTrips,
+    };
   } finally {
     await fleet.leave();
   }
 }
 
-async function oneJoins(node: CohortProcess, size: number): Promise<void> {
+/** The consumer protocol's forming and join, beside the classic protocol's when `withClassic`. */
+async function oneJoins(node: CohortProcess, size: number, withClassic: boolean): Promise<void> {
   const consumer = await attempt(`${size} consumer-protocol members, one joins`, () => consumerJoin(node, size));
-  const classic = await attempt(`${size} classic members, one joins`, () => memberJoinsLargeGroup(node, size, null));
+  const classic = withClassic
+    ? await attempt(`${size} classic members, one joins`, () => memberJoinsLargeGroup(node, size, null))
+    : null;
   const value = (v: number | undefined) => (v === undefined ? 'n/a' : ms(v));
   table(
     ['measure', 'consumer protocol', 'classic protocol', 'consumer / classic', 'target (consumer)'],
@@ -149,7 +175,8 @@ async function oneJoins(node: CohortProcess, size: number): Promise<void> {
   if (consumer)
     console.log(
       `  consumer members: the last held its new target ${ms(consumer.form.heldMs)} into forming; after the join, ${consumer.losers} gave partitions to the newcomer, ` +
-        `the others were not told and reached the new epoch at their next heartbeat (all at it after ${ms(consumer.join.epochMs)}); ${consumer.troubles}`,
+        `the others were not told and reached the new epoch at their next heartbeat (all at it after ${ms(consumer.join.epochMs)}); ${consumer.troubles}; ` +
+        `until formed: the node's CPU ${ms(consumer.formCpuMs)}, ${consumer.formingTrips}`,
     );
 }
 

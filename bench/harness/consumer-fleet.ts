@@ -74,6 +74,18 @@ export class ConsumerFleet {
     return Math.max(0, ...this.members.map((m) => m.epoch));
   }
 
+  /** Heartbeats and pushes per member so far (mean and most), as one short phrase. */
+  roundTrips(): string {
+    const n = Math.max(1, this.members.length);
+    const heartbeats = this.members.map((m) => m.heartbeats);
+    const pushes = this.members.map((m) => m.pushes);
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    return (
+      `heartbeats per member ${(sum(heartbeats) / n).toFixed(1)} (most ${Math.max(0, ...heartbeats)}), ` +
+      `HeartbeatNow per member ${(sum(pushes) / n).toFixed(1)} (most ${Math.max(0, ...pushes)})`
+    );
+  }
+
   /** Members' error codes and timeouts, summed, as one short phrase. */
   troubles(): string {
     const errors = new Map<number, number>();

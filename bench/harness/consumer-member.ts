@@ -32,6 +32,9 @@ export class ConsumerMember {
   /** Error codes received (code → count), and heartbeats that timed out. */
   readonly errors = new Map<number, number>();
   timeouts = 0;
+  /** Heartbeats sent, and HeartbeatNow pushes received (what forming costs in round trips). */
+  heartbeats = 0;
+  pushes = 0;
   /** performance.now() when what this member owns last changed (0: never). */
   ownedChangedAt = 0;
   /** Called after every answer that changed the epoch or the assignment. */
@@ -50,7 +53,9 @@ export class ConsumerMember {
     private readonly options: ConsumerMemberOptions,
   ) {
     socket.on('HeartbeatNow', (push: P.HeartbeatNowPush) => {
-      if (this.options.followPushes && push.groupId === this.groupId) this.heartbeatNow();
+      if (push.groupId !== this.groupId) return;
+      this.pushes++;
+      if (this.options.followPushes) this.heartbeatNow();
     });
   }
 
@@ -117,6 +122,7 @@ export class ConsumerMember {
   private async heartbeat(): Promise<void> {
     this.inFlight = true;
     this.again = false;
+    this.heartbeats++;
     let delayMs = this.intervalMs;
     try {
       const request: P.ConsumerGroupHeartbeatRequest = this.joined

@@ -185,7 +185,7 @@ export class ConsumerGroupHarness {
       hooks = {},
     }: {
       principals?: (string | undefined)[];
-      between?: (step: number) => void;
+      between?: (step: number, batch: HeartbeatBatch) => void;
       hooks?: Partial<HeartbeatBatchHooks>;
     } = {},
   ): BatchOutcome & { steps: number } {
@@ -216,7 +216,7 @@ export class ConsumerGroupHarness {
         runs.push(run);
         this.run(run);
       }
-      if (!done) between?.(steps);
+      if (!done) between?.(steps, batch);
     }
     return { answers: batch.answers, runs, tell: batch.tell, steps };
   }

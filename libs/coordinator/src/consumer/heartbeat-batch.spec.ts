@@ -112,6 +112,37 @@ describe('a turn of consumer group heartbeats', () => {
     expect(h.reloaded().get(G)!.groupEpoch).toBe(whole.groups.get(G)!.groupEpoch);
   });
 
+  it('members giving partitions to a burst of joins are told after its first step, and the joins answered after they released take those partitions at once', () => {
+    const first = h.heartbeatBatch([join('a'), join('b')]).answers;
+    const epoch = first[0].response.memberEpoch;
+    const joiners = Array.from({ length: 8 }, (_, i) => `j${i}`);
+    const toldEarly: string[][] = [];
+    const awaited: boolean[] = [];
+    const burst = h.heartbeatBatchInSteps(joiners.map(join), 2, {
+      between: (step, batch) => {
+        if (step !== 1) return;
+        // The target is computed and written: a and b lose partitions and are told now, not once all 8 are answered.
+        toldEarly.push([...(batch.takeTells().get(G) ?? [])].sort());
+        awaited.push(batch.awaits(G, 'a'), batch.awaits(G, 'j0'));
+        // a and b heartbeat, learn what they keep, and give up the rest, while the burst is still being answered.
+        const revoke = h.heartbeatBatch([
+          ack('a', epoch, first[0].response.assignment!.topicPartitions),
+          ack('b', epoch, first[1].response.assignment!.topicPartitions),
+        ]).answers;
+        const kept = revoke.map((a) => a.response.assignment!.topicPartitions);
+        h.heartbeatBatch([ack('a', epoch, kept[0]), ack('b', epoch, kept[1])]);
+      },
+    });
+
+    expect(toldEarly).toEqual([['a', 'b']]);
+    expect(awaited).toEqual([false, true]);
+    expect(burst.answers.map((a) => a.response.errorCode)).toEqual(joiners.map(() => 0));
+    // Every joiner was answered after the release: each holds its whole share in its first answer, none is told again.
+    for (const a of burst.answers) expect(ownedBy(a.response.assignment?.topicPartitions)).toHaveLength(4);
+    expect(burst.tell.get(G) ?? new Set()).toEqual(new Set());
+    expect(h.groups.get(G)!.state).toBe('Stable');
+  });
+
   it('a member fenced between two steps of a batch gets UNKNOWN_MEMBER_ID; the others are answered', () => {
     const first = h.heartbeatBatch([join('a'), join('b')]).answers;
     const epoch = first[0].response.memberEpoch;

@@ -56,6 +56,12 @@ interface Parked {
   run?: CoordinatorResult<unknown>;
 }
 
+/** The keys a parked heartbeat is known by: its member id and, for a static member, `\u0000` and its instance id. */
+function keysOf({ join }: Parked): string[] {
+  const { updated } = join.prepared;
+  return updated.instanceId === null ? [updated.memberId] : [updated.memberId, `\u0000${updated.instanceId}`];
+}
+
 /**
  * The ConsumerGroupHeartbeats one shard received in one turn of the event loop, run together so a
  * group's target assignment is computed once for all of them instead of once per join (forming a group
@@ -84,8 +90,9 @@ export function runHeartbeatBatch(
  * that fails takes its heartbeats' first halves back, which is only possible before they are handed
  * out); each later step reconciles about `budget` parked members. Between steps the caller hands out
  * what the step produced: `runs` (in order, before anything else writes) and `answered` (indexes of
- * new answers). What ran between two steps is seen by the next: a group or member gone since answers
- * its heartbeats' errors, and a target computed meanwhile is reconciled towards.
+ * new answers). What ran between two steps (another batch among them) is seen by the next: a group or
+ * member gone since answers its heartbeats' errors, a partition released meanwhile is handed over, and
+ * a target computed meanwhile is reconciled towards.
  */
 export class HeartbeatBatch {
   readonly answers: BatchAnswer[] = [];
@@ -96,6 +103,8 @@ export class HeartbeatBatch {
   private readonly parked = new Map<string, Parked[]>();
   /** groupId → the member ids and `\u0000instance` ids parked, so a second request of one completes the first. */
   private readonly parkedKeys = new Map<string, Set<string>>();
+  /** groupId → the member ids and `\u0000instance` ids parked and not answered yet (parked, or targeted and waiting for their turn). */
+  private readonly awaitingKeys = new Map<string, Set<string>>();
   /** After the first step: each group's parked heartbeats, its target computed, waiting to be reconciled. */
   private targeted: { groupId: string; entries: Parked[] }[] | null = null;
   private reconciled = 0;
@@ -130,6 +139,36 @@ export class HeartbeatBatch {
       this.reconciled = 0;
     }
     return true;
+  }
+
+  /**
+   * Whether a heartbeat of this member (or of its instance) is still waiting in this batch for its
+   * answer: a later request of it must wait for this batch to end, so one member's requests keep their order.
+   */
+  awaits(groupId: string, memberId: string, instanceId?: string | null): boolean {
+    const keys = this.awaitingKeys.get(groupId);
+    return keys !== undefined && (keys.has(memberId) || (!!instanceId && keys.has(`\u0000${instanceId}`)));
+  }
+
+  /**
+   * The members to tell to heartbeat now (SPEC's HeartbeatNow) that are not waiting for an answer of
+   * this batch, taken out of `tell`: they can be pushed as soon as what the batch wrote so far commits,
+   * instead of once the whole batch is reconciled (a member whose target a burst's first step changed
+   * then heartbeats, and revokes, while the burst is still being answered). The members still waiting
+   * stay in `tell` until their answer hands them their target.
+   */
+  takeTells(): Map<string, Set<string>> {
+    const now = new Map<string, Set<string>>();
+    for (const [groupId, members] of this.tell) {
+      const keys = this.awaitingKeys.get(groupId);
+      const ready = new Set<string>();
+      for (const memberId of members) if (!keys?.has(memberId)) ready.add(memberId);
+      if (ready.size === 0) continue;
+      now.set(groupId, ready);
+      for (const memberId of ready) members.delete(memberId);
+      if (members.size === 0) this.tell.delete(groupId);
+    }
+    return now;
   }
 
   /** Answers every heartbeat not answered yet with `response` (the shard stopped leading mid-batch). */
@@ -180,9 +219,20 @@ export class HeartbeatBatch {
       this.parkedKeys.set(groupId, (keys = new Set()));
     }
     list.push(parked);
-    const { updated } = parked.join.prepared;
-    keys.add(updated.memberId);
-    if (updated.instanceId !== null) keys.add(`\u0000${updated.instanceId}`);
+    let awaiting = this.awaitingKeys.get(groupId);
+    if (!awaiting) this.awaitingKeys.set(groupId, (awaiting = new Set()));
+    for (const key of keysOf(parked)) {
+      keys.add(key);
+      awaiting.add(key);
+    }
+  }
+
+  /** The parked heartbeat is answered (or failed): a later request of its member need not wait for it. */
+  private unpark(groupId: string, parked: Parked): void {
+    const awaiting = this.awaitingKeys.get(groupId);
+    if (!awaiting) return;
+    for (const key of keysOf(parked)) awaiting.delete(key);
+    if (awaiting.size === 0) this.awaitingKeys.delete(groupId);
   }
 
   /** The group's target at its latest epoch (computed once), then each parked member reconciled towards it, now. */
@@ -218,7 +268,10 @@ export class HeartbeatBatch {
       this.dropped();
       this.takeBack(groupId, entries);
       this.hooks.onTargetFailed?.(groupId, entries.length, error);
-      for (const { index } of entries) this.fail(index, error, true);
+      for (const entry of entries) {
+        this.unpark(groupId, entry);
+        this.fail(entry.index, error, true);
+      }
       return [];
     }
   }
@@ -231,7 +284,9 @@ export class HeartbeatBatch {
   }
 
   /** One parked member reconciled towards its group's target, with the group's subscription as it is now. */
-  private reconcileParked(groupId: string, { index, join }: Parked): void {
+  private reconcileParked(groupId: string, parked: Parked): void {
+    const { index, join } = parked;
+    this.unpark(groupId, parked);
     this.guarded(index, () => {
       const group = this.manager.group(groupId);
       if (!group) throw new ConsumerGroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);

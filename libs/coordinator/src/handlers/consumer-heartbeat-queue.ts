@@ -21,8 +21,22 @@ interface Queued {
  */
 const HEARTBEAT_PARTS_PER_TURN = 500;
 
+/**
+ * How many batches may be under way at once. A batch started while an older one is still being
+ * reconciled runs first in each turn: it holds what arrived since (a member revoking what the older
+ * batch's target gave away, told to as soon as that target committed), and the older batch's members
+ * still waiting then find those partitions released in their own answer instead of being pushed again.
+ */
+const BATCHES_UNDER_WAY = 2;
+
 const writeFailure = (failed: { storeError: number; message: string }) =>
   heartbeatError(operationWriteError(failed.storeError), failed.message);
+
+/** A batch under way over several turns, and the heartbeats it answers (by index). */
+interface Running {
+  batch: HeartbeatBatch;
+  items: Queued[];
+}
 
 /** Each shard's heartbeats of the current turn. */
 const queues = new WeakMap<CoordinatorShard, ConsumerHeartbeatQueue>();
@@ -48,19 +62,21 @@ export function runQueuedConsumerHeartbeats(shard: CoordinatorShard): void {
 /**
  * Kafka's `consumerGroupHeartbeat` on a shard, for the heartbeats queued in one turn at once
  * (`HeartbeatBatch`: a group's target assignment is computed once per batch, not once per join). The
- * batch runs in the check phase, over turns (HEARTBEAT_PARTS_PER_TURN; heartbeats arriving
- * meanwhile wait for the next batch); what each part writes joins the log at once, and every answer
- * leaves only once the writes before it
- * are committed (a heartbeat that wrote nothing may have read their state, as Kafka's write operation
+ * batch runs in the check phase, over turns (HEARTBEAT_PARTS_PER_TURN); heartbeats arriving meanwhile
+ * form the next batch, which starts at once beside it (BATCHES_UNDER_WAY) unless one of them is of a
+ * member still waiting for its answer in a running batch (then they wait for that batch to end). What
+ * each part writes joins the log at once, and every answer leaves only once the writes before it are
+ * committed (a heartbeat that wrote nothing may have read their state, as Kafka's write operation
  * without records waits), an error at once. A heartbeat whose group id names a classic group runs alone,
  * through `handleConsumerGroupHeartbeat` (the conversion's records go with it). Members whose target
  * changed, or who wait for a partition a member released, are told to heartbeat now (HeartbeatNow) once
- * the writes are committed, once until they heartbeat (`MemberConnections.tell`).
+ * the writes so far are committed (after each part, those not waiting for an answer of the batch), once
+ * until they heartbeat (`MemberConnections.tell`).
  */
 class ConsumerHeartbeatQueue {
   private queued: Queued[] = [];
-  /** The batch running over several turns, its heartbeats, and the members to tell once it ends. */
-  private running: { batch: HeartbeatBatch; items: Queued[] } | null = null;
+  /** The batches running over several turns, oldest first, with their heartbeats. */
+  private running: Running[] = [];
   private scheduled = false;
 
   constructor(private readonly shard: CoordinatorShard) {}
@@ -70,11 +86,11 @@ class ConsumerHeartbeatQueue {
     this.schedule();
   }
 
-  /** The running batch to its end, then every queued heartbeat as one batch, now (a read must see them all). */
+  /** The running batches to their end, then every queued heartbeat as one batch, now (a read must see them all). */
   drain(): void {
-    this.continue(Infinity);
-    if (this.queued.length > 0) this.start();
-    this.continue(Infinity);
+    for (const running of [...this.running]) this.continue(running, Infinity);
+    const started = this.start();
+    if (started) this.continue(started, Infinity);
   }
 
   private schedule(): void {
@@ -82,16 +98,25 @@ class ConsumerHeartbeatQueue {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      if (!this.running) this.start();
-      this.continue(HEARTBEAT_PARTS_PER_TURN);
-      if (this.running || this.queued.length > 0) this.schedule();
+      if (this.running.length < BATCHES_UNDER_WAY && !this.waitsForRunning()) this.start();
+      // Newest first: it holds what arrived since the older batches began (see BATCHES_UNDER_WAY).
+      for (const running of [...this.running].reverse()) this.continue(running, HEARTBEAT_PARTS_PER_TURN);
+      if (this.running.length > 0 || this.queued.length > 0) this.schedule();
     });
   }
 
-  /** The queued heartbeats become the running batch (those arriving meanwhile wait for the next one). */
-  private start(): void {
+  /** A queued heartbeat's member (or instance) still waits for its answer in a running batch: the queue waits for that batch. */
+  private waitsForRunning(): boolean {
+    if (this.running.length === 0) return false;
+    return this.queued.some(({ request }) =>
+      this.running.some(({ batch }) => batch.awaits(request.groupId, request.memberId, request.instanceId)),
+    );
+  }
+
+  /** The queued heartbeats become a running batch (those arriving meanwhile wait for the next one). */
+  private start(): Running | null {
     const items = this.queued;
-    if (items.length === 0) return;
+    if (items.length === 0) return null;
     this.queued = [];
     const { shard } = this;
     // Each member heard from reads the group as this batch leaves it: a push it is owed goes again.
@@ -108,13 +133,13 @@ class ConsumerHeartbeatQueue {
           `consumer group ${groupId}: no target assignment, ${heartbeats} heartbeat(s) failed and nothing of them was written: ${error instanceof Error ? error.message : String(error)}`,
         ),
     });
-    this.running = { batch, items };
+    const running = { batch, items };
+    this.running.push(running);
+    return running;
   }
 
-  /** Runs about `budget` parts of the running batch, then hands out what they wrote and answered. */
-  private continue(budget: number): void {
-    const running = this.running;
-    if (!running) return;
+  /** Runs about `budget` parts of a running batch, then hands out what they wrote, answered and must push. */
+  private continue(running: Running, budget: number): void {
     const { batch, items } = running;
     const { shard } = this;
     let done: boolean;
@@ -146,16 +171,31 @@ class ConsumerHeartbeatQueue {
         .run({ records: [], response, awaitsPendingWrites: true, onFailure: writeFailure })
         .then((answer) => respond(answer ?? response));
     }
-    if (!done) return;
-    this.running = null;
-    if (batch.tell.size > 0)
+    if (done) this.running = this.running.filter((r) => r !== running);
+    // Members not waiting for an answer of this batch are pushed once what it wrote so far commits; the
+    // others once their answer is out (those still told when the batch ends).
+    const tell = this.notAwaited(done ? batch.tell : batch.takeTells());
+    if (tell.size > 0)
       void shard
         .run({ records: [], response: true, awaitsPendingWrites: true, onFailure: () => false })
         .then((committed) => {
           if (!committed) return;
-          for (const [groupId, members] of batch.tell)
-            shard.heartbeatNow(groupId, members, 'target assignment changed');
+          for (const [groupId, members] of tell) shard.heartbeatNow(groupId, members, 'target assignment changed');
         });
+  }
+
+  /**
+   * `tell` without the members still waiting for an answer in a running batch: that answer reconciles
+   * them with the group as it is then, so a push would only bring one more heartbeat.
+   */
+  private notAwaited(tell: Map<string, Set<string>>): Map<string, Set<string>> {
+    if (this.running.length === 0) return tell;
+    for (const [groupId, members] of tell) {
+      for (const memberId of members)
+        if (this.running.some(({ batch }) => batch.awaits(groupId, memberId))) members.delete(memberId);
+      if (members.size === 0) tell.delete(groupId);
+    }
+    return tell;
   }
 
   /** A classic group (not Dead) holds the id and no consumer group does yet: the heartbeat may convert it. */
