@@ -6,10 +6,15 @@
  * of nine could have formed in a small first table (treeifyBin would have grown it).
  */
 import type { TopicPartitions } from '@cohort/protocol';
-import { spreadHash } from '../common/java-order';
+import { spreadHash as importedSpreadHash } from '../common/java-order';
 import type { ModelTopic } from './group-model';
-import { tableSizeFor } from './java-hash-table';
+import { tableSizeFor as importedTableSizeFor } from './java-hash-table';
 import type { TargetLog } from './member-target-log';
+
+// Bound once: under esbuild's CommonJS output (what tsx, and so npm run bench, runs) every use of an
+// imported name is a getter call, which stays a call in the per-partition loops below.
+const spreadHash = importedSpreadHash;
+const tableSizeFor = importedTableSizeFor;
 
 const MAX_SORTED_BY_INSERTION = 32;
 

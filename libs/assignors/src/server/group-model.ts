@@ -7,9 +7,18 @@
 import { javaStringHashCode, KafkaError, type TopicPartitions } from '@cohort/protocol';
 import type { ClusterView } from '../api/partition-assignor';
 import type { ConsumerGroupMemberSpec, ConsumerGroupSpec } from './consumer-group-assignor';
-import { copyConstructorCapacity, hashSetOrderOfPartitions, javaIterationOrder } from './java-hash-table';
+import {
+  copyConstructorCapacity,
+  hashSetOrderOfPartitions as importedHashSetOrder,
+  javaIterationOrder,
+} from './java-hash-table';
 import { compareUuids, topicIdOf, uuidHashCode, type JavaUuid } from './java-uuid';
-import { javaTableCapacity, spreadHash } from '../common/java-order';
+import { javaTableCapacity, spreadHash as importedSpreadHash } from '../common/java-order';
+
+// Bound once: under esbuild's CommonJS output (what tsx, and so npm run bench, runs) every use of an
+// imported name is a getter call, which stays a call in the per-partition loops below.
+const spreadHash = importedSpreadHash;
+const hashSetOrderOfPartitions = importedHashSetOrder;
 
 export interface ModelTopic {
   name: string;

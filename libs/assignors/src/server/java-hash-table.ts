@@ -9,7 +9,11 @@
  * Not emulated: chains of 9 or more in a table of 64 buckets or more, which Java turns into trees
  * (their order then follows the tree) — partition sets with 9 partitions sharing a bucket there.
  */
-import { spreadHash } from '../common/java-order';
+import { spreadHash as importedSpreadHash } from '../common/java-order';
+
+// Bound once: under esbuild's CommonJS output (what tsx, and so npm run bench, runs) every use of an
+// imported name is a getter call, which stays a call in the per-partition loops below.
+const spreadHash = importedSpreadHash;
 
 const DEFAULT_CAPACITY = 16;
 const TREEIFY_THRESHOLD = 8;

@@ -12,11 +12,22 @@
  * partitions in one bucket of its first table) is replayed through JavaHashTable instead.
  */
 import type { TopicPartitions } from '@cohort/protocol';
-import { spreadHash } from '../common/java-order';
-import { copyConstructorCapacity, tableSizeFor } from './java-hash-table';
+import { spreadHash as importedSpreadHash } from '../common/java-order';
+import {
+  copyConstructorCapacity as importedCopyCapacity,
+  tableSizeFor as importedTableSizeFor,
+} from './java-hash-table';
 import type { ModelTopic, OwnedTopic } from './group-model';
-import { ADD, REMOVE, type TargetLog } from './member-target-log';
+import { ADD as LOG_ADD, REMOVE as LOG_REMOVE, type TargetLog } from './member-target-log';
 import { MAP_COMPUTE, MAP_PUT, MAP_REMOVE, replayPartitionSet, replayTopicMap } from './target-table-replay';
+
+// Bound once: under esbuild's CommonJS output (what tsx, and so npm run bench, runs) every use of an
+// imported name is a getter call, which stays a call in the per-partition loops below.
+const spreadHash = importedSpreadHash;
+const tableSizeFor = importedTableSizeFor;
+const copyConstructorCapacity = importedCopyCapacity;
+const ADD = LOG_ADD;
+const REMOVE = LOG_REMOVE;
 
 /** Fewer inserts than this into one table can make no chain long enough for treeifyBin. */
 const MAP_SAFE_INSERTS = 8;

@@ -17,12 +17,17 @@ import {
   type GroupModelOptions,
   type ModelMember,
 } from './group-model';
-import { freshOneTopicTarget } from './fresh-target';
-import { freshSmallTarget } from './fresh-small-target';
+import { freshOneTopicTarget as importedFreshOneTopic } from './fresh-target';
+import { freshSmallTarget as importedFreshSmall } from './fresh-small-target';
 import type { TargetLog } from './member-target-log';
 import { TargetReplay } from './target-replay';
 import { assignHeterogeneous } from './uniform-heterogeneous';
 import { assignHomogeneous } from './uniform-homogeneous';
+
+// Bound once: under esbuild's CommonJS output (what tsx, and so npm run bench, runs) every use of an
+// imported name is a getter call, here one per member.
+const freshOneTopicTarget = importedFreshOneTopic;
+const freshSmallTarget = importedFreshSmall;
 
 export const UNIFORM_ASSIGNOR_NAME = 'uniform';
 
