@@ -108,6 +108,18 @@ async function cohortDrain(
   return { acked, perSecond: acked / seconds };
 }
 
+/**
+ * A run's result and this bench process's CPU over it, in cores: near 1, the figure would be the
+ * client's, not the server's (printed so a reader can tell).
+ */
+async function withClientCpu<T>(run: () => Promise<T>): Promise<T & { clientCores: number }> {
+  const cpu = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  const result = await run();
+  const { user, system } = process.cpuUsage(cpu);
+  return { ...result, clientCores: (user + system) / (Number(process.hrtime.bigint() - started) / 1000) };
+}
+
 async function throughput(
   node: CohortProcess,
   unsynced: CohortProcess,
@@ -131,11 +143,12 @@ async function throughput(
     await cohortDrain(workers, batch, 500); // warm-up: JIT, the share partition created
     await redis.drain(batch, 500);
     await cohortDrain(others, batch, 500);
-    const cohort = await cohortDrain(workers, batch, durationMs);
-    const noFsync = await cohortDrain(others, batch, durationMs);
-    const baseline = await redis.drain(batch, durationMs);
+    const cohort = await withClientCpu(() => cohortDrain(workers, batch, durationMs));
+    const noFsync = await withClientCpu(() => cohortDrain(others, batch, durationMs));
+    const baseline = await withClientCpu(() => redis.drain(batch, durationMs));
+    const cores = (run: { clientCores: number }) => `${(run.clientCores * 100).toFixed(0)}%`;
     console.log(
-      `  ${label}: Cohort ${cohort.acked} offsets acknowledged (${noFsync.acked} without fsync), Redis ${baseline.acked} entries acknowledged`,
+      `  ${label}: Cohort ${cohort.acked} offsets acknowledged (${noFsync.acked} without fsync), Redis ${baseline.acked} entries acknowledged; this bench process at ${cores(cohort)} of a core (${cores(noFsync)}), ${cores(baseline)} for Redis`,
     );
     return { cohort: cohort.perSecond, unsynced: noFsync.perSecond, redis: baseline.perSecond };
   } finally {
