@@ -78,11 +78,13 @@ export function freshSmallTarget(
   // new HashMap<>(0): no table yet, threshold tableSizeFor(0) = 1.
   let mapCapacity = 0;
   let mapThreshold = 1;
-  for (let op = log.head[member]; op !== -1; op = log.next[op]) {
-    const word = log.word[op];
+  const ops = log.ops;
+  for (let op = log.head[member]; op !== -1; op = ops[op + 2]) {
+    // An op's word, partition and next, side by side (member-target-log.ts).
+    const word = ops[op];
     const topic = word >>> 2;
     const kind = word & 3;
-    const partition = log.partition[op];
+    const partition = ops[op + 1];
     let slot = 0;
     while (slot < slots && slotTopic[slot] !== topic) slot++;
     if (kind === ADD) {

@@ -25,18 +25,22 @@ export function freshOneTopicTarget(
 ): TopicPartitions[] | undefined {
   let op = log.head[member];
   if (op === -1) return [];
-  const word = log.word[op];
+  // An op's word, partition and next, side by side (member-target-log.ts).
+  const ops = log.ops;
+  const word = ops[op];
   // ADD is kind 0: the word is topic * 4.
   if ((word & 3) !== 0) return undefined;
-  const partitions: number[] = [];
+  // Checked before anything is allocated: most logs of a heterogeneous group span several topics.
+  let n = 0;
   let previous = -1;
-  for (; op !== -1; op = log.next[op]) {
-    const partition = log.partition[op];
-    if (log.word[op] !== word || partition <= previous) return undefined;
-    partitions.push(partition);
+  for (let at = op; at !== -1; at = ops[at + 2]) {
+    const partition = ops[at + 1];
+    if (ops[at] !== word || partition <= previous) return undefined;
     previous = partition;
+    n++;
   }
-  const n = partitions.length;
+  const partitions = new Array<number>(n);
+  for (let k = 0; op !== -1; op = ops[op + 2]) partitions[k++] = ops[op + 1];
   const initial = log.newSetCapacity[word >>> 2];
   const first = initial < 0 ? 16 : tableSizeFor(initial) || 16;
   if (n >= 9 && first < 64 && nineInABucket(partitions, first)) return undefined;

@@ -11,16 +11,24 @@ export const ADD = 0;
 export const REMOVE = 1;
 export const REMOVE_TOPIC = 2;
 
+/** An op's three ints in TargetLog.ops: at op + OP_WORD, op + OP_PARTITION and op + OP_NEXT. */
+const OP_SIZE = 3;
+const OP_WORD = 0;
+const OP_PARTITION = 1;
+const OP_NEXT = 2;
+
 export class TargetLog {
   /** 1 once the member's target was deep-copied (changed at least once, maybe back). */
   readonly copied: Uint8Array;
-  /** The member's first and last op (-1: none); ops chain through `next`. */
+  /** The member's first and last op (-1: none), as offsets into `ops`; ops chain through their next. */
   readonly head: Int32Array;
   private readonly tail: Int32Array;
-  /** topic * 4 + kind */
-  word: Int32Array;
-  partition: Int32Array;
-  next: Int32Array;
+  /**
+   * Each op as three ints side by side — topic * 4 + kind, partition, the offset of the member's next
+   * op (-1: none) — so that reading a member's ops back, scattered through the log, costs one cache
+   * line per op instead of three.
+   */
+  ops: Int32Array;
   private length = 0;
 
   /**
@@ -35,10 +43,7 @@ export class TargetLog {
     this.copied = new Uint8Array(memberCount);
     this.head = new Int32Array(memberCount).fill(-1);
     this.tail = new Int32Array(memberCount).fill(-1);
-    const size = Math.max(16, expectedOps);
-    this.word = new Int32Array(size);
-    this.partition = new Int32Array(size);
-    this.next = new Int32Array(size);
+    this.ops = new Int32Array(OP_SIZE * Math.max(16, expectedOps));
   }
 
   /** The builder needs a mutable copy of the member's target (Kafka deep-copies it now). */
@@ -60,27 +65,22 @@ export class TargetLog {
 
   private append(member: number, word: number, partition: number): void {
     this.copied[member] = 1;
-    if (this.length === this.word.length) this.grow();
-    const op = this.length++;
-    this.word[op] = word;
-    this.partition[op] = partition;
-    this.next[op] = -1;
+    if (this.length === this.ops.length) this.grow();
+    const op = this.length;
+    this.length += OP_SIZE;
+    const ops = this.ops;
+    ops[op + OP_WORD] = word;
+    ops[op + OP_PARTITION] = partition;
+    ops[op + OP_NEXT] = -1;
     const last = this.tail[member];
     if (last === -1) this.head[member] = op;
-    else this.next[last] = op;
+    else ops[last + OP_NEXT] = op;
     this.tail[member] = op;
   }
 
   private grow(): void {
-    const size = this.word.length * 2;
-    const word = new Int32Array(size);
-    word.set(this.word);
-    this.word = word;
-    const partition = new Int32Array(size);
-    partition.set(this.partition);
-    this.partition = partition;
-    const next = new Int32Array(size);
-    next.set(this.next);
-    this.next = next;
+    const ops = new Int32Array(this.ops.length * 2);
+    ops.set(this.ops);
+    this.ops = ops;
   }
 }

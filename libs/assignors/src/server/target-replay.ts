@@ -136,8 +136,10 @@ export class TargetReplay {
       for (let k = 0; k < partitions.length; k++) this.addToSet(slot, topic, partitions[k]);
     }
     const log = this.log;
-    for (let op = log.head[member]; op !== -1; op = log.next[op]) {
-      const word = log.word[op];
+    const ops = log.ops;
+    // An op's word, partition and next, side by side (member-target-log.ts).
+    for (let op = log.head[member]; op !== -1; op = ops[op + 2]) {
+      const word = ops[op];
       const topic = word >>> 2;
       const kind = word & 3;
       if (kind === ADD) {
@@ -151,12 +153,11 @@ export class TargetReplay {
           this.mapSize++;
           this.mapInserts++;
         }
-        this.addToSet(slot, topic, log.partition[op]);
+        this.addToSet(slot, topic, ops[op + 1]);
       } else {
         const slot = this.slotOfTopic[topic];
         if (slot === -1) continue;
-        if (kind === REMOVE && !(this.removeFromSet(slot, topic, log.partition[op]) && this.slotSize[slot] === 0))
-          continue;
+        if (kind === REMOVE && !(this.removeFromSet(slot, topic, ops[op + 1]) && this.slotSize[slot] === 0)) continue;
         this.slotAlive[slot] = 0;
         this.slotOfTopic[topic] = -1;
         this.mapSize--;
