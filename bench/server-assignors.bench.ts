@@ -5,8 +5,9 @@
  * 10,000 members each subscribing to 3 of 50 topics (2,000 partitions each) chosen at random (seeded),
  * and one member joining the first shape's group once it is stable (every member holding its target).
  * Each shape runs in a process of its own: the first call of that process (input built, heap collected)
- * and the median of N warm calls on the same input are printed, beside the target (half of Kafka's own
- * classes timed on this kind of machine) and a fixed-work baseline measured in the same run.
+ * and the median of N warm calls on the same input are printed, in wall time and in process CPU time
+ * (the steadier of the two on a shared machine), beside the target (half of Kafka's own classes timed
+ * on this kind of machine) and a fixed-work baseline measured in the same run.
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -94,7 +95,15 @@ const SHAPES: Shape[] = [
 interface Measurement {
   firstMs: number;
   warm: number[];
+  /** The same calls' process CPU time (main thread and GC threads), steadier than wall time on a shared machine. */
+  firstCpuMs: number;
+  warmCpu: number[];
   moved: number;
+}
+
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(since);
+  return (user + system) / 1000;
 }
 
 function median(values: number[]): number {
@@ -109,20 +118,25 @@ function measure(shape: Shape, runs: number): Measurement {
   const cluster = { partitionsPerTopic };
   const assignor = createUniformAssignor();
   (globalThis as { gc?: () => void }).gc?.();
+  let cpu = process.cpuUsage();
   let started = performance.now();
   const first = assignor.assign(group, cluster);
   const firstMs = performance.now() - started;
+  const firstCpuMs = cpuMs(cpu);
   // How many members' targets the call changed (the join moves a few, not all).
   let moved = 0;
   for (const member of group.members)
     if (JSON.stringify(first[member.memberId]) !== JSON.stringify(member.assignment)) moved++;
   const warm: number[] = [];
+  const warmCpu: number[] = [];
   for (let r = 0; r < runs; r++) {
+    cpu = process.cpuUsage();
     started = performance.now();
     assignor.assign(group, cluster);
     warm.push(performance.now() - started);
+    warmCpu.push(cpuMs(cpu));
   }
-  return { firstMs, warm, moved };
+  return { firstMs, warm, firstCpuMs, warmCpu, moved };
 }
 
 /** Fixed work measured in the same run: how busy the machine is (compare across runs; larger = busier). */
@@ -170,7 +184,7 @@ function serverAssignorsBench(args: string[]): void {
       process.exitCode = 1;
       continue;
     }
-    const { firstMs, warm, moved } = JSON.parse(run.stdout) as Measurement;
+    const { firstMs, warm, firstCpuMs, warmCpu, moved } = JSON.parse(run.stdout) as Measurement;
     const warmMs = median(warm);
     const row = (what: string, ms: number, kafka: number | undefined): string =>
       `  ${what.padEnd(28)} ${ms.toFixed(1).padStart(7)} ms` +
@@ -179,6 +193,8 @@ function serverAssignorsBench(args: string[]): void {
         : `   Kafka ${kafka} ms, target ≤ ${(kafka / 2).toFixed(1)} ms: ${(ms / kafka).toFixed(2)}× Kafka ${ms <= kafka / 2 ? 'met' : 'NOT met'}`);
     console.log(row('first call of the process', firstMs, shape.kafka.first));
     console.log(row(`warm (median of ${runs})`, warmMs, shape.kafka.warm));
+    console.log(row('first call, process CPU', firstCpuMs, shape.kafka.first));
+    console.log(row(`warm, process CPU (median)`, median(warmCpu), shape.kafka.warm));
     console.log(`  members whose target changed: ${moved}`);
   }
 }
