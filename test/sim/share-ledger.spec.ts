@@ -39,8 +39,7 @@ describe('the share ledger of the simulator', () => {
   it('an acknowledged offset leased again, and a delivery count that does not grow', () => {
     const l = ledger();
     l.leased('a', 1, 0, 'jobs-0', 5, 5, 1);
-    l.letGo('a', 'jobs-0', 5, 5, 1);
-    l.acknowledged('a', 'jobs-0', 5, 5, 1, 1);
+    l.acknowledged('a', 'jobs-0', 5, 5, 1, 1, l.letGo('a', 'jobs-0', 5, 5, 1));
     l.leased('b', 2, 0, 'jobs-0', 5, 5, 1);
     expect(l.violations).toEqual([
       'jobs-0@5 leased to b after a acknowledged it',
@@ -52,25 +51,43 @@ describe('the share ledger of the simulator', () => {
     const l = ledger();
     l.leased('a', 1, 0, 'jobs-0', 5, 6, 1);
     now = 900;
-    l.letGo('a', 'jobs-0', 5, 5, 1);
-    l.acknowledged('a', 'jobs-0', 5, 5, 1, 1);
+    l.acknowledged('a', 'jobs-0', 5, 5, 1, 1, l.letGo('a', 'jobs-0', 5, 5, 1));
     now = 0;
     l.leased('a', 1, 0, 'jobs-0', 6, 6, 2);
-    l.letGo('a', 'jobs-0', 6, 6, 1);
-    l.acknowledged('a', 'jobs-0', 6, 6, 1, 2);
+    l.acknowledged('a', 'jobs-0', 6, 6, 1, 2, l.letGo('a', 'jobs-0', 6, 6, 1));
     // Another member's lease rejected them, and an operator redelivered the dead letters.
     l.leased('b', 1, 2_000, 'jobs-0', 5, 6, 3);
     expect(l.violations).toEqual([]);
     expect(l.stats.lateAccepts).toBe(2);
   });
 
+  it('an ACCEPT refused for the whole batch does not vouch for a later ACCEPT of the same offset, sent after its lock ran out', () => {
+    const l = ledger();
+    l.leased('a', 1, 0, 'jobs-0', 5, 6, 4);
+    // The lease of 5-6 ran out; 5 and 6 were leased to a again, on their last delivery.
+    now = 1_000;
+    l.leased('a', 1, 1_000, 'jobs-0', 5, 5, 5);
+    l.leased('a', 1, 1_000, 'jobs-0', 6, 6, 5);
+    l.acknowledged('a', 'jobs-0', 6, 6, 2, 1, l.letGo('a', 'jobs-0', 6, 6, 1));
+    // The first lease's late ACCEPT of 5-6, while 5 is surely held: refused (6 is a dead letter now).
+    now = 1_100;
+    l.letGo('a', 'jobs-0', 5, 6, 1);
+    // The second lease's ACCEPT of 5 after its lock ran out (5 went to the archive): answered NONE, skipped.
+    now = 2_100;
+    l.acknowledged('a', 'jobs-0', 5, 5, 1, 1, l.letGo('a', 'jobs-0', 5, 5, 1));
+    l.redeliverySent('jobs-0', 0, 10);
+    l.leased('b', 1, 2_100, 'jobs-0', 5, 6, 1);
+    expect(l.violations).toEqual([]);
+    expect(l.stats.lateAccepts).toBe(1);
+  });
+
   it('a redelivered dead letter counts from one again; any other offset may not', () => {
     const l = ledger();
     l.leased('a', 1, 0, 'jobs-0', 5, 6, 2);
-    l.letGo('a', 'jobs-0', 5, 6, 1);
+    const letGo = l.letGo('a', 'jobs-0', 5, 6, 1);
     l.rejecting('jobs-0', 5, 5);
-    l.acknowledged('a', 'jobs-0', 5, 5, 3, 1);
-    l.acknowledged('a', 'jobs-0', 6, 6, 2, 1);
+    l.acknowledged('a', 'jobs-0', 5, 5, 3, 1, letGo);
+    l.acknowledged('a', 'jobs-0', 6, 6, 2, 1, letGo);
     l.redeliverySent('jobs-0', 0, 10);
     l.leased('b', 1, 0, 'jobs-0', 5, 6, 1);
     expect(l.violations).toEqual(['jobs-0@6 leased with delivery count 1 after 2']);

@@ -1,11 +1,18 @@
 /** One lease a worker was given: the offset is its own from when the acquire was sent until its lock ends. */
-interface Hold {
+export interface Hold {
   member: string;
   /** The coordinator node that granted it: a new coordinator loads leases as available again (KIP-932). */
   grantedBy: number;
   /** The lock surely lasts at least this long: the acquire's send time plus the lock duration. */
   until: number;
 }
+
+/**
+ * What one acknowledgement let go: the offsets its member surely still held when it was sent (offset key →
+ * the hold). Only that acknowledgement's answer may count them as acknowledged: a refused one vouches for
+ * nothing, not for a later acknowledgement of the same offsets, sent when the lock may be over.
+ */
+export type LetGo = ReadonlyMap<string, Hold>;
 
 /** How long before its lock surely ends an acknowledgement still surely reaches the offsets it holds. */
 const ACK_MARGIN_MS = 300;
@@ -28,8 +35,6 @@ export class ShareLedger {
   private readonly deliveries = new Map<string, number>();
   /** Offsets that may be dead letters: a REJECT of them was sent, or they were leased on their last delivery. */
   private readonly maybeDead = new Set<string>();
-  /** Offsets whose holder let go while surely holding them, until its acknowledgement is answered. */
-  private readonly surelyHeld = new Map<string, Hold>();
   /** Dead letters an operator asked to redeliver: their next lease counts from one again. */
   private readonly revived = new Set<string>();
   readonly violations: string[] = [];
@@ -79,11 +84,12 @@ export class ShareLedger {
 
   /**
    * `member` is about to send an acknowledgement of `first`–`last`: from now on it no longer holds them.
-   * Those it surely still holds (its lock not over, from the coordinator that leads now) are noted: only
-   * for them does an ACCEPT answered NONE mean the coordinator acknowledged them.
+   * Those it surely still holds (its lock not over, from the coordinator that leads now) are returned: only
+   * for them does an ACCEPT answered NONE mean the coordinator acknowledged them (`acknowledged`).
    */
-  letGo(member: string, tp: string, first: number, last: number, node: number): void {
+  letGo(member: string, tp: string, first: number, last: number, node: number): LetGo {
     const now = this.now();
+    const surelyHeld = new Map<string, Hold>();
     for (let offset = first; offset <= last; offset++) {
       const key = `${tp}@${offset}`;
       const held = this.holds.get(key);
@@ -91,8 +97,9 @@ export class ShareLedger {
       this.holds.delete(key);
       // With a margin for the acknowledgement's way there: a lock that ends on the way may let another
       // member's lease finish the offset first, and the ACCEPT is then skipped.
-      if (held.grantedBy === node && held.until > now + ACK_MARGIN_MS) this.surelyHeld.set(key, held);
+      if (held.grantedBy === node && held.until > now + ACK_MARGIN_MS) surelyHeld.set(key, held);
     }
+    return surelyHeld;
   }
 
   /**
@@ -109,17 +116,25 @@ export class ShareLedger {
   }
 
   /**
-   * An acknowledgement of `type` (1 ACCEPT, 2 RELEASE, 3 REJECT) was answered NONE by `node`. An ACCEPT
-   * of offsets the member may no longer have held is not counted: they may have been below SPSO, done
-   * by another member's lease (accepted, or rejected and dead-lettered), and such an ACCEPT is skipped,
+   * An acknowledgement of `type` (1 ACCEPT, 2 RELEASE, 3 REJECT) was answered NONE by `node`; `letGo` is
+   * what `letGo` returned when it was sent. An ACCEPT of offsets the member may no longer have held is
+   * not counted: they may have been below SPSO, done by another member's lease (accepted, or rejected and
+   * dead-lettered) or archived when the lock ran out on the last delivery, and such an ACCEPT is skipped,
    * as Kafka's SharePartition does (a share group delivers at least once).
    */
-  acknowledged(member: string, tp: string, first: number, last: number, type: number, node: number): void {
+  acknowledged(
+    member: string,
+    tp: string,
+    first: number,
+    last: number,
+    type: number,
+    node: number,
+    letGo: LetGo,
+  ): void {
     for (let offset = first; offset <= last; offset++) {
       const key = `${tp}@${offset}`;
-      const held = this.surelyHeld.get(key);
+      const held = letGo.get(key);
       const sure = held?.member === member && held.grantedBy === node;
-      if (held?.member === member) this.surelyHeld.delete(key);
       if (type !== 1) {
         if (type === 2) this.stats.released++;
         else this.stats.rejected++;

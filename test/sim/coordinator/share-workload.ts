@@ -188,7 +188,7 @@ export class ShareWorkload {
     const type = roll < 0.75 ? ACCEPT : roll < 0.9 ? RELEASE : REJECT;
     const tp = `${topic}-${partition}`;
     const grantor = this.grantor();
-    this.ledger.letGo(memberId, tp, first, last, grantor);
+    const letGo = this.ledger.letGo(memberId, tp, first, last, grantor);
     if (type === REJECT) this.ledger.rejecting(tp, first, last);
     const r = await this.call((c) =>
       c.shareAcknowledge(
@@ -206,7 +206,7 @@ export class ShareWorkload {
     const answer = r.value.partitions.find((p) => p.topic === topic && p.partition === partition);
     this.trace(`${memberId} ack ${type} ${tp}@${first}-${last}: ${answer?.errorCode}`);
     if (answer?.errorCode === ErrorCode.NONE)
-      this.ledger.acknowledged(memberId, tp, first, last, type, this.grantor() === grantor ? grantor : -1);
+      this.ledger.acknowledged(memberId, tp, first, last, type, this.grantor() === grantor ? grantor : -1, letGo);
   }
 
   private trace(line: string): void {

@@ -6,9 +6,6 @@ import { applyAcknowledgements, countAcknowledged, type TopicReadable } from './
 import type { SharePartitionManager, ShareSlot, SlotChange } from './share-partition-manager';
 import type { ShareTopicPartition } from './share-ports';
 
-/** Where the next acquire of a shard starts among a member's partitions, so no partition starves the others. */
-let rotation = 0;
-
 /**
  * ShareAcquire (KIP-932's ShareFetch over offsets): the piggy-backed acknowledgements first, then leases
  * of the member's assigned partitions, at most `maxRecords` in all. The leases (as AVAILABLE at their
@@ -125,7 +122,7 @@ function lease(
   const now = manager.now;
   const batchSize = request.batchSize ?? request.maxRecords;
   let budget = request.maxRecords;
-  const start = assigned.length > 0 ? rotation++ % assigned.length : 0;
+  const start = assigned.length > 0 ? manager.nextAcquireRotation() % assigned.length : 0;
   for (let i = 0; i < assigned.length && budget > 0; i++) {
     const { topic, partition } = assigned[(start + i) % assigned.length];
     if (!readable(topic)) {

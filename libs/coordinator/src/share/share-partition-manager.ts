@@ -67,6 +67,12 @@ export class SharePartitionManager implements ShareLeaseOwner {
   private readonly groups = new Map<string, Map<string, ShareSlot>>();
   /** The slots with a record in the open batch, not yet encoded. */
   private readonly turn = new Map<ShareSlot, TurnRecord>();
+  /**
+   * Where the next acquire of this shard starts among a member's partitions, so no partition starves the
+   * others. The shard's own count, not one shared by every shard of the process: each shard's acquires
+   * (and a simulated cluster's runs, one after another in one process) then depend on nothing else.
+   */
+  private acquireRotation = 0;
   /** Who may work which partitions: the share group manager, bound once it exists. */
   membership: ShareMembershipView = NO_SHARE_GROUPS;
   readonly waiters: ShareAcquireWaiters;
@@ -90,6 +96,11 @@ export class SharePartitionManager implements ShareLeaseOwner {
 
   get now(): number {
     return this.deps.clock.now();
+  }
+
+  /** The rotation of the next acquire (`shareAcquire`), counting up. */
+  nextAcquireRotation(): number {
+    return this.acquireRotation++;
   }
 
   slot(groupId: string, topic: string, partition: number): ShareSlot | undefined {
