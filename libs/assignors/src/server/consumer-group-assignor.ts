@@ -30,7 +30,11 @@ export interface ConsumerGroupSpec {
   members: readonly ConsumerGroupMemberSpec[];
 }
 
-/** memberId → its new target assignment; every member of the spec has an entry, possibly empty. */
+/**
+ * memberId → its new target assignment; every member of the spec has an entry, possibly empty. An
+ * entry may be the member's own `assignment` list from the spec, or share its objects (the built-in
+ * assignors hand an unchanged target back as given): callers read results and never mutate them.
+ */
 export type ConsumerGroupAssignment = Record<string, TopicPartitions[]>;
 
 export interface ConsumerGroupAssignor {
