@@ -19,7 +19,7 @@ import { CohortProcess } from './harness/cohort-process';
 import { scaled } from './harness/scale';
 import type { BenchSection } from './harness/section';
 import { ms, perSecond, ratio, table } from './harness/stats';
-import { LARGE_GROUP_NODE_ENV, memberJoinsLargeGroup } from './large-group.bench';
+import { largeGroupNodeEnv, memberJoinsLargeGroup } from './large-group.bench';
 import { replaySpeed } from './replay.bench';
 
 export const beforeAfterSection: BenchSection = {
@@ -127,7 +127,10 @@ async function largeGroup(index: number, baseline: string): Promise<void> {
     for (const assignor of [null, 'range'] as const) {
       const who = assignor === null ? 'leader assigns' : 'server assigns';
       const result = await on(build, baseline, `${size} members, ${who}`, async () => {
-        const node = await CohortProcess.start({ ...LARGE_GROUP_NODE_ENV, GROUP_INITIAL_REBALANCE_DELAY_MS: '3000' });
+        const node = await CohortProcess.start({
+          ...largeGroupNodeEnv(size),
+          GROUP_INITIAL_REBALANCE_DELAY_MS: '3000',
+        });
         try {
           return await memberJoinsLargeGroup(node, size, assignor);
         } finally {

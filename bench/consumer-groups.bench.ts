@@ -7,7 +7,7 @@ import { processCpuMs } from './harness/process-stats';
 import { scaled } from './harness/scale';
 import { attempt, type BenchSection } from './harness/section';
 import { ms, ratio, table } from './harness/stats';
-import { LARGE_GROUP_NODE_ENV, memberJoinsLargeGroup, nodeLoopLagMs } from './large-group.bench';
+import { largeGroupNodeEnv, memberJoinsLargeGroup, nodeLoopLagMs } from './large-group.bench';
 import { topicGrowth } from './rebalance.bench';
 
 /**
@@ -39,7 +39,7 @@ async function consumerGroups(args: string[]): Promise<void> {
   // The A/B of a forming change need not rerun the classic group, the topic growth or the heartbeats.
   const formingOnly = args[1] === 'forming';
   const node = await CohortProcess.start({
-    ...LARGE_GROUP_NODE_ENV,
+    ...largeGroupNodeEnv(size),
     GROUP_INITIAL_REBALANCE_DELAY_MS: String(INITIAL_DELAY_MS),
     // The heartbeat CPU measure sends thousands a second on one connection, past the per-connection
     // default of 1,000 events/s (its THROTTLING_QUOTA_EXCEEDED answers would be measured instead).

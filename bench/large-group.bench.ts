@@ -73,17 +73,24 @@ export const LARGE_GROUP_MEMBER = {
   heartbeatIntervalMs: 15_000,
 } as const;
 
+const LARGE_GROUP_MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
+
 /**
- * What the node of the large group needs beyond the defaults: its 10,000 members all connect from
- * loopback (the per-address default is 1,000 connections), and the leader's SyncGroup carries every
+ * What the node of a large group of `size` members needs beyond the defaults: its members all connect
+ * from loopback (the per-address default is 1,000 connections); the leader's SyncGroup carries every
  * member's assignment — about 150 bytes each as JSON, 1.5 MB for 10,000 members, over the default
  * 1 MiB MAX_PAYLOAD_BYTES, past which socket.io closes the leader's connection (the group then loses
- * its leader on every generation).
+ * its leader on every generation); and the member that joins the formed group is one more than
+ * GROUP_MAX_SIZE's default of 10,000 lets in (it would be answered 81 GROUP_MAX_SIZE_REACHED on every
+ * try and the join never measured), so the limit is the group's size plus that member.
  */
-export const LARGE_GROUP_NODE_ENV = {
-  MAX_CONNECTIONS_PER_IP: '20000',
-  MAX_PAYLOAD_BYTES: String(8 * 1024 * 1024),
-} as const;
+export function largeGroupNodeEnv(size: number): Record<string, string> {
+  return {
+    MAX_CONNECTIONS_PER_IP: '20000',
+    MAX_PAYLOAD_BYTES: String(LARGE_GROUP_MAX_PAYLOAD_BYTES),
+    GROUP_MAX_SIZE: String(Math.max(10_000, size + 1)),
+  };
+}
 
 export interface LargeGroupResult {
   /** From the moment the last member sent its first JoinGroup to every member holding its assignment. */
@@ -209,7 +216,9 @@ export async function memberJoinsLargeGroup(
           const statuses = pool.map((w) => w.status);
           const assigned = statuses.reduce((n, s) => n + (s?.assigned ?? 0), 0);
           const workerLag = Math.max(...statuses.map((s) => s?.maxLoopDelayMs ?? 0));
-          const message = `${what}: members not all assigned within ${ms(timeoutMs)} (${assigned} of ${size} assigned; ${statsLine(sumStats(statuses))}; worst event-loop delay of a member process ${ms(workerLag)}`;
+          // The newcomer's own troubles too: a refused join (81 GROUP_MAX_SIZE_REACHED, 89) shows only there.
+          const newcomer = extra ? `; the joining member: ${statsLine(newcomerStats)}` : '';
+          const message = `${what}: members not all assigned within ${ms(timeoutMs)} (${assigned} of ${size} assigned; ${statsLine(sumStats(statuses))}${newcomer}; worst event-loop delay of a member process ${ms(workerLag)}`;
           // The node's worst event-loop delay says whether it could keep up; the coordinator's reasons for each rebalance say who dropped out and why.
           void Promise.all([nodeLoopLagMs(node), history()]).then(
             ([lag, rebalances]) =>
@@ -323,16 +332,16 @@ async function largeGroup(args: string[]): Promise<void> {
   if (!Number.isInteger(size) || size < 1) throw new Error(`members must be a positive integer, not "${args[0]}"`);
   if (args[1] !== undefined && args[1] !== 'leader' && args[1] !== 'range')
     throw new Error(`who assigns must be "leader" or "range", not "${args[1]}"`);
-  // The large group needs more connections per address and a larger leader SyncGroup than the defaults allow.
+  // The large group needs more connections per address, a larger leader SyncGroup and (with the member that joins) more members than the defaults allow.
   const node = await CohortProcess.start({
-    ...LARGE_GROUP_NODE_ENV,
+    ...largeGroupNodeEnv(size),
     GROUP_INITIAL_REBALANCE_DELAY_MS: String(INITIAL_DELAY_MS),
   });
   try {
     const member = LARGE_GROUP_MEMBER;
     console.log(
       `${size}-member group: members in ${processes(Math.min(4, Math.ceil(size / 500)))} on this machine, session ${ms(member.sessionTimeoutMs)}, heartbeat every ${ms(member.heartbeatIntervalMs)}, ` +
-        `rebalance timeout ${ms(member.rebalanceTimeoutMs)}; GROUP_INITIAL_REBALANCE_DELAY_MS ${INITIAL_DELAY_MS} (Kafka's default), MAX_PAYLOAD_BYTES ${LARGE_GROUP_NODE_ENV.MAX_PAYLOAD_BYTES}; ` +
+        `rebalance timeout ${ms(member.rebalanceTimeoutMs)}; GROUP_INITIAL_REBALANCE_DELAY_MS ${INITIAL_DELAY_MS} (Kafka's default), MAX_PAYLOAD_BYTES ${LARGE_GROUP_MAX_PAYLOAD_BYTES}, GROUP_MAX_SIZE ${largeGroupNodeEnv(size).GROUP_MAX_SIZE}; ` +
         `forming is timed from the last member's first JoinGroup`,
     );
     const largeClient =
