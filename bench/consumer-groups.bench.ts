@@ -1,7 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import type * as P from '@cohort/protocol';
 import { type Convergence, ConsumerFleet } from './harness/consumer-fleet';
-import { ConsumerMember } from './harness/consumer-member';
 import { CohortProcess } from './harness/cohort-process';
 import { processCpuMs } from './harness/process-stats';
 import { scaled } from './harness/scale';
@@ -22,7 +21,7 @@ export const consumerGroupsSection: BenchSection = {
   summary:
     'consumer protocol (KIP-848): one member joins N (vs classic), forming, topic 100→1,000 partitions with/without HeartbeatNow, heartbeat CPU vs classic',
   usage:
-    "[members N (default 1,000 × BENCH_SCALE) | 'heartbeat' (the heartbeat CPU measure alone)] ['forming' (the consumer protocol's forming and join alone)]",
+    "[members N (default 1,000 × BENCH_SCALE) ['forming' (the consumer protocol's forming and join alone)] | 'heartbeat' [other members M (default 10,000 × BENCH_SCALE)] (the heartbeat CPU measure alone)]",
   needsBuild: true,
   run: (args) => consumerGroups(args),
 };
@@ -38,6 +37,11 @@ async function consumerGroups(args: string[]): Promise<void> {
   if (!Number.isInteger(size) || size < 1) throw new Error(`members must be a positive integer, not "${args[0]}"`);
   // The A/B of a forming change need not rerun the classic group, the topic growth or the heartbeats.
   const formingOnly = args[1] === 'forming';
+  // The heartbeat measure's second figure is on the node once it holds this many members of another group
+  // (the join measure's size in the full run, so the default run stays about as long as it was).
+  const others = heartbeatOnly ? (args[1] === undefined ? scaled(10_000, 10) : Number(args[1])) : size;
+  if (!Number.isInteger(others) || others < 0)
+    throw new Error(`other members must be a non-negative integer, not "${args[1]}"`);
   const node = await CohortProcess.start({
     ...largeGroupNodeEnv(size),
     GROUP_INITIAL_REBALANCE_DELAY_MS: String(INITIAL_DELAY_MS),
@@ -58,7 +62,9 @@ async function consumerGroups(args: string[]): Promise<void> {
       await attempt(`${size} members, one joins`, () => oneJoins(node, size, true));
       await attempt('topic 100 → 1,000 partitions', () => topicGrows(node));
     }
-    await attempt('heartbeat CPU', () => heartbeatCpu(node));
+    await attempt('heartbeat CPU', () =>
+      heartbeatCpu(node, heartbeatOnly ? 'fresh node' : 'after the measures above', others),
+    );
   } finally {
     await node.dispose();
   }
@@ -285,7 +291,68 @@ async function classicMember(
   };
 }
 
-async function heartbeatCpu(node: CohortProcess): Promise<void> {
+/** Server CPU (ms) of `half` classic Heartbeats, then `half` steady ConsumerGroupHeartbeats, twice over. */
+async function heartbeatRounds(
+  node: CohortProcess,
+  half: number,
+  beats: { classic: () => Promise<number>; consumer: () => Promise<number> },
+  beforeRound: () => Promise<void>,
+): Promise<{ classicCpu: number; consumerCpu: number }> {
+  // Two alternating rounds each, so a neighbour's load on the shared machine falls on both alike.
+  let consumerCpu = 0;
+  let classicCpu = 0;
+  for (let round = 0; round < 2; round++) {
+    await beforeRound();
+    classicCpu += await cpuOf(node, half, beats.classic);
+    consumerCpu += await cpuOf(node, half, beats.consumer);
+  }
+  return { classicCpu, consumerCpu };
+}
+
+/**
+ * `count` members of another group on `node`, left idle with their sessions running (`touch`
+ * heartbeats each once, so none is fenced while the measure runs; a real node's members heartbeat every
+ * interval, which here would be load measured with the heartbeats). Members come and go on a real node
+ * (a deploy restarts a whole group): a first `count` form the group and leave, then as many new ones
+ * form it again. A node that only ever saw one group form did not show what the full run showed after
+ * its joins and leaves (each heartbeat's garbage promoted to the old generation).
+ */
+async function otherMembers(
+  node: CohortProcess,
+  count: number,
+): Promise<{ fleet: ConsumerFleet; touch: () => Promise<void> }> {
+  const groupId = `cg-others-${count}`;
+  const partitions = count * 2;
+  await node.post('/v1/topics', { name: groupId, partitions });
+  const form = async (): Promise<ConsumerFleet> => {
+    const formed = new ConsumerFleet(node.url, groupId, {
+      topic: groupId,
+      followPushes: true,
+      rebalanceTimeoutMs: CONSUMER_REBALANCE_TIMEOUT_MS,
+    });
+    const joining = await formed.connect(count);
+    await formed.converge(partitions, 0, 600_000, () => joining.forEach((m) => m.start()));
+    return formed;
+  };
+  await (await form()).leave();
+  const fleet = await form();
+  const members = fleet.members;
+  for (const member of members) member.pause();
+  const touch = async () => {
+    for (let i = 0; i < members.length; i += 500) {
+      const answers = await Promise.all(members.slice(i, i + 500).map((m) => m.steadyHeartbeat()));
+      const failed = answers.find((answer) => answer.errorCode !== 0);
+      if (failed) throw new Error(`an idle member's heartbeat failed (error ${failed.errorCode})`);
+    }
+  };
+  return { fleet, touch };
+}
+
+/**
+ * The server CPU of a steady member's heartbeat, classic and consumer protocol, on `node` as it is
+ * (`where` says how), then once it also holds `others` members of another group (none: not measured).
+ */
+async function heartbeatCpu(node: CohortProcess, where: string, others: number): Promise<void> {
   const half = scaled(10_000, 1000);
   const count = half * 2;
   await node.post('/v1/topics', { name: 'cg-steady', partitions: 10 });
@@ -296,32 +363,52 @@ async function heartbeatCpu(node: CohortProcess): Promise<void> {
     rebalanceTimeoutMs: CONSUMER_REBALANCE_TIMEOUT_MS,
   });
   const classic = await classicMember(node, 'classic-steady');
+  let held: { fleet: ConsumerFleet; touch: () => Promise<void> } | null = null;
   try {
     const [member] = await fleet.connect(1);
     await fleet.converge(10, 0, 30_000, () => member.start());
     member.pause();
-    const steady = (m: ConsumerMember) => () => m.steadyHeartbeat().then((answer) => answer.errorCode);
-    const classicBeat = () =>
-      (classic.socket.timeout(30_000).emitWithAck('Heartbeat', classic.heartbeat) as Promise<P.HeartbeatResponse>).then(
-        (answer) => answer.errorCode,
+    const beats = {
+      consumer: () => member.steadyHeartbeat().then((answer) => answer.errorCode),
+      classic: () =>
+        (
+          classic.socket.timeout(30_000).emitWithAck('Heartbeat', classic.heartbeat) as Promise<P.HeartbeatResponse>
+        ).then((answer) => answer.errorCode),
+    };
+    const fresh = await heartbeatRounds(node, half, beats, async () => undefined);
+    // The same node once it holds another group's members, their session timers armed, as a busy node does
+    // (forming them also leaves the node's garbage collector as a burst of joins does).
+    let loaded: { classicCpu: number; consumerCpu: number } | null = null;
+    if (others > 0) {
+      // The measured members heartbeat meanwhile, so their sessions outlive the forming of the others.
+      const keepAlive = setInterval(() => void Promise.all([beats.classic(), beats.consumer()]), 5000);
+      try {
+        held = await otherMembers(node, others);
+      } finally {
+        clearInterval(keepAlive);
+      }
+      // One touch first, outside the rounds: the first heartbeats after forming are not those of a steady node.
+      await held.touch();
+      loaded = await attempt(`heartbeat CPU beside ${others} other members`, () =>
+        heartbeatRounds(node, half, beats, held!.touch),
       );
-    // Two alternating rounds each, so a neighbour's load on the shared machine falls on both alike.
-    let consumerCpu = 0;
-    let classicCpu = 0;
-    for (let round = 0; round < 2; round++) {
-      classicCpu += await cpuOf(node, half, classicBeat);
-      consumerCpu += await cpuOf(node, half, steady(member));
     }
     const per1000 = (cpu: number) => (cpu * 1000) / count;
+    const rows = (on: string, cpu: { classicCpu: number; consumerCpu: number }) => [
+      [`classic Heartbeat, ${on}`, ms(per1000(cpu.classicCpu)), '1.00x'],
+      [
+        `a steady member's ConsumerGroupHeartbeat, ${on}`,
+        ms(per1000(cpu.consumerCpu)),
+        ratio(cpu.consumerCpu, cpu.classicCpu),
+      ],
+    ];
     table(
       [`server CPU per 1,000 heartbeats (${count} each, 8 in flight)`, 'CPU', 'vs classic Heartbeat'],
-      [
-        ['classic Heartbeat', ms(per1000(classicCpu)), '1.00x'],
-        ["a steady member's ConsumerGroupHeartbeat", ms(per1000(consumerCpu)), ratio(consumerCpu, classicCpu)],
-      ],
+      [...rows(where, fresh), ...(loaded ? rows(`node holding ${others} other consumer members`, loaded) : [])],
     );
     console.log('  target: a ConsumerGroupHeartbeat costs no more than a classic Heartbeat (≤ 1.00x)');
   } finally {
+    await held?.fleet.leave();
     await fleet.leave();
     classic.socket.disconnect();
   }
