@@ -93,6 +93,25 @@ describe('the share ledger of the simulator', () => {
     expect(l.violations).toEqual(['jobs-0@6 leased with delivery count 1 after 2']);
   });
 
+  it('an offset an unanswered acquire may have leased on its last delivery may come back as a redelivered dead letter', () => {
+    const l = ledger();
+    l.acquireSent();
+    l.acquireAnswered(true);
+    l.leased('a', 1, 0, 'jobs-0', 5, 6, 4);
+    l.acknowledged('a', 'jobs-0', 5, 6, 2, 1, l.letGo('a', 'jobs-0', 5, 6, 1));
+    // b's acquire leased 5 on its last delivery, but the answer never came (its coordinator was cut off
+    // after its write reached the follower that took over); the lock ran out and 5 went to the archive.
+    l.acquireSent();
+    l.redeliverySent('jobs-0', 0, 10);
+    l.leased('c', 2, 0, 'jobs-0', 5, 5, 1);
+    expect(l.violations).toEqual([]);
+    // Far from its last delivery now, 5 is no dead letter however many acquires went unanswered.
+    l.acknowledged('c', 'jobs-0', 5, 5, 2, 2, l.letGo('c', 'jobs-0', 5, 5, 2));
+    l.redeliverySent('jobs-0', 0, 10);
+    l.leased('d', 2, 0, 'jobs-0', 5, 5, 1);
+    expect(l.violations).toEqual(['jobs-0@5 leased with delivery count 1 after 1']);
+  });
+
   it('more offsets held at once than the in-flight window', () => {
     const l = ledger();
     l.leased('a', 1, 0, 'jobs-0', 0, 3, 1);

@@ -35,6 +35,14 @@ export class ShareLedger {
   private readonly deliveries = new Map<string, number>();
   /** Offsets that may be dead letters: a REJECT of them was sent, or they were leased on their last delivery. */
   private readonly maybeDead = new Set<string>();
+  /**
+   * Acquires sent, answered at all, and answered NONE (their leases seen). One without a NONE answer may
+   * still have leased offsets (its write reached a follower that became leader; the answer was lost or
+   * the deposed leader said NOT_COORDINATOR): unseen, one delivery further, possibly their last.
+   */
+  private readonly acquires = { sent: 0, answered: 0, none: 0 };
+  /** Per offset, at its last seen lease: acquires still pending then, less those sent and answered NONE before. */
+  private readonly unseenBase = new Map<string, number>();
   /** Dead letters an operator asked to redeliver: their next lease counts from one again. */
   private readonly revived = new Set<string>();
   readonly violations: string[] = [];
@@ -77,6 +85,7 @@ export class ShareLedger {
         this.violate(`${key} leased with delivery count ${deliveryCount} after ${previous}`);
       if (previous > 0) this.stats.redeliveries++;
       this.deliveries.set(key, deliveryCount);
+      this.unseenBase.set(key, this.acquires.none - this.acquires.answered);
       this.holds.set(key, { member, grantedBy: node, until: sentAt + this.lockMs });
     }
     this.checkWindow(tp, node, now);
@@ -146,8 +155,30 @@ export class ShareLedger {
     }
   }
 
+  /** An acquire is about to be sent. */
+  acquireSent(): void {
+    this.acquires.sent++;
+  }
+
+  /** An acquire was answered (before its leases are noted), NONE or not. */
+  acquireAnswered(none: boolean): void {
+    this.acquires.answered++;
+    if (none) this.acquires.none++;
+  }
+
+  /**
+   * How many leases of `key` may have gone unseen since its last seen lease: the acquires pending then
+   * or sent since, less those answered NONE since (their leases were seen).
+   */
+  private unseenLeases(key: string): number {
+    return (this.unseenBase.get(key) ?? 0) + this.acquires.sent - this.acquires.none;
+  }
+
   /** An operator is about to ask for the dead letters of `tp` in `first`–`last` to be delivered again. */
   redeliverySent(tp: string, first: number, last: number): void {
+    // Offsets whose unseen leases may have reached the delivery limit may be dead letters too.
+    for (const [key, count] of this.deliveries)
+      if (count + this.unseenLeases(key) >= this.deliveryLimit) this.maybeDead.add(key);
     for (const key of this.maybeDead) {
       const offset = Number(key.slice(key.lastIndexOf('@') + 1));
       if (key.startsWith(`${tp}@`) && offset >= first && offset <= last) {

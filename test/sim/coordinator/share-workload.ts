@@ -156,9 +156,11 @@ export class ShareWorkload {
   private async acquire(memberId: string, context: { clientId: string; clientHost: string; connectionId: string }) {
     const sentAt = this.sim.clock.now();
     const grantor = this.grantor();
+    this.ledger.acquireSent();
     const r = await this.call((c) =>
       c.shareAcquire({ groupId: GROUP, memberId, maxRecords: 5, maxWaitMs: 0 }, context),
     );
+    this.ledger.acquireAnswered(r.ok && r.value.errorCode === ErrorCode.NONE);
     if (!r.ok || r.value.errorCode !== ErrorCode.NONE) return;
     for (const p of r.value.partitions) {
       const tp = `${p.topic}-${p.partition}`;
