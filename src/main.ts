@@ -1,11 +1,13 @@
 import { createCohortApp } from './create-cohort-app';
 import { CohortConfig } from './config/cohort-config';
+import { applyGcPolicy } from './gc-policy';
 import { describeStartupFailure } from './logging/startup-failure';
 import { logStartupSummary } from './logging/startup-summary';
 
 /** `npm start`: one node from process.env, stopped gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   const startedAt = performance.now();
+  applyGcPolicy();
   const app = await createCohortApp(process.env);
   app.enableShutdownHooks(['SIGINT', 'SIGTERM']);
   const config = app.get(CohortConfig);
