@@ -314,8 +314,8 @@ async function heartbeatRounds(
  * heartbeats each once, so none is fenced while the measure runs; a real node's members heartbeat every
  * interval, which here would be load measured with the heartbeats). Members come and go on a real node
  * (a deploy restarts a whole group): a first `count` form the group and leave, then as many new ones
- * form it again. A node that only ever saw one group form did not show what the full run showed after
- * its joins and leaves (each heartbeat's garbage promoted to the old generation).
+ * form it again. (What a burst of joins and leaves did to the garbage collector, docs/operations.md,
+ * shows in the full run's measure, after its own join and leave, rather than here.)
  */
 async function otherMembers(
   node: CohortProcess,
