@@ -206,8 +206,8 @@ export class EnvironmentVariables extends ShareGroupVariables {
 
   /**
    * Members one classic group may have (KIP-389). Kafka leaves it unlimited for classic groups and caps
-   * its consumer groups at 200; 10000 is the largest group this project measures a rebalance of (the
-   * bench's large-group section), so a group cannot grow past what is known to work.
+   * its consumer groups at 200; 10000 is the largest group this project's bench forms (its join measure
+   * starts the node with room for one more), so a group cannot grow past what is known to work.
    */
   @Expose()
   @EnvInt()
