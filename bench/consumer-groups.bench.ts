@@ -291,13 +291,19 @@ async function classicMember(
   };
 }
 
-/** Server CPU (ms) of `half` classic Heartbeats, then `half` steady ConsumerGroupHeartbeats, twice over. */
+/** Server CPU (ms) of `half` classic Heartbeats, then `half` steady ConsumerGroupHeartbeats, twice over (after a round of each unmeasured). */
 async function heartbeatRounds(
   node: CohortProcess,
   half: number,
   beats: { classic: () => Promise<number>; consumer: () => Promise<number> },
   beforeRound: () => Promise<void>,
 ): Promise<{ classicCpu: number; consumerCpu: number }> {
+  // One unmeasured round of each first: on a fresh node the first thousands of requests pay for the JIT
+  // compiling their path (about twice a steady round's CPU, much of it on compiler threads), and that
+  // cost would fall on whichever protocol went first.
+  await beforeRound();
+  await cpuOf(node, half, beats.classic);
+  await cpuOf(node, half, beats.consumer);
   // Two alternating rounds each, so a neighbour's load on the shared machine falls on both alike.
   let consumerCpu = 0;
   let classicCpu = 0;
