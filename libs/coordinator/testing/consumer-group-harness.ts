@@ -237,7 +237,9 @@ export class ConsumerGroupHarness {
   /** The shard's groups rebuilt from the log alone, as a new leader would load them. */
   reloaded(): MapConsumerGroupStore {
     const store = new MapConsumerGroupStore(this.historySize);
-    for (const record of this.log) replayConsumerRecord(store, decodeConsumerRecordKey(record.key)!, record.value);
+    // Copies of the bytes, as a load reads them: the records' own buffers are known to the process that built them.
+    for (const { key, value } of this.log)
+      replayConsumerRecord(store, decodeConsumerRecordKey(Buffer.from(key))!, value && Buffer.from(value));
     return store;
   }
 

@@ -17,9 +17,10 @@ function parts(byTopic: Record<string, number[]>): TopicPartitions {
 /** Records through their bytes, as a load reads them back from the log. */
 function replayAll(store: MapConsumerGroupStore, records: LogRecord[]): void {
   for (const record of records) {
-    const key = decodeConsumerRecordKey(record.key);
+    // Copies: the records' own buffers are known to the process that built them, and not decoded again.
+    const key = decodeConsumerRecordKey(Buffer.from(record.key));
     if (!key) throw new Error(`not a consumer group record: ${record.key.toString()}`);
-    replayConsumerRecord(store, key, record.value);
+    replayConsumerRecord(store, key, record.value && Buffer.from(record.value));
   }
 }
 

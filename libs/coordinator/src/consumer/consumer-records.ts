@@ -13,7 +13,7 @@ import {
 } from '../records/record-codec';
 import { decodeGroupRecordKey, groupRecordKey } from '../records/group-record-key';
 import { toTopicPartitionList, type TopicPartitionList, type TopicPartitions } from './topic-partitions';
-import { type EpochBump, persistBumps, restoreBumps } from './epoch-history';
+import { bumpsJson, type EpochBump, restoreBumps } from './epoch-history';
 
 /**
  * The consumer group records of `__consumer_offsets` (Kafka's `ConsumerGroup*Key/Value`). As
@@ -80,6 +80,30 @@ export interface ConsumerGroupCurrentMemberAssignmentValue {
 
 const WRITE_VERSION = 0;
 
+/**
+ * What this process wrote, by the bytes it wrote: the key and value each record was built from. The
+ * live path applies every record it writes at once (`UncommittedWrites`), and parsing back the JSON it
+ * had just made (an epoch record's history above all) was a large part of a member's join. What is kept
+ * is what decoding the bytes gives: the values are valid by construction, and neither they nor what they
+ * hold are changed once built. Bytes read from a log are other buffers, decoded as always.
+ */
+const writtenKeys = new WeakMap<Buffer, ConsumerRecordKey>();
+const writtenValues = new WeakMap<Buffer, unknown>();
+
+/** The key of a record this process builds, remembered decoded. */
+function writtenKey(key: ConsumerRecordKey, type: number): Buffer {
+  const bytes = groupRecordKey(type, key.groupId, 'memberId' in key ? key.memberId : undefined);
+  writtenKeys.set(bytes, key);
+  return bytes;
+}
+
+/** The value of a record this process builds, remembered as decoding it gives it. */
+function writtenValue(value: object): Buffer {
+  const bytes = encodeJson({ v: WRITE_VERSION, ...value });
+  writtenValues.set(bytes, value);
+  return bytes;
+}
+
 const T = ConsumerRecordType;
 
 const GROUP_KEYS = new Map([
@@ -99,10 +123,12 @@ export function decodeConsumerKey(parsed: unknown): ConsumerRecordKey | undefine
 
 /** The consumer group key of a record, or undefined when the record is of another kind. */
 export function decodeConsumerRecordKey(key: Buffer): ConsumerRecordKey | undefined {
-  return decodeConsumerKey(parseJson(key, 'key'));
+  return writtenKeys.get(key) ?? decodeConsumerKey(parseJson(key, 'key'));
 }
 
 export function decodeConsumerGroupMetadataValue(bytes: Buffer): ConsumerGroupMetadataValue {
+  const written = writtenValues.get(bytes) as ConsumerGroupMetadataValue | undefined;
+  if (written) return written;
   const what = 'consumer group metadata value';
   const o = requireObject(parseJson(bytes, 'value'), what);
   return {
@@ -155,12 +181,16 @@ export function decodeTargetAssignmentMetadataValue(bytes: Buffer): ConsumerGrou
 }
 
 export function decodeTargetAssignmentMemberValue(bytes: Buffer): ConsumerGroupTargetAssignmentMemberValue {
+  const written = writtenValues.get(bytes) as ConsumerGroupTargetAssignmentMemberValue | undefined;
+  if (written) return written;
   const what = 'consumer group target assignment member value';
   const o = requireObject(parseJson(bytes, 'value'), what);
   return { topicPartitions: decodeTopicPartitions(o.topicPartitions, `${what}.topicPartitions`) };
 }
 
 export function decodeCurrentMemberAssignmentValue(bytes: Buffer): ConsumerGroupCurrentMemberAssignmentValue {
+  const written = writtenValues.get(bytes) as ConsumerGroupCurrentMemberAssignmentValue | undefined;
+  if (written) return written;
   const what = 'consumer group current member assignment value';
   const o = requireObject(parseJson(bytes, 'value'), what);
   return {
@@ -196,10 +226,14 @@ export function consumerGroupEpochRecord(
   now: number,
   history?: readonly EpochBump[],
 ): LogRecord {
-  const value = { epoch, metadataHash, ...(history === undefined ? {} : { history: persistBumps(history) }) };
+  const head = JSON.stringify({ v: WRITE_VERSION, epoch, metadataHash });
+  // The JSON of `{ v, epoch, metadataHash, history: persistBumps(history) }`, each bump's part reused.
+  const json = history === undefined ? head : `${head.slice(0, -1)},"history":${bumpsJson(history)}}`;
+  const value = Buffer.from(json, 'utf8');
+  writtenValues.set(value, { epoch, metadataHash, ...(history === undefined ? {} : { history: [...history] }) });
   return {
-    key: groupRecordKey(T.CONSUMER_GROUP_METADATA, groupId),
-    value: encodeJson({ v: WRITE_VERSION, ...value }),
+    key: writtenKey({ type: 'consumer-group-metadata', groupId }, T.CONSUMER_GROUP_METADATA),
+    value,
     timestamp: now,
   };
 }
@@ -240,8 +274,11 @@ export function targetAssignmentRecord(
 ): LogRecord {
   const value: ConsumerGroupTargetAssignmentMemberValue = { topicPartitions: toTopicPartitionList(partitions) };
   return {
-    key: groupRecordKey(T.CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER, groupId, memberId),
-    value: encodeJson({ v: WRITE_VERSION, ...value }),
+    key: writtenKey(
+      { type: 'consumer-group-target-assignment-member', groupId, memberId },
+      T.CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER,
+    ),
+    value: writtenValue(value),
     timestamp: now,
   };
 }
@@ -276,8 +313,11 @@ export function currentAssignmentRecord(groupId: string, member: ConsumerGroupMe
     partitionsPendingRevocation: toTopicPartitionList(member.partitionsPendingRevocation),
   };
   return {
-    key: groupRecordKey(T.CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT, groupId, member.memberId),
-    value: encodeJson({ v: WRITE_VERSION, ...value }),
+    key: writtenKey(
+      { type: 'consumer-group-current-member-assignment', groupId, memberId: member.memberId },
+      T.CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT,
+    ),
+    value: writtenValue(value),
     timestamp: now,
   };
 }
