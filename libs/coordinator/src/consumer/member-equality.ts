@@ -17,8 +17,7 @@ export function sameMember(a: ConsumerGroupMember, b: ConsumerGroupMember): bool
     a.clientHost === b.clientHost &&
     a.subscribedTopicRegex === b.subscribedTopicRegex &&
     a.serverAssignorName === b.serverAssignorName &&
-    a.subscribedTopicNames.size === b.subscribedTopicNames.size &&
-    [...a.subscribedTopicNames].every((t) => b.subscribedTopicNames.has(t)) &&
+    sameNames(a.subscribedTopicNames, b.subscribedTopicNames) &&
     samePartitions(a.assignedPartitions, b.assignedPartitions) &&
     samePartitions(a.partitionsPendingRevocation, b.partitionsPendingRevocation) &&
     canonicalJson(a.classicMemberMetadata) === canonicalJson(b.classicMemberMetadata)
