@@ -3,24 +3,78 @@
  * Kafka's uniform server assignor (libs/assignors/src/server) on the three shapes of issue #27's target —
  * 10,000 members × 10 partitions each with identical subscriptions (10 topics of 10,000 partitions),
  * 10,000 members each subscribing to 3 of 50 topics (2,000 partitions each) chosen at random (seeded),
- * and one member joining the first shape's group once it is stable (every member holding its target).
- * Each shape runs in a process of its own: the first call of that process (input built, heap collected)
- * and the median of N warm calls on the same input are printed, in wall time and in process CPU time
+ * and one member joining the first shape's group once it is stable, through the coordinator's target
+ * assignment builder as a node calls the assignor (harness/server-assignor-join.ts: each timed join
+ * follows the previous round's leave, so its input is the group as the node holds it).
+ * Each shape runs in a process of its own: the first call of that process (input built, heap collected;
+ * for the join, the first join) and the median of N warm calls (the fresh shapes: on the same input) are printed, in wall time and in process CPU time
  * (the steadier of the two on a shared machine), beside the target (half of Kafka's own classes timed
  * on this kind of machine) and a fixed-work baseline measured in the same run.
+ *
+ * The assignor timed is the built one (dist/, what `npm run build` emits and a node runs), not tsx's
+ * transpilation of the sources: the section builds the server first when dist/ is missing or older
+ * than the sources it is built from. BENCH_DIST=<checkout> times that checkout's dist/ (for an A/B),
+ * BENCH_NODE_ARGS adds node flags to the measuring children (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`).
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { ConsumerGroupMemberSpec, ConsumerGroupSpec } from '@cohort/assignors';
-import { createUniformAssignor } from '@cohort/assignors';
 import type { BenchSection } from './harness/section';
 import { BENCH_SCALE } from './harness/scale';
+import { measureJoin } from './harness/server-assignor-join';
+
+type AssignorsModule = typeof import('@cohort/assignors');
+const ROOT = resolve(__dirname, '..');
+/** The checkout whose built assignors are timed: this one, or BENCH_DIST's. */
+const checkout = (): string => (process.env.BENCH_DIST ? resolve(process.env.BENCH_DIST) : ROOT);
+const builtAssignors = (root: string): string => join(root, 'dist', 'libs', 'assignors', 'src', 'index.js');
+
+/** The newest modification time of the TypeScript under `dir` (0 when there is none). */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** This checkout's server built when its dist/ lacks the assignors or predates their sources (or the protocol's). */
+function ensureBuilt(): void {
+  const root = checkout();
+  const built = builtAssignors(root);
+  if (root !== ROOT) {
+    if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build in ${root} first`);
+    return;
+  }
+  const sources = Math.max(...['assignors', 'protocol'].map((lib) => newestSource(join(ROOT, 'libs', lib, 'src'))));
+  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
+  const building = Date.now();
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-server.js')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 600_000, // tsc over the whole app: minutes on a loaded machine
+  });
+  console.log(`built dist/ (server) in ${((Date.now() - building) / 1000).toFixed(1)} s`);
+}
+
+/** In the child: the built assignors (tsx leaves emitted JavaScript as tsc wrote it). */
+function loadBuilt(): AssignorsModule {
+  // Chosen at run time, possibly from another checkout, hence require().
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(builtAssignors(checkout())) as AssignorsModule;
+}
 
 interface Shape {
   name: string;
   description: string;
   /** The group the timed calls assign, and the partition counts. */
   build: () => { group: ConsumerGroupSpec; partitionsPerTopic: Record<string, number> };
+  /** Timed as a member joining the built group through the coordinator (harness/server-assignor-join.ts). */
+  joins?: boolean;
   /** Kafka's figures on this kind of machine (issue #27): warm and first call of a process, ms. */
   kafka: { warm: number; first?: number };
 }
@@ -61,16 +115,6 @@ function heterogeneous(): { group: ConsumerGroupSpec; partitionsPerTopic: Record
   return { group: { members }, partitionsPerTopic };
 }
 
-/** The homogeneous group once stable (each member's target is the fresh assignment), and one member joins. */
-function join(): { group: ConsumerGroupSpec; partitionsPerTopic: Record<string, number> } {
-  const { group, partitionsPerTopic } = homogeneous();
-  const targets = createUniformAssignor().assign(group, { partitionsPerTopic });
-  const topics = Object.keys(partitionsPerTopic);
-  const members = group.members.map((member) => ({ ...member, assignment: targets[member.memberId] }));
-  members.push({ memberId: 'member-joining', subscribedTopics: topics, assignment: [] });
-  return { group: { members }, partitionsPerTopic };
-}
-
 const SHAPES: Shape[] = [
   {
     name: 'uniform-homogeneous',
@@ -86,8 +130,11 @@ const SHAPES: Shape[] = [
   },
   {
     name: 'uniform-join',
-    description: `one member joins a stable group of ${MEMBERS} (the first shape, every member holding its target)`,
-    build: join,
+    description:
+      `one member joins a stable group of ${MEMBERS} (the first shape), through the coordinator's target ` +
+      'assignment builder, and leaves again (untimed) before the next join',
+    build: homogeneous,
+    joins: true,
     kafka: { warm: 3.8 },
   },
 ];
@@ -116,7 +163,8 @@ function median(values: number[]): number {
 function measure(shape: Shape, runs: number): Measurement {
   const { group, partitionsPerTopic } = shape.build();
   const cluster = { partitionsPerTopic };
-  const assignor = createUniformAssignor();
+  const assignor = loadBuilt().createUniformAssignor();
+  if (shape.joins) return measureJoin(checkout(), assignor, group.members.length, partitionsPerTopic, runs);
   (globalThis as { gc?: () => void }).gc?.();
   let cpu = process.cpuUsage();
   let started = performance.now();
@@ -172,10 +220,23 @@ function serverAssignorsBench(args: string[]): void {
       .map((l) => l.toFixed(1))
       .join(' ')} on ${cpus().length} cores`,
   );
+  ensureBuilt();
+  console.log(`timing the built assignor of ${checkout()}/dist`);
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
   for (const shape of selected) {
     const run = spawnSync(
       process.execPath,
-      ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', __filename, '--child', shape.name, String(runs)],
+      [
+        ...nodeArgs,
+        '--expose-gc',
+        '--max-old-space-size=4096',
+        '--import',
+        'tsx',
+        __filename,
+        '--child',
+        shape.name,
+        String(runs),
+      ],
       { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 5 * 60_000 },
     );
     console.log(`\n${shape.name}: ${shape.description}`);
