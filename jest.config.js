@@ -32,6 +32,8 @@ module.exports = {
         '<rootDir>/src/**/*.spec.ts',
         '<rootDir>/test/sim/**/*.spec.ts',
         '<rootDir>/ui/**/*.spec.ts',
+        // The bench's own helpers (its sections, which time things, never run here).
+        '<rootDir>/bench/**/*.spec.ts',
       ],
     },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },

@@ -9,7 +9,8 @@ function benchFiles(dir, out = []) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) benchFiles(full, out);
-    else if (/\.(ts|js|cjs|mjs)$/.test(full)) out.push(full);
+    // A spec of a bench helper is run by jest, not by the runner.
+    else if (/\.(ts|js|cjs|mjs)$/.test(full) && !/\.spec\.ts$/.test(full)) out.push(full);
   }
   return out;
 }
