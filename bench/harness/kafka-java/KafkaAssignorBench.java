@@ -10,8 +10,8 @@
 //
 // Usage: java KafkaAssignorBench <group file> <result file> <warm runs> <uniform|range>
 // Prints one JSON line: {"firstMs","firstCpuMs","firstThreadCpuMs","warmMs":[...],"warmCpuMs":[...],
-// "settledMs":[...],"settledCpuMs":[...],"settleCalls"}: the N calls right after the first, and N more
-// once the JIT has settled (see main).
+// "settledMs":[...],"settledCpuMs":[...],"settleCalls","jitQuiet"}: the N calls right after the first,
+// and N more once the JIT has settled (see main; jitQuiet false: a budget ran out first).
 // The result file holds the first call's assignment, members in the file's order, each member's
 // topics and partitions in the order Kafka's maps and sets iterate them.
 import org.apache.kafka.common.Uuid;
@@ -32,6 +32,7 @@ import org.apache.kafka.image.TopicsImage;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.URLDecoder;
@@ -201,29 +202,40 @@ public final class KafkaAssignorBench {
 
         String warm = timeCalls("warm", assignor, groupSpec, describer, runs);
         // The JVM is still compiling the hot paths after a handful of calls (C2 takes tens of calls of
-        // this size, on the other core), where V8 settles sooner: calls go on unmeasured until the JIT
-        // has had SETTLE_CALLS of them (or a budget of CPU or, on a crowded machine, wall time is
-        // spent), and N more are timed, as Kafka runs in a coordinator up for hours.
+        // this size, and on a crowded machine its compiler threads get little CPU), where V8 settles
+        // sooner: calls go on unmeasured until the JIT has compiled nothing for QUIET_CALLS calls in a
+        // row (or a budget of calls, CPU or wall time is spent), and N more are timed, as Kafka runs in
+        // a coordinator up for hours.
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        boolean watchJit = jit != null && jit.isCompilationTimeMonitoringSupported();
         int settleCalls = 0;
+        int quietCalls = 0;
         long settleStarted = System.nanoTime();
         long settleCpuStarted = processCpuNanos();
-        while (settleCalls < SETTLE_CALLS
+        long compiled = watchJit ? jit.getTotalCompilationTime() : 0;
+        while (quietCalls < QUIET_CALLS
+            && settleCalls < SETTLE_CALLS
             && processCpuNanos() - settleCpuStarted < SETTLE_CPU_MS * 1_000_000L
             && System.nanoTime() - settleStarted < SETTLE_WALL_MS * 1_000_000L) {
             assignor.assign(groupSpec, describer);
             settleCalls++;
+            long nowCompiled = watchJit ? jit.getTotalCompilationTime() : compiled + 1;
+            quietCalls = nowCompiled == compiled ? quietCalls + 1 : 0;
+            compiled = nowCompiled;
         }
+        boolean jitQuiet = quietCalls >= QUIET_CALLS;
         String settled = timeCalls("settled", assignor, groupSpec, describer, runs);
 
         writeResult(args[1], fileMembers, first, topicMetadata);
         System.out.println("{\"firstMs\":" + firstMs + ",\"firstCpuMs\":" + firstCpuMs + ",\"firstThreadCpuMs\":" + firstThreadCpuMs
-            + "," + warm + "," + settled + ",\"settleCalls\":" + settleCalls
+            + "," + warm + "," + settled + ",\"settleCalls\":" + settleCalls + ",\"jitQuiet\":" + jitQuiet
             + ",\"java\":\"" + System.getProperty("java.version") + "\"}");
     }
 
-    static final int SETTLE_CALLS = 60;
-    static final long SETTLE_CPU_MS = 15_000;
-    static final long SETTLE_WALL_MS = 90_000;
+    static final int QUIET_CALLS = 5;
+    static final int SETTLE_CALLS = 300;
+    static final long SETTLE_CPU_MS = 30_000;
+    static final long SETTLE_WALL_MS = 120_000;
 
     /** Times `runs` calls: JSON fields "<name>Ms":[wall ms...],"<name>CpuMs":[process CPU ms...]. */
     static String timeCalls(String name, ConsumerGroupPartitionAssignor assignor, GroupSpecImpl groupSpec, SubscribedTopicDescriberImpl describer, int runs) {

@@ -36,6 +36,8 @@ export interface KafkaMeasurement {
   settledMs: number[];
   settledCpuMs: number[];
   settleCalls: number;
+  /** Whether the JIT had compiled nothing for a few calls in a row before them (false: a budget ran out). */
+  jitQuiet: boolean;
   java: string;
   /** The first call's assignment, each member's entries in the order Kafka's maps and sets iterate them. */
   assignment: Record<string, TopicPartitions[]>;

@@ -7,7 +7,7 @@
 import type { ConsumerGroupAssignment, ConsumerGroupAssignor, ConsumerGroupSpec } from '@cohort/assignors';
 import { compareAssignments } from '../assignor-group-file';
 import { measureJoin } from '../server-assignor-join';
-import { runKafkaAssignor } from './kafka-assignor';
+import { runKafkaAssignor, type KafkaMeasurement } from './kafka-assignor';
 
 /** A group Cohort's assignor was given, and what it answered. */
 export interface AssignedGroup {
@@ -81,6 +81,17 @@ export function compareWithKafka(
 ): { lines: string[]; matched: boolean } {
   const { group, partitionsPerTopic } = input;
   const kafka = runKafkaAssignor({ partitionsPerTopic, members: [...group.members] }, runs);
+  return kafkaRows(input.assignment, cohort, kafka, runs, reference);
+}
+
+/** The rows for Cohort's figures and assignment beside Kafka's measurement (or why there is none). */
+export function kafkaRows(
+  assignment: ConsumerGroupAssignment,
+  cohort: CohortFigures,
+  kafka: KafkaMeasurement | { skipped: string },
+  runs: number,
+  reference: { warm: number; first?: number },
+): { lines: string[]; matched: boolean } {
   const same = 'skipped' in kafka ? undefined : kafka;
   const lines = [
     row('first call of the process', cohort.firstMs, same?.firstMs),
@@ -93,11 +104,12 @@ export function compareWithKafka(
   else {
     // A JVM is still compiling after a few calls of this size; a coordinator running for hours is not.
     lines.push(
-      `  Kafka once its JIT settled (median of ${runs} calls after ${same.settleCalls} more):`,
+      `  Kafka once its JIT settled (median of ${runs} calls after ${same.settleCalls} more` +
+        (same.jitQuiet ? ', none of the last 5 compiling):' : ', the JIT still compiling when its budget ran out):'),
       row("  warm, Cohort's as above", median(cohort.warm), median(same.settledMs)),
       row('  warm, process CPU', median(cohort.warmCpu), median(same.settledCpuMs)),
     );
-    const match = compareAssignments(input.assignment, same.assignment);
+    const match = compareAssignments(assignment, same.assignment);
     const verdict = match.exact
       ? 'yes, each member in the order Kafka lists it'
       : match.sameSets

@@ -1,0 +1,77 @@
+// The rows the server-assignors bench prints per shape: Cohort's figure beside Kafka's measured in the
+// same run, the ratio and the ≤ 0.5× verdict, and whether the assignments match. The JVM itself never
+// runs here; a measurement is given as the harness would return it.
+import type { KafkaMeasurement } from './kafka-assignor';
+import { kafkaRows } from './kafka-comparison';
+
+const assignment = { a: [{ topic: 't', partitions: [1, 0] }] };
+const cohort = { firstMs: 40, warm: [9, 10, 30], firstCpuMs: 20, warmCpu: [4, 5, 6] };
+const kafka: KafkaMeasurement = {
+  firstMs: 100,
+  firstCpuMs: 30,
+  firstThreadCpuMs: 25,
+  warmMs: [20, 18, 40],
+  warmCpuMs: [10, 12, 9],
+  settledMs: [4, 5, 6],
+  settledCpuMs: [4, 4, 4],
+  settleCalls: 60,
+  jitQuiet: true,
+  java: '17.0.15',
+  assignment: { a: [{ topic: 't', partitions: [1, 0] }] },
+};
+const reference = { warm: 18, first: 84 };
+
+describe("the server-assignors bench's rows against Kafka", () => {
+  it('prints each of Cohort figures as a ratio of Kafka measured in the same run, with the 0.5× verdict', () => {
+    const { lines, matched } = kafkaRows(assignment, cohort, kafka, 3, reference);
+    expect(matched).toBe(true);
+    expect(lines[0]).toMatch(
+      /first call of the process\s+40\.0 ms\s+Kafka\s+100\.0 ms: 0\.40× Kafka, target ≤ 0\.5× met$/,
+    );
+    expect(lines[1]).toMatch(/warm \(median of 3\)\s+10\.0 ms\s+Kafka\s+20\.0 ms: 0\.50× Kafka, target ≤ 0\.5× met$/);
+    expect(lines[2]).toMatch(
+      /first call, process CPU\s+20\.0 ms\s+Kafka\s+30\.0 ms: 0\.67× Kafka, target ≤ 0\.5× NOT met$/,
+    );
+    expect(lines[3]).toMatch(/warm, process CPU \(median\)\s+5\.0 ms\s+Kafka\s+10\.0 ms: 0\.50× Kafka/);
+  });
+
+  it('also compares with Kafka once its JIT settled, and keeps the fixed figures as a reference line only', () => {
+    const { lines } = kafkaRows(assignment, cohort, kafka, 3, reference);
+    expect(lines).toContain(
+      '  Kafka once its JIT settled (median of 3 calls after 60 more, none of the last 5 compiling):',
+    );
+    expect(kafkaRows(assignment, cohort, { ...kafka, jitQuiet: false }, 3, reference).lines).toContain(
+      '  Kafka once its JIT settled (median of 3 calls after 60 more, the JIT still compiling when its budget ran out):',
+    );
+    expect(lines.find((line) => line.includes('warm, process CPU') && line.includes('4.0 ms'))).toMatch(
+      /1\.25× Kafka, target ≤ 0\.5× NOT met$/,
+    );
+    expect(lines[lines.length - 1]).toBe(
+      '  reference only, Kafka timed once on another machine: warm 18 ms, first call 84 ms',
+    );
+  });
+
+  it("says whether Kafka's assignment is Cohort's, and fails on a difference", () => {
+    expect(kafkaRows(assignment, cohort, kafka, 3, reference).lines).toContain(
+      "  same assignment as Kafka's classes (JDK 17.0.15): yes, each member in the order Kafka lists it",
+    );
+    const reordered = { ...kafka, assignment: { a: [{ topic: 't', partitions: [0, 1] }] } };
+    const order = kafkaRows(assignment, cohort, reordered, 3, reference);
+    expect(order.matched).toBe(false);
+    expect(order.lines.join('\n')).toMatch(/same partitions, order differs/);
+    const other = { ...kafka, assignment: { a: [{ topic: 't', partitions: [1] }] } };
+    const different = kafkaRows(assignment, cohort, other, 3, reference);
+    expect(different.matched).toBe(false);
+    expect(different.lines.join('\n')).toMatch(
+      /Kafka's classes \(JDK 17\.0\.15\): NO \(a: ours \[t:0 t:1\], Kafka's \[t:1\]\)/,
+    );
+  });
+
+  it("prints Cohort's figures alone, and why, when Kafka's side cannot run", () => {
+    const { lines, matched } = kafkaRows(assignment, cohort, { skipped: 'no JDK on this machine' }, 3, reference);
+    expect(matched).toBe(true);
+    expect(lines[0]).toMatch(/first call of the process\s+40\.0 ms$/);
+    expect(lines).toContain("  Kafka's own classes not measured: no JDK on this machine");
+    expect(lines.join('\n')).not.toMatch(/× Kafka/);
+  });
+});
