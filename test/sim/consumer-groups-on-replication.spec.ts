@@ -110,6 +110,19 @@ describe('consumer groups (KIP-848) on replicated __consumer_offsets', () => {
     expect(r.share!.ledger.stats.accepted).toBeGreaterThan(100);
   });
 
+  // Fresh seeds 2065312478 and 548313727 (10 s of faults), the first with an operator deleting the share
+  // group and its workers creating it again, found a coordinator bug (fixed): DeleteGroups wrote the
+  // group's tombstones first and its share partitions' state tombstones only once those committed, so
+  // the log held a deleted group with its state (a new leader would hand that state to the group created
+  // again), and the group created again was served a fresh SPSO behind the old one still committed.
+  // The group's and its state's tombstones are now one write, the partitions gone when it is applied.
+  it('share seed 2065312478: a share group deleted and created again is a fresh group, and its old state goes in the same write', async () => {
+    const r = await runCoordinatorSeed(2065312478, { faultPhaseMs: 10_000, consumerGroups: 3, shareGroup: true });
+    expect(r.violations).toEqual([]);
+    expect(r.share!.deletions.deleted).toBeGreaterThan(0);
+    expect(r.share!.ledger.stats.accepted).toBeGreaterThan(100);
+  });
+
   it('catches a redelivery of dead letters that brings SPSO back without a new state epoch (seed 1)', async () => {
     const r = await runCoordinatorSeed(1, {
       faultPhaseMs: 5_000,

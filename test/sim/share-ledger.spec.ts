@@ -117,4 +117,31 @@ describe('the share ledger of the simulator', () => {
     l.leased('a', 1, 0, 'jobs-0', 0, 3, 1);
     expect(l.violations).toEqual(['jobs-0: 4 offsets held at once, beyond the window of 3']);
   });
+  it('a group deleted and created again: what it acknowledged may come back counted from one, but not with the old counts, and only when the deletion surely happened', () => {
+    const l = ledger();
+    l.acquireSent();
+    l.acquireAnswered(true);
+    l.leased('a', 1, 0, 'jobs-0', 5, 6, 1);
+    const letGo = l.letGo('a', 'jobs-0', 5, 6, 1);
+    l.acknowledged('a', 'jobs-0', 5, 6, 1, 1, letGo);
+    now = 100;
+    l.groupDeleted(100, true);
+    now = 200;
+    l.acquireSent();
+    l.acquireAnswered(true);
+    l.leased('b', 1, 200, 'jobs-0', 5, 5, 1);
+    l.acquireSent();
+    l.acquireAnswered(true);
+    // The old group's count carried over into the new one.
+    l.leased('b', 1, 200, 'jobs-0', 6, 6, 3);
+    const kept = ledger();
+    kept.leased('a', 1, 0, 'jobs-0', 5, 5, 1);
+    kept.acknowledged('a', 'jobs-0', 5, 5, 1, 1, kept.letGo('a', 'jobs-0', 5, 5, 1));
+    // No deletion was noted (a refused one is not): the acknowledgement stands.
+    kept.leased('b', 1, 200, 'jobs-0', 5, 5, 2);
+    expect([...l.violations, ...kept.violations]).toEqual([
+      'jobs-0@6 leased with delivery count 3 as the first lease of the group created again (at most 0 unseen leases before)',
+      'jobs-0@5 leased to b after a acknowledged it',
+    ]);
+  });
 });

@@ -5,6 +5,8 @@ export interface Hold {
   grantedBy: number;
   /** The lock surely lasts at least this long: the acquire's send time plus the lock duration. */
   until: number;
+  /** When the acquire was sent. */
+  since: number;
 }
 
 /**
@@ -27,14 +29,21 @@ const ACK_MARGIN_MS = 300;
  * - nothing acknowledged (ACCEPT answered NONE) is ever leased again, failover included;
  * - an offset's delivery count strictly increases from lease to lease, failover included;
  * - the offsets surely held at once in a partition never exceed its in-flight window
- *   (GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS).
+ *   (GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS);
+ * - a group deleted (DeleteGroups) and created again under the same id is a new group: what the old one
+ *   acknowledged may be leased again and delivery counts start over, but only from the deletion on; the
+ *   first lease of an offset after it counts at most one more than the leases that may have gone unseen
+ *   since (the old group's counts are gone with its state). What a refused deletion left is kept.
  */
 export class ShareLedger {
   private readonly holds = new Map<string, Hold>();
-  private readonly accepted = new Map<string, string>();
-  private readonly deliveries = new Map<string, number>();
-  /** Offsets that may be dead letters: a REJECT of them was sent, or they were leased on their last delivery. */
-  private readonly maybeDead = new Set<string>();
+  private readonly accepted = new Map<string, { member: string; at: number }>();
+  private readonly deliveries = new Map<string, { count: number; at: number }>();
+  /**
+   * Offsets that may be dead letters (a REJECT of them was sent, or they were leased on their last
+   * delivery), with when that was noted.
+   */
+  private readonly maybeDead = new Map<string, number>();
   /**
    * Acquires sent, answered at all, and answered NONE (their leases seen). One without a NONE answer may
    * still have leased offsets (its write reached a follower that became leader; the answer was lost or
@@ -44,9 +53,15 @@ export class ShareLedger {
   /** Per offset, at its last seen lease: acquires still pending then, less those sent and answered NONE before. */
   private readonly unseenBase = new Map<string, number>();
   /** Dead letters an operator asked to redeliver: their next lease counts from one again. */
-  private readonly revived = new Set<string>();
+  private readonly revived = new Map<string, number>();
+  /**
+   * Since the group was surely deleted and created again: the acquires pending at the deletion, less
+   * those answered NONE before (as `unseenBase`), for offsets not leased since. Unset while no deletion
+   * surely happened (or one may have, unseen): a first lease is then not bounded.
+   */
+  private freshBase: number | undefined;
   readonly violations: string[] = [];
-  readonly stats = { leased: 0, accepted: 0, released: 0, rejected: 0, redeliveries: 0, lateAccepts: 0 };
+  readonly stats = { leased: 0, accepted: 0, released: 0, rejected: 0, redeliveries: 0, lateAccepts: 0, deletions: 0 };
 
   constructor(
     private readonly now: () => number,
@@ -73,20 +88,29 @@ export class ShareLedger {
     for (let offset = first; offset <= last; offset++) {
       const key = `${tp}@${offset}`;
       this.stats.leased++;
-      const acceptedBy = this.accepted.get(key);
+      const acceptedBy = this.accepted.get(key)?.member;
       if (acceptedBy) this.violate(`${key} leased to ${member} after ${acceptedBy} acknowledged it`);
       const held = this.holds.get(key);
       if (held && held.member !== member && held.grantedBy === node && held.until > now)
         this.violate(`${key} leased to ${member} while ${held.member} held it until ${held.until - now} ms from now`);
       // A redelivered dead letter starts counting again (the one way a delivery count goes down).
-      const previous = this.revived.delete(key) ? 0 : (this.deliveries.get(key) ?? 0);
-      if (deliveryCount >= this.deliveryLimit) this.maybeDead.add(key);
+      const seen = this.deliveries.get(key);
+      const previous = this.revived.delete(key) ? 0 : (seen?.count ?? 0);
+      if (deliveryCount >= this.deliveryLimit) this.maybeDead.set(key, now);
       if (deliveryCount <= previous)
         this.violate(`${key} leased with delivery count ${deliveryCount} after ${previous}`);
+      // The first lease since the group was created again: a new group's count starts over.
+      if (!seen && this.freshBase !== undefined) {
+        const unseen = this.freshBase + this.acquires.sent - this.acquires.none;
+        if (deliveryCount > 1 + unseen)
+          this.violate(
+            `${key} leased with delivery count ${deliveryCount} as the first lease of the group created again (at most ${unseen} unseen leases before)`,
+          );
+      }
       if (previous > 0) this.stats.redeliveries++;
-      this.deliveries.set(key, deliveryCount);
+      this.deliveries.set(key, { count: deliveryCount, at: now });
       this.unseenBase.set(key, this.acquires.none - this.acquires.answered);
-      this.holds.set(key, { member, grantedBy: node, until: sentAt + this.lockMs });
+      this.holds.set(key, { member, grantedBy: node, until: sentAt + this.lockMs, since: sentAt });
     }
     this.checkWindow(tp, node, now);
   }
@@ -116,7 +140,7 @@ export class ShareLedger {
    * answer (one lost to a crash, or a timeout, may still have committed).
    */
   rejecting(tp: string, first: number, last: number): void {
-    for (let offset = first; offset <= last; offset++) this.maybeDead.add(`${tp}@${offset}`);
+    for (let offset = first; offset <= last; offset++) this.maybeDead.set(`${tp}@${offset}`, this.now());
   }
 
   /** `node` no longer has `member` in the group (fenced or gone): the leases it granted the member are over. */
@@ -151,7 +175,7 @@ export class ShareLedger {
       }
       this.stats.accepted++;
       if (!sure) this.stats.lateAccepts++;
-      else if (!this.accepted.has(key)) this.accepted.set(key, member);
+      else if (!this.accepted.has(key)) this.accepted.set(key, { member, at: this.now() });
     }
   }
 
@@ -177,15 +201,37 @@ export class ShareLedger {
   /** An operator is about to ask for the dead letters of `tp` in `first`–`last` to be delivered again. */
   redeliverySent(tp: string, first: number, last: number): void {
     // Offsets whose unseen leases may have reached the delivery limit may be dead letters too.
-    for (const [key, count] of this.deliveries)
-      if (count + this.unseenLeases(key) >= this.deliveryLimit) this.maybeDead.add(key);
-    for (const key of this.maybeDead) {
+    const now = this.now();
+    for (const [key, { count }] of this.deliveries)
+      if (count + this.unseenLeases(key) >= this.deliveryLimit) this.maybeDead.set(key, now);
+    for (const key of this.maybeDead.keys()) {
       const offset = Number(key.slice(key.lastIndexOf('@') + 1));
       if (key.startsWith(`${tp}@`) && offset >= first && offset <= last) {
         this.maybeDead.delete(key);
-        this.revived.add(key);
+        this.revived.set(key, now);
       }
     }
+  }
+
+  /**
+   * An operator's DeleteGroups of the group sent at `at` surely took effect then (`exact`), or may have
+   * (its answer was lost): what was noted before it belonged to the old group, whose state went with it.
+   * Only after a sure deletion is the first lease of an offset bounded (a new group counts from zero);
+   * after a possible one the old group may go on, its counts too.
+   */
+  groupDeleted(at: number, exact: boolean): void {
+    const before = (noted: number): boolean => noted <= at;
+    for (const [key, hold] of this.holds) if (before(hold.since)) this.holds.delete(key);
+    for (const [key, { at: noted }] of this.accepted) if (before(noted)) this.accepted.delete(key);
+    for (const [key, { at: noted }] of this.deliveries)
+      if (before(noted)) {
+        this.deliveries.delete(key);
+        this.unseenBase.delete(key);
+      }
+    for (const [key, noted] of this.maybeDead) if (before(noted)) this.maybeDead.delete(key);
+    for (const [key, noted] of this.revived) if (before(noted)) this.revived.delete(key);
+    this.freshBase = exact ? this.acquires.none - this.acquires.answered : undefined;
+    this.stats.deletions++;
   }
 
   private checkWindow(tp: string, node: number, now: number): void {

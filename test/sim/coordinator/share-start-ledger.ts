@@ -29,10 +29,19 @@ interface StartPoint {
  * Uncommitted in-memory states of earlier leaders are deliberately not compared across a failover: a
  * redelivery is applied before its write commits, and a leader that dies before the commit leaves its
  * successor with the previous (lower) state epoch, which is correct.
+ *
+ * A group deleted and created again starts a new history: its state tombstones end the committed one,
+ * and the served one starts over once the deletion is answered. While a deletion is unanswered, and
+ * after one whose answer was lost (until the next committed record of each key says which history
+ * goes on), the served state is not compared.
  */
 export class ShareStartLedger {
   private readonly committed = new Map<string, StartPoint & { offset: number }>();
   private readonly served = new Map<string, StartPoint>();
+  /** Deletions of the group sent and not yet answered. */
+  private deleting = 0;
+  /** Keys a deletion may have ended unseen: served states are not compared with committed ones until their next record. */
+  private readonly uncertain = new Set<string>();
   readonly violations: string[] = [];
   readonly stats = { committedStates: 0, servedReads: 0, epochRises: 0 };
 
@@ -57,6 +66,7 @@ export class ShareStartLedger {
     const previous = this.committed.get(tp);
     // A record filled in below one already seen (another replica's uncompacted copy) is older history.
     if (previous && offset <= previous.offset) return;
+    this.uncertain.delete(tp);
     if (value === null) {
       this.committed.delete(tp);
       return;
@@ -71,10 +81,15 @@ export class ShareStartLedger {
 
   /** The leading coordinator `incarnation` serves `tp` at state epoch `epoch` and SPSO `start`. */
   servedState(incarnation: string, tp: string, epoch: number, start: number): void {
+    if (this.deleting > 0) return;
     this.stats.servedReads++;
     const seenAt = `served by ${incarnation}`;
     const committed = this.committed.get(tp);
-    if (committed && (epoch < committed.epoch || (epoch === committed.epoch && start < committed.start)))
+    if (
+      committed &&
+      !this.uncertain.has(tp) &&
+      (epoch < committed.epoch || (epoch === committed.epoch && start < committed.start))
+    )
       this.violate(
         `${tp}: ${seenAt} at SPSO ${start} (state epoch ${epoch}), behind ${committed.start} (state epoch ${committed.epoch}) ${committed.seenAt}`,
       );
@@ -82,6 +97,24 @@ export class ShareStartLedger {
     const before = this.served.get(key);
     if (before) this.compare(tp, before, epoch, start, seenAt);
     this.served.set(key, { epoch, start, seenAt });
+  }
+
+  /** An operator's DeleteGroups of `groupId` is sent. */
+  deletionSent(): void {
+    this.deleting++;
+  }
+
+  /**
+   * The deletion was answered: `refused` changed nothing; after `deleted` the group that may be created
+   * again is served from a fresh state; after `maybe` either may be served.
+   */
+  deletionAnswered(groupId: string, outcome: 'deleted' | 'refused' | 'maybe'): void {
+    this.deleting--;
+    if (outcome === 'refused') return;
+    const prefix = `${groupId}/`;
+    for (const key of [...this.served.keys()])
+      if (key.slice(key.indexOf('\u0000') + 1).startsWith(prefix)) this.served.delete(key);
+    if (outcome === 'maybe') for (const tp of this.committed.keys()) if (tp.startsWith(prefix)) this.uncertain.add(tp);
   }
 
   private compare(tp: string, before: StartPoint, epoch: number, start: number, seenAt: string): void {

@@ -2,6 +2,7 @@ import type { GroupCoordinator } from '@cohort/coordinator';
 import { ErrorCode, partitionFor } from '@cohort/protocol';
 import { SeededRandom } from '@cohort/replication';
 import type { SimCluster } from '../sim-cluster';
+import { deleteShareGroup } from './share-group-deletion';
 import { ShareLedger } from './share-ledger';
 import { ShareStartLedger } from './share-start-ledger';
 import type { SimCoordinators } from './sim-coordinators';
@@ -19,6 +20,8 @@ const REJECT = 3;
  * ShareAcquire, work on each offset and acknowledge it with ShareAcknowledge (mostly ACCEPT, sometimes
  * RELEASE or REJECT; now and then only after the lock ran out). What they are told goes to the share
  * ledger, whose invariants hold through the coordinator run's leader kills and network partitions.
+ * Now and then an operator has every worker leave, deletes the group (DeleteGroups, its share state
+ * with it) and lets them join again: the group of the same id is then a new one.
  */
 export class ShareWorkload {
   readonly ledger: ShareLedger;
@@ -30,6 +33,12 @@ export class ShareWorkload {
   private stopped = false;
   private readonly memberIds = [0, 1, 2].map((i) => `${GROUP}-w${i}`);
   private endOffsets = Array.from({ length: SHARE_PARTITIONS }, () => 0);
+  /** Workers an operator asked to leave (the group is about to be deleted), and those whose leave was answered. */
+  private readonly stayOut = new Set<string>();
+  private readonly outside = new Set<string>();
+  /** DeleteGroups sent, and how they ended (`share-group-deletion.ts`). */
+  readonly deletions = { sent: 0, deleted: 0, refused: 0, maybe: 0 };
+  private readonly deleteRng: SeededRandom;
 
   constructor(
     private readonly sim: SimCluster,
@@ -37,6 +46,8 @@ export class ShareWorkload {
     seed: number,
   ) {
     this.rng = new SeededRandom(seed ^ 0x7f4a7c15);
+    // The deletions draw from their own stream, so the workers' schedule between them stays as it was.
+    this.deleteRng = new SeededRandom(seed ^ 0x3c6ef372);
     const { groupShareRecordLockDurationMs, groupSharePartitionMaxRecordLocks, groupShareDeliveryCountLimit } =
       coordinators.config;
     this.ledger = new ShareLedger(
@@ -51,6 +62,7 @@ export class ShareWorkload {
     void this.produce();
     for (const memberId of this.memberIds) void this.work(memberId);
     void this.operate();
+    void this.recreate();
   }
 
   /** After every step: the share group as the coordinator that leads serves it (members, SPSO). */
@@ -94,6 +106,63 @@ export class ShareWorkload {
     }
   }
 
+  /**
+   * An operator who now and then deletes the share group and lets its workers create it again: every
+   * worker leaves, DeleteGroups (retried while the coordinator moves), and the workers join again; often
+   * one of them starts joining while the deletion is still being written.
+   */
+  private async recreate(): Promise<void> {
+    while (!this.stopped) {
+      await this.sleep(4_000 + this.deleteRng.int(8_000));
+      if (this.stopped) return;
+      for (const memberId of this.memberIds) this.stayOut.add(memberId);
+      const deadline = this.sim.clock.now() + 4_000;
+      while (this.outside.size < this.memberIds.length && this.sim.clock.now() < deadline && !this.stopped)
+        await this.sleep(50);
+      const racer = this.deleteRng.next() < 0.5 ? this.memberIds[this.deleteRng.int(this.memberIds.length)] : undefined;
+      if (racer) this.sim.clock.schedule(1 + this.deleteRng.int(40), () => this.letIn(racer));
+      this.deletions.sent++;
+      this.starts.deletionSent();
+      const { outcome, answers } = await deleteShareGroup(
+        GROUP,
+        (request) => this.call(request),
+        () => this.sim.clock.now(),
+        (ms) => this.sleep(ms),
+      );
+      this.trace(
+        `operator deleted ${GROUP} (${this.outside.size} workers out): ${outcome.kind} after ${answers.join(', ')}`,
+      );
+      this.deletions[outcome.kind]++;
+      if (outcome.kind === 'deleted') this.ledger.groupDeleted(outcome.at, true);
+      else if (outcome.kind === 'maybe') this.ledger.groupDeleted(this.sim.clock.now(), false);
+      this.starts.deletionAnswered(GROUP, outcome.kind);
+      for (const memberId of this.memberIds) this.letIn(memberId);
+    }
+  }
+
+  private letIn(memberId: string): void {
+    this.stayOut.delete(memberId);
+    this.outside.delete(memberId);
+  }
+
+  /** A worker the operator keeps out leaves the group (epoch -1) until its leave is answered. */
+  private async leave(memberId: string, context: { clientId: string; clientHost: string; connectionId: string }) {
+    if (this.outside.has(memberId)) return;
+    const r = await this.call((c) =>
+      c.shareGroupHeartbeat(
+        { groupId: GROUP, memberId, memberEpoch: -1, subscribedTopicNames: [SHARE_TOPIC] },
+        context,
+      ),
+    );
+    const code = r.ok ? r.value.errorCode : undefined;
+    this.trace(`${memberId} leaves: ${r.ok ? `error ${code}` : r.reason}`);
+    if (
+      this.stayOut.has(memberId) &&
+      (code === ErrorCode.NONE || code === ErrorCode.UNKNOWN_MEMBER_ID || code === ErrorCode.GROUP_ID_NOT_FOUND)
+    )
+      this.outside.add(memberId);
+  }
+
   stop(): void {
     this.stopped = true;
   }
@@ -126,6 +195,13 @@ export class ShareWorkload {
     let nextHeartbeat = 0;
     const context = { clientId: memberId, clientHost: 'sim', connectionId: `${GROUP}/${memberId}` };
     while (!this.stopped) {
+      if (this.stayOut.has(memberId)) {
+        await this.leave(memberId, context);
+        epoch = 0;
+        nextHeartbeat = 0;
+        await this.sleep(50);
+        continue;
+      }
       if (this.sim.clock.now() >= nextHeartbeat) {
         const r = await this.call((c) =>
           c.shareGroupHeartbeat(
@@ -218,6 +294,7 @@ export class ShareWorkload {
   summary(): string {
     const s = this.ledger.stats;
     const t = this.starts.stats;
-    return `share group: leased=${s.leased} accepted=${s.accepted} released=${s.released} rejected=${s.rejected} redeliveries=${s.redeliveries} dead letters redelivered=${this.redeliveries.offsets} (${this.redeliveries.answered} answers) committed states=${t.committedStates} state epoch rises=${t.epochRises} served reads=${t.servedReads}`;
+    const d = this.deletions;
+    return `share group: deletions=${d.sent} (deleted ${d.deleted}, refused ${d.refused}, maybe ${d.maybe}) leased=${s.leased} accepted=${s.accepted} released=${s.released} rejected=${s.rejected} redeliveries=${s.redeliveries} dead letters redelivered=${this.redeliveries.offsets} (${this.redeliveries.answered} answers) committed states=${t.committedStates} state epoch rises=${t.epochRises} served reads=${t.servedReads}`;
   }
 }

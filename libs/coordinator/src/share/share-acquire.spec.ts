@@ -288,7 +288,7 @@ describe('ShareAcquire and ShareAcknowledge', () => {
     const held = track(acquire('m2', { maxWaitMs: 60_000 }));
     await h.settle();
     const shard = h.shardOf(G);
-    shard.step(() => shard.sharePartitions.deleteGroup(G));
+    shard.step(() => shard.sharePartitions.submit({ records: shard.sharePartitions.deleteGroup(G).records }));
     await h.settle();
     expect(held.value).toMatchObject({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND });
     expect(shard.sharePartitions.slotsOf(G)).toEqual([]);

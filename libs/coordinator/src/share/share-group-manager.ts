@@ -98,15 +98,19 @@ export class ShareGroupManager implements ShareMembershipView {
     return { result: this.deps.effects.attachTo(this.written(step.records, step.response)), changed: step.changed };
   }
 
-  /** DeleteGroups of an Empty share group: its tombstones, applied now; the share partitions' state goes too. */
+  /**
+   * DeleteGroups of an Empty share group: its tombstones and its share partitions' state tombstones in
+   * one write, applied now (a failed write takes both back).
+   */
   deleteEmpty(group: ShareGroup): Pick<CoordinatorResult<never>, 'records' | 'appendFuture'> {
-    const written = this.written<never>(shareGroupTombstones(group, this.deps.clock.now()));
+    const state = this.deps.leases().deleteGroup(group.groupId);
+    const written = this.written<never>([...shareGroupTombstones(group, this.deps.clock.now()), ...state.records]);
     const applied = written.appendFuture;
     return {
       records: written.records,
       appendFuture: (outcome) => {
         applied?.(outcome);
-        if (outcome.ok) this.deps.leases().deleteGroup(group.groupId);
+        if (!outcome.ok) state.restore();
       },
     };
   }

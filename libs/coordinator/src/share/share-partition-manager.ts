@@ -300,14 +300,29 @@ export class SharePartitionManager implements ShareLeaseOwner {
     if (released.length > 0) this.deps.effects.write(this.write(released, [], () => undefined));
   }
 
-  deleteGroup(groupId: string): void {
+  /**
+   * DeleteGroups of the group (Kafka's DeleteShareGroupState for each of its share partitions): its
+   * partitions go at once, with their lock timers, and its held acquires are answered 69. The state
+   * tombstones are returned, to be written in the same write as the group's own: the log then never
+   * holds the deleted group without its state gone too (a new leader would hand that state to a group
+   * created again under the same id), and a group created again before that write commits starts from
+   * fresh partitions, not from the old group's. `restore` puts them back if the write fails.
+   */
+  deleteGroup(groupId: string): { records: LogRecord[]; restore: () => void } {
     this.waiters.dropGroup(groupId);
-    const slots = this.slotsOf(groupId);
+    const slots = this.groups.get(groupId);
+    if (!slots) return { records: [], restore: () => undefined };
     this.groups.delete(groupId);
-    if (slots.length === 0) return;
-    for (const slot of slots) this.deps.effects.cancel(lockKey(slot));
+    for (const slot of slots.values()) this.deps.effects.cancel(lockKey(slot));
     const now = this.now;
-    this.deps.effects.write({ records: slots.map((slot) => sharePartitionStateTombstone(slot, now)) });
+    return {
+      records: [...slots.values()].map((slot) => sharePartitionStateTombstone(slot, now)),
+      // A failed write takes back every write after it too, a new group of the same id included.
+      restore: () => {
+        this.groups.set(groupId, slots);
+        for (const slot of slots.values()) this.afterChange(slot);
+      },
+    };
   }
 
   /**

@@ -1,3 +1,5 @@
+import type { LogRecord } from '@cohort/replication';
+
 /**
  * The seam between a share group's membership (ShareGroupHeartbeat, the share assignor: who may work
  * which partitions) and its share partitions (ShareAcquire/ShareAcknowledge: who holds which offsets).
@@ -27,6 +29,9 @@ export interface ShareLeaseOwner {
    * at once (AVAILABLE, or ARCHIVED at the delivery limit) rather than at lock expiry.
    */
   releaseMember(groupId: string, memberId: string): void;
-  /** The group was deleted: its share partitions' state goes with it. */
-  deleteGroup(groupId: string): void;
+  /**
+   * The group is being deleted: its share partitions go now; the tombstones of their state are
+   * returned to be written with the group's, and `restore` brings them back if that write fails.
+   */
+  deleteGroup(groupId: string): { records: LogRecord[]; restore: () => void };
 }

@@ -16,8 +16,9 @@ class RecordingLeases implements ShareLeaseOwner {
   releaseMember(groupId: string, memberId: string): void {
     this.released.push(`${groupId}/${memberId}`);
   }
-  deleteGroup(groupId: string): void {
+  deleteGroup(groupId: string): { records: []; restore: () => void } {
     this.deleted.push(groupId);
+    return { records: [], restore: () => undefined };
   }
 }
 
