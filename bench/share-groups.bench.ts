@@ -2,6 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { SharePartition } from '@cohort/coordinator/share/share-partition';
 import { CohortProcess } from './harness/cohort-process';
+import { countersSince, type NodeCounters, nodeCounters } from './harness/node-counters';
 import { processCpuMs } from './harness/process-stats';
 import { RedisStreamsQueue } from './harness/redis-streams-queue';
 import { scaled } from './harness/scale';
@@ -120,6 +121,21 @@ async function withClientCpu<T>(run: () => Promise<T>): Promise<T & { clientCore
   return { ...result, clientCores: (user + system) / (Number(process.hrtime.bigint() - started) / 1000) };
 }
 
+const SHARE_APIS = ['ShareAcquire', 'ShareAcknowledge'];
+
+/** A run's result with what `node` did meanwhile: its CPU, its journal flushes and the share requests it answered. */
+async function onNode<T>(node: CohortProcess, run: () => Promise<T>): Promise<T & { node: NodeCounters }> {
+  const before = await nodeCounters(node, SHARE_APIS);
+  const result = await run();
+  return { ...result, node: countersSince(before, await nodeCounters(node, SHARE_APIS)) };
+}
+
+/** The node's CPU per acknowledged offset, and (with fsync) its journal flushes per share request. */
+function nodeCost(run: { acked: number; node: NodeCounters }, flushes: boolean): string {
+  const cpu = `${((run.node.cpuMs * 1000) / run.acked).toFixed(1)} µs of node CPU per ack`;
+  return flushes ? `${cpu}, ${(run.node.flushes / run.node.requests).toFixed(3)} flushes per request` : cpu;
+}
+
 async function throughput(
   node: CohortProcess,
   unsynced: CohortProcess,
@@ -143,13 +159,14 @@ async function throughput(
     await cohortDrain(workers, batch, 500); // warm-up: JIT, the share partition created
     await redis.drain(batch, 500);
     await cohortDrain(others, batch, 500);
-    const cohort = await withClientCpu(() => cohortDrain(workers, batch, durationMs));
-    const noFsync = await withClientCpu(() => cohortDrain(others, batch, durationMs));
+    const cohort = await onNode(node, () => withClientCpu(() => cohortDrain(workers, batch, durationMs)));
+    const noFsync = await onNode(unsynced, () => withClientCpu(() => cohortDrain(others, batch, durationMs)));
     const baseline = await withClientCpu(() => redis.drain(batch, durationMs));
     const cores = (run: { clientCores: number }) => `${(run.clientCores * 100).toFixed(0)}%`;
     console.log(
       `  ${label}: Cohort ${cohort.acked} offsets acknowledged (${noFsync.acked} without fsync), Redis ${baseline.acked} entries acknowledged; this bench process at ${cores(cohort)} of a core (${cores(noFsync)}), ${cores(baseline)} for Redis`,
     );
+    console.log(`    node: ${nodeCost(cohort, true)}; without fsync ${nodeCost(noFsync, false)}`);
     return { cohort: cohort.perSecond, unsynced: noFsync.perSecond, redis: baseline.perSecond };
   } finally {
     await Promise.all([...workers, ...others].map((w) => w.leave()));

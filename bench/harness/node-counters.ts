@@ -1,0 +1,38 @@
+import type { CohortProcess } from './cohort-process';
+import { processCpuMs } from './process-stats';
+
+/** What a node has done so far, read from /proc and its /metrics: subtract two readings for a run's share. */
+export interface NodeCounters {
+  /** Process CPU (user + system, every thread: the journal's fdatasyncs run on libuv's pool). */
+  cpuMs: number;
+  /** Journal flushes (one write and one fdatasync each; none under LOG_FLUSH_POLICY=replicated). */
+  flushes: number;
+  /** Requests of the APIs named answered, any outcome, any transport. */
+  requests: number;
+}
+
+/**
+ * The node's counters now. On a shared machine a node's CPU per request and its flushes per request
+ * move far less from run to run than its wall-clock throughput does (which follows how much of the
+ * cores the other processes leave it), so an A/B can compare them when the throughput cannot be.
+ */
+export async function nodeCounters(node: CohortProcess, apis: readonly string[]): Promise<NodeCounters> {
+  const text = await (await fetch(`${node.url}/metrics`)).text();
+  let flushes = 0;
+  let requests = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('cohort_log_flush_duration_seconds_count')) flushes += Number(line.split(' ').pop());
+    else if (line.startsWith('cohort_requests_total{') && apis.some((api) => line.includes(`api="${api}"`)))
+      requests += Number(line.split(' ').pop());
+  }
+  return { cpuMs: processCpuMs(node.pid) ?? Number.NaN, flushes, requests };
+}
+
+/** `after` minus `before`, counter by counter. */
+export function countersSince(before: NodeCounters, after: NodeCounters): NodeCounters {
+  return {
+    cpuMs: after.cpuMs - before.cpuMs,
+    flushes: after.flushes - before.flushes,
+    requests: after.requests - before.requests,
+  };
+}
