@@ -1,13 +1,10 @@
-import type { Clock, LogRecord } from '@cohort/replication';
+import type { LogRecord } from '@cohort/replication';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import type { OperationEffects } from '../runtime/operation-effects';
-import type { ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
-import type { CoordinatorMetrics } from '../ports/coordinator-metrics.port';
 import { ConsumerGroupError, heartbeatErrorResponse } from './consumer-errors';
 import { ConsumerGroup } from './consumer-group';
 import type { ConsumerGroupConfig } from './consumer-group-config';
 import { type ConsumerGroupMember, updatedMember as withChanges } from './consumer-group-member';
-import type { ConsumerGroupStore } from './consumer-group-replay';
 import { consumerGroupTombstones, memberTombstones } from './consumer-group-records';
 import type {
   ConsumerGroupHeartbeatRequest,
@@ -26,58 +23,23 @@ import {
   throwIfStaticMemberIsUnknown,
 } from './heartbeat-validation';
 import { MemberState } from './member-state';
-import type { TopicAccessPort } from '../ports/topic-access.port';
 import {
   type GroupSubscription,
   metadataHash,
-  type PartitionCountLookup,
   subscribedRegexesAfter,
   subscribedTopicNamesAfter,
 } from './subscription-metadata';
 import { updateTargetAssignment } from './target-assignment-update';
 import type { TargetAssignmentResult } from './target-assignment-builder';
-import { UncommittedWrites } from './uncommitted-writes';
+import type { UncommittedWrites } from './uncommitted-writes';
+import { ConsumerGroupWrites } from './consumer-group-writes';
+import type { ConsumerGroupManagerDeps, Fencing } from './consumer-group-manager.types';
 import { type GroupMovesDeps, type MovedGroup, moveGroups } from './group-moves';
 import { consumerRebalanceKey, consumerSessionKey } from './consumer-timer-keys';
 
+export type { ConsumerGroupDowngradePort, ConsumerGroupManagerDeps, Fencing } from './consumer-group-manager.types';
+
 export const LEAVE_GROUP_MEMBER_EPOCH = -1;
-
-export interface ConsumerGroupManagerDeps {
-  groups: ConsumerGroupStore;
-  effects: OperationEffects;
-  clock: Clock;
-  config: ConsumerGroupConfig;
-  /** The server assignors in GROUP_CONSUMER_ASSIGNORS order: the first is the default. */
-  assignors: readonly ConsumerGroupAssignorPort[];
-  /** Partition counts of existing topics (the topic registry). */
-  partitionsOf: PartitionCountLookup;
-  /** The names of every known topic, which regular expressions are matched against. */
-  topicNames: () => readonly string[];
-  /** A member left or was fenced: what is kept beside the group for it (its connection) can go. */
-  onMemberGone?: (groupId: string, memberId: string) => void;
-  /** Epoch bumps and convergence times (optional: tests leave it out). */
-  metrics?: CoordinatorMetrics;
-  /** Online migration to the classic protocol (absent: a group never changes type while it has members). */
-  migration?: ConsumerGroupDowngradePort;
-  /** DESCRIBE TOPIC as the app's ACLs answer it (absent when ACLs are off: regex matches are not filtered). */
-  topicAccess?: TopicAccessPort;
-}
-
-/**
- * What a fencing asks of the online migration (Kafka's `validateOnlineDowngradeWithFencedMember` and
- * `convertToClassicGroup`): when the last consumer-protocol member leaves a group of classic members,
- * the group becomes classic and these records (the consumer group's tombstones, the classic group's
- * record) replace the member's removal; `settled` learns whether they were committed.
- */
-export interface ConsumerGroupDowngradePort {
-  downgradeOnFence(group: ConsumerGroup, leaving: ConsumerGroupMember): Fencing | undefined;
-}
-
-/** The records of a fencing, and what must learn whether they committed. */
-export interface Fencing {
-  records: LogRecord[];
-  settled?: (ok: boolean) => void;
-}
 
 /** What one heartbeat computed, before its records are applied. */
 interface Outcome extends Fencing {
@@ -95,14 +57,16 @@ interface Outcome extends Fencing {
  */
 export class ConsumerGroupManager {
   readonly writes: UncommittedWrites;
+  private readonly applied: ConsumerGroupWrites;
   /** Steps 1-4 of a member's change, shared with a classic member's JoinGroup. */
   readonly progress: MemberProgress;
   private readonly assignorNames: string[];
   private readonly epochs: EpochRecorder;
 
   constructor(private readonly deps: ConsumerGroupManagerDeps) {
-    this.writes = new UncommittedWrites(deps.groups);
     this.epochs = new EpochRecorder(deps.metrics);
+    this.applied = new ConsumerGroupWrites(deps.groups, this.epochs, deps.clock);
+    this.writes = this.applied.uncommitted;
     this.assignorNames = deps.assignors.map((a) => a.name);
     this.progress = new MemberProgress({
       assignors: deps.assignors,
@@ -287,7 +251,7 @@ export class ConsumerGroupManager {
    */
   write(records: LogRecord[], groupId: string): object | undefined {
     if (records.length === 0) return undefined;
-    const { result, write } = this.apply<never>(records, undefined, groupId);
+    const { result, write } = this.applied.apply<never>(records, undefined, groupId);
     this.deps.effects.write(result);
     return write;
   }
@@ -386,9 +350,8 @@ export class ConsumerGroupManager {
   }
 
   /**
-   * Applies `records` now and returns the write that commits them, taking them back if it fails. When
-   * they leave `groupId` converged, the write also records that in the group's epoch history; `settled`
-   * (if any) learns the outcome.
+   * Applies `records` now and returns the write that commits them, taking them back if it fails
+   * (`ConsumerGroupWrites.written`).
    */
   written<T>(
     records: LogRecord[],
@@ -396,30 +359,6 @@ export class ConsumerGroupManager {
     groupId?: string,
     settled?: (ok: boolean) => void,
   ): CoordinatorResult<T> {
-    if (records.length === 0) return { records, response };
-    return this.apply(records, response, groupId, settled).result;
-  }
-
-  private apply<T>(records: LogRecord[], response?: T, groupId?: string, settled?: (ok: boolean) => void) {
-    const write = this.writes.apply(records);
-    const converged =
-      groupId === undefined ? undefined : this.epochs.convergenceRecord(this.group(groupId), this.deps.clock.now());
-    if (converged) {
-      this.writes.extend(write, [converged]);
-      records.push(converged);
-    }
-    const events = this.epochs.take();
-    const result: CoordinatorResult<T> = {
-      records,
-      response,
-      appendFuture: (outcome) => {
-        if (outcome.ok) {
-          this.writes.committed(write);
-          this.epochs.committed(events);
-        } else this.writes.failed(write);
-        settled?.(outcome.ok);
-      },
-    };
-    return { result, write };
+    return this.applied.written(records, response, groupId, settled);
   }
 }

@@ -98,9 +98,9 @@ function writtenKey(key: ConsumerRecordKey, type: number): Buffer {
 }
 
 /** The value of a record this process builds, remembered as decoding it gives it. */
-function writtenValue(value: object): Buffer {
+function writtenValue(value: object, decoded: object = value): Buffer {
   const bytes = encodeJson({ v: WRITE_VERSION, ...value });
-  writtenValues.set(bytes, value);
+  writtenValues.set(bytes, decoded);
   return bytes;
 }
 
@@ -139,6 +139,8 @@ export function decodeConsumerGroupMetadataValue(bytes: Buffer): ConsumerGroupMe
 }
 
 export function decodeMemberMetadataValue(bytes: Buffer): ConsumerGroupMemberMetadataValue {
+  const written = writtenValues.get(bytes) as ConsumerGroupMemberMetadataValue | undefined;
+  if (written) return written;
   const what = 'consumer group member metadata value';
   const o = requireObject(parseJson(bytes, 'value'), what);
   const names = o.subscribedTopicNames;
@@ -175,6 +177,8 @@ function decodeClassicMemberMetadata(raw: unknown, what: string): ClassicMemberM
 }
 
 export function decodeTargetAssignmentMetadataValue(bytes: Buffer): ConsumerGroupTargetAssignmentMetadataValue {
+  const written = writtenValues.get(bytes) as ConsumerGroupTargetAssignmentMetadataValue | undefined;
+  if (written) return written;
   const what = 'consumer group target assignment metadata value';
   const o = requireObject(parseJson(bytes, 'value'), what);
   return { assignmentEpoch: requireField(o, 'assignmentEpoch', isInteger, what) };
@@ -255,9 +259,18 @@ export function memberSubscriptionRecord(groupId: string, member: ConsumerGroupM
     // Written only for classic members, so a consumer member's record stays as it was before migration.
     ...(member.classicMemberMetadata === null ? {} : { classicMemberMetadata: member.classicMemberMetadata }),
   };
+  const key = { type: 'consumer-group-member-metadata', groupId, memberId: member.memberId } as const;
+  // A classic member's metadata is decoded from the bytes (its protocols' metadata are whatever JSON
+  // makes of them); a consumer member's record is remembered as decoding it gives it (no classic part).
+  if (member.classicMemberMetadata !== null)
+    return {
+      key: writtenKey(key, T.CONSUMER_GROUP_MEMBER_METADATA),
+      value: encodeJson({ v: WRITE_VERSION, ...value }),
+      timestamp: now,
+    };
   return {
-    key: groupRecordKey(T.CONSUMER_GROUP_MEMBER_METADATA, groupId, member.memberId),
-    value: encodeJson({ v: WRITE_VERSION, ...value }),
+    key: writtenKey(key, T.CONSUMER_GROUP_MEMBER_METADATA),
+    value: writtenValue(value, { ...value, classicMemberMetadata: null }),
     timestamp: now,
   };
 }
@@ -294,8 +307,11 @@ export function targetAssignmentTombstone(groupId: string, memberId: string, now
 export function targetAssignmentEpochRecord(groupId: string, assignmentEpoch: number, now: number): LogRecord {
   const value: ConsumerGroupTargetAssignmentMetadataValue = { assignmentEpoch };
   return {
-    key: groupRecordKey(T.CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA, groupId),
-    value: encodeJson({ v: WRITE_VERSION, ...value }),
+    key: writtenKey(
+      { type: 'consumer-group-target-assignment-metadata', groupId },
+      T.CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA,
+    ),
+    value: writtenValue(value),
     timestamp: now,
   };
 }

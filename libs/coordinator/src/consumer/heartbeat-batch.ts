@@ -2,7 +2,6 @@ import type { LogRecord } from '@cohort/replication';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { ConsumerGroupError, heartbeatErrorResponse } from './consumer-errors';
 import type { ConsumerGroup } from './consumer-group';
-import type { ConsumerGroupMember } from './consumer-group-member';
 import type { ConsumerGroupManager } from './consumer-group-manager';
 import type {
   ConsumerGroupHeartbeatRequest,
@@ -12,8 +11,7 @@ import type {
 import { LEAVE_GROUP_STATIC_MEMBER_EPOCH } from './heartbeat-validation';
 import type { PreparedJoin } from './member-progress';
 import type { GroupSubscription } from './subscription-metadata';
-import { MemberState } from './member-state';
-import type { TopicPartitions } from './topic-partitions';
+import { BatchTells } from './heartbeat-batch-tells';
 
 export interface BatchedHeartbeat {
   request: ConsumerGroupHeartbeatRequest;
@@ -99,12 +97,13 @@ export class HeartbeatBatch {
   /** The indexes answered since the caller last emptied it. */
   readonly answered: number[] = [];
   readonly runs: CoordinatorResult<unknown>[] = [];
-  readonly tell = new Map<string, Set<string>>();
+  /** Who to push, and who is still waiting for an answer of this batch (parked, or targeted and waiting for their turn). */
+  private readonly tells = new BatchTells();
+  /** groupId → the members to tell to heartbeat now once the batch's writes commit (SPEC's HeartbeatNow). */
+  readonly tell = this.tells.due;
   private readonly parked = new Map<string, Parked[]>();
   /** groupId → the member ids and `\u0000instance` ids parked, so a second request of one completes the first. */
   private readonly parkedKeys = new Map<string, Set<string>>();
-  /** groupId → the member ids and `\u0000instance` ids parked and not answered yet (parked, or targeted and waiting for their turn). */
-  private readonly awaitingKeys = new Map<string, Set<string>>();
   /** After the first step: each group's parked heartbeats, its target computed, waiting to be reconciled. */
   private targeted: { groupId: string; entries: Parked[] }[] | null = null;
   private reconciled = 0;
@@ -146,8 +145,7 @@ export class HeartbeatBatch {
    * answer: a later request of it must wait for this batch to end, so one member's requests keep their order.
    */
   awaits(groupId: string, memberId: string, instanceId?: string | null): boolean {
-    const keys = this.awaitingKeys.get(groupId);
-    return keys !== undefined && (keys.has(memberId) || (!!instanceId && keys.has(`\u0000${instanceId}`)));
+    return this.tells.awaits(groupId, memberId, instanceId);
   }
 
   /**
@@ -158,17 +156,7 @@ export class HeartbeatBatch {
    * stay in `tell` until their answer hands them their target.
    */
   takeTells(): Map<string, Set<string>> {
-    const now = new Map<string, Set<string>>();
-    for (const [groupId, members] of this.tell) {
-      const keys = this.awaitingKeys.get(groupId);
-      const ready = new Set<string>();
-      for (const memberId of members) if (!keys?.has(memberId)) ready.add(memberId);
-      if (ready.size === 0) continue;
-      now.set(groupId, ready);
-      for (const memberId of ready) members.delete(memberId);
-      if (members.size === 0) this.tell.delete(groupId);
-    }
-    return now;
+    return this.tells.take();
   }
 
   /** Answers every heartbeat not answered yet with `response` (the shard stopped leading mid-batch). */
@@ -198,7 +186,7 @@ export class HeartbeatBatch {
         const leaving =
           group?.member(request.memberId) ?? (request.instanceId ? group?.staticMember(request.instanceId) : undefined);
         const response = this.manager.leaveNow(request);
-        if (group && leaving) this.tellReleased(group, leaving, group.member(leaving.memberId));
+        if (group && leaving) this.tells.released(group, leaving, group.member(leaving.memberId));
         this.answer(index, { response, waits: true });
         return;
       }
@@ -219,20 +207,14 @@ export class HeartbeatBatch {
       this.parkedKeys.set(groupId, (keys = new Set()));
     }
     list.push(parked);
-    let awaiting = this.awaitingKeys.get(groupId);
-    if (!awaiting) this.awaitingKeys.set(groupId, (awaiting = new Set()));
-    for (const key of keysOf(parked)) {
-      keys.add(key);
-      awaiting.add(key);
-    }
+    const parkedKeys = keysOf(parked);
+    for (const key of parkedKeys) keys.add(key);
+    this.tells.park(groupId, parkedKeys);
   }
 
   /** The parked heartbeat is answered (or failed): a later request of its member need not wait for it. */
   private unpark(groupId: string, parked: Parked): void {
-    const awaiting = this.awaitingKeys.get(groupId);
-    if (!awaiting) return;
-    for (const key of keysOf(parked)) awaiting.delete(key);
-    if (awaiting.size === 0) this.awaitingKeys.delete(groupId);
+    this.tells.unpark(groupId, keysOf(parked));
   }
 
   /** The group's target at its latest epoch (computed once), then each parked member reconciled towards it, now. */
@@ -256,8 +238,7 @@ export class HeartbeatBatch {
       const target = this.manager.computeTarget(group, () => this.subscriptionOf(group), this.now);
       if (target) {
         this.manager.write(target.records, groupId);
-        const told = this.tellOf(groupId);
-        for (const memberId of target.changed) told.add(memberId);
+        for (const memberId of target.changed) this.tells.add(groupId, memberId);
       }
       this.took();
       return entries;
@@ -300,8 +281,8 @@ export class HeartbeatBatch {
         this.resolved.get(groupId) ?? this.subscriptionOf(group).resolved;
       const finished = this.manager.finishJoin(join, member, resolved, records, this.now);
       this.manager.write(records, groupId);
-      this.tell.get(groupId)?.delete(memberId);
-      this.tellReleased(group, join.prepared.member, finished.member);
+      this.tells.answered(groupId, memberId);
+      this.tells.released(group, join.prepared.member, finished.member);
       this.answer(index, { response: finished.response, waits: true });
     });
   }
@@ -309,41 +290,6 @@ export class HeartbeatBatch {
   private answer(index: number, answer: BatchAnswer): void {
     this.answers[index] = answer;
     this.answered.push(index);
-  }
-
-  /**
-   * The members waiting for a partition `before` held and `after` no longer does (SPEC's HeartbeatNow
-   * on a release): the member whose target holds the partition, if it waits for unreleased partitions.
-   */
-  private tellReleased(
-    group: ConsumerGroup,
-    before: ConsumerGroupMember,
-    after: ConsumerGroupMember | undefined,
-  ): void {
-    if (after === before) return; // a steady member released nothing
-    const keeps = (topic: string, p: number): boolean =>
-      after !== undefined &&
-      (after.assignedPartitions.get(topic)?.has(p) === true ||
-        after.partitionsPendingRevocation.get(topic)?.has(p) === true);
-    const released = (held: TopicPartitions): void => {
-      for (const [topic, partitions] of held) {
-        const holders = group.invertedTargetAssignment.get(topic);
-        if (!holders) continue;
-        for (const p of partitions) {
-          const holder = holders.get(p);
-          if (holder === undefined || holder === before.memberId || keeps(topic, p)) continue;
-          if (group.member(holder)?.state === MemberState.UNRELEASED_PARTITIONS) this.tellOf(group.groupId).add(holder);
-        }
-      }
-    };
-    released(before.assignedPartitions);
-    released(before.partitionsPendingRevocation);
-  }
-
-  private tellOf(groupId: string): Set<string> {
-    let told = this.tell.get(groupId);
-    if (!told) this.tell.set(groupId, (told = new Set()));
-    return told;
   }
 
   /** The first halves of `entries` will not be written: their records are taken back and their runs dropped. */

@@ -10,29 +10,39 @@ export interface ConnectedMember {
  * members without scanning every group. An entry lives as long as its member: `forget` when the member
  * leaves or is fenced, so the index never holds more than the shard's members (a fenced member's entry
  * would otherwise stay until its connection closed, and a client churning member ids on one long-lived
- * connection would grow it without bound).
+ * connection would grow it without bound). Members are found by group, then member id, never by a key
+ * joining the two: every heartbeat binds its member, and building and hashing a new key string each
+ * time was most of that cost in a burst of joins. A connection holding one member (the usual client)
+ * keeps it as is, without a collection of its own.
  */
 export class MemberConnections {
-  private readonly byMember = new Map<string, string>();
-  private readonly byConnection = new Map<string, Map<string, ConnectedMember>>();
-  /** Members pushed a HeartbeatNow that have not heartbeated since (docs/protocol.md: one push until they do). */
-  private readonly told = new Set<string>();
+  /** groupId → memberId → its binding. */
+  private readonly byMember = new Map<string, Map<string, Binding>>();
+  /** connectionId → its one member's binding, or the set of them once it holds more than one. */
+  private readonly byConnection = new Map<string, Binding | Set<Binding>>();
+  /** Members pushed a HeartbeatNow that have not heartbeated since (docs/protocol.md: one push until they do), by group. */
+  private readonly told = new Map<string, Set<string>>();
+  private bound = 0;
 
   /** Binds the member to `connectionId`; true when it was bound to another connection before (it moved). */
   bind(groupId: string, memberId: string, connectionId: string): boolean {
-    const key = memberKey(groupId, memberId);
-    const previous = this.byMember.get(key);
-    if (previous === connectionId) return false;
-    if (previous !== undefined) this.dropFromConnection(previous, key);
-    this.byMember.set(key, connectionId);
-    let members = this.byConnection.get(connectionId);
-    if (!members) this.byConnection.set(connectionId, (members = new Map()));
-    members.set(key, { groupId, memberId });
+    let members = this.byMember.get(groupId);
+    if (!members) this.byMember.set(groupId, (members = new Map()));
+    const previous = members.get(memberId);
+    if (previous?.connectionId === connectionId) return false;
+    if (previous) this.dropFromConnection(previous);
+    else this.bound++;
+    const binding: Binding = { groupId, memberId, connectionId };
+    members.set(memberId, binding);
+    const held = this.byConnection.get(connectionId);
+    if (held === undefined) this.byConnection.set(connectionId, binding);
+    else if (held instanceof Set) held.add(binding);
+    else this.byConnection.set(connectionId, new Set([held, binding]));
     return previous !== undefined;
   }
 
   connectionOf(groupId: string, memberId: string): string | undefined {
-    return this.byMember.get(memberKey(groupId, memberId));
+    return this.byMember.get(groupId)?.get(memberId)?.connectionId;
   }
 
   /**
@@ -40,48 +50,62 @@ export class MemberConnections {
    * not heartbeated since (that heartbeat, still to come, reads the group as it is by then).
    */
   tell(groupId: string, memberId: string): boolean {
-    const key = memberKey(groupId, memberId);
-    if (this.told.has(key)) return false;
-    this.told.add(key);
+    let told = this.told.get(groupId);
+    if (!told) this.told.set(groupId, (told = new Set()));
+    if (told.has(memberId)) return false;
+    told.add(memberId);
     return true;
   }
 
   /** The member heartbeated: the next change it must hear of is pushed again. */
   heard(groupId: string, memberId: string): void {
-    if (this.told.size > 0) this.told.delete(memberKey(groupId, memberId));
+    if (this.told.size === 0) return;
+    const told = this.told.get(groupId);
+    if (told?.delete(memberId) && told.size === 0) this.told.delete(groupId);
   }
 
   /** The member is gone (left, fenced, its group deleted): its entry goes. */
   forget(groupId: string, memberId: string): void {
-    const key = memberKey(groupId, memberId);
-    this.told.delete(key);
-    const connectionId = this.byMember.get(key);
-    if (connectionId === undefined) return;
-    this.byMember.delete(key);
-    this.dropFromConnection(connectionId, key);
+    this.heard(groupId, memberId);
+    const members = this.byMember.get(groupId);
+    const binding = members?.get(memberId);
+    if (!members || !binding) return;
+    members.delete(memberId);
+    if (members.size === 0) this.byMember.delete(groupId);
+    this.bound--;
+    this.dropFromConnection(binding);
   }
 
   /** The members bound to a connection that closed; the connection is forgotten, its members stay bound to it until they move or go. */
   membersOf(connectionId: string): ConnectedMember[] {
-    const members = this.byConnection.get(connectionId);
-    return members ? [...members.values()] : [];
+    const held = this.byConnection.get(connectionId);
+    if (held === undefined) return [];
+    const bindings = held instanceof Set ? [...held] : [held];
+    return bindings.map(({ groupId, memberId }) => ({ groupId, memberId }));
   }
 
   get size(): number {
-    return this.byMember.size;
+    return this.bound;
   }
 
   clear(): void {
     this.told.clear();
     this.byMember.clear();
     this.byConnection.clear();
+    this.bound = 0;
   }
 
-  private dropFromConnection(connectionId: string, key: string): void {
-    const members = this.byConnection.get(connectionId);
-    members?.delete(key);
-    if (members?.size === 0) this.byConnection.delete(connectionId);
+  private dropFromConnection(binding: Binding): void {
+    const held = this.byConnection.get(binding.connectionId);
+    if (held === binding) this.byConnection.delete(binding.connectionId);
+    else if (held instanceof Set) {
+      held.delete(binding);
+      if (held.size === 0) this.byConnection.delete(binding.connectionId);
+    }
   }
 }
 
-const memberKey = (groupId: string, memberId: string): string => `${groupId}\u0000${memberId}`;
+/** Where one member's pushes go. */
+interface Binding extends ConnectedMember {
+  readonly connectionId: string;
+}
