@@ -102,6 +102,23 @@ describe('ConsumerGroup (Kafka ConsumerGroupTest)', () => {
     expect(group.currentPartitionEpoch('clicks', 3)).toBe(11);
   });
 
+  it('a member changing only what it subscribes to keeps its partitions at their epoch, still refused to another member', () => {
+    const group = new ConsumerGroup('foo');
+    const m1 = newConsumerGroupMember('m1', {
+      memberEpoch: 7,
+      assignedPartitions: parts({ clicks: [1] }),
+      partitionsPendingRevocation: parts({ clicks: [2] }),
+    });
+    group.updateMember(m1);
+    group.updateMember(updatedMember(m1, { subscribedTopicNames: new Set(['clicks', 'views']) }));
+    expect([1, 2].map((p) => group.currentPartitionEpoch('clicks', p))).toEqual([7, 7]);
+    expect(() =>
+      group.updateMember(newConsumerGroupMember('m2', { memberEpoch: 8, assignedPartitions: parts({ clicks: [2] }) })),
+    ).toThrow(/clicks-2 to 8 because the partition is still owned at epoch 7/);
+    group.removeMember('m1');
+    expect([1, 2].map((p) => group.currentPartitionEpoch('clicks', p))).toEqual([-1, -1]);
+  });
+
   it('a partition listed both as assigned and pending revocation is refused whole', () => {
     const group = new ConsumerGroup('foo');
     expect(() =>

@@ -52,10 +52,12 @@ interface Parked {
   /** Its first half: the records applied (taken back if the target fails) and the run that writes them. */
   write?: object;
   run?: CoordinatorResult<unknown>;
+  /** `keysOf` it, once parked: parking and answering each need them. */
+  keys?: readonly string[];
 }
 
 /** The keys a parked heartbeat is known by: its member id and, for a static member, `\u0000` and its instance id. */
-function keysOf({ join }: Parked): string[] {
+function keysOf({ join }: Parked): readonly string[] {
   const { updated } = join.prepared;
   return updated.instanceId === null ? [updated.memberId] : [updated.memberId, `\u0000${updated.instanceId}`];
 }
@@ -207,14 +209,14 @@ export class HeartbeatBatch {
       this.parkedKeys.set(groupId, (keys = new Set()));
     }
     list.push(parked);
-    const parkedKeys = keysOf(parked);
+    const parkedKeys = (parked.keys = keysOf(parked));
     for (const key of parkedKeys) keys.add(key);
     this.tells.park(groupId, parkedKeys);
   }
 
   /** The parked heartbeat is answered (or failed): a later request of its member need not wait for it. */
   private unpark(groupId: string, parked: Parked): void {
-    this.tells.unpark(groupId, keysOf(parked));
+    this.tells.unpark(groupId, parked.keys ?? keysOf(parked));
   }
 
   /** The group's target at its latest epoch (computed once), then each parked member reconciled towards it, now. */

@@ -24,33 +24,41 @@ export class PartitionEpochs {
 
   /** `before`'s partitions are released and `after`'s taken, all or nothing. */
   swap(before: readonly HeldPartitions[], after: readonly HeldPartitions[]): void {
-    const released = new Set<string>();
+    // A member changed in nothing it holds (its subscription, or a record of the same assignment):
+    // every change was checked, so the index already holds exactly this.
+    if (sameHeld(before, after)) return;
+    // Topic → partitions, not one joined key string per partition: a member's every change comes here.
+    const released = new Map<string, Set<number>>();
     for (const { partitions, epoch } of before)
       for (const [topic, set] of partitions) {
         const byPartition = this.byTopic.get(topic);
         if (!byPartition)
           throw new Error(`Cannot remove the epoch ${epoch} from ${topic} because it does not have any epoch`);
+        const releasedOfTopic = setOf(released, topic);
         for (const p of set) {
           const previous = byPartition.get(p);
-          if (previous !== epoch || released.has(`${topic}\u0000${p}`))
+          if (previous !== epoch || releasedOfTopic.has(p))
             throw new Error(
               `Cannot remove the epoch ${epoch} from ${topic}-${p} because the partition is still owned at a different epoch ${previous}`,
             );
-          released.add(`${topic}\u0000${p}`);
+          releasedOfTopic.add(p);
         }
       }
-    const taken = new Set<string>();
+    const taken = new Map<string, Set<number>>();
     for (const { partitions, epoch } of after)
-      for (const [topic, set] of partitions)
+      for (const [topic, set] of partitions) {
+        const releasedOfTopic = released.get(topic);
+        const byPartition = this.byTopic.get(topic);
+        const takenOfTopic = setOf(taken, topic);
         for (const p of set) {
-          const id = `${topic}\u0000${p}`;
-          const previous = released.has(id) ? undefined : this.byTopic.get(topic)?.get(p);
-          if (previous !== undefined || taken.has(id))
+          const previous = releasedOfTopic?.has(p) ? undefined : byPartition?.get(p);
+          if (previous !== undefined || takenOfTopic.has(p))
             throw new Error(
               `Cannot set the epoch of ${topic}-${p} to ${epoch} because the partition is still owned at epoch ${previous ?? epoch}`,
             );
-          taken.add(id);
+          takenOfTopic.add(p);
         }
+      }
     for (const { partitions } of before)
       for (const [topic, set] of partitions) {
         const byPartition = this.byTopic.get(topic)!;
@@ -64,4 +72,18 @@ export class PartitionEpochs {
         for (const p of set) byPartition.set(p, epoch);
       }
   }
+}
+
+function setOf(map: Map<string, Set<number>>, topic: string): Set<number> {
+  let set = map.get(topic);
+  if (!set) map.set(topic, (set = new Set()));
+  return set;
+}
+
+/** The same partitions (the same maps) at the same epochs. */
+function sameHeld(before: readonly HeldPartitions[], after: readonly HeldPartitions[]): boolean {
+  return (
+    before.length === after.length &&
+    before.every((held, i) => held.partitions === after[i].partitions && held.epoch === after[i].epoch)
+  );
 }
