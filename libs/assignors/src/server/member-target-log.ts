@@ -7,9 +7,14 @@
  * thousands of members, a handful of changes each); target-replay.ts reads each changed member's log
  * back in Java's iteration order once the builder is done.
  */
-export const ADD = 0;
-export const REMOVE = 1;
-export const REMOVE_TOPIC = 2;
+// Exported through aliases: CommonJS output reads an exported const used in its own module off
+// `exports` at each use, here once per partition.
+const KIND_ADD = 0;
+const KIND_REMOVE = 1;
+const KIND_REMOVE_TOPIC = 2;
+export const ADD = KIND_ADD;
+export const REMOVE = KIND_REMOVE;
+export const REMOVE_TOPIC = KIND_REMOVE_TOPIC;
 
 /** An op's three ints in TargetLog.ops: at op + OP_WORD, op + OP_PARTITION and op + OP_NEXT. */
 const OP_SIZE = 3;
@@ -30,6 +35,14 @@ export class TargetLog {
    */
   ops: Int32Array;
   private length = 0;
+  /**
+   * With `chunk` > 0, each member's ops take the next slot of a run of `chunk` ops reserved for it
+   * (another run once that one is full): a member's ops, read back member after member, then sit on
+   * a few neighbouring cache lines instead of being spread over the whole log (a builder that hands
+   * partitions to members in turn). With 0 they follow one another in the log's order.
+   */
+  private readonly free: Int32Array | null;
+  private readonly limit: Int32Array | null;
 
   /**
    * `newSetCapacity[topic]`: the initial capacity of a set the builder creates for the topic, -1
@@ -39,11 +52,14 @@ export class TargetLog {
     memberCount: number,
     readonly newSetCapacity: Int32Array,
     expectedOps = 1024,
+    private readonly chunk = 0,
   ) {
     this.copied = new Uint8Array(memberCount);
     this.head = new Int32Array(memberCount).fill(-1);
     this.tail = new Int32Array(memberCount).fill(-1);
     this.ops = new Int32Array(OP_SIZE * Math.max(16, expectedOps));
+    this.free = chunk > 0 ? new Int32Array(memberCount) : null;
+    this.limit = chunk > 0 ? new Int32Array(memberCount) : null;
   }
 
   /** The builder needs a mutable copy of the member's target (Kafka deep-copies it now). */
@@ -52,22 +68,31 @@ export class TargetLog {
   }
 
   add(member: number, topic: number, partition: number): void {
-    this.append(member, topic * 4 + ADD, partition);
+    this.append(member, topic * 4 + KIND_ADD, partition);
   }
 
   remove(member: number, topic: number, partition: number): void {
-    this.append(member, topic * 4 + REMOVE, partition);
+    this.append(member, topic * 4 + KIND_REMOVE, partition);
   }
 
   removeTopic(member: number, topic: number): void {
-    this.append(member, topic * 4 + REMOVE_TOPIC, -1);
+    this.append(member, topic * 4 + KIND_REMOVE_TOPIC, -1);
   }
 
   private append(member: number, word: number, partition: number): void {
     this.copied[member] = 1;
-    if (this.length === this.ops.length) this.grow();
-    const op = this.length;
-    this.length += OP_SIZE;
+    const free = this.free;
+    let op: number;
+    if (free === null) op = this.reserve(OP_SIZE);
+    else {
+      op = free[member];
+      const limit = this.limit as Int32Array;
+      if (op === limit[member]) {
+        op = this.reserve(OP_SIZE * this.chunk);
+        limit[member] = op + OP_SIZE * this.chunk;
+      }
+      free[member] = op + OP_SIZE;
+    }
     const ops = this.ops;
     ops[op + OP_WORD] = word;
     ops[op + OP_PARTITION] = partition;
@@ -78,9 +103,15 @@ export class TargetLog {
     this.tail[member] = op;
   }
 
-  private grow(): void {
-    const ops = new Int32Array(this.ops.length * 2);
-    ops.set(this.ops);
-    this.ops = ops;
+  /** The offset of `size` fresh ints at the end of the log, grown when full. */
+  private reserve(size: number): number {
+    while (this.length + size > this.ops.length) {
+      const ops = new Int32Array(this.ops.length * 2);
+      ops.set(this.ops);
+      this.ops = ops;
+    }
+    const op = this.length;
+    this.length += size;
+    return op;
   }
 }
