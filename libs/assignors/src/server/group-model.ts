@@ -14,6 +14,7 @@ import {
 } from './java-hash-table';
 import { compareUuids, topicIdOf, uuidHashCode, type JavaUuid } from './java-uuid';
 import { javaTableCapacity, spreadHash as importedSpreadHash } from '../common/java-order';
+import { readOwnedKept } from './owned-target-reading';
 
 // Bound once: under esbuild's CommonJS output (what tsx, and so npm run bench, runs) every use of an
 // imported name is a getter call, which stays a call in the per-partition loops below.
@@ -158,22 +159,46 @@ function inRange(partitions: readonly number[], size: number): boolean {
   return true;
 }
 
-function readOwned(member: ConsumerGroupMemberSpec, table: TopicTable, fromRecord: boolean): OwnedTopic[] {
+/**
+ * A member's current target, in Java's order unless not `fromRecord`. `kept`: its reading may be kept
+ * for later calls (owned-target-reading.ts), which needs Java's order and topic ids derived from names.
+ */
+function readOwned(
+  member: ConsumerGroupMemberSpec,
+  table: TopicTable,
+  fromRecord: boolean,
+  kept: boolean,
+): OwnedTopic[] {
   if (member.assignment.length === 0) return NOTHING_OWNED;
+  return kept
+    ? readOwnedKept(member.assignment, table, readTarget)
+    : readTarget(member.assignment, table, false, !fromRecord);
+}
+
+/**
+ * A member's target in `table`: in Java's order, unless `asGiven`; partitions beyond a topic's size
+ * dropped, unless `unbounded` (a reading kept for later calls, which check the sizes themselves).
+ */
+function readTarget(
+  assignment: readonly TopicPartitions[],
+  table: TopicTable,
+  unbounded: boolean,
+  asGiven = false,
+): OwnedTopic[] {
   const entries: OwnedTopic[] = [];
-  for (const entry of member.assignment) {
+  for (const entry of assignment) {
     if (entry.partitions.length === 0) continue;
     const topic = table.numberOf(entry.topic);
-    const size = table.topics[topic].partitions;
+    const size = unbounded ? Infinity : table.topics[topic].partitions;
     const partitions = inRange(entry.partitions, size)
       ? (entry.partitions as number[])
       : entry.partitions.filter((p) => p >= 0 && p < size);
     if (partitions.length === 0) continue;
-    const ordered = fromRecord ? hashSetOrderOfPartitions(partitions) : partitions;
+    const ordered = asGiven ? partitions : hashSetOrderOfPartitions(partitions);
     // The entry itself, when Java's order is its order: an unchanged target goes back as it came.
     entries.push({ topic, partitions: ordered, original: ordered === entry.partitions ? entry : undefined });
   }
-  if (entries.length < 2 || !fromRecord) return entries;
+  if (entries.length < 2 || asGiven) return entries;
   return javaIterationOrder(entries.map((entry) => table.topics[entry.topic].idHash)).map((i) => entries[i]);
 }
 
@@ -279,6 +304,7 @@ export function readGroupModel(
   const ids = specs.map((member) => member.memberId);
   const order = options.memberOrder === 'given' ? givenOrder(ids) : memberMapOrder(ids);
   const fromRecord = options.targetOrder !== 'given';
+  const kept = fromRecord && options.topicId === undefined;
   let previousNames: readonly string[] | null = null;
   let previous: readonly number[] = [];
   let anyOwned = false;
@@ -299,7 +325,7 @@ export function readGroupModel(
       instanceId: spec.instanceId ?? null,
       spec,
       subscribed,
-      owned: readOwned(spec, table, fromRecord),
+      owned: readOwned(spec, table, fromRecord, kept),
     };
     if (!options.sharedTargets && members[m].owned.length > 0) markOwned(owners, members, m, table.topics);
   }

@@ -20,6 +20,7 @@ import {
 import { freshOneTopicTarget as importedFreshOneTopic } from './fresh-target';
 import { freshSmallTarget as importedFreshSmall } from './fresh-small-target';
 import type { TargetLog } from './member-target-log';
+import { keptWire } from './owned-target-reading';
 import { TargetReplay } from './target-replay';
 import { assignHeterogeneous } from './uniform-heterogeneous';
 import { assignHomogeneous } from './uniform-homogeneous';
@@ -33,7 +34,8 @@ export const UNIFORM_ASSIGNOR_NAME = 'uniform';
 
 /**
  * An unchanged member's target as the wire's entries: the member's own list when Java's order is its
- * order (every entry read back as given), so a stable member costs no new array.
+ * order (every entry read back as given), so a stable member costs no new array; else the entries in
+ * Java's order, kept with a list the coordinator froze for the next call that gets the same list.
  */
 function toWire(model: GroupModel, member: ModelMember): TopicPartitions[] {
   const entries = member.owned;
@@ -41,12 +43,15 @@ function toWire(model: GroupModel, member: ModelMember): TopicPartitions[] {
   let same = entries.length === given.length;
   for (let i = 0; i < entries.length && same; i++) same = entries[i].original === given[i];
   if (same) return given as TopicPartitions[];
-  const wire = new Array<TopicPartitions>(entries.length);
-  for (let i = 0; i < entries.length; i++) {
-    const { topic, partitions, original } = entries[i];
-    wire[i] = original ?? { topic: model.topics[topic].name, partitions };
-  }
-  return wire;
+  const build = (): TopicPartitions[] => {
+    const wire = new Array<TopicPartitions>(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const { topic, partitions, original } = entries[i];
+      wire[i] = original ?? { topic: model.topics[topic].name, partitions };
+    }
+    return wire;
+  };
+  return keptWire(given, entries, build) ?? build();
 }
 
 /** The uniform assignment of a group read with the given options (tests replay Kafka's own orders). */
