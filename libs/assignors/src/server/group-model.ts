@@ -118,6 +118,10 @@ export class TopicTable {
     return n;
   }
 
+  known(name: string): number | undefined {
+    return this.numbers.get(name);
+  }
+
   compare(a: number, b: number): number {
     return compareUuids(this.topics[a].id, this.topics[b].id);
   }

@@ -19,11 +19,16 @@ interface OwnedTopic {
 interface TopicTable {
   readonly topics: readonly { name: string; partitions: number }[];
   numberOf(name: string): number;
+  /** The topic's number if the call has numbered it already. */
+  known(name: string): number | undefined;
 }
+
+/** A kept reading's target carries its reading, so the unchanged target's wire form is found without a lookup. */
+type KeptOwned = OwnedTopic[] & { reading?: Reading };
 
 interface Reading {
   /** The target in Java's order, topics numbered by the table of the call that last used it. */
-  owned: OwnedTopic[];
+  owned: KeptOwned;
   /** Per entry of `owned`: the topic's name and its largest partition. */
   names: string[];
   largest: number[];
@@ -60,23 +65,31 @@ export function readOwnedKept<Table extends TopicTable>(
       readings.set(list, null);
       return read(list, table, false);
     }
-    const owned = read(list, table, true);
+    const owned: KeptOwned = read(list, table, true);
     for (const entry of owned) Object.freeze(entry.partitions);
     const names = owned.map((entry) => table.topics[entry.topic].name);
     const largest = owned.map((entry) => entry.partitions.reduce((a, b) => (b > a ? b : a), -1));
     reading = { owned, names, largest, wire: null };
+    owned.reading = reading;
     readings.set(list, reading);
   } else if (reading === null) return read(list, table, false);
-  // Topics are numbered in the list's order, as reading it would number them.
-  for (let i = 0; i < list.length; i++) if (list[i].partitions.length > 0) table.numberOf(list[i].topic);
   const { owned, names, largest } = reading;
-  let renumbered: OwnedTopic[] | null = null;
+  let renumbered: KeptOwned | null = null;
   for (let i = 0; i < owned.length; i++) {
-    const topic = table.numberOf(names[i]);
+    let topic = table.known(names[i]);
+    if (topic === undefined) {
+      // A topic this call meets first here (so no other of the list's yet): number the list's topics
+      // in the list's order, as reading the list would.
+      for (let k = 0; k < list.length; k++) if (list[k].partitions.length > 0) table.numberOf(list[k].topic);
+      topic = table.numberOf(names[i]);
+    }
     // A partition beyond the topic's size (it shrank, or is gone): read the list afresh.
     if (!(largest[i] < table.topics[topic].partitions)) return read(list, table, false);
     if (topic !== owned[i].topic) {
-      renumbered ??= owned.slice();
+      if (renumbered === null) {
+        renumbered = owned.slice();
+        renumbered.reading = reading;
+      }
       renumbered[i] = { topic, partitions: owned[i].partitions, original: owned[i].original };
     }
   }
@@ -85,13 +98,9 @@ export function readOwnedKept<Table extends TopicTable>(
 }
 
 /** The wire form of an unchanged target read by readOwnedKept, built once and kept; null when not kept. */
-export function keptWire(
-  list: readonly TopicPartitions[],
-  owned: readonly OwnedTopic[],
-  build: () => TopicPartitions[],
-): TopicPartitions[] | null {
-  const reading = readings.get(list);
-  if (!reading || reading.owned !== owned) return null;
+export function keptWire(owned: readonly OwnedTopic[], build: () => TopicPartitions[]): TopicPartitions[] | null {
+  const reading = (owned as KeptOwned).reading;
+  if (reading === undefined || reading.owned !== owned) return null;
   if (reading.wire === null) {
     const wire = build();
     for (const entry of wire) Object.freeze(entry);

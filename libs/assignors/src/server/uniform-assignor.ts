@@ -51,7 +51,7 @@ function toWire(model: GroupModel, member: ModelMember): TopicPartitions[] {
     }
     return wire;
   };
-  return keptWire(given, entries, build) ?? build();
+  return keptWire(entries, build) ?? build();
 }
 
 /** The uniform assignment of a group read with the given options (tests replay Kafka's own orders). */
