@@ -87,20 +87,33 @@ const WRITE_VERSION = 0;
  * is what decoding the bytes gives: the values are valid by construction, and neither they nor what they
  * hold are changed once built. Bytes read from a log are other buffers, decoded as always.
  */
-const writtenKeys = new WeakMap<Buffer, ConsumerRecordKey>();
-const writtenValues = new WeakMap<Buffer, unknown>();
+const DECODED = Symbol('decoded');
+
+/**
+ * A buffer this process wrote carries what it was built from in a hidden (non-enumerable) property,
+ * rather than in a WeakMap keyed by the buffer: a group forming writes tens of thousands of records, and a
+ * WeakMap entry per buffer cost several times the property, in the set and in the garbage collector's
+ * weak-table work. Hidden, so a buffer still equals one with the same bytes.
+ */
+function remember(bytes: Buffer, decoded: unknown): void {
+  Object.defineProperty(bytes, DECODED, { value: decoded, writable: true, configurable: true });
+}
+
+function remembered<T>(bytes: Buffer): T | undefined {
+  return (bytes as Buffer & { [DECODED]?: T })[DECODED];
+}
 
 /** The key of a record this process builds, remembered decoded. */
 function writtenKey(key: ConsumerRecordKey, type: number): Buffer {
   const bytes = groupRecordKey(type, key.groupId, 'memberId' in key ? key.memberId : undefined);
-  writtenKeys.set(bytes, key);
+  remember(bytes, key);
   return bytes;
 }
 
 /** The value of a record this process builds, remembered as decoding it gives it. */
 function writtenValue(value: object, decoded: object = value): Buffer {
   const bytes = encodeJson({ v: WRITE_VERSION, ...value });
-  writtenValues.set(bytes, decoded);
+  remember(bytes, decoded);
   return bytes;
 }
 
@@ -123,11 +136,11 @@ export function decodeConsumerKey(parsed: unknown): ConsumerRecordKey | undefine
 
 /** The consumer group key of a record, or undefined when the record is of another kind. */
 export function decodeConsumerRecordKey(key: Buffer): ConsumerRecordKey | undefined {
-  return writtenKeys.get(key) ?? decodeConsumerKey(parseJson(key, 'key'));
+  return remembered<ConsumerRecordKey>(key) ?? decodeConsumerKey(parseJson(key, 'key'));
 }
 
 export function decodeConsumerGroupMetadataValue(bytes: Buffer): ConsumerGroupMetadataValue {
-  const written = writtenValues.get(bytes) as ConsumerGroupMetadataValue | undefined;
+  const written = remembered<ConsumerGroupMetadataValue>(bytes);
   if (written) return written;
   const what = 'consumer group metadata value';
   const o = requireObject(parseJson(bytes, 'value'), what);
@@ -139,7 +152,7 @@ export function decodeConsumerGroupMetadataValue(bytes: Buffer): ConsumerGroupMe
 }
 
 export function decodeMemberMetadataValue(bytes: Buffer): ConsumerGroupMemberMetadataValue {
-  const written = writtenValues.get(bytes) as ConsumerGroupMemberMetadataValue | undefined;
+  const written = remembered<ConsumerGroupMemberMetadataValue>(bytes);
   if (written) return written;
   const what = 'consumer group member metadata value';
   const o = requireObject(parseJson(bytes, 'value'), what);
@@ -177,7 +190,7 @@ function decodeClassicMemberMetadata(raw: unknown, what: string): ClassicMemberM
 }
 
 export function decodeTargetAssignmentMetadataValue(bytes: Buffer): ConsumerGroupTargetAssignmentMetadataValue {
-  const written = writtenValues.get(bytes) as ConsumerGroupTargetAssignmentMetadataValue | undefined;
+  const written = remembered<ConsumerGroupTargetAssignmentMetadataValue>(bytes);
   if (written) return written;
   const what = 'consumer group target assignment metadata value';
   const o = requireObject(parseJson(bytes, 'value'), what);
@@ -185,7 +198,7 @@ export function decodeTargetAssignmentMetadataValue(bytes: Buffer): ConsumerGrou
 }
 
 export function decodeTargetAssignmentMemberValue(bytes: Buffer): ConsumerGroupTargetAssignmentMemberValue {
-  const written = writtenValues.get(bytes) as ConsumerGroupTargetAssignmentMemberValue | undefined;
+  const written = remembered<ConsumerGroupTargetAssignmentMemberValue>(bytes);
   if (written) return written;
   const what = 'consumer group target assignment member value';
   const o = requireObject(parseJson(bytes, 'value'), what);
@@ -193,7 +206,7 @@ export function decodeTargetAssignmentMemberValue(bytes: Buffer): ConsumerGroupT
 }
 
 export function decodeCurrentMemberAssignmentValue(bytes: Buffer): ConsumerGroupCurrentMemberAssignmentValue {
-  const written = writtenValues.get(bytes) as ConsumerGroupCurrentMemberAssignmentValue | undefined;
+  const written = remembered<ConsumerGroupCurrentMemberAssignmentValue>(bytes);
   if (written) return written;
   const what = 'consumer group current member assignment value';
   const o = requireObject(parseJson(bytes, 'value'), what);
@@ -234,7 +247,7 @@ export function consumerGroupEpochRecord(
   // The JSON of `{ v, epoch, metadataHash, history: persistBumps(history) }`, each bump's part reused.
   const json = history === undefined ? head : `${head.slice(0, -1)},"history":${bumpsJson(history)}}`;
   const value = Buffer.from(json, 'utf8');
-  writtenValues.set(value, { epoch, metadataHash, ...(history === undefined ? {} : { history: [...history] }) });
+  remember(value, { epoch, metadataHash, ...(history === undefined ? {} : { history: [...history] }) });
   return {
     key: writtenKey({ type: 'consumer-group-metadata', groupId }, T.CONSUMER_GROUP_METADATA),
     value,
