@@ -3,7 +3,7 @@ import { ErrorCode, KafkaError } from '@cohort/protocol';
 import type { RequestContext } from '../ports/group-coordinator.api';
 import { operationWriteError } from '../context/store-errors';
 import { errorFields } from '../responses/error-fields';
-import type { CoordinatorResult } from '../runtime/coordinator-result';
+import { type CoordinatorResult, PARKED } from '../runtime/coordinator-result';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
 import type { ShardEnv } from '../context/shard-env';
 import type { ShardRegistry } from '../shard/shard-registry';
@@ -123,13 +123,17 @@ export class CoordinatorDispatch {
             // open batch and the reply leaves once they commit.
             shard.run(operation.run(shard, request, context)).then((response) => resolve(response as Res), reject);
             return;
-          case 'parked':
+          case 'parked': {
             // A parked reply is given through `resolve`; a result that carries its own response (a classic
             // member's request to a consumer group) gives it once its records are committed.
-            void shard.run(operation.run(shard, request, context, resolve)).then((response) => {
+            const result = operation.run(shard, request, context, resolve);
+            // Nothing written, armed or answered here (a queued ConsumerGroupHeartbeat): nothing to run.
+            if (result === PARKED && shard.effects.isEmpty) return;
+            void shard.run(result).then((response) => {
               if (response !== undefined) resolve(response as Res);
             });
             return;
+          }
         }
       } catch (error) {
         reject(this.asKafkaError(spec, error));

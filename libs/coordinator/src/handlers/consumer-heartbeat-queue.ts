@@ -4,6 +4,8 @@ import { HeartbeatBatch } from '../consumer/heartbeat-batch';
 import { operationWriteError } from '../context/store-errors';
 import type { RequestContext } from '../ports/group-coordinator.api';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { CoordinatorResult } from '../runtime/coordinator-result';
+import type { TimerOp } from '../timers/timer-op';
 import { consumerDisconnectKey } from '../shard/coordinator-shard';
 import { handleConsumerGroupHeartbeat, heartbeatError } from './consumer-group.handlers';
 
@@ -29,8 +31,43 @@ const HEARTBEAT_PARTS_PER_TURN = 500;
  */
 const BATCHES_UNDER_WAY = 2;
 
-const writeFailure = (failed: { storeError: number; message: string }) =>
-  heartbeatError(operationWriteError(failed.storeError), failed.message);
+type Failed = { storeError: number; message: string };
+
+const writeFailure = (failed: Failed) => heartbeatError(operationWriteError(failed.storeError), failed.message);
+
+/**
+ * Runs a batch step's results in order. Consecutive ones that only arm or cancel timers (a steady
+ * heartbeat's session, one per heartbeat) go as one result, their timers in the same order: one run
+ * and one promise per step instead of one per heartbeat.
+ */
+function runInOrder(shard: CoordinatorShard, runs: CoordinatorResult<unknown>[]): void {
+  let timers: TimerOp[] | null = null;
+  for (const run of runs) {
+    if (onlyTimers(run)) {
+      timers ??= [];
+      for (const op of run.timers!) timers.push(op);
+      continue;
+    }
+    if (timers) void shard.run({ records: [], timers });
+    timers = null;
+    void shard.run(run);
+  }
+  if (timers) void shard.run({ records: [], timers });
+}
+
+/** A result that writes nothing, answers nothing and learns nothing: only timer operations. */
+function onlyTimers(run: CoordinatorResult<unknown>): boolean {
+  return (
+    run.records.length === 0 &&
+    run.timers !== undefined &&
+    (run.followUps === undefined || run.followUps.length === 0) &&
+    run.response === undefined &&
+    run.appendFuture === undefined &&
+    run.onFailure === undefined &&
+    run.unwritable === undefined &&
+    !run.awaitsPendingWrites
+  );
+}
 
 /** A batch under way over several turns, and the heartbeats it answers (by index). */
 interface Running {
@@ -157,20 +194,28 @@ class ConsumerHeartbeatQueue {
         done = true;
       }
     }
-    // What the step computed, in order, before anything else writes; then each answer waits for the last write.
-    for (const run of batch.runs.splice(0)) void shard.run(run);
+    // What the step computed, in order, before anything else writes; then its answers wait for the last write.
+    runInOrder(shard, batch.runs.splice(0));
+    const waiting: Queued[] = [];
+    const responses: ConsumerGroupHeartbeatResponse[] = [];
     for (const index of batch.answered.splice(0)) {
-      const { request, context, respond } = items[index];
+      const queued = items[index];
       const { response, waits } = batch.answers[index];
       if (!waits) {
-        respond(response);
+        queued.respond(response);
         continue;
       }
-      this.rememberConnection(request, context.connectionId);
-      void shard
-        .run({ records: [], response, awaitsPendingWrites: true, onFailure: writeFailure })
-        .then((answer) => respond(answer ?? response));
+      this.rememberConnection(queued.request, queued.context.connectionId);
+      waiting.push(queued);
+      responses.push(response);
     }
+    // One wait for all of them (they wait for the same writes): not a promise and a closure per answer.
+    if (waiting.length > 0)
+      void shard
+        .run<Failed | null>({ records: [], response: null, awaitsPendingWrites: true, onFailure: (failed) => failed })
+        .then((failed) => {
+          for (let i = 0; i < waiting.length; i++) waiting[i].respond(failed ? writeFailure(failed) : responses[i]);
+        });
     if (done) this.running = this.running.filter((r) => r !== running);
     // Members not waiting for an answer of this batch are pushed once what it wrote so far commits; the
     // others once their answer is out (those still told when the batch ends).

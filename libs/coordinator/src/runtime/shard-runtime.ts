@@ -93,17 +93,18 @@ export class ShardRuntime {
    * committed or failed, and the promise gives the response after it.
    */
   complete<T>(result: CoordinatorResult<T>): Promise<T | undefined> {
-    const reply = (outcome: WriteOutcome): T | undefined =>
-      outcome.ok || !result.onFailure ? result.response : result.onFailure(outcome);
     if (result.records.length === 0 && result.unwritable === undefined) {
       const last = result.awaitsPendingWrites ? this.lastPending() : null;
+      // The common case (nothing written, nothing pending) allocates no reply function.
       if (last === null) return Promise.resolve(result.response);
+      const reply = replyOf(result);
       // It read the state of a write whose outcome is unknown: so is its own.
       if (last.unknown) return Promise.resolve(reply(last.unknown));
       return new Promise((resolve) => {
         (last.followers ??= []).push((outcome) => resolve(reply(outcome)));
       });
     }
+    const reply = replyOf(result);
     return new Promise((resolve) => {
       const onSettled = (outcome: WriteOutcome): void => {
         try {
@@ -351,4 +352,9 @@ function failure(error: unknown): FailedWrite {
 
 function notCoordinator(message: string): FailedWrite {
   return { ok: false, storeError: ErrorCode.NOT_COORDINATOR, message };
+}
+
+/** The response a result gives once its write (or the writes it waited for) has the outcome `outcome`. */
+function replyOf<T>(result: CoordinatorResult<T>): (outcome: WriteOutcome) => T | undefined {
+  return (outcome) => (outcome.ok || !result.onFailure ? result.response : result.onFailure(outcome));
 }

@@ -120,6 +120,68 @@ describe('consumer groups on the coordinator (KIP-848 through the shard)', () =>
     expect(steady.value.errorCode).toBe(0);
   });
 
+  it('steady heartbeats arriving together are each answered with their own epoch and no assignment once the writes they read commit, and each with the failure when those fail', async () => {
+    const a = await join('member-a');
+    const b = await join('member-b');
+    const answers = await converge(
+      new Map([
+        ['member-a', a.memberEpoch],
+        ['member-b', b.memberEpoch],
+      ]),
+    );
+    const epochA = answers.get('member-a')!.memberEpoch;
+    const epochB = answers.get('member-b')!.memberEpoch;
+    const steadyBoth = () => [
+      track(heartbeat({ memberId: 'member-a', memberEpoch: epochA })),
+      track(heartbeat({ memberId: 'member-b', memberEpoch: epochB })),
+    ];
+    h.store.autoCommit = false;
+    // A join in flight: both steady heartbeats (one turn, one batch) read its uncommitted epoch.
+    const joining = track(join('member-c'));
+    await h.settle();
+    const waiting = steadyBoth();
+    await h.settle();
+    expect(waiting.map((t) => t.done)).toEqual([false, false]);
+    h.store.failPendingCommits(h.partitionOf('cg'), KafkaError.of('NOT_LEADER_OR_FOLLOWER', 'moved'));
+    await h.settle();
+    expect([joining, ...waiting].map((t) => t.value.errorCode)).toEqual([
+      ErrorCode.NOT_COORDINATOR,
+      ErrorCode.NOT_COORDINATOR,
+      ErrorCode.NOT_COORDINATOR,
+    ]);
+    // Nothing pending: each is answered at once, with its own member, its epoch and no assignment (Kafka
+    // leaves out an assignment that did not change).
+    const steady = steadyBoth();
+    await h.settle();
+    expect(steady.map((t) => t.value)).toEqual([
+      { errorCode: 0, memberId: 'member-a', memberEpoch: epochA, heartbeatIntervalMs: 5000, assignment: null },
+      { errorCode: 0, memberId: 'member-b', memberEpoch: epochB, heartbeatIntervalMs: 5000, assignment: null },
+    ]);
+  });
+
+  it("steady heartbeats arriving together each restart their own member's session: a member that stops is fenced one session timeout after its last heartbeat, the others stay", async () => {
+    const a = await join('member-a');
+    const b = await join('member-b');
+    const answers = await converge(
+      new Map([
+        ['member-a', a.memberEpoch],
+        ['member-b', b.memberEpoch],
+      ]),
+    );
+    const steady = (memberId: string) =>
+      heartbeat({ memberId, memberEpoch: answers.get(memberId)!.memberEpoch }).then((r) => r.errorCode);
+    const session = h.config.groupConsumerSessionTimeoutMs;
+    await h.advance(session - 1000);
+    expect(await Promise.all([steady('member-a'), steady('member-b')])).toEqual([0, 0]);
+    await h.advance(session - 1000);
+    // member-b stops heartbeating; member-a heartbeats on, alone.
+    expect(await steady('member-a')).toBe(0);
+    await h.advance(1001);
+    const members = async () =>
+      (await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] })).groups[0].members.map((m) => m.memberId);
+    expect(await members()).toEqual(['member-a']);
+  });
+
   it('ConsumerGroupDescribe answers only once the writes it saw are committed, and an error if those fail, so a failover never takes back a described epoch', async () => {
     const a = await join('member-a');
     await converge(new Map([['member-a', a.memberEpoch]]));
