@@ -9,54 +9,32 @@ import type {
 } from '../api/partition-store.port';
 import { ReplicationErrorCode as E } from '../api/replication-error-code';
 import { LeaderEpochCache } from '../epoch/leader-epoch-cache';
-import type { PartitionLog } from '../log/partition-log';
-import type { MetadataStore } from '../metadata/metadata-store.port';
 import { NO_LEADER, isrEpochOf, type PartitionState } from '../metadata/partition-state';
-import { maybeProposeRecovery, maybeShrinkDisconnected, maybeShrinkIsr } from '../partition/isr-changes';
+import { maybeProposeRecovery, maybeShrinkDisconnected } from '../partition/isr-changes';
 import { Partition } from '../partition/partition';
-import type { PartitionContext } from '../partition/partition-context';
-import { KAFKA_REPLICATION_RULES, type ReplicationRules } from '../partition/replication-rules';
-import type { ReplicationConfig } from '../replication-config';
-import type { CheckpointStorage } from '../storage/checkpoint-storage.port';
 import type { DescribeLogEndsResponse, FetchRequest, FetchResponse, RpcMap, RpcRequest } from '../transport/messages';
-import type { Transport } from '../transport/transport.port';
-import { AlterPartitionSender, type ControllerLocator } from './alter-partition-sender';
+import { AlterPartitionSender } from './alter-partition-sender';
 import { RegistrationCache } from './registration-cache';
 import { FetchPurgatory } from './fetch-purgatory';
-import { readHighWatermarks, writeHighWatermarks } from './hw-checkpoint';
+import { readHighWatermarks } from './hw-checkpoint';
 import { LeadershipNotifier } from './leadership-notifier';
 import { LogCleanerTask } from './log-cleaner-task';
-import { partitionEvents } from './partition-events';
 import { appendAsLeader, awaitCommitted, offsetsOf, readUpTo, scanUpTo } from './store-face';
 import { serveFetch } from './fetch-handler';
-import { ReplicaFetcher, type FetcherHost } from './replica-fetcher';
-import type { TaskScope } from './task-scope';
+import { ReplicaFetcher } from './replica-fetcher';
+import { logEndsOf } from './log-ends';
+import type { ReplicaManagerDeps } from './replica-manager-deps';
+import { fetcherHostFor, partitionContextFor, type ReplicaWiring } from './replica-wiring';
+import {
+  checkpointHighWatermarks,
+  expireIsr,
+  healLogs,
+  LOG_HEAL_INTERVAL_MS,
+  type ReplicaMaintenanceHost,
+} from './replica-maintenance';
 
-export interface ReplicaManagerDeps {
-  nodeId: number;
-  config: ReplicationConfig;
-  scope: TaskScope;
-  store: MetadataStore;
-  transport: Transport;
-  checkpoints: CheckpointStorage;
-  openLog: (partition: number) => Promise<PartitionLog>;
-  controller: ControllerLocator;
-  /** Kafka's rules unless the simulator's self-test breaks one on purpose. */
-  rules?: ReplicationRules;
-  /** Observability hooks (the simulator checks invariants through them). */
-  observer?: ReplicaObserver;
-}
-
-export interface ReplicaObserver {
-  trace?(line: string): void;
-  onTruncate?(nodeId: number, partition: number, toOffset: number, hw: number, reason: string): void;
-  onError?(nodeId: number, error: unknown, context: string): void;
-  /** A partition's log took writes again after a storage fault. */
-  onLogHealed?(nodeId: number, partition: number): void;
-}
-
-/** How often a node tries again to write to a log whose storage failed (a full disk). */
-export const LOG_HEAL_INTERVAL_MS = 1_000;
+export type { ReplicaManagerDeps, ReplicaObserver } from './replica-manager-deps';
+export { LOG_HEAL_INTERVAL_MS } from './replica-maintenance';
 
 /**
  * One node's replicas (Kafka's ReplicaManager): hosts a Partition per assigned partition, applies the
@@ -119,9 +97,10 @@ export class ReplicaManager implements PartitionStore {
     });
     void this.refresh();
     scope.every(config.nodeHeartbeatIntervalMs, () => void this.refresh());
-    scope.every(Math.max(1, Math.floor(config.replicaLagTimeMaxMs / 2)), () => this.expireIsr());
-    scope.every(config.highWatermarkCheckpointIntervalMs, () => this.checkpointHighWatermarks());
-    scope.every(LOG_HEAL_INTERVAL_MS, () => this.healLogs());
+    const maintenance = this.maintenanceHost();
+    scope.every(Math.max(1, Math.floor(config.replicaLagTimeMaxMs / 2)), () => expireIsr(maintenance));
+    scope.every(config.highWatermarkCheckpointIntervalMs, () => checkpointHighWatermarks(maintenance));
+    scope.every(LOG_HEAL_INTERVAL_MS, () => healLogs(maintenance));
     this.cleaner.start(() => [...this.partitions.values()]);
   }
 
@@ -152,7 +131,7 @@ export class ReplicaManager implements PartitionStore {
     for (const f of this.fetchers.values()) f.stop();
     this.fetchers.clear();
     if (flush) {
-      this.checkpointHighWatermarks();
+      checkpointHighWatermarks(this.maintenanceHost());
       // close() flushes what is left and releases the files; a failed disk must not block the stop.
       await Promise.all(
         [...this.partitions.values()].map((p) =>
@@ -267,7 +246,7 @@ export class ReplicaManager implements PartitionStore {
         log,
         cache,
         this.hwCheckpoint.get(state.partition) ?? 0,
-        this.partitionContext(),
+        partitionContextFor(this.wiring()),
       );
       this.partitions.set(state.partition, partition);
       // A first cleaning as the log opens, not one interval later: a node restarted more often than
@@ -285,7 +264,7 @@ export class ReplicaManager implements PartitionStore {
 
   private fetcherFor(leaderId: number): ReplicaFetcher {
     let f = this.fetchers.get(leaderId);
-    if (!f) this.fetchers.set(leaderId, (f = new ReplicaFetcher(leaderId, this.fetcherHost())));
+    if (!f) this.fetchers.set(leaderId, (f = new ReplicaFetcher(leaderId, fetcherHostFor(this.wiring()))));
     return f;
   }
 
@@ -310,7 +289,6 @@ export class ReplicaManager implements PartitionStore {
   }
 
   // ---- requests ---------------------------------------------------------------------------------
-
   private handleRequest(from: number, request: RpcRequest): Promise<RpcMap[keyof RpcMap]['response']> {
     if (request.kind === 'fetch') return this.handleFetch(request.body);
     if (request.kind === 'describeLogEnds') return Promise.resolve(this.describeLogEnds(request.body.partitions));
@@ -343,56 +321,23 @@ export class ReplicaManager implements PartitionStore {
     );
   }
 
-  /** How far this node's logs of `partitions` go (those it has opened), for the controller's unclean recovery. */
+  /** DescribeLogEnds, for the controller's unclean recovery (`logEndsOf`). */
   describeLogEnds(partitions: number[]): DescribeLogEndsResponse {
-    const ends = partitions.flatMap((id) => {
-      const p = this.partitions.get(id);
-      if (!p) return [];
-      const leo = p.log.logEndOffset;
-      return [{ partition: id, logEndOffset: leo, lastEpoch: leo > 0 ? p.epochCache.epochAt(leo - 1) : -1 }];
-    });
-    return { ends };
+    return logEndsOf(this.partitions, partitions);
   }
 
-  // ---- periodic tasks ---------------------------------------------------------------------------
-
-  private expireIsr(): void {
-    for (const p of this.partitions.values()) {
-      maybeShrinkIsr(p);
-      this.afterChange(p);
-    }
-  }
-
-  /**
-   * Logs whose storage failed (a full disk) refuse appends with KAFKA_STORAGE_ERROR and keep serving
-   * reads, so a leader's followers go on fetching what it acknowledged; this writes again what failed,
-   * and the log takes appends again once that works. Nothing is cut: a follower may hold those records.
-   */
-  private healLogs(): void {
-    for (const p of this.partitions.values()) {
-      if (!p.log.storageFault || !p.log.heal) continue;
-      p.log
-        .heal()
-        // Under LOG_FLUSH_POLICY=always the leader counts only flushed records towards the HW.
-        .then(() => p.log.flush())
-        .then(
-          () => {
-            this.deps.observer?.onLogHealed?.(this.nodeId, p.partition);
-            if (p.maybeIncrementHighWatermark()) this.afterChange(p);
-          },
-          () => undefined,
-        );
-    }
-  }
-
-  private checkpointHighWatermarks(): void {
-    for (const p of this.partitions.values()) this.hwCheckpoint.set(p.partition, p.hw);
-    writeHighWatermarks(this.deps.checkpoints, this.hwCheckpoint);
-    if (this.deps.config.logFlushPolicy === 'replicated') {
-      // Kafka flushes on segment roll; we flush at the checkpoint so a power cut loses a bounded tail.
-      for (const p of this.partitions.values())
-        if (!p.log.storageFault) p.log.flush().catch((e) => this.reportError(e, `flushing partition ${p.partition}`));
-    }
+  /** What the periodic tasks (ISR expiry, HW checkpoint, log healing) work on. */
+  private maintenanceHost(): ReplicaMaintenanceHost {
+    return {
+      nodeId: this.nodeId,
+      config: this.deps.config,
+      checkpoints: this.deps.checkpoints,
+      hwCheckpoint: this.hwCheckpoint,
+      partitions: () => this.partitions.values(),
+      afterChange: (p) => this.afterChange(p),
+      onLogHealed: (nodeId, partition) => this.deps.observer?.onLogHealed?.(nodeId, partition),
+      reportError: (e, c) => this.reportError(e, c),
+    };
   }
 
   // ---- PartitionStore -----------------------------------------------------------------------------
@@ -427,46 +372,20 @@ export class ReplicaManager implements PartitionStore {
     return this.notifier.subscribe(listener);
   }
 
-  // ---- wiring -----------------------------------------------------------------------------------
-
-  private partitionContext(): PartitionContext {
+  /** What the partitions and fetchers this node makes are wired to. */
+  private wiring(): ReplicaWiring {
     return {
-      nodeId: this.nodeId,
+      deps: this.deps,
       nodeEpoch: () => this._nodeEpoch,
-      config: this.deps.config,
-      clock: this.deps.scope.clock,
-      registeredEpoch: (id) => this.cluster.registeredEpoch(id),
-      isAcceptable: (id) => this.cluster.isAcceptable(id),
-      isConnected: (id) => !this.disconnected.has(id),
-      rules: this.deps.rules ?? KAFKA_REPLICATION_RULES,
-      events: partitionEvents({
-        partition: (id) => this.partitions.get(id),
-        flushOnAppend: this.deps.config.logFlushPolicy === 'always',
-        purgatory: this.purgatory,
-        notifier: this.notifier,
-        sender: this.sender,
-        afterChange: (p) => this.afterChange(p),
-        onTruncate: (partition, toOffset, hw, reason) => {
-          this.deps.observer?.onTruncate?.(this.nodeId, partition, toOffset, hw, reason);
-          if (toOffset < hw)
-            this.trace(`WARNING truncating p${partition} to ${toOffset} below its HW ${hw} (${reason})`);
-        },
-        reportError: (e, c) => this.reportError(e, c),
-      }),
-    };
-  }
-
-  private fetcherHost(): FetcherHost {
-    return {
-      scope: this.deps.scope,
-      config: this.deps.config,
-      transport: this.deps.transport,
-      nodeId: this.nodeId,
-      nodeEpoch: () => this._nodeEpoch,
-      partition: (id) => this.partitions.get(id),
-      peer: (id) => this.cluster.peer(id),
-      afterFollowerUpdate: () => undefined,
-      onError: (e, c) => this.reportError(e, c),
+      cluster: this.cluster,
+      disconnected: this.disconnected,
+      partitions: this.partitions,
+      purgatory: this.purgatory,
+      notifier: this.notifier,
+      sender: this.sender,
+      afterChange: (p) => this.afterChange(p),
+      reportError: (e, c) => this.reportError(e, c),
+      trace: (line) => this.trace(line),
     };
   }
 
