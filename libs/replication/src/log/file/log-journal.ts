@@ -3,65 +3,26 @@ import { KafkaError } from '@cohort/protocol';
 import { GroupCommit } from '../group-commit';
 import { decodeJournalEntries, encodeBatchEntry, encodeTruncateEntry, type JournalEntry } from './journal-entries';
 import { firstOffsetOf, journaledEnd, type JournaledLog, redoBatch, replayReach } from './journal-replay';
+import { reportFault, reportSync } from './journal-callbacks';
 import { OpenJournalFile } from './open-journal-file';
 import { fsyncDirectory, inDir } from './segment-files';
-
-export interface LogJournalOptions {
-  /** A journal file is retired once it holds this much (default 32 MiB): what a crash makes the next start replay at most, about. */
-  maxFileBytes?: number;
-  /** After each fdatasync of the journal: how long the write and the sync took, and how many bytes they made durable. */
-  onSync?: (durationMs: number, bytes: number) => void;
-  /**
-   * A write or fdatasync of the journal failed (no space, EIO): called once per fault, with the error
-   * syncs now fail with and the I/O error itself. The failed write waits for `heal()`.
-   */
-  onFault?: (fault: KafkaError, cause: unknown) => void;
-}
-
-export const DEFAULT_JOURNAL_FILE_BYTES = 32 * 1024 * 1024;
+import {
+  DEFAULT_JOURNAL_FILE_BYTES,
+  type JournalChannel,
+  type JournalFile,
+  type JournalRecoverOptions,
+  type JournalRecoveryReport,
+  type LogJournalOptions,
+} from './log-journal-types';
 
 export type { JournaledLog } from './journal-replay';
-
-/** What replaying the journal did, for the operator's log after an unclean stop. */
-export interface JournalRecoveryReport {
-  directory: string;
-  files: number;
-  entries: number;
-  /** Batches the logs already held, byte for byte. */
-  batchesKept: number;
-  /** Batches written back into a log whose file had lost them (or held something else there). */
-  batchesRedone: number;
-  truncationsRedone: number;
-  /** Bytes after the last whole entry: a write that a crash tore, never synced, so never acknowledged. */
-  tornBytes: number;
-  /** Entries of logs that were not replayed: refused (`skip`), or past a hole in a log that was cut (`cut`). */
-  entriesSkipped: number;
-}
-
-export interface JournalRecoverOptions {
-  /** Logs not opened (refused as damaged): their entries are left out instead of failing the replay. */
-  skip?: ReadonlySet<number>;
-  /**
-   * Logs that recovery cut where records known to be written were damaged, as the operator allowed:
-   * replay goes on as far as it can from the cut and stops at the first hole, instead of failing.
-   */
-  cut?: ReadonlySet<number>;
-}
-
-/** One log's handle on the journal. */
-export interface JournalChannel {
-  append(frame: Buffer): void;
-  truncate(offset: number): void;
-  /** Resolves once everything this channel (or any other) journaled before the call is on stable storage. */
-  sync(): Promise<void>;
-  /** The log closed: `clean` when its own files hold everything it journaled (checkpointed). */
-  detach(clean: boolean): void;
-}
-
-interface JournalFile {
-  seq: number;
-  path: string;
-}
+export {
+  DEFAULT_JOURNAL_FILE_BYTES,
+  type JournalChannel,
+  type JournalRecoverOptions,
+  type JournalRecoveryReport,
+  type LogJournalOptions,
+} from './log-journal-types';
 
 /**
  * A write-ahead journal shared by many logs, as BookKeeper's bookie journals the entries of all its
@@ -428,29 +389,3 @@ export class LogJournal {
 
 /** How many journal syncs may run at once: a second one overlaps the first instead of waiting for it. */
 const MAX_SYNCS_IN_FLIGHT = 2;
-
-/** The owner's bookkeeping must not change how the journal fails. */
-function reportFault(
-  onFault: ((fault: KafkaError, cause: unknown) => void) | undefined,
-  fault: KafkaError,
-  cause: unknown,
-): void {
-  try {
-    onFault?.(fault, cause);
-  } catch {
-    // ignored
-  }
-}
-
-/** A metrics callback that throws must not fail the journal. */
-function reportSync(
-  onSync: ((durationMs: number, bytes: number) => void) | undefined,
-  durationMs: number,
-  bytes: number,
-): void {
-  try {
-    onSync?.(durationMs, bytes);
-  } catch {
-    // ignored: the sync itself succeeded
-  }
-}
