@@ -24,6 +24,7 @@ import { join, resolve } from 'node:path';
 import type { ConsumerGroupMemberSpec, ConsumerGroupSpec } from '@cohort/assignors';
 import type { BenchSection } from './harness/section';
 import { BENCH_SCALE } from './harness/scale';
+import { type AssignorMeasurement, cpuMs } from './harness/assignor-measurement';
 import { measureJoin } from './harness/server-assignor-join';
 import { compareWithKafka, joinInput } from './harness/kafka-java/kafka-comparison';
 
@@ -141,22 +142,8 @@ const SHAPES: Shape[] = [
   },
 ];
 
-interface Measurement {
-  firstMs: number;
-  warm: number[];
-  /** The same calls' process CPU time (main thread and GC threads), steadier than wall time on a shared machine. */
-  firstCpuMs: number;
-  warmCpu: number[];
-  moved: number;
-}
-
-function cpuMs(since: NodeJS.CpuUsage): number {
-  const { user, system } = process.cpuUsage(since);
-  return (user + system) / 1000;
-}
-
 /** In the child: build the input, collect the heap, time the process's first call, then warm calls. */
-function measure(shape: Shape, runs: number): Measurement {
+function measure(shape: Shape, runs: number): AssignorMeasurement {
   const { group, partitionsPerTopic } = shape.build();
   const cluster = { partitionsPerTopic };
   const assignor = loadBuilt().createUniformAssignor();
@@ -241,7 +228,7 @@ function serverAssignorsBench(args: string[]): void {
       process.exitCode = 1;
       continue;
     }
-    const { moved, ...cohort } = JSON.parse(run.stdout) as Measurement;
+    const { moved, ...cohort } = JSON.parse(run.stdout) as AssignorMeasurement;
     // Kafka gets the group of the first timed call (for the join, as the coordinator's builder hands it over).
     const assignor = loadBuilt().createUniformAssignor();
     const { group, partitionsPerTopic } = shape.build();

@@ -9,24 +9,12 @@
  */
 import { join } from 'node:path';
 import type { ConsumerGroupAssignor } from '@cohort/assignors';
+import { type AssignorMeasurement, cpuMs } from './assignor-measurement';
 
 type BuilderModule = typeof import('@cohort/coordinator/consumer/target-assignment-builder');
 type MemberModule = typeof import('@cohort/coordinator/consumer/consumer-group-member');
 type ConsumerGroupMember = ReturnType<MemberModule['newConsumerGroupMember']>;
 type TopicPartitions = ConsumerGroupMember['assignedPartitions'];
-
-export interface JoinMeasurement {
-  firstMs: number;
-  warm: number[];
-  firstCpuMs: number;
-  warmCpu: number[];
-  moved: number;
-}
-
-function cpuMs(since: NodeJS.CpuUsage): number {
-  const { user, system } = process.cpuUsage(since);
-  return (user + system) / 1000;
-}
 
 /** The coordinator's builder and member constructor from `root`'s dist/ (the code a node runs). */
 function coordinator(root: string): { builder: BuilderModule; member: MemberModule } {
@@ -49,7 +37,7 @@ export function measureJoin(
   members: number,
   partitionsPerTopic: Record<string, number>,
   runs: number,
-): JoinMeasurement {
+): AssignorMeasurement {
   const { builder, member } = coordinator(root);
   const topics = new Set(Object.keys(partitionsPerTopic));
   const group = new Map<string, ConsumerGroupMember>();
