@@ -10,17 +10,31 @@
  * fresh calls; the heap is collected before it, so it does not pay for the benchmark's own garbage
  * (building the input, writing it out as JSON). Runtime: about a minute for every shape.
  *
+ * For `sticky` and `coop`, Kafka's own StickyAssignor and CooperativeStickyAssignor (harness/kafka-java,
+ * compiled with the machine's JDK; skipped with a message without one) are timed on the same inputs in a
+ * fresh JVM of the same run: their first call, warm median and median once the JIT settled are printed
+ * under Cohort's row, with the ratio of Cohort's first call and median to each, and every member must get
+ * the same partitions as from Kafka; the figure taken once on another machine stays as a reference line.
+ * That adds a few minutes to each of the two shapes.
+ *
  * `BENCH_DIST=<checkout>` times that checkout's assignors (its libs/assignors/src) with this harness,
  * so an A/B alternates two builds under one measurement.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MemberAssignment } from '@cohort/protocol';
 import type { MemberSubscription } from '@cohort/assignors';
 import type { BenchSection } from './harness/section';
 import { type Call, type Shape, SHAPES, reassignmentInput } from './harness/assignor-shapes';
+import {
+  assignmentsOf,
+  classicCallFiles,
+  runKafkaClassicAssignor,
+  writeClassicCalls,
+} from './harness/kafka-java/kafka-classic-assignor';
+import { classicKafkaRows } from './harness/kafka-java/kafka-classic-comparison';
 
 interface Measurement {
   shape: string;
@@ -48,8 +62,11 @@ function rssMb(): number {
   return process.memoryUsage().rss / 1048576;
 }
 
-/** Runs in the child: one shape, warm-up then timed calls, fresh and reassignment. */
-function measureShape(shape: Shape, runs: number, ownedOut?: string): Measurement[] {
+/**
+ * Runs in the child: one shape, warm-up then timed calls, fresh and reassignment. With `kafkaDir`, each
+ * call's input and its warm-up call's answer are written there afterwards, for Kafka's own class.
+ */
+function measureShape(shape: Shape, runs: number, ownedOut?: string, kafkaDir?: string): Measurement[] {
   const assignor = shape.assignor();
   const { cluster, members } = shape.build();
   const partitions = Object.values(cluster.partitionsPerTopic).reduce((a, b) => a + b, 0);
@@ -65,6 +82,7 @@ function measureShape(shape: Shape, runs: number, ownedOut?: string): Measuremen
   };
   const calls: Call[] = shape.name === 'range' || shape.name === 'roundrobin' ? ['fresh'] : ['fresh', 'reassignment'];
   let fresh: Record<string, MemberAssignment> | null = null;
+  const answered: { call: Call; input: MemberSubscription[]; result: Record<string, MemberAssignment> }[] = [];
   for (const call of calls) {
     const input = call === 'fresh' ? members : reassignmentInput(assignor.name, members, fresh!);
     if (call === 'reassignment' && ownedOut !== undefined) writeFileSync(ownedOut, JSON.stringify(input));
@@ -73,6 +91,7 @@ function measureShape(shape: Shape, runs: number, ownedOut?: string): Measuremen
     global.gc?.();
     const warm = time(input);
     if (call === 'fresh') fresh = warm.result;
+    if (kafkaDir !== undefined) answered.push({ call, input, result: warm.result });
     global.gc?.();
     const baselineRssMb = rssMb();
     const timings: number[] = [];
@@ -95,6 +114,7 @@ function measureShape(shape: Shape, runs: number, ownedOut?: string): Measuremen
       members: members.length,
     });
   }
+  if (kafkaDir !== undefined) writeClassicCalls(kafkaDir, cluster, answered);
   return results;
 }
 
@@ -215,10 +235,16 @@ function childMain(args: string[]): void {
   const shape = SHAPES.find((s) => s.name === name);
   if (!shape) throw new Error(`unknown shape ${name}`);
   const ownedAt = args.indexOf('--owned-out');
+  const kafkaAt = args.indexOf('--kafka-dir');
   const measured =
     coldAt >= 0
       ? [measureCold(shape, args[coldAt + 2])]
-      : measureShape(shape, runsOf(args), ownedAt >= 0 ? args[ownedAt + 1] : undefined);
+      : measureShape(
+          shape,
+          runsOf(args),
+          ownedAt >= 0 ? args[ownedAt + 1] : undefined,
+          kafkaAt >= 0 ? args[kafkaAt + 1] : undefined,
+        );
   process.stdout.write(JSON.stringify(measured));
 }
 
@@ -233,7 +259,8 @@ function assignorsBench(args: string[]): void {
   const selected = wanted.length > 0 ? SHAPES.filter((s) => wanted.includes(s.name)) : SHAPES;
   console.log(
     `Assignor benchmark${process.env.BENCH_DIST ? ` of ${process.env.BENCH_DIST}` : ''}: median of ${runs} warm calls per shape (after one warm-up call, also shown); ` +
-      `Kafka figures: its own Java classes timed on JDK 17, 2 vCPU, a warm JVM's second call (libs/assignors/README.md)`,
+      `Kafka figures: its own Java classes timed on JDK 17, 2 vCPU, a warm JVM's second call (libs/assignors/README.md); ` +
+      `sticky and coop: Kafka's classes timed on the same inputs in this run`,
   );
   const child = (extra: string[]) =>
     spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', __filename, ...extra], {
@@ -252,13 +279,15 @@ function assignorsBench(args: string[]): void {
     );
   }
   for (const shape of selected) {
-    // The warm child writes the reassignment input for the cold one.
+    const kafkaDir = shape.kafkaClass ? mkdtempSync(join(tmpdir(), 'assignors-bench-kafka-')) : undefined;
+    // The warm child writes the reassignment input for the cold one, and the inputs for Kafka's class.
     const run = child([
       '--child',
       shape.name,
       '--runs',
       String(runs),
       ...(shape.cold ? ['--owned-out', ownedFile] : []),
+      ...(kafkaDir !== undefined ? ['--kafka-dir', kafkaDir] : []),
     ]);
     console.log(`\n${shape.name}: ${shape.description}`);
     const cold = run.status === 0 && shape.cold ? child(['--cold', shape.name, ownedFile]) : null;
@@ -269,9 +298,45 @@ function assignorsBench(args: string[]): void {
         process.exitCode = 1;
         continue;
       }
-      for (const measurement of JSON.parse(result.stdout) as Measurement[]) console.log(formatRow(measurement, shape));
+      const measurements = JSON.parse(result.stdout) as Measurement[];
+      if (kafkaDir !== undefined && result === run) printWithKafka(shape, kafkaDir, measurements, runs);
+      else for (const measurement of measurements) console.log(formatRow(measurement, shape));
     }
+    if (kafkaDir !== undefined) rmSync(kafkaDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Cohort's rows for a shape with Kafka's own class, each followed by that class's figures on the same
+ * input in a fresh JVM of this run; without a JDK, the rows against the fixed figures, and why.
+ */
+function printWithKafka(shape: Shape, kafkaDir: string, measurements: Measurement[], runs: number): void {
+  const calls = measurements.map((measurement) => measurement.call);
+  const kafka = runKafkaClassicAssignor(shape.kafkaClass!, kafkaDir, calls, runs);
+  if ('skipped' in kafka) {
+    for (const measurement of measurements) console.log(formatRow(measurement, shape));
+    console.log(`  Kafka's own class not timed in this run: ${kafka.skipped}`);
+    return;
+  }
+  measurements.forEach((measurement, i) => {
+    // Compared with Kafka timed here, not with the fixed figure (printed below as a reference).
+    console.log(formatRow(measurement, { ...shape, kafka: {} }));
+    const { lines, matched } = classicKafkaRows(
+      measurement,
+      assignmentsOf(classicCallFiles(kafkaDir, measurement.call).cohort),
+      kafka.calls[i],
+      {
+        kafkaClass: shape.kafkaClass === 'sticky' ? 'StickyAssignor' : 'CooperativeStickyAssignor',
+        java: kafka.java,
+        firstCall: measurement.call === 'fresh' ? 'first call of the process' : 'first reassignment',
+        runs,
+        target: shape.target,
+        reference: shape.kafka[measurement.call],
+      },
+    );
+    for (const line of lines) console.log(line);
+    if (!matched) process.exitCode = 1;
+  });
 }
 
 if (require.main === module) childMain(process.argv.slice(2));

@@ -1,10 +1,12 @@
 /**
  * The shapes of the `assignors` bench section (assignors.bench.ts): Kafka's scale-test inputs, each
- * with Kafka's own figure for the same call, and the reassignment input Kafka's scale tests use.
+ * with Kafka's own figure for the same call (and for two, Kafka's own class to time in the same run),
+ * and the reassignment input Kafka's scale tests use.
  */
 import { resolve } from 'node:path';
 import type { MemberAssignment } from '@cohort/protocol';
 import type { ClusterView, MemberSubscription, PartitionAssignor } from '@cohort/assignors';
+import type { ClassicKafkaAssignor } from './kafka-java/kafka-classic-assignor';
 
 type AssignorsModule = typeof import('@cohort/assignors');
 /** This checkout's assignors, or BENCH_DIST's (the same sources of another checkout, for an A/B). */
@@ -29,8 +31,13 @@ export interface Shape {
   description: string;
   assignor: () => PartitionAssignor;
   build: () => { cluster: ClusterView; members: MemberSubscription[] };
-  /** Kafka's time for the call (ms), and what it is compared with. */
+  /** Kafka's time for the call (ms) taken once on another machine: compared with when `kafkaClass` is not timed. */
   kafka: Partial<Record<Call, number>>;
+  /**
+   * Kafka's own class of the same assignor, timed on the same inputs in a fresh JVM of the same run
+   * (harness/kafka-java), its figures the ones compared with; `kafka` is then a reference line only.
+   */
+  kafkaClass?: ClassicKafkaAssignor;
   /** Kafka's time multiplied by this is the target (1 = at most Kafka's time). */
   target: number;
   /**
@@ -115,6 +122,7 @@ export const SHAPES: Shape[] = [
     assignor: createStickyAssignor,
     build: millionPartitions(false),
     kafka: { fresh: 241, reassignment: 3124 },
+    kafkaClass: 'sticky',
     target: 1,
   },
   {
@@ -123,6 +131,7 @@ export const SHAPES: Shape[] = [
     assignor: createCooperativeStickyAssignor,
     build: millionPartitions(false),
     kafka: { fresh: 74, reassignment: 1544 },
+    kafkaClass: 'cooperative-sticky',
     target: 1,
   },
   {
