@@ -11,9 +11,12 @@ type Next = Parameters<Parameters<Socket['use']>[0]>[1];
  * and a deep payload overflowed class-transformer's stack into an UNKNOWN_SERVER_ERROR.
  */
 export function guardRequests(packet: Packet, next: Next): void {
-  const [event, ...args] = packet;
-  const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (response: unknown) => void) : null;
-  const problem = isRequestEvent(event) ? firstDepthProblem(args) : `unknown event ${describeEvent(event)}`;
+  const event: unknown = packet[0];
+  // The arguments after the event name, the ack (a trailing function) aside; read in place, not copied.
+  const last: unknown = packet[packet.length - 1];
+  const ack = packet.length > 1 && typeof last === 'function' ? (last as (response: unknown) => void) : null;
+  const end = ack === null ? packet.length : packet.length - 1;
+  const problem = isRequestEvent(event) ? firstDepthProblem(packet, end) : `unknown event ${describeEvent(event)}`;
   if (problem === null) return next();
   ack?.({
     errorCode: ErrorCode.INVALID_REQUEST,
@@ -22,9 +25,10 @@ export function guardRequests(packet: Packet, next: Next): void {
   });
 }
 
-function firstDepthProblem(args: unknown[]): string | null {
-  for (const arg of args) {
-    const problem = requestDepthProblem(arg);
+/** The first depth problem of `packet`'s arguments, from index 1 (after the event name) up to `end`. */
+function firstDepthProblem(packet: unknown[], end: number): string | null {
+  for (let i = 1; i < end; i++) {
+    const problem = requestDepthProblem(packet[i]);
     if (problem !== null) return problem;
   }
   return null;

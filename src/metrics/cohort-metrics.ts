@@ -18,6 +18,8 @@ export class CohortMetrics implements CoordinatorMetrics {
     help: 'Requests answered, by transport, API and Kafka error name (NONE on success).',
     labelNames: ['transport', 'api', 'error'] as const,
     registers: [this.registry],
+    // Requests are counted in plain numbers as they are answered and added here, when the counter is read.
+    collect: () => this.addAnsweredCounts(),
   });
   private readonly requestSeconds = new Histogram({
     name: 'cohort_request_duration_seconds',
@@ -128,7 +130,11 @@ export class CohortMetrics implements CoordinatorMetrics {
     help: 'Share groups: offsets acknowledged (their record committed), by type: gap, accept, release, reject.',
     labelNames: ['type'],
     registers: [this.registry],
+    // Counted in plain numbers per type as acknowledgements commit, and added here when the counter is read.
+    collect: () => this.addAcknowledgedOffsets(),
   });
+  /** Offsets acknowledged per type not yet added to `shareAcknowledged` (prom-client hashes the labels on every `inc`). */
+  private readonly acknowledgedOffsets = new Map<string, number>();
   private readonly offsetsExpired = new Counter({
     name: 'cohort_offsets_expired_total',
     help: 'Offsets removed by retention (KIP-211).',
@@ -206,11 +212,13 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   /**
    * The label-bound children of the request metrics, looked up once per label set (transport × API ×
-   * error name, as many as the series) instead of hashing the labels on every request; neither metric is ever reset.
+   * error name, as many as the series) instead of hashing the labels on every request; neither metric is
+   * ever reset. `answered` counts the requests not yet added to `count`: prom-client hashes and checks
+   * the labels on every `inc`, so the counter gets them in one `inc` per series when it is read.
    */
   private readonly requestChildren = new Map<
     string,
-    { count: { inc(): void }; seconds: { observe(value: number): void } }
+    { count: { inc(value: number): void }; answered: number; seconds: { observe(value: number): void } }
   >();
 
   requestAnswered(transport: 'socket.io' | 'http', api: string, errorCode: number, seconds: number): void {
@@ -220,12 +228,22 @@ export class CohortMetrics implements CoordinatorMetrics {
     if (children === undefined) {
       children = {
         count: this.requests.labels({ transport, api, error }),
+        answered: 0,
         seconds: this.requestSeconds.labels({ transport, api }),
       };
       this.requestChildren.set(key, children);
     }
-    children.count.inc();
+    children.answered++;
     children.seconds.observe(seconds);
+  }
+
+  /** The requests answered since the counter was last read, added to it (its `collect`, run on every read). */
+  private addAnsweredCounts(): void {
+    for (const children of this.requestChildren.values()) {
+      if (children.answered === 0) continue;
+      children.count.inc(children.answered);
+      children.answered = 0;
+    }
   }
 
   connectionOpened(): void {
@@ -298,7 +316,13 @@ export class CohortMetrics implements CoordinatorMetrics {
   }
 
   onShareOffsetsAcknowledged(type: 'gap' | 'accept' | 'release' | 'reject', count: number): void {
-    this.shareAcknowledged.inc({ type }, count);
+    this.acknowledgedOffsets.set(type, (this.acknowledgedOffsets.get(type) ?? 0) + count);
+  }
+
+  /** The offsets acknowledged since the counter was last read, added to it (its `collect`). */
+  private addAcknowledgedOffsets(): void {
+    for (const [type, count] of this.acknowledgedOffsets) if (count > 0) this.shareAcknowledged.inc({ type }, count);
+    this.acknowledgedOffsets.clear();
   }
 
   onOffsetsExpired(count: number): void {

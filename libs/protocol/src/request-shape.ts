@@ -20,12 +20,22 @@ export function requestDepthProblem(value: unknown, maxDepth = MAX_REQUEST_DEPTH
     const depth = depths.pop()!;
     if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) continue;
     if (depth >= maxDepth) return `the request is nested deeper than ${maxDepth} levels`;
-    const children = Array.isArray(v) ? v : Object.values(v);
-    for (const child of children) {
-      if (child === null || typeof child !== 'object') continue;
-      values.push(child);
-      depths.push(depth + 1);
+    // The object's own enumerable values, as Object.values gives them, without an array of them per object.
+    if (Array.isArray(v)) {
+      for (const child of v as unknown[]) pushNested(values, depths, child, depth + 1);
+    } else {
+      const object = v as Record<string, unknown>;
+      for (const key in object) if (hasOwn.call(object, key)) pushNested(values, depths, object[key], depth + 1);
     }
   }
   return null;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Queues `child` to be measured at `depth` if it can nest (a leaf has no depth to measure). */
+function pushNested(values: unknown[], depths: number[], child: unknown, depth: number): void {
+  if (child === null || typeof child !== 'object') return;
+  values.push(child);
+  depths.push(depth);
 }
