@@ -28,15 +28,18 @@ export function applyAcknowledgements(
   assigned: readonly ShareTopicPartition[],
   readable: TopicReadable,
 ): AppliedAcknowledgements {
-  const assignedKeys = new Set(assigned.map((tp) => `${tp.topic}\u0000${tp.partition}`));
   const applied: AppliedAcknowledgements = { results: [], changes: [], touched: [] };
+  // Most acquires carry no acknowledgements, and most acknowledgements name one partition: the
+  // assignment's keys are only built for several (one is looked for in the assignment as it is).
+  if (acknowledgements.length === 0) return applied;
+  const isAssigned = assignedTest(assigned, acknowledgements.length);
   const now = manager.now;
   const limits = manager.limits;
   for (const ack of acknowledgements) {
     const { topic, partition } = ack;
     let errorCode: number = ErrorCode.NONE;
     if (!readable(topic)) errorCode = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
-    else if (!assignedKeys.has(`${topic}\u0000${partition}`)) errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+    else if (!isAssigned(topic, partition)) errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
     else {
       const slot = manager.slot(groupId, topic, partition);
       const result = slot
@@ -51,6 +54,17 @@ export function applyAcknowledgements(
     applied.results.push({ topic, partition, errorCode });
   }
   return applied;
+}
+
+/** Whether a partition is in `assigned`, for `lookups` look-ups: a scan for one, a set of keys for several. */
+function assignedTest(
+  assigned: readonly ShareTopicPartition[],
+  lookups: number,
+): (topic: string, partition: number) => boolean {
+  if (lookups === 1)
+    return (topic, partition) => assigned.some((tp) => tp.topic === topic && tp.partition === partition);
+  const keys = new Set(assigned.map((tp) => `${tp.topic}\u0000${tp.partition}`));
+  return (topic, partition) => keys.has(`${topic}\u0000${partition}`);
 }
 
 /**
@@ -77,21 +91,24 @@ export function shareAcknowledge(
     if (outcome.ok) countAcknowledged(manager, request.acknowledgements, applied.results);
   });
   if (write === PARKED) return answer(response);
-  const written = new Set(applied.changes.map(({ slot }) => slot));
   // Records of its own, or none when the turn's earlier writes carry its slots (it then waits for them).
   return {
     records: write.records,
     appendFuture: write.appendFuture,
     awaitsPendingWrites: write.awaitsPendingWrites,
     response,
-    onFailure: (outcome) => ({
-      errorCode: ErrorCode.NONE,
-      partitions: applied.results.map((result) =>
-        [...written].some((s) => s.topic === result.topic && s.partition === result.partition)
-          ? { ...result, errorCode: operationWriteError(outcome.storeError) }
-          : result,
-      ),
-    }),
+    onFailure: (outcome) => {
+      // The slots the write carried, gathered only if it fails.
+      const written = new Set(applied.changes.map(({ slot }) => slot));
+      return {
+        errorCode: ErrorCode.NONE,
+        partitions: applied.results.map((result) =>
+          [...written].some((s) => s.topic === result.topic && s.partition === result.partition)
+            ? { ...result, errorCode: operationWriteError(outcome.storeError) }
+            : result,
+        ),
+      };
+    },
   };
 }
 

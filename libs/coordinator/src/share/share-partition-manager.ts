@@ -11,7 +11,7 @@ import type { ShareLeaseOwner, ShareMembershipView } from './share-ports';
 import {
   type SharePartitionSnapshot,
   sharePartitionStateKey,
-  sharePartitionStateRecord,
+  sharePartitionStateValue,
   sharePartitionStateTombstone,
 } from './share-state-records';
 import { partitionFromSnapshot, snapshotOf } from './share-state-snapshot';
@@ -30,6 +30,8 @@ export interface ShareSlot {
   readonly topic: string;
   readonly partition: number;
   readonly state: SharePartition;
+  /** Its lock timer's key, built once: the timer is re-armed after every write of the slot. */
+  readonly lockKey: string;
 }
 
 /** A change of a slot waiting for the write that carries it. */
@@ -53,8 +55,8 @@ interface TurnRecord {
 const NO_SHARE_GROUPS: ShareMembershipView = { assignedPartitions: () => ErrorCode.GROUP_ID_NOT_FOUND };
 
 const slotKey = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
-const lockKey = (slot: ShareSlot): string =>
-  `share-lock\u0000${slot.groupId}\u0000${slot.topic}\u0000${slot.partition}`;
+const lockKeyOf = (groupId: string, topic: string, partition: number): string =>
+  `share-lock\u0000${groupId}\u0000${topic}\u0000${partition}`;
 
 /**
  * The share partitions of one coordinator shard (the share-partition leader and share coordinator of
@@ -165,7 +167,7 @@ export class SharePartitionManager implements ShareLeaseOwner {
         this.afterChange(previous);
         return;
       }
-      this.deps.effects.cancel(lockKey(slot));
+      this.deps.effects.cancel(slot.lockKey);
       slots.delete(slotKey(topic, partition));
       if (slots.size === 0) this.groups.delete(groupId);
     };
@@ -175,7 +177,7 @@ export class SharePartitionManager implements ShareLeaseOwner {
   private put(groupId: string, topic: string, partition: number, state: SharePartition): ShareSlot {
     let slots = this.groups.get(groupId);
     if (!slots) this.groups.set(groupId, (slots = new Map()));
-    const slot: ShareSlot = { groupId, topic, partition, state };
+    const slot: ShareSlot = { groupId, topic, partition, state, lockKey: lockKeyOf(groupId, topic, partition) };
     slots.set(slotKey(topic, partition), slot);
     return slot;
   }
@@ -253,7 +255,7 @@ export class SharePartitionManager implements ShareLeaseOwner {
           if (!entry.encoded) {
             entry.encoded = true;
             if (turn.get(slot) === entry) turn.delete(slot);
-            value = sharePartitionStateRecord(slot, snapshotOf(slot.state), now).value;
+            value = sharePartitionStateValue(snapshotOf(slot.state));
           }
           return value;
         },
@@ -272,8 +274,8 @@ export class SharePartitionManager implements ShareLeaseOwner {
   afterChange(slot: ShareSlot): void {
     if (this.slot(slot.groupId, slot.topic, slot.partition) !== slot) return;
     const deadline = slot.state.nextDeadline();
-    if (deadline === undefined) this.deps.effects.cancel(lockKey(slot));
-    else this.deps.effects.schedule(lockKey(slot), Math.max(0, deadline - this.now), () => this.onLockTimer(slot));
+    if (deadline === undefined) this.deps.effects.cancel(slot.lockKey);
+    else this.deps.effects.schedule(slot.lockKey, Math.max(0, deadline - this.now), () => this.onLockTimer(slot));
     if (slot.state.hasLeasable(this.limits)) this.waiters.wake(slot.groupId);
   }
 
@@ -313,7 +315,7 @@ export class SharePartitionManager implements ShareLeaseOwner {
     const slots = this.groups.get(groupId);
     if (!slots) return { records: [], restore: () => undefined };
     this.groups.delete(groupId);
-    for (const slot of slots.values()) this.deps.effects.cancel(lockKey(slot));
+    for (const slot of slots.values()) this.deps.effects.cancel(slot.lockKey);
     const now = this.now;
     return {
       records: [...slots.values()].map((slot) => sharePartitionStateTombstone(slot, now)),

@@ -86,16 +86,21 @@ export function sharePartitionStateRecord(
 ): LogRecord {
   return {
     key: sharePartitionStateKey(key.groupId, key.topic, key.partition),
-    value: encodeJson({
-      v: WRITE_VERSION,
-      stateEpoch: state.stateEpoch,
-      startOffset: state.startOffset,
-      endOffset: state.endOffset,
-      ranges: state.ranges.map((r) => [r.first, r.last, r.state, r.count, REASON_CODES.indexOf(r.reason)]),
-      deadLetters: state.deadLetters.map((d) => [d.first, d.last, REASON_CODES.indexOf(d.reason), d.count]),
-    }),
+    value: sharePartitionStateValue(state),
     timestamp: now,
   };
+}
+
+/** The value of a share partition state record holding `state` (for a key encoded already). */
+export function sharePartitionStateValue(state: SharePartitionSnapshot): Buffer {
+  return encodeJson({
+    v: WRITE_VERSION,
+    stateEpoch: state.stateEpoch,
+    startOffset: state.startOffset,
+    endOffset: state.endOffset,
+    ranges: state.ranges.map((r) => [r.first, r.last, r.state, r.count, REASON_CODES.indexOf(r.reason)]),
+    deadLetters: state.deadLetters.map((d) => [d.first, d.last, REASON_CODES.indexOf(d.reason), d.count]),
+  });
 }
 
 export function sharePartitionStateTombstone(key: SharePartitionStateKey, now: number): LogRecord {
