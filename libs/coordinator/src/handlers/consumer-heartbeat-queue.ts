@@ -1,6 +1,7 @@
 import type { ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse } from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
 import { HeartbeatBatch } from '../consumer/heartbeat-batch';
+import { dropSupersededEpochRecords } from '../consumer/superseded-epoch-records';
 import { operationWriteError } from '../context/store-errors';
 import type { RequestContext } from '../ports/group-coordinator.api';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
@@ -194,8 +195,11 @@ class ConsumerHeartbeatQueue {
         done = true;
       }
     }
-    // What the step computed, in order, before anything else writes; then its answers wait for the last write.
-    runInOrder(shard, batch.runs.splice(0));
+    // What the step computed, in order, before anything else writes (one append: an epoch record a later
+    // one of the same group replaces goes unwritten); then its answers wait for the last write.
+    const runs = batch.runs.splice(0);
+    dropSupersededEpochRecords(runs);
+    runInOrder(shard, runs);
     const waiting: Queued[] = [];
     const responses: ConsumerGroupHeartbeatResponse[] = [];
     for (const index of batch.answered.splice(0)) {
