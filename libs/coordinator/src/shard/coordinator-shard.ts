@@ -279,9 +279,13 @@ export class CoordinatorShard {
     return this.shareGroups.get(groupId);
   }
 
-  /** The share partitions the log held: served from now on (those the load changed are written again). */
+  /**
+   * The share partitions the log held: served from now on (those the load changed are written again);
+   * the state of a group that is no share group here is deleted.
+   */
   installSharePartitions(loaded: LoadedSharePartition[]): void {
-    if (this.isActive && loaded.length > 0) this.step(() => this.sharePartitions.install(loaded));
+    if (this.isActive && loaded.length > 0)
+      this.step(() => this.sharePartitions.install(loaded, (groupId) => this.shareGroups.get(groupId) !== undefined));
   }
 
   /** Producers reported end offsets of `topic`: share partitions that can lease again wake their held acquires. */

@@ -33,6 +33,13 @@ async function setup(config: Record<string, unknown> = {}) {
     config: { groupShareAutoOffsetReset: 'earliest', groupShareRecordLockDurationMs: 10_000, ...config },
   });
   await h.settle();
+  // The group exists (a member joined and left: Empty), as it does wherever share partition state is
+  // written, so a restart serves its state (a load deletes the state of a group that does not exist).
+  await h.coordinator.shareGroupHeartbeat(
+    { groupId: G, memberId: 'founder', memberEpoch: 0, subscribedTopicNames: ['jobs'] },
+    h.context(),
+  );
+  await h.coordinator.shareGroupHeartbeat({ groupId: G, memberId: 'founder', memberEpoch: -1 }, h.context());
   const membership = new FakeMembership();
   const bind = () => (h.shardOf(G).sharePartitions.membership = membership);
   bind();

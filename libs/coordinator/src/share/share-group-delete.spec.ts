@@ -118,3 +118,36 @@ describe('DeleteGroups of a share group', () => {
     expect(leases(await acquire('m2'))).toEqual([[3, 5, 2]]);
   });
 });
+
+describe('loading share partition state whose group is gone', () => {
+  it('deletes it, so a group created again under the id starts fresh (a log from before a deletion was one write)', async () => {
+    const { h, heartbeat, acquire, leases, worked, deleteGroup, stateRecords } = await setup();
+    await worked();
+    const partition = h.partitionOf(G);
+    const lastState = stateRecords().at(-1)!;
+    expect(lastState.value).not.toBeNull();
+    expect(await deleteGroup()).toBe(ErrorCode.NONE);
+    // What a deletion split over two writes left behind: the group's tombstones, then its partition's state
+    // written again (as if the second write, the state's tombstone, never happened).
+    const { offset: _offset, leaderEpoch, ...record } = lastState;
+    h.store.append(partition, leaderEpoch, [record]);
+    await h.restart();
+    expect(stateRecords().at(-1)).toMatchObject({ value: null });
+    await heartbeat('m2', 0);
+    expect(leases(await acquire('m2'))).toEqual([[0, 5, 1]]);
+    // The tombstone was written: the next load finds no state of the old group either.
+    await heartbeat('m2', -1);
+    expect(await deleteGroup()).toBe(ErrorCode.NONE);
+    await h.restart();
+    await heartbeat('m3', 0);
+    expect(leases(await acquire('m3'))).toEqual([[0, 5, 1]]);
+  });
+
+  it('keeps serving the state of a share group that exists', async () => {
+    const { h, heartbeat, acquire, leases, worked } = await setup();
+    await worked();
+    await h.restart();
+    await heartbeat('m2', 0);
+    expect(leases(await acquire('m2'))).toEqual([[3, 5, 2]]);
+  });
+});

@@ -330,10 +330,23 @@ export class SharePartitionManager implements ShareLeaseOwner {
   /**
    * The share partitions a load brought back. Those the load changed (archived at the delivery limit,
    * SPSO moved) are written again, so the log says what is served.
+   *
+   * The state of a group that `isShareGroup` does not know is not served but deleted (tombstones, in a
+   * write of their own): a log written before a group's deletion was one write can hold its group's
+   * tombstones without its partitions' (a leader change between the two writes), and a share group
+   * created again under that id would otherwise inherit the old group's acknowledgements and counts.
    */
-  install(loaded: Iterable<{ groupId: string; topic: string; partition: number; snapshot: SharePartitionSnapshot }>) {
+  install(
+    loaded: Iterable<{ groupId: string; topic: string; partition: number; snapshot: SharePartitionSnapshot }>,
+    isShareGroup: (groupId: string) => boolean,
+  ) {
     const changed: ShareSlot[] = [];
+    const orphans: LogRecord[] = [];
     for (const { groupId, topic, partition, snapshot } of loaded) {
+      if (!isShareGroup(groupId)) {
+        orphans.push(sharePartitionStateTombstone({ groupId, topic, partition }, this.now));
+        continue;
+      }
       const { partition: state, changed: loadChanged } = partitionFromSnapshot(snapshot, this.limits);
       const slot = this.put(groupId, topic, partition, state);
       const reported = this.deps.topics.partitionOffsets(topic, partition);
@@ -341,6 +354,8 @@ export class SharePartitionManager implements ShareLeaseOwner {
       if (loadChanged) changed.push(slot);
     }
     if (changed.length > 0) this.deps.effects.write(this.write(changed, [], () => undefined));
+    // Nobody waits on it: a failed write leaves the old state in the log, and the next load deletes it.
+    if (orphans.length > 0) this.deps.effects.write({ records: orphans });
   }
 
   /** This shard stopped leading: every held acquire is answered NOT_COORDINATOR, and all state goes. */
