@@ -123,6 +123,17 @@ describe('consumer groups (KIP-848) on replicated __consumer_offsets', () => {
     expect(r.share!.ledger.stats.accepted).toBeGreaterThan(100);
   });
 
+  // Fresh seed 1002096288 found a share-partition bug (fixed): once an operator's redelivery of dead
+  // letters moved SPSO back behind offsets still leased, an acquire leased the redelivered offsets and
+  // released ones past the new window as well, 45 offsets in flight at once in a window of 40. An acquire
+  // now leases nothing past SPSO + GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS and never more than that many in flight.
+  it('share seed 1002096288: no more offsets in flight than the window after a redelivery moved SPSO back', async () => {
+    const r = await runCoordinatorSeed(1002096288, { consumerGroups: 3, shareGroup: true });
+    expect(r.violations).toEqual([]);
+    expect(r.share!.redeliveries.offsets).toBeGreaterThan(0);
+    expect(r.share!.ledger.stats.accepted).toBeGreaterThan(100);
+  });
+
   it('catches a redelivery of dead letters that brings SPSO back without a new state epoch (seed 1)', async () => {
     const r = await runCoordinatorSeed(1, {
       faultPhaseMs: 5_000,

@@ -127,3 +127,29 @@ export function snapshotRange(runs: readonly Run[], first: number, last: number)
 export function newRun(first: number, last: number): Run {
   return { first, last, state: RecordState.AVAILABLE, count: 0, lease: null, reason: null, pending: null };
 }
+
+/** How many offsets of `runs` are leased (ACQUIRED, their write pending or not): the partition's offsets in flight. */
+export function acquiredOffsets(runs: readonly Run[]): number {
+  let acquired = 0;
+  for (const run of runs) if (run.state === RecordState.ACQUIRED) acquired += run.last - run.first + 1;
+  return acquired;
+}
+
+/**
+ * Offsets per state and the oldest lease's age, for operators: `neverDelivered` offsets (past the window's
+ * end, up to the reported end) count as available.
+ */
+export function summarizeRuns(runs: readonly Run[], neverDelivered: number, now: number) {
+  const counts = { available: neverDelivered, acquired: 0, acknowledged: 0, archived: 0 };
+  let oldest: number | undefined;
+  for (const run of runs) {
+    const size = run.last - run.first + 1;
+    if (run.state === RecordState.AVAILABLE) counts.available += size;
+    else if (run.state === RecordState.ACQUIRED) {
+      counts.acquired += size;
+      if (oldest === undefined || run.lease!.acquiredAt < oldest) oldest = run.lease!.acquiredAt;
+    } else if (run.state === RecordState.ACKNOWLEDGED) counts.acknowledged += size;
+    else counts.archived += size;
+  }
+  return { ...counts, oldestLeaseAgeMs: oldest === undefined ? null : now - oldest };
+}

@@ -32,7 +32,7 @@ function partition(end = 20, start = 0, limits = LIMITS) {
     return sp.expire(now, limits);
   };
   const states = () => sp.runs.map((r) => [r.first, r.last, r.state, r.count]);
-  return { sp, acquire, ack, advance, states, now: () => now };
+  return { sp, acquire, ack, advance, states, now: () => now, limits };
 }
 
 const { AVAILABLE, ACQUIRED, ACKNOWLEDGED, ARCHIVED } = RecordState;
@@ -263,6 +263,27 @@ describe('SharePartition (Kafka SharePartitionTest)', () => {
       [2, 2, 1],
       [5, 5, 1],
     ]);
+  });
+
+  it('after a redelivery moved SPSO back, leases no more than maxRecordLocks in flight, none past the window', () => {
+    const p = partition(100, 0, { ...LIMITS, maxRecordLocks: 4 });
+    expect(p.acquire('m1')).toEqual([[0, 3, 1]]);
+    p.ack('m1', [[0, 3, [T.REJECT, T.ACCEPT, T.ACCEPT, T.ACCEPT]]]);
+    expect(p.sp.startOffset).toBe(4);
+    expect(p.acquire('m1')).toEqual([[4, 7, 1]]);
+    // The dead letter at 0 comes back: SPSO moves back to it, behind the four offsets m1 still holds.
+    expect(p.sp.redeliver(0, 0)).toBe(1);
+    expect(p.sp.startOffset).toBe(0);
+    expect(p.sp.hasLeasable(p.limits)).toBe(false);
+    expect(p.acquire('m2')).toEqual([]);
+    // m1 lets 4-7 go: the window is 0-3 now, so only the redelivered 0 is leased, not 4-7 beyond it.
+    p.ack('m1', [[4, 7, [T.RELEASE]]]);
+    expect(p.acquire('m2')).toEqual([[0, 0, 1]]);
+    expect(p.acquire('m2')).toEqual([]);
+    // Once 0 is done SPSO passes 1-3 (acknowledged) and the window reaches 4-7 again.
+    p.ack('m2', [[0, 0, [T.ACCEPT]]]);
+    expect(p.sp.startOffset).toBe(4);
+    expect(p.acquire('m2')).toEqual([[4, 7, 2]]);
   });
 
   it('the log start passing archives what was available below it and moves SPSO (testLsoMovementToEndOffset)', () => {

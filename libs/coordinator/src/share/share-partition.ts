@@ -1,6 +1,8 @@
 export type { DeadLetterRange } from './share-partition-dead-letters';
 import { ErrorCode } from '@cohort/protocol';
 import {
+  acquiredOffsets,
+  summarizeRuns,
   type ArchiveReason,
   isDeadLetterReason,
   isolate,
@@ -90,17 +92,31 @@ export class SharePartition {
     return Math.min(this.reportedEnd, this.startOffset + limits.maxRecordLocks) - 1;
   }
 
+  /**
+   * The last offset (inclusive) of the window: `maxRecordLocks` past SPSO. Offsets beyond it are leased
+   * only once SPSO has moved up to them, also those available again after SPSO moved back (a redelivery).
+   */
+  private windowLast(limits: SharePartitionLimits): number {
+    return this.startOffset + limits.maxRecordLocks - 1;
+  }
+
   /** Whether an acquire would lease something now. */
   hasLeasable(limits: SharePartitionLimits): boolean {
+    if (acquiredOffsets(this.runs) >= limits.maxRecordLocks) return false;
     if (this.endOffset <= this.newOffsetsLimit(limits)) return true;
-    return this.runs.some((run) => run.state === RecordState.AVAILABLE && run.pending === null);
+    const windowLast = this.windowLast(limits);
+    return this.runs.some(
+      (run) => run.first <= windowLast && run.state === RecordState.AVAILABLE && run.pending === null,
+    );
   }
 
   /**
    * Leases available offsets to `memberId` in ascending order: first those in the window (released or
-   * expired), then new ones up to the reported end and at most `maxRecordLocks` past SPSO; at most
-   * `budget` offsets, in ranges of at most `batchSize`. Each leased offset's delivery count goes up by
-   * one; an offset on its last delivery is leased alone. The change is pending until `complete`.
+   * expired), then new ones up to the reported end, all at most `maxRecordLocks` past SPSO; at most
+   * `budget` offsets, in ranges of at most `batchSize`, and never more than `maxRecordLocks` in flight
+   * at once (docs/protocol.md: once a redelivery moved SPSO back, offsets leased before it may lie beyond the
+   * window, and they count too). Each leased offset's delivery count goes up by one; an offset on its
+   * last delivery is leased alone. The change is pending until `complete`.
    */
   acquire(
     memberId: string,
@@ -110,10 +126,12 @@ export class SharePartition {
     limits: SharePartitionLimits,
   ): { leases: AcquiredRange[]; change: ShareChange | null } {
     const plan: { first: number; last: number; count: number }[] = [];
+    budget = Math.min(budget, limits.maxRecordLocks - acquiredOffsets(this.runs));
+    const windowLast = this.windowLast(limits);
     let taken = 0;
     let lastAttempt = false;
     for (const run of this.runs) {
-      if (taken >= budget) break;
+      if (taken >= budget || run.first > windowLast) break;
       if (run.state !== RecordState.AVAILABLE || run.pending !== null) continue;
       const count = run.count + 1;
       if (count >= limits.deliveryCountLimit) {
@@ -123,7 +141,7 @@ export class SharePartition {
         lastAttempt = true;
         break;
       }
-      const last = Math.min(run.last, run.first + (budget - taken) - 1);
+      const last = Math.min(run.last, windowLast, run.first + (budget - taken) - 1);
       plan.push({ first: run.first, last, count });
       taken += last - run.first + 1;
     }
@@ -333,23 +351,7 @@ export class SharePartition {
 
   /** Offsets per state and the oldest lease's age, for operators. */
   summary(now: number) {
-    const counts = {
-      available: Math.max(0, this.reportedEnd - this.endOffset),
-      acquired: 0,
-      acknowledged: 0,
-      archived: 0,
-    };
-    let oldest: number | undefined;
-    for (const run of this.runs) {
-      const size = run.last - run.first + 1;
-      if (run.state === RecordState.AVAILABLE) counts.available += size;
-      else if (run.state === RecordState.ACQUIRED) {
-        counts.acquired += size;
-        if (oldest === undefined || run.lease!.acquiredAt < oldest) oldest = run.lease!.acquiredAt;
-      } else if (run.state === RecordState.ACKNOWLEDGED) counts.acknowledged += size;
-      else counts.archived += size;
-    }
-    return { ...counts, oldestLeaseAgeMs: oldest === undefined ? null : now - oldest };
+    return summarizeRuns(this.runs, Math.max(0, this.reportedEnd - this.endOffset), now);
   }
 }
 
