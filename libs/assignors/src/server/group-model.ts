@@ -79,6 +79,14 @@ export interface GroupModel {
    * (Kafka's `isPartitionAssigned`); null when no member holds anything or targets may be shared.
    */
   owners: (Int32Array | null)[] | null;
+  /** Per member (in the order of `members`), its index in the spec's list. */
+  specIndex: readonly number[];
+  /**
+   * Set on a model kept between calls (kept-uniform-group.ts), per member: its id; the entries to hand
+   * back while its target is unchanged (filled in by the assignor); the partitions its target holds
+   * when each is of a subscribed topic, else -1 (the homogeneous builder skips walking its target).
+   */
+  kept?: { memberIds: string[]; wires: (TopicPartitions[] | undefined)[]; ownedTotals: Int32Array };
 }
 
 /** Topic ids are pure functions of names; a node sees the same names again and again. */
@@ -100,9 +108,17 @@ export class TopicTable {
   private readonly numbers = new Map<string, number>();
 
   constructor(
-    private readonly cluster: ClusterView,
+    private cluster: ClusterView,
     private readonly idOf: (name: string) => JavaUuid = cachedTopicId,
   ) {}
+
+  /**
+   * Kept for a later call (kept-uniform-group.ts), which has checked that every topic numbered so far
+   * has the same partition count in `cluster`: topics it meets first are counted in its cluster.
+   */
+  rebind(cluster: ClusterView): void {
+    this.cluster = cluster;
+  }
 
   numberOf(name: string): number {
     let n = this.numbers.get(name);
@@ -127,7 +143,7 @@ export class TopicTable {
   }
 }
 
-function sameOrder(a: readonly string[], b: readonly string[]): boolean {
+export function sameOrder(a: readonly string[], b: readonly string[]): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -167,7 +183,7 @@ function inRange(partitions: readonly number[], size: number): boolean {
  * A member's current target, in Java's order unless not `fromRecord`. `kept`: its reading may be kept
  * for later calls (owned-target-reading.ts), which needs Java's order and topic ids derived from names.
  */
-function readOwned(
+export function readOwned(
   member: ConsumerGroupMemberSpec,
   table: TopicTable,
   fromRecord: boolean,
@@ -241,7 +257,7 @@ function markOwned(
  * throwing on an id given twice: equal ids share a bucket, and a bucket's ids are contiguous in that
  * order, so only ids of one bucket are compared (no set of every id).
  */
-function memberMapOrder(ids: readonly string[]): number[] {
+export function memberMapOrder(ids: readonly string[]): number[] {
   const n = ids.length;
   const capacity = javaTableCapacity(n);
   const hashes = new Int32Array(n);
@@ -343,6 +359,7 @@ export function readGroupModel(
     members,
     homogeneous,
     owners: anyOwned && !options.sharedTargets ? owners : null,
+    specIndex: order,
   };
 }
 

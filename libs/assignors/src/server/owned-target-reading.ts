@@ -39,7 +39,8 @@ interface Reading {
 /** null: read, and not to be kept (not frozen all the way down, or a negative partition). */
 const readings = new WeakMap<readonly TopicPartitions[], Reading | null>();
 
-function frozenThroughout(list: readonly TopicPartitions[]): boolean {
+/** Nothing in `list` can change any more, down to its partitions (none negative). */
+export function frozenThroughout(list: readonly TopicPartitions[]): boolean {
   if (!Object.isFrozen(list)) return false;
   for (let i = 0; i < list.length; i++) {
     const entry = list[i];
@@ -95,6 +96,12 @@ export function readOwnedKept<Table extends TopicTable>(
   }
   if (renumbered !== null) reading.owned = renumbered;
   return reading.owned;
+}
+
+/** `list` was read by readOwnedKept and found frozen throughout (so nothing can change it any more). */
+export function isFrozenReading(list: readonly TopicPartitions[]): boolean {
+  const reading = readings.get(list);
+  return reading !== undefined && reading !== null;
 }
 
 /** The wire form of an unchanged target read by readOwnedKept, built once and kept; null when not kept. */

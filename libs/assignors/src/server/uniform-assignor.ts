@@ -20,6 +20,7 @@ import {
 import { freshOneTopicTarget as importedFreshOneTopic } from './fresh-target';
 import { freshSmallTarget as importedFreshSmall } from './fresh-small-target';
 import type { TargetLog } from './member-target-log';
+import { KeptUniformGroup } from './kept-uniform-group';
 import { keptWire } from './owned-target-reading';
 import { TargetReplay } from './target-replay';
 import { assignHeterogeneous } from './uniform-heterogeneous';
@@ -56,7 +57,11 @@ function toWire(model: GroupModel, member: ModelMember): TopicPartitions[] {
 
 /** The uniform assignment of a group read with the given options (tests replay Kafka's own orders). */
 export function uniformAssign(group: ConsumerGroupSpec, cluster: ClusterView, options: GroupModelOptions = {}) {
-  const model = readGroupModel(group, cluster, options);
+  return assignModel(readGroupModel(group, cluster, options));
+}
+
+/** The uniform assignment of a group read as `model` (afresh, or patched from a kept one). */
+export function assignModel(model: GroupModel): ConsumerGroupAssignment {
   const members = model.members;
   let log: TargetLog | null = null;
   if (members.length > 0) {
@@ -69,27 +74,42 @@ export function uniformAssign(group: ConsumerGroupSpec, cluster: ClusterView, op
   const reserved = prototypeKeys();
   // Kafka returns an empty map when the group subscribes to no topic: every member gets nothing.
   const replay = log === null ? null : new TargetReplay(model.topics, log, model.owners);
+  // A kept model names its members and keeps the entries of each unchanged one, read in order here
+  // instead of from each member's objects, scattered over the heap.
+  const kept = model.kept;
   for (let m = 0; m < members.length; m++) {
-    const member = members[m];
-    let wire: TopicPartitions[] | null = null;
+    let wire: TopicPartitions[] | null | undefined = null;
     if (log === null) wire = [];
     else if (log.copied[m] === 1) {
+      const member = members[m];
       const fresh =
         member.owned.length === 0
           ? (freshOneTopicTarget(log, m, model.topics) ?? freshSmallTarget(log, m, model.topics))
           : undefined;
       wire = fresh ?? (replay as TargetReplay).replay(m, member.owned);
     }
-    if (wire === null) wire = toWire(model, member);
-    if (reserved.has(member.memberId)) setOwn(assignment, member.memberId, wire);
-    else assignment[member.memberId] = wire;
+    if (wire === null) {
+      wire = kept?.wires[m];
+      if (wire === undefined) {
+        wire = toWire(model, members[m]);
+        if (kept !== undefined) kept.wires[m] = wire;
+      }
+    }
+    const memberId = kept === undefined ? members[m].memberId : kept.memberIds[m];
+    if (reserved.has(memberId)) setOwn(assignment, memberId, wire);
+    else assignment[memberId] = wire;
   }
   return assignment;
 }
 
+/**
+ * The assignor a coordinator uses: it keeps the model of the homogeneous group it last assigned and
+ * patches it for the next call that gives mostly the same members and targets (kept-uniform-group.ts).
+ */
 export function createUniformAssignor(): ConsumerGroupAssignor {
+  const kept = new KeptUniformGroup();
   return {
     name: UNIFORM_ASSIGNOR_NAME,
-    assign: (group, cluster) => uniformAssign(group, cluster),
+    assign: (group, cluster) => kept.assign(group, cluster),
   };
 }

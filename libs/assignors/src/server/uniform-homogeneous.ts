@@ -48,6 +48,7 @@ export function assignHomogeneous(model: GroupModel, topicOrder: readonly number
   const minQuota = Math.floor(total / memberCount);
   let extra = total % memberCount;
   const unfilled = new Int32Array(memberCount);
+  const ownedTotals = model.kept?.ownedTotals ?? null;
   const unfilledQuota = new Int32Array(memberCount);
   let unfilledCount = 0;
 
@@ -57,6 +58,15 @@ export function assignHomogeneous(model: GroupModel, topicOrder: readonly number
     if (extra > 0) {
       quota++;
       extra--;
+    }
+    // A member keeping all it holds (the kept model knows how much that is) needs no walk of its target.
+    if (ownedTotals !== null && ownedTotals[m] >= 0 && ownedTotals[m] <= quota) {
+      quota -= ownedTotals[m];
+      if (quota > 0) {
+        unfilled[unfilledCount] = m;
+        unfilledQuota[unfilledCount++] = quota;
+      }
+      continue;
     }
     const owned = members[m].owned;
     for (let i = 0; i < owned.length; i++) {

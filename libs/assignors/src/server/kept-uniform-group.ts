@@ -1,0 +1,289 @@
+/**
+ * The uniform assignor's model of a homogeneous group (group-model.ts), kept between calls. A node
+ * calls the assignor for a group again and again with the same members, nearly all with the very
+ * target list the previous call got (the coordinator freezes a member's list and shares it until that
+ * member's target changes). Reading such a group afresh walks every member's target and marks every
+ * partition's owner; patching the kept model touches only the members that came, left or whose list
+ * changed, then renumbers the owners once for the new member order. The patched model is the model
+ * readGroupModel would read: the same members in the same (Java) order, the same readings of their
+ * targets, the same owners. Anything else — a topic's partition count changed, a subscription that
+ * differs, a list not frozen throughout, too many changes, two targets sharing a partition — reads the
+ * group afresh (which also throws what a fresh read throws).
+ */
+import type { TopicPartitions } from '@cohort/protocol';
+import type { ClusterView } from '../api/partition-assignor';
+import type { ConsumerGroupAssignment, ConsumerGroupSpec } from './consumer-group-assignor';
+import { memberMapOrder, readGroupModel, readOwned, sameOrder, type GroupModel, type ModelMember } from './group-model';
+import { frozenThroughout, isFrozenReading } from './owned-target-reading';
+import { assignModel } from './uniform-assignor';
+
+interface KeptGroup {
+  model: GroupModel;
+  /** Every member's subscribed topic names, in the order every member gave them. */
+  names: readonly string[];
+  /** The member ids in the order of the spec last assigned, and each one's index in model.members. */
+  ids: readonly string[];
+  modelIndexOfSpec: Int32Array;
+  /** Per member of model.members: the target list it was read from (frozen throughout). */
+  lists: (readonly TopicPartitions[])[];
+}
+
+export interface KeptUniformGroupOptions {
+  /** Smaller groups are read afresh: keeping them costs more than it saves. */
+  minMembers?: number;
+  /** Groups kept at once (one assignor serves every group of a node), the oldest dropped first. */
+  maxGroups?: number;
+}
+
+export class KeptUniformGroup {
+  /** Keyed by the first member id of the spec last assigned (a node lists members oldest first). */
+  private readonly groups = new Map<string, KeptGroup>();
+  private readonly minMembers: number;
+  private readonly maxGroups: number;
+  /** Calls answered from a patched kept model (the rest read their group afresh). */
+  patchedCalls = 0;
+
+  constructor(options: KeptUniformGroupOptions = {}) {
+    this.minMembers = Math.max(1, options.minMembers ?? 64);
+    this.maxGroups = options.maxGroups ?? 8;
+  }
+
+  assign(group: ConsumerGroupSpec, cluster: ClusterView): ConsumerGroupAssignment {
+    const specs = group.members;
+    if (specs.length < this.minMembers) return assignModel(readGroupModel(group, cluster));
+    const key = specs[0].memberId;
+    const kept = this.groups.get(key);
+    // Dropped first: a patch changes the kept model in place, and is kept again only when it succeeds.
+    if (kept !== undefined) this.groups.delete(key);
+    let model = kept === undefined ? null : patchModel(kept, group, cluster);
+    let next: KeptGroup | null = null;
+    if (model !== null) {
+      this.patchedCalls++;
+      next = kept as KeptGroup;
+    } else model = readGroupModel(group, cluster);
+    const assignment = assignModel(model);
+    // A patched model is kept as patched; one read afresh is kept when it can be.
+    next ??= keepable(model, group);
+    if (next !== null) {
+      if (this.groups.size >= this.maxGroups) this.groups.delete(this.groups.keys().next().value as string);
+      this.groups.set(key, next);
+    }
+    return assignment;
+  }
+}
+
+/** What to keep of a homogeneous group read from `group`, or null when it cannot be kept. */
+function keepable(model: GroupModel, group: ConsumerGroupSpec): KeptGroup | null {
+  const specs = group.members;
+  if (!model.homogeneous || specs.length === 0) return null;
+  const names = specs[0].subscribedTopics;
+  const lists = new Array<readonly TopicPartitions[]>(specs.length);
+  const modelIndexOfSpec = new Int32Array(specs.length);
+  const ids = new Array<string>(specs.length);
+  const memberIds = new Array<string>(specs.length);
+  const ownedTotals = new Int32Array(specs.length);
+  const subscribed = subscribedFlags(model);
+  for (let m = 0; m < model.members.length; m++) {
+    const member = model.members[m];
+    const spec = member.spec;
+    // Compared by value at each call: the names must be the same list in the same order.
+    if (!sameOrder(spec.subscribedTopics, names)) return null;
+    if (!isKeptList(spec.assignment)) return null;
+    lists[m] = spec.assignment;
+    const s = model.specIndex[m];
+    modelIndexOfSpec[s] = m;
+    ids[s] = memberIds[m] = spec.memberId;
+    ownedTotals[m] = ownedTotal(member, subscribed);
+  }
+  model.kept = { memberIds, wires: new Array<TopicPartitions[] | undefined>(specs.length), ownedTotals };
+  return { model, names: names.slice(), ids, modelIndexOfSpec, lists };
+}
+
+/** Per topic number: 1 for the topics every member subscribes to (that exist). */
+function subscribedFlags(model: GroupModel): Uint8Array {
+  const flags = new Uint8Array(model.topics.length);
+  for (const topic of model.members[0].subscribed) flags[topic] = 1;
+  return flags;
+}
+
+/** The partitions `member`'s target holds, or -1 when it holds some of a topic not subscribed to. */
+function ownedTotal(member: ModelMember, subscribed: Uint8Array): number {
+  let total = 0;
+  for (const { topic, partitions } of member.owned) {
+    if (subscribed[topic] !== 1) return -1;
+    total += partitions.length;
+  }
+  return total;
+}
+
+/** A list nothing can change, so the same list at a later call is the same target. */
+function isKeptList(list: readonly TopicPartitions[]): boolean {
+  if (list.length === 0) return Object.isFrozen(list);
+  // Checked already when its reading was kept: a lookup instead of a walk of every partition.
+  return isFrozenReading(list) || frozenThroughout(list);
+}
+
+/** Every topic the kept model counted has the same partition count (or is still absent) in `cluster`. */
+function sameCounts(model: GroupModel, cluster: ClusterView): boolean {
+  const counts = cluster.partitionsPerTopic;
+  for (const topic of model.topics) {
+    const count = Object.prototype.hasOwnProperty.call(counts, topic.name) ? counts[topic.name] : -1;
+    if (count !== topic.partitions) return false;
+  }
+  return true;
+}
+
+/** What a call's members are to the kept model (matchMembers). */
+interface Match {
+  /** Per spec member: the kept member with its id and its list, else -1 (its target is read). */
+  keptOf: Int32Array;
+  /** Per kept member: 1 when its target is to be unmarked (it left, or its list changed). */
+  unmark: Uint8Array;
+  /** Some member's list is not empty (a fresh read would mark owners). */
+  anyOwned: boolean;
+}
+
+/**
+ * The spec's members matched to the kept ones by id, or null as soon as the group is to be read
+ * afresh: a member subscribing otherwise, a changed list not frozen throughout, more than `limit`
+ * members that came, left or changed their list.
+ */
+function matchMembers(kept: KeptGroup, specs: ConsumerGroupSpec['members'], limit: number): Match | null {
+  const { ids, lists, names } = kept;
+  const keptOf = new Int32Array(specs.length);
+  const unmark = new Uint8Array(lists.length).fill(1);
+  let byId: Map<string, number> | null = null;
+  let changes = 0;
+  let anyOwned = false;
+  let j = 0;
+  for (let s = 0; s < specs.length; s++) {
+    const spec = specs[s];
+    const id = spec.memberId;
+    let k = -1;
+    // Members keep their places in the spec (the coordinator's member map): walk both lists together.
+    if (j < ids.length && ids[j] === id) k = kept.modelIndexOfSpec[j++];
+    else {
+      if (byId === null) {
+        byId = new Map();
+        for (let i = 0; i < ids.length; i++) byId.set(ids[i], i);
+      }
+      const at = byId.get(id);
+      if (at !== undefined) {
+        k = kept.modelIndexOfSpec[at];
+        j = at + 1;
+      }
+    }
+    keptOf[s] = k;
+    if (!sameOrder(spec.subscribedTopics, names)) return null;
+    if (spec.assignment.length > 0) anyOwned = true;
+    if (k !== -1 && lists[k] === spec.assignment) unmark[k] = 0;
+    else if (++changes > limit || !isKeptList(spec.assignment)) return null;
+  }
+  for (let k = 0; k < lists.length; k++) if (unmark[k] === 1 && ++changes > limit) return null;
+  return { keptOf, unmark, anyOwned };
+}
+
+/**
+ * The kept model patched into the model of `group`, or null when the group must be read afresh.
+ * Member ids are distinct here (memberMapOrder throws otherwise), so each kept member matches once.
+ */
+function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterView): GroupModel | null {
+  const { model } = kept;
+  if (!sameCounts(model, cluster)) return null;
+  const specs = group.members;
+  const n = specs.length;
+  const oldCount = model.members.length;
+  const match = matchMembers(kept, specs, Math.max(16, n >> 3));
+  if (match === null) return null;
+  const { keptOf, unmark, anyOwned } = match;
+  // Only now that the patch is worth it (a group that changed wholesale is read afresh at once).
+  const ids = new Array<string>(n);
+  for (let s = 0; s < n; s++) ids[s] = specs[s].memberId;
+  const order = memberMapOrder(ids);
+
+  const owners = model.owners ?? [];
+  for (let k = 0; k < oldCount; k++) if (unmark[k] === 1) clearOwned(owners, model.members[k], k);
+  const newIndexOfOld = new Int32Array(oldCount).fill(-1);
+  let renumbered = oldCount !== n;
+  for (let m = 0; m < n; m++) {
+    const k = keptOf[order[m]];
+    if (k !== -1 && unmark[k] === 0) {
+      newIndexOfOld[k] = m;
+      if (k !== m) renumbered = true;
+    }
+  }
+  if (renumbered) renumberOwners(owners, newIndexOfOld);
+
+  const { table } = model;
+  table.rebind(cluster);
+  const subscribed = model.members[0].subscribed;
+  const old = model.kept as NonNullable<GroupModel['kept']>;
+  const members = new Array<ModelMember>(n);
+  const newLists = new Array<readonly TopicPartitions[]>(n);
+  const memberIds = new Array<string>(n);
+  const wires = new Array<TopicPartitions[] | undefined>(n);
+  const ownedTotals = new Int32Array(n);
+  let flags: Uint8Array | null = null;
+  for (let m = 0; m < n; m++) {
+    const spec = specs[order[m]];
+    const k = keptOf[order[m]];
+    newLists[m] = spec.assignment;
+    memberIds[m] = ids[order[m]];
+    if (k !== -1 && unmark[k] === 0) {
+      // The kept member as it was read: its spec's list is this one (its other fields go unread).
+      members[m] = model.members[k];
+      wires[m] = old.wires[k];
+      ownedTotals[m] = old.ownedTotals[k];
+      continue;
+    }
+    const owned = readOwned(spec, table, true, true);
+    members[m] = { memberId: spec.memberId, instanceId: spec.instanceId ?? null, spec, subscribed, owned };
+    if (!markOwned(owners, members[m], m, model)) return null;
+    while (owners.length < table.topics.length) owners.push(null);
+    flags ??= subscribedFlags(model);
+    ownedTotals[m] = ownedTotal(members[m], flags);
+  }
+  while (owners.length < table.topics.length) owners.push(null);
+
+  model.members = members;
+  model.owners = anyOwned ? owners : null;
+  model.specIndex = order;
+  model.kept = { memberIds, wires, ownedTotals };
+  // The model now reads `group`: what keepable keeps of it, without checking the kept lists again.
+  const modelIndexOfSpec = new Int32Array(n);
+  for (let m = 0; m < n; m++) modelIndexOfSpec[order[m]] = m;
+  kept.ids = ids;
+  kept.modelIndexOfSpec = modelIndexOfSpec;
+  kept.lists = newLists;
+  return model;
+}
+
+function clearOwned(owners: (Int32Array | null)[], member: ModelMember, index: number): void {
+  for (const { topic, partitions } of member.owned) {
+    const owner = owners[topic];
+    if (owner === null || owner === undefined) continue;
+    for (let k = 0; k < partitions.length; k++) if (owner[partitions[k]] === index) owner[partitions[k]] = -1;
+  }
+}
+
+function renumberOwners(owners: (Int32Array | null)[], newIndexOfOld: Int32Array): void {
+  for (const owner of owners) {
+    if (owner === null) continue;
+    for (let p = 0; p < owner.length; p++) if (owner[p] !== -1) owner[p] = newIndexOfOld[owner[p]];
+  }
+}
+
+/** group-model.ts's markOwned, answering false (read afresh, which throws) on a partition held twice. */
+function markOwned(owners: (Int32Array | null)[], member: ModelMember, m: number, model: GroupModel): boolean {
+  for (const { topic, partitions } of member.owned) {
+    while (owners.length <= topic) owners.push(null);
+    let owner = owners[topic];
+    if (owner === null) owner = owners[topic] = new Int32Array(model.topics[topic].partitions).fill(-1);
+    for (let k = 0; k < partitions.length; k++) {
+      const p = partitions[k];
+      if (owner[p] !== -1 && owner[p] !== m) return false;
+      owner[p] = m;
+    }
+  }
+  return true;
+}
