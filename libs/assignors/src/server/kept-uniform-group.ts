@@ -15,7 +15,7 @@ import type { ClusterView } from '../api/partition-assignor';
 import type { ConsumerGroupAssignment, ConsumerGroupSpec } from './consumer-group-assignor';
 import { memberMapOrder, readGroupModel, readOwned, sameOrder, type GroupModel, type ModelMember } from './group-model';
 import { frozenThroughout, isFrozenReading } from './owned-target-reading';
-import { assignModel } from './uniform-assignor';
+import { assignModel } from './assign-model';
 
 interface KeptGroup {
   model: GroupModel;

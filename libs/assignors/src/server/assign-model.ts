@@ -1,0 +1,86 @@
+/**
+ * The uniform assignment of a group model (group-model.ts), read afresh or patched from a kept one
+ * (kept-uniform-group.ts): the homogeneous or heterogeneous builder, then each member's target as the
+ * wire's entries, in the order Kafka's record lists them. Its own file so that the assignor
+ * (uniform-assignor.ts) and the kept group both use it without importing each other.
+ */
+import type { TopicPartitions } from '@cohort/protocol';
+import { prototypeKeys, setOwn } from '../common/own-property';
+import type { ConsumerGroupAssignment } from './consumer-group-assignor';
+import { subscribedTopicsInJavaOrder, type GroupModel, type ModelMember } from './group-model';
+import { freshOneTopicTarget as importedFreshOneTopic } from './fresh-target';
+import { freshSmallTarget as importedFreshSmall } from './fresh-small-target';
+import type { TargetLog } from './member-target-log';
+import { keptWire } from './owned-target-reading';
+import { TargetReplay } from './target-replay';
+import { assignHeterogeneous } from './uniform-heterogeneous';
+import { assignHomogeneous } from './uniform-homogeneous';
+
+// Bound once: under esbuild's CommonJS output (what tsx, and so npm run bench, runs) every use of an
+// imported name is a getter call, here one per member.
+const freshOneTopicTarget = importedFreshOneTopic;
+const freshSmallTarget = importedFreshSmall;
+
+/**
+ * An unchanged member's target as the wire's entries: the member's own list when Java's order is its
+ * order (every entry read back as given), so a stable member costs no new array; else the entries in
+ * Java's order, kept with a list the coordinator froze for the next call that gets the same list.
+ */
+function toWire(model: GroupModel, member: ModelMember): TopicPartitions[] {
+  const entries = member.owned;
+  const given = member.spec.assignment;
+  let same = entries.length === given.length;
+  for (let i = 0; i < entries.length && same; i++) same = entries[i].original === given[i];
+  if (same) return given as TopicPartitions[];
+  const build = (): TopicPartitions[] => {
+    const wire = new Array<TopicPartitions>(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const { topic, partitions, original } = entries[i];
+      wire[i] = original ?? { topic: model.topics[topic].name, partitions };
+    }
+    return wire;
+  };
+  return keptWire(entries, build) ?? build();
+}
+
+/** The uniform assignment of a group read as `model` (afresh, or patched from a kept one). */
+export function assignModel(model: GroupModel): ConsumerGroupAssignment {
+  const members = model.members;
+  let log: TargetLog | null = null;
+  if (members.length > 0) {
+    if (model.homogeneous) {
+      const topicOrder = subscribedTopicsInJavaOrder(members[0], model.table);
+      if (topicOrder.length > 0) log = assignHomogeneous(model, topicOrder);
+    } else log = assignHeterogeneous(model);
+  }
+  const assignment: ConsumerGroupAssignment = {};
+  const reserved = prototypeKeys();
+  // Kafka returns an empty map when the group subscribes to no topic: every member gets nothing.
+  const replay = log === null ? null : new TargetReplay(model.topics, log, model.owners);
+  // A kept model names its members and keeps the entries of each unchanged one, read in order here
+  // instead of from each member's objects, scattered over the heap.
+  const kept = model.kept;
+  for (let m = 0; m < members.length; m++) {
+    let wire: TopicPartitions[] | null | undefined = null;
+    if (log === null) wire = [];
+    else if (log.copied[m] === 1) {
+      const member = members[m];
+      const fresh =
+        member.owned.length === 0
+          ? (freshOneTopicTarget(log, m, model.topics) ?? freshSmallTarget(log, m, model.topics))
+          : undefined;
+      wire = fresh ?? (replay as TargetReplay).replay(m, member.owned);
+    }
+    if (wire === null) {
+      wire = kept?.wires[m];
+      if (wire === undefined) {
+        wire = toWire(model, members[m]);
+        if (kept !== undefined) kept.wires[m] = wire;
+      }
+    }
+    const memberId = kept === undefined ? members[m].memberId : kept.memberIds[m];
+    if (reserved.has(memberId)) setOwn(assignment, memberId, wire);
+    else assignment[memberId] = wire;
+  }
+  return assignment;
+}
