@@ -89,20 +89,24 @@ export class SharePartition {
 
   /** The last offset (inclusive) new offsets may be leased up to: the reported end and the window limit. */
   private newOffsetsLimit(limits: SharePartitionLimits): number {
-    return Math.min(this.reportedEnd, this.startOffset + limits.maxRecordLocks) - 1;
+    return Math.min(this.reportedEnd - 1, this.windowLast(limits));
   }
 
-  /**
-   * The last offset (inclusive) of the window: `maxRecordLocks` past SPSO. Offsets beyond it are leased
-   * only once SPSO has moved up to them, also those available again after SPSO moved back (a redelivery).
-   */
+  /** The window's last offset (inclusive): nothing past it is leased, not even offsets available again. */
   private windowLast(limits: SharePartitionLimits): number {
     return this.startOffset + limits.maxRecordLocks - 1;
   }
 
+  /** Offsets that may still go in flight: counted only once SPSO moved back (a redelivery) and the leased
+   * span `[startOffset, endOffset)` outgrew the window; within it the window's bounds suffice. */
+  private inFlightRoom(limits: SharePartitionLimits): number {
+    if (this.endOffset - this.startOffset <= limits.maxRecordLocks) return Infinity;
+    return limits.maxRecordLocks - acquiredOffsets(this.runs);
+  }
+
   /** Whether an acquire would lease something now. */
   hasLeasable(limits: SharePartitionLimits): boolean {
-    if (acquiredOffsets(this.runs) >= limits.maxRecordLocks) return false;
+    if (this.inFlightRoom(limits) <= 0) return false;
     if (this.endOffset <= this.newOffsetsLimit(limits)) return true;
     const windowLast = this.windowLast(limits);
     return this.runs.some(
@@ -126,7 +130,7 @@ export class SharePartition {
     limits: SharePartitionLimits,
   ): { leases: AcquiredRange[]; change: ShareChange | null } {
     const plan: { first: number; last: number; count: number }[] = [];
-    budget = Math.min(budget, limits.maxRecordLocks - acquiredOffsets(this.runs));
+    budget = Math.min(budget, this.inFlightRoom(limits));
     const windowLast = this.windowLast(limits);
     let taken = 0;
     let lastAttempt = false;

@@ -32,6 +32,13 @@ describe('consumer groups on the coordinator (KIP-848 through the shard)', () =>
       topicPartitions: [],
     });
 
+  /** Members that join one after the other, then converge (`converge`): each member's last answer. */
+  async function formed(...memberIds: string[]): Promise<Map<string, P.ConsumerGroupHeartbeatResponse>> {
+    const epochs = new Map<string, number>();
+    for (const memberId of memberIds) epochs.set(memberId, (await join(memberId)).memberEpoch);
+    return converge(epochs);
+  }
+
   /** Heartbeats every member until no answer changes anything; returns each member's last answer. */
   async function converge(epochs: Map<string, number>): Promise<Map<string, P.ConsumerGroupHeartbeatResponse>> {
     const last = new Map<string, P.ConsumerGroupHeartbeatResponse>();
@@ -74,14 +81,7 @@ describe('consumer groups on the coordinator (KIP-848 through the shard)', () =>
   });
 
   it('a consumer group survives a restart: the same epochs, members and assignments, and its members carry on', async () => {
-    const a = await join('member-a');
-    const b = await join('member-b');
-    const answers = await converge(
-      new Map([
-        ['member-a', a.memberEpoch],
-        ['member-b', b.memberEpoch],
-      ]),
-    );
+    const answers = await formed('member-a', 'member-b');
     const before = await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] });
     await h.restart();
     const after = await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] });
@@ -121,14 +121,7 @@ describe('consumer groups on the coordinator (KIP-848 through the shard)', () =>
   });
 
   it('steady heartbeats arriving together are each answered with their own epoch and no assignment once the writes they read commit, and each with the failure when those fail', async () => {
-    const a = await join('member-a');
-    const b = await join('member-b');
-    const answers = await converge(
-      new Map([
-        ['member-a', a.memberEpoch],
-        ['member-b', b.memberEpoch],
-      ]),
-    );
+    const answers = await formed('member-a', 'member-b');
     const epochA = answers.get('member-a')!.memberEpoch;
     const epochB = answers.get('member-b')!.memberEpoch;
     const steadyBoth = () => [
@@ -160,14 +153,7 @@ describe('consumer groups on the coordinator (KIP-848 through the shard)', () =>
   });
 
   it("steady heartbeats arriving together each restart their own member's session: a member that stops is fenced one session timeout after its last heartbeat, the others stay", async () => {
-    const a = await join('member-a');
-    const b = await join('member-b');
-    const answers = await converge(
-      new Map([
-        ['member-a', a.memberEpoch],
-        ['member-b', b.memberEpoch],
-      ]),
-    );
+    const answers = await formed('member-a', 'member-b');
     const steady = (memberId: string) =>
       heartbeat({ memberId, memberEpoch: answers.get(memberId)!.memberEpoch }).then((r) => r.errorCode);
     const session = h.config.groupConsumerSessionTimeoutMs;
