@@ -10,6 +10,7 @@ import type { ConsumerGroupAssignment } from './consumer-group-assignor';
 import { subscribedTopicsInJavaOrder, type GroupModel, type ModelMember } from './group-model';
 import { freshOneTopicTarget as importedFreshOneTopic } from './fresh-target';
 import { freshSmallTarget as importedFreshSmall } from './fresh-small-target';
+import { FreshHomogeneousDeal } from './fresh-homogeneous';
 import type { TargetLog } from './member-target-log';
 import { keptWire } from './owned-target-reading';
 import { TargetReplay } from './target-replay';
@@ -47,10 +48,15 @@ function toWire(model: GroupModel, member: ModelMember): TopicPartitions[] {
 export function assignModel(model: GroupModel): ConsumerGroupAssignment {
   const members = model.members;
   let log: TargetLog | null = null;
+  let deal: FreshHomogeneousDeal | null = null;
   if (members.length > 0) {
     if (model.homogeneous) {
       const topicOrder = subscribedTopicsInJavaOrder(members[0], model.table);
-      if (topicOrder.length > 0) log = assignHomogeneous(model, topicOrder);
+      // No owners: no member holds anything (the uniform assignor never reads shared targets).
+      if (topicOrder.length > 0 && model.owners === null) {
+        deal = new FreshHomogeneousDeal(model, topicOrder);
+        log = deal.log;
+      } else if (topicOrder.length > 0) log = assignHomogeneous(model, topicOrder);
     } else log = assignHeterogeneous(model);
   }
   const assignment: ConsumerGroupAssignment = {};
@@ -61,8 +67,11 @@ export function assignModel(model: GroupModel): ConsumerGroupAssignment {
   // instead of from each member's objects, scattered over the heap.
   const kept = model.kept;
   for (let m = 0; m < members.length; m++) {
+    // A fresh deal's run of one topic, or null (the member gets nothing); undefined: read from the log.
+    const direct = deal === null ? undefined : deal.directTarget(m);
     let wire: TopicPartitions[] | null | undefined = null;
     if (log === null) wire = [];
+    else if (direct !== undefined) wire = direct;
     else if (log.copied[m] === 1) {
       const member = members[m];
       const fresh =

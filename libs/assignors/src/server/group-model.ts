@@ -81,6 +81,8 @@ export interface GroupModel {
   owners: (Int32Array | null)[] | null;
   /** Per member (in the order of `members`), its index in the spec's list. */
   specIndex: readonly number[];
+  /** Per member of the spec (in the spec's order): its id's Java hash, when members are in the member map's order. */
+  idHashes?: Int32Array;
   /**
    * Set on a model kept between calls (kept-uniform-group.ts), per member: its id; the entries to hand
    * back while its target is unchanged (filled in by the assignor); the partitions its target holds
@@ -252,23 +254,31 @@ function markOwned(
   }
 }
 
-/**
- * Java's HashMap<String, _> order of the member ids filled in the spec's order (as javaHashMapOrder),
- * throwing on an id given twice: equal ids share a bucket, and a bucket's ids are contiguous in that
- * order, so only ids of one bucket are compared (no set of every id).
- */
-export function memberMapOrder(ids: readonly string[]): number[] {
-  const n = ids.length;
-  const capacity = javaTableCapacity(n);
-  const hashes = new Int32Array(n);
-  const buckets = new Int32Array(n);
-  const starts = new Int32Array(capacity + 1);
-  for (let i = 0; i < n; i++) {
+/** Each id's Java `String.hashCode`. */
+export function memberIdHashes(ids: readonly string[]): Int32Array {
+  const hashes = new Int32Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     let hash = 0;
     for (let c = 0; c < id.length; c++) hash = ((hash << 5) - hash + id.charCodeAt(c)) | 0;
     hashes[i] = hash;
-    const bucket = spreadHash(hash) & (capacity - 1);
+  }
+  return hashes;
+}
+
+/**
+ * Java's HashMap<String, _> order of the member ids filled in the spec's order (as javaHashMapOrder),
+ * throwing on an id given twice: equal ids share a bucket, and a bucket's ids are contiguous in that
+ * order, so only ids of one bucket are compared (no set of every id). `hashes`: memberIdHashes(ids),
+ * which a kept group already knows for most of its members.
+ */
+export function memberMapOrder(ids: readonly string[], hashes: Int32Array = memberIdHashes(ids)): number[] {
+  const n = ids.length;
+  const capacity = javaTableCapacity(n);
+  const buckets = new Int32Array(n);
+  const starts = new Int32Array(capacity + 1);
+  for (let i = 0; i < n; i++) {
+    const bucket = spreadHash(hashes[i]) & (capacity - 1);
     buckets[i] = bucket;
     starts[bucket + 1]++;
   }
@@ -322,7 +332,8 @@ export function readGroupModel(
   const table = new TopicTable(cluster, options.topicId);
   const specs = group.members;
   const ids = specs.map((member) => member.memberId);
-  const order = options.memberOrder === 'given' ? givenOrder(ids) : memberMapOrder(ids);
+  const idHashes = options.memberOrder === 'given' ? undefined : memberIdHashes(ids);
+  const order = idHashes === undefined ? givenOrder(ids) : memberMapOrder(ids, idHashes);
   const fromRecord = options.targetOrder !== 'given';
   const kept = fromRecord && options.topicId === undefined;
   let previousNames: readonly string[] | null = null;
@@ -360,6 +371,7 @@ export function readGroupModel(
     homogeneous,
     owners: anyOwned && !options.sharedTargets ? owners : null,
     specIndex: order,
+    idHashes,
   };
 }
 

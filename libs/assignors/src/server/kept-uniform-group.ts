@@ -10,10 +10,18 @@
  * differs, a list not frozen throughout, too many changes, two targets sharing a partition — reads the
  * group afresh (which also throws what a fresh read throws).
  */
-import type { TopicPartitions } from '@cohort/protocol';
+import { javaStringHashCode, type TopicPartitions } from '@cohort/protocol';
 import type { ClusterView } from '../api/partition-assignor';
 import type { ConsumerGroupAssignment, ConsumerGroupSpec } from './consumer-group-assignor';
-import { memberMapOrder, readGroupModel, readOwned, sameOrder, type GroupModel, type ModelMember } from './group-model';
+import {
+  memberIdHashes,
+  memberMapOrder,
+  readGroupModel,
+  readOwned,
+  sameOrder,
+  type GroupModel,
+  type ModelMember,
+} from './group-model';
 import { frozenThroughout, isFrozenReading } from './owned-target-reading';
 import { assignModel } from './assign-model';
 
@@ -24,6 +32,8 @@ interface KeptGroup {
   /** The member ids in the order of the spec last assigned, and each one's index in model.members. */
   ids: readonly string[];
   modelIndexOfSpec: Int32Array;
+  /** Per member of the spec last assigned: its id's Java hash (the member map's order follows from it). */
+  idHashes: Int32Array;
   /** Per member of model.members: the target list it was read from (frozen throughout). */
   lists: (readonly TopicPartitions[])[];
 }
@@ -96,7 +106,8 @@ function keepable(model: GroupModel, group: ConsumerGroupSpec): KeptGroup | null
     ownedTotals[m] = ownedTotal(member, subscribed);
   }
   model.kept = { memberIds, wires: new Array<TopicPartitions[] | undefined>(specs.length), ownedTotals };
-  return { model, names: names.slice(), ids, modelIndexOfSpec, lists };
+  const idHashes = model.idHashes ?? memberIdHashes(ids);
+  return { model, names: names.slice(), ids, modelIndexOfSpec, idHashes, lists };
 }
 
 /** Per topic number: 1 for the topics every member subscribes to (that exist). */
@@ -137,6 +148,8 @@ function sameCounts(model: GroupModel, cluster: ClusterView): boolean {
 interface Match {
   /** Per spec member: the kept member with its id and its list, else -1 (its target is read). */
   keptOf: Int32Array;
+  /** Per spec member: its id's Java hash (the kept one for a kept member). */
+  idHashes: Int32Array;
   /** Per kept member: 1 when its target is to be unmarked (it left, or its list changed). */
   unmark: Uint8Array;
   /** Some member's list is not empty (a fresh read would mark owners). */
@@ -151,8 +164,12 @@ interface Match {
 function matchMembers(kept: KeptGroup, specs: ConsumerGroupSpec['members'], limit: number): Match | null {
   const { ids, lists, names } = kept;
   const keptOf = new Int32Array(specs.length);
+  const idHashes = new Int32Array(specs.length);
   const unmark = new Uint8Array(lists.length).fill(1);
   let byId: Map<string, number> | null = null;
+  // No kept member was passed over: an id not next in line is not kept at all once every kept id was
+  // met (a member that joined, appended to the member map), so no map of the ids is needed for it.
+  let inLine = true;
   let changes = 0;
   let anyOwned = false;
   let j = 0;
@@ -161,17 +178,22 @@ function matchMembers(kept: KeptGroup, specs: ConsumerGroupSpec['members'], limi
     const id = spec.memberId;
     let k = -1;
     // Members keep their places in the spec (the coordinator's member map): walk both lists together.
-    if (j < ids.length && ids[j] === id) k = kept.modelIndexOfSpec[j++];
+    if (j < ids.length && ids[j] === id) {
+      idHashes[s] = kept.idHashes[j];
+      k = kept.modelIndexOfSpec[j++];
+    } else if (inLine && j === ids.length) idHashes[s] = javaStringHashCode(id);
     else {
+      inLine = false;
       if (byId === null) {
         byId = new Map();
         for (let i = 0; i < ids.length; i++) byId.set(ids[i], i);
       }
       const at = byId.get(id);
       if (at !== undefined) {
+        idHashes[s] = kept.idHashes[at];
         k = kept.modelIndexOfSpec[at];
         j = at + 1;
-      }
+      } else idHashes[s] = javaStringHashCode(id);
     }
     keptOf[s] = k;
     if (!sameOrder(spec.subscribedTopics, names)) return null;
@@ -180,7 +202,7 @@ function matchMembers(kept: KeptGroup, specs: ConsumerGroupSpec['members'], limi
     else if (++changes > limit || !isKeptList(spec.assignment)) return null;
   }
   for (let k = 0; k < lists.length; k++) if (unmark[k] === 1 && ++changes > limit) return null;
-  return { keptOf, unmark, anyOwned };
+  return { keptOf, idHashes, unmark, anyOwned };
 }
 
 /**
@@ -195,11 +217,11 @@ function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterV
   const oldCount = model.members.length;
   const match = matchMembers(kept, specs, Math.max(16, n >> 3));
   if (match === null) return null;
-  const { keptOf, unmark, anyOwned } = match;
+  const { keptOf, idHashes, unmark, anyOwned } = match;
   // Only now that the patch is worth it (a group that changed wholesale is read afresh at once).
   const ids = new Array<string>(n);
   for (let s = 0; s < n; s++) ids[s] = specs[s].memberId;
-  const order = memberMapOrder(ids);
+  const order = memberMapOrder(ids, idHashes);
 
   const owners = model.owners ?? [];
   for (let k = 0; k < oldCount; k++) if (unmark[k] === 1) clearOwned(owners, model.members[k], k);
@@ -254,6 +276,7 @@ function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterV
   for (let m = 0; m < n; m++) modelIndexOfSpec[order[m]] = m;
   kept.ids = ids;
   kept.modelIndexOfSpec = modelIndexOfSpec;
+  kept.idHashes = idHashes;
   kept.lists = newLists;
   return model;
 }

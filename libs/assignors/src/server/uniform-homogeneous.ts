@@ -21,22 +21,21 @@ export function assignHomogeneous(model: GroupModel, topicOrder: readonly number
     subscribed[t] = 1;
     total += topics[t].partitions;
   }
-  // A partition is revoked only from its one owner, so the list holds each partition at most once,
-  // unless targets were not checked to be disjoint.
-  let capacity = total;
-  if (owners === null)
-    for (const member of members) for (const entry of member.owned) capacity += entry.partitions.length;
-
   // Unassigned partitions as (topic, partition) pairs, in Kafka's order: isPartitionAssigned is
-  // "held by any member's current target".
-  const unassignedTopic = new Int32Array(capacity);
-  const unassignedPartition = new Int32Array(capacity);
+  // "held by any member's current target". Grown as they come: a stable group's join frees a handful
+  // of a hundred thousand, and arrays sized for all of them cost more to allocate than to fill.
+  let unassignedTopic = new Int32Array(1024);
+  let unassignedPartition = new Int32Array(1024);
   let unassigned = 0;
   for (const t of topicOrder) {
     const count = topics[t].partitions;
     const owner = owners === null ? null : owners[t];
     for (let p = 0; p < count; p++)
       if (owner === null || owner[p] === -1) {
+        if (unassigned === unassignedTopic.length) {
+          unassignedTopic = grown(unassignedTopic);
+          unassignedPartition = grown(unassignedPartition);
+        }
         unassignedTopic[unassigned] = t;
         unassignedPartition[unassigned++] = p;
       }
@@ -81,6 +80,10 @@ export function assignHomogeneous(model: GroupModel, topicOrder: readonly number
             quota--;
           } else {
             log.remove(m, topic, partitions[k]);
+            if (unassigned === unassignedTopic.length) {
+              unassignedTopic = grown(unassignedTopic);
+              unassignedPartition = grown(unassignedPartition);
+            }
             unassignedTopic[unassigned] = topic;
             unassignedPartition[unassigned++] = partitions[k];
           }
@@ -103,4 +106,10 @@ export function assignHomogeneous(model: GroupModel, topicOrder: readonly number
   }
   if (next < unassigned) throw new Error('uniform assignor: partitions were left unassigned');
   return log;
+}
+
+function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const copy = new Int32Array(array.length * 2);
+  copy.set(array);
+  return copy;
 }
