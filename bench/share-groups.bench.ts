@@ -130,9 +130,15 @@ async function onNode<T>(node: CohortProcess, run: () => Promise<T>): Promise<T 
   return { ...result, node: countersSince(before, await nodeCounters(node, SHARE_APIS)) };
 }
 
-/** The node's CPU per acknowledged offset, and (with fsync) its journal flushes per share request. */
+/**
+ * The node's CPU per acknowledged offset, split between its event loop and its other threads (libuv's
+ * pool runs the fdatasyncs, V8's helpers the garbage collection), user and system apart, and (with
+ * fsync) its journal flushes per share request.
+ */
 function nodeCost(run: { acked: number; node: NodeCounters }, flushes: boolean): string {
-  const cpu = `${((run.node.cpuMs * 1000) / run.acked).toFixed(1)} µs of node CPU per ack`;
+  const perAck = (ms: number) => ((ms * 1000) / run.acked).toFixed(1);
+  const t = run.node.threads;
+  const cpu = `${perAck(run.node.cpuMs)} µs of node CPU per ack (event loop ${perAck(t.loopUserMs)} user + ${perAck(t.loopSystemMs)} system, other threads ${perAck(t.otherUserMs)} + ${perAck(t.otherSystemMs)})`;
   return flushes ? `${cpu}, ${(run.node.flushes / run.node.requests).toFixed(3)} flushes per request` : cpu;
 }
 

@@ -1,10 +1,13 @@
 import type { CohortProcess } from './cohort-process';
 import { processCpuMs } from './process-stats';
+import { type ThreadCpu, threadCpuMs, threadCpuSince } from './thread-cpu';
 
 /** What a node has done so far, read from /proc and its /metrics: subtract two readings for a run's share. */
 export interface NodeCounters {
   /** Process CPU (user + system, every thread: the journal's fdatasyncs run on libuv's pool). */
   cpuMs: number;
+  /** The same CPU split between the event loop and the other threads, user and system apart. */
+  threads: ThreadCpu;
   /** Journal flushes (one write and one fdatasync each; none under LOG_FLUSH_POLICY=replicated). */
   flushes: number;
   /** Requests of the APIs named answered, any outcome, any transport. */
@@ -25,13 +28,14 @@ export async function nodeCounters(node: CohortProcess, apis: readonly string[])
     else if (line.startsWith('cohort_requests_total{') && apis.some((api) => line.includes(`api="${api}"`)))
       requests += Number(line.split(' ').pop());
   }
-  return { cpuMs: processCpuMs(node.pid) ?? Number.NaN, flushes, requests };
+  return { cpuMs: processCpuMs(node.pid) ?? Number.NaN, threads: threadCpuMs(node.pid), flushes, requests };
 }
 
 /** `after` minus `before`, counter by counter. */
 export function countersSince(before: NodeCounters, after: NodeCounters): NodeCounters {
   return {
     cpuMs: after.cpuMs - before.cpuMs,
+    threads: threadCpuSince(before.threads, after.threads),
     flushes: after.flushes - before.flushes,
     requests: after.requests - before.requests,
   };
