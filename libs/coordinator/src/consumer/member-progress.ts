@@ -1,7 +1,7 @@
 import type { LogRecord } from '@cohort/replication';
 import type { ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
 import type { ConsumerGroup } from './consumer-group';
-import { type ConsumerGroupMember, isReconciledTo } from './consumer-group-member';
+import { type ConsumerGroupMember, hasRegex, isReconciledTo } from './consumer-group-member';
 import { currentAssignmentRecord, memberSubscriptionRecord } from './consumer-records';
 import type { EpochRecorder } from './epoch-recorder';
 import { CurrentAssignmentBuilder } from './current-assignment-builder';
@@ -16,6 +16,7 @@ import {
   type PartitionCountLookup,
   subscribedRegexesAfter,
   subscribedTopicNamesAfter,
+  topicsMetadataHash,
 } from './subscription-metadata';
 import { updateTargetAssignment } from './target-assignment-update';
 import type { TopicPartitionList, TopicPartitions } from './topic-partitions';
@@ -210,6 +211,21 @@ export class MemberProgress {
     const access = this.access;
     if (!access || subscription.resolved.size === 0) return subscription;
     return { ...subscription, resolved: new MemberFilteredRegexes(subscription.resolved, groupId, access) };
+  }
+
+  /**
+   * Step 2 for a member that changed nothing, without recording anything: true when the group epoch
+   * surely stays (its subscribed topics hash as the group last recorded, and the member has no regex
+   * whose ACLs could give it other topics); false leaves the heartbeat to `prepare`.
+   */
+  subscriptionUnchanged(group: ConsumerGroup, member: ConsumerGroupMember): boolean {
+    // Subscribed by name only: nothing resolved, no regex whose access could change (the usual group).
+    if (group.subscribedRegexes.size === 0)
+      return topicsMetadataHash(group.subscribedTopicNames.keys(), this.deps.partitionsOf) === group.metadataHash;
+    // Checking a regex member's access records what it may be given: that check is the full path's.
+    if (this.access && hasRegex(member)) return false;
+    const subscription = this.subscription(group.groupId, group.subscribedTopicNames, group.subscribedRegexes);
+    return metadataHash(subscription.metadata) === group.metadataHash;
   }
 
   /** Whether a regex member of `group` may be given other topics than its target was computed with. */

@@ -87,15 +87,39 @@ export function metadataHash(metadata: Record<string, number>): number {
   const topics = Object.keys(metadata);
   if (topics.length === 0) return 0;
   if (topics.length > 1) topics.sort();
-  // Each topic mixes in `${topic}\0${partitions}\0`, piece by piece (every heartbeat hashes: no strings built).
-  let hash = 0x811c9dc5;
-  for (const topic of topics) {
-    hash = fnv1a(hash, topic);
-    hash = Math.imul(hash, FNV_PRIME) >>> 0; // the \0 after it (hash ^ 0 is hash)
-    hash = fnv1a(hash, String(metadata[topic]));
-    hash = Math.imul(hash, FNV_PRIME) >>> 0;
-  }
+  let hash = FNV_OFFSET;
+  for (const topic of topics) hash = withTopic(hash, topic, metadata[topic]);
   return hash === 0 ? 1 : hash;
+}
+
+/**
+ * `metadataHash(subscriptionMetadata(topics, partitionsOf))` without building the metadata: what a
+ * steady heartbeat of a group subscribed by name checks on every heartbeat (for one topic, nothing is
+ * allocated).
+ */
+export function topicsMetadataHash(topics: Iterable<string>, partitionsOf: PartitionCountLookup): number {
+  let first: string | undefined;
+  let several: string[] | undefined;
+  for (const topic of topics) {
+    if (partitionsOf(topic) === undefined) continue;
+    if (first === undefined) first = topic;
+    else (several ??= [first]).push(topic);
+  }
+  if (first === undefined) return 0;
+  let hash = FNV_OFFSET;
+  if (several === undefined) hash = withTopic(hash, first, partitionsOf(first)!);
+  else for (const topic of several.sort()) hash = withTopic(hash, topic, partitionsOf(topic)!);
+  return hash === 0 ? 1 : hash;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+
+/** Mixes in `${topic}\0${partitions}\0`, piece by piece (every heartbeat hashes: no strings built). */
+function withTopic(hash: number, topic: string, partitions: number): number {
+  hash = fnv1a(hash, topic);
+  hash = Math.imul(hash, FNV_PRIME) >>> 0; // the \0 after it (hash ^ 0 is hash)
+  hash = fnv1a(hash, String(partitions));
+  return Math.imul(hash, FNV_PRIME) >>> 0;
 }
 
 const FNV_PRIME = 0x01000193;

@@ -21,6 +21,7 @@ import { joinError, syncError } from '../responses/group-responses';
 import * as V from '../validation/request-validation';
 import { PARKED } from '../runtime/coordinator-result';
 import { enqueueConsumerHeartbeat, runQueuedConsumerHeartbeats } from '../handlers/consumer-heartbeat-queue';
+import { steadyConsumerHeartbeat } from '../handlers/steady-consumer-heartbeat';
 import { type ApiSpec, describeEachGroup, errorFieldsOf } from './coordinator-dispatch';
 
 export * from './share-group-apis';
@@ -298,13 +299,18 @@ export const CONSUMER_GROUP_HEARTBEAT: ApiSpec<P.ConsumerGroupHeartbeatRequest, 
   validate: () => null,
   groupId: groupIdOf,
   emptyGroupIdAllowed: false,
-  // Parked until the end of the turn: the turn's heartbeats run together (handlers/consumer-heartbeat-queue.ts).
+  // Parked until the end of the turn: the turn's heartbeats run together (handlers/consumer-heartbeat-queue.ts);
+  // a steady one, with none queued before it, runs at once (handlers/steady-consumer-heartbeat.ts).
   operation: {
     kind: 'parked',
     run: (shard, request, context, respond) => {
       if (shard.shareGroup(request.groupId))
         respond(heartbeatError(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${request.groupId} is not a consumer group.`));
-      else enqueueConsumerHeartbeat(shard, { request, context, respond });
+      else {
+        const steady = steadyConsumerHeartbeat(shard, request, context);
+        if (steady !== null) return steady;
+        enqueueConsumerHeartbeat(shard, { request, context, respond });
+      }
       return PARKED;
     },
   },

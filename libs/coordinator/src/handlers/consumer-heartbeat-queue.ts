@@ -90,6 +90,14 @@ export function enqueueConsumerHeartbeat(shard: CoordinatorShard, queued: Queued
 }
 
 /**
+ * Whether `shard` has no ConsumerGroupHeartbeat queued or under way: every heartbeat before one arriving
+ * now has run, so it may run at once without changing their order.
+ */
+export function consumerHeartbeatsIdle(shard: CoordinatorShard): boolean {
+  return queues.get(shard)?.idle ?? true;
+}
+
+/**
  * Runs `shard`'s heartbeats queued in this turn now: a read that arrived after them (ConsumerGroupDescribe)
  * sees what they change, and waits for their writes, as it would had they run as they arrived.
  */
@@ -118,6 +126,10 @@ class ConsumerHeartbeatQueue {
   private scheduled = false;
 
   constructor(private readonly shard: CoordinatorShard) {}
+
+  get idle(): boolean {
+    return this.queued.length === 0 && this.running.length === 0;
+  }
 
   enqueue(queued: Queued): void {
     this.queued.push(queued);

@@ -1,0 +1,192 @@
+import { createUniformAssignor } from '@cohort/assignors';
+import type * as P from '@cohort/protocol';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
+import type { TopicAccessPort } from '../ports/topic-access.port';
+import { steadyHeartbeat, steadyMember } from './steady-heartbeat';
+import { metadataHash, subscriptionMetadata, topicsMetadataHash } from './subscription-metadata';
+
+describe('steadyMember: which heartbeats may skip the full path', () => {
+  const ctx = { clientId: 'client', clientHost: '/127.0.0.1' };
+  let h: CoordinatorHarness;
+  let epoch: number;
+
+  beforeEach(async () => {
+    h = new CoordinatorHarness({
+      topics: [{ name: 'orders', partitions: 2 }],
+      consumerAssignors: [createUniformAssignor()],
+    });
+    await h.settle();
+    const joined = await h.coordinator.consumerGroupHeartbeat(
+      {
+        groupId: 'cg',
+        memberId: 'm',
+        memberEpoch: 0,
+        subscribedTopicNames: ['orders'],
+        rebalanceTimeoutMs: 1000,
+        topicPartitions: [],
+      },
+      ctx,
+    );
+    const held = await h.coordinator.consumerGroupHeartbeat(
+      {
+        groupId: 'cg',
+        memberId: 'm',
+        memberEpoch: joined.memberEpoch,
+        topicPartitions: joined.assignment!.topicPartitions,
+      },
+      ctx,
+    );
+    epoch = held.memberEpoch;
+  });
+
+  const group = () => h.shardOf('cg').consumerGroup('cg');
+  const steady = (fields: Partial<P.ConsumerGroupHeartbeatRequest> = {}, context = ctx) =>
+    steadyMember(group(), { groupId: 'cg', memberId: 'm', memberEpoch: epoch, ...fields }, context)?.memberId;
+
+  it('takes a bare heartbeat of a stable member at its epoch, and one whose rebalance timeout is left at -1', () => {
+    expect(steady()).toBe('m');
+    expect(steady({ rebalanceTimeoutMs: -1, rackId: null, topicPartitions: null })).toBe('m');
+  });
+
+  it.each<[string, Partial<P.ConsumerGroupHeartbeatRequest>]>([
+    ['rackId', { rackId: 'r1' }],
+    ['rebalanceTimeoutMs', { rebalanceTimeoutMs: 1000 }],
+    ['subscribedTopicNames', { subscribedTopicNames: ['orders'] }],
+    ['subscribedTopicRegex', { subscribedTopicRegex: 'ord.*' }],
+    ['serverAssignor', { serverAssignor: 'uniform' }],
+    ['topicPartitions', { topicPartitions: [] }],
+  ])('leaves a heartbeat that carries %s to the full path, even unchanged', (_field, fields) => {
+    expect(steady(fields)).toBeUndefined();
+  });
+
+  it('leaves joins, leaves, other epochs, other members, instances, clients and groups to the full path', () => {
+    expect(steady({ memberEpoch: 0 })).toBeUndefined();
+    expect(steady({ memberEpoch: -1 })).toBeUndefined();
+    expect(steady({ memberEpoch: epoch + 1 })).toBeUndefined();
+    expect(steady({ memberId: 'other' })).toBeUndefined();
+    expect(steady({ instanceId: 'i-1' })).toBeUndefined();
+    expect(steady({}, { ...ctx, clientHost: '/10.0.0.1' })).toBeUndefined();
+    expect(steadyMember(undefined, { groupId: 'cg', memberId: 'm', memberEpoch: epoch }, ctx)).toBeUndefined();
+  });
+
+  it("leaves a member not yet at its group's target epoch to the full path", async () => {
+    await h.coordinator.consumerGroupHeartbeat(
+      {
+        groupId: 'cg',
+        memberId: 'n',
+        memberEpoch: 0,
+        subscribedTopicNames: ['orders'],
+        rebalanceTimeoutMs: 1000,
+        topicPartitions: [],
+      },
+      ctx,
+    );
+    // member m is now behind the group's new target epoch (it has to give a partition up).
+    expect(group()!.member('m')!.memberEpoch).toBeLessThan(group()!.assignmentEpoch);
+    expect(steady()).toBeUndefined();
+  });
+});
+
+describe('steadyMember of a static member', () => {
+  it("takes its instance's member at its epoch, and leaves another member id for the instance to the full path", async () => {
+    const ctx = { clientId: 'client', clientHost: '/127.0.0.1' };
+    const h = new CoordinatorHarness({ consumerAssignors: [createUniformAssignor()] });
+    await h.settle();
+    const request = { groupId: 'cg', memberId: 's', instanceId: 'i-1' };
+    const joined = await h.coordinator.consumerGroupHeartbeat(
+      { ...request, memberEpoch: 0, subscribedTopicNames: ['orders'], rebalanceTimeoutMs: 1000, topicPartitions: [] },
+      ctx,
+    );
+    const held = await h.coordinator.consumerGroupHeartbeat(
+      { ...request, memberEpoch: joined.memberEpoch, topicPartitions: joined.assignment!.topicPartitions },
+      ctx,
+    );
+    const group = h.shardOf('cg').consumerGroup('cg');
+    expect(steadyMember(group, { ...request, memberEpoch: held.memberEpoch }, ctx)?.memberId).toBe('s');
+    expect(steadyMember(group, { ...request, memberId: 't', memberEpoch: held.memberEpoch }, ctx)).toBeUndefined();
+  });
+});
+
+describe('steadyHeartbeat of a regex member', () => {
+  const allowAll: TopicAccessPort = {
+    canDescribeTopic: () => true,
+    version: () => 0,
+    onChanged: () => () => undefined,
+  };
+
+  async function stableRegexMember(topicAccess?: TopicAccessPort): Promise<{ h: CoordinatorHarness; epoch: number }> {
+    const h = new CoordinatorHarness({ consumerAssignors: [createUniformAssignor()], topicAccess });
+    await h.settle();
+    const ctx = {
+      clientId: 'client',
+      clientHost: '/127.0.0.1',
+      aclCaller: { principal: 'User:a', host: '/127.0.0.1' },
+    };
+    const joined = await h.coordinator.consumerGroupHeartbeat(
+      {
+        groupId: 'cg',
+        memberId: 'm',
+        memberEpoch: 0,
+        subscribedTopicRegex: 'ord.*',
+        rebalanceTimeoutMs: 1000,
+        topicPartitions: [],
+      },
+      ctx,
+    );
+    const held = await h.coordinator.consumerGroupHeartbeat(
+      {
+        groupId: 'cg',
+        memberId: 'm',
+        memberEpoch: joined.memberEpoch,
+        topicPartitions: joined.assignment!.topicPartitions,
+      },
+      ctx,
+    );
+    expect(held.assignment?.topicPartitions ?? joined.assignment!.topicPartitions).not.toEqual([]);
+    return { h, epoch: held.memberEpoch };
+  }
+
+  it('answers it at once while ACLs are off, and leaves it to the full path (which checks its access) while they are on', async () => {
+    const ctx = {
+      clientId: 'client',
+      clientHost: '/127.0.0.1',
+      aclCaller: { principal: 'User:a', host: '/127.0.0.1' },
+    };
+    const off = await stableRegexMember();
+    const request = { groupId: 'cg', memberId: 'm', memberEpoch: off.epoch };
+    expect(steadyHeartbeat(off.h.shardOf('cg').consumer, request, ctx)).toMatchObject({
+      errorCode: 0,
+      assignment: null,
+    });
+    const on = await stableRegexMember(allowAll);
+    expect(steadyHeartbeat(on.h.shardOf('cg').consumer, { ...request, memberEpoch: on.epoch }, ctx)).toBeNull();
+  });
+});
+
+describe('topicsMetadataHash', () => {
+  const counts = new Map([
+    ['orders', 4],
+    ['audit', 12],
+    ['payments', 1],
+  ]);
+  const partitionsOf = (topic: string) => counts.get(topic);
+
+  it.each([[[]], [['orders']], [['missing']], [['orders', 'missing']], [['payments', 'orders', 'audit']]])(
+    'is the metadata hash of the topics that exist, %j',
+    (topics: string[]) => {
+      expect(topicsMetadataHash(topics, partitionsOf)).toBe(metadataHash(subscriptionMetadata(topics, partitionsOf)));
+    },
+  );
+
+  it('changes when a subscribed topic grows, appears or is deleted', () => {
+    const before = topicsMetadataHash(['orders', 'later'], partitionsOf);
+    counts.set('orders', 5);
+    const grown = topicsMetadataHash(['orders', 'later'], partitionsOf);
+    counts.set('later', 3);
+    const appeared = topicsMetadataHash(['orders', 'later'], partitionsOf);
+    counts.delete('orders');
+    counts.delete('later');
+    expect(new Set([before, grown, appeared]).size).toBe(3);
+    expect(topicsMetadataHash(['orders', 'later'], partitionsOf)).toBe(0);
+  });
+});

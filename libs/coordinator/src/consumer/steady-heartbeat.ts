@@ -1,0 +1,92 @@
+import type { ConsumerGroup } from './consumer-group';
+import { type ConsumerGroupMember, isReconciledTo } from './consumer-group-member';
+import type { ConsumerGroupManager } from './consumer-group-manager';
+import type {
+  ConsumerGroupHeartbeatRequest,
+  ConsumerGroupHeartbeatResponse,
+  ConsumerRequestContext,
+} from './consumer-heartbeat.types';
+
+/**
+ * Kafka's `consumerGroupHeartbeat` for a steady heartbeat (`steadyMember`): the member's session
+ * restarts and it is answered with its epoch, nothing written. Null, with nothing recorded, when the
+ * heartbeat is not steady (or is invalid): it then takes the full path, which gives a steady heartbeat
+ * this same answer and session, through a batch (`HeartbeatBatch`) that a steady one does not need.
+ */
+export function steadyHeartbeat(
+  manager: ConsumerGroupManager,
+  request: ConsumerGroupHeartbeatRequest,
+  context: ConsumerRequestContext,
+): ConsumerGroupHeartbeatResponse | null {
+  try {
+    manager.validate(request);
+  } catch {
+    return null;
+  }
+  const group = manager.group(request.groupId);
+  const member = steadyMember(group, request, context);
+  if (group === undefined || member === undefined) return null;
+  // In the full path's order: the caller first (its ACLs filter the member's regex), then the group epoch's check.
+  manager.progress.access?.remember(group.groupId, member.memberId, context.aclCaller);
+  if (!manager.progress.subscriptionUnchanged(group, member)) return null;
+  manager.scheduleSessionTimeout(group.groupId, member.memberId);
+  return steadyAnswer(member, manager.config.heartbeatIntervalMs);
+}
+
+/**
+ * The member a steady heartbeat is from, or undefined when the heartbeat must take the full path. A
+ * heartbeat is steady (Kafka's consumer sends one every interval once it holds its assignment) when it
+ * carries only the group, the member id, its current epoch and its instance id, comes from the client
+ * id and host the member already has, and finds the member stable at the group's target epoch with no
+ * new target due. The full path then writes nothing, computes no target and reconciles nothing: its
+ * only effects are the session timer and the answer, which `steadyAnswer` gives. Anything else (a join,
+ * a leave, a field carried, an epoch that is not the member's, a member still reconciling, a group
+ * whose epoch moved) is left to the full path, which also words every error; the request's own checks
+ * (`throwIfHeartbeatRequestIsInvalid`) are the caller's, run before this.
+ */
+export function steadyMember(
+  group: ConsumerGroup | undefined,
+  request: ConsumerGroupHeartbeatRequest,
+  context: ConsumerRequestContext,
+): ConsumerGroupMember | undefined {
+  if (group === undefined || request.memberEpoch <= 0 || carriesAField(request)) return undefined;
+  const { instanceId } = request;
+  const member =
+    instanceId === undefined || instanceId === null ? group.member(request.memberId) : group.staticMember(instanceId);
+  if (
+    member === undefined ||
+    member.memberId !== request.memberId ||
+    member.memberEpoch !== request.memberEpoch ||
+    member.clientId !== context.clientId ||
+    member.clientHost !== context.clientHost ||
+    group.groupEpoch !== group.assignmentEpoch ||
+    !isReconciledTo(member, group.assignmentEpoch)
+  )
+    return undefined;
+  // A static member is its instance's member (a replaced one would be the full path's to fence).
+  if (member.instanceId !== null && group.staticMemberId(member.instanceId) !== member.memberId) return undefined;
+  return member;
+}
+
+/** Any field besides the group, member id, epoch and instance id: a heartbeat that may change something. */
+function carriesAField(request: ConsumerGroupHeartbeatRequest): boolean {
+  return (
+    request.rackId != null ||
+    (request.rebalanceTimeoutMs != null && request.rebalanceTimeoutMs !== -1) ||
+    request.subscribedTopicNames != null ||
+    request.subscribedTopicRegex != null ||
+    request.serverAssignor != null ||
+    request.topicPartitions != null
+  );
+}
+
+/** The full path's answer to a steady heartbeat (`heartbeatAnswer` of a member that did not change): no assignment. */
+export function steadyAnswer(member: ConsumerGroupMember, heartbeatIntervalMs: number): ConsumerGroupHeartbeatResponse {
+  return {
+    errorCode: 0,
+    memberId: member.memberId,
+    memberEpoch: member.memberEpoch,
+    heartbeatIntervalMs,
+    assignment: null,
+  };
+}
