@@ -48,15 +48,13 @@ function toWire(model: GroupModel, member: ModelMember): TopicPartitions[] {
 export function assignModel(model: GroupModel): ConsumerGroupAssignment {
   const members = model.members;
   let log: TargetLog | null = null;
-  let deal: FreshHomogeneousDeal | null = null;
   if (members.length > 0) {
     if (model.homogeneous) {
       const topicOrder = subscribedTopicsInJavaOrder(members[0], model.table);
       // No owners: no member holds anything (the uniform assignor never reads shared targets).
-      if (topicOrder.length > 0 && model.owners === null) {
-        deal = new FreshHomogeneousDeal(model, topicOrder);
-        log = deal.log;
-      } else if (topicOrder.length > 0) log = assignHomogeneous(model, topicOrder);
+      if (topicOrder.length > 0 && model.owners === null)
+        return dealtAssignment(model, new FreshHomogeneousDeal(model, topicOrder));
+      if (topicOrder.length > 0) log = assignHomogeneous(model, topicOrder);
     } else log = assignHeterogeneous(model);
   }
   const assignment: ConsumerGroupAssignment = {};
@@ -67,11 +65,8 @@ export function assignModel(model: GroupModel): ConsumerGroupAssignment {
   // instead of from each member's objects, scattered over the heap.
   const kept = model.kept;
   for (let m = 0; m < members.length; m++) {
-    // A fresh deal's run of one topic, or null (the member gets nothing); undefined: read from the log.
-    const direct = deal === null ? undefined : deal.directTarget(m);
     let wire: TopicPartitions[] | null | undefined = null;
     if (log === null) wire = [];
-    else if (direct !== undefined) wire = direct;
     else if (log.copied[m] === 1) {
       const member = members[m];
       const fresh =
@@ -80,6 +75,36 @@ export function assignModel(model: GroupModel): ConsumerGroupAssignment {
           : undefined;
       wire = fresh ?? (replay as TargetReplay).replay(m, member.owned);
     }
+    if (wire === null) {
+      wire = kept?.wires[m];
+      if (wire === undefined) {
+        wire = toWire(model, members[m]);
+        if (kept !== undefined) kept.wires[m] = wire;
+      }
+    }
+    const memberId = kept === undefined ? members[m].memberId : kept.memberIds[m];
+    if (reserved.has(memberId)) setOwn(assignment, memberId, wire);
+    else assignment[memberId] = wire;
+  }
+  return assignment;
+}
+
+/**
+ * assignModel's loop for a fresh homogeneous deal, a loop of its own: the general loop, compiled with
+ * the readers of the log inlined, would lose some of them to the deal's code.
+ */
+function dealtAssignment(model: GroupModel, deal: FreshHomogeneousDeal): ConsumerGroupAssignment {
+  const { members, topics, kept } = model;
+  const log = deal.log;
+  const replay = new TargetReplay(topics, log, model.owners);
+  const assignment: ConsumerGroupAssignment = {};
+  const reserved = prototypeKeys();
+  for (let m = 0; m < members.length; m++) {
+    // A run of one topic, or null (the member gets nothing); undefined: its run was logged.
+    let wire = deal.directTarget(m);
+    if (wire === undefined)
+      wire =
+        freshOneTopicTarget(log, m, topics) ?? freshSmallTarget(log, m, topics) ?? replay.replay(m, members[m].owned);
     if (wire === null) {
       wire = kept?.wires[m];
       if (wire === undefined) {
