@@ -12,8 +12,14 @@ import {
   requireObject,
 } from '../records/record-codec';
 import { decodeGroupRecordKey, groupRecordKey } from '../records/group-record-key';
-import { toTopicPartitionList, type TopicPartitionList, type TopicPartitions } from './topic-partitions';
+import {
+  toTopicPartitionList,
+  type TopicPartitionList,
+  type TopicPartitions,
+  topicPartitionListJson,
+} from './topic-partitions';
 import { bumpsJson, type EpochBump, restoreBumps } from './epoch-history';
+import { remember, remembered, UNENCODED } from './written-bytes';
 
 /**
  * The consumer group records of `__consumer_offsets` (Kafka's `ConsumerGroup*Key/Value`). As
@@ -80,29 +86,6 @@ export interface ConsumerGroupCurrentMemberAssignmentValue {
 
 const WRITE_VERSION = 0;
 
-/**
- * What this process wrote, by the bytes it wrote: the key and value each record was built from. The
- * live path applies every record it writes at once (`UncommittedWrites`), and parsing back the JSON it
- * had just made (an epoch record's history above all) was a large part of a member's join. What is kept
- * is what decoding the bytes gives: the values are valid by construction, and neither they nor what they
- * hold are changed once built. Bytes read from a log are other buffers, decoded as always.
- */
-const DECODED = Symbol('decoded');
-
-/**
- * A buffer this process wrote carries what it was built from in a hidden (non-enumerable) property,
- * rather than in a WeakMap keyed by the buffer: a group forming writes tens of thousands of records, and a
- * WeakMap entry per buffer cost several times the property, in the set and in the garbage collector's
- * weak-table work. Hidden, so a buffer still equals one with the same bytes.
- */
-function remember(bytes: Buffer, decoded: unknown): void {
-  Object.defineProperty(bytes, DECODED, { value: decoded, writable: true, configurable: true });
-}
-
-function remembered<T>(bytes: Buffer): T | undefined {
-  return (bytes as Buffer & { [DECODED]?: T })[DECODED];
-}
-
 /** The key of a record this process builds, remembered decoded. */
 function writtenKey(key: ConsumerRecordKey, type: number): Buffer {
   const bytes = groupRecordKey(type, key.groupId, 'memberId' in key ? key.memberId : undefined);
@@ -110,9 +93,9 @@ function writtenKey(key: ConsumerRecordKey, type: number): Buffer {
   return bytes;
 }
 
-/** The value of a record this process builds, remembered as decoding it gives it. */
-function writtenValue(value: object, decoded: object = value): Buffer {
-  const bytes = encodeJson({ v: WRITE_VERSION, ...value });
+/** The value of a record this process builds (its JSON, when made already), remembered as decoding it gives it. */
+function writtenValue(value: object, decoded: object = value, json?: string): Buffer {
+  const bytes = json === undefined ? encodeJson({ v: WRITE_VERSION, ...value }) : Buffer.from(json, 'utf8');
   remember(bytes, decoded);
   return bytes;
 }
@@ -235,7 +218,13 @@ function decodeTopicPartitions(raw: unknown, what: string): TopicPartitionList[]
 
 // Builders (Kafka's GroupCoordinatorRecordHelpers.newConsumerGroup*Record and their tombstones).
 
-/** The group epoch record; with `history`, the group's epoch history as it stands after it. */
+/**
+ * The group epoch record; with `history`, the group's epoch history as it stands after it. Such a
+ * record's bytes are encoded only when first read (the log's append): every join of a burst writes one,
+ * each with the whole history, and all but the group's last of a heartbeat step are dropped unwritten
+ * (superseded-epoch-records.ts). Applying it as it is written reads what it was built from
+ * (`valueToReplay`), never its bytes; the bytes, once read, are what they always were.
+ */
 export function consumerGroupEpochRecord(
   groupId: string,
   epoch: number,
@@ -243,16 +232,37 @@ export function consumerGroupEpochRecord(
   now: number,
   history?: readonly EpochBump[],
 ): LogRecord {
+  const key = writtenKey({ type: 'consumer-group-metadata', groupId }, T.CONSUMER_GROUP_METADATA);
   const head = JSON.stringify({ v: WRITE_VERSION, epoch, metadataHash });
-  // The JSON of `{ v, epoch, metadataHash, history: persistBumps(history) }`, each bump's part reused.
-  const json = history === undefined ? head : `${head.slice(0, -1)},"history":${bumpsJson(history)}}`;
-  const value = Buffer.from(json, 'utf8');
-  remember(value, { epoch, metadataHash, ...(history === undefined ? {} : { history: [...history] }) });
-  return {
-    key: writtenKey({ type: 'consumer-group-metadata', groupId }, T.CONSUMER_GROUP_METADATA),
-    value,
-    timestamp: now,
-  };
+  if (history === undefined) {
+    const value = Buffer.from(head, 'utf8');
+    remember(value, { epoch, metadataHash });
+    return { key, value, timestamp: now };
+  }
+  const decoded: ConsumerGroupMetadataValue = { epoch, metadataHash, history: [...history] };
+  // What the bytes decode to, for replaying the record before (or without) encoding it.
+  const unencoded = {} as Buffer;
+  remember(unencoded, decoded);
+  let bytes: Buffer | undefined;
+  const record = { key, timestamp: now } as LogRecord;
+  Object.defineProperties(record, {
+    value: {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        if (bytes === undefined) {
+          // The JSON of `{ v, epoch, metadataHash, history: persistBumps(history) }`, each bump's part reused.
+          bytes = Buffer.from(`${head.slice(0, -1)},"history":${bumpsJson(history)}}`, 'utf8');
+          remember(bytes, decoded);
+        }
+        return bytes;
+      },
+      set: (value: Buffer | null) =>
+        Object.defineProperty(record, 'value', { value, writable: true, enumerable: true }),
+    },
+    [UNENCODED]: { value: unencoded },
+  });
+  return record;
 }
 
 export function consumerGroupEpochTombstone(groupId: string, now: number): LogRecord {
@@ -299,12 +309,14 @@ export function targetAssignmentRecord(
   now: number,
 ): LogRecord {
   const value: ConsumerGroupTargetAssignmentMemberValue = { topicPartitions: toTopicPartitionList(partitions) };
+  // What `encodeJson({ v, ...value })` gives, with the list's JSON made once per map.
+  const json = `{"v":${WRITE_VERSION},"topicPartitions":${topicPartitionListJson(partitions)}}`;
   return {
     key: writtenKey(
       { type: 'consumer-group-target-assignment-member', groupId, memberId },
       T.CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER,
     ),
-    value: writtenValue(value),
+    value: writtenValue(value, value, json),
     timestamp: now,
   };
 }
@@ -341,12 +353,17 @@ export function currentAssignmentRecord(groupId: string, member: ConsumerGroupMe
     assignedPartitions: toTopicPartitionList(member.assignedPartitions),
     partitionsPendingRevocation: toTopicPartitionList(member.partitionsPendingRevocation),
   };
+  // What `encodeJson({ v, ...value })` gives (fields in the same order), each list's JSON made once per map.
+  const json =
+    `{"v":${WRITE_VERSION},"memberEpoch":${value.memberEpoch},"previousMemberEpoch":${value.previousMemberEpoch},` +
+    `"state":${value.state},"assignedPartitions":${topicPartitionListJson(member.assignedPartitions)},` +
+    `"partitionsPendingRevocation":${topicPartitionListJson(member.partitionsPendingRevocation)}}`;
   return {
     key: writtenKey(
       { type: 'consumer-group-current-member-assignment', groupId, memberId: member.memberId },
       T.CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT,
     ),
-    value: writtenValue(value),
+    value: writtenValue(value, value, json),
     timestamp: now,
   };
 }

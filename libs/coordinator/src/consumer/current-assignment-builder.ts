@@ -2,7 +2,13 @@ import { ConsumerGroupError } from './consumer-errors';
 import { type ConsumerGroupMember, updatedMember, withMemberEpoch } from './consumer-group-member';
 import { MemberState } from './member-state';
 import { regexTopicsOf } from './regex-access';
-import { NO_PARTITIONS, ownsAnyOf, type TopicPartitionList, type TopicPartitions } from './topic-partitions';
+import {
+  NO_PARTITIONS,
+  ownsAnyOf,
+  samePartitions,
+  type TopicPartitionList,
+  type TopicPartitions,
+} from './topic-partitions';
 
 /** The epoch of a partition's current owner, or -1 when nobody owns it (Kafka's `currentPartitionEpoch`). */
 export type PartitionEpochLookup = (topic: string, partition: number) => number;
@@ -156,6 +162,17 @@ export class CurrentAssignmentBuilder {
   /** Kafka's `computeNextAssignment`, per topic: keep = assigned ∩ target, revoke the rest, add what is free. */
   private computeNextAssignment(memberEpoch: number, memberAssigned: TopicPartitions): ConsumerGroupMember {
     const member = this.member;
+    if (this.holdsExactlyTarget(memberAssigned)) {
+      // What the general case gives (everything kept, nothing to revoke or add) with the member's own
+      // partitions, not a copy: its record, answer and partition epochs then find them unchanged.
+      return updatedMember(member, {
+        state: MemberState.STABLE,
+        memberEpoch: this.targetAssignmentEpoch,
+        previousMemberEpoch: member.memberEpoch,
+        assignedPartitions: memberAssigned,
+        partitionsPendingRevocation: NO_PARTITIONS,
+      });
+    }
     const subscribed = this.subscribedTopics();
     let hasUnreleasedPartitions = false;
     const newAssigned = new Map<string, Set<number>>();
@@ -209,9 +226,32 @@ export class CurrentAssignmentBuilder {
     return updatedMember(member, {
       state: hasUnreleasedPartitions ? MemberState.UNRELEASED_PARTITIONS : MemberState.STABLE,
       ...withMemberEpoch(member, this.targetAssignmentEpoch),
-      assignedPartitions: newAssigned,
+      assignedPartitions: this.shared(newAssigned, memberAssigned),
       partitionsPendingRevocation: NO_PARTITIONS,
     });
+  }
+
+  /**
+   * Whether the member holds exactly its target, every topic of it subscribed by name (and existing),
+   * with nothing pending revocation: the general case would keep every partition and add none.
+   */
+  private holdsExactlyTarget(memberAssigned: TopicPartitions): boolean {
+    const member = this.member;
+    if (member.partitionsPendingRevocation.size > 0 || member.subscribedTopicRegex !== '') return false;
+    if (!samePartitions(memberAssigned, this.targetAssignment)) return false;
+    for (const topic of this.targetAssignment.keys())
+      if (!member.subscribedTopicNames.has(topic) || !this.topicExists(topic)) return false;
+    return true;
+  }
+
+  /**
+   * `assigned`, or the member's partitions or its target when it holds the same: maps already listed
+   * (in a record, in an answer) and known to the partition epochs are not built again.
+   */
+  private shared(assigned: TopicPartitions, memberAssigned: TopicPartitions): TopicPartitions {
+    if (samePartitions(assigned, memberAssigned)) return memberAssigned;
+    if (samePartitions(assigned, this.targetAssignment)) return this.targetAssignment;
+    return assigned;
   }
 
   /** Kafka's `subscribedTopicIds`: the names, plus the topics of the member's regex once it is resolved. */

@@ -73,6 +73,13 @@ export class BatchTells {
    */
   released(group: ConsumerGroup, before: ConsumerGroupMember, after: ConsumerGroupMember | undefined): void {
     if (after === before) return; // a steady member released nothing
+    // Nor did one that only moved to another epoch, holding the very same partitions.
+    if (
+      after !== undefined &&
+      after.assignedPartitions === before.assignedPartitions &&
+      after.partitionsPendingRevocation === before.partitionsPendingRevocation
+    )
+      return;
     const keeps = (topic: string, p: number): boolean =>
       after !== undefined &&
       (after.assignedPartitions.get(topic)?.has(p) === true ||

@@ -27,6 +27,30 @@ export class PartitionEpochs {
     // A member changed in nothing it holds (its subscription, or a record of the same assignment):
     // every change was checked, so the index already holds exactly this.
     if (sameHeld(before, after)) return;
+    // A member that moved to another epoch holding the very same partitions (most reconciliations of a
+    // group forming, and every member once one joins a stable group): its partitions change epoch in
+    // place, checked first, without the sets of what is released and taken.
+    if (reEpochs(before, after)) {
+      for (const { partitions, epoch } of before)
+        for (const [topic, set] of partitions) {
+          const byPartition = this.byTopic.get(topic);
+          if (!byPartition)
+            throw new Error(`Cannot remove the epoch ${epoch} from ${topic} because it does not have any epoch`);
+          for (const p of set) {
+            const previous = byPartition.get(p);
+            if (previous !== epoch)
+              throw new Error(
+                `Cannot remove the epoch ${epoch} from ${topic}-${p} because the partition is still owned at a different epoch ${previous}`,
+              );
+          }
+        }
+      for (const { partitions, epoch } of after)
+        for (const [topic, set] of partitions) {
+          const byPartition = this.byTopic.get(topic)!;
+          for (const p of set) byPartition.set(p, epoch);
+        }
+      return;
+    }
     // Topic → partitions, not one joined key string per partition: a member's every change comes here.
     const released = new Map<string, Set<number>>();
     for (const { partitions, epoch } of before)
@@ -86,4 +110,19 @@ function sameHeld(before: readonly HeldPartitions[], after: readonly HeldPartiti
     before.length === after.length &&
     before.every((held, i) => held.partitions === after[i].partitions && held.epoch === after[i].epoch)
   );
+}
+
+/**
+ * The same partitions (the same maps), of which at most one holds any: released and taken again, only
+ * their epochs change, and no partition can be released twice (two non-empty maps could share one,
+ * which the full check refuses).
+ */
+function reEpochs(before: readonly HeldPartitions[], after: readonly HeldPartitions[]): boolean {
+  if (before.length !== after.length) return false;
+  let held = 0;
+  for (let i = 0; i < before.length; i++) {
+    if (before[i].partitions !== after[i].partitions) return false;
+    if (before[i].partitions.size > 0) held++;
+  }
+  return held <= 1;
 }

@@ -1,6 +1,7 @@
 import type { LogRecord } from '@cohort/replication';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { decodeConsumerGroupMetadataValue, decodeConsumerRecordKey } from './consumer-records';
+import { valueToReplay } from './written-bytes';
 
 /**
  * Drops, from the writes one heartbeat step hands to the shard, each group epoch record whose group gets
@@ -61,6 +62,8 @@ function appended(write: CoordinatorResult<unknown>): boolean {
 function epochRecordOf(record: LogRecord): { groupId: string; hasHistory: boolean } | undefined {
   const key = decodeConsumerRecordKey(record.key);
   if (key?.type !== 'consumer-group-metadata') return undefined;
-  const hasHistory = record.value !== null && decodeConsumerGroupMetadataValue(record.value).history !== undefined;
+  // What the record was built from, not its bytes: a record dropped here is never encoded.
+  const value = valueToReplay(record);
+  const hasHistory = value !== null && decodeConsumerGroupMetadataValue(value).history !== undefined;
   return { groupId: key.groupId, hasHistory };
 }

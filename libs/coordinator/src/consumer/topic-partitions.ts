@@ -14,8 +14,20 @@ export interface TopicPartitionList {
   partitions: number[];
 }
 
-/** `[{ topic, partitions }]` → TopicPartitions; a topic listed twice keeps the union, an empty list is dropped. */
+/** What a list made by `toTopicPartitionList` was made from (a hidden property: the list reads and encodes as before). */
+const LISTED_FROM = Symbol('listed from');
+type ListedFrom = { [LISTED_FROM]?: TopicPartitions };
+
+/**
+ * `[{ topic, partitions }]` → TopicPartitions; a topic listed twice keeps the union, an empty list is dropped.
+ * A list `toTopicPartitionList` made reads back as the TopicPartitions it was made from, not a copy: a
+ * record applied as it is written, a target the assignor left as it was, get the very maps already held
+ * (shared, as nothing mutates them), so forming a group builds each member's partitions once instead of
+ * once per record and once per target computed.
+ */
 export function fromTopicPartitionList(list: readonly TopicPartitionList[]): TopicPartitions {
+  const source = (list as ListedFrom)[LISTED_FROM];
+  if (source !== undefined) return source;
   const result = new Map<string, Set<number>>();
   for (const { topic, partitions } of list) {
     if (partitions.length === 0) continue;
@@ -26,27 +38,52 @@ export function fromTopicPartitionList(list: readonly TopicPartitionList[]): Top
   return result;
 }
 
-/** Lists already made, by the (never mutated) TopicPartitions they list: a target is listed at every join. */
-const listed = new WeakMap<TopicPartitions, readonly TopicPartitionList[]>();
+/**
+ * Lists already made, by the (never mutated) TopicPartitions they list: a target is listed at every join,
+ * and at every target computed. Kept beside the maps, not on them: a property on some maps gives them
+ * another shape than the rest, and every read of a map's partitions elsewhere pays for it.
+ */
+const listed = new WeakMap<TopicPartitions, Listing>();
+
+interface Listing {
+  list: readonly TopicPartitionList[];
+  /** The list's JSON, once a record wrote it. */
+  json?: string;
+}
 
 /**
  * TopicPartitions → `[{ topic, partitions }]`, topics and partitions in ascending order (stable bytes).
  * The list is shared between calls for the same TopicPartitions, and frozen.
  */
 export function toTopicPartitionList(partitions: TopicPartitions): TopicPartitionList[] {
-  let list = listed.get(partitions);
-  if (!list) {
+  return listingOf(partitions).list as TopicPartitionList[];
+}
+
+function listingOf(partitions: TopicPartitions): Listing {
+  let listing = listed.get(partitions);
+  if (!listing) {
+    let readsBack = true;
+    const entries = [...partitions.keys()].sort().map((topic) => {
+      const set = partitions.get(topic)!;
+      // A topic without partitions is not listed back by a reading: such a list reads as a copy.
+      if (set.size === 0) readsBack = false;
+      return Object.freeze({ topic, partitions: Object.freeze([...set].sort((a, b) => a - b)) });
+    });
+    if (readsBack) Object.defineProperty(entries, LISTED_FROM, { value: partitions });
     // Frozen: whoever receives it (an assignor plugin, the wire) cannot change what others share.
-    list = Object.freeze(
-      [...partitions.keys()]
-        .sort()
-        .map((topic) =>
-          Object.freeze({ topic, partitions: Object.freeze([...partitions.get(topic)!].sort((a, b) => a - b)) }),
-        ),
-    ) as readonly TopicPartitionList[];
-    listed.set(partitions, list);
+    listing = { list: Object.freeze(entries) as readonly TopicPartitionList[] };
+    listed.set(partitions, listing);
   }
-  return list as TopicPartitionList[];
+  return listing;
+}
+
+/**
+ * `JSON.stringify(toTopicPartitionList(partitions))`, made once per TopicPartitions: a member's target
+ * and the assignment it reconciles to are most often the same map, written in one record each.
+ */
+export function topicPartitionListJson(partitions: TopicPartitions): string {
+  const listing = listingOf(partitions);
+  return (listing.json ??= JSON.stringify(listing.list));
 }
 
 export function samePartitions(a: TopicPartitions, b: TopicPartitions): boolean {

@@ -1,6 +1,7 @@
 import type { LogRecord } from '@cohort/replication';
 import { type ConsumerGroupStore, replayConsumerRecord } from './consumer-group-replay';
 import { decodeConsumerRecordKey } from './consumer-records';
+import { valueToReplay } from './written-bytes';
 
 /** One record of a pending write, and what restores the state it replaced. */
 interface AppliedRecord {
@@ -54,7 +55,7 @@ export class UncommittedWrites {
       const key = decodeConsumerRecordKey(record.key);
       if (!key) continue;
       pending.applied.push({ groupId: key.groupId, record, undo: this.restorerOf(key.groupId, key) });
-      replayConsumerRecord(this.store, key, record.value);
+      replayConsumerRecord(this.store, key, valueToReplay(record));
     }
   }
 
@@ -77,7 +78,7 @@ export class UncommittedWrites {
         if (applied.groupId !== groupId) continue;
         const key = decodeConsumerRecordKey(applied.record.key)!;
         applied.undo = this.restorerOf(groupId, key);
-        replayConsumerRecord(this.store, key, applied.record.value);
+        replayConsumerRecord(this.store, key, valueToReplay(applied.record));
       }
     }
   }
