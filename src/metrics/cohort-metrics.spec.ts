@@ -34,6 +34,28 @@ describe('CohortMetrics counters read at scrape time', () => {
     expect(sample(scrape, accepted)).toBe(8);
   });
 
+  it('keeps a series per transport, API and error name, and adds up the codes that share a name', async () => {
+    const metrics = new CohortMetrics();
+    metrics.requestAnswered('socket.io', 'Heartbeat', 0, 0.001);
+    metrics.requestAnswered('http', 'Heartbeat', 0, 0.001);
+    metrics.requestAnswered('socket.io', 'ConsumerGroupHeartbeat', 0, 0.001);
+    metrics.requestAnswered('socket.io', 'ConsumerGroupHeartbeat', 0, 0.001);
+    // Two codes this node does not know: both are UNKNOWN_SERVER_ERROR, as is -1 itself.
+    metrics.requestAnswered('socket.io', 'ConsumerGroupHeartbeat', 9001, 0.001);
+    metrics.requestAnswered('socket.io', 'ConsumerGroupHeartbeat', 9002, 0.001);
+    metrics.requestAnswered('socket.io', 'ConsumerGroupHeartbeat', -1, 0.001);
+    const scrape = await metrics.registry.metrics();
+    const series = (transport: string, api: string, error: string) =>
+      sample(scrape, `cohort_requests_total{transport="${transport}",api="${api}",error="${error}"}`);
+    expect(series('socket.io', 'Heartbeat', 'NONE')).toBe(1);
+    expect(series('http', 'Heartbeat', 'NONE')).toBe(1);
+    expect(series('socket.io', 'ConsumerGroupHeartbeat', 'NONE')).toBe(2);
+    expect(series('socket.io', 'ConsumerGroupHeartbeat', 'UNKNOWN_SERVER_ERROR')).toBe(3);
+    expect(
+      sample(scrape, 'cohort_request_duration_seconds_count{transport="socket.io",api="ConsumerGroupHeartbeat"}'),
+    ).toBe(5);
+  });
+
   it('gives the same values to a JSON read of the registry', async () => {
     const metrics = new CohortMetrics();
     metrics.requestAnswered('http', 'OffsetFetch', 0, 0.002);

@@ -3,6 +3,13 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { type CoordinatorMetrics, EPOCH_BUMP_REASONS, type GroupSummaryView } from '@cohort/coordinator';
 import { CONSUMER_GROUP_STATE_NAMES, errorName, GROUP_STATE_NAMES } from '@cohort/protocol';
 
+/** A request series' children (see `requestChildren`). */
+interface RequestChildren {
+  count: { inc(value: number): void };
+  answered: number;
+  seconds: { observe(value: number): void };
+}
+
 /**
  * This node's Prometheus metrics (`GET /metrics`). One registry per app instance, not prom-client's
  * global one, so several nodes in one process (tests, benchmarks) do not collide. Also the coordinator's
@@ -212,26 +219,29 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   /**
    * The label-bound children of the request metrics, looked up once per label set (transport × API ×
-   * error name, as many as the series) instead of hashing the labels on every request; neither metric is
+   * error code, as many as the series) instead of hashing the labels on every request; neither metric is
    * ever reset. `answered` counts the requests not yet added to `count`: prom-client hashes and checks
-   * the labels on every `inc`, so the counter gets them in one `inc` per series when it is read.
+   * the labels on every `inc`, so the counter gets them in one `inc` per series when it is read. Nested
+   * maps, not one keyed by a string joined per request: that string was built, flattened and hashed on
+   * every answer, the longer the API's name the dearer (ConsumerGroupHeartbeat paid twice Heartbeat's).
    */
-  private readonly requestChildren = new Map<
-    string,
-    { count: { inc(value: number): void }; answered: number; seconds: { observe(value: number): void } }
-  >();
+  private readonly requestChildren = new Map<string, Map<string, Map<number, RequestChildren>>>();
 
   requestAnswered(transport: 'socket.io' | 'http', api: string, errorCode: number, seconds: number): void {
-    const error = errorName(errorCode);
-    const key = `${transport}\u0000${api}\u0000${error}`;
-    let children = this.requestChildren.get(key);
+    let apis = this.requestChildren.get(transport);
+    if (apis === undefined) this.requestChildren.set(transport, (apis = new Map()));
+    let codes = apis.get(api);
+    if (codes === undefined) apis.set(api, (codes = new Map()));
+    let children = codes.get(errorCode);
     if (children === undefined) {
+      const error = errorName(errorCode);
+      // Two codes of one name (unknown codes) share prom-client's children: each adds its own count.
       children = {
         count: this.requests.labels({ transport, api, error }),
         answered: 0,
         seconds: this.requestSeconds.labels({ transport, api }),
       };
-      this.requestChildren.set(key, children);
+      codes.set(errorCode, children);
     }
     children.answered++;
     children.seconds.observe(seconds);
@@ -239,11 +249,13 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   /** The requests answered since the counter was last read, added to it (its `collect`, run on every read). */
   private addAnsweredCounts(): void {
-    for (const children of this.requestChildren.values()) {
-      if (children.answered === 0) continue;
-      children.count.inc(children.answered);
-      children.answered = 0;
-    }
+    for (const apis of this.requestChildren.values())
+      for (const codes of apis.values())
+        for (const children of codes.values()) {
+          if (children.answered === 0) continue;
+          children.count.inc(children.answered);
+          children.answered = 0;
+        }
   }
 
   connectionOpened(): void {

@@ -35,7 +35,8 @@ const COMMA = 0x2c;
  *   The answers carry no binary data, so socket.io would not have made them binary acks.
  */
 export class PacketFastLane {
-  private readonly handlers = new Map<string, LaneHandler>();
+  /** Event name → its handler, and the name as the table spells it (an interned string, see `take`). */
+  private readonly handlers = new Map<string, { event: string; handler: LaneHandler }>();
 
   private constructor(
     private readonly socket: Socket,
@@ -55,7 +56,7 @@ export class PacketFastLane {
   }
 
   add(event: string, handler: LaneHandler): void {
-    this.handlers.set(event, handler);
+    this.handlers.set(event, { event, handler });
   }
 
   /** Handles `data` if it is one of the lane's packets (true), else leaves it to socket.io (false). */
@@ -67,8 +68,8 @@ export class PacketFastLane {
     const close = data.indexOf('"', i + 2);
     if (close < 0 || data.charCodeAt(close + 1) !== COMMA) return false;
     const event = data.slice(i + 2, close);
-    const handler = this.handlers.get(event);
-    if (handler === undefined || !mayTakePacket(this.socket)) return false;
+    const lane = this.handlers.get(event);
+    if (lane === undefined || !mayTakePacket(this.socket)) return false;
     let args: unknown;
     try {
       args = JSON.parse(data.slice(i));
@@ -76,11 +77,14 @@ export class PacketFastLane {
       return false; // socket.io's parser refuses it (and closes the connection): let it
     }
     if (!Array.isArray(args) || args[0] !== event) return false;
+    // The same name, as the table's interned string: the middlewares (request guard, metrics) look the
+    // event up by name, and JSON.parse's copy would have each lookup hash and intern it again.
+    args[0] = lane.event;
     args.push(laneAck(Number(data.slice(1, i)), engineConnectionOf(this.socket), this.pacer, this.output));
     const socket = this.socket;
     // As socket.io emits it: the arguments after the event name, read after the middlewares (metrics swaps the ack).
     runMiddlewares(socket, args, () => {
-      if (isConnected(socket)) handler((args as unknown[]).slice(1));
+      if (isConnected(socket)) lane.handler((args as unknown[]).slice(1));
     });
     return true;
   }

@@ -189,4 +189,25 @@ describe('topicsMetadataHash', () => {
     expect(new Set([before, grown, appeared]).size).toBe(3);
     expect(topicsMetadataHash(['orders', 'later'], partitionsOf)).toBe(0);
   });
+
+  it("hashes each topic's name and partition count as the text `${topic}\\0${partitions}\\0`, FNV-1a, in name order", () => {
+    const fnv = (text: string) => {
+      let hash = 0x811c9dc5;
+      for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+      return hash;
+    };
+    for (const partitions of [1, 9, 10, 99, 100, 1000, 4096, 65_536, 2_147_483_647]) {
+      const sizes = new Map([
+        ['orders', partitions],
+        ['audit', 7],
+      ]);
+      expect(topicsMetadataHash(['orders'], (topic) => sizes.get(topic))).toBe(fnv(`orders\u0000${partitions}\u0000`));
+      expect(metadataHash({ orders: partitions, audit: 7 })).toBe(
+        fnv(`audit\u00007\u0000orders\u0000${partitions}\u0000`),
+      );
+      expect(topicsMetadataHash(['orders', 'audit'], (topic) => sizes.get(topic))).toBe(
+        fnv(`audit\u00007\u0000orders\u0000${partitions}\u0000`),
+      );
+    }
+  });
 });

@@ -99,15 +99,19 @@ export function metadataHash(metadata: Record<string, number>): number {
  */
 export function topicsMetadataHash(topics: Iterable<string>, partitionsOf: PartitionCountLookup): number {
   let first: string | undefined;
+  let firstPartitions = 0;
   let several: string[] | undefined;
   for (const topic of topics) {
-    if (partitionsOf(topic) === undefined) continue;
-    if (first === undefined) first = topic;
-    else (several ??= [first]).push(topic);
+    const partitions = partitionsOf(topic);
+    if (partitions === undefined) continue;
+    if (first === undefined) {
+      first = topic;
+      firstPartitions = partitions;
+    } else (several ??= [first]).push(topic);
   }
   if (first === undefined) return 0;
   let hash = FNV_OFFSET;
-  if (several === undefined) hash = withTopic(hash, first, partitionsOf(first)!);
+  if (several === undefined) hash = withTopic(hash, first, firstPartitions);
   else for (const topic of several.sort()) hash = withTopic(hash, topic, partitionsOf(topic)!);
   return hash === 0 ? 1 : hash;
 }
@@ -118,9 +122,21 @@ const FNV_OFFSET = 0x811c9dc5;
 function withTopic(hash: number, topic: string, partitions: number): number {
   hash = fnv1a(hash, topic);
   hash = Math.imul(hash, FNV_PRIME) >>> 0; // the \0 after it (hash ^ 0 is hash)
-  hash = fnv1a(hash, String(partitions));
+  hash = fnv1aDecimal(hash, partitions);
   return Math.imul(hash, FNV_PRIME) >>> 0;
 }
+
+/** `fnv1a(hash, String(count))` without making the string: a partition count's decimal digits, first to last. */
+function fnv1aDecimal(hash: number, count: number): number {
+  // A partition count is an int32 (Kafka's): its quotients below are exact; anything else is hashed as text.
+  if (!Number.isInteger(count) || count < 0 || count > 0x7fffffff) return fnv1a(hash, String(count));
+  let unit = 1;
+  while (unit * 10 <= count) unit *= 10;
+  for (; unit >= 1; unit /= 10) hash = Math.imul(hash ^ (ZERO + (Math.floor(count / unit) % 10)), FNV_PRIME) >>> 0;
+  return hash;
+}
+
+const ZERO = 0x30;
 
 const FNV_PRIME = 0x01000193;
 
