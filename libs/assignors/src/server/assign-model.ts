@@ -61,11 +61,8 @@ export function assignModel(model: GroupModel): ConsumerGroupAssignment {
   const reserved = prototypeKeys();
   // Kafka returns an empty map when the group subscribes to no topic: every member gets nothing.
   const replay = log === null ? null : new TargetReplay(model.topics, log, model.owners);
-  // A kept model names its members and keeps the entries of each unchanged one, read in order here
-  // instead of from each member's objects, scattered over the heap.
-  const kept = model.kept;
   for (let m = 0; m < members.length; m++) {
-    let wire: TopicPartitions[] | null | undefined = null;
+    let wire: TopicPartitions[] | null = null;
     if (log === null) wire = [];
     else if (log.copied[m] === 1) {
       const member = members[m];
@@ -75,16 +72,7 @@ export function assignModel(model: GroupModel): ConsumerGroupAssignment {
           : undefined;
       wire = fresh ?? (replay as TargetReplay).replay(m, member.owned);
     }
-    if (wire === null) {
-      wire = kept?.wires[m];
-      if (wire === undefined) {
-        wire = toWire(model, members[m]);
-        if (kept !== undefined) kept.wires[m] = wire;
-      }
-    }
-    const memberId = kept === undefined ? members[m].memberId : kept.memberIds[m];
-    if (reserved.has(memberId)) setOwn(assignment, memberId, wire);
-    else assignment[memberId] = wire;
+    setMemberTarget(model, m, wire, assignment, reserved);
   }
   return assignment;
 }
@@ -94,7 +82,7 @@ export function assignModel(model: GroupModel): ConsumerGroupAssignment {
  * the readers of the log inlined, would lose some of them to the deal's code.
  */
 function dealtAssignment(model: GroupModel, deal: FreshHomogeneousDeal): ConsumerGroupAssignment {
-  const { members, topics, kept } = model;
+  const { members, topics } = model;
   const log = deal.log;
   const replay = new TargetReplay(topics, log, model.owners);
   const assignment: ConsumerGroupAssignment = {};
@@ -105,16 +93,30 @@ function dealtAssignment(model: GroupModel, deal: FreshHomogeneousDeal): Consume
     if (wire === undefined)
       wire =
         freshOneTopicTarget(log, m, topics) ?? freshSmallTarget(log, m, topics) ?? replay.replay(m, members[m].owned);
-    if (wire === null) {
-      wire = kept?.wires[m];
-      if (wire === undefined) {
-        wire = toWire(model, members[m]);
-        if (kept !== undefined) kept.wires[m] = wire;
-      }
-    }
-    const memberId = kept === undefined ? members[m].memberId : kept.memberIds[m];
-    if (reserved.has(memberId)) setOwn(assignment, memberId, wire);
-    else assignment[memberId] = wire;
+    setMemberTarget(model, m, wire, assignment, reserved);
   }
   return assignment;
+}
+
+/**
+ * Member `m`'s entry of `assignment`: `wire`, or when it is null (the member's target did not change)
+ * the entries it had. A kept model names its members and keeps the entries of each unchanged one, read
+ * in order here instead of from each member's objects, scattered over the heap.
+ */
+function setMemberTarget(
+  model: GroupModel,
+  m: number,
+  wire: TopicPartitions[] | null,
+  assignment: ConsumerGroupAssignment,
+  reserved: ReadonlySet<string>,
+): void {
+  const kept = model.kept;
+  let target = wire ?? kept?.wires[m];
+  if (target === undefined) {
+    target = toWire(model, model.members[m]);
+    if (kept !== undefined) kept.wires[m] = target;
+  }
+  const memberId = kept === undefined ? model.members[m].memberId : kept.memberIds[m];
+  if (reserved.has(memberId)) setOwn(assignment, memberId, target);
+  else assignment[memberId] = target;
 }

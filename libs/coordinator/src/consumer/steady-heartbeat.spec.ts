@@ -1,9 +1,32 @@
 import { createUniformAssignor } from '@cohort/assignors';
 import type * as P from '@cohort/protocol';
 import { CoordinatorHarness } from '@cohort/coordinator/testing';
+import type { RequestContext } from '../ports/group-coordinator.api';
 import type { TopicAccessPort } from '../ports/topic-access.port';
 import { steadyHeartbeat, steadyMember } from './steady-heartbeat';
 import { metadataHash, subscriptionMetadata, topicsMetadataHash } from './subscription-metadata';
+
+/**
+ * Member `m` joins group `cg` with `subscription`, then acknowledges the partitions it was given (a
+ * non-empty assignment): a stable member at its target. Resolves with its epoch.
+ */
+async function joinAndHold(
+  h: CoordinatorHarness,
+  subscription: Partial<P.ConsumerGroupHeartbeatRequest>,
+  ctx: RequestContext,
+): Promise<number> {
+  const request = { groupId: 'cg', memberId: 'm' };
+  const joined = await h.coordinator.consumerGroupHeartbeat(
+    { ...request, memberEpoch: 0, rebalanceTimeoutMs: 1000, topicPartitions: [], ...subscription },
+    ctx,
+  );
+  const held = await h.coordinator.consumerGroupHeartbeat(
+    { ...request, memberEpoch: joined.memberEpoch, topicPartitions: joined.assignment!.topicPartitions },
+    ctx,
+  );
+  expect(held.assignment?.topicPartitions ?? joined.assignment!.topicPartitions).not.toEqual([]);
+  return held.memberEpoch;
+}
 
 describe('steadyMember: which heartbeats may skip the full path', () => {
   const ctx = { clientId: 'client', clientHost: '/127.0.0.1' };
@@ -16,27 +39,7 @@ describe('steadyMember: which heartbeats may skip the full path', () => {
       consumerAssignors: [createUniformAssignor()],
     });
     await h.settle();
-    const joined = await h.coordinator.consumerGroupHeartbeat(
-      {
-        groupId: 'cg',
-        memberId: 'm',
-        memberEpoch: 0,
-        subscribedTopicNames: ['orders'],
-        rebalanceTimeoutMs: 1000,
-        topicPartitions: [],
-      },
-      ctx,
-    );
-    const held = await h.coordinator.consumerGroupHeartbeat(
-      {
-        groupId: 'cg',
-        memberId: 'm',
-        memberEpoch: joined.memberEpoch,
-        topicPartitions: joined.assignment!.topicPartitions,
-      },
-      ctx,
-    );
-    epoch = held.memberEpoch;
+    epoch = await joinAndHold(h, { subscribedTopicNames: ['orders'] }, ctx);
   });
 
   const group = () => h.shardOf('cg').consumerGroup('cg');
@@ -122,28 +125,7 @@ describe('steadyHeartbeat of a regex member', () => {
       clientHost: '/127.0.0.1',
       aclCaller: { principal: 'User:a', host: '/127.0.0.1' },
     };
-    const joined = await h.coordinator.consumerGroupHeartbeat(
-      {
-        groupId: 'cg',
-        memberId: 'm',
-        memberEpoch: 0,
-        subscribedTopicRegex: 'ord.*',
-        rebalanceTimeoutMs: 1000,
-        topicPartitions: [],
-      },
-      ctx,
-    );
-    const held = await h.coordinator.consumerGroupHeartbeat(
-      {
-        groupId: 'cg',
-        memberId: 'm',
-        memberEpoch: joined.memberEpoch,
-        topicPartitions: joined.assignment!.topicPartitions,
-      },
-      ctx,
-    );
-    expect(held.assignment?.topicPartitions ?? joined.assignment!.topicPartitions).not.toEqual([]);
-    return { h, epoch: held.memberEpoch };
+    return { h, epoch: await joinAndHold(h, { subscribedTopicRegex: 'ord.*' }, ctx) };
   }
 
   it('answers it at once while ACLs are off, and leaves it to the full path (which checks its access) while they are on', async () => {
