@@ -13,12 +13,11 @@ import {
   javaIterationOrder,
 } from './java-hash-table';
 import { compareUuids, topicIdOf, uuidHashCode, type JavaUuid } from './java-uuid';
-import { javaTableCapacity, spreadHash as importedSpreadHash } from '../common/java-order';
 import { readOwnedKept } from './owned-target-reading';
+import { givenOrder, memberIdHashes, memberMapOrder } from './member-map-order';
 
 // Bound once: under esbuild's CommonJS output (what tsx, and so npm run bench, runs) every use of an
 // imported name is a getter call, which stays a call in the per-partition loops below.
-const spreadHash = importedSpreadHash;
 const hashSetOrderOfPartitions = importedHashSetOrder;
 
 export interface ModelTopic {
@@ -252,61 +251,6 @@ function markOwned(
       owner[p] = m;
     }
   }
-}
-
-/** Each id's Java `String.hashCode`. */
-export function memberIdHashes(ids: readonly string[]): Int32Array {
-  const hashes = new Int32Array(ids.length);
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i];
-    let hash = 0;
-    for (let c = 0; c < id.length; c++) hash = ((hash << 5) - hash + id.charCodeAt(c)) | 0;
-    hashes[i] = hash;
-  }
-  return hashes;
-}
-
-/**
- * Java's HashMap<String, _> order of the member ids filled in the spec's order (as javaHashMapOrder),
- * throwing on an id given twice: equal ids share a bucket, and a bucket's ids are contiguous in that
- * order, so only ids of one bucket are compared (no set of every id). `hashes`: memberIdHashes(ids),
- * which a kept group already knows for most of its members.
- */
-export function memberMapOrder(ids: readonly string[], hashes: Int32Array = memberIdHashes(ids)): number[] {
-  const n = ids.length;
-  const capacity = javaTableCapacity(n);
-  const buckets = new Int32Array(n);
-  const starts = new Int32Array(capacity + 1);
-  for (let i = 0; i < n; i++) {
-    const bucket = spreadHash(hashes[i]) & (capacity - 1);
-    buckets[i] = bucket;
-    starts[bucket + 1]++;
-  }
-  for (let b = 0; b < capacity; b++) starts[b + 1] += starts[b];
-  const order = new Array<number>(n);
-  for (let i = 0; i < n; i++) order[starts[buckets[i]]++] = i;
-  for (let start = 0; start < n;) {
-    let end = start + 1;
-    while (end < n && buckets[order[end]] === buckets[order[start]]) end++;
-    for (let a = start; a < end; a++)
-      for (let b = a + 1; b < end; b++)
-        if (hashes[order[a]] === hashes[order[b]] && ids[order[a]] === ids[order[b]]) duplicateMember(ids[order[a]]);
-    start = end;
-  }
-  return order;
-}
-
-function duplicateMember(id: string): never {
-  throw KafkaError.of('INVALID_REQUEST', `duplicate member id '${id}'`);
-}
-
-function givenOrder(ids: readonly string[]): number[] {
-  const seen = new Set<string>();
-  for (const id of ids) {
-    if (seen.has(id)) duplicateMember(id);
-    seen.add(id);
-  }
-  return ids.map((_, i) => i);
 }
 
 /** The topics of `names` that exist, each once, in the order first named. */

@@ -13,16 +13,9 @@
 import { javaStringHashCode, type TopicPartitions } from '@cohort/protocol';
 import type { ClusterView } from '../api/partition-assignor';
 import type { ConsumerGroupAssignment, ConsumerGroupSpec } from './consumer-group-assignor';
-import {
-  memberIdHashes,
-  memberMapOrder,
-  readGroupModel,
-  readOwned,
-  sameOrder,
-  type GroupModel,
-  type ModelMember,
-} from './group-model';
+import { readGroupModel, readOwned, sameOrder, type GroupModel, type ModelMember } from './group-model';
 import { frozenThroughout, isFrozenReading } from './owned-target-reading';
+import { memberIdHashes, memberMapOrder } from './member-map-order';
 import { assignModel } from './assign-model';
 
 interface KeptGroup {

@@ -24,26 +24,16 @@ export function assignHomogeneous(model: GroupModel, topicOrder: readonly number
   // Unassigned partitions as (topic, partition) pairs, in Kafka's order: isPartitionAssigned is
   // "held by any member's current target". Grown as they come: a stable group's join frees a handful
   // of a hundred thousand, and arrays sized for all of them cost more to allocate than to fill.
-  let unassignedTopic = new Int32Array(1024);
-  let unassignedPartition = new Int32Array(1024);
-  let unassigned = 0;
+  const free = new PartitionPairs();
   for (const t of topicOrder) {
     const count = topics[t].partitions;
     const owner = owners === null ? null : owners[t];
-    for (let p = 0; p < count; p++)
-      if (owner === null || owner[p] === -1) {
-        if (unassigned === unassignedTopic.length) {
-          unassignedTopic = grown(unassignedTopic);
-          unassignedPartition = grown(unassignedPartition);
-        }
-        unassignedTopic[unassigned] = t;
-        unassignedPartition[unassigned++] = p;
-      }
+    for (let p = 0; p < count; p++) if (owner === null || owner[p] === -1) free.push(t, p);
   }
 
   const memberCount = members.length;
   // Each unassigned partition is added once; revoked ones are removed and added (the log grows if need be).
-  const log = new TargetLog(memberCount, new Int32Array(topics.length).fill(-1), unassigned + 64);
+  const log = new TargetLog(memberCount, new Int32Array(topics.length).fill(-1), free.length + 64);
   const minQuota = Math.floor(total / memberCount);
   let extra = total % memberCount;
   const unfilled = new Int32Array(memberCount);
@@ -80,12 +70,7 @@ export function assignHomogeneous(model: GroupModel, topicOrder: readonly number
             quota--;
           } else {
             log.remove(m, topic, partitions[k]);
-            if (unassigned === unassignedTopic.length) {
-              unassignedTopic = grown(unassignedTopic);
-              unassignedPartition = grown(unassignedPartition);
-            }
-            unassignedTopic[unassigned] = topic;
-            unassignedPartition[unassigned++] = partitions[k];
+            free.push(topic, partitions[k]);
           }
         }
       }
@@ -101,11 +86,27 @@ export function assignHomogeneous(model: GroupModel, topicOrder: readonly number
   for (let u = 0; u < unfilledCount; u++) {
     const m = unfilled[u];
     log.touch(m);
-    const end = Math.min(next + unfilledQuota[u], unassigned);
-    for (; next < end; next++) log.add(m, unassignedTopic[next], unassignedPartition[next]);
+    const end = Math.min(next + unfilledQuota[u], free.length);
+    for (; next < end; next++) log.add(m, free.topics[next], free.partitions[next]);
   }
-  if (next < unassigned) throw new Error('uniform assignor: partitions were left unassigned');
+  if (next < free.length) throw new Error('uniform assignor: partitions were left unassigned');
   return log;
+}
+
+/** (topic, partition) pairs in two arrays, grown as pairs come. */
+class PartitionPairs {
+  topics = new Int32Array(1024);
+  partitions = new Int32Array(1024);
+  length = 0;
+
+  push(topic: number, partition: number): void {
+    if (this.length === this.topics.length) {
+      this.topics = grown(this.topics);
+      this.partitions = grown(this.partitions);
+    }
+    this.topics[this.length] = topic;
+    this.partitions[this.length++] = partition;
+  }
 }
 
 function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {

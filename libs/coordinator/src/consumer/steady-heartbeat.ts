@@ -18,14 +18,16 @@ export function steadyHeartbeat(
   request: ConsumerGroupHeartbeatRequest,
   context: ConsumerRequestContext,
 ): ConsumerGroupHeartbeatResponse | null {
+  const group = manager.group(request.groupId);
+  const member = steadyMember(group, request, context);
+  if (group === undefined || member === undefined) return null;
+  // Kafka's request checks, once the heartbeat looks steady: any other (a join above all) is checked
+  // by the full path, and checking it here too would check it twice.
   try {
     manager.validate(request);
   } catch {
     return null;
   }
-  const group = manager.group(request.groupId);
-  const member = steadyMember(group, request, context);
-  if (group === undefined || member === undefined) return null;
   // In the full path's order: the caller first (its ACLs filter the member's regex), then the group epoch's check.
   manager.progress.access?.remember(group.groupId, member.memberId, context.aclCaller);
   if (!manager.progress.subscriptionUnchanged(group, member)) return null;
@@ -42,7 +44,8 @@ export function steadyHeartbeat(
  * only effects are the session timer and the answer, which `steadyAnswer` gives. Anything else (a join,
  * a leave, a field carried, an epoch that is not the member's, a member still reconciling, a group
  * whose epoch moved) is left to the full path, which also words every error; the request's own checks
- * (`throwIfHeartbeatRequestIsInvalid`) are the caller's, run before this.
+ * (`throwIfHeartbeatRequestIsInvalid`) are the caller's, run once this has found the member (it only
+ * compares the request with the group, so an invalid request finds none or fails them after).
  */
 export function steadyMember(
   group: ConsumerGroup | undefined,
