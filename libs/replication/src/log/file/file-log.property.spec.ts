@@ -7,6 +7,7 @@ import { LogJournal } from './log-journal';
 import {
   logCommands,
   runLogCommands,
+  type LogCommand,
   type LogHarness,
   makeTempDir,
   PageCacheModel,
@@ -15,6 +16,24 @@ import {
 import { FileLog } from './file-log';
 
 const SEGMENT_BYTES = 160;
+/** Runs per property; raise with PROPERTY_RUNS to search longer (new seeds each run). */
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 120);
+
+/** Command lists a random run once found failing, replayed first on every run. */
+const JOURNAL_COUNTEREXAMPLES: Array<[LogCommand[]]> = [
+  // A truncation to 0 reached the segment file, which lost offset 0 (durable since a clean restart, so
+  // not journaled); the journal then held a batch at offset 1 before that truncation: not a hole.
+  [
+    [
+      { kind: 'append', records: [{ key: 0, value: null }], bumpEpoch: true },
+      { kind: 'reopen' },
+      { kind: 'append', records: [{ key: 0, value: null }], bumpEpoch: true },
+      { kind: 'truncate', at: 0 },
+      { kind: 'flush' },
+      { kind: 'crash', damage: 0, flip: false },
+    ],
+  ],
+];
 
 /** Byte ranges of the segment files from the first frame that may hold unflushed data onwards. */
 function unflushedRegion(dir: string, flushedOffset: number): Array<{ file: string; from: number; size: number }> {
@@ -60,6 +79,12 @@ function damageRegion(
     }
     break;
   }
+}
+
+function nameHash(name: string): number {
+  let hash = 0;
+  for (let i = 0; i < name.length; i++) hash = (hash * 31 + name.charCodeAt(i)) | 0;
+  return hash;
 }
 
 class FileHarness implements LogHarness {
@@ -120,7 +145,10 @@ class JournaledHarness implements LogHarness {
   async crash(damage: number, flip: boolean): Promise<void> {
     await this.log.abort();
     await this.journal.abort();
-    this.disk.crash(this.dir, (unsynced) => damage % (unsynced + 1), flip);
+    // Whether a file gets back its synced bytes, undoing a truncation or rewrite since, is picked per
+    // file by the damage's higher bits.
+    const undo = (file: string) => (((damage >>> 8) ^ nameHash(path.basename(file))) & 1) === 0;
+    this.disk.crash(this.dir, (unsynced) => damage % (unsynced + 1), flip, undo);
     const files = readdirSync(this.journalDir)
       .filter((f) => f.endsWith('.journal'))
       .sort()
@@ -158,9 +186,9 @@ describe('FileLog properties', () => {
           removeDir(dir);
         }
       }),
-      { numRuns: 120 },
+      { numRuns: RUNS },
     );
-  }, 120_000);
+  }, Math.max(120_000, RUNS * 1_000));
 
   it('with a journal, never loses a flushed record when a power cut takes or damages whatever was not synced, or tears the journal', async () => {
     await fc.assert(
@@ -177,7 +205,7 @@ describe('FileLog properties', () => {
           removeDir(dir);
         }
       }),
-      { numRuns: 120 },
+      { numRuns: RUNS, examples: JOURNAL_COUNTEREXAMPLES },
     );
-  }, 120_000);
+  }, Math.max(120_000, RUNS * 1_000));
 });

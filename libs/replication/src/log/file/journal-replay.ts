@@ -17,15 +17,19 @@ export interface JournaledLog {
 }
 
 /**
- * Replay of one batch entry: the log must hold `frame` at the frame's first offset. Kept (false) when
- * it does; otherwise the log is cut there and the frame appended again (true). A frame past the log
- * end means records in between are gone from both the log and the journal.
+ * Replay of one batch entry: the log must hold `frame` at the frame's first offset. Kept ('kept') when
+ * it does; otherwise the log is cut there and the frame appended again ('redone'). A frame past the
+ * log end means records in between are gone from both the log and the journal, unless a later
+ * truncation of this log (`laterCut`, the lowest offset one cuts to) takes the log back to where it
+ * now ends or below: the file then already holds that truncation (it reached the disk before the
+ * crash), and what lies between was cut before anything was acknowledged past it ('cut later').
  */
-export function redoBatch(log: JournaledLog, frame: Buffer): boolean {
+export function redoBatch(log: JournaledLog, frame: Buffer, laterCut: number): 'kept' | 'redone' | 'cut later' {
   const first = firstOffsetOf(frame);
-  if (first < log.logStartOffset) return false;
+  if (first < log.logStartOffset) return 'kept';
+  if (first > log.logEndOffset && laterCut <= log.logEndOffset) return 'cut later';
   if (first < log.logEndOffset) {
-    if (log.holdsFrameAt(first, frame)) return false;
+    if (log.holdsFrameAt(first, frame)) return 'kept';
     log.truncateTo(first);
   }
   if (first !== log.logEndOffset) {
@@ -35,7 +39,22 @@ export function redoBatch(log: JournaledLog, frame: Buffer): boolean {
     );
   }
   log.appendFrame(frame);
-  return true;
+  return 'redone';
+}
+
+/**
+ * For each entry, the lowest offset a later truncation of the same log cuts to (Infinity when none
+ * follows): a batch at or past it is cut again by the time replay ends.
+ */
+export function laterCuts(entries: readonly JournalEntry[]): number[] {
+  const lowest = new Map<number, number>();
+  const cuts = new Array<number>(entries.length);
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i];
+    cuts[i] = lowest.get(entry.logId) ?? Infinity;
+    if (entry.kind === 'truncate' && entry.offset < cuts[i]) lowest.set(entry.logId, entry.offset);
+  }
+  return cuts;
 }
 
 /**
@@ -44,14 +63,19 @@ export function redoBatch(log: JournaledLog, frame: Buffer): boolean {
  * (they lie before the damage that cut it), so it tells whether the journal puts back what a cut removes.
  */
 export function replayReach(entries: readonly JournalEntry[], logId: number, logEnd: number): number {
+  const cuts = laterCuts(entries);
   let end = logEnd;
-  for (const entry of entries) {
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
     if (entry.logId !== logId) continue;
     if (entry.kind === 'truncate') {
       end = Math.min(end, entry.offset);
       continue;
     }
-    if (firstOffsetOf(entry.frame) > end) return -1;
+    if (firstOffsetOf(entry.frame) > end) {
+      if (cuts[i] <= end) continue; // cut again later, as redoBatch skips it
+      return -1;
+    }
     end = Math.max(end, readValidHeader(entry.frame, 0)!.lastOffset + 1);
   }
   return end;

@@ -25,6 +25,11 @@ export interface JournalRecoveryReport {
   batchesKept: number;
   /** Batches written back into a log whose file had lost them (or held something else there). */
   batchesRedone: number;
+  /**
+   * Batches past the log's end that a later truncation of the log cuts anyway (the truncation reached
+   * the log's file before the crash): not written back.
+   */
+  batchesCutLater: number;
   truncationsRedone: number;
   /** Bytes after the last whole entry: a write that a crash tore, never synced, so never acknowledged. */
   tornBytes: number;

@@ -130,6 +130,49 @@ describe('LogJournal', () => {
     expect(report).toMatchObject({ truncationsRedone: 1 });
   });
 
+  it('skips a batch that a later truncation cut when the segment file already holds that truncation', async () => {
+    // Offset 0 is durable in the segment file and not in the journal (a clean close retired it).
+    const first = await openAll(1);
+    first.logs[0].appendAsLeader([rec('a', '1')], 0);
+    await first.logs[0].close();
+    await first.journal.close();
+    const second = await openAll(1);
+    const [log] = second.logs;
+    log.appendAsLeader([rec('b', '1')], 1);
+    log.truncateTo(0);
+    await log.flush();
+    await crash(second);
+    // The truncation reached the segment file (it no longer holds offset 0); the journal holds the
+    // batch at offset 1 and then the truncation to 0, so the batch starts past the log's end.
+    model.loseUnsynced(dir);
+
+    const { logs, report } = await openAll(1);
+    expect(flatten(logs[0].read(0, ALL, ALL))).toEqual([]);
+    expect(logs[0].logEndOffset).toBe(0);
+    expect(report).toMatchObject({ entries: 2, batchesCutLater: 1, batchesRedone: 0 });
+  });
+
+  it('still refuses a batch past the log end when the later truncation leaves the hole in place', async () => {
+    const first = await openAll(1);
+    first.logs[0].appendAsLeader([rec('a', '1'), rec('b', '1')], 0);
+    await first.logs[0].close();
+    await first.journal.close();
+    const second = await openAll(1);
+    const [log] = second.logs;
+    log.appendAsLeader([rec('c', '1')], 1);
+    log.truncateTo(1);
+    await log.flush();
+    await crash(second);
+    model.loseUnsynced(dir);
+    // Offsets 0 and 1 were durable in the segment file; damage takes them both, so the journal's
+    // truncation to 1 would keep offset 0, which nothing holds any more.
+    truncateSync(path.join(dir, 'p0', segmentFileName(0)), 0);
+    await expect(openAll(1)).rejects.toMatchObject({
+      errorCode: ErrorCode.KAFKA_STORAGE_ERROR,
+      message: expect.stringContaining('continues at offset 2 but the log ends at 0'),
+    });
+  });
+
   it('ignores a torn write at the end of the journal (never synced, never acknowledged)', async () => {
     const first = await openAll(1);
     first.logs[0].appendAsLeader([rec('a', '1')], 0);

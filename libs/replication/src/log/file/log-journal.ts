@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { KafkaError } from '@cohort/protocol';
 import { GroupCommit } from '../group-commit';
 import { decodeJournalEntries, encodeBatchEntry, encodeTruncateEntry, type JournalEntry } from './journal-entries';
-import { firstOffsetOf, journaledEnd, type JournaledLog, redoBatch, replayReach } from './journal-replay';
+import { firstOffsetOf, journaledEnd, type JournaledLog, laterCuts, redoBatch, replayReach } from './journal-replay';
 import { reportFault, reportSync } from './journal-callbacks';
 import { OpenJournalFile } from './open-journal-file';
 import { fsyncDirectory, inDir } from './segment-files';
@@ -142,13 +142,16 @@ export class LogJournal {
       entries: replay.entries.length,
       batchesKept: 0,
       batchesRedone: 0,
+      batchesCutLater: 0,
       truncationsRedone: 0,
       tornBytes: replay.tornBytes,
       entriesSkipped: 0,
     };
     const stopped = new Set<number>();
+    const cuts = laterCuts(replay.entries);
     try {
-      for (const entry of replay.entries) {
+      for (let i = 0; i < replay.entries.length; i++) {
+        const entry = replay.entries[i];
         if (options.skip?.has(entry.logId) || stopped.has(entry.logId)) {
           report.entriesSkipped++;
           continue;
@@ -166,8 +169,10 @@ export class LogJournal {
             report.entriesSkipped++;
             continue;
           }
-          if (redoBatch(log, entry.frame)) report.batchesRedone++;
-          else report.batchesKept++;
+          const outcome = redoBatch(log, entry.frame, cuts[i]);
+          if (outcome === 'redone') report.batchesRedone++;
+          else if (outcome === 'kept') report.batchesKept++;
+          else report.batchesCutLater++;
         } else if (entry.offset < log.logEndOffset) {
           log.truncateTo(entry.offset);
           report.truncationsRedone++;
