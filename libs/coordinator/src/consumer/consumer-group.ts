@@ -269,17 +269,18 @@ export class ConsumerGroup {
   }
 
   private countClassic(oldMember: ConsumerGroupMember | undefined, newMember: ConsumerGroupMember | undefined): void {
-    for (const [member, delta] of [
-      [oldMember, -1],
-      [newMember, 1],
-    ] as const) {
-      const classic = member?.classicMemberMetadata;
-      if (!classic) continue;
-      this.classicMembers += delta;
-      for (const { name } of classic.supportedProtocols)
-        if (delta > 0) increment(this.classicProtocols, name);
-        else decrement(this.classicProtocols, name);
-    }
+    // Two calls, not a loop over [member, delta] pairs: every member change comes here.
+    if (oldMember) this.countClassicMember(oldMember, -1);
+    if (newMember) this.countClassicMember(newMember, 1);
+  }
+
+  private countClassicMember(member: ConsumerGroupMember, delta: 1 | -1): void {
+    const classic = member.classicMemberMetadata;
+    if (!classic) return;
+    this.classicMembers += delta;
+    for (const { name } of classic.supportedProtocols)
+      if (delta > 0) increment(this.classicProtocols, name);
+      else decrement(this.classicProtocols, name);
   }
 
   private countReconciled(member: ConsumerGroupMember, delta: 1 | -1): void {

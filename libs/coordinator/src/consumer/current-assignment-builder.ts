@@ -14,6 +14,9 @@ import {
 export type PartitionEpochLookup = (topic: string, partition: number) => number;
 
 const NO_REGEXES: ReadonlyMap<string, ReadonlySet<string>> = new Map();
+// The defaults as shared functions, not two new closures per builder (one builder per reconciliation).
+const NOBODY_OWNS: PartitionEpochLookup = () => -1;
+const EVERY_TOPIC_EXISTS = (): boolean => true;
 
 /**
  * The reconciliation engine of the consumer group protocol (Kafka's `CurrentAssignmentBuilder`, ported
@@ -26,10 +29,10 @@ export class CurrentAssignmentBuilder {
   private targetAssignment: TopicPartitions = NO_PARTITIONS;
   private hasSubscriptionChanged = false;
   private resolvedRegularExpressions: ReadonlyMap<string, ReadonlySet<string>> = NO_REGEXES;
-  private currentPartitionEpoch: PartitionEpochLookup = () => -1;
+  private currentPartitionEpoch: PartitionEpochLookup = NOBODY_OWNS;
   private ownedTopicPartitions: readonly TopicPartitionList[] | null = null;
   /** Kafka's metadata image: a topic that does not exist is not subscribed, whatever the names say. */
-  private topicExists: (topic: string) => boolean = () => true;
+  private topicExists: (topic: string) => boolean = EVERY_TOPIC_EXISTS;
 
   constructor(private readonly member: ConsumerGroupMember) {}
 
@@ -179,30 +182,13 @@ export class CurrentAssignmentBuilder {
     const newPendingRevocation = new Map<string, Set<number>>();
     const newPendingAssignment = new Map<string, Set<number>>();
 
-    const allTopics = new Set([...this.targetAssignment.keys(), ...memberAssigned.keys()]);
-    for (const topic of allTopics) {
-      // A topic the member no longer subscribes to has an empty target.
-      const target = subscribed.has(topic) ? (this.targetAssignment.get(topic) ?? EMPTY) : EMPTY;
-      const current = memberAssigned.get(topic) ?? EMPTY;
-      const pendingOfTopic = member.partitionsPendingRevocation.get(topic) ?? EMPTY;
-
-      const assigned = new Set<number>();
-      const revoked = new Set<number>();
-      for (const p of current) (target.has(p) ? assigned : revoked).add(p);
-
-      const toAssign = new Set<number>();
-      for (const p of target) {
-        if (assigned.has(p)) continue;
-        // Owned by someone else: unreleased. A partition this member is itself revoking is not
-        // unreleased, since only one member can own a partition at a time.
-        if (this.currentPartitionEpoch(topic, p) !== -1 && !pendingOfTopic.has(p)) hasUnreleasedPartitions = true;
-        else toAssign.add(p);
-      }
-
-      if (assigned.size > 0) newAssigned.set(topic, assigned);
-      if (revoked.size > 0) newPendingRevocation.set(topic, revoked);
-      if (toAssign.size > 0) newPendingAssignment.set(topic, toAssign);
-    }
+    // The target's topics, then the member's others (Kafka's union of the two).
+    const next: NextAssignment = { newAssigned, newPendingRevocation, newPendingAssignment };
+    for (const topic of this.targetAssignment.keys())
+      if (this.reconcileTopic(topic, subscribed, memberAssigned, next)) hasUnreleasedPartitions = true;
+    for (const topic of memberAssigned.keys())
+      if (!this.targetAssignment.has(topic) && this.reconcileTopic(topic, subscribed, memberAssigned, next))
+        hasUnreleasedPartitions = true;
 
     if (newPendingRevocation.size > 0 && this.ownsRevokedPartitions(newPendingRevocation)) {
       // Something must be revoked first: the member stays at its epoch, keeps only what it keeps, and
@@ -229,6 +215,45 @@ export class CurrentAssignmentBuilder {
       assignedPartitions: this.shared(newAssigned, memberAssigned),
       partitionsPendingRevocation: NO_PARTITIONS,
     });
+  }
+
+  /**
+   * One topic of `computeNextAssignment`: keep, revoke, add. Its sets are made only once they get a
+   * partition (a member taking its first target made two empty ones per topic). True when a partition
+   * of the target is still owned by another member.
+   */
+  private reconcileTopic(
+    topic: string,
+    subscribed: ReadonlySet<string>,
+    memberAssigned: TopicPartitions,
+    next: NextAssignment,
+  ): boolean {
+    // A topic the member no longer subscribes to has an empty target.
+    const target = subscribed.has(topic) ? (this.targetAssignment.get(topic) ?? EMPTY) : EMPTY;
+    const current = memberAssigned.get(topic) ?? EMPTY;
+    const pendingOfTopic = this.member.partitionsPendingRevocation.get(topic) ?? EMPTY;
+
+    let assigned: Set<number> | null = null;
+    let revoked: Set<number> | null = null;
+    for (const p of current) {
+      if (target.has(p)) (assigned ??= new Set()).add(p);
+      else (revoked ??= new Set()).add(p);
+    }
+
+    let unreleased = false;
+    let toAssign: Set<number> | null = null;
+    for (const p of target) {
+      if (assigned !== null && assigned.has(p)) continue;
+      // Owned by someone else: unreleased. A partition this member is itself revoking is not
+      // unreleased, since only one member can own a partition at a time.
+      if (this.currentPartitionEpoch(topic, p) !== -1 && !pendingOfTopic.has(p)) unreleased = true;
+      else (toAssign ??= new Set()).add(p);
+    }
+
+    if (assigned !== null) next.newAssigned.set(topic, assigned);
+    if (revoked !== null) next.newPendingRevocation.set(topic, revoked);
+    if (toAssign !== null) next.newPendingAssignment.set(topic, toAssign);
+    return unreleased;
   }
 
   /**
@@ -263,6 +288,10 @@ export class CurrentAssignmentBuilder {
       const resolved = regexTopicsOf(member, this.resolvedRegularExpressions);
       if (resolved && resolved.size > 0) names = names.size === 0 ? resolved : new Set([...names, ...resolved]);
     }
+    // Every name is of a topic that exists (the usual case): the set as it is, not a copy.
+    let allExist = true;
+    for (const name of names) if (!this.topicExists(name)) allExist = false;
+    if (allExist) return names;
     const existing = new Set<string>();
     for (const name of names) if (this.topicExists(name)) existing.add(name);
     return existing;
@@ -270,3 +299,10 @@ export class CurrentAssignmentBuilder {
 }
 
 const EMPTY: ReadonlySet<number> = new Set();
+
+/** What `computeNextAssignment` builds, topic by topic. */
+interface NextAssignment {
+  newAssigned: Map<string, Set<number>>;
+  newPendingRevocation: Map<string, Set<number>>;
+  newPendingAssignment: Map<string, Set<number>>;
+}

@@ -109,6 +109,10 @@ export class HeartbeatBatch {
   /** After the first step: each group's parked heartbeats, its target computed, waiting to be reconciled. */
   private targeted: { groupId: string; entries: Parked[] }[] | null = null;
   private reconciled = 0;
+  /** What the last step ran, counted as `step` counts its budget. */
+  stepParts = 0;
+  /** The members of the groups whose target this batch computed (what `step` counts the targets as). */
+  private targetWork = 0;
   /** groupId → its subscription's regexes resolved, as of this step (what ran between steps may change them). */
   private readonly resolved = new Map<string, ReadonlyMap<string, ReadonlySet<string>>>();
 
@@ -127,18 +131,26 @@ export class HeartbeatBatch {
       this.items.forEach((item, index) => this.add(item, index));
       this.targeted = [];
       for (const groupId of [...this.parked.keys()]) this.targeted.push({ groupId, entries: this.target(groupId) });
-      spent = this.items.length;
+      // A target computed weighs as its group's members (the assignor and the diff walk each of them): a
+      // join to a group of 10,000 ends its step there, and the reconciliations wait for the next turn
+      // instead of adding hundreds more to a turn that already ran the assignor over the whole group.
+      spent = this.items.length + this.targetWork;
     }
+    this.stepParts = 0;
     while (this.targeted.length > 0) {
       const { groupId, entries } = this.targeted[0];
       while (this.reconciled < entries.length) {
-        if (spent >= budget) return false;
+        if (spent >= budget) {
+          this.stepParts = spent;
+          return false;
+        }
         this.reconcileParked(groupId, entries[this.reconciled++]);
         spent++;
       }
       this.targeted.shift();
       this.reconciled = 0;
     }
+    this.stepParts = spent;
     return true;
   }
 
@@ -239,6 +251,7 @@ export class HeartbeatBatch {
       // with; resolved only when asked (steady members, already at the target, need none of it).
       const target = this.manager.computeTarget(group, () => this.subscriptionOf(group), this.now);
       if (target) {
+        this.targetWork += target.targetAssignment.size;
         this.manager.write(target.records, groupId);
         for (const memberId of target.changed) this.tells.add(groupId, memberId);
       }

@@ -31,12 +31,15 @@ export class PartitionEpochs {
     // group forming, and every member once one joins a stable group): its partitions change epoch in
     // place, checked first, without the sets of what is released and taken.
     if (reEpochs(before, after)) {
-      for (const { partitions, epoch } of before)
-        for (const [topic, set] of partitions) {
+      // Topics by key, then their sets: iterating a map's entries makes a [key, value] pair per topic,
+      // and every member of a group moving epoch comes here.
+      for (let i = 0; i < before.length; i++) {
+        const { partitions, epoch } = before[i];
+        for (const topic of partitions.keys()) {
           const byPartition = this.byTopic.get(topic);
           if (!byPartition)
             throw new Error(`Cannot remove the epoch ${epoch} from ${topic} because it does not have any epoch`);
-          for (const p of set) {
+          for (const p of partitions.get(topic)!) {
             const previous = byPartition.get(p);
             if (previous !== epoch)
               throw new Error(
@@ -44,11 +47,14 @@ export class PartitionEpochs {
               );
           }
         }
-      for (const { partitions, epoch } of after)
-        for (const [topic, set] of partitions) {
+      }
+      for (let i = 0; i < after.length; i++) {
+        const { partitions, epoch } = after[i];
+        for (const topic of partitions.keys()) {
           const byPartition = this.byTopic.get(topic)!;
-          for (const p of set) byPartition.set(p, epoch);
+          for (const p of partitions.get(topic)!) byPartition.set(p, epoch);
         }
+      }
       return;
     }
     // Topic → partitions, not one joined key string per partition: a member's every change comes here.

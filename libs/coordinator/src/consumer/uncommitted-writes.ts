@@ -2,12 +2,32 @@ import type { LogRecord } from '@cohort/replication';
 import { type ConsumerGroupStore, replayConsumerRecord } from './consumer-group-replay';
 import { decodeConsumerRecordKey } from './consumer-records';
 import { valueToReplay } from './written-bytes';
+import type { ConsumerGroup } from './consumer-group';
+import type { ConsumerGroupMember } from './consumer-group-member';
+import type { EpochBump } from './epoch-history';
+import type { TopicPartitions } from './topic-partitions';
 
-/** One record of a pending write, and what restores the state it replaced. */
-interface AppliedRecord {
-  readonly groupId: string;
-  readonly record: LogRecord;
-  undo: () => void;
+type RecordKey = NonNullable<ReturnType<typeof decodeConsumerRecordKey>>;
+
+/**
+ * One record of a pending write, and the state of its key it replaced (what `undo` restores). Plain
+ * data rather than a restoring closure: a group forming applies tens of thousands of records, and a
+ * closure (with its context, and the context's own closure) per record was a good part of what forming
+ * allocated.
+ */
+class AppliedRecord {
+  constructor(
+    readonly groupId: string,
+    readonly record: LogRecord,
+    readonly key: RecordKey,
+    /** The group as the record found it; undefined when the record created it. */
+    readonly group: ConsumerGroup | undefined,
+    /** The member, the target or the assignment epoch the record replaced (a group record: its group epoch). */
+    readonly previous: ConsumerGroupMember | TopicPartitions | number | undefined,
+    /** A group record's metadata hash and epoch history as the record found them. */
+    readonly metadataHash = 0,
+    readonly history: readonly EpochBump[] | null = null,
+  ) {}
 }
 
 /** One write whose records are applied to the groups but not yet committed. */
@@ -54,7 +74,7 @@ export class UncommittedWrites {
     for (const record of records) {
       const key = decodeConsumerRecordKey(record.key);
       if (!key) continue;
-      pending.applied.push({ groupId: key.groupId, record, undo: this.restorerOf(key.groupId, key) });
+      pending.applied.push(this.appliedRecord(record, key));
       replayConsumerRecord(this.store, key, valueToReplay(record));
     }
   }
@@ -71,14 +91,15 @@ export class UncommittedWrites {
     const first = this.pending.findIndex((write) => dropped.has(write));
     if (first < 0) return;
     const touched = this.pending.slice(first).flatMap((write) => write.applied.filter((a) => a.groupId === groupId));
-    for (let i = touched.length - 1; i >= 0; i--) touched[i].undo();
+    for (let i = touched.length - 1; i >= 0; i--) this.undo(touched[i]);
     this.pending = this.pending.filter((write) => !dropped.has(write));
     for (const write of this.pending.slice(first)) {
-      for (const applied of write.applied) {
-        if (applied.groupId !== groupId) continue;
-        const key = decodeConsumerRecordKey(applied.record.key)!;
-        applied.undo = this.restorerOf(groupId, key);
-        replayConsumerRecord(this.store, key, valueToReplay(applied.record));
+      const { applied } = write;
+      for (let i = 0; i < applied.length; i++) {
+        const { groupId: of, record, key } = applied[i];
+        if (of !== groupId) continue;
+        applied[i] = this.appliedRecord(record, key);
+        replayConsumerRecord(this.store, key, valueToReplay(record));
       }
     }
   }
@@ -97,7 +118,7 @@ export class UncommittedWrites {
     const index = this.pending.indexOf(write as PendingWrite, this.head);
     if (index < 0) return;
     for (const undone of this.pending.splice(index).reverse()) {
-      for (let i = undone.applied.length - 1; i >= 0; i--) undone.applied[i].undo();
+      for (let i = undone.applied.length - 1; i >= 0; i--) this.undo(undone.applied[i]);
     }
   }
 
@@ -108,47 +129,60 @@ export class UncommittedWrites {
     this.head = 0;
   }
 
-  /** What restores the state `key` describes, as it is now. */
-  private restorerOf(groupId: string, key: NonNullable<ReturnType<typeof decodeConsumerRecordKey>>): () => void {
+  /** `record` (of `key`) about to be applied, with the state of its key as it is now. */
+  private appliedRecord(record: LogRecord, key: RecordKey): AppliedRecord {
+    const { groupId } = key;
     const group = this.store.get(groupId);
-    if (!group) {
-      // The record creates the group: taking it back removes the group again.
-      return () => {
-        if (this.store.get(groupId)) this.store.remove(groupId);
-      };
-    }
-    const current = () => this.store.get(groupId) ?? group;
+    if (!group) return new AppliedRecord(groupId, record, key, undefined, undefined);
     switch (key.type) {
-      case 'consumer-group-metadata': {
-        const { groupEpoch, metadataHash } = group;
-        const history = group.history.entries;
-        return () => {
-          const g = current();
-          if (!this.store.get(groupId)) this.restoreGroup(g);
-          g.metadataHash = metadataHash;
-          g.setGroupEpoch(groupEpoch);
-          g.history.restore(history);
-        };
-      }
-      case 'consumer-group-target-assignment-metadata': {
-        const epoch = group.assignmentEpoch;
-        return () => current().setTargetAssignmentEpoch(epoch);
-      }
-      case 'consumer-group-target-assignment-member': {
-        const target = group.targetAssignment.get(key.memberId);
-        return () => {
-          if (target) current().updateTargetAssignment(key.memberId, target);
-          else current().removeTargetAssignment(key.memberId);
-        };
-      }
+      case 'consumer-group-metadata':
+        return new AppliedRecord(
+          groupId,
+          record,
+          key,
+          group,
+          group.groupEpoch,
+          group.metadataHash,
+          group.history.entries,
+        );
+      case 'consumer-group-target-assignment-metadata':
+        return new AppliedRecord(groupId, record, key, group, group.assignmentEpoch);
+      case 'consumer-group-target-assignment-member':
+        return new AppliedRecord(groupId, record, key, group, group.targetAssignment.get(key.memberId));
       case 'consumer-group-member-metadata':
-      case 'consumer-group-current-member-assignment': {
-        const member = group.member(key.memberId);
-        return () => {
-          if (member) current().updateMember(member);
-          else current().removeMember(key.memberId);
-        };
-      }
+      case 'consumer-group-current-member-assignment':
+        return new AppliedRecord(groupId, record, key, group, group.member(key.memberId));
+    }
+  }
+
+  /** Restores the state `applied` replaced. */
+  private undo(applied: AppliedRecord): void {
+    const { groupId, key, group, previous } = applied;
+    if (!group) {
+      // The record created the group: taking it back removes the group again.
+      if (this.store.get(groupId)) this.store.remove(groupId);
+      return;
+    }
+    const current = this.store.get(groupId) ?? group;
+    switch (key.type) {
+      case 'consumer-group-metadata':
+        if (!this.store.get(groupId)) this.restoreGroup(current);
+        current.metadataHash = applied.metadataHash;
+        current.setGroupEpoch(previous as number);
+        current.history.restore(applied.history as readonly EpochBump[]);
+        return;
+      case 'consumer-group-target-assignment-metadata':
+        current.setTargetAssignmentEpoch(previous as number);
+        return;
+      case 'consumer-group-target-assignment-member':
+        if (previous) current.updateTargetAssignment(key.memberId, previous as TopicPartitions);
+        else current.removeTargetAssignment(key.memberId);
+        return;
+      case 'consumer-group-member-metadata':
+      case 'consumer-group-current-member-assignment':
+        if (previous) current.updateMember(previous as ConsumerGroupMember);
+        else current.removeMember(key.memberId);
+        return;
     }
   }
 

@@ -149,8 +149,12 @@ class ConsumerHeartbeatQueue {
     setImmediate(() => {
       this.scheduled = false;
       if (this.running.length < BATCHES_UNDER_WAY && !this.waitsForRunning()) this.start();
-      // Newest first: it holds what arrived since the older batches began (see BATCHES_UNDER_WAY).
-      for (const running of [...this.running].reverse()) this.continue(running, HEARTBEAT_PARTS_PER_TURN);
+      // Newest first: it holds what arrived since the older batches began (see BATCHES_UNDER_WAY). The
+      // turn's parts are shared, so two batches under way do not make a turn twice as long; an older one
+      // still gets a share each turn, so a stream of new batches cannot starve it.
+      let left = HEARTBEAT_PARTS_PER_TURN;
+      for (const running of [...this.running].reverse())
+        left -= this.continue(running, Math.max(left, HEARTBEAT_PARTS_PER_TURN / BATCHES_UNDER_WAY / 2));
       if (this.running.length > 0 || this.queued.length > 0) this.schedule();
     });
   }
@@ -188,8 +192,8 @@ class ConsumerHeartbeatQueue {
     return running;
   }
 
-  /** Runs about `budget` parts of a running batch, then hands out what they wrote, answered and must push. */
-  private continue(running: Running, budget: number): void {
+  /** Runs about `budget` parts of a running batch, then hands out what they wrote, answered and must push; returns the parts run. */
+  private continue(running: Running, budget: number): number {
     const { batch, items } = running;
     const { shard } = this;
     let done: boolean;
@@ -243,6 +247,7 @@ class ConsumerHeartbeatQueue {
           if (!committed) return;
           for (const [groupId, members] of tell) shard.heartbeatNow(groupId, members, 'target assignment changed');
         });
+    return batch.stepParts;
   }
 
   /**
