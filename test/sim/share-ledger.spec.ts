@@ -95,13 +95,13 @@ describe('the share ledger of the simulator', () => {
 
   it('an offset an unanswered acquire may have leased on its last delivery may come back as a redelivered dead letter', () => {
     const l = ledger();
-    l.acquireSent();
+    l.acquireSent(1);
     l.acquireAnswered(true);
     l.leased('a', 1, 0, 'jobs-0', 5, 6, 4);
     l.acknowledged('a', 'jobs-0', 5, 6, 2, 1, l.letGo('a', 'jobs-0', 5, 6, 1));
     // b's acquire leased 5 on its last delivery, but the answer never came (its coordinator was cut off
     // after its write reached the follower that took over); the lock ran out and 5 went to the archive.
-    l.acquireSent();
+    l.acquireSent(1);
     l.redeliverySent('jobs-0', 0, 10);
     l.leased('c', 2, 0, 'jobs-0', 5, 5, 1);
     expect(l.violations).toEqual([]);
@@ -119,7 +119,7 @@ describe('the share ledger of the simulator', () => {
   });
   it('a group deleted and created again: what it acknowledged may come back counted from one, but not with the old counts, and only when the deletion surely happened', () => {
     const l = ledger();
-    l.acquireSent();
+    l.acquireSent(1);
     l.acquireAnswered(true);
     l.leased('a', 1, 0, 'jobs-0', 5, 6, 1);
     const letGo = l.letGo('a', 'jobs-0', 5, 6, 1);
@@ -127,10 +127,10 @@ describe('the share ledger of the simulator', () => {
     now = 100;
     l.groupDeleted(100, true);
     now = 200;
-    l.acquireSent();
+    l.acquireSent(1);
     l.acquireAnswered(true);
     l.leased('b', 1, 200, 'jobs-0', 5, 5, 1);
-    l.acquireSent();
+    l.acquireSent(1);
     l.acquireAnswered(true);
     // The old group's count carried over into the new one.
     l.leased('b', 1, 200, 'jobs-0', 6, 6, 3);
@@ -142,6 +142,37 @@ describe('the share ledger of the simulator', () => {
     expect([...l.violations, ...kept.violations]).toEqual([
       'jobs-0@6 leased with delivery count 3 as the first lease of the group created again (at most 0 unseen leases before)',
       'jobs-0@5 leased to b after a acknowledged it',
+    ]);
+  });
+
+  it('a group created again and served by another coordinator since: one more for its delivery horizon, no more', () => {
+    const l = ledger();
+    now = 100;
+    l.groupDeleted(100, true);
+    now = 200;
+    l.acquireSent(1);
+    l.acquireAnswered(true);
+    l.leased('a', 1, 200, 'jobs-0', 0, 0, 1);
+    // Coordinator 2 loaded what 1 wrote: 1-2, never leased, were under its horizon, counted once.
+    now = 300;
+    l.acquireSent(2);
+    l.acquireAnswered(true);
+    l.leased('a', 2, 300, 'jobs-0', 1, 1, 2);
+    l.acquireSent(2);
+    l.acquireAnswered(true);
+    l.leased('a', 2, 300, 'jobs-0', 2, 2, 3);
+    // Coordinator 1 alone before the deletion does not count: served only before the group's new life.
+    const alone = ledger();
+    alone.acquireSent(1);
+    alone.acquireAnswered(true);
+    now = 400;
+    alone.groupDeleted(400, true);
+    alone.acquireSent(2);
+    alone.acquireAnswered(true);
+    alone.leased('a', 2, 400, 'jobs-0', 1, 1, 2);
+    expect([...l.violations, ...alone.violations]).toEqual([
+      'jobs-0@2 leased with delivery count 3 as the first lease of the group created again (at most 0 unseen leases before, and one counted by a delivery horizon)',
+      'jobs-0@1 leased with delivery count 2 as the first lease of the group created again (at most 0 unseen leases before)',
     ]);
   });
 });

@@ -1,4 +1,5 @@
 import { SharePartition } from '@cohort/coordinator/share/share-partition';
+import { DeliveryHorizon } from '@cohort/coordinator/share/share-partition-horizon';
 
 /**
  * Share-partition rules broken on purpose, to prove the simulator's share checks notice
@@ -17,6 +18,24 @@ export const BROKEN_SHARE_RULES = {
     };
     return () => {
       SharePartition.prototype.redeliver = original;
+    };
+  },
+  /**
+   * New offsets are leased without a write, as Kafka's share-partition leader does, and records hold no
+   * delivery horizon: a lease leaves before the log counts it, so a failover before the next record of
+   * its partition gives its offsets again at the same count.
+   */
+  'lease-without-horizon': () => {
+    const acquire = SharePartition.prototype.acquire;
+    const toWrite = DeliveryHorizon.prototype.toWrite;
+    SharePartition.prototype.acquire = function (this: SharePartition, ...args: Parameters<typeof acquire>) {
+      this.horizon.committed = Number.MAX_SAFE_INTEGER;
+      return acquire.apply(this, args);
+    };
+    DeliveryHorizon.prototype.toWrite = (endOffset: number) => endOffset;
+    return () => {
+      SharePartition.prototype.acquire = acquire;
+      DeliveryHorizon.prototype.toWrite = toWrite;
     };
   },
 } satisfies Record<string, () => () => void>;

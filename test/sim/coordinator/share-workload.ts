@@ -232,7 +232,7 @@ export class ShareWorkload {
   private async acquire(memberId: string, context: { clientId: string; clientHost: string; connectionId: string }) {
     const sentAt = this.sim.clock.now();
     const grantor = this.grantor();
-    this.ledger.acquireSent();
+    this.ledger.acquireSent(grantor);
     const r = await this.call((c) =>
       c.shareAcquire({ groupId: GROUP, memberId, maxRecords: 5, maxWaitMs: 0 }, context),
     );

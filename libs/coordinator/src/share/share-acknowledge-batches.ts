@@ -47,3 +47,27 @@ export function validateAckBatches(batches: readonly AckBatch[]): string | null 
   }
   return null;
 }
+
+/** Calls `visit` for each stretch of a batch, at or past `from`, that has one acknowledgement type. */
+export function forEachTypeSpan(
+  batch: AckBatch,
+  from: number,
+  visit: (first: number, last: number, type: AckType) => void,
+): void {
+  const types = batch.acknowledgeTypes;
+  if (types.length === 1) {
+    const first = Math.max(batch.firstOffset, from);
+    if (first <= batch.lastOffset) visit(first, batch.lastOffset, types[0] as AckType);
+    return;
+  }
+  let spanStart = -1;
+  for (let offset = batch.firstOffset; offset <= batch.lastOffset + 1; offset++) {
+    const type = offset <= batch.lastOffset ? types[offset - batch.firstOffset] : -1;
+    if (spanStart >= 0 && (offset > batch.lastOffset || type !== types[spanStart - batch.firstOffset])) {
+      const first = Math.max(spanStart, from);
+      if (first <= offset - 1) visit(first, offset - 1, types[spanStart - batch.firstOffset] as AckType);
+      spanStart = -1;
+    }
+    if (offset <= batch.lastOffset && spanStart < 0) spanStart = offset;
+  }
+}

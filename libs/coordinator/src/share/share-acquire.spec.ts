@@ -319,7 +319,8 @@ describe('ShareAcquire and ShareAcknowledge', () => {
     const { h, membership } = await setup();
     const shard = h.shardOf(G);
     shard.sharePartitions.membership = membership;
-    await h.topics.setEndOffsets('jobs', [{ partition: 0, endOffset: 10 }]);
+    // The first record's horizon ends at the reported end, 4: the third acquire's new offsets need a write.
+    await h.topics.setEndOffsets('jobs', [{ partition: 0, endOffset: 4 }]);
     const acquireOne = (memberId: string) =>
       h.coordinator.shareAcquire({ groupId: G, memberId, maxRecords: 2 }, h.context());
     const [first, second] = await Promise.all([acquireOne('m1'), acquireOne('m2')]);
@@ -330,6 +331,7 @@ describe('ShareAcquire and ShareAcknowledge', () => {
         .records(h.partitionOf(G))
         .filter((r) => (JSON.parse(r.key.toString()) as unknown[])[0] === SHARE_PARTITION_STATE_RECORD_TYPE);
     const before = stateRecords().length;
+    await h.topics.setEndOffsets('jobs', [{ partition: 0, endOffset: 10 }]);
     h.store.autoCommit = false;
     // One turn: an acknowledgement from each member and an acquire; nothing answers before the commit.
     const acks = ['m1', 'm2'].map((memberId, i) =>
@@ -355,10 +357,11 @@ describe('ShareAcquire and ShareAcknowledge', () => {
     expect([...acks, third].map((p) => p.done)).toEqual([false, false, false]);
     const written = stateRecords().slice(before);
     expect(written).toHaveLength(1);
-    // The one record holds the turn's every change: 0-3 acknowledged, 4-5 leased (written as delivered once).
+    // The one record holds the turn's every change: 0-3 acknowledged, 4-5 leased (written as delivered
+    // once), and the horizon up to the reported end, 6-9 (delivered once as far as the log knows).
     expect(decodeSharePartitionSnapshot(written[0].value!).ranges).toEqual([
       { first: 0, last: 3, state: 2, count: 1, reason: null },
-      { first: 4, last: 5, state: 0, count: 1, reason: null },
+      { first: 4, last: 9, state: 0, count: 1, reason: null },
     ]);
     h.store.commitAll();
     await h.settle();

@@ -10,8 +10,11 @@ import type { ShareTopicPartition } from './share-ports';
  * ShareAcquire (KIP-932's ShareFetch over offsets): the piggy-backed acknowledgements first, then leases
  * of the member's assigned partitions, at most `maxRecords` in all. The leases (as AVAILABLE at their
  * new delivery count) are written before the answer leaves, so a count never goes down after a
- * failover. With nothing to lease the request is held up to `maxWaitMs` and answered as soon as a
- * partition can lease again; its acknowledgements are written meanwhile. The answer goes to `respond`.
+ * failover, except leases of new offsets below their partition's committed delivery horizon, which the
+ * log already counts delivered once: those need no write, and an acquire with nothing else to write
+ * (no acknowledgements, no partition created or changed) is answered at once. With nothing to lease the
+ * request is held up to `maxWaitMs` and answered as soon as a partition can lease again; its
+ * acknowledgements are written meanwhile. The answer goes to `respond`.
  */
 export function shareAcquire(
   manager: SharePartitionManager,
@@ -53,30 +56,35 @@ export function shareAcquire(
         : { ...shareAcquireError(errorCode), acquisitionLockTimeoutMs, partitions },
     );
   };
-  const failed = (outcome: WriteOutcome, leased: readonly SlotChange[], acked: readonly SlotChange[]) => {
+  const failed = (outcome: WriteOutcome, leased: Leased, acked: readonly SlotChange[]) => {
     if (outcome.ok) {
       if (acked.length > 0) countAcknowledged(manager, request.acknowledgements ?? [], acks.results);
-      const count = leased.reduce((n, { slot }) => n + leasedIn(entry(slot.topic, slot.partition)), 0);
+      let count = leased.changes.reduce((n, { slot }) => n + leasedIn(entry(slot.topic, slot.partition)), 0);
+      for (const slot of leased.covered) count += leasedIn(entry(slot.topic, slot.partition));
       if (count > 0) manager.metrics.onShareOffsetsLeased?.(count);
       return;
     }
+    // A failed write takes back the leases it carried; those under the horizon were never in it.
     const code = operationWriteError(outcome.storeError);
-    for (const { slot } of leased) Object.assign(entry(slot.topic, slot.partition), { errorCode: code, leases: [] });
+    for (const { slot } of leased.changes)
+      Object.assign(entry(slot.topic, slot.partition), { errorCode: code, leases: [] });
     for (const { slot } of acked) entry(slot.topic, slot.partition).acknowledgeErrorCode = code;
   };
 
   const first = lease(manager, request, assigned, readable, entry);
   const maxWaitMs = request.maxWaitMs ?? 0;
-  if (first.changes.length > 0 || maxWaitMs <= 0) {
+  if (first.changes.length > 0 || first.covered.length > 0 || maxWaitMs <= 0) {
     return manager.write(both(acks.touched, first.touched), both(acks.changes, first.changes), (outcome) => {
-      failed(outcome, first.changes, acks.changes);
+      failed(outcome, first, acks.changes);
       answer();
     });
   }
   // Nothing to lease: held. The acknowledgements (and any new partition's start) are written meanwhile;
-  // a later write commits after them, so a woken answer always follows their outcome.
+  // a later write commits after them, so a woken answer that writes follows their outcome, and one that
+  // writes nothing (leases under the horizon) waits for it.
   let acksSettled = false;
   let waitOver: number | undefined;
+  let leasedMeanwhile = false;
   manager.waiters.park(
     {
       groupId,
@@ -85,14 +93,15 @@ export function shareAcquire(
         const now = manager.membership.assignedPartitions(groupId, memberId);
         if (typeof now === 'number') return false;
         const again = lease(manager, request, now, readable, entry);
-        if (again.changes.length === 0) {
+        if (again.changes.length === 0 && again.covered.length === 0) {
           if (again.touched.length > 0) manager.submit(manager.write(again.touched, [], () => undefined));
           return false;
         }
         manager.submit(
           manager.write(again.touched, again.changes, (outcome) => {
-            failed(outcome, again.changes, []);
-            answer();
+            failed(outcome, again, []);
+            if (acksSettled) answer();
+            else leasedMeanwhile = true;
           }),
         );
         return true;
@@ -105,11 +114,25 @@ export function shareAcquire(
     maxWaitMs,
   );
   return manager.write(both(acks.touched, first.touched), acks.changes, (outcome) => {
-    failed(outcome, [], acks.changes);
+    failed(outcome, NOTHING_LEASED, acks.changes);
     acksSettled = true;
-    if (waitOver !== undefined) answer(waitOver);
+    if (leasedMeanwhile) answer();
+    else if (waitOver !== undefined) answer(waitOver);
   });
 }
+
+/**
+ * What one pass of leasing did: the changes to write (and the slots whose records carry them or
+ * another change, a partition created or moved by the log start), and the slots that leased only new
+ * offsets under their committed horizon, which nothing needs to write.
+ */
+interface Leased {
+  changes: SlotChange[];
+  touched: ShareSlot[];
+  covered: ShareSlot[];
+}
+
+const NOTHING_LEASED: Leased = Object.freeze({ changes: [], touched: [], covered: [] });
 
 /** Leases for one acquire across the assigned partitions, starting at a rotating one, within `maxRecords`. */
 function lease(
@@ -118,9 +141,10 @@ function lease(
   assigned: readonly ShareTopicPartition[],
   readable: TopicReadable,
   entry: (topic: string, partition: number) => P.ShareAcquirePartition,
-): { changes: SlotChange[]; touched: ShareSlot[] } {
+): Leased {
   const changes: SlotChange[] = [];
   const touched: ShareSlot[] = [];
+  const covered: ShareSlot[] = [];
   const limits = manager.limits;
   const now = manager.now;
   const batchSize = request.batchSize ?? request.maxRecords;
@@ -135,13 +159,19 @@ function lease(
     const { slot, changed } = manager.slotFor(request.groupId, topic, partition);
     if (changed || slot.state.archiveOverLimit(limits)) touched.push(slot);
     const { leases, change } = slot.state.acquire(request.memberId, budget, batchSize, now, limits);
-    if (!change) continue;
-    touched.push(slot);
-    changes.push({ slot, change });
+    if (leases.length === 0) continue;
+    if (change) {
+      touched.push(slot);
+      changes.push({ slot, change });
+    } else {
+      // Nothing to write: the lease's lock is armed now.
+      covered.push(slot);
+      manager.armLockTimer(slot);
+    }
     entry(topic, partition).leases.push(...leases);
     for (const l of leases) budget -= l.lastOffset - l.firstOffset + 1;
   }
-  return { changes, touched };
+  return { changes, touched, covered };
 }
 
 /** `a` then `b`; `b` itself when `a` is empty (an acquire without acknowledgements, nearly all of them). */

@@ -6,7 +6,8 @@ import { partitionFromSnapshot, snapshotOf } from './share-state-snapshot';
 
 /**
  * Random histories of one share partition (leases, acknowledgements of every type, writes that commit
- * or fail, lock expiry, members leaving, end-offset reports, restarts from what was written), checked
+ * or fail, each carrying the delivery horizon, leases under a committed horizon handed out without a
+ * write, lock expiry, members leaving, end-offset reports, restarts from what was written), checked
  * against the invariants an offsets-only share coordinator must keep: each offset held by at most one
  * member and only below the reported end and within the record-lock window; an offset whose
  * acknowledgement was answered with success (accept, reject, gap) never leased again, restarts included;
@@ -58,6 +59,8 @@ interface Pending {
   change: ShareChange;
   /** What the write carries: the partition as it was when the write was made. */
   record: SharePartitionSnapshot;
+  /** The delivery horizon the record holds. */
+  horizon: number;
   /** Offsets this write makes done (accept, reject, gap), answered as such if it commits. */
   done: number[];
   /** The leases it carries, handed out (answered) if it commits. */
@@ -78,6 +81,11 @@ function run(steps: Step[]): void {
   let lastStart = 0;
   let lastEpoch = 0;
 
+  /** The record a write made now carries, with its delivery horizon (as the partition manager writes it). */
+  const recordNow = () => {
+    const horizon = sp.horizon.toWrite(sp.endOffset, sp.reportedEnd, LIMITS.maxRecordLocks);
+    return { record: snapshotOf(sp, horizon), horizon };
+  };
   const heldBy = (offset: number) =>
     sp.runs.find((r) => r.first <= offset && offset <= r.last && r.state === RecordState.ACQUIRED)?.lease?.memberId;
 
@@ -85,9 +93,8 @@ function run(steps: Step[]): void {
     switch (s.kind) {
       case 'acquire': {
         const { leases, change } = sp.acquire(MEMBERS[s.member], s.budget, s.batch, now, LIMITS);
-        if (!change) break;
-        const p: Pending = { change, record: snapshotOf(sp), done: [], leases };
-        pending.push(p);
+        if (leases.length === 0) break;
+        if (change) pending.push({ change, ...recordNow(), done: [], leases });
         for (const lease of leases) {
           expect(lease.lastOffset - lease.firstOffset + 1).toBeLessThanOrEqual(s.batch);
           expect(lease.deliveryCount).toBeLessThanOrEqual(LIMITS.deliveryCountLimit);
@@ -95,6 +102,11 @@ function run(steps: Step[]): void {
             expect(answeredDone.has(o)).toBe(false);
             expect(lease.deliveryCount).toBeGreaterThan(delivered.get(o) ?? 0);
             expect(o).toBeLessThan(reportedEnd);
+            // Without a write, only new offsets under the committed horizon: handed out at once.
+            if (!change) {
+              expect(o).toBeLessThan(sp.horizon.committed);
+              delivered.set(o, lease.deliveryCount);
+            }
           }
         }
         break;
@@ -122,7 +134,7 @@ function run(steps: Step[]): void {
           const type = types.length === 1 ? types[0] : types[o - first];
           if (type === 0 || type === 1 || type === 3) done.push(o);
         }
-        pending.push({ change: result.change, record: snapshotOf(sp), done, leases: [] });
+        pending.push({ change: result.change, ...recordNow(), done, leases: [] });
         break;
       }
       case 'settle': {
@@ -137,6 +149,7 @@ function run(steps: Step[]): void {
           if (!ok) continue;
           // Writes commit in log order and each record is the whole state: the last one is what a load takes.
           written = p.record;
+          sp.horizon.commit(p.horizon);
           for (const o of p.done) answeredDone.add(o);
           for (const lease of p.leases)
             for (let o = lease.firstOffset; o <= lease.lastOffset; o++) delivered.set(o, lease.deliveryCount);
@@ -172,7 +185,10 @@ function run(steps: Step[]): void {
       }
       expect(r.count).toBeLessThanOrEqual(LIMITS.deliveryCountLimit);
     }
-    expect(sp.endOffset - sp.startOffset).toBeLessThanOrEqual(LIMITS.maxRecordLocks);
+    // Within the window: a load may bring offsets up to the horizon (a window past the leases) into it.
+    const held = sp.runs.filter((r) => r.state === RecordState.ACQUIRED);
+    for (const r of held) expect(r.last).toBeLessThan(sp.startOffset + LIMITS.maxRecordLocks);
+    expect(held.reduce((n, r) => n + r.last - r.first + 1, 0)).toBeLessThanOrEqual(LIMITS.maxRecordLocks);
     if (sp.stateEpoch === lastEpoch) expect(sp.startOffset).toBeGreaterThanOrEqual(lastStart);
     lastStart = sp.startOffset;
     lastEpoch = sp.stateEpoch;

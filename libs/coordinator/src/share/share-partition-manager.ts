@@ -48,6 +48,8 @@ interface TurnRecord {
   readonly slot: ShareSlot;
   readonly record: LogRecord;
   encoded: boolean;
+  /** The delivery horizon the record holds, once encoded: the slot's once the record commits. */
+  horizon: number;
   readonly waiters: ((outcome: WriteOutcome) => void)[];
 }
 
@@ -232,7 +234,11 @@ export class SharePartitionManager implements ShareLeaseOwner {
     return {
       records,
       appendFuture: (outcome) => {
-        for (const entry of own) if (this.turn.get(entry.slot) === entry) this.turn.delete(entry.slot);
+        for (const entry of own) {
+          if (this.turn.get(entry.slot) === entry) this.turn.delete(entry.slot);
+          // Before the changes settle: an acquire woken by them may lease under the new horizon.
+          if (outcome.ok && entry.encoded) entry.slot.state.horizon.commit(entry.horizon);
+        }
         arrived(outcome);
         for (const entry of own) for (const waiter of entry.waiters) waiter(outcome);
       },
@@ -244,9 +250,11 @@ export class SharePartitionManager implements ShareLeaseOwner {
     const now = this.now;
     const turn = this.turn;
     let value: Buffer | null = null;
+    const limits = this.limits;
     const entry: TurnRecord = {
       slot,
       encoded: false,
+      horizon: 0,
       waiters: [],
       record: {
         key: sharePartitionStateKey(slot.groupId, slot.topic, slot.partition),
@@ -255,7 +263,9 @@ export class SharePartitionManager implements ShareLeaseOwner {
           if (!entry.encoded) {
             entry.encoded = true;
             if (turn.get(slot) === entry) turn.delete(slot);
-            value = sharePartitionStateValue(snapshotOf(slot.state));
+            const state = slot.state;
+            entry.horizon = state.horizon.toWrite(state.endOffset, state.reportedEnd, limits.maxRecordLocks);
+            value = sharePartitionStateValue(snapshotOf(state, entry.horizon));
           }
           return value;
         },
@@ -273,10 +283,19 @@ export class SharePartitionManager implements ShareLeaseOwner {
   /** After a slot changed: its lock timer at its earliest deadline, and held acquires woken if it can lease. */
   afterChange(slot: ShareSlot): void {
     if (this.slot(slot.groupId, slot.topic, slot.partition) !== slot) return;
+    this.armLockTimer(slot);
+    if (slot.state.hasLeasable(this.limits)) this.waiters.wake(slot.groupId);
+  }
+
+  /**
+   * The slot's lock timer at its earliest deadline. A lease that nothing writes (under the delivery
+   * horizon) arms it so, without waking held acquires: a lease makes nothing leasable, and a wake from
+   * inside an acquire would run the held acquire being answered again.
+   */
+  armLockTimer(slot: ShareSlot): void {
     const deadline = slot.state.nextDeadline();
     if (deadline === undefined) this.deps.effects.cancel(slot.lockKey);
     else this.deps.effects.schedule(slot.lockKey, Math.max(0, deadline - this.now), () => this.onLockTimer(slot));
-    if (slot.state.hasLeasable(this.limits)) this.waiters.wake(slot.groupId);
   }
 
   /** Locks ran out: the offsets go back (or to the archive at the limit) at once, and the change is written. */

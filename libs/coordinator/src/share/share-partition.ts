@@ -23,7 +23,14 @@ import {
   redeliverDeadLetters,
 } from './share-partition-dead-letters';
 import { archiveBelowLogStart } from './share-partition-log-start';
-import { type AckBatch, type AckType, AcknowledgeType, validateAckBatches } from './share-acknowledge-batches';
+import { DeliveryHorizon } from './share-partition-horizon';
+import {
+  type AckBatch,
+  type AckType,
+  AcknowledgeType,
+  forEachTypeSpan,
+  validateAckBatches,
+} from './share-acknowledge-batches';
 
 /** The limits a share partition works under (GROUP_SHARE_* settings). */
 export interface SharePartitionLimits {
@@ -55,8 +62,8 @@ let nextChangeId = 0;
  * One share partition (group, topic, partition): Kafka's `SharePartition` state machine over offsets
  * only. The window `[startOffset, endOffset)` holds every offset ever leased and not yet behind SPSO,
  * as runs (share-partition-runs.ts); offsets from `endOffset` up to the reported end are available and
- * never delivered. Pure: time is passed in, and the caller persists `durable` views and arms the lock
- * timer at `nextDeadline`.
+ * never delivered (the log may count those below the delivery horizon delivered once). Pure: time is
+ * passed in, and the caller persists `durable` views and arms the lock timer at `nextDeadline`.
  *
  * Every change that must be written (a lease, an acknowledgement, a release) marks its offsets with a
  * pending change, which `complete` commits or takes back: while pending, the offsets are neither leased,
@@ -67,6 +74,8 @@ export class SharePartition {
   deadLetters: DeadLetterRange[];
   /** The end producers reported (exclusive), never lowered. */
   reportedEnd: number;
+  /** Where new offsets can be leased without a write (share-partition-horizon.ts). */
+  readonly horizon: DeliveryHorizon;
 
   constructor(
     public stateEpoch: number,
@@ -78,6 +87,8 @@ export class SharePartition {
     this.runs = runs;
     this.deadLetters = deadLetters;
     this.reportedEnd = endOffset;
+    // A loaded record's horizon is inside its window now, as offsets available at count 1.
+    this.horizon = new DeliveryHorizon(endOffset);
   }
 
   /** A report of the partition's end offset: `max(old, new)`. True when it grew. */
@@ -120,7 +131,9 @@ export class SharePartition {
    * `budget` offsets, in ranges of at most `batchSize`, and never more than `maxRecordLocks` in flight
    * at once (docs/protocol.md: once a redelivery moved SPSO back, offsets leased before it may lie beyond the
    * window, and they count too). Each leased offset's delivery count goes up by one; an offset on its
-   * last delivery is leased alone. The change is pending until `complete`.
+   * last delivery is leased alone. The change is pending until `complete`; it is null (with leases) when
+   * there is nothing to write: every offset leased is new and below the committed horizon, whose record
+   * already counts it delivered once, so the lease may leave at once.
    */
   acquire(
     memberId: string,
@@ -134,6 +147,8 @@ export class SharePartition {
     const windowLast = this.windowLast(limits);
     let taken = 0;
     let lastAttempt = false;
+    // Offsets that come back (or redelivered dead letters, counted from zero) have their count written.
+    let covered = true;
     for (const run of this.runs) {
       if (taken >= budget || run.first > windowLast) break;
       if (run.state !== RecordState.AVAILABLE || run.pending !== null) continue;
@@ -143,28 +158,32 @@ export class SharePartition {
         if (taken === 0) plan.push({ first: run.first, last: run.first, count });
         taken += 1;
         lastAttempt = true;
+        covered = false;
         break;
       }
       const last = Math.min(run.last, windowLast, run.first + (budget - taken) - 1);
       plan.push({ first: run.first, last, count });
       taken += last - run.first + 1;
+      covered = false;
     }
     const newLast = Math.min(this.newOffsetsLimit(limits), this.endOffset + (budget - taken) - 1);
     if (!lastAttempt && newLast >= this.endOffset) {
       this.runs.push(newRun(this.endOffset, newLast));
       plan.push({ first: this.endOffset, last: newLast, count: 1 });
       this.endOffset = newLast + 1;
+      if (newLast >= this.horizon.committed) covered = false;
     }
     if (plan.length === 0) return { leases: [], change: null };
     const lease: Lease = { id: ++nextLeaseId, memberId, deadline: now + limits.lockDurationMs, acquiredAt: now };
-    const change: ShareChange = { pending: { id: ++nextChangeId }, before: [] };
+    const change: ShareChange | null = covered ? null : { pending: { id: ++nextChangeId }, before: [] };
+    const pending = change === null ? null : change.pending;
     const leases: AcquiredRange[] = [];
     for (const { first, last, count } of plan) {
       const [from, to] = isolate(this.runs, first, last);
       for (let i = from; i < to; i++) {
         const run = this.runs[i];
-        change.before.push({ ...run });
-        Object.assign(run, { state: RecordState.ACQUIRED, count, lease, reason: null, pending: change.pending });
+        change?.before.push({ ...run });
+        Object.assign(run, { state: RecordState.ACQUIRED, count, lease, reason: null, pending });
       }
       for (let f = first; f <= last; f += batchSize)
         leases.push({ firstOffset: f, lastOffset: Math.min(last, f + batchSize - 1), deliveryCount: count });
@@ -373,28 +392,4 @@ function archive(run: Run, reason: ArchiveReason): void {
   run.state = RecordState.ARCHIVED;
   run.lease = null;
   run.reason = reason;
-}
-
-/** Calls `visit` for each stretch of a batch, at or past `from`, that has one acknowledgement type. */
-function forEachTypeSpan(
-  batch: AckBatch,
-  from: number,
-  visit: (first: number, last: number, type: AckType) => void,
-): void {
-  const types = batch.acknowledgeTypes;
-  if (types.length === 1) {
-    const first = Math.max(batch.firstOffset, from);
-    if (first <= batch.lastOffset) visit(first, batch.lastOffset, types[0] as AckType);
-    return;
-  }
-  let spanStart = -1;
-  for (let offset = batch.firstOffset; offset <= batch.lastOffset + 1; offset++) {
-    const type = offset <= batch.lastOffset ? types[offset - batch.firstOffset] : -1;
-    if (spanStart >= 0 && (offset > batch.lastOffset || type !== types[spanStart - batch.firstOffset])) {
-      const first = Math.max(spanStart, from);
-      if (first <= offset - 1) visit(first, offset - 1, types[spanStart - batch.firstOffset] as AckType);
-      spanStart = -1;
-    }
-    if (offset <= batch.lastOffset && spanStart < 0) spanStart = offset;
-  }
 }

@@ -19,8 +19,11 @@ import { RecordState } from './share-partition-runs';
  *
  * Key `[100, groupId, topic, partition]`; value `{ v, stateEpoch, startOffset, endOffset, ranges:
  * [[first, last, state, count, reason]], deadLetters: [[first, last, reason, count]] }`. An offset a member
- * holds is written as AVAILABLE with the count it was leased at (the lease is written before it leaves,
- * so a delivery count never goes down after a failover); owners and deadlines stay in memory.
+ * holds is written as AVAILABLE with the count it was leased at (the lease is in a committed record
+ * before it leaves, so a delivery count never goes down after a failover); owners and deadlines stay in
+ * memory. The window may reach past the offsets ever leased, up to the delivery horizon
+ * (share-partition-horizon.ts), as AVAILABLE at count 1: nothing tells those offsets from leased ones,
+ * so the value's layout and version are as before and a log written before the horizon loads the same.
  */
 export const SHARE_PARTITION_STATE_RECORD_TYPE = 100;
 

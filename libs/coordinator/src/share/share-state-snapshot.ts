@@ -1,34 +1,56 @@
 import { SharePartition, type SharePartitionLimits } from './share-partition';
 import { RecordState, type Run } from './share-partition-runs';
-import type { SharePartitionSnapshot } from './share-state-records';
+import type { DurableRange, SharePartitionSnapshot } from './share-state-records';
 
 /**
  * What of a share partition is written: the window as ranges, every held offset as AVAILABLE at the
- * count it was leased at (Kafka's persisted view of an acquisition, written here before the lease
- * leaves), with the changes still being written included (a later record holds everything before it).
+ * count it was leased at (Kafka's persisted view of an acquisition, in a committed record here before
+ * the lease leaves), with the changes still being written included (a later record holds everything
+ * before it).
+ *
+ * `horizon` (the delivery horizon, `DeliveryHorizon.toWrite`) extends the window past the offsets
+ * leased: `[endOffset, horizon)` is written as AVAILABLE at count 1, delivered once as far as the log
+ * knows, so that once this record commits those offsets can be leased for the first time without a
+ * write of their own. It is an ordinary range: a log written before the horizon existed loads as it
+ * did, and this record loads the same way (a load brings those offsets back at count 1: one more than
+ * the deliveries of an offset never actually leased, never fewer than those of one that was).
  */
-export function snapshotOf(partition: SharePartition): SharePartitionSnapshot {
-  const ranges: SharePartitionSnapshot['ranges'] = [];
+export function snapshotOf(partition: SharePartition, horizon: number = partition.endOffset): SharePartitionSnapshot {
+  const ranges: DurableRange[] = [];
   for (const run of partition.runs) {
     const state = run.state === RecordState.ACQUIRED ? RecordState.AVAILABLE : run.state;
-    const previous = ranges[ranges.length - 1];
-    if (
-      previous &&
-      previous.last + 1 === run.first &&
-      previous.state === state &&
-      previous.count === run.count &&
-      previous.reason === run.reason
-    )
-      previous.last = run.last;
-    else ranges.push({ first: run.first, last: run.last, state, count: run.count, reason: run.reason });
+    pushRange(ranges, { first: run.first, last: run.last, state, count: run.count, reason: run.reason });
   }
+  const endOffset = Math.max(horizon, partition.endOffset);
+  if (endOffset > partition.endOffset)
+    pushRange(ranges, {
+      first: partition.endOffset,
+      last: endOffset - 1,
+      state: RecordState.AVAILABLE,
+      count: 1,
+      reason: null,
+    });
   return {
     stateEpoch: partition.stateEpoch,
     startOffset: partition.startOffset,
-    endOffset: partition.endOffset,
+    endOffset,
     ranges,
     deadLetters: partition.deadLetters.map((d) => ({ ...d })),
   };
+}
+
+/** Appends `range`, merged into the last one when it follows it with the same state, count and reason. */
+function pushRange(ranges: DurableRange[], range: DurableRange): void {
+  const previous = ranges[ranges.length - 1];
+  if (
+    previous &&
+    previous.last + 1 === range.first &&
+    previous.state === range.state &&
+    previous.count === range.count &&
+    previous.reason === range.reason
+  )
+    previous.last = range.last;
+  else ranges.push(range);
 }
 
 /**
