@@ -15,3 +15,4 @@ export * from './limits';
 export * from './path-segment';
 export * from './share-acquire-protocol';
 export * from './share-group-protocol';
+export * from './answer-json';

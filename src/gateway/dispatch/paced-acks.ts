@@ -1,3 +1,4 @@
+import { answerJson } from '@cohort/protocol';
 import type { ConnectionOutput } from '../output/connection-output';
 import { type EngineConnection, writeEncodedPacket } from '../socket-io-internals';
 import type { WritePacer } from '../write-pacer';
@@ -58,7 +59,14 @@ export function pacedAck(
   };
 }
 
-/** socket.io's encoding of an ACK packet for `id`: `3<id>` and the JSON array of its arguments. */
-function ackPacket(id: number, args: unknown[]): string {
+/**
+ * socket.io's encoding of an ACK packet for `id`: `3<id>` and the JSON array of its arguments. An answer
+ * that carries its JSON already (`withAnswerJson`, a steady member's heartbeat) is not serialized again.
+ */
+export function ackPacket(id: number, args: unknown[]): string {
+  if (args.length === 1) {
+    const json = answerJson(args[0]);
+    if (json !== undefined) return `3${id}[${json}]`;
+  }
   return `3${id}${JSON.stringify(args)}`;
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server, type Socket } from 'socket.io';
+import { withAnswerJson } from '@cohort/protocol';
 import { io, type Socket as ClientSocket } from 'socket.io-client';
 import { WritePacer } from '../write-pacer';
 import { PacketFastLane } from './packet-fast-lane';
@@ -33,11 +34,11 @@ describe('PacketFastLane', () => {
   /** The message packets the client received, as engine.io hands them over. */
   const received: string[] = [];
 
-  const answer = (args: unknown[]): unknown => ({
-    errorCode: 0,
-    got: args.filter((a) => typeof a !== 'function'),
-    text: 'é✓ "quoted" \u2028',
-  });
+  const answer = (args: unknown[]): unknown => {
+    const response = { errorCode: 0, got: args.filter((a) => typeof a !== 'function'), text: 'é✓ "quoted" \u2028' };
+    // A request asking for it gets an answer that carries its JSON already (a steady heartbeat's).
+    return (args[0] as { kept?: boolean } | undefined)?.kept ? withAnswerJson(response) : response;
+  };
 
   beforeAll(async () => {
     http = createServer();
@@ -83,6 +84,8 @@ describe('PacketFastLane', () => {
     ['a small answer', { groupId: 'g' }],
     ['an answer over 125 bytes', { groupId: 'g'.repeat(200) }],
     ['an answer over 64 KiB', { groupId: 'g'.repeat(70_000) }],
+    ['an answer that carries its JSON', { groupId: 'g', kept: true }],
+    ['an answer over 125 bytes that carries its JSON', { groupId: 'g'.repeat(200), kept: true }],
   ])('answers %s with the same packet socket.io sends', async (_, payload) => {
     const viaLane = await client.timeout(5000).emitWithAck('Heartbeat', payload);
     const viaSocketIo = await client.timeout(5000).emitWithAck('Plain', payload);

@@ -1,3 +1,4 @@
+import { withAnswerJson } from '@cohort/protocol';
 import type { ConsumerGroup } from './consumer-group';
 import { type ConsumerGroupMember, isReconciledTo } from './consumer-group-member';
 import type { ConsumerGroupManager } from './consumer-group-manager';
@@ -83,13 +84,32 @@ function carriesAField(request: ConsumerGroupHeartbeatRequest): boolean {
   );
 }
 
-/** The full path's answer to a steady heartbeat (`heartbeatAnswer` of a member that did not change): no assignment. */
+/**
+ * The full path's answer to a steady heartbeat (`heartbeatAnswer` of a member that did not change): no
+ * assignment. A member heartbeats every interval with nothing changed, so its answer is made once, with
+ * its JSON (`withAnswerJson`: the socket writes that text instead of serializing the answer again), and
+ * given again while the member is the same object at the same epoch; a member changed by a record is a
+ * new object, and one at another epoch or told another interval gets a new answer.
+ */
 export function steadyAnswer(member: ConsumerGroupMember, heartbeatIntervalMs: number): ConsumerGroupHeartbeatResponse {
-  return {
+  const kept = steadyAnswers.get(member);
+  if (
+    kept !== undefined &&
+    kept.memberEpoch === member.memberEpoch &&
+    kept.memberId === member.memberId &&
+    kept.heartbeatIntervalMs === heartbeatIntervalMs
+  )
+    return kept;
+  const answer = withAnswerJson<ConsumerGroupHeartbeatResponse>({
     errorCode: 0,
     memberId: member.memberId,
     memberEpoch: member.memberEpoch,
     heartbeatIntervalMs,
     assignment: null,
-  };
+  });
+  steadyAnswers.set(member, answer);
+  return answer;
 }
+
+/** Each member's last steady answer, gone with the member object (a member replaced, removed or unloaded). */
+const steadyAnswers = new WeakMap<ConsumerGroupMember, ConsumerGroupHeartbeatResponse>();

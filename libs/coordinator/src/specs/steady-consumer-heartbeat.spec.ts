@@ -1,6 +1,6 @@
 import { createUniformAssignor } from '@cohort/assignors';
 import type * as P from '@cohort/protocol';
-import { ErrorCode, KafkaError } from '@cohort/protocol';
+import { answerJson, ErrorCode, KafkaError } from '@cohort/protocol';
 import { CoordinatorHarness, track } from '@cohort/coordinator/testing';
 
 /**
@@ -76,6 +76,28 @@ describe('a steady ConsumerGroupHeartbeat', () => {
       { errorCode: 0, memberId: 'member-a', memberEpoch: epoch, heartbeatIntervalMs: 5000, assignment: null },
     ]);
     expect(logEnd()).toBe(before);
+  });
+
+  it('gives a member the same answer, its JSON made once, until the member changes', async () => {
+    const epoch = (await stable('member-a')).get('member-a')!;
+    const first = await heartbeat({ memberId: 'member-a', memberEpoch: epoch });
+    expect(await heartbeat({ memberId: 'member-a', memberEpoch: epoch })).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(answerJson(first)).toBe(JSON.stringify(first));
+    // member-b's join moves member-a to another epoch: a new answer, with its own JSON.
+    const epochs = await stable('member-b');
+    const moved = (await heartbeat({ memberId: 'member-a', memberEpoch: epoch, topicPartitions: [] })).memberEpoch;
+    expect(epochs.get('member-b')).toBeGreaterThan(epoch);
+    const next = await heartbeat({ memberId: 'member-a', memberEpoch: moved });
+    expect(next).not.toBe(first);
+    expect(next).toEqual({
+      errorCode: 0,
+      memberId: 'member-a',
+      memberEpoch: moved,
+      heartbeatIntervalMs: 5000,
+      assignment: null,
+    });
+    expect(answerJson(next)).toBe(JSON.stringify(next));
   });
 
   it("restarts the member's session each time: it is fenced one session timeout after its last one", async () => {
