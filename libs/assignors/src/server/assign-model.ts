@@ -60,7 +60,7 @@ export function assignModel(model: GroupModel): ConsumerGroupAssignment {
   const assignment: ConsumerGroupAssignment = {};
   const reserved = prototypeKeys();
   // Kafka returns an empty map when the group subscribes to no topic: every member gets nothing.
-  const replay = log === null ? null : new TargetReplay(model.topics, log, model.owners);
+  const replay = log === null ? null : new TargetReplay(model.topics, log, model.owners, model.ownerIds);
   for (let m = 0; m < members.length; m++) {
     let wire: TopicPartitions[] | null = null;
     if (log === null) wire = [];
@@ -84,7 +84,7 @@ export function assignModel(model: GroupModel): ConsumerGroupAssignment {
 function dealtAssignment(model: GroupModel, deal: FreshHomogeneousDeal): ConsumerGroupAssignment {
   const { members, topics } = model;
   const log = deal.log;
-  const replay = new TargetReplay(topics, log, model.owners);
+  const replay = new TargetReplay(topics, log, model.owners, model.ownerIds);
   const assignment: ConsumerGroupAssignment = {};
   const reserved = prototypeKeys();
   for (let m = 0; m < members.length; m++) {

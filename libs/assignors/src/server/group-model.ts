@@ -78,6 +78,12 @@ export interface GroupModel {
    * (Kafka's `isPartitionAssigned`); null when no member holds anything or targets may be shared.
    */
   owners: (Int32Array | null)[] | null;
+  /**
+   * Per member (in the order of `members`): the number `owners` holds for it; absent, its index. A
+   * kept model (kept-uniform-group.ts) keeps each member's number from call to call, so a join, which
+   * moves the members after it in the member map's order, does not renumber every partition's owner.
+   */
+  ownerIds?: Int32Array;
   /** Per member (in the order of `members`), its index in the spec's list. */
   specIndex: readonly number[];
   /** Per member of the spec (in the spec's order): its id's Java hash, when members are in the member map's order. */

@@ -4,11 +4,12 @@
  * target list the previous call got (the coordinator freezes a member's list and shares it until that
  * member's target changes). Reading such a group afresh walks every member's target and marks every
  * partition's owner; patching the kept model touches only the members that came, left or whose list
- * changed, then renumbers the owners once for the new member order. The patched model is the model
- * readGroupModel would read: the same members in the same (Java) order, the same readings of their
- * targets, the same owners. Anything else — a topic's partition count changed, a subscription that
- * differs, a list not frozen throughout, too many changes, two targets sharing a partition — reads the
- * group afresh (which also throws what a fresh read throws).
+ * changed (owners are numbered per member, not by place, so a new member order renumbers none of
+ * them). The patched model is the model readGroupModel would read: the same members in the same
+ * (Java) order, the same readings of their targets, the same owners (under their own numbers).
+ * Anything else — a topic's partition count changed, a subscription that differs, a list not frozen
+ * throughout, too many changes, two targets sharing a partition — reads the group afresh (which also
+ * throws what a fresh read throws).
  */
 import { javaStringHashCode, type TopicPartitions } from '@cohort/protocol';
 import type { ClusterView } from '../api/partition-assignor';
@@ -29,6 +30,8 @@ interface KeptGroup {
   idHashes: Int32Array;
   /** Per member of model.members: the target list it was read from (frozen throughout). */
   lists: (readonly TopicPartitions[])[];
+  /** Past every number model.owners holds for a member (GroupModel.ownerIds). */
+  nextOwnerId: number;
 }
 
 export interface KeptUniformGroupOptions {
@@ -100,7 +103,8 @@ function keepable(model: GroupModel, group: ConsumerGroupSpec): KeptGroup | null
   }
   model.kept = { memberIds, wires: new Array<TopicPartitions[] | undefined>(specs.length), ownedTotals };
   const idHashes = model.idHashes ?? memberIdHashes(ids);
-  return { model, names: names.slice(), ids, modelIndexOfSpec, idHashes, lists };
+  // A model read afresh numbers its owners by member index.
+  return { model, names: names.slice(), ids, modelIndexOfSpec, idHashes, lists, nextOwnerId: specs.length };
 }
 
 /** Per topic number: 1 for the topics every member subscribes to (that exist). */
@@ -216,18 +220,19 @@ function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterV
   for (let s = 0; s < n; s++) ids[s] = specs[s].memberId;
   const order = memberMapOrder(ids, idHashes);
 
+  // Owners are numbered per member, not by place (GroupModel.ownerIds): a member that stays keeps its
+  // number wherever the member map now puts it; the numbers of those that left or changed their list
+  // are cleared from the owners and go to the members read now.
   const owners = model.owners ?? [];
-  for (let k = 0; k < oldCount; k++) if (unmark[k] === 1) clearOwned(owners, model.members[k], k);
-  const newIndexOfOld = new Int32Array(oldCount).fill(-1);
-  let renumbered = oldCount !== n;
-  for (let m = 0; m < n; m++) {
-    const k = keptOf[order[m]];
-    if (k !== -1 && unmark[k] === 0) {
-      newIndexOfOld[k] = m;
-      if (k !== m) renumbered = true;
-    }
+  const oldIds = model.ownerIds;
+  const freeIds: number[] = [];
+  for (let k = 0; k < oldCount; k++) {
+    if (unmark[k] === 0) continue;
+    const id = oldIds === undefined ? k : oldIds[k];
+    clearOwned(owners, model.members[k], id);
+    freeIds.push(id);
   }
-  if (renumbered) renumberOwners(owners, newIndexOfOld);
+  const ownerIds = new Int32Array(n);
 
   const { table } = model;
   table.rebind(cluster);
@@ -247,13 +252,16 @@ function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterV
     if (k !== -1 && unmark[k] === 0) {
       // The kept member as it was read: its spec's list is this one (its other fields go unread).
       members[m] = model.members[k];
+      ownerIds[m] = oldIds === undefined ? k : oldIds[k];
       wires[m] = old.wires[k];
       ownedTotals[m] = old.ownedTotals[k];
       continue;
     }
     const owned = readOwned(spec, table, true, true);
     members[m] = { memberId: spec.memberId, instanceId: spec.instanceId ?? null, spec, subscribed, owned };
-    if (!markOwned(owners, members[m], m, model)) return null;
+    const id = freeIds.pop() ?? kept.nextOwnerId++;
+    ownerIds[m] = id;
+    if (!markOwned(owners, members[m], id, model)) return null;
     while (owners.length < table.topics.length) owners.push(null);
     flags ??= subscribedFlags(model);
     ownedTotals[m] = ownedTotal(members[m], flags);
@@ -263,6 +271,7 @@ function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterV
   model.members = members;
   model.owners = anyOwned ? owners : null;
   model.specIndex = order;
+  model.ownerIds = ownerIds;
   model.kept = { memberIds, wires, ownedTotals };
   // The model now reads `group`: what keepable keeps of it, without checking the kept lists again.
   const modelIndexOfSpec = new Int32Array(n);
@@ -274,31 +283,27 @@ function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterV
   return model;
 }
 
-function clearOwned(owners: (Int32Array | null)[], member: ModelMember, index: number): void {
+function clearOwned(owners: (Int32Array | null)[], member: ModelMember, id: number): void {
   for (const { topic, partitions } of member.owned) {
     const owner = owners[topic];
     if (owner === null || owner === undefined) continue;
-    for (let k = 0; k < partitions.length; k++) if (owner[partitions[k]] === index) owner[partitions[k]] = -1;
+    for (let k = 0; k < partitions.length; k++) if (owner[partitions[k]] === id) owner[partitions[k]] = -1;
   }
 }
 
-function renumberOwners(owners: (Int32Array | null)[], newIndexOfOld: Int32Array): void {
-  for (const owner of owners) {
-    if (owner === null) continue;
-    for (let p = 0; p < owner.length; p++) if (owner[p] !== -1) owner[p] = newIndexOfOld[owner[p]];
-  }
-}
-
-/** group-model.ts's markOwned, answering false (read afresh, which throws) on a partition held twice. */
-function markOwned(owners: (Int32Array | null)[], member: ModelMember, m: number, model: GroupModel): boolean {
+/**
+ * group-model.ts's markOwned with the member's owner number `id`, answering false (read afresh, which
+ * throws) on a partition held twice.
+ */
+function markOwned(owners: (Int32Array | null)[], member: ModelMember, id: number, model: GroupModel): boolean {
   for (const { topic, partitions } of member.owned) {
     while (owners.length <= topic) owners.push(null);
     let owner = owners[topic];
     if (owner === null) owner = owners[topic] = new Int32Array(model.topics[topic].partitions).fill(-1);
     for (let k = 0; k < partitions.length; k++) {
       const p = partitions[k];
-      if (owner[p] !== -1 && owner[p] !== m) return false;
-      owner[p] = m;
+      if (owner[p] !== -1 && owner[p] !== id) return false;
+      owner[p] = id;
     }
   }
   return true;

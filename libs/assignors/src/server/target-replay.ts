@@ -94,8 +94,10 @@ export class TargetReplay {
   constructor(
     private readonly topics: readonly ModelTopic[],
     private readonly log: TargetLog,
-    /** Per topic, the index of the member whose current target holds each partition (-1: none). */
+    /** Per topic, the number of the member whose current target holds each partition (-1: none). */
     private readonly originalOwners: readonly (Int32Array | null)[] | null,
+    /** Per member index, its number in `originalOwners` (GroupModel.ownerIds); absent: its index. */
+    private readonly ownerIds?: Int32Array,
   ) {
     this.slotOfTopic = new Int32Array(topics.length).fill(-1);
     this.marks = new Array<Int32Array | null>(topics.length).fill(null);
@@ -175,6 +177,7 @@ export class TargetReplay {
     const order = this.liveSlots;
     const entries: TopicPartitions[] = new Array(count);
     const owners = this.originalOwners;
+    const ownerId = this.ownerIds === undefined ? member : this.ownerIds[member];
     let same = true;
     let present = 0;
     for (let i = 0; i < count; i++) {
@@ -189,7 +192,7 @@ export class TargetReplay {
         const event = this.bySlot[k];
         const partition = this.eventPartition[event];
         if (this.eventAdd[event] === 0 || marks[partition] !== event) continue;
-        if (same && (topicOwners === null || topicOwners[partition] !== member)) same = false;
+        if (same && (topicOwners === null || topicOwners[partition] !== ownerId)) same = false;
         const bucket = spreadHash(partition) & mask;
         if (n > 0 && bucket < this.orderBucket[n - 1]) sorted = false;
         this.orderPartition[n] = partition;
