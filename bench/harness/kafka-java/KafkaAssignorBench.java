@@ -11,7 +11,7 @@
 // Usage: java KafkaAssignorBench <group file> <result file> <warm runs> <uniform|range>
 // Prints one JSON line: {"firstMs","firstCpuMs","firstThreadCpuMs","warmMs":[...],"warmCpuMs":[...],
 // "settledMs":[...],"settledCpuMs":[...],"settleCalls","jitQuiet"}: the N calls right after the first,
-// and N more once the JIT has settled (see main; jitQuiet false: a budget ran out first).
+// and 3N more once the JIT has settled (see main; jitQuiet false: a budget ran out first).
 // The result file holds the first call's assignment, members in the file's order, each member's
 // topics and partitions in the order Kafka's maps and sets iterate them.
 import org.apache.kafka.common.Uuid;
@@ -213,7 +213,7 @@ public final class KafkaAssignorBench {
         long settleStarted = System.nanoTime();
         long settleCpuStarted = processCpuNanos();
         long compiled = watchJit ? jit.getTotalCompilationTime() : 0;
-        while (quietCalls < QUIET_CALLS
+        while ((quietCalls < QUIET_CALLS || settleCalls < MIN_SETTLE_CALLS)
             && settleCalls < SETTLE_CALLS
             && processCpuNanos() - settleCpuStarted < SETTLE_CPU_MS * 1_000_000L
             && System.nanoTime() - settleStarted < SETTLE_WALL_MS * 1_000_000L) {
@@ -224,7 +224,9 @@ public final class KafkaAssignorBench {
             compiled = nowCompiled;
         }
         boolean jitQuiet = quietCalls >= QUIET_CALLS;
-        String settled = timeCalls("settled", assignor, groupSpec, describer, runs);
+        // Three times as many settled calls as warm ones: on a shared machine one call in a few meets a
+        // collection or a busy neighbour, and the median of more calls moves less from run to run.
+        String settled = timeCalls("settled", assignor, groupSpec, describer, SETTLED_RUNS_PER_RUN * runs);
 
         writeResult(args[1], fileMembers, first, topicMetadata);
         System.out.println("{\"firstMs\":" + firstMs + ",\"firstCpuMs\":" + firstCpuMs + ",\"firstThreadCpuMs\":" + firstThreadCpuMs
@@ -234,6 +236,13 @@ public final class KafkaAssignorBench {
 
     static final int QUIET_CALLS = 5;
     static final int SETTLE_CALLS = 300;
+    /**
+     * The uniform bench settles for at least this many calls even when the JIT looks quiet sooner: a
+     * JVM that had compiled nothing for five calls after a handful still ran the next ones at several
+     * times its later speed (a settled median of 33 ms in one run, 7-12 ms in others).
+     */
+    static final int MIN_SETTLE_CALLS = 50;
+    static final int SETTLED_RUNS_PER_RUN = 3;
     static final long SETTLE_CPU_MS = 30_000;
     static final long SETTLE_WALL_MS = 120_000;
 

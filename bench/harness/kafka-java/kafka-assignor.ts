@@ -30,7 +30,7 @@ export interface KafkaMeasurement {
   warmMs: number[];
   warmCpuMs: number[];
   /**
-   * `runs` calls once the JIT has settled (after `settleCalls` more unmeasured calls): a JVM is still
+   * 3 × `runs` calls once the JIT has settled (after `settleCalls` more unmeasured calls): a JVM is still
    * compiling after a few calls of this size, as a coordinator running for hours is not.
    */
   settledMs: number[];

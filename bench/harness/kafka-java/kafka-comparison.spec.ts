@@ -46,6 +46,20 @@ describe("the server-assignors bench's rows against Kafka", () => {
     expect(lines.find((line) => line.includes('warm, process CPU') && line.includes('4.0 ms'))).toMatch(
       /1\.25× Kafka, target ≤ 0\.5× NOT met$/,
     );
+    // Kafka times more settled calls than warm ones: the median names how many, the spread is printed.
+    const settled = kafkaRows(
+      assignment,
+      cohort,
+      { ...kafka, settledCpuMs: [3, 9, 4, 5, 4, 6, 4, 5, 30] },
+      3,
+      reference,
+    );
+    expect(settled.lines).toContain(
+      '  Kafka once its JIT settled (median of 9 calls after 60 more, none of the last 5 compiling):',
+    );
+    expect(settled.lines).toContain(
+      '  spread of those calls, process CPU (quartiles): Cohort 4.5 / 5.0 / 5.5 ms, Kafka 4.0 / 5.0 / 6.0 ms',
+    );
     expect(lines[lines.length - 1]).toBe(
       '  reference only, Kafka timed once on another machine: warm 18 ms, first call 84 ms',
     );

@@ -30,6 +30,18 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** The first quartile, median and third quartile of `values`: how far a median of them may move. */
+function quartiles(values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number): string => {
+    const position = q * (sorted.length - 1);
+    const below = Math.floor(position);
+    const above = Math.ceil(position);
+    return (sorted[below] + (sorted[above] - sorted[below]) * (position - below)).toFixed(1);
+  };
+  return `${at(0.25)} / ${at(0.5)} / ${at(0.75)}`;
+}
+
 function row(what: string, ms: number, kafkaMs?: number): string {
   const ours = `  ${what.padEnd(28)} ${ms.toFixed(1).padStart(7)} ms`;
   if (kafkaMs === undefined) return ours;
@@ -104,10 +116,11 @@ export function kafkaRows(
   else {
     // A JVM is still compiling after a few calls of this size; a coordinator running for hours is not.
     lines.push(
-      `  Kafka once its JIT settled (median of ${runs} calls after ${same.settleCalls} more` +
+      `  Kafka once its JIT settled (median of ${same.settledCpuMs.length} calls after ${same.settleCalls} more` +
         (same.jitQuiet ? ', none of the last 5 compiling):' : ', the JIT still compiling when its budget ran out):'),
       row("  warm, Cohort's as above", median(cohort.warm), median(same.settledMs)),
       row('  warm, process CPU', median(cohort.warmCpu), median(same.settledCpuMs)),
+      `  spread of those calls, process CPU (quartiles): Cohort ${quartiles(cohort.warmCpu)} ms, Kafka ${quartiles(same.settledCpuMs)} ms`,
     );
     const match = compareAssignments(assignment, same.assignment);
     const verdict = match.exact
