@@ -8,7 +8,6 @@ import type { TopicPartitions } from '@cohort/protocol';
 import { seededRandom } from '../common/seeded-random';
 import type { ConsumerGroupMemberSpec } from './consumer-group-assignor';
 import { readGroupModel, subscribedTopicsInJavaOrder, type GroupModel } from './group-model';
-import { DirectRunPool } from './direct-run-targets';
 import { JavaHashTable } from './java-hash-table';
 import { createUniformAssignor, uniformAssign } from './uniform-assignor';
 
@@ -105,49 +104,5 @@ describe('a homogeneous group in which nobody holds anything', () => {
         partitionsPerTopic[`topic-${round}-${t}`] = random(4) === 0 ? random(3) : random(2_000);
       expectKafkasDeal(partitionsPerTopic, group(64 + random(700), Object.keys(partitionsPerTopic)));
     }
-  });
-});
-
-describe("the deal's shared direct-run targets", () => {
-  it('hands a later call the same target for the same run, frozen once shared, and a new one for another run', () => {
-    const cluster = { partitionsPerTopic: { shared: 1_000 } };
-    const members = group(100, ['shared']);
-    // The topic's first deal pools nothing.
-    const unpooled = createUniformAssignor().assign({ members }, cluster);
-    const first = createUniformAssignor().assign({ members }, cluster);
-    expect(first['member-7']).not.toBe(unpooled['member-7']);
-    expect(Object.isFrozen(first['member-7'])).toBe(false);
-    // A caller changes its own result's target: the next result does not get the changed one.
-    first['member-8'][0].partitions.push(999);
-    const again = createUniformAssignor().assign({ members }, cluster);
-    expect(again['member-7']).toBe(first['member-7']);
-    expect(Object.isFrozen(first['member-7'])).toBe(true);
-    expect(Object.isFrozen(first['member-7'][0])).toBe(true);
-    expect(Object.isFrozen(first['member-7'][0].partitions)).toBe(true);
-    expect(again['member-8']).not.toBe(first['member-8']);
-    expect(again['member-8']).toEqual(kafkaDeal(readGroupModel({ members }, cluster)).get('member-8'));
-    // The same topic dealt to other group sizes (runs of other lengths from the same partitions), then
-    // with another partition count, then the first group again: each as Kafka deals it.
-    expectKafkasDeal({ shared: 1_000 }, group(101, ['shared']));
-    expectKafkasDeal({ shared: 1_000 }, group(50, ['shared']));
-    expectKafkasDeal({ shared: 999 }, group(100, ['shared']));
-    expectKafkasDeal({ shared: 1_000 }, group(100, ['shared']));
-  });
-
-  it('drops its targets once they hold more partitions than its capacity, and starts again', () => {
-    const pool = new DirectRunPool(25);
-    expect(pool.topic('t', 100, 100)).toBeNull();
-    const runs = pool.topic('t', 100, 100);
-    expect(runs).not.toBeNull();
-    expect(pool.topic('t', 100, 100)).toBe(runs);
-    pool.made(10);
-    pool.made(10);
-    expect(pool.size).toBe(20);
-    pool.made(10);
-    expect(pool.size).toBe(0);
-    expect(pool.topic('t', 100, 100)).toBeNull();
-    expect(pool.topic('t', 100, 100)).not.toBe(runs);
-    // Another partition count: the slots are sized anew.
-    expect(pool.topic('t', 200, 100)).not.toBe(pool.topic('t', 100, 100));
   });
 });

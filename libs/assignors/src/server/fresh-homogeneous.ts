@@ -10,7 +10,6 @@
  */
 import type { TopicPartitions } from '@cohort/protocol';
 import type { GroupModel } from './group-model';
-import { directRunPool, type TopicRunTargets } from './direct-run-targets';
 import { TargetLog } from './member-target-log';
 
 /**
@@ -32,8 +31,6 @@ export class FreshHomogeneousDeal {
   private readonly topicStart: Int32Array;
   /** Per member: the position in the topic order of the one topic its direct run lies in, or NOTHING, LOGGED. */
   private readonly position: Int32Array;
-  /** Per position in the topic order: the pooled targets of the topic's direct runs (direct-run-targets.ts). */
-  private readonly pooled: (TopicRunTargets | null)[];
 
   constructor(
     private readonly model: GroupModel,
@@ -67,9 +64,6 @@ export class FreshHomogeneousDeal {
       }
     }
     this.position = position;
-    this.pooled = topicOrder.map((t) =>
-      directRunPool.topic(topics[t].name, topics[t].partitions, Math.min(topics[t].partitions, DIRECT_HASH_LIMIT)),
-    );
   }
 
   /** The member's quota: the first `extra` members get one partition more. */
@@ -112,41 +106,10 @@ export class FreshHomogeneousDeal {
     // the run from its first partition in bucket 0 (if any) to its end, then from its start.
     let wrap = (first | mask) + 1;
     if ((first & mask) === 0 || wrap >= first + n) wrap = first;
-    const topic = this.model.topics[this.topicOrder[i]].name;
-    const pooled = this.pooled[i];
-    const shared = pooled === null ? undefined : pooled.targets[first];
-    if (pooled !== null && shared !== undefined && pooled.lengths[first] === n) {
-      if (pooled.frozen[first] === 1) return shared as TopicPartitions[];
-      // Handed out once, unfrozen (freezing every target of a first call cost more than the call):
-      // frozen now that a second result shares it, if the first result's caller left it as it was.
-      if (isRun(shared, topic, first, n, wrap)) {
-        Object.freeze(shared[0].partitions);
-        Object.freeze(shared[0]);
-        Object.freeze(shared);
-        pooled.frozen[first] = 1;
-        return shared as TopicPartitions[];
-      }
-    }
     const partitions = new Array<number>(n);
     let k = 0;
     for (let p = wrap; p < first + n; p++) partitions[k++] = p;
     for (let p = first; p < wrap; p++) partitions[k++] = p;
-    const target = [{ topic, partitions }];
-    if (pooled === null) return target;
-    pooled.targets[first] = target;
-    pooled.lengths[first] = n;
-    pooled.frozen[first] = 0;
-    directRunPool.made(n);
-    return target;
+    return [{ topic: this.model.topics[this.topicOrder[i]].name, partitions }];
   }
-}
-
-/** Whether `target` is still the run's target: the topic's partitions from `wrap` to the end, then from `first`. */
-function isRun(target: readonly TopicPartitions[], topic: string, first: number, n: number, wrap: number): boolean {
-  if (target.length !== 1 || target[0].topic !== topic || target[0].partitions.length !== n) return false;
-  const partitions = target[0].partitions;
-  let k = 0;
-  for (let p = wrap; p < first + n; p++) if (partitions[k++] !== p) return false;
-  for (let p = first; p < wrap; p++) if (partitions[k++] !== p) return false;
-  return true;
 }

@@ -174,38 +174,46 @@ class JournaledHarness implements LogHarness {
 }
 
 describe('FileLog properties', () => {
-  it('never loses a flushed record across crashes that tear or corrupt unflushed bytes, and reopens to the same content', async () => {
-    await fc.assert(
-      fc.asyncProperty(logCommands, async (commands) => {
-        const dir = makeTempDir('cohort-fileprop-');
-        const harness = await new FileHarness(dir).open();
-        try {
-          await runLogCommands(harness, commands);
-        } finally {
-          await harness.log.close().catch(() => undefined);
-          removeDir(dir);
-        }
-      }),
-      { numRuns: RUNS },
-    );
-  }, Math.max(120_000, RUNS * 1_000));
+  it(
+    'never loses a flushed record across crashes that tear or corrupt unflushed bytes, and reopens to the same content',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(logCommands, async (commands) => {
+          const dir = makeTempDir('cohort-fileprop-');
+          const harness = await new FileHarness(dir).open();
+          try {
+            await runLogCommands(harness, commands);
+          } finally {
+            await harness.log.close().catch(() => undefined);
+            removeDir(dir);
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    Math.max(120_000, RUNS * 1_000),
+  );
 
-  it('with a journal, never loses a flushed record when a power cut takes or damages whatever was not synced, or tears the journal', async () => {
-    await fc.assert(
-      fc.asyncProperty(logCommands, async (commands) => {
-        const dir = makeTempDir('cohort-journalprop-');
-        const disk = new PageCacheModel();
-        await disk.install(dir);
-        const harness = await new JournaledHarness(dir, disk).open();
-        try {
-          await runLogCommands(harness, commands);
-        } finally {
-          disk.uninstall();
-          await harness.dispose();
-          removeDir(dir);
-        }
-      }),
-      { numRuns: RUNS, examples: JOURNAL_COUNTEREXAMPLES },
-    );
-  }, Math.max(120_000, RUNS * 1_000));
+  it(
+    'with a journal, never loses a flushed record when a power cut takes or damages whatever was not synced, or tears the journal',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(logCommands, async (commands) => {
+          const dir = makeTempDir('cohort-journalprop-');
+          const disk = new PageCacheModel();
+          await disk.install(dir);
+          const harness = await new JournaledHarness(dir, disk).open();
+          try {
+            await runLogCommands(harness, commands);
+          } finally {
+            disk.uninstall();
+            await harness.dispose();
+            removeDir(dir);
+          }
+        }),
+        { numRuns: RUNS, examples: JOURNAL_COUNTEREXAMPLES },
+      );
+    },
+    Math.max(120_000, RUNS * 1_000),
+  );
 });
