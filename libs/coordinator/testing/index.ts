@@ -6,3 +6,4 @@ export * from './coordinator-harness';
 export * from './fake-partition-store';
 export * from './recording-push-sink';
 export * from './consumer-group-harness';
+export * from './share-group-harness';

@@ -1,8 +1,7 @@
 import type * as P from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
-import { CoordinatorHarness, track } from '@cohort/coordinator/testing';
-import type { ShareMembershipView, ShareTopicPartition } from './share-ports';
-import { decodeSharePartitionSnapshot, SHARE_PARTITION_STATE_RECORD_TYPE } from './share-state-records';
+import { CoordinatorHarness, FakeShareMembership, shareGroupHarness, track } from '@cohort/coordinator/testing';
+import { decodeSharePartitionSnapshot } from './share-state-records';
 
 // ShareAcquire and ShareAcknowledge through the coordinator, on virtual time, with a membership that
 // assigns what each test says: leases are written before they leave, acknowledgements answer after
@@ -10,17 +9,9 @@ import { decodeSharePartitionSnapshot, SHARE_PARTITION_STATE_RECORD_TYPE } from 
 
 const G = 'share-g';
 
-class FakeMembership implements ShareMembershipView {
-  readonly members = new Map<string, ShareTopicPartition[]>();
-  assignedPartitions(groupId: string, memberId: string): readonly ShareTopicPartition[] | number {
-    if (groupId !== G) return ErrorCode.GROUP_ID_NOT_FOUND;
-    return this.members.get(memberId) ?? ErrorCode.UNKNOWN_MEMBER_ID;
-  }
-}
-
 async function setup(config: Record<string, unknown> = {}) {
   const counted = { leased: 0, acknowledged: {} as Record<string, number> };
-  const h = new CoordinatorHarness({
+  const { h, membership, bind, acquire, acknowledge, stateRecords } = await shareGroupHarness(G, {
     metrics: {
       onShareOffsetsLeased: (count) => (counted.leased += count),
       onShareOffsetsAcknowledged: (type, count) =>
@@ -32,38 +23,18 @@ async function setup(config: Record<string, unknown> = {}) {
     ],
     config: { groupShareAutoOffsetReset: 'earliest', groupShareRecordLockDurationMs: 10_000, ...config },
   });
-  await h.settle();
-  // The group exists (a member joined and left: Empty), as it does wherever share partition state is
-  // written, so a restart serves its state (a load deletes the state of a group that does not exist).
-  await h.coordinator.shareGroupHeartbeat(
-    { groupId: G, memberId: 'founder', memberEpoch: 0, subscribedTopicNames: ['jobs'] },
-    h.context(),
-  );
-  await h.coordinator.shareGroupHeartbeat({ groupId: G, memberId: 'founder', memberEpoch: -1 }, h.context());
-  const membership = new FakeMembership();
-  const bind = () => (h.shardOf(G).sharePartitions.membership = membership);
-  bind();
   membership.members.set('m1', [{ topic: 'jobs', partition: 0 }]);
   membership.members.set('m2', [{ topic: 'jobs', partition: 0 }]);
-  const acquire = (memberId: string, extra: Partial<P.ShareAcquireRequest> = {}) =>
-    h.coordinator.shareAcquire({ groupId: G, memberId, maxRecords: 100, ...extra }, h.context());
   const ack = (memberId: string, firstOffset: number, lastOffset: number, types: number[], partition = 0) =>
-    h.coordinator.shareAcknowledge(
-      {
-        groupId: G,
-        memberId,
-        acknowledgements: [
-          { topic: 'jobs', partition, batches: [{ firstOffset, lastOffset, acknowledgeTypes: types }] },
-        ],
-      },
-      h.context(),
-    );
+    acknowledge(memberId, [
+      { topic: 'jobs', partition, batches: [{ firstOffset, lastOffset, acknowledgeTypes: types }] },
+    ]);
   const report = (endOffset: number, partition = 0) => h.topics.setEndOffsets('jobs', [{ partition, endOffset }]);
   const leases = (response: P.ShareAcquireResponse) =>
     response.partitions.flatMap((p) =>
       p.leases.map((l) => [p.partition, l.firstOffset, l.lastOffset, l.deliveryCount]),
     );
-  return { h, membership, bind, acquire, ack, report, leases, counted };
+  return { h, membership, bind, acquire, ack, report, leases, counted, stateRecords };
 }
 
 describe('ShareAcquire and ShareAcknowledge', () => {
@@ -92,7 +63,7 @@ describe('ShareAcquire and ShareAcknowledge', () => {
     await h.settle();
     h.store.commitAll();
     await h.settle();
-    const membership = new FakeMembership();
+    const membership = new FakeShareMembership(G);
     membership.members.set('m1', [{ topic: 'jobs', partition: 0 }]);
     h.shardOf(G).sharePartitions.membership = membership;
     await h.topics.setEndOffsets('jobs', [{ partition: 0, endOffset: 3 }]);
@@ -316,7 +287,7 @@ describe('ShareAcquire and ShareAcknowledge', () => {
   });
 
   it("writes a partition's snapshot once for the acquires and acknowledgements of one turn, holding all of them, and answers each after it commits", async () => {
-    const { h, membership } = await setup();
+    const { h, membership, stateRecords } = await setup();
     const shard = h.shardOf(G);
     shard.sharePartitions.membership = membership;
     // The first record's horizon ends at the reported end, 4: the third acquire's new offsets need a write.
@@ -326,10 +297,6 @@ describe('ShareAcquire and ShareAcknowledge', () => {
     const [first, second] = await Promise.all([acquireOne('m1'), acquireOne('m2')]);
     expect(first.partitions[0].leases).toEqual([{ firstOffset: 0, lastOffset: 1, deliveryCount: 1 }]);
     expect(second.partitions[0].leases).toEqual([{ firstOffset: 2, lastOffset: 3, deliveryCount: 1 }]);
-    const stateRecords = () =>
-      h.store
-        .records(h.partitionOf(G))
-        .filter((r) => (JSON.parse(r.key.toString()) as unknown[])[0] === SHARE_PARTITION_STATE_RECORD_TYPE);
     const before = stateRecords().length;
     await h.topics.setEndOffsets('jobs', [{ partition: 0, endOffset: 10 }]);
     h.store.autoCommit = false;

@@ -1,13 +1,7 @@
 import type * as P from '@cohort/protocol';
-import { ErrorCode } from '@cohort/protocol';
-import { CoordinatorHarness, track } from '@cohort/coordinator/testing';
+import { shareGroupHarness, track } from '@cohort/coordinator/testing';
 import { DeliveryHorizon } from './share-partition-horizon';
-import type { ShareMembershipView, ShareTopicPartition } from './share-ports';
-import {
-  decodeSharePartitionSnapshot,
-  SHARE_PARTITION_STATE_RECORD_TYPE,
-  sharePartitionStateRecord,
-} from './share-state-records';
+import { decodeSharePartitionSnapshot, sharePartitionStateRecord } from './share-state-records';
 
 // The delivery horizon (share-partition-horizon.ts): new offsets below a committed record's horizon are
 // leased without a write and the acquire answers at once; past it, or for a redelivery, the acquire
@@ -15,52 +9,28 @@ import {
 
 const G = 'share-g';
 
-class FakeMembership implements ShareMembershipView {
-  readonly members = new Map<string, ShareTopicPartition[]>([
-    ['m1', [{ topic: 'jobs', partition: 0 }]],
-    ['m2', [{ topic: 'jobs', partition: 0 }]],
-  ]);
-  assignedPartitions(groupId: string, memberId: string): readonly ShareTopicPartition[] | number {
-    if (groupId !== G) return ErrorCode.GROUP_ID_NOT_FOUND;
-    return this.members.get(memberId) ?? ErrorCode.UNKNOWN_MEMBER_ID;
-  }
-}
-
 async function setup(config: Record<string, unknown> = {}) {
-  const h = new CoordinatorHarness({
+  const {
+    h,
+    membership,
+    bind,
+    acquire: acquireRequest,
+    acknowledge,
+    stateRecords,
+  } = await shareGroupHarness(G, {
     topics: [{ name: 'jobs', partitions: 1 }],
     config: { groupShareAutoOffsetReset: 'earliest', groupShareRecordLockDurationMs: 10_000, ...config },
   });
-  await h.settle();
-  // The group exists (Empty), so a restart serves its share partition state.
-  await h.coordinator.shareGroupHeartbeat(
-    { groupId: G, memberId: 'founder', memberEpoch: 0, subscribedTopicNames: ['jobs'] },
-    h.context(),
-  );
-  await h.coordinator.shareGroupHeartbeat({ groupId: G, memberId: 'founder', memberEpoch: -1 }, h.context());
-  const membership = new FakeMembership();
-  const bind = () => (h.shardOf(G).sharePartitions.membership = membership);
-  bind();
-  const acquire = (memberId: string, maxRecords: number) =>
-    h.coordinator.shareAcquire({ groupId: G, memberId, maxRecords }, h.context());
+  membership.members.set('m1', [{ topic: 'jobs', partition: 0 }]);
+  membership.members.set('m2', [{ topic: 'jobs', partition: 0 }]);
+  const acquire = (memberId: string, maxRecords: number) => acquireRequest(memberId, { maxRecords });
   const ack = (memberId: string, firstOffset: number, lastOffset: number, type: number) =>
-    h.coordinator.shareAcknowledge(
-      {
-        groupId: G,
-        memberId,
-        acknowledgements: [
-          { topic: 'jobs', partition: 0, batches: [{ firstOffset, lastOffset, acknowledgeTypes: [type] }] },
-        ],
-      },
-      h.context(),
-    );
+    acknowledge(memberId, [
+      { topic: 'jobs', partition: 0, batches: [{ firstOffset, lastOffset, acknowledgeTypes: [type] }] },
+    ]);
   const report = (endOffset: number) => h.topics.setEndOffsets('jobs', [{ partition: 0, endOffset }]);
   const leases = (response: P.ShareAcquireResponse) =>
     response.partitions.flatMap((p) => p.leases.map((l) => [l.firstOffset, l.lastOffset, l.deliveryCount]));
-  const stateRecords = () =>
-    h.store
-      .records(h.partitionOf(G))
-      .filter((r) => (JSON.parse(r.key.toString()) as unknown[])[0] === SHARE_PARTITION_STATE_RECORD_TYPE);
   const horizon = () => h.shardOf(G).sharePartitions.slot(G, 'jobs', 0)!.state.horizon.committed;
   return { h, bind, acquire, ack, report, leases, stateRecords, horizon };
 }

@@ -1,6 +1,6 @@
 import type * as P from '@cohort/protocol';
 import { ErrorCode, KafkaError } from '@cohort/protocol';
-import { CoordinatorHarness } from '@cohort/coordinator/testing';
+import { shareGroupHarness } from '@cohort/coordinator/testing';
 import type { ShareMembershipView, ShareTopicPartition } from '../share/share-ports';
 
 // What operators see of a share group (REST describe, list, dead letters, redelivery), through the
@@ -16,22 +16,16 @@ class FakeMembership implements ShareMembershipView {
 }
 
 async function setup() {
-  const h = new CoordinatorHarness({
+  const {
+    h,
+    bind,
+    acquire: acquireRequest,
+  } = await shareGroupHarness(G, {
     topics: [{ name: 'jobs', partitions: 2 }],
     config: { groupShareAutoOffsetReset: 'earliest', groupShareRecordLockDurationMs: 10_000 },
+    membership: new FakeMembership(),
   });
-  await h.settle();
-  // The group exists (a member joined and left: Empty), as it does wherever share partition state is
-  // written, so a restart serves its state (a load deletes the state of a group that does not exist).
-  await h.coordinator.shareGroupHeartbeat(
-    { groupId: G, memberId: 'founder', memberEpoch: 0, subscribedTopicNames: ['jobs'] },
-    h.context(),
-  );
-  await h.coordinator.shareGroupHeartbeat({ groupId: G, memberId: 'founder', memberEpoch: -1 }, h.context());
-  const bind = () => (h.shardOf(G).sharePartitions.membership = new FakeMembership());
-  bind();
-  const acquire = (memberId: string, maxRecords = 100) =>
-    h.coordinator.shareAcquire({ groupId: G, memberId, maxRecords }, h.context());
+  const acquire = (memberId: string, maxRecords = 100) => acquireRequest(memberId, { maxRecords });
   const ack = (memberId: string, firstOffset: number, lastOffset: number, types: number[]) =>
     h.coordinator.shareAcknowledge(
       {
