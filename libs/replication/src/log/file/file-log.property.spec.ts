@@ -18,6 +18,8 @@ import { FileLog } from './file-log';
 const SEGMENT_BYTES = 160;
 /** Runs per property; raise with PROPERTY_RUNS to search longer (new seeds each run). */
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 120);
+/** Each property's time limit: two minutes, or more for a longer search. */
+const TIMEOUT_MS = Math.max(120_000, RUNS * 1_000);
 
 /** Command lists a random run once found failing, replayed first on every run. */
 const JOURNAL_COUNTEREXAMPLES: Array<[LogCommand[]]> = [
@@ -191,7 +193,7 @@ describe('FileLog properties', () => {
         { numRuns: RUNS },
       );
     },
-    Math.max(120_000, RUNS * 1_000),
+    TIMEOUT_MS,
   );
 
   it(
@@ -214,6 +216,6 @@ describe('FileLog properties', () => {
         { numRuns: RUNS, examples: JOURNAL_COUNTEREXAMPLES },
       );
     },
-    Math.max(120_000, RUNS * 1_000),
+    TIMEOUT_MS,
   );
 });

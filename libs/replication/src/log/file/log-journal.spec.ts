@@ -2,7 +2,7 @@ import { appendFileSync, copyFileSync, readdirSync, readFileSync, truncateSync, 
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { ErrorCode } from '@cohort/protocol';
-import { failSyncs, flatten, rec, makeTempDir, PageCacheModel, removeDir } from '@cohort/replication/testing';
+import { flatten, rec, makeTempDir, PageCacheModel, removeDir } from '@cohort/replication/testing';
 import { FileLog } from './file-log';
 import { LogJournal } from './log-journal';
 import { segmentFileName } from './segment-files';
@@ -130,21 +130,32 @@ describe('LogJournal', () => {
     expect(report).toMatchObject({ truncationsRedone: 1 });
   });
 
-  it('skips a batch that a later truncation cut when the segment file already holds that truncation', async () => {
-    // Offset 0 is durable in the segment file and not in the journal (a clean close retired it).
+  /**
+   * `durable` made durable in p0's segment file by a clean close (so no journal holds it), then after a
+   * restart `next` appended at epoch 1, the log truncated to `to` and flushed, and the power cut: the
+   * journal holds the batch, then the truncation.
+   */
+  const truncateAfterCleanRestart = async (durable: string[], next: string, to: number) => {
     const first = await openAll(1);
-    first.logs[0].appendAsLeader([rec('a', '1')], 0);
+    first.logs[0].appendAsLeader(
+      durable.map((key) => rec(key, '1')),
+      0,
+    );
     await first.logs[0].close();
     await first.journal.close();
     const second = await openAll(1);
     const [log] = second.logs;
-    log.appendAsLeader([rec('b', '1')], 1);
-    log.truncateTo(0);
+    log.appendAsLeader([rec(next, '1')], 1);
+    log.truncateTo(to);
     await log.flush();
     await crash(second);
+    model.loseUnsynced(dir);
+  };
+
+  it('skips a batch that a later truncation cut when the segment file already holds that truncation', async () => {
     // The truncation reached the segment file (it no longer holds offset 0); the journal holds the
     // batch at offset 1 and then the truncation to 0, so the batch starts past the log's end.
-    model.loseUnsynced(dir);
+    await truncateAfterCleanRestart(['a'], 'b', 0);
 
     const { logs, report } = await openAll(1);
     expect(flatten(logs[0].read(0, ALL, ALL))).toEqual([]);
@@ -153,17 +164,7 @@ describe('LogJournal', () => {
   });
 
   it('still refuses a batch past the log end when the later truncation leaves the hole in place', async () => {
-    const first = await openAll(1);
-    first.logs[0].appendAsLeader([rec('a', '1'), rec('b', '1')], 0);
-    await first.logs[0].close();
-    await first.journal.close();
-    const second = await openAll(1);
-    const [log] = second.logs;
-    log.appendAsLeader([rec('c', '1')], 1);
-    log.truncateTo(1);
-    await log.flush();
-    await crash(second);
-    model.loseUnsynced(dir);
+    await truncateAfterCleanRestart(['a', 'b'], 'c', 1);
     // Offsets 0 and 1 were durable in the segment file; damage takes them both, so the journal's
     // truncation to 1 would keep offset 0, which nothing holds any more.
     truncateSync(path.join(dir, 'p0', segmentFileName(0)), 0);
@@ -359,53 +360,6 @@ describe('LogJournal', () => {
     await expect(logs[0].flush()).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR });
     logs[1].appendAsLeader([rec('b', '1')], 0);
     await expect(logs[1].flush()).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR });
-  });
-});
-
-describe('LogJournal storage faults', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = makeTempDir('cohort-journal-fault-');
-  });
-  afterEach(() => removeDir(dir));
-
-  it('fails the flushes of a write that failed, then writes it again in place on heal(): a crash after keeps every record', async () => {
-    const faults: string[] = [];
-    const open = async () => {
-      const journal = await LogJournal.open(path.join(dir, 'journal'), { onFault: (f) => faults.push(f.message) });
-      const logs = [0, 1].map((p) => FileLog.open(path.join(dir, `p${p}`), { journal: { journal, journalId: p } }));
-      const opened = await Promise.all(logs);
-      await journal.recover();
-      return { journal, logs: opened };
-    };
-    const { journal, logs } = await open();
-    logs[0].appendAsLeader([rec('a', '1')], 0);
-    await logs[0].flush();
-    const disk = await failSyncs(dir);
-    logs[0].appendAsLeader([rec('b', '2')], 0);
-    logs[1].appendAsLeader([rec('c', '3')], 0);
-    const failed = await Promise.allSettled(logs.map((l) => l.flush()));
-    expect(failed.map((r) => r.status === 'rejected' && (r.reason as { errorCode: number }).errorCode)).toEqual([
-      ErrorCode.KAFKA_STORAGE_ERROR,
-      ErrorCode.KAFKA_STORAGE_ERROR,
-    ]);
-    expect(faults).toEqual([expect.stringMatching(/the journal in .* failed: ENOSPC/)]);
-    await expect(journal.sync()).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR });
-    await expect(journal.heal()).rejects.toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR });
-    disk.restore();
-    await journal.heal();
-    expect(journal.storageFault).toBeUndefined();
-    for (const log of logs) await log.heal();
-    logs[1].appendAsLeader([rec('d', '4')], 0);
-    await logs[1].flush();
-    // A crash: the segment files were never fsynced, the journal's replay must bring everything back.
-    await Promise.all(logs.map((l) => l.abort()));
-    await journal.abort();
-    const again = await open();
-    expect(flatten(again.logs[0].read(0, ALL, ALL)).map(([, key]) => key)).toEqual(['a', 'b']);
-    expect(flatten(again.logs[1].read(0, ALL, ALL)).map(([, key]) => key)).toEqual(['c', 'd']);
-    await Promise.all(again.logs.map((l) => l.close()));
-    await again.journal.close();
   });
 });
 
