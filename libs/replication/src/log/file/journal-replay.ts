@@ -19,19 +19,21 @@ export interface JournaledLog {
 /**
  * Replay of one batch entry: the log must hold `frame` at the frame's first offset. Kept ('kept') when
  * it does; otherwise the log is cut there and the frame appended again ('redone'). A frame past the
- * log end means records in between are gone from both the log and the journal, unless a later
- * truncation of this log (`laterCut`, the lowest offset one cuts to) takes the log back to where it
- * now ends or below: the file then already holds that truncation (it reached the disk before the
- * crash), and what lies between was cut before anything was acknowledged past it ('cut later').
+ * log end means records in between are gone from both the log and the journal.
+ *
+ * Unless a later truncation of this log (`laterCut`, the lowest offset one cuts to) takes the whole
+ * frame back and the log with it to where it now ends or below ('cut later'): the frame was never
+ * acknowledged, and the file may already hold that truncation (it reached the disk before the crash),
+ * and even what was written after it in a newer epoch. Redoing the frame then would either find a hole
+ * that is no loss, or append an older epoch after a newer one; the later truncation is replayed anyway.
  */
 export function redoBatch(log: JournaledLog, frame: Buffer, laterCut: number): 'kept' | 'redone' | 'cut later' {
   const first = firstOffsetOf(frame);
   if (first < log.logStartOffset) return 'kept';
-  if (first > log.logEndOffset && laterCut <= log.logEndOffset) return 'cut later';
-  if (first < log.logEndOffset) {
-    if (log.holdsFrameAt(first, frame)) return 'kept';
-    log.truncateTo(first);
-  }
+  const end = log.logEndOffset;
+  if (first < end && log.holdsFrameAt(first, frame)) return 'kept';
+  if (laterCut <= Math.min(first, end)) return 'cut later';
+  if (first < end) log.truncateTo(first);
   if (first !== log.logEndOffset) {
     throw KafkaError.of(
       'KAFKA_STORAGE_ERROR',
@@ -72,21 +74,27 @@ export function replayReach(entries: readonly JournalEntry[], logId: number, log
       end = Math.min(end, entry.offset);
       continue;
     }
-    if (firstOffsetOf(entry.frame) > end) {
-      if (cuts[i] <= end) continue; // cut again later, as redoBatch skips it
-      return -1;
-    }
+    const first = firstOffsetOf(entry.frame);
+    if (cuts[i] <= Math.min(first, end)) continue; // cut again later, as redoBatch skips it
+    if (first > end) return -1;
     end = Math.max(end, readValidHeader(entry.frame, 0)!.lastOffset + 1);
   }
   return end;
 }
 
-/** The end of the last batch `entries` hold for log `logId` (-1 when none): written, since journaled. */
+/**
+ * The end of the last batch `entries` hold for log `logId` (-1 when none): written, since journaled.
+ * A later truncation of the log takes back what it cut (those records were never acknowledged, and
+ * replay cuts them again), so a batch counts only up to the lowest offset a later truncation cuts to.
+ */
 export function journaledEnd(entries: readonly JournalEntry[], logId: number): number {
+  const cuts = laterCuts(entries);
   let end = -1;
-  for (const entry of entries)
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
     if (entry.logId === logId && entry.kind === 'batch')
-      end = Math.max(end, readValidHeader(entry.frame, 0)!.lastOffset + 1);
+      end = Math.max(end, Math.min(readValidHeader(entry.frame, 0)!.lastOffset + 1, cuts[i]));
+  }
   return end;
 }
 

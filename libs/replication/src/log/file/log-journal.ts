@@ -163,8 +163,11 @@ export class LogJournal {
             `the journal in ${this.dir} holds records of log ${entry.logId}, which is not open`,
           );
         if (entry.kind === 'batch') {
-          if (options.cut?.has(entry.logId) && firstOffsetOf(entry.frame) > log.logEndOffset) {
-            // A log cut on purpose (its records past the cut are given up): the journal cannot continue it.
+          const end = log.logEndOffset;
+          if (options.cut?.has(entry.logId) && firstOffsetOf(entry.frame) > end && cuts[i] > end) {
+            // A log cut on purpose (its records past the cut are given up): the journal cannot continue it,
+            // unless a later truncation takes the log back to its end anyway (redoBatch skips the batch then,
+            // and what the journal holds after that truncation still belongs to the log).
             stopped.add(entry.logId);
             report.entriesSkipped++;
             continue;
