@@ -43,3 +43,4 @@ export { freePort } from './free-port';
 export { OwnRedisServer, pause, until } from './own-redis-server';
 export { RedisStoreFixture, TEST_REDIS_URL, uniqueClusterId } from './redis-test-support';
 export * from './page-cache-model';
+export { journalFixture, type JournaledLogs } from './journal-fixture';
