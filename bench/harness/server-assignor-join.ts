@@ -48,15 +48,19 @@ export function measureJoin(
   const targets = new Map<string, TopicPartitions>();
   let epoch = 0;
   let timed: { wall: number; cpu: number } | null = null;
+  const time = <T>(call: () => T): T => {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const result = call();
+    timed = { wall: performance.now() - started, cpu: cpuMs(cpu) };
+    return result;
+  };
+  // The call the builder makes: assignTargets when the assignor has it (an older build has only assign).
+  const assignTargets = assignor.assignTargets?.bind(assignor);
   const timing: ConsumerGroupAssignor = {
     name: assignor.name,
-    assign: (spec, cluster) => {
-      const cpu = process.cpuUsage();
-      const started = performance.now();
-      const result = assignor.assign(spec, cluster);
-      timed = { wall: performance.now() - started, cpu: cpuMs(cpu) };
-      return result;
-    },
+    assign: (spec, cluster) => time(() => assignor.assign(spec, cluster)),
+    ...(assignTargets && { assignTargets: (spec, cluster) => time(() => assignTargets(spec, cluster)) }),
   };
   /** One rebalance as a node does it: the builder's call, then the changed members' new targets applied. */
   const rebalance = (change: { add?: ConsumerGroupMember; remove?: string }): number => {

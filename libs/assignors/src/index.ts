@@ -48,6 +48,7 @@ export const cooperativeStickyAssignor = createCooperativeStickyAssignor();
 export type {
   ConsumerGroupAssignor,
   ConsumerGroupAssignment,
+  ConsumerGroupTargets,
   ConsumerGroupMemberSpec,
   ConsumerGroupSpec,
   GroupType,

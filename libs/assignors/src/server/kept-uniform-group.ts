@@ -13,11 +13,11 @@
  */
 import { javaStringHashCode, type TopicPartitions } from '@cohort/protocol';
 import type { ClusterView } from '../api/partition-assignor';
-import type { ConsumerGroupAssignment, ConsumerGroupSpec } from './consumer-group-assignor';
+import type { ConsumerGroupAssignment, ConsumerGroupSpec, ConsumerGroupTargets } from './consumer-group-assignor';
 import { readGroupModel, readOwned, sameOrder, type GroupModel, type ModelMember } from './group-model';
 import { frozenThroughout, isFrozenReading } from './owned-target-reading';
 import { memberIdHashes, memberMapOrder } from './member-map-order';
-import { assignModel } from './assign-model';
+import { assignModelTargets, targetRecord } from './assign-model';
 
 interface KeptGroup {
   model: GroupModel;
@@ -55,8 +55,21 @@ export class KeptUniformGroup {
   }
 
   assign(group: ConsumerGroupSpec, cluster: ClusterView): ConsumerGroupAssignment {
+    const { model, targets } = this.run(group, cluster);
+    return targetRecord(model, targets);
+  }
+
+  /** The same assignment, each member's target at its index in the spec (ConsumerGroupTargets). */
+  assignTargets(group: ConsumerGroupSpec, cluster: ClusterView): ConsumerGroupTargets {
+    return this.run(group, cluster).targets;
+  }
+
+  private run(group: ConsumerGroupSpec, cluster: ClusterView): { model: GroupModel; targets: ConsumerGroupTargets } {
     const specs = group.members;
-    if (specs.length < this.minMembers) return assignModel(readGroupModel(group, cluster));
+    if (specs.length < this.minMembers) {
+      const fresh = readGroupModel(group, cluster);
+      return { model: fresh, targets: assignModelTargets(fresh) };
+    }
     const key = specs[0].memberId;
     const kept = this.groups.get(key);
     // Dropped first: a patch changes the kept model in place, and is kept again only when it succeeds.
@@ -67,14 +80,14 @@ export class KeptUniformGroup {
       this.patchedCalls++;
       next = kept as KeptGroup;
     } else model = readGroupModel(group, cluster);
-    const assignment = assignModel(model);
+    const targets = assignModelTargets(model);
     // A patched model is kept as patched; one read afresh is kept when it can be.
     next ??= keepable(model, group);
     if (next !== null) {
       if (this.groups.size >= this.maxGroups) this.groups.delete(this.groups.keys().next().value as string);
       this.groups.set(key, next);
     }
-    return assignment;
+    return { model, targets };
   }
 }
 

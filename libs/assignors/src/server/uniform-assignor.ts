@@ -28,5 +28,6 @@ export function createUniformAssignor(): ConsumerGroupAssignor {
   return {
     name: UNIFORM_ASSIGNOR_NAME,
     assign: (group, cluster) => kept.assign(group, cluster),
+    assignTargets: (group, cluster) => kept.assignTargets(group, cluster),
   };
 }

@@ -1,4 +1,4 @@
-import { createServerRangeAssignor } from '@cohort/assignors';
+import { createServerRangeAssignor, createUniformAssignor } from '@cohort/assignors';
 import type { TopicPartitions as TopicPartitionList } from '@cohort/protocol';
 import type { ConsumerAssignorGroupSpec, ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
 import { type ConsumerGroupMember, newConsumerGroupMember, updatedMember } from './consumer-group-member';
@@ -329,5 +329,37 @@ describe('TargetAssignmentBuilder (Kafka TargetAssignmentBuilderTest)', () => {
       ]),
     );
     expect(result.records.at(-1)).toEqual(targetAssignmentEpochRecord('g', 3, NOW));
+  });
+
+  it("takes the uniform assignor's targets in the group's order, as its record by member id gives them", () => {
+    // Ids whose Java hash order differs from the group's order, one named as a prototype key, and two
+    // subscriptions, so that a target read at another member's index would hold a topic not subscribed.
+    const subscriptions = new Map([
+      ['zeta', ['a']],
+      ['alpha', ['b']],
+      ['__proto__', ['a']],
+      ['mid', ['b']],
+      ['x', ['a']],
+    ]);
+    const members = new Map(
+      [...subscriptions].map(([id, topics]) => [
+        id,
+        newConsumerGroupMember(id, { subscribedTopicNames: new Set(topics) }),
+      ]),
+    );
+    const build = (assignor: ConsumerGroupAssignorPort) =>
+      new TargetAssignmentBuilder('g', 1, assignor)
+        .withMembers(members)
+        .withSubscriptionMetadata({ a: 7, b: 4 })
+        .build(NOW);
+    const uniform = createUniformAssignor();
+    const byRecord = build({ name: 'uniform', assign: (group, cluster) => uniform.assign(group, cluster) });
+    const byTargets = build(createUniformAssignor());
+    expect(byTargets).toEqual(byRecord);
+    expect(byTargets.targetAssignment.size).toBe(5);
+    for (const [id, target] of byTargets.targetAssignment) {
+      expect(target.size).toBe(1);
+      for (const topic of target.keys()) expect(subscriptions.get(id)).toContain(topic);
+    }
   });
 });

@@ -84,14 +84,23 @@ export class TargetAssignmentBuilder {
   build(now: number): TargetAssignmentResult {
     const specs = this.updatedMembers.size === 0 ? this.memberSpecs() : [...this.updatedSpecs().values()];
 
-    const assigned = this.assignor.assign({ members: specs }, { partitionsPerTopic: { ...this.subscriptionMetadata } });
+    const group = { members: specs };
+    const cluster = { partitionsPerTopic: { ...this.subscriptionMetadata } };
+    // Each member's target at its index in specs when the assignor can give them so, else by member id.
+    const targets = this.assignor.assignTargets?.(group, cluster) ?? null;
+    const assigned = targets === null ? this.assignor.assign(group, cluster) : null;
 
     const records: LogRecord[] = [];
     const changed: string[] = [];
     const targetAssignment = new Map<string, TopicPartitions>();
     for (let i = 0; i < specs.length; i++) {
       const { memberId } = specs[i];
-      const entries = Object.prototype.hasOwnProperty.call(assigned, memberId) ? assigned[memberId] : undefined;
+      const entries =
+        targets !== null
+          ? targets[i]
+          : Object.prototype.hasOwnProperty.call(assigned, memberId)
+            ? (assigned as NonNullable<typeof assigned>)[memberId]
+            : undefined;
       const next = entries ? fromTopicPartitionList(entries) : NO_PARTITIONS;
       targetAssignment.set(memberId, next);
       const previous = this.targetAssignment.get(memberId);

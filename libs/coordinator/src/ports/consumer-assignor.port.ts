@@ -9,6 +9,12 @@ import type { TopicPartitions as TopicPartitionList } from '@cohort/protocol';
 export interface ConsumerGroupAssignorPort {
   readonly name: string;
   assign(group: ConsumerAssignorGroupSpec, cluster: ConsumerAssignorClusterView): Record<string, TopicPartitionList[]>;
+  /**
+   * Optional: the same assignment with each member's target at its index in `group.members`, which the
+   * coordinator prefers (a record of thousands of member ids costs more to build and read than most
+   * assignments); the built-in uniform assignor has it.
+   */
+  assignTargets?(group: ConsumerAssignorGroupSpec, cluster: ConsumerAssignorClusterView): TopicPartitionList[][];
 }
 
 /** One member as the assignor sees it: its subscription and its current target. */
