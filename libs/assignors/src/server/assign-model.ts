@@ -37,7 +37,12 @@ function toWire(model: GroupModel, member: ModelMember): TopicPartitions[] {
     const wire = new Array<TopicPartitions>(entries.length);
     for (let i = 0; i < entries.length; i++) {
       const { topic, partitions, original } = entries[i];
-      wire[i] = original ?? { topic: model.topics[topic].name, partitions };
+      // A copy, frozen with the entries (keptWire): whoever receives the wire may keep it, knowing
+      // nothing changes it (the coordinator reads an unchanged target's wire back only once).
+      wire[i] = original ?? {
+        topic: model.topics[topic].name,
+        partitions: Object.freeze(partitions.slice()) as number[],
+      };
     }
     return wire;
   };

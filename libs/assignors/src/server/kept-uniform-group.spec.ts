@@ -200,4 +200,28 @@ describe('uniform assignor, a group model kept between calls', () => {
     // All but the first join, which follows every member getting its first target (all lists new).
     expect(kept.patchedCalls).toBe(39);
   });
+
+  it('patches the join that follows a batch of joins, which moved partitions away from many members', () => {
+    const kept = new KeptUniformGroup();
+    const topics = { a: 400 };
+    const names = ['a'];
+    const history: History = { members: [], topics, names };
+    for (let m = 0; m < 200; m++)
+      history.members.push({ memberId: `member-${m}`, subscribedTopics: names, assignment: NOTHING });
+    apply(history, check(kept, history.members, topics)!);
+    apply(history, check(kept, history.members, topics)!);
+    // Twenty join at once (a turn's batch): each old member had 2 partitions, some give one away.
+    for (let m = 0; m < 20; m++)
+      history.members.push({ memberId: `batch-${m}`, subscribedTopics: names, assignment: NOTHING });
+    const before = history.members.map((member) => member.assignment);
+    apply(history, check(kept, history.members, topics)!);
+    const moved = history.members.filter((member, m) => member.assignment !== before[m]).length;
+    // More than an eighth of the group got a new list, and the next join is still answered from the
+    // kept model (as a fresh read answers it: check compares every call).
+    expect(moved).toBeGreaterThan(220 / 8);
+    const patched = kept.patchedCalls;
+    history.members.push({ memberId: 'joining', subscribedTopics: names, assignment: NOTHING });
+    apply(history, check(kept, history.members, topics)!);
+    expect(kept.patchedCalls).toBe(patched + 1);
+  });
 });

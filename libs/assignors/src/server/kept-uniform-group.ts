@@ -75,14 +75,18 @@ export class KeptUniformGroup {
     // Dropped first: a patch changes the kept model in place, and is kept again only when it succeeds.
     if (kept !== undefined) this.groups.delete(key);
     let model = kept === undefined ? null : patchModel(kept, group, cluster);
-    let next: KeptGroup | null = null;
+    let next: KeptGroup | null;
     if (model !== null) {
       this.patchedCalls++;
       next = kept as KeptGroup;
-    } else model = readGroupModel(group, cluster);
+    } else {
+      model = readGroupModel(group, cluster);
+      // Kept before it is assigned, so the assignment fills in the entries of every member whose target
+      // stays (model.kept.wires) and the builder knows what each holds: the next call, which patches
+      // this model, hands those entries back instead of making them again for the whole group.
+      next = keepable(model, group);
+    }
     const targets = assignModelTargets(model);
-    // A patched model is kept as patched; one read afresh is kept when it can be.
-    next ??= keepable(model, group);
     if (next !== null) {
       if (this.groups.size >= this.maxGroups) this.groups.delete(this.groups.keys().next().value as string);
       this.groups.set(key, next);
@@ -225,7 +229,12 @@ function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterV
   const specs = group.members;
   const n = specs.length;
   const oldCount = model.members.length;
-  const match = matchMembers(kept, specs, Math.max(16, n >> 3));
+  // Up to as many changes as members (a changed member counts twice: unmarked, then read), i.e. at
+  // most about half the members changed: a patch then reads fewer members than a fresh read, which
+  // reads them all. The target a batch of joins made moves partitions away from many members (at the
+  // end of forming 10,000, 1,000 of them besides the 500 that joined), so the join after it used to
+  // read the whole group afresh when more than an eighth had changed.
+  const match = matchMembers(kept, specs, Math.max(16, n));
   if (match === null) return null;
   const { keptOf, idHashes, unmark, anyOwned } = match;
   // Only now that the patch is worth it (a group that changed wholesale is read afresh at once).

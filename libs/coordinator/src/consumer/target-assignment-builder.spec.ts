@@ -151,6 +151,26 @@ describe('TargetAssignmentBuilder (Kafka TargetAssignmentBuilderTest)', () => {
     });
   });
 
+  it('keeps the very target a member holds when the assignor hands it back in another order', () => {
+    const context = new Context('my-group', 20);
+    context.addTopicMetadata('foo', 6);
+    context.addTopicMetadata('bar', 6);
+    const held = parts({ foo: [1, 2, 3], bar: [4, 5] });
+    context.addGroupMember('member-1', ['foo', 'bar'], held);
+    // As the uniform assignor answers an unchanged target: Java's order, frozen, the same list each call.
+    const answer = Object.freeze([
+      Object.freeze({ topic: 'foo', partitions: Object.freeze([3, 1, 2]) }),
+      Object.freeze({ topic: 'bar', partitions: Object.freeze([5, 4]) }),
+    ]) as unknown as TopicPartitionList[];
+    context.prepared['member-1'] = answer;
+    for (let call = 0; call < 2; call++) {
+      context.calls.length = 0;
+      const result = context.build();
+      expect(result.records).toEqual([epochRecord]);
+      expect(result.targetAssignment.get('member-1')).toBe(held);
+    }
+  });
+
   it('writes a record for each of two members whose targets were swapped, then the epoch (testAssignmentSwapped)', () => {
     const context = new Context('my-group', 20);
     context.addTopicMetadata('foo', 6);

@@ -4,7 +4,7 @@ import type { ConsumerGroupMember } from './consumer-group-member';
 import { regexTopicsOf } from './regex-access';
 import { targetAssignmentEpochRecord, targetAssignmentRecord } from './consumer-records';
 import {
-  fromTopicPartitionList,
+  fromAssignedList,
   NO_PARTITIONS,
   samePartitions,
   toTopicPartitionList,
@@ -82,7 +82,10 @@ export class TargetAssignmentBuilder {
 
   /** Runs the assignor; whatever it throws (a plugin's bug, an impossible input) is the caller's to map. */
   build(now: number): TargetAssignmentResult {
-    const specs = this.updatedMembers.size === 0 ? this.memberSpecs() : [...this.updatedSpecs().values()];
+    // Each member's target as it stands, when memberSpecs looked it up already (a Map's lookup of an id
+    // is not free at 10,000 members): undefined for a member without one.
+    const previousTargets: (TopicPartitions | undefined)[] | null = this.updatedMembers.size === 0 ? [] : null;
+    const specs = previousTargets !== null ? this.memberSpecs(previousTargets) : [...this.updatedSpecs().values()];
 
     const group = { members: specs };
     const cluster = { partitionsPerTopic: { ...this.subscriptionMetadata } };
@@ -101,9 +104,9 @@ export class TargetAssignmentBuilder {
           : Object.prototype.hasOwnProperty.call(assigned, memberId)
             ? (assigned as NonNullable<typeof assigned>)[memberId]
             : undefined;
-      const next = entries ? fromTopicPartitionList(entries) : NO_PARTITIONS;
+      const previous = previousTargets !== null ? previousTargets[i] : this.targetAssignment.get(memberId);
+      const next = entries ? fromAssignedList(entries, previous) : NO_PARTITIONS;
       targetAssignment.set(memberId, next);
-      const previous = this.targetAssignment.get(memberId);
       // A member without a target yet always gets a record, even an empty one.
       if (previous === undefined || !samePartitions(previous, next)) {
         records.push(targetAssignmentRecord(this.groupId, memberId, next, now));
@@ -115,11 +118,14 @@ export class TargetAssignmentBuilder {
   }
 
   /** Every member as it stands, in the group's order (no change of this heartbeat to apply: a batch's target). */
-  private memberSpecs(): ConsumerAssignorMemberSpec[] {
+  private memberSpecs(previousTargets: (TopicPartitions | undefined)[]): ConsumerAssignorMemberSpec[] {
     const specs = new Array<ConsumerAssignorMemberSpec>(this.members.size);
     let i = 0;
-    for (const member of this.members.values())
-      specs[i++] = this.memberSpec(member, this.targetAssignment.get(member.memberId) ?? NO_PARTITIONS);
+    for (const member of this.members.values()) {
+      const previous = this.targetAssignment.get(member.memberId);
+      previousTargets.push(previous);
+      specs[i++] = this.memberSpec(member, previous ?? NO_PARTITIONS);
+    }
     return specs;
   }
 
@@ -148,6 +154,26 @@ export class TargetAssignmentBuilder {
 
   /** The member as the assignor sees it; a member subscribed by names shares its subscription's list of names. */
   private memberSpec(member: ConsumerGroupMember, assignment: TopicPartitions): ConsumerAssignorMemberSpec {
+    if (member.subscribedTopicRegex !== '' || assignment.size === 0) return this.newMemberSpec(member, assignment);
+    // Made from the member's target (a map of its own, never changed once made) and the fields below:
+    // the same spec while they stay, so a target computed for a big group, whose members moved to a new
+    // epoch since the last one (new member objects, the same targets), makes specs only for those whose
+    // target or subscription changed.
+    const kept = keptSpecs.get(assignment);
+    if (
+      kept !== undefined &&
+      kept.names === member.subscribedTopicNames &&
+      kept.spec.memberId === member.memberId &&
+      kept.spec.instanceId === member.instanceId &&
+      kept.spec.rackId === member.rackId
+    )
+      return kept.spec;
+    const spec = Object.freeze(this.newMemberSpec(member, assignment));
+    keptSpecs.set(assignment, { names: member.subscribedTopicNames, spec });
+    return spec;
+  }
+
+  private newMemberSpec(member: ConsumerGroupMember, assignment: TopicPartitions): ConsumerAssignorMemberSpec {
     return {
       memberId: member.memberId,
       instanceId: member.instanceId,
@@ -160,6 +186,9 @@ export class TargetAssignmentBuilder {
     };
   }
 }
+
+/** The last spec made per target, for a member subscribed by names (the set of names it was made with). */
+const keptSpecs = new WeakMap<TopicPartitions, { names: ReadonlySet<string>; spec: ConsumerAssignorMemberSpec }>();
 
 /**
  * A subscription's names as the assignor's list, made once per set (a member keeps its subscription's

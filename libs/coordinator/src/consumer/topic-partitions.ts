@@ -39,6 +39,40 @@ export function fromTopicPartitionList(list: readonly TopicPartitionList[]): Top
 }
 
 /**
+ * Assignor results read back, by the list an assignor returned: one that keeps a member's unchanged
+ * target hands back the same frozen list call after call (the uniform assignor's entries in Java's
+ * order, which are not the ascending list it was given), and reading it anew made a map and a set per
+ * member at every target computed only to find them equal to the target already held.
+ */
+const assignedReadings = new WeakMap<readonly TopicPartitionList[], TopicPartitions>();
+
+/**
+ * An assignor's list for a member as TopicPartitions: `previous` (the member's target) itself when the
+ * list holds the same partitions, so an unchanged target stays the very map held. A list frozen all the
+ * way down is read once: nothing can have changed it since.
+ */
+export function fromAssignedList(
+  list: readonly TopicPartitionList[],
+  previous: TopicPartitions | undefined,
+): TopicPartitions {
+  const source = (list as ListedFrom)[LISTED_FROM];
+  if (source !== undefined) return source;
+  const known = assignedReadings.get(list);
+  if (known !== undefined) return known;
+  let read = fromTopicPartitionList(list);
+  if (previous !== undefined && samePartitions(previous, read)) read = previous;
+  if (frozenThroughout(list)) assignedReadings.set(list, read);
+  return read;
+}
+
+function frozenThroughout(list: readonly TopicPartitionList[]): boolean {
+  if (!Object.isFrozen(list)) return false;
+  for (let i = 0; i < list.length; i++)
+    if (!Object.isFrozen(list[i]) || !Object.isFrozen(list[i].partitions)) return false;
+  return true;
+}
+
+/**
  * Lists already made, by the (never mutated) TopicPartitions they list: a target is listed at every join,
  * and at every target computed. Kept beside the maps, not on them: a property on some maps gives them
  * another shape than the rest, and every read of a map's partitions elsewhere pays for it.
