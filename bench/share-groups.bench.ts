@@ -30,6 +30,8 @@ const TOPIC = 'jobs';
 const LOCK_MS = 1000;
 const GRACE_MS = 500;
 const CLAIM_POLL_MS = 50;
+/** How long each side of a throughput run (either Cohort node, Redis) runs its loop unmeasured first. */
+const WARM_UP_MS = 5000;
 const NODE_ENV = {
   GROUP_SHARE_AUTO_OFFSET_RESET: 'earliest',
   // Closed loops send thousands of events a second per connection: measure the queue, not the throttle.
@@ -48,7 +50,7 @@ async function shareGroups(args: string[]): Promise<void> {
   const unsynced = await CohortProcess.start({ ...NODE_ENV, LOG_FLUSH_POLICY: 'replicated' });
   try {
     console.log(
-      `one embedded node (LOG_FLUSH_POLICY=always, and a second one with replicated: no fsync per write), one partition per group; Redis Streams on 127.0.0.1:6379, one stream and one consumer group; ${workers} workers each`,
+      `one embedded node (LOG_FLUSH_POLICY=always, and a second one with replicated: no fsync per write), one partition per group; Redis Streams on 127.0.0.1:6379, one stream and one consumer group; ${workers} workers each; each side warmed up for ${WARM_UP_MS / 1000} s right before its ${seconds} s`,
     );
     const rows: string[][] = [];
     for (const [label, batch, target] of [
@@ -162,11 +164,15 @@ async function throughput(
   const redis = await RedisStreamsQueue.filled(`throughput-${batch}`, messages);
   try {
     await redis.connect(count);
-    await cohortDrain(workers, batch, 500); // warm-up: JIT, the share partition created
-    await redis.drain(batch, 500);
-    await cohortDrain(others, batch, 500);
+    // Each side runs the same loop for WARM_UP_MS right before it is measured: the share partition
+    // is created, and V8 has compiled the hot path (after half a second it was still compiling on
+    // another thread for over a second of the five measured), so the figure is a running node's.
+    await cohortDrain(workers, batch, WARM_UP_MS);
     const cohort = await onNode(node, () => withClientCpu(() => cohortDrain(workers, batch, durationMs)));
+    await cohortDrain(others, batch, WARM_UP_MS);
     const noFsync = await onNode(unsynced, () => withClientCpu(() => cohortDrain(others, batch, durationMs)));
+    await redis.drain(batch, WARM_UP_MS);
+    await redis.refill(messages); // the warm-up may have drained it
     const baseline = await withClientCpu(() => redis.drain(batch, durationMs));
     const cores = (run: { clientCores: number }) => `${(run.clientCores * 100).toFixed(0)}%`;
     console.log(

@@ -29,16 +29,21 @@ export class RedisStreamsQueue {
   /** A fresh stream of `messages` small entries and its consumer group reading from the start. */
   static async filled(name: string, messages: number): Promise<RedisStreamsQueue> {
     const queue = new RedisStreamsQueue(name);
-    await queue.admin.del(queue.key);
+    await queue.refill(messages);
+    return queue;
+  }
+
+  /** The stream made anew with `messages` entries, none read, for a run after one that drained it. */
+  async refill(messages: number): Promise<void> {
+    await this.admin.del(this.key);
     for (let sent = 0; sent < messages;) {
-      const pipeline = queue.admin.pipeline();
+      const pipeline = this.admin.pipeline();
       const chunk = Math.min(5000, messages - sent);
-      for (let i = 0; i < chunk; i++) pipeline.xadd(queue.key, '*', 'job', String(sent + i));
+      for (let i = 0; i < chunk; i++) pipeline.xadd(this.key, '*', 'job', String(sent + i));
       await pipeline.exec();
       sent += chunk;
     }
-    await queue.admin.xgroup('CREATE', queue.key, GROUP, '0');
-    return queue;
+    await this.admin.xgroup('CREATE', this.key, GROUP, '0');
   }
 
   /** `count` worker connections (each a consumer of the group). */
