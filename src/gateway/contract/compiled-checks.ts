@@ -24,6 +24,13 @@ export function compileChecks(schemas: Record<string, JsonSchema>): (name: strin
     validate: lengthAsClassValidator,
   });
   ajv.addKeyword({
+    keyword: 'knownKeysOnly',
+    type: 'object',
+    schemaType: 'array',
+    errors: false,
+    compile: (names: readonly string[]) => (value: object) => hasOnlyKeys(value, names),
+  });
+  ajv.addKeyword({
     keyword: 'opaqueJson',
     schemaType: 'boolean',
     errors: false,
@@ -61,10 +68,23 @@ function strict(value: unknown): unknown {
   if ('minLength' in schema || 'maxLength' in schema)
     out.lengthAsClassValidator = [schema.minLength ?? 0, schema.maxLength ?? Number.MAX_SAFE_INTEGER];
   if ('properties' in schema) {
-    out.additionalProperties = false;
+    // additionalProperties: false, as a loop over the names: Ajv compares a key with each name only up
+    // to 8 names and looks it up in the schema's properties past that (the ConsumerGroupHeartbeat has
+    // 10), which cost a steady heartbeat more than comparing its 3 keys with the names they lead.
+    out.knownKeysOnly = Object.keys(schema.properties as JsonSchema);
     out.plainObject = true;
   }
   return out;
+}
+
+/** No key but `names` (`additionalProperties: false`, as Ajv reads it: every key `for…in` gives). */
+function hasOnlyKeys(value: object, names: readonly string[]): boolean {
+  for (const key in value) {
+    let known = false;
+    for (let i = 0; i < names.length && !known; i++) known = names[i] === key;
+    if (!known) return false;
+  }
+  return true;
 }
 
 function isPlain(_schema: boolean, value: object): boolean {

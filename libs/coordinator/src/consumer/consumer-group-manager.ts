@@ -41,6 +41,12 @@ export type { ConsumerGroupDowngradePort, ConsumerGroupManagerDeps, Fencing } fr
 
 export const LEAVE_GROUP_MEMBER_EPOCH = -1;
 
+/** A member's session timer: its key among the shard's timers, and the fencing it runs when it fires. */
+export interface MemberSession {
+  readonly key: string;
+  readonly expire: () => void;
+}
+
 /** What one heartbeat computed, before its records are applied. */
 interface Outcome extends Fencing {
   response: ConsumerGroupHeartbeatResponse;
@@ -326,6 +332,22 @@ export class ConsumerGroupManager {
   /** The member's session: fenced unless heard from within `timeoutMs` (a classic member's own session timeout). */
   scheduleSessionTimeout(groupId: string, memberId: string, timeoutMs = this.deps.config.sessionTimeoutMs): void {
     this.fenceAfter(consumerSessionKey(groupId, memberId), groupId, memberId, timeoutMs);
+  }
+
+  /**
+   * `scheduleSessionTimeout(groupId, memberId)` with the key and expiry of `session(groupId, memberId)`,
+   * which a member that heartbeats every interval can keep instead of building them each time.
+   */
+  restartSession(session: MemberSession): void {
+    this.deps.effects.schedule(session.key, this.deps.config.sessionTimeoutMs, session.expire);
+  }
+
+  /** The session timer's key of a member and what its expiry does, as `scheduleSessionTimeout` arms them. */
+  session(groupId: string, memberId: string): MemberSession {
+    return {
+      key: consumerSessionKey(groupId, memberId),
+      expire: () => this.fenceMember(groupId, memberId, () => true),
+    };
   }
 
   /** Arms timer `key`: when it fires, the member is fenced if still there (a session, a classic member's join or sync deadline). */

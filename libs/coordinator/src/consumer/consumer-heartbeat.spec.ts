@@ -34,6 +34,8 @@ describe('ConsumerGroupHeartbeat (Kafka GroupMetadataManagerTest)', () => {
     ['an empty group id', { groupId: ' ' }, "GroupId can't be empty."],
     ['an empty instance id', { instanceId: '' }, "InstanceId can't be empty."],
     ['an empty rack id', { rackId: '' }, "RackId can't be empty."],
+    ['a member id of whitespace only', { memberId: '\t \n' }, "MemberId can't be empty."],
+    ['a group id of Unicode whitespace only', { groupId: '\u00a0\u3000\ufeff' }, "GroupId can't be empty."],
     [
       'a join without a rebalance timeout',
       { rebalanceTimeoutMs: undefined },

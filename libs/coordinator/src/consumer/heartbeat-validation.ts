@@ -14,7 +14,17 @@ function invalid(message: string): ConsumerGroupError {
 }
 
 function throwIfEmpty(value: string | null | undefined, message: string): void {
-  if (value !== null && value !== undefined && value.trim() === '') throw invalid(message);
+  if (value !== null && value !== undefined && isBlank(value)) throw invalid(message);
+}
+
+/**
+ * `value.trim() === ''`. An id that starts with a printable ASCII character (every id a client makes)
+ * is not blank, and is answered without calling trim(); only the others are trimmed.
+ */
+function isBlank(value: string): boolean {
+  const first = value.charCodeAt(0); // NaN for ''
+  if (first > 0x20 && first < 0x7f) return false;
+  return value.trim() === '';
 }
 
 /**

@@ -1,7 +1,7 @@
 import { withAnswerJson } from '@cohort/protocol';
 import type { ConsumerGroup } from './consumer-group';
 import { type ConsumerGroupMember, isReconciledTo } from './consumer-group-member';
-import type { ConsumerGroupManager } from './consumer-group-manager';
+import type { ConsumerGroupManager, MemberSession } from './consumer-group-manager';
 import type {
   ConsumerGroupHeartbeatRequest,
   ConsumerGroupHeartbeatResponse,
@@ -32,9 +32,28 @@ export function steadyHeartbeat(
   // In the full path's order: the caller first (its ACLs filter the member's regex), then the group epoch's check.
   manager.progress.access?.remember(group.groupId, member.memberId, context.aclCaller);
   if (!manager.progress.subscriptionUnchanged(group, member)) return null;
-  manager.scheduleSessionTimeout(group.groupId, member.memberId);
+  manager.restartSession(sessionOf(manager, group.groupId, member));
   return steadyAnswer(member, manager.config.heartbeatIntervalMs);
 }
+
+/**
+ * The member's session timer (`ConsumerGroupManager.session`), made once per member object and kept
+ * while it heartbeats: the key and the expiry are the same every interval, and building the key's
+ * string and hashing it anew on each heartbeat was most of what restarting the session cost.
+ */
+function sessionOf(manager: ConsumerGroupManager, groupId: string, member: ConsumerGroupMember): MemberSession {
+  const kept = sessions.get(member);
+  if (kept !== undefined && kept.manager === manager && kept.groupId === groupId) return kept.session;
+  const session = manager.session(groupId, member.memberId);
+  sessions.set(member, { manager, groupId, session });
+  return session;
+}
+
+/** Each member's session timer, gone with the member object (a member replaced, removed or unloaded). */
+const sessions = new WeakMap<
+  ConsumerGroupMember,
+  { manager: ConsumerGroupManager; groupId: string; session: MemberSession }
+>();
 
 /**
  * The member a steady heartbeat is from, or undefined when the heartbeat must take the full path. A
