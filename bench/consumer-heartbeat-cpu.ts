@@ -35,10 +35,17 @@ async function cpuOf(node: CohortProcess, count: number, send: () => Promise<num
   return used;
 }
 
-/** One classic member alone in a group, its assignment from the server's range assignor; resolves with what a Heartbeat needs. */
+/**
+ * One classic member alone in a group, as a real classic consumer is one: JoinGroup (KIP-394's member id
+ * first), then SyncGroup, in which it leads and gives itself every partition of the group's topic, then
+ * Heartbeats. (A member that joined and never synced would be dropped once the group's pending-sync
+ * deadline passed, and its heartbeats would then fail with 25 UNKNOWN_MEMBER_ID.) Resolves with what a
+ * Heartbeat needs.
+ */
 async function classicMember(
   node: CohortProcess,
   groupId: string,
+  partitions: number,
 ): Promise<{ socket: Socket; heartbeat: P.HeartbeatRequest }> {
   const socket = io(node.url, { transports: ['websocket'], reconnection: false, forceNew: true });
   await new Promise<void>((resolve, reject) => {
@@ -53,13 +60,25 @@ async function classicMember(
       memberId,
       groupInstanceId: null,
       protocolType: 'consumer',
-      protocols: [{ name: 'range', metadata: { topics: [groupId] } }],
-      serverAssignor: 'range',
+      protocols: [{ name: 'range', metadata: { topics: [groupId] } satisfies P.Subscription }],
     } satisfies P.JoinGroupRequest) as Promise<P.JoinGroupResponse>;
   let joined = await join('');
   if (joined.errorCode === 79) joined = await join(joined.memberId);
-  if (joined.errorCode !== 0 || joined.assignment === undefined)
-    throw new Error(`the classic member did not join (error ${joined.errorCode})`);
+  if (joined.errorCode !== 0) throw new Error(`the classic member did not join (error ${joined.errorCode})`);
+  if (joined.leader !== joined.memberId) throw new Error('the classic member, alone in its group, does not lead it');
+  const own: P.MemberAssignment = {
+    partitions: [{ topic: groupId, partitions: Array.from({ length: partitions }, (_, p) => p) }],
+  };
+  const synced = (await socket.timeout(30_000).emitWithAck('SyncGroup', {
+    groupId,
+    generationId: joined.generationId,
+    memberId: joined.memberId,
+    groupInstanceId: null,
+    protocolType: 'consumer',
+    protocolName: joined.protocolName,
+    assignments: [{ memberId: joined.memberId, assignment: own }],
+  } satisfies P.SyncGroupRequest)) as P.SyncGroupResponse;
+  if (synced.errorCode !== 0) throw new Error(`the classic member did not sync (error ${synced.errorCode})`);
   return {
     socket,
     heartbeat: { groupId, generationId: joined.generationId, memberId: joined.memberId, groupInstanceId: null },
@@ -164,7 +183,7 @@ export async function heartbeatCpu(node: CohortProcess, where: string, others: n
     followPushes: true,
     rebalanceTimeoutMs: CONSUMER_REBALANCE_TIMEOUT_MS,
   });
-  const classic = await classicMember(node, 'classic-steady');
+  const classic = await classicMember(node, 'classic-steady', 10);
   let held: { fleet: ConsumerFleet; touch: () => Promise<void> } | null = null;
   try {
     const [member] = await fleet.connect(1);

@@ -16,8 +16,8 @@ import {
   type PartitionCountLookup,
   subscribedRegexesAfter,
   subscribedTopicNamesAfter,
-  topicsMetadataHash,
 } from './subscription-metadata';
+import { SubscribedTopicsHash } from './subscribed-topics-hash';
 import { updateTargetAssignment } from './target-assignment-update';
 import type { TopicPartitionList, TopicPartitions } from './topic-partitions';
 
@@ -76,9 +76,12 @@ export interface PreparedJoin {
 export class MemberProgress {
   /** Each regex member's caller (the one that receives its assignment), whose ACLs filter what its pattern gives it. */
   readonly access?: RegexAccess;
+  /** The hash of each group's topics subscribed by name, kept while they and their partition counts stay. */
+  private readonly namesHash: SubscribedTopicsHash;
 
   constructor(private readonly deps: MemberProgressDeps) {
     this.access = deps.topicAccess && new RegexAccess(deps.topicAccess);
+    this.namesHash = new SubscribedTopicsHash(deps.partitionsOf);
   }
 
   advance(change: MemberChange, records: LogRecord[], now: number): ConsumerGroupMember {
@@ -220,8 +223,7 @@ export class MemberProgress {
    */
   subscriptionUnchanged(group: ConsumerGroup, member: ConsumerGroupMember): boolean {
     // Subscribed by name only: nothing resolved, no regex whose access could change (the usual group).
-    if (group.subscribedRegexes.size === 0)
-      return topicsMetadataHash(group.subscribedTopicNames.keys(), this.deps.partitionsOf) === group.metadataHash;
+    if (group.subscribedRegexes.size === 0) return this.namesHash.of(group) === group.metadataHash;
     // Checking a regex member's access records what it may be given: that check is the full path's.
     if (this.access && hasRegex(member)) return false;
     const subscription = this.subscription(group.groupId, group.subscribedTopicNames, group.subscribedRegexes);
