@@ -5,6 +5,11 @@ describe('the share ledger of the simulator', () => {
   let now = 0;
   const ledger = () => new ShareLedger(() => now, 1_000, 3, 5);
   beforeEach(() => (now = 0));
+  /** An acquire sent to `coordinator` and answered, as the workload reports each one. */
+  const answeredAcquire = (l: ShareLedger, coordinator: number) => {
+    l.acquireSent(coordinator);
+    l.acquireAnswered(true);
+  };
 
   it('an offset leased to a second member while the first surely holds it, by the same coordinator', () => {
     const l = ledger();
@@ -95,8 +100,7 @@ describe('the share ledger of the simulator', () => {
 
   it('an offset an unanswered acquire may have leased on its last delivery may come back as a redelivered dead letter', () => {
     const l = ledger();
-    l.acquireSent(1);
-    l.acquireAnswered(true);
+    answeredAcquire(l, 1);
     l.leased('a', 1, 0, 'jobs-0', 5, 6, 4);
     l.acknowledged('a', 'jobs-0', 5, 6, 2, 1, l.letGo('a', 'jobs-0', 5, 6, 1));
     // b's acquire leased 5 on its last delivery, but the answer never came (its coordinator was cut off
@@ -119,19 +123,16 @@ describe('the share ledger of the simulator', () => {
   });
   it('a group deleted and created again: what it acknowledged may come back counted from one, but not with the old counts, and only when the deletion surely happened', () => {
     const l = ledger();
-    l.acquireSent(1);
-    l.acquireAnswered(true);
+    answeredAcquire(l, 1);
     l.leased('a', 1, 0, 'jobs-0', 5, 6, 1);
     const letGo = l.letGo('a', 'jobs-0', 5, 6, 1);
     l.acknowledged('a', 'jobs-0', 5, 6, 1, 1, letGo);
     now = 100;
     l.groupDeleted(100, true);
     now = 200;
-    l.acquireSent(1);
-    l.acquireAnswered(true);
+    answeredAcquire(l, 1);
     l.leased('b', 1, 200, 'jobs-0', 5, 5, 1);
-    l.acquireSent(1);
-    l.acquireAnswered(true);
+    answeredAcquire(l, 1);
     // The old group's count carried over into the new one.
     l.leased('b', 1, 200, 'jobs-0', 6, 6, 3);
     const kept = ledger();
@@ -150,25 +151,20 @@ describe('the share ledger of the simulator', () => {
     now = 100;
     l.groupDeleted(100, true);
     now = 200;
-    l.acquireSent(1);
-    l.acquireAnswered(true);
+    answeredAcquire(l, 1);
     l.leased('a', 1, 200, 'jobs-0', 0, 0, 1);
     // Coordinator 2 loaded what 1 wrote: 1-2, never leased, were under its horizon, counted once.
     now = 300;
-    l.acquireSent(2);
-    l.acquireAnswered(true);
+    answeredAcquire(l, 2);
     l.leased('a', 2, 300, 'jobs-0', 1, 1, 2);
-    l.acquireSent(2);
-    l.acquireAnswered(true);
+    answeredAcquire(l, 2);
     l.leased('a', 2, 300, 'jobs-0', 2, 2, 3);
     // Coordinator 1 alone before the deletion does not count: served only before the group's new life.
     const alone = ledger();
-    alone.acquireSent(1);
-    alone.acquireAnswered(true);
+    answeredAcquire(alone, 1);
     now = 400;
     alone.groupDeleted(400, true);
-    alone.acquireSent(2);
-    alone.acquireAnswered(true);
+    answeredAcquire(alone, 2);
     alone.leased('a', 2, 400, 'jobs-0', 1, 1, 2);
     expect([...l.violations, ...alone.violations]).toEqual([
       'jobs-0@2 leased with delivery count 3 as the first lease of the group created again (at most 0 unseen leases before, and one counted by a delivery horizon)',

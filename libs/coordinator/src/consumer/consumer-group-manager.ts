@@ -346,13 +346,18 @@ export class ConsumerGroupManager {
   session(groupId: string, memberId: string): MemberSession {
     return {
       key: consumerSessionKey(groupId, memberId),
-      expire: () => this.fenceMember(groupId, memberId, () => true),
+      expire: this.fencing(groupId, memberId),
     };
   }
 
   /** Arms timer `key`: when it fires, the member is fenced if still there (a session, a classic member's join or sync deadline). */
   fenceAfter(key: string, groupId: string, memberId: string, timeoutMs: number): void {
-    this.deps.effects.schedule(key, timeoutMs, () => this.fenceMember(groupId, memberId, () => true));
+    this.deps.effects.schedule(key, timeoutMs, this.fencing(groupId, memberId));
+  }
+
+  /** What a member's session or deadline does when it fires: fences the member if it is still there. */
+  private fencing(groupId: string, memberId: string): () => void {
+    return () => this.fenceMember(groupId, memberId, () => true);
   }
 
   /** Fences the member if it is still at `memberEpoch` when the deadline passes (it did not revoke in time). */

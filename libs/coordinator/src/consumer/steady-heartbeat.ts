@@ -32,28 +32,53 @@ export function steadyHeartbeat(
   // In the full path's order: the caller first (its ACLs filter the member's regex), then the group epoch's check.
   manager.progress.access?.remember(group.groupId, member.memberId, context.aclCaller);
   if (!manager.progress.subscriptionUnchanged(group, member)) return null;
-  manager.restartSession(sessionOf(manager, group.groupId, member));
-  return steadyAnswer(member, manager.config.heartbeatIntervalMs);
+  const steady = steadyOf(manager, group.groupId, member);
+  manager.restartSession(steady.session);
+  return steady.answer;
+}
+
+/** What every steady heartbeat of one member object restarts and answers, made once. */
+interface Steady {
+  manager: ConsumerGroupManager;
+  groupId: string;
+  /**
+   * Its session timer (`ConsumerGroupManager.session`): the key and the expiry are the same every
+   * interval, and building the key's string and hashing it anew on each heartbeat was most of what
+   * restarting the session cost.
+   */
+  session: MemberSession;
+  /** The full path's answer to it (`steadyAnswer`). */
+  answer: ConsumerGroupHeartbeatResponse;
 }
 
 /**
- * The member's session timer (`ConsumerGroupManager.session`), made once per member object and kept
- * while it heartbeats: the key and the expiry are the same every interval, and building the key's
- * string and hashing it anew on each heartbeat was most of what restarting the session cost.
+ * The member's Steady, kept while it heartbeats: a member changed by a record is a new object and gets
+ * a new one, as does one told another interval.
  */
-function sessionOf(manager: ConsumerGroupManager, groupId: string, member: ConsumerGroupMember): MemberSession {
-  const kept = sessions.get(member);
-  if (kept !== undefined && kept.manager === manager && kept.groupId === groupId) return kept.session;
-  const session = manager.session(groupId, member.memberId);
-  sessions.set(member, { manager, groupId, session });
-  return session;
+function steadyOf(manager: ConsumerGroupManager, groupId: string, member: ConsumerGroupMember): Steady {
+  const interval = manager.config.heartbeatIntervalMs;
+  const kept = steadies.get(member);
+  if (
+    kept !== undefined &&
+    kept.manager === manager &&
+    kept.groupId === groupId &&
+    kept.answer.memberEpoch === member.memberEpoch &&
+    kept.answer.memberId === member.memberId &&
+    kept.answer.heartbeatIntervalMs === interval
+  )
+    return kept;
+  const steady = {
+    manager,
+    groupId,
+    session: manager.session(groupId, member.memberId),
+    answer: steadyAnswer(member, interval),
+  };
+  steadies.set(member, steady);
+  return steady;
 }
 
-/** Each member's session timer, gone with the member object (a member replaced, removed or unloaded). */
-const sessions = new WeakMap<
-  ConsumerGroupMember,
-  { manager: ConsumerGroupManager; groupId: string; session: MemberSession }
->();
+/** Each member's Steady, gone with the member object (a member replaced, removed or unloaded). */
+const steadies = new WeakMap<ConsumerGroupMember, Steady>();
 
 /**
  * The member a steady heartbeat is from, or undefined when the heartbeat must take the full path. A
@@ -105,30 +130,16 @@ function carriesAField(request: ConsumerGroupHeartbeatRequest): boolean {
 
 /**
  * The full path's answer to a steady heartbeat (`heartbeatAnswer` of a member that did not change): no
- * assignment. A member heartbeats every interval with nothing changed, so its answer is made once, with
- * its JSON (`withAnswerJson`: the socket writes that text instead of serializing the answer again), and
- * given again while the member is the same object at the same epoch; a member changed by a record is a
- * new object, and one at another epoch or told another interval gets a new answer.
+ * assignment. A member heartbeats every interval with nothing changed, so its answer is made once (kept
+ * in its Steady), with its JSON (`withAnswerJson`: the socket writes that text instead of serializing
+ * the answer again).
  */
-export function steadyAnswer(member: ConsumerGroupMember, heartbeatIntervalMs: number): ConsumerGroupHeartbeatResponse {
-  const kept = steadyAnswers.get(member);
-  if (
-    kept !== undefined &&
-    kept.memberEpoch === member.memberEpoch &&
-    kept.memberId === member.memberId &&
-    kept.heartbeatIntervalMs === heartbeatIntervalMs
-  )
-    return kept;
-  const answer = withAnswerJson<ConsumerGroupHeartbeatResponse>({
+function steadyAnswer(member: ConsumerGroupMember, heartbeatIntervalMs: number): ConsumerGroupHeartbeatResponse {
+  return withAnswerJson<ConsumerGroupHeartbeatResponse>({
     errorCode: 0,
     memberId: member.memberId,
     memberEpoch: member.memberEpoch,
     heartbeatIntervalMs,
     assignment: null,
   });
-  steadyAnswers.set(member, answer);
-  return answer;
 }
-
-/** Each member's last steady answer, gone with the member object (a member replaced, removed or unloaded). */
-const steadyAnswers = new WeakMap<ConsumerGroupMember, ConsumerGroupHeartbeatResponse>();
