@@ -10,7 +10,13 @@
  */
 import type { TopicPartitions } from '@cohort/protocol';
 import type { ModelTopic } from './group-model';
-import { tableSizeFor as importedTableSizeFor } from './java-hash-table';
+import {
+  firstTableSize,
+  grownCapacity,
+  grownThreshold,
+  MIN_TREEIFY_CAPACITY,
+  tableSizeFor as importedTableSizeFor,
+} from './java-hash-table';
 import { ADD as LOG_ADD, REMOVE as LOG_REMOVE, type TargetLog } from './member-target-log';
 
 // Bound once: under esbuild's CommonJS output (what tsx, and so npm run bench, runs) every use of an
@@ -21,7 +27,6 @@ const REMOVE = LOG_REMOVE;
 
 const MAX_TOPICS = 7;
 const MAX_EVENTS = 64;
-const MIN_TREEIFY_CAPACITY = 64;
 
 // Per topic of the member's map, in the order the map took them.
 const slotTopic = new Int32Array(MAX_TOPICS);
@@ -45,18 +50,8 @@ function spread(h: number): number {
   return (h ^ (h >>> 16)) | 0;
 }
 
-/** HashMap.resize(): the capacity after (capacity, threshold). */
-function grown(capacity: number, threshold: number): number {
-  return capacity === 0 ? (threshold > 0 ? threshold : 16) : capacity * 2;
-}
-
-/** HashMap.resize(): the threshold that goes with `grownCapacity`. */
-function grownThreshold(capacity: number, threshold: number, grownCapacity: number): number {
-  return capacity === 0 || capacity < 16 ? Math.floor(grownCapacity * 0.75) : threshold * 2;
-}
-
 function resizeSet(slot: number): void {
-  const capacity = grown(slotCapacity[slot], slotThreshold[slot]);
+  const capacity = grownCapacity(slotCapacity[slot], slotThreshold[slot]);
   slotThreshold[slot] = grownThreshold(slotCapacity[slot], slotThreshold[slot], capacity);
   slotCapacity[slot] = capacity;
 }
@@ -90,7 +85,7 @@ export function freshSmallTarget(
     if (kind === ADD) {
       // computeIfAbsent resizes before it looks, hit or miss.
       if (slots > mapThreshold || mapCapacity === 0) {
-        const capacity = grown(mapCapacity, mapThreshold);
+        const capacity = grownCapacity(mapCapacity, mapThreshold);
         mapThreshold = grownThreshold(mapCapacity, mapThreshold, capacity);
         mapCapacity = capacity;
       }
@@ -163,7 +158,7 @@ export function freshSmallTarget(
 /** Whether nine inserts into the slot's set share a bucket of its first table (a small one, < 64). */
 function treeifyRisk(slot: number, events: number): boolean {
   if (slotInserts[slot] < 9) return false;
-  const first = grown(0, slotInitial[slot] < 0 ? 0 : tableSizeFor(slotInitial[slot]));
+  const first = firstTableSize(slotInitial[slot]);
   if (first >= MIN_TREEIFY_CAPACITY) return false;
   firstTableCounts.fill(0, 0, first);
   for (let e = 0; e < events; e++)

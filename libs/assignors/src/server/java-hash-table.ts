@@ -17,7 +17,23 @@ const spreadHash = importedSpreadHash;
 
 const DEFAULT_CAPACITY = 16;
 const TREEIFY_THRESHOLD = 8;
-const MIN_TREEIFY_CAPACITY = 64;
+/** Below this many buckets, `treeifyBin` resizes the table instead of making a tree. */
+export const MIN_TREEIFY_CAPACITY = 64;
+
+/** `HashMap.resize()`: the capacity after (capacity, threshold); `grownThreshold` gives the threshold. */
+export function grownCapacity(capacity: number, threshold: number): number {
+  return capacity === 0 ? (threshold > 0 ? threshold : DEFAULT_CAPACITY) : capacity * 2;
+}
+
+/** The table a HashMap or HashSet made with `initialCapacity` (negative: none given) has at its first insert. */
+export function firstTableSize(initialCapacity: number): number {
+  return grownCapacity(0, initialCapacity < 0 ? 0 : tableSizeFor(initialCapacity));
+}
+
+/** `HashMap.resize()`: the threshold that goes with `grownCapacity`'s `newCapacity`. */
+export function grownThreshold(capacity: number, threshold: number, newCapacity: number): number {
+  return capacity >= DEFAULT_CAPACITY ? threshold * 2 : Math.floor(newCapacity * 0.75);
+}
 
 /** `HashMap.tableSizeFor`: the smallest power of two at least `capacity` (1 for 0). */
 export function tableSizeFor(capacity: number): number {

@@ -12,17 +12,22 @@
  * partitions in one bucket of its first table) is replayed through JavaHashTable instead.
  */
 import type { TopicPartitions } from '@cohort/protocol';
+import { grownInt32 } from '../common/grown-int32';
 import { spreadHash as importedSpreadHash } from '../common/java-order';
 import {
   copyConstructorCapacity as importedCopyCapacity,
+  firstTableSize,
+  grownCapacity,
+  grownThreshold,
+  MIN_TREEIFY_CAPACITY,
   tableSizeFor as importedTableSizeFor,
 } from './java-hash-table';
 import type { ModelTopic, OwnedTopic } from './group-model';
 import { ADD as LOG_ADD, REMOVE as LOG_REMOVE, type TargetLog } from './member-target-log';
 import { MAP_COMPUTE, MAP_PUT, MAP_REMOVE, replayPartitionSet, replayTopicMap } from './target-table-replay';
 
-// Bound once: under esbuild's CommonJS output (what tsx, and so npm run bench, runs) every use of an
-// imported name is a getter call, which stays a call in the per-partition loops below.
+// Bound once (under esbuild's CommonJS output, which tsx runs, each use of an imported name is a getter
+// call): what the per-partition loops below call. What runs per table or per resize is used as imported.
 const spreadHash = importedSpreadHash;
 const tableSizeFor = importedTableSizeFor;
 const copyConstructorCapacity = importedCopyCapacity;
@@ -32,22 +37,6 @@ const REMOVE = LOG_REMOVE;
 /** Fewer inserts than this into one table can make no chain long enough for treeifyBin. */
 const MAP_SAFE_INSERTS = 8;
 const SET_SAFE_INSERTS = 9;
-const MIN_TREEIFY_CAPACITY = 64;
-
-/** HashMap.resize(): the capacity after (capacity, threshold); nextThreshold gives the threshold. */
-function grownCapacity(capacity: number, threshold: number): number {
-  return capacity === 0 ? (threshold > 0 ? threshold : 16) : capacity * 2;
-}
-
-function grownThreshold(capacity: number, threshold: number, newCapacity: number): number {
-  return capacity >= 16 ? threshold * 2 : Math.floor(newCapacity * 0.75);
-}
-
-function grownInt32(array: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(Math.max(size, array.length * 2));
-  grown.set(array);
-  return grown;
-}
 
 export class TargetReplay {
   private readonly slotOfTopic: Int32Array;
@@ -283,7 +272,7 @@ export class TargetReplay {
 
   /** Whether nine adds of the slot share a bucket of its first table (a small one, < 64). */
   private treeifyRisk(slot: number): boolean {
-    const first = grownCapacity(0, this.slotInitial[slot] < 0 ? 0 : tableSizeFor(this.slotInitial[slot]));
+    const first = firstTableSize(this.slotInitial[slot]);
     if (first >= MIN_TREEIFY_CAPACITY) return false;
     const counts = this.firstTableCounts;
     counts.fill(0);
@@ -354,22 +343,21 @@ export class TargetReplay {
   private resizeSet(slot: number): void {
     const capacity = this.slotCapacity[slot];
     const grown = grownCapacity(capacity, this.slotThreshold[slot]);
-    this.slotThreshold[slot] =
-      capacity === 0 ? Math.floor(grown * 0.75) : grownThreshold(capacity, this.slotThreshold[slot], grown);
+    this.slotThreshold[slot] = grownThreshold(capacity, this.slotThreshold[slot], grown);
     this.slotCapacity[slot] = grown;
   }
 
   private resizeMap(): void {
     const capacity = this.mapCapacity;
     const grown = grownCapacity(capacity, this.mapThreshold);
-    this.mapThreshold = capacity === 0 ? Math.floor(grown * 0.75) : grownThreshold(capacity, this.mapThreshold, grown);
+    this.mapThreshold = grownThreshold(capacity, this.mapThreshold, grown);
     this.mapCapacity = grown;
   }
 
   private pushEvent(slot: number, partition: number, add: number): number {
     if (this.events === this.eventSlot.length) {
-      this.eventSlot = grownInt32(this.eventSlot, 0);
-      this.eventPartition = grownInt32(this.eventPartition, 0);
+      this.eventSlot = grownInt32(this.eventSlot);
+      this.eventPartition = grownInt32(this.eventPartition);
       const adds = new Uint8Array(this.eventSlot.length);
       adds.set(this.eventAdd);
       this.eventAdd = adds;
@@ -384,7 +372,7 @@ export class TargetReplay {
   }
 
   private recordMap(topic: number, kind: number): void {
-    if (this.mapEvents === this.mapEvent.length) this.mapEvent = grownInt32(this.mapEvent, 0);
+    if (this.mapEvents === this.mapEvent.length) this.mapEvent = grownInt32(this.mapEvent);
     this.mapEvent[this.mapEvents++] = topic * 4 + kind;
   }
 

@@ -6,6 +6,7 @@
  * topic set then partition number, to the members still under quota, in member order. The changes
  * are logged per member (TargetLog) and read back in Java's order by the caller.
  */
+import { grownInt32 } from '../common/grown-int32';
 import type { GroupModel } from './group-model';
 import { TargetLog } from './member-target-log';
 
@@ -101,16 +102,10 @@ class PartitionPairs {
 
   push(topic: number, partition: number): void {
     if (this.length === this.topics.length) {
-      this.topics = grown(this.topics);
-      this.partitions = grown(this.partitions);
+      this.topics = grownInt32(this.topics);
+      this.partitions = grownInt32(this.partitions);
     }
     this.topics[this.length] = topic;
     this.partitions[this.length++] = partition;
   }
-}
-
-function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const copy = new Int32Array(array.length * 2);
-  copy.set(array);
-  return copy;
 }
