@@ -4,6 +4,7 @@ import { ErrorCode } from '@cohort/protocol';
 import { failSyncs, flatten, rec, replay, makeTempDir, removeDir } from '@cohort/replication/testing';
 import { CLEAN_CLOSE_INDEX } from './clean-close-index';
 import { FileLog } from './file-log';
+import { SLICE_BYTES } from './segment-cleaner';
 import { segmentFileName, swapFileName } from './segment-files';
 
 const ALL = Number.MAX_SAFE_INTEGER;
@@ -202,6 +203,22 @@ describe('FileLog', () => {
     expect(reopened.logEndOffset).toBe(leo);
     expect(flatten(reopened.read(0, ALL, 1000))).toEqual(flatten(after));
     expect(readdirSync(dir).filter((f) => !f.endsWith('.log') && f !== CLEAN_CLOSE_INDEX)).toEqual([]);
+  });
+
+  it('yields to the event loop between slices of at most SLICE_BYTES while compacting big batches', async () => {
+    const log = await openLog(4 * 1024 * 1024);
+    const value = 'v'.repeat(200 * 1024);
+    for (let i = 0; i < 24; i++) log.appendAsLeader([rec(`k${i % 2}`, value, 1_000)], 0);
+    await log.flush();
+    const closed = (log as unknown as { segments: Array<{ size: number }> }).segments[0].size;
+    const immediate = jest.spyOn(global, 'setImmediate');
+    try {
+      await log.compact(log.logEndOffset, 1_500, 10_000);
+      // Both passes read the closed segment a slice at a time (batches of 200 KiB: one slice each).
+      expect(immediate.mock.calls.length).toBeGreaterThanOrEqual(2 * Math.floor(closed / SLICE_BYTES));
+    } finally {
+      immediate.mockRestore();
+    }
   });
 
   it('removes a tombstone and the values it deleted once it is older than the retention', async () => {

@@ -38,8 +38,15 @@ interface Group {
   changed: boolean;
 }
 
-/** Batches handled between two yields to the event loop, so a big compaction never stalls appends for long. */
+/**
+ * What one slice of a compaction reads (and checks, filters, re-encodes) between two yields to the event
+ * loop, so a big compaction never stalls appends and answers for long: at most this many batches, and at
+ * most SLICE_BYTES of them (at least one batch). Counted in batches alone, a slice of a segment of big
+ * batches (a coordinator's turn appends one batch of hundreds of records) was the whole segment: a
+ * 4 MiB one held the event loop for up to 200 ms at whatever moment compaction ran.
+ */
 const SLICE_BATCHES = 2000;
+export const SLICE_BYTES = 256 * 1024;
 
 /**
  * Compacts the closed segments that lie wholly below `limit` (Kafka's cleaner never touches the
@@ -69,9 +76,10 @@ export async function cleanSegments(
 
   const latest = new Map<string, number>();
   for (const segment of candidates) {
-    for (let from = 0; from < segment.batchCount; from += SLICE_BATCHES) {
+    for (let from = 0, to = 0; from < segment.batchCount; from = to) {
       if (!intact()) return noProgress;
-      forEachFrame(segment, from, Math.min(segment.batchCount, from + SLICE_BATCHES), (raw, pos, header) => {
+      to = sliceEnd(segment, from);
+      forEachFrame(segment, from, to, (raw, pos, header) => {
         forEachRecordKey(raw, pos, header, (offset, key) => latest.set(key, offset));
       });
       await yieldToEventLoop();
@@ -82,9 +90,10 @@ export async function cleanSegments(
   for (const segment of candidates) {
     const frames: Frame[] = [];
     let changed = false;
-    for (let from = 0; from < segment.batchCount; from += SLICE_BATCHES) {
+    for (let from = 0, to = 0; from < segment.batchCount; from = to) {
       if (!intact()) return noProgress;
-      forEachFrame(segment, from, Math.min(segment.batchCount, from + SLICE_BATCHES), (raw, pos, header) => {
+      to = sliceEnd(segment, from);
+      forEachFrame(segment, from, to, (raw, pos, header) => {
         let kept = 0;
         forEachRecordKey(raw, pos, header, (offset, key, tombstone, timestamp) => {
           if (recordSurvives(offset, key, tombstone, timestamp, latest, deleteBefore)) kept++;
@@ -132,6 +141,16 @@ export async function cleanSegments(
   }
   if (group && !(await swapIn(ctx, group))) return noProgress;
   return { stats, cleanedUpTo: end };
+}
+
+/** Where the slice of `segment` starting at batch `from` ends (exclusive): SLICE_BATCHES and SLICE_BYTES bound it. */
+function sliceEnd(segment: Segment, from: number): number {
+  const last = Math.min(segment.batchCount, from + SLICE_BATCHES);
+  const { index } = segment;
+  const limit = index.position(from) + SLICE_BYTES;
+  let to = from + 1;
+  while (to < last && index.position(to) + index.size(to) <= limit) to++;
+  return to;
 }
 
 /** Calls `visit` for each batch `from` .. `to - 1` of `segment`, checking each frame's CRC again. */
