@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { SharePartition } from '@cohort/coordinator/share/share-partition';
+import { OwnRedisServer } from '@cohort/replication/testing';
 import { CohortProcess } from './harness/cohort-process';
 import { countersSince, type NodeCounters, nodeCounters } from './harness/node-counters';
 import { processCpuMs } from './harness/process-stats';
@@ -48,16 +49,20 @@ async function shareGroups(args: string[]): Promise<void> {
   const node = await CohortProcess.start(NODE_ENV);
   // The same loops on a node that does not fsync each write (Redis, by default, does not either).
   const unsynced = await CohortProcess.start({ ...NODE_ENV, LOG_FLUSH_POLICY: 'replicated' });
+  // And the same Redis loops on a Redis that fsyncs before it answers, as the first node does.
+  const durable = await OwnRedisServer.create(true);
   try {
+    await durable.start();
     console.log(
-      `one embedded node (LOG_FLUSH_POLICY=always, and a second one with replicated: no fsync per write), one partition per group; Redis Streams on 127.0.0.1:6379, one stream and one consumer group; ${workers} workers each; each side warmed up for ${WARM_UP_MS / 1000} s right before its ${seconds} s`,
+      `one embedded node (LOG_FLUSH_POLICY=always, and a second one with replicated: no fsync per write), one partition per group; Redis Streams on 127.0.0.1:6379 (no fsync, Redis's default), and on a Redis of the bench's own with appendonly yes, appendfsync always (an fsync before each turn's replies, as the first node), one stream and one consumer group; ${workers} workers each; each side warmed up for ${WARM_UP_MS / 1000} s right before its ${seconds} s`,
     );
     const rows: string[][] = [];
     for (const [label, batch, target] of [
       ['lease 1, ack 1', 1, 0.5],
       ['lease 100, ack the range', 100, 2],
     ] as const) {
-      const row = await attempt(label, () => throughput(node, unsynced, label, workers, batch, durationMs));
+      const sides = { node, unsynced, durable: durable.url };
+      const row = await attempt(label, () => throughput(sides, label, workers, batch, durationMs));
       if (row)
         rows.push([
           label,
@@ -67,13 +72,29 @@ async function shareGroups(args: string[]): Promise<void> {
           ratio(row.cohort, row.redis),
           ratio(row.unsynced, row.redis),
           `≥ ${target}x`,
+          perSecond(row.durableRedis),
+          ratio(row.cohort, row.durableRedis),
         ]);
     }
     if (rows.length > 0)
-      table(['closed loops', 'Cohort acked', 'no fsync', 'Redis acked', 'ratio', 'no fsync', 'target'], rows);
+      table(
+        [
+          'closed loops',
+          'Cohort acked',
+          'no fsync',
+          'Redis acked',
+          'ratio',
+          'no fsync',
+          'target',
+          'Redis fsync',
+          'fsync ratio',
+        ],
+        rows,
+      );
   } finally {
     await node.dispose();
     await unsynced.dispose();
+    await durable.dispose();
   }
   await attempt('redelivery', () => redelivery(scaled(10, 3)));
   await attempt('2,000 in flight under 200 workers', () => inFlight(scaled(200, 10), durationMs));
@@ -144,9 +165,15 @@ function nodeCost(run: { acked: number; node: NodeCounters }, flushes: boolean):
   return flushes ? `${cpu}, ${(run.node.flushes / run.node.requests).toFixed(3)} flushes per request` : cpu;
 }
 
+/** The two Cohort nodes of the throughput runs, and the URL of the Redis that fsyncs. */
+interface ThroughputSides {
+  node: CohortProcess;
+  unsynced: CohortProcess;
+  durable: string;
+}
+
 async function throughput(
-  node: CohortProcess,
-  unsynced: CohortProcess,
+  { node, unsynced, durable }: ThroughputSides,
   label: string,
   count: number,
   batch: number,
@@ -162,8 +189,10 @@ async function throughput(
   const workers = await join(node);
   const others = await join(unsynced);
   const redis = await RedisStreamsQueue.filled(`throughput-${batch}`, messages);
+  const durableRedis = await RedisStreamsQueue.filled(`throughput-${batch}`, messages, durable);
   try {
     await redis.connect(count);
+    await durableRedis.connect(count);
     // Each side runs the same loop for WARM_UP_MS right before it is measured: the share partition
     // is created, and V8 has compiled the hot path (after half a second it was still compiling on
     // another thread for over a second of the five measured), so the figure is a running node's.
@@ -174,15 +203,24 @@ async function throughput(
     await redis.drain(batch, WARM_UP_MS);
     await redis.refill(messages); // the warm-up may have drained it
     const baseline = await withClientCpu(() => redis.drain(batch, durationMs));
+    await durableRedis.drain(batch, WARM_UP_MS);
+    await durableRedis.refill(messages);
+    const durableBaseline = await durableRedis.drain(batch, durationMs);
     const cores = (run: { clientCores: number }) => `${(run.clientCores * 100).toFixed(0)}%`;
     console.log(
-      `  ${label}: Cohort ${cohort.acked} offsets acknowledged (${noFsync.acked} without fsync), Redis ${baseline.acked} entries acknowledged; this bench process at ${cores(cohort)} of a core (${cores(noFsync)}), ${cores(baseline)} for Redis`,
+      `  ${label}: Cohort ${cohort.acked} offsets acknowledged (${noFsync.acked} without fsync), Redis ${baseline.acked} entries acknowledged (${durableBaseline.acked} with appendfsync always); this bench process at ${cores(cohort)} of a core (${cores(noFsync)}), ${cores(baseline)} for Redis`,
     );
     console.log(`    node: ${nodeCost(cohort, true)}; without fsync ${nodeCost(noFsync, false)}`);
-    return { cohort: cohort.perSecond, unsynced: noFsync.perSecond, redis: baseline.perSecond };
+    return {
+      cohort: cohort.perSecond,
+      unsynced: noFsync.perSecond,
+      redis: baseline.perSecond,
+      durableRedis: durableBaseline.perSecond,
+    };
   } finally {
     await Promise.all([...workers, ...others].map((w) => w.leave()));
     await redis.dispose();
+    await durableRedis.dispose();
   }
 }
 

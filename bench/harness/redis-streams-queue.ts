@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
  * describes it — one stream, one consumer group, each worker a consumer with its own connection doing
  * XREADGROUP (COUNT n) then XACK of what it read; redelivery of what a worker did not acknowledge is
  * XAUTOCLAIM with a minimum idle time, run by the other workers on a poll. Keys live under a prefix of
- * the benchmark's own on 127.0.0.1:6379 and are deleted afterwards.
+ * the benchmark's own on 127.0.0.1:6379 (or on the Redis at another URL) and are deleted afterwards.
  */
 export const REDIS_URL = 'redis://127.0.0.1:6379';
 const PREFIX = `cohort-bench:share-groups:${process.pid}:`;
@@ -19,16 +19,20 @@ export interface QueueRun {
 
 export class RedisStreamsQueue {
   readonly key: string;
-  private readonly admin = new Redis(REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 1 });
+  private readonly admin: Redis;
   private readonly workers: Redis[] = [];
 
-  private constructor(name: string) {
+  private constructor(
+    name: string,
+    private readonly url: string,
+  ) {
     this.key = `${PREFIX}${name}`;
+    this.admin = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1 });
   }
 
   /** A fresh stream of `messages` small entries and its consumer group reading from the start. */
-  static async filled(name: string, messages: number): Promise<RedisStreamsQueue> {
-    const queue = new RedisStreamsQueue(name);
+  static async filled(name: string, messages: number, url = REDIS_URL): Promise<RedisStreamsQueue> {
+    const queue = new RedisStreamsQueue(name, url);
     await queue.refill(messages);
     return queue;
   }
@@ -49,7 +53,7 @@ export class RedisStreamsQueue {
   /** `count` worker connections (each a consumer of the group). */
   async connect(count: number): Promise<void> {
     while (this.workers.length < count) {
-      const worker = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      const worker = new Redis(this.url, { maxRetriesPerRequest: 1 });
       await worker.ping();
       this.workers.push(worker);
     }

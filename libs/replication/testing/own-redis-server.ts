@@ -78,6 +78,8 @@ export class OwnRedisServer {
       retryStrategy: () => null,
       disconnectTimeout: 100,
     });
+    // Refused connections before the server listens are expected: `until` retries them, unreported.
+    probe.on('error', () => undefined);
     try {
       await until('redis-server to answer', async () => {
         if (probe.status !== 'ready') await probe.connect().catch(() => probe.disconnect());
