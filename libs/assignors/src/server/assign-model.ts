@@ -137,10 +137,9 @@ function setMemberTarget(
 export function targetRecord(model: GroupModel, targets: ConsumerGroupTargets): ConsumerGroupAssignment {
   const assignment: ConsumerGroupAssignment = {};
   const reserved = prototypeKeys();
-  const kept = model.kept;
-  const { members, specIndex } = model;
+  const { members, specIndex, memberIds } = model;
   for (let m = 0; m < members.length; m++) {
-    const memberId = kept === undefined ? members[m].memberId : kept.memberIds[m];
+    const memberId = memberIds[specIndex[m]];
     const target = targets[specIndex[m]];
     if (reserved.has(memberId)) setOwn(assignment, memberId, target);
     else assignment[memberId] = target;

@@ -85,15 +85,17 @@ export interface GroupModel {
    */
   ownerIds?: Int32Array;
   /** Per member (in the order of `members`), its index in the spec's list. */
-  specIndex: readonly number[];
+  specIndex: Int32Array;
+  /** Per member of the spec (in the spec's order): its id, read once (a kept group keeps the list). */
+  memberIds: readonly string[];
   /** Per member of the spec (in the spec's order): its id's Java hash, when members are in the member map's order. */
   idHashes?: Int32Array;
   /**
-   * Set on a model kept between calls (kept-uniform-group.ts), per member: its id; the entries to hand
-   * back while its target is unchanged (filled in by the assignor); the partitions its target holds
-   * when each is of a subscribed topic, else -1 (the homogeneous builder skips walking its target).
+   * Set on a model kept between calls (kept-uniform-group.ts), per member: the entries to hand back
+   * while its target is unchanged (filled in by the assignor); the partitions its target holds when
+   * each is of a subscribed topic, else -1 (the homogeneous builder skips walking its target).
    */
-  kept?: { memberIds: string[]; wires: (TopicPartitions[] | undefined)[]; ownedTotals: Int32Array };
+  kept?: { wires: (TopicPartitions[] | undefined)[]; ownedTotals: Int32Array };
 }
 
 /** Topic ids are pure functions of names; a node sees the same names again and again. */
@@ -259,19 +261,35 @@ function markOwned(
   }
 }
 
-/** The topics of `names` that exist, each once, in the order first named. */
+/** existingTopics' topics as found, before they are copied into a list of their own length. */
+let foundTopics = new Int32Array(64);
+
+/**
+ * The topics of `names` that exist, each once, in the order first named, in a list of exactly their
+ * number: a list grown by push gets room for sixteen at its first, and a group whose members subscribe
+ * to a few topics each (each member a list of its own) spent a third of its reading on that room.
+ */
 function existingTopics(names: readonly string[], table: TopicTable): number[] {
-  const topics: number[] = [];
+  if (foundTopics.length < names.length) foundTopics = new Int32Array(names.length);
+  const found = foundTopics;
+  let n = 0;
   // A name given twice: a set only for a long list (a regex's topics), a scan of a short one.
   const seen = names.length > 16 ? new Set<number>() : null;
   for (let i = 0; i < names.length; i++) {
     const topic = table.numberOf(names[i]);
     if (table.topics[topic].partitions < 0) continue;
-    if (seen === null ? topics.includes(topic) : seen.has(topic)) continue;
+    if (seen === null ? foundBefore(found, n, topic) : seen.has(topic)) continue;
     seen?.add(topic);
-    topics.push(topic);
+    found[n++] = topic;
   }
+  const topics = new Array<number>(n);
+  for (let i = 0; i < n; i++) topics[i] = found[i];
   return topics;
+}
+
+function foundBefore(found: Int32Array, n: number, topic: number): boolean {
+  for (let i = 0; i < n; i++) if (found[i] === topic) return true;
+  return false;
 }
 
 export function readGroupModel(
@@ -321,6 +339,7 @@ export function readGroupModel(
     homogeneous,
     owners: anyOwned && !options.sharedTargets ? owners : null,
     specIndex: order,
+    memberIds: ids,
     idHashes,
   };
 }

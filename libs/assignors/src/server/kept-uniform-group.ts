@@ -100,10 +100,11 @@ function keepable(model: GroupModel, group: ConsumerGroupSpec): KeptGroup | null
   const specs = group.members;
   if (!model.homogeneous || specs.length === 0) return null;
   const names = specs[0].subscribedTopics;
+  // A caller that does not freeze its lists (not the coordinator) hands none that can be kept: known
+  // from the first member, before anything is made for the rest.
+  if (!isKeptList(specs[0].assignment)) return null;
   const lists = new Array<readonly TopicPartitions[]>(specs.length);
   const modelIndexOfSpec = new Int32Array(specs.length);
-  const ids = new Array<string>(specs.length);
-  const memberIds = new Array<string>(specs.length);
   const ownedTotals = new Int32Array(specs.length);
   const subscribed = subscribedFlags(model);
   for (let m = 0; m < model.members.length; m++) {
@@ -113,12 +114,11 @@ function keepable(model: GroupModel, group: ConsumerGroupSpec): KeptGroup | null
     if (!sameOrder(spec.subscribedTopics, names)) return null;
     if (!isKeptList(spec.assignment)) return null;
     lists[m] = spec.assignment;
-    const s = model.specIndex[m];
-    modelIndexOfSpec[s] = m;
-    ids[s] = memberIds[m] = spec.memberId;
+    modelIndexOfSpec[model.specIndex[m]] = m;
     ownedTotals[m] = ownedTotal(member, subscribed);
   }
-  model.kept = { memberIds, wires: new Array<TopicPartitions[] | undefined>(specs.length), ownedTotals };
+  model.kept = { wires: new Array<TopicPartitions[] | undefined>(specs.length), ownedTotals };
+  const ids = model.memberIds;
   const idHashes = model.idHashes ?? memberIdHashes(ids);
   // A model read afresh numbers its owners by member index.
   return { model, names: names.slice(), ids, modelIndexOfSpec, idHashes, lists, nextOwnerId: specs.length };
@@ -262,7 +262,6 @@ function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterV
   const old = model.kept as NonNullable<GroupModel['kept']>;
   const members = new Array<ModelMember>(n);
   const newLists = new Array<readonly TopicPartitions[]>(n);
-  const memberIds = new Array<string>(n);
   const wires = new Array<TopicPartitions[] | undefined>(n);
   const ownedTotals = new Int32Array(n);
   let flags: Uint8Array | null = null;
@@ -270,7 +269,6 @@ function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterV
     const spec = specs[order[m]];
     const k = keptOf[order[m]];
     newLists[m] = spec.assignment;
-    memberIds[m] = ids[order[m]];
     if (k !== -1 && unmark[k] === 0) {
       // The kept member as it was read: its spec's list is this one (its other fields go unread).
       members[m] = model.members[k];
@@ -293,8 +291,9 @@ function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterV
   model.members = members;
   model.owners = anyOwned ? owners : null;
   model.specIndex = order;
+  model.memberIds = ids;
   model.ownerIds = ownerIds;
-  model.kept = { memberIds, wires, ownedTotals };
+  model.kept = { wires, ownedTotals };
   // The model now reads `group`: what keepable keeps of it, without checking the kept lists again.
   const modelIndexOfSpec = new Int32Array(n);
   for (let m = 0; m < n; m++) modelIndexOfSpec[order[m]] = m;

@@ -21,9 +21,10 @@ export function memberIdHashes(ids: readonly string[]): Int32Array {
  * Java's HashMap<String, _> order of the member ids filled in the spec's order (as javaHashMapOrder),
  * throwing on an id given twice: equal ids share a bucket, and a bucket's ids are contiguous in that
  * order, so only ids of one bucket are compared (no set of every id). `hashes`: memberIdHashes(ids),
- * which a kept group already knows for most of its members.
+ * which a kept group already knows for most of its members. A typed array: its numbers live off the
+ * heap a scavenge copies (a kept group holds its order until the next call).
  */
-export function memberMapOrder(ids: readonly string[], hashes: Int32Array = memberIdHashes(ids)): number[] {
+export function memberMapOrder(ids: readonly string[], hashes: Int32Array = memberIdHashes(ids)): Int32Array {
   const n = ids.length;
   const capacity = javaTableCapacity(n);
   const buckets = new Int32Array(n);
@@ -34,7 +35,7 @@ export function memberMapOrder(ids: readonly string[], hashes: Int32Array = memb
     starts[bucket + 1]++;
   }
   for (let b = 0; b < capacity; b++) starts[b + 1] += starts[b];
-  const order = new Array<number>(n);
+  const order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[starts[buckets[i]]++] = i;
   for (let start = 0; start < n;) {
     let end = start + 1;
@@ -52,11 +53,13 @@ function duplicateMember(id: string): never {
 }
 
 /** The spec's own order, throwing on an id given twice. */
-export function givenOrder(ids: readonly string[]): number[] {
+export function givenOrder(ids: readonly string[]): Int32Array {
   const seen = new Set<string>();
   for (const id of ids) {
     if (seen.has(id)) duplicateMember(id);
     seen.add(id);
   }
-  return ids.map((_, i) => i);
+  const order = new Int32Array(ids.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  return order;
 }
