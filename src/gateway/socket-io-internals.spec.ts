@@ -7,11 +7,13 @@ import { ConnectionOutput } from './output/connection-output';
 import {
   closeDiscarding,
   type EngineConnection,
+  eventPacket,
   interceptPackets,
   mayTakePacket,
   runMiddlewares,
   transportBufferedBytes,
   wrapAcks,
+  writeEncodedPacket,
 } from './socket-io-internals';
 
 const MIB = 1024 * 1024;
@@ -111,6 +113,16 @@ describe('socket.io internals the gateway relies on', () => {
     },
     MIB_TEST_TIMEOUT_MS,
   );
+
+  it('encodes an event packet written as one pre-encoded frame as socket.io encodes the same emit', async () => {
+    const push = { groupId: 'g', memberEpoch: 3, reason: 'target assignment changed', note: 'é "quoted"' };
+    socket.emit('HeartbeatNow', push);
+    const emitted = await packet('2');
+    received.length = 0;
+    writeEncodedPacket(connection, eventPacket('HeartbeatNow', push));
+    expect(await packet('2')).toBe(emitted);
+    expect(emitted).toBe(eventPacket('HeartbeatNow', push));
+  });
 
   it('makes the ack of every event packet with an ack id through socket.ack, which wrapAcks wraps', async () => {
     wrapAcks(

@@ -12,6 +12,7 @@ import type { Socket } from 'socket.io';
  *   as `Socket.run` does, and `socket._onerror` is what a middleware's error reaches.
  * - `socket.ack(id)` makes the acknowledgement function of each event packet with an ack id.
  * - `socket._anyListeners` holds `onAny` listeners.
+ * - An event without an ack on the main namespace is encoded `2` and the JSON array of its name and data.
  *
  * engine.io (`Socket`) and ws (`WebSocket`):
  * - `write(data, { wsPreEncodedFrame })` sends a frame computed beforehand as it is, on the websocket transport.
@@ -140,6 +141,14 @@ export function wrapAcks(
 export function writeEncodedPacket(conn: EngineConnection, packet: string): void {
   if (conn.readyState !== 'open') return;
   conn.write(packet, { compress: true, wsPreEncodedFrame: [textFrame(packet)] });
+}
+
+/**
+ * socket.io's encoding of an EVENT packet on the main namespace without an ack id: `2` and the JSON
+ * array of the event's name and its one argument (no binary attachments: the pushes are plain JSON).
+ */
+export function eventPacket(event: string, data: unknown): string {
+  return `2${JSON.stringify([event, data])}`;
 }
 
 /**

@@ -49,6 +49,27 @@ describe('SocketPushSink', () => {
     expect(log.indexOf(`push to ${perTurn}`)).toBe(perTurn + 1);
   });
 
+  it('writes a HeartbeatNow as one encoded event packet on the member socket’s connection, in the pacer’s order', async () => {
+    const written: string[] = [];
+    const conn = {
+      readyState: 'open',
+      write: (packet: string) => written.push(packet),
+    };
+    const server = { sockets: { sockets: new Map([['s1', { client: { conn } }]]) } } as unknown as CohortServer;
+    const sink = new SocketPushSink();
+    sink.attach(server);
+    const push = { groupId: 'g', memberEpoch: 4, reason: 'target assignment changed' };
+    sink.heartbeatNow('s1', push);
+    expect(written).toEqual([`2${JSON.stringify([PushEvent.HeartbeatNow, push])}`]);
+    // Behind the answers already due; a socket gone by its turn gets nothing.
+    for (let i = 0; i <= sink.pacer.perTurn; i++) sink.pacer.write(1, () => undefined);
+    sink.heartbeatNow('s1', push);
+    sink.heartbeatNow('gone', push);
+    expect(written).toHaveLength(1);
+    await untilIdle(sink);
+    expect(written).toHaveLength(2);
+  });
+
   it('drops pushes before the gateway is attached', () => {
     const sink = new SocketPushSink();
     expect(() => sink.rebalanceInProgress(['a'], { groupId: 'g', generationId: 1, reason: 'r' })).not.toThrow();

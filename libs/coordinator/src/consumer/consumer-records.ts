@@ -239,7 +239,9 @@ export function consumerGroupEpochRecord(
     remember(value, { epoch, metadataHash });
     return { key, value, timestamp: now };
   }
-  const decoded: ConsumerGroupMetadataValue = { epoch, metadataHash, history: [...history] };
+  // The list as given, not a copy: a history list is never changed once made (`EpochHistory`), and
+  // every join of a burst writes one of these records.
+  const decoded: ConsumerGroupMetadataValue = { epoch, metadataHash, history: history as EpochBump[] };
   // What the bytes decode to, for replaying the record before (or without) encoding it.
   const unencoded = {} as Buffer;
   remember(unencoded, decoded);

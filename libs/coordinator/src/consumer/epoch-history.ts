@@ -56,8 +56,14 @@ export class EpochHistory {
 
   /** The list with a new bump. A bump still open stays open: it never converged, this one superseded it. */
   withBump(bump: EpochBump): EpochBump[] {
-    const next = [...this.list, bump];
-    return next.length > this.capacity ? next.slice(next.length - this.capacity) : next;
+    // Built at its final length in one array (every join of a burst makes one): the newest bumps that fit, then this one.
+    if (this.capacity <= 0) return [];
+    const list = this.list;
+    const kept = Math.min(list.length, this.capacity - 1);
+    const next = new Array<EpochBump>(kept + 1);
+    for (let i = 0; i < kept; i++) next[i] = list[list.length - kept + i];
+    next[kept] = bump;
+    return next;
   }
 
   /**

@@ -57,6 +57,34 @@ export class PartitionEpochs {
       }
       return;
     }
+    // A member that held nothing takes partitions (every member's first assignment while a group forms):
+    // each must be unowned, checked first, and with at most one map holding any none can be taken twice;
+    // no sets of what is released and taken are built.
+    if (takesOnly(before, after)) {
+      for (let i = 0; i < after.length; i++) {
+        const { partitions, epoch } = after[i];
+        for (const topic of partitions.keys()) {
+          const byPartition = this.byTopic.get(topic);
+          if (!byPartition) continue;
+          for (const p of partitions.get(topic)!) {
+            const previous = byPartition.get(p);
+            if (previous !== undefined)
+              throw new Error(
+                `Cannot set the epoch of ${topic}-${p} to ${epoch} because the partition is still owned at epoch ${previous}`,
+              );
+          }
+        }
+      }
+      for (let i = 0; i < after.length; i++) {
+        const { partitions, epoch } = after[i];
+        for (const topic of partitions.keys()) {
+          let byPartition = this.byTopic.get(topic);
+          if (!byPartition) this.byTopic.set(topic, (byPartition = new Map()));
+          for (const p of partitions.get(topic)!) byPartition.set(p, epoch);
+        }
+      }
+      return;
+    }
     // Topic → partitions, not one joined key string per partition: a member's every change comes here.
     const released = new Map<string, Set<number>>();
     for (const { partitions, epoch } of before)
@@ -116,6 +144,14 @@ function sameHeld(before: readonly HeldPartitions[], after: readonly HeldPartiti
     before.length === after.length &&
     before.every((held, i) => held.partitions === after[i].partitions && held.epoch === after[i].epoch)
   );
+}
+
+/** `before` holds no partition and at most one map of `after` holds any (so no partition is in two of them). */
+function takesOnly(before: readonly HeldPartitions[], after: readonly HeldPartitions[]): boolean {
+  for (let i = 0; i < before.length; i++) if (before[i].partitions.size > 0) return false;
+  let held = 0;
+  for (let i = 0; i < after.length; i++) if (after[i].partitions.size > 0) held++;
+  return held <= 1;
 }
 
 /**
