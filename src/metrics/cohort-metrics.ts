@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { type CoordinatorMetrics, EPOCH_BUMP_REASONS, type GroupSummaryView } from '@cohort/coordinator';
 import { CONSUMER_GROUP_STATE_NAMES, errorName, GROUP_STATE_NAMES } from '@cohort/protocol';
+import { FoldedHistogramSeries } from './folded-histogram';
 
 /** A request series' children (see `requestChildren`). */
 interface RequestChildren {
@@ -34,7 +35,13 @@ export class CohortMetrics implements CoordinatorMetrics {
     labelNames: ['transport', 'api'] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
+    // Observed in plain numbers per series as requests are answered, added here when it is read.
+    collect: () => {
+      for (const series of this.durationSeries.values()) series.fold();
+    },
   });
+  /** The request-duration series by transport and API, in the order they were first observed. */
+  private readonly durationSeries = new Map<string, FoldedHistogramSeries>();
   private readonly connections = new Gauge({
     name: 'cohort_socket_connections',
     help: 'Open socket.io connections.',
@@ -239,12 +246,20 @@ export class CohortMetrics implements CoordinatorMetrics {
       children = {
         count: this.requests.labels({ transport, api, error }),
         answered: 0,
-        seconds: this.requestSeconds.labels({ transport, api }),
+        seconds: this.durationSeriesOf(transport, api),
       };
       codes.set(errorCode, children);
     }
     children.answered++;
     children.seconds.observe(seconds);
+  }
+
+  private durationSeriesOf(transport: string, api: string): FoldedHistogramSeries {
+    const key = `${transport} ${api}`;
+    let series = this.durationSeries.get(key);
+    if (series === undefined)
+      this.durationSeries.set(key, (series = new FoldedHistogramSeries(this.requestSeconds, { transport, api })));
+    return series;
   }
 
   /** The requests answered since the counter was last read, added to it (its `collect`, run on every read). */
