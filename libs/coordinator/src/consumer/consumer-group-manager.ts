@@ -344,20 +344,27 @@ export class ConsumerGroupManager {
 
   /** The session timer's key of a member and what its expiry does, as `scheduleSessionTimeout` arms them. */
   session(groupId: string, memberId: string): MemberSession {
-    return {
-      key: consumerSessionKey(groupId, memberId),
-      expire: this.fencing(groupId, memberId),
-    };
+    const key = consumerSessionKey(groupId, memberId);
+    return { key, expire: this.fencing(key, groupId, memberId, this.deps.config.sessionTimeoutMs) };
   }
 
   /** Arms timer `key`: when it fires, the member is fenced if still there (a session, a classic member's join or sync deadline). */
   fenceAfter(key: string, groupId: string, memberId: string, timeoutMs: number): void {
-    this.deps.effects.schedule(key, timeoutMs, this.fencing(groupId, memberId));
+    this.deps.effects.schedule(key, timeoutMs, this.fencing(key, groupId, memberId, timeoutMs));
   }
 
-  /** What a member's session or deadline does when it fires: fences the member if it is still there. */
-  private fencing(groupId: string, memberId: string): () => void {
-    return () => this.fenceMember(groupId, memberId, () => true);
+  /**
+   * What a member's session or deadline does when it fires: fences the member if it is still there, unless
+   * a heartbeat of it arrived and waits for the batches under way. Kafka runs an expired timer behind the
+   * requests already received, so that heartbeat restarts the session first: here the timer starts again
+   * (fencing it only brought it back as a new member, two epoch bumps and targets, after a pause of the node).
+   */
+  private fencing(key: string, groupId: string, memberId: string, timeoutMs: number): () => void {
+    const expire = (): void => {
+      if (this.deps.heartbeatWaiting?.(groupId, memberId)) this.deps.effects.schedule(key, timeoutMs, expire);
+      else this.fenceMember(groupId, memberId, () => true);
+    };
+    return expire;
   }
 
   /** Fences the member if it is still at `memberEpoch` when the deadline passes (it did not revoke in time). */

@@ -24,6 +24,8 @@ export interface ConsumerGroupManagerDeps {
   topicNames: () => readonly string[];
   /** A member left or was fenced: what is kept beside the group for it (its connection) can go. */
   onMemberGone?: (groupId: string, memberId: string) => void;
+  /** A heartbeat of the member has arrived and is not answered yet (queued, or under way in a batch). */
+  heartbeatWaiting?: (groupId: string, memberId: string) => boolean;
   /** Epoch bumps and convergence times (optional: tests leave it out). */
   metrics?: CoordinatorMetrics;
   /** Online migration to the classic protocol (absent: a group never changes type while it has members). */

@@ -124,16 +124,47 @@ class ConsumerHeartbeatQueue {
   /** The batches running over several turns, oldest first, with their heartbeats. */
   private running: Running[] = [];
   private scheduled = false;
+  /** `groupId\u0000memberId` of each member with a heartbeat queued (not yet in a batch). */
+  private readonly queuedMembers = new Set<string>();
 
-  constructor(private readonly shard: CoordinatorShard) {}
+  constructor(private readonly shard: CoordinatorShard) {
+    shard.consumerHeartbeatWaiting = (groupId, memberId) => this.waiting(groupId, memberId);
+  }
+
+  /** A heartbeat of the member arrived and is not answered yet: queued, or waiting in a running batch. */
+  private waiting(groupId: string, memberId: string): boolean {
+    return (
+      this.queuedMembers.has(`${groupId}\u0000${memberId}`) ||
+      this.running.some(({ batch }) => batch.awaits(groupId, memberId))
+    );
+  }
 
   get idle(): boolean {
     return this.queued.length === 0 && this.running.length === 0;
   }
 
   enqueue(queued: Queued): void {
+    this.arrived(queued);
+    this.queuedMembers.add(`${queued.request.groupId}\u0000${queued.request.memberId}`);
     this.queued.push(queued);
     this.schedule();
+  }
+
+  /**
+   * SPEC (MEMBER_DISCONNECT_GRACE_MS): a member whose socket closed keeps its place if a request of it
+   * arrives on a new connection within the grace, which binds it there. Bound as it arrives, not once
+   * answered: behind a batch under way (after a pause of the node, whose sockets all closed), its answer
+   * may come after the grace, and fencing a member whose request is already here only brought it back as a
+   * new member, two group epoch bumps and two target computations for nothing.
+   */
+  private arrived({ request, context }: Queued): void {
+    const { groupId, memberId } = request;
+    const { connectionId } = context;
+    if (request.memberEpoch < 0 || connectionId === undefined) return;
+    const { shard } = this;
+    if (!shard.consumerGroup(groupId)?.member(memberId)) return;
+    if (shard.consumerConnections.bind(groupId, memberId, connectionId))
+      shard.effects.cancel(consumerDisconnectKey(groupId, memberId));
   }
 
   /** The running batches to their end, then every queued heartbeat as one batch, now (a read must see them all). */
@@ -172,6 +203,8 @@ class ConsumerHeartbeatQueue {
     const items = this.queued;
     if (items.length === 0) return null;
     this.queued = [];
+    // In the batch now: `batch.awaits` knows them until they are answered.
+    this.queuedMembers.clear();
     const { shard } = this;
     // Each member heard from reads the group as this batch leaves it: a push it is owed goes again.
     for (const { request } of items) shard.consumerConnections.heard(request.groupId, request.memberId);

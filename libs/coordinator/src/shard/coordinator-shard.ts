@@ -65,6 +65,8 @@ export class CoordinatorShard {
   readonly consumer: ConsumerGroupManager;
   /** The connection each consumer group member last heartbeated on: HeartbeatNow goes there, its closing starts the grace. */
   readonly consumerConnections = new MemberConnections();
+  /** Whether a ConsumerGroupHeartbeat of the member arrived and is not answered yet (the shard's heartbeat queue sets it). */
+  consumerHeartbeatWaiting: (groupId: string, memberId: string) => boolean = () => false;
   /** Online migration between the classic and the consumer protocol (GROUP_CONSUMER_MIGRATION_POLICY). */
   readonly migration: GroupMigration;
   /** What the classic requests of a classic member in a consumer group work with. */
@@ -123,6 +125,7 @@ export class CoordinatorShard {
       assignors: env.consumerAssignors,
       partitionsOf: (topic) => env.topics.partitionCount(topic),
       topicNames: () => env.topics.list().map((topic) => topic.name),
+      heartbeatWaiting: (groupId, memberId) => this.consumerHeartbeatWaiting(groupId, memberId),
       onMemberGone: (groupId, memberId) => {
         this.consumerConnections.forget(groupId, memberId);
         this.effects.cancel(consumerDisconnectKey(groupId, memberId));

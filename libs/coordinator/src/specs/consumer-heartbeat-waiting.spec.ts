@@ -1,0 +1,115 @@
+import { createUniformAssignor } from '@cohort/assignors';
+import type * as P from '@cohort/protocol';
+import type { ConsumerAssignorGroupSpec, ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
+import { CoordinatorHarness } from '@cohort/coordinator/testing';
+
+/** The uniform assignor, counting how often the group's target is computed. */
+class CountingAssignor implements ConsumerGroupAssignorPort {
+  readonly name = 'uniform';
+  runs = 0;
+  private readonly inner = createUniformAssignor();
+
+  assign(group: ConsumerAssignorGroupSpec, topics: Parameters<ConsumerGroupAssignorPort['assign']>[1]) {
+    this.runs++;
+    return this.inner.assign(group, topics);
+  }
+}
+
+// Kafka runs a timer that expires as one more event behind the requests already received, and
+// SPEC (MEMBER_DISCONNECT_GRACE_MS): a dynamic member whose socket closes is removed after the grace
+// unless a request of that member arrives on a new connection first. After a long pause of the node its
+// sockets close (the ping timeout fires before their pongs are read) while each member, whose request
+// timed out, reconnects and sends its join again; those requests arrive within the grace but wait for
+// the heartbeats under way before them. A member whose request has arrived is back: fencing it bumped the
+// group epoch, and its waiting join then came in as a new member and bumped it again, each bump one more
+// computation of the whole group's target (a group of 10,000 then took thousands and did not converge).
+describe('a consumer group member whose heartbeat arrived and waits for its turn', () => {
+  const GRACE = 3_000;
+  const N = 10;
+  let h: CoordinatorHarness;
+  let assignor: CountingAssignor;
+  const on = (connectionId: string) => ({ clientId: 'client', clientHost: '/127.0.0.1', connectionId });
+  const join = (memberId: string): P.ConsumerGroupHeartbeatRequest => ({
+    groupId: 'cg',
+    memberId,
+    memberEpoch: 0,
+    subscribedTopicNames: ['orders'],
+    rebalanceTimeoutMs: 60_000,
+    topicPartitions: [],
+  });
+  const ids = Array.from({ length: N }, (_, i) => `member-${i}`);
+
+  beforeEach(async () => {
+    assignor = new CountingAssignor();
+    h = new CoordinatorHarness({
+      topics: [{ name: 'orders', partitions: 2 * N }],
+      consumerAssignors: [assignor],
+      config: { memberDisconnectGraceMs: GRACE },
+    });
+    await h.settle();
+  });
+
+  const describeGroup = async () => (await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] })).groups[0];
+
+  it('keeps its membership and the group epoch: its identical join, arrived within the grace, is not a new member', async () => {
+    await Promise.all(ids.map((id) => h.coordinator.consumerGroupHeartbeat(join(id), on(`old-${id}`))));
+    const formed = await describeGroup();
+    expect(formed.members).toHaveLength(N);
+    const runs = assignor.runs;
+
+    for (const id of ids) h.coordinator.connectionClosed(`old-${id}`);
+    await h.advance(GRACE - 1);
+    // Each join again on its new connection: they arrive now and are queued for the end of this turn...
+    const answers = ids.map((id) => h.coordinator.consumerGroupHeartbeat(join(id), on(`new-${id}`)));
+    // ...and the grace ends before they run (the turn is still busy with the heartbeats before them).
+    h.clock.advance(1);
+    const responses = await Promise.all(answers);
+    await h.settle();
+
+    expect(responses.map((r) => r.errorCode)).toEqual(ids.map(() => 0));
+    const after = await describeGroup();
+    expect(after.members.map((m) => m.memberId).sort()).toEqual([...ids].sort());
+    expect(after.groupEpoch).toBe(formed.groupEpoch);
+    expect(assignor.runs).toBe(runs);
+    // Later pushes go to the connection each member came back on.
+    for (const id of ids) expect(h.shardOf('cg').consumerConnections.connectionOf('cg', id)).toBe(`new-${id}`);
+  });
+
+  it('keeps its membership and the group epoch when its session ends while its heartbeat waits for its turn (Kafka runs the expiry behind it)', async () => {
+    await Promise.all(ids.map((id) => h.coordinator.consumerGroupHeartbeat(join(id), on(`conn-${id}`))));
+    const formed = await describeGroup();
+    const runs = assignor.runs;
+    const session = h.config.groupConsumerSessionTimeoutMs;
+
+    await h.advance(session - 1);
+    // Each member's join again (its answer was lost): they arrive now and wait for the end of the turn...
+    const answers = ids.map((id) => h.coordinator.consumerGroupHeartbeat(join(id), on(`conn-${id}`)));
+    // ...and their sessions end before they run.
+    h.clock.advance(1);
+    const responses = await Promise.all(answers);
+    await h.settle();
+
+    expect(responses.map((r) => r.errorCode)).toEqual(ids.map(() => 0));
+    const after = await describeGroup();
+    expect(after.members).toHaveLength(N);
+    expect(after.groupEpoch).toBe(formed.groupEpoch);
+    expect(assignor.runs).toBe(runs);
+    // The heartbeat restarted each session: nothing of it is fenced a session later either...
+    await h.advance(session - 1);
+    expect((await describeGroup()).members).toHaveLength(N);
+    // ...and a member that then stays silent is fenced as ever.
+    await h.advance(1);
+    expect((await describeGroup()).members).toHaveLength(0);
+  });
+
+  it('is still fenced when nothing of it arrives within the grace', async () => {
+    await h.coordinator.consumerGroupHeartbeat(join('member-a'), on('conn-a'));
+    h.coordinator.connectionClosed('conn-a');
+    h.clock.advance(GRACE);
+    const late = h.coordinator.consumerGroupHeartbeat(join('member-a'), on('conn-a2'));
+    await late;
+    const group = await describeGroup();
+    // Fenced (one bump), then joined anew (another).
+    expect(group.groupEpoch).toBe(3);
+  });
+});
