@@ -46,6 +46,12 @@ export class ConsumerMember {
   private again = false;
   private running = false;
   private joined = false;
+  /**
+   * The next heartbeat carries every field (Kafka's HeartbeatState reset after a failed or timed-out
+   * request): the coordinator then sends the assignment whether or not it changed, so an answer that
+   * carried one and was lost is not lost for good.
+   */
+  private full = false;
 
   private constructor(
     private readonly socket: Socket,
@@ -125,16 +131,30 @@ export class ConsumerMember {
     this.heartbeats++;
     let delayMs = this.intervalMs;
     try {
-      const request: P.ConsumerGroupHeartbeatRequest = this.joined
-        ? { groupId: this.groupId, memberId: this.memberId, memberEpoch: this.epoch, topicPartitions: this.ownedList() }
-        : {
+      const request: P.ConsumerGroupHeartbeatRequest = !this.joined
+        ? {
             groupId: this.groupId,
             memberId: this.memberId,
             memberEpoch: 0,
             rebalanceTimeoutMs: this.options.rebalanceTimeoutMs,
             subscribedTopicNames: [this.options.topic],
             topicPartitions: [],
-          };
+          }
+        : this.full
+          ? {
+              groupId: this.groupId,
+              memberId: this.memberId,
+              memberEpoch: this.epoch,
+              rebalanceTimeoutMs: this.options.rebalanceTimeoutMs,
+              subscribedTopicNames: [this.options.topic],
+              topicPartitions: this.ownedList(),
+            }
+          : {
+              groupId: this.groupId,
+              memberId: this.memberId,
+              memberEpoch: this.epoch,
+              topicPartitions: this.ownedList(),
+            };
       const answer = await this.request(request);
       if (answer.errorCode !== 0) {
         this.errors.set(answer.errorCode, (this.errors.get(answer.errorCode) ?? 0) + 1);
@@ -144,9 +164,11 @@ export class ConsumerMember {
           this.epoch = 0;
           this.owned.clear();
         }
+        this.full = true;
         delayMs = RETRY_BACKOFF_MS;
       } else {
         this.joined = true;
+        this.full = false;
         this.intervalMs = answer.heartbeatIntervalMs;
         const changed = this.reconcile(answer);
         if (changed) this.again = true; // acknowledge the new assignment at once, as Kafka's consumer does
@@ -157,6 +179,7 @@ export class ConsumerMember {
       }
     } catch {
       this.timeouts++;
+      this.full = true;
     } finally {
       this.inFlight = false;
     }

@@ -155,14 +155,18 @@ class ConsumerHeartbeatQueue {
    * arrives on a new connection within the grace, which binds it there. Bound as it arrives, not once
    * answered: behind a batch under way (after a pause of the node, whose sockets all closed), its answer
    * may come after the grace, and fencing a member whose request is already here only brought it back as a
-   * new member, two group epoch bumps and two target computations for nothing.
+   * new member, two group epoch bumps and two target computations for nothing. Only a request the epoch
+   * check would let in (a rejoin, the member's epoch or its previous one) binds early: a stale one from a
+   * zombie connection moves nothing until it is answered, as before.
    */
   private arrived({ request, context }: Queued): void {
-    const { groupId, memberId } = request;
+    const { groupId, memberId, memberEpoch } = request;
     const { connectionId } = context;
-    if (request.memberEpoch < 0 || connectionId === undefined) return;
+    if (memberEpoch < 0 || connectionId === undefined) return;
     const { shard } = this;
-    if (!shard.consumerGroup(groupId)?.member(memberId)) return;
+    const member = shard.consumerGroup(groupId)?.member(memberId);
+    if (!member) return;
+    if (memberEpoch !== 0 && memberEpoch !== member.memberEpoch && memberEpoch !== member.previousMemberEpoch) return;
     if (shard.consumerConnections.bind(groupId, memberId, connectionId))
       shard.effects.cancel(consumerDisconnectKey(groupId, memberId));
   }

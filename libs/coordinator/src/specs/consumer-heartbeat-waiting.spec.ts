@@ -102,6 +102,19 @@ describe('a consumer group member whose heartbeat arrived and waits for its turn
     expect((await describeGroup()).members).toHaveLength(0);
   });
 
+  it('is not kept by a stale request on a new connection: a fenced epoch neither moves its pushes nor ends the grace', async () => {
+    const joined = await h.coordinator.consumerGroupHeartbeat(join('member-a'), on('conn-a'));
+    h.coordinator.connectionClosed('conn-a');
+    const stale = await h.coordinator.consumerGroupHeartbeat(
+      { groupId: 'cg', memberId: 'member-a', memberEpoch: joined.memberEpoch + 5 },
+      on('zombie'),
+    );
+    expect(stale.errorCode).toBe(110); // FENCED_MEMBER_EPOCH
+    expect(h.shardOf('cg').consumerConnections.connectionOf('cg', 'member-a')).not.toBe('zombie');
+    await h.advance(GRACE);
+    expect((await describeGroup()).members).toHaveLength(0);
+  });
+
   it('is still fenced when nothing of it arrives within the grace', async () => {
     await h.coordinator.consumerGroupHeartbeat(join('member-a'), on('conn-a'));
     h.coordinator.connectionClosed('conn-a');
