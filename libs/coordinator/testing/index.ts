@@ -7,3 +7,4 @@ export * from './fake-partition-store';
 export * from './recording-push-sink';
 export * from './consumer-group-harness';
 export * from './share-group-harness';
+export * from './consumer-spec-helpers';

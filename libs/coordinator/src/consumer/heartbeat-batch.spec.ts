@@ -1,7 +1,6 @@
 import type { TopicPartitions as TopicPartitionList } from '@cohort/protocol';
 import { createUniformAssignor } from '@cohort/assignors';
-import type { ConsumerAssignorGroupSpec, ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
-import { ConsumerGroupHarness } from '@cohort/coordinator/testing';
+import { ConsumerGroupHarness, CountingUniformAssignor } from '@cohort/coordinator/testing';
 import type { ConsumerGroupHeartbeatRequest } from './consumer-heartbeat.types';
 
 // The heartbeats of one turn run together: the group's target is computed once for all of them, and
@@ -9,18 +8,6 @@ import type { ConsumerGroupHeartbeatRequest } from './consumer-heartbeat.types';
 
 const G = 'orders-app';
 const TOPIC = 'orders';
-
-/** The uniform assignor, counting how often it runs. */
-class CountingAssignor implements ConsumerGroupAssignorPort {
-  readonly name = 'uniform';
-  runs = 0;
-  private readonly inner = createUniformAssignor();
-
-  assign(group: ConsumerAssignorGroupSpec, topics: Parameters<ConsumerGroupAssignorPort['assign']>[1]) {
-    this.runs++;
-    return this.inner.assign(group, topics);
-  }
-}
 
 const join = (memberId: string): ConsumerGroupHeartbeatRequest => ({
   groupId: G,
@@ -43,11 +30,11 @@ function ownedBy(partitions: TopicPartitionList[] | undefined): number[] {
 }
 
 describe('a turn of consumer group heartbeats', () => {
-  let assignor: CountingAssignor;
+  let assignor: CountingUniformAssignor;
   let h: ConsumerGroupHarness;
 
   beforeEach(() => {
-    assignor = new CountingAssignor();
+    assignor = new CountingUniformAssignor();
     h = new ConsumerGroupHarness({ assignors: [assignor], topics: { [TOPIC]: 40 } });
   });
 

@@ -1,7 +1,7 @@
 import { createUniformAssignor } from '@cohort/assignors';
 import type * as P from '@cohort/protocol';
 import type { StoredRecord } from '@cohort/replication';
-import { CoordinatorHarness } from '@cohort/coordinator/testing';
+import { CoordinatorHarness, joinOrders } from '@cohort/coordinator/testing';
 import { MapConsumerGroupStore, replayConsumerRecord } from '../consumer/consumer-group-replay';
 import { decodeConsumerGroupMetadataValue, decodeConsumerRecordKey } from '../consumer/consumer-records';
 
@@ -23,17 +23,7 @@ describe('consumer group epoch records of a burst of joins', () => {
   });
 
   const join = (memberId: string): Promise<P.ConsumerGroupHeartbeatResponse> =>
-    h.coordinator.consumerGroupHeartbeat(
-      {
-        groupId: 'cg',
-        memberId,
-        memberEpoch: 0,
-        subscribedTopicNames: ['orders'],
-        rebalanceTimeoutMs: 60_000,
-        topicPartitions: [],
-      },
-      ctx,
-    );
+    h.coordinator.consumerGroupHeartbeat(joinOrders(memberId), ctx);
 
   /** The group epoch records in the log, in order. */
   const epochRecords = (): StoredRecord[] =>

@@ -1,7 +1,7 @@
 import { createUniformAssignor } from '@cohort/assignors';
 import type * as P from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
-import { CoordinatorHarness } from '@cohort/coordinator/testing';
+import { CoordinatorHarness, joinOrders } from '@cohort/coordinator/testing';
 
 /** Every partition a heartbeat answer assigns, as `topic-partition` strings. */
 function owned(response: P.ConsumerGroupHeartbeatResponse | undefined): string[] {
@@ -28,18 +28,7 @@ describe('a consumer group member whose connection closes', () => {
   });
 
   const beat = (memberId: string, connectionId: string, more: Partial<P.ConsumerGroupHeartbeatRequest> = {}) =>
-    h.coordinator.consumerGroupHeartbeat(
-      {
-        groupId: 'cg',
-        memberId,
-        memberEpoch: 0,
-        subscribedTopicNames: ['orders'],
-        rebalanceTimeoutMs: 60_000,
-        topicPartitions: [],
-        ...more,
-      },
-      on(connectionId),
-    );
+    h.coordinator.consumerGroupHeartbeat(joinOrders(memberId, more), on(connectionId));
 
   const members = async () => (await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] })).groups[0].members;
 

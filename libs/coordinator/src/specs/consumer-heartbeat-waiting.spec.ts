@@ -1,19 +1,4 @@
-import { createUniformAssignor } from '@cohort/assignors';
-import type * as P from '@cohort/protocol';
-import type { ConsumerAssignorGroupSpec, ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
-import { CoordinatorHarness } from '@cohort/coordinator/testing';
-
-/** The uniform assignor, counting how often the group's target is computed. */
-class CountingAssignor implements ConsumerGroupAssignorPort {
-  readonly name = 'uniform';
-  runs = 0;
-  private readonly inner = createUniformAssignor();
-
-  assign(group: ConsumerAssignorGroupSpec, topics: Parameters<ConsumerGroupAssignorPort['assign']>[1]) {
-    this.runs++;
-    return this.inner.assign(group, topics);
-  }
-}
+import { CoordinatorHarness, CountingUniformAssignor, joinOrders } from '@cohort/coordinator/testing';
 
 // Kafka runs a timer that expires as one more event behind the requests already received, and
 // SPEC (MEMBER_DISCONNECT_GRACE_MS): a dynamic member whose socket closes is removed after the grace
@@ -27,20 +12,12 @@ describe('a consumer group member whose heartbeat arrived and waits for its turn
   const GRACE = 3_000;
   const N = 10;
   let h: CoordinatorHarness;
-  let assignor: CountingAssignor;
+  let assignor: CountingUniformAssignor;
   const on = (connectionId: string) => ({ clientId: 'client', clientHost: '/127.0.0.1', connectionId });
-  const join = (memberId: string): P.ConsumerGroupHeartbeatRequest => ({
-    groupId: 'cg',
-    memberId,
-    memberEpoch: 0,
-    subscribedTopicNames: ['orders'],
-    rebalanceTimeoutMs: 60_000,
-    topicPartitions: [],
-  });
   const ids = Array.from({ length: N }, (_, i) => `member-${i}`);
 
   beforeEach(async () => {
-    assignor = new CountingAssignor();
+    assignor = new CountingUniformAssignor();
     h = new CoordinatorHarness({
       topics: [{ name: 'orders', partitions: 2 * N }],
       consumerAssignors: [assignor],
@@ -52,7 +29,7 @@ describe('a consumer group member whose heartbeat arrived and waits for its turn
   const describeGroup = async () => (await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] })).groups[0];
 
   it('keeps its membership and the group epoch: its identical join, arrived within the grace, is not a new member', async () => {
-    await Promise.all(ids.map((id) => h.coordinator.consumerGroupHeartbeat(join(id), on(`old-${id}`))));
+    await Promise.all(ids.map((id) => h.coordinator.consumerGroupHeartbeat(joinOrders(id), on(`old-${id}`))));
     const formed = await describeGroup();
     expect(formed.members).toHaveLength(N);
     const runs = assignor.runs;
@@ -60,7 +37,7 @@ describe('a consumer group member whose heartbeat arrived and waits for its turn
     for (const id of ids) h.coordinator.connectionClosed(`old-${id}`);
     await h.advance(GRACE - 1);
     // Each join again on its new connection: they arrive now and are queued for the end of this turn...
-    const answers = ids.map((id) => h.coordinator.consumerGroupHeartbeat(join(id), on(`new-${id}`)));
+    const answers = ids.map((id) => h.coordinator.consumerGroupHeartbeat(joinOrders(id), on(`new-${id}`)));
     // ...and the grace ends before they run (the turn is still busy with the heartbeats before them).
     h.clock.advance(1);
     const responses = await Promise.all(answers);
@@ -76,14 +53,14 @@ describe('a consumer group member whose heartbeat arrived and waits for its turn
   });
 
   it('keeps its membership and the group epoch when its session ends while its heartbeat waits for its turn (Kafka runs the expiry behind it)', async () => {
-    await Promise.all(ids.map((id) => h.coordinator.consumerGroupHeartbeat(join(id), on(`conn-${id}`))));
+    await Promise.all(ids.map((id) => h.coordinator.consumerGroupHeartbeat(joinOrders(id), on(`conn-${id}`))));
     const formed = await describeGroup();
     const runs = assignor.runs;
     const session = h.config.groupConsumerSessionTimeoutMs;
 
     await h.advance(session - 1);
     // Each member's join again (its answer was lost): they arrive now and wait for the end of the turn...
-    const answers = ids.map((id) => h.coordinator.consumerGroupHeartbeat(join(id), on(`conn-${id}`)));
+    const answers = ids.map((id) => h.coordinator.consumerGroupHeartbeat(joinOrders(id), on(`conn-${id}`)));
     // ...and their sessions end before they run.
     h.clock.advance(1);
     const responses = await Promise.all(answers);
@@ -103,7 +80,7 @@ describe('a consumer group member whose heartbeat arrived and waits for its turn
   });
 
   it('is not kept by a stale request on a new connection: a fenced epoch neither moves its pushes nor ends the grace', async () => {
-    const joined = await h.coordinator.consumerGroupHeartbeat(join('member-a'), on('conn-a'));
+    const joined = await h.coordinator.consumerGroupHeartbeat(joinOrders('member-a'), on('conn-a'));
     h.coordinator.connectionClosed('conn-a');
     const stale = await h.coordinator.consumerGroupHeartbeat(
       { groupId: 'cg', memberId: 'member-a', memberEpoch: joined.memberEpoch + 5 },
@@ -116,10 +93,10 @@ describe('a consumer group member whose heartbeat arrived and waits for its turn
   });
 
   it('is still fenced when nothing of it arrives within the grace', async () => {
-    await h.coordinator.consumerGroupHeartbeat(join('member-a'), on('conn-a'));
+    await h.coordinator.consumerGroupHeartbeat(joinOrders('member-a'), on('conn-a'));
     h.coordinator.connectionClosed('conn-a');
     h.clock.advance(GRACE);
-    const late = h.coordinator.consumerGroupHeartbeat(join('member-a'), on('conn-a2'));
+    const late = h.coordinator.consumerGroupHeartbeat(joinOrders('member-a'), on('conn-a2'));
     await late;
     const group = await describeGroup();
     // Fenced (one bump), then joined anew (another).

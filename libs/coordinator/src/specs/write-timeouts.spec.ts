@@ -1,7 +1,7 @@
 import { createUniformAssignor } from '@cohort/assignors';
 import type * as P from '@cohort/protocol';
 import { ErrorCode, KafkaError } from '@cohort/protocol';
-import { CoordinatorHarness, track } from '@cohort/coordinator/testing';
+import { CoordinatorHarness, joinOrders, track } from '@cohort/coordinator/testing';
 
 /**
  * A write whose commit is not seen within the commit timeout is answered with an "outcome unknown"
@@ -21,18 +21,7 @@ describe('a write that times out', () => {
     await h.settle();
   });
 
-  const join = (memberId: string) =>
-    h.coordinator.consumerGroupHeartbeat(
-      {
-        groupId: 'cg',
-        memberId,
-        memberEpoch: 0,
-        subscribedTopicNames: ['orders'],
-        rebalanceTimeoutMs: 60_000,
-        topicPartitions: [],
-      },
-      ctx,
-    );
+  const join = (memberId: string) => h.coordinator.consumerGroupHeartbeat(joinOrders(memberId), ctx);
 
   const describe = async (): Promise<P.DescribedConsumerGroup> =>
     (await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] })).groups[0];
