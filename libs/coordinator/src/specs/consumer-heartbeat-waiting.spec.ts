@@ -28,6 +28,18 @@ describe('a consumer group member whose heartbeat arrived and waits for its turn
 
   const describeGroup = async () => (await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] })).groups[0];
 
+  /**
+   * Every member's join again, on the connection `connectionOf` names: they arrive now and are queued for
+   * the end of this turn (still busy with the heartbeats before them), and 1 ms passes before they run.
+   */
+  const rejoinAsTheDeadlinePasses = async (connectionOf: (id: string) => string) => {
+    const answers = ids.map((id) => h.coordinator.consumerGroupHeartbeat(joinOrders(id), on(connectionOf(id))));
+    h.clock.advance(1);
+    const responses = await Promise.all(answers);
+    await h.settle();
+    return responses;
+  };
+
   it('keeps its membership and the group epoch: its identical join, arrived within the grace, is not a new member', async () => {
     await Promise.all(ids.map((id) => h.coordinator.consumerGroupHeartbeat(joinOrders(id), on(`old-${id}`))));
     const formed = await describeGroup();
@@ -36,12 +48,8 @@ describe('a consumer group member whose heartbeat arrived and waits for its turn
 
     for (const id of ids) h.coordinator.connectionClosed(`old-${id}`);
     await h.advance(GRACE - 1);
-    // Each join again on its new connection: they arrive now and are queued for the end of this turn...
-    const answers = ids.map((id) => h.coordinator.consumerGroupHeartbeat(joinOrders(id), on(`new-${id}`)));
-    // ...and the grace ends before they run (the turn is still busy with the heartbeats before them).
-    h.clock.advance(1);
-    const responses = await Promise.all(answers);
-    await h.settle();
+    // Each joins again on its new connection, and the grace ends before those joins run.
+    const responses = await rejoinAsTheDeadlinePasses((id) => `new-${id}`);
 
     expect(responses.map((r) => r.errorCode)).toEqual(ids.map(() => 0));
     const after = await describeGroup();
@@ -59,12 +67,8 @@ describe('a consumer group member whose heartbeat arrived and waits for its turn
     const session = h.config.groupConsumerSessionTimeoutMs;
 
     await h.advance(session - 1);
-    // Each member's join again (its answer was lost): they arrive now and wait for the end of the turn...
-    const answers = ids.map((id) => h.coordinator.consumerGroupHeartbeat(joinOrders(id), on(`conn-${id}`)));
-    // ...and their sessions end before they run.
-    h.clock.advance(1);
-    const responses = await Promise.all(answers);
-    await h.settle();
+    // Each member joins again (its answer was lost), and its session ends before that join runs.
+    const responses = await rejoinAsTheDeadlinePasses((id) => `conn-${id}`);
 
     expect(responses.map((r) => r.errorCode)).toEqual(ids.map(() => 0));
     const after = await describeGroup();
