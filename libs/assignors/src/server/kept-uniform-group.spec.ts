@@ -197,8 +197,31 @@ describe('uniform assignor, a group model kept between calls', () => {
       history.members.splice(1 + round * 7, 1);
       apply(history, check(kept, history.members, topics)!);
     }
-    // All but the first join, which follows every member getting its first target (all lists new).
-    expect(kept.patchedCalls).toBe(39);
+    // Every join and leave, the first join too: every member's list is new then (its first target), but
+    // each lists the target the call before gave it, which the kept model reads it as holding.
+    expect(kept.patchedCalls).toBe(40);
+  });
+
+  it('reads a first target listed otherwise than the coordinator lists it as a changed one, as a fresh read does', () => {
+    const kept = new KeptUniformGroup();
+    const topics = { a: 300, b: 100 };
+    const names = ['a', 'b'];
+    const history: History = { members: [], topics, names };
+    for (let m = 0; m < 150; m++)
+      history.members.push({ memberId: `member-${m}`, subscribedTopics: names, assignment: NOTHING });
+    const first = check(kept, history.members, topics)!;
+    // Every member's first target, frozen but listed topics descending and partitions descending.
+    history.members = history.members.map((member) => {
+      const listed = frozenList(first[member.memberId]);
+      const reversed = listed.map(({ topic, partitions }) =>
+        Object.freeze({ topic, partitions: Object.freeze([...partitions].reverse()) }),
+      );
+      return { ...member, assignment: Object.freeze(reversed.reverse()) as unknown as readonly TopicPartitions[] };
+    });
+    history.members.push({ memberId: 'joining', subscribedTopics: names, assignment: NOTHING });
+    apply(history, check(kept, history.members, topics)!);
+    // Not known as the targets just given: every list is new, and the group was read afresh.
+    expect(kept.patchedCalls).toBe(0);
   });
 
   it('patches the join that follows a batch of joins, which moved partitions away from many members', () => {

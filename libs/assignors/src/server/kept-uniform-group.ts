@@ -18,6 +18,7 @@ import { readGroupModel, readOwned, sameOrder, type GroupModel, type ModelMember
 import { frozenThroughout, isFrozenReading } from './owned-target-reading';
 import { memberIdHashes, memberMapOrder } from './member-map-order';
 import { assignModelTargets, targetRecord } from './assign-model';
+import { expectedListing, sameListing } from './expected-listing';
 
 interface KeptGroup {
   model: GroupModel;
@@ -28,8 +29,13 @@ interface KeptGroup {
   modelIndexOfSpec: Int32Array;
   /** Per member of the spec last assigned: its id's Java hash (the member map's order follows from it). */
   idHashes: Int32Array;
-  /** Per member of model.members: the target list it was read from (frozen throughout). */
+  /**
+   * Per member of model.members: the target list it was read from (frozen throughout), or, where
+   * `expected` is 1, the listing of the target the last call gave it (keepResult), which the member
+   * is read as holding.
+   */
   lists: (readonly TopicPartitions[])[];
+  expected: Uint8Array;
   /** Past every number model.owners holds for a member (GroupModel.ownerIds). */
   nextOwnerId: number;
 }
@@ -87,6 +93,7 @@ export class KeptUniformGroup {
       next = keepable(model, group);
     }
     const targets = assignModelTargets(model);
+    if (next !== null && !keepResult(next, targets)) next = null;
     if (next !== null) {
       if (this.groups.size >= this.maxGroups) this.groups.delete(this.groups.keys().next().value as string);
       this.groups.set(key, next);
@@ -121,7 +128,16 @@ function keepable(model: GroupModel, group: ConsumerGroupSpec): KeptGroup | null
   const ids = model.memberIds;
   const idHashes = model.idHashes ?? memberIdHashes(ids);
   // A model read afresh numbers its owners by member index.
-  return { model, names: names.slice(), ids, modelIndexOfSpec, idHashes, lists, nextOwnerId: specs.length };
+  return {
+    model,
+    names: names.slice(),
+    ids,
+    modelIndexOfSpec,
+    idHashes,
+    lists,
+    expected: new Uint8Array(specs.length),
+    nextOwnerId: specs.length,
+  };
 }
 
 /** Per topic number: 1 for the topics every member subscribes to (that exist). */
@@ -186,6 +202,10 @@ function matchMembers(kept: KeptGroup, specs: ConsumerGroupSpec['members'], limi
   let inLine = true;
   let changes = 0;
   let anyOwned = false;
+  // The members whose list changed: each must be frozen throughout to be read into the kept model,
+  // checked once the count of changes shows the patch is worth it (a walk of each list's partitions,
+  // wasted on a group read afresh).
+  const changed = new Int32Array(Math.min(specs.length, limit + 1));
   let j = 0;
   for (let s = 0; s < specs.length; s++) {
     const spec = specs[s];
@@ -212,10 +232,13 @@ function matchMembers(kept: KeptGroup, specs: ConsumerGroupSpec['members'], limi
     keptOf[s] = k;
     if (!sameOrder(spec.subscribedTopics, names)) return null;
     if (spec.assignment.length > 0) anyOwned = true;
-    if (k !== -1 && lists[k] === spec.assignment) unmark[k] = 0;
-    else if (++changes > limit || !isKeptList(spec.assignment)) return null;
+    if (k !== -1 && (lists[k] === spec.assignment || isExpected(kept, k, spec.assignment))) unmark[k] = 0;
+    else if (changes === limit) return null;
+    else changed[changes++] = s;
   }
+  const read = changes;
   for (let k = 0; k < lists.length; k++) if (unmark[k] === 1 && ++changes > limit) return null;
+  for (let c = 0; c < read; c++) if (!isKeptList(specs[changed[c]].assignment)) return null;
   return { keptOf, idHashes, unmark, anyOwned };
 }
 
@@ -273,7 +296,9 @@ function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterV
       // The kept member as it was read: its spec's list is this one (its other fields go unread).
       members[m] = model.members[k];
       ownerIds[m] = oldIds === undefined ? k : oldIds[k];
-      wires[m] = old.wires[k];
+      // A target the last call gave: handed back as the caller's own list when read in its order, as
+      // toWire would (the reading's entries are the listing's, not the caller's).
+      wires[m] = kept.expected[k] === 1 ? listedAsRead(members[m], spec.assignment) : old.wires[k];
       ownedTotals[m] = old.ownedTotals[k];
       continue;
     }
@@ -301,6 +326,7 @@ function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterV
   kept.modelIndexOfSpec = modelIndexOfSpec;
   kept.idHashes = idHashes;
   kept.lists = newLists;
+  kept.expected = new Uint8Array(n);
   return model;
 }
 
@@ -327,5 +353,82 @@ function markOwned(owners: (Int32Array | null)[], member: ModelMember, id: numbe
       owner[p] = id;
     }
   }
+  return true;
+}
+
+/** `list` (a caller's) lists the target the last call gave kept member `k`: it is read as that target was. */
+function isExpected(kept: KeptGroup, k: number, list: readonly TopicPartitions[]): boolean {
+  return kept.expected[k] === 1 && sameListing(list, kept.lists[k]) && isKeptList(list);
+}
+
+/**
+ * `list` itself when `member`'s reading of the same listing kept each of its entries in the listing's
+ * order (toWire hands such a target back as given), else undefined (toWire makes its entries).
+ */
+function listedAsRead(member: ModelMember, list: readonly TopicPartitions[]): TopicPartitions[] | undefined {
+  const owned = member.owned;
+  if (owned.length !== list.length) return undefined;
+  for (let i = 0; i < owned.length; i++) {
+    const original = owned[i].original;
+    if (original === undefined || original.topic !== list[i].topic) return undefined;
+  }
+  return list as TopicPartitions[];
+}
+
+/**
+ * The kept model made the model of the group as the call left it: each member whose target changed is
+ * read as holding its new target, as listed back (expectedListing), and the owners are theirs. The next
+ * call, whose lists are mostly those listings (every member's, after a group formed), then patches only
+ * what else changed instead of reading the whole group afresh. Work for the members whose target
+ * changed only. False when the targets cannot be kept so (two sharing a partition: read afresh next).
+ */
+function keepResult(kept: KeptGroup, targets: ConsumerGroupTargets): boolean {
+  const { model } = kept;
+  const { members, specIndex } = model;
+  const modelKept = model.kept as NonNullable<GroupModel['kept']>;
+  const changed: number[] = [];
+  const listings: (readonly TopicPartitions[])[] = [];
+  for (let m = 0; m < members.length; m++) {
+    const target = targets[specIndex[m]];
+    // An unchanged member's target is the entry kept for it (setMemberTarget).
+    if (modelKept.wires[m] === target) continue;
+    const listing = expectedListing(target);
+    if (listing === null) continue;
+    changed.push(m);
+    listings.push(listing);
+  }
+  if (changed.length === 0) return true;
+  const owners = model.owners ?? [];
+  const ids = model.ownerIds;
+  // Every old target unmarked before any new one is marked: a new target holds partitions another
+  // changed member held before.
+  for (const m of changed) clearOwned(owners, members[m], ids === undefined ? m : ids[m]);
+  const flags = subscribedFlags(model);
+  for (let i = 0; i < changed.length; i++) {
+    const m = changed[i];
+    const old = members[m];
+    const spec = {
+      memberId: old.spec.memberId,
+      instanceId: old.spec.instanceId,
+      rackId: old.spec.rackId,
+      subscribedTopics: old.spec.subscribedTopics,
+      assignment: listings[i],
+    };
+    const member: ModelMember = {
+      memberId: old.memberId,
+      instanceId: old.instanceId,
+      spec,
+      subscribed: old.subscribed,
+      owned: readOwned(spec, model.table, true, false),
+    };
+    members[m] = member;
+    if (!markOwned(owners, member, ids === undefined ? m : ids[m], model)) return false;
+    modelKept.ownedTotals[m] = ownedTotal(member, flags);
+    modelKept.wires[m] = undefined;
+    kept.lists[m] = listings[i];
+    kept.expected[m] = 1;
+  }
+  while (owners.length < model.table.topics.length) owners.push(null);
+  model.owners = owners;
   return true;
 }
