@@ -14,7 +14,7 @@ import type {
 import { currentAssignmentRecord } from './consumer-records';
 import type { EpochBumpReason } from './epoch-history';
 import { EpochRecorder } from './epoch-recorder';
-import { MemberProgress, type PreparedJoin } from './member-progress';
+import { MemberProgress, type ParkedJoin, type PreparedJoin } from './member-progress';
 import { heartbeatAnswer, heartbeatChange } from './heartbeat-change';
 import {
   LEAVE_GROUP_STATIC_MEMBER_EPOCH,
@@ -200,7 +200,7 @@ export class ConsumerGroupManager {
 
   /** Steps 3's result reconciled (step 4): `member` as the group holds it now, towards its target. */
   finishJoin(
-    join: PreparedJoin,
+    join: ParkedJoin,
     member: ConsumerGroupMember,
     resolved: () => ReadonlyMap<string, ReadonlySet<string>>,
     records: LogRecord[],

@@ -147,6 +147,27 @@ describe('a turn of consumer group heartbeats', () => {
     expect(h.groups.get(G)!.member('a')).toBeUndefined();
   });
 
+  it('an answer handed out leaves the batch; a batch abandoned then answers only the heartbeats not answered yet', () => {
+    const notCoordinator = { errorCode: 14, errorMessage: 'moved', memberEpoch: 0, heartbeatIntervalMs: 0 } as const;
+    let handedOut: unknown[] = [];
+    let held: unknown[] = [];
+    h.heartbeatBatchInSteps([join('a'), join('b'), join('c')], 2, {
+      between: (step, running) => {
+        if (step !== 2) return;
+        handedOut = running.answered.splice(0).map((index) => running.handOut(index));
+        running.abandon(notCoordinator as never);
+        held = [...running.answers];
+      },
+    });
+
+    expect(handedOut).toEqual([
+      { waits: true, response: expect.objectContaining({ errorCode: 0, memberId: 'a' }) },
+      { waits: true, response: expect.objectContaining({ errorCode: 0, memberId: 'b' }) },
+    ]);
+    // What was handed out is no longer held; c alone was answered by the abandon.
+    expect(held).toEqual([undefined, undefined, { waits: false, response: notCoordinator }]);
+  });
+
   it("a member's second heartbeat in the same turn is answered after its first, which it follows", () => {
     const { answers } = h.heartbeatBatch([join('a'), ack('a', 1, []), join('b')]);
     expect(answers.map((a) => a.response.errorCode)).toEqual([0, 0, 0]);

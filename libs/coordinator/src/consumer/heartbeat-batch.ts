@@ -9,7 +9,7 @@ import type {
   ConsumerRequestContext,
 } from './consumer-heartbeat.types';
 import { LEAVE_GROUP_STATIC_MEMBER_EPOCH } from './heartbeat-validation';
-import type { PreparedJoin } from './member-progress';
+import type { ParkedJoin } from './member-progress';
 import type { GroupSubscription } from './subscription-metadata';
 import { BatchTells } from './heartbeat-batch-tells';
 
@@ -45,11 +45,16 @@ export interface BatchOutcome {
   tell: Map<string, Set<string>>;
 }
 
-/** A heartbeat whose first half is applied, waiting for its group's target. */
+/**
+ * A heartbeat whose first half is applied, waiting for its group's target: what its second half needs
+ * and, until the target is written, what takes the first half back. Thousands wait across turns in a
+ * burst, so each keeps no more than that: the first half's records and the group's subscription as
+ * the change saw it would otherwise live until the member's turn, long after their write committed.
+ */
 interface Parked {
   index: number;
-  join: PreparedJoin;
-  /** Its first half: the records applied (taken back if the target fails) and the run that writes them. */
+  join: ParkedJoin;
+  /** Its first half: the records applied (taken back if the target fails) and the run that writes them; dropped once the target is written. */
   write?: object;
   run?: CoordinatorResult<unknown>;
   /** `keysOf` it, once parked: parking and answering each need them. */
@@ -98,6 +103,8 @@ export class HeartbeatBatch {
   readonly answers: BatchAnswer[] = [];
   /** The indexes answered since the caller last emptied it. */
   readonly answered: number[] = [];
+  /** 1 for each heartbeat answered (its answer may since have been handed out). */
+  private readonly isAnswered: Uint8Array;
   readonly runs: CoordinatorResult<unknown>[] = [];
   /** Who to push, and who is still waiting for an answer of this batch (parked, or targeted and waiting for their turn). */
   private readonly tells = new BatchTells();
@@ -107,7 +114,7 @@ export class HeartbeatBatch {
   /** groupId → the member ids and `\u0000instance` ids parked, so a second request of one completes the first. */
   private readonly parkedKeys = new Map<string, Set<string>>();
   /** After the first step: each group's parked heartbeats, its target computed, waiting to be reconciled. */
-  private targeted: { groupId: string; entries: Parked[] }[] | null = null;
+  private targeted: { groupId: string; entries: (Parked | null)[] }[] | null = null;
   private reconciled = 0;
   /** What the last step ran, counted as `step` counts its budget. */
   stepParts = 0;
@@ -121,7 +128,9 @@ export class HeartbeatBatch {
     private readonly items: readonly BatchedHeartbeat[],
     private readonly now: number,
     private readonly hooks: HeartbeatBatchHooks,
-  ) {}
+  ) {
+    this.isAnswered = new Uint8Array(items.length);
+  }
 
   /** Runs the next step (the first halves and targets, or about `budget` reconciliations); true once every heartbeat is answered. */
   step(budget: number): boolean {
@@ -144,7 +153,10 @@ export class HeartbeatBatch {
           this.stepParts = spent;
           return false;
         }
-        this.reconcileParked(groupId, entries[this.reconciled++]);
+        const entry = entries[this.reconciled]!;
+        // Answered: nothing of it stays with the batch until the group's last member is reconciled.
+        entries[this.reconciled++] = null;
+        this.reconcileParked(groupId, entry);
         spent++;
       }
       this.targeted.shift();
@@ -175,9 +187,19 @@ export class HeartbeatBatch {
 
   /** Answers every heartbeat not answered yet with `response` (the shard stopped leading mid-batch). */
   abandon(response: ConsumerGroupHeartbeatResponse): void {
-    this.items.forEach((_, index) => {
-      if (this.answers[index] === undefined) this.answer(index, { response, waits: false });
-    });
+    for (let index = 0; index < this.items.length; index++)
+      if (this.isAnswered[index] === 0) this.answer(index, { response, waits: false });
+  }
+
+  /**
+   * Heartbeat `index`'s answer, which the batch then forgets: an answer on its way out need not live
+   * until the batch's last member is answered, turns later (in a burst, long enough to be copied out of
+   * the young generation by every scavenge meanwhile).
+   */
+  handOut(index: number): BatchAnswer {
+    const answer = this.answers[index];
+    delete this.answers[index];
+    return answer;
   }
 
   private add(item: BatchedHeartbeat, index: number): void {
@@ -207,8 +229,11 @@ export class HeartbeatBatch {
       const join = this.manager.prepareJoin(request, context, this.now);
       const write = this.manager.write(join.records, request.groupId);
       // The records are applied: the group exists now, with the member as the heartbeat left it.
-      join.prepared.group = this.manager.group(request.groupId) ?? join.prepared.group;
-      this.park(request.groupId, (first.parked = { index, join, write }));
+      const { prepared } = join;
+      const group = this.manager.group(request.groupId) ?? prepared.group;
+      const { groupExists, member, updated, owned, subscriptionChanged, groupEpoch } = prepared;
+      const parked = { group, groupExists, member, updated, owned, subscriptionChanged, groupEpoch };
+      this.park(request.groupId, (first.parked = { index, join: { prepared: parked, full: join.full }, write }));
     });
     if (first.parked) first.parked.run = run;
   }
@@ -256,6 +281,9 @@ export class HeartbeatBatch {
         for (const memberId of target.changed) this.tells.add(groupId, memberId);
       }
       this.took();
+      // The first halves can no longer be taken back: what they wrote goes once it commits, not with the
+      // group's last reconciliation.
+      for (const entry of entries) entry.write = entry.run = undefined;
       return entries;
     } catch (error) {
       // The assignor failed: as in Kafka, where each heartbeat is one atomic write that the assignor's
@@ -304,6 +332,7 @@ export class HeartbeatBatch {
 
   private answer(index: number, answer: BatchAnswer): void {
     this.answers[index] = answer;
+    this.isAnswered[index] = 1;
     this.answered.push(index);
   }
 

@@ -58,11 +58,20 @@ export interface PreparedChange extends MemberChange {
   subscription: GroupSubscription;
 }
 
+/** What step 4 reads of a prepared change (not the group's subscription: the target was computed from it). */
+export type ReconcilingChange = Omit<PreparedChange, 'subscription'>;
+
 /** A heartbeat's first half (`ConsumerGroupManager.prepareJoin`): its change after steps 1 and 2, and its records. */
 export interface PreparedJoin {
   prepared: PreparedChange;
   records: LogRecord[];
   /** A join, or a request with every field: its answer carries the assignment. */
+  full: boolean;
+}
+
+/** A first half once its records are written, as its second half (`ConsumerGroupManager.finishJoin`) needs it. */
+export interface ParkedJoin {
+  prepared: ReconcilingChange;
   full: boolean;
 }
 
@@ -174,7 +183,7 @@ export class MemberProgress {
    * `targetEpoch`; its record, if it changed, appended to `records`.
    */
   reconcile(
-    prepared: PreparedChange,
+    prepared: ReconcilingChange,
     member: ConsumerGroupMember,
     targetEpoch: number,
     target: TopicPartitions,

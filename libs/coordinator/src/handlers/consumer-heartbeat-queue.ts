@@ -257,7 +257,7 @@ class ConsumerHeartbeatQueue {
     const responses: ConsumerGroupHeartbeatResponse[] = [];
     for (const index of batch.answered.splice(0)) {
       const queued = items[index];
-      const { response, waits } = batch.answers[index];
+      const { response, waits } = batch.handOut(index);
       if (!waits) {
         queued.respond(response);
         continue;

@@ -152,6 +152,45 @@ describe('ShardRuntime', () => {
     expect(writer.appendCount).toBe(2);
   });
 
+  it("waits once for a batch's commit, however many writes it holds, and settles them together once its last record commits", async () => {
+    const waits = jest.spyOn(store, 'awaitCommit');
+    const results: WriteOutcome[] = [];
+    for (let i = 0; i < 3; i++) writer.write([record], (r) => results.push(r));
+    await settle();
+    expect(waits).toHaveBeenCalledTimes(1);
+    expect(waits.mock.calls[0][2]).toBe(2); // the batch's last offset
+    store.advanceHighWatermark(3, 2); // the first two records only: the batch is not committed yet
+    await settle();
+    expect(results).toEqual([]);
+    store.advanceHighWatermark(3);
+    await settle();
+    expect(results.map((r) => (r.ok ? r.lastOffset : -1))).toEqual([0, 1, 2]);
+  });
+
+  it('a batch that times out answers each of its writes with REQUEST_TIMED_OUT once, and a failure fails each of them', async () => {
+    const answered: string[] = [];
+    const settled: string[] = [];
+    const write = (name: string) =>
+      writer.write(
+        [record],
+        (r) => settled.push(`${name}:${r.ok ? r.lastOffset : r.storeError}`),
+        (timeout) => answered.push(`${name}:${timeout.storeError}`),
+      );
+    write('a');
+    write('b');
+    await settle();
+    clock.advance(1000);
+    await settle();
+    expect(answered).toEqual([`a:${ErrorCode.REQUEST_TIMED_OUT}`, `b:${ErrorCode.REQUEST_TIMED_OUT}`]);
+    clock.advance(1000); // still waiting for the verdict: not answered again
+    await settle();
+    expect(answered).toHaveLength(2);
+    store.failPendingCommits(3, new KafkaError(ErrorCode.NOT_COORDINATOR, 'gone'));
+    await settle();
+    expect(settled).toEqual([`a:${ErrorCode.NOT_COORDINATOR}`, `b:${ErrorCode.NOT_COORDINATOR}`]);
+    expect(writer.pendingWrites).toBe(0);
+  });
+
   it('appends the writes of separate callbacks of one event-loop turn (requests of different sockets) as one batch', async () => {
     const results: WriteOutcome[] = [];
     await new Promise<void>((done) => {

@@ -223,39 +223,51 @@ export class ShardRuntime {
       base += op.records.length;
       this.appended.push(op);
     }
-    for (const op of ops) this.awaitCommit(op, timeoutMs);
+    this.awaitCommit(ops, timeoutMs);
   }
 
-  /** Waits for the high watermark to pass `op`'s records; a timeout answers it and waits on. */
-  private awaitCommit(op: PendingOp, timeoutMs: number): void {
+  /**
+   * Waits for the high watermark to pass the last record of `ops` (writes appended together, in log
+   * order); a timeout answers them and waits on. One wait for all of them, as Kafka's runtime completes
+   * a batch's deferred writes together: the log commits a prefix, so its last record committed is every
+   * record committed. A wait per write was a waiter, a timer and three promises per heartbeat of a
+   * burst, each kept until its commit.
+   */
+  private awaitCommit(ops: PendingOp[], timeoutMs: number): void {
+    const last = ops[ops.length - 1];
     let committed: Promise<void>;
     try {
-      committed = this.store.awaitCommit(this.partition, this.leaderEpoch, op.written!.lastOffset, timeoutMs);
+      committed = this.store.awaitCommit(this.partition, this.leaderEpoch, last.written!.lastOffset, timeoutMs);
     } catch (error) {
-      this.failAppended(op, failure(error));
+      const outcome = failure(error);
+      for (const op of ops) this.failAppended(op, outcome);
       return;
     }
     committed.then(
-      () => this.committedThrough(op),
-      (error: unknown) => this.onCommitError(op, failure(error)),
+      () => this.committedThrough(last),
+      (error: unknown) => this.onCommitError(ops, failure(error)),
     );
   }
 
-  private onCommitError(op: PendingOp, outcome: FailedWrite): void {
-    if (op.settled) return;
+  private onCommitError(ops: PendingOp[], outcome: FailedWrite): void {
+    const open = ops.filter((op) => !op.settled);
+    if (open.length === 0) return;
     if (outcome.storeError === ErrorCode.REQUEST_TIMED_OUT) {
-      if (op.onTimeout === 'settle') return this.failAppended(op, outcome);
-      if (!op.unknown) this.answerUnknown(op, outcome);
+      for (const op of open) {
+        if (op.onTimeout === 'settle') this.failAppended(op, outcome);
+        else if (!op.unknown) this.answerUnknown(op, outcome);
+      }
       // Waited on synchronously, before any other I/O can fail or truncate the log under it.
-      this.awaitCommit(op, this.commitTimeoutMs);
+      const waiting = open.filter((op) => !op.settled);
+      if (waiting.length > 0) this.awaitCommit(waiting, this.commitTimeoutMs);
       return;
     }
     if (outcome.storeError === ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND) {
-      if (!op.unknown && op.onTimeout !== 'settle') this.answerUnknown(op, outcome);
-      this.committedThrough(op);
+      for (const op of open) if (!op.unknown && op.onTimeout !== 'settle') this.answerUnknown(op, outcome);
+      this.committedThrough(open[open.length - 1]);
       return;
     }
-    this.failAppended(op, outcome);
+    for (const op of open) this.failAppended(op, outcome);
   }
 
   /** The write timed out: its reply (and its followers') leaves with the timeout; its verdict is still awaited. */
