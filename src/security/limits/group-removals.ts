@@ -18,16 +18,28 @@ export class GroupRemovals {
     for (const listener of this.listeners) listener(groupId);
   }
 
-  /** `metrics` as the coordinator's listener, with its group removals also sent here. */
+  /**
+   * `metrics` as the coordinator's listener, with its group removals also sent here: an object of its
+   * methods, each bound to it. Not a Proxy: the coordinator reports to it several times per request (a
+   * lease, an acknowledgement), and through a Proxy each call, and each field the method then read on
+   * `this`, went through the trap.
+   */
   relaying(metrics: CoordinatorMetrics): CoordinatorMetrics {
-    return new Proxy(metrics, {
-      get: (target, key, receiver) => {
-        if (key !== 'onGroupRemoved') return Reflect.get(target, key, receiver) as unknown;
-        return (groupId: string) => {
-          target.onGroupRemoved?.(groupId);
-          this.removed(groupId);
-        };
-      },
-    });
+    const relayed: Record<string, unknown> = {};
+    for (
+      let o: object | null = metrics;
+      o !== null && o !== Object.prototype;
+      o = Object.getPrototypeOf(o) as object | null
+    )
+      for (const key of Object.getOwnPropertyNames(o)) {
+        const method: unknown = Object.getOwnPropertyDescriptor(o, key)?.value;
+        if (key !== 'constructor' && !(key in relayed) && typeof method === 'function')
+          relayed[key] = (method as (...args: unknown[]) => unknown).bind(metrics);
+      }
+    relayed.onGroupRemoved = (groupId: string) => {
+      metrics.onGroupRemoved?.(groupId);
+      this.removed(groupId);
+    };
+    return relayed as CoordinatorMetrics;
   }
 }
