@@ -62,8 +62,10 @@ export class PacketFastLane {
   /** Handles `data` if it is one of the lane's packets (true), else leaves it to socket.io (false). */
   private take(data: unknown): boolean {
     if (typeof data !== 'string' || data.charCodeAt(0) !== EVENT_TYPE) return false;
+    // The ack id, read as the digits are scanned (socket.io's parser reads it the same way, as a number).
     let i = 1;
-    while (isDigit(data.charCodeAt(i))) i++;
+    let id = 0;
+    for (let code = data.charCodeAt(i); isDigit(code); code = data.charCodeAt(++i)) id = id * 10 + (code - 0x30);
     if (i === 1 || data.charCodeAt(i) !== OPEN_BRACKET || data.charCodeAt(i + 1) !== QUOTE) return false;
     const close = data.indexOf('"', i + 2);
     if (close < 0 || data.charCodeAt(close + 1) !== COMMA) return false;
@@ -80,11 +82,16 @@ export class PacketFastLane {
     // The same name, as the table's interned string: the middlewares (request guard, metrics) look the
     // event up by name, and JSON.parse's copy would have each lookup hash and intern it again.
     args[0] = lane.event;
-    args.push(laneAck(Number(data.slice(1, i)), engineConnectionOf(this.socket), this.pacer, this.output));
+    // Past 15 digits the sum may round differently from socket.io's Number(): read as it reads it.
+    if (i > 16) id = Number(data.slice(1, i));
+    args.push(laneAck(id, engineConnectionOf(this.socket), this.pacer, this.output));
     const socket = this.socket;
-    // As socket.io emits it: the arguments after the event name, read after the middlewares (metrics swaps the ack).
+    // As socket.io emits it: the arguments after the event name, read after the middlewares (metrics swaps
+    // the ack). The name is taken off the array in place: nothing reads the packet after the middlewares.
     runMiddlewares(socket, args, () => {
-      if (isConnected(socket)) lane.handler((args as unknown[]).slice(1));
+      if (!isConnected(socket)) return;
+      (args as unknown[]).shift();
+      lane.handler(args as unknown[]);
     });
     return true;
   }

@@ -73,25 +73,36 @@ export class SocketDispatch {
   }
 
   private dispatch(prepared: PreparedEvent, args: unknown[], socket: Socket): void {
-    // One argument as is, several as an array (as Nest's IoAdapter reads a payload).
-    const { data, ack } = mapPayload(args.length > 1 ? args : args[0]);
+    // One argument as is, several as an array (as Nest's IoAdapter reads a payload). A request and its
+    // ack, as nearly every event comes, is read in place, without the object mapPayload returns.
+    let data: unknown;
+    let ack: ((response: unknown) => void) | undefined;
+    if (args.length === 2 && typeof args[1] === 'function') {
+      data = args[0];
+      ack = args[1] as (response: unknown) => void;
+    } else ({ data, ack } = mapPayload(args.length > 1 ? args : args[0]));
     const accepted = prepared.check === null ? null : prepared.check(data);
     if (accepted !== null) {
-      answer(() => prepared.handle(accepted, socket), ack);
+      answer(prepared, accepted, socket, ack);
       return;
     }
     this.pipe.transform(data, prepared.metadata).then(
-      (request: unknown) => answer(() => prepared.handle(request, socket), ack),
+      (request: unknown) => answer(prepared, request, socket, ack),
       (error: unknown) => answerFailure(error, ack),
     );
   }
 }
 
-/** Runs the handler and acks what it gives (nothing for null or undefined). */
-function answer(handle: () => unknown, ack: ((response: unknown) => void) | undefined): void {
+/** Runs the event's handler on `request` and acks what it gives (nothing for null or undefined). */
+function answer(
+  prepared: PreparedEvent,
+  request: unknown,
+  socket: Socket,
+  ack: ((response: unknown) => void) | undefined,
+): void {
   let result: unknown;
   try {
-    result = handle();
+    result = prepared.handle(request, socket);
   } catch (error) {
     answerFailure(error, ack);
     return;

@@ -77,68 +77,82 @@ export class CoordinatorDispatch {
   ) {}
 
   /** Runs `spec` and answers every failure with its error body: what the protocol methods return. */
-  async run<Req, Res>(spec: ApiSpec<Req, Res>, request: Req, context: RequestContext): Promise<Res> {
-    try {
-      return await this.execute(spec, request, context);
-    } catch (error) {
-      return spec.errorResponse(request, this.asKafkaError(spec, error));
-    }
+  run<Req, Res>(spec: ApiSpec<Req, Res>, request: Req, context: RequestContext): Promise<Res> {
+    // One promise per request: the failure is answered where it is known, not through a second promise.
+    return new Promise<Res>((resolve) =>
+      this.start(spec, request, context, resolve, (error) =>
+        resolve(spec.errorResponse(request, this.asKafkaError(spec, error))),
+      ),
+    );
   }
 
   /** Runs `spec`; a failure rejects with a KafkaError (what the operator views let through to REST). */
   execute<Req, Res>(spec: ApiSpec<Req, Res>, request: Req, context: RequestContext): Promise<Res> {
-    return new Promise<Res>((resolve, reject) => {
-      try {
-        const invalid = spec.validate(request);
-        if (invalid !== null) throw KafkaError.of('INVALID_REQUEST', invalid);
-        const { operation } = spec;
-        if (operation.kind === 'fan-out') {
-          operation.run(this, request, context).then(resolve, reject);
+    return new Promise<Res>((resolve, reject) => this.start(spec, request, context, resolve, reject));
+  }
+
+  /** Runs `spec`, giving its response to `resolve` and any failure, as a KafkaError, to `reject`. */
+  private start<Req, Res>(
+    spec: ApiSpec<Req, Res>,
+    request: Req,
+    context: RequestContext,
+    resolve: (response: Res) => void,
+    reject: (error: unknown) => void,
+  ): void {
+    try {
+      const invalid = spec.validate(request);
+      if (invalid !== null) throw KafkaError.of('INVALID_REQUEST', invalid);
+      const { operation } = spec;
+      if (operation.kind === 'fan-out') {
+        operation.run(this, request, context).then(resolve, reject);
+        return;
+      }
+      const shard = this.shardFor(spec.groupId(request), spec.emptyGroupIdAllowed);
+      switch (operation.kind) {
+        case 'read': {
+          const response = operation.run(shard, request, context);
+          if (!operation.afterPendingWrites) {
+            resolve(response);
+            return;
+          }
+          shard
+            .run<Res>({
+              records: [],
+              response,
+              awaitsPendingWrites: true,
+              onFailure: (outcome) =>
+                spec.errorResponse(
+                  request,
+                  new KafkaError(operationWriteError(outcome.storeError) as ErrorCodeValue, outcome.message),
+                ),
+            })
+            .then((answer) => resolve(answer as Res), reject);
           return;
         }
-        const shard = this.shardFor(spec.groupId(request), spec.emptyGroupIdAllowed);
-        switch (operation.kind) {
-          case 'read': {
-            const response = operation.run(shard, request, context);
-            if (!operation.afterPendingWrites) {
-              resolve(response);
-              return;
-            }
-            shard
-              .run<Res>({
-                records: [],
-                response,
-                awaitsPendingWrites: true,
-                onFailure: (outcome) =>
-                  spec.errorResponse(
-                    request,
-                    new KafkaError(operationWriteError(outcome.storeError) as ErrorCodeValue, outcome.message),
-                  ),
-              })
-              .then((answer) => resolve(answer as Res), reject);
+        case 'write':
+          // The handler runs as one synchronous step; the shard's runtime appends its records with the
+          // open batch and the reply leaves once they commit.
+          shard.run(operation.run(shard, request, context)).then((response) => resolve(response as Res), reject);
+          return;
+        case 'parked': {
+          // A parked reply is given through `resolve`; a result that carries its own response (a classic
+          // member's request to a consumer group) gives it once its records are committed.
+          const result = operation.run(shard, request, context, resolve);
+          if (result === PARKED) {
+            // Nothing written or answered here (an acquire answered at once, a queued ConsumerGroupHeartbeat):
+            // only what it armed is run, and nobody waits on a promise that gives nothing.
+            if (!shard.effects.isEmpty) void shard.run(result);
             return;
           }
-          case 'write':
-            // The handler runs as one synchronous step; the shard's runtime appends its records with the
-            // open batch and the reply leaves once they commit.
-            shard.run(operation.run(shard, request, context)).then((response) => resolve(response as Res), reject);
-            return;
-          case 'parked': {
-            // A parked reply is given through `resolve`; a result that carries its own response (a classic
-            // member's request to a consumer group) gives it once its records are committed.
-            const result = operation.run(shard, request, context, resolve);
-            // Nothing written, armed or answered here (a queued ConsumerGroupHeartbeat): nothing to run.
-            if (result === PARKED && shard.effects.isEmpty) return;
-            void shard.run(result).then((response) => {
-              if (response !== undefined) resolve(response as Res);
-            });
-            return;
-          }
+          void shard.run(result).then((response) => {
+            if (response !== undefined) resolve(response as Res);
+          });
+          return;
         }
-      } catch (error) {
-        reject(this.asKafkaError(spec, error));
       }
-    });
+    } catch (error) {
+      reject(this.asKafkaError(spec, error));
+    }
   }
 
   /** Kafka's `validateGroupStatus`: a group id, the coordinator started, and the shard that serves it loaded here. */

@@ -6,7 +6,7 @@ import { GroupRegistry } from '../group/group-registry';
 import { OffsetWrites } from '../offsets/offset-writes';
 import type { TopicInfo } from '../ports/topic-registry.port';
 import { OffsetRetention } from '../offsets/offset-retention';
-import type { CoordinatorResult } from '../runtime/coordinator-result';
+import type { CoordinatorResult, WriteOutcome } from '../runtime/coordinator-result';
 import { OperationEffects } from '../runtime/operation-effects';
 import { ShardRuntime } from '../runtime/shard-runtime';
 import { disconnectKey, ShardTimers } from '../timers/shard-timers';
@@ -209,12 +209,21 @@ export class CoordinatorShard {
     }
   }
 
+  /** `step` of `fn(outcome)`, without a closure made for it (once per write completed). */
+  private completionStep(fn: (outcome: WriteOutcome) => void, outcome: WriteOutcome): void {
+    try {
+      fn(outcome);
+    } finally {
+      if (!this.effects.isEmpty) void this.run(this.effects.take());
+    }
+  }
+
   /** Hands one write to the runtime; its appendFuture runs as a step of its own. */
   private submit<T>(result: CoordinatorResult<T>): Promise<T | undefined> {
     const appendFuture = result.appendFuture;
     if (appendFuture === undefined) return this.runtime.complete(result);
     // A handler's result is its own: wrapped in place rather than copied once per write.
-    result.appendFuture = (outcome) => this.step(() => appendFuture(outcome));
+    result.appendFuture = (outcome) => this.completionStep(appendFuture, outcome);
     return this.runtime.complete(result);
   }
 

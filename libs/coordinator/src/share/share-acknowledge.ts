@@ -15,6 +15,13 @@ export interface AppliedAcknowledgements {
   touched: ShareSlot[];
 }
 
+/** What a request without acknowledgements applied (shared: nobody adds to it). */
+const NONE_APPLIED: AppliedAcknowledgements = Object.freeze({
+  results: Object.freeze([]) as unknown as P.ShareAcknowledgePartition[],
+  changes: Object.freeze([]) as unknown as SlotChange[],
+  touched: Object.freeze([]) as unknown as ShareSlot[],
+});
+
 /**
  * Applies a member's acknowledgements, partition by partition, each all or nothing: 29 for a topic the
  * caller may not read, 3 for a partition not assigned to the member, 42 for offsets it does not hold
@@ -28,10 +35,10 @@ export function applyAcknowledgements(
   assigned: readonly ShareTopicPartition[],
   readable: TopicReadable,
 ): AppliedAcknowledgements {
-  const applied: AppliedAcknowledgements = { results: [], changes: [], touched: [] };
   // Most acquires carry no acknowledgements, and most acknowledgements name one partition: the
   // assignment's keys are only built for several (one is looked for in the assignment as it is).
-  if (acknowledgements.length === 0) return applied;
+  if (acknowledgements.length === 0) return NONE_APPLIED;
+  const applied: AppliedAcknowledgements = { results: [], changes: [], touched: [] };
   const isAssigned = assignedTest(assigned, acknowledgements.length);
   const now = manager.now;
   const limits = manager.limits;

@@ -28,26 +28,17 @@ export function shareAcquire(
     respond(shareAcquireError(assigned));
     return PARKED;
   }
-  const entries = new Map<string, P.ShareAcquirePartition>();
-  const entry = (topic: string, partition: number): P.ShareAcquirePartition => {
-    const key = `${topic}\u0000${partition}`;
-    let found = entries.get(key);
-    if (!found) {
-      found = { topic, partition, errorCode: 0, acknowledgeErrorCode: 0, leases: [] };
-      entries.set(key, found);
-    }
-    return found;
-  };
+  const entries = new AnswerPartitions();
+  const entry = (topic: string, partition: number): P.ShareAcquirePartition => entries.of(topic, partition);
   const acks = applyAcknowledgements(manager, groupId, memberId, request.acknowledgements ?? [], assigned, readable);
   for (const result of acks.results) entry(result.topic, result.partition).acknowledgeErrorCode = result.errorCode;
   let answered = false;
   const answer = (errorCode: number = ErrorCode.NONE): void => {
     if (answered) return;
     answered = true;
-    const partitions: P.ShareAcquirePartition[] = [];
-    for (const e of entries.values())
-      if (e.leases.length > 0 || e.errorCode !== 0 || e.acknowledgeErrorCode !== 0 || hasAck(request, e))
-        partitions.push(e);
+    const partitions = entries.answered(
+      (e) => e.leases.length > 0 || e.errorCode !== 0 || e.acknowledgeErrorCode !== 0 || hasAck(request, e),
+    );
     const acquisitionLockTimeoutMs = manager.limits.lockDurationMs;
     // The same fields in the same order either way; a success is built without a spread of a literal.
     respond(
@@ -184,7 +175,40 @@ function leasedIn(partition: P.ShareAcquirePartition): number {
 }
 
 function hasAck(request: P.ShareAcquireRequest, e: P.ShareAcquirePartition): boolean {
-  return (request.acknowledgements ?? []).some((a) => a.topic === e.topic && a.partition === e.partition);
+  const acks = request.acknowledgements;
+  return acks !== undefined && acks.some((a) => a.topic === e.topic && a.partition === e.partition);
+}
+
+/**
+ * The answer's partitions, each made when first named, in that order. Nearly every acquire names one
+ * partition: it is kept as it is, and only a second one starts a map keyed by topic and partition.
+ */
+class AnswerPartitions {
+  private first: P.ShareAcquirePartition | undefined;
+  private others: Map<string, P.ShareAcquirePartition> | undefined;
+
+  of(topic: string, partition: number): P.ShareAcquirePartition {
+    const first = this.first;
+    if (first === undefined) return (this.first = answerPartition(topic, partition));
+    if (first.topic === topic && first.partition === partition) return first;
+    const key = `${topic}\u0000${partition}`;
+    const others = (this.others ??= new Map());
+    let found = others.get(key);
+    if (found === undefined) others.set(key, (found = answerPartition(topic, partition)));
+    return found;
+  }
+
+  /** The partitions `keep` keeps, in the order they were first named. */
+  answered(keep: (partition: P.ShareAcquirePartition) => boolean): P.ShareAcquirePartition[] {
+    const kept: P.ShareAcquirePartition[] = [];
+    if (this.first !== undefined && keep(this.first)) kept.push(this.first);
+    if (this.others !== undefined) for (const e of this.others.values()) if (keep(e)) kept.push(e);
+    return kept;
+  }
+}
+
+function answerPartition(topic: string, partition: number): P.ShareAcquirePartition {
+  return { topic, partition, errorCode: 0, acknowledgeErrorCode: 0, leases: [] };
 }
 
 export function shareAcquireError(code: number, message?: string): P.ShareAcquireResponse {

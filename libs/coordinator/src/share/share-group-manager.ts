@@ -25,6 +25,24 @@ import {
 } from './share-group-validation';
 import type { ShareLeaseOwner, ShareMembershipView, ShareTopicPartition } from './share-ports';
 
+/**
+ * An assignment's partitions one by one, made once per assignment (a member's TopicPartitions is never
+ * changed, only replaced) rather than at each of the member's acquires and acknowledgements; frozen, as
+ * every caller shares it.
+ */
+const flattened = new WeakMap<TopicPartitions, readonly ShareTopicPartition[]>();
+
+function partitionsOf(assigned: TopicPartitions): readonly ShareTopicPartition[] {
+  let list = flattened.get(assigned);
+  if (list === undefined) {
+    const made: ShareTopicPartition[] = [];
+    for (const { topic, partitions } of toTopicPartitionList(assigned))
+      for (const partition of partitions) made.push(Object.freeze({ topic, partition }));
+    flattened.set(assigned, (list = Object.freeze(made)));
+  }
+  return list;
+}
+
 /** A share group member's session expiry. */
 export const shareSessionKey = (groupId: string, memberId: string): string =>
   `share-session\u0000${groupId}\u0000${memberId}`;
@@ -75,10 +93,7 @@ export class ShareGroupManager implements ShareMembershipView {
     if (!group) return KafkaError.of('GROUP_ID_NOT_FOUND').errorCode;
     const member = group.member(memberId);
     if (!member) return KafkaError.of('UNKNOWN_MEMBER_ID').errorCode;
-    const list: ShareTopicPartition[] = [];
-    for (const { topic, partitions } of toTopicPartitionList(member.assignedPartitions))
-      for (const partition of partitions) list.push({ topic, partition });
-    return list;
+    return partitionsOf(member.assignedPartitions);
   }
 
   heartbeat(

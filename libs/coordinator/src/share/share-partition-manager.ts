@@ -32,6 +32,8 @@ export interface ShareSlot {
   readonly state: SharePartition;
   /** Its lock timer's key, built once: the timer is re-armed after every write of the slot. */
   readonly lockKey: string;
+  /** What its lock timer runs, made once with the slot for the same reason. */
+  readonly onLockTimer: () => void;
 }
 
 /** A change of a slot waiting for the write that carries it. */
@@ -56,6 +58,16 @@ interface TurnRecord {
 /** Membership before a share group manager is bound: no share group exists. */
 const NO_SHARE_GROUPS: ShareMembershipView = { assignedPartitions: () => ErrorCode.GROUP_ID_NOT_FOUND };
 
+/** Matches no config: the first read of `limits` builds the object it then keeps. */
+const NO_LIMITS_YET: SharePartitionLimits = Object.freeze({
+  deliveryCountLimit: NaN,
+  maxRecordLocks: NaN,
+  lockDurationMs: NaN,
+});
+
+/** The outcome of a write with nothing to write: settled at once, as committed. */
+const NOTHING_WRITTEN: WriteOutcome = Object.freeze({ ok: true, baseOffset: -1, lastOffset: -1 });
+
 const slotKey = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
 const lockKeyOf = (groupId: string, topic: string, partition: number): string =>
   `share-lock\u0000${groupId}\u0000${topic}\u0000${partition}`;
@@ -77,6 +89,7 @@ export class SharePartitionManager implements ShareLeaseOwner {
    * (and a simulated cluster's runs, one after another in one process) then depend on nothing else.
    */
   private acquireRotation = 0;
+  private keptLimits: SharePartitionLimits = NO_LIMITS_YET;
   /** Who may work which partitions: the share group manager, bound once it exists. */
   membership: ShareMembershipView = NO_SHARE_GROUPS;
   readonly waiters: ShareAcquireWaiters;
@@ -85,13 +98,24 @@ export class SharePartitionManager implements ShareLeaseOwner {
     this.waiters = new ShareAcquireWaiters(deps.effects);
   }
 
+  /**
+   * The partitions' limits as the config gives them now. Read several times per acquire and
+   * acknowledgement: one object is kept while the config's values stay, not a fresh one per read.
+   */
   get limits(): SharePartitionLimits {
     const { config } = this.deps;
-    return {
+    const kept = this.keptLimits;
+    if (
+      kept.deliveryCountLimit === config.groupShareDeliveryCountLimit &&
+      kept.maxRecordLocks === config.groupSharePartitionMaxRecordLocks &&
+      kept.lockDurationMs === config.groupShareRecordLockDurationMs
+    )
+      return kept;
+    return (this.keptLimits = Object.freeze({
       deliveryCountLimit: config.groupShareDeliveryCountLimit,
       maxRecordLocks: config.groupSharePartitionMaxRecordLocks,
       lockDurationMs: config.groupShareRecordLockDurationMs,
-    };
+    }));
   }
 
   get metrics(): CoordinatorMetrics {
@@ -179,7 +203,14 @@ export class SharePartitionManager implements ShareLeaseOwner {
   private put(groupId: string, topic: string, partition: number, state: SharePartition): ShareSlot {
     let slots = this.groups.get(groupId);
     if (!slots) this.groups.set(groupId, (slots = new Map()));
-    const slot: ShareSlot = { groupId, topic, partition, state, lockKey: lockKeyOf(groupId, topic, partition) };
+    const slot: ShareSlot = {
+      groupId,
+      topic,
+      partition,
+      state,
+      lockKey: lockKeyOf(groupId, topic, partition),
+      onLockTimer: () => this.onLockTimer(slot),
+    };
     slots.set(slotKey(topic, partition), slot);
     return slot;
   }
@@ -199,7 +230,12 @@ export class SharePartitionManager implements ShareLeaseOwner {
     changes: readonly SlotChange[],
     then: (outcome: WriteOutcome) => void,
   ): CoordinatorResult<never> {
-    const slots = [...new Set(touched)];
+    const slots = distinct(touched);
+    if (slots.length === 0) {
+      // Nothing to write (a lease under the committed horizon): settled at once, nothing allocated for a write.
+      this.settle(changes, slots, then, NOTHING_WRITTEN);
+      return PARKED;
+    }
     const records: LogRecord[] = [];
     const own: TurnRecord[] = [];
     const joined: TurnRecord[] = [];
@@ -212,16 +248,7 @@ export class SharePartitionManager implements ShareLeaseOwner {
         records.push(entry.record);
       }
     }
-    const settle = (outcome: WriteOutcome): void => {
-      const limits = this.limits;
-      for (const { slot, change } of changes) slot.state.complete(change, outcome.ok, this.now, limits);
-      for (const slot of slots) this.afterChange(slot);
-      then(outcome);
-    };
-    if (records.length === 0 && joined.length === 0) {
-      settle({ ok: true, baseOffset: -1, lastOffset: -1 });
-      return PARKED;
-    }
+    const settle = (outcome: WriteOutcome): void => this.settle(changes, slots, then, outcome);
     // Settles once its own records and every record it joined have: failed if any of them failed.
     let waiting = joined.length + (records.length > 0 ? 1 : 0);
     let failed: WriteOutcome | undefined;
@@ -243,6 +270,19 @@ export class SharePartitionManager implements ShareLeaseOwner {
         for (const entry of own) for (const waiter of entry.waiters) waiter(outcome);
       },
     };
+  }
+
+  /** A write ended: its changes committed or taken back, its slots' timers and held acquires seen to, then `then`. */
+  private settle(
+    changes: readonly SlotChange[],
+    slots: readonly ShareSlot[],
+    then: (outcome: WriteOutcome) => void,
+    outcome: WriteOutcome,
+  ): void {
+    const limits = this.limits;
+    for (const { slot, change } of changes) slot.state.complete(change, outcome.ok, this.now, limits);
+    for (const slot of slots) this.afterChange(slot);
+    then(outcome);
   }
 
   /** A slot's record for the open batch, its snapshot taken when the batch is appended (its value read). */
@@ -295,7 +335,7 @@ export class SharePartitionManager implements ShareLeaseOwner {
   armLockTimer(slot: ShareSlot): void {
     const deadline = slot.state.nextDeadline();
     if (deadline === undefined) this.deps.effects.cancel(slot.lockKey);
-    else this.deps.effects.schedule(slot.lockKey, Math.max(0, deadline - this.now), () => this.onLockTimer(slot));
+    else this.deps.effects.schedule(slot.lockKey, Math.max(0, deadline - this.now), slot.onLockTimer);
   }
 
   /** Locks ran out: the offsets go back (or to the archive at the limit) at once, and the change is written. */
@@ -383,4 +423,10 @@ export class SharePartitionManager implements ShareLeaseOwner {
     this.groups.clear();
     this.turn.clear();
   }
+}
+
+/** `touched` without repeats, in order; an array of at most one slot as it is (nearly every write's). */
+function distinct(touched: Iterable<ShareSlot>): readonly ShareSlot[] {
+  if (Array.isArray(touched) && touched.length <= 1) return touched as readonly ShareSlot[];
+  return [...new Set(touched)];
 }
