@@ -1,6 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import type * as P from '@cohort/protocol';
 import { createRangeAssignor } from '@cohort/assignors/range/range-assignor';
+import { firstConnect } from './first-connect';
 
 /**
  * What a large group's members are given (bench/rebalance.bench.ts). The request timeouts are the Java
@@ -96,13 +97,7 @@ export class BenchMember {
       reconnectionDelayMax: 1000,
       forceNew: true,
     });
-    return new Promise((resolve, reject) => {
-      socket.once('connect', () => resolve(new BenchMember(socket, groupId, options, stats)));
-      socket.once('connect_error', (error) => {
-        socket.disconnect();
-        reject(error);
-      });
-    });
+    return firstConnect(socket).then(() => new BenchMember(socket, groupId, options, stats));
   }
 
   start(): void {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import type * as P from '@cohort/protocol';
+import { firstConnect } from './first-connect';
 
 /**
  * A consumer-protocol (KIP-848) member that does only what Kafka's consumer does in such a group, for
@@ -73,13 +74,7 @@ export class ConsumerMember {
       reconnectionDelayMax: 1000,
       forceNew: true,
     });
-    return new Promise((resolve, reject) => {
-      socket.once('connect', () => resolve(new ConsumerMember(socket, groupId, options)));
-      socket.once('connect_error', (error) => {
-        socket.disconnect();
-        reject(error);
-      });
-    });
+    return firstConnect(socket).then(() => new ConsumerMember(socket, groupId, options));
   }
 
   /** Joins (epoch 0) and heartbeats from then on. */

@@ -47,9 +47,9 @@ export interface ShardRuntimeHooks {
  *   joins it. One turn is one `store.append`. The flush waits for the turn's other I/O callbacks
  *   (setImmediate), not only the current callback's microtasks: each socket's frame arrives in its own
  *   callback, so a microtask flush appended one batch per request, each with its own write and wait.
- * - Deferred responses: each write's completion waits until the high watermark passes its last record
- *   (so a batch's earlier writes may complete before its later ones, never the reverse); each
- *   completion is one synchronous step.
+ * - Deferred responses: a batch's writes complete together, once the high watermark passes the batch's
+ *   last record (the log commits a prefix, and Kafka's runtime completes a batch's deferred events
+ *   together); each completion is one synchronous step.
  * - Timeout: a write is answered with REQUEST_TIMED_OUT if it is not committed `commitTimeoutMs` after
  *   its batch opened (Kafka's write-operation timeout), however late in that time the batch was flushed.
  *   Its records are in the log and may still commit, so, as in Kafka (which does not revert on a
