@@ -166,7 +166,10 @@ describe('OffsetCommit and OffsetFetch', () => {
   it('the later of two commits in flight wins; the partition stays unstable until the last one commits', async () => {
     const { memberIds, generationId } = await h.stableGroup('g', 1);
     h.store.autoCommit = false;
+    // Two turns, so two batches: a batch's writes complete together, once its last record commits (as
+    // Kafka's runtime completes a batch's deferred events), and the first must commit on its own here.
     const first = h.commit('g', generationId, memberIds[0], { orders: { 0: 100 } });
+    await h.settle();
     const second = h.commit('g', generationId, memberIds[0], { orders: { 0: 200 } });
     await h.settle();
     const partition = h.partitionOf('g');
