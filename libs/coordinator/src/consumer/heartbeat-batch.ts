@@ -12,6 +12,7 @@ import { LEAVE_GROUP_STATIC_MEMBER_EPOCH } from './heartbeat-validation';
 import type { ParkedJoin } from './member-progress';
 import type { GroupSubscription } from './subscription-metadata';
 import { BatchTells } from './heartbeat-batch-tells';
+import { NextRound } from './heartbeat-batch-next-round';
 
 export interface BatchedHeartbeat {
   request: ConsumerGroupHeartbeatRequest;
@@ -76,7 +77,7 @@ function keysOf({ join }: Parked): readonly string[] {
  * heartbeats are in, each group's target is computed at its latest epoch and its parked members are
  * reconciled towards it in arrival order: the answers are those of the heartbeats arriving in the order
  * every first half, then every second half. A second heartbeat of a parked member (or of its instance)
- * first completes the group's parked heartbeats, so one member's requests keep their order.
+ * waits for the batch's next round (`Round`), so one member's requests keep their order.
  */
 export function runHeartbeatBatch(
   manager: ConsumerGroupManager,
@@ -93,7 +94,9 @@ export function runHeartbeatBatch(
  * `runHeartbeatBatch` in steps, so a big batch (thousands of heartbeats) spreads over several turns of
  * the event loop. The first step runs every first half and computes every group's target (a target
  * that fails takes its heartbeats' first halves back, which is only possible before they are handed
- * out); each later step reconciles about `budget` parked members. Between steps the caller hands out
+ * out); each later step reconciles about `budget` parked members. A member's second heartbeat of the
+ * batch waits for a round of its own (`NextRound`), which starts the same way once the round before it
+ * is reconciled. Between steps the caller hands out
  * what the step produced: `runs` (in order, before anything else writes) and `answered` (indexes of
  * new answers). What ran between two steps (another batch among them) is seen by the next: a group or
  * member gone since answers its heartbeats' errors, a partition released meanwhile is handed over, and
@@ -113,12 +116,16 @@ export class HeartbeatBatch {
   private readonly parked = new Map<string, Parked[]>();
   /** groupId → the member ids and `\u0000instance` ids parked, so a second request of one completes the first. */
   private readonly parkedKeys = new Map<string, Set<string>>();
-  /** After the first step: each group's parked heartbeats, its target computed, waiting to be reconciled. */
+  /** After a round's first step: each group's parked heartbeats, its target computed, waiting to be reconciled. */
   private targeted: { groupId: string; entries: (Parked | null)[] }[] | null = null;
+  /** Whether the first round (every heartbeat of the batch) has started. */
+  private started = false;
+  /** The heartbeats put off to the next round (a member's second one, while its first is parked). */
+  private readonly nextRound = new NextRound();
   private reconciled = 0;
   /** What the last step ran, counted as `step` counts its budget. */
   stepParts = 0;
-  /** The members of the groups whose target this batch computed (what `step` counts the targets as). */
+  /** The members of the groups whose target this round computed (what `step` counts the targets as). */
   private targetWork = 0;
   /** groupId → its subscription's regexes resolved, as of this step (what ran between steps may change them). */
   private readonly resolved = new Map<string, ReadonlyMap<string, ReadonlySet<string>>>();
@@ -132,38 +139,67 @@ export class HeartbeatBatch {
     this.isAnswered = new Uint8Array(items.length);
   }
 
-  /** Runs the next step (the first halves and targets, or about `budget` reconciliations); true once every heartbeat is answered. */
+  /**
+   * Runs the next step (a round's first halves and targets, or about `budget` reconciliations, or both
+   * when the budget allows); true once every heartbeat is answered.
+   */
   step(budget: number): boolean {
     this.resolved.clear();
     let spent = 0;
-    if (!this.targeted) {
-      this.items.forEach((item, index) => this.add(item, index));
-      this.targeted = [];
-      for (const groupId of [...this.parked.keys()]) this.targeted.push({ groupId, entries: this.target(groupId) });
-      // A target computed weighs as its group's members (the assignor and the diff walk each of them): a
-      // join to a group of 10,000 ends its step there, and the reconciliations wait for the next turn
-      // instead of adding hundreds more to a turn that already ran the assignor over the whole group.
-      spent = this.items.length + this.targetWork;
-    }
     this.stepParts = 0;
-    while (this.targeted.length > 0) {
-      const { groupId, entries } = this.targeted[0];
-      while (this.reconciled < entries.length) {
-        if (spent >= budget) {
-          this.stepParts = spent;
-          return false;
-        }
-        const entry = entries[this.reconciled]!;
-        // Answered: nothing of it stays with the batch until the group's last member is reconciled.
-        entries[this.reconciled++] = null;
-        this.reconcileParked(groupId, entry);
-        spent++;
+    for (;;) {
+      if (!this.targeted) {
+        if (spent > 0 && spent >= budget) break;
+        spent += this.startRound();
       }
-      this.targeted.shift();
-      this.reconciled = 0;
+      const targeted = this.targeted!;
+      while (targeted.length > 0) {
+        const { groupId, entries } = targeted[0];
+        while (this.reconciled < entries.length) {
+          if (spent >= budget) {
+            this.stepParts = spent;
+            return false;
+          }
+          const entry = entries[this.reconciled]!;
+          // Answered: nothing of it stays with the batch until the group's last member is reconciled.
+          entries[this.reconciled++] = null;
+          this.reconcileParked(groupId, entry);
+          spent++;
+        }
+        targeted.shift();
+        this.reconciled = 0;
+      }
+      if (this.nextRound.isEmpty) {
+        this.stepParts = spent;
+        return true;
+      }
+      this.targeted = null;
     }
     this.stepParts = spent;
-    return true;
+    return false;
+  }
+
+  /**
+   * A round's first step: its heartbeats' first halves in arrival order, then each group's target once.
+   * Returns what it weighs: a target computed weighs as its group's members (the assignor and the diff
+   * walk each of them), so a join to a group of 10,000 ends its step there, and the reconciliations wait
+   * for the next turn instead of adding hundreds more to a turn that already ran the assignor over the
+   * whole group.
+   */
+  private startRound(): number {
+    this.targetWork = 0;
+    let size = this.items.length;
+    if (!this.started) {
+      this.started = true;
+      this.items.forEach((item, index) => this.add(item, index));
+    } else {
+      const round = this.nextRound.take();
+      size = round.length;
+      for (const index of round) this.add(this.items[index], index);
+    }
+    this.targeted = [];
+    for (const groupId of [...this.parked.keys()]) this.targeted.push({ groupId, entries: this.target(groupId) });
+    return size + this.targetWork;
   }
 
   /**
@@ -171,7 +207,7 @@ export class HeartbeatBatch {
    * answer: a later request of it must wait for this batch to end, so one member's requests keep their order.
    */
   awaits(groupId: string, memberId: string, instanceId?: string | null): boolean {
-    return this.tells.awaits(groupId, memberId, instanceId);
+    return this.tells.awaits(groupId, memberId, instanceId) || this.nextRound.holds(groupId, memberId, instanceId);
   }
 
   /**
@@ -204,9 +240,15 @@ export class HeartbeatBatch {
 
   private add(item: BatchedHeartbeat, index: number): void {
     const { request, context } = item;
-    const keys = this.parkedKeys.get(request.groupId);
-    if (keys && (keys.has(request.memberId) || (request.instanceId && keys.has(`\u0000${request.instanceId}`))))
-      this.complete(request.groupId);
+    const { groupId, memberId, instanceId } = request;
+    const keys = this.parkedKeys.get(groupId);
+    if (
+      (keys && (keys.has(memberId) || (instanceId && keys.has(`\u0000${instanceId}`)))) ||
+      this.nextRound.holds(groupId, memberId, instanceId)
+    ) {
+      this.nextRound.add(index, groupId, memberId, instanceId);
+      return;
+    }
     const alone = this.hooks.alone(item);
     if (alone) {
       this.runs.push(alone);
@@ -254,11 +296,6 @@ export class HeartbeatBatch {
   /** The parked heartbeat is answered (or failed): a later request of its member need not wait for it. */
   private unpark(groupId: string, parked: Parked): void {
     this.tells.unpark(groupId, parked.keys ?? keysOf(parked));
-  }
-
-  /** The group's target at its latest epoch (computed once), then each parked member reconciled towards it, now. */
-  private complete(groupId: string): void {
-    for (const entry of this.target(groupId)) this.reconcileParked(groupId, entry);
   }
 
   /**

@@ -1,0 +1,42 @@
+/**
+ * The heartbeats a batch puts off to its next round: each one of a member (or of a static member's
+ * instance) that already has a heartbeat parked in the round under way. Answering it at once would first
+ * need that heartbeat's answer, and so its group's target, at once. After a pause of the node, when every
+ * member's join and its retry arrive together, that was one target computation over the whole group per
+ * member: 10,000 of them, a minute in one turn of the event loop, no socket read meanwhile. Put off, the
+ * round's parked heartbeats share one target and the next round's share another, and each member's
+ * requests still run in the order they arrived. Members' requests are concurrent with each other's, so
+ * running one member's second request after another member's first is an order they could have arrived in.
+ */
+export class NextRound {
+  private indexes: number[] = [];
+  /** groupId → the member ids and `\u0000instance` ids of the heartbeats put off. */
+  private readonly keys = new Map<string, Set<string>>();
+
+  get isEmpty(): boolean {
+    return this.indexes.length === 0;
+  }
+
+  /** Heartbeat `index` of the batch waits for the next round. */
+  add(index: number, groupId: string, memberId: string, instanceId: string | null | undefined): void {
+    this.indexes.push(index);
+    let keys = this.keys.get(groupId);
+    if (!keys) this.keys.set(groupId, (keys = new Set()));
+    keys.add(memberId);
+    if (instanceId) keys.add(`\u0000${instanceId}`);
+  }
+
+  /** Whether a heartbeat of this member (or of its instance) waits for the next round. */
+  holds(groupId: string, memberId: string, instanceId?: string | null): boolean {
+    const keys = this.keys.get(groupId);
+    return keys !== undefined && (keys.has(memberId) || (!!instanceId && keys.has(`\u0000${instanceId}`)));
+  }
+
+  /** The heartbeats put off, in arrival order, for the round that starts now; none is then put off. */
+  take(): number[] {
+    const taken = this.indexes;
+    this.indexes = [];
+    this.keys.clear();
+    return taken;
+  }
+}
