@@ -28,6 +28,19 @@ describe('ShardRuntime', () => {
     });
   });
 
+  /** Writes of one record each, by name: what each was answered with on a timeout, and how each settled. */
+  function namedWrites(): { answered: string[]; settled: string[]; write: (name: string) => void } {
+    const answered: string[] = [];
+    const settled: string[] = [];
+    const write = (name: string) =>
+      writer.write(
+        [record],
+        (r) => settled.push(`${name}:${r.ok ? r.lastOffset : r.storeError}`),
+        (timeout) => answered.push(`${name}:${timeout.storeError}`),
+      );
+    return { answered, settled, write };
+  }
+
   it('reports a write only once it is committed, with the offsets it got', async () => {
     const results: WriteOutcome[] = [];
     writer.write([record, record], (r) => results.push(r));
@@ -52,14 +65,7 @@ describe('ShardRuntime', () => {
   });
 
   it('answers a write that times out with REQUEST_TIMED_OUT, and settles it only with the log: a later commit settles both, in log order', async () => {
-    const answered: string[] = [];
-    const settled: string[] = [];
-    const write = (name: string) =>
-      writer.write(
-        [record],
-        (r) => settled.push(`${name}:${r.ok ? r.lastOffset : r.storeError}`),
-        (timeout) => answered.push(`${name}:${timeout.storeError}`),
-      );
+    const { answered, settled, write } = namedWrites();
     write('first');
     await settle();
     clock.advance(600);
@@ -168,14 +174,7 @@ describe('ShardRuntime', () => {
   });
 
   it('a batch that times out answers each of its writes with REQUEST_TIMED_OUT once, and a failure fails each of them', async () => {
-    const answered: string[] = [];
-    const settled: string[] = [];
-    const write = (name: string) =>
-      writer.write(
-        [record],
-        (r) => settled.push(`${name}:${r.ok ? r.lastOffset : r.storeError}`),
-        (timeout) => answered.push(`${name}:${timeout.storeError}`),
-      );
+    const { answered, settled, write } = namedWrites();
     write('a');
     write('b');
     await settle();
