@@ -205,10 +205,11 @@ export class ConsumerGroupWorkload {
   summary(): string {
     const s = this.ownership.stats;
     const pushes = this.members.reduce((n, m) => n + m.heartbeatNowPushes, 0);
+    const retried = this.members.reduce((n, m) => n + m.retriedAtOnce, 0);
     return (
       `consumer groups: ${this.groupIds.length}, members joined=${this.churn.joins} left=${this.churn.leaves} died=${this.churn.deaths} ` +
       `paused=${this.churn.pauses} fenced=${s.fences} zombie overlaps=${s.overlaps} zombie commits refused=${s.zombieCommitsRefused} ` +
-      `acked heartbeats=${s.acknowledgedHeartbeats} HeartbeatNow=${pushes} described=${s.described}`
+      `acked heartbeats=${s.acknowledgedHeartbeats} heartbeats given up and sent again=${retried} HeartbeatNow=${pushes} described=${s.described}`
     );
   }
 }

@@ -79,6 +79,9 @@ export class SimConsumerMember {
   private nextCommitAt = 0;
   private pausedUntil = 0;
   heartbeatNowPushes = 0;
+  /** Heartbeats sent, and those given up and sent again at once (see `givesUp`). */
+  private heartbeats = 0;
+  retriedAtOnce = 0;
 
   constructor(
     readonly groupId: string,
@@ -183,23 +186,27 @@ export class SimConsumerMember {
     // Kafka's client sends every field when it joins and after any error (its sent-fields state is reset),
     // so a member whose answer was lost learns its assignment again (a full request is answered with it);
     // otherwise the owned partitions go when they changed (and here now and then besides, which is allowed).
-    const full = joining || this.resendAll;
+    let full = joining || this.resendAll;
     const withOwned = full || this.ownedChanged || this.env.rng.next() < 0.2;
     const reported = [...this.reported];
-    const outcome = await this.send((c) =>
-      c.consumerGroupHeartbeat(
-        {
-          groupId: this.groupId,
-          memberId: this.memberId,
-          memberEpoch: sentEpoch,
-          ...(full
-            ? { rebalanceTimeoutMs: MEMBER_REBALANCE_TIMEOUT_MS, subscribedTopicNames: Object.keys(CONSUMER_TOPICS) }
-            : {}),
-          topicPartitions: withOwned ? toList(joining ? [] : reported) : null,
-        },
-        this.context(),
-      ),
-    );
+    const request = (all: boolean) => ({
+      groupId: this.groupId,
+      memberId: this.memberId,
+      memberEpoch: sentEpoch,
+      ...(all
+        ? { rebalanceTimeoutMs: MEMBER_REBALANCE_TIMEOUT_MS, subscribedTopicNames: Object.keys(CONSUMER_TOPICS) }
+        : {}),
+      topicPartitions: withOwned || all ? toList(joining ? [] : reported) : null,
+    });
+    if (this.givesUp()) {
+      // The client gave up on this heartbeat (its request timed out) and sends it again at once, with
+      // every field as Kafka's client does after a lost answer; the coordinator gets both, in order, and
+      // the first one's answer is never read.
+      void this.send((c) => c.consumerGroupHeartbeat(request(full), this.context()));
+      this.retriedAtOnce++;
+      full = true;
+    }
+    const outcome = await this.send((c) => c.consumerGroupHeartbeat(request(full), this.context()));
     this.heartbeatInFlight = false;
     if (incarnation !== this.incarnation) return;
     if (!outcome.ok) return this.retryHeartbeat();
@@ -226,6 +233,16 @@ export class SimConsumerMember {
       this.target = r.assignment.topicPartitions;
       void this.reconcile();
     }
+  }
+
+  /**
+   * About one heartbeat in 40 is given up and sent again at once: chosen from the member id and the
+   * heartbeat's count, not the run's random stream, so every other choice of a seed stays as it was.
+   */
+  private givesUp(): boolean {
+    let h = this.heartbeats++;
+    for (let i = 0; i < this.memberId.length; i++) h = (Math.imul(h, 31) + this.memberId.charCodeAt(i)) | 0;
+    return Math.abs(Math.imul(h, 0x9e3779b1) >> 7) % 40 === 0;
   }
 
   private retryHeartbeat(): void {
