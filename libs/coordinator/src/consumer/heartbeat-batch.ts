@@ -77,7 +77,7 @@ function keysOf({ join }: Parked): readonly string[] {
  * heartbeats are in, each group's target is computed at its latest epoch and its parked members are
  * reconciled towards it in arrival order: the answers are those of the heartbeats arriving in the order
  * every first half, then every second half. A second heartbeat of a parked member (or of its instance)
- * waits for the batch's next round (`Round`), so one member's requests keep their order.
+ * waits for the batch's next round (`NextRound`), so one member's requests keep their order.
  */
 export function runHeartbeatBatch(
   manager: ConsumerGroupManager,
