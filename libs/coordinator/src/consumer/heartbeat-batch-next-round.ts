@@ -1,3 +1,5 @@
+import { MemberKeys, memberKeys } from './member-keys';
+
 /**
  * The heartbeats a batch puts off to its next round: each one of a member (or of a static member's
  * instance) that already has a heartbeat parked in the round under way. Answering it at once would first
@@ -10,8 +12,7 @@
  */
 export class NextRound {
   private indexes: number[] = [];
-  /** groupId → the member ids and `\u0000instance` ids of the heartbeats put off. */
-  private readonly keys = new Map<string, Set<string>>();
+  private readonly keys = new MemberKeys();
 
   get isEmpty(): boolean {
     return this.indexes.length === 0;
@@ -20,16 +21,12 @@ export class NextRound {
   /** Heartbeat `index` of the batch waits for the next round. */
   add(index: number, groupId: string, memberId: string, instanceId: string | null | undefined): void {
     this.indexes.push(index);
-    let keys = this.keys.get(groupId);
-    if (!keys) this.keys.set(groupId, (keys = new Set()));
-    keys.add(memberId);
-    if (instanceId) keys.add(`\u0000${instanceId}`);
+    this.keys.add(groupId, memberKeys(memberId, instanceId));
   }
 
   /** Whether a heartbeat of this member (or of its instance) waits for the next round. */
   holds(groupId: string, memberId: string, instanceId?: string | null): boolean {
-    const keys = this.keys.get(groupId);
-    return keys !== undefined && (keys.has(memberId) || (!!instanceId && keys.has(`\u0000${instanceId}`)));
+    return this.keys.has(groupId, memberId, instanceId);
   }
 
   /** The heartbeats put off, in arrival order, for the round that starts now; none is then put off. */

@@ -1,5 +1,6 @@
 import type { ConsumerGroup } from './consumer-group';
 import type { ConsumerGroupMember } from './consumer-group-member';
+import { MemberKeys } from './member-keys';
 import { MemberState } from './member-state';
 import type { TopicPartitions } from './topic-partitions';
 
@@ -18,12 +19,12 @@ export class BatchTells {
   /** groupId → the members of `due` not waiting for an answer of the batch: always `due` less `awaiting`. */
   private ready = new Map<string, Set<string>>();
   /** groupId → the member ids and `\u0000instance` ids parked and not answered yet. */
-  private readonly awaiting = new Map<string, Set<string>>();
+  private readonly awaiting = new MemberKeys();
 
   /** The member is due a push. */
   add(groupId: string, memberId: string): void {
     setOf(this.due, groupId).add(memberId);
-    if (!this.awaiting.get(groupId)?.has(memberId)) setOf(this.ready, groupId).add(memberId);
+    if (!this.awaiting.has(groupId, memberId)) setOf(this.ready, groupId).add(memberId);
   }
 
   /** The member's answer hands it its target: it is no longer due a push. */
@@ -34,29 +35,20 @@ export class BatchTells {
 
   /** A heartbeat known by `keys` (its member id, and `\u0000instance` for a static member) now waits for its answer. */
   park(groupId: string, keys: readonly string[]): void {
-    const awaiting = setOf(this.awaiting, groupId);
-    for (const key of keys) {
-      awaiting.add(key);
-      removeFrom(this.ready, groupId, key);
-    }
+    this.awaiting.add(groupId, keys);
+    for (const key of keys) removeFrom(this.ready, groupId, key);
   }
 
   /** The heartbeat known by `keys` is answered (or failed): a push it is still due can go. */
   unpark(groupId: string, keys: readonly string[]): void {
-    const awaiting = this.awaiting.get(groupId);
-    if (!awaiting) return;
+    if (!this.awaiting.remove(groupId, keys)) return;
     const due = this.due.get(groupId);
-    for (const key of keys) {
-      awaiting.delete(key);
-      if (due?.has(key)) setOf(this.ready, groupId).add(key);
-    }
-    if (awaiting.size === 0) this.awaiting.delete(groupId);
+    for (const key of keys) if (due?.has(key)) setOf(this.ready, groupId).add(key);
   }
 
   /** Whether a heartbeat of this member (or of its instance) is still waiting for its answer. */
   awaits(groupId: string, memberId: string, instanceId?: string | null): boolean {
-    const keys = this.awaiting.get(groupId);
-    return keys !== undefined && (keys.has(memberId) || (!!instanceId && keys.has(`\u0000${instanceId}`)));
+    return this.awaiting.has(groupId, memberId, instanceId);
   }
 
   /** The members due a push and not waiting for an answer, taken out of `due`. */

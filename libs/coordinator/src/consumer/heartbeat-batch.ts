@@ -13,6 +13,7 @@ import type { ParkedJoin } from './member-progress';
 import type { GroupSubscription } from './subscription-metadata';
 import { BatchTells } from './heartbeat-batch-tells';
 import { NextRound } from './heartbeat-batch-next-round';
+import { MemberKeys, memberKeys } from './member-keys';
 
 export interface BatchedHeartbeat {
   request: ConsumerGroupHeartbeatRequest;
@@ -65,7 +66,7 @@ interface Parked {
 /** The keys a parked heartbeat is known by: its member id and, for a static member, `\u0000` and its instance id. */
 function keysOf({ join }: Parked): readonly string[] {
   const { updated } = join.prepared;
-  return updated.instanceId === null ? [updated.memberId] : [updated.memberId, `\u0000${updated.instanceId}`];
+  return memberKeys(updated.memberId, updated.instanceId);
 }
 
 /**
@@ -115,7 +116,7 @@ export class HeartbeatBatch {
   readonly tell = this.tells.due;
   private readonly parked = new Map<string, Parked[]>();
   /** groupId → the member ids and `\u0000instance` ids parked, so a second request of one completes the first. */
-  private readonly parkedKeys = new Map<string, Set<string>>();
+  private readonly parkedKeys = new MemberKeys();
   /** After a round's first step: each group's parked heartbeats, its target computed, waiting to be reconciled. */
   private targeted: { groupId: string; entries: (Parked | null)[] }[] | null = null;
   /** Whether the first round (every heartbeat of the batch) has started. */
@@ -241,11 +242,7 @@ export class HeartbeatBatch {
   private add(item: BatchedHeartbeat, index: number): void {
     const { request, context } = item;
     const { groupId, memberId, instanceId } = request;
-    const keys = this.parkedKeys.get(groupId);
-    if (
-      (keys && (keys.has(memberId) || (instanceId && keys.has(`\u0000${instanceId}`)))) ||
-      this.nextRound.holds(groupId, memberId, instanceId)
-    ) {
+    if (this.parkedKeys.has(groupId, memberId, instanceId) || this.nextRound.holds(groupId, memberId, instanceId)) {
       this.nextRound.add(index, groupId, memberId, instanceId);
       return;
     }
@@ -282,15 +279,11 @@ export class HeartbeatBatch {
 
   private park(groupId: string, parked: Parked): void {
     let list = this.parked.get(groupId);
-    let keys = this.parkedKeys.get(groupId);
-    if (!list || !keys) {
-      this.parked.set(groupId, (list = []));
-      this.parkedKeys.set(groupId, (keys = new Set()));
-    }
+    if (!list) this.parked.set(groupId, (list = []));
     list.push(parked);
-    const parkedKeys = (parked.keys = keysOf(parked));
-    for (const key of parkedKeys) keys.add(key);
-    this.tells.park(groupId, parkedKeys);
+    const keys = (parked.keys = keysOf(parked));
+    this.parkedKeys.add(groupId, keys);
+    this.tells.park(groupId, keys);
   }
 
   /** The parked heartbeat is answered (or failed): a later request of its member need not wait for it. */
@@ -305,7 +298,7 @@ export class HeartbeatBatch {
   private target(groupId: string): Parked[] {
     const entries = this.parked.get(groupId) ?? [];
     this.parked.delete(groupId);
-    this.parkedKeys.delete(groupId);
+    this.parkedKeys.forgetGroup(groupId);
     try {
       const group = this.manager.group(groupId);
       if (!group) throw new ConsumerGroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);
