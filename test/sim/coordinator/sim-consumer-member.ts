@@ -1,6 +1,6 @@
 import type { GroupCoordinator } from '@cohort/coordinator';
 import type { TopicPartitions } from '@cohort/protocol';
-import { ErrorCode } from '@cohort/protocol';
+import { ErrorCode, javaStringHashCode, kafkaAbs } from '@cohort/protocol';
 import type { SeededRandom } from '@cohort/replication';
 import type { SimCluster } from '../sim-cluster';
 import type { CommitLedger } from './commit-ledger';
@@ -240,9 +240,7 @@ export class SimConsumerMember {
    * heartbeat's count, not the run's random stream, so every other choice of a seed stays as it was.
    */
   private givesUp(): boolean {
-    let h = this.heartbeats++;
-    for (let i = 0; i < this.memberId.length; i++) h = (Math.imul(h, 31) + this.memberId.charCodeAt(i)) | 0;
-    return Math.abs(Math.imul(h, 0x9e3779b1) >> 7) % 40 === 0;
+    return kafkaAbs(javaStringHashCode(`${this.memberId}#${this.heartbeats++}`)) % 40 === 0;
   }
 
   private retryHeartbeat(): void {
