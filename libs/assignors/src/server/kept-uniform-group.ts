@@ -19,6 +19,7 @@ import { frozenThroughout, isFrozenReading } from './owned-target-reading';
 import { memberIdHashes, memberMapOrder } from './member-map-order';
 import { assignModelTargets, targetRecord } from './assign-model';
 import { expectedListing, sameListing } from './expected-listing';
+import { clearOwned, markOwned, ownedTotal, subscribedFlags } from './kept-group-owners';
 
 interface KeptGroup {
   model: GroupModel;
@@ -138,23 +139,6 @@ function keepable(model: GroupModel, group: ConsumerGroupSpec): KeptGroup | null
     expected: new Uint8Array(specs.length),
     nextOwnerId: specs.length,
   };
-}
-
-/** Per topic number: 1 for the topics every member subscribes to (that exist). */
-function subscribedFlags(model: GroupModel): Uint8Array {
-  const flags = new Uint8Array(model.topics.length);
-  for (const topic of model.members[0].subscribed) flags[topic] = 1;
-  return flags;
-}
-
-/** The partitions `member`'s target holds, or -1 when it holds some of a topic not subscribed to. */
-function ownedTotal(member: ModelMember, subscribed: Uint8Array): number {
-  let total = 0;
-  for (const { topic, partitions } of member.owned) {
-    if (subscribed[topic] !== 1) return -1;
-    total += partitions.length;
-  }
-  return total;
 }
 
 /** A list nothing can change, so the same list at a later call is the same target. */
@@ -328,32 +312,6 @@ function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterV
   kept.lists = newLists;
   kept.expected = new Uint8Array(n);
   return model;
-}
-
-function clearOwned(owners: (Int32Array | null)[], member: ModelMember, id: number): void {
-  for (const { topic, partitions } of member.owned) {
-    const owner = owners[topic];
-    if (owner === null || owner === undefined) continue;
-    for (let k = 0; k < partitions.length; k++) if (owner[partitions[k]] === id) owner[partitions[k]] = -1;
-  }
-}
-
-/**
- * group-model.ts's markOwned with the member's owner number `id`, answering false (read afresh, which
- * throws) on a partition held twice.
- */
-function markOwned(owners: (Int32Array | null)[], member: ModelMember, id: number, model: GroupModel): boolean {
-  for (const { topic, partitions } of member.owned) {
-    while (owners.length <= topic) owners.push(null);
-    let owner = owners[topic];
-    if (owner === null) owner = owners[topic] = new Int32Array(model.topics[topic].partitions).fill(-1);
-    for (let k = 0; k < partitions.length; k++) {
-      const p = partitions[k];
-      if (owner[p] !== -1 && owner[p] !== id) return false;
-      owner[p] = id;
-    }
-  }
-  return true;
 }
 
 /** `list` (a caller's) lists the target the last call gave kept member `k`: it is read as that target was. */
