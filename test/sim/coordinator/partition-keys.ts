@@ -22,3 +22,17 @@ export function toList(keys: string[]): TopicPartitions[] {
   }
   return [...byTopic].map(([topic, partitions]) => ({ topic, partitions: partitions.sort((a, b) => a - b) }));
 }
+
+/** Offsets to commit, by key, as OffsetCommit's list of topics with their partitions. */
+export function commitTopics(
+  entries: Array<{ key: string; offset: number }>,
+): Array<{ name: string; partitions: Array<{ partitionIndex: number; committedOffset: number }> }> {
+  const byTopic = new Map<string, Array<{ partitionIndex: number; committedOffset: number }>>();
+  for (const { key, offset } of entries) {
+    const [topic, partitionIndex] = split(key);
+    const partitions = byTopic.get(topic) ?? [];
+    partitions.push({ partitionIndex, committedOffset: offset });
+    byTopic.set(topic, partitions);
+  }
+  return [...byTopic].map(([name, partitions]) => ({ name, partitions }));
+}

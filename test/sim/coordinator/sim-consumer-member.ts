@@ -5,7 +5,7 @@ import type { SeededRandom } from '@cohort/replication';
 import type { SimCluster } from '../sim-cluster';
 import type { CommitLedger } from './commit-ledger';
 import type { OwnershipLedger } from './ownership-ledger';
-import { keyOf, keysOf, split, toList } from './partition-keys';
+import { commitTopics, keyOf, keysOf, split, toList } from './partition-keys';
 import type { CallOutcome, SimCoordinators } from './sim-coordinators';
 
 /** The topics every consumer-protocol member subscribes to, with their partition counts. */
@@ -349,18 +349,13 @@ export class SimConsumerMember {
     const sentAt = this.now();
     const epoch = this.epoch;
     for (const e of entries) this.env.offsets.attempt(this.groupId, e.key, e.offset);
-    const byTopic = new Map<string, { partitionIndex: number; committedOffset: number }[]>();
-    for (const e of entries) {
-      const [topic, partitionIndex] = split(e.key);
-      byTopic.set(topic, [...(byTopic.get(topic) ?? []), { partitionIndex, committedOffset: e.offset }]);
-    }
     const outcome = await this.send((c) =>
       c.offsetCommit(
         {
           groupId: this.groupId,
           generationId: epoch,
           memberId: this.memberId,
-          topics: [...byTopic].map(([name, partitions]) => ({ name, partitions })),
+          topics: commitTopics(entries),
         },
         this.context(),
       ),
