@@ -8,11 +8,8 @@ import type {
 import type { ConsumerGroup } from '@cohort/coordinator/consumer/consumer-group';
 import { consumerGroupConfig, type ConsumerGroupConfig } from '@cohort/coordinator/consumer/consumer-group-config';
 import { ConsumerGroupManager } from '@cohort/coordinator/consumer/consumer-group-manager';
-import {
-  type BatchOutcome,
-  HeartbeatBatch,
-  type HeartbeatBatchHooks,
-} from '@cohort/coordinator/consumer/heartbeat-batch';
+import { HeartbeatBatch } from '@cohort/coordinator/consumer/heartbeat-batch';
+import type { BatchOutcome, HeartbeatBatchHooks } from '@cohort/coordinator/consumer/heartbeat-batch.types';
 import type { ConsumerGroupMember } from '@cohort/coordinator/consumer/consumer-group-member';
 import { consumerGroupRecords } from '@cohort/coordinator/consumer/consumer-group-records';
 import { MapConsumerGroupStore, replayConsumerRecord } from '@cohort/coordinator/consumer/consumer-group-replay';

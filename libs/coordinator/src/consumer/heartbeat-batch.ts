@@ -3,49 +3,14 @@ import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { ConsumerGroupError, heartbeatErrorResponse } from './consumer-errors';
 import type { ConsumerGroup } from './consumer-group';
 import type { ConsumerGroupManager } from './consumer-group-manager';
-import type {
-  ConsumerGroupHeartbeatRequest,
-  ConsumerGroupHeartbeatResponse,
-  ConsumerRequestContext,
-} from './consumer-heartbeat.types';
+import type { ConsumerGroupHeartbeatResponse } from './consumer-heartbeat.types';
 import { LEAVE_GROUP_STATIC_MEMBER_EPOCH } from './heartbeat-validation';
 import type { ParkedJoin } from './member-progress';
 import type { GroupSubscription } from './subscription-metadata';
 import { BatchTells } from './heartbeat-batch-tells';
 import { NextRound } from './heartbeat-batch-next-round';
 import { MemberKeys, memberKeys } from './member-keys';
-
-export interface BatchedHeartbeat {
-  request: ConsumerGroupHeartbeatRequest;
-  context: ConsumerRequestContext;
-}
-
-/** How one heartbeat of a batch is answered. */
-export interface BatchAnswer {
-  response: ConsumerGroupHeartbeatResponse;
-  /** The answer leaves once the batch's writes are committed (false: an error, answered at once). */
-  waits: boolean;
-}
-
-export interface HeartbeatBatchHooks {
-  /**
-   * The heartbeat's own result if it must run alone, as one request (a group id that names a classic
-   * group: the conversion's records go with the heartbeat's), or null when it joins the batch.
-   */
-  alone(heartbeat: BatchedHeartbeat): CoordinatorResult<ConsumerGroupHeartbeatResponse> | null;
-  /** A heartbeat failed with something that is not a protocol error (a bug): it is answered UNKNOWN_SERVER_ERROR. */
-  onBug(error: unknown): void;
-  /** A group's target could not be computed (its assignor threw): told once per group, before its heartbeats fail. */
-  onTargetFailed?(groupId: string, heartbeats: number, error: unknown): void;
-}
-
-export interface BatchOutcome {
-  answers: BatchAnswer[];
-  /** What the batch wrote and armed, in the order it was computed: each is run by the shard in turn. */
-  runs: CoordinatorResult<unknown>[];
-  /** groupId → the members to tell to heartbeat now once the batch's writes commit (SPEC's HeartbeatNow). */
-  tell: Map<string, Set<string>>;
-}
+import type { BatchAnswer, BatchedHeartbeat, BatchOutcome, HeartbeatBatchHooks } from './heartbeat-batch.types';
 
 /**
  * A heartbeat whose first half is applied, waiting for its group's target: what its second half needs
