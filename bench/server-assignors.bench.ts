@@ -8,7 +8,8 @@
  * follows the previous round's leave, so its input is the group as the node holds it).
  * Each shape runs in a process of its own: the first call of that process (input built, heap collected;
  * for the join, the first join) and the median of N warm calls (the fresh shapes: on the same input) are printed, in wall time and in process CPU time
- * (the steadier of the two on a shared machine), beside Kafka's own classes timed the same way on the
+ * (the steadier of the two on a shared machine), then the median of 3N calls made after 50 more, as Kafka's side
+ * times its settled calls (V8 too tiers up and grows its young generation over the first calls), beside Kafka's own classes timed the same way on the
  * same group in a fresh JVM of the same run (harness/kafka-java; skipped without a JDK), whose output must
  * equal Cohort's, and the target: at most half of Kafka's time.
  *
@@ -24,7 +25,7 @@ import { join, resolve } from 'node:path';
 import type { ConsumerGroupMemberSpec, ConsumerGroupSpec } from '@cohort/assignors';
 import type { BenchSection } from './harness/section';
 import { BENCH_SCALE } from './harness/scale';
-import { type AssignorMeasurement, cpuMs } from './harness/assignor-measurement';
+import { type AssignorMeasurement, cpuMs, SETTLE_CALLS, SETTLED_RUNS_PER_RUN } from './harness/assignor-measurement';
 import { measureJoin } from './harness/server-assignor-join';
 import { compareWithKafka, joinInput } from './harness/kafka-java/kafka-comparison';
 
@@ -163,16 +164,31 @@ function measure(shape: Shape, runs: number): AssignorMeasurement {
     const target = Array.isArray(first) ? first[i] : first[member.memberId];
     if (JSON.stringify(target) !== JSON.stringify(member.assignment)) moved++;
   });
-  const warm: number[] = [];
-  const warmCpu: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    cpu = process.cpuUsage();
-    started = performance.now();
-    assign(group, cluster);
-    warm.push(performance.now() - started);
-    warmCpu.push(cpuMs(cpu));
-  }
-  return { firstMs, warm, firstCpuMs, warmCpu, moved };
+  const timeCalls = (count: number): { wall: number[]; cpu: number[] } => {
+    const wall: number[] = [];
+    const cpuTimes: number[] = [];
+    for (let r = 0; r < count; r++) {
+      cpu = process.cpuUsage();
+      started = performance.now();
+      assign(group, cluster);
+      wall.push(performance.now() - started);
+      cpuTimes.push(cpuMs(cpu));
+    }
+    return { wall, cpu: cpuTimes };
+  };
+  const warm = timeCalls(runs);
+  for (let r = 0; r < SETTLE_CALLS; r++) assign(group, cluster);
+  const settled = timeCalls(SETTLED_RUNS_PER_RUN * runs);
+  return {
+    firstMs,
+    warm: warm.wall,
+    firstCpuMs,
+    warmCpu: warm.cpu,
+    settled: settled.wall,
+    settledCpu: settled.cpu,
+    settleCalls: SETTLE_CALLS,
+    moved,
+  };
 }
 
 /** Fixed work measured in the same run: how busy the machine is (compare across runs; larger = busier). */

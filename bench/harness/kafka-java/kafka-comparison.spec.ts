@@ -65,6 +65,22 @@ describe("the server-assignors bench's rows against Kafka", () => {
     );
   });
 
+  it("compares Cohort's settled calls, when taken, with Kafka's settled calls", () => {
+    const withSettled = { ...cohort, settled: [1, 2, 3, 9], settledCpu: [1, 1, 2, 2], settleCalls: 50 };
+    const { lines } = kafkaRows(assignment, withSettled, kafka, 3, reference);
+    expect(lines).toContain('  Cohort settled the same way (median of 4 calls after 50 more), against Kafka settled:');
+    expect(lines.find((line) => line.includes('  settled  '))).toMatch(
+      /2\.5 ms\s+Kafka\s+5\.0 ms: 0\.50× Kafka, target ≤ 0\.5× met$/,
+    );
+    expect(lines.find((line) => line.includes('settled, process CPU'))).toMatch(
+      /1\.5 ms\s+Kafka\s+4\.0 ms: 0\.38× Kafka/,
+    );
+    expect(lines).toContain(
+      '  spread of those calls (quartiles): Cohort wall 1.8 / 2.5 / 4.5 ms, CPU 1.0 / 1.5 / 2.0 ms; Kafka wall 4.5 / 5.0 / 5.5 ms',
+    );
+    expect(kafkaRows(assignment, cohort, kafka, 3, reference).lines.join('\n')).not.toMatch(/Cohort settled/);
+  });
+
   it("says whether Kafka's assignment is Cohort's, and fails on a difference", () => {
     expect(kafkaRows(assignment, cohort, kafka, 3, reference).lines).toContain(
       "  same assignment as Kafka's classes (JDK 17.0.15): yes, each member in the order Kafka lists it",
