@@ -60,6 +60,7 @@ export function assignModel(model: GroupModel): ConsumerGroupAssignment {
  */
 export function assignModelTargets(model: GroupModel): ConsumerGroupTargets {
   const members = model.members;
+  if (model.kept !== undefined) model.kept.changed.length = 0;
   let log: TargetLog | null = null;
   if (members.length > 0) {
     if (model.homogeneous) {
@@ -121,6 +122,7 @@ function setMemberTarget(
   targets: ConsumerGroupTargets,
 ): void {
   const kept = model.kept;
+  if (wire !== null && kept !== undefined) kept.changed.push(m);
   let target = wire ?? kept?.wires[m];
   if (target === undefined) {
     target = toWire(model, model.members[m]);

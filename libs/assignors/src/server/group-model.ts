@@ -93,9 +93,11 @@ export interface GroupModel {
   /**
    * Set on a model kept between calls (kept-uniform-group.ts), per member: the entries to hand back
    * while its target is unchanged (filled in by the assignor); the partitions its target holds when
-   * each is of a subscribed topic, else -1 (the homogeneous builder skips walking its target).
+   * each is of a subscribed topic, else -1 (the homogeneous builder skips walking its target); the
+   * members the last assignment gave a new target, ascending (so the kept group reads back only
+   * those, not every member's entry).
    */
-  kept?: { wires: (TopicPartitions[] | undefined)[]; ownedTotals: Int32Array };
+  kept?: { wires: (TopicPartitions[] | undefined)[]; ownedTotals: Int32Array; changed: number[] };
 }
 
 /** Topic ids are pure functions of names; a node sees the same names again and again. */

@@ -125,13 +125,16 @@ function keepable(model: GroupModel, group: ConsumerGroupSpec): KeptGroup | null
     modelIndexOfSpec[model.specIndex[m]] = m;
     ownedTotals[m] = ownedTotal(member, subscribed);
   }
-  model.kept = { wires: new Array<TopicPartitions[] | undefined>(specs.length), ownedTotals };
+  model.kept = { wires: new Array<TopicPartitions[] | undefined>(specs.length), ownedTotals, changed: [] };
   const ids = model.memberIds;
   const idHashes = model.idHashes ?? memberIdHashes(ids);
   // A model read afresh numbers its owners by member index.
   return {
     model,
-    names: names.slice(),
+    // The caller's own list when nothing can change it (the coordinator shares one frozen list per
+    // subscription): each member's list of the next call is then found equal by reference, not by a
+    // compare of every name of every member.
+    names: Object.isFrozen(names) ? names : names.slice(),
     ids,
     modelIndexOfSpec,
     idHashes,
@@ -302,7 +305,7 @@ function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterV
   model.specIndex = order;
   model.memberIds = ids;
   model.ownerIds = ownerIds;
-  model.kept = { wires, ownedTotals };
+  model.kept = { wires, ownedTotals, changed: [] };
   // The model now reads `group`: what keepable keeps of it, without checking the kept lists again.
   const modelIndexOfSpec = new Int32Array(n);
   for (let m = 0; m < n; m++) modelIndexOfSpec[order[m]] = m;
@@ -346,9 +349,10 @@ function keepResult(kept: KeptGroup, targets: ConsumerGroupTargets): boolean {
   const modelKept = model.kept as NonNullable<GroupModel['kept']>;
   const changed: number[] = [];
   const listings: (readonly TopicPartitions[])[] = [];
-  for (let m = 0; m < members.length; m++) {
+  // An unchanged member's target is the entry kept for it (setMemberTarget): only those given a new
+  // one are read, a handful of 10,000 after a join.
+  for (const m of modelKept.changed) {
     const target = targets[specIndex[m]];
-    // An unchanged member's target is the entry kept for it (setMemberTarget).
     if (modelKept.wires[m] === target) continue;
     const listing = expectedListing(target);
     if (listing === null) continue;
