@@ -21,7 +21,7 @@ export const shareGroupsSection: BenchSection = {
   name: 'share-groups',
   summary:
     'share groups vs Redis Streams in one run: 20 workers lease 1 + ack (target ≥ 0.5×), 100 per lease (≥ 2×), redelivery after lock expiry and disconnect, CPU per ack and memory per in-flight offset (2,000 in flight, 200 workers)',
-  usage: '[seconds per throughput run (default 5)]',
+  usage: '[seconds per throughput run (default 5)] [lease-1: only the closed loops of one offset per lease]',
   needsBuild: true,
   run: (args) => shareGroups(args),
 };
@@ -45,6 +45,10 @@ async function shareGroups(args: string[]): Promise<void> {
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 60)
     throw new Error(`seconds must be in (0, 60], not "${args[0]}"`);
   const durationMs = seconds * 1000;
+  // The lease-1 loops alone (about a minute instead of four): for an A/B of what they measure.
+  const only = args[1];
+  if (only !== undefined && only !== 'lease-1')
+    throw new Error(`the second argument may only be lease-1, not "${only}"`);
   const workers = scaled(20, 2);
   const node = await CohortProcess.start(NODE_ENV);
   // The same loops on a node that does not fsync each write (Redis, by default, does not either).
@@ -57,10 +61,11 @@ async function shareGroups(args: string[]): Promise<void> {
       `one embedded node (LOG_FLUSH_POLICY=always, and a second one with replicated: no fsync per write), one partition per group; Redis Streams on 127.0.0.1:6379 (no fsync, Redis's default), and on a Redis of the bench's own with appendonly yes, appendfsync always (an fsync before each turn's replies, as the first node), one stream and one consumer group; ${workers} workers each; each side warmed up for ${WARM_UP_MS / 1000} s right before its ${seconds} s`,
     );
     const rows: string[][] = [];
-    for (const [label, batch, target] of [
+    const loops = [
       ['lease 1, ack 1', 1, 0.5],
       ['lease 100, ack the range', 100, 2],
-    ] as const) {
+    ] as const;
+    for (const [label, batch, target] of only ? loops.slice(0, 1) : loops) {
       const sides = { node, unsynced, durable: durable.url };
       const row = await attempt(label, () => throughput(sides, label, workers, batch, durationMs));
       if (row)
@@ -96,6 +101,7 @@ async function shareGroups(args: string[]): Promise<void> {
     await unsynced.dispose();
     await durable.dispose();
   }
+  if (only) return;
   await attempt('redelivery', () => redelivery(scaled(10, 3)));
   await attempt('2,000 in flight under 200 workers', () => inFlight(scaled(200, 10), durationMs));
 }

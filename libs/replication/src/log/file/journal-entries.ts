@@ -47,9 +47,15 @@ export function encodeTruncateEntry(logId: number, offset: number): Buffer {
 
 /**
  * The whole entries of `bytes` in order, up to the first one that is torn or damaged (a crash in the
- * middle of a write that was never synced, so never acknowledged); `validBytes` says where that is.
+ * middle of a write that was never synced, so never acknowledged); `validBytes` says where that is, and
+ * `tornBytes` how many bytes after it are not the zeros a journal file is preallocated with (a zero
+ * length field ends the entries: no entry is shorter than its header).
  */
-export function decodeJournalEntries(bytes: Buffer): { entries: JournalEntry[]; validBytes: number } {
+export function decodeJournalEntries(bytes: Buffer): {
+  entries: JournalEntry[];
+  validBytes: number;
+  tornBytes: number;
+} {
   const entries: JournalEntry[] = [];
   let pos = 0;
   while (bytes.length - pos >= HEADER_BYTES) {
@@ -70,8 +76,20 @@ export function decodeJournalEntries(bytes: Buffer): { entries: JournalEntry[]; 
     }
     pos = end;
   }
-  return { entries, validBytes: pos };
+  return { entries, validBytes: pos, tornBytes: zeroTailStart(bytes, pos) - pos };
 }
+
+/** Where the zeros that end `bytes` begin, looking no earlier than `from`. */
+export function zeroTailStart(bytes: Buffer, from: number): number {
+  let end = bytes.length;
+  // Whole chunks compared at once: a preallocated file ends in up to its full size of zeros.
+  while (end - from >= ZERO_CHUNK.length && bytes.subarray(end - ZERO_CHUNK.length, end).equals(ZERO_CHUNK))
+    end -= ZERO_CHUNK.length;
+  while (end > from && bytes[end - 1] === 0) end--;
+  return end;
+}
+
+const ZERO_CHUNK = Buffer.alloc(64 * 1024);
 
 /** CRC-32 of an entry's kind and log id (`header` at `at`) and the first bytes of its payload (`payload` at `from`). */
 function entryCrc(header: Buffer, at: number, payload: Buffer, from: number): number {

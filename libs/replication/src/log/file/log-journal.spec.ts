@@ -1,9 +1,10 @@
-import { appendFileSync, copyFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { ErrorCode } from '@cohort/protocol';
 import { flatten, journalFixture, rec } from '@cohort/replication/testing';
 import { FileLog } from './file-log';
+import { decodeJournalEntries } from './journal-entries';
 import { LogJournal } from './log-journal';
 import { segmentFileName } from './segment-files';
 
@@ -25,7 +26,7 @@ describe('LogJournal', () => {
     expect(logs.map((l) => l.flushedOffset)).toEqual([1, 1, 1, 1, 1]);
     expect(model.calls).toEqual({ sync: before.sync, datasync: before.datasync + 1 });
     // The metrics hook hears of that one sync, with the bytes of the five entries it made durable.
-    const journalBytes = journalFiles().reduce((n, f) => n + readFileSync(path.join(dir, 'journal', f)).length, 0);
+    const journalBytes = journalFiles().reduce((n, f) => n + entriesEnd(readFileSync(path.join(dir, 'journal', f))), 0);
     expect(syncs).toEqual([{ durationMs: expect.any(Number), bytes: journalBytes }]);
     expect(journalBytes).toBeGreaterThan(5 * 13);
   });
@@ -102,13 +103,36 @@ describe('LogJournal', () => {
     expect(report).toMatchObject({ truncationsRedone: 1 });
   });
 
+  it('fills its file with zeros ahead of the entries, so a sync does not grow it, and reads them as no entry', async () => {
+    const first = await openAll(1, 64 * 1024);
+    first.logs[0].appendAsLeader([rec('a', '1')], 0);
+    await first.logs[0].flush();
+    const file = path.join(dir, 'journal', journalFiles()[0]);
+    const preallocated = statSync(file).size;
+    expect(preallocated).toBe(64 * 1024);
+    first.logs[0].appendAsLeader([rec('b', '2')], 0);
+    await first.logs[0].flush();
+    expect(statSync(file).size).toBe(preallocated);
+    await crash(first);
+    model.loseUnsynced(dir);
+    const { logs, report } = await openAll(1);
+    expect(flatten(logs[0].read(0, ALL, ALL))).toEqual([
+      [0, 'a', '1'],
+      [1, 'b', '2'],
+    ]);
+    expect(report).toMatchObject({ entries: 2, batchesRedone: 2, tornBytes: 0 });
+  });
+
   it('ignores a torn write at the end of the journal (never synced, never acknowledged)', async () => {
     const first = await openAll(1);
     first.logs[0].appendAsLeader([rec('a', '1')], 0);
     await first.logs[0].flush();
     await crash(first);
     model.loseUnsynced(dir);
-    appendFileSync(path.join(dir, 'journal', journalFiles()[0]), Buffer.from([0, 0, 0, 40, 1, 2, 3]));
+    const file = path.join(dir, 'journal', journalFiles()[0]);
+    const bytes = readFileSync(file);
+    Buffer.from([0, 0, 0, 40, 1, 2, 3]).copy(bytes, entriesEnd(bytes)); // over the zeros that follow the entries
+    writeFileSync(file, bytes);
     const { logs, report } = await openAll(1);
     expect(flatten(logs[0].read(0, ALL, ALL))).toEqual([[0, 'a', '1']]);
     expect(report).toMatchObject({ batchesRedone: 1, tornBytes: 7 });
@@ -125,11 +149,12 @@ describe('LogJournal', () => {
     const file = path.join(dir, 'journal', journalFiles()[0]);
     const bytes = readFileSync(file);
     const second = firstEntrySize(bytes);
-    bytes[bytes.length - 1] ^= 0x5a; // the last byte of the second entry's frame: a record's value
+    const end = entriesEnd(bytes);
+    bytes[end - 1] ^= 0x5a; // the last byte of the second entry's frame: a record's value
     writeFileSync(file, bytes);
     const { logs, report } = await openAll(1);
     expect(flatten(logs[0].read(0, ALL, ALL))).toEqual([[0, 'a', '1']]);
-    expect(report).toMatchObject({ entries: 1, batchesRedone: 1, tornBytes: bytes.length - second });
+    expect(report).toMatchObject({ entries: 1, batchesRedone: 1, tornBytes: end - second });
   });
 
   it('retires a full journal file only once every log made its own files durable', async () => {
@@ -294,6 +319,11 @@ describe('LogJournal', () => {
 /** Lets I/O callbacks run until `done()` holds, at most `turns` times. */
 async function until(done: () => boolean, turns = 1000): Promise<void> {
   for (let i = 0; i < turns && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Where the entries of a journal file end (the zeros it is preallocated with follow). */
+function entriesEnd(bytes: Buffer): number {
+  return decodeJournalEntries(bytes).validBytes;
 }
 
 function firstEntrySize(bytes: Buffer): number {

@@ -80,7 +80,7 @@ export class LogJournal {
       const bytes = await readFile(file.path);
       const decoded = decodeJournalEntries(bytes);
       entries.push(...decoded.entries);
-      tornBytes += bytes.length - decoded.validBytes;
+      tornBytes += decoded.tornBytes;
     }
     return new LogJournal(dir, { files, entries, tornBytes }, options);
   }
@@ -388,7 +388,7 @@ export class LogJournal {
 
   private async startFile(seq: number): Promise<void> {
     const file = { seq, path: inDir(this.dir, `${String(seq).padStart(20, '0')}.journal`) };
-    const handle = await OpenJournalFile.create(file.path);
+    const handle = await OpenJournalFile.create(file.path, this.maxFileBytes);
     // The new file's name must be durable before anything synced in it counts.
     await fsyncDirectory(this.dir);
     this.current = { file, handle, size: 0 };

