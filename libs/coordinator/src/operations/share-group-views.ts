@@ -2,7 +2,7 @@ import type * as P from '@cohort/protocol';
 import { SIMPLE_SHARE_ASSIGNOR_NAME } from '@cohort/assignors';
 import { toTopicPartitionList } from '../consumer/topic-partitions';
 import type { GroupSummaryView, GroupView } from '../ports/group-coordinator.api';
-import type { ShareSlot } from '../share/share-partition-manager';
+import type { ShareSlot } from '../share/share-slot';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
 
 /**

@@ -2,7 +2,8 @@ import type * as P from '@cohort/protocol';
 import { ErrorCode, errorName } from '@cohort/protocol';
 import { operationWriteError } from '../context/store-errors';
 import { answer, type CoordinatorResult, PARKED } from '../runtime/coordinator-result';
-import type { SharePartitionManager, ShareSlot, SlotChange } from './share-partition-manager';
+import type { SharePartitionManager } from './share-partition-manager';
+import type { ShareSlot, SlotChange } from './share-slot';
 import type { ShareTopicPartition } from './share-ports';
 
 /** Whether the caller may read a topic (READ TOPIC); a refused topic's partitions answer 29. */

@@ -3,7 +3,8 @@ import { ErrorCode, errorName } from '@cohort/protocol';
 import { operationWriteError } from '../context/store-errors';
 import { type CoordinatorResult, PARKED, type WriteOutcome } from '../runtime/coordinator-result';
 import { applyAcknowledgements, countAcknowledged, type TopicReadable } from './share-acknowledge';
-import type { SharePartitionManager, ShareSlot, SlotChange } from './share-partition-manager';
+import type { SharePartitionManager } from './share-partition-manager';
+import type { ShareSlot, SlotChange } from './share-slot';
 import type { ShareTopicPartition } from './share-ports';
 import { AnswerPartitions } from './share-acquire-answer-partitions';
 

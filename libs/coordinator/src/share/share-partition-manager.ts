@@ -5,9 +5,11 @@ import type { CoordinatorMetrics } from '../ports/coordinator-metrics.port';
 import type { TopicRegistry } from '../ports/topic-registry.port';
 import { type CoordinatorResult, PARKED, type WriteOutcome } from '../runtime/coordinator-result';
 import type { OperationEffects } from '../runtime/operation-effects';
-import { type ShareChange, SharePartition, type SharePartitionLimits } from './share-partition';
+import { SharePartition, type SharePartitionLimits } from './share-partition';
 import { ShareAcquireWaiters } from './share-acquire-waiters';
+import { ConfiguredShareLimits } from './configured-share-limits';
 import type { ShareLeaseOwner, ShareMembershipView } from './share-ports';
+import type { ShareSlot, SlotChange } from './share-slot';
 import {
   type SharePartitionSnapshot,
   sharePartitionStateKey,
@@ -22,24 +24,6 @@ export interface SharePartitionManagerDeps {
   config: CoordinatorConfig;
   topics: TopicRegistry;
   metrics?: CoordinatorMetrics;
-}
-
-/** One share partition of a group, with where it lives. */
-export interface ShareSlot {
-  readonly groupId: string;
-  readonly topic: string;
-  readonly partition: number;
-  readonly state: SharePartition;
-  /** Its lock timer's key, built once: the timer is re-armed after every write of the slot. */
-  readonly lockKey: string;
-  /** What its lock timer runs, made once with the slot for the same reason. */
-  readonly onLockTimer: () => void;
-}
-
-/** A change of a slot waiting for the write that carries it. */
-export interface SlotChange {
-  slot: ShareSlot;
-  change: ShareChange;
 }
 
 /**
@@ -57,13 +41,6 @@ interface TurnRecord {
 
 /** Membership before a share group manager is bound: no share group exists. */
 const NO_SHARE_GROUPS: ShareMembershipView = { assignedPartitions: () => ErrorCode.GROUP_ID_NOT_FOUND };
-
-/** Matches no config: the first read of `limits` builds the object it then keeps. */
-const NO_LIMITS_YET: SharePartitionLimits = Object.freeze({
-  deliveryCountLimit: NaN,
-  maxRecordLocks: NaN,
-  lockDurationMs: NaN,
-});
 
 /** The outcome of a write with nothing to write: settled at once, as committed. */
 const NOTHING_WRITTEN: WriteOutcome = Object.freeze({ ok: true, baseOffset: -1, lastOffset: -1 });
@@ -89,33 +66,19 @@ export class SharePartitionManager implements ShareLeaseOwner {
    * (and a simulated cluster's runs, one after another in one process) then depend on nothing else.
    */
   private acquireRotation = 0;
-  private keptLimits: SharePartitionLimits = NO_LIMITS_YET;
+  private readonly configuredLimits: ConfiguredShareLimits;
   /** Who may work which partitions: the share group manager, bound once it exists. */
   membership: ShareMembershipView = NO_SHARE_GROUPS;
   readonly waiters: ShareAcquireWaiters;
 
   constructor(private readonly deps: SharePartitionManagerDeps) {
     this.waiters = new ShareAcquireWaiters(deps.effects);
+    this.configuredLimits = new ConfiguredShareLimits(deps);
   }
 
-  /**
-   * The partitions' limits as the config gives them now. Read several times per acquire and
-   * acknowledgement: one object is kept while the config's values stay, not a fresh one per read.
-   */
+  /** The partitions' limits as the config gives them now. */
   get limits(): SharePartitionLimits {
-    const { config } = this.deps;
-    const kept = this.keptLimits;
-    if (
-      kept.deliveryCountLimit === config.groupShareDeliveryCountLimit &&
-      kept.maxRecordLocks === config.groupSharePartitionMaxRecordLocks &&
-      kept.lockDurationMs === config.groupShareRecordLockDurationMs
-    )
-      return kept;
-    return (this.keptLimits = Object.freeze({
-      deliveryCountLimit: config.groupShareDeliveryCountLimit,
-      maxRecordLocks: config.groupSharePartitionMaxRecordLocks,
-      lockDurationMs: config.groupShareRecordLockDurationMs,
-    }));
+    return this.configuredLimits.current;
   }
 
   get metrics(): CoordinatorMetrics {
