@@ -25,7 +25,7 @@ import { join, resolve } from 'node:path';
 import type { ConsumerGroupMemberSpec, ConsumerGroupSpec } from '@cohort/assignors';
 import type { BenchSection } from './harness/section';
 import { BENCH_SCALE } from './harness/scale';
-import { type AssignorMeasurement, cpuMs, SETTLE_CALLS, SETTLED_RUNS_PER_RUN } from './harness/assignor-measurement';
+import { type AssignorMeasurement, cpuMs, measuredCalls, measurementOf } from './harness/assignor-measurement';
 import { measureJoin } from './harness/server-assignor-join';
 import { compareWithKafka, joinInput } from './harness/kafka-java/kafka-comparison';
 
@@ -164,31 +164,21 @@ function measure(shape: Shape, runs: number): AssignorMeasurement {
     const target = Array.isArray(first) ? first[i] : first[member.memberId];
     if (JSON.stringify(target) !== JSON.stringify(member.assignment)) moved++;
   });
-  const timeCalls = (count: number): { wall: number[]; cpu: number[] } => {
-    const wall: number[] = [];
-    const cpuTimes: number[] = [];
-    for (let r = 0; r < count; r++) {
-      cpu = process.cpuUsage();
-      started = performance.now();
+  const walls = [firstMs];
+  const cpus = [firstCpuMs];
+  const calls = measuredCalls(runs);
+  for (let r = 1; r < calls.total; r++) {
+    if (!calls.timed(r)) {
       assign(group, cluster);
-      wall.push(performance.now() - started);
-      cpuTimes.push(cpuMs(cpu));
+      continue;
     }
-    return { wall, cpu: cpuTimes };
-  };
-  const warm = timeCalls(runs);
-  for (let r = 0; r < SETTLE_CALLS; r++) assign(group, cluster);
-  const settled = timeCalls(SETTLED_RUNS_PER_RUN * runs);
-  return {
-    firstMs,
-    warm: warm.wall,
-    firstCpuMs,
-    warmCpu: warm.cpu,
-    settled: settled.wall,
-    settledCpu: settled.cpu,
-    settleCalls: SETTLE_CALLS,
-    moved,
-  };
+    cpu = process.cpuUsage();
+    started = performance.now();
+    assign(group, cluster);
+    walls.push(performance.now() - started);
+    cpus.push(cpuMs(cpu));
+  }
+  return measurementOf(walls, cpus, runs, moved);
 }
 
 /** Fixed work measured in the same run: how busy the machine is (compare across runs; larger = busier). */

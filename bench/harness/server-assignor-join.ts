@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import type { ConsumerGroupAssignor } from '@cohort/assignors';
-import { type AssignorMeasurement, cpuMs, SETTLE_CALLS, SETTLED_RUNS_PER_RUN } from './assignor-measurement';
+import { type AssignorMeasurement, cpuMs, measuredCalls, measurementOf } from './assignor-measurement';
 
 type BuilderModule = typeof import('@cohort/coordinator/consumer/target-assignment-builder');
 type MemberModule = typeof import('@cohort/coordinator/consumer/consumer-group-member');
@@ -86,28 +86,16 @@ export function measureJoin(
   const walls: number[] = [];
   const cpus: number[] = [];
   let moved = 0;
-  // The first join, the warm ones, then (when runs are asked for) SETTLE_CALLS joins untimed and the settled ones.
-  const settleFrom = runs + 1;
-  const settledFrom = runs > 0 ? settleFrom + SETTLE_CALLS : settleFrom;
-  const end = runs > 0 ? settledFrom + SETTLED_RUNS_PER_RUN * runs : settleFrom;
-  for (let r = 0; r < end; r++) {
+  const calls = measuredCalls(runs);
+  for (let r = 0; r < calls.total; r++) {
     const changed = rebalance({ add: joining });
     const { wall, cpu } = timed as unknown as { wall: number; cpu: number };
-    if (r < settleFrom || r >= settledFrom) {
+    if (calls.timed(r)) {
       walls.push(wall);
       cpus.push(cpu);
     }
     if (r === 0) moved = changed;
     rebalance({ remove: joining.memberId });
   }
-  return {
-    firstMs: walls[0],
-    warm: walls.slice(1, settleFrom),
-    firstCpuMs: cpus[0],
-    warmCpu: cpus.slice(1, settleFrom),
-    settled: walls.slice(settleFrom),
-    settledCpu: cpus.slice(settleFrom),
-    settleCalls: runs > 0 ? SETTLE_CALLS : 0,
-    moved,
-  };
+  return measurementOf(walls, cpus, runs, moved);
 }
