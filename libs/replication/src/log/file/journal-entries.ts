@@ -80,7 +80,7 @@ export function decodeJournalEntries(bytes: Buffer): {
 }
 
 /** Where the zeros that end `bytes` begin, looking no earlier than `from`. */
-export function zeroTailStart(bytes: Buffer, from: number): number {
+function zeroTailStart(bytes: Buffer, from: number): number {
   let end = bytes.length;
   // Whole chunks compared at once: a preallocated file ends in up to its full size of zeros.
   while (end - from >= ZERO_CHUNK.length && bytes.subarray(end - ZERO_CHUNK.length, end).equals(ZERO_CHUNK))
