@@ -25,14 +25,17 @@ export interface StartupSummary {
 /**
  * The one info line a person starting a node wants: where it listens, in which mode, where its data
  * is, the dashboard's address and how long start-up and loading took. Logged once the node is ready
- * (or, if it is not within a minute, saying how many partitions are still loading).
+ * (or, if it is not within a minute, saying how many partitions are still loading; at once, saying why,
+ * when waiting cannot make it ready).
  */
 export async function logStartupSummary(app: INestApplication, startedAt: number): Promise<StartupSummary> {
   const node = app.get<CohortNode>(COHORT_NODE);
   const config = app.get(CohortConfig);
   const url = app.get(NodeAddress).url();
   const deadline = startedAt + READY_WAIT_MS;
-  while (!node.isReady() && performance.now() < deadline) await new Promise((done) => setTimeout(done, POLL_MS));
+  // A node that cannot become ready by waiting (a damaged log) says so at once, not a minute later.
+  const waiting = () => !node.isReady() && node.mayBecomeReady?.() !== false && performance.now() < deadline;
+  while (waiting()) await new Promise((done) => setTimeout(done, POLL_MS));
   const ready = node.isReady();
   const groups = await node.coordinator.listGroupSummaries().then(
     (all) => all.length,
@@ -50,9 +53,13 @@ export async function logStartupSummary(app: INestApplication, startedAt: number
     groups,
   };
   const mode = summary.mode === 'embedded' ? 'embedded mode' : `cluster mode, node ${summary.nodeId}`;
+  const why =
+    node.mayBecomeReady?.() === false
+      ? node.notReadyReason?.()
+      : `${summary.loadingPartitions} partitions still loading`;
   const state = ready
     ? `ready in ${summary.startupMs} ms${groups === null ? '' : ` (${groups} groups loaded)`}`
-    : `not ready after ${summary.startupMs} ms: ${summary.loadingPartitions} partitions still loading`;
+    : `not ready after ${summary.startupMs} ms: ${why}`;
   const logger = app.get<Logger>(ROOT_LOGGER).child({ context: 'Cohort' });
   logger.info(
     { summary },

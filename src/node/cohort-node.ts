@@ -17,6 +17,8 @@ export interface CohortNode {
   isReady(): boolean;
   /** Why the node is not ready (readiness shows it); undefined when ready or when the mode has one reason only. */
   notReadyReason?(): string | undefined;
+  /** False when waiting cannot make the node ready (a damaged log); undefined or true while it can. */
+  mayBecomeReady?(): boolean;
   /** Fails pending writes, stops the coordinator and closes the log cleanly; idempotent. */
   close(): Promise<void>;
 }

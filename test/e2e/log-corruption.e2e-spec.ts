@@ -43,7 +43,12 @@ describe('a corrupted byte in a segment (e2e, real process)', () => {
       writeFileSync(segment, bytes);
 
       node = startNode(data.dir);
-      url = String((await node.summary).summary!.url);
+      // Said at once: waiting would not make the node ready.
+      const notReady = await node.summary;
+      expect(notReady.summary).toMatchObject({ ready: false, loadingPartitions: 0 });
+      expect(notReady.msg).toContain(`not ready after`);
+      expect(notReady.msg).toContain(`damaged log, not served: __consumer_offsets-${partition}`);
+      url = String(notReady.summary!.url);
       const refusal = node.lines().filter((l) => l.level === 50 && l.msg.includes('is not served'));
       expect(refusal).toHaveLength(1);
       const lost = /offsets (\d+)\.\.(\d+)/.exec(refusal[0].msg)!;

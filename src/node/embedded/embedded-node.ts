@@ -42,12 +42,23 @@ export class EmbeddedNode implements CohortNode {
 
   notReadyReason(): string | undefined {
     if (this.closing) return 'shutting down';
+    const lasting = this.lastingReason();
+    if (lasting) return lasting;
+    if (this.coordinator.servingPartitions().length !== this.parts.numPartitions) return 'loading partitions';
+    return undefined;
+  }
+
+  /** Partitions load in time; a storage fault or a damaged log needs the operator, and so does a close. */
+  mayBecomeReady(): boolean {
+    return !this.closing && this.lastingReason() === undefined;
+  }
+
+  private lastingReason(): string | undefined {
     const fault = this.parts.storageFault();
     if (fault) return `storage fault${fault.code ? ` (${fault.code})` : ''}: ${fault.error.message}`;
     const damaged = [...this.parts.damagedPartitions()];
     if (damaged.length > 0)
       return `damaged log, not served: ${damaged.map(([p, d]) => `__consumer_offsets-${p} (offsets ${d.from}..${d.to - 1} would be lost)`).join(', ')}; see LOG_RECOVERY_TRUNCATE_ON_CORRUPTION`;
-    if (this.coordinator.servingPartitions().length !== this.parts.numPartitions) return 'loading partitions';
     return undefined;
   }
 
