@@ -25,8 +25,9 @@ describe('@cohort/client consumer protocol in a 3-node cluster (e2e)', () => {
   const owned = (m: ConsumerGroupMember): number[] => m.assignment.flatMap((tp) => tp.partitions);
 
   it('the coordinator node crashes: members find the new coordinator and keep their partitions and commits', async () => {
-    // A 1 s heartbeat, so that the quiet spell below holds several heartbeats at the new coordinator.
-    for (const id of [0, 1, 2]) await cluster.startNode(id, { GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS: '1000' });
+    // A 500 ms heartbeat, so that the quiet spell below holds several heartbeats at the new coordinator.
+    const heartbeat = { GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS: '500', GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS: '500' };
+    for (const id of [0, 1, 2]) await cluster.startNode(id, heartbeat);
     await cluster.formed(0, 'all partitions led with a full ISR');
     const urls = [...cluster.nodes.values()].map((n) => n.url);
     await request(urls[0]).post('/v1/topics').send({ name: 'ledger', partitions: 4 }).expect(201);
@@ -88,10 +89,10 @@ describe('@cohort/client consumer protocol in a 3-node cluster (e2e)', () => {
       .get(`/v1/coordinator?groupId=${groupId}`)
       .expect(200);
     expect(moved.nodeId).not.toBe(coordinator.nodeId);
-    // Several heartbeats reach the new coordinator, which knows both members in their epochs: nobody is
-    // fenced, nothing moves.
+    // Several heartbeats (five of each member) reach the new coordinator, which knows both members in
+    // their epochs: nobody is fenced, nothing moves.
     const epochs = members.map((m) => m.generationId);
-    await new Promise((resolve) => setTimeout(resolve, 5000));
+    await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(members.map((m) => m.generationId)).toEqual(epochs);
     expect(members.map(owned)).toEqual(before);
     expect(lost).toEqual([]);
