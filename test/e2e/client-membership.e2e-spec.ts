@@ -64,20 +64,11 @@ describe('@cohort/client membership (e2e)', () => {
   it('a session that expires while the member is unreachable: lost (nothing committed), then a fresh join', async () => {
     const groupId = 'expiry';
     const sockets = new SdkSockets();
-    const survivor = client().member({
-      groupId,
-      topics: ['orders'],
-      ...fast,
-      sessionTimeoutMs: 2500,
-      autoCommit: { intervalMs: 100 },
-    });
-    const hung = client(sockets).member({
-      groupId,
-      topics: ['orders'],
-      ...fast,
-      sessionTimeoutMs: 2500,
-      autoCommit: { intervalMs: 100 },
-    });
+    // The hung member's JoinGroup, swallowed, holds its fence until that call gives up (the rebalance
+    // timeout and 5 s): a shorter rebalance timeout lets it learn of the loss sooner.
+    const expiring = { ...fast, sessionTimeoutMs: 2500, rebalanceTimeoutMs: 4000, autoCommit: { intervalMs: 100 } };
+    const survivor = client().member({ groupId, topics: ['orders'], ...expiring });
+    const hung = client(sockets).member({ groupId, topics: ['orders'], ...expiring });
     const lost: { partitions: string[]; reason: string }[] = [];
     hung.on('lost', (e) =>
       lost.push({
