@@ -38,6 +38,8 @@ describe('cluster mode (e2e): operator endpoints across a coordinator failover',
     member.start();
     await eventually(() => settledTogether([member!]), 'the member settled', 60_000);
     await member.stop();
+    expect((await member.leave()).errorCode).toBe(0);
+    await member.vanish();
     member = null;
     const rebalances = async (at: number) =>
       (await request(url(at)).get(`/v1/groups/${GROUP}/rebalances`)).body as { completedAt: number | null }[];
