@@ -26,7 +26,7 @@ const keys = (list) => list.flatMap((tp) => tp.partitions.map((p) => tp.topic + 
 window.cohortTest = {
   async start(url, groupId, topic) {
     client = new CohortClient({ urls: [url], clientId: 'tab' });
-    member = client.member({ groupId, topics: [topic], autoCommit: false, heartbeatIntervalMs: 1000, sessionTimeoutMs: 10000 });
+    member = client.member({ groupId, topics: [topic], autoCommit: false, heartbeatIntervalMs: 1000, sessionTimeoutMs: 6000 });
     for (const name of ['assigned', 'revoked', 'lost'])
       member.on(name, (e) => { timeline.push({ event: name, partitions: keys(e.partitions), at: Date.now() }); });
     await member.start();

@@ -146,7 +146,9 @@ describe('@cohort/client: bootstrap, discovery and self-fencing in a 3-node clus
     // `cut` can reach node 0 only (a partial network partition); it learns the others but cannot reach them.
     const firewall = new Firewall((url) => url === node0.url);
     const cutClient = new CohortClient({ urls: [node0.url], clientId: 'cut', socketFactory: firewall.factory });
-    const cut = member(cutClient, timeline, 'cut', groupId, 10_000, errors);
+    // A 6 s session: both the member's own fence and the coordinator's expiry of it, which the test
+    // waits for, come that long after the kill; the failover alone keeps them seconds apart.
+    const cut = member(cutClient, timeline, 'cut', groupId, 6_000, errors);
     const okClient = new CohortClient({ urls: [node0.url], clientId: 'ok' });
     // A longer session for `ok`, so that it certainly finds the new coordinator before its own fence.
     const ok = member(okClient, timeline, 'ok', groupId, 20_000, []);
