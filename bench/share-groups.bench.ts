@@ -1,12 +1,11 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { SharePartition } from '@cohort/coordinator/share/share-partition';
 import { OwnRedisServer } from '@cohort/replication/testing';
 import { CohortProcess } from './harness/cohort-process';
-import { countersSince, type NodeCounters, nodeCounters } from './harness/node-counters';
+import { countersSince, countersTotal, type NodeCounters, nodeCounters } from './harness/node-counters';
+import { interleavedRounds, medianRatio, middle } from './harness/interleaved-rounds';
 import { processCpuMs } from './harness/process-stats';
 import { RedisStreamsQueue } from './harness/redis-streams-queue';
 import { scaled } from './harness/scale';
+import { sharePartitionBytesPerOffset } from './harness/share-partition-memory';
 import { attempt, type BenchSection } from './harness/section';
 import { ShareWorker } from './harness/share-worker';
 import { median, ms, perSecond, ratio, table } from './harness/stats';
@@ -21,7 +20,8 @@ export const shareGroupsSection: BenchSection = {
   name: 'share-groups',
   summary:
     'share groups vs Redis Streams in one run: 20 workers lease 1 + ack (target ≥ 0.5×), 100 per lease (≥ 2×), redelivery after lock expiry and disconnect, CPU per ack and memory per in-flight offset (2,000 in flight, 200 workers)',
-  usage: '[seconds per throughput run (default 5)] [lease-1: only the closed loops of one offset per lease]',
+  usage:
+    '[seconds measured per side of a throughput run, in 6 alternating rounds (default 5)] [lease-1: only the closed loops of one offset per lease]',
   needsBuild: true,
   run: (args) => shareGroups(args),
 };
@@ -58,7 +58,7 @@ async function shareGroups(args: string[]): Promise<void> {
   try {
     await durable.start();
     console.log(
-      `one embedded node (LOG_FLUSH_POLICY=always, and a second one with replicated: no fsync per write), one partition per group; Redis Streams on 127.0.0.1:6379 (no fsync, Redis's default), and on a Redis of the bench's own with appendonly yes, appendfsync always (an fsync before each turn's replies, as the first node), one stream and one consumer group; ${workers} workers each; each side warmed up for ${WARM_UP_MS / 1000} s right before its ${seconds} s`,
+      `one embedded node (LOG_FLUSH_POLICY=always, and a second one with replicated: no fsync per write), one partition per group; Redis Streams on 127.0.0.1:6379 (no fsync, Redis's default), and on a Redis of the bench's own with appendonly yes, appendfsync always (an fsync before each turn's replies, as the first node), one stream and one consumer group; ${workers} workers each; each side warmed up for ${WARM_UP_MS / 1000} s, then its ${seconds} s measured in ${ROUNDS} rounds of ${(durationMs / ROUNDS / 1000).toFixed(2)} s, the four sides taking turns in each round (forward, then back), each round after ${LEAD_IN_MS / 1000} s unmeasured; a figure is the median of a side's rounds, a ratio the median of the per-round ratios (sides of one round ran seconds apart, so a slow spell of the machine slows both)`,
     );
     const rows: string[][] = [];
     const loops = [
@@ -74,11 +74,11 @@ async function shareGroups(args: string[]): Promise<void> {
           perSecond(row.cohort),
           perSecond(row.unsynced),
           perSecond(row.redis),
-          ratio(row.cohort, row.redis),
-          ratio(row.unsynced, row.redis),
+          ratio(row.ratio, 1),
+          ratio(row.unsyncedRatio, 1),
           `≥ ${target}x`,
           perSecond(row.durableRedis),
-          ratio(row.cohort, row.durableRedis),
+          ratio(row.durableRatio, 1),
         ]);
     }
     if (rows.length > 0)
@@ -178,6 +178,17 @@ interface ThroughputSides {
   durable: string;
 }
 
+/**
+ * Rounds of each side in a throughput run, which share its measured seconds: even, so the order's
+ * going forward and back (bench/harness/interleaved-rounds.ts) gives every side every place equally.
+ */
+const ROUNDS = 6;
+/** Each side's loops run unmeasured this long before each of its rounds: it sat idle while the others ran. */
+const LEAD_IN_MS = 250;
+
+/** A throughput side's round: its figure, and this bench process's CPU meanwhile. */
+type SideRun = { acked: number; perSecond: number; clientCores: number; node?: NodeCounters };
+
 async function throughput(
   { node, unsynced, durable }: ThroughputSides,
   label: string,
@@ -185,7 +196,8 @@ async function throughput(
   batch: number,
   durationMs: number,
 ) {
-  // Enough work that neither side runs dry: Redis is filled up front, Cohort's end is only a number.
+  // Enough work that neither side runs dry: Redis is filled up front (and again between rounds when a
+  // round could drain it), Cohort's end is only a number.
   const messages = scaled(batch === 1 ? 200_000 : 1_000_000, 10_000);
   const topic = `${TOPIC}-${batch}`;
   await createTopic(node, topic, 1_000_000_000);
@@ -196,32 +208,62 @@ async function throughput(
   const others = await join(unsynced);
   const redis = await RedisStreamsQueue.filled(`throughput-${batch}`, messages);
   const durableRedis = await RedisStreamsQueue.filled(`throughput-${batch}`, messages, durable);
+  const plan = { warmUpMs: WARM_UP_MS, rounds: ROUNDS, roundMs: durationMs / ROUNDS, leadInMs: LEAD_IN_MS };
+  const cohortSide = (on: CohortProcess, loops: ShareWorker[]) => ({
+    run: (ms: number) => onNode(on, () => withClientCpu(() => cohortDrain(loops, batch, ms))),
+  });
+  const redisSide = (queue: RedisStreamsQueue) => {
+    let fastest = 0; // entries per second: twice what the next lead-in and round could read is kept unread
+    return {
+      prepare: () => queue.refillBelow((2 * fastest * (plan.leadInMs + plan.roundMs)) / 1000, messages),
+      run: async (ms: number): Promise<SideRun> => {
+        const run = await withClientCpu(() => queue.drain(batch, ms));
+        fastest = Math.max(fastest, run.perSecond);
+        return run;
+      },
+    };
+  };
   try {
     await redis.connect(count);
     await durableRedis.connect(count);
-    // Each side runs the same loop for WARM_UP_MS right before it is measured: the share partition
-    // is created, and V8 has compiled the hot path (after half a second it was still compiling on
-    // another thread for over a second of the five measured), so the figure is a running node's.
-    await cohortDrain(workers, batch, WARM_UP_MS);
-    const cohort = await onNode(node, () => withClientCpu(() => cohortDrain(workers, batch, durationMs)));
-    await cohortDrain(others, batch, WARM_UP_MS);
-    const noFsync = await onNode(unsynced, () => withClientCpu(() => cohortDrain(others, batch, durationMs)));
-    await redis.drain(batch, WARM_UP_MS);
-    await redis.refill(messages); // the warm-up may have drained it
-    const baseline = await withClientCpu(() => redis.drain(batch, durationMs));
-    await durableRedis.drain(batch, WARM_UP_MS);
-    await durableRedis.refill(messages);
-    const durableBaseline = await durableRedis.drain(batch, durationMs);
-    const cores = (run: { clientCores: number }) => `${(run.clientCores * 100).toFixed(0)}%`;
-    console.log(
-      `  ${label}: Cohort ${cohort.acked} offsets acknowledged (${noFsync.acked} without fsync), Redis ${baseline.acked} entries acknowledged (${durableBaseline.acked} with appendfsync always); this bench process at ${cores(cohort)} of a core (${cores(noFsync)}), ${cores(baseline)} for Redis`,
+    // Every side warms up for WARM_UP_MS first: the share partition is created, and V8 has compiled the
+    // hot path (after half a second it was still compiling on another thread for over a second of the
+    // five measured), so the figures are a running node's. Then the rounds, Redis beside Cohort.
+    const [baseline, cohort, durableBaseline, noFsync] = await interleavedRounds<SideRun>(
+      [redisSide(redis), cohortSide(node, workers), redisSide(durableRedis), cohortSide(unsynced, others)],
+      plan,
     );
-    console.log(`    node: ${nodeCost(cohort, true)}; without fsync ${nodeCost(noFsync, false)}`);
+    const acked = (runs: SideRun[]) => runs.reduce((sum, run) => sum + run.acked, 0);
+    const cores = (runs: SideRun[]) =>
+      `${((100 * runs.reduce((sum, run) => sum + run.clientCores, 0)) / runs.length).toFixed(0)}%`;
+    const rates = (runs: SideRun[]) => runs.map((run) => run.perSecond);
+    const nodeRun = (runs: SideRun[]) => ({
+      acked: acked(runs),
+      node: countersTotal(runs.flatMap((run) => (run.node ? [run.node] : []))),
+    });
+    console.log(
+      `  ${label}: Cohort ${acked(cohort)} offsets acknowledged (${acked(noFsync)} without fsync), Redis ${acked(baseline)} entries acknowledged (${acked(durableBaseline)} with appendfsync always); this bench process at ${cores(cohort)} of a core (${cores(noFsync)}), ${cores(baseline)} for Redis`,
+    );
+    console.log(`    node: ${nodeCost(nodeRun(cohort), true)}; without fsync ${nodeCost(nodeRun(noFsync), false)}`);
+    const roundRates = (runs: SideRun[]) => rates(runs).map(perSecond).join(' ');
+    console.log(
+      `    rounds, acked: Redis ${roundRates(baseline)}; Cohort ${roundRates(cohort)}; Redis fsync ${roundRates(durableBaseline)}; Cohort no fsync ${roundRates(noFsync)}`,
+    );
+    const ratios = (over: SideRun[], under: SideRun[]) =>
+      rates(over)
+        .map((rate, i) => ratio(rate, under[i].perSecond))
+        .join(' ');
+    console.log(
+      `    per-round ratios: Cohort/Redis ${ratios(cohort, baseline)}; no fsync/Redis ${ratios(noFsync, baseline)}; Cohort/Redis fsync ${ratios(cohort, durableBaseline)}`,
+    );
     return {
-      cohort: cohort.perSecond,
-      unsynced: noFsync.perSecond,
-      redis: baseline.perSecond,
-      durableRedis: durableBaseline.perSecond,
+      cohort: middle(rates(cohort)),
+      unsynced: middle(rates(noFsync)),
+      redis: middle(rates(baseline)),
+      durableRedis: middle(rates(durableBaseline)),
+      ratio: medianRatio(rates(cohort), rates(baseline)),
+      unsyncedRatio: medianRatio(rates(noFsync), rates(baseline)),
+      durableRatio: medianRatio(rates(cohort), rates(durableBaseline)),
     };
   } finally {
     await Promise.all([...workers, ...others].map((w) => w.leave()));
@@ -340,31 +382,4 @@ async function inFlight(count: number, durationMs: number): Promise<void> {
     await redis.dispose();
     await node.dispose();
   }
-}
-
-/** A full collection before each memory reading, without asking for `node --expose-gc`. */
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-
-/**
- * Heap per offset in flight of share partitions holding `count × perWorker` offsets each in leases of
- * `perWorker` (one per worker), over enough partitions that the heap's noise is small.
- */
-function sharePartitionBytesPerOffset(count: number, perWorker: number): number {
-  const limits = { deliveryCountLimit: 5, maxRecordLocks: 2000, lockDurationMs: 30_000 };
-  const partitions: SharePartition[] = [];
-  collectGarbage();
-  const before = process.memoryUsage().heapUsed;
-  for (let p = 0; p < 200; p++) {
-    const partition = new SharePartition(0, 0);
-    partition.reportEnd(1_000_000);
-    for (let w = 0; w < count; w++) {
-      const { change } = partition.acquire(`member-${w}`, perWorker, perWorker, 0, limits);
-      if (change) partition.complete(change, true, 0, limits);
-    }
-    partitions.push(partition);
-  }
-  collectGarbage();
-  const bytes = process.memoryUsage().heapUsed - before;
-  return bytes / (partitions.length * count * perWorker);
 }

@@ -40,3 +40,19 @@ export function countersSince(before: NodeCounters, after: NodeCounters): NodeCo
     requests: after.requests - before.requests,
   };
 }
+
+/** Several runs' counters added up, counter by counter (a side measured in rounds). */
+export function countersTotal(runs: readonly NodeCounters[]): NodeCounters {
+  const sum = (pick: (run: NodeCounters) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  return {
+    cpuMs: sum((run) => run.cpuMs),
+    threads: {
+      loopUserMs: sum((run) => run.threads.loopUserMs),
+      loopSystemMs: sum((run) => run.threads.loopSystemMs),
+      otherUserMs: sum((run) => run.threads.otherUserMs),
+      otherSystemMs: sum((run) => run.threads.otherSystemMs),
+    },
+    flushes: sum((run) => run.flushes),
+    requests: sum((run) => run.requests),
+  };
+}

@@ -21,6 +21,8 @@ export class RedisStreamsQueue {
   readonly key: string;
   private readonly admin: Redis;
   private readonly workers: Redis[] = [];
+  /** Entries added by the last refill and not read since: what the workers can still read. */
+  private unread = 0;
 
   private constructor(
     name: string,
@@ -48,6 +50,15 @@ export class RedisStreamsQueue {
       sent += chunk;
     }
     await this.admin.xgroup('CREATE', this.key, GROUP, '0');
+    this.unread = messages;
+  }
+
+  /**
+   * The stream made anew with `messages` entries if fewer than `minimum` are left unread: between runs,
+   * so a run never finds it drained (its workers would stop early and leave a figure of part of the run).
+   */
+  async refillBelow(minimum: number, messages: number): Promise<void> {
+    if (this.unread < minimum) await this.refill(messages);
   }
 
   /** `count` worker connections (each a consumer of the group). */
@@ -134,6 +145,8 @@ export class RedisStreamsQueue {
   private async read(worker: Redis, consumer: string, count: number): Promise<string[]> {
     const answer = (await worker.xreadgroup('GROUP', GROUP, consumer, 'COUNT', count, 'STREAMS', this.key, '>')) as
       [string, [string, string[]][]][] | null;
-    return answer?.[0]?.[1].map(([id]) => id) ?? [];
+    const ids = answer?.[0]?.[1].map(([id]) => id) ?? [];
+    this.unread -= ids.length;
+    return ids;
   }
 }
