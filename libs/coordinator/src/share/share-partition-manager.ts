@@ -230,7 +230,9 @@ export class SharePartitionManager implements ShareLeaseOwner {
           if (outcome.ok && entry.encoded) entry.slot.state.horizon.commit(entry.horizon);
         }
         arrived(outcome);
-        for (const entry of own) for (const waiter of entry.waiters) waiter(outcome);
+        // Emptied as they are called: the record (through its value getter, this entry) outlives the write in
+        // the runtime's batches, and each waiter reaches a joined write's request and answer, then promoted.
+        for (const entry of own) for (const waiter of entry.waiters.splice(0)) waiter(outcome);
       },
     };
   }
