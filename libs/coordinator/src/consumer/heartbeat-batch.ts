@@ -5,25 +5,28 @@ import type { ConsumerGroup } from './consumer-group';
 import type { ConsumerGroupManager } from './consumer-group-manager';
 import type { ConsumerGroupHeartbeatResponse } from './consumer-heartbeat.types';
 import { LEAVE_GROUP_STATIC_MEMBER_EPOCH } from './heartbeat-validation';
+import type { ParkedJoin } from './member-progress';
 import type { GroupSubscription } from './subscription-metadata';
 import { BatchTells } from './heartbeat-batch-tells';
 import { NextRound } from './heartbeat-batch-next-round';
 import { MemberKeys, memberKeys } from './member-keys';
-import { steadyHeartbeat } from './steady-heartbeat';
-import {
-  type BatchAnswer,
-  type BatchedHeartbeat,
-  type BatchOutcome,
-  type HeartbeatBatchHooks,
-  type Parked,
-} from './heartbeat-batch.types';
+import type { BatchAnswer, BatchedHeartbeat, BatchOutcome, HeartbeatBatchHooks } from './heartbeat-batch.types';
 
 /**
- * A steady heartbeat answered in its place weighs this in `step`'s budget (a parked one 1), its share of
- * the CPU (forming: ~8 µs against ~60 µs): as a whole part, a batch of acknowledgements took most of a
- * turn's parts from the older batch whose members still waited for their first answer.
+ * A heartbeat whose first half is applied, waiting for its group's target: what its second half needs
+ * and, until the target is written, what takes the first half back. Thousands wait across turns in a
+ * burst, so each keeps no more than that: the first half's records and the group's subscription as
+ * the change saw it would otherwise live until the member's turn, long after their write committed.
  */
-const STEADY_PART = 1 / 8;
+interface Parked {
+  index: number;
+  join: ParkedJoin;
+  /** Its first half: the records applied (taken back if the target fails) and the run that writes them; dropped once the target is written. */
+  write?: object;
+  run?: CoordinatorResult<unknown>;
+  /** `keysOf` it, once parked: parking and answering each need them. */
+  keys?: readonly string[];
+}
 
 /** The keys a parked heartbeat is known by: its member id and, for a static member, `\u0000` and its instance id. */
 function keysOf({ join }: Parked): readonly string[] {
@@ -90,8 +93,6 @@ export class HeartbeatBatch {
   stepParts = 0;
   /** The members of the groups whose target this round computed (what `step` counts the targets as). */
   private targetWork = 0;
-  /** The round's heartbeats answered in their place as steady (`STEADY_PART` each in the budget). */
-  private steadyInRound = 0;
   /** groupId → its subscription's regexes resolved, as of this step (what ran between steps may change them). */
   private readonly resolved = new Map<string, ReadonlyMap<string, ReadonlySet<string>>>();
 
@@ -153,7 +154,6 @@ export class HeartbeatBatch {
    */
   private startRound(): number {
     this.targetWork = 0;
-    this.steadyInRound = 0;
     let size = this.items.length;
     if (!this.started) {
       this.started = true;
@@ -165,7 +165,7 @@ export class HeartbeatBatch {
     }
     this.targeted = [];
     for (const groupId of [...this.parked.keys()]) this.targeted.push({ groupId, entries: this.target(groupId) });
-    return size - this.steadyInRound * (1 - STEADY_PART) + this.targetWork;
+    return size + this.targetWork;
   }
 
   /**
@@ -216,17 +216,6 @@ export class HeartbeatBatch {
       this.runs.push(alone);
       const response = alone.response!;
       this.answer(index, { response, waits: response.errorCode === 0 });
-      return;
-    }
-    // A heartbeat that changes nothing (a member stable at its group's target: its interval's heartbeat,
-    // or the acknowledgement of what it was just given) is answered in its place, as the steady path
-    // answers it outside a batch: applied in arrival order it waits for no target, and what arrived
-    // before it in the batch is seen (a join there moved the group's epoch, and parks it too).
-    const steady = steadyHeartbeat(this.manager, request, context);
-    if (steady) {
-      this.steadyInRound++;
-      this.took();
-      this.answer(index, { response: steady, waits: true });
       return;
     }
     const first: { parked?: Parked } = {};

@@ -1,5 +1,4 @@
 import type { CoordinatorResult } from '../runtime/coordinator-result';
-import type { ParkedJoin } from './member-progress';
 import type {
   ConsumerGroupHeartbeatRequest,
   ConsumerGroupHeartbeatResponse,
@@ -37,20 +36,4 @@ export interface BatchOutcome {
   runs: CoordinatorResult<unknown>[];
   /** groupId → the members to tell to heartbeat now once the batch's writes commit (SPEC's HeartbeatNow). */
   tell: Map<string, Set<string>>;
-}
-
-/**
- * A heartbeat whose first half is applied, waiting for its group's target: what its second half needs
- * and, until the target is written, what takes the first half back. Thousands wait across turns in a
- * burst, so each keeps no more than that: the first half's records and the group's subscription as
- * the change saw it would otherwise live until the member's turn, long after their write committed.
- */
-export interface Parked {
-  index: number;
-  join: ParkedJoin;
-  /** Its first half: the records applied (taken back if the target fails) and the run that writes them; dropped once the target is written. */
-  write?: object;
-  run?: CoordinatorResult<unknown>;
-  /** `keysOf` it, once parked: parking and answering each need them. */
-  keys?: readonly string[];
 }

@@ -82,9 +82,8 @@ const steadies = new WeakMap<ConsumerGroupMember, Steady>();
 
 /**
  * The member a steady heartbeat is from, or undefined when the heartbeat must take the full path. A
- * heartbeat is steady (Kafka's consumer sends one every interval once it holds its assignment, and one
- * acknowledging each assignment it takes) when it carries only the group, the member id, its current
- * epoch, its instance id and the partitions it owns (`carriesAField`), comes from the client
+ * heartbeat is steady (Kafka's consumer sends one every interval once it holds its assignment) when it
+ * carries only the group, the member id, its current epoch and its instance id, comes from the client
  * id and host the member already has, and finds the member stable at the group's target epoch with no
  * new target due. The full path then writes nothing, computes no target and reconciles nothing: its
  * only effects are the session timer and the answer, which `steadyAnswer` gives. Anything else (a join,
@@ -117,21 +116,15 @@ export function steadyMember(
   return member;
 }
 
-/**
- * Any field besides the group, member id, epoch, instance id and owned partitions: a heartbeat that may
- * change something. The partitions a member says it owns (the acknowledgement Kafka's consumer sends at
- * once after taking a new assignment) change nothing for a member stable at its group's target: Kafka's
- * `CurrentAssignmentBuilder` reads them only while the member revokes, and the answer carries no
- * assignment unless the request carried every field (a full request has a rebalance timeout and a
- * subscription, which keep it on the full path).
- */
+/** Any field besides the group, member id, epoch and instance id: a heartbeat that may change something. */
 function carriesAField(request: ConsumerGroupHeartbeatRequest): boolean {
   return (
     request.rackId != null ||
     (request.rebalanceTimeoutMs != null && request.rebalanceTimeoutMs !== -1) ||
     request.subscribedTopicNames != null ||
     request.subscribedTopicRegex != null ||
-    request.serverAssignor != null
+    request.serverAssignor != null ||
+    request.topicPartitions != null
   );
 }
 
