@@ -8,7 +8,7 @@ import { scaled } from './harness/scale';
 import { sharePartitionBytesPerOffset } from './harness/share-partition-memory';
 import { attempt, type BenchSection } from './harness/section';
 import { ShareWorker } from './harness/share-worker';
-import { median, ms, perSecond, ratio, table } from './harness/stats';
+import { median, ms, perSecond, ratio, table, times } from './harness/stats';
 
 /**
  * Share groups (KIP-932) as a work queue, each figure beside Redis Streams used the same way in the
@@ -74,11 +74,11 @@ async function shareGroups(args: string[]): Promise<void> {
           perSecond(row.cohort),
           perSecond(row.unsynced),
           perSecond(row.redis),
-          ratio(row.ratio, 1),
-          ratio(row.unsyncedRatio, 1),
+          times(row.ratio),
+          times(row.unsyncedRatio),
           `≥ ${target}x`,
           perSecond(row.durableRedis),
-          ratio(row.durableRatio, 1),
+          times(row.durableRatio),
         ]);
     }
     if (rows.length > 0)

@@ -23,9 +23,12 @@ export function perSecond(value: number): string {
 }
 
 export function ratio(numerator: number, denominator: number): string {
-  return Number.isFinite(numerator) && Number.isFinite(denominator) && denominator > 0
-    ? `${(numerator / denominator).toFixed(2)}x`
-    : 'n/a';
+  return Number.isFinite(denominator) && denominator > 0 ? times(numerator / denominator) : 'n/a';
+}
+
+/** A ratio already computed (a median of per-round ratios, say), printed as `ratio` prints one. */
+export function times(value: number): string {
+  return Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a';
 }
 
 /** Prints rows as an aligned table. */
