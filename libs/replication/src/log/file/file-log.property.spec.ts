@@ -35,6 +35,66 @@ const JOURNAL_COUNTEREXAMPLES: Array<[LogCommand[]]> = [
       { kind: 'crash', damage: 0, flip: false },
     ],
   ],
+  // A truncation to 0 unlinked the segment files of offsets 3 and on (written, synced by a checkpoint,
+  // their journal file retired) before the journal held it: a crash kept the unlinks and lost the
+  // truncation's entry, and replay found the journal's batch at offset 8 past a log ending at 3.
+  [
+    [
+      { kind: 'append', records: [{ key: 0, value: null }], bumpEpoch: true },
+      {
+        kind: 'append',
+        records: [
+          { key: 0, value: null },
+          { key: 0, value: null },
+        ],
+        bumpEpoch: true,
+      },
+      {
+        kind: 'append',
+        records: [
+          { key: 0, value: null },
+          { key: 0, value: null },
+          { key: 0, value: null },
+          { key: 0, value: null },
+        ],
+        bumpEpoch: true,
+      },
+      { kind: 'compact', at: 0, retentionMs: 0, appendMeanwhile: true },
+      { kind: 'flush' },
+      { kind: 'append', records: [{ key: 0, value: null }], bumpEpoch: true },
+      { kind: 'flush' },
+      { kind: 'flush' },
+      { kind: 'truncate', at: 0 },
+      { kind: 'crash', damage: 0, flip: false },
+    ],
+  ],
+  // A truncation to 2 trimmed the batch of offsets 0-2; the log then rolled a segment at 2. The crash
+  // gave the first file back its untrimmed batch and kept the new one: offset 2 twice on reopen.
+  [
+    [
+      {
+        kind: 'append',
+        records: [
+          { key: 0, value: null },
+          { key: 0, value: null },
+          { key: 0, value: null },
+        ],
+        bumpEpoch: true,
+      },
+      { kind: 'reopen' },
+      { kind: 'truncate', at: 1581652430 },
+      {
+        kind: 'append',
+        records: [
+          { key: 0, value: null },
+          { key: 0, value: null },
+          { key: 0, value: null },
+        ],
+        bumpEpoch: true,
+      },
+      { kind: 'crash', damage: 0, flip: false },
+    ],
+  ],
 ];
 
 /** Byte ranges of the segment files from the first frame that may hold unflushed data onwards. */

@@ -159,7 +159,11 @@ export class FileLog implements CleanableLog, JournaledLog {
     this.checkWritable();
     const target = Math.max(offset, this.logStartOffset);
     if (target >= this._logEndOffset) return;
-    this.journal?.truncate(target);
+    const journal = this.journal;
+    // The files are cut only once the journal holds the truncation durably. Cut first, a crash could
+    // keep a segment file cut or unlinked while the journal, missing the truncation, still held batches
+    // past the cut (acknowledged before it): replay would see a hole where nothing was lost.
+    if (journal?.truncate(target)) void this.io.run(() => journal.sync()).catch(noop);
     const keep = segmentIndexFor(this.segments, target);
     for (const segment of this.segments.splice(keep + 1)) this.writer.deleted(segment);
     const active = this.segments[keep];

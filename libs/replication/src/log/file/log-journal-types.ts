@@ -50,7 +50,11 @@ export interface JournalRecoverOptions {
 /** One log's handle on the journal. */
 export interface JournalChannel {
   append(frame: Buffer): void;
-  truncate(offset: number): void;
+  /**
+   * Queues a truncation entry. False when nothing was queued (the journal is replaying, which a
+   * checkpoint makes durable, or the log detached): then nothing needs to wait for its sync.
+   */
+  truncate(offset: number): boolean;
   /** Resolves once everything this channel (or any other) journaled before the call is on stable storage. */
   sync(): Promise<void>;
   /** The log closed: `clean` when its own files hold everything it journaled (checkpointed). */

@@ -113,9 +113,7 @@ export class LogJournal {
       append: (frame) => {
         if (attached) this.enqueue(encodeBatchEntry(logId, frame));
       },
-      truncate: (offset) => {
-        if (attached) this.enqueue([encodeTruncateEntry(logId, offset)]);
-      },
+      truncate: (offset) => attached && this.enqueue([encodeTruncateEntry(logId, offset)]),
       sync: () => this.sync(),
       detach: (clean) => {
         if (!attached) return;
@@ -269,13 +267,15 @@ export class LogJournal {
     await current?.handle.abandon();
   }
 
-  private enqueue(buffers: Buffer[]): void {
-    if (this.replaying) return;
+  /** Queues `buffers` for the next round; false while replaying (the redo is not journaled again). */
+  private enqueue(buffers: Buffer[]): boolean {
+    if (this.replaying) return false;
     if (this.replay) throw new Error('the journal is written to before it was recovered');
     for (const b of buffers) {
       this.queue.push(b);
       this.queuedBytes += b.length;
     }
+    return true;
   }
 
   /**

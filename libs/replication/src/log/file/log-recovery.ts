@@ -1,14 +1,16 @@
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { firstRecordOffset, readValidHeader } from '../batch-codec';
+import { decodeBatch, encodeBatch, firstRecordOffset, readValidHeader } from '../batch-codec';
 import { forgetCleanCloseIndex, openFromCleanCloseIndex } from './clean-close-index';
 import { Segment } from './segment';
 import {
+  cleanedFileName,
   fsyncDirectory,
   ignoreMissing,
   inDir,
   parsePartitionFile,
   segmentFileName,
+  swapFileName,
   type PartitionFile,
 } from './segment-files';
 
@@ -135,9 +137,12 @@ export async function recoverSegments(
   // From here segments change: an index the directory no longer matches must be gone first.
   await forgetCleanCloseIndex(dir);
   const segments: Segment[] = [];
-  for (const { segment, tail } of scanned.loaded) {
-    if (tail) {
-      report.truncatedTails.push(tail);
+  for (const { segment, tail, trimmed } of scanned.loaded) {
+    if (tail) report.truncatedTails.push(tail);
+    if (tail && trimmed) {
+      await replaceWithTrimmed(dir, segment, tail.position - trimmed.length, trimmed);
+      dirChanged = true;
+    } else if (tail) {
       await segment.handle!.truncate(tail.position);
     }
     // Whatever the previous run left in the page cache is made durable before it is reported as flushed.
@@ -174,8 +179,11 @@ function summarize(report: RecoveryReport, segments: Segment[]): RecoveryReport 
 }
 
 interface Scan {
-  /** The segments up to the first damaged one, each with the tail to cut off, if any. */
-  loaded: Array<{ segment: Segment; tail: TruncatedTail | undefined }>;
+  /**
+   * The segments up to the first damaged one, each with the tail to cut off, if any, and the batch to
+   * write just before that cut (a batch an undone truncation had trimmed, trimmed again).
+   */
+  loaded: Array<{ segment: Segment; tail: TruncatedTail | undefined; trimmed?: Buffer }>;
   /** Segment files after the damaged one: dropped with the cut. */
   dropped: string[];
   damage: LogDamage | undefined;
@@ -193,7 +201,7 @@ async function scanSegments(dir: string, listedEnd: number | undefined): Promise
   const scan: Scan = { loaded: [], dropped: [], damage: undefined };
   let previousLast = -1;
   let writtenEnd = listedEnd ?? 0;
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
     const path = inDir(dir, file.name);
     if (scan.damage) {
       // A later segment: its whole batches are records the cut would drop.
@@ -201,9 +209,9 @@ async function scanSegments(dir: string, listedEnd: number | undefined): Promise
       writtenEnd = Math.max(writtenEnd, lastWholeBatchEnd(await readFile(path), 0, -1), file.baseOffset);
       continue;
     }
-    const loaded = await loadSegment(path, file.baseOffset, previousLast);
-    scan.loaded.push({ segment: loaded.segment, tail: loaded.tail });
-    if (loaded.tail) {
+    const loaded = await loadSegment(path, file.baseOffset, previousLast, files[i + 1]?.baseOffset ?? Infinity);
+    scan.loaded.push({ segment: loaded.segment, tail: loaded.tail, trimmed: loaded.trimmed });
+    if (loaded.tail && !loaded.stale) {
       const tail = loaded.tail;
       writtenEnd = Math.max(writtenEnd, loaded.wholeBatchesAfterTail);
       scan.damage = {
@@ -274,12 +282,52 @@ async function finishInterruptedCompaction(dir: string, report: RecoveryReport):
   return changed;
 }
 
-/** Reads one segment and indexes its batches up to the first that fails a check; changes nothing. */
+/**
+ * Rewrites `segment` as its first `keep` bytes and then `trimmed`, as compaction swaps a segment: a
+ * new file, made durable, renamed to a `.swap` (a crash from here on finishes the swap on reopen),
+ * then over the segment. Cutting the file in place first would lose the trimmed batch's records to a
+ * crash before its rewrite was synced.
+ */
+async function replaceWithTrimmed(dir: string, segment: Segment, keep: number, trimmed: Buffer): Promise<void> {
+  const head = Buffer.allocUnsafe(keep);
+  if (keep > 0) await segment.handle!.read(head, 0, keep, 0);
+  const cleanedPath = inDir(dir, cleanedFileName(segment.baseOffset));
+  const swapPath = inDir(dir, swapFileName(segment.baseOffset, segment.endOffset!));
+  const cleaned = await open(cleanedPath, 'w+');
+  try {
+    await cleaned.writev([head, trimmed]);
+    await cleaned.sync();
+  } finally {
+    await cleaned.close();
+  }
+  await rename(cleanedPath, swapPath);
+  await fsyncDirectory(dir);
+  await segment.handle!.close();
+  await rename(swapPath, segment.path);
+  segment.handle = await open(segment.path, 'r+');
+}
+
+/**
+ * Reads one segment and indexes its batches up to the first that fails a check; changes nothing.
+ *
+ * Records at or past `nextBase`, where the next segment starts, are stale (`stale`), not damage: the
+ * log rolled that segment at its end, so a truncation had cut them first, and a crash undid that cut in
+ * this file (the truncation had not reached its disk) but kept the newer file. They are cut off; a batch
+ * that straddles `nextBase` is kept trimmed below it (`trimmed`, written before the cut), as the
+ * truncation had kept it. Left in place, they would be read back in the log beside the newer records.
+ */
 async function loadSegment(
   path: string,
   baseOffset: number,
   previousLast: number,
-): Promise<{ segment: Segment; tail: TruncatedTail | undefined; wholeBatchesAfterTail: number }> {
+  nextBase: number,
+): Promise<{
+  segment: Segment;
+  tail: TruncatedTail | undefined;
+  wholeBatchesAfterTail: number;
+  stale: boolean;
+  trimmed?: Buffer;
+}> {
   const segment = new Segment(baseOffset, path);
   const handle = await open(path, 'r+');
   segment.handle = handle;
@@ -294,6 +342,8 @@ async function loadSegment(
   let pos = 0;
   let last = previousLast;
   let reason: string | undefined;
+  let trimmed: Buffer | undefined;
+  let stale = false;
   while (pos < read) {
     const header = readValidHeader(bytes, pos, read);
     if (!header) {
@@ -305,24 +355,38 @@ async function loadSegment(
       reason = `batch offsets ${first}..${header.lastOffset} out of order after offset ${last}`;
       break;
     }
+    if (header.lastOffset >= nextBase) {
+      stale = true;
+      reason = `records from offset ${Math.max(first, nextBase)} on were truncated before the segment of offset ${nextBase} was created`;
+      if (first < nextBase) {
+        const batch = decodeBatch(bytes, pos, header);
+        trimmed = encodeBatch({ ...batch, records: batch.records.filter((r) => r.offset < nextBase) });
+        segment.index.add(first, nextBase - 1, pos, trimmed.length, header.leaderEpoch);
+        last = nextBase - 1;
+      }
+      break;
+    }
     segment.index.add(first, header.lastOffset, pos, header.size, header.leaderEpoch);
     last = header.lastOffset;
     pos += header.size;
   }
-  segment.size = pos;
-  segment.writtenSize = pos;
-  if (pos >= size) return { segment, tail: undefined, wholeBatchesAfterTail: -1 };
+  const kept = pos + (trimmed?.length ?? 0);
+  segment.size = kept;
+  segment.writtenSize = kept;
+  if (pos >= size) return { segment, tail: undefined, wholeBatchesAfterTail: -1, stale: false };
   const keptUpToOffset = Math.max(baseOffset, last + 1);
   return {
     segment,
     tail: {
       file: path,
       segmentBaseOffset: baseOffset,
-      position: pos,
-      droppedBytes: size - pos,
+      position: kept,
+      droppedBytes: size - kept,
       keptUpToOffset,
       reason: reason ?? 'short read',
     },
-    wholeBatchesAfterTail: lastWholeBatchEnd(bytes.subarray(0, read), pos + 1, keptUpToOffset - 1),
+    wholeBatchesAfterTail: stale ? -1 : lastWholeBatchEnd(bytes.subarray(0, read), pos + 1, keptUpToOffset - 1),
+    stale,
+    trimmed,
   };
 }
