@@ -21,6 +21,8 @@ const common = {
     '^@cohort/([a-z-]+)(/.*)?$': '<rootDir>/libs/$1/src$2',
   },
   testEnvironment: 'node',
+  // fast-check's seed: fixed, or PROPERTY_SEED (see the file).
+  setupFiles: ['<rootDir>/test/support/property-seed.setup.ts'],
 };
 module.exports = {
   projects: [

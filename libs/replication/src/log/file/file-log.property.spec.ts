@@ -16,7 +16,7 @@ import {
 import { FileLog } from './file-log';
 
 const SEGMENT_BYTES = 160;
-/** Runs per property; raise with PROPERTY_RUNS to search longer (new seeds each run). */
+/** Runs per property; raise with PROPERTY_RUNS, and PROPERTY_SEED=random, to search longer (test/support/property-seed.setup.ts). */
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 120);
 /** Each property's time limit: two minutes, or more for a longer search. */
 const TIMEOUT_MS = Math.max(120_000, RUNS * 1_000);
