@@ -16,4 +16,12 @@ describe('random fault schedules (clean seeds)', () => {
     expect(r.steps).toBeGreaterThan(1_000);
     expect(r.outcomes.NONE ?? 0).toBeGreaterThan(0);
   });
+
+  // Fresh seeds that failed once. 324436457 (I15): a node restarted while cut off the store never opened
+  // its logs, and the simulator's clean stop then dropped their unflushed tails as a power cut would (S16b).
+  it.each([324436457])('fresh seed %i keeps every invariant and converges', async (seed) => {
+    const r = await runRandomSeed(seed);
+    expect(r.violations).toEqual([]);
+    expect(r.ok).toBe(true);
+  });
 });

@@ -1,5 +1,6 @@
 import type { StoredRecord } from '@cohort/replication';
 import { Scenario, type Produced } from './scenario-kit';
+import { STORE_NODE_ID } from './sim-store-link';
 import { produce } from '@cohort/replication/testing';
 
 jest.setTimeout(90_000);
@@ -149,6 +150,24 @@ describe('coordination, compaction and planned changes', () => {
     const firstAfter = acked.find((t) => t > shutdownAt)!;
     expect(firstAfter - shutdownAt).toBeLessThan(s.sim.config.replicaLagTimeMaxMs / 2);
     expect(s.state(p).isr.some((m) => m.nodeId === A)).toBe(false);
+    expect(await s.finish()).toEqual([]);
+  });
+
+  // Fresh seed 324436457 (I15): the simulator's clean stop dropped the unflushed tails of logs its process
+  // had never opened, a power cut nobody had staged, while the machine (and its page cache) stayed up.
+  it('S16b a node restarted off the store and stopped cleanly keeps the unflushed tail its crashed process left', async () => {
+    const s = await Scenario.start({ nodes: 3, config: { logFlushPolicy: 'replicated' } });
+    const p = 0;
+    const A = s.state(p).leader;
+    for (let i = 0; i < 5; i++) await s.produceAcked(A, p, `r${i}`);
+    const log = s.sim.disks.get(A)!.logs.get(p)!;
+    const leo = log.logEndOffset;
+    expect(log.flushedOffset).toBeLessThan(leo); // the tail lives in the page cache only
+    s.sim.crash(A);
+    s.sim.network.partition([A], [STORE_NODE_ID]);
+    s.sim.startNode(A); // never registers, so it opens (and flushes) no log
+    await s.sim.controlledShutdown(A, 1_000);
+    expect(log.logEndOffset).toBe(leo);
     expect(await s.finish()).toEqual([]);
   });
 

@@ -208,9 +208,10 @@ export class SimCluster {
     return node.controlledShutdown(timeoutMs).finally(() => {
       this.shuttingDown.delete(id);
       if (this.running.get(id) === node) this.running.delete(id);
-      // The clean stop closed the logs after flushing them; reading them back from the disk at the next
-      // start is what a crash-recovery over fully flushed logs does.
-      for (const log of this.disks.get(id)!.logs.values()) log.crash();
+      // The process exits, the machine does not: the next start reads back everything the OS holds. The
+      // stop flushed only the logs this process had opened; one that never registered (cut off the
+      // store) opened none, and their unflushed tails from an earlier process are still in the page cache.
+      for (const log of this.disks.get(id)!.logs.values()) log.reopen();
       this.trace.add(this.clock.now(), `sim: node ${id} stopped after controlled shutdown`);
     });
   }

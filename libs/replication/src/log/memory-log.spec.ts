@@ -48,6 +48,19 @@ describe('MemoryLog', () => {
     expect(log.logEndOffset).toBe(2);
   });
 
+  it('keeps unflushed appends when reopened after its process stopped (the OS still holds them)', async () => {
+    const log = new MemoryLog();
+    log.appendAsLeader([rec('a', '1')], 0);
+    await log.close();
+    expect(() => log.appendAsLeader([rec('a', '2')], 0)).toThrow(/closed/);
+    log.reopen();
+    log.appendAsLeader([rec('b', '1')], 0);
+    log.reopen();
+    expect([log.logEndOffset, log.flushedOffset]).toEqual([2, 1]);
+    log.appendAsLeader([rec('c', '1')], 0);
+    expect(log.logEndOffset).toBe(3);
+  });
+
   it('can keep a prefix of the unflushed batches on a crash, as when the OS wrote some of them', async () => {
     const log = new MemoryLog();
     log.appendAsLeader([rec('a', '1')], 0);

@@ -189,6 +189,14 @@ export class MemoryLog implements CleanableLog {
     this.closed = false;
   }
 
+  /**
+   * The process stopped and a new one opens the log: the machine kept running, so the OS still holds
+   * every write it was given, flushed or not (only `crash()` — a power cut — loses unflushed data).
+   */
+  reopen(): void {
+    this.closed = false;
+  }
+
   /** The disk fails: appends throw and flushes reject with KAFKA_STORAGE_ERROR until `crash()` (a restart). */
   failDisk(reason = 'simulated disk failure'): void {
     this.failure = KafkaError.of('KAFKA_STORAGE_ERROR', reason);
