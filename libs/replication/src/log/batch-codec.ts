@@ -138,6 +138,15 @@ export function firstRecordOffset(buf: Buffer, pos: number, header: BatchHeader)
 }
 
 /**
+ * What a truncation to `offset` keeps of a batch that straddles it: its records below `offset`, with
+ * the batch's base offset and epoch. FileLog's truncation trims such a batch, and its recovery trims
+ * it again where a crash undid that truncation.
+ */
+export function batchBelow(batch: StoredBatch, offset: number): StoredBatch {
+  return { ...batch, records: batch.records.filter((r) => r.offset < offset) };
+}
+
+/**
  * Decodes the records of a frame that `readValidHeader` accepted. Keys and values are copied out,
  * so the result does not pin the (possibly large) read buffer in memory — unless `share`, for a reader
  * that decodes each record at once and keeps nothing of it (the coordinator's load): then they are

@@ -21,15 +21,22 @@ const RUNS = Number(process.env.PROPERTY_RUNS ?? 120);
 /** Each property's time limit: two minutes, or more for a longer search. */
 const TIMEOUT_MS = Math.max(120_000, RUNS * 1_000);
 
+/** An append in a new epoch of `n` tombstones of one key: what the counterexamples shrank to. */
+const appendNulls = (n: number): LogCommand => ({
+  kind: 'append',
+  records: Array.from({ length: n }, () => ({ key: 0, value: null })),
+  bumpEpoch: true,
+});
+
 /** Command lists a random run once found failing, replayed first on every run. */
 const JOURNAL_COUNTEREXAMPLES: Array<[LogCommand[]]> = [
   // A truncation to 0 reached the segment file, which lost offset 0 (durable since a clean restart, so
   // not journaled); the journal then held a batch at offset 1 before that truncation: not a hole.
   [
     [
-      { kind: 'append', records: [{ key: 0, value: null }], bumpEpoch: true },
+      appendNulls(1),
       { kind: 'reopen' },
-      { kind: 'append', records: [{ key: 0, value: null }], bumpEpoch: true },
+      appendNulls(1),
       { kind: 'truncate', at: 0 },
       { kind: 'flush' },
       { kind: 'crash', damage: 0, flip: false },
@@ -40,28 +47,12 @@ const JOURNAL_COUNTEREXAMPLES: Array<[LogCommand[]]> = [
   // truncation's entry, and replay found the journal's batch at offset 8 past a log ending at 3.
   [
     [
-      { kind: 'append', records: [{ key: 0, value: null }], bumpEpoch: true },
-      {
-        kind: 'append',
-        records: [
-          { key: 0, value: null },
-          { key: 0, value: null },
-        ],
-        bumpEpoch: true,
-      },
-      {
-        kind: 'append',
-        records: [
-          { key: 0, value: null },
-          { key: 0, value: null },
-          { key: 0, value: null },
-          { key: 0, value: null },
-        ],
-        bumpEpoch: true,
-      },
+      appendNulls(1),
+      appendNulls(2),
+      appendNulls(4),
       { kind: 'compact', at: 0, retentionMs: 0, appendMeanwhile: true },
       { kind: 'flush' },
-      { kind: 'append', records: [{ key: 0, value: null }], bumpEpoch: true },
+      appendNulls(1),
       { kind: 'flush' },
       { kind: 'flush' },
       { kind: 'truncate', at: 0 },
@@ -72,26 +63,10 @@ const JOURNAL_COUNTEREXAMPLES: Array<[LogCommand[]]> = [
   // gave the first file back its untrimmed batch and kept the new one: offset 2 twice on reopen.
   [
     [
-      {
-        kind: 'append',
-        records: [
-          { key: 0, value: null },
-          { key: 0, value: null },
-          { key: 0, value: null },
-        ],
-        bumpEpoch: true,
-      },
+      appendNulls(3),
       { kind: 'reopen' },
       { kind: 'truncate', at: 1581652430 },
-      {
-        kind: 'append',
-        records: [
-          { key: 0, value: null },
-          { key: 0, value: null },
-          { key: 0, value: null },
-        ],
-        bumpEpoch: true,
-      },
+      appendNulls(3),
       { kind: 'crash', damage: 0, flip: false },
     ],
   ],

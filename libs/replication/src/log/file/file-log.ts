@@ -1,7 +1,7 @@
 import { KafkaError } from '@cohort/protocol';
 import type { LogRecord } from '../../api/log-record';
 import { validateFollowerBatches, validateLeaderEpoch, validateRecords } from '../append-validation';
-import { decodeBatch, encodeBatch, MAX_BATCH_BYTES, readValidHeader } from '../batch-codec';
+import { batchBelow, decodeBatch, encodeBatch, MAX_BATCH_BYTES, readValidHeader } from '../batch-codec';
 import type { CleanableLog } from '../cleanable-log';
 import { GroupCommit } from '../group-commit';
 import type { CompactionStats, InPlaceVisitor, ReadOptions, StoredBatch } from '../partition-log';
@@ -170,8 +170,7 @@ export class FileLog implements CleanableLog, JournaledLog {
     const i = active.index.firstEndingAtOrAfter(target);
     let trimmed: StoredBatch | undefined;
     if (i < active.index.length && active.index.firstOffset(i) < target) {
-      const straddling = active.readBatches(i, i + 1)[0];
-      trimmed = { ...straddling, records: straddling.records.filter((r) => r.offset < target) };
+      trimmed = batchBelow(active.readBatches(i, i + 1)[0], target);
     }
     active.truncateBatches(i);
     // Appends from now on are written by a write operation queued after this truncation.

@@ -1,6 +1,6 @@
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { decodeBatch, encodeBatch, firstRecordOffset, readValidHeader } from '../batch-codec';
+import { batchBelow, decodeBatch, encodeBatch, firstRecordOffset, readValidHeader } from '../batch-codec';
 import { forgetCleanCloseIndex, openFromCleanCloseIndex } from './clean-close-index';
 import { Segment } from './segment';
 import {
@@ -359,8 +359,7 @@ async function loadSegment(
       stale = true;
       reason = `records from offset ${Math.max(first, nextBase)} on were truncated before the segment of offset ${nextBase} was created`;
       if (first < nextBase) {
-        const batch = decodeBatch(bytes, pos, header);
-        trimmed = encodeBatch({ ...batch, records: batch.records.filter((r) => r.offset < nextBase) });
+        trimmed = encodeBatch(batchBelow(decodeBatch(bytes, pos, header), nextBase));
         segment.index.add(first, nextBase - 1, pos, trimmed.length, header.leaderEpoch);
         last = nextBase - 1;
       }
