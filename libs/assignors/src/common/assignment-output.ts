@@ -25,13 +25,12 @@ export function assignmentFromOwners(
   const entries = new Int32Array(members.length);
   const single = countEntries(owner, topics.base, entries);
   // Every entry holds one partition (a balanced group with at least as many members as a topic has
-  // partitions, the large groups' usual shape): each is the pool's. The pool makes the ones it lacks
-  // first, topic by topic, and the lists are allocated after them: on a process's first call, with
-  // the pool empty, the entries are nearly all the call allocates, and lists allocated last are
-  // copied less often by the young generation's collector (single-partition-entries.ts).
-  const slotsOf = single ? pooledSlots(topics, pool) : null;
+  // partitions, the large groups' usual shape): each is the pool's, and the pool makes the ones it
+  // lacks, topic by topic, before any is handed out. The lists are allocated before that: on a
+  // process's first call, with the pool empty, that order costs less (single-partition-entries.ts).
   const lists = presizedLists(entries);
   const filled = new Int32Array(members.length);
+  const slotsOf = single ? pooledSlots(topics, pool) : null;
   if (slotsOf !== null) handOutPooled(owner, topics.base, slotsOf, lists, filled);
   else handOutAll(owner, topics, pool, lists, filled);
   return resultOf(members, lists);
@@ -85,7 +84,7 @@ function pooledSlots(topics: GroupTopics, pool: SinglePartitionPool): SinglePart
   const slotsOf = new Array<SinglePartitionSlots>(topics.names.length);
   for (let t = 0; t < topics.names.length; t++) {
     const topic = topics.names[t];
-    const slots = pool.slots(topic);
+    const slots = pool.slots(topic, topics.counts[t]);
     if (!pool.fill(slots, topic, topics.counts[t])) return null;
     slotsOf[t] = slots;
   }
