@@ -21,16 +21,24 @@ interface Queued {
  * turn runs the batch's first halves and computes each group's target once; the reconciliations, each
  * with its record, follow this many a turn), so a burst (thousands of members joining, or a node behind
  * on its heartbeats) leaves sockets, timers and commits served between turns instead of after one long one.
+ * Short turns also keep a burst's revocations quick: a joiner whose target is still held by a member
+ * told to revoke is answered without it and must be pushed again once it is released, and the revoking
+ * member needs two round trips, each waiting for a turn to end. At 500 a turn, about 2,000 of 10,000
+ * joiners were answered before the release came; at 200, about 800 (`npm run bench -- consumer-groups
+ * 10000 forming`, heartbeats per member).
  */
-const HEARTBEAT_PARTS_PER_TURN = 500;
+const HEARTBEAT_PARTS_PER_TURN = 200;
 
 /**
  * How many batches may be under way at once. A batch started while an older one is still being
  * reconciled runs first in each turn: it holds what arrived since (a member revoking what the older
  * batch's target gave away, told to as soon as that target committed), and the older batch's members
  * still waiting then find those partitions released in their own answer instead of being pushed again.
+ * More than two: a burst that arrives in waves leaves two big batches being answered at once, and with
+ * room for only those the revocation that frees their partitions waited in the queue until one ended,
+ * so nearly every joiner of both was answered without its partitions and had to be pushed again.
  */
-const BATCHES_UNDER_WAY = 2;
+const BATCHES_UNDER_WAY = 4;
 
 type Failed = { storeError: number; message: string };
 
