@@ -1,4 +1,5 @@
 import { type Convergence, ConsumerFleet } from './harness/consumer-fleet';
+import type { ConsumerMember } from './harness/consumer-member';
 import { CohortProcess } from './harness/cohort-process';
 import { CONSUMER_REBALANCE_TIMEOUT_MS, heartbeatCpu } from './consumer-heartbeat-cpu';
 import { processCpuMs } from './harness/process-stats';
@@ -20,7 +21,7 @@ export const consumerGroupsSection: BenchSection = {
   summary:
     'consumer protocol (KIP-848): one member joins N (vs classic), forming, topic 100→1,000 partitions with/without HeartbeatNow, heartbeat CPU vs classic',
   usage:
-    "[members N (default 1,000 × BENCH_SCALE) ['forming' (the consumer protocol's forming and join alone)] | 'heartbeat' [other members M (default 10,000 × BENCH_SCALE)] (the heartbeat CPU measure alone)]",
+    "[members N (default 1,000 × BENCH_SCALE) ['forming' (the consumer protocol's forming and join alone) [delay D ms: the first member starts alone, slow (it takes D ms to act on each push and assignment), and the others D ms after it]] | 'heartbeat' [other members M (default 10,000 × BENCH_SCALE)] (the heartbeat CPU measure alone)]",
   needsBuild: true,
   run: (args) => consumerGroups(args),
 };
@@ -35,6 +36,10 @@ async function consumerGroups(args: string[]): Promise<void> {
   if (!Number.isInteger(size) || size < 1) throw new Error(`members must be a positive integer, not "${args[0]}"`);
   // The A/B of a forming change need not rerun the classic group, the topic growth or the heartbeats.
   const formingOnly = args[1] === 'forming';
+  // A forming whose first member starts alone and is slow to act (see consumerJoin).
+  const slowFirstMs = formingOnly && args[2] !== undefined ? Number(args[2]) : undefined;
+  if (slowFirstMs !== undefined && !(Number.isInteger(slowFirstMs) && slowFirstMs >= 0))
+    throw new Error(`the first member's delay must be a non-negative integer (ms), not "${args[2]}"`);
   // The heartbeat measure's second figure is on the node once it holds this many members of another group
   // (the join measure's size in the full run, so the default run stays about as long as it was).
   const others = heartbeatOnly ? (args[1] === undefined ? scaled(10_000, 10) : Number(args[1])) : size;
@@ -53,7 +58,7 @@ async function consumerGroups(args: string[]): Promise<void> {
         `classic figures from the large-group and rebalance measures on the same node (leader assigns, GROUP_INITIAL_REBALANCE_DELAY_MS ${INITIAL_DELAY_MS}); RATE_LIMIT_SOCKET_EVENTS_PER_SECOND off`,
     );
     if (formingOnly) {
-      await attempt(`${size} members, one joins`, () => oneJoins(node, size, false));
+      await attempt(`${size} members, one joins`, () => oneJoins(node, size, false, slowFirstMs));
       return;
     }
     if (!heartbeatOnly) {
@@ -82,8 +87,16 @@ interface JoinResult {
   formingTrips: string;
 }
 
-/** A stable group of `size` consumer-protocol members forms from empty, then one more member joins. */
-async function consumerJoin(node: CohortProcess, size: number): Promise<JoinResult> {
+/**
+ * A stable group of `size` consumer-protocol members forms from empty, then one more member joins.
+ * With `slowFirstMs`, the first member starts alone and the others that long after it, while it takes
+ * that long to act on each push and new assignment: its first answer gives it every partition, and
+ * every later joiner's target is held by a member slow to revoke it. This is the forming whose first
+ * heartbeat reached an idle node alone, its client then busy (here, this process sending the others'
+ * joins) or committing before it revokes: the runs whose joiners were answered without their
+ * partitions and pushed to heartbeat a third time.
+ */
+async function consumerJoin(node: CohortProcess, size: number, slowFirstMs?: number): Promise<JoinResult> {
   const groupId = `cg-join-${size}`;
   const partitions = size * 2;
   await node.post('/v1/topics', { name: groupId, partitions });
@@ -95,7 +108,9 @@ async function consumerJoin(node: CohortProcess, size: number): Promise<JoinResu
   try {
     const members = await fleet.connect(size);
     const formCpu = processCpuMs(node.pid) ?? Number.NaN;
-    const form = await fleet.converge(partitions, 0, 600_000, () => members.forEach((m) => m.start()));
+    const form = await fleet.converge(partitions, 0, 600_000, () =>
+      slowFirstMs === undefined ? members.forEach((m) => m.start()) : slowFirst(members, slowFirstMs),
+    );
     const formCpuMs = (processCpuMs(node.pid) ?? Number.NaN) - formCpu;
     const formingTrips = fleet.roundTrips();
     const before = fleet.members.map((m) => ({ owned: new Set(m.owned), revocations: m.revocations }));
@@ -129,9 +144,19 @@ async function consumerJoin(node: CohortProcess, size: number): Promise<JoinResu
   }
 }
 
+/** The first member starts alone and slow to act, the others `delayMs` after it. */
+function slowFirst(members: ConsumerMember[], delayMs: number): void {
+  const [first, ...rest] = members;
+  first.actDelayMs = delayMs;
+  first.start();
+  setTimeout(() => rest.forEach((m) => m.start()), delayMs);
+}
+
 /** The consumer protocol's forming and join, beside the classic protocol's when `withClassic`. */
-async function oneJoins(node: CohortProcess, size: number, withClassic: boolean): Promise<void> {
-  const consumer = await attempt(`${size} consumer-protocol members, one joins`, () => consumerJoin(node, size));
+async function oneJoins(node: CohortProcess, size: number, withClassic: boolean, slowFirstMs?: number): Promise<void> {
+  const consumer = await attempt(`${size} consumer-protocol members, one joins`, () =>
+    consumerJoin(node, size, slowFirstMs),
+  );
   const classic = withClassic
     ? await attempt(`${size} classic members, one joins`, () => memberJoinsLargeGroup(node, size, null))
     : null;
@@ -140,7 +165,9 @@ async function oneJoins(node: CohortProcess, size: number, withClassic: boolean)
     ['measure', 'consumer protocol', 'classic protocol', 'consumer / classic', 'target (consumer)'],
     [
       [
-        `${size} members form from empty → all hold their targets at one epoch`,
+        slowFirstMs === undefined
+          ? `${size} members form from empty → all hold their targets at one epoch`
+          : `${size} members form, the first alone and slow (${slowFirstMs} ms) → all hold their targets`,
         value(consumer?.form.epochMs),
         value(classic?.formMs),
         ratio(consumer?.form.epochMs ?? Number.NaN, classic?.formMs ?? Number.NaN),

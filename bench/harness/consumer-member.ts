@@ -40,6 +40,12 @@ export class ConsumerMember {
   ownedChangedAt = 0;
   /** Called after every answer that changed the epoch or the assignment. */
   onChange: (() => void) | null = null;
+  /**
+   * How long the member takes to act on a push or a new assignment before it heartbeats (a Kafka
+   * consumer runs its rebalance listener, often committing offsets, before it acknowledges a revocation);
+   * 0 acts at once.
+   */
+  actDelayMs = 0;
   private intervalMs = 5000;
   private timer: NodeJS.Timeout | null = null;
   private inFlight = false;
@@ -62,7 +68,7 @@ export class ConsumerMember {
     socket.on('HeartbeatNow', (push: P.HeartbeatNowPush) => {
       if (push.groupId !== this.groupId) return;
       this.pushes++;
-      if (this.options.followPushes) this.heartbeatNow();
+      if (this.options.followPushes) this.act();
     });
   }
 
@@ -179,8 +185,14 @@ export class ConsumerMember {
       this.inFlight = false;
     }
     if (!this.running) return;
-    if (this.again) this.heartbeatNow();
+    if (this.again) this.act();
     else this.timer = setTimeout(() => void this.heartbeat(), delayMs);
+  }
+
+  /** A push or a new assignment: a heartbeat now, or after `actDelayMs`. */
+  private act(): void {
+    if (this.actDelayMs <= 0) this.heartbeatNow();
+    else setTimeout(() => this.heartbeatNow(), this.actDelayMs);
   }
 
   /** Takes the answer's assignment (if any); true when what the member owns changed. */

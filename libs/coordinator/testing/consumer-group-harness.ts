@@ -156,7 +156,7 @@ export class ConsumerGroupHarness {
   }
 
   /**
-   * The heartbeats of one turn run together, as the shard runs them (`runHeartbeatBatch`): what they
+   * The heartbeats of one turn run together, as the shard runs them (`HeartbeatBatch`): what they
    * wrote commits in order, and each answer is returned with the members the batch tells to heartbeat now.
    * `principals[i]` is the caller of `requests[i]` as the ACLs know it (with `topicAccess`).
    */

@@ -56,7 +56,15 @@ export interface HarnessOptions {
 }
 
 /** Test defaults: no initial rebalance delay, so join phases complete as soon as everyone is in. */
-const TEST_CONFIG: Partial<CoordinatorConfig> = { groupInitialRebalanceDelayMs: 0 };
+/**
+ * Most tests play each member's heartbeats one at a time, awaiting each answer: a joiner's answer held
+ * until another member revokes would wait for a heartbeat the test sends after it, so holding is off
+ * unless a test turns it on (consumer-held-answers.spec.ts).
+ */
+const TEST_CONFIG: Partial<CoordinatorConfig> = {
+  groupInitialRebalanceDelayMs: 0,
+  consumerHoldsUnreleasedAnswers: false,
+};
 
 /**
  * A coordinator over a FakePartitionStore under virtual time, with helpers for the classic protocol

@@ -5,34 +5,20 @@ import type { ConsumerGroup } from './consumer-group';
 import type { ConsumerGroupManager } from './consumer-group-manager';
 import type { ConsumerGroupHeartbeatResponse } from './consumer-heartbeat.types';
 import { LEAVE_GROUP_STATIC_MEMBER_EPOCH } from './heartbeat-validation';
-import type { ParkedJoin } from './member-progress';
+import type { ConsumerGroupMember } from './consumer-group-member';
 import type { GroupSubscription } from './subscription-metadata';
 import { BatchTells } from './heartbeat-batch-tells';
+import { type Held, HeldAnswers } from './heartbeat-batch-holds';
 import { NextRound } from './heartbeat-batch-next-round';
-import { MemberKeys, memberKeys } from './member-keys';
-import type { BatchAnswer, BatchedHeartbeat, BatchOutcome, HeartbeatBatchHooks } from './heartbeat-batch.types';
-
-/**
- * A heartbeat whose first half is applied, waiting for its group's target: what its second half needs
- * and, until the target is written, what takes the first half back. Thousands wait across turns in a
- * burst, so each keeps no more than that: the first half's records and the group's subscription as
- * the change saw it would otherwise live until the member's turn, long after their write committed.
- */
-interface Parked {
-  index: number;
-  join: ParkedJoin;
-  /** Its first half: the records applied (taken back if the target fails) and the run that writes them; dropped once the target is written. */
-  write?: object;
-  run?: CoordinatorResult<unknown>;
-  /** `keysOf` it, once parked: parking and answering each need them. */
-  keys?: readonly string[];
-}
-
-/** The keys a parked heartbeat is known by: its member id and, for a static member, `\u0000` and its instance id. */
-function keysOf({ join }: Parked): readonly string[] {
-  const { updated } = join.prepared;
-  return memberKeys(updated.memberId, updated.instanceId);
-}
+import { takeBack } from './heartbeat-batch-take-back';
+import { MemberKeys } from './member-keys';
+import {
+  type BatchAnswer,
+  type BatchedHeartbeat,
+  type HeartbeatBatchHooks,
+  keysOf,
+  type Parked,
+} from './heartbeat-batch.types';
 
 /**
  * The ConsumerGroupHeartbeats one shard received in one turn of the event loop, run together so a
@@ -44,28 +30,15 @@ function keysOf({ join }: Parked): readonly string[] {
  * reconciled towards it in arrival order: the answers are those of the heartbeats arriving in the order
  * every first half, then every second half. A second heartbeat of a parked member (or of its instance)
  * waits for the batch's next round (`NextRound`), so one member's requests keep their order.
- */
-export function runHeartbeatBatch(
-  manager: ConsumerGroupManager,
-  items: readonly BatchedHeartbeat[],
-  now: number,
-  hooks: HeartbeatBatchHooks,
-): BatchOutcome {
-  const batch = new HeartbeatBatch(manager, items, now, hooks);
-  while (!batch.step(Infinity));
-  return { answers: batch.answers, runs: batch.runs, tell: batch.tell };
-}
-
-/**
- * `runHeartbeatBatch` in steps, so a big batch (thousands of heartbeats) spreads over several turns of
- * the event loop. The first step runs every first half and computes every group's target (a target
- * that fails takes its heartbeats' first halves back, which is only possible before they are handed
- * out); each later step reconciles about `budget` parked members. A member's second heartbeat of the
- * batch waits for a round of its own (`NextRound`), which starts the same way once the round before it
- * is reconciled. Between steps the caller hands out
- * what the step produced: `runs` (in order, before anything else writes) and `answered` (indexes of
- * new answers). What ran between two steps (another batch among them) is seen by the next: a group or
- * member gone since answers its heartbeats' errors, a partition released meanwhile is handed over, and
+ *
+ * It runs in steps, so a big batch (thousands of heartbeats) spreads over several turns of the event
+ * loop. The first step runs every first half and computes every group's target (a target that fails
+ * takes its heartbeats' first halves back, which is only possible before they are handed out); each
+ * later step reconciles about `budget` parked members. A next round starts the same way once the round
+ * before it is reconciled. Between steps the caller hands out what the step produced: `runs` (in order,
+ * before anything else writes) and `answered` (indexes of new answers). What ran between two steps
+ * (another batch among them) is seen by the next: a group or member gone since answers its heartbeats'
+ * errors, a partition released meanwhile is handed over (an answer held for it goes: `HeldAnswers`), and
  * a target computed meanwhile is reconciled towards.
  */
 export class HeartbeatBatch {
@@ -95,6 +68,8 @@ export class HeartbeatBatch {
   private targetWork = 0;
   /** groupId → its subscription's regexes resolved, as of this step (what ran between steps may change them). */
   private readonly resolved = new Map<string, ReadonlyMap<string, ReadonlySet<string>>>();
+  /** Answers held until the partitions their members wait for are released (only with `hooks.clock`). */
+  readonly holds: HeldAnswers<Parked>;
 
   constructor(
     private readonly manager: ConsumerGroupManager,
@@ -103,6 +78,7 @@ export class HeartbeatBatch {
     private readonly hooks: HeartbeatBatchHooks,
   ) {
     this.isAnswered = new Uint8Array(items.length);
+    this.holds = new HeldAnswers(hooks.clock !== undefined);
   }
 
   /**
@@ -111,8 +87,12 @@ export class HeartbeatBatch {
    */
   step(budget: number): boolean {
     this.resolved.clear();
-    let spent = 0;
     this.stepParts = 0;
+    // Held answers whose partitions came free go first: their members have waited longest.
+    let spent =
+      this.holds.size === 0
+        ? 0
+        : this.answerHeld(this.holds.due(this.hooks.clock?.() ?? this.now, (id) => this.manager.group(id)));
     for (;;) {
       if (!this.targeted) {
         if (spent > 0 && spent >= budget) break;
@@ -137,8 +117,10 @@ export class HeartbeatBatch {
       }
       if (this.nextRound.isEmpty) {
         this.stepParts = spent;
-        return true;
+        return this.holds.size === 0;
       }
+      // The next round may hold a later request of a held member: the held answers go before it.
+      spent += this.answerHeld(this.holds.takeAll());
       this.targeted = null;
     }
     this.stepParts = spent;
@@ -187,8 +169,14 @@ export class HeartbeatBatch {
     return this.tells.take();
   }
 
+  /** Whether all that is left is held answers (the batch has nothing to run until one may go). */
+  get onlyHolds(): boolean {
+    return this.holds.size > 0 && this.targeted !== null && this.targeted.length === 0 && this.nextRound.isEmpty;
+  }
+
   /** Answers every heartbeat not answered yet with `response` (the shard stopped leading mid-batch). */
   abandon(response: ConsumerGroupHeartbeatResponse): void {
+    this.holds.takeAll();
     for (let index = 0; index < this.items.length; index++)
       if (this.isAnswered[index] === 0) this.answer(index, { response, waits: false });
   }
@@ -285,7 +273,7 @@ export class HeartbeatBatch {
       // error aborts, every heartbeat waiting for the target is answered with the error and nothing of
       // it is written; the group's other writes of the turn (a leave) stay, other groups are untouched.
       this.dropped();
-      this.takeBack(groupId, entries);
+      takeBack(this.manager, groupId, entries, this.runs);
       this.hooks.onTargetFailed?.(groupId, entries.length, error);
       for (const entry of entries) {
         this.unpark(groupId, entry);
@@ -304,47 +292,64 @@ export class HeartbeatBatch {
 
   /** One parked member reconciled towards its group's target, with the group's subscription as it is now. */
   private reconcileParked(groupId: string, parked: Parked): void {
-    const { index, join } = parked;
-    this.unpark(groupId, parked);
-    this.guarded(index, () => {
+    let held = false;
+    this.guarded(parked.index, () => {
       const group = this.manager.group(groupId);
       if (!group) throw new ConsumerGroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);
-      join.prepared.group = group;
-      const memberId = join.prepared.updated.memberId;
+      const memberId = parked.join.prepared.updated.memberId;
       const member = group.member(memberId);
       if (!member)
         throw new ConsumerGroupError('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
-      const records: LogRecord[] = [];
-      const resolved = (): ReadonlyMap<string, ReadonlySet<string>> =>
-        this.resolved.get(groupId) ?? this.subscriptionOf(group).resolved;
-      const finished = this.manager.finishJoin(join, member, resolved, records, this.now);
-      this.manager.write(records, groupId);
-      this.tells.answered(groupId, memberId);
-      this.tells.released(group, join.prepared.member, finished.member);
-      this.answer(index, { response: finished.response, waits: true });
+      held = this.finish(group, parked, member, true);
     });
+    // A held heartbeat still waits for its answer: a later request of its member waits for it.
+    if (!held) this.unpark(groupId, parked);
+  }
+
+  /**
+   * Held answers that may go: each member is reconciled again with its request, as its next heartbeat
+   * would be, when the group holds it as its answer left it; otherwise (fenced, or changed by something
+   * else meanwhile) it gets the answer as it was. Returns how many.
+   */
+  private answerHeld(due: Held<Parked>[]): number {
+    for (const { groupId, memberId, member, answer, parked } of due) {
+      this.guarded(parked.index, () => {
+        const group = this.manager.group(groupId);
+        if (group?.member(memberId) !== member) this.answer(parked.index, answer);
+        else this.finish(group, parked, member, false);
+      });
+      this.unpark(groupId, parked);
+    }
+    return due.length;
+  }
+
+  /**
+   * Step 4 for a parked heartbeat: `member` reconciled towards its target, its records written, and its
+   * answer given; or, the `first` time only (a hold never starts again), held (true) while it waits
+   * for partitions others must release.
+   */
+  private finish(group: ConsumerGroup, parked: Parked, member: ConsumerGroupMember, first: boolean): boolean {
+    const { groupId } = group;
+    const { index, join } = parked;
+    join.prepared.group = group;
+    const records: LogRecord[] = [];
+    const resolved = (): ReadonlyMap<string, ReadonlySet<string>> =>
+      this.resolved.get(groupId) ?? this.subscriptionOf(group).resolved;
+    const finished = this.manager.finishJoin(join, member, resolved, records, this.now);
+    this.manager.write(records, groupId);
+    this.tells.answered(groupId, member.memberId);
+    this.tells.released(group, first ? join.prepared.member : member, finished.member);
+    const answer = { response: finished.response, waits: true };
+    const now = first ? group.member(member.memberId) : undefined;
+    if (now !== undefined && this.holds.hold(group, now, answer, parked, this.hooks.clock?.() ?? this.now)) return true;
+    this.answer(index, answer);
+    return false;
   }
 
   private answer(index: number, answer: BatchAnswer): void {
     this.answers[index] = answer;
     this.isAnswered[index] = 1;
     this.answered.push(index);
-  }
-
-  /** The first halves of `entries` will not be written: their records are taken back and their runs dropped. */
-  private takeBack(groupId: string, entries: readonly Parked[]): void {
-    const writes = entries.flatMap(({ write }) => (write ? [write] : []));
-    this.manager.writes.takeBack(groupId, writes);
-    const group = this.manager.group(groupId);
-    for (const { join } of entries) {
-      const { memberId } = join.prepared.updated;
-      // A member the dropped join would have created: what was remembered for it goes too.
-      if (!group?.member(memberId)) this.manager.progress.access?.forget(groupId, memberId);
-    }
-    const dropped = new Set(entries.map(({ run }) => run));
-    const kept = this.runs.filter((run) => !dropped.has(run));
-    this.runs.length = 0;
-    this.runs.push(...kept);
   }
 
   /**

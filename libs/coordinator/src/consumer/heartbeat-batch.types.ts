@@ -1,4 +1,6 @@
 import type { CoordinatorResult } from '../runtime/coordinator-result';
+import { memberKeys } from './member-keys';
+import type { ParkedJoin } from './member-progress';
 import type {
   ConsumerGroupHeartbeatRequest,
   ConsumerGroupHeartbeatResponse,
@@ -26,6 +28,11 @@ export interface HeartbeatBatchHooks {
   alone(heartbeat: BatchedHeartbeat): CoordinatorResult<ConsumerGroupHeartbeatResponse> | null;
   /** A heartbeat failed with something that is not a protocol error (a bug): it is answered UNKNOWN_SERVER_ERROR. */
   onBug(error: unknown): void;
+  /**
+   * The time now. With it, a heartbeat whose member is left waiting for partitions other members must
+   * release has its answer held until they are (`HeldAnswers`), for a bounded time.
+   */
+  clock?(): number;
   /** A group's target could not be computed (its assignor threw): told once per group, before its heartbeats fail. */
   onTargetFailed?(groupId: string, heartbeats: number, error: unknown): void;
 }
@@ -36,4 +43,26 @@ export interface BatchOutcome {
   runs: CoordinatorResult<unknown>[];
   /** groupId → the members to tell to heartbeat now once the batch's writes commit (SPEC's HeartbeatNow). */
   tell: Map<string, Set<string>>;
+}
+
+/**
+ * A heartbeat whose first half is applied, waiting for its group's target: what its second half needs
+ * and, until the target is written, what takes the first half back. Thousands wait across turns in a
+ * burst, so each keeps no more than that: the first half's records and the group's subscription as
+ * the change saw it would otherwise live until the member's turn, long after their write committed.
+ */
+export interface Parked {
+  index: number;
+  join: ParkedJoin;
+  /** Its first half: the records applied (taken back if the target fails) and the run that writes them; dropped once the target is written. */
+  write?: object;
+  run?: CoordinatorResult<unknown>;
+  /** `keysOf` it, once parked: parking and answering each need them. */
+  keys?: readonly string[];
+}
+
+/** The keys a parked heartbeat is known by: its member id and, for a static member, `\u0000` and its instance id. */
+export function keysOf({ join }: Parked): readonly string[] {
+  const { updated } = join.prepared;
+  return memberKeys(updated.memberId, updated.instanceId);
 }

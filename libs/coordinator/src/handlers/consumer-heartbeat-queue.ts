@@ -7,6 +7,7 @@ import type { RequestContext } from '../ports/group-coordinator.api';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import type { TimerOp } from '../timers/timer-op';
+import type { TimerHandle } from '@cohort/replication';
 import { consumerDisconnectKey } from '../shard/coordinator-shard';
 import { handleConsumerGroupHeartbeat, heartbeatError } from './consumer-group.handlers';
 
@@ -22,10 +23,11 @@ interface Queued {
  * with its record, follow this many a turn), so a burst (thousands of members joining, or a node behind
  * on its heartbeats) leaves sockets, timers and commits served between turns instead of after one long one.
  * Short turns also keep a burst's revocations quick: a joiner whose target is still held by a member
- * told to revoke is answered without it and must be pushed again once it is released, and the revoking
- * member needs two round trips, each waiting for a turn to end. At 500 a turn, about 2,000 of 10,000
- * joiners were answered before the release came; at 200, about 800 (`npm run bench -- consumer-groups
- * 10000 forming`, heartbeats per member).
+ * told to revoke waits for it (its answer held, `HeldAnswers`, or, past the hold's bound, answered
+ * without it and pushed again once it is released), and the revoking member needs two round trips, each
+ * waiting for a turn to end. Before answers were held, about 2,000 of 10,000 joiners were answered
+ * before the release came at 500 a turn, about 800 at 200 (`npm run bench -- consumer-groups 10000
+ * forming`, heartbeats per member).
  */
 const HEARTBEAT_PARTS_PER_TURN = 200;
 
@@ -39,6 +41,13 @@ const HEARTBEAT_PARTS_PER_TURN = 200;
  * so nearly every joiner of both was answered without its partitions and had to be pushed again.
  */
 const BATCHES_UNDER_WAY = 4;
+
+/**
+ * While every batch under way only holds answers (`HeldAnswers`: members waiting for partitions others
+ * revoke) and nothing is queued, how often the held answers are looked at again: a release by a heartbeat
+ * starts a turn at once, but one by a timer (a fenced member) or an operator's change does not.
+ */
+const HELD_POLL_MS = 10;
 
 type Failed = { storeError: number; message: string };
 
@@ -125,13 +134,19 @@ export function runQueuedConsumerHeartbeats(shard: CoordinatorShard): void {
  * through `handleConsumerGroupHeartbeat` (the conversion's records go with it). Members whose target
  * changed, or who wait for a partition a member released, are told to heartbeat now (HeartbeatNow) once
  * the writes so far are committed (after each part, those not waiting for an answer of the batch), once
- * until they heartbeat (`MemberConnections.tell`).
+ * until they heartbeat (`MemberConnections.tell`). A member left waiting for partitions others must
+ * first revoke has its answer held until they are released (`HeldAnswers`, a bounded time): the batch
+ * stays under way meanwhile without counting against BATCHES_UNDER_WAY (the revocations it waits for
+ * come in newer batches), a later request of the member or a read ends the hold at once, and when only
+ * held answers are left the queue looks at them every HELD_POLL_MS instead of every turn.
  */
 class ConsumerHeartbeatQueue {
   private queued: Queued[] = [];
   /** The batches running over several turns, oldest first, with their heartbeats. */
   private running: Running[] = [];
   private scheduled = false;
+  /** The look at held answers set for later while nothing else is to run (HELD_POLL_MS). */
+  private poll: TimerHandle | null = null;
   /** `groupId\u0000memberId` of each member with a heartbeat queued (not yet in a batch). */
   private readonly queuedMembers = new Set<string>();
 
@@ -153,6 +168,9 @@ class ConsumerHeartbeatQueue {
 
   enqueue(queued: Queued): void {
     this.arrived(queued);
+    // An answer held for this member goes first: its new request runs after it, as it arrived.
+    const { groupId, memberId, instanceId } = queued.request;
+    for (const { batch } of this.running) batch.holds.wake(groupId, memberId, instanceId);
     this.queuedMembers.add(`${queued.request.groupId}\u0000${queued.request.memberId}`);
     this.queued.push(queued);
     this.schedule();
@@ -181,6 +199,7 @@ class ConsumerHeartbeatQueue {
 
   /** The running batches to their end, then every queued heartbeat as one batch, now (a read must see them all). */
   drain(): void {
+    for (const { batch } of this.running) batch.holds.end();
     for (const running of [...this.running]) this.continue(running, Infinity);
     const started = this.start();
     if (started) this.continue(started, Infinity);
@@ -189,16 +208,33 @@ class ConsumerHeartbeatQueue {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
+    this.poll?.cancel();
+    this.poll = null;
     setImmediate(() => {
       this.scheduled = false;
-      if (this.running.length < BATCHES_UNDER_WAY && !this.waitsForRunning()) this.start();
+      // A batch that only holds answers waits for others' heartbeats: it must not keep them from starting.
+      const underWay = this.running.filter(({ batch }) => !batch.onlyHolds).length;
+      if (underWay < BATCHES_UNDER_WAY && !this.waitsForRunning()) this.start();
       // Newest first: it holds what arrived since the older batches began (see BATCHES_UNDER_WAY). The
       // turn's parts are shared, so two batches under way do not make a turn twice as long; an older one
       // still gets a share each turn, so a stream of new batches cannot starve it.
       let left = HEARTBEAT_PARTS_PER_TURN;
       for (const running of [...this.running].reverse())
         left -= this.continue(running, Math.max(left, HEARTBEAT_PARTS_PER_TURN / BATCHES_UNDER_WAY / 2));
-      if (this.running.length > 0 || this.queued.length > 0) this.schedule();
+      if (this.queued.length > 0 || this.running.some(({ batch }) => !batch.onlyHolds)) this.schedule();
+      else if (this.running.length > 0) this.pollHeld();
+    });
+  }
+
+  /** Nothing to run but held answers: they are looked at again in a while, or by the next turn that runs. */
+  private pollHeld(): void {
+    const { clock } = this.shard.env;
+    const now = clock.now();
+    let next = now + HELD_POLL_MS;
+    for (const { batch } of this.running) next = Math.min(next, batch.holds.nextDeadline() ?? next);
+    this.poll = clock.schedule(Math.max(0, next - now), () => {
+      this.poll = null;
+      this.schedule();
     });
   }
 
@@ -221,6 +257,7 @@ class ConsumerHeartbeatQueue {
     // Each member heard from reads the group as this batch leaves it: a push it is owed goes again.
     for (const { request } of items) shard.consumerConnections.heard(request.groupId, request.memberId);
     const batch = new HeartbeatBatch(shard.consumer, items, shard.env.clock.now(), {
+      clock: shard.env.config.consumerHoldsUnreleasedAnswers ? () => shard.env.clock.now() : undefined,
       alone: ({ request, context }) =>
         this.namesClassicGroup(request.groupId) ? handleConsumerGroupHeartbeat(shard, request, context) : null,
       onBug: (error) =>

@@ -33,6 +33,13 @@ export interface CoordinatorConfig {
    * KAFKA-7610). Not an environment variable; configurable here for tests.
    */
   newMemberJoinTimeoutMs: number;
+  /**
+   * Whether a consumer group heartbeat whose member is left waiting for partitions other members must
+   * first revoke has its answer held until they are released, for at most a fifth of the heartbeat
+   * interval (`HeldAnswers`). Not an environment variable; on by default, off in tests that play each
+   * member's heartbeats one at a time (an answer they await would wait for a heartbeat they send after it).
+   */
+  consumerHoldsUnreleasedAnswers: boolean;
   /** Records read per chunk while loading a partition. */
   loadBatchRecords: number;
   /** Rebalances kept per group for `GET /v1/groups/:groupId/rebalances`, and written with each GroupMetadata record. */
@@ -97,6 +104,7 @@ export const DEFAULT_COORDINATOR_CONFIG: Readonly<CoordinatorConfig> = Object.fr
   offsetsCommitTimeoutMs: 5000,
   memberDisconnectGraceMs: 0,
   newMemberJoinTimeoutMs: 300_000,
+  consumerHoldsUnreleasedAnswers: true,
   loadBatchRecords: 1000,
   rebalanceHistorySize: 20,
   groupConsumerHeartbeatIntervalMs: 5000,
