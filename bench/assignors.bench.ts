@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import type { MemberAssignment } from '@cohort/protocol';
 import type { MemberSubscription } from '@cohort/assignors';
 import type { BenchSection } from './harness/section';
+import { pageFaultMicros } from './harness/page-fault-cost';
 import { type Call, type Shape, SHAPES, reassignmentInput } from './harness/assignor-shapes';
 import {
   assignmentsOf,
@@ -48,6 +49,8 @@ interface Measurement {
   firstMs: number;
   /** The warm-up call's process CPU time (user + system, all threads: includes the JIT's background compiles). */
   firstCpuMs: number;
+  /** Minor page faults during the warm-up call: memory the process touched for the first time. */
+  firstFaults: number;
   /** Process CPU time of each run (user + system, all threads). */
   cpuRuns: number[];
   baselineRssMb: number;
@@ -73,12 +76,15 @@ function measureShape(shape: Shape, runs: number, ownedOut?: string, kafkaDir?: 
   const results: Measurement[] = [];
   const time = (
     input: MemberSubscription[],
-  ): { ms: number; cpuMs: number; result: Record<string, MemberAssignment> } => {
+  ): { ms: number; cpuMs: number; faults: number; result: Record<string, MemberAssignment> } => {
+    const faults = process.resourceUsage().minorPageFault;
     const cpu = process.cpuUsage();
     const started = performance.now();
     const result = assignor.assign(cluster, input);
+    const elapsed = performance.now() - started;
     const used = process.cpuUsage(cpu);
-    return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, result };
+    const taken = process.resourceUsage().minorPageFault - faults;
+    return { ms: elapsed, cpuMs: (used.user + used.system) / 1000, faults: taken, result };
   };
   const calls: Call[] = shape.name === 'range' || shape.name === 'roundrobin' ? ['fresh'] : ['fresh', 'reassignment'];
   let fresh: Record<string, MemberAssignment> | null = null;
@@ -107,6 +113,7 @@ function measureShape(shape: Shape, runs: number, ownedOut?: string, kafkaDir?: 
       runs: timings,
       firstMs: warm.ms,
       firstCpuMs: warm.cpuMs,
+      firstFaults: warm.faults,
       cpuRuns: cpuTimings,
       baselineRssMb,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
@@ -128,12 +135,14 @@ function measureCold(shape: Shape, inputFile: string): Measurement {
   // phase before it assigns; the parser's garbage is not the call's.
   global.gc?.();
   const baselineRssMb = rssMb();
+  const faults = process.resourceUsage().minorPageFault;
   const cpu = process.cpuUsage();
   const started = performance.now();
   assignor.assign(cluster, input);
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const cpuMs = (used.user + used.system) / 1000;
+  const firstFaults = process.resourceUsage().minorPageFault - faults;
   return {
     shape: shape.name,
     call: 'reassignment',
@@ -141,6 +150,7 @@ function measureCold(shape: Shape, inputFile: string): Measurement {
     runs: [ms],
     firstMs: ms,
     firstCpuMs: cpuMs,
+    firstFaults,
     cpuRuns: [cpuMs],
     baselineRssMb,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
@@ -168,13 +178,13 @@ function formatRow(measurement: Measurement, shape: Shape): string {
   const timing = measurement.cold
     ? [
         `${median.toFixed(0).padStart(6)} ms first  `,
-        `(the first call of a new process, input read from JSON; cpu ${measurement.firstCpuMs.toFixed(0)} ms)`.padEnd(
+        `(the first call of a new process, input read from JSON; cpu ${measurement.firstCpuMs.toFixed(0)} ms, ${measurement.firstFaults} page faults)`.padEnd(
           44,
         ),
       ]
     : [
         `${median.toFixed(0).padStart(6)} ms median`,
-        `(best ${best.toFixed(0)}; runs: ${measurement.runs.map((r) => r.toFixed(0)).join(', ')}; cpu ${Math.min(...measurement.cpuRuns).toFixed(0)} ms; ${firstCall} ${measurement.firstMs.toFixed(0)} ms, cpu ${measurement.firstCpuMs.toFixed(0)}${firstRatio})`.padEnd(
+        `(best ${best.toFixed(0)}; runs: ${measurement.runs.map((r) => r.toFixed(0)).join(', ')}; cpu ${Math.min(...measurement.cpuRuns).toFixed(0)} ms; ${firstCall} ${measurement.firstMs.toFixed(0)} ms, cpu ${measurement.firstCpuMs.toFixed(0)}, ${measurement.firstFaults} page faults${firstRatio})`.padEnd(
           44,
         ),
       ];
@@ -193,7 +203,7 @@ function formatRow(measurement: Measurement, shape: Shape): string {
  * objects, the kind of work an assignment result is made of). The machine is shared; when these take
  * longer than in another run, every figure of this run is inflated by about as much.
  */
-function calibrate(): { loopMs: number; allocMs: number } {
+function calibrate(): { loopMs: number; allocMs: number; faultMicros: number } {
   let started = performance.now();
   const a = new Int32Array(1 << 20);
   let sum = 0;
@@ -206,7 +216,8 @@ function calibrate(): { loopMs: number; allocMs: number } {
     for (let t = 0; t < 500; t++) list[t] = { topic: 't', partitions: [m + (sum & 0)] };
     lists.push(list);
   }
-  return { loopMs, allocMs: performance.now() - started };
+  const allocMs = performance.now() - started;
+  return { loopMs, allocMs, faultMicros: pageFaultMicros() };
 }
 
 export const assignorsSection: BenchSection = {
@@ -270,10 +281,11 @@ function assignorsBench(args: string[]): void {
     });
   const calibration = child(['--calibrate']);
   if (calibration.status === 0) {
-    const { loopMs, allocMs } = JSON.parse(calibration.stdout) as { loopMs: number; allocMs: number };
+    const { loopMs, allocMs, faultMicros } = JSON.parse(calibration.stdout) as ReturnType<typeof calibrate>;
     console.log(
       `baseline measured in this run (fixed work; compare across runs, larger = busier machine): integer loop ${loopMs.toFixed(0)} ms, ` +
-        `1M small objects ${allocMs.toFixed(0)} ms; load average ${loadavg()
+        `1M small objects ${allocMs.toFixed(0)} ms, fresh memory ${faultMicros.toFixed(1)} µs a 4 KiB page ` +
+        `(times a call's page faults: what it costs a new process to grow); load average ${loadavg()
           .map((l) => l.toFixed(1))
           .join(' ')} on ${cpus().length} cores`,
     );

@@ -2,7 +2,8 @@ import { type Convergence, ConsumerFleet } from './harness/consumer-fleet';
 import type { ConsumerMember } from './harness/consumer-member';
 import { CohortProcess } from './harness/cohort-process';
 import { CONSUMER_REBALANCE_TIMEOUT_MS, heartbeatCpu } from './consumer-heartbeat-cpu';
-import { processCpuMs } from './harness/process-stats';
+import { pageFaultMicros } from './harness/page-fault-cost';
+import { processCpuMs, processMinorFaults } from './harness/process-stats';
 import { scaled } from './harness/scale';
 import { attempt, type BenchSection } from './harness/section';
 import { ms, ratio, table } from './harness/stats';
@@ -84,6 +85,8 @@ interface JoinResult {
   troubles: string;
   /** The node's CPU while the group formed, and heartbeats and pushes per member until it had. */
   formCpuMs: number;
+  /** The node's minor page faults while forming: pages of memory it touched for the first time. */
+  formFaults: number;
   formingTrips: string;
 }
 
@@ -108,10 +111,12 @@ async function consumerJoin(node: CohortProcess, size: number, slowFirstMs?: num
   try {
     const members = await fleet.connect(size);
     const formCpu = processCpuMs(node.pid) ?? Number.NaN;
+    const formFaults = processMinorFaults(node.pid);
     const form = await fleet.converge(partitions, 0, 600_000, () =>
       slowFirstMs === undefined ? members.forEach((m) => m.start()) : slowFirst(members, slowFirstMs),
     );
     const formCpuMs = (processCpuMs(node.pid) ?? Number.NaN) - formCpu;
+    const formFaultCount = processMinorFaults(node.pid) - formFaults;
     const formingTrips = fleet.roundTrips();
     const before = fleet.members.map((m) => ({ owned: new Set(m.owned), revocations: m.revocations }));
     const [newcomer] = await fleet.connect(1);
@@ -137,6 +142,7 @@ async function consumerJoin(node: CohortProcess, size: number, slowFirstMs?: num
       losers,
       troubles: fleet.troubles(),
       formCpuMs,
+      formFaults: formFaultCount,
       formingTrips,
     };
   } finally {
@@ -207,8 +213,21 @@ async function oneJoins(node: CohortProcess, size: number, withClassic: boolean,
     console.log(
       `  consumer members: the last held its new target ${ms(consumer.form.heldMs)} into forming; after the join, ${consumer.losers} gave partitions to the newcomer, ` +
         `the others were not told and reached the new epoch at their next heartbeat (all at it after ${ms(consumer.join.epochMs)}); ${consumer.troubles}; ` +
-        `until formed: the node's CPU ${ms(consumer.formCpuMs)}, ${consumer.formingTrips}`,
+        `until formed: the node's CPU ${ms(consumer.formCpuMs)}, ${consumer.formingTrips}; ${faultCost(consumer.formFaults)}`,
     );
+}
+
+/**
+ * The node's page faults while forming and what they cost on this machine (measured now, with the node
+ * idle): forming grows a fresh node by hundreds of megabytes, and some machines charge over 10 µs a page.
+ */
+function faultCost(faults: number): string {
+  if (!Number.isFinite(faults)) return "the node's page faults unknown";
+  const micros = pageFaultMicros();
+  return (
+    `the node's minor page faults ${faults} (memory touched for the first time; about ${ms((faults * micros) / 1000)} ` +
+    `at this machine's ${micros.toFixed(1)} µs a page)`
+  );
 }
 
 /** 10 members hold a topic of 100 partitions; it grows to 1,000; the time until every member holds its new target. */
