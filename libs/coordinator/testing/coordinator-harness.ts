@@ -55,11 +55,11 @@ export interface HarnessOptions {
   topicAccess?: TopicAccessPort;
 }
 
-/** Test defaults: no initial rebalance delay, so join phases complete as soon as everyone is in. */
 /**
- * Most tests play each member's heartbeats one at a time, awaiting each answer: a joiner's answer held
- * until another member revokes would wait for a heartbeat the test sends after it, so holding is off
- * unless a test turns it on (consumer-held-answers.spec.ts).
+ * Test defaults: no initial rebalance delay, so join phases complete as soon as everyone is in; and no
+ * held consumer group answers. Most tests play each member's heartbeats one at a time, awaiting each
+ * answer: a joiner's answer held until another member revokes would wait for a heartbeat the test sends
+ * after it, so holding is off unless a test turns it on (consumer-held-answers.spec.ts).
  */
 const TEST_CONFIG: Partial<CoordinatorConfig> = {
   groupInitialRebalanceDelayMs: 0,

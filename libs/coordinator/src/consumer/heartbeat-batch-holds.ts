@@ -11,6 +11,12 @@ import { MemberState } from './member-state';
  */
 const HOLD_SHARE = 5;
 
+/**
+ * And never longer than this, whatever the interval an operator sets: an answer held for a fifth of a
+ * 60 s interval would outlast the SDK's 10 s request timeout, and the client would give up on it.
+ */
+export const HOLD_MAX_MS = 1_000;
+
 /** One heartbeat's answer held back until the partitions its member waits for are released. */
 export interface Held<P> {
   groupId: string;
@@ -75,7 +81,10 @@ export class HeldAnswers<P> {
       }
     }
     if (topics.length === 0) return false;
-    const bound = Math.min(answer.response.heartbeatIntervalMs, member.rebalanceTimeoutMs) / HOLD_SHARE;
+    const bound = Math.min(
+      HOLD_MAX_MS,
+      Math.min(answer.response.heartbeatIntervalMs, member.rebalanceTimeoutMs) / HOLD_SHARE,
+    );
     const { groupId } = group;
     const { memberId } = member;
     this.held.set(key(groupId, memberId), {

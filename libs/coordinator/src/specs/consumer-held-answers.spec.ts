@@ -1,6 +1,7 @@
 import { createUniformAssignor } from '@cohort/assignors';
 import type * as P from '@cohort/protocol';
 import { CoordinatorHarness, track } from '@cohort/coordinator/testing';
+import { HOLD_MAX_MS } from '../consumer/heartbeat-batch-holds';
 
 /** Every partition a heartbeat answer assigns, as `topic-partition` strings. */
 function owned(response: P.ConsumerGroupHeartbeatResponse | undefined): string[] {
@@ -85,6 +86,25 @@ describe('a consumer group joiner waiting for partitions another member revokes'
     expect(pushedTo()).toEqual(['conn-a', 'conn-b']);
     const taken = await beat('b', { memberEpoch: b.value.memberEpoch, topicPartitions: [] });
     expect(owned(taken)).toHaveLength(2);
+  });
+
+  it('is held no longer than a second when the heartbeat interval is long', async () => {
+    h = new CoordinatorHarness({
+      topics: [{ name: 'orders', partitions: 4 }],
+      consumerAssignors: [createUniformAssignor()],
+      config: {
+        consumerHoldsUnreleasedAnswers: true,
+        groupConsumerHeartbeatIntervalMs: 60_000,
+      },
+    });
+    await h.settle();
+    const { b } = await joinBehindA();
+    await h.advance(HOLD_MAX_MS - 1);
+    expect(b.done).toBe(false);
+    await h.advance(1);
+    expect(b.done).toBe(true);
+    expect(b.value).toMatchObject({ errorCode: 0, heartbeatIntervalMs: 60_000 });
+    expect(owned(b.value)).toEqual([]);
   });
 
   it("is answered before the member's next request runs, which then finds the group as that answer left it", async () => {
