@@ -74,12 +74,14 @@ describe('consumer groups (KIP-848) on replicated __consumer_offsets', () => {
   // on __consumer_offsets and caught up from a leader that had compacted it kept its own old epoch-4
   // assignments but not the records that later moved those partitions; elected, its load refused the
   // members' newer assignments as giving away partitions still owned, and served them at their old epochs.
+  // Since answers may be held (a joiner waiting for partitions), 673848811 cuts its leaders off the
+  // network three times instead of killing them; either way another replica is elected and loads.
   it.each([673848811, 671200635])(
     'consumer and share seed %i: a new leader loads every member at its latest assignment from a compacted log',
     async (seed) => {
       const r = await runCoordinatorSeed(seed, { faultPhaseMs: 15_000, consumerGroups: 3, shareGroup: true });
       expect(r.violations).toEqual([]);
-      expect(r.leaderKills).toBeGreaterThan(0);
+      expect(r.leaderKills + r.leaderIsolations).toBeGreaterThan(0);
       expect(r.consumer!.ownership.stats.acknowledgedHeartbeats).toBeGreaterThan(100);
     },
   );
