@@ -54,6 +54,8 @@ export interface Held<P> {
  */
 export class HeldAnswers<P> {
   private readonly held = new Map<string, Held<P>>();
+  /** The held answers of static members by `key(groupId, instanceId)`: a request of the instance wakes them. */
+  private readonly byInstance = new Map<string, Held<P>>();
 
   /** `enabled`: answers may be held (the batch knows the time), until `end`. */
   constructor(private enabled: boolean) {}
@@ -86,8 +88,8 @@ export class HeldAnswers<P> {
       Math.min(answer.response.heartbeatIntervalMs, member.rebalanceTimeoutMs) / HOLD_SHARE,
     );
     const { groupId } = group;
-    const { memberId } = member;
-    this.held.set(key(groupId, memberId), {
+    const { memberId, instanceId } = member;
+    const held: Held<P> = {
       groupId,
       memberId,
       member,
@@ -99,7 +101,9 @@ export class HeldAnswers<P> {
       seen: 0,
       until: now + bound,
       woken: false,
-    });
+    };
+    this.held.set(key(groupId, memberId), held);
+    if (instanceId) this.byInstance.set(key(groupId, instanceId), held);
     return true;
   }
 
@@ -108,9 +112,8 @@ export class HeldAnswers<P> {
     if (this.held.size === 0) return;
     const held = this.held.get(key(groupId, memberId));
     if (held) held.woken = true;
-    if (!instanceId) return;
-    for (const other of this.held.values())
-      if (other.groupId === groupId && other.member.instanceId === instanceId) other.woken = true;
+    const ofInstance = instanceId ? this.byInstance.get(key(groupId, instanceId)) : undefined;
+    if (ofInstance) ofInstance.woken = true;
   }
 
   /** No answer is held from now on, and those held go at the next step (a read must see the batch ended). */
@@ -128,6 +131,9 @@ export class HeldAnswers<P> {
     for (const [k, held] of this.held) {
       if (!this.goesNow(held, now, groupOf(held.groupId))) continue;
       this.held.delete(k);
+      const { instanceId } = held.member;
+      if (instanceId && this.byInstance.get(key(held.groupId, instanceId)) === held)
+        this.byInstance.delete(key(held.groupId, instanceId));
       due.push(held);
     }
     return due;
@@ -137,6 +143,7 @@ export class HeldAnswers<P> {
   takeAll(): Held<P>[] {
     const all = [...this.held.values()];
     this.held.clear();
+    this.byInstance.clear();
     return all;
   }
 

@@ -119,6 +119,21 @@ describe('a consumer group joiner waiting for partitions another member revokes'
     expect(described.groups[0].members.map((m) => m.memberId)).toEqual(['a']);
   });
 
+  it('of a static member is answered before a request of another member claiming its instance runs', async () => {
+    const a = await beat('a', joining);
+    expect(owned(a)).toHaveLength(4);
+    const b = track(beat('b', { ...joining, instanceId: 'instance-b' }));
+    await h.settle();
+    expect(b.done).toBe(false);
+    const claim = track(beat('b2', { ...joining, instanceId: 'instance-b' }));
+    await h.settle();
+    expect(b.done).toBe(true);
+    expect(b.value.errorCode).toBe(0);
+    expect(owned(b.value)).toEqual([]);
+    expect(claim.done).toBe(true);
+    expect(claim.value.errorCode).not.toBe(0);
+  });
+
   it('is answered when a ConsumerGroupDescribe arrives, which sees it answered', async () => {
     const { b } = await joinBehindA();
     const described = await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] });
