@@ -61,6 +61,22 @@ interface Measurement {
   cold?: boolean;
 }
 
+/** One call timed: wall and process CPU (ms), and the minor page faults it took. */
+function timedCall<T>(call: () => T): { ms: number; cpuMs: number; faults: number; result: T } {
+  const faults = process.resourceUsage().minorPageFault;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const result = call();
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return {
+    ms,
+    cpuMs: (used.user + used.system) / 1000,
+    faults: process.resourceUsage().minorPageFault - faults,
+    result,
+  };
+}
+
 function rssMb(): number {
   return process.memoryUsage().rss / 1048576;
 }
@@ -74,18 +90,7 @@ function measureShape(shape: Shape, runs: number, ownedOut?: string, kafkaDir?: 
   const { cluster, members } = shape.build();
   const partitions = Object.values(cluster.partitionsPerTopic).reduce((a, b) => a + b, 0);
   const results: Measurement[] = [];
-  const time = (
-    input: MemberSubscription[],
-  ): { ms: number; cpuMs: number; faults: number; result: Record<string, MemberAssignment> } => {
-    const faults = process.resourceUsage().minorPageFault;
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    const result = assignor.assign(cluster, input);
-    const elapsed = performance.now() - started;
-    const used = process.cpuUsage(cpu);
-    const taken = process.resourceUsage().minorPageFault - faults;
-    return { ms: elapsed, cpuMs: (used.user + used.system) / 1000, faults: taken, result };
-  };
+  const time = (input: MemberSubscription[]) => timedCall(() => assignor.assign(cluster, input));
   const calls: Call[] = shape.name === 'range' || shape.name === 'roundrobin' ? ['fresh'] : ['fresh', 'reassignment'];
   let fresh: Record<string, MemberAssignment> | null = null;
   const answered: { call: Call; input: MemberSubscription[]; result: Record<string, MemberAssignment> }[] = [];
@@ -135,14 +140,7 @@ function measureCold(shape: Shape, inputFile: string): Measurement {
   // phase before it assigns; the parser's garbage is not the call's.
   global.gc?.();
   const baselineRssMb = rssMb();
-  const faults = process.resourceUsage().minorPageFault;
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  assignor.assign(cluster, input);
-  const ms = performance.now() - started;
-  const used = process.cpuUsage(cpu);
-  const cpuMs = (used.user + used.system) / 1000;
-  const firstFaults = process.resourceUsage().minorPageFault - faults;
+  const { ms, cpuMs, faults } = timedCall(() => assignor.assign(cluster, input));
   return {
     shape: shape.name,
     call: 'reassignment',
@@ -150,7 +148,7 @@ function measureCold(shape: Shape, inputFile: string): Measurement {
     runs: [ms],
     firstMs: ms,
     firstCpuMs: cpuMs,
-    firstFaults,
+    firstFaults: faults,
     cpuRuns: [cpuMs],
     baselineRssMb,
     peakRssMb: process.resourceUsage().maxRSS / 1024,

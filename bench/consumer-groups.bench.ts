@@ -111,12 +111,12 @@ async function consumerJoin(node: CohortProcess, size: number, slowFirstMs?: num
   try {
     const members = await fleet.connect(size);
     const formCpu = processCpuMs(node.pid) ?? Number.NaN;
-    const formFaults = processMinorFaults(node.pid);
+    const faultsBefore = processMinorFaults(node.pid);
     const form = await fleet.converge(partitions, 0, 600_000, () =>
       slowFirstMs === undefined ? members.forEach((m) => m.start()) : slowFirst(members, slowFirstMs),
     );
     const formCpuMs = (processCpuMs(node.pid) ?? Number.NaN) - formCpu;
-    const formFaultCount = processMinorFaults(node.pid) - formFaults;
+    const formFaults = processMinorFaults(node.pid) - faultsBefore;
     const formingTrips = fleet.roundTrips();
     const before = fleet.members.map((m) => ({ owned: new Set(m.owned), revocations: m.revocations }));
     const [newcomer] = await fleet.connect(1);
@@ -142,7 +142,7 @@ async function consumerJoin(node: CohortProcess, size: number, slowFirstMs?: num
       losers,
       troubles: fleet.troubles(),
       formCpuMs,
-      formFaults: formFaultCount,
+      formFaults,
       formingTrips,
     };
   } finally {

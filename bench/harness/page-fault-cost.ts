@@ -3,9 +3,9 @@
  * 4 KiB page: the first write to each page of a new 64 MiB buffer.
  *
  * On bare metal that is well under a microsecond. A virtual machine whose host backs guest memory
- * lazily, or takes back what the guest frees, has charged 10–15 µs here: a fresh node forming a group of
- * 10,000 members touches about 600 MB, about 150,000 pages, which at that price is over a second and a
- * half of the run. The benches print this beside figures made by growing processes, so figures from two
+ * lazily, or takes back what the guest frees, has charged 10–18 µs here: a fresh node forming a group of
+ * 10,000 members takes about 55,000 page faults (some 220 MB touched for the first time), which at that
+ * price is close to a second of the run. The benches print this beside figures made by growing processes, so figures from two
  * machines can be told apart from a change in the code.
  */
 export function pageFaultMicros(): number {

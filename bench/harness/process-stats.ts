@@ -2,20 +2,29 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
+ * The fields of /proc/<pid>/stat after the command name (which may contain spaces): fields[0] is the
+ * state, the 3rd field of the file; null where it cannot be read (not Linux, or the process is gone).
+ */
+function statFields(pid: number | undefined): string[] | null {
+  if (pid === undefined) return null;
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/**
  * CPU time (user + system, ms) another process has used so far, from /proc (Linux; null elsewhere).
  * The commit benchmark prints it beside its figures so a reader can tell a server that is busy
  * (cores ≈ 1: the event loop is the limit) from one that is waiting on something.
  */
 export function processCpuMs(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ, 100 on every mainstream Linux build
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
+  const fields = statFields(pid);
+  if (fields === null) return null;
+  // utime and stime, the 14th and 15th fields of the file.
+  const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ, 100 on every mainstream Linux build
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /**
@@ -61,11 +70,6 @@ export function processRssBytes(pid: number | undefined): number {
  * is the machine giving a growing process memory.
  */
 export function processMinorFaults(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  try {
-    // Fields after the command name (which may contain spaces): minflt is the 8th.
-    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[7]);
-  } catch {
-    return Number.NaN;
-  }
+  // minflt, the 10th field of the file.
+  return Number(statFields(pid)?.[7] ?? Number.NaN);
 }
