@@ -340,8 +340,13 @@ export class HeartbeatBatch {
     this.tells.answered(groupId, member.memberId);
     this.tells.released(group, first ? join.prepared.member : member, finished.member);
     const answer = { response: finished.response, waits: true };
-    const now = first ? group.member(member.memberId) : undefined;
-    if (now !== undefined && this.holds.hold(group, now, answer, parked, this.hooks.clock?.() ?? this.now)) return true;
+    // The member as its reconciliation left it: what a hold compares later changes against.
+    const reconciled = first ? group.member(member.memberId) : undefined;
+    if (
+      reconciled !== undefined &&
+      this.holds.hold(group, reconciled, answer, parked, this.hooks.clock?.() ?? this.now)
+    )
+      return true;
     this.answer(index, answer);
     return false;
   }
