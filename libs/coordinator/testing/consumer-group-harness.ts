@@ -215,7 +215,7 @@ export class ConsumerGroupHarness {
       }
       if (!done) between?.(steps, batch);
     }
-    return { answers: batch.answers, runs, tell: batch.tell, steps };
+    return { answers: batch.answers.byIndex, runs, tell: batch.tell, steps };
   }
 
   /** Moves virtual time; timers that fall due fire in order. */

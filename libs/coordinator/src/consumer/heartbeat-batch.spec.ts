@@ -154,9 +154,9 @@ describe('a turn of consumer group heartbeats', () => {
     h.heartbeatBatchInSteps([join('a'), join('b'), join('c')], 2, {
       between: (step, running) => {
         if (step !== 2) return;
-        handedOut = running.answered.splice(0).map((index) => running.handOut(index));
+        handedOut = running.answers.fresh.splice(0).map((index) => running.answers.handOut(index));
         running.abandon(notCoordinator as never);
-        held = [...running.answers];
+        held = [...running.answers.byIndex];
       },
     });
 
@@ -199,7 +199,8 @@ describe('a turn of consumer group heartbeats', () => {
         // Once m0's join is answered, its retry still waits in the batch: a session expiring meanwhile
         // must not fence it (the shard asks `awaits`), nor a later request of it start another batch.
         between: (_, batch) => {
-          if (batch.answers[0] !== undefined && batch.answers[1] === undefined) awaited.push(batch.awaits(G, 'm0'));
+          const given = batch.answers.byIndex;
+          if (given[0] !== undefined && given[1] === undefined) awaited.push(batch.awaits(G, 'm0'));
         },
       },
     );

@@ -1,23 +1,24 @@
 import type { LogRecord } from '@cohort/replication';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
-import { ConsumerGroupError, heartbeatErrorResponse } from './consumer-errors';
+import { ConsumerGroupError } from './consumer-errors';
 import type { ConsumerGroup } from './consumer-group';
 import type { ConsumerGroupManager } from './consumer-group-manager';
 import type { ConsumerGroupHeartbeatResponse } from './consumer-heartbeat.types';
 import { LEAVE_GROUP_STATIC_MEMBER_EPOCH } from './heartbeat-validation';
 import type { ConsumerGroupMember } from './consumer-group-member';
 import type { GroupSubscription } from './subscription-metadata';
+import { BatchAnswers } from './heartbeat-batch-answers';
 import { BatchTells } from './heartbeat-batch-tells';
 import { type Held, HeldAnswers } from './heartbeat-batch-holds';
 import { NextRound } from './heartbeat-batch-next-round';
 import { takeBack } from './heartbeat-batch-take-back';
 import { MemberKeys } from './member-keys';
 import {
-  type BatchAnswer,
   type BatchedHeartbeat,
   type HeartbeatBatchHooks,
   keysOf,
   type Parked,
+  type RoundWrites,
 } from './heartbeat-batch.types';
 
 /**
@@ -36,17 +37,15 @@ import {
  * takes its heartbeats' first halves back, which is only possible before they are handed out); each
  * later step reconciles about `budget` parked members. A next round starts the same way once the round
  * before it is reconciled. Between steps the caller hands out what the step produced: `runs` (in order,
- * before anything else writes) and `answered` (indexes of new answers). What ran between two steps
+ * before anything else writes) and `answers.fresh` (indexes of new answers). What ran between two steps
  * (another batch among them) is seen by the next: a group or member gone since answers its heartbeats'
- * errors, a partition released meanwhile is handed over (an answer held for it goes: `HeldAnswers`), and
- * a target computed meanwhile is reconciled towards.
+ * errors (the write's error if their own round's writes failed: `RoundWrites`), a partition released
+ * meanwhile is handed over (an answer held for it goes: `HeldAnswers`), and a target computed meanwhile
+ * is reconciled towards.
  */
 export class HeartbeatBatch {
-  readonly answers: BatchAnswer[] = [];
-  /** The indexes answered since the caller last emptied it. */
-  readonly answered: number[] = [];
-  /** 1 for each heartbeat answered (its answer may since have been handed out). */
-  private readonly isAnswered: Uint8Array;
+  /** Its heartbeats' answers: the caller takes those answered since it last looked (`fresh`) and hands them out. */
+  readonly answers: BatchAnswers;
   readonly runs: CoordinatorResult<unknown>[] = [];
   /** Who to push, and who is still waiting for an answer of this batch (parked, or targeted and waiting for their turn). */
   private readonly tells = new BatchTells();
@@ -59,6 +58,8 @@ export class HeartbeatBatch {
   private targeted: { groupId: string; entries: (Parked | null)[] }[] | null = null;
   /** Whether the first round (every heartbeat of the batch) has started. */
   private started = false;
+  /** The round the last step started, until the caller takes it to watch its writes. */
+  private round: RoundWrites | null = null;
   /** The heartbeats put off to the next round (a member's second one, while its first is parked). */
   private readonly nextRound = new NextRound();
   private reconciled = 0;
@@ -77,7 +78,7 @@ export class HeartbeatBatch {
     private readonly now: number,
     private readonly hooks: HeartbeatBatchHooks,
   ) {
-    this.isAnswered = new Uint8Array(items.length);
+    this.answers = new BatchAnswers(items.length, hooks.onBug);
     this.holds = new HeldAnswers(hooks.clock !== undefined);
   }
 
@@ -136,6 +137,7 @@ export class HeartbeatBatch {
    */
   private startRound(): number {
     this.targetWork = 0;
+    this.round = {};
     let size = this.items.length;
     if (!this.started) {
       this.started = true;
@@ -169,6 +171,13 @@ export class HeartbeatBatch {
     return this.tells.take();
   }
 
+  /** The round the last step started, if any: the caller sets its `failure` should its writes fail. */
+  takeRound(): RoundWrites | null {
+    const round = this.round;
+    this.round = null;
+    return round;
+  }
+
   /** Whether all that is left is held answers (the batch has nothing to run until one may go). */
   get onlyHolds(): boolean {
     return this.holds.size > 0 && this.targeted !== null && this.targeted.length === 0 && this.nextRound.isEmpty;
@@ -177,19 +186,7 @@ export class HeartbeatBatch {
   /** Answers every heartbeat not answered yet with `response` (the shard stopped leading mid-batch). */
   abandon(response: ConsumerGroupHeartbeatResponse): void {
     this.holds.takeAll();
-    for (let index = 0; index < this.items.length; index++)
-      if (this.isAnswered[index] === 0) this.answer(index, { response, waits: false });
-  }
-
-  /**
-   * Heartbeat `index`'s answer, which the batch then forgets: an answer on its way out need not live
-   * until the batch's last member is answered, turns later (in a burst, long enough to be copied out of
-   * the young generation by every scavenge meanwhile).
-   */
-  handOut(index: number): BatchAnswer {
-    const answer = this.answers[index];
-    delete this.answers[index];
-    return answer;
+    this.answers.giveAllLeft(response);
   }
 
   private add(item: BatchedHeartbeat, index: number): void {
@@ -203,7 +200,7 @@ export class HeartbeatBatch {
     if (alone) {
       this.runs.push(alone);
       const response = alone.response!;
-      this.answer(index, { response, waits: response.errorCode === 0 });
+      this.answers.give(index, { response, waits: response.errorCode === 0 });
       return;
     }
     const first: { parked?: Parked } = {};
@@ -215,7 +212,7 @@ export class HeartbeatBatch {
           group?.member(request.memberId) ?? (request.instanceId ? group?.staticMember(request.instanceId) : undefined);
         const response = this.manager.leaveNow(request);
         if (group && leaving) this.tells.released(group, leaving, group.member(leaving.memberId));
-        this.answer(index, { response, waits: true });
+        this.answers.give(index, { response, waits: true });
         return;
       }
       const join = this.manager.prepareJoin(request, context, this.now);
@@ -234,6 +231,7 @@ export class HeartbeatBatch {
     let list = this.parked.get(groupId);
     if (!list) this.parked.set(groupId, (list = []));
     list.push(parked);
+    parked.round = this.round ?? undefined;
     const keys = (parked.keys = keysOf(parked));
     this.parkedKeys.add(groupId, keys);
     this.tells.park(groupId, keys);
@@ -277,7 +275,7 @@ export class HeartbeatBatch {
       this.hooks.onTargetFailed?.(groupId, entries.length, error);
       for (const entry of entries) {
         this.unpark(groupId, entry);
-        this.fail(entry.index, error, true);
+        this.answers.fail(entry.index, error, true);
       }
       return [];
     }
@@ -292,6 +290,7 @@ export class HeartbeatBatch {
 
   /** One parked member reconciled towards its group's target, with the group's subscription as it is now. */
   private reconcileParked(groupId: string, parked: Parked): void {
+    if (this.roundFailed(groupId, parked)) return;
     let held = false;
     this.guarded(parked.index, () => {
       const group = this.manager.group(groupId);
@@ -313,9 +312,10 @@ export class HeartbeatBatch {
    */
   private answerHeld(due: Held<Parked>[]): number {
     for (const { groupId, memberId, member, answer, parked } of due) {
+      if (this.roundFailed(groupId, parked)) continue;
       this.guarded(parked.index, () => {
         const group = this.manager.group(groupId);
-        if (group?.member(memberId) !== member) this.answer(parked.index, answer);
+        if (group?.member(memberId) !== member) this.answers.give(parked.index, answer);
         else this.finish(group, parked, member, false);
       });
       this.unpark(groupId, parked);
@@ -347,14 +347,17 @@ export class HeartbeatBatch {
       this.holds.hold(group, reconciled, answer, parked, this.hooks.clock?.() ?? this.now)
     )
       return true;
-    this.answer(index, answer);
+    this.answers.give(index, answer);
     return false;
   }
 
-  private answer(index: number, answer: BatchAnswer): void {
-    this.answers[index] = answer;
-    this.isAnswered[index] = 1;
-    this.answered.push(index);
+  /** The parked heartbeat's first half was taken back with its round's failed writes: it gets their error. */
+  private roundFailed(groupId: string, parked: Parked): boolean {
+    const response = parked.round?.failure;
+    if (response === undefined) return false;
+    this.answers.give(parked.index, { response, waits: false });
+    this.unpark(groupId, parked);
+    return true;
   }
 
   /**
@@ -367,7 +370,7 @@ export class HeartbeatBatch {
       return this.took();
     } catch (error) {
       this.dropped();
-      this.fail(index, error);
+      this.answers.fail(index, error);
       return undefined;
     }
   }
@@ -383,17 +386,5 @@ export class HeartbeatBatch {
   private dropped(): void {
     this.manager.effects.discard();
     this.manager.forgetPending();
-  }
-
-  /** Answers heartbeat `index` with `error` (UNKNOWN_SERVER_ERROR for a bug, which is logged unless `reported`). */
-  private fail(index: number, error: unknown, reported = false): void {
-    if (!(error instanceof ConsumerGroupError)) {
-      if (!reported) this.hooks.onBug(error);
-      error = new ConsumerGroupError(
-        'UNKNOWN_SERVER_ERROR',
-        `internal error: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-    this.answer(index, { response: heartbeatErrorResponse(error as ConsumerGroupError), waits: false });
   }
 }

@@ -59,6 +59,20 @@ export interface Parked {
   run?: CoordinatorResult<unknown>;
   /** `keysOf` it, once parked: parking and answering each need them. */
   keys?: readonly string[];
+  /** The round whose writes carry its first half: if they fail, so does the heartbeat. */
+  round?: RoundWrites;
+}
+
+/**
+ * The writes of a batch's round (its heartbeats' first halves and its targets), shared by the round's
+ * parked heartbeats. A member reconciled in a later step, once those writes failed and were taken
+ * back, is no longer in its group: without this it was answered as a stranger (UNKNOWN_MEMBER_ID, or
+ * GROUP_ID_NOT_FOUND for a group the burst created) instead of with the write's error, as a heartbeat
+ * answered in the same step as its write is.
+ */
+export interface RoundWrites {
+  /** The answer of each heartbeat of the round not answered yet, once its writes failed. */
+  failure?: ConsumerGroupHeartbeatResponse;
 }
 
 /** The keys a parked heartbeat is known by: its member id and, for a static member, `\u0000` and its instance id. */

@@ -298,11 +298,20 @@ class ConsumerHeartbeatQueue {
     const runs = batch.runs.splice(0);
     dropSupersededEpochRecords(runs);
     runInOrder(shard, runs);
+    // Should a round's writes fail, its heartbeats reconciled in a later step get the failure, as those
+    // answered now do (their answers wait for these writes), not the taken-back group's view of them.
+    const round = batch.takeRound();
+    if (round && !done)
+      void shard
+        .run<Failed | null>({ records: [], response: null, awaitsPendingWrites: true, onFailure: (failed) => failed })
+        .then((failed) => {
+          if (failed) round.failure = writeFailure(failed);
+        });
     const waiting: Queued[] = [];
     const responses: ConsumerGroupHeartbeatResponse[] = [];
-    for (const index of batch.answered.splice(0)) {
+    for (const index of batch.answers.fresh.splice(0)) {
       const queued = items[index];
-      const { response, waits } = batch.handOut(index);
+      const { response, waits } = batch.answers.handOut(index);
       if (!waits) {
         queued.respond(response);
         continue;
