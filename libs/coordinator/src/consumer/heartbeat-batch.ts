@@ -18,7 +18,7 @@ import {
   type HeartbeatBatchHooks,
   keysOf,
   type Parked,
-  type RoundWrites,
+  type StepWrites,
 } from './heartbeat-batch.types';
 
 /**
@@ -39,7 +39,7 @@ import {
  * before it is reconciled. Between steps the caller hands out what the step produced: `runs` (in order,
  * before anything else writes) and `answers.fresh` (indexes of new answers). What ran between two steps
  * (another batch among them) is seen by the next: a group or member gone since answers its heartbeats'
- * errors (the write's error if their own round's writes failed: `RoundWrites`), a partition released
+ * errors (the write's error if their own records' write failed: `StepWrites`), a partition released
  * meanwhile is handed over (an answer held for it goes: `HeldAnswers`), and a target computed meanwhile
  * is reconciled towards.
  */
@@ -58,8 +58,8 @@ export class HeartbeatBatch {
   private targeted: { groupId: string; entries: (Parked | null)[] }[] | null = null;
   /** Whether the first round (every heartbeat of the batch) has started. */
   private started = false;
-  /** The round the last step started, until the caller takes it to watch its writes. */
-  private round: RoundWrites | null = null;
+  /** The writes of the step under way, once a heartbeat is answered in a later step than its records. */
+  private writes: StepWrites | null = null;
   /** The heartbeats put off to the next round (a member's second one, while its first is parked). */
   private readonly nextRound = new NextRound();
   private reconciled = 0;
@@ -137,7 +137,6 @@ export class HeartbeatBatch {
    */
   private startRound(): number {
     this.targetWork = 0;
-    this.round = {};
     let size = this.items.length;
     if (!this.started) {
       this.started = true;
@@ -171,11 +170,11 @@ export class HeartbeatBatch {
     return this.tells.take();
   }
 
-  /** The round the last step started, if any: the caller sets its `failure` should its writes fail. */
-  takeRound(): RoundWrites | null {
-    const round = this.round;
-    this.round = null;
-    return round;
+  /** The last step's writes, if a heartbeat is answered later than they: the caller sets their `failure` should they fail. */
+  takeWrites(): StepWrites | null {
+    const writes = this.writes;
+    this.writes = null;
+    return writes;
   }
 
   /** Whether all that is left is held answers (the batch has nothing to run until one may go). */
@@ -231,7 +230,7 @@ export class HeartbeatBatch {
     let list = this.parked.get(groupId);
     if (!list) this.parked.set(groupId, (list = []));
     list.push(parked);
-    parked.round = this.round ?? undefined;
+    parked.writes = this.writes ??= {};
     const keys = (parked.keys = keysOf(parked));
     this.parkedKeys.add(groupId, keys);
     this.tells.park(groupId, keys);
@@ -290,7 +289,7 @@ export class HeartbeatBatch {
 
   /** One parked member reconciled towards its group's target, with the group's subscription as it is now. */
   private reconcileParked(groupId: string, parked: Parked): void {
-    if (this.roundFailed(groupId, parked)) return;
+    if (this.writesFailed(groupId, parked)) return;
     let held = false;
     this.guarded(parked.index, () => {
       const group = this.manager.group(groupId);
@@ -312,7 +311,7 @@ export class HeartbeatBatch {
    */
   private answerHeld(due: Held<Parked>[]): number {
     for (const { groupId, memberId, member, answer, parked } of due) {
-      if (this.roundFailed(groupId, parked)) continue;
+      if (this.writesFailed(groupId, parked)) continue;
       this.guarded(parked.index, () => {
         const group = this.manager.group(groupId);
         if (group?.member(memberId) !== member) this.answers.give(parked.index, answer);
@@ -345,15 +344,18 @@ export class HeartbeatBatch {
     if (
       reconciled !== undefined &&
       this.holds.hold(group, reconciled, answer, parked, this.hooks.clock?.() ?? this.now)
-    )
+    ) {
+      // Its answer goes in a later step: should this step's writes fail, it gets their error.
+      parked.writes = this.writes ??= {};
       return true;
+    }
     this.answers.give(index, answer);
     return false;
   }
 
-  /** The parked heartbeat's first half was taken back with its round's failed writes: it gets their error. */
-  private roundFailed(groupId: string, parked: Parked): boolean {
-    const response = parked.round?.failure;
+  /** The heartbeat's records were taken back with its step's failed writes: it gets their error. */
+  private writesFailed(groupId: string, parked: Parked): boolean {
+    const response = parked.writes?.failure;
     if (response === undefined) return false;
     this.answers.give(parked.index, { response, waits: false });
     this.unpark(groupId, parked);

@@ -59,19 +59,20 @@ export interface Parked {
   run?: CoordinatorResult<unknown>;
   /** `keysOf` it, once parked: parking and answering each need them. */
   keys?: readonly string[];
-  /** The round whose writes carry its first half: if they fail, so does the heartbeat. */
-  round?: RoundWrites;
+  /** The step whose writes carry its records so far (its first half, then a held answer's): if they fail, so does the heartbeat. */
+  writes?: StepWrites;
 }
 
 /**
- * The writes of a batch's round (its heartbeats' first halves and its targets), shared by the round's
- * parked heartbeats. A member reconciled in a later step, once those writes failed and were taken
- * back, is no longer in its group: without this it was answered as a stranger (UNKNOWN_MEMBER_ID, or
- * GROUP_ID_NOT_FOUND for a group the burst created) instead of with the write's error, as a heartbeat
- * answered in the same step as its write is.
+ * The writes of one step of a batch, shared by the heartbeats whose records they carry and whose
+ * answers come in a later step: those parked in it (their first halves, with the targets) and those
+ * whose answers it held. Once those writes failed and were taken back, such a heartbeat was answered
+ * from the group without them: a joiner as a stranger (UNKNOWN_MEMBER_ID, or GROUP_ID_NOT_FOUND for a
+ * group the burst created), a held answer as if its records had been written. A heartbeat answered in
+ * the step of its writes waits for them, and gets their error.
  */
-export interface RoundWrites {
-  /** The answer of each heartbeat of the round not answered yet, once its writes failed. */
+export interface StepWrites {
+  /** The answer of each such heartbeat not answered yet, once the writes failed. */
   failure?: ConsumerGroupHeartbeatResponse;
 }
 

@@ -298,14 +298,14 @@ class ConsumerHeartbeatQueue {
     const runs = batch.runs.splice(0);
     dropSupersededEpochRecords(runs);
     runInOrder(shard, runs);
-    // Should a round's writes fail, its heartbeats reconciled in a later step get the failure, as those
-    // answered now do (their answers wait for these writes), not the taken-back group's view of them.
-    const round = batch.takeRound();
-    if (round && !done)
+    // Should these writes fail, the heartbeats they carry that are answered in a later step get the
+    // failure, as those answered now do (their answers wait for these writes), not the group without them.
+    const written = batch.takeWrites();
+    if (written && !done)
       void shard
         .run<Failed | null>({ records: [], response: null, awaitsPendingWrites: true, onFailure: (failed) => failed })
         .then((failed) => {
-          if (failed) round.failure = writeFailure(failed);
+          if (failed) written.failure = writeFailure(failed);
         });
     const waiting: Queued[] = [];
     const responses: ConsumerGroupHeartbeatResponse[] = [];
