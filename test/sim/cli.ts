@@ -15,6 +15,8 @@ import { runRandomSeed, type RandomRunResult } from './random-run';
  * consumer groups to it (three groups of consumer-protocol members with churn, pauses and fencing, the
  * ownership and epoch invariants checked after every step).
  * `--fresh` draws the N seeds at random (never seen before) instead of counting from `--first-seed`.
+ * `--parts-per-turn P` lets a coordinator reconcile only P parked consumer heartbeats a turn (200 by
+ * default): the heartbeat batches of the small simulated groups then span turns, with the faults between.
  * Exits non-zero on the first violation, printing the seed, the trace and the command that replays it
  * (`--keep-going` runs every seed and lists the failed ones at the end).
  */
@@ -32,6 +34,7 @@ function parseArgs(argv: string[]): {
   consumer: boolean;
   share: boolean;
   skipRules?: string[];
+  partsPerTurn?: number;
 } {
   const args = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
@@ -71,6 +74,7 @@ function parseArgs(argv: string[]): {
     consumer: args.has('consumer'),
     share: args.has('share'),
     skipRules: args.get('skip-rules')?.split(','),
+    partsPerTurn: args.has('parts-per-turn') ? Math.max(1, int('parts-per-turn', 200)) : undefined,
   };
 }
 
@@ -96,7 +100,7 @@ async function main(): Promise<void> {
     // Production code that throws inside a simulated step fails the seed like a violation (with its replay line).
     const result = await (
       opts.coordinator
-        ? coordinatorSeed(seed, opts.brokenRule ?? opts.brokenShare, opts.faultPhaseMs, opts.consumer, opts.share)
+        ? coordinatorSeed(seed, opts.brokenRule ?? opts.brokenShare, opts, opts.consumer, opts.share)
         : runRandomSeed(seed, {
             brokenRule: opts.brokenRule,
             faultPhaseMs: opts.faultPhaseMs,
@@ -118,7 +122,7 @@ async function main(): Promise<void> {
       console.error(result.violations.join('\n'));
       console.error(`\n--- trace (last lines) ---\n${result.trace}`);
       console.error(
-        `\nreplay: npm run sim -- --seed ${seed}${opts.consumer ? ' --consumer' : ''}${opts.share ? ' --share' : ''}${opts.coordinator && !opts.consumer && !opts.share ? ' --coordinator' : ''}${opts.faultPhaseMs !== undefined ? ` --duration ${opts.faultPhaseMs}` : ''}${opts.brokenRule || opts.brokenShare ? ` --break ${opts.brokenRule ?? opts.brokenShare}` : ''}`,
+        `\nreplay: npm run sim -- --seed ${seed}${opts.consumer ? ' --consumer' : ''}${opts.share ? ' --share' : ''}${opts.coordinator && !opts.consumer && !opts.share ? ' --coordinator' : ''}${opts.faultPhaseMs !== undefined ? ` --duration ${opts.faultPhaseMs}` : ''}${opts.partsPerTurn !== undefined ? ` --parts-per-turn ${opts.partsPerTurn}` : ''}${opts.brokenRule || opts.brokenShare ? ` --break ${opts.brokenRule ?? opts.brokenShare}` : ''}`,
       );
       process.exitCode = 1;
       failed.push(seed);
@@ -147,7 +151,7 @@ async function main(): Promise<void> {
 async function coordinatorSeed(
   seed: number,
   broken: BrokenRule | BrokenShareRule | undefined,
-  faultPhaseMs: number | undefined,
+  { faultPhaseMs, partsPerTurn }: { faultPhaseMs?: number; partsPerTurn?: number },
   consumer: boolean,
   share: boolean,
 ): Promise<RandomRunResult> {
@@ -156,6 +160,7 @@ async function coordinatorSeed(
     brokenRule: brokenShare ? undefined : (broken as BrokenRule | undefined),
     brokenShare,
     faultPhaseMs,
+    partsPerTurn,
     consumerGroups: consumer ? 3 : 0,
     shareGroup: share,
   });

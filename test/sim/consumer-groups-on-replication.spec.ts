@@ -34,6 +34,17 @@ describe('consumer groups (KIP-848) on replicated __consumer_offsets', () => {
     },
   );
 
+  it('seed 2 with one parked heartbeat reconciled a turn: every batch spans turns, with the faults between, and the same invariants hold', async () => {
+    // A coordinator reconciles 200 parked heartbeats a turn; the simulated groups, of 2–4 members, then
+    // never see a batch answered over several turns, nor a fault between its turns.
+    const r = await runCoordinatorSeed(2, { faultPhaseMs: 15_000, consumerGroups: 3, partsPerTurn: 1 });
+    expect(r.violations).toEqual([]);
+    const stats = r.consumer!.ownership.stats;
+    expect(r.leaderKills + r.leaderIsolations).toBeGreaterThan(0);
+    expect(stats.fences).toBeGreaterThan(0);
+    expect(stats.acknowledgedHeartbeats).toBeGreaterThan(100);
+  });
+
   it('seed 1 with a share group besides: an offset leased to one member at a time, nothing acknowledged leased again, delivery counts only grow, the in-flight window holds, SPSO never moves back outside a new state epoch', async () => {
     const r = await runCoordinatorSeed(1, { faultPhaseMs: 15_000, consumerGroups: 3, shareGroup: true });
     expect(r.violations).toEqual([]);

@@ -55,6 +55,8 @@ export async function runCoordinatorSeed(
     shareGroup?: boolean;
     /** A share-partition rule broken for this run (the share checks must catch it). */
     brokenShare?: BrokenShareRule;
+    /** Parked consumer heartbeats a coordinator reconciles a turn (`consumerHeartbeatPartsPerTurn`; 200 when unset). */
+    partsPerTurn?: number;
   } = {},
 ): Promise<CoordinatorRunResult> {
   const restore = options.brokenShare ? BROKEN_SHARE_RULES[options.brokenShare]() : undefined;
@@ -85,7 +87,10 @@ async function runSeed(
     share?.check();
   };
   await sim.start();
-  const coordinators = new SimCoordinators(sim);
+  const coordinators = new SimCoordinators(
+    sim,
+    options.partsPerTurn === undefined ? {} : { consumerHeartbeatPartsPerTurn: options.partsPerTurn },
+  );
   coordinators.sync();
   const ledger = new CommitLedger();
   if (options.consumerGroups) {

@@ -18,20 +18,6 @@ interface Queued {
 }
 
 /**
- * How many parked heartbeats one turn of the event loop reconciles (`HeartbeatBatch.step`: the first
- * turn runs the batch's first halves and computes each group's target once; the reconciliations, each
- * with its record, follow this many a turn), so a burst (thousands of members joining, or a node behind
- * on its heartbeats) leaves sockets, timers and commits served between turns instead of after one long one.
- * Short turns also keep a burst's revocations quick: a joiner whose target is still held by a member
- * told to revoke waits for it (its answer held, `HeldAnswers`, or, past the hold's bound, answered
- * without it and pushed again once it is released), and the revoking member needs two round trips, each
- * waiting for a turn to end. Before answers were held, about 2,000 of 10,000 joiners were answered
- * before the release came at 500 a turn, about 800 at 200 (`npm run bench -- consumer-groups 10000
- * forming`, heartbeats per member).
- */
-const HEARTBEAT_PARTS_PER_TURN = 200;
-
-/**
  * How many batches may be under way at once. A batch started while an older one is still being
  * reconciled runs first in each turn: it holds what arrived since (a member revoking what the older
  * batch's target gave away, told to as soon as that target committed), and the older batch's members
@@ -125,7 +111,7 @@ export function runQueuedConsumerHeartbeats(shard: CoordinatorShard): void {
 /**
  * Kafka's `consumerGroupHeartbeat` on a shard, for the heartbeats queued in one turn at once
  * (`HeartbeatBatch`: a group's target assignment is computed once per batch, not once per join). The
- * batch runs in the check phase, over turns (HEARTBEAT_PARTS_PER_TURN); heartbeats arriving meanwhile
+ * batch runs in the check phase, over turns (`consumerHeartbeatPartsPerTurn`); heartbeats arriving meanwhile
  * form the next batch, which starts at once beside it (BATCHES_UNDER_WAY) unless one of them is of a
  * member still waiting for its answer in a running batch (then they wait for that batch to end). What
  * each part writes joins the log at once, and every answer leaves only once the writes before it are
@@ -218,9 +204,10 @@ class ConsumerHeartbeatQueue {
       // Newest first: it holds what arrived since the older batches began (see BATCHES_UNDER_WAY). The
       // turn's parts are shared, so two batches under way do not make a turn twice as long; an older one
       // still gets a share each turn, so a stream of new batches cannot starve it.
-      let left = HEARTBEAT_PARTS_PER_TURN;
+      const perTurn = this.shard.env.config.consumerHeartbeatPartsPerTurn;
+      let left = perTurn;
       for (const running of [...this.running].reverse())
-        left -= this.continue(running, Math.max(left, HEARTBEAT_PARTS_PER_TURN / BATCHES_UNDER_WAY / 2));
+        left -= this.continue(running, Math.max(left, perTurn / BATCHES_UNDER_WAY / 2));
       if (this.queued.length > 0 || this.running.some(({ batch }) => !batch.onlyHolds)) this.schedule();
       else if (this.running.length > 0) this.pollHeld();
     });
