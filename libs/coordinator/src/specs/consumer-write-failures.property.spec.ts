@@ -1,0 +1,145 @@
+import fc from 'fast-check';
+import { createUniformAssignor } from '@cohort/assignors';
+import type * as P from '@cohort/protocol';
+import { ErrorCode, KafkaError } from '@cohort/protocol';
+import type { Tracked } from '@cohort/coordinator/testing';
+import { CoordinatorHarness, joinOrders, track } from '@cohort/coordinator/testing';
+
+/** Runs of the property; raise with PROPERTY_RUNS, and PROPERTY_SEED=random, to search longer (test/support/property-seed.setup.ts). */
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 40);
+
+/**
+ * ConsumerGroupHeartbeats answered over several turns of the event loop (a burst bigger than a turn's
+ * share, answers held for partitions others revoke) while appends to the group's partition are refused
+ * at random turns, the coordinator staying leader (a full disk, too few replicas in sync). Whatever
+ * fails: every heartbeat is answered, an error is the refused write's, and an answer without error
+ * describes the member as the group then holds it — its epoch and its partitions. An answer given for
+ * records that were taken back is a reply whose records were never committed.
+ */
+interface Scenario {
+  partitions: number;
+  /** `consumerHeartbeatPartsPerTurn`: how many parked heartbeats a turn reconciles. */
+  partsPerTurn: number;
+  holds: boolean;
+  /** Members stable before the burst (they hold every partition and must revoke for the joiners). */
+  stable: number;
+  joiners: number;
+  /** The turns, counted from the burst, at whose start the next append is refused. */
+  refusedAt: number[];
+  /** How the store refuses it: a storage fault (the node keeps the partition), or too few replicas. */
+  refusal: 'KAFKA_STORAGE_ERROR' | 'NOT_ENOUGH_REPLICAS';
+}
+
+/** What a member is told when its write is refused so (store-errors.ts). */
+const TOLD = {
+  KAFKA_STORAGE_ERROR: ErrorCode.KAFKA_STORAGE_ERROR,
+  NOT_ENOUGH_REPLICAS: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+};
+
+const scenario: fc.Arbitrary<Scenario> = fc.record({
+  partitions: fc.integer({ min: 2, max: 24 }),
+  partsPerTurn: fc.constantFrom(1, 2, 3, 200),
+  holds: fc.boolean(),
+  stable: fc.integer({ min: 0, max: 3 }),
+  joiners: fc.integer({ min: 1, max: 24 }),
+  refusedAt: fc.uniqueArray(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 4 }),
+  refusal: fc.constantFrom('KAFKA_STORAGE_ERROR' as const, 'NOT_ENOUGH_REPLICAS' as const),
+});
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Every partition an answer assigns, sorted. */
+function assigned(response: P.ConsumerGroupHeartbeatResponse): number[] {
+  return (response.assignment?.topicPartitions ?? []).flatMap((tp) => tp.partitions).sort((a, b) => a - b);
+}
+
+async function run(s: Scenario): Promise<string[]> {
+  const h = new CoordinatorHarness({
+    topics: [{ name: 'orders', partitions: s.partitions }],
+    consumerAssignors: [createUniformAssignor()],
+    config: { consumerHoldsUnreleasedAnswers: s.holds, consumerHeartbeatPartsPerTurn: s.partsPerTurn },
+  });
+  await h.settle();
+  const context = (memberId: string) => ({ clientId: 'client', clientHost: '/127.0.0.1', connectionId: memberId });
+  const beat = (request: P.ConsumerGroupHeartbeatRequest) =>
+    h.coordinator.consumerGroupHeartbeat(request, context(request.memberId));
+  /** Each member's last answer without error, and what it owns by it. */
+  const last = new Map<string, P.ConsumerGroupHeartbeatResponse>();
+  const owned = new Map<string, P.TopicPartitions[]>();
+  /** Errors other than the refused write's. */
+  const problems: string[] = [];
+  const heard = (memberId: string, answer: P.ConsumerGroupHeartbeatResponse) => {
+    if (answer.errorCode !== ErrorCode.NONE && answer.errorCode !== TOLD[s.refusal])
+      problems.push(`${memberId}: error ${answer.errorCode} (${answer.errorMessage ?? ''})`);
+    if (answer.errorCode !== ErrorCode.NONE) return;
+    last.set(memberId, answer);
+    if (answer.assignment) owned.set(memberId, answer.assignment.topicPartitions);
+  };
+  /**
+   * The stable members heartbeat what they own, at the epoch each was last told, and are answered
+   * within a held answer's longest wait (an answer may wait for partitions another must revoke).
+   */
+  const stableBeat = async () => {
+    const sent = Array.from({ length: s.stable }, (_, i) => {
+      const memberId = `s${i}`;
+      const epoch = last.get(memberId)?.memberEpoch ?? 0;
+      return [
+        memberId,
+        track(beat(joinOrders(memberId, { memberEpoch: epoch, topicPartitions: owned.get(memberId) ?? [] }))),
+      ] as const;
+    });
+    await h.advance(1100);
+    for (const [memberId, answer] of sent) if (answer.done) heard(memberId, answer.value);
+  };
+
+  await stableBeat();
+  await stableBeat();
+
+  const joiners: [string, Tracked<P.ConsumerGroupHeartbeatResponse>][] = Array.from({ length: s.joiners }, (_, i) => [
+    `j${i}`,
+    track(beat(joinOrders(`j${i}`))),
+  ]);
+  const refusals = new Set(s.refusedAt);
+  for (let t = 0; t <= Math.max(...s.refusedAt); t++) {
+    if (refusals.has(t)) h.store.failNextAppend(h.partitionOf('cg'), KafkaError.of(s.refusal, 'refused'));
+    await turn();
+  }
+  // The stable members revoke what the joiners wait for; held answers then go.
+  for (let round = 0; round < 3; round++) await stableBeat();
+  await h.advance(2000);
+  // A turn reconciles as few as one parked heartbeat: enough turns for every joiner.
+  for (let t = 0; t < 4 * s.joiners && joiners.some(([, joined]) => !joined.done); t++) await turn();
+  for (const [memberId, joined] of joiners) if (joined.done) heard(memberId, joined.value);
+
+  const group = h.shardOf('cg').consumerGroup('cg');
+  for (const [memberId, joined] of joiners) if (!joined.done) problems.push(`${memberId}: never answered`);
+  for (const [memberId, answer] of last) {
+    const member = group?.member(memberId);
+    if (!member) {
+      problems.push(`${memberId}: answered at epoch ${answer.memberEpoch} without error, not in the group`);
+      continue;
+    }
+    if (member.memberEpoch !== answer.memberEpoch)
+      problems.push(
+        `${memberId}: answered at epoch ${answer.memberEpoch}, the group holds it at ${member.memberEpoch}`,
+      );
+    const holds = [...(member.assignedPartitions.get('orders') ?? [])].sort((a, b) => a - b);
+    const told = memberId.startsWith('j') ? assigned(answer) : null;
+    if (told && answer.assignment && told.join() !== holds.join())
+      problems.push(`${memberId}: told it owns [${told.join()}], the group gives it [${holds.join()}]`);
+  }
+  return problems;
+}
+
+jest.setTimeout(120_000);
+
+describe('consumer group heartbeats answered over several turns while appends are refused', () => {
+  it("answers every heartbeat, with the refused write's error or describing the member as the group holds it", async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (s) => {
+        expect(await run(s)).toEqual([]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
