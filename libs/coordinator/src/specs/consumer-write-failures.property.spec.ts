@@ -11,10 +11,12 @@ const RUNS = Number(process.env.PROPERTY_RUNS ?? 40);
 /**
  * ConsumerGroupHeartbeats answered over several turns of the event loop (a burst bigger than a turn's
  * share, answers held for partitions others revoke) while appends to the group's partition are refused
- * at random turns, the coordinator staying leader (a full disk, too few replicas in sync). Whatever
- * fails: every heartbeat is answered, an error is the refused write's, and an answer without error
- * describes the member as the group then holds it — its epoch and its partitions. An answer given for
- * records that were taken back is a reply whose records were never committed.
+ * at random turns, the coordinator staying leader (a full disk, too few replicas in sync), and the
+ * partition's leadership may move at a random turn, its uncommitted tail lost or kept. Whatever fails:
+ * every heartbeat is answered, an error is the refused write's (or, across the failover, "find the
+ * coordinator again"), and an answer without error describes the member as the group then holds it —
+ * its epoch and its partitions — reloaded from the log after a failover. An answer given for records
+ * that were taken back, or never committed, is an acknowledgement of something the group lost.
  */
 interface Scenario {
   partitions: number;
@@ -28,6 +30,11 @@ interface Scenario {
   refusedAt: number[];
   /** How the store refuses it: a storage fault (the node keeps the partition), or too few replicas. */
   refusal: 'KAFKA_STORAGE_ERROR' | 'NOT_ENOUGH_REPLICAS';
+  /**
+   * At the start of that turn the partition's leadership moves (a new epoch, the coordinator reloads);
+   * the new leader lacks the uncommitted tail or has it all.
+   */
+  failover: { at: number; loseTail: boolean } | null;
 }
 
 /** What a member is told when its write is refused so (store-errors.ts). */
@@ -44,7 +51,11 @@ const scenario: fc.Arbitrary<Scenario> = fc.record({
   joiners: fc.integer({ min: 1, max: 24 }),
   refusedAt: fc.uniqueArray(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 4 }),
   refusal: fc.constantFrom('KAFKA_STORAGE_ERROR' as const, 'NOT_ENOUGH_REPLICAS' as const),
+  failover: fc.option(fc.record({ at: fc.integer({ min: 0, max: 12 }), loseTail: fc.boolean() }), { nil: null }),
 });
+
+/** What a member may be told while leadership moves: find the coordinator again, or wait for its load. */
+const MOVED = new Set<number>([ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS]);
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -69,7 +80,8 @@ async function run(s: Scenario): Promise<string[]> {
   /** Errors other than the refused write's. */
   const problems: string[] = [];
   const heard = (memberId: string, answer: P.ConsumerGroupHeartbeatResponse) => {
-    if (answer.errorCode !== ErrorCode.NONE && answer.errorCode !== TOLD[s.refusal])
+    const expected = answer.errorCode === TOLD[s.refusal] || (s.failover !== null && MOVED.has(answer.errorCode));
+    if (answer.errorCode !== ErrorCode.NONE && !expected)
       problems.push(`${memberId}: error ${answer.errorCode} (${answer.errorMessage ?? ''})`);
     if (answer.errorCode !== ErrorCode.NONE) return;
     last.set(memberId, answer);
@@ -100,10 +112,21 @@ async function run(s: Scenario): Promise<string[]> {
     track(beat(joinOrders(`j${i}`))),
   ]);
   const refusals = new Set(s.refusedAt);
-  for (let t = 0; t <= Math.max(...s.refusedAt); t++) {
-    if (refusals.has(t)) h.store.failNextAppend(h.partitionOf('cg'), KafkaError.of(s.refusal, 'refused'));
+  const partition = h.partitionOf('cg');
+  // Writes commit at the end of each turn, so a failover finds some not committed yet.
+  h.store.autoCommit = false;
+  for (let t = 0; t <= Math.max(...s.refusedAt, s.failover?.at ?? 0); t++) {
+    if (refusals.has(t)) h.store.failNextAppend(partition, KafkaError.of(s.refusal, 'refused'));
+    if (s.failover?.at === t) {
+      if (s.failover.loseTail) h.store.truncate(partition, h.store.offsets(partition).highWatermark);
+      h.store.elect(partition);
+    }
     await turn();
+    h.store.commitAll();
   }
+  h.store.autoCommit = true;
+  h.store.commitAll();
+  await h.settle();
   // The stable members revoke what the joiners wait for; held answers then go.
   for (let round = 0; round < 3; round++) await stableBeat();
   await h.advance(2000);
