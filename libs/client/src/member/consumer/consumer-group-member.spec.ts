@@ -293,6 +293,51 @@ describe('ConsumerGroupMember (groupProtocol consumer)', () => {
     });
   });
 
+  it.each([
+    [56, 'KAFKA_STORAGE_ERROR', 'the coordinator cannot write: its disk is full'],
+    [19, 'NOT_ENOUGH_REPLICAS', 'too few replicas in sync'],
+  ])(
+    'a retriable answer (%i %s) while it is stable is retried after a back-off, with every field; the member keeps its partitions',
+    async (errorCode, errorName, errorMessage) => {
+      const ctx = setup();
+      await ctx.start();
+      const sent = ctx.beats().length;
+      const refusedAt: number[] = [];
+      ctx.server.answer(
+        'ConsumerGroupHeartbeat',
+        () => {
+          refusedAt.push(ctx.timers.now());
+          return {
+            errorCode,
+            errorName,
+            errorMessage,
+            memberId: null,
+            memberEpoch: 0,
+            heartbeatIntervalMs: 0,
+            assignment: null,
+          };
+        },
+        2,
+      );
+      // The interval's heartbeat, refused twice, then answered.
+      await ctx.timers.until(() => ctx.beats().length >= sent + 3);
+      await ctx.timers.until(() => ctx.member.state === 'stable');
+      expect(ctx.crashes).toEqual([]);
+      expect(ctx.errors.map((e) => [e.code, e.retriable])).toEqual([
+        [errorCode, true],
+        [errorCode, true],
+      ]);
+      // Backed off (the client's retry starts at 100 ms), then a full request at the epoch it holds.
+      expect(refusedAt[1] - refusedAt[0]).toBeGreaterThanOrEqual(100);
+      expect(ctx.beats()[sent + 2]).toMatchObject({
+        memberEpoch: 1,
+        subscribedTopicNames: ['orders'],
+        topicPartitions: orders(0, 1, 2, 3),
+      });
+      expect(ctx.log.filter((line) => line.startsWith('lost') || line.startsWith('revoked'))).toEqual([]);
+    },
+  );
+
   it('a fatal answer (UNRELEASED_INSTANCE_ID) stops the member: start() rejects and it crashes', async () => {
     const ctx = setup({ groupInstanceId: 'tab-1' });
     ctx.server.answer('ConsumerGroupHeartbeat', () => ({

@@ -1,4 +1,4 @@
-import { ErrorCode, type ConsumerGroupHeartbeatResponse } from '@cohort/protocol';
+import { ErrorCode, isRetriable, type ConsumerGroupHeartbeatResponse } from '@cohort/protocol';
 import { CohortError } from '../../errors/cohort-error';
 
 /**
@@ -12,7 +12,10 @@ export type ConsumerHeartbeatAction =
   | { kind: 'fenced'; reason: string }
   /** 15, 16: find the coordinator again and heartbeat (a full request) as soon as it is found. */
   | { kind: 'rediscover'; error: CohortError }
-  /** A retriable failure (14, a timeout, a dropped socket): back off, then a full request. */
+  /**
+   * A retriable failure (14, a timeout, a dropped socket, and the replication codes the node answers a
+   * write it could not make with, such as 56 when its disk is full): back off, then a full request.
+   */
   | { kind: 'retry'; error: CohortError }
   /** Anything else (82, 111, 112, 128, 30, 29, 42, 81, 35, ...): the member cannot go on. */
   | { kind: 'fatal'; error: CohortError };
@@ -37,7 +40,10 @@ export function consumerHeartbeatAction(response: ConsumerGroupHeartbeatResponse
     case ErrorCode.COORDINATOR_NOT_AVAILABLE:
       return { kind: 'rediscover', error };
     default:
-      if (RETRIED.has(code)) return { kind: 'retry', error };
+      // Kafka's consumer fails on any other code, but a Cohort node also answers a group write it could
+      // not make with a replication code (docs/protocol.md: 56 KAFKA_STORAGE_ERROR while its disk is full,
+      // and it takes writes again once the disk has room): the member waits that out, as for 14.
+      if (RETRIED.has(code) || isRetriable(code)) return { kind: 'retry', error };
       return {
         kind: 'fatal',
         error:
