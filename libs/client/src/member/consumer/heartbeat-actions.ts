@@ -20,14 +20,6 @@ export type ConsumerHeartbeatAction =
   /** Anything else (82, 111, 112, 128, 30, 29, 42, 81, 35, ...): the member cannot go on. */
   | { kind: 'fatal'; error: CohortError };
 
-/** Codes Kafka's consumer retries with back-off instead of failing on (besides 15/16). */
-const RETRIED = new Set<number>([
-  ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
-  ErrorCode.REQUEST_TIMED_OUT,
-  ErrorCode.NETWORK_EXCEPTION,
-  ErrorCode.THROTTLING_QUOTA_EXCEEDED,
-]);
-
 export function consumerHeartbeatAction(response: ConsumerGroupHeartbeatResponse): ConsumerHeartbeatAction {
   const code = response.errorCode;
   if (code === ErrorCode.NONE) return { kind: 'ok', response };
@@ -40,10 +32,11 @@ export function consumerHeartbeatAction(response: ConsumerGroupHeartbeatResponse
     case ErrorCode.COORDINATOR_NOT_AVAILABLE:
       return { kind: 'rediscover', error };
     default:
-      // Kafka's consumer fails on any other code, but a Cohort node also answers a group write it could
-      // not make with a replication code (docs/protocol.md: 56 KAFKA_STORAGE_ERROR while its disk is full,
-      // and it takes writes again once the disk has room): the member waits that out, as for 14.
-      if (RETRIED.has(code) || isRetriable(code)) return { kind: 'retry', error };
+      // The codes Kafka's consumer retries with back-off (14, 7, 13, 89) are retriable, and so are the
+      // replication codes a Cohort node answers a group write it could not make with, which Kafka's
+      // consumer would fail on (docs/protocol.md: 56 KAFKA_STORAGE_ERROR while its disk is full, and it
+      // takes writes again once the disk has room): the member waits them out.
+      if (isRetriable(code)) return { kind: 'retry', error };
       return {
         kind: 'fatal',
         error:
