@@ -4,6 +4,7 @@ import type * as P from '@cohort/protocol';
 import { ErrorCode, KafkaError } from '@cohort/protocol';
 import type { Tracked } from '@cohort/coordinator/testing';
 import { CoordinatorHarness, joinOrders, track } from '@cohort/coordinator/testing';
+import type { ConsumerGroup } from '../consumer/consumer-group';
 
 /** Runs of the property; raise with PROPERTY_RUNS, and PROPERTY_SEED=random, to search longer (test/support/property-seed.setup.ts). */
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 40);
@@ -12,11 +13,13 @@ const RUNS = Number(process.env.PROPERTY_RUNS ?? 40);
  * ConsumerGroupHeartbeats answered over several turns of the event loop (a burst bigger than a turn's
  * share, answers held for partitions others revoke) while appends to the group's partition are refused
  * at random turns, the coordinator staying leader (a full disk, too few replicas in sync), and the
- * partition's leadership may move at a random turn, its uncommitted tail lost or kept. Whatever fails:
+ * partition's leadership may move at a random turn, its uncommitted tail lost or kept, and its commits
+ * may stall past the writes' timeout (their verdict comes later). Whatever fails:
  * every heartbeat is answered, an error is the refused write's (or, across the failover, "find the
- * coordinator again"), and an answer without error describes the member as the group then holds it —
- * its epoch and its partitions — reloaded from the log after a failover. An answer given for records
- * that were taken back, or never committed, is an acknowledgement of something the group lost.
+ * coordinator again"; across the stall, the timeout's 15), an answer without error describes the member
+ * as the group then holds it — its epoch and its partitions — and, once everything committed, the group
+ * a new coordinator loads from the log is the one held. An answer given for records that were taken back,
+ * or never committed, is an acknowledgement of something the group lost.
  */
 interface Scenario {
   partitions: number;
@@ -35,6 +38,11 @@ interface Scenario {
    * the new leader lacks the uncommitted tail or has it all.
    */
   failover: { at: number; loseTail: boolean } | null;
+  /**
+   * At the start of that turn the partition stops committing for longer than a write may wait
+   * (`OFFSETS_COMMIT_TIMEOUT_MS`): the writes pending then are answered with the timeout, and commit later.
+   */
+  stallAt: number | null;
 }
 
 /** What a member is told when its write is refused so (store-errors.ts). */
@@ -52,6 +60,7 @@ const scenario: fc.Arbitrary<Scenario> = fc.record({
   refusedAt: fc.uniqueArray(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 4 }),
   refusal: fc.constantFrom('KAFKA_STORAGE_ERROR' as const, 'NOT_ENOUGH_REPLICAS' as const),
   failover: fc.option(fc.record({ at: fc.integer({ min: 0, max: 12 }), loseTail: fc.boolean() }), { nil: null }),
+  stallAt: fc.option(fc.integer({ min: 0, max: 12 }), { nil: null }),
 });
 
 /** What a member may be told while leadership moves: find the coordinator again, or wait for its load. */
@@ -62,6 +71,17 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Every partition an answer assigns, sorted. */
 function assigned(response: P.ConsumerGroupHeartbeatResponse): number[] {
   return (response.assignment?.topicPartitions ?? []).flatMap((tp) => tp.partitions).sort((a, b) => a - b);
+}
+
+/** A group's members, each with its epoch and partitions, as one comparable line. */
+function membersOf(group: ConsumerGroup | undefined): string {
+  return [...(group?.members.values() ?? [])]
+    .map(
+      (m) =>
+        `${m.memberId}@${m.memberEpoch}:${[...(m.assignedPartitions.get('orders') ?? [])].sort((a, b) => a - b).join('.')}`,
+    )
+    .sort()
+    .join(' ');
 }
 
 async function run(s: Scenario): Promise<string[]> {
@@ -80,7 +100,10 @@ async function run(s: Scenario): Promise<string[]> {
   /** Errors other than the refused write's. */
   const problems: string[] = [];
   const heard = (memberId: string, answer: P.ConsumerGroupHeartbeatResponse) => {
-    const expected = answer.errorCode === TOLD[s.refusal] || (s.failover !== null && MOVED.has(answer.errorCode));
+    const expected =
+      answer.errorCode === TOLD[s.refusal] ||
+      (s.failover !== null && MOVED.has(answer.errorCode)) ||
+      (s.stallAt !== null && answer.errorCode === ErrorCode.COORDINATOR_NOT_AVAILABLE);
     if (answer.errorCode !== ErrorCode.NONE && !expected)
       problems.push(`${memberId}: error ${answer.errorCode} (${answer.errorMessage ?? ''})`);
     if (answer.errorCode !== ErrorCode.NONE) return;
@@ -115,13 +138,15 @@ async function run(s: Scenario): Promise<string[]> {
   const partition = h.partitionOf('cg');
   // Writes commit at the end of each turn, so a failover finds some not committed yet.
   h.store.autoCommit = false;
-  for (let t = 0; t <= Math.max(...s.refusedAt, s.failover?.at ?? 0); t++) {
+  for (let t = 0; t <= Math.max(...s.refusedAt, s.failover?.at ?? 0, s.stallAt ?? 0); t++) {
     if (refusals.has(t)) h.store.failNextAppend(partition, KafkaError.of(s.refusal, 'refused'));
     if (s.failover?.at === t) {
       if (s.failover.loseTail) h.store.truncate(partition, h.store.offsets(partition).highWatermark);
       h.store.elect(partition);
     }
     await turn();
+    // Nothing commits past the writes' timeout; they commit at the next turn, their verdict late.
+    if (s.stallAt === t) await h.advance(h.config.offsetsCommitTimeoutMs + 1000);
     h.store.commitAll();
   }
   h.store.autoCommit = true;
@@ -151,6 +176,11 @@ async function run(s: Scenario): Promise<string[]> {
     if (told && answer.assignment && told.join() !== holds.join())
       problems.push(`${memberId}: told it owns [${told.join()}], the group gives it [${holds.join()}]`);
   }
+  // Everything is committed: the group a new coordinator loads from the log is the one this one holds.
+  const live = membersOf(group);
+  await h.restart();
+  const loaded = membersOf(h.shardOf('cg').consumerGroup('cg'));
+  if (loaded !== live) problems.push(`the group loaded from the log [${loaded}] is not the one held [${live}]`);
   return problems;
 }
 
