@@ -285,15 +285,6 @@ class ConsumerHeartbeatQueue {
     const runs = batch.runs.splice(0);
     dropSupersededEpochRecords(runs);
     runInOrder(shard, runs);
-    // Should these writes fail, the heartbeats they carry that are answered in a later step get the
-    // failure, as those answered now do (their answers wait for these writes), not the group without them.
-    const written = batch.takeWrites();
-    if (written && !done)
-      void shard
-        .run<Failed | null>({ records: [], response: null, awaitsPendingWrites: true, onFailure: (failed) => failed })
-        .then((failed) => {
-          if (failed) written.failure = writeFailure(failed);
-        });
     const waiting: Queued[] = [];
     const responses: ConsumerGroupHeartbeatResponse[] = [];
     for (const index of batch.answers.fresh.splice(0)) {
@@ -307,12 +298,17 @@ class ConsumerHeartbeatQueue {
       waiting.push(queued);
       responses.push(response);
     }
+    // The heartbeats these writes carry that a later step answers (`StepWrites`): should the writes fail,
+    // they get the failure too, not the group without them.
+    const written = done ? null : batch.takeWrites();
     // One wait for all of them (they wait for the same writes): not a promise and a closure per answer.
-    if (waiting.length > 0)
+    if (waiting.length > 0 || written)
       void shard
         .run<Failed | null>({ records: [], response: null, awaitsPendingWrites: true, onFailure: (failed) => failed })
         .then((failed) => {
-          for (let i = 0; i < waiting.length; i++) waiting[i].respond(failed ? writeFailure(failed) : responses[i]);
+          const failure = failed ? writeFailure(failed) : undefined;
+          if (written && failure) written.failure = failure;
+          for (let i = 0; i < waiting.length; i++) waiting[i].respond(failure ?? responses[i]);
         });
     if (done) this.running = this.running.filter((r) => r !== running);
     // Members not waiting for an answer of this batch are pushed once what it wrote so far commits; the
