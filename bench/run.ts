@@ -20,6 +20,7 @@ import { sdkGroupSection } from './client-group.bench';
 import { sdkOverheadSection } from './client-overhead.bench';
 import { commitsSection } from './commit.bench';
 import { compactionSection } from './compaction.bench';
+import { connectionsSection } from './connection-memory.bench';
 import { consumerGroupsSection } from './consumer-groups.bench';
 import { coordinatorSection } from './coordinator.bench';
 import { dashboardSection } from './dashboard.bench';
@@ -57,6 +58,7 @@ export const SECTIONS: readonly BenchSection[] = [
   authenticationSection,
   compactionSection,
   nodeScaleSection,
+  connectionsSection,
   coordinatorSection,
   requestChecksSection,
   logSection,

@@ -41,6 +41,7 @@ function appRoot(): string {
 export class CohortProcess {
   private child: ChildProcess | null = null;
   private output = '';
+  private nodeArgs: string[] = [];
   url = '';
 
   private constructor(
@@ -53,8 +54,10 @@ export class CohortProcess {
     return this.child?.pid;
   }
 
-  static async start(env: Record<string, string>, dataDir?: string): Promise<CohortProcess> {
+  /** `nodeArgs`: node flags of this process only, after BENCH_NODE_ARGS (a section's instrumentation). */
+  static async start(env: Record<string, string>, dataDir?: string, nodeArgs: string[] = []): Promise<CohortProcess> {
     const node = new CohortProcess(dataDir ?? mkdtempSync(join(tmpdir(), 'cohort-bench-')), dataDir === undefined);
+    node.nodeArgs = nodeArgs;
     await node.launch(env);
     return node;
   }
@@ -65,7 +68,7 @@ export class CohortProcess {
     this.url = `http://127.0.0.1:${port}`;
     const started = process.hrtime.bigint();
     this.output = '';
-    this.child = spawn(process.execPath, [...NODE_ARGS, 'dist/src/main.js'], {
+    this.child = spawn(process.execPath, [...NODE_ARGS, ...this.nodeArgs, 'dist/src/main.js'], {
       cwd: appRoot(),
       env: {
         ...process.env,
