@@ -4,7 +4,7 @@ import { Server, type Socket } from 'socket.io';
 import { withAnswerJson } from '@cohort/protocol';
 import { io, type Socket as ClientSocket } from 'socket.io-client';
 import { WritePacer } from '../write-pacer';
-import { PacketFastLane } from './packet-fast-lane';
+import { LaneEvents, PacketFastLane } from './packet-fast-lane';
 
 /** Starts `http` on a loopback port and connects a websocket-only socket.io client to it. */
 async function listenAndConnect(http: HttpServer): Promise<ClientSocket> {
@@ -51,14 +51,13 @@ describe('PacketFastLane', () => {
           return void ack({ errorCode: 58 });
         next();
       });
-      const lane = PacketFastLane.of(socket);
       const listen = (via: string) => (args: unknown[]) => {
         paths.push(via);
         const ack = args[args.length - 1];
         if (typeof ack === 'function') (ack as (r: unknown) => void)(answer(args));
       };
       for (const event of ['Heartbeat', 'Plain']) socket.on(event, (...args: unknown[]) => listen('socket.io')(args));
-      lane?.add('Heartbeat', listen('lane'));
+      PacketFastLane.of(socket, new LaneEvents().add('Heartbeat', listen('lane')));
     });
     client = await listenAndConnect(http);
     client.io.engine.on('packet', (packet: { type: string; data?: unknown }) => {
@@ -136,15 +135,16 @@ describe('PacketFastLane through a WritePacer', () => {
     http = createServer();
     server = new Server(http);
     server.on('connection', (socket: Socket) => {
-      const lane = PacketFastLane.of(socket, pacer)!;
       const parked: ((response: unknown) => void)[] = [];
-      lane.add('Park', (args) => parked.push(args[args.length - 1] as (response: unknown) => void));
-      lane.add('Release', (args) => {
-        parked.forEach((ack, i) => ack({ errorCode: 0, parked: i }));
-        pacer.write(1, () => socket.emit('Pushed', { after: parked.length }));
-        (args[args.length - 1] as (response: unknown) => void)({ errorCode: 0, released: parked.length });
-        backlogAfterRelease = pacer.backlog;
-      });
+      const events = new LaneEvents()
+        .add('Park', (args) => parked.push(args[args.length - 1] as (response: unknown) => void))
+        .add('Release', (args) => {
+          parked.forEach((ack, i) => ack({ errorCode: 0, parked: i }));
+          pacer.write(1, () => socket.emit('Pushed', { after: parked.length }));
+          (args[args.length - 1] as (response: unknown) => void)({ errorCode: 0, released: parked.length });
+          backlogAfterRelease = pacer.backlog;
+        });
+      PacketFastLane.of(socket, events, pacer);
     });
     client = await listenAndConnect(http);
   });

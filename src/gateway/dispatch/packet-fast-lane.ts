@@ -10,8 +10,26 @@ import {
 import { WritePacer } from '../write-pacer';
 import { laneAck } from './paced-acks';
 
-/** An event's listener, given the arguments a socket.io listener of the event gets (the ack last). */
-export type LaneHandler = (listenerArgs: unknown[]) => void;
+/** An event's listener, given the arguments a socket.io listener of the event gets (the ack last) and the socket. */
+export type LaneHandler = (listenerArgs: unknown[], socket: Socket) => void;
+
+/**
+ * The events a lane takes, each with its handler: made once and shared by the lanes of every connection,
+ * so that a connection costs no closure, entry or map per event (the handler is given the socket).
+ */
+export class LaneEvents {
+  /** Event name → its handler, and the name as the table spells it (an interned string, see `take`). */
+  private readonly byName = new Map<string, { event: string; handler: LaneHandler }>();
+
+  add(event: string, handler: LaneHandler): this {
+    this.byName.set(event, { event, handler });
+    return this;
+  }
+
+  get(event: string): { event: string; handler: LaneHandler } | undefined {
+    return this.byName.get(event);
+  }
+}
 
 /** socket.io's text EVENT packet with an ack id on the main namespace: `2<id>["<event>",…`. */
 const EVENT_TYPE = 0x32; // '2'
@@ -35,11 +53,9 @@ const COMMA = 0x2c;
  *   The answers carry no binary data, so socket.io would not have made them binary acks.
  */
 export class PacketFastLane {
-  /** Event name → its handler, and the name as the table spells it (an interned string, see `take`). */
-  private readonly handlers = new Map<string, { event: string; handler: LaneHandler }>();
-
   private constructor(
     private readonly socket: Socket,
+    private readonly events: LaneEvents,
     private readonly pacer: WritePacer,
     private readonly output: ConnectionOutput | undefined,
   ) {}
@@ -47,16 +63,18 @@ export class PacketFastLane {
   /**
    * The lane of `socket`, put in front of socket.io's parser on its connection (a later socket of the
    * same connection takes it over); null where the connection is not shaped as the lane expects (then the
-   * events go through socket.io as before). Its acknowledgements are written through `pacer` (the one the
-   * pushes use, so that their order holds); those that wait in it count against the connection's `output`.
+   * events go through socket.io as before). It takes the packets of `events`. Its acknowledgements are
+   * written through `pacer` (the one the pushes use, so that their order holds); those that wait in it
+   * count against the connection's `output`.
    */
-  static of(socket: Socket, pacer: WritePacer = new WritePacer(), output?: ConnectionOutput): PacketFastLane | null {
-    const lane = new PacketFastLane(socket, pacer, output);
+  static of(
+    socket: Socket,
+    events: LaneEvents,
+    pacer: WritePacer = new WritePacer(),
+    output?: ConnectionOutput,
+  ): PacketFastLane | null {
+    const lane = new PacketFastLane(socket, events, pacer, output);
     return interceptPackets(socket, (data) => lane.take(data)) ? lane : null;
-  }
-
-  add(event: string, handler: LaneHandler): void {
-    this.handlers.set(event, { event, handler });
   }
 
   /** Handles `data` if it is one of the lane's packets (true), else leaves it to socket.io (false). */
@@ -70,7 +88,7 @@ export class PacketFastLane {
     const close = data.indexOf('"', i + 2);
     if (close < 0 || data.charCodeAt(close + 1) !== COMMA) return false;
     const event = data.slice(i + 2, close);
-    const lane = this.handlers.get(event);
+    const lane = this.events.get(event);
     if (lane === undefined || !mayTakePacket(this.socket)) return false;
     let args: unknown;
     try {
@@ -91,7 +109,7 @@ export class PacketFastLane {
     runMiddlewares(socket, args, () => {
       if (!isConnected(socket)) return;
       (args as unknown[]).shift();
-      lane.handler(args as unknown[]);
+      lane.handler(args as unknown[], socket);
     });
     return true;
   }

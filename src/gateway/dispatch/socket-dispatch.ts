@@ -7,7 +7,7 @@ import type { WritePacer } from '../write-pacer';
 import { answerFailure } from './answer-failure';
 import { type FastCheck, fastCheckOf } from './fast-checks';
 import { pacedAck } from './paced-acks';
-import { PacketFastLane } from './packet-fast-lane';
+import { LaneEvents, PacketFastLane } from './packet-fast-lane';
 
 /** A row of an event table as the dispatch reads it (socket-events.ts types each row by its event). */
 export interface DispatchRow {
@@ -20,6 +20,8 @@ interface PreparedEvent {
   metadata: ArgumentMetadata;
   check: FastCheck<unknown> | null;
   handle: (request: unknown, socket: Socket) => unknown;
+  /** The event's socket.io listener, shared by every connection: socket.io calls it with the socket as `this`. */
+  listener: (this: Socket, ...args: unknown[]) => void;
 }
 
 /**
@@ -38,6 +40,8 @@ interface PreparedEvent {
 export class SocketDispatch {
   private readonly pipe = new KafkaValidationPipe();
   private readonly events: PreparedEvent[];
+  /** The same events for the packet fast lane, shared by every connection's lane. */
+  private readonly laneEvents = new LaneEvents();
 
   /**
    * `table`: socketEvents(), or any events shaped as its rows (the tests'); `contracts`: each event's DTO,
@@ -47,16 +51,25 @@ export class SocketDispatch {
     table: { readonly [event: string]: DispatchRow },
     contracts: { readonly [event: string]: Type<unknown> },
   ) {
+    // The listeners are made here, once, rather than per connection: a closure, its context and a lane
+    // entry per event for each of thousands of sockets were a fifth of what a connection holds.
+    const dispatch = (prepared: PreparedEvent, args: unknown[], socket: Socket): void =>
+      this.dispatch(prepared, args, socket);
     this.events = Object.entries(table).map(([event, row]) => {
       const dto = contracts[event];
       if (dto === undefined) throw new Error(`socket event ${event} has no DTO`);
-      return {
+      const prepared: PreparedEvent = {
         event,
         // As a request body: validated against the DTO; an array or a primitive is named `payload` in the refusal.
         metadata: { type: 'body', metatype: dto, data: 'payload' },
         check: fastCheckOf(dto),
         handle: row.handle as PreparedEvent['handle'],
+        listener(this: Socket, ...args: unknown[]): void {
+          dispatch(prepared, args, this);
+        },
       };
+      this.laneEvents.add(event, (args, socket) => dispatch(prepared, args, socket));
+      return prepared;
     });
   }
 
@@ -64,12 +77,8 @@ export class SocketDispatch {
   attach(socket: Socket, pacer: WritePacer, output: ConnectionOutput | undefined): void {
     const conn = engineConnectionOf(socket);
     wrapAcks(socket, (ack) => pacedAck(ack, conn, pacer, output));
-    const lane = PacketFastLane.of(socket, pacer, output);
-    for (const prepared of this.events) {
-      const listener = (args: unknown[]): void => this.dispatch(prepared, args, socket);
-      socket.on(prepared.event, (...args: unknown[]) => listener(args));
-      lane?.add(prepared.event, listener);
-    }
+    PacketFastLane.of(socket, this.laneEvents, pacer, output);
+    for (const prepared of this.events) socket.on(prepared.event, prepared.listener);
   }
 
   private dispatch(prepared: PreparedEvent, args: unknown[], socket: Socket): void {
