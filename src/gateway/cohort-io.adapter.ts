@@ -48,4 +48,14 @@ export class CohortIoAdapter extends IoAdapter {
     );
     return server;
   }
+
+  /**
+   * The gateway subscribes to no message (SocketDispatch binds the protocol's events itself), so there is
+   * nothing to bind: Nest's adapter would still make each connection a disconnect stream of its own (an
+   * rxjs pipe, its subscribers and closures), kept for the connection's life and never used.
+   */
+  override bindMessageHandlers(...args: Parameters<IoAdapter['bindMessageHandlers']>): void {
+    const [, handlers] = args;
+    if (handlers.length > 0) super.bindMessageHandlers(...args);
+  }
 }
