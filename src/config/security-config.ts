@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseAllowedHosts } from '../common/hosts';
 import { parseOrigins } from '../common/origins';
+import { defaultMaxConnections, openFilesLimit } from './max-connections-default';
 import type { SecurityVariables } from './security-variables';
 
 /** With authentication on: far above what one service creates, low enough that one principal cannot fill the node's memory. */
@@ -34,6 +35,8 @@ export class SecurityConfig {
   readonly restRequestsPerMinute: number;
   readonly socketEventsPerSecond: number;
   readonly maxConnectionsPerIp: number;
+  /** Socket connections of the whole node (0 = no limit). */
+  readonly maxConnections: number;
   /** Denial lines of the audit log per principal per window (0 = no limit), and the window. */
   readonly auditLogLimitLines: number;
   readonly auditLogLimitWindowMs: number;
@@ -68,6 +71,7 @@ export class SecurityConfig {
     this.restRequestsPerMinute = env.RATE_LIMIT_REST_PER_MINUTE;
     this.socketEventsPerSecond = env.RATE_LIMIT_SOCKET_EVENTS_PER_SECOND;
     this.maxConnectionsPerIp = env.MAX_CONNECTIONS_PER_IP;
+    this.maxConnections = env.MAX_CONNECTIONS ?? defaultMaxConnections(openFilesLimit());
     this.socketAuthTimeoutMs = env.SOCKET_AUTH_TIMEOUT_MS;
     this.auditLogLimitLines = env.AUDIT_LOG_LIMIT_LINES;
     this.auditLogLimitWindowMs = env.AUDIT_LOG_LIMIT_WINDOW_MS;

@@ -129,6 +129,18 @@ export class SecurityVariables {
   MAX_CONNECTIONS_PER_IP: number = 1_000;
 
   /**
+   * Open socket.io connections on this node, from every address; 0 turns the limit off. Unset: 100,000,
+   * or fewer where the process may open fewer files (see max-connections-default.ts).
+   */
+  @Expose()
+  @IsOptional()
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(100_000_000)
+  MAX_CONNECTIONS?: number;
+
+  /**
    * Groups one principal may create (JoinGroup or a commit that creates a group); a deleted or expired
    * group frees its slot. Unset: 1000 with authentication, off without (every client is then
    * User:ANONYMOUS, so a count would cap the node, not a principal); 0 = off.

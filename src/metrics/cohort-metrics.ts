@@ -55,7 +55,7 @@ export class CohortMetrics implements CoordinatorMetrics {
   });
   private readonly handshakesRefused = new Counter({
     name: 'cohort_socket_handshakes_refused_total',
-    help: 'engine.io handshakes refused before a session was opened: reason="max_connections_per_ip" (MAX_CONNECTIONS_PER_IP) or "host" (a foreign Host in protected mode).',
+    help: 'engine.io handshakes refused before a session was opened: reason="max_connections_per_ip" (MAX_CONNECTIONS_PER_IP), "max_connections" (MAX_CONNECTIONS, the whole node) or "host" (a foreign Host in protected mode).',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
@@ -219,7 +219,8 @@ export class CohortMetrics implements CoordinatorMetrics {
     collectDefaultMetrics({ register: this.registry });
     // Both series from the start, so an alert on their increase sees the first close.
     for (const limit of ['hard', 'soft']) this.outputLimitCloses.inc({ limit }, 0);
-    for (const reason of ['max_connections_per_ip', 'host']) this.handshakesRefused.inc({ reason }, 0);
+    for (const reason of ['max_connections_per_ip', 'max_connections', 'host'])
+      this.handshakesRefused.inc({ reason }, 0);
     for (const limit of ['rest', 'socket_events']) this.rateLimitedCount.inc({ limit }, 0);
     for (const reason of EPOCH_BUMP_REASONS) this.epochBumps.inc({ reason }, 0);
   }
@@ -281,7 +282,7 @@ export class CohortMetrics implements CoordinatorMetrics {
     this.connections.dec();
   }
 
-  socketHandshakeRefused(reason: 'max_connections_per_ip' | 'host'): void {
+  socketHandshakeRefused(reason: 'max_connections_per_ip' | 'max_connections' | 'host'): void {
     this.handshakesRefused.inc({ reason });
   }
 

@@ -15,6 +15,7 @@ jest.setTimeout(30_000);
  */
 const capped = appPerFile({ env: { MAX_CONNECTIONS_PER_IP: '5' } });
 const quick = appPerFile({ env: { SOCKET_AUTH_TIMEOUT_MS: '300' } });
+const nodeCapped = appPerFile({ env: { MAX_CONNECTIONS: '4' } });
 
 interface RawSession {
   /** The engine.io open packet arrived: the node holds a session for it. */
@@ -26,9 +27,9 @@ interface RawSession {
   socket: WebSocket;
 }
 
-/** A raw websocket handshake that never sends socket.io's CONNECT (no credential, nothing). */
-function rawSession(url: string): RawSession {
-  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`);
+/** A raw websocket handshake that never sends socket.io's CONNECT (no credential, nothing), from `localAddress` if given. */
+function rawSession(url: string, localAddress?: string): RawSession {
+  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`, { localAddress });
   socket.on('error', () => undefined);
   let refusal = '';
   const refusedWith = new Promise<number>((resolve) => {
@@ -77,6 +78,32 @@ describe('engine.io handshakes before authentication', () => {
       if (again.connected) again.socket.close();
       return again.connected;
     }, 'a free connection slot');
+  });
+
+  it('refuses handshakes past MAX_CONNECTIONS however many addresses they come from, and serves REST meanwhile', async () => {
+    // Six loopback addresses, one session each: no address is near MAX_CONNECTIONS_PER_IP (1,000).
+    const sessions = [2, 3, 4, 5, 6, 7].map((host) => rawSession(nodeCapped.url, `127.0.0.${host}`));
+    const opened = await Promise.all(sessions.map((s) => s.opened));
+    expect(opened.filter(Boolean)).toHaveLength(4);
+    const statuses = await Promise.all(sessions.map((s) => s.refusedWith));
+    expect(statuses.filter((s) => s === 400)).toHaveLength(2);
+    await expect(sessions[statuses.indexOf(400)].refusal).resolves.toContain('MAX_CONNECTIONS');
+    expect((await tryConnect(nodeCapped.url)).connected).toBe(false);
+    // The cap is on sockets: an operator's REST calls still get in.
+    await nodeCapped.http().get('/health/live').expect(200);
+    const metrics = await nodeCapped.http().get('/metrics').expect(200);
+    expect(sample(metrics.text, 'cohort_socket_handshakes_refused_total', { reason: 'max_connections' })).toBe(3);
+    expect(sample(metrics.text, 'cohort_socket_handshakes_refused_total', { reason: 'max_connections_per_ip' })).toBe(
+      0,
+    );
+    // One session gone frees one slot, for a client from any address.
+    sessions[opened.indexOf(true)].socket.terminate();
+    await eventually(async () => {
+      const again = await tryConnect(nodeCapped.url);
+      if (again.connected) again.socket.close();
+      return again.connected;
+    }, 'the freed connection slot');
+    for (const s of sessions) s.socket.terminate();
   });
 
   it('closes a session that has not authenticated within SOCKET_AUTH_TIMEOUT_MS, and counts it', async () => {

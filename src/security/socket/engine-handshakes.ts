@@ -20,9 +20,11 @@ export interface EngineSession {
 /**
  * The socket edge below socket.io: engine.io handshakes, checked before engine.io opens a session and
  * so before any credential is looked at. A handshake is refused (HTTP 403, or 400 on a websocket
- * upgrade, with the message as body) when its Host is foreign in protected mode (HostPolicy) or when its
+ * upgrade, with the message as body) when its Host is foreign in protected mode (HostPolicy), when its
  * address already holds MAX_CONNECTIONS_PER_IP connections, authenticated or not, as Kafka's
- * `max.connections.per.ip` is counted when a connection is accepted; each refusal is counted in
+ * `max.connections.per.ip` is counted when a connection is accepted, or when the node already holds
+ * MAX_CONNECTIONS from all addresses (Kafka's `max.connections`: many addresses, as an IPv6 prefix
+ * gives, must not add up to more than the node's memory and file descriptors hold); each refusal is counted in
  * `cohort_socket_handshakes_refused_total{reason}`. A session that has not authenticated (socket.io's
  * CONNECT, admitted by SocketSecurity) within SOCKET_AUTH_TIMEOUT_MS is closed and counted in
  * `cohort_socket_auth_timeouts_total`: an idle handshake holds nothing for long.
@@ -37,6 +39,7 @@ export class EngineHandshakes implements OnModuleDestroy {
   private readonly connections = new ConnectionsPerAddress();
   private readonly deadlines = new Map<EngineSession, NodeJS.Timeout>();
   private readonly maxPerAddress: number;
+  private readonly maxConnections: number;
   private readonly authTimeoutMs: number;
 
   constructor(
@@ -45,6 +48,7 @@ export class EngineHandshakes implements OnModuleDestroy {
     private readonly metrics: CohortMetrics,
   ) {
     this.maxPerAddress = config.security.maxConnectionsPerIp;
+    this.maxConnections = config.security.maxConnections;
     this.authTimeoutMs = config.security.socketAuthTimeoutMs;
   }
 
@@ -65,6 +69,10 @@ export class EngineHandshakes implements OnModuleDestroy {
         `too many connections from ${address}: at most ${this.maxPerAddress} (MAX_CONNECTIONS_PER_IP)`,
         false,
       );
+    }
+    if (this.maxConnections > 0 && this.connections.total >= this.maxConnections) {
+      this.metrics.socketHandshakeRefused('max_connections');
+      return callback(`too many connections on this node: at most ${this.maxConnections} (MAX_CONNECTIONS)`, false);
     }
     this.connections.opened(address);
     request.socket.once('close', () => this.connections.closed(address));

@@ -25,7 +25,7 @@ interface Session {
 
 /**
  * The socket.io handshake gate, registered before any other middleware (CohortIoAdapter), after
- * EngineHandshakes let the engine.io session in (Host, MAX_CONNECTIONS_PER_IP): the
+ * EngineHandshakes let the engine.io session in (Host, MAX_CONNECTIONS_PER_IP, MAX_CONNECTIONS): the
  * `Origin` policy, protected mode, then authentication of `auth.token` (or
  * the TLS client certificate). Each refusal is a `connect_error` whose `data` carries the Kafka
  * code; an authentication failure is also one audit line. An accepted socket carries its principal
