@@ -5,6 +5,7 @@ import { CohortConfig } from './config/cohort-config';
 import { CohortConfigModule } from './config/cohort-config.module';
 import { GatewayAuthorization } from './gateway/authorization/gateway-authorization';
 import { CoordinatorGateway } from './gateway/coordinator.gateway';
+import { SocketInputLimits } from './gateway/input/socket-input-limits';
 import { SocketOutputLimits } from './gateway/output/socket-output-limits';
 import { SocketPushSink } from './gateway/socket-push-sink';
 import { AssignorsController } from './http/assignors.controller';
@@ -78,6 +79,7 @@ export class AppModule implements NestModule {
         CohortMetrics,
         SocketPushSink,
         SocketOutputLimits,
+        SocketInputLimits,
         NodeAddress,
         {
           provide: COHORT_NODE,

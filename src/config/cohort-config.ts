@@ -71,6 +71,8 @@ export class CohortConfig {
   readonly maxPayloadBytes: number;
   /** Each socket connection's unsent output: closed past `hardBytes`, or above `softBytes` for `softSeconds` (0 turns a limit off). */
   readonly socketOutputLimits: { hardBytes: number; softBytes: number; softSeconds: number };
+  /** What all connections may hold of messages not yet whole (0 = no limit). */
+  readonly socketInputBufferBytes: number;
   readonly logLevel: string;
   readonly metricsPartitionLag: boolean;
   readonly metricsMaxGroups: number;
@@ -143,6 +145,7 @@ export class CohortConfig {
       softBytes: env.MAX_SOCKET_OUTPUT_BUFFER_SOFT_BYTES,
       softSeconds: env.MAX_SOCKET_OUTPUT_BUFFER_SOFT_SECONDS,
     };
+    this.socketInputBufferBytes = env.MAX_SOCKET_INPUT_BUFFER_BYTES;
     this.logLevel = env.LOG_LEVEL;
     this.metricsPartitionLag = env.METRICS_PARTITION_LAG;
     this.metricsMaxGroups = env.METRICS_MAX_GROUPS;

@@ -288,6 +288,19 @@ export class EnvironmentVariables extends ShareGroupVariables {
   @Max(86_400)
   MAX_SOCKET_OUTPUT_BUFFER_SOFT_SECONDS: number = 10;
 
+  /**
+   * What all socket connections together may hold of messages received but not yet whole (a websocket
+   * frame whose payload is still arriving); past it, a connection holding at least the average is closed
+   * (Kafka's `queued.max.request.bytes` bounds its requests' memory the same way). At least
+   * MAX_PAYLOAD_BYTES; 0 turns it off.
+   */
+  @Expose()
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(68_719_476_736)
+  MAX_SOCKET_INPUT_BUFFER_BYTES: number = 268_435_456;
+
   /** Export `cohort_group_partition_lag{group,topic,partition}` (docs/lag.md); off by default: one series per partition. */
   @Expose()
   @EnvBoolean()

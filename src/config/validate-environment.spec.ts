@@ -132,6 +132,10 @@ describe('configuration (the configuration table of README.md)', () => {
     expect(problemsOf({ OFFSETS_TOPIC_REPLICATION_FACTOR: '3' })).toEqual([
       'OFFSETS_TOPIC_REPLICATION_FACTOR=3: embedded mode runs one node, so it must be 1',
     ]);
+    expect(problemsOf({ MAX_SOCKET_INPUT_BUFFER_BYTES: '1000', MAX_PAYLOAD_BYTES: '2000' })).toEqual([
+      'MAX_SOCKET_INPUT_BUFFER_BYTES=1000 must be at least MAX_PAYLOAD_BYTES=2000 (or 0, off): one largest message must fit',
+    ]);
+    expect(() => validateEnvironment({ MAX_SOCKET_INPUT_BUFFER_BYTES: '0', MAX_PAYLOAD_BYTES: '2000' })).not.toThrow();
   });
 
   it('gives the consumer group defaults (5 s heartbeat, 45 s session, unlimited size, uniform then range) and reads set values', () => {

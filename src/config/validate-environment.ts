@@ -58,6 +58,11 @@ function crossFieldProblems(config: EnvironmentVariables): string[] {
       `GROUP_MIN_SESSION_TIMEOUT_MS=${config.GROUP_MIN_SESSION_TIMEOUT_MS} must not exceed GROUP_MAX_SESSION_TIMEOUT_MS=${config.GROUP_MAX_SESSION_TIMEOUT_MS}`,
     );
   }
+  if (config.MAX_SOCKET_INPUT_BUFFER_BYTES > 0 && config.MAX_SOCKET_INPUT_BUFFER_BYTES < config.MAX_PAYLOAD_BYTES) {
+    problems.push(
+      `MAX_SOCKET_INPUT_BUFFER_BYTES=${config.MAX_SOCKET_INPUT_BUFFER_BYTES} must be at least MAX_PAYLOAD_BYTES=${config.MAX_PAYLOAD_BYTES} (or 0, off): one largest message must fit`,
+    );
+  }
   const { replicationFactor, minInsyncReplicas } = replicationSettings(config);
   if (minInsyncReplicas > replicationFactor) {
     problems.push(

@@ -5,19 +5,22 @@ import { withAuthenticatedRecovery } from '../security/socket/recovery-options';
 import { EngineHandshakes } from '../security/socket/engine-handshakes';
 import { SocketSecurity } from '../security/socket/socket-security';
 import type { EngineConnection } from './socket-io-internals';
+import { SocketInputLimits } from './input/socket-input-limits';
 import { SocketOutputLimits } from './output/socket-output-limits';
 
 /**
  * socket.io server options that come from the configuration, which a @WebSocketGateway decorator
  * cannot read. A message over MAX_PAYLOAD_BYTES makes socket.io close that one connection (its
  * `maxHttpBufferSize` rule); the process and every other connection carry on. Output that a connection
- * does not read is bounded the other way round (SocketOutputLimits).
+ * does not read is bounded the other way round (SocketOutputLimits), and what all connections hold of
+ * messages not yet whole by SocketInputLimits.
  */
 export class CohortIoAdapter extends IoAdapter {
   private readonly config: CohortConfig;
   private readonly security: SocketSecurity;
   private readonly handshakes: EngineHandshakes;
   private readonly outputLimits: SocketOutputLimits;
+  private readonly inputLimits: SocketInputLimits;
 
   constructor(app: INestApplicationContext) {
     super(app);
@@ -25,6 +28,7 @@ export class CohortIoAdapter extends IoAdapter {
     this.security = app.get(SocketSecurity);
     this.handshakes = app.get(EngineHandshakes);
     this.outputLimits = app.get(SocketOutputLimits);
+    this.inputLimits = app.get(SocketInputLimits);
   }
 
   // Typed through the base class: @nestjs/platform-socket.io bundles its own copy of socket.io.
@@ -42,10 +46,12 @@ export class CohortIoAdapter extends IoAdapter {
     const server = super.createIOServer(port, withLimit);
     // First of the handshake middlewares: origin, protected mode, connection cap, authentication.
     this.security.attach(server as unknown as import('socket.io').Server);
-    // Every engine.io connection's unsent output is held to its limits from its first packet on.
-    (server as unknown as import('socket.io').Server).engine.on('connection', (connection: EngineConnection) =>
-      this.outputLimits.watch(connection),
-    );
+    // Every engine.io connection's unsent output, and what it holds of messages not yet whole, are held
+    // to their limits from its first packet on.
+    (server as unknown as import('socket.io').Server).engine.on('connection', (connection: EngineConnection) => {
+      this.outputLimits.watch(connection);
+      this.inputLimits.watch(connection);
+    });
     return server;
   }
 

@@ -10,6 +10,7 @@ import {
   eventPacket,
   interceptPackets,
   mayTakePacket,
+  partialInputOf,
   runMiddlewares,
   transportBufferedBytes,
   wrapAcks,
@@ -110,6 +111,30 @@ describe('socket.io internals the gateway relies on', () => {
       await new Promise((resolve) => process.nextTick(resolve));
       expect(disconnected).toBe('forced close');
       expect(socket.connected).toBe(false);
+    },
+    MIB_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'counts what ws holds of a frame whose payload is still arriving, read after ws took each chunk',
+    async () => {
+      const input = partialInputOf(connection)!;
+      expect(input).not.toBeNull();
+      const heldAfterChunks: number[] = [];
+      input.tcp.on('data', () => heldAfterChunks.push(input.held()));
+      // One text frame of exactly 1,000,000 bytes (socket.io's default limit), masked with zeros, sent by hand.
+      const payload = Buffer.from(`42["big","${'a'.repeat(1_000_000 - 12)}"]`);
+      const header = Buffer.from([0x81, 0xff, 0, 0, 0, 0, 0, 0x0f, 0x42, 0x40, 0, 0, 0, 0]);
+      const raw = (client as unknown as { _socket: { write(data: Buffer): void } })._socket;
+      raw.write(Buffer.concat([header, payload.subarray(0, 300_000)]));
+      for (let i = 0; i < 250 && input.held() < 300_000; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(input.held()).toBe(300_000);
+      expect(heldAfterChunks[heldAfterChunks.length - 1]).toBe(300_000);
+      const arrived = new Promise<string>((resolve) => socket.on('big', resolve));
+      raw.write(payload.subarray(300_000));
+      expect((await arrived).length).toBe(1_000_000 - 12);
+      expect(input.held()).toBe(0);
+      expect(heldAfterChunks[heldAfterChunks.length - 1]).toBe(0);
     },
     MIB_TEST_TIMEOUT_MS,
   );

@@ -22,6 +22,10 @@ import type { Socket } from 'socket.io';
  *   and socket.io does not even encode a packet for it (its `Client._packet` checks `open`).
  * - ws's `terminate()` destroys the TCP socket with what it buffered and reports the close later; engine.io's
  *   `close(true)` then discards the transport (`close()` alone would wait for `writeBuffer` to drain).
+ * - ws reads its TCP socket (`_socket`) with a `data` listener of its own, registered before any other,
+ *   that hands each chunk to its `Receiver` (`_receiver`) at once. The receiver keeps the bytes of a frame
+ *   until its whole payload is there (`_bufferedBytes`), the frames of a fragmented message until its last
+ *   (`_messageLength`), and, while it is busy, the chunks not yet taken (its Writable's `writableLength`).
  */
 
 /** An engine.io connection, as the gateway uses it. */
@@ -205,6 +209,32 @@ export function closeDiscarding(connection: EngineConnection): void {
   connection.readyState = 'closing';
   wsOf(connection)?.terminate();
   process.nextTick(() => connection.close(true));
+}
+
+/** ws's view of what a connection has received but not yet made a whole message of. */
+interface WsInput {
+  readonly _socket?: { on(event: 'data', listener: () => void): unknown };
+  readonly _receiver?: { _bufferedBytes?: number; _messageLength?: number; writableLength?: number };
+}
+
+/** The input side of a websocket connection: its TCP socket, and the bytes received that are not yet a whole message. */
+export interface PartialInput {
+  /** The TCP socket; a `data` listener added here runs after ws has taken the chunk. */
+  readonly tcp: { on(event: 'data', listener: () => void): unknown };
+  held(): number;
+}
+
+/** The input side of `connection` (null on other transports, or where ws is not shaped as expected). */
+export function partialInputOf(connection: EngineConnection): PartialInput | null {
+  const ws = wsOf(connection) as (WsSocket & WsInput) | null;
+  const receiver = ws?._receiver;
+  const tcp = ws?._socket;
+  if (!receiver || !tcp || typeof receiver._bufferedBytes !== 'number' || typeof receiver._messageLength !== 'number')
+    return null;
+  return {
+    tcp,
+    held: () => receiver._bufferedBytes! + receiver._messageLength! + (receiver.writableLength ?? 0),
+  };
 }
 
 function wsOf(connection: EngineConnection): WsSocket | null {

@@ -53,6 +53,11 @@ export class CohortMetrics implements CoordinatorMetrics {
     labelNames: ['limit'] as const,
     registers: [this.registry],
   });
+  private readonly inputLimitCloses = new Counter({
+    name: 'cohort_socket_input_limit_closes_total',
+    help: 'Socket connections closed because all connections together held more than MAX_SOCKET_INPUT_BUFFER_BYTES of messages not yet whole, and they held at least the average.',
+    registers: [this.registry],
+  });
   private readonly handshakesRefused = new Counter({
     name: 'cohort_socket_handshakes_refused_total',
     help: 'engine.io handshakes refused before a session was opened: reason="max_connections_per_ip" (MAX_CONNECTIONS_PER_IP), "max_connections" (MAX_CONNECTIONS, the whole node) or "host" (a foreign Host in protected mode).',
@@ -300,6 +305,10 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   socketOutputLimitClosed(limit: 'hard' | 'soft'): void {
     this.outputLimitCloses.inc({ limit });
+  }
+
+  socketInputLimitClosed(): void {
+    this.inputLimitCloses.inc();
   }
 
   /** Refreshed on each scrape from the coordinator's own view, so the gauges cannot drift. */
