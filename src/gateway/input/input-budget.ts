@@ -1,3 +1,6 @@
+/** Nothing to close: shared, as nearly every update of a connection that holds nothing returns it. */
+const NONE: readonly never[] = Object.freeze([]);
+
 /**
  * The bytes all connections hold of messages received but not yet whole, against one budget: when an
  * update takes the total past it, connections holding at least the average are chosen to be closed,
@@ -6,9 +9,6 @@
  * from addresses each within MAX_CONNECTIONS_PER_IP, would otherwise add up to more memory than the node
  * has. The largest holders go first, so a client whose one message is on its way is rarely the one closed.
  */
-/** Nothing to close: shared, as nearly every update of a connection that holds nothing returns it. */
-const NONE: readonly never[] = Object.freeze([]);
-
 export class InputBudget<K> {
   private readonly holding = new Map<K, number>();
   private total = 0;
