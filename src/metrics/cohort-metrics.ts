@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { type CoordinatorMetrics, EPOCH_BUMP_REASONS, type GroupSummaryView } from '@cohort/coordinator';
 import { CONSUMER_GROUP_STATE_NAMES, errorName, GROUP_STATE_NAMES } from '@cohort/protocol';
+import { EdgeLimitMetrics } from './edge-limit-metrics';
 import { FoldedHistogramSeries } from './folded-histogram';
 
 /** A request series' children (see `requestChildren`). */
@@ -20,6 +21,8 @@ interface RequestChildren {
 @Injectable()
 export class CohortMetrics implements CoordinatorMetrics {
   readonly registry = new Registry();
+  /** What the limits at the socket and REST edge refused or closed (EdgeLimitMetrics). */
+  readonly edge = new EdgeLimitMetrics(this.registry);
 
   private readonly requests = new Counter({
     name: 'cohort_requests_total',
@@ -45,39 +48,6 @@ export class CohortMetrics implements CoordinatorMetrics {
   private readonly connections = new Gauge({
     name: 'cohort_socket_connections',
     help: 'Open socket.io connections.',
-    registers: [this.registry],
-  });
-  private readonly outputLimitCloses = new Counter({
-    name: 'cohort_socket_output_limit_closes_total',
-    help: 'Socket connections closed because their unsent output passed MAX_SOCKET_OUTPUT_BUFFER_BYTES (limit="hard") or stayed above MAX_SOCKET_OUTPUT_BUFFER_SOFT_BYTES for MAX_SOCKET_OUTPUT_BUFFER_SOFT_SECONDS (limit="soft").',
-    labelNames: ['limit'] as const,
-    registers: [this.registry],
-  });
-  private readonly inputLimitCloses = new Counter({
-    name: 'cohort_socket_input_limit_closes_total',
-    help: 'Socket connections closed because all connections together held more than MAX_SOCKET_INPUT_BUFFER_BYTES of messages not yet whole, and they held at least the average.',
-    registers: [this.registry],
-  });
-  private readonly handshakesRefused = new Counter({
-    name: 'cohort_socket_handshakes_refused_total',
-    help: 'engine.io handshakes refused before a session was opened: reason="max_connections_per_ip" (MAX_CONNECTIONS_PER_IP), "max_connections" (MAX_CONNECTIONS, the whole node) or "host" (a foreign Host in protected mode).',
-    labelNames: ['reason'] as const,
-    registers: [this.registry],
-  });
-  private readonly rateLimitedCount = new Counter({
-    name: 'cohort_rate_limited_total',
-    help: 'Requests refused with 89 THROTTLING_QUOTA_EXCEEDED by a rate limit: limit="rest" (RATE_LIMIT_REST_PER_MINUTE) or "socket_events" (RATE_LIMIT_SOCKET_EVENTS_PER_SECOND).',
-    labelNames: ['limit'] as const,
-    registers: [this.registry],
-  });
-  private readonly auditSuppressed = new Counter({
-    name: 'cohort_audit_lines_suppressed_total',
-    help: 'Audit denial lines not written because their principal passed AUDIT_LOG_LIMIT_LINES in AUDIT_LOG_LIMIT_WINDOW_MS (each window reports its count in one line).',
-    registers: [this.registry],
-  });
-  private readonly authTimeouts = new Counter({
-    name: 'cohort_socket_auth_timeouts_total',
-    help: 'Socket sessions closed because they had not authenticated within SOCKET_AUTH_TIMEOUT_MS.',
     registers: [this.registry],
   });
   private readonly groups = new Gauge({
@@ -222,11 +192,6 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
-    // Both series from the start, so an alert on their increase sees the first close.
-    for (const limit of ['hard', 'soft']) this.outputLimitCloses.inc({ limit }, 0);
-    for (const reason of ['max_connections_per_ip', 'max_connections', 'host'])
-      this.handshakesRefused.inc({ reason }, 0);
-    for (const limit of ['rest', 'socket_events']) this.rateLimitedCount.inc({ limit }, 0);
     for (const reason of EPOCH_BUMP_REASONS) this.epochBumps.inc({ reason }, 0);
   }
 
@@ -285,30 +250,6 @@ export class CohortMetrics implements CoordinatorMetrics {
 
   connectionClosed(): void {
     this.connections.dec();
-  }
-
-  socketHandshakeRefused(reason: 'max_connections_per_ip' | 'max_connections' | 'host'): void {
-    this.handshakesRefused.inc({ reason });
-  }
-
-  rateLimited(limit: 'rest' | 'socket_events'): void {
-    this.rateLimitedCount.inc({ limit });
-  }
-
-  auditLinesSuppressed(count: number): void {
-    this.auditSuppressed.inc(count);
-  }
-
-  socketAuthTimedOut(): void {
-    this.authTimeouts.inc();
-  }
-
-  socketOutputLimitClosed(limit: 'hard' | 'soft'): void {
-    this.outputLimitCloses.inc({ limit });
-  }
-
-  socketInputLimitClosed(): void {
-    this.inputLimitCloses.inc();
   }
 
   /** Refreshed on each scrape from the coordinator's own view, so the gauges cannot drift. */

@@ -9,6 +9,6 @@ import { AuditLogger } from './audit-logger';
 @Injectable()
 export class AuditMetrics {
   constructor(audit: AuditLogger, metrics: CohortMetrics) {
-    audit.onSuppressed((count) => metrics.auditLinesSuppressed(count));
+    audit.onSuppressed((count) => metrics.edge.auditLinesSuppressed(count));
   }
 }

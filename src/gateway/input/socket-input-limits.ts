@@ -41,7 +41,7 @@ export class SocketInputLimits {
 
   private settle(evicted: readonly { key: EngineConnection; held: number }[]): void {
     for (const { key: connection, held } of evicted) {
-      this.metrics.socketInputLimitClosed();
+      this.metrics.edge.socketInputLimitClosed();
       this.logger.warn(
         `closed connection ${connection.id} from ${connection.remoteAddress}: ${(held / MIB).toFixed(1)} MiB of a message not yet whole, ` +
           `while all connections held more than MAX_SOCKET_INPUT_BUFFER_BYTES=${this.limitBytes} (a client that starts large messages and stalls)`,

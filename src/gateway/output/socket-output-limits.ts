@@ -43,7 +43,7 @@ export class SocketOutputLimits {
   }
 
   private exceeded(connection: EngineConnection, kind: OutputLimitKind, unsent: number): void {
-    this.metrics.socketOutputLimitClosed(kind);
+    this.metrics.edge.socketOutputLimitClosed(kind);
     const limit =
       kind === 'hard'
         ? `MAX_SOCKET_OUTPUT_BUFFER_BYTES=${this.limits.hardBytes}`

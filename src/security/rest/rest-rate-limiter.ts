@@ -55,7 +55,7 @@ export class RestRateLimiter implements OnApplicationShutdown {
       response.setHeader('X-RateLimit-Reset', String(record.timeToExpire));
       return true;
     }
-    this.metrics.rateLimited('rest');
+    this.metrics.edge.rateLimited('rest');
     const seconds = Math.max(1, record.timeToBlockExpire);
     response.setHeader('Retry-After', String(seconds));
     response.status(429).json({

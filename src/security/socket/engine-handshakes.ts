@@ -59,19 +59,19 @@ export class EngineHandshakes implements OnModuleDestroy {
   ): void => {
     const foreignHost = this.hosts.refusal(request.headers.host);
     if (foreignHost) {
-      this.metrics.socketHandshakeRefused('host');
+      this.metrics.edge.socketHandshakeRefused('host');
       return callback(foreignHost, false);
     }
     const address = request.socket.remoteAddress ?? '';
     if (this.maxPerAddress > 0 && this.connections.count(address) >= this.maxPerAddress) {
-      this.metrics.socketHandshakeRefused('max_connections_per_ip');
+      this.metrics.edge.socketHandshakeRefused('max_connections_per_ip');
       return callback(
         `too many connections from ${address}: at most ${this.maxPerAddress} (MAX_CONNECTIONS_PER_IP)`,
         false,
       );
     }
     if (this.maxConnections > 0 && this.connections.total >= this.maxConnections) {
-      this.metrics.socketHandshakeRefused('max_connections');
+      this.metrics.edge.socketHandshakeRefused('max_connections');
       return callback(`too many connections on this node: at most ${this.maxConnections} (MAX_CONNECTIONS)`, false);
     }
     this.connections.opened(address);
@@ -84,7 +84,7 @@ export class EngineHandshakes implements OnModuleDestroy {
     if (this.authTimeoutMs <= 0) return;
     const deadline = setTimeout(() => {
       this.deadlines.delete(session);
-      this.metrics.socketAuthTimedOut();
+      this.metrics.edge.socketAuthTimedOut();
       this.logger.debug(
         `closed session ${session.id} from ${session.remoteAddress}: not authenticated within ${this.authTimeoutMs} ms (SOCKET_AUTH_TIMEOUT_MS)`,
       );

@@ -162,7 +162,7 @@ export class SocketSecurity implements OnModuleDestroy {
     const limiter = new EventRateLimiter(perSecond);
     socket.use((packet, next) => {
       if (limiter.tryTake()) return next();
-      this.metrics.rateLimited('socket_events');
+      this.metrics.edge.rateLimited('socket_events');
       const ack: unknown = packet[packet.length - 1];
       if (typeof ack === 'function') {
         ack({
