@@ -94,6 +94,10 @@ export interface OffsetFetchRequest {
   /** null fetches every committed offset of the group. */
   topics: OffsetFetchTopic[] | null;
   requireStable?: boolean;
+  /** A consumer group's member fetching (KIP-848): checked with `memberEpoch` as a commit's are. */
+  memberId?: string | null;
+  /** -1 (the default) with no member id: a fetch from outside the group. */
+  memberEpoch?: number;
 }
 
 export interface OffsetDeleteTopic {

@@ -12,7 +12,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import type { OffsetFetchRequest, OffsetFetchTopic } from '@cohort/protocol';
-import { INT32_MAX, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
+import { INT32_MAX, INT32_MIN, MAX_ID_LENGTH, MAX_TOPIC_NAME_LENGTH } from '@cohort/protocol';
 import { Describe, IsNullable } from '../contract/schema-decorators';
 
 class OffsetFetchTopicDto implements OffsetFetchTopic {
@@ -46,4 +46,19 @@ export class OffsetFetchDto implements OffsetFetchRequest {
   @IsOptional()
   @IsBoolean()
   requireStable?: boolean;
+
+  @Describe(
+    "A consumer group's member fetching: with memberEpoch, checked as a commit's (25 UNKNOWN_MEMBER_ID, 113 STALE_MEMBER_EPOCH).",
+  )
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_ID_LENGTH)
+  memberId?: string | null;
+
+  @Describe('The member epoch of memberId; -1 (the default) with no member id is a fetch from outside the group.')
+  @IsOptional()
+  @IsInt()
+  @Min(INT32_MIN)
+  @Max(INT32_MAX)
+  memberEpoch?: number;
 }

@@ -18,6 +18,7 @@ import {
   subscribedTopicNamesAfter,
 } from './subscription-metadata';
 import { SubscribedTopicsHash } from './subscribed-topics-hash';
+import { topicMatches } from './topic-regex';
 import { updateTargetAssignment } from './target-assignment-update';
 import type { TopicPartitionList, TopicPartitions } from './topic-partitions';
 
@@ -223,6 +224,24 @@ export class MemberProgress {
     const access = this.access;
     if (!access || subscription.resolved.size === 0) return subscription;
     return { ...subscription, resolved: new MemberFilteredRegexes(subscription.resolved, groupId, access) };
+  }
+
+  /**
+   * Kafka's `isSubscribedToTopic` as OffsetDelete asks it: a topic is subscribed when a member names it,
+   * or a member's regex matches it and that member may be given it. Kafka counts the matches a refresh
+   * kept after filtering them by ACLs; here each member is filtered by its own principal, so a topic
+   * matched only by members who may not describe it is not subscribed, and its offsets can be deleted.
+   */
+  subscribesTo(group: ConsumerGroup, topic: string): boolean {
+    if (group.subscribedTopicNames.has(topic)) return true;
+    const access = this.access;
+    for (const pattern of group.subscribedRegexes.keys()) {
+      if (!topicMatches(pattern, topic)) continue;
+      if (!access) return true;
+      for (const member of group.members.values())
+        if (member.subscribedTopicRegex === pattern && access.mayBeGiven(group.groupId, member, topic)) return true;
+    }
+    return false;
   }
 
   /**

@@ -84,23 +84,41 @@ export class RegexAccess {
     return false;
   }
 
+  /**
+   * Whether the member may be given `topic`, one of its pattern's matches (OffsetDelete's question). A
+   * member whose caller is unknown may be: it is given nothing only until its next heartbeat.
+   */
+  mayBeGiven(groupId: string, member: ConsumerGroupMember, topic: string): boolean {
+    const caller = this.callers.get(keyOf(groupId, member.memberId));
+    if (!caller) return true;
+    this.refreshAnswers();
+    return this.mayDescribe(caller, topic);
+  }
+
   private allowed(caller: MemberCaller, matched: ReadonlySet<string>): Set<string> {
+    this.refreshAnswers();
+    const allowed = new Set<string>();
+    for (const topic of matched) if (this.mayDescribe(caller, topic)) allowed.add(topic);
+    return allowed;
+  }
+
+  /** The cached answers hold for one version of the ACLs, and only so many of them. */
+  private refreshAnswers(): void {
     const version = this.port.version();
     if (version !== this.answersVersion || this.answers.size >= MAX_ANSWERS) {
       this.answers.clear();
       this.answersVersion = version;
     }
-    const allowed = new Set<string>();
-    for (const topic of matched) {
-      const key = `${caller.principal}\u0000${caller.host}\u0000${topic}`;
-      let answer = this.answers.get(key);
-      if (answer === undefined) {
-        answer = this.port.canDescribeTopic(caller.principal, caller.host, topic);
-        this.answers.set(key, answer);
-      }
-      if (answer) allowed.add(topic);
+  }
+
+  private mayDescribe(caller: MemberCaller, topic: string): boolean {
+    const key = `${caller.principal}\u0000${caller.host}\u0000${topic}`;
+    let answer = this.answers.get(key);
+    if (answer === undefined) {
+      answer = this.port.canDescribeTopic(caller.principal, caller.host, topic);
+      this.answers.set(key, answer);
     }
-    return allowed;
+    return answer;
   }
 }
 

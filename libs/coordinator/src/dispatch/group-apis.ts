@@ -177,7 +177,9 @@ export const OFFSET_FETCH: ApiSpec<P.OffsetFetchRequest, P.OffsetFetchResponse> 
   emptyGroupIdAllowed: true,
   operation: {
     kind: 'read',
-    run: (shard, request) => notShareGroup(shard, request.groupId) ?? handleOffsetFetch(shard.groups, request),
+    run: (shard, request) =>
+      notShareGroup(shard, request.groupId) ??
+      handleOffsetFetch(shard.groups, request, shard.consumerGroup(request.groupId)),
   },
   errorResponse: (_request, error) => ({ ...errorFieldsOf(error), topics: [] }),
 };
@@ -189,9 +191,13 @@ export const OFFSET_DELETE: ApiSpec<P.OffsetDeleteRequest, P.OffsetDeleteRespons
   emptyGroupIdAllowed: false,
   operation: {
     kind: 'write',
-    run: (shard, request) =>
-      notShareGroup(shard, request.groupId) ??
-      handleOffsetDelete(shard.groups, shard.consumerGroup(request.groupId), shard.offsets, shard.env.topics, request),
+    run: (shard, request) => {
+      notShareGroup(shard, request.groupId);
+      const consumerGroup = shard.consumerGroup(request.groupId);
+      return handleOffsetDelete(shard.groups, consumerGroup, shard.offsets, shard.env.topics, request, (topic) =>
+        shard.consumer.progress.subscribesTo(consumerGroup!, topic),
+      );
+    },
   },
   errorResponse: (_request, error) => ({ ...errorFieldsOf(error), topics: [] }),
 };
@@ -298,7 +304,9 @@ export const CONSUMER_GROUP_HEARTBEAT: ApiSpec<P.ConsumerGroupHeartbeatRequest, 
   // The request's shape is its DTO's; the protocol's rules are the manager's (answered with Kafka's codes).
   validate: () => null,
   groupId: groupIdOf,
-  emptyGroupIdAllowed: false,
+  // Kafka's heartbeat checks its ids itself: an empty group id is 42 "GroupId can't be empty." (after an
+  // empty member id), not the 24 INVALID_GROUP_ID of the classic APIs.
+  emptyGroupIdAllowed: true,
   // Parked until the end of the turn: the turn's heartbeats run together (handlers/consumer-heartbeat-queue.ts);
   // a steady one, with none queued before it, runs at once (handlers/steady-consumer-heartbeat.ts).
   operation: {

@@ -10,7 +10,8 @@ export const SHARE_GROUP_HEARTBEAT: ApiSpec<P.ShareGroupHeartbeatRequest, P.Shar
   // The request's shape is its DTO's; the protocol's rules are the manager's (answered with Kafka's codes).
   validate: () => null,
   groupId: (request) => request?.groupId,
-  emptyGroupIdAllowed: false,
+  // As ConsumerGroupHeartbeat: its own checks answer an empty group id 42, as Kafka's do.
+  emptyGroupIdAllowed: true,
   operation: { kind: 'write', run: (shard, request, context) => handleShareGroupHeartbeat(shard, request, context) },
   errorResponse: (_request, error) => shareHeartbeatError(error),
 };

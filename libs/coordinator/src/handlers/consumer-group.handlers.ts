@@ -153,10 +153,20 @@ function membersToTell(
   return tell;
 }
 
-/** Kafka's ConsumerGroupDescribe for one group: an id that names no consumer group is GROUP_ID_NOT_FOUND. */
+/**
+ * Kafka's ConsumerGroupDescribe for one group: an id that names no consumer group is GROUP_ID_NOT_FOUND,
+ * whose message says whether it names a group of another type (Kafka's `consumerGroup(groupId)`).
+ */
 export function describeOneConsumerGroup(shard: CoordinatorShard, groupId: string): DescribedConsumerGroup {
   const group = shard.consumerGroup(groupId);
-  if (!group) return consumerGroupNotFound(groupId, `Group ${groupId} not found.`);
+  if (!group) {
+    const classic = shard.groups.get(groupId);
+    const otherType = shard.shareGroup(groupId) !== undefined || (classic !== undefined && !classic.is('Dead'));
+    return consumerGroupNotFound(
+      groupId,
+      otherType ? `Group ${groupId} is not a consumer group.` : `Group ${groupId} not found.`,
+    );
+  }
   return describeConsumerGroup(group, shard.env.consumerAssignors[0]?.name ?? '');
 }
 

@@ -15,8 +15,9 @@ import { knownPartition } from './topic-validation';
  * group keeps those of topics it subscribes to (GROUP_SUBSCRIBED_TO_TOPIC); other non-empty groups are
  * refused (NON_EMPTY_GROUP). A consumer group (KIP-848; its offsets are held by an Empty classic group of
  * the same id) is accepted in any state and keeps the offsets of topics its members subscribe to, as
- * Kafka's `ConsumerGroup.validateOffsetDelete` and `isSubscribedToTopic` do. Deletions are tombstones,
- * answered once committed.
+ * Kafka's `ConsumerGroup.validateOffsetDelete` and `isSubscribedToTopic` do (`consumerSubscribes`: with
+ * ACLs on, a topic only regex members who may not describe it match is not subscribed). Deletions are
+ * tombstones, answered once committed.
  */
 export function handleOffsetDelete(
   groups: GroupRegistry,
@@ -24,6 +25,7 @@ export function handleOffsetDelete(
   offsets: OffsetWrites,
   topicRegistry: TopicRegistry,
   request: OffsetDeleteRequest,
+  consumerSubscribes: (topic: string) => boolean = (topic) => consumerGroup!.isSubscribedToTopic(topic),
 ): CoordinatorResult<OffsetDeleteResponse> {
   const found = groups.get(request.groupId);
   const group = found && !found.is('Dead') ? found : undefined;
@@ -31,7 +33,7 @@ export function handleOffsetDelete(
   if (!consumerGroup && group && !group.is('Empty') && !group.isConsumerGroup)
     throw KafkaError.of('NON_EMPTY_GROUP', `group ${request.groupId} is ${group.state}`);
   const subscribed = (topic: string): boolean =>
-    consumerGroup ? consumerGroup.isSubscribedToTopic(topic) : !group!.is('Empty') && group!.isSubscribedToTopic(topic);
+    consumerGroup ? consumerSubscribes(topic) : !group!.is('Empty') && group!.isSubscribedToTopic(topic);
   const topics: TopicPartitionErrors[] = request.topics.map((t) => ({
     name: t.name,
     partitions: t.partitions.map(({ partitionIndex }) => {

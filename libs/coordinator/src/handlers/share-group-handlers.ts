@@ -12,6 +12,7 @@ import { answer } from '../runtime/coordinator-result';
 import { operationWriteError } from '../context/store-errors';
 import { toTopicPartitionList } from '../consumer/topic-partitions';
 import { shareHeartbeatError } from '../share/share-group-manager';
+import { throwIfShareHeartbeatIsInvalid } from '../share/share-group-validation';
 import type { ShareGroup } from '../share/share-group-model';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
 
@@ -27,6 +28,13 @@ export function handleShareGroupHeartbeat(
   request: ShareGroupHeartbeatRequest,
   context: RequestContext,
 ): CoordinatorResult<ShareGroupHeartbeatResponse> {
+  // Kafka checks the request (its ids, epoch and subscription) before it looks the group up.
+  try {
+    throwIfShareHeartbeatIsInvalid(request);
+  } catch (error) {
+    if (!(error instanceof KafkaError)) throw error;
+    return answer(shareHeartbeatError(error));
+  }
   const other = otherGroupType(shard, request.groupId);
   if (other && !shard.shareGroup(request.groupId))
     return answer(

@@ -53,6 +53,17 @@ export function classicJoinToConsumerGroup(
       ),
     );
   }
+  // Kafka's `throwIfClassicMemberCannotJoinConsumerGroup` (KAFKA-20640): with migration disabled no classic
+  // member joins or rejoins a consumer group, whatever else its request says.
+  if (config.groupConsumerMigrationPolicy === 'disabled') {
+    return answer(
+      joinError(
+        request.memberId,
+        ErrorCode.INCONSISTENT_GROUP_PROTOCOL,
+        `Cannot join the consumer group ${groupId} with the classic protocol because the group migration is disabled.`,
+      ),
+    );
+  }
   const instanceId = request.groupInstanceId ?? null;
   const isUnknownMember = request.memberId === '';
   const memberId = isUnknownMember ? deps.generateMemberId(context.clientId, instanceId) : request.memberId;

@@ -261,6 +261,47 @@ describe('consumer groups on the coordinator (KIP-848 through the shard)', () =>
     expect(fetched.topics[0].partitions[0].committedOffset).toBe(42);
   });
 
+  it('an OffsetFetch naming a member is checked as a commit is: an unknown member is UNKNOWN_MEMBER_ID, another epoch STALE_MEMBER_EPOCH, and no member is a read from outside (testConsumerGroupOffsetFetch…)', async () => {
+    const a = await join('member-a');
+    await h.coordinator.offsetCommit(
+      {
+        groupId: 'cg',
+        generationId: a.memberEpoch,
+        memberId: 'member-a',
+        topics: [{ name: 'orders', partitions: [{ partitionIndex: 1, committedOffset: 5 }] }],
+      },
+      ctx,
+    );
+    const fetch = (member: { memberId?: string | null; memberEpoch?: number }) =>
+      h.coordinator.offsetFetch({ groupId: 'cg', topics: [{ name: 'orders', partitionIndexes: [1] }], ...member });
+    const offsetOf = (response: P.OffsetFetchResponse) => response.topics[0]?.partitions[0].committedOffset;
+    expect(offsetOf(await fetch({ memberId: 'member-a', memberEpoch: a.memberEpoch }))).toBe(5);
+    expect(offsetOf(await fetch({}))).toBe(5);
+    expect(offsetOf(await fetch({ memberId: null, memberEpoch: -1 }))).toBe(5);
+    expect(await fetch({ memberId: 'nobody', memberEpoch: 99 })).toMatchObject({
+      errorCode: ErrorCode.UNKNOWN_MEMBER_ID,
+      errorMessage: 'Member nobody is not a member of group cg.',
+      topics: [],
+    });
+    expect(await fetch({ memberId: 'member-a', memberEpoch: a.memberEpoch + 1 })).toMatchObject({
+      errorCode: ErrorCode.STALE_MEMBER_EPOCH,
+      errorMessage: `The received member epoch ${a.memberEpoch + 1} does not match the expected member epoch ${a.memberEpoch}.`,
+      topics: [],
+    });
+    // An epoch without a member id is not a read from outside the group.
+    expect((await fetch({ memberEpoch: a.memberEpoch })).errorCode).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
+    // A classic group does not check them (Kafka's ClassicGroup.validateOffsetFetch).
+    const { memberIds } = await h.stableGroup('classic-g', 1);
+    const classic = await h.coordinator.offsetFetch({
+      groupId: 'classic-g',
+      topics: [{ name: 'orders', partitionIndexes: [0] }],
+      memberId: 'nobody',
+      memberEpoch: 99,
+    });
+    expect(classic.errorCode).toBe(0);
+    expect(memberIds).toHaveLength(1);
+  });
+
   it('one id names one group type unless a migration converts it: a heartbeat to a classic group with members is refused while GROUP_CONSUMER_MIGRATION_POLICY is disabled', async () => {
     h = new CoordinatorHarness({
       topics: [{ name: 'orders', partitions: 4 }],
@@ -347,12 +388,12 @@ describe('consumer groups on the coordinator (KIP-848 through the shard)', () =>
     expect(h.push.heartbeatNows.map((p) => p.connectionId)).toEqual(['conn-a', 'conn-b', 'conn-a']);
   });
 
-  it('ConsumerGroupDescribe answers GROUP_ID_NOT_FOUND for an id that names no consumer group', async () => {
+  it("ConsumerGroupDescribe answers GROUP_ID_NOT_FOUND for an id that names no consumer group, saying whether it names a group of another type (Kafka's messages)", async () => {
     await h.stableGroup('classic-g', 1);
     const described = await h.coordinator.consumerGroupDescribe({ groupIds: ['classic-g', 'nobody'] });
-    expect(described.groups.map((g) => [g.groupId, g.errorCode])).toEqual([
-      ['classic-g', ErrorCode.GROUP_ID_NOT_FOUND],
-      ['nobody', ErrorCode.GROUP_ID_NOT_FOUND],
+    expect(described.groups.map((g) => [g.groupId, g.errorCode, g.errorMessage])).toEqual([
+      ['classic-g', ErrorCode.GROUP_ID_NOT_FOUND, 'Group classic-g is not a consumer group.'],
+      ['nobody', ErrorCode.GROUP_ID_NOT_FOUND, 'Group nobody not found.'],
     ]);
   });
 });

@@ -172,6 +172,41 @@ describe('online upgrade refused', () => {
     },
   );
 
+  it('with GROUP_CONSUMER_MIGRATION_POLICY=disabled a classic JoinGroup to a consumer group is INCONSISTENT_GROUP_PROTOCOL and changes nothing (KAFKA-20640)', async () => {
+    const h = harness('disabled');
+    await h.settle();
+    const joined = await h.coordinator.consumerGroupHeartbeat(consumerJoin('g', 'c'), ctx);
+    expect(joined.errorCode).toBe(ErrorCode.NONE);
+    const before = (await h.coordinator.consumerGroupDescribe({ groupIds: ['g'] })).groups[0];
+    const records = h.store.records(h.partitionOf('g')).length;
+    for (const memberId of ['', 'classic-member']) {
+      const refused = h.join('g', memberId, { protocols: subscription(['orders']) });
+      await h.settle();
+      expect(refused.value).toMatchObject({
+        errorCode: ErrorCode.INCONSISTENT_GROUP_PROTOCOL,
+        errorMessage:
+          'Cannot join the consumer group g with the classic protocol because the group migration is disabled.',
+      });
+    }
+    expect(h.store.records(h.partitionOf('g'))).toHaveLength(records);
+    expect((await h.coordinator.consumerGroupDescribe({ groupIds: ['g'] })).groups[0]).toEqual(before);
+  });
+
+  it.each(['upgrade', 'downgrade'] as const)(
+    'with GROUP_CONSUMER_MIGRATION_POLICY=%s a classic member still joins a consumer group (only disabled refuses it)',
+    async (policy) => {
+      const h = harness(policy);
+      await h.settle();
+      await h.coordinator.consumerGroupHeartbeat(consumerJoin('g', 'c'), ctx);
+      const first = h.join('g', '', { protocols: subscription(['orders']) });
+      await h.settle();
+      expect(first.value.errorCode).toBe(ErrorCode.MEMBER_ID_REQUIRED);
+      const second = h.join('g', first.value.memberId, { protocols: subscription(['orders']) });
+      await h.settle();
+      expect(second.value).toMatchObject({ errorCode: 0, leader: '', members: [] });
+    },
+  );
+
   it('a classic group whose protocol type is not consumer is not upgraded', async () => {
     const h = harness();
     await h.settle();

@@ -80,3 +80,69 @@ describe('an ACL change for a regex subscription', () => {
     expect(owned.map((tp) => tp.topic).sort()).toEqual(['orders-a', 'orders-b']);
   });
 });
+
+describe('OffsetDelete on a group of regex members', () => {
+  it("keeps the offsets of a topic a member's regex gives it, and deletes those of a topic it matches but may not describe", async () => {
+    const acls = new Acls();
+    acls.grant('User:alice', 'orders-a');
+    const h = new CoordinatorHarness({
+      topics: [
+        { name: 'orders-a', partitions: 1 },
+        { name: 'orders-b', partitions: 1 },
+      ],
+      consumerAssignors: [createServerRangeAssignor()],
+      topicAccess: acls,
+    });
+    await h.settle();
+    const context = {
+      clientId: 'client',
+      clientHost: '/127.0.0.1',
+      aclCaller: { principal: 'User:alice', host: '/127.0.0.1' },
+    };
+    for (const topic of ['orders-a', 'orders-b'])
+      await h.coordinator.offsetCommit(
+        {
+          groupId: 'cg',
+          generationId: -1,
+          topics: [{ name: topic, partitions: [{ partitionIndex: 0, committedOffset: 7 }] }],
+        },
+        context,
+      );
+    const joined = await h.coordinator.consumerGroupHeartbeat(
+      {
+        groupId: 'cg',
+        memberId: 'alice',
+        memberEpoch: 0,
+        subscribedTopicRegex: 'orders-.*',
+        rebalanceTimeoutMs: 60_000,
+        topicPartitions: [],
+      },
+      context,
+    );
+    expect(joined.errorCode).toBe(0);
+    const deleted = await h.coordinator.offsetDelete({
+      groupId: 'cg',
+      topics: ['orders-a', 'orders-b'].map((name) => ({ name, partitions: [{ partitionIndex: 0 }] })),
+    });
+    expect(deleted.topics.map((t) => [t.name, t.partitions[0].errorCode])).toEqual([
+      ['orders-a', 86], // GROUP_SUBSCRIBED_TO_TOPIC
+      ['orders-b', 0],
+    ]);
+    const offsets = await h.fetch('cg', [
+      { name: 'orders-a', partitionIndexes: [0] },
+      { name: 'orders-b', partitionIndexes: [0] },
+    ]);
+    expect(offsets.topics.map((t) => [t.name, t.partitions[0].committedOffset])).toEqual([
+      ['orders-a', 7],
+      ['orders-b', -1],
+    ]);
+    // Once alice may describe orders-b, her regex gives it to her: it is subscribed again.
+    acls.grant('User:alice', 'orders-b');
+    await h.settle();
+    const again = await h.coordinator.offsetDelete({
+      groupId: 'cg',
+      topics: [{ name: 'orders-b', partitions: [{ partitionIndex: 0 }] }],
+    });
+    expect(again.topics[0].partitions[0].errorCode).toBe(86);
+  });
+});

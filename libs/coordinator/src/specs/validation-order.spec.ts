@@ -134,6 +134,43 @@ describe('validation order and codes (Kafka validateGroupStatus / validateMember
       ]);
     });
 
+    it("ConsumerGroupHeartbeat and ShareGroupHeartbeat check their ids themselves, as Kafka's do: an empty group id is INVALID_REQUEST, after an empty member id, even where a classic group '' exists", async () => {
+      await h.coordinator.offsetCommit(
+        {
+          groupId: '',
+          generationId: -1,
+          topics: [{ name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 1 }] }],
+        },
+        h.context(),
+      );
+      const consumer = (groupId: string, memberId: string) =>
+        h.coordinator.consumerGroupHeartbeat(
+          {
+            groupId,
+            memberId,
+            memberEpoch: 0,
+            rebalanceTimeoutMs: 30_000,
+            subscribedTopicNames: ['orders'],
+            topicPartitions: [],
+          },
+          h.context(),
+        );
+      const share = (groupId: string, memberId: string) =>
+        h.coordinator.shareGroupHeartbeat(
+          { groupId, memberId, memberEpoch: 0, subscribedTopicNames: ['orders'] },
+          h.context(),
+        );
+      for (const answer of [await consumer('', 'm-1'), await share('', 'm-1')])
+        expect(answer).toMatchObject({ errorCode: ErrorCode.INVALID_REQUEST, errorMessage: "GroupId can't be empty." });
+      for (const answer of [await consumer('', ''), await share('', '')])
+        expect(answer).toMatchObject({
+          errorCode: ErrorCode.INVALID_REQUEST,
+          errorMessage: "MemberId can't be empty.",
+        });
+      // Checked before the group is looked up: '' names a classic group, yet the answer is about the request.
+      expect((await h.describe('')).groupState).toBe('Empty');
+    });
+
     it('a stopped coordinator answers COORDINATOR_NOT_AVAILABLE', async () => {
       h.coordinator.close();
       const heartbeat = await h.coordinator.heartbeat({ groupId: 'g', generationId: 1, memberId: 'm' }, h.context());

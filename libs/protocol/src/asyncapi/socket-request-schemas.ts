@@ -166,6 +166,19 @@ export const SOCKET_REQUEST_SCHEMAS: Record<string, JsonSchema> = {
         type: ['boolean', 'null'],
         description: 'Answer 88 UNSTABLE_OFFSET_COMMIT while a commit is pending.',
       },
+      memberId: {
+        maxLength: 1024,
+        type: ['string', 'null'],
+        description:
+          "A consumer group's member fetching: with memberEpoch, checked as a commit's (25 UNKNOWN_MEMBER_ID, 113 STALE_MEMBER_EPOCH).",
+      },
+      memberEpoch: {
+        maximum: 2147483647,
+        type: ['integer', 'null'],
+        minimum: -2147483648,
+        description:
+          'The member epoch of memberId; -1 (the default) with no member id is a fetch from outside the group.',
+      },
     },
     type: 'object',
     required: ['groupId', 'topics'],
