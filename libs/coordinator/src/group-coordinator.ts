@@ -36,6 +36,7 @@ import type { TopicRegistry } from './ports/topic-registry.port';
 import type { TopicAccessPort } from './ports/topic-access.port';
 import type { ShardEnv } from './context/shard-env';
 import { ShardRegistry } from './shard/shard-registry';
+import { retargetConsumerGroupSoon } from './handlers/consumer-heartbeat-queue';
 
 /** Everything the coordinator needs from the outside world, injected so tests can run it under virtual time. */
 export interface GroupCoordinatorDeps {
@@ -86,7 +87,10 @@ export class GroupCoordinator implements GroupCoordinatorApi {
       quotas: new MemberQuotas(deps.config),
       topicAccess: deps.topicAccess,
     };
-    this.shards = new ShardRegistry(deps.store, this.env);
+    this.shards = new ShardRegistry(deps.store, this.env, (shard) => {
+      // A member leaving or fenced moves its group's target with the shard's next heartbeat batch.
+      shard.consumerGroupMoved = (groupId) => retargetConsumerGroupSoon(shard, groupId);
+    });
     this.dispatch = new CoordinatorDispatch(this.shards, this.env);
     this.views = new OperatorViews(this.shards, this.dispatch, deps.topics, deps.clock);
   }

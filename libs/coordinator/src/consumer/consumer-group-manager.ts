@@ -326,6 +326,9 @@ export class ConsumerGroupManager {
     );
     const cause = { reason, memberId: member.memberId };
     const bump = this.epochs.bumpRecord(group, group.groupEpoch + 1, hash, cause, group.size - 1, now);
+    // Kafka leaves the new target to the next heartbeat of a member (5 s away by default); here it is
+    // computed at the end of the turn and the members it concerns are told at once.
+    this.deps.groupMoved?.(group.groupId);
     return { records: [...memberTombstones(group.groupId, member.memberId, now), bump] };
   }
 

@@ -26,6 +26,11 @@ export interface ConsumerGroupManagerDeps {
   onMemberGone?: (groupId: string, memberId: string) => void;
   /** A heartbeat of the member has arrived and is not answered yet (queued, or under way in a batch). */
   heartbeatWaiting?: (groupId: string, memberId: string) => boolean;
+  /**
+   * A member left or was fenced and the group epoch moved: the group's target is to be computed soon,
+   * without waiting for another member's heartbeat, so those it concerns can be told (HeartbeatNow, docs/protocol.md).
+   */
+  groupMoved?: (groupId: string) => void;
   /** Epoch bumps and convergence times (optional: tests leave it out). */
   metrics?: CoordinatorMetrics;
   /** Online migration to the classic protocol (absent: a group never changes type while it has members). */

@@ -13,6 +13,7 @@ import { type Held, HeldAnswers } from './heartbeat-batch-holds';
 import { NextRound } from './heartbeat-batch-next-round';
 import { takeBack } from './heartbeat-batch-take-back';
 import { MemberKeys } from './member-keys';
+import { MemberState } from './member-state';
 import {
   type BatchedHeartbeat,
   type HeartbeatBatchHooks,
@@ -69,6 +70,8 @@ export class HeartbeatBatch {
   private targetWork = 0;
   /** groupId → its subscription's regexes resolved, as of this step (what ran between steps may change them). */
   private readonly resolved = new Map<string, ReadonlyMap<string, ReadonlySet<string>>>();
+  /** Groups moved before the batch whose targets its first round computes (`HeartbeatBatchHooks.moved`). */
+  private moved: ReadonlySet<string> | undefined;
   /** Answers held until the partitions their members wait for are released (only with `hooks.clock`). */
   readonly holds: HeldAnswers<Parked>;
 
@@ -80,6 +83,7 @@ export class HeartbeatBatch {
   ) {
     this.answers = new BatchAnswers(items.length, hooks.onBug);
     this.holds = new HeldAnswers(hooks.clock !== undefined);
+    this.moved = hooks.moved;
   }
 
   /**
@@ -148,7 +152,37 @@ export class HeartbeatBatch {
     }
     this.targeted = [];
     for (const groupId of [...this.parked.keys()]) this.targeted.push({ groupId, entries: this.target(groupId) });
+    if (this.moved) {
+      // The first round only: a group a member leaves later moves the queue's next batch.
+      for (const groupId of this.moved) if (!this.targeted.some((t) => t.groupId === groupId)) this.retarget(groupId);
+      this.moved = undefined;
+    }
     return size + this.targetWork;
+  }
+
+  /**
+   * A group a member left or was fenced from, none of whose heartbeats is in this round: its target at its
+   * new epoch, computed now rather than at the next heartbeat of one of its members (5 s away by default),
+   * so the members whose target changed, and those waiting for partitions that are free now, are told to
+   * heartbeat at once. An assignor that fails leaves it to the next heartbeat, which answers the error.
+   */
+  private retarget(groupId: string): void {
+    const group = this.manager.group(groupId);
+    if (!group || group.size === 0) return;
+    try {
+      const target = this.manager.computeTarget(group, () => this.subscriptionOf(group), this.now);
+      if (target) {
+        this.targetWork += target.targetAssignment.size;
+        this.manager.write(target.records, groupId);
+        for (const memberId of target.changed) this.tells.add(groupId, memberId);
+      }
+    } catch {
+      return;
+    }
+    for (const member of group.members.values())
+      if (member.state === MemberState.UNRELEASED_PARTITIONS && !group.waitingOnUnreleasedPartition(member))
+        this.tells.add(groupId, member.memberId);
+    this.took();
   }
 
   /**

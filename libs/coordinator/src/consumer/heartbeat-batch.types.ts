@@ -35,6 +35,11 @@ export interface HeartbeatBatchHooks {
   clock?(): number;
   /** A group's target could not be computed (its assignor threw): told once per group, before its heartbeats fail. */
   onTargetFailed?(groupId: string, heartbeats: number, error: unknown): void;
+  /**
+   * Groups a member left or was fenced from before the batch (ConsumerGroupManagerDeps.groupMoved): their
+   * targets are computed in its first round even without a heartbeat of theirs in it.
+   */
+  moved?: ReadonlySet<string>;
 }
 
 export interface BatchOutcome {

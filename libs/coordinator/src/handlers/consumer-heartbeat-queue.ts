@@ -93,6 +93,19 @@ export function enqueueConsumerHeartbeat(shard: CoordinatorShard, queued: Queued
 }
 
 /**
+ * A member left or was fenced from the group (a leave, a session or rebalance timeout, a closed
+ * connection): `shard`'s next heartbeat batch, at the end of this turn even with no heartbeat in it,
+ * computes the group's target at its new epoch, and the members it concerns are told to heartbeat now
+ * (HeartbeatNow, docs/protocol.md) instead of learning of it at their next interval. Fencings of one turn share
+ * one computation.
+ */
+export function retargetConsumerGroupSoon(shard: CoordinatorShard, groupId: string): void {
+  let queue = queues.get(shard);
+  if (!queue) queues.set(shard, (queue = new ConsumerHeartbeatQueue(shard)));
+  queue.retarget(groupId);
+}
+
+/**
  * Whether `shard` has no ConsumerGroupHeartbeat queued or under way: every heartbeat before one arriving
  * now has run, so it may run at once without changing their order.
  */
@@ -135,6 +148,8 @@ class ConsumerHeartbeatQueue {
   private poll: TimerHandle | null = null;
   /** `groupId\u0000memberId` of each member with a heartbeat queued (not yet in a batch). */
   private readonly queuedMembers = new Set<string>();
+  /** Groups a member left or was fenced from since the last batch started: the next one computes their targets. */
+  private moved = new Set<string>();
 
   constructor(private readonly shard: CoordinatorShard) {
     shard.consumerHeartbeatWaiting = (groupId, memberId) => this.waiting(groupId, memberId);
@@ -149,7 +164,12 @@ class ConsumerHeartbeatQueue {
   }
 
   get idle(): boolean {
-    return this.queued.length === 0 && this.running.length === 0;
+    return this.queued.length === 0 && this.running.length === 0 && this.moved.size === 0;
+  }
+
+  retarget(groupId: string): void {
+    this.moved.add(groupId);
+    this.schedule();
   }
 
   enqueue(queued: Queued): void {
@@ -208,7 +228,8 @@ class ConsumerHeartbeatQueue {
       let left = perTurn;
       for (const running of [...this.running].reverse())
         left -= this.continue(running, Math.max(left, perTurn / BATCHES_UNDER_WAY / 2));
-      if (this.queued.length > 0 || this.running.some(({ batch }) => !batch.onlyHolds)) this.schedule();
+      if (this.queued.length > 0 || this.moved.size > 0 || this.running.some(({ batch }) => !batch.onlyHolds))
+        this.schedule();
       else if (this.running.length > 0) this.pollHeld();
     });
   }
@@ -236,8 +257,10 @@ class ConsumerHeartbeatQueue {
   /** The queued heartbeats become a running batch (those arriving meanwhile wait for the next one). */
   private start(): Running | null {
     const items = this.queued;
-    if (items.length === 0) return null;
+    const moved = this.moved;
+    if (items.length === 0 && moved.size === 0) return null;
     this.queued = [];
+    this.moved = new Set();
     // In the batch now: `batch.awaits` knows them until they are answered.
     this.queuedMembers.clear();
     const { shard } = this;
@@ -255,6 +278,7 @@ class ConsumerHeartbeatQueue {
         shard.env.logger.error(
           `consumer group ${groupId}: no target assignment, ${heartbeats} heartbeat(s) failed and nothing of them was written: ${error instanceof Error ? error.message : String(error)}`,
         ),
+      moved,
     });
     const running = { batch, items };
     this.running.push(running);

@@ -70,6 +70,7 @@ export function classicJoinToConsumerGroup(
   const now = env.clock.now();
   const records: LogRecord[] = [];
   let updated: ConsumerGroupMember;
+  let before: ConsumerGroupMember | undefined;
   try {
     throwIfGroupIsFull(group, memberId, consumer.config.maxSize);
     const names = request.protocols.map((p) => p.name);
@@ -82,6 +83,7 @@ export function classicJoinToConsumerGroup(
     if (isUnknownMember && instanceId === null)
       return answer(joinError(memberId, ErrorCode.MEMBER_ID_REQUIRED, 'rejoin with the member id given'));
     const member = classicMember(group, memberId, instanceId, isUnknownMember, records, now);
+    before = group.member(member.memberId);
     const subscription = request.protocols[0].metadata as Subscription;
     updated = consumer.progress.advance(
       {
@@ -155,7 +157,15 @@ export function classicJoinToConsumerGroup(
     members: [],
   };
   const result = consumer.written(records, response, groupId);
-  tellTargetsChanged(deps, groupId, updated.memberId, result);
+  // A member that gave partitions up may have freed those another member waits for: it is told too.
+  tellTargetsChanged(
+    deps,
+    groupId,
+    updated.memberId,
+    result,
+    result.records,
+    releasedAny(before, updated) ? group : null,
+  );
   result.awaitsPendingWrites = true;
   result.onFailure = (outcome) => joinError(updated.memberId, operationWriteError(outcome.storeError), outcome.message);
   return effects.attachTo(result);
@@ -192,4 +202,15 @@ function classicMember(
     currentAssignmentRecord(group.groupId, replacement, now),
   );
   return replacement;
+}
+
+/** Whether the member holds less than it did (a partition assigned or pending revocation is gone). */
+function releasedAny(before: ConsumerGroupMember | undefined, after: ConsumerGroupMember): boolean {
+  if (!before) return false;
+  const holds = (member: ConsumerGroupMember, topic: string, partition: number): boolean =>
+    member.assignedPartitions.get(topic)?.has(partition) === true ||
+    member.partitionsPendingRevocation.get(topic)?.has(partition) === true;
+  for (const held of [before.assignedPartitions, before.partitionsPendingRevocation])
+    for (const [topic, partitions] of held) for (const p of partitions) if (!holds(after, topic, p)) return true;
+  return false;
 }

@@ -67,6 +67,11 @@ export class CoordinatorShard {
   readonly consumerConnections = new MemberConnections();
   /** Whether a ConsumerGroupHeartbeat of the member arrived and is not answered yet (the shard's heartbeat queue sets it). */
   consumerHeartbeatWaiting: (groupId: string, memberId: string) => boolean = () => false;
+  /**
+   * A member left or was fenced: the group's target is computed with the shard's next heartbeat batch,
+   * even one of no heartbeat (the shard registry points it at the shard's heartbeat queue).
+   */
+  consumerGroupMoved: (groupId: string) => void = () => undefined;
   /** Online migration between the classic and the consumer protocol (GROUP_CONSUMER_MIGRATION_POLICY). */
   readonly migration: GroupMigration;
   /** What the classic requests of a classic member in a consumer group work with. */
@@ -126,6 +131,7 @@ export class CoordinatorShard {
       partitionsOf: (topic) => env.topics.partitionCount(topic),
       topicNames: () => env.topics.list().map((topic) => topic.name),
       heartbeatWaiting: (groupId, memberId) => this.consumerHeartbeatWaiting(groupId, memberId),
+      groupMoved: (groupId) => this.consumerGroupMoved(groupId),
       onMemberGone: (groupId, memberId) => {
         this.consumerConnections.forget(groupId, memberId);
         this.effects.cancel(consumerDisconnectKey(groupId, memberId));

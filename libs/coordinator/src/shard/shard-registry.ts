@@ -17,6 +17,8 @@ export class ShardRegistry implements LeadershipListener {
   constructor(
     private readonly store: PartitionStore,
     private readonly env: ShardEnv,
+    /** Connects a new shard to what sits above this layer (its ConsumerGroupHeartbeat queue), before it loads. */
+    private readonly onCreated: (shard: CoordinatorShard) => void = () => undefined,
   ) {}
 
   onBecomeLeader(partition: number, leaderEpoch: number): void {
@@ -31,6 +33,7 @@ export class ShardRegistry implements LeadershipListener {
     existing?.close();
     this.env.logger.debug?.(`elected as the group coordinator for partition ${partition} in epoch ${leaderEpoch}`);
     const shard = new CoordinatorShard(partition, leaderEpoch, this.env, this.store);
+    this.onCreated(shard);
     this.shards.set(partition, shard);
     loadShard(shard, this.store);
   }

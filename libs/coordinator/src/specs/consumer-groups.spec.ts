@@ -367,6 +367,76 @@ describe('consumer groups on the coordinator (KIP-848 through the shard)', () =>
     expect(h.push.heartbeatNows[2].push.reason).toContain('orders');
   });
 
+  describe("a member who leaves or is fenced moves the group's target at once, and those it concerns are told (HeartbeatNow, docs/protocol.md)", () => {
+    const on = (connectionId: string) => ({ ...ctx, connectionId });
+    const beat = (memberId: string, connectionId: string, more: Partial<P.ConsumerGroupHeartbeatRequest>) =>
+      h.coordinator.consumerGroupHeartbeat({ groupId: 'cg', memberId, memberEpoch: 0, ...more }, on(connectionId));
+    const joining = { subscribedTopicNames: ['orders'], rebalanceTimeoutMs: 60_000, topicPartitions: [] };
+
+    /** member-a and member-b stable with two partitions each; no push pending. */
+    async function twoStable(): Promise<{ a: P.ConsumerGroupHeartbeatResponse }> {
+      const a0 = await beat('member-a', 'conn-a', joining);
+      const b0 = await beat('member-b', 'conn-b', joining);
+      const a = await beat('member-a', 'conn-a', {
+        memberEpoch: a0.memberEpoch,
+        topicPartitions: a0.assignment!.topicPartitions,
+      });
+      const a1 = await beat('member-a', 'conn-a', {
+        memberEpoch: a.memberEpoch,
+        topicPartitions: a.assignment!.topicPartitions,
+      });
+      await beat('member-b', 'conn-b', { memberEpoch: b0.memberEpoch, topicPartitions: [] });
+      const described = (await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] })).groups[0];
+      expect(described.members.map((m) => m.assignment.topicPartitions[0]?.partitions.length)).toEqual([2, 2]);
+      h.push.heartbeatNows.length = 0;
+      return { a: a1 };
+    }
+
+    async function told(): Promise<P.ConsumerGroupDescribeResponse['groups'][number]> {
+      await h.settle();
+      expect(h.push.heartbeatNows.map((p) => [p.connectionId, p.push.reason])).toEqual([
+        ['conn-a', 'target assignment changed'],
+      ]);
+      // The target is computed before member-a's heartbeat: that heartbeat takes all four partitions.
+      const described = (await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] })).groups[0];
+      expect(described.assignmentEpoch).toBe(described.groupEpoch);
+      expect(described.members.map((m) => m.memberId)).toEqual(['member-a']);
+      expect(described.members[0].targetAssignment.topicPartitions).toEqual([
+        { topic: 'orders', partitions: [0, 1, 2, 3] },
+      ]);
+      return described;
+    }
+
+    it('a member that leaves with epoch -1', async () => {
+      const { a } = await twoStable();
+      expect((await beat('member-b', 'conn-b', { memberEpoch: -1 })).errorCode).toBe(0);
+      const described = await told();
+      const next = await beat('member-a', 'conn-a', { memberEpoch: a.memberEpoch });
+      expect(next.memberEpoch).toBe(described.groupEpoch);
+      expect(owned(next)).toEqual(['orders-0', 'orders-1', 'orders-2', 'orders-3']);
+    });
+
+    it('a member fenced when its session times out', async () => {
+      await twoStable();
+      // member-a keeps heartbeating; member-b falls silent.
+      for (let t = 5_000; t < h.config.groupConsumerSessionTimeoutMs; t += 5_000) {
+        await h.advance(5_000);
+        const described = (await h.coordinator.consumerGroupDescribe({ groupIds: ['cg'] })).groups[0];
+        const a = described.members.find((m) => m.memberId === 'member-a')!;
+        await beat('member-a', 'conn-a', { memberEpoch: a.memberEpoch });
+      }
+      expect(h.push.heartbeatNows).toEqual([]);
+      await h.advance(5_000);
+      await told();
+    });
+
+    it('a member fenced when its connection closes', async () => {
+      await twoStable();
+      h.coordinator.connectionClosed('conn-b');
+      await told();
+    });
+  });
+
   it('a member told to heartbeat is told once: a second change before its heartbeat is read by that heartbeat, not pushed again', async () => {
     const on = (connectionId: string) => ({ ...ctx, connectionId });
     const beat = (memberId: string, connectionId: string, more: Partial<P.ConsumerGroupHeartbeatRequest>) =>

@@ -142,12 +142,19 @@ describe('a consumer group joiner waiting for partitions another member revokes'
     expect(member?.memberEpoch).toBe(b.value.memberEpoch);
   });
 
-  it('gets its partitions at once when the member holding them leaves instead', async () => {
+  it('gets its partitions at once when the member holding them leaves instead, and is told at once of the rest', async () => {
     const { b } = await joinBehindA();
     await beat('a', { memberEpoch: -1 });
     await h.settle();
     expect(b.done).toBe(true);
     expect(owned(b.value)).toHaveLength(2);
-    expect(pushedTo()).toEqual(['conn-a']);
+    // a's leave moved the group: its new target, computed without waiting for b's next heartbeat, gives
+    // b all four partitions, and b is told to heartbeat now.
+    expect(pushedTo()).toEqual(['conn-a', 'conn-b']);
+    const next = await beat('b', {
+      memberEpoch: b.value.memberEpoch,
+      topicPartitions: b.value.assignment!.topicPartitions,
+    });
+    expect(owned(next)).toHaveLength(4);
   });
 });

@@ -1,4 +1,4 @@
-import { createUniformAssignor } from '@cohort/assignors';
+import { createServerRangeAssignor, createUniformAssignor } from '@cohort/assignors';
 import type * as P from '@cohort/protocol';
 import { ErrorCode, KafkaError } from '@cohort/protocol';
 import { CoordinatorHarness } from '@cohort/coordinator/testing';
@@ -98,6 +98,35 @@ describe('online upgrade: a classic group becomes a consumer group when a consum
     for (const owned of [a.owned, b.owned, cOwned]) expect(ownedOnce(owned).length).toBeGreaterThan(0);
     const described = (await h.coordinator.consumerGroupDescribe({ groupIds: ['g'] })).groups[0];
     expect(described.groupState).toBe('Stable');
+  });
+
+  it('a consumer member waiting for partitions a classic member gives up is told to heartbeat as soon as it gives them up', async () => {
+    // Two partitions, the range assignor: c sorts before the classic members' ids, so its target takes a
+    // partition one of them holds, which that member must give up first.
+    const hr = new CoordinatorHarness({
+      topics: [{ name: 'orders', partitions: 2 }],
+      consumerAssignors: [createServerRangeAssignor()],
+    });
+    await hr.settle();
+    const classic = await stableClassicGroup(hr, 'g');
+    const c = await hr.coordinator.consumerGroupHeartbeat(consumerJoin('g', 'c'), ctx);
+    expect(c.assignment?.topicPartitions ?? []).toEqual([]);
+    const target = (await hr.coordinator.consumerGroupDescribe({ groupIds: ['g'] })).groups[0].members.find(
+      (m) => m.memberId === 'c',
+    )!.targetAssignment.topicPartitions;
+    const holder = [classic.a, classic.b].find((client) => ownedOnce(client.owned).includes(ownedOnce(target)[0]))!;
+    const told = () => hr.push.heartbeatNows.filter((p) => p.connectionId === ctx.connectionId).length;
+    // The holder learns what it keeps (its SyncGroup leaves out what c's target took), then rejoins without it.
+    await rejoin(hr, 'g', holder);
+    const before = told();
+    expect((await rejoin(hr, 'g', holder)).errorCode).toBe(ErrorCode.NONE);
+    expect(told()).toBe(before + 1);
+    const answer = await hr.coordinator.consumerGroupHeartbeat(
+      { groupId: 'g', memberId: 'c', memberEpoch: c.memberEpoch, topicPartitions: [] },
+      ctx,
+    );
+    expect(partitionsOf(answer.assignment)).toEqual(ownedOnce(target));
+    ownedOnce(classic.a.owned, classic.b.owned, answer.assignment!.topicPartitions);
   });
 
   it('a classic member commits offsets with its member epoch as generation; another generation is ILLEGAL_GENERATION', async () => {
