@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { CohortError } from '@cohort/client';
 import type { AdminApi, GroupDescription, GroupOffsets } from '../admin-api';
 import { type CommandContext, UsageError } from './command-context';
 import { run } from './run-action';
@@ -128,8 +129,13 @@ async function describeOne(admin: AdminApi, groupId: string, options: DescribeOp
     return { value: group, rows, extra: group.members.map((m) => memberEpochCells(group, m)), consumer };
   }
   if (options.state) {
-    const cluster = await admin.cluster();
-    const node = cluster.nodes.find((n) => n.nodeId === group.coordinator);
+    // The coordinator's address needs DESCRIBE on the cluster, which describing a group does not (as with
+    // Kafka's --describe --state): a caller who may not see the cluster gets the coordinator's node id.
+    const cluster = await admin.cluster().catch((error: unknown) => {
+      if (error instanceof CohortError && error.name === 'CLUSTER_AUTHORIZATION_FAILED') return null;
+      throw error;
+    });
+    const node = cluster?.nodes.find((n) => n.nodeId === group.coordinator);
     const coordinator = node ? `${node.url} (${node.nodeId})` : group.coordinator;
     const row = [group.groupId, coordinator, group.protocol, group.state, group.members.length];
     return { value: group, rows: [row], extra: [stateEpochCells(group)], consumer };
