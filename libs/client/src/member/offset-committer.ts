@@ -39,6 +39,12 @@ export interface CommitterHooks {
    * to learn it. Without this hook 113 is not retried.
    */
   staleEpoch?(): void;
+  /**
+   * Consumer group members only: the member an OffsetFetch names, as Kafka 4's consumer names itself
+   * (the coordinator refuses a fetch of a member it fenced: 25, or 113 for an epoch it moved on from), or
+   * null while the member is not in the group. Without this hook a fetch names no member.
+   */
+  fetchMember?(): { memberId: string; memberEpoch: number } | null;
 }
 
 /** Errors after which a commit is tried again (Kafka's commitSync retries; 15/16/7/13 also rediscover). */
@@ -143,17 +149,22 @@ export class OffsetCommitter {
     throw error;
   }
 
-  /** OffsetFetch with requireStable (KIP-447), retried on 88/14/15/16 and lost connections until `deadline`. */
+  /**
+   * OffsetFetch with requireStable (KIP-447), retried on 88/14/15/16 and lost connections until `deadline`;
+   * a consumer group member's fetch names it, and is retried on 113 with the epoch its next heartbeat brings.
+   */
   async fetch(partitions: TopicPartitions[], deadlineMs: number): Promise<CommittedOffset[]> {
     const topics: OffsetFetchTopic[] = partitions.map((p) => ({ name: p.topic, partitionIndexes: [...p.partitions] }));
     if (topics.length === 0) return [];
     const backoff = new Backoff(this.retry, this.timers);
     for (;;) {
       let error: CohortError;
+      // Each attempt names the member as it is then (its epoch may have moved on since the last).
+      const member = this.hooks.fetchMember?.() ?? null;
       try {
         const response = await this.link.request(
           'OffsetFetch',
-          { groupId: this.groupId, topics, requireStable: true },
+          { groupId: this.groupId, topics, requireStable: true, ...member },
           this.requestTimeoutMs,
         );
         const code = response.errorCode !== ErrorCode.NONE ? response.errorCode : firstPartitionError(response.topics);
@@ -174,11 +185,16 @@ export class OffsetCommitter {
       } catch (e) {
         error = e instanceof CohortError ? e : CohortError.of('NETWORK_EXCEPTION', String(e), e);
       }
-      const retried = RETRIED.has(error.code) || error.code === ErrorCode.UNSTABLE_OFFSET_COMMIT;
+      const stale =
+        error.code === ErrorCode.STALE_MEMBER_EPOCH && member !== null && this.hooks.staleEpoch !== undefined;
+      const retried = RETRIED.has(error.code) || error.code === ErrorCode.UNSTABLE_OFFSET_COMMIT || stale;
       const now = this.timers.now();
       // UNKNOWN_TOPIC_OR_PARTITION on a fetch means the partition does not exist: not worth waiting for.
       if (!retried || error.code === ErrorCode.UNKNOWN_TOPIC_OR_PARTITION || now >= deadlineMs) throw error;
-      this.hooks.retrying(error);
+      if (stale) this.hooks.staleEpoch?.();
+      this.hooks.retrying(
+        stale ? new CohortError(error.code, error.message, { name: error.name, retriable: true }) : error,
+      );
       await sleep(this.timers, Math.min(backoff.next(), Math.max(0, deadlineMs - now)));
     }
   }

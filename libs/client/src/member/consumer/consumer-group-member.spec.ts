@@ -198,6 +198,28 @@ describe('ConsumerGroupMember (groupProtocol consumer)', () => {
     expect(ctx.errors.filter((e) => e.name === 'STALE_MEMBER_EPOCH').map((e) => e.retriable)).toEqual([true]);
   });
 
+  it("committed() names the member and its epoch, as Kafka 4's consumer does; a fetch answered STALE_MEMBER_EPOCH is sent again with the epoch the next heartbeat brings", async () => {
+    const ctx = setup();
+    await ctx.start();
+    ctx.server.committed.set('orders-1', 42);
+    ctx.group.epoch = 3; // the group moved on; this member learns it at its next heartbeat
+    ctx.server.answer('OffsetFetch', () => ({
+      errorCode: 113,
+      errorName: 'STALE_MEMBER_EPOCH',
+      errorMessage: 'The received member epoch 1 does not match the expected member epoch 3.',
+      topics: [],
+    }));
+    const fetched = ctx.member.committed(orders(1));
+    await ctx.timers.advance(2000);
+    expect(await fetched).toEqual([{ topic: 'orders', partition: 1, offset: 42, metadata: '' }]);
+    const id = ctx.member.memberId;
+    expect(ctx.server.sent('OffsetFetch').map((f) => [f.memberId, f.memberEpoch])).toEqual([
+      [id, 1],
+      [id, 3],
+    ]);
+    expect(ctx.errors.filter((e) => e.name === 'STALE_MEMBER_EPOCH').map((e) => e.retriable)).toEqual([true]);
+  });
+
   it('NOT_COORDINATOR: it finds the coordinator again and sends a full heartbeat there', async () => {
     const ctx = setup();
     await ctx.start();

@@ -80,6 +80,11 @@ export function wireConsumerMember(
     sameMembership: (now, began) =>
       now.memberId === began.memberId && now.incarnation === began.incarnation && now.generationId > 0,
     staleEpoch: () => hooks.beatNow(false),
+    fetchMember: () => {
+      if (!hooks.inGroup()) return null;
+      const { memberId, generationId } = hooks.identity();
+      return { memberId, memberEpoch: generationId };
+    },
   });
   const offsets = new MemberOffsets({
     committer,
