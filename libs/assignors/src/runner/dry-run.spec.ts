@@ -78,6 +78,18 @@ describe('dryRunAssign (POST /v1/assignors/:name/assign)', () => {
     );
   });
 
+  it('answers a consumer group assignor asked as a classic one UNSUPPORTED_ASSIGNOR, saying to send groupType consumer', () => {
+    const body = { partitionsPerTopic: { orders: 2 }, members: [{ memberId: 'a', topics: ['orders'] }] };
+    const refused = kafkaError(() => dryRunAssign(registry, 'uniform', body));
+    expect(refused.errorCode).toBe(112);
+    expect(refused.message).toBe(
+      `'uniform' is a consumer group (server) assignor: send "groupType": "consumer" to run it; the classic assignors are range, roundrobin, sticky, cooperative-sticky`,
+    );
+    expect(dryRunAssign(registry, 'uniform', { ...body, groupType: 'consumer' }).assignments).toEqual({
+      a: [{ topic: 'orders', partitions: [0, 1] }],
+    });
+  });
+
   it.each([
     ['a body that is not an object', 'x', 'body: must be { partitionsPerTopic, members }'],
     ['members that are not an array', { partitionsPerTopic: {}, members: {} }, 'members: must be an array'],

@@ -82,6 +82,16 @@ export function dryRunAssign(
   if (isPlainObject(body) && body.groupType !== undefined && body.groupType !== 'classic') {
     if (body.groupType !== 'consumer') throw invalid("groupType: must be 'classic' or 'consumer'");
     registry.requireConsumerGroupAssignor(name);
+  } else if (!registry.has(name) && registry.consumerGroupAssignor(name)) {
+    // A consumer group's server assignor (uniform, or range of the consumer protocol) asked as a classic one.
+    throw KafkaError.of(
+      'UNSUPPORTED_ASSIGNOR',
+      `'${name}' is a consumer group (server) assignor: send "groupType": "consumer" to run it; the classic assignors are ${registry
+        .list()
+        .filter((a) => a.groupTypes.includes('classic'))
+        .map((a) => a.name)
+        .join(', ')}`,
+    );
   } else registry.require(name);
   if (!isPlainObject(body)) throw invalid('body: must be { partitionsPerTopic, members }');
   if (!Array.isArray(body.members)) throw invalid('members: must be an array');
