@@ -59,6 +59,11 @@ export class ConnectionOutput {
     connection.once('close', () => this.stop());
   }
 
+  /** MAX_SOCKET_OUTPUT_BUFFER_BYTES: an answer longer than this could never be held for the client (0: off). */
+  get hardLimitBytes(): number {
+    return this.limits.hardBytes;
+  }
+
   /** Bytes this connection has been given and has not yet sent. */
   unsentBytes(): number {
     return this.paced + this.queued + transportBufferedBytes(this.connection);

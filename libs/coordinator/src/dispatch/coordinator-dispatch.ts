@@ -198,10 +198,15 @@ export function describeEachGroup<R, G>(
     emptyGroupIdAllowed: true,
     operation: {
       kind: 'fan-out',
-      run: async (dispatch, request, context) => ({
-        errorCode: 0,
-        groups: await Promise.all(idsOf(request).map((groupId) => dispatch.run(one, groupId, context))),
-      }),
+      run: async (dispatch, request, context) => {
+        // An id named twice is described once (its entry repeats in the answer, as Kafka lists it): a
+        // request naming one large group a thousand times cannot make the node build it a thousand times.
+        const ids = idsOf(request);
+        const described = new Map<string, Promise<G>>();
+        for (const groupId of ids)
+          if (!described.has(groupId)) described.set(groupId, dispatch.run(one, groupId, context));
+        return { errorCode: 0, groups: await Promise.all(ids.map((groupId) => described.get(groupId)!)) };
+      },
     },
     errorResponse: (_request, error) => ({ ...errorFieldsOf(error), groups: [] }),
   };
