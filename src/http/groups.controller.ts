@@ -27,6 +27,7 @@ import { callerOfRequest } from '../security/authorization/caller-of';
 import { fromParam, RequireAcl } from '../security/authorization/route-acl.decorator';
 import type { PrincipalRequest } from '../security/principal';
 import { ListGroupsQueryDto } from './dto/list-groups-query.dto';
+import { topicsShownBy } from './group-topics-shown';
 
 /** docs/rest.md groups: list, describe, delete, rebalance history. */
 @ApiTags('groups')
@@ -72,9 +73,28 @@ export class GroupsController {
     type: GroupDescriptionResponse,
     description: 'The group with its members, subscriptions and assignments.',
   })
-  @ApiErrors({ 404: 'GROUP_ID_NOT_FOUND (69).', 503: true })
-  async describe(@Param('groupId') groupId: string): Promise<GroupView & { coordinator: number | null }> {
+  @ApiErrors({
+    403: 'A consumer or share group that shows a topic the caller may not DESCRIBE (29 TOPIC_AUTHORIZATION_FAILED), as Kafka 4 answers.',
+    404: 'GROUP_ID_NOT_FOUND (69).',
+    503: true,
+  })
+  async describe(
+    @Param('groupId') groupId: string,
+    @Req() request: PrincipalRequest,
+  ): Promise<GroupView & { coordinator: number | null }> {
     const group = await this.node.coordinator.describeGroup(groupId);
+    const hidden = this.authorization.refusedOf(
+      callerOfRequest(request),
+      'DESCRIBE',
+      'TOPIC',
+      topicsShownBy(group),
+      group.type === 'share' ? 'ShareGroupDescribe' : 'ConsumerGroupDescribe',
+    );
+    if (hidden.size > 0)
+      throw KafkaError.of(
+        'TOPIC_AUTHORIZATION_FAILED',
+        'The group has described topic(s) that the client is not authorized to describe.',
+      );
     return { ...group, coordinator: this.coordinatorOf(groupId) };
   }
 

@@ -195,5 +195,20 @@ describe('consumer groups over real sockets', () => {
       ['cg-1', 0],
     ]);
     expect(described.groups[0].members).toEqual([]);
+    // REST (and so the CLI and the dashboard) answers the same: the group is refused, not shown.
+    await node.grant([allow('User:app', 'DESCRIBE', 'GROUP', 'cg-secret')]);
+    const refused = await request(node.url).get('/v1/groups/cg-secret').set(as('app'));
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({
+      errorCode: 29,
+      error: 'TOPIC_AUTHORIZATION_FAILED',
+      message: 'The group has described topic(s) that the client is not authorized to describe.',
+    });
+    expect(JSON.stringify(refused.body)).not.toContain('admin-member');
+    const shown = await request(node.url).get('/v1/groups/cg-secret').set(as('admin')).expect(200);
+    expect(shown.body.members.map((m: { memberId: string }) => m.memberId)).toEqual(['admin-member']);
+    // Once app may describe the topic, it sees the group.
+    await node.grant([allow('User:app', 'DESCRIBE', 'TOPIC', 'secret')]);
+    await request(node.url).get('/v1/groups/cg-secret').set(as('app')).expect(200);
   });
 });
