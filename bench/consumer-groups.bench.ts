@@ -76,6 +76,8 @@ async function consumerGroups(args: string[]): Promise<void> {
 
 interface JoinResult {
   form: Convergence;
+  /** The newcomer leaves the group it joined. */
+  leave: Convergence;
   join: Convergence;
   loopLagMs: number;
   cpuMs: number;
@@ -133,9 +135,15 @@ async function consumerJoin(node: CohortProcess, size: number, slowFirstMs?: num
       if (!keepsAll) losers++;
       else if (member.revocations > was.revocations) needlessRevocations++;
     });
+    // The newcomer leaves again: the members it took partitions from get them back, told by the
+    // coordinator rather than at their next heartbeat.
+    const joinedEpoch = fleet.epoch();
+    fleet.members.splice(fleet.members.indexOf(newcomer), 1);
+    const leave = await fleet.converge(partitions, joinedEpoch, 60_000, () => newcomer.leave());
     return {
       form,
       join,
+      leave,
       loopLagMs,
       cpuMs,
       needlessRevocations,
@@ -185,6 +193,13 @@ async function oneJoins(node: CohortProcess, size: number, withClassic: boolean,
         value(classic?.joinMs),
         ratio(consumer?.join.heldMs ?? Number.NaN, classic?.joinMs ?? Number.NaN),
         `1 s (${ratio(consumer?.join.heldMs ?? Number.NaN, TARGETS.joinMs)})`,
+      ],
+      [
+        `then it leaves → every member holds its new target`,
+        value(consumer?.leave.heldMs),
+        'n/a',
+        '',
+        'none (Kafka: the next heartbeat, 5 s)',
       ],
       [
         "the node's worst event-loop delay during the join",
