@@ -140,6 +140,29 @@ describe('MAX_GROUPS_PER_PRINCIPAL', () => {
     expect(refused.errorCode).toBe(89);
     expect(await stateOf('app-4')).toBe('Dead');
   });
+
+  it('counts a consumer group that a ConsumerGroupHeartbeat creates: over the limit it is answered 89 and not created', async () => {
+    const heartbeat = (groupId: string) =>
+      emit<{ errorCode: number; errorMessage?: string; memberId: string | null }>(socket, 'ConsumerGroupHeartbeat', {
+        groupId,
+        memberId: 'member-1',
+        memberEpoch: 0,
+        rebalanceTimeoutMs: 10_000,
+        subscribedTopicNames: ['orders'],
+        topicPartitions: [],
+      });
+    const refused = await heartbeat('app-consumer');
+    expect(refused).toMatchObject({ errorCode: 89, memberId: null });
+    expect(refused.errorMessage).toContain('MAX_GROUPS_PER_PRINCIPAL=2');
+    const described = await emit<{ groups: { errorCode: number }[] }>(socket, 'ConsumerGroupDescribe', {
+      groupIds: ['app-consumer'],
+    });
+    expect(described.groups[0].errorCode).toBe(69); // GROUP_ID_NOT_FOUND: nothing was created
+    // A group that exists is joined as before: one User:app created, deleted to free a slot for a consumer group.
+    await http().delete('/v1/groups/app-2').set(as('admin')).expect(204);
+    expect((await heartbeat('app-consumer')).errorCode).toBe(0);
+    expect((await join('app-5')).errorCode).toBe(89);
+  });
 });
 
 describe('MAX_TOPICS_PER_PRINCIPAL', () => {

@@ -53,13 +53,35 @@ export class GatewayAuthorization {
   ): Promise<P.JoinGroupResponse> {
     this.requireGroup(socket, 'JoinGroup', request.groupId);
     const audited = (): Promise<P.JoinGroupResponse> =>
-      join().then((response) => this.auditQuota(socket, request, response));
+      join().then((response) => this.auditQuota(socket, 'JoinGroup', request.groupId, response));
     if (request.memberId !== '') return audited();
     return this.limits
       .creatingGroup(callerOfSocket(socket), request.groupId, 'JoinGroup', audited)
       .catch((error: unknown) => {
         if (error instanceof P.KafkaError && error.errorCode === ErrorCode.THROTTLING_QUOTA_EXCEEDED)
           throw refusal('JoinGroup', error.errorCode, error.message);
+        throw error;
+      });
+  }
+
+  /**
+   * A ConsumerGroupHeartbeat or ShareGroupHeartbeat joining (epoch 0) a group that does not exist creates
+   * it, within MAX_GROUPS_PER_PRINCIPAL as a JoinGroup: over it, the heartbeat is answered 89 and nothing
+   * is created. A heartbeat the coordinator refused over a membership limit is one audit line.
+   */
+  joiningGroup<T extends { errorCode: number; errorMessage?: string | null }>(
+    socket: Socket,
+    request: 'ConsumerGroupHeartbeat' | 'ShareGroupHeartbeat',
+    heartbeat: { groupId: string },
+    join: () => Promise<T>,
+  ): Promise<T> {
+    const audited = (): Promise<T> =>
+      join().then((response) => this.auditQuota(socket, request, heartbeat.groupId, response));
+    return this.limits
+      .creatingGroup(callerOfSocket(socket), heartbeat.groupId, request, audited)
+      .catch((error: unknown) => {
+        if (error instanceof P.KafkaError && error.errorCode === ErrorCode.THROTTLING_QUOTA_EXCEEDED)
+          throw refusal(request, error.errorCode, error.message);
         throw error;
       });
   }
@@ -78,15 +100,20 @@ export class GatewayAuthorization {
     return this.authorization.isSuperUser(caller) ? undefined : caller.principal;
   }
 
-  /** A JoinGroup the coordinator refused over a membership limit is a denial like the others: one audit line. */
-  private auditQuota(socket: Socket, request: P.JoinGroupRequest, response: P.JoinGroupResponse): P.JoinGroupResponse {
+  /** A join the coordinator refused over a membership limit is a denial like the others: one audit line. */
+  private auditQuota<T extends { errorCode: number; errorMessage?: string | null }>(
+    socket: Socket,
+    request: string,
+    groupId: string,
+    response: T,
+  ): T {
     if (response.errorCode === ErrorCode.THROTTLING_QUOTA_EXCEEDED)
       this.audit.denied({
         ...callerOfSocket(socket),
         operation: 'READ',
         resourceType: 'GROUP',
-        resourceName: request.groupId,
-        request: 'JoinGroup',
+        resourceName: groupId,
+        request,
         detail: response.errorMessage ?? 'THROTTLING_QUOTA_EXCEEDED',
       });
     return response;

@@ -94,8 +94,16 @@ export function socketEvents(node: CohortNode, acl: GatewayAuthorization): Socke
     ConsumerGroupHeartbeat: {
       handle: (request, socket) => {
         acl.consumerGroups.heartbeat(socket, request);
-        // The caller's ACLs filter what the member's subscribedTopicRegex gives it.
-        return coordinator.consumerGroupHeartbeat(request, contextOf(socket, acl.aclCaller(socket)));
+        // The caller's ACLs filter what the member's subscribedTopicRegex gives it; its members count
+        // against its limits (MAX_MEMBERS_PER_PRINCIPAL), a group its join creates too (MAX_GROUPS_PER_PRINCIPAL).
+        const heartbeat = () =>
+          coordinator.consumerGroupHeartbeat(
+            request,
+            contextOf(socket, acl.aclCaller(socket), acl.membershipPrincipal(socket)),
+          );
+        return request.memberEpoch === 0
+          ? acl.joiningGroup(socket, 'ConsumerGroupHeartbeat', request, heartbeat)
+          : heartbeat();
       },
     },
     ConsumerGroupDescribe: {
@@ -113,7 +121,11 @@ export function socketEvents(node: CohortNode, acl: GatewayAuthorization): Socke
     ShareGroupHeartbeat: {
       handle: (request, socket) => {
         acl.shareGroups.heartbeat(socket, request);
-        return coordinator.shareGroupHeartbeat(request, contextOf(socket));
+        const heartbeat = () =>
+          coordinator.shareGroupHeartbeat(request, contextOf(socket, undefined, acl.membershipPrincipal(socket)));
+        return request.memberEpoch === 0
+          ? acl.joiningGroup(socket, 'ShareGroupHeartbeat', request, heartbeat)
+          : heartbeat();
       },
     },
     ShareGroupDescribe: {
@@ -125,10 +137,11 @@ export function socketEvents(node: CohortNode, acl: GatewayAuthorization): Socke
 
 /**
  * The connection a request came on, as the coordinator records it (client id and host, for DescribeGroups;
- * the connection, for pushes), with the ACLs' caller when the request needs it. Built in one literal:
+ * the connection, for pushes), with the ACLs' caller when the request needs it, and the principal its
+ * members count against. Built in one literal:
  * spreading it into another was a slow generic copy on every ConsumerGroupHeartbeat.
  */
-function contextOf(socket: Socket, aclCaller?: RequestContext['aclCaller']): RequestContext {
+function contextOf(socket: Socket, aclCaller?: RequestContext['aclCaller'], principal?: string): RequestContext {
   const data = socket.data as ConnectionData;
-  return { clientId: data.clientId, clientHost: data.clientHost, connectionId: socket.id, aclCaller };
+  return { clientId: data.clientId, clientHost: data.clientHost, connectionId: socket.id, aclCaller, principal };
 }

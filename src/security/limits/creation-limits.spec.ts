@@ -1,4 +1,9 @@
-import type { DescribeGroupsRequest, DescribeGroupsResponse } from '@cohort/protocol';
+import type {
+  DescribeGroupsRequest,
+  DescribeGroupsResponse,
+  ShareGroupDescribeRequest,
+  ShareGroupDescribeResponse,
+} from '@cohort/protocol';
 import { KafkaError } from '@cohort/protocol';
 import type { CohortConfig } from '../../config/cohort-config';
 import type { CohortNode } from '../../node/cohort-node';
@@ -40,18 +45,33 @@ const ADMIN = { principal: 'User:admin', host: '127.0.0.1' };
 
 function setUp(maxGroups = 2) {
   const groups = new Set<string>(); // what the coordinator holds
+  const types = new Map<string, 'consumer' | 'share'>(); // groups of other types than classic
   const topics = new Set<string>();
   const node = {
     coordinator: {
       describeGroups: (request: DescribeGroupsRequest): Promise<DescribeGroupsResponse> =>
         Promise.resolve({
           errorCode: 0,
+          // As the coordinator answers: a consumer group is not found, a share group is not known (Dead).
           groups: request.groups.map((groupId) => ({
-            errorCode: 0,
+            errorCode: groups.has(groupId) && types.get(groupId) === 'consumer' ? 69 : 0,
             groupId,
-            groupState: groups.has(groupId) ? 'Empty' : 'Dead',
+            groupState: groups.has(groupId) && !types.has(groupId) ? 'Empty' : 'Dead',
             protocolType: '',
             protocolData: '',
+            members: [],
+          })),
+        }),
+      shareGroupDescribe: (request: ShareGroupDescribeRequest): Promise<ShareGroupDescribeResponse> =>
+        Promise.resolve({
+          errorCode: 0,
+          groups: request.groupIds.map((groupId) => ({
+            errorCode: groups.has(groupId) && types.get(groupId) === 'share' ? 0 : 69,
+            groupId,
+            groupState: groups.has(groupId) ? 'Empty' : 'Dead',
+            groupEpoch: 0,
+            assignmentEpoch: 0,
+            assignorName: '',
             members: [],
           })),
         }),
@@ -73,7 +93,12 @@ function setUp(maxGroups = 2) {
     groups.add(groupId);
     return Promise.resolve('created');
   };
-  return { limits, ledger, groups, topics, removals, audits, create };
+  const createTyped = (groupId: string, type: 'consumer' | 'share') => () => {
+    groups.add(groupId);
+    types.set(groupId, type);
+    return Promise.resolve('created');
+  };
+  return { limits, ledger, groups, topics, removals, audits, create, createTyped };
 }
 
 describe('CreationLimits', () => {
@@ -97,6 +122,30 @@ describe('CreationLimits', () => {
         request: 'JoinGroup',
       }),
     ]);
+  });
+
+  it('counts consumer and share groups a heartbeat creates, keeps them while they exist, and refuses one over the limit', async () => {
+    const { limits, ledger, groups, createTyped } = setUp(2);
+    await limits.creatingGroup(APP, 'c1', 'ConsumerGroupHeartbeat', createTyped('c1', 'consumer'));
+    await limits.creatingGroup(APP, 's1', 'ShareGroupHeartbeat', createTyped('s1', 'share'));
+    expect([...ledger.owners]).toEqual([
+      ['group:c1', 'User:app'],
+      ['group:s1', 'User:app'],
+    ]);
+    // Joining them again is not a creation.
+    await limits.creatingGroup(APP, 'c1', 'ConsumerGroupHeartbeat', createTyped('c1', 'consumer'));
+    await limits.creatingGroup(APP, 's1', 'ShareGroupHeartbeat', createTyped('s1', 'share'));
+    for (const [groupId, request, type] of [
+      ['c3', 'ConsumerGroupHeartbeat', 'consumer'],
+      ['s3', 'ShareGroupHeartbeat', 'share'],
+    ] as const) {
+      await expect(limits.creatingGroup(APP, groupId, request, createTyped(groupId, type))).rejects.toMatchObject({
+        errorCode: 89,
+        message: expect.stringContaining('MAX_GROUPS_PER_PRINCIPAL=2'),
+      });
+      expect(groups.has(groupId)).toBe(false);
+    }
+    expect(ledger.owners.size).toBe(2);
   });
 
   it('does not count joining a group that exists, nor a super user', async () => {

@@ -7,6 +7,13 @@ import { AuthorizationService, type Caller } from '../authorization/authorizatio
 import { CREATION_LEDGER, type CreatedKind, type CreationLedger } from './creation-ledger.port';
 import { GroupRemovals } from './group-removals';
 
+/** ShareGroupDescribe errors that say nothing of whether the group exists. */
+const UNKNOWN_HERE: ReadonlySet<number> = new Set([
+  ErrorCode.NOT_COORDINATOR,
+  ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+  ErrorCode.COORDINATOR_NOT_AVAILABLE,
+]);
+
 const VARIABLE: Record<CreatedKind, string> = { group: 'MAX_GROUPS_PER_PRINCIPAL', topic: 'MAX_TOPICS_PER_PRINCIPAL' };
 
 /**
@@ -118,14 +125,25 @@ export class CreationLimits implements OnApplicationShutdown {
     return released;
   }
 
-  /** Whether the coordinator holds the group; undefined when it cannot tell (not its coordinator, loading). `fresh` asks past the cache. */
+  /**
+   * Whether the coordinator holds the group, of whichever type; undefined when it cannot tell (not its
+   * coordinator, loading). `fresh` asks past the cache. DescribeGroups answers GROUP_ID_NOT_FOUND for a
+   * consumer group (KIP-848) and Dead for a share group (KIP-932), which ShareGroupDescribe describes.
+   */
   private async groupExists(groupId: string, fresh = false): Promise<boolean | undefined> {
     if (!fresh && this.existing.has(groupId)) return true;
-    const described = (await this.node.coordinator.describeGroups({ groups: [groupId] })).groups[0];
-    if (!described || described.errorCode !== ErrorCode.NONE) return undefined;
-    if (described.groupState === 'Dead') {
-      this.existing.delete(groupId);
-      return false;
+    const coordinator = this.node.coordinator;
+    const described = (await coordinator.describeGroups({ groups: [groupId] })).groups[0];
+    if (!described) return undefined;
+    if (described.errorCode === ErrorCode.NONE && described.groupState === 'Dead') {
+      const share = (await coordinator.shareGroupDescribe({ groupIds: [groupId] })).groups[0];
+      if (share && UNKNOWN_HERE.has(share.errorCode)) return undefined;
+      if (share?.errorCode !== ErrorCode.NONE) {
+        this.existing.delete(groupId);
+        return false;
+      }
+    } else if (described.errorCode !== ErrorCode.NONE && described.errorCode !== ErrorCode.GROUP_ID_NOT_FOUND) {
+      return undefined;
     }
     this.existing.add(groupId);
     return true;

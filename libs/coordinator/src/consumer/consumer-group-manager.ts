@@ -36,6 +36,8 @@ import { ConsumerGroupWrites } from './consumer-group-writes';
 import type { ConsumerGroupManagerDeps, Fencing } from './consumer-group-manager.types';
 import { type GroupMovesDeps, type MovedGroup, moveGroups } from './group-moves';
 import { consumerRebalanceKey, consumerSessionKey } from './consumer-timer-keys';
+import { groupMemberHolder, subscriptionBytes } from '../group/member-quotas';
+import type { MemberChange } from './member-progress';
 
 export type { ConsumerGroupDowngradePort, ConsumerGroupManagerDeps, Fencing } from './consumer-group-manager.types';
 
@@ -68,6 +70,10 @@ export class ConsumerGroupManager {
   readonly progress: MemberProgress;
   private readonly assignorNames: string[];
   private readonly epochs: EpochRecorder;
+  /** The membership charge of the heartbeat under way, checked before its records and held once they are applied. */
+  private charge:
+    | { groupId: string; memberId: string; holder: string; replaced: string; principal: string; bytes: number }
+    | undefined;
 
   constructor(private readonly deps: ConsumerGroupManagerDeps) {
     this.epochs = new EpochRecorder(deps.metrics);
@@ -108,13 +114,13 @@ export class ConsumerGroupManager {
           : this.join(request, context);
     } catch (error) {
       this.deps.effects.discard();
-      this.epochs.discard();
+      this.forgetPending();
       if (!(error instanceof ConsumerGroupError)) throw error;
       return this.deps.effects.attachTo({ records: [], response: heartbeatErrorResponse(error) });
     }
-    return this.deps.effects.attachTo(
-      this.written(outcome.records, outcome.response, request.groupId, outcome.settled),
-    );
+    const written = this.written(outcome.records, outcome.response, request.groupId, outcome.settled);
+    this.holdCharge();
+    return this.deps.effects.attachTo(written);
   }
 
   /**
@@ -235,8 +241,55 @@ export class ConsumerGroupManager {
 
   private changeOf(...args: [ConsumerGroupHeartbeatRequest, ConsumerRequestContext, LogRecord[], number]) {
     const changed = heartbeatChange(this.deps.groups, this.deps.config.maxSize, ...args);
+    this.checkCharge(args[0], args[1].principal, changed.change);
     this.progress.access?.remember(args[0].groupId, changed.change.updated.memberId, args[1].aclCaller);
     return changed;
+  }
+
+  /**
+   * MAX_MEMBERS_PER_PRINCIPAL and MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL, as a classic JoinGroup checks
+   * them: a member joining (epoch 0) counts as a member of its principal, and its subscription (names and
+   * regex, as JSON) as its metadata bytes, measured again whenever it changes. Over a limit the heartbeat
+   * throws THROTTLING_QUOTA_EXCEEDED before anything is recorded; otherwise its charge is kept until its
+   * records are applied (`holdCharge`). A steady heartbeat costs nothing here.
+   */
+  private checkCharge(request: ConsumerGroupHeartbeatRequest, principal: string | undefined, change: MemberChange) {
+    this.charge = undefined;
+    const quotas = this.deps.quotas;
+    const { member, updated, group } = change;
+    const joining = request.memberEpoch === 0;
+    if (
+      !quotas?.counts(principal) ||
+      (!joining &&
+        updated.subscribedTopicNames === member.subscribedTopicNames &&
+        updated.subscribedTopicRegex === member.subscribedTopicRegex)
+    )
+      return;
+    const { groupId } = group;
+    const memberId = updated.memberId;
+    const holder = groupMemberHolder('consumer', groupId, memberId);
+    // A static member back under a new id takes the place, and the charge, of the one it replaces.
+    const instanceId = request.instanceId ?? null;
+    const previous = instanceId === null ? undefined : group.staticMember(instanceId)?.memberId;
+    const replaced = previous === undefined ? holder : groupMemberHolder('consumer', groupId, previous);
+    const bytes = subscriptionBytes(updated.subscribedTopicNames, updated.subscribedTopicRegex);
+    const refused = quotas.refusal(principal, quotas.holds(replaced) ? replaced : holder, bytes);
+    if (refused !== null) {
+      this.deps.metrics?.onMemberQuotaRefused?.(refused.limit);
+      throw new ConsumerGroupError('THROTTLING_QUOTA_EXCEEDED', refused.message);
+    }
+    this.charge = { groupId, memberId, holder, replaced, principal, bytes };
+  }
+
+  /** The heartbeat's records are applied: its member holds its charge (`checkCharge`) from now on. */
+  holdCharge(): void {
+    const charge = this.charge;
+    if (charge === undefined) return;
+    this.charge = undefined;
+    const quotas = this.deps.quotas!;
+    const { groupId, memberId, holder, replaced, principal, bytes } = charge;
+    if (replaced !== holder) quotas.release(replaced);
+    quotas.hold(holder, principal, bytes, () => this.deps.groups.get(groupId)?.member(memberId) !== undefined);
   }
 
   /** Kafka's request checks: a heartbeat that fails them is answered with their error and changes nothing. */
@@ -265,6 +318,7 @@ export class ConsumerGroupManager {
   /** A heartbeat of a batch failed: the epoch events it recorded are forgotten (its effects are dropped by the caller). */
   forgetPending(): void {
     this.epochs.discard();
+    this.charge = undefined;
   }
 
   get effects(): OperationEffects {
@@ -313,6 +367,7 @@ export class ConsumerGroupManager {
     this.deps.effects.cancel(consumerSessionKey(group.groupId, member.memberId));
     this.deps.effects.cancel(consumerRebalanceKey(group.groupId, member.memberId));
     this.deps.onMemberGone?.(group.groupId, member.memberId);
+    this.deps.quotas?.release(groupMemberHolder('consumer', group.groupId, member.memberId));
     this.progress.access?.forget(group.groupId, member.memberId);
     const downgrade = this.deps.migration?.downgradeOnFence(group, member);
     if (downgrade) return downgrade;

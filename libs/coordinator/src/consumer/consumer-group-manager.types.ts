@@ -1,4 +1,5 @@
 import type { Clock, LogRecord } from '@cohort/replication';
+import type { MemberQuotas } from '../group/member-quotas';
 import type { OperationEffects } from '../runtime/operation-effects';
 import type { ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
 import type { CoordinatorMetrics } from '../ports/coordinator-metrics.port';
@@ -35,6 +36,8 @@ export interface ConsumerGroupManagerDeps {
   metrics?: CoordinatorMetrics;
   /** Online migration to the classic protocol (absent: a group never changes type while it has members). */
   migration?: ConsumerGroupDowngradePort;
+  /** The node's per-principal membership limits (absent: nothing is counted). */
+  quotas?: MemberQuotas;
   /** DESCRIBE TOPIC as the app's ACLs answer it (absent when ACLs are off: regex matches are not filtered). */
   topicAccess?: TopicAccessPort;
 }

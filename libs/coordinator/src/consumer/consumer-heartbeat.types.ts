@@ -10,4 +10,9 @@ export interface ConsumerRequestContext {
    * member's pattern gives it nothing.
    */
   aclCaller?: { principal: string; host: string };
+  /**
+   * Who a joining member, or one whose subscription grows, counts against (MAX_MEMBERS_PER_PRINCIPAL,
+   * MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL); absent for callers that are not counted (super users).
+   */
+  principal?: string;
 }

@@ -250,6 +250,8 @@ export class HeartbeatBatch {
       }
       const join = this.manager.prepareJoin(request, context, this.now);
       const write = this.manager.write(join.records, request.groupId);
+      // Checked by `prepareJoin` before anything was recorded (a refusal answers this heartbeat only).
+      this.manager.holdCharge();
       // The records are applied: the group exists now, with the member as the heartbeat left it.
       const { prepared } = join;
       const group = this.manager.group(request.groupId) ?? prepared.group;

@@ -32,6 +32,25 @@ export function pendingHolder(groupId: string, memberId: string): string {
   return `${groupId}\u0000${memberId}`;
 }
 
+/**
+ * The key a consumer group (KIP-848) or share group (KIP-932) member is charged under: those members
+ * are replaced by a new object at every change, so their group, kind and id name them.
+ */
+export function groupMemberHolder(kind: 'consumer' | 'share', groupId: string, memberId: string): string {
+  return `${kind}\u0000${groupId}\u0000${memberId}`;
+}
+
+/**
+ * What a consumer or share group member's subscription costs, measured as a classic member's protocols
+ * are: the bytes of its JSON (`{"subscribedTopicNames":[...],"subscribedTopicRegex":...}`), the form it arrives in.
+ */
+export function subscriptionBytes(topicNames: Iterable<string>, topicRegex: string | null): number {
+  return Buffer.byteLength(
+    JSON.stringify({ subscribedTopicNames: [...topicNames], subscribedTopicRegex: topicRegex }),
+    'utf8',
+  );
+}
+
 /** What a member's protocols cost: the bytes of their JSON, the form they arrived in. */
 export function protocolBytes(protocols: JoinGroupProtocol[]): number {
   return Buffer.byteLength(JSON.stringify(protocols) ?? '', 'utf8');
@@ -39,8 +58,10 @@ export function protocolBytes(protocols: JoinGroupProtocol[]): number {
 
 /**
  * The members, pending member ids and protocol bytes each principal holds on this node (one ledger
- * for every shard, as memory is the node's), checked before a JoinGroup adds any: over a limit the
- * JoinGroup is refused with THROTTLING_QUOTA_EXCEEDED (89) and nothing changes. Every way a member
+ * for every shard, as memory is the node's), checked before a JoinGroup adds any, and before a
+ * ConsumerGroupHeartbeat or ShareGroupHeartbeat adds a member or grows its subscription (whose bytes
+ * count as a classic member's protocols do): over a limit the request is refused with
+ * THROTTLING_QUOTA_EXCEEDED (89) and nothing changes. Every way a member
  * or pending id leaves releases its charge; at the limit the principal's charges are checked once more
  * against the groups, so a removal path that forgot to release cannot lock a principal out.
  * A caller without a principal (a super user, a member loaded from the log) is not counted.
@@ -97,6 +118,11 @@ export class MemberQuotas {
     usage.holders.add(holder);
   }
 
+  /** Whether `holder` holds a charge (of any principal). */
+  holds(holder: QuotaHolder): boolean {
+    return this.charges.has(holder);
+  }
+
   release(holder: QuotaHolder): void {
     const charge = this.charges.get(holder);
     if (!charge) return;
@@ -116,6 +142,16 @@ export class MemberQuotas {
       for (const member of group.allMembers()) this.release(member);
       for (const memberId of group.allPendingMembers()) this.release(pendingHolder(group.groupId, memberId));
     }
+  }
+
+  /** Releases every member of consumer or share groups this node no longer serves (a shard closed). */
+  releaseMembers(
+    kind: 'consumer' | 'share',
+    groups: Iterable<{ groupId: string; members: ReadonlyMap<string, unknown> }>,
+  ): void {
+    if (this.charges.size === 0) return;
+    for (const group of groups)
+      for (const memberId of group.members.keys()) this.release(groupMemberHolder(kind, group.groupId, memberId));
   }
 
   usageOf(principal: string): { members: number; bytes: number } {

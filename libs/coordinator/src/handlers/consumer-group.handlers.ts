@@ -52,6 +52,7 @@ export function handleConsumerGroupHeartbeat(
     clientId: context.clientId,
     clientHost: context.clientHost,
     aclCaller: context.aclCaller,
+    principal: context.principal,
   });
   const response = result.response!;
   if (response.errorCode !== ErrorCode.NONE) {

@@ -43,6 +43,7 @@ export function handleShareGroupHeartbeat(
   const { result, changed } = shard.share.heartbeat(request, {
     clientId: context.clientId,
     clientHost: context.clientHost,
+    principal: context.principal,
   });
   const response = result.response!;
   if (response.errorCode !== ErrorCode.NONE) return result;

@@ -139,6 +139,7 @@ export class CoordinatorShard {
       metrics: env.metrics,
       migration: this.migration,
       topicAccess: env.topicAccess,
+      quotas: env.quotas,
     });
     this.classicMembers = {
       consumer: this.consumer,
@@ -165,6 +166,8 @@ export class CoordinatorShard {
       },
       partitionsOf: (topic) => env.topics.partitionCount(topic),
       leases: () => this.shareLeases,
+      quotas: env.quotas,
+      metrics: env.metrics,
     });
     this.share.onTargetsChanged = (groupId, memberIds) =>
       this.shareHeartbeatNow(groupId, memberIds, 'target assignment changed');
@@ -367,6 +370,8 @@ export class CoordinatorShard {
     this.timers.cancelAll();
     if (wasActive) this.classic.onUnloaded();
     this.env.quotas.releaseGroups(this.groups.values());
+    this.env.quotas.releaseMembers('consumer', this.consumerGroups.list());
+    this.env.quotas.releaseMembers('share', this.shareGroups.list());
     this.effects.discard();
     this.groups.clear();
     this.consumerGroups.groups.clear();

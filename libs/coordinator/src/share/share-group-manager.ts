@@ -3,6 +3,8 @@ import { errorName, KafkaError } from '@cohort/protocol';
 import type { Clock, LogRecord } from '@cohort/replication';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import type { OperationEffects } from '../runtime/operation-effects';
+import { groupMemberHolder, type MemberQuotas, subscriptionBytes } from '../group/member-quotas';
+import type { CoordinatorMetrics } from '../ports/coordinator-metrics.port';
 import { metadataHash } from '../consumer/subscription-metadata';
 import { samePartitions, toTopicPartitionList, type TopicPartitions } from '../consumer/topic-partitions';
 import { newShareGroupMember, ShareGroup, type ShareGroupMember } from './share-group-model';
@@ -56,6 +58,24 @@ export interface ShareGroupManagerDeps {
   partitionsOf: (topic: string) => number | undefined;
   /** Where leases go back when a member goes (the share partitions of this shard). */
   leases: () => ShareLeaseOwner;
+  /** The node's per-principal membership limits (absent: nothing is counted). */
+  quotas?: MemberQuotas;
+  metrics?: CoordinatorMetrics;
+}
+
+/** Who a heartbeat comes from: its client, and the principal its member counts against (absent: not counted). */
+export interface ShareRequestContext {
+  clientId: string;
+  clientHost: string;
+  principal?: string;
+}
+
+/** A member's membership charge, checked before its heartbeat records anything and held once they are applied. */
+interface ShareCharge {
+  groupId: string;
+  memberId: string;
+  principal: string;
+  bytes: number;
 }
 
 /** What a heartbeat or a fencing wrote, and whom it concerns. */
@@ -96,11 +116,14 @@ export class ShareGroupManager implements ShareMembershipView {
     return partitionsOf(member.assignedPartitions);
   }
 
-  heartbeat(
-    request: ShareGroupHeartbeatRequest,
-    context: { clientId: string; clientHost: string },
-  ): ShareStep<ShareGroupHeartbeatResponse> {
-    let step: { records: LogRecord[]; response: ShareGroupHeartbeatResponse; changed: string[]; left?: string };
+  heartbeat(request: ShareGroupHeartbeatRequest, context: ShareRequestContext): ShareStep<ShareGroupHeartbeatResponse> {
+    let step: {
+      records: LogRecord[];
+      response: ShareGroupHeartbeatResponse;
+      changed: string[];
+      left?: string;
+      charge?: ShareCharge;
+    };
     try {
       throwIfShareHeartbeatIsInvalid(request);
       step = request.memberEpoch === LEAVE_EPOCH ? this.leave(request) : this.join(request, context);
@@ -110,7 +133,9 @@ export class ShareGroupManager implements ShareMembershipView {
       return { result: this.deps.effects.attachTo({ records: [], response: shareHeartbeatError(error) }), changed: [] };
     }
     if (step.left !== undefined) this.deps.leases().releaseMember(request.groupId, step.left);
-    return { result: this.deps.effects.attachTo(this.written(step.records, step.response)), changed: step.changed };
+    const written = this.written(step.records, step.response);
+    if (step.charge) this.holdCharge(step.charge);
+    return { result: this.deps.effects.attachTo(written), changed: step.changed };
   }
 
   /**
@@ -165,7 +190,7 @@ export class ShareGroupManager implements ShareMembershipView {
       for (const memberId of group.members.keys()) this.scheduleSessionTimeout(group.groupId, memberId);
   }
 
-  private join(request: ShareGroupHeartbeatRequest, context: { clientId: string; clientHost: string }) {
+  private join(request: ShareGroupHeartbeatRequest, context: ShareRequestContext) {
     const { groupId, memberId, memberEpoch } = request;
     const now = this.deps.clock.now();
     const records: LogRecord[] = [];
@@ -190,6 +215,7 @@ export class ShareGroupManager implements ShareMembershipView {
       clientId: context.clientId,
       clientHost: context.clientHost,
     };
+    const charge = this.checkCharge(groupId, known, updated, context.principal);
     let subscriptionChanged = false;
     if (!known || !sameShareMember(updated, member)) {
       records.push(shareMemberRecord(groupId, updated, now));
@@ -249,7 +275,40 @@ export class ShareGroupManager implements ShareMembershipView {
       assignment:
         full || assignmentChanged ? { topicPartitions: toTopicPartitionList(updated.assignedPartitions) } : null,
     };
-    return { records, response, changed };
+    return { records, response, changed, charge };
+  }
+
+  /**
+   * MAX_MEMBERS_PER_PRINCIPAL and MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL, as a classic JoinGroup checks
+   * them: a new member counts as a member of its principal and its subscription (as JSON) as its metadata
+   * bytes, measured again whenever it changes. Over a limit the heartbeat is refused with
+   * THROTTLING_QUOTA_EXCEEDED before anything is recorded; otherwise the charge is held once its records
+   * are applied. A heartbeat that leaves the subscription as it was costs nothing here.
+   */
+  private checkCharge(
+    groupId: string,
+    known: ShareGroupMember | undefined,
+    updated: ShareGroupMember,
+    principal: string | undefined,
+  ): ShareCharge | undefined {
+    const quotas = this.deps.quotas;
+    if (!quotas?.counts(principal) || known?.subscribedTopicNames === updated.subscribedTopicNames) return undefined;
+    const bytes = subscriptionBytes(updated.subscribedTopicNames, null);
+    const refused = quotas.refusal(principal, groupMemberHolder('share', groupId, updated.memberId), bytes);
+    if (refused !== null) {
+      this.deps.metrics?.onMemberQuotaRefused?.(refused.limit);
+      throw KafkaError.of('THROTTLING_QUOTA_EXCEEDED', refused.message);
+    }
+    return { groupId, memberId: updated.memberId, principal, bytes };
+  }
+
+  private holdCharge({ groupId, memberId, principal, bytes }: ShareCharge): void {
+    this.deps.quotas!.hold(
+      groupMemberHolder('share', groupId, memberId),
+      principal,
+      bytes,
+      () => this.deps.groups.get(groupId)?.member(memberId) !== undefined,
+    );
   }
 
   /** Kafka's `shareGroupLeave`. */
@@ -298,6 +357,7 @@ export class ShareGroupManager implements ShareMembershipView {
       }
     }
     this.deps.effects.cancel(shareSessionKey(group.groupId, member.memberId));
+    this.deps.quotas?.release(groupMemberHolder('share', group.groupId, member.memberId));
     return { records, changed };
   }
 
