@@ -66,13 +66,7 @@ export class OffsetWrites {
    * the tombstones are committed, if it is still Empty and without offsets then.
    */
   delete(group: ClassicGroup, partitions: PartitionRef[], deleteGroup: boolean): CoordinatorResult<number> {
-    const deleting = new Set(partitions.map((p) => refKey(p)));
-    const groupDies =
-      deleteGroup ||
-      (group.is('Empty') &&
-        group.numPending === 0 &&
-        group.offsets.stagedPartitions().length === 0 &&
-        group.offsets.all().every((o) => deleting.has(refKey(o))));
+    const groupDies = deleteGroup || this.leavesUnused(group, partitions);
     const now = this.env.clock.now();
     const staged: StagedWrite[] = partitions.map((p) => group.offsets.stage(p.topic, p.partition));
     const records = partitions.map((p) => offsetTombstone(group.groupId, p.topic, p.partition, now));
@@ -97,6 +91,20 @@ export class OffsetWrites {
           this.groups.markDead(group);
       },
     };
+  }
+
+  /**
+   * Whether deleting `partitions` leaves `group` Empty, without offsets and without writes in flight:
+   * the group then dies with their tombstones (`delete`).
+   */
+  leavesUnused(group: ClassicGroup, partitions: PartitionRef[]): boolean {
+    const deleting = new Set(partitions.map((p) => refKey(p)));
+    return (
+      group.is('Empty') &&
+      group.numPending === 0 &&
+      group.offsets.stagedPartitions().length === 0 &&
+      group.offsets.all().every((o) => deleting.has(refKey(o)))
+    );
   }
 }
 

@@ -5,7 +5,7 @@ import type { ConsumerGroup } from '../consumer/consumer-group';
 import { GroupRegistry } from '../group/group-registry';
 import { OffsetWrites } from '../offsets/offset-writes';
 import type { TopicInfo } from '../ports/topic-registry.port';
-import { OffsetRetention } from '../offsets/offset-retention';
+import { type EmptyGroup, OffsetRetention } from '../offsets/offset-retention';
 import type { CoordinatorResult, WriteOutcome } from '../runtime/coordinator-result';
 import { OperationEffects } from '../runtime/operation-effects';
 import { ShardRuntime } from '../runtime/shard-runtime';
@@ -185,6 +185,7 @@ export class CoordinatorShard {
     this.retention = new OffsetRetention(
       this.groups,
       this.offsets,
+      () => this.emptyGroups(),
       this.timers,
       { complete: (result) => this.run(result) },
       env,
@@ -242,6 +243,18 @@ export class CoordinatorShard {
 
   group(groupId: string): ClassicGroup | undefined {
     return this.groups.get(groupId);
+  }
+
+  /** The shard's Empty consumer and share groups, each with its DeleteGroups deletion (the purge's). */
+  private emptyGroups(): EmptyGroup[] {
+    const empty: EmptyGroup[] = [];
+    for (const group of this.consumerGroups.list())
+      if (group.state === 'Empty')
+        empty.push({ groupId: group.groupId, type: 'consumer', delete: () => this.consumer.deleteEmpty(group) });
+    for (const group of this.shareGroups.list())
+      if (group.state === 'Empty')
+        empty.push({ groupId: group.groupId, type: 'share', delete: () => this.share.deleteEmpty(group) });
+    return empty;
   }
 
   /** Loading finished: serve the groups brought back from the log (Kafka's `onLoaded`). */
