@@ -59,6 +59,7 @@ export class CohortConfig {
   readonly groupShareMaxRecordLockDurationMs: number;
   readonly groupShareDeliveryCountLimit: number;
   readonly groupSharePartitionMaxRecordLocks: number;
+  readonly groupShareMaxAcquireRecords: number;
   readonly groupShareAutoOffsetReset: 'latest' | 'earliest';
   /** GROUP_COORDINATOR_REBALANCE_PROTOCOLS: the group protocols this node serves (always classic). */
   readonly groupCoordinatorRebalanceProtocols: ('classic' | 'consumer' | 'share')[];
@@ -129,6 +130,7 @@ export class CohortConfig {
     this.groupShareMaxRecordLockDurationMs = env.GROUP_SHARE_MAX_RECORD_LOCK_DURATION_MS;
     this.groupShareDeliveryCountLimit = env.GROUP_SHARE_DELIVERY_COUNT_LIMIT;
     this.groupSharePartitionMaxRecordLocks = env.GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS;
+    this.groupShareMaxAcquireRecords = env.GROUP_SHARE_MAX_ACQUIRE_RECORDS;
     this.groupShareAutoOffsetReset = env.GROUP_SHARE_AUTO_OFFSET_RESET;
     this.groupCoordinatorRebalanceProtocols = rebalanceProtocolsOf(env.GROUP_COORDINATOR_REBALANCE_PROTOCOLS);
     this.offsetMetadataMaxBytes = env.OFFSET_METADATA_MAX_BYTES;

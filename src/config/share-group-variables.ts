@@ -103,6 +103,18 @@ export class ShareGroupVariables extends ConsumerGroupVariables {
   @Max(10_000)
   GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS: number = 2_000;
 
+  /**
+   * The most offsets one ShareAcquire leases over all its partitions, whatever its `maxRecords` (Kafka
+   * bounds a ShareFetch by its bytes; an answer lists offsets, about 70 bytes a lease, so 100000 stays
+   * far below MAX_SOCKET_OUTPUT_BUFFER_BYTES). No delivery count moves for offsets past it.
+   */
+  @Expose()
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  GROUP_SHARE_MAX_ACQUIRE_RECORDS: number = 10_000;
+
   /** Where a new share group starts: the reported end (`latest`) or start (`earliest`) of each partition. */
   @Expose()
   @EnvTrimmed()

@@ -25,6 +25,7 @@ export function coordinatorConfigOf(config: CohortConfig): CoordinatorConfig {
     groupShareRecordLockDurationMs: config.groupShareRecordLockDurationMs,
     groupShareDeliveryCountLimit: config.groupShareDeliveryCountLimit,
     groupSharePartitionMaxRecordLocks: config.groupSharePartitionMaxRecordLocks,
+    groupShareMaxAcquireRecords: config.groupShareMaxAcquireRecords,
     groupShareAutoOffsetReset: config.groupShareAutoOffsetReset,
     groupConsumerMigrationPolicy: config.groupConsumerMigrationPolicy,
     rebalanceProtocols: config.groupCoordinatorRebalanceProtocols,

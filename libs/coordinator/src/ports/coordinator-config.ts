@@ -76,6 +76,11 @@ export interface CoordinatorConfig {
   groupShareDeliveryCountLimit: number;
   /** GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS: the most offsets past the share-partition start offset in flight. */
   groupSharePartitionMaxRecordLocks: number;
+  /**
+   * GROUP_SHARE_MAX_ACQUIRE_RECORDS: the most offsets one ShareAcquire leases over all its partitions,
+   * whatever its `maxRecords`, so an answer stays far below the socket output limit.
+   */
+  groupShareMaxAcquireRecords: number;
   /** GROUP_SHARE_AUTO_OFFSET_RESET: where a new share group starts, the reported end or start of each partition. */
   groupShareAutoOffsetReset: 'latest' | 'earliest';
   /**
@@ -131,6 +136,7 @@ export const DEFAULT_COORDINATOR_CONFIG: Readonly<CoordinatorConfig> = Object.fr
   groupShareRecordLockDurationMs: 30_000,
   groupShareDeliveryCountLimit: 5,
   groupSharePartitionMaxRecordLocks: 2000,
+  groupShareMaxAcquireRecords: 10_000,
   groupShareAutoOffsetReset: 'latest',
   groupConsumerMigrationPolicy: 'bidirectional',
   rebalanceProtocols: ['classic', 'consumer', 'share'] as const,

@@ -10,7 +10,7 @@ import { AnswerPartitions } from './share-acquire-answer-partitions';
 
 /**
  * ShareAcquire (KIP-932's ShareFetch over offsets): the piggy-backed acknowledgements first, then leases
- * of the member's assigned partitions, at most `maxRecords` in all. The leases (as AVAILABLE at their
+ * of the member's assigned partitions, at most `maxRecords` (and GROUP_SHARE_MAX_ACQUIRE_RECORDS) in all. The leases (as AVAILABLE at their
  * new delivery count) are written before the answer leaves, so a count never goes down after a
  * failover, except leases of new offsets below their partition's committed delivery horizon, which the
  * log already counts delivered once: those need no write, and an acquire with nothing else to write
@@ -82,6 +82,7 @@ export function shareAcquire(
     {
       groupId,
       memberId,
+      partitions: assigned,
       attempt: () => {
         const now = manager.membership.assignedPartitions(groupId, memberId);
         if (typeof now === 'number') return false;
@@ -141,7 +142,9 @@ function lease(
   const limits = manager.limits;
   const now = manager.now;
   const batchSize = request.batchSize ?? request.maxRecords;
-  let budget = request.maxRecords;
+  // GROUP_SHARE_MAX_ACQUIRE_RECORDS bounds every answer, so none nears the socket output limit and no
+  // offset's delivery count moves for a lease its answer could not carry.
+  let budget = Math.min(request.maxRecords, manager.maxAcquireRecords);
   const start = assigned.length > 0 ? manager.nextAcquireRotation() % assigned.length : 0;
   for (let i = 0; i < assigned.length && budget > 0; i++) {
     const { topic, partition } = assigned[(start + i) % assigned.length];

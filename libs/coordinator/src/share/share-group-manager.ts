@@ -135,7 +135,11 @@ export class ShareGroupManager implements ShareMembershipView {
     if (step.left !== undefined) this.deps.leases().releaseMember(request.groupId, step.left);
     const written = this.written(step.records, step.response);
     if (step.charge) this.holdCharge(step.charge);
-    return { result: this.deps.effects.attachTo(written), changed: step.changed };
+    const result = this.deps.effects.attachTo(written);
+    // Applied now: a ShareAcquire the member has held waits on the partitions it was just given.
+    if (step.left === undefined && step.response.assignment !== null)
+      this.deps.leases().reassigned(request.groupId, request.memberId);
+    return { result, changed: step.changed };
   }
 
   /**
