@@ -146,6 +146,38 @@ describe('the purge task deletes Empty groups of every type (Kafka cleanupGroupM
     expect(await listed(h)).toEqual([]);
   });
 
+  it("keeps a consumer group's offsets of the topics it subscribes to whatever their age, and expires the others (Kafka's cleanupExpiredOffsets)", async () => {
+    const h = await harness();
+    const epoch = await consumerGroup(h, 'cg', false);
+    const commit = await h.coordinator.offsetCommit(
+      {
+        groupId: 'cg',
+        generationId: epoch,
+        memberId: 'member-a',
+        topics: [
+          { name: 'orders', partitions: [{ partitionIndex: 0, committedOffset: 42 }] },
+          { name: 'jobs', partitions: [{ partitionIndex: 0, committedOffset: 7 }] },
+        ],
+      },
+      ctx,
+    );
+    expect(commit.errorCode).toBe(0);
+    const jobs = async () =>
+      (await h.coordinator.offsetFetch({ groupId: 'cg', topics: [{ name: 'jobs', partitionIndexes: [0] }] })).topics[0]
+        .partitions[0].committedOffset;
+    // The member subscribes to orders only, and reads on without committing for twenty minutes.
+    await h.advance(20 * MINUTE);
+    expect(await committed(h, 'cg')).toBe(42);
+    expect(await jobs()).toBe(-1);
+    await h.restart();
+    await h.advance(MINUTE);
+    expect(await committed(h, 'cg')).toBe(42);
+    // Once nobody subscribes to orders, its offset ages out as any other.
+    expect((await consumerHeartbeat(h, 'cg', 'member-a', -1)).errorCode).toBe(0);
+    await h.advance(MINUTE);
+    expect(await committed(h, 'cg')).toBe(-1);
+  });
+
   it('never touches a group with a member, while the Empty ones beside it go', async () => {
     const h = await harness();
     await consumerGroup(h, 'cg-live', false);

@@ -35,6 +35,11 @@ export class OffsetRetention {
     private readonly timers: ShardTimers,
     private readonly sink: ResultSink,
     private readonly env: Pick<ShardEnv, 'clock' | 'config' | 'metrics' | 'logger'>,
+    /**
+     * Whether a consumer group (KIP-848) of that id subscribes to the topic, by name or by a regex that
+     * matches it: Kafka's `cleanupExpiredOffsets` never expires such a topic's offsets, whatever their age.
+     */
+    private readonly consumerGroupSubscribes: (groupId: string, topic: string) => boolean = () => false,
   ) {}
 
   start(): void {
@@ -51,7 +56,11 @@ export class OffsetRetention {
     const now = this.env.clock.now();
     const empty = new Map(this.emptyGroups().map((group) => [group.groupId, group]));
     for (const group of this.groups.list()) {
-      const expired = expiredOffsets(group, now, retentionMs);
+      // The offsets of a consumer group's subscribed topics stay while it subscribes to them (its members
+      // may have committed them long ago and read on since without committing).
+      const expired = expiredOffsets(group, now, retentionMs).filter(
+        ({ topic }) => !this.consumerGroupSubscribes(group.groupId, topic),
+      );
       const emptyAndUnused = group.is('Empty') && group.numPending === 0 && !group.offsets.hasOffsets;
       // The Empty consumer group whose offsets this group holds goes with its last ones, and not before.
       const consumerGroup = empty.get(group.groupId);

@@ -189,6 +189,7 @@ export class CoordinatorShard {
       this.timers,
       { complete: (result) => this.run(result) },
       env,
+      (groupId, topic) => this.consumerGroups.get(groupId)?.isSubscribedToTopic(topic) ?? false,
     );
   }
 
