@@ -82,7 +82,6 @@ export function shareAcquire(
     {
       groupId,
       memberId,
-      partitions: assigned,
       attempt: () => {
         const now = manager.membership.assignedPartitions(groupId, memberId);
         if (typeof now === 'number') return false;

@@ -135,11 +135,7 @@ export class ShareGroupManager implements ShareMembershipView {
     if (step.left !== undefined) this.deps.leases().releaseMember(request.groupId, step.left);
     const written = this.written(step.records, step.response);
     if (step.charge) this.holdCharge(step.charge);
-    const result = this.deps.effects.attachTo(written);
-    // Applied now: a ShareAcquire the member has held waits on the partitions it was just given.
-    if (step.left === undefined && step.response.assignment !== null)
-      this.deps.leases().reassigned(request.groupId, request.memberId);
-    return { result, changed: step.changed };
+    return { result: this.deps.effects.attachTo(written), changed: step.changed };
   }
 
   /**

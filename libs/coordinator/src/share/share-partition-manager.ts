@@ -294,7 +294,7 @@ export class SharePartitionManager implements ShareLeaseOwner {
   afterChange(slot: ShareSlot): void {
     if (this.slot(slot.groupId, slot.topic, slot.partition) !== slot) return;
     this.armLockTimer(slot);
-    if (slot.state.hasLeasable(this.limits)) this.waiters.wake(slot.groupId, slot.topic, slot.partition);
+    if (slot.state.hasLeasable(this.limits)) this.waiters.wake(slot.groupId);
   }
 
   /**
@@ -323,11 +323,6 @@ export class SharePartitionManager implements ShareLeaseOwner {
         const reported = this.deps.topics.partitionOffsets(topic, partition);
         if (slot && reported && slot.state.reportEnd(reported.endOffset)) this.afterChange(slot);
       }
-  }
-
-  reassigned(groupId: string, memberId: string): void {
-    const partitions = this.membership.assignedPartitions(groupId, memberId);
-    if (typeof partitions !== 'number') this.waiters.reassigned(groupId, memberId, partitions);
   }
 
   releaseMember(groupId: string, memberId: string): void {

@@ -29,8 +29,6 @@ export interface ShareLeaseOwner {
    * at once (AVAILABLE, or ARCHIVED at the delivery limit) rather than at lock expiry.
    */
   releaseMember(groupId: string, memberId: string): void;
-  /** The member's assignment changed: a ShareAcquire it has held waits on its new partitions from now on. */
-  reassigned(groupId: string, memberId: string): void;
   /**
    * The group is being deleted: its share partitions go now; the tombstones of their state are
    * returned to be written with the group's, and `restore` brings them back if that write fails.

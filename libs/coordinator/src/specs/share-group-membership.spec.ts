@@ -16,7 +16,6 @@ class RecordingLeases implements ShareLeaseOwner {
   releaseMember(groupId: string, memberId: string): void {
     this.released.push(`${groupId}/${memberId}`);
   }
-  reassigned(): void {}
   deleteGroup(groupId: string): { records: []; restore: () => void } {
     this.deleted.push(groupId);
     return { records: [], restore: () => undefined };
