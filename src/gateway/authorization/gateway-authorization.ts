@@ -69,6 +69,11 @@ export class GatewayAuthorization {
    * it, within MAX_GROUPS_PER_PRINCIPAL as a JoinGroup: over it, the heartbeat is answered 89 and nothing
    * is created. A heartbeat the coordinator refused over a membership limit is one audit line.
    */
+  /** Whether MAX_GROUPS_PER_PRINCIPAL counts anything on this node (a join need not ask it otherwise). */
+  get limitsGroupCreation(): boolean {
+    return this.limits.countsGroups;
+  }
+
   joiningGroup<T extends { errorCode: number; errorMessage?: string | null }>(
     socket: Socket,
     request: 'ConsumerGroupHeartbeat' | 'ShareGroupHeartbeat',

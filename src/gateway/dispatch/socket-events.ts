@@ -96,14 +96,14 @@ export function socketEvents(node: CohortNode, acl: GatewayAuthorization): Socke
         acl.consumerGroups.heartbeat(socket, request);
         // The caller's ACLs filter what the member's subscribedTopicRegex gives it; its members count
         // against its limits (MAX_MEMBERS_PER_PRINCIPAL), a group its join creates too (MAX_GROUPS_PER_PRINCIPAL).
-        const heartbeat = () =>
-          coordinator.consumerGroupHeartbeat(
-            request,
-            contextOf(socket, acl.aclCaller(socket), acl.membershipPrincipal(socket)),
-          );
-        return request.memberEpoch === 0
-          ? acl.joiningGroup(socket, 'ConsumerGroupHeartbeat', request, heartbeat)
-          : heartbeat();
+        // A steady heartbeat, most of them, is charged nothing: it is not asked for its principal.
+        const principal = changesMembership(request) ? acl.membershipPrincipal(socket) : undefined;
+        const context = contextOf(socket, acl.aclCaller(socket), principal);
+        if (request.memberEpoch !== 0 || !acl.limitsGroupCreation)
+          return coordinator.consumerGroupHeartbeat(request, context);
+        return acl.joiningGroup(socket, 'ConsumerGroupHeartbeat', request, () =>
+          coordinator.consumerGroupHeartbeat(request, context),
+        );
       },
     },
     ConsumerGroupDescribe: {
@@ -121,11 +121,13 @@ export function socketEvents(node: CohortNode, acl: GatewayAuthorization): Socke
     ShareGroupHeartbeat: {
       handle: (request, socket) => {
         acl.shareGroups.heartbeat(socket, request);
-        const heartbeat = () =>
-          coordinator.shareGroupHeartbeat(request, contextOf(socket, undefined, acl.membershipPrincipal(socket)));
-        return request.memberEpoch === 0
-          ? acl.joiningGroup(socket, 'ShareGroupHeartbeat', request, heartbeat)
-          : heartbeat();
+        const principal = changesMembership(request) ? acl.membershipPrincipal(socket) : undefined;
+        const context = contextOf(socket, undefined, principal);
+        if (request.memberEpoch !== 0 || !acl.limitsGroupCreation)
+          return coordinator.shareGroupHeartbeat(request, context);
+        return acl.joiningGroup(socket, 'ShareGroupHeartbeat', request, () =>
+          coordinator.shareGroupHeartbeat(request, context),
+        );
       },
     },
     ShareGroupDescribe: {
@@ -133,6 +135,22 @@ export function socketEvents(node: CohortNode, acl: GatewayAuthorization): Socke
         acl.shareGroups.describe(socket, request, (allowed) => coordinator.shareGroupDescribe(allowed)),
     },
   };
+}
+
+/**
+ * Whether a consumer or share group heartbeat may change what its member is charged (a join, or a
+ * subscription sent): only then does the coordinator count it against its principal's limits.
+ */
+function changesMembership(request: {
+  memberEpoch: number;
+  subscribedTopicNames?: readonly string[] | null;
+  subscribedTopicRegex?: string | null;
+}): boolean {
+  return (
+    request.memberEpoch === 0 ||
+    (request.subscribedTopicNames !== undefined && request.subscribedTopicNames !== null) ||
+    (request.subscribedTopicRegex !== undefined && request.subscribedTopicRegex !== null)
+  );
 }
 
 /**

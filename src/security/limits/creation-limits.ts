@@ -83,6 +83,11 @@ export class CreationLimits implements OnApplicationShutdown {
     await this.ledger.close();
   }
 
+  /** Whether groups are counted at all (MAX_GROUPS_PER_PRINCIPAL above 0). */
+  get countsGroups(): boolean {
+    return this.max.group > 0;
+  }
+
   private counts(kind: CreatedKind, caller: Caller): boolean {
     return this.max[kind] > 0 && !this.authorization.isSuperUser(caller);
   }
