@@ -36,7 +36,8 @@ import { ConsumerGroupWrites } from './consumer-group-writes';
 import type { ConsumerGroupManagerDeps, Fencing } from './consumer-group-manager.types';
 import { type GroupMovesDeps, type MovedGroup, moveGroups } from './group-moves';
 import { consumerRebalanceKey, consumerSessionKey } from './consumer-timer-keys';
-import { groupMemberHolder, subscriptionBytes } from '../group/member-quotas';
+import { groupMemberHolder } from '../group/member-quotas';
+import { checkSubscriptionCharge, holdSubscriptionCharge, type SubscriptionCharge } from '../group/subscription-charge';
 import type { MemberChange } from './member-progress';
 
 export type { ConsumerGroupDowngradePort, ConsumerGroupManagerDeps, Fencing } from './consumer-group-manager.types';
@@ -71,9 +72,7 @@ export class ConsumerGroupManager {
   private readonly assignorNames: string[];
   private readonly epochs: EpochRecorder;
   /** The membership charge of the heartbeat under way, checked before its records and held once they are applied. */
-  private charge:
-    | { groupId: string; memberId: string; holder: string; replaced: string; principal: string; bytes: number }
-    | undefined;
+  private charge: SubscriptionCharge | undefined;
 
   constructor(private readonly deps: ConsumerGroupManagerDeps) {
     this.epochs = new EpochRecorder(deps.metrics);
@@ -247,38 +246,38 @@ export class ConsumerGroupManager {
   }
 
   /**
-   * MAX_MEMBERS_PER_PRINCIPAL and MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL, as a classic JoinGroup checks
-   * them: a member joining (epoch 0) counts as a member of its principal, and its subscription (names and
-   * regex, as JSON) as its metadata bytes, measured again whenever it changes. Over a limit the heartbeat
-   * throws THROTTLING_QUOTA_EXCEEDED before anything is recorded; otherwise its charge is kept until its
-   * records are applied (`holdCharge`). A steady heartbeat costs nothing here.
+   * The member's charge against its principal's limits (group/subscription-charge.ts), when it joins
+   * (epoch 0) or its subscription changes; a steady heartbeat costs nothing here. Held once the
+   * heartbeat's records are applied (`holdCharge`).
    */
   private checkCharge(request: ConsumerGroupHeartbeatRequest, principal: string | undefined, change: MemberChange) {
-    this.charge = undefined;
-    const quotas = this.deps.quotas;
     const { member, updated, group } = change;
-    const joining = request.memberEpoch === 0;
-    if (
-      !quotas?.counts(principal) ||
-      (!joining &&
-        updated.subscribedTopicNames === member.subscribedTopicNames &&
-        updated.subscribedTopicRegex === member.subscribedTopicRegex)
-    )
+    const unchanged =
+      updated.subscribedTopicNames === member.subscribedTopicNames &&
+      updated.subscribedTopicRegex === member.subscribedTopicRegex;
+    if (request.memberEpoch !== 0 && unchanged) {
+      this.charge = undefined;
       return;
+    }
     const { groupId } = group;
     const memberId = updated.memberId;
-    const holder = groupMemberHolder('consumer', groupId, memberId);
     // A static member back under a new id takes the place, and the charge, of the one it replaces.
     const instanceId = request.instanceId ?? null;
-    const previous = instanceId === null ? undefined : group.staticMember(instanceId)?.memberId;
-    const replaced = previous === undefined ? holder : groupMemberHolder('consumer', groupId, previous);
-    const bytes = subscriptionBytes(updated.subscribedTopicNames, updated.subscribedTopicRegex);
-    const refused = quotas.refusal(principal, quotas.holds(replaced) ? replaced : holder, bytes);
-    if (refused !== null) {
-      this.deps.metrics?.onMemberQuotaRefused?.(refused.limit);
-      throw new ConsumerGroupError('THROTTLING_QUOTA_EXCEEDED', refused.message);
-    }
-    this.charge = { groupId, memberId, holder, replaced, principal, bytes };
+    this.charge = checkSubscriptionCharge(
+      this.deps.quotas,
+      this.deps.metrics,
+      {
+        kind: 'consumer',
+        groupId,
+        memberId,
+        replacedMemberId: instanceId === null ? undefined : group.staticMember(instanceId)?.memberId,
+        principal,
+        topicNames: updated.subscribedTopicNames,
+        topicRegex: updated.subscribedTopicRegex,
+        isMember: () => this.deps.groups.get(groupId)?.member(memberId) !== undefined,
+      },
+      (message) => new ConsumerGroupError('THROTTLING_QUOTA_EXCEEDED', message),
+    );
   }
 
   /** The heartbeat's records are applied: its member holds its charge (`checkCharge`) from now on. */
@@ -286,10 +285,7 @@ export class ConsumerGroupManager {
     const charge = this.charge;
     if (charge === undefined) return;
     this.charge = undefined;
-    const quotas = this.deps.quotas!;
-    const { groupId, memberId, holder, replaced, principal, bytes } = charge;
-    if (replaced !== holder) quotas.release(replaced);
-    quotas.hold(holder, principal, bytes, () => this.deps.groups.get(groupId)?.member(memberId) !== undefined);
+    holdSubscriptionCharge(this.deps.quotas!, charge);
   }
 
   /** Kafka's request checks: a heartbeat that fails them is answered with their error and changes nothing. */

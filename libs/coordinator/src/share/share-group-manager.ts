@@ -3,7 +3,8 @@ import { errorName, KafkaError } from '@cohort/protocol';
 import type { Clock, LogRecord } from '@cohort/replication';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import type { OperationEffects } from '../runtime/operation-effects';
-import { groupMemberHolder, type MemberQuotas, subscriptionBytes } from '../group/member-quotas';
+import { groupMemberHolder, type MemberQuotas } from '../group/member-quotas';
+import { checkSubscriptionCharge, holdSubscriptionCharge, type SubscriptionCharge } from '../group/subscription-charge';
 import type { CoordinatorMetrics } from '../ports/coordinator-metrics.port';
 import { metadataHash } from '../consumer/subscription-metadata';
 import { samePartitions, toTopicPartitionList, type TopicPartitions } from '../consumer/topic-partitions';
@@ -70,14 +71,6 @@ export interface ShareRequestContext {
   principal?: string;
 }
 
-/** A member's membership charge, checked before its heartbeat records anything and held once they are applied. */
-interface ShareCharge {
-  groupId: string;
-  memberId: string;
-  principal: string;
-  bytes: number;
-}
-
 /** What a heartbeat or a fencing wrote, and whom it concerns. */
 export interface ShareStep<T> {
   result: CoordinatorResult<T>;
@@ -122,7 +115,7 @@ export class ShareGroupManager implements ShareMembershipView {
       response: ShareGroupHeartbeatResponse;
       changed: string[];
       left?: string;
-      charge?: ShareCharge;
+      charge?: SubscriptionCharge;
     };
     try {
       throwIfShareHeartbeatIsInvalid(request);
@@ -134,7 +127,7 @@ export class ShareGroupManager implements ShareMembershipView {
     }
     if (step.left !== undefined) this.deps.leases().releaseMember(request.groupId, step.left);
     const written = this.written(step.records, step.response);
-    if (step.charge) this.holdCharge(step.charge);
+    if (step.charge) holdSubscriptionCharge(this.deps.quotas!, step.charge);
     return { result: this.deps.effects.attachTo(written), changed: step.changed };
   }
 
@@ -278,36 +271,28 @@ export class ShareGroupManager implements ShareMembershipView {
     return { records, response, changed, charge };
   }
 
-  /**
-   * MAX_MEMBERS_PER_PRINCIPAL and MAX_MEMBER_METADATA_BYTES_PER_PRINCIPAL, as a classic JoinGroup checks
-   * them: a new member counts as a member of its principal and its subscription (as JSON) as its metadata
-   * bytes, measured again whenever it changes. Over a limit the heartbeat is refused with
-   * THROTTLING_QUOTA_EXCEEDED before anything is recorded; otherwise the charge is held once its records
-   * are applied. A heartbeat that leaves the subscription as it was costs nothing here.
-   */
+  /** The member's charge against its principal's limits (group/subscription-charge.ts), when its subscription changes. */
   private checkCharge(
     groupId: string,
     known: ShareGroupMember | undefined,
     updated: ShareGroupMember,
     principal: string | undefined,
-  ): ShareCharge | undefined {
-    const quotas = this.deps.quotas;
-    if (!quotas?.counts(principal) || known?.subscribedTopicNames === updated.subscribedTopicNames) return undefined;
-    const bytes = subscriptionBytes(updated.subscribedTopicNames, null);
-    const refused = quotas.refusal(principal, groupMemberHolder('share', groupId, updated.memberId), bytes);
-    if (refused !== null) {
-      this.deps.metrics?.onMemberQuotaRefused?.(refused.limit);
-      throw KafkaError.of('THROTTLING_QUOTA_EXCEEDED', refused.message);
-    }
-    return { groupId, memberId: updated.memberId, principal, bytes };
-  }
-
-  private holdCharge({ groupId, memberId, principal, bytes }: ShareCharge): void {
-    this.deps.quotas!.hold(
-      groupMemberHolder('share', groupId, memberId),
-      principal,
-      bytes,
-      () => this.deps.groups.get(groupId)?.member(memberId) !== undefined,
+  ): SubscriptionCharge | undefined {
+    if (known?.subscribedTopicNames === updated.subscribedTopicNames) return undefined;
+    const { memberId } = updated;
+    return checkSubscriptionCharge(
+      this.deps.quotas,
+      this.deps.metrics,
+      {
+        kind: 'share',
+        groupId,
+        memberId,
+        principal,
+        topicNames: updated.subscribedTopicNames,
+        topicRegex: null,
+        isMember: () => this.deps.groups.get(groupId)?.member(memberId) !== undefined,
+      },
+      (message) => KafkaError.of('THROTTLING_QUOTA_EXCEEDED', message),
     );
   }
 
