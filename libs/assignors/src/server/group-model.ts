@@ -9,12 +9,15 @@ import type { ClusterView } from '../api/partition-assignor';
 import type { ConsumerGroupMemberSpec, ConsumerGroupSpec } from './consumer-group-assignor';
 import {
   copyConstructorCapacity,
+  firstTableSize,
   hashSetOrderOfPartitions as importedHashSetOrder,
   javaIterationOrder,
+  MIN_TREEIFY_CAPACITY,
 } from './java-hash-table';
 import { compareUuids, topicIdOf, uuidHashCode, type JavaUuid } from './java-uuid';
 import { readOwnedKept } from './owned-target-reading';
 import { givenOrder, memberIdHashes, memberMapOrder } from './member-map-order';
+import { distinctNameCount } from './subscription-size';
 
 // Bound once: under esbuild's CommonJS output (what tsx, and so npm run bench, runs) every use of an
 // imported name is a getter call, which stays a call in the per-partition loops below.
@@ -129,6 +132,11 @@ export class TopicTable {
    */
   rebind(cluster: ClusterView): void {
     this.cluster = cluster;
+  }
+
+  /** Whether `name` is a topic of the cluster (one that is not gets nothing, and is not numbered by the model). */
+  exists(name: string): boolean {
+    return Object.prototype.hasOwnProperty.call(this.cluster.partitionsPerTopic, name);
   }
 
   numberOf(name: string): number {
@@ -270,6 +278,8 @@ let foundTopics = new Int32Array(64);
  * The topics of `names` that exist, each once, in the order first named, in a list of exactly their
  * number: a list grown by push gets room for sixteen at its first, and a group whose members subscribe
  * to a few topics each (each member a list of its own) spent a third of its reading on that room.
+ * A name of no topic is passed over before it is numbered (as Kafka's `TopicIds` skips the names its
+ * metadata image lacks), so it costs a lookup, not a topic id (an MD5) and a place in the model.
  */
 function existingTopics(names: readonly string[], table: TopicTable): number[] {
   if (foundTopics.length < names.length) foundTopics = new Int32Array(names.length);
@@ -278,8 +288,8 @@ function existingTopics(names: readonly string[], table: TopicTable): number[] {
   // A name given twice: a set only for a long list (a regex's topics), a scan of a short one.
   const seen = names.length > 16 ? new Set<number>() : null;
   for (let i = 0; i < names.length; i++) {
+    if (!table.exists(names[i])) continue;
     const topic = table.numberOf(names[i]);
-    if (table.topics[topic].partitions < 0) continue;
     if (seen === null ? foundBefore(found, n, topic) : seen.has(topic)) continue;
     seen?.add(topic);
     found[n++] = topic;
@@ -348,19 +358,26 @@ export function readGroupModel(
 
 /**
  * A member's `subscribedTopicIds()` in Kafka's iteration order: `TopicIds` walks the member's names as
- * `new HashSet<>(names)` holds them (ConsumerGroupMember) and skips names no topic has.
+ * `new HashSet<>(names)` holds them (ConsumerGroupMember) and skips names no topic has. The set is
+ * sized for every name, but the names of no topic do not change where the others are walked once the
+ * table has 64 buckets or more (it never grows then): only the topics that exist are ordered, in the
+ * table sized for all.
  */
 export function topicIdsInJavaOrder(member: ModelMember, table: TopicTable): number[] {
+  const capacity = copyConstructorCapacity(distinctNameCount(member.spec.subscribedTopics));
+  if (firstTableSize(capacity) >= MIN_TREEIFY_CAPACITY) {
+    const subscribed = member.subscribed;
+    const hashes = subscribed.map((topic) => javaStringHashCode(table.topics[topic].name));
+    return javaIterationOrder(hashes, capacity).map((i) => subscribed[i]);
+  }
+  // A table under 64 buckets grows when a chain reaches 9 (treeifyBin), which names of no topic count in.
   const names = [...new Set(member.spec.subscribedTopics)];
   const nameOrder = javaIterationOrder(
     names.map((name) => javaStringHashCode(name)),
     copyConstructorCapacity(names.length),
   );
   const topics: number[] = [];
-  for (const i of nameOrder) {
-    const topic = table.numberOf(names[i]);
-    if (table.topics[topic].partitions >= 0) topics.push(topic);
-  }
+  for (const i of nameOrder) if (table.exists(names[i])) topics.push(table.numberOf(names[i]));
   return topics;
 }
 
@@ -372,7 +389,7 @@ export function subscribedTopicsInJavaOrder(member: ModelMember, table: TopicTab
   const topics = topicIdsInJavaOrder(member, table);
   const idOrder = javaIterationOrder(
     topics.map((topic) => table.topics[topic].idHash),
-    copyConstructorCapacity(new Set(member.spec.subscribedTopics).size),
+    copyConstructorCapacity(distinctNameCount(member.spec.subscribedTopics)),
   );
   return idOrder.map((i) => topics[i]);
 }

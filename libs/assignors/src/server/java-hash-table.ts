@@ -146,9 +146,32 @@ export class JavaHashTable {
  * for JavaHashTable) iterates, given the list's elements' hash codes: positions into the list.
  */
 export function javaIterationOrder(hashCodes: ArrayLike<number>, initialCapacity?: number): number[] {
+  if (initialCapacity !== undefined) {
+    const capacity = firstTableSize(initialCapacity);
+    if (capacity >= MIN_TREEIFY_CAPACITY && hashCodes.length * 4 < capacity)
+      return sparseTableOrder(hashCodes, capacity);
+  }
   const table = new JavaHashTable(initialCapacity);
   for (let i = 0; i < hashCodes.length; i++) table.insert(hashCodes[i]);
   return table.order();
+}
+
+/**
+ * javaIterationOrder of a table that starts with `capacity` buckets, 64 or more, and is never filled
+ * to a quarter of them: it never resizes (not for its size, and Java makes trees instead of growing a
+ * table of 64 buckets or more), so its order is by bucket, then by insertion, found without making the
+ * buckets: a subscription of 100,000 names, most of them no topic, sizes the set of the few that exist
+ * for all of them (Kafka's `TopicIds.size()`), a table of 262,144 buckets.
+ */
+function sparseTableOrder(hashCodes: ArrayLike<number>, capacity: number): number[] {
+  const mask = capacity - 1;
+  const buckets = new Int32Array(hashCodes.length);
+  const order = new Array<number>(hashCodes.length);
+  for (let i = 0; i < hashCodes.length; i++) {
+    buckets[i] = spreadHash(hashCodes[i]) & mask;
+    order[i] = i;
+  }
+  return order.sort((a, b) => buckets[a] - buckets[b] || a - b);
 }
 
 /**

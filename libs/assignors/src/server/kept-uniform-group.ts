@@ -7,7 +7,7 @@
  * changed (owners are numbered per member, not by place, so a new member order renumbers none of
  * them). The patched model is the model readGroupModel would read: the same members in the same
  * (Java) order, the same readings of their targets, the same owners (under their own numbers).
- * Anything else — a topic's partition count changed, a subscription that differs, a list not frozen
+ * Anything else — a topic's partition count changed or one appeared, a subscription that differs, a list not frozen
  * throughout, too many changes, two targets sharing a partition — reads the group afresh (which also
  * throws what a fresh read throws).
  */
@@ -20,11 +20,14 @@ import { memberIdHashes, memberMapOrder } from './member-map-order';
 import { assignModelTargets, targetRecord } from './assign-model';
 import { expectedListing, sameListing } from './expected-listing';
 import { clearOwned, markOwned, ownedTotal, subscribedFlags } from './kept-group-owners';
+import { clusterTopics, sameCluster } from './kept-cluster';
 
 interface KeptGroup {
   model: GroupModel;
   /** Every member's subscribed topic names, in the order every member gave them. */
   names: readonly string[];
+  /** The topics of the cluster the model was read with (kept-cluster.ts). */
+  topics: ReadonlySet<string>;
   /** The member ids in the order of the spec last assigned, and each one's index in model.members. */
   ids: readonly string[];
   modelIndexOfSpec: Int32Array;
@@ -91,7 +94,7 @@ export class KeptUniformGroup {
       // Kept before it is assigned, so the assignment fills in the entries of every member whose target
       // stays (model.kept.wires) and the builder knows what each holds: the next call, which patches
       // this model, hands those entries back instead of making them again for the whole group.
-      next = keepable(model, group);
+      next = keepable(model, group, cluster);
     }
     const targets = assignModelTargets(model);
     if (next !== null && !keepResult(next, targets)) next = null;
@@ -104,7 +107,7 @@ export class KeptUniformGroup {
 }
 
 /** What to keep of a homogeneous group read from `group`, or null when it cannot be kept. */
-function keepable(model: GroupModel, group: ConsumerGroupSpec): KeptGroup | null {
+function keepable(model: GroupModel, group: ConsumerGroupSpec, cluster: ClusterView): KeptGroup | null {
   const specs = group.members;
   if (!model.homogeneous || specs.length === 0) return null;
   const names = specs[0].subscribedTopics;
@@ -135,6 +138,7 @@ function keepable(model: GroupModel, group: ConsumerGroupSpec): KeptGroup | null
     // subscription): each member's list of the next call is then found equal by reference, not by a
     // compare of every name of every member.
     names: Object.isFrozen(names) ? names : names.slice(),
+    topics: clusterTopics(cluster),
     ids,
     modelIndexOfSpec,
     idHashes,
@@ -149,16 +153,6 @@ function isKeptList(list: readonly TopicPartitions[]): boolean {
   if (list.length === 0) return Object.isFrozen(list);
   // Checked already when its reading was kept: a lookup instead of a walk of every partition.
   return isFrozenReading(list) || frozenThroughout(list);
-}
-
-/** Every topic the kept model counted has the same partition count (or is still absent) in `cluster`. */
-function sameCounts(model: GroupModel, cluster: ClusterView): boolean {
-  const counts = cluster.partitionsPerTopic;
-  for (const topic of model.topics) {
-    const count = Object.prototype.hasOwnProperty.call(counts, topic.name) ? counts[topic.name] : -1;
-    if (count !== topic.partitions) return false;
-  }
-  return true;
 }
 
 /** What a call's members are to the kept model (matchMembers). */
@@ -235,7 +229,7 @@ function matchMembers(kept: KeptGroup, specs: ConsumerGroupSpec['members'], limi
  */
 function patchModel(kept: KeptGroup, group: ConsumerGroupSpec, cluster: ClusterView): GroupModel | null {
   const { model } = kept;
-  if (!sameCounts(model, cluster)) return null;
+  if (!sameCluster(model, kept.topics, cluster)) return null;
   const specs = group.members;
   const n = specs.length;
   const oldCount = model.members.length;

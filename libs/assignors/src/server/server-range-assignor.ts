@@ -12,6 +12,7 @@ import { setOwn } from '../common/own-property';
 import type { ConsumerGroupAssignment, ConsumerGroupAssignor, ConsumerGroupSpec } from './consumer-group-assignor';
 import { capacityForEntries, javaIterationOrder } from './java-hash-table';
 import { readGroupModel, topicIdsInJavaOrder, type ModelMember } from './group-model';
+import { distinctNameCount } from './subscription-size';
 
 export const SERVER_RANGE_ASSIGNOR_NAME = 'range';
 
@@ -47,7 +48,7 @@ export function createServerRangeAssignor(): ConsumerGroupAssignor {
         const entries: TopicPartitions[] = [];
         const hashes: number[] = [];
         const memberTopics = shared ?? topicIdsInJavaOrder(member, model.table);
-        const mapSize = shared ? shared.length : new Set(member.spec.subscribedTopics).size;
+        const mapSize = shared ? shared.length : distinctNameCount(member.spec.subscribedTopics);
         for (const t of memberTopics) {
           const size = topics[t].partitions;
           let quota = Math.floor(size / subscribers[t]);
