@@ -102,6 +102,7 @@ export class ConsumerGroupHarness {
       assignors: options.assignors,
       partitionsOf: (topic) => this.topics[topic],
       topicNames: () => Object.keys(this.topics),
+      topicCount: () => Object.keys(this.topics).length,
       metrics: options.metrics,
       topicAccess: options.topicAccess,
     });

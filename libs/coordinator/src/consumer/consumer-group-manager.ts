@@ -23,12 +23,7 @@ import {
   throwIfStaticMemberIsUnknown,
 } from './heartbeat-validation';
 import { MemberState } from './member-state';
-import {
-  type GroupSubscription,
-  metadataHash,
-  subscribedRegexesAfter,
-  subscribedTopicNamesAfter,
-} from './subscription-metadata';
+import { type GroupSubscription, metadataHash } from './subscription-metadata';
 import { updateTargetAssignment } from './target-assignment-update';
 import type { TargetAssignmentResult } from './target-assignment-builder';
 import type { UncommittedWrites } from './uncommitted-writes';
@@ -83,6 +78,7 @@ export class ConsumerGroupManager {
       assignors: deps.assignors,
       partitionsOf: deps.partitionsOf,
       topicNames: deps.topicNames,
+      topicCount: deps.topicCount,
       bumpRecord: (...args) => this.epochs.bumpRecord(...args),
       armRebalanceTimeout: (groupId, memberId, epoch, timeoutMs) =>
         this.scheduleRebalanceTimeout(groupId, memberId, epoch, timeoutMs),
@@ -235,7 +231,7 @@ export class ConsumerGroupManager {
 
   /** The group's subscription as it stands (its names and regexes, resolved against the registry now). */
   currentSubscription(group: ConsumerGroup): GroupSubscription {
-    return this.progress.subscription(group.groupId, group.subscribedTopicNames, group.subscribedRegexes);
+    return this.progress.currentSubscription(group);
   }
 
   private changeOf(...args: [ConsumerGroupHeartbeatRequest, ConsumerRequestContext, LogRecord[], number]) {
@@ -368,13 +364,7 @@ export class ConsumerGroupManager {
     const downgrade = this.deps.migration?.downgradeOnFence(group, member);
     if (downgrade) return downgrade;
     const now = this.deps.clock.now();
-    const hash = metadataHash(
-      this.progress.subscription(
-        group.groupId,
-        subscribedTopicNamesAfter(group, member, undefined),
-        subscribedRegexesAfter(group, member, undefined),
-      ).metadata,
-    );
+    const hash = metadataHash(this.progress.subscriptionAfter(group, member, undefined).metadata);
     const cause = { reason, memberId: member.memberId };
     const bump = this.epochs.bumpRecord(group, group.groupEpoch + 1, hash, cause, group.size - 1, now);
     // Kafka leaves the new target to the next heartbeat of a member (5 s away by default); here it is

@@ -23,6 +23,8 @@ export interface ConsumerGroupManagerDeps {
   partitionsOf: PartitionCountLookup;
   /** The names of every known topic, which regular expressions are matched against. */
   topicNames: () => readonly string[];
+  /** How many topics the registry holds: topics are never deleted, so it moves exactly when one is created. */
+  topicCount: () => number;
   /** A member left or was fenced: what is kept beside the group for it (its connection) can go. */
   onMemberGone?: (groupId: string, memberId: string) => void;
   /** A heartbeat of the member has arrived and is not answered yet (queued, or under way in a batch). */

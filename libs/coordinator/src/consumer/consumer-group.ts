@@ -3,6 +3,7 @@ import { type ConsumerGroupMember, hasRegex, isReconciledTo } from './consumer-g
 import { EpochHistory } from './epoch-history';
 import { MemberState } from './member-state';
 import { type HeldPartitions, PartitionEpochs } from './partition-epochs';
+import { SubscribedNameCounts } from './subscribed-name-counts';
 import { topicMatches } from './topic-regex';
 import { NO_PARTITIONS, type TopicPartitions } from './topic-partitions';
 
@@ -34,7 +35,7 @@ export class ConsumerGroup {
   private readonly _targetAssignment = new Map<string, TopicPartitions>();
   private readonly inverted = new Map<string, Map<number, string>>();
   private readonly partitionEpochs = new PartitionEpochs();
-  private readonly _subscribedTopicNames = new Map<string, number>();
+  private readonly names = new SubscribedNameCounts();
   /** Subscriber count per `subscribedTopicRegex` (Kafka's `subscribedRegularExpressions`). */
   private readonly _subscribedRegexes = new Map<string, number>();
   private readonly _staticMembers = new Map<string, string>();
@@ -103,7 +104,12 @@ export class ConsumerGroup {
 
   /** Subscriber count per topic name. */
   get subscribedTopicNames(): ReadonlyMap<string, number> {
-    return this._subscribedTopicNames;
+    return this.names.counts;
+  }
+
+  /** Moves whenever `subscribedTopicNames` changes (and never goes back): what is derived from them can be kept while it stays. */
+  get subscribedTopicNamesVersion(): number {
+    return this.names.version;
   }
 
   /** Subscriber count per regular expression. */
@@ -113,14 +119,14 @@ export class ConsumerGroup {
 
   /** Subscribed by name or matched by a member's regular expression (Kafka counts resolved topics as subscribed). */
   isSubscribedToTopic(topic: string): boolean {
-    if (this._subscribedTopicNames.has(topic)) return true;
+    if (this.names.counts.has(topic)) return true;
     for (const pattern of this._subscribedRegexes.keys()) if (topicMatches(pattern, topic)) return true;
     return false;
   }
 
   /** Kafka's `ModernGroup.subscriptionType`: homogeneous when every topic has every member as subscriber. */
   get subscriptionType(): SubscriptionType {
-    for (const count of this._subscribedTopicNames.values()) {
+    for (const count of this.names.counts.values()) {
       if (count !== this._members.size) return 'heterogeneous';
     }
     return 'homogeneous';
@@ -307,8 +313,7 @@ export class ConsumerGroup {
     oldMember: ConsumerGroupMember | undefined,
     newMember: ConsumerGroupMember | undefined,
   ): void {
-    if (oldMember) for (const topic of oldMember.subscribedTopicNames) decrement(this._subscribedTopicNames, topic);
-    if (newMember) for (const topic of newMember.subscribedTopicNames) increment(this._subscribedTopicNames, topic);
+    this.names.replace(oldMember?.subscribedTopicNames, newMember?.subscribedTopicNames);
     if (oldMember && hasRegex(oldMember)) decrement(this._subscribedRegexes, oldMember.subscribedTopicRegex);
     if (newMember && hasRegex(newMember)) increment(this._subscribedRegexes, newMember.subscribedTopicRegex);
   }

@@ -15,9 +15,8 @@ import {
   metadataHash,
   type PartitionCountLookup,
   subscribedRegexesAfter,
-  subscribedTopicNamesAfter,
 } from './subscription-metadata';
-import { SubscribedTopicsHash } from './subscribed-topics-hash';
+import { ExistingSubscribedTopics } from './existing-subscribed-topics';
 import { topicMatches } from './topic-regex';
 import { updateTargetAssignment } from './target-assignment-update';
 import type { TopicPartitionList, TopicPartitions } from './topic-partitions';
@@ -26,6 +25,8 @@ export interface MemberProgressDeps {
   assignors: readonly ConsumerGroupAssignorPort[];
   partitionsOf: PartitionCountLookup;
   topicNames: () => readonly string[];
+  /** How many topics the registry holds (it moves exactly when one is created). */
+  topicCount: () => number;
   /** The epoch record of a bump (with the group's epoch history), from the manager's `EpochRecorder`. */
   bumpRecord: EpochRecorder['bumpRecord'];
   /** The member must revoke partitions: fence it unless it has moved past `memberEpoch` within `timeoutMs`. */
@@ -86,12 +87,12 @@ export interface ParkedJoin {
 export class MemberProgress {
   /** Each regex member's caller (the one that receives its assignment), whose ACLs filter what its pattern gives it. */
   readonly access?: RegexAccess;
-  /** The hash of each group's topics subscribed by name, kept while they and their partition counts stay. */
-  private readonly namesHash: SubscribedTopicsHash;
+  /** Each group's topics subscribed by name that exist, kept while the names, the topics and their sizes stay. */
+  private readonly existing: ExistingSubscribedTopics;
 
   constructor(private readonly deps: MemberProgressDeps) {
     this.access = deps.topicAccess && new RegexAccess(deps.topicAccess);
-    this.namesHash = new SubscribedTopicsHash(deps.partitionsOf);
+    this.existing = new ExistingSubscribedTopics(deps.partitionsOf, deps.topicCount);
   }
 
   advance(change: MemberChange, records: LogRecord[], now: number): ConsumerGroupMember {
@@ -151,12 +152,8 @@ export class MemberProgress {
       previous.subscribedTopicRegex === updated.subscribedTopicRegex &&
       sameNames(previous.subscribedTopicNames, updated.subscribedTopicNames);
     const subscription = sameSubscription
-      ? this.subscription(groupId, group.subscribedTopicNames, group.subscribedRegexes)
-      : this.subscription(
-          groupId,
-          subscribedTopicNamesAfter(group, previous, updated),
-          subscribedRegexesAfter(group, previous, updated),
-        );
+      ? this.currentSubscription(group)
+      : this.subscriptionAfter(group, previous, updated);
     const hash = metadataHash(subscription.metadata);
     let groupEpoch = group.groupEpoch;
     if (
@@ -211,16 +208,35 @@ export class MemberProgress {
     return next;
   }
 
+  /** The group's subscription as it stands (its names and regexes, resolved against the registry now). */
+  currentSubscription(group: ConsumerGroup): GroupSubscription {
+    return this.subscription(group.groupId, this.existing.of(group), group.subscribedRegexes);
+  }
+
+  /** The group's subscription once `before` is replaced by `after` (either absent), without changing the group. */
+  subscriptionAfter(
+    group: ConsumerGroup,
+    before?: ConsumerGroupMember,
+    after?: ConsumerGroupMember,
+  ): GroupSubscription {
+    return this.subscription(
+      group.groupId,
+      this.existing.after(group, before, after),
+      subscribedRegexesAfter(group, before, after),
+    );
+  }
+
   /**
-   * The group's subscribed topics (by name and by its regexes, resolved against the registry now); with
-   * ACLs on, each member's regex gives it only the matches its principal may describe.
+   * The group's subscribed topics (`names`: those subscribed by name that exist, and the topics its
+   * regexes match, resolved against the registry now); with ACLs on, each member's regex gives it only
+   * the matches its principal may describe.
    */
-  subscription(
+  private subscription(
     groupId: string,
-    names: ReadonlyMap<string, number>,
+    names: Iterable<string>,
     regexes: ReadonlyMap<string, number>,
   ): GroupSubscription {
-    const subscription = groupSubscription(names.keys(), regexes.keys(), this.deps.topicNames, this.deps.partitionsOf);
+    const subscription = groupSubscription(names, regexes.keys(), this.deps.topicNames, this.deps.partitionsOf);
     const access = this.access;
     if (!access || subscription.resolved.size === 0) return subscription;
     return { ...subscription, resolved: new MemberFilteredRegexes(subscription.resolved, groupId, access) };
@@ -251,11 +267,10 @@ export class MemberProgress {
    */
   subscriptionUnchanged(group: ConsumerGroup, member: ConsumerGroupMember): boolean {
     // Subscribed by name only: nothing resolved, no regex whose access could change (the usual group).
-    if (group.subscribedRegexes.size === 0) return this.namesHash.of(group) === group.metadataHash;
+    if (group.subscribedRegexes.size === 0) return this.existing.hashOf(group) === group.metadataHash;
     // Checking a regex member's access records what it may be given: that check is the full path's.
     if (this.access && hasRegex(member)) return false;
-    const subscription = this.subscription(group.groupId, group.subscribedTopicNames, group.subscribedRegexes);
-    return metadataHash(subscription.metadata) === group.metadataHash;
+    return metadataHash(this.currentSubscription(group).metadata) === group.metadataHash;
   }
 
   /** Whether a regex member of `group` may be given other topics than its target was computed with. */

@@ -5,27 +5,6 @@ import { resolveRegexes, withResolvedTopics } from './topic-regex';
 /** A topic's partition count, or undefined when it does not exist (the topic registry, Kafka's metadata image). */
 export type PartitionCountLookup = (topic: string) => number | undefined;
 
-/**
- * Kafka's `computeSubscribedTopicNames`: the group's subscriber counts with `oldMember` replaced by
- * `newMember` (either may be absent), without changing the group.
- */
-export function subscribedTopicNamesAfter(
-  group: ConsumerGroup,
-  oldMember: ConsumerGroupMember | undefined,
-  newMember: ConsumerGroupMember | undefined,
-): Map<string, number> {
-  const counts = new Map(group.subscribedTopicNames);
-  if (oldMember) {
-    for (const topic of oldMember.subscribedTopicNames) {
-      const next = (counts.get(topic) ?? 0) - 1;
-      if (next <= 0) counts.delete(topic);
-      else counts.set(topic, next);
-    }
-  }
-  if (newMember) for (const topic of newMember.subscribedTopicNames) counts.set(topic, (counts.get(topic) ?? 0) + 1);
-  return counts;
-}
-
 /** The group's subscriber counts per regular expression with `oldMember` replaced by `newMember`. */
 export function subscribedRegexesAfter(
   group: ConsumerGroup,
@@ -52,7 +31,9 @@ export interface GroupSubscription {
 /**
  * The group's subscription as its target assignment sees it (Kafka's subscribed topic names with the
  * group's resolved regular expressions): the names, and the known topics each pattern matches, resolved
- * against the registry now, so a topic that appears is matched at the next computation.
+ * against the registry now, so a topic that appears is matched at the next computation. `names` may
+ * hold names of topics that do not exist (they are left out); the coordinator gives only those that
+ * do (existing-subscribed-topics.ts), so the cost is that of the topics, not of the names.
  */
 export function groupSubscription(
   names: Iterable<string>,

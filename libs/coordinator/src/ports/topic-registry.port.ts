@@ -21,6 +21,11 @@ export interface TopicRegistry {
   /** The topic's partition count without copying anything: what per-partition checks ask. */
   partitionCount(name: string): number | undefined;
   list(): TopicInfo[];
+  /**
+   * How many topics there are, without copying any. Topics are never deleted, so the count moves exactly
+   * when one is created: what was derived from which names exist holds while it stays.
+   */
+  topicCount(): number;
   /** Throws a KafkaError (INVALID_REQUEST) if the topic exists or the count is not a positive integer. */
   create(name: string, partitions: number): Promise<TopicInfo>;
   /** Grows a topic; shrinking is refused (INVALID_REQUEST), as in Kafka. */

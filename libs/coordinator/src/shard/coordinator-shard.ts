@@ -130,6 +130,7 @@ export class CoordinatorShard {
       assignors: env.consumerAssignors,
       partitionsOf: (topic) => env.topics.partitionCount(topic),
       topicNames: () => env.topics.list().map((topic) => topic.name),
+      topicCount: () => env.topics.topicCount(),
       heartbeatWaiting: (groupId, memberId) => this.consumerHeartbeatWaiting(groupId, memberId),
       groupMoved: (groupId) => this.consumerGroupMoved(groupId),
       onMemberGone: (groupId, memberId) => {

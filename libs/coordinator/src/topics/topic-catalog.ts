@@ -21,7 +21,7 @@ export type EncodedTimeIndexes = Record<string, Record<number, string>>;
  */
 export abstract class TopicCatalog implements Pick<
   TopicRegistry,
-  'get' | 'partitionCount' | 'list' | 'partitionOffsets' | 'endOffsetsOf' | 'endOffsetAsOf' | 'timeLagMs'
+  'get' | 'partitionCount' | 'list' | 'topicCount' | 'partitionOffsets' | 'endOffsetsOf' | 'endOffsetAsOf' | 'timeLagMs'
 > {
   protected readonly topics = new Map<string, TopicInfo>();
   /** topic → partition → the partition's end-offset time index (docs/lag.md), made by the reports. */
@@ -49,6 +49,10 @@ export abstract class TopicCatalog implements Pick<
 
   endOffsetsOf(name: string): Readonly<Record<number, number>> | undefined {
     return this.topics.get(name)?.endOffsets;
+  }
+
+  topicCount(): number {
+    return this.topics.size;
   }
 
   list(): TopicInfo[] {

@@ -3,9 +3,9 @@ import { ConsumerGroupHarness, DEFAULT_CLIENT_HOST, DEFAULT_CLIENT_ID } from '@c
 import { steadyHeartbeat } from './steady-heartbeat';
 
 /**
- * A steady member's heartbeat keeps its group's subscribed-topics hash between heartbeats: a topic
- * that grows, appears or is deleted between two of them, with no notice to the coordinator, must still
- * move the group epoch at the next one.
+ * A steady member's heartbeat keeps its group's subscribed topics that exist, and their hash, between
+ * heartbeats: a topic that grows, appears or is deleted between two of them, with no notice to the
+ * coordinator, must still move the group epoch at the next one.
  */
 describe('the kept metadata hash of a steady heartbeat', () => {
   const ctx = { clientId: DEFAULT_CLIENT_ID, clientHost: DEFAULT_CLIENT_HOST };
@@ -80,5 +80,43 @@ describe('the kept metadata hash of a steady heartbeat', () => {
     expect(steadyHeartbeat(h.manager, beat(), ctx)).toMatchObject({ errorCode: 0 });
     // The group now subscribes to audit too: its creation moves the epoch at m's next heartbeat (n gets it).
     expectBumpAfter(() => (h.topics.audit = 1), null);
+  });
+});
+
+describe('the topics a steady heartbeat looks up', () => {
+  const ctx = { clientId: DEFAULT_CLIENT_ID, clientHost: DEFAULT_CLIENT_HOST };
+
+  it('are the subscribed topics that exist, however many names the group subscribes to', () => {
+    const h = new ConsumerGroupHarness({ assignors: [createUniformAssignor()], topics: { orders: 2, audit: 1 } });
+    const names = ['orders', 'audit', ...Array.from({ length: 10_000 }, (_, i) => `missing-${i}`)];
+    const joined = h.heartbeat({
+      groupId: 'cg',
+      memberId: 'm',
+      memberEpoch: 0,
+      subscribedTopicNames: names,
+      rebalanceTimeoutMs: 1000,
+      topicPartitions: [],
+    }).response;
+    const epoch = h.heartbeat({
+      groupId: 'cg',
+      memberId: 'm',
+      memberEpoch: joined.memberEpoch,
+      topicPartitions: joined.assignment!.topicPartitions,
+    }).response.memberEpoch;
+    const beat = { groupId: 'cg', memberId: 'm', memberEpoch: epoch };
+    expect(steadyHeartbeat(h.manager, beat, ctx)).toMatchObject({ errorCode: 0 });
+    // Every partition count the coordinator asks the registry for from here on.
+    let lookups = 0;
+    const topics = h.topics;
+    Object.defineProperty(h, 'topics', {
+      value: new Proxy(topics, {
+        get: (target, name) => {
+          lookups++;
+          return Reflect.get(target, name);
+        },
+      }),
+    });
+    for (let i = 0; i < 10; i++) expect(steadyHeartbeat(h.manager, beat, ctx)).toMatchObject({ errorCode: 0 });
+    expect(lookups).toBeLessThanOrEqual(10 * 2);
   });
 });
