@@ -9,6 +9,7 @@ import { attempt, type BenchSection } from './harness/section';
 import { ms, ratio, table } from './harness/stats';
 import { largeGroupNodeEnv, memberJoinsLargeGroup, nodeLoopLagMs } from './large-group.bench';
 import { topicGrowth } from './rebalance.bench';
+import { subscriptionCost } from './consumer-subscription-cost';
 
 /**
  * Issue 27's targets for Kafka 4's consumer groups (KIP-848), each beside the classic protocol measured
@@ -22,7 +23,7 @@ export const consumerGroupsSection: BenchSection = {
   summary:
     'consumer protocol (KIP-848): one member joins N (vs classic), forming, topic 100→1,000 partitions with/without HeartbeatNow, heartbeat CPU vs classic',
   usage:
-    "[members N (default 1,000 × BENCH_SCALE) ['forming' (the consumer protocol's forming and join alone) [delay D ms: the first member starts alone, slow (it takes D ms to act on each push and assignment), and the others D ms after it]] | 'heartbeat' [other members M (default 10,000 × BENCH_SCALE)] (the heartbeat CPU measure alone)]",
+    "[members N (default 1,000 × BENCH_SCALE) ['forming' (the consumer protocol's forming and join alone) [delay D ms: the first member starts alone, slow (it takes D ms to act on each push and assignment), and the others D ms after it]] | 'heartbeat' [other members M (default 10,000 × BENCH_SCALE)] (the heartbeat CPU measure alone) | 'subscription' [names N (default 100,000)] (one member subscribing to N names of topics that do not exist: its heartbeats' cost, and another group's meanwhile)]",
   needsBuild: true,
   run: (args) => consumerGroups(args),
 };
@@ -32,6 +33,7 @@ const INITIAL_DELAY_MS = 3000;
 const TARGETS = { joinMs: 1000, loopLagMs: 200, formMs: 3000, growMs: 100 };
 
 async function consumerGroups(args: string[]): Promise<void> {
+  if (args[0] === 'subscription') return wideSubscription(args[1]);
   const heartbeatOnly = args[0] === 'heartbeat';
   const size = args[0] === undefined || heartbeatOnly ? scaled(1000, 10) : Number(args[0]);
   if (!Number.isInteger(size) || size < 1) throw new Error(`members must be a positive integer, not "${args[0]}"`);
@@ -69,6 +71,18 @@ async function consumerGroups(args: string[]): Promise<void> {
     await attempt('heartbeat CPU', () =>
       heartbeatCpu(node, heartbeatOnly ? 'fresh node' : 'after the measures above', others),
     );
+  } finally {
+    await node.dispose();
+  }
+}
+
+/** The 'subscription' mode, on a node of its own: limits as by default (MAX_PAYLOAD_BYTES bounds the names), but no rate limit, which the steady heartbeats in a row would meet. */
+async function wideSubscription(arg: string | undefined): Promise<void> {
+  const names = arg === undefined ? 100_000 : Number(arg);
+  if (!Number.isInteger(names) || names < 0) throw new Error(`names must be a non-negative integer, not "${arg}"`);
+  const node = await CohortProcess.start({ RATE_LIMIT_SOCKET_EVENTS_PER_SECOND: '0' });
+  try {
+    await attempt(`a subscription of ${names} names`, () => subscriptionCost(node, names));
   } finally {
     await node.dispose();
   }
