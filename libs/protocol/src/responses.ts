@@ -106,8 +106,8 @@ export interface DescribedMember {
   memberAssignment: unknown;
 }
 
-export interface DescribedGroup {
-  errorCode: number;
+/** One group's entry: its own error (GROUP_ID_NOT_FOUND, with why, for a group that is not a classic group). */
+export interface DescribedGroup extends ErrorFields {
   groupId: string;
   groupState: GroupStateName | '';
   protocolType: string;

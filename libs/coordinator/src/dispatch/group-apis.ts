@@ -1,6 +1,6 @@
 import type * as P from '@cohort/protocol';
 import { ErrorCode, KafkaError } from '@cohort/protocol';
-import { deleteGroup, describeGroup, listGroups } from '../handlers/group-admin.handlers';
+import { deleteGroup, describeGroup, listGroups, notClassicGroup } from '../handlers/group-admin.handlers';
 import { handleHeartbeat } from '../handlers/heartbeat.handler';
 import { handleJoinGroup } from '../handlers/join-group.handler';
 import { handleLeaveGroup } from '../handlers/leave-group.handler';
@@ -212,16 +212,7 @@ const DESCRIBE_ONE_GROUP: ApiSpec<string, P.DescribedGroup> = {
     kind: 'read',
     // A share group is not a classic group: Kafka answers it as it answers a consumer group.
     run: (shard, groupId) =>
-      shard.shareGroup(groupId)
-        ? {
-            errorCode: ErrorCode.GROUP_ID_NOT_FOUND,
-            groupId,
-            groupState: 'Dead',
-            protocolType: '',
-            protocolData: '',
-            members: [],
-          }
-        : describeGroup(shard.groups, shard.consumerGroups, groupId),
+      shard.shareGroup(groupId) ? notClassicGroup(groupId) : describeGroup(shard.groups, shard.consumerGroups, groupId),
   },
   errorResponse: (groupId, error) => ({
     errorCode: error.errorCode,

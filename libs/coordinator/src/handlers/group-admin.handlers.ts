@@ -1,6 +1,7 @@
 import type { DescribedGroup, ListedGroup } from '@cohort/protocol';
 import { ErrorCode, KafkaError } from '@cohort/protocol';
 import { offsetWriteError } from '../context/store-errors';
+import { errorFields } from '../responses/error-fields';
 import type { ClassicGroup } from '../group/classic-group';
 import type { PartitionRef } from '../offsets/offset-writes';
 import type { GroupRegistry } from '../group/group-registry';
@@ -11,24 +12,14 @@ import type { CoordinatorResult } from '../runtime/coordinator-result';
 
 /**
  * Kafka's DescribeGroups for one group: unknown → Dead; metadata and assignments only while Stable. A
- * consumer group is not a classic group: Kafka (DescribeGroups v6) answers GROUP_ID_NOT_FOUND with the
- * state Dead and no members, and the group is described by ConsumerGroupDescribe.
+ * consumer group is not a classic group (`notClassicGroup`); it is described by ConsumerGroupDescribe.
  */
 export function describeGroup(
   groups: GroupRegistry,
   consumerGroups: ConsumerGroupStore,
   groupId: string,
 ): DescribedGroup {
-  if (consumerGroups.get(groupId)) {
-    return {
-      errorCode: ErrorCode.GROUP_ID_NOT_FOUND,
-      groupId,
-      groupState: 'Dead',
-      protocolType: '',
-      protocolData: '',
-      members: [],
-    };
-  }
+  if (consumerGroups.get(groupId)) return notClassicGroup(groupId);
   const group = groups.get(groupId);
   if (!group) return { errorCode: 0, groupId, groupState: 'Dead', protocolType: '', protocolData: '', members: [] };
   const stable = group.is('Stable');
@@ -46,6 +37,22 @@ export function describeGroup(
       memberMetadata: stable ? (m.metadata(group.protocolName!) ?? null) : null,
       memberAssignment: stable ? m.assignment : null,
     })),
+  };
+}
+
+/**
+ * The DescribeGroups entry of a consumer or share group, which is not a classic group: as Kafka's
+ * (`classicGroup` throws GroupIdNotFoundException, answered from DescribeGroups v6 on), the state Dead,
+ * no members, GROUP_ID_NOT_FOUND and Kafka's message.
+ */
+export function notClassicGroup(groupId: string): DescribedGroup {
+  return {
+    ...errorFields(ErrorCode.GROUP_ID_NOT_FOUND, `Group ${groupId} is not a classic group.`),
+    groupId,
+    groupState: 'Dead',
+    protocolType: '',
+    protocolData: '',
+    members: [],
   };
 }
 

@@ -92,12 +92,14 @@ describe('admin requests on a consumer group (Kafka GroupMetadataManager / Offse
     expect(rejoined.errorCode).toBe(0);
   });
 
-  it('answers the classic DescribeGroups of a consumer group id with GROUP_ID_NOT_FOUND and the state Dead, as Kafka does', async () => {
+  it("answers the classic DescribeGroups of a consumer group id with GROUP_ID_NOT_FOUND, the state Dead and Kafka's message", async () => {
     await groupWithOffsets(false);
     await h.stableGroup('classic-g', 1);
     const described = await h.coordinator.describeGroups({ groups: ['cg', 'classic-g'] });
     expect(described.groups[0]).toEqual({
       errorCode: ErrorCode.GROUP_ID_NOT_FOUND,
+      errorName: 'GROUP_ID_NOT_FOUND',
+      errorMessage: 'Group cg is not a classic group.',
       groupId: 'cg',
       groupState: 'Dead',
       protocolType: '',

@@ -190,7 +190,12 @@ describe('share groups on the coordinator (KIP-932 membership through the shard)
     );
     expect(asClassic.errorCode).toBe(ErrorCode.GROUP_ID_NOT_FOUND);
     const described = await h.coordinator.describeGroups({ groups: ['sg'] });
-    expect(described.groups[0]).toMatchObject({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, groupState: 'Dead' });
+    expect(described.groups[0]).toMatchObject({
+      errorCode: ErrorCode.GROUP_ID_NOT_FOUND,
+      errorMessage: 'Group sg is not a classic group.',
+      groupState: 'Dead',
+      members: [],
+    });
     expect((await h.coordinator.offsetFetch({ groupId: 'sg', topics: null } as P.OffsetFetchRequest)).errorCode).toBe(
       ErrorCode.GROUP_ID_NOT_FOUND,
     );

@@ -145,23 +145,31 @@ export const REQUEST_MESSAGES: Record<RequestEventName, RequestMessage> = {
     request: requestOf('DescribeGroups'),
     response: response({
       groups: arr(
-        obj({
-          errorCode: int(),
-          groupId: str(),
-          groupState: str('Empty, PreparingRebalance, CompletingRebalance, Stable, Dead (or empty when unknown).'),
-          protocolType: str(),
-          protocolData: str('The chosen protocol (assignor) name.'),
-          members: arr(
-            obj({
-              memberId,
-              groupInstanceId,
-              clientId: str(),
-              clientHost: str(),
-              memberMetadata: ref('Subscription'),
-              memberAssignment: ref('MemberAssignment'),
-            }),
-          ),
-        }),
+        obj(
+          {
+            errorCode: int(),
+            groupId: str(),
+            groupState: str('Empty, PreparingRebalance, CompletingRebalance, Stable, Dead (or empty when unknown).'),
+            protocolType: str(),
+            protocolData: str('The chosen protocol (assignor) name.'),
+            members: arr(
+              obj({
+                memberId,
+                groupInstanceId,
+                clientId: str(),
+                clientHost: str(),
+                memberMetadata: ref('Subscription'),
+                memberAssignment: ref('MemberAssignment'),
+              }),
+            ),
+          },
+          {
+            errorName: str(),
+            errorMessage: str(
+              "Why the group is not described: 'Group <groupId> is not a classic group.' for a consumer or share group (69).",
+            ),
+          },
+        ),
       ),
     }),
   },
