@@ -1,6 +1,17 @@
-import type { ConsumerGroup } from './consumer-group';
-import type { ConsumerGroupMember } from './consumer-group-member';
 import { type PartitionCountLookup, topicsMetadataHash } from './subscription-metadata';
+
+/** A group whose members subscribe to topics by name: a consumer group or a share group. */
+export interface NameSubscribedGroup {
+  /** Subscriber count per topic name. */
+  readonly subscribedTopicNames: ReadonlyMap<string, number>;
+  /** Moves whenever those counts change (SubscribedNameCounts.version). */
+  readonly subscribedTopicNamesVersion: number;
+}
+
+/** A member of such a group, as far as its subscription goes. */
+interface NameSubscriber {
+  readonly subscribedTopicNames: ReadonlySet<string>;
+}
 
 /** One group's topics subscribed by name that exist, with what they were found from. */
 interface Kept {
@@ -15,7 +26,7 @@ interface Kept {
 }
 
 /**
- * The topics a consumer group subscribes to by name that exist (Kafka's subscription metadata, which
+ * The topics a consumer or share group subscribes to by name that exist (Kafka's subscription metadata, which
  * keeps only the topics the metadata image has), kept per group: a member may name 100,000 topics that
  * do not exist, and what is asked of the group on every heartbeat — its metadata hash, its
  * subscription for a new target — then costs as many lookups as there are topics, not names. The
@@ -25,7 +36,7 @@ interface Kept {
  * would find; the names are walked again only after a subscription changed or a topic was created.
  */
 export class ExistingSubscribedTopics {
-  private readonly kept = new WeakMap<ConsumerGroup, Kept>();
+  private readonly kept = new WeakMap<NameSubscribedGroup, Kept>();
 
   constructor(
     private readonly partitionsOf: PartitionCountLookup,
@@ -33,12 +44,12 @@ export class ExistingSubscribedTopics {
   ) {}
 
   /** The group's topics subscribed by name that exist, in the order the group counts them. */
-  of(group: ConsumerGroup): readonly string[] {
+  of(group: NameSubscribedGroup): readonly string[] {
     return this.keptFor(group).topics;
   }
 
   /** `metadataHash` of those topics: what a steady heartbeat compares with the group's. */
-  hashOf(group: ConsumerGroup): number {
+  hashOf(group: NameSubscribedGroup): number {
     const kept = this.keptFor(group);
     return (kept.hash ??= topicsMetadataHash(kept.topics, this.partitionsOf));
   }
@@ -49,7 +60,7 @@ export class ExistingSubscribedTopics {
    * metadata): a kept topic stays unless `before` was its only subscriber and `after` drops it, and the
    * names only `after` brings are looked up.
    */
-  after(group: ConsumerGroup, before?: ConsumerGroupMember, after?: ConsumerGroupMember): string[] {
+  after(group: NameSubscribedGroup, before?: NameSubscriber, after?: NameSubscriber): string[] {
     const counts = group.subscribedTopicNames;
     const dropping = before?.subscribedTopicNames;
     const adding = after?.subscribedTopicNames;
@@ -62,7 +73,7 @@ export class ExistingSubscribedTopics {
     return topics;
   }
 
-  private keptFor(group: ConsumerGroup): Kept {
+  private keptFor(group: NameSubscribedGroup): Kept {
     const kept = this.kept.get(group);
     const version = group.subscribedTopicNamesVersion;
     const topicCount = this.topicCount();

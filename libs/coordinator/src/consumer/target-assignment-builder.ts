@@ -2,6 +2,7 @@ import type { LogRecord } from '@cohort/replication';
 import type { ConsumerAssignorMemberSpec, ConsumerGroupAssignorPort } from '../ports/consumer-assignor.port';
 import type { ConsumerGroupMember } from './consumer-group-member';
 import { regexTopicsOf } from './regex-access';
+import { subscribedNameList } from './subscribed-name-list';
 import { targetAssignmentEpochRecord, targetAssignmentRecord } from './consumer-records';
 import {
   fromAssignedList,
@@ -180,7 +181,7 @@ export class TargetAssignmentBuilder {
       rackId: member.rackId,
       subscribedTopics:
         member.subscribedTopicRegex === ''
-          ? namesOf(member.subscribedTopicNames)
+          ? subscribedNameList(member.subscribedTopicNames)
           : subscribedTopicNames(member, this.resolvedRegularExpressions),
       assignment: toTopicPartitionList(assignment),
     };
@@ -189,19 +190,6 @@ export class TargetAssignmentBuilder {
 
 /** The last spec made per target, for a member subscribed by names (the set of names it was made with). */
 const keptSpecs = new WeakMap<TopicPartitions, { names: ReadonlySet<string>; spec: ConsumerAssignorMemberSpec }>();
-
-/**
- * A subscription's names as the assignor's list, made once per set (a member keeps its subscription's
- * set until it changes) instead of copied for every member at every target computed (10,000 copies per
- * target while a 10,000-member group forms); frozen, as every spec made from it shares the list.
- */
-const nameLists = new WeakMap<ReadonlySet<string>, readonly string[]>();
-
-function namesOf(names: ReadonlySet<string>): readonly string[] {
-  let list = nameLists.get(names);
-  if (list === undefined) nameLists.set(names, (list = Object.freeze([...names])));
-  return list;
-}
 
 /** The member's topic names, with the topics its resolved regex matched (Kafka's union of the two). */
 export function subscribedTopicNames(

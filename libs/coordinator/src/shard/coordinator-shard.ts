@@ -166,6 +166,7 @@ export class CoordinatorShard {
         maxSize: env.config.groupShareMaxSize,
       },
       partitionsOf: (topic) => env.topics.partitionCount(topic),
+      topicCount: () => env.topics.topicCount(),
       leases: () => this.shareLeases,
       quotas: env.quotas,
       metrics: env.metrics,

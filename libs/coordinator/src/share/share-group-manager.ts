@@ -6,6 +6,8 @@ import type { OperationEffects } from '../runtime/operation-effects';
 import { groupMemberHolder, type MemberQuotas } from '../group/member-quotas';
 import { checkSubscriptionCharge, holdSubscriptionCharge, type SubscriptionCharge } from '../group/subscription-charge';
 import type { CoordinatorMetrics } from '../ports/coordinator-metrics.port';
+import { ExistingSubscribedTopics } from '../consumer/existing-subscribed-topics';
+import { sameNames } from '../consumer/member-equality';
 import { metadataHash } from '../consumer/subscription-metadata';
 import { samePartitions, toTopicPartitionList, type TopicPartitions } from '../consumer/topic-partitions';
 import { newShareGroupMember, ShareGroup, type ShareGroupMember } from './share-group-model';
@@ -27,24 +29,7 @@ import {
   throwIfShareMemberEpochIsInvalid,
 } from './share-group-validation';
 import type { ShareLeaseOwner, ShareMembershipView, ShareTopicPartition } from './share-ports';
-
-/**
- * An assignment's partitions one by one, made once per assignment (a member's TopicPartitions is never
- * changed, only replaced) rather than at each of the member's acquires and acknowledgements; frozen, as
- * every caller shares it.
- */
-const flattened = new WeakMap<TopicPartitions, readonly ShareTopicPartition[]>();
-
-function partitionsOf(assigned: TopicPartitions): readonly ShareTopicPartition[] {
-  let list = flattened.get(assigned);
-  if (list === undefined) {
-    const made: ShareTopicPartition[] = [];
-    for (const { topic, partitions } of toTopicPartitionList(assigned))
-      for (const partition of partitions) made.push(Object.freeze({ topic, partition }));
-    flattened.set(assigned, (list = Object.freeze(made)));
-  }
-  return list;
-}
+import { assignedPartitionList } from './share-assigned-partitions';
 
 /** A share group member's session expiry. */
 export const shareSessionKey = (groupId: string, memberId: string): string =>
@@ -57,6 +42,8 @@ export interface ShareGroupManagerDeps {
   config: { heartbeatIntervalMs: number; sessionTimeoutMs: number; maxSize: number };
   /** Partition counts of existing topics (the topic registry). */
   partitionsOf: (topic: string) => number | undefined;
+  /** How many topics the registry holds: topics are never deleted, so it moves exactly when one is created. */
+  topicCount: () => number;
   /** Where leases go back when a member goes (the share partitions of this shard). */
   leases: () => ShareLeaseOwner;
   /** The node's per-principal membership limits (absent: nothing is counted). */
@@ -91,9 +78,12 @@ export class ShareGroupManager implements ShareMembershipView {
   readonly writes: ShareGroupWrites;
   /** Called with the members to tell whenever a write nobody waits on (a fencing) changed targets. */
   onTargetsChanged: (groupId: string, memberIds: string[]) => void = () => undefined;
+  /** Each group's topics subscribed by name that exist, kept while the names, the topics and their sizes stay. */
+  private readonly existing: ExistingSubscribedTopics;
 
   constructor(private readonly deps: ShareGroupManagerDeps) {
     this.writes = new ShareGroupWrites(deps.groups);
+    this.existing = new ExistingSubscribedTopics(deps.partitionsOf, deps.topicCount);
   }
 
   group(groupId: string): ShareGroup | undefined {
@@ -106,7 +96,7 @@ export class ShareGroupManager implements ShareMembershipView {
     if (!group) return KafkaError.of('GROUP_ID_NOT_FOUND').errorCode;
     const member = group.member(memberId);
     if (!member) return KafkaError.of('UNKNOWN_MEMBER_ID').errorCode;
-    return partitionsOf(member.assignedPartitions);
+    return assignedPartitionList(member.assignedPartitions);
   }
 
   heartbeat(request: ShareGroupHeartbeatRequest, context: ShareRequestContext): ShareStep<ShareGroupHeartbeatResponse> {
@@ -158,7 +148,7 @@ export class ShareGroupManager implements ShareMembershipView {
     const now = this.deps.clock.now();
     for (const group of this.deps.groups.list()) {
       if (!group.isSubscribedTo(topic) || group.size === 0) continue;
-      const metadata = shareSubscriptionMetadata(group.subscribedTopicNames.keys(), this.deps.partitionsOf);
+      const metadata = shareSubscriptionMetadata(this.existing.of(group), this.deps.partitionsOf);
       const hash = metadataHash(metadata);
       if (hash === group.metadataHash) continue;
       const groupEpoch = group.groupEpoch + 1;
@@ -216,8 +206,11 @@ export class ShareGroupManager implements ShareMembershipView {
     }
 
     // 2. The group epoch moves when a subscription or a subscribed topic changed.
+    // A steady heartbeat keeps the member's names: the group's topics as kept, not a walk of every name.
     const metadata = shareSubscriptionMetadata(
-      group.subscribedTopicNamesAfter(known, updated).keys(),
+      known !== undefined && known.subscribedTopicNames === updated.subscribedTopicNames
+        ? this.existing.of(group)
+        : this.existing.after(group, known, updated),
       this.deps.partitionsOf,
     );
     const hash = metadataHash(metadata);
@@ -320,10 +313,7 @@ export class ShareGroupManager implements ShareMembershipView {
    */
   private fence(group: ShareGroup, member: ShareGroupMember): { records: LogRecord[]; changed: string[] } {
     const now = this.deps.clock.now();
-    const metadata = shareSubscriptionMetadata(
-      group.subscribedTopicNamesAfter(member, undefined).keys(),
-      this.deps.partitionsOf,
-    );
+    const metadata = shareSubscriptionMetadata(this.existing.after(group, member, undefined), this.deps.partitionsOf);
     const groupEpoch = group.groupEpoch + 1;
     const records = [
       ...shareMemberTombstones(group.groupId, member.memberId, now),
@@ -381,12 +371,6 @@ export class ShareGroupManager implements ShareMembershipView {
       },
     };
   }
-}
-
-function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const name of a) if (!b.has(name)) return false;
-  return true;
 }
 
 export function shareHeartbeatError(error: KafkaError): ShareGroupHeartbeatResponse {

@@ -1,3 +1,4 @@
+import { SubscribedNameCounts } from '../consumer/subscribed-name-counts';
 import { NO_PARTITIONS, type TopicPartitions } from '../consumer/topic-partitions';
 
 /**
@@ -43,8 +44,7 @@ export class ShareGroup {
   assignmentEpoch = 0;
   readonly members = new Map<string, ShareGroupMember>();
   readonly targetAssignment = new Map<string, TopicPartitions>();
-  /** topic → how many members subscribe to it. */
-  readonly subscribedTopicNames = new Map<string, number>();
+  private readonly names = new SubscribedNameCounts();
 
   constructor(readonly groupId: string) {}
 
@@ -64,37 +64,31 @@ export class ShareGroup {
     return this.targetAssignment.get(memberId) ?? NO_PARTITIONS;
   }
 
+  /** topic → how many members subscribe to it. */
+  get subscribedTopicNames(): ReadonlyMap<string, number> {
+    return this.names.counts;
+  }
+
+  /** Moves whenever `subscribedTopicNames` changes (and never goes back): what is derived from them can be kept while it stays. */
+  get subscribedTopicNamesVersion(): number {
+    return this.names.version;
+  }
+
   isSubscribedTo(topic: string): boolean {
     return this.subscribedTopicNames.has(topic);
   }
 
   updateMember(member: ShareGroupMember): void {
     const old = this.members.get(member.memberId);
-    if (old) this.count(old.subscribedTopicNames, -1);
-    this.count(member.subscribedTopicNames, 1);
+    this.names.replace(old?.subscribedTopicNames, member.subscribedTopicNames);
     this.members.set(member.memberId, member);
   }
 
   removeMember(memberId: string): void {
     const old = this.members.get(memberId);
     if (!old) return;
-    this.count(old.subscribedTopicNames, -1);
+    this.names.replace(old.subscribedTopicNames, undefined);
     this.members.delete(memberId);
-  }
-
-  /** The group's subscriber counts with `oldMember` replaced by `newMember` (Kafka's `computeSubscribedTopicNames`). */
-  subscribedTopicNamesAfter(oldMember?: ShareGroupMember, newMember?: ShareGroupMember): Map<string, number> {
-    const counts = new Map(this.subscribedTopicNames);
-    const add = (names: ReadonlySet<string>, delta: number) => {
-      for (const topic of names) {
-        const next = (counts.get(topic) ?? 0) + delta;
-        if (next <= 0) counts.delete(topic);
-        else counts.set(topic, next);
-      }
-    };
-    if (oldMember) add(oldMember.subscribedTopicNames, -1);
-    if (newMember) add(newMember.subscribedTopicNames, 1);
-    return counts;
   }
 
   /** A copy that shares the (immutable) members and targets: what a failed write restores. */
@@ -105,15 +99,7 @@ export class ShareGroup {
     copy.assignmentEpoch = this.assignmentEpoch;
     for (const [id, member] of this.members) copy.members.set(id, member);
     for (const [id, target] of this.targetAssignment) copy.targetAssignment.set(id, target);
-    for (const [topic, n] of this.subscribedTopicNames) copy.subscribedTopicNames.set(topic, n);
+    for (const [topic, n] of this.names.counts) copy.names.counts.set(topic, n);
     return copy;
-  }
-
-  private count(names: ReadonlySet<string>, delta: number): void {
-    for (const topic of names) {
-      const next = (this.subscribedTopicNames.get(topic) ?? 0) + delta;
-      if (next <= 0) this.subscribedTopicNames.delete(topic);
-      else this.subscribedTopicNames.set(topic, next);
-    }
   }
 }

@@ -10,6 +10,7 @@ import {
 } from '../consumer/topic-partitions';
 import type { ShareGroup, ShareGroupMember } from './share-group-model';
 import { shareAssignmentEpochRecord, shareTargetRecord } from './share-group-records';
+import { subscribedNameList } from '../consumer/subscribed-name-list';
 
 export interface ShareTargetResult {
   /** A target record per member whose target changed (or who had none), then the assignment epoch. */
@@ -43,7 +44,7 @@ export function computeShareTargets(
         members: [...members.values()].map((member) => ({
           memberId: member.memberId,
           rackId: member.rackId,
-          subscribedTopics: [...member.subscribedTopicNames],
+          subscribedTopics: subscribedNameList(member.subscribedTopicNames),
           assignment: toTopicPartitionList(group.targetOf(member.memberId)),
         })),
       },

@@ -1,5 +1,6 @@
 import type { ShareGroupHeartbeatRequest } from '@cohort/protocol';
 import { KafkaError } from '@cohort/protocol';
+import { sameNames } from '../consumer/member-equality';
 import type { ShareGroup, ShareGroupMember } from './share-group-model';
 
 export const JOIN_EPOCH = 0;
@@ -58,7 +59,5 @@ export function throwIfShareGroupIsFull(group: ShareGroup, memberId: string, max
 /** Whether a heartbeat changed what the member's metadata record holds. */
 export function sameShareMember(a: ShareGroupMember, b: ShareGroupMember): boolean {
   if (a.rackId !== b.rackId || a.clientId !== b.clientId || a.clientHost !== b.clientHost) return false;
-  if (a.subscribedTopicNames.size !== b.subscribedTopicNames.size) return false;
-  for (const name of a.subscribedTopicNames) if (!b.subscribedTopicNames.has(name)) return false;
-  return true;
+  return sameNames(a.subscribedTopicNames, b.subscribedTopicNames);
 }
