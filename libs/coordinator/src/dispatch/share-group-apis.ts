@@ -1,6 +1,6 @@
 import type * as P from '@cohort/protocol';
 import { describeOneShareGroup, handleShareGroupHeartbeat, shareGroupNotFound } from '../handlers/share-group-handlers';
-import { shareHeartbeatError } from '../share/share-group-manager';
+import { shareHeartbeatError } from '../share/share-group-validation';
 import { type ApiSpec, describeEachGroup } from './coordinator-dispatch';
 
 /** Share group membership (KIP-932) in the coordinator's API table: ShareGroupHeartbeat and ShareGroupDescribe. */

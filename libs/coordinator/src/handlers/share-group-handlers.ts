@@ -11,8 +11,7 @@ import type { CoordinatorResult } from '../runtime/coordinator-result';
 import { answer } from '../runtime/coordinator-result';
 import { operationWriteError } from '../context/store-errors';
 import { toTopicPartitionList } from '../consumer/topic-partitions';
-import { shareHeartbeatError } from '../share/share-group-manager';
-import { throwIfShareHeartbeatIsInvalid } from '../share/share-group-validation';
+import { shareHeartbeatError, throwIfShareHeartbeatIsInvalid } from '../share/share-group-validation';
 import type { ShareGroup } from '../share/share-group-model';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
 

@@ -1,9 +1,9 @@
 import type { ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse } from '@cohort/protocol';
-import { errorName, KafkaError } from '@cohort/protocol';
+import { KafkaError } from '@cohort/protocol';
 import type { Clock, LogRecord } from '@cohort/replication';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import type { OperationEffects } from '../runtime/operation-effects';
-import { groupMemberHolder, type MemberQuotas } from '../group/member-quotas';
+import type { MemberQuotas } from '../group/member-quotas';
 import { checkSubscriptionCharge, holdSubscriptionCharge, type SubscriptionCharge } from '../group/subscription-charge';
 import type { CoordinatorMetrics } from '../ports/coordinator-metrics.port';
 import { ExistingSubscribedTopics } from '../consumer/existing-subscribed-topics';
@@ -16,7 +16,6 @@ import {
   shareGroupEpochRecord,
   shareMemberRecord,
   shareGroupTombstones,
-  shareMemberTombstones,
 } from './share-group-records';
 import { ShareGroupWrites, type ShareGroupStore } from './share-group-replay';
 import { computeShareTargets, shareSubscriptionMetadata, subscribedPartOf } from './share-group-target';
@@ -24,16 +23,14 @@ import {
   JOIN_EPOCH,
   LEAVE_EPOCH,
   sameShareMember,
+  shareHeartbeatError,
   throwIfShareGroupIsFull,
   throwIfShareHeartbeatIsInvalid,
   throwIfShareMemberEpochIsInvalid,
 } from './share-group-validation';
 import type { ShareLeaseOwner, ShareMembershipView, ShareTopicPartition } from './share-ports';
 import { assignedPartitionList } from './share-assigned-partitions';
-
-/** A share group member's session expiry. */
-export const shareSessionKey = (groupId: string, memberId: string): string =>
-  `share-session\u0000${groupId}\u0000${memberId}`;
+import { fenceShareMember, shareSessionKey } from './share-member-fencing';
 
 export interface ShareGroupManagerDeps {
   groups: ShareGroupStore;
@@ -296,7 +293,7 @@ export class ShareGroupManager implements ShareMembershipView {
     if (!group) throw KafkaError.of('GROUP_ID_NOT_FOUND', `Share group ${groupId} not found.`);
     const member = group.member(memberId);
     if (!member) throw KafkaError.of('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
-    const fenced = this.fence(group, member);
+    const fenced = fenceShareMember(this.deps, group, member, this.existing.after(group, member, undefined));
     const response: ShareGroupHeartbeatResponse = {
       errorCode: 0,
       memberId,
@@ -305,35 +302,6 @@ export class ShareGroupManager implements ShareMembershipView {
       assignment: null,
     };
     return { records: fenced.records, response, changed: fenced.changed, left: memberId };
-  }
-
-  /**
-   * Kafka's `shareGroupFenceMember`: the member's records go and the group epoch moves; the last
-   * member's going also moves the assignment epoch. Cohort also gives the others their new targets now.
-   */
-  private fence(group: ShareGroup, member: ShareGroupMember): { records: LogRecord[]; changed: string[] } {
-    const now = this.deps.clock.now();
-    const metadata = shareSubscriptionMetadata(this.existing.after(group, member, undefined), this.deps.partitionsOf);
-    const groupEpoch = group.groupEpoch + 1;
-    const records = [
-      ...shareMemberTombstones(group.groupId, member.memberId, now),
-      shareGroupEpochRecord(group.groupId, groupEpoch, metadataHash(metadata), now),
-    ];
-    let changed: string[] = [];
-    if (group.size === 1) {
-      records.push(...computeShareTargets(group, groupEpoch, metadata, now, { removed: member.memberId }).records);
-    } else {
-      try {
-        const result = computeShareTargets(group, groupEpoch, metadata, now, { removed: member.memberId });
-        records.push(...result.records);
-        changed = result.changed;
-      } catch {
-        // The others' next heartbeat runs the assignor again (the group epoch is ahead of the target's).
-      }
-    }
-    this.deps.effects.cancel(shareSessionKey(group.groupId, member.memberId));
-    this.deps.quotas?.release(groupMemberHolder('share', group.groupId, member.memberId));
-    return { records, changed };
   }
 
   private scheduleSessionTimeout(groupId: string, memberId: string): void {
@@ -347,7 +315,12 @@ export class ShareGroupManager implements ShareMembershipView {
     const group = this.deps.groups.get(groupId);
     const member = group?.member(memberId);
     if (!group || !member) return;
-    const { records, changed } = this.fence(group, member);
+    const { records, changed } = fenceShareMember(
+      this.deps,
+      group,
+      member,
+      this.existing.after(group, member, undefined),
+    );
     const write = this.written<never>(records);
     const applied = write.appendFuture;
     write.appendFuture = (outcome) => {
@@ -371,16 +344,4 @@ export class ShareGroupManager implements ShareMembershipView {
       },
     };
   }
-}
-
-export function shareHeartbeatError(error: KafkaError): ShareGroupHeartbeatResponse {
-  return {
-    errorCode: error.errorCode,
-    errorName: errorName(error.errorCode),
-    ...(error.message === error.errorName ? {} : { errorMessage: error.message }),
-    memberId: null,
-    memberEpoch: 0,
-    heartbeatIntervalMs: 0,
-    assignment: null,
-  };
 }

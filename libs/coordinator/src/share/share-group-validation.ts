@@ -1,5 +1,5 @@
-import type { ShareGroupHeartbeatRequest } from '@cohort/protocol';
-import { KafkaError } from '@cohort/protocol';
+import type { ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse } from '@cohort/protocol';
+import { errorName, KafkaError } from '@cohort/protocol';
 import { sameNames } from '../consumer/member-equality';
 import type { ShareGroup, ShareGroupMember } from './share-group-model';
 
@@ -60,4 +60,17 @@ export function throwIfShareGroupIsFull(group: ShareGroup, memberId: string, max
 export function sameShareMember(a: ShareGroupMember, b: ShareGroupMember): boolean {
   if (a.rackId !== b.rackId || a.clientId !== b.clientId || a.clientHost !== b.clientHost) return false;
   return sameNames(a.subscribedTopicNames, b.subscribedTopicNames);
+}
+
+/** The answer of a heartbeat that failed a check (or whose write failed): the error, and no member. */
+export function shareHeartbeatError(error: KafkaError): ShareGroupHeartbeatResponse {
+  return {
+    errorCode: error.errorCode,
+    errorName: errorName(error.errorCode),
+    ...(error.message === error.errorName ? {} : { errorMessage: error.message }),
+    memberId: null,
+    memberEpoch: 0,
+    heartbeatIntervalMs: 0,
+    assignment: null,
+  };
 }

@@ -10,13 +10,9 @@ import { ShareAcquireWaiters } from './share-acquire-waiters';
 import { ConfiguredShareLimits } from './configured-share-limits';
 import type { ShareLeaseOwner, ShareMembershipView } from './share-ports';
 import type { ShareSlot, SlotChange } from './share-slot';
-import {
-  type SharePartitionSnapshot,
-  sharePartitionStateKey,
-  sharePartitionStateValue,
-  sharePartitionStateTombstone,
-} from './share-state-records';
-import { partitionFromSnapshot, snapshotOf } from './share-state-snapshot';
+import { type SharePartitionSnapshot, sharePartitionStateTombstone } from './share-state-records';
+import { partitionFromSnapshot } from './share-state-snapshot';
+import { ShareStateWriter } from './share-state-writer';
 
 export interface SharePartitionManagerDeps {
   effects: OperationEffects;
@@ -26,24 +22,8 @@ export interface SharePartitionManagerDeps {
   metrics?: CoordinatorMetrics;
 }
 
-/**
- * A slot's record in the runtime's open batch, not yet encoded: later writes of the slot in the same
- * turn join it (their changes are in it once it is encoded) and end when it does.
- */
-interface TurnRecord {
-  readonly slot: ShareSlot;
-  readonly record: LogRecord;
-  encoded: boolean;
-  /** The delivery horizon the record holds, once encoded: the slot's once the record commits. */
-  horizon: number;
-  readonly waiters: ((outcome: WriteOutcome) => void)[];
-}
-
 /** Membership before a share group manager is bound: no share group exists. */
 const NO_SHARE_GROUPS: ShareMembershipView = { assignedPartitions: () => ErrorCode.GROUP_ID_NOT_FOUND };
-
-/** The outcome of a write with nothing to write: settled at once, as committed. */
-const NOTHING_WRITTEN: WriteOutcome = Object.freeze({ ok: true, baseOffset: -1, lastOffset: -1 });
 
 const slotKey = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
 const lockKeyOf = (groupId: string, topic: string, partition: number): string =>
@@ -58,8 +38,7 @@ const lockKeyOf = (groupId: string, topic: string, partition: number): string =>
  */
 export class SharePartitionManager implements ShareLeaseOwner {
   private readonly groups = new Map<string, Map<string, ShareSlot>>();
-  /** The slots with a record in the open batch, not yet encoded. */
-  private readonly turn = new Map<ShareSlot, TurnRecord>();
+  private readonly writer: ShareStateWriter = new ShareStateWriter(this);
   /**
    * Where the next acquire of this shard starts among a member's partitions, so no partition starves the
    * others. The shard's own count, not one shared by every shard of the process: each shard's acquires
@@ -183,106 +162,13 @@ export class SharePartitionManager implements ShareLeaseOwner {
     return slot;
   }
 
-  /**
-   * The write of `touched` slots' snapshots. When it ends, every change it carries is committed or taken
-   * back, lock timers are re-armed, held acquires are woken where offsets became leasable, and `then`
-   * runs. Nothing to write: all of that happens at once and the result writes nothing.
-   *
-   * A slot has at most one record in the runtime's open batch, encoded when the batch is appended, so
-   * it holds every change the turn made to the slot and a turn of N acquires and acknowledgements on a
-   * partition encodes its snapshot once, not N times. A write whose slots all have a record there adds
-   * none: it ends when those records do, and its result waits for the writes already handed over.
-   */
+  /** The write of `touched` slots' snapshots, settled as `ShareStateWriter.write` says. */
   write(
     touched: Iterable<ShareSlot>,
     changes: readonly SlotChange[],
     then: (outcome: WriteOutcome) => void,
   ): CoordinatorResult<never> {
-    const slots = distinct(touched);
-    if (slots.length === 0) {
-      // Nothing to write (a lease under the committed horizon): settled at once, nothing allocated for a write.
-      this.settle(changes, slots, then, NOTHING_WRITTEN);
-      return PARKED;
-    }
-    const records: LogRecord[] = [];
-    const own: TurnRecord[] = [];
-    const joined: TurnRecord[] = [];
-    for (const slot of slots) {
-      const open = this.turn.get(slot);
-      if (open !== undefined && !open.encoded) joined.push(open);
-      else {
-        const entry = this.openRecord(slot);
-        own.push(entry);
-        records.push(entry.record);
-      }
-    }
-    const settle = (outcome: WriteOutcome): void => this.settle(changes, slots, then, outcome);
-    // Settles once its own records and every record it joined have: failed if any of them failed.
-    let waiting = joined.length + (records.length > 0 ? 1 : 0);
-    let failed: WriteOutcome | undefined;
-    const arrived = (outcome: WriteOutcome): void => {
-      if (!outcome.ok) failed ??= outcome;
-      if (--waiting === 0) settle(failed ?? outcome);
-    };
-    for (const entry of joined) entry.waiters.push(arrived);
-    if (records.length === 0) return { records, awaitsPendingWrites: true };
-    return {
-      records,
-      appendFuture: (outcome) => {
-        for (const entry of own) {
-          if (this.turn.get(entry.slot) === entry) this.turn.delete(entry.slot);
-          // Before the changes settle: an acquire woken by them may lease under the new horizon.
-          if (outcome.ok && entry.encoded) entry.slot.state.horizon.commit(entry.horizon);
-        }
-        arrived(outcome);
-        // Emptied as they are called: the record (through its value getter, this entry) outlives the write in
-        // the runtime's batches, and each waiter reaches a joined write's request and answer, then promoted.
-        for (const entry of own) for (const waiter of entry.waiters.splice(0)) waiter(outcome);
-      },
-    };
-  }
-
-  /** A write ended: its changes committed or taken back, its slots' timers and held acquires seen to, then `then`. */
-  private settle(
-    changes: readonly SlotChange[],
-    slots: readonly ShareSlot[],
-    then: (outcome: WriteOutcome) => void,
-    outcome: WriteOutcome,
-  ): void {
-    const limits = this.limits;
-    for (const { slot, change } of changes) slot.state.complete(change, outcome.ok, this.now, limits);
-    for (const slot of slots) this.afterChange(slot);
-    then(outcome);
-  }
-
-  /** A slot's record for the open batch, its snapshot taken when the batch is appended (its value read). */
-  private openRecord(slot: ShareSlot): TurnRecord {
-    const now = this.now;
-    const turn = this.turn;
-    let value: Buffer | null = null;
-    const limits = this.limits;
-    const entry: TurnRecord = {
-      slot,
-      encoded: false,
-      horizon: 0,
-      waiters: [],
-      record: {
-        key: sharePartitionStateKey(slot.groupId, slot.topic, slot.partition),
-        timestamp: now,
-        get value(): Buffer | null {
-          if (!entry.encoded) {
-            entry.encoded = true;
-            if (turn.get(slot) === entry) turn.delete(slot);
-            const state = slot.state;
-            entry.horizon = state.horizon.toWrite(state.endOffset, state.reportedEnd, limits.maxRecordLocks);
-            value = sharePartitionStateValue(snapshotOf(state, entry.horizon));
-          }
-          return value;
-        },
-      },
-    };
-    turn.set(slot, entry);
-    return entry;
+    return this.writer.write(touched, changes, then);
   }
 
   /** A write nobody waits on, joining the step's batch (a woken acquire's leases, an expiry). */
@@ -391,12 +277,6 @@ export class SharePartitionManager implements ShareLeaseOwner {
   close(): void {
     this.waiters.failAll(ErrorCode.NOT_COORDINATOR);
     this.groups.clear();
-    this.turn.clear();
+    this.writer.clear();
   }
-}
-
-/** `touched` without repeats, in order; an array of at most one slot as it is (nearly every write's). */
-function distinct(touched: Iterable<ShareSlot>): readonly ShareSlot[] {
-  if (Array.isArray(touched) && touched.length <= 1) return touched as readonly ShareSlot[];
-  return [...new Set(touched)];
 }
