@@ -1,18 +1,27 @@
 import type * as P from '@cohort/protocol';
 import { ErrorCode } from '@cohort/protocol';
 import type { ShareMembershipView, ShareTopicPartition } from '@cohort/coordinator/share/share-ports';
+import { ShareAssignment } from '@cohort/coordinator/share/share-assignment';
 import { SHARE_PARTITION_STATE_RECORD_TYPE } from '@cohort/coordinator/share/share-state-records';
 import { CoordinatorHarness, type HarnessOptions } from './coordinator-harness';
 
-/** A share membership that assigns each member what a spec sets (`members`), for one group. */
+/**
+ * A share membership that assigns each member what a spec sets (`members`), for one group. A list is
+ * read once (set a new one to change a member's assignment, as a heartbeat replaces it).
+ */
 export class FakeShareMembership implements ShareMembershipView {
   readonly members = new Map<string, ShareTopicPartition[]>();
+  private readonly read = new WeakMap<ShareTopicPartition[], ShareAssignment>();
 
   constructor(private readonly groupId: string) {}
 
-  assignedPartitions(groupId: string, memberId: string): readonly ShareTopicPartition[] | number {
+  assignedPartitions(groupId: string, memberId: string): ShareAssignment | number {
     if (groupId !== this.groupId) return ErrorCode.GROUP_ID_NOT_FOUND;
-    return this.members.get(memberId) ?? ErrorCode.UNKNOWN_MEMBER_ID;
+    const list = this.members.get(memberId);
+    if (list === undefined) return ErrorCode.UNKNOWN_MEMBER_ID;
+    let assignment = this.read.get(list);
+    if (assignment === undefined) this.read.set(list, (assignment = ShareAssignment.ofList(list)));
+    return assignment;
   }
 }
 

@@ -4,7 +4,7 @@ import { operationWriteError } from '../context/store-errors';
 import { answer, type CoordinatorResult, PARKED } from '../runtime/coordinator-result';
 import type { SharePartitionManager } from './share-partition-manager';
 import type { ShareSlot, SlotChange } from './share-slot';
-import type { ShareTopicPartition } from './share-ports';
+import type { ShareAssignment } from './share-assignment';
 
 /** Whether the caller may read a topic (READ TOPIC); a refused topic's partitions answer 29. */
 export type TopicReadable = (topic: string) => boolean;
@@ -33,21 +33,19 @@ export function applyAcknowledgements(
   groupId: string,
   memberId: string,
   acknowledgements: readonly P.ShareAcknowledgement[],
-  assigned: readonly ShareTopicPartition[],
+  assigned: ShareAssignment,
   readable: TopicReadable,
 ): AppliedAcknowledgements {
-  // Most acquires carry no acknowledgements, and most acknowledgements name one partition: the
-  // assignment's keys are only built for several (one is looked for in the assignment as it is).
+  // Most acquires carry no acknowledgements: nothing is allocated for those.
   if (acknowledgements.length === 0) return NONE_APPLIED;
   const applied: AppliedAcknowledgements = { results: [], changes: [], touched: [] };
-  const isAssigned = assignedTest(assigned, acknowledgements.length);
   const now = manager.now;
   const limits = manager.limits;
   for (const ack of acknowledgements) {
     const { topic, partition } = ack;
     let errorCode: number = ErrorCode.NONE;
     if (!readable(topic)) errorCode = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
-    else if (!isAssigned(topic, partition)) errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+    else if (!assigned.has(topic, partition)) errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
     else {
       const slot = manager.slot(groupId, topic, partition);
       const result = slot
@@ -62,17 +60,6 @@ export function applyAcknowledgements(
     applied.results.push({ topic, partition, errorCode });
   }
   return applied;
-}
-
-/** Whether a partition is in `assigned`, for `lookups` look-ups: a scan for one, a set of keys for several. */
-function assignedTest(
-  assigned: readonly ShareTopicPartition[],
-  lookups: number,
-): (topic: string, partition: number) => boolean {
-  if (lookups === 1)
-    return (topic, partition) => assigned.some((tp) => tp.topic === topic && tp.partition === partition);
-  const keys = new Set(assigned.map((tp) => `${tp.topic}\u0000${tp.partition}`));
-  return (topic, partition) => keys.has(`${topic}\u0000${partition}`);
 }
 
 /**

@@ -5,7 +5,7 @@ import { type CoordinatorResult, PARKED, type WriteOutcome } from '../runtime/co
 import { applyAcknowledgements, countAcknowledged, type TopicReadable } from './share-acknowledge';
 import type { SharePartitionManager } from './share-partition-manager';
 import type { ShareSlot, SlotChange } from './share-slot';
-import type { ShareTopicPartition } from './share-ports';
+import type { ShareAssignment } from './share-assignment';
 import { AnswerPartitions } from './share-acquire-answer-partitions';
 
 /**
@@ -131,7 +131,7 @@ const NOTHING_LEASED: Leased = Object.freeze({ changes: [], touched: [], covered
 function lease(
   manager: SharePartitionManager,
   request: P.ShareAcquireRequest,
-  assigned: readonly ShareTopicPartition[],
+  assigned: ShareAssignment,
   readable: TopicReadable,
   entry: (topic: string, partition: number) => P.ShareAcquirePartition,
 ): Leased {
@@ -144,9 +144,15 @@ function lease(
   // GROUP_SHARE_MAX_ACQUIRE_RECORDS bounds every answer, so none nears the socket output limit and no
   // offset's delivery count moves for a lease its answer could not carry.
   let budget = Math.min(request.maxRecords, manager.maxAcquireRecords);
-  const start = assigned.length > 0 ? manager.nextAcquireRotation() % assigned.length : 0;
-  for (let i = 0; i < assigned.length && budget > 0; i++) {
-    const { topic, partition } = assigned[(start + i) % assigned.length];
+  const start = assigned.size > 0 ? manager.nextAcquireRotation() % assigned.size : 0;
+  let { topicIndex, index } = assigned.size > 0 ? assigned.locate(start) : { topicIndex: 0, index: 0 };
+  for (let i = 0; i < assigned.size && budget > 0; i++, index++) {
+    while (index >= assigned.topics[topicIndex].partitions.length) {
+      topicIndex = (topicIndex + 1) % assigned.topics.length;
+      index = 0;
+    }
+    const { topic, partitions } = assigned.topics[topicIndex];
+    const partition = partitions[index];
     if (!readable(topic)) {
       entry(topic, partition).errorCode = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
       continue;

@@ -28,8 +28,8 @@ import {
   throwIfShareHeartbeatIsInvalid,
   throwIfShareMemberEpochIsInvalid,
 } from './share-group-validation';
-import type { ShareLeaseOwner, ShareMembershipView, ShareTopicPartition } from './share-ports';
-import { assignedPartitionList } from './share-assigned-partitions';
+import type { ShareLeaseOwner, ShareMembershipView } from './share-ports';
+import { ShareAssignment } from './share-assignment';
 import { fenceShareMember, shareSessionKey } from './share-member-fencing';
 
 export interface ShareGroupManagerDeps {
@@ -88,12 +88,12 @@ export class ShareGroupManager implements ShareMembershipView {
   }
 
   /** ShareMembershipView: the partitions the member may work, or 69 / 25. */
-  assignedPartitions(groupId: string, memberId: string): readonly ShareTopicPartition[] | number {
+  assignedPartitions(groupId: string, memberId: string): ShareAssignment | number {
     const group = this.deps.groups.get(groupId);
     if (!group) return KafkaError.of('GROUP_ID_NOT_FOUND').errorCode;
     const member = group.member(memberId);
     if (!member) return KafkaError.of('UNKNOWN_MEMBER_ID').errorCode;
-    return assignedPartitionList(member.assignedPartitions);
+    return ShareAssignment.of(member.assignedPartitions);
   }
 
   heartbeat(request: ShareGroupHeartbeatRequest, context: ShareRequestContext): ShareStep<ShareGroupHeartbeatResponse> {

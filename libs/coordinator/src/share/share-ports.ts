@@ -1,4 +1,5 @@
 import type { LogRecord } from '@cohort/replication';
+import type { ShareAssignment } from './share-assignment';
 
 /**
  * The seam between a share group's membership (ShareGroupHeartbeat, the share assignor: who may work
@@ -7,11 +8,7 @@ import type { LogRecord } from '@cohort/replication';
  * synchronous step on the event loop.
  */
 
-/** A topic partition of a share group's assignment. */
-export interface ShareTopicPartition {
-  topic: string;
-  partition: number;
-}
+export type { ShareTopicPartition } from './share-assignment';
 
 /** What the share partitions ask of membership before they lease or take acknowledgements. */
 export interface ShareMembershipView {
@@ -19,7 +16,7 @@ export interface ShareMembershipView {
    * The partitions assigned to the member, or a Kafka error code when it is no member of the group
    * (25 UNKNOWN_MEMBER_ID; 69 GROUP_ID_NOT_FOUND when the share group does not exist).
    */
-  assignedPartitions(groupId: string, memberId: string): readonly ShareTopicPartition[] | number;
+  assignedPartitions(groupId: string, memberId: string): ShareAssignment | number;
 }
 
 /** What membership tells the share partitions when a member goes away. */

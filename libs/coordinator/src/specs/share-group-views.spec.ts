@@ -1,7 +1,8 @@
 import type * as P from '@cohort/protocol';
 import { ErrorCode, KafkaError } from '@cohort/protocol';
 import { shareGroupHarness } from '@cohort/coordinator/testing';
-import type { ShareMembershipView, ShareTopicPartition } from '../share/share-ports';
+import type { ShareMembershipView } from '../share/share-ports';
+import { ShareAssignment } from '../share/share-assignment';
 
 // What operators see of a share group (REST describe, list, dead letters, redelivery), through the
 // coordinator on virtual time, with a membership that assigns jobs-0 to every member.
@@ -9,9 +10,11 @@ import type { ShareMembershipView, ShareTopicPartition } from '../share/share-po
 const G = 'share-ops';
 
 class FakeMembership implements ShareMembershipView {
-  assignedPartitions(groupId: string, memberId: string): readonly ShareTopicPartition[] | number {
+  private readonly jobs0 = ShareAssignment.ofList([{ topic: 'jobs', partition: 0 }]);
+
+  assignedPartitions(groupId: string, memberId: string): ShareAssignment | number {
     if (groupId !== G) return ErrorCode.GROUP_ID_NOT_FOUND;
-    return memberId.startsWith('m') ? [{ topic: 'jobs', partition: 0 }] : ErrorCode.UNKNOWN_MEMBER_ID;
+    return memberId.startsWith('m') ? this.jobs0 : ErrorCode.UNKNOWN_MEMBER_ID;
   }
 }
 
