@@ -82,6 +82,23 @@ describe('RedisTopicRegistry', () => {
     });
   });
 
+  it('tells a node of reports it reads with a whole topic, whose hints it missed', async () => {
+    const a = await registry();
+    const b = await registry();
+    await a.create('jobs', 3);
+    await eventually(() => expect(b.get('jobs')).toBeDefined());
+    const heard: { topic: string; partitions: number[]; endOffset: number | undefined }[] = [];
+    b.onEndOffsetsChanged((topic, partitions) =>
+      heard.push({ topic, partitions, endOffset: b.partitionOffsets(topic, partitions[0])?.endOffset }),
+    );
+    // A report stored with no hint sent (as one sent while b's subscription was down), then the topic grows.
+    const admin = new Redis(url, { disconnectTimeout: 100 });
+    await admin.hset(`${clusterId}:topic-end-offsets:jobs`, '1', '40||1000|');
+    await admin.quit();
+    await a.setPartitions('jobs', 4);
+    await eventually(() => expect(heard).toEqual([{ topic: 'jobs', partitions: [1], endOffset: 40 }]));
+  });
+
   it('shares topics between nodes and tells every node when one is created or grows', async () => {
     const a = await registry();
     const b = await registry();

@@ -211,7 +211,12 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
     if (known && known.partitions > Number(count)) return known;
     this.timeIndexes.delete(name);
     for (const [p, index] of indexes) this.restoreTimeIndex(topic, p, index);
-    return this.learn(topic);
+    const reported = reportsChanged(known, topic);
+    const learned = this.learn(topic);
+    // Reports this node had not heard of (their hints were missed, or it read the topic whole): told as
+    // any report is, so the share partitions that wait on them see them.
+    if (reported.length > 0) this.endOffsetsChanged(name, reported);
+    return learned;
   }
 
   /**
@@ -301,6 +306,20 @@ export class RedisTopicRegistry extends TopicCatalog implements TopicRegistry {
       );
     }
   }
+}
+
+/** The partitions whose reported end or start offset `read` holds and `known` (this node's copy) did not. */
+function reportsChanged(known: TopicInfo | undefined, read: TopicInfo): number[] {
+  const changed: number[] = [];
+  for (const key of Object.keys(read.endOffsets)) {
+    const p = Number(key);
+    if (
+      known?.endOffsets[p] !== read.endOffsets[p] ||
+      (known.startOffsets?.[p] ?? null) !== (read.startOffsets?.[p] ?? null)
+    )
+      changed.push(p);
+  }
+  return changed;
 }
 
 /**
