@@ -8,6 +8,7 @@ import { scaled } from './harness/scale';
 import { sharePartitionBytesPerOffset } from './harness/share-partition-memory';
 import { attempt, type BenchSection } from './harness/section';
 import { ShareWorker } from './harness/share-worker';
+import { largeAssignment } from './share-large-assignment';
 import { median, ms, perSecond, ratio, table, times } from './harness/stats';
 
 /**
@@ -19,9 +20,9 @@ import { median, ms, perSecond, ratio, table, times } from './harness/stats';
 export const shareGroupsSection: BenchSection = {
   name: 'share-groups',
   summary:
-    'share groups vs Redis Streams in one run: 20 workers lease 1 + ack (target ≥ 0.5×), 100 per lease (≥ 2×), redelivery after lock expiry and disconnect, CPU per ack and memory per in-flight offset (2,000 in flight, 200 workers)',
+    'share groups vs Redis Streams in one run: 20 workers lease 1 + ack (target ≥ 0.5×), 100 per lease (≥ 2×), redelivery after lock expiry and disconnect, CPU per ack and memory per in-flight offset (2,000 in flight, 200 workers); the first acquires of a member assigned 500,000 partitions',
   usage:
-    '[seconds measured per side of a throughput run, in 6 alternating rounds (default 5)] [lease-1: only the closed loops of one offset per lease]',
+    '[seconds measured per side of a throughput run, in 6 alternating rounds (default 5)] [lease-1: only the closed loops of one offset per lease | large-assignment: only the member assigned 500,000 partitions]',
   needsBuild: true,
   run: (args) => shareGroups(args),
 };
@@ -45,10 +46,11 @@ async function shareGroups(args: string[]): Promise<void> {
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 60)
     throw new Error(`seconds must be in (0, 60], not "${args[0]}"`);
   const durationMs = seconds * 1000;
-  // The lease-1 loops alone (about a minute instead of four): for an A/B of what they measure.
+  // The lease-1 loops alone (about a minute instead of four), or the large assignment alone: for an A/B.
   const only = args[1];
-  if (only !== undefined && only !== 'lease-1')
-    throw new Error(`the second argument may only be lease-1, not "${only}"`);
+  if (only !== undefined && only !== 'lease-1' && only !== 'large-assignment')
+    throw new Error(`the second argument may only be lease-1 or large-assignment, not "${only}"`);
+  if (only === 'large-assignment') return void (await attempt('large assignment', () => runLargeAssignment()));
   const workers = scaled(20, 2);
   const node = await CohortProcess.start(NODE_ENV);
   // The same loops on a node that does not fsync each write (Redis, by default, does not either).
@@ -104,6 +106,12 @@ async function shareGroups(args: string[]): Promise<void> {
   if (only) return;
   await attempt('redelivery', () => redelivery(scaled(10, 3)));
   await attempt('2,000 in flight under 200 workers', () => inFlight(scaled(200, 10), durationMs));
+  await attempt('large assignment', () => runLargeAssignment());
+}
+
+/** A member assigned 500,000 partitions (share-large-assignment.ts). */
+function runLargeAssignment(): Promise<void> {
+  return largeAssignment(scaled(500_000, 10_000), NODE_ENV);
 }
 
 async function createTopic(node: CohortProcess, name: string, end: number): Promise<void> {

@@ -6,8 +6,9 @@ import type { SharePartitionManager } from './share-partition-manager';
 import type { ShareSlot, SlotChange } from './share-slot';
 import type { ShareAssignment } from './share-assignment';
 
-/** Whether the caller may read a topic (READ TOPIC); a refused topic's partitions answer 29. */
-export type TopicReadable = (topic: string) => boolean;
+import type { TopicReadable } from './share-ports';
+
+export type { TopicReadable };
 
 /** What a request's acknowledgements did: per partition its code, and the changes to write. */
 export interface AppliedAcknowledgements {

@@ -4,9 +4,9 @@ import { operationWriteError } from '../context/store-errors';
 import { type CoordinatorResult, PARKED, type WriteOutcome } from '../runtime/coordinator-result';
 import { applyAcknowledgements, countAcknowledged, type TopicReadable } from './share-acknowledge';
 import type { SharePartitionManager } from './share-partition-manager';
-import type { ShareSlot, SlotChange } from './share-slot';
-import type { ShareAssignment } from './share-assignment';
+import type { SlotChange } from './share-slot';
 import { AnswerPartitions } from './share-acquire-answer-partitions';
+import { lease, type Leased, NOTHING_LEASED } from './share-lease';
 
 /**
  * ShareAcquire (KIP-932's ShareFetch over offsets): the piggy-backed acknowledgements first, then leases
@@ -112,67 +112,6 @@ export function shareAcquire(
     if (leasedMeanwhile) answer();
     else if (waitOver !== undefined) answer(waitOver);
   });
-}
-
-/**
- * What one pass of leasing did: the changes to write (and the slots whose records carry them or
- * another change, a partition created or moved by the log start), and the slots that leased only new
- * offsets under their committed horizon, which nothing needs to write.
- */
-interface Leased {
-  changes: SlotChange[];
-  touched: ShareSlot[];
-  covered: ShareSlot[];
-}
-
-const NOTHING_LEASED: Leased = Object.freeze({ changes: [], touched: [], covered: [] });
-
-/** Leases for one acquire across the assigned partitions, starting at a rotating one, within `maxRecords`. */
-function lease(
-  manager: SharePartitionManager,
-  request: P.ShareAcquireRequest,
-  assigned: ShareAssignment,
-  readable: TopicReadable,
-  entry: (topic: string, partition: number) => P.ShareAcquirePartition,
-): Leased {
-  const changes: SlotChange[] = [];
-  const touched: ShareSlot[] = [];
-  const covered: ShareSlot[] = [];
-  const limits = manager.limits;
-  const now = manager.now;
-  const batchSize = request.batchSize ?? request.maxRecords;
-  // GROUP_SHARE_MAX_ACQUIRE_RECORDS bounds every answer, so none nears the socket output limit and no
-  // offset's delivery count moves for a lease its answer could not carry.
-  let budget = Math.min(request.maxRecords, manager.maxAcquireRecords);
-  const start = assigned.size > 0 ? manager.nextAcquireRotation() % assigned.size : 0;
-  let { topicIndex, index } = assigned.size > 0 ? assigned.locate(start) : { topicIndex: 0, index: 0 };
-  for (let i = 0; i < assigned.size && budget > 0; i++, index++) {
-    while (index >= assigned.topics[topicIndex].partitions.length) {
-      topicIndex = (topicIndex + 1) % assigned.topics.length;
-      index = 0;
-    }
-    const { topic, partitions } = assigned.topics[topicIndex];
-    const partition = partitions[index];
-    if (!readable(topic)) {
-      entry(topic, partition).errorCode = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
-      continue;
-    }
-    const { slot, changed } = manager.slotFor(request.groupId, topic, partition);
-    if (changed || slot.state.archiveOverLimit(limits)) touched.push(slot);
-    const { leases, change } = slot.state.acquire(request.memberId, budget, batchSize, now, limits);
-    if (leases.length === 0) continue;
-    if (change) {
-      touched.push(slot);
-      changes.push({ slot, change });
-    } else {
-      // Nothing to write: the lease's lock is armed now.
-      covered.push(slot);
-      manager.armLockTimer(slot);
-    }
-    entry(topic, partition).leases.push(...leases);
-    for (const l of leases) budget -= l.lastOffset - l.firstOffset + 1;
-  }
-  return { changes, touched, covered };
 }
 
 /** `a` then `b`; `b` itself when `a` is empty (an acquire without acknowledgements, nearly all of them). */

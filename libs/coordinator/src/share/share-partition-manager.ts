@@ -8,11 +8,14 @@ import type { OperationEffects } from '../runtime/operation-effects';
 import { SharePartition, type SharePartitionLimits } from './share-partition';
 import { ShareAcquireWaiters } from './share-acquire-waiters';
 import { ConfiguredShareLimits } from './configured-share-limits';
-import type { ShareLeaseOwner, ShareMembershipView } from './share-ports';
+import type { ShareLeaseOwner, ShareMembershipView, TopicReadable } from './share-ports';
 import type { ShareSlot, SlotChange } from './share-slot';
 import { type SharePartitionSnapshot, sharePartitionStateTombstone } from './share-state-records';
 import { partitionFromSnapshot } from './share-state-snapshot';
 import { ShareStateWriter } from './share-state-writer';
+import { ShareLeaseCandidates } from './share-lease-candidates';
+import { ShareAssignmentStarts } from './share-assignment-starts';
+import type { ShareAssignment } from './share-assignment';
 
 export interface SharePartitionManagerDeps {
   effects: OperationEffects;
@@ -49,10 +52,21 @@ export class SharePartitionManager implements ShareLeaseOwner {
   /** Who may work which partitions: the share group manager, bound once it exists. */
   membership: ShareMembershipView = NO_SHARE_GROUPS;
   readonly waiters: ShareAcquireWaiters;
+  /** The partitions an acquire visits: those that may have offsets to lease (share-lease-candidates.ts). */
+  readonly candidates = new ShareLeaseCandidates();
+  private readonly starts: ShareAssignmentStarts;
 
   constructor(private readonly deps: SharePartitionManagerDeps) {
     this.waiters = new ShareAcquireWaiters(deps.effects);
     this.configuredLimits = new ConfiguredShareLimits(deps);
+    this.starts = new ShareAssignmentStarts({
+      membership: { assignedPartitions: (groupId, memberId) => this.membership.assignedPartitions(groupId, memberId) },
+      slot: (groupId, topic, partition) => this.slot(groupId, topic, partition),
+      slotFor: (groupId, topic, partition) => this.slotFor(groupId, topic, partition),
+      schedule: (key, run) => deps.effects.schedule(key, 0, run),
+      cancel: (key) => deps.effects.cancel(key),
+      written: (started) => deps.effects.write(this.write(started, [], () => undefined)),
+    });
   }
 
   /** The partitions' limits as the config gives them now. */
@@ -115,6 +129,19 @@ export class SharePartitionManager implements ShareLeaseOwner {
   }
 
   /**
+   * The partitions of the member's assignment without state yet get it, as many as one step starts
+   * (share-assignment-starts.ts); the rest in steps of their own. Returns those started, to be written.
+   */
+  startAssigned(groupId: string, memberId: string, assigned: ShareAssignment, readable: TopicReadable): ShareSlot[] {
+    return this.starts.start(groupId, memberId, assigned, readable);
+  }
+
+  /** An acquire visited the slot: it stays among the lease candidates only while it can lease more. */
+  visited(slot: ShareSlot): void {
+    if (!slot.state.hasLeasable(this.limits)) this.candidates.delete(slot.groupId, slot.topic, slot.partition);
+  }
+
+  /**
    * An offset reset (share-offset-reset.ts): the partition's state replaced at once by a fresh one at
    * `startOffset`, one state epoch above the old (Kafka's InitializeShareGroupState), with nothing in
    * flight, acknowledged or archived; the slot is new, so changes of the old one still being written
@@ -137,11 +164,15 @@ export class SharePartitionManager implements ShareLeaseOwner {
       if (slots?.get(slotKey(topic, partition)) !== slot) return;
       if (previous) {
         slots.set(slotKey(topic, partition), previous);
+        this.markIfDue(previous);
         this.afterChange(previous);
         return;
       }
       this.deps.effects.cancel(slot.lockKey);
       slots.delete(slotKey(topic, partition));
+      this.candidates.delete(groupId, topic, partition);
+      // The partition has no state again: the members' next acquires start it again.
+      this.starts.dropGroup(groupId);
       if (slots.size === 0) this.groups.delete(groupId);
     };
     return { slot, restore };
@@ -159,7 +190,15 @@ export class SharePartitionManager implements ShareLeaseOwner {
       onLockTimer: () => this.onLockTimer(slot),
     };
     slots.set(slotKey(topic, partition), slot);
+    this.markIfDue(slot);
     return slot;
+  }
+
+  /** Among the lease candidates if it can lease, or if an acquire's visit has a reported log start to apply. */
+  private markIfDue(slot: ShareSlot): void {
+    const logStart = this.deps.topics.partitionOffsets(slot.topic, slot.partition)?.startOffset;
+    if (slot.state.hasLeasable(this.limits) || (logStart != null && logStart > slot.state.startOffset))
+      this.candidates.add(slot.groupId, slot.topic, slot.partition);
   }
 
   /** The write of `touched` slots' snapshots, settled as `ShareStateWriter.write` says. */
@@ -180,7 +219,9 @@ export class SharePartitionManager implements ShareLeaseOwner {
   afterChange(slot: ShareSlot): void {
     if (this.slot(slot.groupId, slot.topic, slot.partition) !== slot) return;
     this.armLockTimer(slot);
-    if (slot.state.hasLeasable(this.limits)) this.waiters.wake(slot.groupId);
+    if (!slot.state.hasLeasable(this.limits)) return;
+    this.candidates.add(slot.groupId, slot.topic, slot.partition);
+    this.waiters.wake(slot.groupId);
   }
 
   /**
@@ -201,18 +242,25 @@ export class SharePartitionManager implements ShareLeaseOwner {
     else this.afterChange(slot);
   }
 
-  /** Producers reported new end offsets: partitions that can lease again wake their held acquires. */
+  /**
+   * Producers reported new end offsets: partitions that can lease again wake their held acquires. One
+   * whose log start moved is visited by the next acquire, which applies it.
+   */
   onEndOffsets(topic: string, partitions: readonly number[]): void {
     for (const slots of this.groups.values())
       for (const partition of partitions) {
         const slot = slots.get(slotKey(topic, partition));
         const reported = this.deps.topics.partitionOffsets(topic, partition);
-        if (slot && reported && slot.state.reportEnd(reported.endOffset)) this.afterChange(slot);
+        if (!slot || !reported) continue;
+        if (slot.state.reportEnd(reported.endOffset)) this.afterChange(slot);
+        if (reported.startOffset != null && reported.startOffset > slot.state.startOffset)
+          this.candidates.add(slot.groupId, topic, partition);
       }
   }
 
   releaseMember(groupId: string, memberId: string): void {
     this.waiters.dropMember(groupId, memberId);
+    this.starts.dropMember(groupId, memberId);
     const released = this.slotsOf(groupId).filter((slot) => slot.state.releaseMember(memberId, this.now, this.limits));
     if (released.length > 0) this.deps.effects.write(this.write(released, [], () => undefined));
   }
@@ -227,9 +275,11 @@ export class SharePartitionManager implements ShareLeaseOwner {
    */
   deleteGroup(groupId: string): { records: LogRecord[]; restore: () => void } {
     this.waiters.dropGroup(groupId);
+    this.starts.dropGroup(groupId);
     const slots = this.groups.get(groupId);
     if (!slots) return { records: [], restore: () => undefined };
     this.groups.delete(groupId);
+    this.candidates.dropGroup(groupId);
     for (const slot of slots.values()) this.deps.effects.cancel(slot.lockKey);
     const now = this.now;
     return {
@@ -237,7 +287,10 @@ export class SharePartitionManager implements ShareLeaseOwner {
       // A failed write takes back every write after it too, a new group of the same id included.
       restore: () => {
         this.groups.set(groupId, slots);
-        for (const slot of slots.values()) this.afterChange(slot);
+        for (const slot of slots.values()) {
+          this.markIfDue(slot);
+          this.afterChange(slot);
+        }
       },
     };
   }
@@ -263,9 +316,9 @@ export class SharePartitionManager implements ShareLeaseOwner {
         continue;
       }
       const { partition: state, changed: loadChanged } = partitionFromSnapshot(snapshot, this.limits);
-      const slot = this.put(groupId, topic, partition, state);
       const reported = this.deps.topics.partitionOffsets(topic, partition);
       if (reported) state.reportEnd(reported.endOffset);
+      const slot = this.put(groupId, topic, partition, state);
       if (loadChanged) changed.push(slot);
     }
     if (changed.length > 0) this.deps.effects.write(this.write(changed, [], () => undefined));
@@ -278,5 +331,7 @@ export class SharePartitionManager implements ShareLeaseOwner {
     this.waiters.failAll(ErrorCode.NOT_COORDINATOR);
     this.groups.clear();
     this.writer.clear();
+    this.candidates.clear();
+    this.starts.clear();
   }
 }

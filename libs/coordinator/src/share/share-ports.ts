@@ -10,6 +10,9 @@ import type { ShareAssignment } from './share-assignment';
 
 export type { ShareTopicPartition } from './share-assignment';
 
+/** Whether the caller may read a topic (READ TOPIC); a refused topic's partitions answer 29. */
+export type TopicReadable = (topic: string) => boolean;
+
 /** What the share partitions ask of membership before they lease or take acknowledgements. */
 export interface ShareMembershipView {
   /**
