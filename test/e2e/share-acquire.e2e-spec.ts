@@ -74,11 +74,12 @@ describe('ShareAcquire and ShareAcknowledge over real sockets', () => {
     const first = await acquire(app, { ...group, maxRecords: 100 });
     expect(first.errorCode).toBe(0);
     expect(leasesOf(first)).toEqual(['jobs-0: 0-4@1', 'jobs-1: 0-2@1']);
-    // The member may not read 'secret': its partition answers 29 and nothing of it is leased.
+    // The member may not read 'secret': its partition answers 29, says why, and nothing of it is leased.
     expect(first.partitions.find((p) => p.topic === 'secret')).toEqual({
       topic: 'secret',
       partition: 0,
       errorCode: 29,
+      errorMessage: "Topic authorization failed: READ on topic 'secret' is not allowed.",
       acknowledgeErrorCode: 0,
       leases: [],
     });
@@ -99,7 +100,12 @@ describe('ShareAcquire and ShareAcknowledge over real sockets', () => {
     expect(acked.partitions).toEqual([
       { topic: 'jobs', partition: 0, errorCode: 0 },
       { topic: 'jobs', partition: 1, errorCode: 0 },
-      { topic: 'secret', partition: 0, errorCode: 29 },
+      {
+        topic: 'secret',
+        partition: 0,
+        errorCode: 29,
+        errorMessage: "Topic authorization failed: READ on topic 'secret' is not allowed.",
+      },
     ]);
     // An acknowledged offset is no longer held: acknowledging it again is 42 (jobs-0's SPSO is 3, offset 4 is done).
     const again = await emit(app, 'ShareAcknowledge', {
@@ -108,7 +114,14 @@ describe('ShareAcquire and ShareAcknowledge over real sockets', () => {
         { topic: 'jobs', partition: 0, batches: [{ firstOffset: 4, lastOffset: 4, acknowledgeTypes: [2] }] },
       ],
     });
-    expect(again.partitions).toEqual([{ topic: 'jobs', partition: 0, errorCode: 42 }]);
+    expect(again.partitions).toEqual([
+      {
+        topic: 'jobs',
+        partition: 0,
+        errorCode: 42,
+        errorMessage: 'Offset 4 cannot be acknowledged: offset 4 is not in the acquired state.',
+      },
+    ]);
     expect(leasesOf(await acquire(app, { ...group, maxRecords: 100 }))).toEqual(['jobs-0: 3-3@2']);
 
     // Nothing left to lease: held until producers report more.

@@ -46,7 +46,11 @@ export interface ShareAcquirePartition {
   topic: string;
   partition: number;
   errorCode: number;
+  /** What went wrong, for people: present when `errorCode` is not 0 (Kafka's ErrorMessage). */
+  errorMessage?: string;
   acknowledgeErrorCode: number;
+  /** What went wrong with this partition's acknowledgements: present when `acknowledgeErrorCode` is not 0. */
+  acknowledgeErrorMessage?: string;
   leases: ShareLease[];
 }
 
@@ -65,6 +69,8 @@ export interface ShareAcknowledgePartition {
   topic: string;
   partition: number;
   errorCode: number;
+  /** What went wrong, for people: present when `errorCode` is not 0 (Kafka's ErrorMessage). */
+  errorMessage?: string;
 }
 
 export interface ShareAcknowledgeResponse extends ErrorFields {

@@ -1,3 +1,5 @@
+import { RecordState, type Run, runIndexOf } from './share-partition-runs';
+
 /**
  * Acknowledgement batches of ShareAcquire and ShareAcknowledge (docs/protocol.md): `{ firstOffset, lastOffset,
  * acknowledgeTypes }` with Kafka's types, one type for the whole batch or one per offset.
@@ -70,4 +72,51 @@ export function forEachTypeSpan(
     }
     if (offset <= batch.lastOffset && spanStart < 0) spanStart = offset;
   }
+}
+
+/**
+ * Why offsets `[first, last]` of a share partition's window are not all held by `memberId` right now, or
+ * null when they are: the reasons of Kafka's InvalidRecordStateException (SharePartition
+ * `acknowledgeBatchRecords`), naming the offsets.
+ */
+export function whyNotHeld(
+  window: { readonly runs: readonly Run[]; readonly endOffset: number },
+  memberId: string,
+  first: number,
+  last: number,
+  now: number,
+): string | null {
+  const reason = notHeldReason(window, memberId, first, last, now);
+  if (reason === null) return null;
+  const named = offsets(first, last);
+  return `${named[0].toUpperCase()}${named.slice(1)} cannot be acknowledged: ${reason}.`;
+}
+
+function notHeldReason(
+  { runs, endOffset }: { readonly runs: readonly Run[]; readonly endOffset: number },
+  memberId: string,
+  first: number,
+  last: number,
+  now: number,
+): string | null {
+  if (last >= endOffset) {
+    const from = Math.max(first, endOffset);
+    return `${offsets(from, last)} ${from === last ? 'was' : 'were'} never acquired`;
+  }
+  for (let i = runIndexOf(runs, first); i < runs.length && runs[i].first <= last; i++) {
+    const run = runs[i];
+    const [from, to] = [Math.max(first, run.first), Math.min(last, run.last)];
+    const span = offsets(from, to);
+    if (run.state !== RecordState.ACQUIRED) return `${span} ${from === to ? 'is' : 'are'} not in the acquired state`;
+    if (run.lease!.memberId !== memberId) return `member ${memberId} is not the owner of ${span}`;
+    if (run.pending !== null)
+      return `a change of ${span} is being written, the acknowledgement of delivery could not be completed`;
+    if (run.lease!.deadline <= now) return `the acquisition lock of ${span} timed out`;
+  }
+  return null;
+}
+
+/** `offset 5` or `offsets 5-9`, for a message. */
+function offsets(first: number, last: number): string {
+  return first === last ? `offset ${first}` : `offsets ${first}-${last}`;
 }

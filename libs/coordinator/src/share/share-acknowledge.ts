@@ -4,6 +4,7 @@ import { operationWriteError } from '../context/store-errors';
 import { answer, type CoordinatorResult, PARKED } from '../runtime/coordinator-result';
 import type { SharePartitionManager } from './share-partition-manager';
 import type { ShareSlot, SlotChange } from './share-slot';
+import { notAssigned, nothingAcquired, topicNotReadable, writeFailed } from './share-partition-errors';
 import type { ShareAssignment } from './share-assignment';
 
 import type { TopicReadable } from './share-ports';
@@ -27,7 +28,8 @@ const NONE_APPLIED: AppliedAcknowledgements = Object.freeze({
 /**
  * Applies a member's acknowledgements, partition by partition, each all or nothing: 29 for a topic the
  * caller may not read, 3 for a partition not assigned to the member, 42 for offsets it does not hold
- * (or batches that break the rules). Accepted changes are pending until the write that carries them.
+ * (or batches that break the rules), each with a message saying so. Accepted changes are pending until
+ * the write that carries them.
  */
 export function applyAcknowledgements(
   manager: SharePartitionManager,
@@ -44,23 +46,45 @@ export function applyAcknowledgements(
   const limits = manager.limits;
   for (const ack of acknowledgements) {
     const { topic, partition } = ack;
-    let errorCode: number = ErrorCode.NONE;
-    if (!readable(topic)) errorCode = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
-    else if (!assigned.has(topic, partition)) errorCode = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-    else {
-      const slot = manager.slot(groupId, topic, partition);
-      const result = slot
-        ? slot.state.acknowledge(memberId, ack.batches, now, limits)
-        : { errorCode: ack.batches.length === 0 ? ErrorCode.NONE : ErrorCode.INVALID_REQUEST, change: null };
-      errorCode = result.errorCode;
-      if (slot && result.change) {
-        applied.changes.push({ slot, change: result.change });
-        applied.touched.push(slot);
-      }
+    if (!readable(topic)) {
+      applied.results.push(refused(topic, partition, ErrorCode.TOPIC_AUTHORIZATION_FAILED, topicNotReadable(topic)));
+      continue;
     }
-    applied.results.push({ topic, partition, errorCode });
+    if (!assigned.has(topic, partition)) {
+      const message = notAssigned(topic, partition, memberId);
+      applied.results.push(refused(topic, partition, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, message));
+      continue;
+    }
+    const slot = manager.slot(groupId, topic, partition);
+    if (!slot) {
+      applied.results.push(
+        ack.batches.length === 0
+          ? { topic, partition, errorCode: ErrorCode.NONE }
+          : refused(topic, partition, ErrorCode.INVALID_REQUEST, nothingAcquired(topic, partition)),
+      );
+      continue;
+    }
+    const result = slot.state.acknowledge(memberId, ack.batches, now, limits);
+    if (result.change) {
+      applied.changes.push({ slot, change: result.change });
+      applied.touched.push(slot);
+    }
+    applied.results.push(
+      result.errorCode === ErrorCode.NONE
+        ? { topic, partition, errorCode: ErrorCode.NONE }
+        : refused(topic, partition, result.errorCode, result.message ?? errorName(result.errorCode)),
+    );
   }
   return applied;
+}
+
+function refused(
+  topic: string,
+  partition: number,
+  errorCode: number,
+  errorMessage: string,
+): P.ShareAcknowledgePartition {
+  return { topic, partition, errorCode, errorMessage };
 }
 
 /**
@@ -100,7 +124,12 @@ export function shareAcknowledge(
         errorCode: ErrorCode.NONE,
         partitions: applied.results.map((result) =>
           [...written].some((s) => s.topic === result.topic && s.partition === result.partition)
-            ? { ...result, errorCode: operationWriteError(outcome.storeError) }
+            ? refused(
+                result.topic,
+                result.partition,
+                operationWriteError(outcome.storeError),
+                writeFailed(result.topic, result.partition, 'acknowledgements', outcome),
+              )
             : result,
         ),
       };

@@ -99,6 +99,7 @@ describe('ShareAcquire and ShareAcknowledge', () => {
         partition: 1,
         errorCode: 0,
         acknowledgeErrorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+        acknowledgeErrorMessage: 'jobs-1 is not assigned to member m1.',
         leases: [],
       },
     ]);
@@ -109,7 +110,12 @@ describe('ShareAcquire and ShareAcknowledge', () => {
     await report(3);
     await acquire('m1');
     expect((await ack('m2', 0, 2, [1])).partitions).toEqual([
-      { topic: 'jobs', partition: 0, errorCode: ErrorCode.INVALID_REQUEST },
+      {
+        topic: 'jobs',
+        partition: 0,
+        errorCode: ErrorCode.INVALID_REQUEST,
+        errorMessage: 'Offsets 0-2 cannot be acknowledged: member m2 is not the owner of offsets 0-2.',
+      },
     ]);
     expect((await ack('m1', 0, 2, [1, 3, 1])).partitions[0].errorCode).toBe(0);
     expect(leases(await acquire('m2'))).toEqual([]);
@@ -144,6 +150,7 @@ describe('ShareAcquire and ShareAcknowledge', () => {
         topic: 'secret',
         partition: 0,
         errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+        errorMessage: "Topic authorization failed: READ on topic 'secret' is not allowed.",
         acknowledgeErrorCode: 0,
         leases: [],
       },

@@ -7,6 +7,7 @@ import type { SharePartitionManager } from './share-partition-manager';
 import type { SlotChange } from './share-slot';
 import { AnswerPartitions } from './share-acquire-answer-partitions';
 import { lease, type Leased, NOTHING_LEASED } from './share-lease';
+import { writeFailed } from './share-partition-errors';
 
 /**
  * ShareAcquire (KIP-932's ShareFetch over offsets): the piggy-backed acknowledgements first, then leases
@@ -33,7 +34,11 @@ export function shareAcquire(
   const entries = new AnswerPartitions();
   const entry = (topic: string, partition: number): P.ShareAcquirePartition => entries.of(topic, partition);
   const acks = applyAcknowledgements(manager, groupId, memberId, request.acknowledgements ?? [], assigned, readable);
-  for (const result of acks.results) entry(result.topic, result.partition).acknowledgeErrorCode = result.errorCode;
+  for (const result of acks.results) {
+    const e = entry(result.topic, result.partition);
+    e.acknowledgeErrorCode = result.errorCode;
+    if (result.errorMessage !== undefined) e.acknowledgeErrorMessage = result.errorMessage;
+  }
   let answered = false;
   const answer = (errorCode: number = ErrorCode.NONE): void => {
     if (answered) return;
@@ -60,8 +65,16 @@ export function shareAcquire(
     // A failed write takes back the leases it carried; those under the horizon were never in it.
     const code = operationWriteError(outcome.storeError);
     for (const { slot } of leased.changes)
-      Object.assign(entry(slot.topic, slot.partition), { errorCode: code, leases: [] });
-    for (const { slot } of acked) entry(slot.topic, slot.partition).acknowledgeErrorCode = code;
+      Object.assign(entry(slot.topic, slot.partition), {
+        errorCode: code,
+        errorMessage: writeFailed(slot.topic, slot.partition, 'leases', outcome),
+        leases: [],
+      });
+    for (const { slot } of acked)
+      Object.assign(entry(slot.topic, slot.partition), {
+        acknowledgeErrorCode: code,
+        acknowledgeErrorMessage: writeFailed(slot.topic, slot.partition, 'acknowledgements', outcome),
+      });
   };
 
   const first = lease(manager, request, assigned, readable, entry);

@@ -4,6 +4,7 @@ import type { ShareAssignment } from './share-assignment';
 import type { SharePartitionManager } from './share-partition-manager';
 import type { TopicReadable } from './share-ports';
 import type { ShareSlot, SlotChange } from './share-slot';
+import { topicNotReadable } from './share-partition-errors';
 
 /**
  * What one pass of leasing did: the changes to write (and the slots whose records carry them or
@@ -69,7 +70,9 @@ export function lease(
     inRotation(assigned, start, (topic, partitions, from, to) => {
       if (readable(topic))
         return manager.candidates.forEachIn(groupId, topic, partitions, from, to, (p) => visit(topic, p));
-      for (let i = from; i < to; i++) entry(topic, partitions[i]).errorCode = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
+      const errorMessage = topicNotReadable(topic);
+      for (let i = from; i < to; i++)
+        Object.assign(entry(topic, partitions[i]), { errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage });
       return true;
     });
   return { changes, touched, covered };

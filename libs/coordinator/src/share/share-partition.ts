@@ -13,7 +13,6 @@ import {
   type PendingChange,
   RecordState,
   type Run,
-  runIndexOf,
   snapshotRange,
 } from './share-partition-runs';
 import {
@@ -30,6 +29,7 @@ import {
   AcknowledgeType,
   forEachTypeSpan,
   validateAckBatches,
+  whyNotHeld,
 } from './share-acknowledge-batches';
 
 /** The limits a share partition works under (GROUP_SHARE_* settings). */
@@ -209,11 +209,11 @@ export class SharePartition {
     for (const batch of batches) {
       const first = Math.max(batch.firstOffset, this.startOffset);
       if (first > batch.lastOffset) continue;
-      const refused = this.notHeld(memberId, first, batch.lastOffset, now);
+      const refused = whyNotHeld(this, memberId, first, batch.lastOffset, now);
       if (refused)
         return {
           errorCode: ErrorCode.INVALID_REQUEST,
-          message: `offsets ${first}-${batch.lastOffset}: ${refused}`,
+          message: refused,
           change: null,
         };
     }
@@ -232,19 +232,6 @@ export class SharePartition {
     }
     normalize(this.runs);
     return { errorCode: ErrorCode.NONE, change: change.before.length > 0 ? change : null };
-  }
-
-  /** Why `[first, last]` is not all held by `memberId` right now, or null when it is. */
-  private notHeld(memberId: string, first: number, last: number, now: number): string | null {
-    if (last >= this.endOffset) return 'not acquired (never leased)';
-    for (let i = runIndexOf(this.runs, first); i < this.runs.length && this.runs[i].first <= last; i++) {
-      const run = this.runs[i];
-      if (run.state !== RecordState.ACQUIRED) return 'not acquired';
-      if (run.lease!.memberId !== memberId) return 'acquired by another member';
-      if (run.pending !== null) return 'a change of them is being written';
-      if (run.lease!.deadline <= now) return 'their lock expired';
-    }
-    return null;
   }
 
   private transition(first: number, last: number, type: AckType, pending: PendingChange, limits: SharePartitionLimits) {

@@ -24,19 +24,29 @@ export const SHARE_ACQUIRE_MESSAGES: Record<'ShareAcquire' | 'ShareAcknowledge',
     response: response({
       acquisitionLockTimeoutMs: int('How long each lease holds its offsets unless renewed.'),
       partitions: arr(
-        obj({
-          topic,
-          partition,
-          errorCode: int('3: not assigned to the member; 29: the topic may not be read; else a write error.'),
-          acknowledgeErrorCode: int("The outcome of this partition's acknowledgements (42: offsets not held)."),
-          leases: arr(
-            obj({
-              firstOffset: int(),
-              lastOffset: int('Inclusive.'),
-              deliveryCount: int('How many times these offsets were leased, this lease included.'),
-            }),
-          ),
-        }),
+        obj(
+          {
+            topic,
+            partition,
+            errorCode: int('29: the topic may not be read; else a write error (its leases were taken back).'),
+            acknowledgeErrorCode: int(
+              "The outcome of this partition's acknowledgements (3: not assigned to the member; 42: offsets not held).",
+            ),
+            leases: arr(
+              obj({
+                firstOffset: int(),
+                lastOffset: int('Inclusive.'),
+                deliveryCount: int('How many times these offsets were leased, this lease included.'),
+              }),
+            ),
+          },
+          {
+            errorMessage: str('What went wrong; present when errorCode is not 0.'),
+            acknowledgeErrorMessage: str(
+              "What went wrong with this partition's acknowledgements; present when acknowledgeErrorCode is not 0.",
+            ),
+          },
+        ),
       ),
     }),
   },
@@ -45,7 +55,10 @@ export const SHARE_ACQUIRE_MESSAGES: Record<'ShareAcquire' | 'ShareAcknowledge',
     request: SOCKET_REQUEST_SCHEMAS.ShareAcknowledgeRequest,
     response: response({
       partitions: arr(
-        obj({ topic, partition, errorCode: int('3, 29, 42 (offsets not held by the member) or a write error.') }),
+        obj(
+          { topic, partition, errorCode: int('3, 29, 42 (offsets not held by the member) or a write error.') },
+          { errorMessage: str('What went wrong; present when errorCode is not 0.') },
+        ),
       ),
     }),
   },
