@@ -122,7 +122,10 @@ export class LeaseKeeper {
   }
 
   private settle(
-    answer: { errorCode: number; partitions?: { topic: string; partition: number; errorCode: number }[] },
+    answer: {
+      errorCode: number;
+      partitions?: { topic: string; partition: number; errorCode: number; errorMessage?: string }[];
+    },
     taken: PendingAck[],
     renewed: Lease[],
     sentAt: number,
@@ -137,11 +140,12 @@ export class LeaseKeeper {
     }
     if (whole && (whole.code === ErrorCode.UNKNOWN_MEMBER_ID || whole.code === ErrorCode.FENCED_MEMBER_EPOCH))
       this.hooks.fenced(`ShareAcknowledge answered ${whole.name}`);
-    const codes = new Map((answer.partitions ?? []).map((p) => [`${p.topic}\u0000${p.partition}`, p.errorCode]));
+    const byKey = new Map((answer.partitions ?? []).map((p) => [`${p.topic}\u0000${p.partition}`, p]));
     const errorOf = (topic: string, partition: number): CohortError | null => {
       if (whole) return whole;
-      const code = codes.get(`${topic}\u0000${partition}`) ?? ErrorCode.NONE;
-      return code === ErrorCode.NONE ? null : new CohortError(code, `${topic}-${partition}: refused`);
+      const p = byKey.get(`${topic}\u0000${partition}`);
+      if (!p || p.errorCode === ErrorCode.NONE) return null;
+      return new CohortError(p.errorCode, `${topic}-${partition}: ${p.errorMessage ?? 'refused'}`);
     };
     const lockMs = this.hooks.lockMs();
     const lost: Lease[] = [];

@@ -100,7 +100,9 @@ export class ShareAcquirer {
       topic: string;
       partition: number;
       errorCode: number;
+      errorMessage?: string;
       acknowledgeErrorCode?: number;
+      acknowledgeErrorMessage?: string;
       leases?: { firstOffset: number; lastOffset: number; deliveryCount: number }[];
     }[],
     taken: Parameters<typeof acknowledgedEvents>[0],
@@ -108,14 +110,17 @@ export class ShareAcquirer {
   ): Lease[] {
     const byKey = new Map(partitions.map((p) => [`${p.topic}\u0000${p.partition}`, p]));
     const ackError = (topic: string, partition: number): CohortError | null => {
-      const code = byKey.get(`${topic}\u0000${partition}`)?.acknowledgeErrorCode ?? ErrorCode.NONE;
-      return code === ErrorCode.NONE ? null : new CohortError(code, `${topic}-${partition}: acknowledgement refused`);
+      const p = byKey.get(`${topic}\u0000${partition}`);
+      const code = p?.acknowledgeErrorCode ?? ErrorCode.NONE;
+      if (code === ErrorCode.NONE) return null;
+      return new CohortError(code, `${topic}-${partition}: ${p?.acknowledgeErrorMessage ?? 'acknowledgement refused'}`);
     };
     for (const event of acknowledgedEvents(taken, ackError)) this.hooks.acknowledged(event);
     const leases: Lease[] = [];
     for (const p of partitions) {
       if (p.errorCode !== ErrorCode.NONE) {
-        const error = new CohortError(p.errorCode, `ShareAcquire of ${p.topic}-${p.partition} refused`);
+        const why = p.errorMessage === undefined ? '' : `: ${p.errorMessage}`;
+        const error = new CohortError(p.errorCode, `ShareAcquire of ${p.topic}-${p.partition} refused${why}`);
         if (error.code === ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) this.hooks.assignmentStale();
         this.hooks.report(error);
         continue;

@@ -181,6 +181,26 @@ describe('ShareMember (share groups under a fake clock)', () => {
     );
   });
 
+  it("an acknowledgement the coordinator refuses carries the coordinator's reason", async () => {
+    const ctx = setupShare({ acknowledgement: 'explicit' });
+    ctx.group.append(2);
+    await nextLease(ctx, ctx.member.leases());
+    const reason = 'Offsets 0-1 cannot be acknowledged: the acquisition lock of offsets 0-1 timed out.';
+    ctx.server.answer('ShareAcknowledge' as never, (p: any) => ({
+      errorCode: 0,
+      partitions: p.acknowledgements.map((a: any) => ({
+        topic: a.topic,
+        partition: a.partition,
+        errorCode: 42,
+        errorMessage: reason,
+      })),
+    }));
+    ctx.member.acknowledge({ topic: 'jobs', partition: 0, firstOffset: 0, lastOffset: 1, type: 'accept' });
+    const [event] = await ctx.member.commit();
+    expect(event.error).toMatchObject({ code: 42 });
+    expect(event.error!.message).toBe(`jobs-0: ${reason}`);
+  });
+
   it('reports a lease lost when its lock ran out while the coordinator could not be reached, and the coordinator leases it again with a higher count', async () => {
     const ctx = setupShare({ acknowledgement: 'explicit' });
     ctx.group.lockMs = 3000;
