@@ -256,16 +256,21 @@ export class GroupMember {
   }
 }
 
-/** Waits until `condition` holds, polling; fails the test with `what` after `timeoutMs`. */
+/**
+ * Waits until `condition` holds, polling; fails the test with `what` after `timeoutMs`, followed by what
+ * `explain` says then (where things stood), when given.
+ */
 export async function eventually(
   condition: () => boolean | Promise<boolean>,
   what: string,
   timeoutMs = 10_000,
+  explain?: () => string | Promise<string>,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await condition()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what} (${timeoutMs} ms)${explain ? `\n${await explain()}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
