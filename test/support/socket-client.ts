@@ -49,3 +49,29 @@ export function nextPush(socket: Socket, event: string, timeoutMs = 5000): Promi
     });
   });
 }
+
+/**
+ * Resolves with the first `event` pushed to any of `sockets`, and stops listening on the others (no
+ * timer or listener outlives the wait, as one `nextPush` per socket raced would leave the losers').
+ */
+export function firstPush<E extends keyof ServerToClientEvents>(
+  sockets: Socket[],
+  event: E,
+  timeoutMs = 5000,
+): Promise<Parameters<ServerToClientEvents[E]>[0]> {
+  return new Promise((resolve, reject) => {
+    const listener = (payload: Parameters<ServerToClientEvents[E]>[0]): void => {
+      done();
+      resolve(payload);
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`no ${event} on any of ${sockets.length} sockets within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const done = (): void => {
+      clearTimeout(timer);
+      for (const socket of sockets) socket.off(event, listener as never);
+    };
+    for (const socket of sockets) socket.on(event, listener as never);
+  });
+}
