@@ -21,6 +21,7 @@ import { joinError, syncError } from '../responses/group-responses';
 import * as V from '../validation/request-validation';
 import { PARKED } from '../runtime/coordinator-result';
 import { enqueueConsumerHeartbeat, runQueuedConsumerHeartbeats } from '../handlers/consumer-heartbeat-queue';
+import { runQueuedShareHeartbeats } from '../handlers/share-heartbeat-queue';
 import { steadyConsumerHeartbeat } from '../handlers/steady-consumer-heartbeat';
 import { type ApiSpec, describeEachGroup, errorFieldsOf } from './coordinator-dispatch';
 
@@ -239,6 +240,8 @@ const DELETE_ONE_GROUP: ApiSpec<string, number> = {
   operation: {
     kind: 'write',
     run: (shard, groupId) => {
+      // A share group's heartbeats of this turn (its last member leaving) run before it is looked at.
+      runQueuedShareHeartbeats(shard);
       const share = shard.shareGroup(groupId);
       return share ? deleteShareGroup(shard, share) : deleteGroup(shard.groups, shard.consumer, shard.offsets, groupId);
     },

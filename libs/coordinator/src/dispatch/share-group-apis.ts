@@ -1,5 +1,7 @@
 import type * as P from '@cohort/protocol';
-import { describeOneShareGroup, handleShareGroupHeartbeat, shareGroupNotFound } from '../handlers/share-group-handlers';
+import { describeOneShareGroup, shareGroupNotFound } from '../handlers/share-group-handlers';
+import { enqueueShareHeartbeat, runQueuedShareHeartbeats } from '../handlers/share-heartbeat-queue';
+import { PARKED } from '../runtime/coordinator-result';
 import { shareHeartbeatError } from '../share/share-group-validation';
 import { type ApiSpec, describeEachGroup } from './coordinator-dispatch';
 
@@ -12,7 +14,15 @@ export const SHARE_GROUP_HEARTBEAT: ApiSpec<P.ShareGroupHeartbeatRequest, P.Shar
   groupId: (request) => request?.groupId,
   // As ConsumerGroupHeartbeat: its own checks answer an empty group id 42, as Kafka's do.
   emptyGroupIdAllowed: true,
-  operation: { kind: 'write', run: (shard, request, context) => handleShareGroupHeartbeat(shard, request, context) },
+  // Parked until the end of the turn: the turn's share heartbeats run together, each group's target
+  // computed once (handlers/share-heartbeat-queue.ts).
+  operation: {
+    kind: 'parked',
+    run: (shard, request, context, respond) => {
+      enqueueShareHeartbeat(shard, { request, context, respond });
+      return PARKED;
+    },
+  },
   errorResponse: (_request, error) => shareHeartbeatError(error),
 };
 
@@ -22,7 +32,15 @@ const SHARE_GROUP_DESCRIBE_ONE: ApiSpec<string, P.DescribedShareGroup> = {
   validate: () => null,
   groupId: (groupId) => groupId,
   emptyGroupIdAllowed: true,
-  operation: { kind: 'read', run: (shard, groupId) => describeOneShareGroup(shard, groupId) },
+  // The heartbeats that arrived before it run first, and the answer waits for what they wrote.
+  operation: {
+    kind: 'read',
+    run: (shard, groupId) => {
+      runQueuedShareHeartbeats(shard);
+      return describeOneShareGroup(shard, groupId);
+    },
+    afterPendingWrites: true,
+  },
   errorResponse: (groupId, error) => shareGroupNotFound(groupId, error.message, error.errorCode),
 };
 

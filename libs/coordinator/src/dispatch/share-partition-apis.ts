@@ -13,11 +13,13 @@ import {
   type ShareOffsetsResetResult,
 } from '../share/share-offset-reset';
 import type { ApiSpec } from './coordinator-dispatch';
+import { runQueuedShareHeartbeats } from '../handlers/share-heartbeat-queue';
 
 /**
  * The share groups' data plane in the coordinator's API table (docs/protocol.md): ShareAcquire and
  * ShareAcknowledge on the shard of the group. Each call carries which topics the caller may read
- * (READ TOPIC, decided at the edge), so a refused topic's partitions answer 29 without leasing.
+ * (READ TOPIC, decided at the edge), so a refused topic's partitions answer 29 without leasing. The
+ * share heartbeats queued before them run first: a member that left is not leased to afterwards.
  */
 export interface ShareCall<Req> {
   request: Req;
@@ -32,7 +34,10 @@ export const SHARE_ACQUIRE: ApiSpec<ShareCall<P.ShareAcquireRequest>, P.ShareAcq
   emptyGroupIdAllowed: false,
   operation: {
     kind: 'parked',
-    run: (shard, call, _context, respond) => shareAcquire(shard.sharePartitions, call.request, call.readable, respond),
+    run: (shard, call, _context, respond) => {
+      runQueuedShareHeartbeats(shard);
+      return shareAcquire(shard.sharePartitions, call.request, call.readable, respond);
+    },
   },
   errorResponse: (_call, error) => shareAcquireError(error.errorCode, messageOf(error)),
 };
@@ -44,7 +49,10 @@ export const SHARE_ACKNOWLEDGE: ApiSpec<ShareCall<P.ShareAcknowledgeRequest>, P.
   emptyGroupIdAllowed: false,
   operation: {
     kind: 'write',
-    run: (shard, call) => shareAcknowledge(shard.sharePartitions, call.request, call.readable),
+    run: (shard, call) => {
+      runQueuedShareHeartbeats(shard);
+      return shareAcknowledge(shard.sharePartitions, call.request, call.readable);
+    },
   },
   errorResponse: (_call, error) => shareAcknowledgeError(error.errorCode, messageOf(error)),
 };

@@ -14,6 +14,7 @@ import { toTopicPartitionList } from '../consumer/topic-partitions';
 import { shareHeartbeatError, throwIfShareHeartbeatIsInvalid } from '../share/share-group-validation';
 import type { ShareGroup } from '../share/share-group-model';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
+import type { DeferredShareHeartbeats } from '../share/share-heartbeat-halves';
 
 /**
  * Kafka's `shareGroupHeartbeat` on a shard. A group id names one group of one type: an id that names
@@ -26,7 +27,23 @@ export function handleShareGroupHeartbeat(
   shard: CoordinatorShard,
   request: ShareGroupHeartbeatRequest,
   context: RequestContext,
-): CoordinatorResult<ShareGroupHeartbeatResponse> {
+): CoordinatorResult<ShareGroupHeartbeatResponse>;
+/**
+ * In a batch (share-heartbeat-queue.ts): null when the heartbeat waits in `deferredOf(groupId)` for its
+ * group's target, answered by `finishDeferredShareHeartbeats`.
+ */
+export function handleShareGroupHeartbeat(
+  shard: CoordinatorShard,
+  request: ShareGroupHeartbeatRequest,
+  context: RequestContext,
+  deferredOf: (groupId: string) => DeferredShareHeartbeats,
+): CoordinatorResult<ShareGroupHeartbeatResponse> | null;
+export function handleShareGroupHeartbeat(
+  shard: CoordinatorShard,
+  request: ShareGroupHeartbeatRequest,
+  context: RequestContext,
+  deferredOf?: (groupId: string) => DeferredShareHeartbeats,
+): CoordinatorResult<ShareGroupHeartbeatResponse> | null {
   // Kafka checks the request (its ids, epoch and subscription) before it looks the group up.
   try {
     throwIfShareHeartbeatIsInvalid(request);
@@ -39,11 +56,12 @@ export function handleShareGroupHeartbeat(
     return answer(
       shareHeartbeatError(KafkaError.of('GROUP_ID_NOT_FOUND', `Group ${request.groupId} is not a share group.`)),
     );
-  const { result, changed } = shard.share.heartbeat(request, {
-    clientId: context.clientId,
-    clientHost: context.clientHost,
-    principal: context.principal,
-  });
+  const from = { clientId: context.clientId, clientHost: context.clientHost, principal: context.principal };
+  const step = deferredOf
+    ? shard.share.heartbeatInBatch(request, from, deferredOf)
+    : shard.share.heartbeat(request, from);
+  if (step === null) return null;
+  const { result, changed } = step;
   const response = result.response!;
   if (response.errorCode !== ErrorCode.NONE) return result;
   if (request.memberEpoch < 0) shard.shareConnections.forget(request.groupId, request.memberId, shard.effects);

@@ -4,21 +4,16 @@ import type { Clock, LogRecord } from '@cohort/replication';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import type { OperationEffects } from '../runtime/operation-effects';
 import type { MemberQuotas } from '../group/member-quotas';
-import { checkSubscriptionCharge, holdSubscriptionCharge, type SubscriptionCharge } from '../group/subscription-charge';
+import { holdSubscriptionCharge, type SubscriptionCharge } from '../group/subscription-charge';
 import type { CoordinatorMetrics } from '../ports/coordinator-metrics.port';
 import { ExistingSubscribedTopics } from '../consumer/existing-subscribed-topics';
 import { sameNames } from '../consumer/member-equality';
 import { metadataHash } from '../consumer/subscription-metadata';
-import { samePartitions, toTopicPartitionList, type TopicPartitions } from '../consumer/topic-partitions';
+import type { TopicPartitions } from '../consumer/topic-partitions';
 import { newShareGroupMember, ShareGroup, type ShareGroupMember } from './share-group-model';
-import {
-  shareCurrentAssignmentRecord,
-  shareGroupEpochRecord,
-  shareMemberRecord,
-  shareGroupTombstones,
-} from './share-group-records';
+import { shareGroupEpochRecord, shareMemberRecord, shareGroupTombstones } from './share-group-records';
 import { ShareGroupWrites, type ShareGroupStore } from './share-group-replay';
-import { computeShareTargets, shareSubscriptionMetadata, subscribedPartOf } from './share-group-target';
+import { computeShareTargets, shareSubscriptionMetadata } from './share-group-target';
 import {
   JOIN_EPOCH,
   LEAVE_EPOCH,
@@ -31,6 +26,8 @@ import {
 import type { ShareLeaseOwner, ShareMembershipView } from './share-ports';
 import { ShareAssignment } from './share-assignment';
 import { fenceShareMember, shareSessionKey } from './share-member-fencing';
+import { type DeferredShareHeartbeats, type ShareHeartbeatFirstHalf, takeShareTarget } from './share-heartbeat-halves';
+import { shareSubscriptionCharge } from './share-subscription-charge';
 
 export interface ShareGroupManagerDeps {
   groups: ShareGroupStore;
@@ -97,25 +94,118 @@ export class ShareGroupManager implements ShareMembershipView {
   }
 
   heartbeat(request: ShareGroupHeartbeatRequest, context: ShareRequestContext): ShareStep<ShareGroupHeartbeatResponse> {
+    return this.step(request, context)!;
+  }
+
+  /**
+   * `heartbeat` in a batch (handlers/share-heartbeat-queue.ts): a heartbeat that needs a new target is
+   * applied up to it into its group's `DeferredShareHeartbeats` and gives null, to be answered by
+   * `finishDeferred` with the batch's other heartbeats of the group; any other is answered as by `heartbeat`.
+   */
+  heartbeatInBatch(
+    request: ShareGroupHeartbeatRequest,
+    context: ShareRequestContext,
+    deferredOf: (groupId: string) => DeferredShareHeartbeats,
+  ): ShareStep<ShareGroupHeartbeatResponse> | null {
+    return this.step(request, context, deferredOf);
+  }
+
+  /**
+   * The group's deferred heartbeats answered: its target computed once, at its group epoch, and each
+   * member taking its own (Kafka computes one per heartbeat: a burst of joins then ran the assignor over
+   * the whole group once per join). One write holds their first halves, the target and their
+   * assignments. Should the assignor fail, each is answered with its error and nothing of them is written.
+   */
+  finishDeferred(
+    groupId: string,
+    deferred: DeferredShareHeartbeats,
+  ): { result: CoordinatorResult<never>; responses: ShareGroupHeartbeatResponse[]; changed: string[] } {
+    const group = this.deps.groups.get(groupId)!;
+    const now = this.deps.clock.now();
+    let changed: string[] = [];
+    if (group.groupEpoch > group.assignmentEpoch) {
+      try {
+        const metadata = shareSubscriptionMetadata(this.existing.of(group), this.deps.partitionsOf);
+        const target = computeShareTargets(group, group.groupEpoch, metadata, now, {});
+        this.gather(deferred, target.records);
+        changed = target.changed;
+      } catch (error) {
+        if (!(error instanceof KafkaError)) throw error;
+        if (deferred.write) this.writes.takeBack(deferred.write);
+        const response = shareHeartbeatError(error);
+        const result = { records: [], timers: deferred.timers, followUps: deferred.followUps };
+        return { result, responses: deferred.firsts.map(() => response), changed: [] };
+      }
+    }
+    const { heartbeatIntervalMs } = this.deps.config;
+    const responses = deferred.firsts.map((first) => {
+      const taken = takeShareTarget(
+        first,
+        group.targetOf(first.request.memberId),
+        group.assignmentEpoch,
+        now,
+        heartbeatIntervalMs,
+      );
+      this.gather(deferred, taken.records);
+      return taken.response;
+    });
+    const asking = new Set(deferred.firsts.map((first) => first.request.memberId));
+    // Pending from now on: it goes to the log next (pending writes are in the log's order).
+    if (deferred.write) this.writes.attach(deferred.write);
+    const result: CoordinatorResult<never> = deferred.write
+      ? this.settled(deferred.write, deferred.records)
+      : { records: [] };
+    result.timers = deferred.timers;
+    result.followUps = deferred.followUps;
+    return { result, responses, changed: changed.filter((memberId) => !asking.has(memberId)) };
+  }
+
+  private step(
+    request: ShareGroupHeartbeatRequest,
+    context: ShareRequestContext,
+    deferredOf?: (groupId: string) => DeferredShareHeartbeats,
+  ): ShareStep<ShareGroupHeartbeatResponse> | null {
     let step: {
       records: LogRecord[];
-      response: ShareGroupHeartbeatResponse;
+      response?: ShareGroupHeartbeatResponse;
       changed: string[];
       left?: string;
       charge?: SubscriptionCharge;
+      deferred?: ShareHeartbeatFirstHalf;
     };
     try {
       throwIfShareHeartbeatIsInvalid(request);
-      step = request.memberEpoch === LEAVE_EPOCH ? this.leave(request) : this.join(request, context);
+      step =
+        request.memberEpoch === LEAVE_EPOCH
+          ? this.leave(request)
+          : this.join(request, context, deferredOf !== undefined);
     } catch (error) {
       this.deps.effects.discard();
       if (!(error instanceof KafkaError)) throw error;
       return { result: this.deps.effects.attachTo({ records: [], response: shareHeartbeatError(error) }), changed: [] };
     }
+    if (step.deferred) {
+      const deferred = deferredOf!(request.groupId);
+      this.gather(deferred, step.records);
+      if (step.charge) holdSubscriptionCharge(this.deps.quotas!, step.charge);
+      const effects = this.deps.effects.take();
+      deferred.timers.push(...effects.timers);
+      deferred.followUps.push(...effects.followUps);
+      deferred.firsts.push(step.deferred);
+      return null;
+    }
     if (step.left !== undefined) this.deps.leases().releaseMember(request.groupId, step.left);
     const written = this.written(step.records, step.response);
     if (step.charge) holdSubscriptionCharge(this.deps.quotas!, step.charge);
     return { result: this.deps.effects.attachTo(written), changed: step.changed };
+  }
+
+  /** `records` applied as part of the deferred heartbeats' one write. */
+  private gather(deferred: DeferredShareHeartbeats, records: LogRecord[]): void {
+    if (records.length === 0) return;
+    if (deferred.write) this.writes.extend(deferred.write, records);
+    else deferred.write = this.writes.begin(records);
+    for (const record of records) deferred.records.push(record);
   }
 
   /**
@@ -170,7 +260,7 @@ export class ShareGroupManager implements ShareMembershipView {
       for (const memberId of group.members.keys()) this.scheduleSessionTimeout(group.groupId, memberId);
   }
 
-  private join(request: ShareGroupHeartbeatRequest, context: ShareRequestContext) {
+  private join(request: ShareGroupHeartbeatRequest, context: ShareRequestContext, deferTarget = false) {
     const { groupId, memberId, memberEpoch } = request;
     const now = this.deps.clock.now();
     const records: LogRecord[] = [];
@@ -186,7 +276,7 @@ export class ShareGroupManager implements ShareMembershipView {
     throwIfShareMemberEpochIsInvalid(member, memberEpoch);
 
     // 1. The member with what this heartbeat changed.
-    let updated: ShareGroupMember = {
+    const updated: ShareGroupMember = {
       ...member,
       rackId: request.rackId ?? member.rackId,
       subscribedTopicNames: request.subscribedTopicNames
@@ -195,7 +285,7 @@ export class ShareGroupManager implements ShareMembershipView {
       clientId: context.clientId,
       clientHost: context.clientHost,
     };
-    const charge = this.checkCharge(groupId, known, updated, context.principal);
+    const charge = shareSubscriptionCharge(this.deps, groupId, known, updated, context.principal);
     let subscriptionChanged = false;
     if (!known || !sameShareMember(updated, member)) {
       records.push(shareMemberRecord(groupId, updated, now));
@@ -217,7 +307,17 @@ export class ShareGroupManager implements ShareMembershipView {
       records.push(shareGroupEpochRecord(groupId, groupEpoch, hash, now));
     }
 
-    // 3. A new target assignment when the group epoch is ahead of it.
+    // 3. A new target assignment when the group epoch is ahead of it: in a batch (deferTarget), once for
+    // all of the group's heartbeats of the batch (`finishDeferred`) instead of once per heartbeat.
+    const first: ShareHeartbeatFirstHalf = {
+      request,
+      member,
+      updated,
+      known: known !== undefined,
+      subscriptionChanged,
+    };
+    this.scheduleSessionTimeout(groupId, memberId);
+    if (deferTarget && groupEpoch > group.assignmentEpoch) return { records, changed: [], charge, deferred: first };
     let target: TopicPartitions = group.targetOf(memberId);
     let targetEpoch = group.assignmentEpoch;
     let changed: string[] = [];
@@ -229,61 +329,10 @@ export class ShareGroupManager implements ShareMembershipView {
       changed = result.changed;
     }
 
-    // 4. No revocation (Kafka's ShareGroupAssignmentBuilder): the member takes its target at once.
-    const before = updated;
-    if (targetEpoch !== updated.memberEpoch)
-      updated = {
-        ...updated,
-        previousMemberEpoch: updated.memberEpoch,
-        memberEpoch: targetEpoch,
-        assignedPartitions: subscribedPartOf(target, updated.subscribedTopicNames),
-      };
-    else if (subscriptionChanged)
-      updated = { ...updated, assignedPartitions: subscribedPartOf(target, updated.subscribedTopicNames) };
-    if (
-      !known ||
-      updated.memberEpoch !== before.memberEpoch ||
-      updated.assignedPartitions !== before.assignedPartitions
-    )
-      records.push(shareCurrentAssignmentRecord(groupId, updated, now));
-    this.scheduleSessionTimeout(groupId, memberId);
-
-    const full = memberEpoch === JOIN_EPOCH || (request.subscribedTopicNames ?? null) !== null;
-    const assignmentChanged = !samePartitions(member.assignedPartitions, updated.assignedPartitions);
-    const response: ShareGroupHeartbeatResponse = {
-      errorCode: 0,
-      memberId,
-      memberEpoch: updated.memberEpoch,
-      heartbeatIntervalMs: this.deps.config.heartbeatIntervalMs,
-      assignment:
-        full || assignmentChanged ? { topicPartitions: toTopicPartitionList(updated.assignedPartitions) } : null,
-    };
-    return { records, response, changed, charge };
-  }
-
-  /** The member's charge against its principal's limits (group/subscription-charge.ts), when its subscription changes. */
-  private checkCharge(
-    groupId: string,
-    known: ShareGroupMember | undefined,
-    updated: ShareGroupMember,
-    principal: string | undefined,
-  ): SubscriptionCharge | undefined {
-    if (known?.subscribedTopicNames === updated.subscribedTopicNames) return undefined;
-    const { memberId } = updated;
-    return checkSubscriptionCharge(
-      this.deps.quotas,
-      this.deps.metrics,
-      {
-        kind: 'share',
-        groupId,
-        memberId,
-        principal,
-        topicNames: updated.subscribedTopicNames,
-        topicRegex: null,
-        isMember: () => this.deps.groups.get(groupId)?.member(memberId) !== undefined,
-      },
-      (message) => KafkaError.of('THROTTLING_QUOTA_EXCEEDED', message),
-    );
+    // 4. The member takes its target.
+    const taken = takeShareTarget(first, target, targetEpoch, now, this.deps.config.heartbeatIntervalMs);
+    records.push(...taken.records);
+    return { records, response: taken.response, changed, charge };
   }
 
   /** Kafka's `shareGroupLeave`. */
@@ -334,7 +383,11 @@ export class ShareGroupManager implements ShareMembershipView {
   /** Applies `records` now and returns the write that commits them, taking them back if it fails. */
   private written<T>(records: LogRecord[], response?: T): CoordinatorResult<T> {
     if (records.length === 0) return { records, response };
-    const write = this.writes.apply(records);
+    return this.settled(this.writes.apply(records), records, response);
+  }
+
+  /** The result that writes `records`, already applied as `write`: committed, or taken back if it fails. */
+  private settled<T>(write: object, records: LogRecord[], response?: T): CoordinatorResult<T> {
     return {
       records,
       response,

@@ -121,15 +121,44 @@ export class ShareGroupWrites {
 
   /** Applies the share group records among `records`; the returned write goes to `committed` or `failed`. */
   apply(records: readonly LogRecord[]): object {
+    const write = this.begin(records);
+    this.pending.push(write as PendingWrite);
+    return write;
+  }
+
+  /**
+   * Applies `records` as a write not handed to the log yet (a batch's heartbeats waiting for their
+   * group's target, share-heartbeat-queue.ts): `extend` adds to it, `attach` makes it pending once it is
+   * handed to the log (writes are pending in the order the log gets them), `takeBack` undoes it. Its
+   * groups are copied once, however many records it gathers.
+   */
+  begin(records: readonly LogRecord[]): object {
     const write: PendingWrite = { before: new Map() };
+    this.extend(write, records);
+    return write;
+  }
+
+  extend(write: object, records: readonly LogRecord[]): void {
+    const { before } = write as PendingWrite;
     for (const record of records) {
       const key = decodeShareRecordKey(record.key);
       if (!key) continue;
-      if (!write.before.has(key.groupId)) write.before.set(key.groupId, this.store.get(key.groupId)?.clone());
+      if (!before.has(key.groupId)) before.set(key.groupId, this.store.get(key.groupId)?.clone());
       replayShareRecord(this.store, key, record.value);
     }
-    this.pending.push(write);
-    return write;
+  }
+
+  attach(write: object): void {
+    this.pending.push(write as PendingWrite);
+  }
+
+  /**
+   * A write never attached is dropped: its groups go back to what they were before it. Only right while
+   * no write applied after it touched them (the queue finishes a group's deferred heartbeats before
+   * anything else of the group is applied).
+   */
+  takeBack(write: object): void {
+    this.restore(write as PendingWrite);
   }
 
   committed(write: object): void {
@@ -140,11 +169,13 @@ export class ShareGroupWrites {
   failed(write: object): void {
     const index = this.pending.indexOf(write as PendingWrite);
     if (index < 0) return;
-    for (const undone of this.pending.splice(index).reverse()) {
-      for (const [groupId, group] of undone.before) {
-        if (group) this.store.groups.set(groupId, group);
-        else this.store.groups.delete(groupId);
-      }
+    for (const undone of this.pending.splice(index).reverse()) this.restore(undone);
+  }
+
+  private restore(undone: PendingWrite): void {
+    for (const [groupId, group] of undone.before) {
+      if (group) this.store.groups.set(groupId, group);
+      else this.store.groups.delete(groupId);
     }
   }
 }
