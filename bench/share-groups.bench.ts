@@ -9,6 +9,7 @@ import { sharePartitionBytesPerOffset } from './harness/share-partition-memory';
 import { attempt, type BenchSection } from './harness/section';
 import { ShareWorker } from './harness/share-worker';
 import { largeAssignment } from './share-large-assignment';
+import { shareForming } from './share-forming';
 import { median, ms, perSecond, ratio, table, times } from './harness/stats';
 
 /**
@@ -20,9 +21,9 @@ import { median, ms, perSecond, ratio, table, times } from './harness/stats';
 export const shareGroupsSection: BenchSection = {
   name: 'share-groups',
   summary:
-    'share groups vs Redis Streams in one run: 20 workers lease 1 + ack (target ≥ 0.5×), 100 per lease (≥ 2×), redelivery after lock expiry and disconnect, CPU per ack and memory per in-flight offset (2,000 in flight, 200 workers); the first acquires of a member assigned 500,000 partitions',
+    'share groups vs Redis Streams in one run: 20 workers lease 1 + ack (target ≥ 0.5×), 100 per lease (≥ 2×), redelivery after lock expiry and disconnect, CPU per ack and memory per in-flight offset (2,000 in flight, 200 workers); the first acquires of a member assigned 500,000 partitions; 1,000 workers joining one group at once',
   usage:
-    '[seconds measured per side of a throughput run, in 6 alternating rounds (default 5)] [lease-1: only the closed loops of one offset per lease | large-assignment: only the member assigned 500,000 partitions]',
+    '[seconds measured per side of a throughput run, in 6 alternating rounds (default 5)] [lease-1: only the closed loops of one offset per lease | large-assignment: only the member assigned 500,000 partitions | forming [workers W (default 1,000)]: only W workers joining one group at once]',
   needsBuild: true,
   run: (args) => shareGroups(args),
 };
@@ -48,9 +49,10 @@ async function shareGroups(args: string[]): Promise<void> {
   const durationMs = seconds * 1000;
   // The lease-1 loops alone (about a minute instead of four), or the large assignment alone: for an A/B.
   const only = args[1];
-  if (only !== undefined && only !== 'lease-1' && only !== 'large-assignment')
-    throw new Error(`the second argument may only be lease-1 or large-assignment, not "${only}"`);
+  if (only !== undefined && only !== 'lease-1' && only !== 'large-assignment' && only !== 'forming')
+    throw new Error(`the second argument may only be lease-1, large-assignment or forming, not "${only}"`);
   if (only === 'large-assignment') return void (await attempt('large assignment', () => runLargeAssignment()));
+  if (only === 'forming') return void (await attempt('forming', () => runForming(args[2])));
   const workers = scaled(20, 2);
   const node = await CohortProcess.start(NODE_ENV);
   // The same loops on a node that does not fsync each write (Redis, by default, does not either).
@@ -107,6 +109,15 @@ async function shareGroups(args: string[]): Promise<void> {
   await attempt('redelivery', () => redelivery(scaled(10, 3)));
   await attempt('2,000 in flight under 200 workers', () => inFlight(scaled(200, 10), durationMs));
   await attempt('large assignment', () => runLargeAssignment());
+  await attempt('forming', () => runForming());
+}
+
+/** 1,000 workers (or `workers`) joining one share group at once (share-forming.ts). */
+function runForming(workers?: string): Promise<void> {
+  const size = workers === undefined ? scaled(1000, 10) : Number(workers);
+  if (!Number.isInteger(size) || size < 1 || size > 1000)
+    throw new Error(`workers must be an integer in [1, 1000] (GROUP_SHARE_MAX_SIZE's range), not "${workers}"`);
+  return shareForming(size, NODE_ENV);
 }
 
 /** A member assigned 500,000 partitions (share-large-assignment.ts). */

@@ -90,7 +90,7 @@ export async function largeAssignment(count: number, env: Record<string, string>
 }
 
 /** A member of another group leasing one offset and acknowledging it in a loop, timing each call. */
-class Probe {
+export class Probe {
   private running = true;
   private longest = 0;
   private readonly all: number[] = [];

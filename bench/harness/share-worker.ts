@@ -73,33 +73,46 @@ export class ShareWorker {
   }
 
   static async join(url: string, groupId: string, topics: string[]): Promise<ShareWorker> {
+    const worker = await ShareWorker.open(url, groupId);
+    await worker.joinNow(topics);
+    return worker;
+  }
+
+  /** A connected worker that has not joined yet (`joinNow`): many can then join at once. */
+  static async open(url: string, groupId: string): Promise<ShareWorker> {
     const socket = await connect(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`);
-    const worker = new ShareWorker(socket, groupId);
-    const joined = await worker.call<{
+    return new ShareWorker(socket, groupId);
+  }
+
+  /** Joins (epoch 0) and beats at the interval it is told from then on; the join may take `timeoutMs`. */
+  async joinNow(topics: string[], timeoutMs = 30_000): Promise<void> {
+    const { groupId } = this;
+    const joined = await this.call<{
       errorCode: number;
       errorMessage?: string;
       memberEpoch: number;
       heartbeatIntervalMs: number;
-    }>('ShareGroupHeartbeat', { groupId, memberId: worker.memberId, memberEpoch: 0, subscribedTopicNames: topics });
+    }>(
+      'ShareGroupHeartbeat',
+      { groupId, memberId: this.memberId, memberEpoch: 0, subscribedTopicNames: topics },
+      timeoutMs,
+    );
     if (joined.errorCode !== 0)
       throw new Error(`ShareGroupHeartbeat: ${joined.errorCode} ${joined.errorMessage ?? ''}`);
-    worker.epoch = joined.memberEpoch;
-    worker.beat = setInterval(() => {
-      void worker
-        .call<{ errorCode: number; memberEpoch: number }>('ShareGroupHeartbeat', {
-          groupId,
-          memberId: worker.memberId,
-          memberEpoch: worker.epoch,
-        })
-        .then(
-          (a) => {
-            if (a.errorCode === 0) worker.epoch = a.memberEpoch;
-          },
-          () => undefined,
-        );
+    this.epoch = joined.memberEpoch;
+    this.beat = setInterval(() => {
+      void this.call<{ errorCode: number; memberEpoch: number }>('ShareGroupHeartbeat', {
+        groupId,
+        memberId: this.memberId,
+        memberEpoch: this.epoch,
+      }).then(
+        (a) => {
+          if (a.errorCode === 0) this.epoch = a.memberEpoch;
+        },
+        () => undefined,
+      );
     }, joined.heartbeatIntervalMs);
-    worker.beat.unref();
-    return worker;
+    this.beat.unref();
   }
 
   /** One ShareAcquire; throws on a top-level error. */
