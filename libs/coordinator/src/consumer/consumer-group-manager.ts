@@ -5,14 +5,13 @@ import { ConsumerGroupError, heartbeatErrorResponse } from './consumer-errors';
 import { ConsumerGroup } from './consumer-group';
 import type { ConsumerGroupConfig } from './consumer-group-config';
 import { type ConsumerGroupMember, updatedMember as withChanges } from './consumer-group-member';
-import { consumerGroupTombstones, memberTombstones } from './consumer-group-records';
+import { consumerGroupTombstones } from './consumer-group-records';
 import type {
   ConsumerGroupHeartbeatRequest,
   ConsumerGroupHeartbeatResponse,
   ConsumerRequestContext,
 } from './consumer-heartbeat.types';
 import { currentAssignmentRecord } from './consumer-records';
-import type { EpochBumpReason } from './epoch-history';
 import { EpochRecorder } from './epoch-recorder';
 import { MemberProgress, type ParkedJoin, type PreparedJoin } from './member-progress';
 import { heartbeatAnswer, heartbeatChange } from './heartbeat-change';
@@ -23,27 +22,20 @@ import {
   throwIfStaticMemberIsUnknown,
 } from './heartbeat-validation';
 import { MemberState } from './member-state';
-import { type GroupSubscription, metadataHash } from './subscription-metadata';
+import type { GroupSubscription } from './subscription-metadata';
 import { updateTargetAssignment } from './target-assignment-update';
 import type { TargetAssignmentResult } from './target-assignment-builder';
 import type { UncommittedWrites } from './uncommitted-writes';
 import { ConsumerGroupWrites } from './consumer-group-writes';
 import type { ConsumerGroupManagerDeps, Fencing } from './consumer-group-manager.types';
 import { type GroupMovesDeps, type MovedGroup, moveGroups } from './group-moves';
-import { consumerRebalanceKey, consumerSessionKey } from './consumer-timer-keys';
-import { groupMemberHolder } from '../group/member-quotas';
+import { ConsumerMemberFencing } from './consumer-member-fencing';
 import { checkSubscriptionCharge, holdSubscriptionCharge, type SubscriptionCharge } from '../group/subscription-charge';
 import type { MemberChange } from './member-progress';
 
 export type { ConsumerGroupDowngradePort, ConsumerGroupManagerDeps, Fencing } from './consumer-group-manager.types';
 
 export const LEAVE_GROUP_MEMBER_EPOCH = -1;
-
-/** A member's session timer: its key among the shard's timers, and the fencing it runs when it fires. */
-export interface MemberSession {
-  readonly key: string;
-  readonly expire: () => void;
-}
 
 /** What one heartbeat computed, before its records are applied. */
 interface Outcome extends Fencing {
@@ -57,13 +49,16 @@ interface Outcome extends Fencing {
  * target assignment, reconciled assignment) from the group as it stands, applies them at once so the
  * next request sees them (`UncommittedWrites`, taken back if the write fails), and returns them with
  * the response, which leaves once they are committed. Timers (session, rebalance timeout) are recorded
- * in the step's effects; when they fire they fence the member through the same effects.
+ * in the step's effects; when they fire they fence the member through the same effects (`fencing`,
+ * consumer-member-fencing.ts).
  */
 export class ConsumerGroupManager {
   readonly writes: UncommittedWrites;
   private readonly applied: ConsumerGroupWrites;
   /** Steps 1-4 of a member's change, shared with a classic member's JoinGroup. */
   readonly progress: MemberProgress;
+  /** Fencing a member and the timers that do it (consumer-member-fencing.ts), shared with a classic member's requests. */
+  readonly fencing: ConsumerMemberFencing;
   private readonly assignorNames: string[];
   private readonly epochs: EpochRecorder;
   /** The membership charge of the heartbeat under way, checked before its records and held once they are applied. */
@@ -81,10 +76,11 @@ export class ConsumerGroupManager {
       topicCount: deps.topicCount,
       bumpRecord: (...args) => this.epochs.bumpRecord(...args),
       armRebalanceTimeout: (groupId, memberId, epoch, timeoutMs) =>
-        this.scheduleRebalanceTimeout(groupId, memberId, epoch, timeoutMs),
-      cancelRebalanceTimeout: (groupId, memberId) => this.deps.effects.cancel(consumerRebalanceKey(groupId, memberId)),
+        this.fencing.scheduleRebalanceTimeout(groupId, memberId, epoch, timeoutMs),
+      cancelRebalanceTimeout: (groupId, memberId) => this.fencing.cancelRebalanceTimeout(groupId, memberId),
       topicAccess: deps.topicAccess,
     });
+    this.fencing = new ConsumerMemberFencing(deps, this.progress, this.epochs, this.applied);
   }
 
   get config(): ConsumerGroupConfig {
@@ -170,11 +166,17 @@ export class ConsumerGroupManager {
 
   /** Kafka's `onLoaded` for consumer groups: every member's session restarts, a revoking member's deadline too. */
   onLoaded(): void {
+    const fencing = this.fencing;
     for (const group of this.deps.groups.list()) {
       for (const member of group.members.values()) {
-        this.scheduleSessionTimeout(group.groupId, member.memberId, member.classicMemberMetadata?.sessionTimeoutMs);
+        fencing.scheduleSessionTimeout(group.groupId, member.memberId, member.classicMemberMetadata?.sessionTimeoutMs);
         if (member.state === MemberState.UNREVOKED_PARTITIONS)
-          this.scheduleRebalanceTimeout(group.groupId, member.memberId, member.memberEpoch, member.rebalanceTimeoutMs);
+          fencing.scheduleRebalanceTimeout(
+            group.groupId,
+            member.memberId,
+            member.memberEpoch,
+            member.rebalanceTimeoutMs,
+          );
       }
     }
   }
@@ -184,7 +186,7 @@ export class ConsumerGroupManager {
     const records: LogRecord[] = [];
     const { change, full } = this.changeOf(request, context, records, now);
     const updated = this.progress.advance(change, records, now);
-    this.scheduleSessionTimeout(change.group.groupId, updated.memberId);
+    this.fencing.scheduleSessionTimeout(change.group.groupId, updated.memberId);
     return { records, response: heartbeatAnswer(change.member, updated, full, this.deps.config.heartbeatIntervalMs) };
   }
 
@@ -211,7 +213,7 @@ export class ConsumerGroupManager {
     const { group } = prepared;
     const target = group.targetAssignmentFor(member.memberId, member.instanceId);
     const updated = this.progress.reconcile(prepared, member, group.assignmentEpoch, target, resolved, records, now);
-    this.scheduleSessionTimeout(group.groupId, updated.memberId);
+    this.fencing.scheduleSessionTimeout(group.groupId, updated.memberId);
     return {
       member: updated,
       response: heartbeatAnswer(prepared.member, updated, join.full, this.deps.config.heartbeatIntervalMs),
@@ -333,13 +335,13 @@ export class ConsumerGroupManager {
       const member = group.member(memberId);
       if (!member)
         throw new ConsumerGroupError('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
-      return { ...this.fence(group, member, 'member-left'), response };
+      return { ...this.fencing.fence(group, member, 'member-left'), response };
     }
     const member = group.staticMember(instanceId);
     throwIfStaticMemberIsUnknown(member, instanceId);
     throwIfInstanceIdIsFenced(member, memberId, instanceId);
     if (memberEpoch !== LEAVE_GROUP_STATIC_MEMBER_EPOCH)
-      return { ...this.fence(group, member, 'member-left'), response };
+      return { ...this.fencing.fence(group, member, 'member-left'), response };
     // A static member away for now: it keeps its assignment and target; its session timer still runs.
     const away = withChanges(member, {
       memberEpoch: LEAVE_GROUP_STATIC_MEMBER_EPOCH,
@@ -349,82 +351,6 @@ export class ConsumerGroupManager {
       records: [currentAssignmentRecord(groupId, away, this.deps.clock.now())],
       response: { ...response, memberId: member.memberId, memberEpoch: LEAVE_GROUP_STATIC_MEMBER_EPOCH },
     };
-  }
-
-  /**
-   * Kafka's `consumerGroupFenceMember`: the member's records go, the group epoch moves, its timers stop;
-   * or, when it was the last consumer-protocol member of classic ones, the group becomes classic.
-   */
-  fence(group: ConsumerGroup, member: ConsumerGroupMember, reason: EpochBumpReason): Fencing {
-    this.deps.effects.cancel(consumerSessionKey(group.groupId, member.memberId));
-    this.deps.effects.cancel(consumerRebalanceKey(group.groupId, member.memberId));
-    this.deps.onMemberGone?.(group.groupId, member.memberId);
-    this.deps.quotas?.release(groupMemberHolder('consumer', group.groupId, member.memberId));
-    this.progress.access?.forget(group.groupId, member.memberId);
-    const downgrade = this.deps.migration?.downgradeOnFence(group, member);
-    if (downgrade) return downgrade;
-    const now = this.deps.clock.now();
-    const hash = metadataHash(this.progress.subscriptionAfter(group, member, undefined).metadata);
-    const cause = { reason, memberId: member.memberId };
-    const bump = this.epochs.bumpRecord(group, group.groupEpoch + 1, hash, cause, group.size - 1, now);
-    // Kafka leaves the new target to the next heartbeat of a member (5 s away by default); here it is
-    // computed at the end of the turn and the members it concerns are told at once.
-    this.deps.groupMoved?.(group.groupId);
-    return { records: [...memberTombstones(group.groupId, member.memberId, now), bump] };
-  }
-
-  /** The member's session: fenced unless heard from within `timeoutMs` (a classic member's own session timeout). */
-  scheduleSessionTimeout(groupId: string, memberId: string, timeoutMs = this.deps.config.sessionTimeoutMs): void {
-    this.fenceAfter(consumerSessionKey(groupId, memberId), groupId, memberId, timeoutMs);
-  }
-
-  /**
-   * `scheduleSessionTimeout(groupId, memberId)` with the key and expiry of `session(groupId, memberId)`,
-   * which a member that heartbeats every interval can keep instead of building them each time.
-   */
-  restartSession(session: MemberSession): void {
-    this.deps.effects.schedule(session.key, this.deps.config.sessionTimeoutMs, session.expire);
-  }
-
-  /** The session timer's key of a member and what its expiry does, as `scheduleSessionTimeout` arms them. */
-  session(groupId: string, memberId: string): MemberSession {
-    const key = consumerSessionKey(groupId, memberId);
-    return { key, expire: this.fencing(key, groupId, memberId, this.deps.config.sessionTimeoutMs) };
-  }
-
-  /** Arms timer `key`: when it fires, the member is fenced if still there (a session, a classic member's join or sync deadline). */
-  fenceAfter(key: string, groupId: string, memberId: string, timeoutMs: number): void {
-    this.deps.effects.schedule(key, timeoutMs, this.fencing(key, groupId, memberId, timeoutMs));
-  }
-
-  /**
-   * What a member's session or deadline does when it fires: fences the member if it is still there, unless
-   * a heartbeat of it arrived and waits for the batches under way. Kafka runs an expired timer behind the
-   * requests already received, so that heartbeat restarts the session first: here the timer starts again
-   * (fencing it only brought it back as a new member, two epoch bumps and targets, after a pause of the node).
-   */
-  private fencing(key: string, groupId: string, memberId: string, timeoutMs: number): () => void {
-    const expire = (): void => {
-      if (this.deps.heartbeatWaiting?.(groupId, memberId)) this.deps.effects.schedule(key, timeoutMs, expire);
-      else this.fenceMember(groupId, memberId, () => true);
-    };
-    return expire;
-  }
-
-  /** Fences the member if it is still at `memberEpoch` when the deadline passes (it did not revoke in time). */
-  private scheduleRebalanceTimeout(groupId: string, memberId: string, memberEpoch: number, timeoutMs: number): void {
-    this.deps.effects.schedule(consumerRebalanceKey(groupId, memberId), timeoutMs, () =>
-      this.fenceMember(groupId, memberId, (member) => member.memberEpoch === memberEpoch),
-    );
-  }
-
-  /** A timer's fencing (session, rebalance timeout, disconnect grace): a write nobody waits on, if the group and member are still there. */
-  fenceMember(groupId: string, memberId: string, stillDue: (member: ConsumerGroupMember) => boolean): void {
-    const group = this.deps.groups.get(groupId);
-    const member = group?.member(memberId);
-    if (!group || !member || !stillDue(member)) return;
-    const fenced = this.fence(group, member, 'member-fenced');
-    this.deps.effects.write(this.written<never>(fenced.records, undefined, groupId, fenced.settled));
   }
 
   /**

@@ -1,7 +1,8 @@
 import { withAnswerJson } from '@cohort/protocol';
 import type { ConsumerGroup } from './consumer-group';
 import { type ConsumerGroupMember, isReconciledTo } from './consumer-group-member';
-import type { ConsumerGroupManager, MemberSession } from './consumer-group-manager';
+import type { ConsumerGroupManager } from './consumer-group-manager';
+import type { MemberSession } from './consumer-member-fencing';
 import type {
   ConsumerGroupHeartbeatRequest,
   ConsumerGroupHeartbeatResponse,
@@ -33,7 +34,7 @@ export function steadyHeartbeat(
   manager.progress.access?.remember(group.groupId, member.memberId, context.aclCaller);
   if (!manager.progress.subscriptionUnchanged(group, member)) return null;
   const steady = steadyOf(manager, group.groupId, member);
-  manager.restartSession(steady.session);
+  manager.fencing.restartSession(steady.session);
   return steady.answer;
 }
 
@@ -42,7 +43,7 @@ interface Steady {
   manager: ConsumerGroupManager;
   groupId: string;
   /**
-   * Its session timer (`ConsumerGroupManager.session`): the key and the expiry are the same every
+   * Its session timer (`ConsumerMemberFencing.session`): the key and the expiry are the same every
    * interval, and building the key's string and hashing it anew on each heartbeat was most of what
    * restarting the session cost.
    */
@@ -70,7 +71,7 @@ function steadyOf(manager: ConsumerGroupManager, groupId: string, member: Consum
   const steady = {
     manager,
     groupId,
-    session: manager.session(groupId, member.memberId),
+    session: manager.fencing.session(groupId, member.memberId),
     answer: steadyAnswer(member, interval),
   };
   steadies.set(member, steady);

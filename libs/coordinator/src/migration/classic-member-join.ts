@@ -137,8 +137,8 @@ export function classicJoinToConsumerGroup(
   }
   // The member's session is its classic one; its SyncGroup must follow within its rebalance timeout.
   effects.cancel(classicJoinTimeoutKey(groupId, updated.memberId));
-  consumer.scheduleSessionTimeout(groupId, updated.memberId, request.sessionTimeoutMs);
-  consumer.fenceAfter(
+  consumer.fencing.scheduleSessionTimeout(groupId, updated.memberId, request.sessionTimeoutMs);
+  consumer.fencing.fenceAfter(
     classicSyncTimeoutKey(groupId, updated.memberId),
     groupId,
     updated.memberId,

@@ -56,7 +56,11 @@ export function classicSyncToConsumerGroup(
     return deps.effects.attachTo(answer(syncError(error.errorCode, error.message)));
   }
   deps.effects.cancel(classicSyncTimeoutKey(group.groupId, member.memberId));
-  deps.consumer.scheduleSessionTimeout(group.groupId, member.memberId, member.classicMemberMetadata!.sessionTimeoutMs);
+  deps.consumer.fencing.scheduleSessionTimeout(
+    group.groupId,
+    member.memberId,
+    member.classicMemberMetadata!.sessionTimeoutMs,
+  );
   deps.remember(group.groupId, member.memberId, context.connectionId);
   const result = answer<SyncGroupResponse>({
     errorCode: 0,
@@ -85,7 +89,7 @@ export function classicHeartbeatToConsumerGroup(
   try {
     const member = classicMemberOf(group, request.memberId, request.groupInstanceId);
     throwIfGenerationIdUnmatched(member, request.generationId);
-    deps.consumer.scheduleSessionTimeout(
+    deps.consumer.fencing.scheduleSessionTimeout(
       group.groupId,
       member.memberId,
       member.classicMemberMetadata!.sessionTimeoutMs,
@@ -130,7 +134,7 @@ export function classicLeaveToConsumerGroup(
       }
       deps.effects.cancel(classicJoinTimeoutKey(group.groupId, member.memberId));
       deps.effects.cancel(classicSyncTimeoutKey(group.groupId, member.memberId));
-      const fenced = deps.consumer.fence(group, member, 'member-left');
+      const fenced = deps.consumer.fencing.fence(group, member, 'member-left');
       writes.push(deps.consumer.written<never>(fenced.records, undefined, group.groupId, fenced.settled));
       return { memberId: member.memberId, groupInstanceId: instanceId, errorCode: ErrorCode.NONE };
     } catch (error) {
@@ -178,7 +182,7 @@ function throwIfRebalanceInProgress(deps: ClassicMemberDeps, group: ConsumerGrou
 function armJoinTimeout(deps: ClassicMemberDeps, group: ConsumerGroup, member: ConsumerGroupMember): void {
   const key = classicJoinTimeoutKey(group.groupId, member.memberId);
   if (deps.timerArmed(key)) return;
-  deps.consumer.fenceAfter(key, group.groupId, member.memberId, member.rebalanceTimeoutMs);
+  deps.consumer.fencing.fenceAfter(key, group.groupId, member.memberId, member.rebalanceTimeoutMs);
 }
 
 /** Kafka's `validateConsumerGroupMember` and `throwIfMemberDoesNotUseClassicProtocol`. */

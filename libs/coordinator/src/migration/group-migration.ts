@@ -95,7 +95,7 @@ export class GroupMigration implements ConsumerGroupDowngradePort {
         consumerConnections.bind(group.groupId, member.memberId, member.connectionId);
       connections.unbind(member);
       env.quotas.release(member);
-      consumer.scheduleSessionTimeout(group.groupId, member.memberId, member.sessionTimeoutMs);
+      consumer.fencing.scheduleSessionTimeout(group.groupId, member.memberId, member.sessionTimeoutMs);
     }
     for (const pending of group.allPendingMembers()) {
       classic.liveness.forgetPending(group, pending);

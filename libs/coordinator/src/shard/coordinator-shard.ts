@@ -361,7 +361,7 @@ export class CoordinatorShard {
       }
       if (member.instanceId !== null) continue;
       const fence = (): void =>
-        this.consumer.fenceMember(
+        this.consumer.fencing.fenceMember(
           groupId,
           memberId,
           () => this.consumerConnections.connectionOf(groupId, memberId) === connectionId,
