@@ -15,7 +15,7 @@ import { MemberState } from '../consumer/member-state';
 import type { ConsumerGroupMember } from '../consumer/consumer-group-member';
 import type { LogRecord } from '@cohort/replication';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
-import { consumerDisconnectKey } from '../shard/coordinator-shard';
+import { consumerDisconnectKey } from '../shard/shard-consumer-groups';
 import type { Upgrade } from '../migration/group-migration';
 import { ConsumerGroupError } from '../consumer/consumer-errors';
 import { throwIfHeartbeatRequestIsInvalid } from '../consumer/heartbeat-validation';

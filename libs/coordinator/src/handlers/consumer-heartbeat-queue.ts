@@ -8,7 +8,7 @@ import type { CoordinatorShard } from '../shard/coordinator-shard';
 import type { CoordinatorResult } from '../runtime/coordinator-result';
 import type { TimerOp } from '../timers/timer-op';
 import type { TimerHandle } from '@cohort/replication';
-import { consumerDisconnectKey } from '../shard/coordinator-shard';
+import { consumerDisconnectKey } from '../shard/shard-consumer-groups';
 import { handleConsumerGroupHeartbeat, heartbeatError } from './consumer-group.handlers';
 
 interface Queued {

@@ -4,7 +4,7 @@ import { steadyHeartbeat } from '../consumer/steady-heartbeat';
 import type { RequestContext } from '../ports/group-coordinator.api';
 import type { CoordinatorResult, WriteOutcome } from '../runtime/coordinator-result';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
-import { consumerDisconnectKey } from '../shard/coordinator-shard';
+import { consumerDisconnectKey } from '../shard/shard-consumer-groups';
 import { heartbeatError } from './consumer-group.handlers';
 import { consumerHeartbeatsIdle } from './consumer-heartbeat-queue';
 

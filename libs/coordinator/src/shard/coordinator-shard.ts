@@ -13,8 +13,7 @@ import { disconnectKey, ShardTimers } from '../timers/shard-timers';
 import { ConnectionIndex } from '../context/connection-index';
 import type { ShardEnv } from '../context/shard-env';
 import { logsEachFailedWrite } from '../context/store-errors';
-import { consumerGroupConfig } from '../consumer/consumer-group-config';
-import { ConsumerGroupManager } from '../consumer/consumer-group-manager';
+import type { ConsumerGroupManager } from '../consumer/consumer-group-manager';
 import type { MovedGroup } from '../consumer/group-moves';
 import { MapConsumerGroupStore } from '../consumer/consumer-group-replay';
 import { SharePartitionManager } from '../share/share-partition-manager';
@@ -25,12 +24,14 @@ import { ShareGroupManager } from '../share/share-group-manager';
 import { ShareMemberConnections } from '../share/share-group-connections';
 import type { ShareGroup } from '../share/share-group-model';
 import type { ShareLeaseOwner } from '../share/share-ports';
-
-/** The disconnect grace of a consumer group member whose connection closed (MEMBER_DISCONNECT_GRACE_MS, as for classic members). */
-export const consumerDisconnectKey = (groupId: string, memberId: string): string =>
-  `consumer-disconnect\u0000${groupId}\u0000${memberId}`;
 import { GroupMigration } from '../migration/group-migration';
 import type { ClassicMemberDeps } from '../migration/classic-member-deps';
+import {
+  heartbeatConsumerMembersNow,
+  onConsumerConnectionClosed,
+  shardClassicMemberDeps,
+  shardConsumerGroupManager,
+} from './shard-consumer-groups';
 
 /** Kafka's coordinator runtime states for one partition (K:RT), without INITIAL and FAILED. */
 export type ShardStatus = 'LOADING' | 'ACTIVE' | 'CLOSED';
@@ -118,44 +119,9 @@ export class CoordinatorShard {
       effects: this.effects,
       env,
     });
-    this.consumer = new ConsumerGroupManager({
-      groups: this.consumerGroups,
-      effects: this.effects,
-      clock: env.clock,
-      config: consumerGroupConfig({
-        heartbeatIntervalMs: env.config.groupConsumerHeartbeatIntervalMs,
-        sessionTimeoutMs: env.config.groupConsumerSessionTimeoutMs,
-        maxSize: env.config.groupConsumerMaxSize,
-      }),
-      assignors: env.consumerAssignors,
-      partitionsOf: (topic) => env.topics.partitionCount(topic),
-      topicNames: () => env.topics.list().map((topic) => topic.name),
-      topicCount: () => env.topics.topicCount(),
-      heartbeatWaiting: (groupId, memberId) => this.consumerHeartbeatWaiting(groupId, memberId),
-      groupMoved: (groupId) => this.consumerGroupMoved(groupId),
-      onMemberGone: (groupId, memberId) => {
-        this.consumerConnections.forget(groupId, memberId);
-        this.effects.cancel(consumerDisconnectKey(groupId, memberId));
-      },
-      metrics: env.metrics,
-      migration: this.migration,
-      topicAccess: env.topicAccess,
-      quotas: env.quotas,
-    });
-    this.classicMembers = {
-      consumer: this.consumer,
-      effects: this.effects,
-      env,
-      generateMemberId: (clientId, instanceId) => this.classic.membership.generateMemberId(clientId, instanceId),
-      remember: (groupId, memberId, connectionId) => {
-        // A member heard from on a new connection is back: a disconnect grace running for it ends.
-        if (connectionId !== undefined && this.consumerConnections.bind(groupId, memberId, connectionId))
-          this.effects.cancel(consumerDisconnectKey(groupId, memberId));
-      },
-      timerArmed: (key) => this.timers.has(key),
-      migration: this.migration,
-      heartbeatNow: (groupId, memberIds, reason) => this.heartbeatNow(groupId, memberIds, reason),
-    };
+    // The consumer groups' manager and the classic members' requests are wired in shard-consumer-groups.ts.
+    this.consumer = shardConsumerGroupManager(this);
+    this.classicMembers = shardClassicMemberDeps(this);
     this.share = new ShareGroupManager({
       groups: this.shareGroups,
       effects: this.effects,
@@ -330,46 +296,14 @@ export class CoordinatorShard {
     if (this.isActive) this.step(() => this.sharePartitions.onEndOffsets(topic, partitions));
   }
 
-  /** Tells each member, on its last connection, to heartbeat now; members gone since are forgotten. */
+  /** Tells each member, on its last connection, to heartbeat now (`heartbeatConsumerMembersNow`). */
   heartbeatNow(groupId: string, memberIds: Iterable<string>, reason: string): void {
-    const group = this.consumerGroups.get(groupId);
-    for (const memberId of memberIds) {
-      const member = group?.member(memberId);
-      const connectionId = this.consumerConnections.connectionOf(groupId, memberId);
-      if (!member) this.consumerConnections.forget(groupId, memberId);
-      else if (connectionId === undefined) continue;
-      // A classic member learns it must rejoin the way a classic group tells it (its generation is its epoch).
-      else if (member.classicMemberMetadata !== null)
-        this.env.push.rebalanceInProgress([connectionId], { groupId, generationId: member.memberEpoch, reason });
-      // One push until the member heartbeats: that heartbeat reads every change made meanwhile.
-      else if (this.consumerConnections.tell(groupId, memberId))
-        this.env.push.heartbeatNow(connectionId, { groupId, memberEpoch: member.memberEpoch, reason });
-    }
+    heartbeatConsumerMembersNow(this, groupId, memberIds, reason);
   }
 
-  /**
-   * A connection closed: each dynamic consumer group member still bound to it is fenced after
-   * MEMBER_DISCONNECT_GRACE_MS (at once without a grace) unless it heartbeats on another connection
-   * first; a static member keeps its place for its session timeout, as in the classic protocol.
-   */
+  /** A connection closed: its consumer group members are fenced after the disconnect grace (`onConsumerConnectionClosed`). */
   consumerConnectionClosed(connectionId: string): void {
-    for (const { groupId, memberId } of this.consumerConnections.membersOf(connectionId)) {
-      const member = this.consumerGroups.get(groupId)?.member(memberId);
-      if (!member) {
-        this.consumerConnections.forget(groupId, memberId);
-        continue;
-      }
-      if (member.instanceId !== null) continue;
-      const fence = (): void =>
-        this.consumer.fencing.fenceMember(
-          groupId,
-          memberId,
-          () => this.consumerConnections.connectionOf(groupId, memberId) === connectionId,
-        );
-      const grace = this.env.config.memberDisconnectGraceMs;
-      if (grace <= 0) fence();
-      else this.effects.schedule(consumerDisconnectKey(groupId, memberId), grace, fence);
-    }
+    onConsumerConnectionClosed(this, connectionId);
   }
 
   /** The consumer group of that id, if the id names one here. */
