@@ -3,12 +3,14 @@
  * share fetch; a member may be assigned hundreds of thousands): an acquire visits these alone, so what it
  * costs follows the partitions that can give it something, not the partitions assigned to its member.
  *
- * A partition is marked whenever it may have become leasable: its state was created or loaded, a write
- * of it ended with offsets leasable (a release, an expiry, an acknowledgement moving SPSO on, a failed
- * lease taken back, a redelivery), or producers reported its offsets (what the registry reported is
- * applied when an acquire visits it, as before). An acquire that visits a partition and finds nothing
- * more to lease there unmarks it. So the marks are a superset of the partitions that can lease, and an
- * acquire skips only partitions that cannot.
+ * A partition is marked whenever it may have become leasable: its state was created or loaded, offsets
+ * of it came back with nothing pending on them (a lock ran out, its member left, a redelivery: marked
+ * at once, since an acquire may lease them before the write recording that ends), a write of it ended
+ * with offsets leasable (a release, an acknowledgement moving SPSO on, a failed lease taken back), or
+ * producers reported its offsets (what the registry reported is applied when an acquire visits it, as
+ * before). An acquire that visits a partition and finds nothing more to lease there unmarks it. So the
+ * marks are a superset of the partitions that can lease, and an acquire skips only partitions that
+ * cannot.
  */
 export class ShareLeaseCandidates {
   private readonly byGroup = new Map<string, Map<string, PartitionBits>>();

@@ -76,6 +76,32 @@ describe('ShareAcquire over a large assignment', () => {
     expect(leases(held.value)).toEqual([[assigned - 1, 0, 2, 1]]);
   });
 
+  it('visits a partition whose lock ran out, or whose member left, before the write recording that commits', async () => {
+    const { h, membership, acquire, report, leases, manager } = await setup(2, {
+      groupShareRecordLockDurationMs: 1000,
+    });
+    membership.members.set('m1', range(2));
+    membership.members.set('m2', range(2));
+    expect(leases(await acquire('m1'))).toEqual([]);
+    await report(3, 1);
+    expect(leases(await acquire('m1'))).toEqual([[1, 0, 2, 1]]);
+    // Nothing commits from here: the lock runs out, and its offsets are available again at once ...
+    h.store.autoCommit = false;
+    await h.advance(1000);
+    const afterExpiry = track(acquire('m2'));
+    await h.settle();
+    h.store.commitAll();
+    await h.settle();
+    // ... so the next acquire leases them, as a walk of every partition does, not only once that is written.
+    expect(leases(afterExpiry.value)).toEqual([[1, 0, 2, 2]]);
+    h.shardOf(G).step(() => manager.releaseMember(G, 'm2'));
+    const afterLeaving = track(acquire('m1'));
+    await h.settle();
+    h.store.commitAll();
+    await h.settle();
+    expect(leases(afterLeaving.value)).toEqual([[1, 0, 2, 3]]);
+  });
+
   it('leases in the order of a walk of every assigned partition: each acquire starts one partition on, wrapping round', async () => {
     const { membership, acquire, report, leases } = await setup(4);
     membership.members.set('m1', range(4));

@@ -238,8 +238,20 @@ export class SharePartitionManager implements ShareLeaseOwner {
   /** Locks ran out: the offsets go back (or to the archive at the limit) at once, and the change is written. */
   private onLockTimer(slot: ShareSlot): void {
     if (this.slot(slot.groupId, slot.topic, slot.partition) !== slot) return;
-    if (slot.state.expire(this.now, this.limits)) this.deps.effects.write(this.write([slot], [], () => undefined));
-    else this.afterChange(slot);
+    if (slot.state.expire(this.now, this.limits)) {
+      this.availableNow(slot);
+      this.deps.effects.write(this.write([slot], [], () => undefined));
+    } else this.afterChange(slot);
+  }
+
+  /**
+   * Offsets of the slot came back with no change pending on them (a lock ran out, its member left, dead
+   * letters redelivered): an acquire may lease them before the write recording that ends, as a walk of
+   * every assigned partition did, so the slot is a lease candidate from now on, not from that write's end
+   * (which wakes held acquires, as before).
+   */
+  availableNow(slot: ShareSlot): void {
+    if (slot.state.hasLeasable(this.limits)) this.candidates.add(slot.groupId, slot.topic, slot.partition);
   }
 
   /**
@@ -262,7 +274,9 @@ export class SharePartitionManager implements ShareLeaseOwner {
     this.waiters.dropMember(groupId, memberId);
     this.starts.dropMember(groupId, memberId);
     const released = this.slotsOf(groupId).filter((slot) => slot.state.releaseMember(memberId, this.now, this.limits));
-    if (released.length > 0) this.deps.effects.write(this.write(released, [], () => undefined));
+    if (released.length === 0) return;
+    for (const slot of released) this.availableNow(slot);
+    this.deps.effects.write(this.write(released, [], () => undefined));
   }
 
   /**

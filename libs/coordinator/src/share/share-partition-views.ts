@@ -59,6 +59,7 @@ export function redeliverDeadLetters(
   const redelivered = slot.state.redeliver(firstOffset, lastOffset);
   const response: RedeliverResult = { errorCode: ErrorCode.NONE, redelivered };
   if (redelivered === 0) return { records: [], response };
+  manager.availableNow(slot);
   const write = manager.write([slot], [], () => undefined);
   // A failed write leaves them available here; the partition's next write carries them.
   return {
