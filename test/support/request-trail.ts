@@ -1,5 +1,6 @@
-import type { SocketFactory, SocketLike } from '@cohort/client';
+import type { SocketFactory } from '@cohort/client';
 import { socketIoFactory } from '@cohort/client/transport/socket-like';
+import { passThroughSocket } from './pass-through-socket';
 
 interface Sent {
   url: string;
@@ -24,27 +25,14 @@ export class RequestTrail {
 
   readonly factory: SocketFactory = (url, options) => {
     const socket = socketIoFactory(url, options);
-    const wrapped: SocketLike = {
-      get connected() {
-        return socket.connected;
-      },
-      get active() {
-        return socket.active;
-      },
-      on: (event, listener) => socket.on(event, listener),
-      off: (event, listener) => socket.off(event, listener),
-      emit: (event, payload, ack) => {
-        const request: Sent = { url, at: Date.now(), payload: brief(payload) };
-        this.sent.set(event, request);
-        return socket.emit(event, payload, (response: unknown) => {
-          this.answered.set(event, { ...request, answeredAt: Date.now(), answer: brief(response) });
-          ack(response);
-        });
-      },
-      connect: () => socket.connect(),
-      disconnect: () => socket.disconnect(),
-    };
-    return wrapped;
+    return passThroughSocket(socket, (event, payload, ack) => {
+      const request: Sent = { url, at: Date.now(), payload: brief(payload) };
+      this.sent.set(event, request);
+      return socket.emit(event, payload, (response: unknown) => {
+        this.answered.set(event, { ...request, answeredAt: Date.now(), answer: brief(response) });
+        ack(response);
+      });
+    });
   };
 
   /** Per event: the last request sent, and the last answered with its answer, each with how long ago. */

@@ -1,6 +1,7 @@
 import type { Socket } from 'socket.io-client';
 import type { SocketFactory, SocketLike } from '@cohort/client';
 import { socketIoFactory } from '@cohort/client/transport/socket-like';
+import { passThroughSocket } from './pass-through-socket';
 
 /**
  * Real socket.io-client sockets for SDK e2e tests, with the network faults a test needs: `freeze()`
@@ -12,23 +13,11 @@ export class SdkSockets {
   private frozen = false;
 
   readonly factory: SocketFactory = (url, options) => {
-    const socket = socketIoFactory(url, options) as unknown as Socket;
-    this.sockets.push(socket);
-    const sockets = this; // eslint-disable-line @typescript-eslint/no-this-alias
-    const wrapped: SocketLike = {
-      get connected() {
-        return socket.connected;
-      },
-      get active() {
-        return socket.active;
-      },
-      on: (event, listener) => socket.on(event, listener),
-      off: (event, listener) => socket.off(event, listener),
-      emit: (event, payload, ack) => (sockets.frozen ? undefined : socket.emit(event, payload, ack)),
-      connect: () => socket.connect(),
-      disconnect: () => socket.disconnect(),
-    };
-    return wrapped;
+    const socket = socketIoFactory(url, options);
+    this.sockets.push(socket as unknown as Socket);
+    return passThroughSocket(socket, (event, payload, ack) =>
+      this.frozen ? undefined : socket.emit(event, payload, ack),
+    );
   };
 
   freeze(): void {
