@@ -41,8 +41,9 @@ export function runQueuedShareHeartbeats(shard: CoordinatorShard): void {
  * computed once, at its latest epoch, and its waiting members take theirs (`finishDeferred`). A burst of
  * N joins to a share group then runs the assignor once instead of N times over a growing group (1,000
  * members joining at once ran it 1,000 times, seconds of the shard's time). The epochs stay Kafka's,
- * one bump per join. Anything else of a group with heartbeats waiting (a leave) waits for them to be
- * finished first, and a member's second heartbeat of the turn runs after its first is finished.
+ * one bump per join. Leaves are written at once, their group's new target left to that one computation
+ * too; a leave of a group whose joins of the turn wait for their target finishes them first, and a
+ * member's second heartbeat of the turn runs after its first is finished.
  */
 class ShareHeartbeatQueue {
   private queued: QueuedShareHeartbeat[] = [];
@@ -89,9 +90,10 @@ class ShareHeartbeatQueue {
         continue;
       }
       seen.add(key);
-      // A leave computes the group's target itself: the heartbeats waiting for one are finished first.
+      // A leave writes at once: the heartbeats applied into the group's one write waiting for its target
+      // are finished first (a group's writes go to the log in the order they were applied).
       const waiting = deferred.get(groupId);
-      if (waiting && memberEpoch < 0) {
+      if (waiting?.heartbeats.write && memberEpoch < 0) {
         deferred.delete(groupId);
         this.finish(groupId, waiting.heartbeats, waiting.waiting);
       }

@@ -25,7 +25,7 @@ import {
 } from './share-group-validation';
 import type { ShareLeaseOwner, ShareMembershipView } from './share-ports';
 import { ShareAssignment } from './share-assignment';
-import { fenceShareMember, shareSessionKey } from './share-member-fencing';
+import { fenceShareMember, ShareMemberSessions } from './share-member-fencing';
 import { type DeferredShareHeartbeats, type ShareHeartbeatFirstHalf, takeShareTarget } from './share-heartbeat-halves';
 import { shareSubscriptionCharge } from './share-subscription-charge';
 
@@ -75,9 +75,16 @@ export class ShareGroupManager implements ShareMembershipView {
   /** Each group's topics subscribed by name that exist, kept while the names, the topics and their sizes stay. */
   private readonly existing: ExistingSubscribedTopics;
 
+  /** The members' sessions, and the fencing of those that end. */
+  private readonly sessions: ShareMemberSessions;
+
   constructor(private readonly deps: ShareGroupManagerDeps) {
     this.writes = new ShareGroupWrites(deps.groups);
     this.existing = new ExistingSubscribedTopics(deps.partitionsOf, deps.topicCount);
+    this.sessions = new ShareMemberSessions(deps, this.existing, {
+      written: (records) => this.written<never>(records),
+      targetsChanged: (groupId, memberIds) => this.onTargetsChanged(groupId, memberIds),
+    });
   }
 
   group(groupId: string): ShareGroup | undefined {
@@ -177,7 +184,7 @@ export class ShareGroupManager implements ShareMembershipView {
       throwIfShareHeartbeatIsInvalid(request);
       step =
         request.memberEpoch === LEAVE_EPOCH
-          ? this.leave(request)
+          ? this.leave(request, deferredOf)
           : this.join(request, context, deferredOf !== undefined);
     } catch (error) {
       this.deps.effects.discard();
@@ -257,7 +264,7 @@ export class ShareGroupManager implements ShareMembershipView {
   /** Loaded from the log: every member's session restarts (Kafka's `onLoaded`). */
   onLoaded(): void {
     for (const group of this.deps.groups.list())
-      for (const memberId of group.members.keys()) this.scheduleSessionTimeout(group.groupId, memberId);
+      for (const memberId of group.members.keys()) this.sessions.restart(group.groupId, memberId);
   }
 
   private join(request: ShareGroupHeartbeatRequest, context: ShareRequestContext, deferTarget = false) {
@@ -316,7 +323,7 @@ export class ShareGroupManager implements ShareMembershipView {
       known: known !== undefined,
       subscriptionChanged,
     };
-    this.scheduleSessionTimeout(groupId, memberId);
+    this.sessions.restart(groupId, memberId);
     if (deferTarget && groupEpoch > group.assignmentEpoch) return { records, changed: [], charge, deferred: first };
     let target: TopicPartitions = group.targetOf(memberId);
     let targetEpoch = group.assignmentEpoch;
@@ -335,14 +342,20 @@ export class ShareGroupManager implements ShareMembershipView {
     return { records, response: taken.response, changed, charge };
   }
 
-  /** Kafka's `shareGroupLeave`. */
-  private leave(request: ShareGroupHeartbeatRequest) {
+  /**
+   * Kafka's `shareGroupLeave`. In a batch, the others' new target is left to the batch's one computation
+   * for the group (`finishDeferred`: a fleet stopping at once runs the assignor once, not once per leave).
+   */
+  private leave(request: ShareGroupHeartbeatRequest, deferredOf?: (groupId: string) => DeferredShareHeartbeats) {
     const { groupId, memberId } = request;
     const group = this.deps.groups.get(groupId);
     if (!group) throw KafkaError.of('GROUP_ID_NOT_FOUND', `Share group ${groupId} not found.`);
     const member = group.member(memberId);
     if (!member) throw KafkaError.of('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
-    const fenced = fenceShareMember(this.deps, group, member, this.existing.after(group, member, undefined));
+    const deferTarget = deferredOf !== undefined && group.size > 1;
+    const topicsAfter = this.existing.after(group, member, undefined);
+    const fenced = fenceShareMember(this.deps, group, member, topicsAfter, deferTarget);
+    if (deferTarget) deferredOf(groupId);
     const response: ShareGroupHeartbeatResponse = {
       errorCode: 0,
       memberId,
@@ -353,35 +366,8 @@ export class ShareGroupManager implements ShareMembershipView {
     return { records: fenced.records, response, changed: fenced.changed, left: memberId };
   }
 
-  private scheduleSessionTimeout(groupId: string, memberId: string): void {
-    this.deps.effects.schedule(shareSessionKey(groupId, memberId), this.deps.config.sessionTimeoutMs, () =>
-      this.fenceOnTimer(groupId, memberId),
-    );
-  }
-
-  /** The session expired: the member is fenced by a write nobody waits on, and its leases go back. */
-  private fenceOnTimer(groupId: string, memberId: string): void {
-    const group = this.deps.groups.get(groupId);
-    const member = group?.member(memberId);
-    if (!group || !member) return;
-    const { records, changed } = fenceShareMember(
-      this.deps,
-      group,
-      member,
-      this.existing.after(group, member, undefined),
-    );
-    const write = this.written<never>(records);
-    const applied = write.appendFuture;
-    write.appendFuture = (outcome) => {
-      applied?.(outcome);
-      if (outcome.ok && changed.length > 0) this.onTargetsChanged(groupId, changed);
-    };
-    this.deps.effects.write(write);
-    this.deps.leases().releaseMember(groupId, memberId);
-  }
-
   /** Applies `records` now and returns the write that commits them, taking them back if it fails. */
-  private written<T>(records: LogRecord[], response?: T): CoordinatorResult<T> {
+  written<T>(records: LogRecord[], response?: T): CoordinatorResult<T> {
     if (records.length === 0) return { records, response };
     return this.settled(this.writes.apply(records), records, response);
   }

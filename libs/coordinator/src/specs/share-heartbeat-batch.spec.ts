@@ -120,6 +120,51 @@ describe('share group heartbeats of one turn', () => {
     expect((await describe()).errorCode).toBe(ErrorCode.GROUP_ID_NOT_FOUND);
   });
 
+  it('leaves of one turn give the others one new target, and each of them is told once', async () => {
+    const answers = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map(join));
+    const [left1, left2, left3] = await Promise.all(
+      ['a', 'b', 'c'].map((memberId) => heartbeat({ memberId, memberEpoch: -1 })),
+    );
+    expect([left1, left2, left3].map((l) => l.errorCode)).toEqual([0, 0, 0]);
+    expect(leases.released).toEqual(['sg/a', 'sg/b', 'sg/c']);
+    await h.settle();
+    // Three epoch bumps, one target at the last of them.
+    expect(await describe()).toMatchObject({ groupEpoch: 9, assignmentEpoch: 9 });
+    expect(
+      pushes()
+        .map((p) => p.connectionId)
+        .sort(),
+    ).toEqual(['conn-d', 'conn-e', 'conn-f']);
+    const after = await Promise.all(
+      ['d', 'e', 'f'].map((memberId, i) => heartbeat({ memberId, memberEpoch: answers[3 + i].memberEpoch })),
+    );
+    expect(after.map((a) => a.memberEpoch)).toEqual([9, 9, 9]);
+    expect(after.flatMap(owned).sort()).toEqual(['jobs-0', 'jobs-1', 'jobs-2', 'jobs-3', 'jobs-4', 'jobs-5']);
+  });
+
+  it('sessions that end at the same instant are fenced one epoch each, and the others get one new target', async () => {
+    const answers = await Promise.all(['a', 'b', 'c', 'd'].map(join));
+    // c and d keep heartbeating; a and b go silent and their sessions end together.
+    const beat = () =>
+      Promise.all(['c', 'd'].map((memberId, i) => heartbeat({ memberId, memberEpoch: answers[2 + i].memberEpoch })));
+    for (let waited = 0; waited <= h.config.groupShareSessionTimeoutMs; waited += 10_000) {
+      await beat();
+      await h.advance(10_000);
+    }
+    await h.settle();
+    expect(leases.released.sort()).toEqual(['sg/a', 'sg/b']);
+    const group = await describe();
+    expect(group).toMatchObject({ groupEpoch: 6, assignmentEpoch: 6 });
+    expect(group.members.map((m) => m.memberId).sort()).toEqual(['c', 'd']);
+    expect(
+      pushes()
+        .map((p) => p.connectionId)
+        .sort(),
+    ).toEqual(['conn-c', 'conn-d']);
+    const [c, d] = await beat();
+    expect([...owned(c), ...owned(d)].sort()).toEqual(['jobs-0', 'jobs-1', 'jobs-2', 'jobs-3', 'jobs-4', 'jobs-5']);
+  });
+
   it('a failed write answers every heartbeat of the turn that waited on it with the failure and takes the group back', async () => {
     await join('a');
     h.store.failNextAppend(h.partitionOf('sg'), KafkaError.of('NOT_LEADER_OR_FOLLOWER', 'moved'));
