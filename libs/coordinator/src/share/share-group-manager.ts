@@ -367,7 +367,7 @@ export class ShareGroupManager implements ShareMembershipView {
   }
 
   /** Applies `records` now and returns the write that commits them, taking them back if it fails. */
-  written<T>(records: LogRecord[], response?: T): CoordinatorResult<T> {
+  private written<T>(records: LogRecord[], response?: T): CoordinatorResult<T> {
     if (records.length === 0) return { records, response };
     return this.settled(this.writes.apply(records), records, response);
   }
