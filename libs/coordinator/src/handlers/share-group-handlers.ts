@@ -7,7 +7,7 @@ import type {
 import { ErrorCode, type ErrorCodeValue, errorName, KafkaError } from '@cohort/protocol';
 import { SIMPLE_SHARE_ASSIGNOR_NAME } from '@cohort/assignors';
 import type { RequestContext } from '../ports/group-coordinator.api';
-import type { CoordinatorResult } from '../runtime/coordinator-result';
+import type { CoordinatorResult, WriteOutcome } from '../runtime/coordinator-result';
 import { answer } from '../runtime/coordinator-result';
 import { operationWriteError } from '../context/store-errors';
 import { toTopicPartitionList } from '../consumer/topic-partitions';
@@ -66,21 +66,39 @@ export function handleShareGroupHeartbeat(
   if (response.errorCode !== ErrorCode.NONE) return result;
   if (request.memberEpoch < 0) shard.shareConnections.forget(request.groupId, request.memberId, shard.effects);
   else shard.shareConnections.remember(request.groupId, request.memberId, context.connectionId, shard.effects);
-  // The connection's timer operations were recorded after the heartbeat's own: carry them too.
+  carryAndTell(shard, request.groupId, result, changed);
+  result.awaitsPendingWrites = true;
+  result.onFailure = shareWriteFailure;
+  return result;
+}
+
+/**
+ * A share heartbeat's write, completed: what the shard's effects recorded after the step (the
+ * connections' timers) goes with it, and the members whose target changed are told to heartbeat now
+ * once it commits.
+ */
+export function carryAndTell<T>(
+  shard: CoordinatorShard,
+  groupId: string,
+  result: CoordinatorResult<T>,
+  changed: string[],
+): void {
   const late = shard.effects.take();
   result.timers = [...(result.timers ?? []), ...late.timers];
   if (late.followUps.length > 0) result.followUps = [...(result.followUps ?? []), ...late.followUps];
-  if (changed.length > 0) {
-    const applied = result.appendFuture;
-    result.appendFuture = (outcome) => {
-      applied?.(outcome);
-      if (outcome.ok) shard.shareHeartbeatNow(request.groupId, changed, 'target assignment changed');
-    };
-  }
-  result.awaitsPendingWrites = true;
-  result.onFailure = (outcome) =>
-    shareHeartbeatError(new KafkaError(operationWriteError(outcome.storeError) as ErrorCodeValue, outcome.message));
-  return result;
+  if (changed.length === 0) return;
+  const applied = result.appendFuture;
+  result.appendFuture = (outcome) => {
+    applied?.(outcome);
+    if (outcome.ok) shard.shareHeartbeatNow(groupId, changed, 'target assignment changed');
+  };
+}
+
+/** A share heartbeat's answer when its write failed. */
+export function shareWriteFailure(outcome: Extract<WriteOutcome, { ok: false }>): ShareGroupHeartbeatResponse {
+  return shareHeartbeatError(
+    new KafkaError(operationWriteError(outcome.storeError) as ErrorCodeValue, outcome.message),
+  );
 }
 
 /** Whether the id names a live classic group or a consumer group of this shard. */

@@ -1,11 +1,10 @@
 import type { ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse } from '@cohort/protocol';
 import { ErrorCode, KafkaError } from '@cohort/protocol';
-import { operationWriteError } from '../context/store-errors';
 import type { RequestContext } from '../ports/group-coordinator.api';
 import type { CoordinatorShard } from '../shard/coordinator-shard';
 import type { DeferredShareHeartbeats } from '../share/share-heartbeat-halves';
 import { shareHeartbeatError } from '../share/share-group-validation';
-import { handleShareGroupHeartbeat } from './share-group-handlers';
+import { carryAndTell, handleShareGroupHeartbeat, shareWriteFailure } from './share-group-handlers';
 
 interface QueuedShareHeartbeat {
   request: ShareGroupHeartbeatRequest;
@@ -145,16 +144,7 @@ class ShareHeartbeatQueue {
       if (responses[i].errorCode === ErrorCode.NONE)
         shard.shareConnections.remember(groupId, request.memberId, context.connectionId, shard.effects);
     });
-    const late = shard.effects.take();
-    result.timers = [...(result.timers ?? []), ...late.timers];
-    if (late.followUps.length > 0) result.followUps = [...(result.followUps ?? []), ...late.followUps];
-    if (changed.length > 0) {
-      const applied = result.appendFuture;
-      result.appendFuture = (outcome) => {
-        applied?.(outcome);
-        if (outcome.ok) shard.shareHeartbeatNow(groupId, changed, 'target assignment changed');
-      };
-    }
+    carryAndTell(shard, groupId, result, changed);
     void shard.run(result);
     // One wait for all of them: they wait for the same write (and those before it).
     void shard
@@ -162,8 +152,7 @@ class ShareHeartbeatQueue {
         records: [],
         response: null,
         awaitsPendingWrites: true,
-        onFailure: (outcome) =>
-          shareHeartbeatError(new KafkaError(operationWriteError(outcome.storeError) as never, outcome.message)),
+        onFailure: shareWriteFailure,
       })
       .then(
         (failure) => waiting.forEach(({ respond }, i) => respond(failure ?? responses[i])),
