@@ -7,6 +7,13 @@ import { SharePartition, type SharePartitionLimits } from './share-partition';
 import type { SharePartitionManager } from './share-partition-manager';
 import type { ShareAssignment } from './share-assignment';
 import type { ShareTopicPartition } from './share-ports';
+import {
+  type AckStep,
+  type AckType,
+  FOUND,
+  type Scenario,
+  type Step,
+} from '@cohort/coordinator/testing/share-lease-scenarios';
 
 /** Runs of the property; raise with PROPERTY_RUNS, and PROPERTY_SEED=random, to search longer (test/support/property-seed.setup.ts). */
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 100);
@@ -33,48 +40,6 @@ const TOPICS = [
   { name: 'logs', partitions: 3 },
 ];
 const LOCK_MS = 1000;
-
-type AckType = 0 | 1 | 2 | 3 | 4;
-
-/** Part of a lease some member was answered with, acknowledged by that member. */
-interface AckStep {
-  kind: 'ack';
-  pick: number;
-  skip: number;
-  span: number;
-  types: AckType[];
-  /** Carried by a ShareAcquire rather than sent as a ShareAcknowledge. */
-  onAcquire: boolean;
-}
-
-type Step =
-  | { kind: 'produce'; at: number; grow: number }
-  | { kind: 'logStart'; at: number; by: number }
-  | { kind: 'assign'; member: number; mask: number }
-  | { kind: 'leave'; member: number }
-  | { kind: 'acquire'; member: number; maxRecords: number; batchSize: number | null; held: boolean }
-  | AckStep
-  | { kind: 'advance'; ms: number }
-  | { kind: 'refuseNextWrite' }
-  | { kind: 'holdCommits' }
-  | { kind: 'commit' }
-  | { kind: 'redeliver'; at: number }
-  | { kind: 'reset'; at: number; to: 'earliest' | 'latest' }
-  | { kind: 'restart' };
-
-interface Scenario {
-  /** The partitions the history works (`at` picks one of them). */
-  inPlay: ShareTopicPartition[];
-  /** Each member's first assignment, a bit per partition in play; 0: not a member yet. */
-  masks: number[];
-  /** The end offset of every partition in play, reported before the first step. */
-  firstEnd: number;
-  autoOffsetReset: 'earliest' | 'latest';
-  deliveryCountLimit: number;
-  maxRecordLocks: number;
-  maxAcquireRecords: number;
-  steps: Step[];
-}
 
 const member = fc.integer({ min: 0, max: MEMBERS.length - 1 });
 const mask = fc.nat(15);
@@ -377,59 +342,6 @@ function couldLease(
   copy.archiveOverLimit(limits);
   return copy.acquire('probe', 1, 1, now, limits).leases.length > 0;
 }
-
-/**
- * What random seeds found while a lock run out, a member gone and a redelivery marked their partition
- * only once the write recording them ended, though the offsets were leasable at once (commits held back
- * in between): replayed by every run.
- */
-const FOUND: Scenario[] = [
-  {
-    inPlay: [{ topic: 'logs', partition: 0 }],
-    masks: [0, 1, 0],
-    firstEnd: 1,
-    autoOffsetReset: 'earliest',
-    deliveryCountLimit: 2,
-    maxRecordLocks: 2,
-    maxAcquireRecords: 1,
-    steps: [
-      { kind: 'acquire', member: 1, maxRecords: 1, batchSize: null, held: false },
-      { kind: 'holdCommits' },
-      { kind: 'advance', ms: 1000 },
-    ],
-  },
-  {
-    inPlay: [{ topic: 'jobs', partition: 0 }],
-    masks: [1, 0, 1],
-    firstEnd: 1,
-    autoOffsetReset: 'earliest',
-    deliveryCountLimit: 2,
-    maxRecordLocks: 2,
-    maxAcquireRecords: 1,
-    steps: [
-      { kind: 'acquire', member: 0, maxRecords: 1, batchSize: null, held: false },
-      { kind: 'holdCommits' },
-      { kind: 'leave', member: 0 },
-    ],
-  },
-  {
-    inPlay: [{ topic: 'jobs', partition: 0 }],
-    masks: [0, 0, 1],
-    firstEnd: 1,
-    autoOffsetReset: 'earliest',
-    deliveryCountLimit: 2,
-    maxRecordLocks: 2,
-    maxAcquireRecords: 1,
-    steps: [
-      { kind: 'acquire', member: 2, maxRecords: 1, batchSize: null, held: false },
-      { kind: 'restart' },
-      { kind: 'acquire', member: 2, maxRecords: 1, batchSize: null, held: false },
-      { kind: 'ack', pick: 0, skip: 0, span: 1, types: [2], onAcquire: false },
-      { kind: 'holdCommits' },
-      { kind: 'redeliver', at: 0 },
-    ],
-  },
-];
 
 jest.setTimeout(120_000);
 
