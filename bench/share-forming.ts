@@ -1,5 +1,6 @@
 import { CohortProcess } from './harness/cohort-process';
 import { ShareWorker } from './harness/share-worker';
+import { scaled } from './harness/scale';
 import { ms, table } from './harness/stats';
 import { Probe } from './share-large-assignment';
 
@@ -26,13 +27,16 @@ async function untilMembers(node: CohortProcess, members: number): Promise<boole
 }
 
 /**
- * `size` share-group workers (1,000 by default: GROUP_SHARE_MAX_SIZE's largest value, as in Kafka)
+ * `workers` share-group workers (1,000 by default, scaled by BENCH_SCALE: GROUP_SHARE_MAX_SIZE's largest value, as in Kafka)
  * connected first, then joining one group at once, as a fleet of workers restarting does: how long
  * until every one is answered, and the longest round trip meanwhile of another group's member acquiring
  * and acknowledging in a closed loop (how long the node stalled for everyone else). The topic has two
  * partitions per worker. Run with BENCH_DIST for a build before and after.
  */
-export async function shareForming(size: number, env: Record<string, string>): Promise<void> {
+export async function shareForming(workers: string | undefined, env: Record<string, string>): Promise<void> {
+  const size = workers === undefined ? scaled(1000, 10) : Number(workers);
+  if (!Number.isInteger(size) || size < 1 || size > 1000)
+    throw new Error(`workers must be an integer in [1, 1000] (GROUP_SHARE_MAX_SIZE's range), not "${workers}"`);
   const node = await CohortProcess.start({
     ...env,
     LOG_FLUSH_POLICY: 'replicated',

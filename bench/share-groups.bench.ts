@@ -52,7 +52,7 @@ async function shareGroups(args: string[]): Promise<void> {
   if (only !== undefined && only !== 'lease-1' && only !== 'large-assignment' && only !== 'forming')
     throw new Error(`the second argument may only be lease-1, large-assignment or forming, not "${only}"`);
   if (only === 'large-assignment') return void (await attempt('large assignment', () => runLargeAssignment()));
-  if (only === 'forming') return void (await attempt('forming', () => runForming(args[2])));
+  if (only === 'forming') return void (await attempt('forming', () => shareForming(args[2], NODE_ENV)));
   const workers = scaled(20, 2);
   const node = await CohortProcess.start(NODE_ENV);
   // The same loops on a node that does not fsync each write (Redis, by default, does not either).
@@ -109,15 +109,7 @@ async function shareGroups(args: string[]): Promise<void> {
   await attempt('redelivery', () => redelivery(scaled(10, 3)));
   await attempt('2,000 in flight under 200 workers', () => inFlight(scaled(200, 10), durationMs));
   await attempt('large assignment', () => runLargeAssignment());
-  await attempt('forming', () => runForming());
-}
-
-/** 1,000 workers (or `workers`) joining one share group at once (share-forming.ts). */
-function runForming(workers?: string): Promise<void> {
-  const size = workers === undefined ? scaled(1000, 10) : Number(workers);
-  if (!Number.isInteger(size) || size < 1 || size > 1000)
-    throw new Error(`workers must be an integer in [1, 1000] (GROUP_SHARE_MAX_SIZE's range), not "${workers}"`);
-  return shareForming(size, NODE_ENV);
+  await attempt('forming', () => shareForming(undefined, NODE_ENV));
 }
 
 /** A member assigned 500,000 partitions (share-large-assignment.ts). */
