@@ -29,6 +29,11 @@ export class NextRound {
     return this.keys.has(groupId, memberId, instanceId);
   }
 
+  /** Whether a heartbeat of the group waits for the next round (its changes to the group are not applied yet). */
+  holdsGroup(groupId: string): boolean {
+    return this.keys.hasGroup(groupId);
+  }
+
   /** The heartbeats put off, in arrival order, for the round that starts now; none is then put off. */
   take(): number[] {
     const taken = this.indexes;

@@ -194,6 +194,15 @@ export class HeartbeatBatch {
   }
 
   /**
+   * Whether a heartbeat of the group has not changed it yet: one put off to the next round. Between
+   * steps every other heartbeat of the batch has (a round's first step runs all their first halves and
+   * computes the target); what is left of them, their members' reconciliation, changes only those members.
+   */
+  defers(groupId: string): boolean {
+    return this.nextRound.holdsGroup(groupId);
+  }
+
+  /**
    * The members to tell to heartbeat now (SPEC's HeartbeatNow) that are not waiting for an answer of
    * this batch, taken out of `tell`: they can be pushed as soon as what the batch wrote so far commits,
    * instead of once the whole batch is reconciled (a member whose target a burst's first step changed

@@ -28,6 +28,11 @@ export class MemberKeys {
     return set !== undefined && (set.has(memberId) || (!!instanceId && set.has(instanceKey(instanceId))));
   }
 
+  /** Whether any member of the group is known. */
+  hasGroup(groupId: string): boolean {
+    return this.byGroup.has(groupId);
+  }
+
   forgetGroup(groupId: string): void {
     this.byGroup.delete(groupId);
   }

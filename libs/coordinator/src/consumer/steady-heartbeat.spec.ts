@@ -51,13 +51,21 @@ describe('steadyMember: which heartbeats may skip the full path', () => {
     expect(steady({ rebalanceTimeoutMs: -1, rackId: null, topicPartitions: null })).toBe('m');
   });
 
+  it('takes one that carries the partitions the member owns, whatever they are: a stable member at its epoch reads none of them', () => {
+    const owned = [...group()!.member('m')!.assignedPartitions].map(([topic, partitions]) => ({
+      topic,
+      partitions: [...partitions],
+    }));
+    expect(steady({ topicPartitions: owned })).toBe('m');
+    expect(steady({ topicPartitions: [] })).toBe('m');
+  });
+
   it.each<[string, Partial<P.ConsumerGroupHeartbeatRequest>]>([
     ['rackId', { rackId: 'r1' }],
     ['rebalanceTimeoutMs', { rebalanceTimeoutMs: 1000 }],
     ['subscribedTopicNames', { subscribedTopicNames: ['orders'] }],
     ['subscribedTopicRegex', { subscribedTopicRegex: 'ord.*' }],
     ['serverAssignor', { serverAssignor: 'uniform' }],
-    ['topicPartitions', { topicPartitions: [] }],
   ])('leaves a heartbeat that carries %s to the full path, even unchanged', (_field, fields) => {
     expect(steady(fields)).toBeUndefined();
   });

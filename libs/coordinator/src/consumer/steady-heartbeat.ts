@@ -84,7 +84,8 @@ const steadies = new WeakMap<ConsumerGroupMember, Steady>();
 /**
  * The member a steady heartbeat is from, or undefined when the heartbeat must take the full path. A
  * heartbeat is steady (Kafka's consumer sends one every interval once it holds its assignment) when it
- * carries only the group, the member id, its current epoch and its instance id, comes from the client
+ * carries only the group, the member id, its current epoch, its instance id and perhaps the partitions
+ * it owns (`carriesAField`), comes from the client
  * id and host the member already has, and finds the member stable at the group's target epoch with no
  * new target due. The full path then writes nothing, computes no target and reconciles nothing: its
  * only effects are the session timer and the answer, which `steadyAnswer` gives. Anything else (a join,
@@ -117,15 +118,20 @@ export function steadyMember(
   return member;
 }
 
-/** Any field besides the group, member id, epoch and instance id: a heartbeat that may change something. */
+/**
+ * Any field besides the group, member id, epoch, instance id and owned partitions: a heartbeat that may
+ * change something. The partitions a member says it owns are read only while it reconciles (revoking, or
+ * behind its target) or answers at its previous epoch, never by a stable member at its epoch, which is all
+ * `steadyMember` takes: the consumer sends them with the heartbeat after each new assignment, and that
+ * heartbeat is steady.
+ */
 function carriesAField(request: ConsumerGroupHeartbeatRequest): boolean {
   return (
     request.rackId != null ||
     (request.rebalanceTimeoutMs != null && request.rebalanceTimeoutMs !== -1) ||
     request.subscribedTopicNames != null ||
     request.subscribedTopicRegex != null ||
-    request.serverAssignor != null ||
-    request.topicPartitions != null
+    request.serverAssignor != null
   );
 }
 

@@ -105,12 +105,9 @@ export function retargetConsumerGroupSoon(shard: CoordinatorShard, groupId: stri
   queue.retarget(groupId);
 }
 
-/**
- * Whether `shard` has no ConsumerGroupHeartbeat queued or under way: every heartbeat before one arriving
- * now has run, so it may run at once without changing their order.
- */
-export function consumerHeartbeatsIdle(shard: CoordinatorShard): boolean {
-  return queues.get(shard)?.idle ?? true;
+/** Whether a heartbeat arriving now may run at once, ahead of `shard`'s queued or under way (`ConsumerHeartbeatQueue.mayRunNow`). */
+export function consumerHeartbeatMayRunNow(shard: CoordinatorShard, request: ConsumerGroupHeartbeatRequest): boolean {
+  return queues.get(shard)?.mayRunNow(request) ?? true;
 }
 
 /**
@@ -148,6 +145,8 @@ class ConsumerHeartbeatQueue {
   private poll: TimerHandle | null = null;
   /** `groupId\u0000memberId` of each member with a heartbeat queued (not yet in a batch). */
   private readonly queuedMembers = new Set<string>();
+  /** The groups with a heartbeat queued (not yet in a batch). */
+  private readonly queuedGroups = new Set<string>();
   /** Groups a member left or was fenced from since the last batch started: the next one computes their targets. */
   private moved = new Set<string>();
 
@@ -167,6 +166,22 @@ class ConsumerHeartbeatQueue {
     return this.queued.length === 0 && this.running.length === 0 && this.moved.size === 0;
   }
 
+  /**
+   * Whether a heartbeat arriving now may run ahead of the heartbeats queued or under way. Those of other
+   * groups, and the reconciliation of other members of its own, change nothing it reads: members' requests
+   * come on their own connections and carry no order between them. What it may not pass: a request of its
+   * own member (one member's requests keep their order), and a change to its group not applied yet — a
+   * heartbeat of the group queued or put off to a batch's next round, or a member gone whose group's target
+   * is still to be computed. A static member's instance may be taken over by a join under another member
+   * id, so its heartbeats wait until nothing is queued or under way.
+   */
+  mayRunNow({ groupId, memberId, instanceId }: ConsumerGroupHeartbeatRequest): boolean {
+    if (this.idle) return true;
+    if ((instanceId !== undefined && instanceId !== null) || this.queuedGroups.has(groupId) || this.moved.has(groupId))
+      return false;
+    return !this.running.some(({ batch }) => batch.defers(groupId) || batch.awaits(groupId, memberId));
+  }
+
   retarget(groupId: string): void {
     this.moved.add(groupId);
     this.schedule();
@@ -178,6 +193,7 @@ class ConsumerHeartbeatQueue {
     const { groupId, memberId, instanceId } = queued.request;
     for (const { batch } of this.running) batch.holds.wake(groupId, memberId, instanceId);
     this.queuedMembers.add(`${queued.request.groupId}\u0000${queued.request.memberId}`);
+    this.queuedGroups.add(queued.request.groupId);
     this.queued.push(queued);
     this.schedule();
   }
@@ -263,6 +279,7 @@ class ConsumerHeartbeatQueue {
     this.moved = new Set();
     // In the batch now: `batch.awaits` knows them until they are answered.
     this.queuedMembers.clear();
+    this.queuedGroups.clear();
     const { shard } = this;
     // Each member heard from reads the group as this batch leaves it: a push it is owed goes again.
     for (const { request } of items) shard.consumerConnections.heard(request.groupId, request.memberId);

@@ -6,7 +6,7 @@ import type { CoordinatorResult, WriteOutcome } from '../runtime/coordinator-res
 import type { CoordinatorShard } from '../shard/coordinator-shard';
 import { consumerDisconnectKey } from '../shard/shard-consumer-groups';
 import { heartbeatError } from './consumer-group.handlers';
-import { consumerHeartbeatsIdle } from './consumer-heartbeat-queue';
+import { consumerHeartbeatMayRunNow } from './consumer-heartbeat-queue';
 
 /**
  * A steady ConsumerGroupHeartbeat (`steadyMember`: a member at its target that changes nothing) run
@@ -15,15 +15,17 @@ import { consumerHeartbeatsIdle } from './consumer-heartbeat-queue';
  * are the batch's for it: the member is heard from (a push is owed to it again), bound to the
  * connection it came on (a disconnect grace for it ends), its session restarts, and its answer leaves
  * once the shard's pending writes are committed (it read their state), or is their failure. Null
- * when the heartbeat must take the batch: it is not steady, or heartbeats before it are still queued or
- * under way (it must not overtake them).
+ * when the heartbeat must take the batch: it is not steady, or a heartbeat before it that it must not
+ * overtake is still queued or under way (`consumerHeartbeatMayRunNow`: one of its member, or a change to
+ * its group not applied yet). Others it passes: a member acknowledging its assignment while a burst of
+ * joins is being answered is answered at once, not after them.
  */
 export function steadyConsumerHeartbeat(
   shard: CoordinatorShard,
   request: ConsumerGroupHeartbeatRequest,
   context: RequestContext,
 ): CoordinatorResult<ConsumerGroupHeartbeatResponse> | null {
-  if (!shard.isActive || !consumerHeartbeatsIdle(shard)) return null;
+  if (!shard.isActive || !consumerHeartbeatMayRunNow(shard, request)) return null;
   const response = steadyHeartbeat(shard.consumer, request, context);
   if (response === null) return null;
   const { groupId, memberId } = request;

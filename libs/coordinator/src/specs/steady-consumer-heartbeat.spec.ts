@@ -63,8 +63,18 @@ describe('a steady ConsumerGroupHeartbeat', () => {
 
   /** Another group id served by the same shard as 'cg' (its writes are the ones a heartbeat of 'cg' waits for). */
   function groupOnSameShard(): string {
-    for (let i = 0; ; i++) if (h.partitionOf(`other-${i}`) === h.partitionOf('cg')) return `other-${i}`;
+    return groupsOnSameShard(1)[0];
   }
+
+  /** `count` other group ids served by the same shard as 'cg'. */
+  function groupsOnSameShard(count: number): string[] {
+    const ids: string[] = [];
+    for (let i = 0; ids.length < count; i++)
+      if (h.partitionOf(`other-${i}`) === h.partitionOf('cg')) ids.push(`other-${i}`);
+    return ids;
+  }
+
+  const nextTurn = () => new Promise<void>((resume) => setImmediate(resume));
 
   it('is answered with the member, its epoch and no assignment, and writes no record', async () => {
     const epoch = (await stable('member-a')).get('member-a')!;
@@ -201,6 +211,93 @@ describe('a steady ConsumerGroupHeartbeat', () => {
     await h.settle();
     // Four members of four partitions: the joiners' targets take one of member-a's two, which it hears of by a push.
     expect(h.push.heartbeatNows.map((p) => p.connectionId)).toContain('conn-member-a');
+  });
+
+  it('carries the partitions the member owns (what the consumer sends after an assignment) and is still answered as steady', async () => {
+    const epoch = (await stable('member-a')).get('member-a')!;
+    const owned = (await describe()).members[0].assignment.topicPartitions;
+    const before = logEnd();
+    const first = await heartbeat({ memberId: 'member-a', memberEpoch: epoch, topicPartitions: owned });
+    expect(first).toEqual({
+      errorCode: 0,
+      memberId: 'member-a',
+      memberEpoch: epoch,
+      heartbeatIntervalMs: 5000,
+      assignment: null,
+    });
+    // The steady answer made once: the same object as a bare heartbeat's.
+    expect(await heartbeat({ memberId: 'member-a', memberEpoch: epoch })).toBe(first);
+    expect(logEnd()).toBe(before);
+  });
+
+  it("is answered while other groups' bursts of joins on its shard are still being answered, not after one of them ends", async () => {
+    h = new CoordinatorHarness({
+      topics: [
+        { name: 'orders', partitions: 4 },
+        { name: 'audit', partitions: 48 },
+      ],
+      consumerAssignors: [createUniformAssignor()],
+      // Two reconciliations a turn: each burst is answered over many turns.
+      config: { consumerHeartbeatPartsPerTurn: 2 },
+    });
+    await h.settle();
+    const epoch = (await stable('member-a')).get('member-a')!;
+    // Four bursts, one a turn: four batches under way, the most the queue runs at once.
+    const bursts: { done: boolean; value: P.ConsumerGroupHeartbeatResponse }[][] = [];
+    for (const groupId of groupsOnSameShard(4)) {
+      const burst: (typeof bursts)[number] = [];
+      bursts.push(burst);
+      for (let i = 0; i < 12; i++)
+        burst.push(
+          track(
+            h.coordinator.consumerGroupHeartbeat(
+              {
+                groupId,
+                memberId: `${groupId}-m${i}`,
+                memberEpoch: 0,
+                subscribedTopicNames: ['audit'],
+                rebalanceTimeoutMs: 60_000,
+                topicPartitions: [],
+              },
+              { ...ctx, connectionId: `conn-${groupId}-${i}` },
+            ),
+          ),
+        );
+      await nextTurn();
+    }
+    const steady = await heartbeat({ memberId: 'member-a', memberEpoch: epoch });
+    expect(steady).toMatchObject({ errorCode: 0, memberEpoch: epoch, assignment: null });
+    // Before, it waited in the queue until one of the four batches ended.
+    expect(bursts.map((answers) => answers.every((a) => a.done))).toEqual([false, false, false, false]);
+    await h.settle();
+    for (let turn = 0; turn < 200 && bursts.flat().some((a) => !a.done); turn++) await nextTurn();
+    expect(bursts.flat().map((a) => a.value.errorCode)).toEqual(Array(48).fill(0));
+  });
+
+  it('waits behind its own heartbeat still being answered in a batch, and is answered as that one left it', async () => {
+    h = new CoordinatorHarness({
+      topics: [{ name: 'orders', partitions: 40 }],
+      consumerAssignors: [createUniformAssignor()],
+      config: { consumerHeartbeatPartsPerTurn: 2 },
+    });
+    await h.settle();
+    const epoch = (await stable('member-a')).get('member-a')!;
+    // Joins of its group, then member-a's rack: a heartbeat of the full path, parked behind the joins.
+    const joins = Array.from({ length: 12 }, (_, i) => track(join(`member-j${i}`)));
+    const racked = track(heartbeat({ memberId: 'member-a', memberEpoch: epoch, rackId: 'rack-1' }));
+    await nextTurn();
+    expect(racked.done).toBe(false);
+    // A bare heartbeat of member-a now looks steady to the group as it stands, but its first is unanswered.
+    const bare = track(heartbeat({ memberId: 'member-a', memberEpoch: epoch }));
+    await nextTurn();
+    for (let turn = 0; turn < 200 && !bare.done; turn++) await nextTurn();
+    expect(racked.done).toBe(true);
+    expect(racked.value.errorCode).toBe(0);
+    // Answered after the first, from the group that first left: the joins took partitions, so its epoch moved.
+    expect(bare.value.errorCode).toBe(0);
+    expect(bare.value.memberEpoch).toBeGreaterThanOrEqual(racked.value.memberEpoch);
+    expect((await describe()).members.find((m) => m.memberId === 'member-a')!.rackId).toBe('rack-1');
+    await Promise.all(joins.map((j) => j.promise));
   });
 
   it('waits for the heartbeats queued before it in the same turn, and is answered as they left the group', async () => {
