@@ -5,6 +5,7 @@ import { CONSUMER_REBALANCE_TIMEOUT_MS, heartbeatCpu } from './consumer-heartbea
 import { pageFaultMicros } from './harness/page-fault-cost';
 import { processCpuMs, processMinorFaults } from './harness/process-stats';
 import { scaled } from './harness/scale';
+import { SteadyHeartbeatProbe } from './harness/steady-heartbeat-probe';
 import { attempt, type BenchSection } from './harness/section';
 import { ms, ratio, table } from './harness/stats';
 import { largeGroupNodeEnv, memberJoinsLargeGroup, nodeLoopLagMs } from './large-group.bench';
@@ -104,6 +105,8 @@ interface JoinResult {
   /** The node's minor page faults while forming: pages of memory it touched for the first time. */
   formFaults: number;
   formingTrips: string;
+  /** Another group's steady heartbeats on the same shard while the group formed: worst and median round trip. */
+  probe: { worstMs: number; medianMs: number; count: number };
 }
 
 /**
@@ -124,15 +127,18 @@ async function consumerJoin(node: CohortProcess, size: number, slowFirstMs?: num
     followPushes: true,
     rebalanceTimeoutMs: CONSUMER_REBALANCE_TIMEOUT_MS,
   });
+  const probe = await SteadyHeartbeatProbe.start(node, groupId);
   try {
     const members = await fleet.connect(size);
     const formCpu = processCpuMs(node.pid) ?? Number.NaN;
     const faultsBefore = processMinorFaults(node.pid);
+    probe.begin();
     const form = await fleet.converge(partitions, 0, 600_000, () =>
       slowFirstMs === undefined ? members.forEach((m) => m.start()) : slowFirst(members, slowFirstMs),
     );
     const formCpuMs = (processCpuMs(node.pid) ?? Number.NaN) - formCpu;
     const formFaults = processMinorFaults(node.pid) - faultsBefore;
+    const probed = await probe.stop();
     const formingTrips = fleet.roundTrips();
     const before = fleet.members.map((m) => ({ owned: new Set(m.owned), revocations: m.revocations }));
     const [newcomer] = await fleet.connect(1);
@@ -166,9 +172,11 @@ async function consumerJoin(node: CohortProcess, size: number, slowFirstMs?: num
       formCpuMs,
       formFaults,
       formingTrips,
+      probe: probed,
     };
   } finally {
     await fleet.leave();
+    await probe.leave();
   }
 }
 
@@ -243,6 +251,11 @@ async function oneJoins(node: CohortProcess, size: number, withClassic: boolean,
       `  consumer members: the last held its new target ${ms(consumer.form.heldMs)} into forming; after the join, ${consumer.losers} gave partitions to the newcomer, ` +
         `the others were not told and reached the new epoch at their next heartbeat (all at it after ${ms(consumer.join.epochMs)}); ${consumer.troubles}; ` +
         `until formed: the node's CPU ${ms(consumer.formCpuMs)}, ${consumer.formingTrips}; ${faultCost(consumer.formFaults)}`,
+    );
+  if (consumer)
+    console.log(
+      `  another group's member on the same coordinator shard, heartbeating back to back while the ${size} formed: ` +
+        `worst round trip ${ms(consumer.probe.worstMs)}, median ${ms(consumer.probe.medianMs)} (${consumer.probe.count} heartbeats)`,
     );
 }
 
