@@ -85,9 +85,8 @@ const steadies = new WeakMap<ConsumerGroupMember, Steady>();
  * The member a steady heartbeat is from, or undefined when the heartbeat must take the full path. A
  * heartbeat is steady (Kafka's consumer sends one every interval once it holds its assignment) when it
  * carries only the group, the member id, its current epoch, its instance id and perhaps the partitions
- * it owns (`carriesAField`), comes from the client
- * id and host the member already has, and finds the member stable at the group's target epoch with no
- * new target due. The full path then writes nothing, computes no target and reconciles nothing: its
+ * it owns (`carriesAField`), comes from the client id and host the member already has, and finds the
+ * member stable at the group's target epoch with no new target due. The full path then writes nothing, computes no target and reconciles nothing: its
  * only effects are the session timer and the answer, which `steadyAnswer` gives. Anything else (a join,
  * a leave, a field carried, an epoch that is not the member's, a member still reconciling, a group
  * whose epoch moved) is left to the full path, which also words every error; the request's own checks
