@@ -12,8 +12,9 @@ import { BatchTells } from './heartbeat-batch-tells';
 import { type Held, HeldAnswers } from './heartbeat-batch-holds';
 import { NextRound } from './heartbeat-batch-next-round';
 import { takeBack } from './heartbeat-batch-take-back';
+import { BatchRuns } from './heartbeat-batch-runs';
+import { retargetMovedGroup } from './heartbeat-batch-retarget';
 import { MemberKeys } from './member-keys';
-import { MemberState } from './member-state';
 import {
   type BatchedHeartbeat,
   type HeartbeatBatchHooks,
@@ -47,7 +48,9 @@ import {
 export class HeartbeatBatch {
   /** Its heartbeats' answers: the caller takes those answered since it last looked (`fresh`) and hands them out. */
   readonly answers: BatchAnswers;
-  readonly runs: CoordinatorResult<unknown>[] = [];
+  /** What its parts recorded, in order: the caller hands them to the runtime between steps. */
+  readonly runs: CoordinatorResult<unknown>[];
+  private readonly parts: BatchRuns;
   /** Who to push, and who is still waiting for an answer of this batch (parked, or targeted and waiting for their turn). */
   private readonly tells = new BatchTells();
   /** groupId → the members to tell to heartbeat now once the batch's writes commit (SPEC's HeartbeatNow). */
@@ -82,6 +85,8 @@ export class HeartbeatBatch {
     private readonly hooks: HeartbeatBatchHooks,
   ) {
     this.answers = new BatchAnswers(items.length, hooks.onBug);
+    this.parts = new BatchRuns(manager, this.answers);
+    this.runs = this.parts.list;
     this.holds = new HeldAnswers(hooks.clock !== undefined);
     this.moved = hooks.moved;
   }
@@ -160,29 +165,14 @@ export class HeartbeatBatch {
     return size + this.targetWork;
   }
 
-  /**
-   * A group a member left or was fenced from, none of whose heartbeats is in this round: its target at its
-   * new epoch, computed now rather than at the next heartbeat of one of its members (5 s away by default),
-   * so the members whose target changed, and those waiting for partitions that are free now, are told to
-   * heartbeat at once. An assignor that fails leaves it to the next heartbeat, which answers the error.
-   */
+  /** A group a member left or was fenced from, none of whose heartbeats is in this round (`retargetMovedGroup`). */
   private retarget(groupId: string): void {
     const group = this.manager.group(groupId);
     if (!group || group.size === 0) return;
-    try {
-      const target = this.manager.computeTarget(group, () => this.subscriptionOf(group), this.now);
-      if (target) {
-        this.targetWork += target.targetAssignment.size;
-        this.manager.write(target.records, groupId);
-        for (const memberId of target.changed) this.tells.add(groupId, memberId);
-      }
-    } catch {
-      return;
-    }
-    for (const member of group.members.values())
-      if (member.state === MemberState.UNRELEASED_PARTITIONS && !group.waitingOnUnreleasedPartition(member))
-        this.tells.add(groupId, member.memberId);
-    this.took();
+    const work = retargetMovedGroup(this.manager, group, () => this.subscriptionOf(group), this.now, this.tells);
+    if (work === null) return;
+    this.targetWork += work;
+    this.parts.took();
   }
 
   /**
@@ -246,7 +236,7 @@ export class HeartbeatBatch {
       return;
     }
     const first: { parked?: Parked } = {};
-    const run = this.guarded(index, () => {
+    const run = this.parts.guarded(index, () => {
       this.manager.validate(request);
       if (request.memberEpoch === -1 || request.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
         const group = this.manager.group(request.groupId);
@@ -305,7 +295,7 @@ export class HeartbeatBatch {
         this.manager.write(target.records, groupId);
         for (const memberId of target.changed) this.tells.add(groupId, memberId);
       }
-      this.took();
+      this.parts.took();
       // The first halves can no longer be taken back: what they wrote goes once it commits, not with the
       // group's last reconciliation.
       for (const entry of entries) entry.write = entry.run = undefined;
@@ -314,7 +304,7 @@ export class HeartbeatBatch {
       // The assignor failed: as in Kafka, where each heartbeat is one atomic write that the assignor's
       // error aborts, every heartbeat waiting for the target is answered with the error and nothing of
       // it is written; the group's other writes of the turn (a leave) stay, other groups are untouched.
-      this.dropped();
+      this.parts.dropped();
       takeBack(this.manager, groupId, entries, this.runs);
       this.hooks.onTargetFailed?.(groupId, entries.length, error);
       for (const entry of entries) {
@@ -336,7 +326,7 @@ export class HeartbeatBatch {
   private reconcileParked(groupId: string, parked: Parked): void {
     if (this.writesFailed(groupId, parked)) return;
     let held = false;
-    this.guarded(parked.index, () => {
+    this.parts.guarded(parked.index, () => {
       const group = this.manager.group(groupId);
       if (!group) throw new ConsumerGroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);
       const memberId = parked.join.prepared.updated.memberId;
@@ -357,7 +347,7 @@ export class HeartbeatBatch {
   private answerHeld(due: Held<Parked>[]): number {
     for (const { groupId, memberId, member, answer, parked } of due) {
       if (this.writesFailed(groupId, parked)) continue;
-      this.guarded(parked.index, () => {
+      this.parts.guarded(parked.index, () => {
         const group = this.manager.group(groupId);
         if (group?.member(memberId) !== member) this.answers.give(parked.index, answer);
         else this.finish(group, parked, member, false);
@@ -405,33 +395,5 @@ export class HeartbeatBatch {
     this.answers.give(parked.index, { response, waits: false });
     this.unpark(groupId, parked);
     return true;
-  }
-
-  /**
-   * Runs one heartbeat's part; its error answers it, and whatever it recorded before failing is dropped.
-   * Returns what it recorded (its run), if anything.
-   */
-  private guarded(index: number, part: () => void): CoordinatorResult<unknown> | undefined {
-    try {
-      part();
-      return this.took();
-    } catch (error) {
-      this.dropped();
-      this.answers.fail(index, error);
-      return undefined;
-    }
-  }
-
-  /** What the part recorded (its writes, its timers) joins the batch's runs, in order. */
-  private took(): CoordinatorResult<unknown> | undefined {
-    if (this.manager.effects.isEmpty) return undefined;
-    const run = this.manager.effects.take();
-    this.runs.push(run);
-    return run;
-  }
-
-  private dropped(): void {
-    this.manager.effects.discard();
-    this.manager.forgetPending();
   }
 }
